@@ -1,0 +1,75 @@
+//! From a kernel's CUDA C to a loaded `CudaFunction`: NVRTC, the disk cache, the
+//! in-memory cache.
+//!
+//! A launch asks the device's in-memory function cache first; on a miss [`compile_cached`] looks in
+//! the [`DiskCache`] and only then runs NVRTC ([`compile_cubin`]), storing the CUBIN for the
+//! next process. Everything here except loading works without a GPU.
+
+mod disk_cache;
+mod function_cache;
+mod hash;
+mod nvrtc;
+
+pub use disk_cache::{CacheKey, DiskCache};
+pub(crate) use function_cache::FunctionCache;
+pub use nvrtc::{
+    compile_cubin, nvrtc_available, nvrtc_compile_count, nvrtc_options, nvrtc_version,
+};
+
+use crate::error::Result;
+use crate::kernel_abi::KernelOptions;
+
+/// Where a [`Compiled`] CUBIN came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CubinOrigin {
+    /// NVRTC compiled it just now.
+    Nvrtc,
+    /// It was found in the disk cache.
+    DiskCache,
+}
+
+/// A CUBIN ready to load.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The CUBIN image.
+    pub cubin: Vec<u8>,
+    /// NVRTC or the disk cache.
+    pub origin: CubinOrigin,
+    /// NVRTC's log (warnings); empty when the CUBIN came from the disk cache.
+    pub log: String,
+}
+
+/// Compiles `source` for `arch`, through `cache` when one is given: a valid entry is
+/// returned without running NVRTC; otherwise NVRTC runs and the result is stored.
+/// `kernel` names the kernel in errors.
+pub fn compile_cached(
+    kernel: &str,
+    source: &str,
+    arch: (u32, u32),
+    options: KernelOptions,
+    cache: Option<&DiskCache>,
+) -> Result<Compiled> {
+    let key = match cache {
+        Some(cache) => {
+            let key = CacheKey::new(source, arch, options, nvrtc_version()?);
+            if let Some(cubin) = cache.load(key) {
+                return Ok(Compiled {
+                    cubin,
+                    origin: CubinOrigin::DiskCache,
+                    log: String::new(),
+                });
+            }
+            Some((cache, key))
+        }
+        None => None,
+    };
+    let (cubin, log) = nvrtc::compile(kernel, source, arch, options)?;
+    if let Some((cache, key)) = key {
+        cache.store(key, &cubin);
+    }
+    Ok(Compiled {
+        cubin,
+        origin: CubinOrigin::Nvrtc,
+        log,
+    })
+}

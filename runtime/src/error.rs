@@ -1,0 +1,166 @@
+//! The one error type of warpspeed.
+//!
+//! Every failure a user can meet — no GPU, no NVRTC, a kernel that does not compile, a
+//! launch configuration over the device's limits, an out-of-bounds access, a driver error —
+//! is one [`Error`] variant that carries the evidence a person needs to fix it: the kernel's
+//! name, the NVRTC log, the configuration and the limit it broke, the index and the line.
+
+use crate::kernel_abi::Dim3;
+use crate::launch::LaunchConfig;
+
+/// `Result` with warpspeed's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong between [`Device::new`](crate::Device::new) and a download.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No CUDA device could be opened (no driver, no GPU, or the driver refused).
+    #[error(
+        "no CUDA device available: {reason}\n\
+         hint: set WARPSPEED_BACKEND=sim to run kernels on the CPU simulator \
+         (or leave WARPSPEED_BACKEND unset to fall back to it automatically)"
+    )]
+    NoDevice {
+        /// Why: the driver's answer, in words.
+        reason: String,
+    },
+
+    /// `WARPSPEED_BACKEND` holds a value warpspeed does not know.
+    #[error("WARPSPEED_BACKEND={value:?} is not a backend: use `cuda`, `sim`, or leave it unset")]
+    UnknownBackend {
+        /// The value found in the environment.
+        value: String,
+    },
+
+    /// The NVRTC library (`libnvrtc`) could not be loaded, so no kernel can be compiled.
+    #[error(
+        "NVRTC (the CUDA runtime compiler) is not available: {reason}\n\
+         hint: install it with `pip install nvidia-cuda-nvrtc` and add the directory holding \
+         libnvrtc.so.13 (site-packages/nvidia/cu13/lib) to LD_LIBRARY_PATH, or install the \
+         CUDA toolkit; WARPSPEED_BACKEND=sim runs kernels without it"
+    )]
+    NvrtcUnavailable {
+        /// What failed while loading it.
+        reason: String,
+    },
+
+    /// NVRTC rejected the generated CUDA C of a kernel.
+    #[error("kernel `{kernel}` failed to compile with NVRTC (options: {}):\n{log}", options.join(" "))]
+    Compile {
+        /// The kernel's Rust name.
+        kernel: String,
+        /// NVRTC's log; `#line` directives make it point at the Rust source.
+        log: String,
+        /// The NVRTC options used.
+        options: Vec<String>,
+    },
+
+    /// An NVRTC call other than the compilation itself failed.
+    #[error("NVRTC failed while {what} for kernel `{kernel}`: {source}")]
+    Nvrtc {
+        /// The kernel's Rust name.
+        kernel: String,
+        /// What warpspeed was doing.
+        what: String,
+        /// NVRTC's error code.
+        source: cudarc::nvrtc::result::NvrtcError,
+    },
+
+    /// The launch configuration breaks a limit of the device; nothing was launched.
+    #[error("invalid launch of kernel `{kernel}` with {config}: {reason}")]
+    InvalidLaunch {
+        /// The kernel's Rust name.
+        kernel: String,
+        /// The configuration as given.
+        config: LaunchConfig,
+        /// Which limit broke, with the device's limit.
+        reason: String,
+    },
+
+    /// A kernel indexed a slice out of its bounds.
+    #[error(
+        "kernel `{kernel}` indexed out of bounds at line {line}: index {index}, length {len} \
+         (block {block}, thread {thread})"
+    )]
+    OutOfBounds {
+        /// The kernel's Rust name.
+        kernel: String,
+        /// The Rust source line of the access.
+        line: u32,
+        /// The index used.
+        index: u64,
+        /// The slice's length.
+        len: u64,
+        /// `block_idx()` of the failing thread.
+        block: Dim3,
+        /// `thread_idx()` of the failing thread.
+        thread: Dim3,
+    },
+
+    /// The CUDA driver reported an error.
+    #[error("CUDA driver error while {what}{}: {source}", kernel.as_ref().map(|k| format!(" (kernel `{k}`)")).unwrap_or_default())]
+    Driver {
+        /// The kernel concerned, when there is one.
+        kernel: Option<String>,
+        /// What warpspeed was doing.
+        what: String,
+        /// The driver's error code.
+        source: cudarc::driver::DriverError,
+    },
+
+    /// Two lengths that must agree do not (a host slice and a device buffer).
+    #[error("length mismatch in {what}: expected {expected} elements, got {found}")]
+    LengthMismatch {
+        /// The operation.
+        what: String,
+        /// The length required.
+        expected: usize,
+        /// The length given.
+        found: usize,
+    },
+
+    /// A buffer that lives on one device was used with another.
+    #[error("{what}: the buffer lives on {buffer_device}, but the operation runs on {device}")]
+    DeviceMismatch {
+        /// The operation (and argument) concerned.
+        what: String,
+        /// The device that owns the buffer.
+        buffer_device: String,
+        /// The device the operation runs on.
+        device: String,
+    },
+
+    /// A simulated kernel panicked (other than an out-of-bounds access).
+    #[error(
+        "kernel `{kernel}` panicked on the simulator (block {block}, thread {thread}): {message}"
+    )]
+    KernelPanic {
+        /// The kernel's Rust name.
+        kernel: String,
+        /// The panic message.
+        message: String,
+        /// `block_idx()` of the failing thread.
+        block: Dim3,
+        /// `thread_idx()` of the failing thread.
+        thread: Dim3,
+    },
+}
+
+/// `(x, y, z)`, as CUDA tools print indices.
+impl std::fmt::Display for Dim3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}, {}, {})", self.x, self.y, self.z)
+    }
+}
+
+/// The text of a panic payload (`panic!("...")` gives a `&str` or a `String`).
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic with a non-string payload".to_string()
+    }
+}

@@ -1,0 +1,33 @@
+//! warpspeed-runtime: everything a `#[gpu_kernel]` needs at run time.
+//!
+//! Data flow: [`Device::new`] picks the CUDA backend (cudarc) or the simulator; buffers are
+//! uploaded into [`DeviceBuffer`]s; a generated `<kernel>::launch` packs its arguments into
+//! `KernelArgs` and calls the launcher, which validates the [`LaunchConfig`] against the
+//! device's limits, fetches the kernel's module from the in-memory cache, the disk cache or
+//! NVRTC (in that order), and launches it — or runs the kernel's simulator entry on the CPU.
+//!
+//! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
+//! disables the disk cache, whose directory is `WARPSPEED_CACHE_DIR` (else
+//! `$XDG_CACHE_HOME/warpspeed`, else `~/.cache/warpspeed`); `WARPSPEED_LOG_NVRTC=1` prints
+//! NVRTC's warnings.
+
+pub mod compile;
+mod device;
+mod error;
+mod kernel_abi;
+mod launch;
+mod memory;
+mod sim;
+
+pub use device::{Backend, Device, DeviceLimits};
+pub use error::{Error, Result};
+pub use kernel_abi::{Dim3, KernelOptions, KernelScalar};
+pub use launch::LaunchConfig;
+pub use memory::DeviceBuffer;
+
+/// Items generated code uses. Not a public API: it may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::kernel_abi::*;
+    pub use crate::launch::{launch, KernelArgs};
+}
