@@ -135,7 +135,11 @@ impl ThreadCtx {
     }
     pub fn grid_3d(&self) -> (usize, usize, usize) {
         let (x, y) = self.grid_2d();
-        (x, y, self.block_idx.z as usize * self.block_dim.z as usize + self.thread_idx.z as usize)
+        (
+            x,
+            y,
+            self.block_idx.z as usize * self.block_dim.z as usize + self.thread_idx.z as usize,
+        )
     }
     /// Numba's `cuda.gridsize(1)`: threads in the whole grid along x.
     pub fn grid_stride_1d(&self) -> usize {
@@ -155,14 +159,20 @@ impl Arg {
     /// Rebuilds a read-only slice handle in the simulator entry.
     pub fn slice<T: KernelScalar>(&self) -> Slice<T> {
         match *self {
-            Arg::Slice { addr, len } => Slice { ptr: addr as usize as *const T, len: len as usize },
+            Arg::Slice { addr, len } => Slice {
+                ptr: addr as usize as *const T,
+                len: len as usize,
+            },
             Arg::Scalar { .. } => unreachable!("kernel ABI mismatch: scalar where a slice belongs"),
         }
     }
     /// Rebuilds a writable slice handle in the simulator entry.
     pub fn slice_mut<T: KernelScalar>(&self) -> SliceMut<T> {
         match *self {
-            Arg::Slice { addr, len } => SliceMut { ptr: addr as usize as *mut T, len: len as usize },
+            Arg::Slice { addr, len } => SliceMut {
+                ptr: addr as usize as *mut T,
+                len: len as usize,
+            },
             Arg::Scalar { .. } => unreachable!("kernel ABI mismatch: scalar where a slice belongs"),
         }
     }
@@ -292,6 +302,19 @@ impl<T: KernelScalar> SliceMut<T> {
     }
     /// The read-only view, for passing a `&mut [T]` where a `&[T]` is expected.
     pub fn as_slice(&self) -> Slice<T> {
-        Slice { ptr: self.ptr, len: self.len }
+        Slice {
+            ptr: self.ptr,
+            len: self.len,
+        }
+    }
+}
+
+/// A `&mut [T]` passed where a device function takes `&[T]` (Rust's reborrow coercion).
+impl<T> From<SliceMut<T>> for Slice<T> {
+    fn from(s: SliceMut<T>) -> Slice<T> {
+        Slice {
+            ptr: s.ptr,
+            len: s.len,
+        }
     }
 }

@@ -53,4 +53,15 @@ __device__ __forceinline__ double ws_powi_f64(double a, int b) {
     for (;;) { if (b & 1) r *= a; b /= 2; if (b == 0) break; a *= a; }
     return recip ? 1.0 / r : r;
 }
-// ---- end of prelude
+// ---- index intrinsics (thread_idx(), grid_1d(), ...): values, as the kernel language has them
+struct ws_dim3 { unsigned int x, y, z; };
+struct ws_usize2 { unsigned long long _0, _1; };
+struct ws_usize3 { unsigned long long _0, _1, _2; };
+__device__ __forceinline__ ws_dim3 ws_thread_idx() { ws_dim3 d = { threadIdx.x, threadIdx.y, threadIdx.z }; return d; }
+__device__ __forceinline__ ws_dim3 ws_block_idx() { ws_dim3 d = { blockIdx.x, blockIdx.y, blockIdx.z }; return d; }
+__device__ __forceinline__ ws_dim3 ws_block_dim() { ws_dim3 d = { blockDim.x, blockDim.y, blockDim.z }; return d; }
+__device__ __forceinline__ ws_dim3 ws_grid_dim() { ws_dim3 d = { gridDim.x, gridDim.y, gridDim.z }; return d; }
+__device__ __forceinline__ unsigned long long ws_grid_1d() { return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ __forceinline__ ws_usize2 ws_grid_2d() { ws_usize2 g = { ws_grid_1d(), (unsigned long long)blockIdx.y * blockDim.y + threadIdx.y }; return g; }
+__device__ __forceinline__ ws_usize3 ws_grid_3d() { ws_usize3 g = { ws_grid_1d(), (unsigned long long)blockIdx.y * blockDim.y + threadIdx.y, (unsigned long long)blockIdx.z * blockDim.z + threadIdx.z }; return g; }
+__device__ __forceinline__ unsigned long long ws_grid_stride_1d() { return (unsigned long long)gridDim.x * blockDim.x; }

@@ -1,0 +1,76 @@
+//! Rules that cut across the kernel after parsing, one `check_*` per rule.
+
+use crate::ctxt::Ctxt;
+use crate::parse::ast::*;
+
+pub fn check(cx: &Ctxt, f: &Function) {
+    check_unique_params(cx, f);
+    check_arrays_only_in_let(cx, &f.body, false);
+}
+
+/// `fn k(a: &[f32], a: u32)`: C (and Rust) need distinct parameter names.
+fn check_unique_params(cx: &Ctxt, f: &Function) {
+    for (i, p) in f.params.iter().enumerate() {
+        if f.params[..i].iter().any(|q| q.name == p.name) {
+            cx.error_spanned_by(
+                &p.name,
+                format!("the parameter `{}` is declared twice", p.name),
+            );
+        }
+    }
+}
+
+/// `let a = [0; 4];` is fine; `f([1, 2])` or `let b = a;` would copy a C array.
+fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, _in_let: bool) {
+    fn expr(cx: &Ctxt, e: &Expr, allowed: bool) {
+        match &e.kind {
+            ExprKind::Array(items) => {
+                if !allowed {
+                    cx.error_at(
+                        e.span,
+                        "array literals are only supported as the initial value of a `let`",
+                    );
+                }
+                for i in items {
+                    expr(cx, i, allowed);
+                }
+                return;
+            }
+            ExprKind::Repeat(v, _) => {
+                if !allowed {
+                    cx.error_at(
+                        e.span,
+                        "array literals are only supported as the initial value of a `let`",
+                    );
+                }
+                expr(
+                    cx,
+                    v,
+                    allowed && matches!(v.kind, ExprKind::Repeat(..) | ExprKind::Array(_)),
+                );
+                return;
+            }
+            _ => {}
+        }
+        crate::emit::cuda::visit_children(e, &mut |c| match c {
+            crate::emit::cuda::Child::Expr(x) => expr(cx, x, false),
+            crate::emit::cuda::Child::Block(b) => block(cx, b),
+        });
+    }
+    fn block(cx: &Ctxt, b: &Block) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Let(l) => {
+                    if let Some(i) = &l.init {
+                        expr(cx, i, true)
+                    }
+                }
+                Stmt::Expr(e, _) => expr(cx, e, false),
+            }
+        }
+        if let Some(t) = &b.tail {
+            expr(cx, t, false)
+        }
+    }
+    block(cx, b);
+}

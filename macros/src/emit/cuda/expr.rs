@@ -1,0 +1,479 @@
+//! Expressions: each becomes a C expression string with exactly the C type of its Rust
+//! type, so the prelude's templates (`ws_add<T>`, ...) always see the right `T`.
+//! Operands are evaluated in Rust's order: when a later operand has effects (a call, or
+//! statements), earlier ones are first stored in temporaries.
+
+use super::stmt::{is_c_literal, Dest};
+use super::{c_type, fn_name, FnWriter};
+use crate::ir::methods::Method;
+use crate::ir::ty::{Scalar, Ty};
+use crate::parse::ast::*;
+
+/// 0: pure; 1: calls a device function; 2: needs C statements before it.
+pub fn effect(e: &Expr) -> u8 {
+    let own = match &e.kind {
+        ExprKind::Block(b) if !b.stmts.is_empty() || b.tail.is_none() => 2,
+        ExprKind::If(..) if !ternary_able(e) => 2,
+        ExprKind::While(..)
+        | ExprKind::Loop(..)
+        | ExprKind::For(..)
+        | ExprKind::Return(_)
+        | ExprKind::Break(_)
+        | ExprKind::Continue(_)
+        | ExprKind::Assign(..)
+        | ExprKind::AssignOp(..) => 2,
+        ExprKind::Call(..) => 1,
+        _ => 0,
+    };
+    let mut m = own;
+    super::visit_children(e, &mut |c| {
+        m = m.max(match c {
+            super::Child::Expr(x) => effect(x),
+            super::Child::Block(b) => block_effect(b),
+        })
+    });
+    m
+}
+
+fn block_effect(b: &Block) -> u8 {
+    if !b.stmts.is_empty() {
+        return 2;
+    }
+    b.tail.as_ref().map(|t| effect(t)).unwrap_or(0)
+}
+
+/// `if c { a } else { b }` with no statements anywhere becomes `(c ? a : b)`.
+fn ternary_able(e: &Expr) -> bool {
+    let ExprKind::If(c, then, Some(els)) = &e.kind else {
+        return false;
+    };
+    let simple_block =
+        |b: &Block| b.stmts.is_empty() && b.tail.as_ref().is_some_and(|t| effect(t) < 2);
+    effect(c) < 2
+        && simple_block(then)
+        && match &els.kind {
+            ExprKind::Block(b) => simple_block(b),
+            ExprKind::If(..) => ternary_able(els),
+            _ => false,
+        }
+}
+
+fn is_trivial(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Lit(_) | ExprKind::Const(..))
+        || matches!(&e.kind, ExprKind::Unary(UnOp::Neg, inner) if matches!(inner.kind, ExprKind::Lit(_)))
+}
+
+impl<'a> FnWriter<'a> {
+    /// Several operands, evaluated in order (see the module docs).
+    fn operands(&mut self, ops: &[&Expr]) -> Vec<String> {
+        let effects: Vec<u8> = ops.iter().map(|e| effect(e)).collect();
+        let last_effect = effects.iter().rposition(|&x| x > 0);
+        let mut out = Vec::with_capacity(ops.len());
+        for (i, e) in ops.iter().enumerate() {
+            let v = self.value(e);
+            let later = last_effect.is_some_and(|j| j > i);
+            let keep = is_trivial(e)
+                || matches!(self.ty(e), Ty::Slice(..))
+                || (matches!(e.kind, ExprKind::Var(..))
+                    && !effects[i + 1..].iter().any(|&x| x == 2));
+            if later && !keep {
+                let t = self.ty(e).clone();
+                out.push(self.hoist(&t, &v));
+            } else {
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    /// The C expression for `e`, writing any statements it needs first.
+    pub(super) fn value(&mut self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Lit(lit) => self.lit(lit, self.ty(e), false),
+            ExprKind::Const(s, c) => const_c(*s, *c),
+            ExprKind::Var(..) => self.var_name(e),
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), l, r) => {
+                let a = self.value(l);
+                if effect(r) < 2 {
+                    let b = self.value(r);
+                    return format!("({a} {} {b})", op.rust_token());
+                }
+                let t = self.hoist(&Ty::BOOL, &a);
+                let test = if *op == BinOp::And {
+                    t.clone()
+                } else {
+                    format!("!{t}")
+                };
+                self.raw(&format!("if ({test}) {{"));
+                self.indent += 1;
+                let b = self.value(r);
+                self.raw(&format!("{t} = {b};"));
+                self.indent -= 1;
+                self.raw("}");
+                t
+            }
+            ExprKind::Binary(op, l, r) => {
+                let v = self.operands(&[l, r]);
+                let (lt, rt) = (self.ty(l).clone(), self.ty(r).clone());
+                self.binary_c(*op, &lt, &v[0], &rt, &v[1])
+            }
+            ExprKind::Unary(UnOp::Neg, inner)
+                if matches!(inner.kind, ExprKind::Lit(Lit::Int(..))) =>
+            {
+                let ExprKind::Lit(lit) = &inner.kind else {
+                    unreachable!()
+                };
+                self.lit(lit, self.ty(e), true)
+            }
+            ExprKind::Unary(op, inner) => {
+                let v = self.value(inner);
+                let s = self.scalar(e);
+                match (op, s) {
+                    (UnOp::Neg, s) if s.is_float() => format!("(-{v})"),
+                    (UnOp::Neg, s) => format!("ws_neg<{}>({v})", s.c_name()),
+                    (UnOp::Not, Scalar::Bool) => format!("(!{v})"),
+                    (UnOp::Not, s) => format!("(({})~{v})", s.c_name()),
+                }
+            }
+            ExprKind::Cast(inner, to) => {
+                let v = self.value(inner);
+                cast_c(self.scalar(inner), *to, &v)
+            }
+            ExprKind::Index(base, idx) => {
+                let v = self.operands(&[base, idx]);
+                format!("{}[{}]", v[0], v[1])
+            }
+            ExprKind::Field(base, member) => {
+                if let (ExprKind::Intrinsic(i, _), Member::Named(n)) = (&base.kind, member) {
+                    if let Some(b) = i.cuda_builtin() {
+                        return format!("{b}.{n}");
+                    }
+                }
+                let b = self.value(base);
+                match member {
+                    Member::Named(n) => format!("{b}.{n}"),
+                    Member::Index(i) => format!("{b}._{i}"),
+                }
+            }
+            ExprKind::Method(recv, _, args) => {
+                let m = self.types.methods[&e.id];
+                if matches!(m, Method::Len | Method::IsEmpty) {
+                    let len = match &recv.kind {
+                        ExprKind::Var(_, slot) => {
+                            slot.get().and_then(|v| self.slice_len.get(&v).cloned())
+                        }
+                        _ => None,
+                    }
+                    .unwrap_or_else(|| "0ull".into());
+                    return if m == Method::Len {
+                        len
+                    } else {
+                        format!("({len} == 0ull)")
+                    };
+                }
+                let mut ops: Vec<&Expr> = vec![recv];
+                ops.extend(args.iter());
+                let v = self.operands(&ops);
+                method_c(m, self.scalar(recv), &v)
+            }
+            ExprKind::Intrinsic(i, _) => i.c_call().to_string(),
+            ExprKind::Call(path, args) => {
+                let ops: Vec<&Expr> = args.iter().collect();
+                let vals = self.operands(&ops);
+                let mut c_args = Vec::new();
+                for (a, v) in args.iter().zip(vals) {
+                    if let Ty::Slice(..) = self.ty(a) {
+                        let len = match &a.kind {
+                            ExprKind::Var(_, slot) => {
+                                slot.get().and_then(|var| self.slice_len.get(&var).cloned())
+                            }
+                            _ => None,
+                        };
+                        c_args.push(v);
+                        c_args.push(len.unwrap_or_else(|| "0ull".into()));
+                    } else {
+                        c_args.push(v);
+                    }
+                }
+                let name = fn_name(
+                    &path
+                        .segments
+                        .last()
+                        .map(|s| s.ident.to_string())
+                        .unwrap_or_default(),
+                );
+                format!("{name}({})", c_args.join(", "))
+            }
+            ExprKind::If(cond, then, els) => {
+                if ternary_able(e) {
+                    return self.ternary(cond, then, els.as_deref().unwrap());
+                }
+                let t = self.ty(e).clone();
+                if matches!(t, Ty::Unit | Ty::Never) {
+                    self.if_stmt(cond, then, els.as_deref(), &Dest::Discard);
+                    return "0".into();
+                }
+                let tmp = self.namer.temp();
+                self.raw(&format!("{};", super::c_decl(&t, &tmp)));
+                self.if_stmt(cond, then, els.as_deref(), &Dest::Assign(tmp.clone()));
+                tmp
+            }
+            ExprKind::Block(b) => {
+                if b.stmts.is_empty() {
+                    if let Some(tail) = &b.tail {
+                        return self.value(tail);
+                    }
+                }
+                let t = self.ty(e).clone();
+                if matches!(t, Ty::Unit | Ty::Never) {
+                    self.braced(b, &Dest::Discard);
+                    return "0".into();
+                }
+                let tmp = self.namer.temp();
+                self.raw(&format!("{};", super::c_decl(&t, &tmp)));
+                self.braced(b, &Dest::Assign(tmp.clone()));
+                tmp
+            }
+            ExprKind::Array(_) | ExprKind::Repeat(..) => "0".into(),
+            _ => {
+                self.expr_stmt(e);
+                "0".into()
+            }
+        }
+    }
+
+    fn ternary(&mut self, cond: &Expr, then: &Block, els: &Expr) -> String {
+        let c = self.value(cond);
+        let a = self.value(then.tail.as_ref().unwrap());
+        let b = match &els.kind {
+            ExprKind::Block(bl) => self.value(bl.tail.as_ref().unwrap()),
+            _ => self.value(els),
+        };
+        format!("({c} ? {a} : {b})")
+    }
+
+    /// The place on the left of `=`: a variable or an element.
+    pub(super) fn place(&mut self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Index(base, idx) => {
+                let b = self.place(base);
+                let i = self.value(idx);
+                let i = if is_c_literal(&i) || matches!(idx.kind, ExprKind::Var(..)) {
+                    i
+                } else {
+                    self.hoist(&Ty::USIZE, &i)
+                };
+                format!("{b}[{i}]")
+            }
+            _ => self.value(e),
+        }
+    }
+
+    fn lit(&self, lit: &Lit, ty: &Ty, negated: bool) -> String {
+        let s = ty.scalar().unwrap_or(Scalar::I32);
+        match lit {
+            Lit::Bool(b) => b.to_string(),
+            Lit::Int(v, _) if s.is_float() => float_c(&v.to_string(), s, negated),
+            Lit::Int(v, _) => int_c(*v, s, negated),
+            Lit::Float { text, .. } => float_c(text, s, negated),
+        }
+    }
+
+    /// `l op r` with Rust's semantics, both sides already C expressions.
+    pub(super) fn binary_c(&self, op: BinOp, lt: &Ty, l: &str, _rt: &Ty, r: &str) -> String {
+        let s = lt.scalar().unwrap_or(Scalar::I32);
+        let c = s.c_name();
+        use BinOp::*;
+        match op {
+            Add | Sub | Mul | Div if s.is_float() => format!("({l} {} {r})", op.rust_token()),
+            Rem if s.is_float() => format!(
+                "{}({l}, {r})",
+                if s == Scalar::F32 { "fmodf" } else { "fmod" }
+            ),
+            Add => format!("ws_add<{c}>({l}, {r})"),
+            Sub => format!("ws_sub<{c}>({l}, {r})"),
+            Mul => format!("ws_mul<{c}>({l}, {r})"),
+            Div => format!("ws_div<{c}>({l}, {r})"),
+            Rem => format!("ws_rem<{c}>({l}, {r})"),
+            BitAnd | BitOr | BitXor => format!("(({c})({l} {} {r}))", op.rust_token()),
+            Shl => format!("ws_shl<{c}>({l}, (unsigned int)({r}))"),
+            Shr => format!("ws_shr<{c}>({l}, (unsigned int)({r}))"),
+            Eq | Ne | Lt | Le | Gt | Ge | And | Or => format!("({l} {} {r})", op.rust_token()),
+        }
+    }
+}
+
+/// An integer literal of C type exactly `s` (`-v` when negated).
+pub fn int_c(v: u128, s: Scalar, negated: bool) -> String {
+    match (s, negated) {
+        (Scalar::I32, true) if v == 1 << 31 => "(-2147483647 - 1)".into(),
+        (Scalar::I64 | Scalar::Isize, true) if v == 1 << 63 => {
+            "(-9223372036854775807ll - 1ll)".into()
+        }
+        (Scalar::I32, true) => format!("(-{v})"),
+        (Scalar::I32, false) => format!("{v}"),
+        (Scalar::U32, _) => format!("{v}u"),
+        (Scalar::I64 | Scalar::Isize, true) => format!("(-{v}ll)"),
+        (Scalar::I64 | Scalar::Isize, false) => format!("{v}ll"),
+        (Scalar::U64 | Scalar::Usize, _) => format!("{v}ull"),
+        (Scalar::Bool, _) => (v != 0).to_string(),
+        (s, true) => format!("(({})-{v})", s.c_name()),
+        (s, false) => format!("(({}){v})", s.c_name()),
+    }
+}
+
+/// A float literal, correctly rounded to `s` by Rust, printed so C reads the same value.
+pub fn float_c(text: &str, s: Scalar, negated: bool) -> String {
+    let clean: String = text.chars().filter(|c| *c != '_').collect();
+    match s {
+        Scalar::F32 => {
+            let v: f32 = clean.parse().unwrap_or(f32::NAN);
+            let v = if negated { -v } else { v };
+            if v.is_finite() {
+                if negated {
+                    format!("({v:e}f)")
+                } else {
+                    format!("{v:e}f")
+                }
+            } else {
+                format!("__int_as_float(0x{:08x})", v.to_bits())
+            }
+        }
+        _ => {
+            let v: f64 = clean.parse().unwrap_or(f64::NAN);
+            let v = if negated { -v } else { v };
+            if v.is_finite() {
+                if negated {
+                    format!("({v:e})")
+                } else {
+                    format!("{v:e}")
+                }
+            } else {
+                format!("__longlong_as_double(0x{:016x}ll)", v.to_bits())
+            }
+        }
+    }
+}
+
+fn const_c(s: Scalar, c: AssocConst) -> String {
+    use AssocConst::*;
+    match (s, c) {
+        (Scalar::F32, _) => {
+            let v = match c {
+                Max => f32::MAX,
+                Min => f32::MIN,
+                Infinity => f32::INFINITY,
+                NegInfinity => f32::NEG_INFINITY,
+                Nan => f32::NAN,
+                Epsilon => f32::EPSILON,
+            };
+            format!("__int_as_float(0x{:08x})", v.to_bits())
+        }
+        (Scalar::F64, _) => {
+            let v = match c {
+                Max => f64::MAX,
+                Min => f64::MIN,
+                Infinity => f64::INFINITY,
+                NegInfinity => f64::NEG_INFINITY,
+                Nan => f64::NAN,
+                Epsilon => f64::EPSILON,
+            };
+            format!("__longlong_as_double(0x{:016x}ll)", v.to_bits())
+        }
+        (s, Max) if s.is_signed_int() => int_c((1u128 << (s.bits() - 1)) - 1, s, false),
+        (s, Min) if s.is_signed_int() => int_c(1u128 << (s.bits() - 1), s, true),
+        (s, Max) => int_c((1u128 << s.bits()) - 1, s, false),
+        (s, _) => int_c(0, s, false),
+    }
+}
+
+/// `v as to`, with Rust's saturating float-to-int conversion.
+pub fn cast_c(from: Scalar, to: Scalar, v: &str) -> String {
+    if from == to {
+        return v.to_string();
+    }
+    let t = to.c_name();
+    if !from.is_float() || to.is_float() {
+        return format!("(({t})({v}))");
+    }
+    let p = if from == Scalar::F32 {
+        "__float2"
+    } else {
+        "__double2"
+    };
+    match to {
+        Scalar::I32 => format!("{p}int_rz({v})"),
+        Scalar::U32 => format!("{p}uint_rz({v})"),
+        Scalar::I64 | Scalar::Isize => format!("{p}ll_rz({v})"),
+        Scalar::U64 | Scalar::Usize => format!("{p}ull_rz({v})"),
+        Scalar::I8 => format!("((signed char)ws_clamp_i({p}int_rz({v}), -128, 127))"),
+        Scalar::I16 => format!("((short)ws_clamp_i({p}int_rz({v}), -32768, 32767))"),
+        Scalar::U8 => format!("((unsigned char)ws_clamp_u({p}uint_rz({v}), 255u))"),
+        Scalar::U16 => format!("((unsigned short)ws_clamp_u({p}uint_rz({v}), 65535u))"),
+        _ => format!("(({t})({v}))"),
+    }
+}
+
+/// A numeric method; `v[0]` is the receiver.
+fn method_c(m: Method, s: Scalar, v: &[String]) -> String {
+    let c = s.c_name();
+    let f32 = s == Scalar::F32;
+    let f = |single: &str, double: &str| {
+        if f32 {
+            single.to_string()
+        } else {
+            double.to_string()
+        }
+    };
+    let zext = |x: &str| format!("(unsigned int)({})({x})", s.unsigned_c_name());
+    match m {
+        Method::Min if s.is_float() => format!("{}({}, {})", f("fminf", "fmin"), v[0], v[1]),
+        Method::Max if s.is_float() => format!("{}({}, {})", f("fmaxf", "fmax"), v[0], v[1]),
+        Method::Min => format!("ws_min<{c}>({}, {})", v[0], v[1]),
+        Method::Max => format!("ws_max<{c}>({}, {})", v[0], v[1]),
+        Method::Abs if s.is_float() => format!("{}({})", f("fabsf", "fabs"), v[0]),
+        Method::Abs => format!("ws_abs<{c}>({})", v[0]),
+        Method::Sqrt => format!("{}({})", f("sqrtf", "sqrt"), v[0]),
+        Method::Exp => format!("{}({})", f("expf", "exp"), v[0]),
+        Method::Ln => format!("{}({})", f("logf", "log"), v[0]),
+        Method::Sin => format!("{}({})", f("sinf", "sin"), v[0]),
+        Method::Cos => format!("{}({})", f("cosf", "cos"), v[0]),
+        Method::Floor => format!("{}({})", f("floorf", "floor"), v[0]),
+        Method::Ceil => format!("{}({})", f("ceilf", "ceil"), v[0]),
+        Method::Atan2 => format!("{}({}, {})", f("atan2f", "atan2"), v[0], v[1]),
+        Method::Powf => format!("{}({}, {})", f("powf", "pow"), v[0], v[1]),
+        Method::Powi => format!("{}({}, {})", f("ws_powi_f32", "ws_powi_f64"), v[0], v[1]),
+        Method::MulAdd => format!("{}({}, {}, {})", f("fmaf", "fma"), v[0], v[1], v[2]),
+        Method::CountOnes if s.bits() == 64 => {
+            format!("((unsigned int)__popcll((unsigned long long)({})))", v[0])
+        }
+        Method::CountOnes => format!("((unsigned int)__popc({}))", zext(&v[0])),
+        Method::LeadingZeros if s.bits() == 64 => {
+            format!("((unsigned int)__clzll((long long)({})))", v[0])
+        }
+        Method::LeadingZeros if s.bits() == 32 => format!("((unsigned int)__clz((int)({})))", v[0]),
+        Method::LeadingZeros => format!(
+            "((unsigned int)__clz((int)({})) - {}u)",
+            zext(&v[0]),
+            32 - s.bits()
+        ),
+        Method::TrailingZeros if s.bits() == 64 => {
+            format!("ws_ctz64((unsigned long long)({}))", v[0])
+        }
+        Method::TrailingZeros if s.bits() == 32 => format!("ws_ctz32((unsigned int)({}))", v[0]),
+        Method::TrailingZeros => format!(
+            "ws_min<unsigned int>(ws_ctz32({}), {}u)",
+            zext(&v[0]),
+            s.bits()
+        ),
+        Method::WrappingAdd => format!("ws_add<{c}>({}, {})", v[0], v[1]),
+        Method::WrappingSub => format!("ws_sub<{c}>({}, {})", v[0], v[1]),
+        Method::WrappingMul => format!("ws_mul<{c}>({}, {})", v[0], v[1]),
+        Method::Len | Method::IsEmpty => "0".into(),
+    }
+}
+
+#[allow(dead_code)]
+fn c_type_of(t: &Ty) -> String {
+    c_type(t)
+}

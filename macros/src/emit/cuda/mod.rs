@@ -1,0 +1,275 @@
+//! The CUDA C backend: typed kernel AST -> self-contained C++17 for NVRTC.
+//!
+//! `write_function` gives a prototype and a definition. The writer never re-derives
+//! meaning: every type comes from the checker's [`Types`]. Expressions become C strings;
+//! when a Rust expression needs statements in C (a block, an `if` with statements, `&&`
+//! whose right side has them), those are written first into temporaries, in Rust's
+//! evaluation order. Each statement is preceded by a `#line` directive naming the Rust
+//! line, with [`FILE_MARKER`] where the file name goes (the host emitter puts `file!()`
+//! there).
+
+mod expr;
+mod keywords;
+mod namer;
+mod stmt;
+
+use crate::ir::ty::{Scalar, Ty};
+use crate::ir::typeck::Types;
+use crate::parse::ast::*;
+pub use namer::fn_name;
+use namer::Namer;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// Where the Rust file name goes in `#line` directives.
+pub const FILE_MARKER: &str = "\u{1}WS_FILE\u{1}";
+
+pub struct CFunction {
+    pub prototype: String,
+    pub definition: String,
+    /// The C name of the function (the kernel's entry point).
+    pub c_name: String,
+}
+
+pub fn write_function(f: &Function, types: &Types) -> CFunction {
+    let mut w = FnWriter::new(f, types);
+    collect_called(&f.body, &mut |name| w.namer.reserve(&fn_name(name)));
+    let c_name = fn_name(&f.name.to_string());
+    let mut params = Vec::new();
+    for p in &f.params {
+        let name = w.namer.fresh(&p.name.to_string());
+        match p.ty {
+            ParamTy::Scalar(s) => params.push(format!("{} {name}", s.c_name())),
+            ParamTy::Slice { elem, mutable } => {
+                let len = w.namer.fresh(&format!("{name}_len"));
+                let cnst = if mutable { "" } else { "const " };
+                params.push(format!("{cnst}{}* __restrict__ {name}", elem.c_name()));
+                params.push(format!("unsigned long long {len}"));
+                w.slice_len.insert(p.var, len);
+            }
+        }
+        w.var_names.insert(p.var, name);
+    }
+    let params = params.join(", ");
+    let head = match f.kind {
+        FnKind::Kernel => format!("extern \"C\" __global__ void {c_name}({params})"),
+        FnKind::Device => {
+            let ret = f.ret.map(|r| r.0.c_name()).unwrap_or("void");
+            format!("__device__ {ret} {c_name}({params})")
+        }
+    };
+    let prototype = match f.kind {
+        FnKind::Kernel => String::new(),
+        FnKind::Device => format!("{head};"),
+    };
+    w.line_directive(f.name.span().start().line);
+    w.raw(&format!("{head} {{"));
+    w.indent += 1;
+    let dest = if f.ret.is_some() {
+        stmt::Dest::Return
+    } else {
+        stmt::Dest::Discard
+    };
+    w.block_body(&f.body, &dest);
+    w.indent -= 1;
+    w.raw("}");
+    CFunction {
+        prototype,
+        definition: w.out,
+        c_name,
+    }
+}
+
+/// Calls `f` with the last path segment of every device-function call in `b`.
+fn collect_called(b: &Block, f: &mut dyn FnMut(&str)) {
+    walk_block(b, &mut |e| {
+        if let ExprKind::Call(path, _) = &e.kind {
+            if let Some(seg) = path.segments.last() {
+                f(&seg.ident.to_string());
+            }
+        }
+    });
+}
+
+/// A direct child of an expression.
+pub enum Child<'a> {
+    Expr(&'a Expr),
+    Block(&'a Block),
+}
+
+/// Visits the direct sub-expressions and sub-blocks of `e`, in evaluation order.
+pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
+    let mut ex = |x: &'a Expr, visit: &mut dyn FnMut(Child<'a>)| visit(Child::Expr(x));
+    match &e.kind {
+        ExprKind::Lit(_) | ExprKind::Const(..) | ExprKind::Var(..) => {}
+        ExprKind::Break(_) | ExprKind::Continue(_) => {}
+        ExprKind::Binary(_, a, b)
+        | ExprKind::Assign(a, b)
+        | ExprKind::AssignOp(_, a, b)
+        | ExprKind::Index(a, b) => {
+            ex(a, visit);
+            ex(b, visit);
+        }
+        ExprKind::Unary(_, a)
+        | ExprKind::Cast(a, _)
+        | ExprKind::Field(a, _)
+        | ExprKind::Repeat(a, _) => ex(a, visit),
+        ExprKind::Method(r, _, args) => {
+            ex(r, visit);
+            args.iter().for_each(|a| ex(a, visit));
+        }
+        ExprKind::Intrinsic(_, args) | ExprKind::Call(_, args) | ExprKind::Array(args) => {
+            args.iter().for_each(|a| ex(a, visit))
+        }
+        ExprKind::If(c, t, e) => {
+            ex(c, visit);
+            visit(Child::Block(t));
+            if let Some(e) = e {
+                ex(e, visit);
+            }
+        }
+        ExprKind::While(_, c, b) => {
+            ex(c, visit);
+            visit(Child::Block(b));
+        }
+        ExprKind::Loop(_, b) | ExprKind::Block(b) => visit(Child::Block(b)),
+        ExprKind::For(_, _, r, b) => {
+            ex(&r.start, visit);
+            ex(&r.end, visit);
+            if let Some(s) = &r.step {
+                ex(s, visit);
+            }
+            visit(Child::Block(b));
+        }
+        ExprKind::Return(v) => {
+            if let Some(v) = v {
+                ex(v, visit);
+            }
+        }
+    }
+}
+
+/// Visits every expression of a block, depth first.
+pub fn walk_block<'a>(b: &'a Block, f: &mut dyn FnMut(&'a Expr)) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Let(l) => {
+                if let Some(i) = &l.init {
+                    walk_expr(i, f)
+                }
+            }
+            Stmt::Expr(e, _) => walk_expr(e, f),
+        }
+    }
+    if let Some(t) = &b.tail {
+        walk_expr(t, f)
+    }
+}
+
+/// Visits `e` and every expression inside it, depth first.
+pub fn walk_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
+    f(e);
+    visit_children(e, &mut |c| match c {
+        Child::Expr(x) => walk_expr(x, f),
+        Child::Block(b) => walk_block(b, f),
+    });
+}
+
+struct LoopLabels {
+    rust: Option<String>,
+    brk: String,
+    cont: String,
+    used_brk: bool,
+    used_cont: bool,
+}
+
+pub(crate) struct FnWriter<'a> {
+    f: &'a Function,
+    types: &'a Types,
+    out: String,
+    indent: usize,
+    namer: Namer,
+    var_names: HashMap<VarId, String>,
+    slice_len: HashMap<VarId, String>,
+    last_line: usize,
+    loops: Vec<LoopLabels>,
+    labels: usize,
+}
+
+impl<'a> FnWriter<'a> {
+    fn new(f: &'a Function, types: &'a Types) -> Self {
+        FnWriter {
+            f,
+            types,
+            out: String::new(),
+            indent: 0,
+            namer: Namer::default(),
+            var_names: HashMap::new(),
+            slice_len: HashMap::new(),
+            last_line: 0,
+            loops: Vec::new(),
+            labels: 0,
+        }
+    }
+
+    fn raw(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    fn line_directive(&mut self, line: usize) {
+        if line != 0 && line != self.last_line {
+            self.last_line = line;
+            let _ = writeln!(self.out, "#line {line} \"{FILE_MARKER}\"");
+        }
+    }
+
+    fn ty(&self, e: &Expr) -> &'a Ty {
+        &self.types.expr[e.id]
+    }
+
+    fn scalar(&self, e: &Expr) -> Scalar {
+        self.ty(e).scalar().unwrap_or(Scalar::I32)
+    }
+
+    fn var_name(&self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Var(_, slot) => slot
+                .get()
+                .and_then(|v| self.var_names.get(&v).cloned())
+                .unwrap_or_else(|| "0".into()),
+            _ => "0".into(),
+        }
+    }
+
+    /// A temporary holding `value` (of type `ty`), declared now.
+    fn hoist(&mut self, ty: &Ty, value: &str) -> String {
+        let t = self.namer.temp();
+        let decl = c_decl(ty, &t);
+        self.raw(&format!("{decl} = {value};"));
+        t
+    }
+}
+
+/// The C type of a value (arrays are declared with [`c_decl`]).
+pub fn c_type(ty: &Ty) -> String {
+    match ty {
+        Ty::Scalar(s) => s.c_name().to_string(),
+        Ty::Dim3 => "ws_dim3".into(),
+        Ty::Tuple(items) if items.len() == 2 => "ws_usize2".into(),
+        Ty::Tuple(_) => "ws_usize3".into(),
+        Ty::Array(..) => c_decl(ty, ""),
+        _ => "int".into(),
+    }
+}
+
+/// A declaration of `name` with type `ty`: `int x`, `float a[4][4]`.
+pub fn c_decl(ty: &Ty, name: &str) -> String {
+    match ty {
+        Ty::Array(elem, n) => c_decl(elem, &format!("{name}[{n}]")),
+        other => format!("{} {name}", c_type(other)),
+    }
+}

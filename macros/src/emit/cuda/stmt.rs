@@ -1,0 +1,451 @@
+//! Statements: `let`, assignments, `if`, loops (ranges lowered to counted `while` loops
+//! that match Rust's iterator semantics), `break`/`continue` (labels become `goto`),
+//! `return`; and blocks whose value goes somewhere ([`Dest`]).
+
+use super::{c_decl, FnWriter};
+use crate::ir::ty::Ty;
+use crate::parse::ast::*;
+
+/// Where the value of a block goes.
+pub enum Dest {
+    /// Dropped (statement position, or a `()` block).
+    Discard,
+    /// Assigned to this C variable.
+    Assign(String),
+    /// Returned from the device function.
+    Return,
+}
+
+impl<'a> FnWriter<'a> {
+    /// The statements and tail of `b`, without braces.
+    pub(super) fn block_body(&mut self, b: &Block, dest: &Dest) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Let(l) => self.let_stmt(l),
+                Stmt::Expr(e, _) => self.expr_stmt(e),
+            }
+        }
+        if let Some(tail) = &b.tail {
+            let t = self.ty(tail).clone();
+            match dest {
+                _ if matches!(t, Ty::Never | Ty::Unit) => self.expr_stmt(tail),
+                Dest::Discard => self.expr_stmt(tail),
+                Dest::Assign(target) => {
+                    self.line_directive(tail.line);
+                    let v = self.value(tail);
+                    self.raw(&format!("{target} = {v};"));
+                }
+                Dest::Return => {
+                    self.line_directive(tail.line);
+                    let v = self.value(tail);
+                    self.raw(&format!("return {v};"));
+                }
+            }
+        }
+    }
+
+    /// `{ ... }` as a C compound statement.
+    pub(super) fn braced(&mut self, b: &Block, dest: &Dest) {
+        self.raw("{");
+        self.indent += 1;
+        self.block_body(b, dest);
+        self.indent -= 1;
+        self.raw("}");
+    }
+
+    fn let_stmt(&mut self, l: &Let) {
+        self.line_directive(l.span.start().line);
+        match &l.pat {
+            Pat::Bind { name, var, .. } => {
+                let ty = self.types.vars[*var].ty.clone();
+                let init = l.init.as_ref();
+                // Arrays are initialised in place (C arrays cannot be assigned).
+                if let (Ty::Array(..), Some(init)) = (&ty, init) {
+                    let cname = self.namer.fresh(&name.to_string());
+                    self.array_init(&ty, &cname, init);
+                    self.var_names.insert(*var, cname);
+                    return;
+                }
+                let value = init.map(|i| self.value(i));
+                // Named after the value is computed: `let x = x + 1;` reads the old `x`.
+                let cname = self.namer.fresh(&name.to_string());
+                let decl = c_decl(&ty, &cname);
+                match value {
+                    Some(v) => self.raw(&format!("{decl} = {v};")),
+                    None => self.raw(&format!("{decl};")),
+                }
+                self.var_names.insert(*var, cname);
+            }
+            Pat::Wild(_) => {
+                if let Some(init) = &l.init {
+                    self.expr_stmt(init);
+                }
+            }
+            Pat::Tuple(..) => {
+                let Some(init) = &l.init else { return };
+                let ty = self.ty(init).clone();
+                let v = self.value(init);
+                let tmp = self.hoist(&ty, &v);
+                self.bind_tuple(&l.pat, &tmp);
+            }
+        }
+    }
+
+    fn bind_tuple(&mut self, pat: &Pat, from: &str) {
+        match pat {
+            Pat::Bind { name, var, .. } => {
+                let ty = self.types.vars[*var].ty.clone();
+                let cname = self.namer.fresh(&name.to_string());
+                self.raw(&format!("{} = {from};", c_decl(&ty, &cname)));
+                self.var_names.insert(*var, cname);
+            }
+            Pat::Wild(_) => {}
+            Pat::Tuple(items, _) => {
+                for (i, p) in items.iter().enumerate() {
+                    self.bind_tuple(p, &format!("{from}._{i}"));
+                }
+            }
+        }
+    }
+
+    /// `let a = [v; N]` / `let a = [x, y]`: declare, then fill.
+    fn array_init(&mut self, ty: &Ty, cname: &str, init: &Expr) {
+        match &init.kind {
+            ExprKind::Array(_) => {
+                let list = self.array_list(init);
+                self.raw(&format!("{} = {list};", c_decl(ty, cname)));
+            }
+            ExprKind::Repeat(..) => {
+                // `[[v; M]; N]`: Rust evaluates `v` once and copies it everywhere.
+                let mut dims = Vec::new();
+                let mut inner = init;
+                while let ExprKind::Repeat(v, n) = &inner.kind {
+                    dims.push(*n);
+                    inner = v;
+                }
+                let elem_ty = self.ty(inner).clone();
+                let v = self.value(inner);
+                let v = if is_c_literal(&v) {
+                    v
+                } else {
+                    self.hoist(&elem_ty, &v)
+                };
+                self.raw(&format!("{};", c_decl(ty, cname)));
+                let mut index = String::new();
+                for (d, n) in dims.iter().enumerate() {
+                    let i = self.namer.temp();
+                    self.raw(&format!(
+                        "for (unsigned long long {i} = 0; {i} < {n}ull; ++{i}) {{"
+                    ));
+                    self.indent += 1;
+                    index.push_str(&format!("[{i}]"));
+                    let _ = d;
+                }
+                self.raw(&format!("{cname}{index} = {v};"));
+                for _ in &dims {
+                    self.indent -= 1;
+                    self.raw("}");
+                }
+            }
+            _ => {
+                self.raw(&format!("{};", c_decl(ty, cname)));
+                self.raw("/* arrays are initialised only from [..] literals */");
+            }
+        }
+    }
+
+    /// A braced initializer list for `[a, b, [c, d]]` (evaluated left to right in C++).
+    fn array_list(&mut self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Array(items) => {
+                let parts: Vec<String> = items.iter().map(|i| self.array_list(i)).collect();
+                format!("{{{}}}", parts.join(", "))
+            }
+            _ => self.value(e),
+        }
+    }
+
+    /// An expression whose value is not used.
+    pub(super) fn expr_stmt(&mut self, e: &Expr) {
+        self.line_directive(e.line);
+        match &e.kind {
+            ExprKind::If(cond, then, els) => {
+                self.if_stmt(cond, then, els.as_deref(), &Dest::Discard)
+            }
+            ExprKind::Block(b) => self.braced(b, &Dest::Discard),
+            ExprKind::While(label, cond, body) => self.while_stmt(label, cond, body),
+            ExprKind::Loop(label, body) => {
+                self.raw("for (;;) {");
+                self.loop_body(label, body);
+            }
+            ExprKind::For(label, pat, range, body) => self.for_stmt(label, pat, range, body),
+            ExprKind::Assign(place, value) => {
+                // Rust evaluates the value, then the place.
+                let v = self.value(value);
+                let v = if super::expr::effect(place) > 0 {
+                    self.hoist(&self.ty(value).clone(), &v)
+                } else {
+                    v
+                };
+                let p = self.place(place);
+                self.raw(&format!("{p} = {v};"));
+            }
+            ExprKind::AssignOp(op, place, value) => {
+                let v = self.value(value);
+                let v = if super::expr::effect(place) > 0 {
+                    self.hoist(&self.ty(value).clone(), &v)
+                } else {
+                    v
+                };
+                let p = self.place(place);
+                let pt = self.ty(place).clone();
+                let vt = self.ty(value).clone();
+                let combined = self.binary_c(*op, &pt, &p, &vt, &v);
+                self.raw(&format!("{p} = {combined};"));
+            }
+            ExprKind::Return(v) => match v {
+                Some(v) => {
+                    let v = self.value(v);
+                    self.raw(&format!("return {v};"));
+                }
+                None => self.raw("return;"),
+            },
+            ExprKind::Break(label) => {
+                let s = self.jump(label, true);
+                self.raw(&s);
+            }
+            ExprKind::Continue(label) => {
+                let s = self.jump(label, false);
+                self.raw(&s);
+            }
+            _ => {
+                let v = self.value(e);
+                if super::expr::effect(e) > 0 {
+                    self.raw(&format!("(void)({v});"));
+                }
+            }
+        }
+    }
+
+    /// `if` in statement position, or with its value going to `dest`.
+    pub(super) fn if_stmt(&mut self, cond: &Expr, then: &Block, els: Option<&Expr>, dest: &Dest) {
+        let c = self.value(cond);
+        self.raw(&format!("if ({}) {{", strip_parens(&c)));
+        self.indent += 1;
+        self.block_body(then, dest);
+        self.indent -= 1;
+        match els {
+            None => self.raw("}"),
+            Some(e) => {
+                self.raw("} else {");
+                self.indent += 1;
+                match &e.kind {
+                    ExprKind::If(c2, t2, e2) => self.if_stmt(c2, t2, e2.as_deref(), dest),
+                    ExprKind::Block(b) => self.block_body(b, dest),
+                    _ => {
+                        let v = self.value(e);
+                        match dest {
+                            Dest::Assign(t) => self.raw(&format!("{t} = {v};")),
+                            Dest::Return => self.raw(&format!("return {v};")),
+                            Dest::Discard => {}
+                        }
+                    }
+                }
+                self.indent -= 1;
+                self.raw("}");
+            }
+        }
+    }
+
+    fn push_loop(&mut self, label: &Option<proc_macro2::Ident>) {
+        self.labels += 1;
+        let n = self.labels;
+        self.loops.push(super::LoopLabels {
+            rust: label.as_ref().map(|l| l.to_string()),
+            brk: format!("ws_break_{n}"),
+            cont: format!("ws_continue_{n}"),
+            used_brk: false,
+            used_cont: false,
+        });
+    }
+
+    /// The body of a C loop whose header is already written; closes it.
+    fn loop_body(&mut self, label: &Option<proc_macro2::Ident>, body: &Block) {
+        self.push_loop(label);
+        self.indent += 1;
+        self.block_body(body, &Dest::Discard);
+        let frame = self.loops.pop().unwrap();
+        if frame.used_cont {
+            self.raw(&format!("{}: ;", frame.cont));
+        }
+        self.indent -= 1;
+        self.raw("}");
+        if frame.used_brk {
+            self.raw(&format!("{}: ;", frame.brk));
+        }
+    }
+
+    /// `break`/`continue`: plain for the innermost loop, `goto` for a labelled outer one.
+    fn jump(&mut self, label: &Option<proc_macro2::Ident>, is_break: bool) -> String {
+        let idx = match label {
+            None => self.loops.len().checked_sub(1),
+            Some(l) => {
+                let name = l.to_string();
+                self.loops
+                    .iter()
+                    .rposition(|f| f.rust.as_deref() == Some(name.as_str()))
+            }
+        };
+        let Some(idx) = idx else {
+            return "/* unreachable jump */".into();
+        };
+        if idx + 1 == self.loops.len() {
+            return if is_break {
+                "break;".into()
+            } else {
+                "continue;".into()
+            };
+        }
+        let frame = &mut self.loops[idx];
+        if is_break {
+            frame.used_brk = true;
+            format!("goto {};", frame.brk)
+        } else {
+            frame.used_cont = true;
+            format!("goto {};", frame.cont)
+        }
+    }
+
+    fn while_stmt(&mut self, label: &Option<proc_macro2::Ident>, cond: &Expr, body: &Block) {
+        if super::expr::effect(cond) < 2 {
+            let c = self.value(cond);
+            self.raw(&format!("while ({}) {{", strip_parens(&c)));
+            self.loop_body(label, body);
+        } else {
+            // The condition needs statements: evaluate it at the top of each iteration.
+            self.raw("for (;;) {");
+            self.indent += 1;
+            let c = self.value(cond);
+            self.raw(&format!("if (!({c})) break;"));
+            self.indent -= 1;
+            self.loop_body(label, body);
+        }
+    }
+
+    /// `for i in a..b` (with `..=`, `.step_by(k)`, `.rev()`): the range is evaluated once,
+    /// then walked without ever overflowing, as Rust's range iterators do. The next value
+    /// is computed before the body, so `continue` needs no special case.
+    fn for_stmt(
+        &mut self,
+        label: &Option<proc_macro2::Ident>,
+        pat: &Pat,
+        r: &RangeLoop,
+        body: &Block,
+    ) {
+        let t = self.ty(&r.start).clone();
+        let s = t.scalar().unwrap_or(crate::ir::ty::Scalar::I32);
+        let ct = s.c_name();
+        let u = if s.bits() == 64 {
+            "unsigned long long"
+        } else {
+            "unsigned int"
+        };
+        let start = self.value(&r.start);
+        let start = self.hoist(&t, &start);
+        let end = self.value(&r.end);
+        let end = self.hoist(&t, &end);
+        let step = match &r.step {
+            Some(k) => {
+                let v = self.value(k);
+                self.hoist(&Ty::USIZE, &v)
+            }
+            None => "1ull".into(),
+        };
+        let cur = self.namer.temp();
+        let go = self.namer.temp();
+        let cmp = if r.inclusive { "<=" } else { "<" };
+        let nonzero = if r.step.is_some() {
+            format!(" && {step} != 0ull")
+        } else {
+            String::new()
+        };
+        self.raw(&format!("bool {go} = {start} {cmp} {end}{nonzero};"));
+        if !r.rev {
+            self.raw(&format!("{ct} {cur} = {start};"));
+            self.raw(&format!("while ({go}) {{"));
+            self.indent += 1;
+            self.bind_loop_var(pat, &t, &cur);
+            // Another element exists while (end - cur) > k (or >= k for `..=`).
+            let more = if r.inclusive { ">=" } else { ">" };
+            self.raw(&format!(
+                "if ((unsigned long long)({u})(({u}){end} - ({u}){cur}) {more} {step}) {cur} = ({ct})(({u}){cur} + ({u}){step}); else {go} = false;"
+            ));
+        } else {
+            // Walk down from the last element of the forward sequence.
+            let top = if r.inclusive {
+                end.clone()
+            } else {
+                format!("({ct})(({u}){end} - 1u)")
+            };
+            if r.step_then_rev {
+                self.raw(&format!(
+                    "{ct} {cur} = {go} ? ({ct})(({u}){start} + ({u})((unsigned long long)({u})(({u}){top} - ({u}){start}) / {step} * {step})) : {start};"
+                ));
+            } else {
+                self.raw(&format!("{ct} {cur} = {go} ? {top} : {start};"));
+            }
+            self.raw(&format!("while ({go}) {{"));
+            self.indent += 1;
+            self.bind_loop_var(pat, &t, &cur);
+            self.raw(&format!(
+                "if ((unsigned long long)({u})(({u}){cur} - ({u}){start}) >= {step}) {cur} = ({ct})(({u}){cur} - ({u}){step}); else {go} = false;"
+            ));
+        }
+        self.indent -= 1;
+        self.loop_body(label, body);
+    }
+
+    fn bind_loop_var(&mut self, pat: &Pat, t: &Ty, cur: &str) {
+        if let Pat::Bind { name, var, .. } = pat {
+            let cname = self.namer.fresh(&name.to_string());
+            self.raw(&format!("const {} = {cur};", c_decl(t, &cname)));
+            self.var_names.insert(*var, cname);
+        }
+    }
+}
+
+/// Whether `s` is a C literal (so it may be repeated instead of stored in a temporary).
+pub(super) fn is_c_literal(s: &str) -> bool {
+    let s = s.trim_start_matches('(').trim_end_matches(')');
+    !s.is_empty()
+        && (s
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '+')
+            && s.starts_with(|c: char| c.is_ascii_digit() || c == '-')
+            || s == "true"
+            || s == "false")
+}
+
+fn strip_parens(s: &str) -> &str {
+    if s.starts_with('(') && s.ends_with(')') {
+        // Only when the outer parentheses match each other.
+        let inner = &s[1..s.len() - 1];
+        let mut depth = 0i32;
+        for ch in inner.chars() {
+            match ch {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth < 0 {
+                        return s;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if depth == 0 {
+            return inner;
+        }
+    }
+    s
+}

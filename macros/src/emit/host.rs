@@ -1,0 +1,574 @@
+//! The Rust side of a kernel: the module named after it, with its CUDA source, its
+//! typed `launch`, and the simulator body — the kernel re-emitted as Rust with every
+//! inferred type written out, so rustc proves the macro's inference (a disagreement is a
+//! build error, never a kernel that computes something else than the Rust reads).
+
+use crate::emit::cuda::{CFunction, FILE_MARKER};
+use crate::ir::methods::Method;
+use crate::ir::ty::{Scalar, Ty};
+use crate::ir::typeck::Types;
+use crate::parse::ast::*;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
+    let name = &f.name;
+    let vis = &f.vis;
+    let docs = &f.docs;
+    let rust_name = name.to_string();
+    let prototype = &c.prototype;
+    let definition = with_file(&c.definition);
+    let deps = device_deps(&f.body);
+    let sim = sim_fn(f, types);
+    let item = quote! {
+        /// The CUDA C of this function (see `CUDA_SOURCE` on kernels for the whole program).
+        pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
+            rust_name: #rust_name,
+            prototype: #prototype,
+            definition: #definition,
+            deps: &[#(&#deps::ITEM),*],
+        };
+    };
+    let kernel_items = match f.kind {
+        FnKind::Device => quote!(),
+        FnKind::Kernel => kernel_items(f, &c.c_name),
+    };
+    let what = match f.kind {
+        FnKind::Kernel => format!(
+            "The GPU kernel `{rust_name}`: launch it with [`{rust_name}::launch`](self::launch)."
+        ),
+        FnKind::Device => format!("The device function `{rust_name}`, callable from kernels."),
+    };
+    quote! {
+        #(#docs)*
+        #[doc = ""]
+        #[doc = #what]
+        #[allow(dead_code, non_snake_case, clippy::all)]
+        #vis mod #name {
+            #item
+            #kernel_items
+            #sim
+        }
+    }
+}
+
+/// `concat!("..#line 3 \"", file!(), "\"..")`: the C with the Rust file name filled in.
+fn with_file(c: &str) -> TokenStream {
+    let parts: Vec<&str> = c.split(FILE_MARKER).collect();
+    let mut out = Vec::new();
+    for (i, p) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push(quote!(file!()));
+        }
+        out.push(quote!(#p));
+    }
+    quote!(concat!(#(#out),*))
+}
+
+/// The path, seen from inside the generated module, of a function the user's code names.
+fn path_from_module(path: &syn::Path) -> TokenStream {
+    let mut segs: Vec<TokenStream> = Vec::new();
+    let first = path
+        .segments
+        .first()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default();
+    if path.leading_colon.is_some() || first == "crate" {
+        // absolute: unchanged
+    } else if first == "self" {
+        segs.push(quote!(super));
+    } else {
+        segs.push(quote!(super));
+    }
+    for (i, s) in path.segments.iter().enumerate() {
+        let id = &s.ident;
+        if i == 0 && first == "self" {
+            continue;
+        }
+        segs.push(quote!(#id));
+    }
+    let lead = if path.leading_colon.is_some() {
+        quote!(::)
+    } else {
+        quote!()
+    };
+    quote!(#lead #(#segs)::*)
+}
+
+fn device_deps(b: &Block) -> Vec<TokenStream> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    crate::emit::cuda::walk_block(b, &mut |e| {
+        if let ExprKind::Call(path, _) = &e.kind {
+            let key = quote!(#path).to_string();
+            if !seen.contains(&key) {
+                seen.push(key);
+                out.push(path_from_module(path));
+            }
+        }
+    });
+    out
+}
+
+fn kernel_items(f: &Function, entry: &str) -> TokenStream {
+    let rust_name = f.name.to_string();
+    let fast_math = f.fast_math;
+    let taken: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
+    let dev = if taken.iter().any(|n| n == "dev") {
+        format_ident!("__dev")
+    } else {
+        format_ident!("dev")
+    };
+    let cfg = if taken.iter().any(|n| n == "cfg") {
+        format_ident!("__cfg")
+    } else {
+        format_ident!("cfg")
+    };
+    let mut params = Vec::new();
+    let mut pushes = Vec::new();
+    let mut unpack = Vec::new();
+    for (i, p) in f.params.iter().enumerate() {
+        let n = &p.name;
+        match p.ty {
+            ParamTy::Scalar(s) => {
+                let t = scalar_ty(s);
+                params.push(quote!(#n: #t));
+                pushes.push(quote!(__args.scalar::<#t>(#n);));
+                unpack.push(quote!(__args[#i].scalar::<#t>()));
+            }
+            ParamTy::Slice {
+                elem,
+                mutable: false,
+            } => {
+                let t = scalar_ty(elem);
+                params.push(quote!(#n: &::warpspeed::DeviceBuffer<#t>));
+                pushes.push(quote!(__args.slice::<#t>(#n);));
+                unpack.push(quote!(__args[#i].slice::<#t>()));
+            }
+            ParamTy::Slice {
+                elem,
+                mutable: true,
+            } => {
+                let t = scalar_ty(elem);
+                params.push(quote!(#n: &mut ::warpspeed::DeviceBuffer<#t>));
+                pushes.push(quote!(__args.slice_mut::<#t>(#n);));
+                unpack.push(quote!(__args[#i].slice_mut::<#t>()));
+            }
+        }
+    }
+    let doc = format!(
+        "Launches `{rust_name}` on `{dev}` with the grid and blocks of `{cfg}`. Returns once the launch is queued; errors of the run itself surface at the next synchronisation (`download`, `Device::synchronize`)."
+    );
+    quote! {
+        /// The complete CUDA C program of this kernel, as NVRTC compiles it.
+        pub static CUDA_SOURCE: ::std::sync::LazyLock<::std::string::String> =
+            ::std::sync::LazyLock::new(|| ::warpspeed::__private::collect_source(&ITEM));
+
+        /// What the runtime needs to compile and launch this kernel.
+        pub static KERNEL: ::warpspeed::__private::KernelDef = ::warpspeed::__private::KernelDef {
+            rust_name: #rust_name,
+            entry: #entry,
+            source: &CUDA_SOURCE,
+            options: ::warpspeed::__private::KernelOptions { fast_math: #fast_math },
+            sim: __sim_entry,
+        };
+
+        #[doc = #doc]
+        pub fn launch(
+            #dev: &::warpspeed::Device,
+            #cfg: ::warpspeed::LaunchConfig,
+            #(#params),*
+        ) -> ::core::result::Result<(), ::warpspeed::Error> {
+            let mut __args = ::warpspeed::__private::KernelArgs::new();
+            #(#pushes)*
+            ::warpspeed::__private::launch(#dev, &KERNEL, #cfg, __args)
+        }
+
+        fn __sim_entry(__ctx: &::warpspeed::__private::ThreadCtx, __args: &[::warpspeed::__private::Arg]) {
+            __sim(__ctx, #(#unpack),*)
+        }
+    }
+}
+
+fn scalar_ty(s: Scalar) -> Ident {
+    Ident::new(s.rust_name(), Span::call_site())
+}
+
+fn rust_ty(t: &Ty) -> TokenStream {
+    match t {
+        Ty::Scalar(s) => {
+            let id = scalar_ty(*s);
+            quote!(#id)
+        }
+        Ty::Dim3 => quote!(::warpspeed::__private::Dim3),
+        Ty::Tuple(items) => {
+            let items = items.iter().map(rust_ty);
+            quote!((#(#items),*))
+        }
+        Ty::Array(elem, n) => {
+            let e = rust_ty(elem);
+            let n = *n as usize;
+            quote!([#e; #n])
+        }
+        Ty::Slice(s, false) => {
+            let id = scalar_ty(*s);
+            quote!(::warpspeed::__private::Slice<#id>)
+        }
+        Ty::Slice(s, true) => {
+            let id = scalar_ty(*s);
+            quote!(::warpspeed::__private::SliceMut<#id>)
+        }
+        Ty::Unit | Ty::Never | Ty::Var(_) => quote!(()),
+    }
+}
+
+fn sim_fn(f: &Function, types: &Types) -> TokenStream {
+    let params = f.params.iter().map(|p| {
+        let n = &p.name;
+        let m = if p.mutable { quote!(mut) } else { quote!() };
+        let t = rust_ty(&p.ty.ty());
+        quote!(#m #n: #t)
+    });
+    let ret = match f.ret {
+        Some((s, _)) => {
+            let t = scalar_ty(s);
+            quote!(-> #t)
+        }
+        None => quote!(),
+    };
+    let w = RustWriter { types };
+    let body = w.block(&f.body);
+    quote! {
+        /// One thread of this function on the CPU simulator, with every type spelled out.
+        #[allow(unused_parens, unused_braces, unreachable_code, clippy::all)]
+        pub fn __sim(__ctx: &::warpspeed::__private::ThreadCtx, #(#params),*) #ret #body
+    }
+}
+
+struct RustWriter<'a> {
+    types: &'a Types,
+}
+
+impl RustWriter<'_> {
+    fn ty(&self, e: &Expr) -> &Ty {
+        &self.types.expr[e.id]
+    }
+
+    fn block(&self, b: &Block) -> TokenStream {
+        let stmts = b.stmts.iter().map(|s| self.stmt(s));
+        let tail = b.tail.as_ref().map(|t| self.expr(t));
+        quote!({ #(#stmts)* #tail })
+    }
+
+    fn stmt(&self, s: &Stmt) -> TokenStream {
+        match s {
+            Stmt::Let(l) => {
+                let pat = self.pat(&l.pat);
+                let ty = match &l.pat {
+                    Pat::Bind { var, .. } => Some(self.types.vars[*var].ty.clone()),
+                    Pat::Tuple(..) => l.init.as_ref().map(|i| self.ty(i).clone()),
+                    Pat::Wild(_) => None,
+                };
+                let ann = ty.filter(|t| !matches!(t, Ty::Never | Ty::Unit)).map(|t| {
+                    let t = rust_ty(&t);
+                    quote!(: #t)
+                });
+                let init = l.init.as_ref().map(|i| {
+                    let v = self.expr(i);
+                    quote!(= #v)
+                });
+                quote_spanned!(l.span=> let #pat #ann #init;)
+            }
+            Stmt::Expr(e, _) => {
+                let v = self.expr(e);
+                quote!(#v;)
+            }
+        }
+    }
+
+    fn pat(&self, p: &Pat) -> TokenStream {
+        match p {
+            Pat::Bind { name, mutable, .. } => {
+                let m = if *mutable { quote!(mut) } else { quote!() };
+                quote!(#m #name)
+            }
+            Pat::Wild(_) => quote!(_),
+            Pat::Tuple(items, _) => {
+                let items = items.iter().map(|i| self.pat(i));
+                quote!((#(#items),*))
+            }
+        }
+    }
+
+    fn lit(&self, lit: &Lit, t: &Ty, span: Span, negated: bool) -> TokenStream {
+        let s = t.scalar().unwrap_or(Scalar::I32);
+        let minus = if negated { quote!(-) } else { quote!() };
+        match lit {
+            Lit::Bool(b) => quote_spanned!(span=> #b),
+            Lit::Int(v, _) => {
+                let l = syn::LitInt::new(&format!("{v}{}", s.rust_name()), span);
+                quote!(#minus #l)
+            }
+            Lit::Float { text, .. } => {
+                let l = syn::LitFloat::new(&format!("{text}{}", s.rust_name()), span);
+                quote!(#minus #l)
+            }
+        }
+    }
+
+    fn expr(&self, e: &Expr) -> TokenStream {
+        let span = e.span;
+        let t = self.ty(e);
+        match &e.kind {
+            ExprKind::Lit(l) => self.lit(l, t, span, false),
+            ExprKind::Const(s, c) => {
+                let ty = scalar_ty(*s);
+                let c = format_ident!(
+                    "{}",
+                    match c {
+                        AssocConst::Max => "MAX",
+                        AssocConst::Min => "MIN",
+                        AssocConst::Infinity => "INFINITY",
+                        AssocConst::NegInfinity => "NEG_INFINITY",
+                        AssocConst::Nan => "NAN",
+                        AssocConst::Epsilon => "EPSILON",
+                    }
+                );
+                quote_spanned!(span=> <#ty>::#c)
+            }
+            ExprKind::Var(name, _) => quote!(#name),
+            ExprKind::Binary(op, l, r) => {
+                let (a, b) = (self.expr(l), self.expr(r));
+                binary(*op, self.ty(l), a, b, span)
+            }
+            ExprKind::Unary(UnOp::Neg, inner)
+                if matches!(inner.kind, ExprKind::Lit(Lit::Int(..) | Lit::Float { .. })) =>
+            {
+                let ExprKind::Lit(l) = &inner.kind else {
+                    unreachable!()
+                };
+                let v = self.lit(l, t, inner.span, true);
+                quote!((#v))
+            }
+            ExprKind::Unary(op, inner) => {
+                let v = self.expr(inner);
+                match (op, t.scalar()) {
+                    (UnOp::Neg, Some(s)) if s.is_int() => {
+                        quote_spanned!(span=> (#v).wrapping_neg())
+                    }
+                    (UnOp::Neg, _) => quote_spanned!(span=> (-#v)),
+                    (UnOp::Not, _) => quote_spanned!(span=> (!#v)),
+                }
+            }
+            ExprKind::Cast(inner, to) => {
+                let v = self.expr(inner);
+                let to = scalar_ty(*to);
+                quote_spanned!(span=> ((#v) as #to))
+            }
+            ExprKind::Index(base, idx) => {
+                let b = self.expr(base);
+                let i = self.expr(idx);
+                match self.ty(base) {
+                    Ty::Slice(..) => {
+                        let line = e.line as u32;
+                        quote_spanned!(span=> #b.load(#i, #line))
+                    }
+                    _ => quote_spanned!(span=> #b[#i]),
+                }
+            }
+            ExprKind::Field(base, member) => {
+                let b = self.expr(base);
+                match member {
+                    Member::Named(n) => {
+                        let n = Ident::new(n, span);
+                        quote!((#b).#n)
+                    }
+                    Member::Index(i) => {
+                        let i = syn::Index { index: *i, span };
+                        quote!((#b).#i)
+                    }
+                }
+            }
+            ExprKind::Method(recv, name, args) => {
+                let r = self.expr(recv);
+                let args: Vec<TokenStream> = args.iter().map(|a| self.expr(a)).collect();
+                let m = self.types.methods.get(&e.id).copied();
+                let is_int = self.ty(recv).scalar().is_some_and(|s| s.is_int());
+                let name = match m {
+                    Some(Method::Abs) if is_int => Ident::new("wrapping_abs", name.span()),
+                    _ => name.clone(),
+                };
+                quote_spanned!(span=> (#r).#name(#(#args),*))
+            }
+            ExprKind::Intrinsic(i, _) => {
+                let n = Ident::new(i.rust_name(), span);
+                quote_spanned!(span=> __ctx.#n())
+            }
+            ExprKind::Call(path, args) => {
+                let p = path_from_module(path);
+                let args = args.iter().map(|a| {
+                    let v = self.expr(a);
+                    if matches!(self.ty(a), Ty::Slice(..)) {
+                        quote!(::core::convert::Into::into(#v))
+                    } else {
+                        v
+                    }
+                });
+                let call = quote_spanned!(span=> #p::__sim(__ctx, #(#args),*));
+                match t {
+                    Ty::Unit | Ty::Never | Ty::Var(_) => call,
+                    t => {
+                        let rt = rust_ty(t);
+                        quote_spanned!(span=> { let __result: #rt = #call; __result })
+                    }
+                }
+            }
+            ExprKind::Assign(place, value) => {
+                let v = self.expr(value);
+                match &place.kind {
+                    ExprKind::Index(base, idx) if matches!(self.ty(base), Ty::Slice(..)) => {
+                        let b = self.expr(base);
+                        let i = self.expr(idx);
+                        let line = e.line as u32;
+                        let vt = rust_ty(self.ty(value));
+                        quote_spanned!(span=> { let __value: #vt = #v; #b.store(#i, __value, #line); })
+                    }
+                    _ => {
+                        let p = self.expr(place);
+                        quote_spanned!(span=> #p = #v)
+                    }
+                }
+            }
+            ExprKind::AssignOp(op, place, value) => {
+                let v = self.expr(value);
+                let vt = rust_ty(self.ty(value));
+                let pt = self.ty(place).clone();
+                let cur = quote!(__value);
+                match &place.kind {
+                    ExprKind::Index(base, idx) if matches!(self.ty(base), Ty::Slice(..)) => {
+                        let b = self.expr(base);
+                        let i = self.expr(idx);
+                        let line = e.line as u32;
+                        let combined =
+                            binary(*op, &pt, quote!(#b.load(__index, #line)), cur.clone(), span);
+                        quote_spanned!(span=> {
+                            let __value: #vt = #v;
+                            let __index: usize = #i;
+                            #b.store(__index, #combined, #line);
+                        })
+                    }
+                    _ => {
+                        let p = self.expr(place);
+                        let combined = binary(*op, &pt, p.clone(), cur.clone(), span);
+                        quote_spanned!(span=> { let __value: #vt = #v; #p = #combined; })
+                    }
+                }
+            }
+            ExprKind::If(c, then, els) => {
+                let c = self.expr(c);
+                let then = self.block(then);
+                let els = els.as_ref().map(|e| {
+                    let v = self.expr(e);
+                    match e.kind {
+                        ExprKind::If(..) | ExprKind::Block(_) => quote!(else #v),
+                        _ => quote!(else { #v }),
+                    }
+                });
+                quote_spanned!(span=> if #c #then #els)
+            }
+            ExprKind::While(label, c, body) => {
+                let label = label.as_ref().map(|l| {
+                    let l = lifetime(l);
+                    quote!(#l:)
+                });
+                let c = self.expr(c);
+                let body = self.block(body);
+                quote_spanned!(span=> #label while #c #body)
+            }
+            ExprKind::Loop(label, body) => {
+                let label = label.as_ref().map(|l| {
+                    let l = lifetime(l);
+                    quote!(#l:)
+                });
+                let body = self.block(body);
+                quote_spanned!(span=> #label loop #body)
+            }
+            ExprKind::For(label, pat, r, body) => {
+                let label = label.as_ref().map(|l| {
+                    let l = lifetime(l);
+                    quote!(#l:)
+                });
+                let pat = self.pat(pat);
+                let (s, en) = (self.expr(&r.start), self.expr(&r.end));
+                let mut range = if r.inclusive {
+                    quote!((#s..=#en))
+                } else {
+                    quote!((#s..#en))
+                };
+                let step = r.step.as_ref().map(|k| self.expr(k));
+                if r.rev && !r.step_then_rev {
+                    range = quote!(#range.rev());
+                }
+                if let Some(k) = step {
+                    range = quote!(#range.step_by(#k));
+                }
+                if r.rev && r.step_then_rev {
+                    range = quote!(#range.rev());
+                }
+                let body = self.block(body);
+                quote_spanned!(span=> #label for #pat in #range #body)
+            }
+            ExprKind::Break(label) => {
+                let l = label.as_ref().map(lifetime);
+                quote_spanned!(span=> break #l)
+            }
+            ExprKind::Continue(label) => {
+                let l = label.as_ref().map(lifetime);
+                quote_spanned!(span=> continue #l)
+            }
+            ExprKind::Return(v) => {
+                let v = v.as_ref().map(|v| self.expr(v));
+                quote_spanned!(span=> return #v)
+            }
+            ExprKind::Block(b) => self.block(b),
+            ExprKind::Array(items) => {
+                let items = items.iter().map(|i| self.expr(i));
+                quote_spanned!(span=> [#(#items),*])
+            }
+            ExprKind::Repeat(v, n) => {
+                let v = self.expr(v);
+                let n = *n as usize;
+                quote_spanned!(span=> [#v; #n])
+            }
+        }
+    }
+}
+
+/// `l op r` in Rust with the GPU's semantics: integer arithmetic wraps.
+fn binary(op: BinOp, lt: &Ty, l: TokenStream, r: TokenStream, span: Span) -> TokenStream {
+    let int = lt.scalar().is_some_and(|s| s.is_int());
+    let method = match op {
+        BinOp::Add => "wrapping_add",
+        BinOp::Sub => "wrapping_sub",
+        BinOp::Mul => "wrapping_mul",
+        BinOp::Div => "wrapping_div",
+        BinOp::Rem => "wrapping_rem",
+        BinOp::Shl => "wrapping_shl",
+        BinOp::Shr => "wrapping_shr",
+        _ => "",
+    };
+    if int && !method.is_empty() {
+        let m = Ident::new(method, span);
+        if matches!(op, BinOp::Shl | BinOp::Shr) {
+            return quote_spanned!(span=> (#l).#m((#r) as u32));
+        }
+        return quote_spanned!(span=> (#l).#m(#r));
+    }
+    let tok: TokenStream = op.rust_token().parse().unwrap_or_default();
+    quote_spanned!(span=> (#l #tok #r))
+}
+
+/// A loop label as Rust spells it (`'outer`); the AST keeps the bare name.
+fn lifetime(id: &Ident) -> syn::Lifetime {
+    syn::Lifetime::new(&format!("'{id}"), id.span())
+}

@@ -1,0 +1,4 @@
+//! Back ends: CUDA C for NVRTC, and the Rust module (launch wrapper + simulator body).
+
+pub mod cuda;
+pub mod host;

@@ -1,0 +1,162 @@
+//! Kernel types: the scalars of the language, and the few compound types an expression
+//! can have. `Var` is an inference variable of the type checker.
+
+use std::fmt;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Scalar {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    Isize,
+    U8,
+    U16,
+    U32,
+    U64,
+    Usize,
+    F32,
+    F64,
+}
+
+pub const ALL_SCALARS: [Scalar; 13] = [
+    Scalar::Bool,
+    Scalar::I8,
+    Scalar::I16,
+    Scalar::I32,
+    Scalar::I64,
+    Scalar::Isize,
+    Scalar::U8,
+    Scalar::U16,
+    Scalar::U32,
+    Scalar::U64,
+    Scalar::Usize,
+    Scalar::F32,
+    Scalar::F64,
+];
+
+impl Scalar {
+    pub fn from_name(name: &str) -> Option<Scalar> {
+        ALL_SCALARS.iter().copied().find(|s| s.rust_name() == name)
+    }
+
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I8 => "i8",
+            Scalar::I16 => "i16",
+            Scalar::I32 => "i32",
+            Scalar::I64 => "i64",
+            Scalar::Isize => "isize",
+            Scalar::U8 => "u8",
+            Scalar::U16 => "u16",
+            Scalar::U32 => "u32",
+            Scalar::U64 => "u64",
+            Scalar::Usize => "usize",
+            Scalar::F32 => "f32",
+            Scalar::F64 => "f64",
+        }
+    }
+
+    /// The C spelling. `usize`/`isize` are 64-bit on both sides.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I8 => "signed char",
+            Scalar::I16 => "short",
+            Scalar::I32 => "int",
+            Scalar::I64 | Scalar::Isize => "long long",
+            Scalar::U8 => "unsigned char",
+            Scalar::U16 => "unsigned short",
+            Scalar::U32 => "unsigned int",
+            Scalar::U64 | Scalar::Usize => "unsigned long long",
+            Scalar::F32 => "float",
+            Scalar::F64 => "double",
+        }
+    }
+
+    pub fn is_int(self) -> bool {
+        !matches!(self, Scalar::Bool | Scalar::F32 | Scalar::F64)
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F32 | Scalar::F64)
+    }
+    pub fn is_signed_int(self) -> bool {
+        matches!(
+            self,
+            Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 | Scalar::Isize
+        )
+    }
+    pub fn bits(self) -> u32 {
+        match self {
+            Scalar::Bool | Scalar::I8 | Scalar::U8 => 8,
+            Scalar::I16 | Scalar::U16 => 16,
+            Scalar::I32 | Scalar::U32 | Scalar::F32 => 32,
+            _ => 64,
+        }
+    }
+    /// The unsigned type of the same width (for zero-extending bit counts).
+    pub fn unsigned_c_name(self) -> &'static str {
+        match self.bits() {
+            8 => "unsigned char",
+            16 => "unsigned short",
+            32 => "unsigned int",
+            _ => "unsigned long long",
+        }
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Ty {
+    Scalar(Scalar),
+    Unit,
+    /// The type of `return`, `break`, `continue`: never produces a value.
+    Never,
+    /// `thread_idx()` and friends.
+    Dim3,
+    /// `(usize, usize)` and `(usize, usize, usize)` from `grid_2d()`/`grid_3d()`.
+    Tuple(Vec<Ty>),
+    Array(Box<Ty>, u64),
+    /// A kernel parameter `&[T]` (false) or `&mut [T]` (true).
+    Slice(Scalar, bool),
+    Var(usize),
+}
+
+impl Ty {
+    pub const USIZE: Ty = Ty::Scalar(Scalar::Usize);
+    pub const BOOL: Ty = Ty::Scalar(Scalar::Bool);
+    pub const U32: Ty = Ty::Scalar(Scalar::U32);
+
+    pub fn scalar(&self) -> Option<Scalar> {
+        match self {
+            Ty::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Ty::Scalar(s) => f.write_str(s.rust_name()),
+            Ty::Unit => f.write_str("()"),
+            Ty::Never => f.write_str("!"),
+            Ty::Dim3 => f.write_str("Dim3"),
+            Ty::Tuple(items) => {
+                f.write_str("(")?;
+                for (i, t) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(")")
+            }
+            Ty::Array(elem, n) => write!(f, "[{elem}; {n}]"),
+            Ty::Slice(s, false) => write!(f, "&[{}]", s.rust_name()),
+            Ty::Slice(s, true) => write!(f, "&mut [{}]", s.rust_name()),
+            Ty::Var(_) => f.write_str("_"),
+        }
+    }
+}

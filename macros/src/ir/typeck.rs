@@ -1,0 +1,1036 @@
+//! Type inference, as rustc does it for this subset: parameters, annotations, suffixed
+//! literals and intrinsics give types; unsuffixed literals are inference variables that
+//! meet their context, and default to i32 / f64 at the end. A value whose type the macro
+//! cannot know (a device function's result that nothing pins down) is an error asking for
+//! an annotation — never a guess.
+
+use crate::ctxt::Ctxt;
+use crate::ir::methods::{Args, Method};
+use crate::ir::ty::{Scalar, Ty};
+use crate::parse::ast::*;
+use proc_macro2::{Ident, Span};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Any,
+    Int,
+    Float,
+}
+
+#[derive(Clone, Debug)]
+enum Tv {
+    Unbound {
+        kind: Kind,
+        origin: Option<(Span, String)>,
+    },
+    Bound(Ty),
+}
+
+pub struct VarInfo {
+    pub name: Ident,
+    pub ty: Ty,
+    pub mutable: bool,
+}
+
+/// The checker's result: a resolved type for every expression and variable.
+pub struct Types {
+    pub expr: Vec<Ty>,
+    pub vars: Vec<VarInfo>,
+    /// Resolved methods, by the method-call expression's id.
+    pub methods: std::collections::HashMap<ExprId, Method>,
+    /// Whether a `loop` is left by a `break` (else it has type `!`).
+    pub loops_broken: std::collections::HashSet<ExprId>,
+}
+
+enum Obligation {
+    /// The operand type of a binary operator must suit it.
+    Binary(BinOp, Ty, Span),
+    Neg(Ty, Span),
+    Not(Ty, Span),
+    Cast(Ty, Scalar, Span),
+    /// An integer literal must fit its type (rustc's `overflowing_literals` is deny).
+    IntLit(u128, Ty, bool, Span),
+    /// Shift amounts and range bounds must be integers.
+    Int(Ty, Span, &'static str),
+}
+
+struct LoopFrame {
+    label: Option<String>,
+    id: ExprId,
+}
+
+pub struct Typeck<'a> {
+    cx: &'a Ctxt,
+    tvs: Vec<Tv>,
+    expr: Vec<Ty>,
+    vars: Vec<Option<VarInfo>>,
+    scopes: Vec<Vec<(String, VarId)>>,
+    loops: Vec<LoopFrame>,
+    ret: Option<Scalar>,
+    kind: FnKind,
+    obligations: Vec<Obligation>,
+    methods: std::collections::HashMap<ExprId, Method>,
+    loops_broken: std::collections::HashSet<ExprId>,
+    /// Set when a `Neg` wraps an integer literal (so `-128i8` is in range).
+    negated_lit: std::collections::HashSet<ExprId>,
+    /// Device calls whose value is dropped (`f(x);`): their type may stay unknown.
+    discarded_calls: Vec<Ty>,
+}
+
+pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
+    let mut tc = Typeck {
+        cx,
+        tvs: Vec::new(),
+        expr: vec![Ty::Unit; f.expr_count],
+        vars: (0..var_count).map(|_| None).collect(),
+        scopes: vec![Vec::new()],
+        loops: Vec::new(),
+        ret: f.ret.map(|r| r.0),
+        kind: f.kind,
+        obligations: Vec::new(),
+        methods: Default::default(),
+        loops_broken: Default::default(),
+        negated_lit: Default::default(),
+        discarded_calls: Vec::new(),
+    };
+    for p in &f.params {
+        tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
+    }
+    let body_ty = tc.block(&f.body, f.ret.map(|r| Ty::Scalar(r.0)).as_ref());
+    match f.ret {
+        Some((r, span)) => {
+            if tc.unify(&body_ty, &Ty::Scalar(r)).is_err() {
+                let found = tc.show(&body_ty);
+                let at = f.body.tail.as_ref().map(|t| t.span).unwrap_or(span);
+                cx.error_at(
+                    at,
+                    format!(
+                        "mismatched types: the function returns `{}`, its body gives `{found}`",
+                        r.rust_name()
+                    ),
+                );
+            }
+        }
+        None => {
+            if tc.unify(&body_ty, &Ty::Unit).is_err() {
+                let at = f.body.tail.as_ref().map(|t| t.span).unwrap_or(f.body.span);
+                cx.error_at(
+                    at,
+                    format!(
+                        "a kernel's body gives no value; found `{}` (add `;`?)",
+                        tc.show(&body_ty)
+                    ),
+                );
+            }
+        }
+    }
+    tc.finish()
+}
+
+impl<'a> Typeck<'a> {
+    fn fresh(&mut self, kind: Kind, origin: Option<(Span, String)>) -> Ty {
+        self.tvs.push(Tv::Unbound { kind, origin });
+        Ty::Var(self.tvs.len() - 1)
+    }
+
+    fn root(&self, mut v: usize) -> usize {
+        while let Tv::Bound(Ty::Var(next)) = &self.tvs[v] {
+            v = *next;
+        }
+        v
+    }
+
+    /// Follows bound variables one level deep (enough to see the outer constructor).
+    fn shallow(&self, t: &Ty) -> Ty {
+        match t {
+            Ty::Var(v) => {
+                let r = self.root(*v);
+                match &self.tvs[r] {
+                    Tv::Bound(t) => self.shallow(t),
+                    Tv::Unbound { .. } => Ty::Var(r),
+                }
+            }
+            t => t.clone(),
+        }
+    }
+
+    fn resolve(&self, t: &Ty) -> Ty {
+        match self.shallow(t) {
+            Ty::Array(e, n) => Ty::Array(Box::new(self.resolve(&e)), n),
+            Ty::Tuple(items) => Ty::Tuple(items.iter().map(|i| self.resolve(i)).collect()),
+            t => t,
+        }
+    }
+
+    /// How rustc would print the type while it is still being inferred.
+    fn show(&self, t: &Ty) -> String {
+        match self.resolve(t) {
+            Ty::Var(v) => match &self.tvs[self.root(v)] {
+                Tv::Unbound {
+                    kind: Kind::Int, ..
+                } => "{integer}".into(),
+                Tv::Unbound {
+                    kind: Kind::Float, ..
+                } => "{float}".into(),
+                _ => "_".into(),
+            },
+            t => t.to_string(),
+        }
+    }
+
+    fn unify(&mut self, a: &Ty, b: &Ty) -> Result<(), ()> {
+        let (a, b) = (self.shallow(a), self.shallow(b));
+        match (&a, &b) {
+            (Ty::Never, _) | (_, Ty::Never) => Ok(()),
+            (Ty::Var(x), Ty::Var(y)) if x == y => Ok(()),
+            (Ty::Var(x), Ty::Var(y)) => {
+                let (
+                    Tv::Unbound {
+                        kind: kx,
+                        origin: ox,
+                    },
+                    Tv::Unbound {
+                        kind: ky,
+                        origin: oy,
+                    },
+                ) = (self.tvs[*x].clone(), self.tvs[*y].clone())
+                else {
+                    unreachable!()
+                };
+                let kind = match (kx, ky) {
+                    (Kind::Any, k) | (k, Kind::Any) => k,
+                    (k1, k2) if k1 == k2 => k1,
+                    _ => return Err(()),
+                };
+                self.tvs[*x] = Tv::Bound(Ty::Var(*y));
+                self.tvs[*y] = Tv::Unbound {
+                    kind,
+                    origin: ox.or(oy),
+                };
+                Ok(())
+            }
+            (Ty::Var(x), t) | (t, Ty::Var(x)) => {
+                let Tv::Unbound { kind, .. } = self.tvs[*x] else {
+                    unreachable!()
+                };
+                let fits = match kind {
+                    Kind::Any => true,
+                    Kind::Int => t.scalar().is_some_and(|s| s.is_int()),
+                    Kind::Float => t.scalar().is_some_and(|s| s.is_float()),
+                };
+                if !fits {
+                    return Err(());
+                }
+                self.tvs[*x] = Tv::Bound(t.clone());
+                Ok(())
+            }
+            (Ty::Array(e1, n1), Ty::Array(e2, n2)) if n1 == n2 => self.unify(e1, e2),
+            (Ty::Tuple(i1), Ty::Tuple(i2)) if i1.len() == i2.len() => {
+                for (x, y) in i1.iter().zip(i2.iter()) {
+                    self.unify(x, y)?;
+                }
+                Ok(())
+            }
+            (x, y) if x == y => Ok(()),
+            _ => Err(()),
+        }
+    }
+
+    /// Unifies or reports "mismatched types" at `span`.
+    fn expect(&mut self, found: &Ty, expected: &Ty, span: Span) {
+        if self.unify(found, expected).is_err() {
+            let msg = format!(
+                "mismatched types: expected `{}`, found `{}`",
+                self.show(expected),
+                self.show(found)
+            );
+            self.cx.error_at(span, msg);
+        }
+    }
+
+    fn bind(&mut self, name: &Ident, var: VarId, ty: Ty, mutable: bool) {
+        self.vars[var] = Some(VarInfo {
+            name: name.clone(),
+            ty,
+            mutable,
+        });
+        self.scopes
+            .last_mut()
+            .unwrap()
+            .push((name.to_string(), var));
+    }
+
+    fn lookup(&self, name: &str) -> Option<VarId> {
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| *v)
+    }
+
+    fn block(&mut self, b: &Block, expected: Option<&Ty>) -> Ty {
+        self.scopes.push(Vec::new());
+        let mut diverges = false;
+        for s in &b.stmts {
+            match s {
+                Stmt::Let(l) => self.let_stmt(l),
+                Stmt::Expr(e, semi) => {
+                    let t = self.infer(e, None);
+                    if matches!(e.kind, ExprKind::Call(..)) {
+                        self.discarded_calls.push(t.clone());
+                    }
+                    if self.shallow(&t) == Ty::Never {
+                        diverges = true;
+                    } else if *semi || !is_block_like(e) {
+                        // `x + 1;` is fine in Rust; nothing to check.
+                    } else if self.unify(&t, &Ty::Unit).is_err() {
+                        let msg = format!("this block-like expression gives `{}` but is used as a statement: add `;` or use the value", self.show(&t));
+                        self.cx.error_at(e.span, msg);
+                    }
+                }
+            }
+        }
+        let t = match &b.tail {
+            Some(tail) => self.infer(tail, expected),
+            None if diverges => Ty::Never,
+            None => Ty::Unit,
+        };
+        self.scopes.pop();
+        t
+    }
+
+    fn let_stmt(&mut self, l: &Let) {
+        let ann = l.ty.as_ref().map(|(t, _)| t.clone());
+        let ty = match (&l.init, &ann) {
+            (Some(init), _) => {
+                let t = self.infer(init, ann.as_ref());
+                if let Some(a) = &ann {
+                    self.expect(&t, a, init.span);
+                    a.clone()
+                } else {
+                    t
+                }
+            }
+            (None, Some(a)) => a.clone(),
+            (None, None) => {
+                let name = match &l.pat {
+                    Pat::Bind { name, .. } => name.to_string(),
+                    _ => "_".into(),
+                };
+                self.fresh(
+                    Kind::Any,
+                    Some((
+                        l.span,
+                        format!("type annotations needed: write `let {name}: T;`"),
+                    )),
+                )
+            }
+        };
+        match self.shallow(&ty) {
+            Ty::Slice(..) => {
+                self.cx.error_at(
+                    l.span,
+                    "slices cannot be bound to locals in kernels: use the parameter by name",
+                );
+                return;
+            }
+            Ty::Unit => {
+                self.cx
+                    .error_at(l.span, "this `let` binds `()`: kernels bind only values");
+                return;
+            }
+            _ => {}
+        }
+        self.bind_pat(&l.pat, ty);
+    }
+
+    fn bind_pat(&mut self, pat: &Pat, ty: Ty) {
+        match pat {
+            Pat::Bind { name, mutable, var } => self.bind(name, *var, ty, *mutable),
+            Pat::Wild(_) => {}
+            Pat::Tuple(items, span) => match self.shallow(&ty) {
+                Ty::Tuple(tys) if tys.len() == items.len() => {
+                    for (p, t) in items.iter().zip(tys) {
+                        self.bind_pat(p, t);
+                    }
+                }
+                other => {
+                    let msg = format!(
+                        "this tuple pattern does not match a value of type `{}`",
+                        self.show(&other)
+                    );
+                    self.cx.error_at(*span, msg);
+                }
+            },
+        }
+    }
+
+    fn record(&mut self, e: &Expr, t: Ty) -> Ty {
+        self.expr[e.id] = t.clone();
+        t
+    }
+
+    fn infer(&mut self, e: &Expr, expected: Option<&Ty>) -> Ty {
+        let t = self.infer_kind(e, expected);
+        self.record(e, t)
+    }
+
+    fn infer_kind(&mut self, e: &Expr, expected: Option<&Ty>) -> Ty {
+        match &e.kind {
+            ExprKind::Lit(Lit::Int(v, suffix)) => {
+                let t = match suffix {
+                    Some(s) => Ty::Scalar(*s),
+                    None => match expected.map(|t| self.shallow(t)) {
+                        Some(Ty::Scalar(s)) if s.is_int() => Ty::Scalar(s),
+                        _ => self.fresh(Kind::Int, None),
+                    },
+                };
+                let negated = self.negated_lit.contains(&e.id);
+                self.obligations
+                    .push(Obligation::IntLit(*v, t.clone(), negated, e.span));
+                t
+            }
+            ExprKind::Lit(Lit::Float { suffix, .. }) => match suffix {
+                Some(s) if s.is_float() => Ty::Scalar(*s),
+                Some(s) => {
+                    self.cx.error_at(
+                        e.span,
+                        format!("a float literal cannot have the suffix `{}`", s.rust_name()),
+                    );
+                    Ty::Scalar(*s)
+                }
+                None => match expected.map(|t| self.shallow(t)) {
+                    Some(Ty::Scalar(s)) if s.is_float() => Ty::Scalar(s),
+                    _ => self.fresh(Kind::Float, None),
+                },
+            },
+            ExprKind::Lit(Lit::Bool(_)) => Ty::BOOL,
+            ExprKind::Const(s, _) => Ty::Scalar(*s),
+            ExprKind::Var(name, slot) => match self.lookup(&name.to_string()) {
+                Some(v) => {
+                    slot.set(Some(v));
+                    self.vars[v]
+                        .as_ref()
+                        .map(|i| i.ty.clone())
+                        .unwrap_or(Ty::Never)
+                }
+                None => {
+                    self.cx.error_at(
+                        e.span,
+                        format!("cannot find `{name}` in this kernel: kernels see their parameters and locals; pass other values as parameters"),
+                    );
+                    Ty::Never
+                }
+            },
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, expected, e.span),
+            ExprKind::Unary(UnOp::Neg, inner) => {
+                if matches!(inner.kind, ExprKind::Lit(Lit::Int(..))) {
+                    self.negated_lit.insert(inner.id);
+                }
+                let t = self.infer(inner, expected);
+                self.obligations.push(Obligation::Neg(t.clone(), e.span));
+                t
+            }
+            ExprKind::Unary(UnOp::Not, inner) => {
+                let t = self.infer(inner, expected);
+                self.obligations.push(Obligation::Not(t.clone(), e.span));
+                t
+            }
+            ExprKind::Cast(inner, to) => {
+                // rustc lets a bare literal take the type it is cast to (`1 as u64`).
+                let hint = match &inner.kind {
+                    ExprKind::Lit(Lit::Int(..)) if to.is_int() => Some(Ty::Scalar(*to)),
+                    ExprKind::Lit(Lit::Float { .. }) if to.is_float() => Some(Ty::Scalar(*to)),
+                    _ => None,
+                };
+                let t = self.infer(inner, hint.as_ref());
+                self.obligations.push(Obligation::Cast(t, *to, e.span));
+                Ty::Scalar(*to)
+            }
+            ExprKind::Index(base, idx) => {
+                let bt = self.infer(base, None);
+                let it = self.infer(idx, Some(&Ty::USIZE));
+                self.expect(&it, &Ty::USIZE, idx.span);
+                match self.shallow(&bt) {
+                    Ty::Slice(elem, _) => Ty::Scalar(elem),
+                    Ty::Array(elem, _) => *elem,
+                    Ty::Never => Ty::Never,
+                    other => {
+                        let msg = format!("cannot index a value of type `{}`: only slices and local arrays can be indexed", self.show(&other));
+                        self.cx.error_at(base.span, msg);
+                        Ty::Never
+                    }
+                }
+            }
+            ExprKind::Field(base, member) => {
+                let bt = self.infer(base, None);
+                match (self.shallow(&bt), member) {
+                    (Ty::Dim3, Member::Named(n)) if n == "x" || n == "y" || n == "z" => Ty::U32,
+                    (Ty::Tuple(items), Member::Index(i)) if (*i as usize) < items.len() => {
+                        items[*i as usize].clone()
+                    }
+                    (Ty::Never, _) => Ty::Never,
+                    (other, m) => {
+                        let m = match m {
+                            Member::Named(n) => n.clone(),
+                            Member::Index(i) => i.to_string(),
+                        };
+                        let msg = format!("no field `{m}` on type `{}`", self.show(&other));
+                        self.cx.error_at(e.span, msg);
+                        Ty::Never
+                    }
+                }
+            }
+            ExprKind::Method(recv, name, args) => self.method(e, recv, name, args),
+            ExprKind::Intrinsic(i, _) => i.ty(),
+            ExprKind::Call(path, args) => {
+                for a in args {
+                    self.infer(a, None);
+                }
+                let name = quote::ToTokens::to_token_stream(path)
+                    .to_string()
+                    .replace(' ', "");
+                let t = self.fresh(
+                    Kind::Any,
+                    Some((e.span, format!("cannot infer the type of the result of `{name}(..)`: the macro cannot see other functions' signatures; bind it with an annotation: `let v: T = {name}(..);`"))),
+                );
+                if let Some(exp) = expected {
+                    let _ = self.unify(&t, exp);
+                }
+                t
+            }
+            ExprKind::Assign(place, value) => {
+                let pt = self.place(place);
+                let vt = self.infer(value, Some(&pt));
+                self.expect(&vt, &pt, value.span);
+                Ty::Unit
+            }
+            ExprKind::AssignOp(op, place, value) => {
+                let pt = self.place(place);
+                if matches!(op, BinOp::Shl | BinOp::Shr) {
+                    let vt = self.infer(value, None);
+                    self.obligations
+                        .push(Obligation::Int(vt, value.span, "a shift amount"));
+                    self.obligations.push(Obligation::Binary(*op, pt, e.span));
+                } else {
+                    let vt = self.infer(value, Some(&pt));
+                    self.expect(&vt, &pt, value.span);
+                    self.obligations.push(Obligation::Binary(*op, pt, e.span));
+                }
+                Ty::Unit
+            }
+            ExprKind::If(cond, then, els) => {
+                let ct = self.infer(cond, Some(&Ty::BOOL));
+                self.expect(&ct, &Ty::BOOL, cond.span);
+                let tt = self.block(then, expected);
+                match els {
+                    Some(els) => {
+                        let et = self.infer(els, expected.or(Some(&tt)));
+                        if self.shallow(&tt) == Ty::Never {
+                            return et;
+                        }
+                        if self.unify(&et, &tt).is_err() {
+                            let msg = format!(
+                                "`if` and `else` have incompatible types: `{}` and `{}`",
+                                self.show(&tt),
+                                self.show(&et)
+                            );
+                            self.cx.error_at(els.span, msg);
+                        }
+                        tt
+                    }
+                    None => {
+                        if self.unify(&tt, &Ty::Unit).is_err() {
+                            let msg = format!(
+                                "`if` without `else` gives no value, but this block gives `{}`",
+                                self.show(&tt)
+                            );
+                            self.cx.error_at(then.span, msg);
+                        }
+                        Ty::Unit
+                    }
+                }
+            }
+            ExprKind::While(label, cond, body) => {
+                let ct = self.infer(cond, Some(&Ty::BOOL));
+                self.expect(&ct, &Ty::BOOL, cond.span);
+                self.loop_body(label, e.id, body);
+                Ty::Unit
+            }
+            ExprKind::Loop(label, body) => {
+                self.loop_body(label, e.id, body);
+                if self.loops_broken.contains(&e.id) {
+                    Ty::Unit
+                } else {
+                    Ty::Never
+                }
+            }
+            ExprKind::For(label, pat, range, body) => {
+                let st = self.infer(&range.start, None);
+                let et = self.infer(&range.end, Some(&st));
+                self.expect(&et, &st, range.end.span);
+                self.obligations.push(Obligation::Int(
+                    st.clone(),
+                    range.start.span,
+                    "a `for` range",
+                ));
+                if let Some(step) = &range.step {
+                    let t = self.infer(step, Some(&Ty::USIZE));
+                    self.expect(&t, &Ty::USIZE, step.span);
+                }
+                self.scopes.push(Vec::new());
+                self.bind_pat(pat, st);
+                self.loop_body(label, e.id, body);
+                self.scopes.pop();
+                Ty::Unit
+            }
+            ExprKind::Break(label) | ExprKind::Continue(label) => {
+                let is_break = matches!(e.kind, ExprKind::Break(_));
+                let target = match label {
+                    None => self.loops.last().map(|l| l.id),
+                    Some(l) => {
+                        let name = l.to_string();
+                        self.loops
+                            .iter()
+                            .rev()
+                            .find(|f| f.label.as_deref() == Some(&name))
+                            .map(|f| f.id)
+                    }
+                };
+                match target {
+                    Some(id) if is_break => {
+                        self.loops_broken.insert(id);
+                    }
+                    Some(_) => {}
+                    None if label.is_some() => {
+                        self.cx.error_at(e.span, "use of an undeclared label");
+                    }
+                    None => {
+                        let what = if is_break { "break" } else { "continue" };
+                        self.cx
+                            .error_at(e.span, format!("`{what}` outside of a loop"));
+                    }
+                }
+                Ty::Never
+            }
+            ExprKind::Return(value) => {
+                match (value, self.ret, self.kind) {
+                    (None, None, _) => {}
+                    (Some(v), Some(r), _) => {
+                        let t = self.infer(v, Some(&Ty::Scalar(r)));
+                        self.expect(&t, &Ty::Scalar(r), v.span);
+                    }
+                    (Some(v), None, FnKind::Kernel) => {
+                        self.infer(v, None);
+                        self.cx.error_at(
+                            v.span,
+                            "a kernel returns nothing: write results into a `&mut [T]` parameter",
+                        );
+                    }
+                    (Some(v), None, FnKind::Device) => {
+                        self.infer(v, None);
+                        self.cx.error_at(
+                            v.span,
+                            "this function returns nothing: declare a return type `-> T`",
+                        );
+                    }
+                    (None, Some(r), _) => {
+                        self.cx.error_at(
+                            e.span,
+                            format!(
+                                "this function returns `{}`: write `return value;`",
+                                r.rust_name()
+                            ),
+                        );
+                    }
+                }
+                Ty::Never
+            }
+            ExprKind::Block(b) => self.block(b, expected),
+            ExprKind::Array(items) => {
+                let elem_hint = match expected.map(|t| self.shallow(t)) {
+                    Some(Ty::Array(e, _)) => Some(*e),
+                    _ => None,
+                };
+                let first = self.infer(&items[0], elem_hint.as_ref());
+                for it in &items[1..] {
+                    let t = self.infer(it, Some(&first));
+                    self.expect(&t, &first, it.span);
+                }
+                Ty::Array(Box::new(first), items.len() as u64)
+            }
+            ExprKind::Repeat(value, n) => {
+                let elem_hint = match expected.map(|t| self.shallow(t)) {
+                    Some(Ty::Array(e, _)) => Some(*e),
+                    _ => None,
+                };
+                let t = self.infer(value, elem_hint.as_ref());
+                Ty::Array(Box::new(t), *n)
+            }
+        }
+    }
+
+    fn loop_body(&mut self, label: &Option<Ident>, id: ExprId, body: &Block) {
+        self.loops.push(LoopFrame {
+            label: label.as_ref().map(|l| l.to_string()),
+            id,
+        });
+        let t = self.block(body, None);
+        if self.unify(&t, &Ty::Unit).is_err() {
+            let msg = format!(
+                "a loop body gives no value; found `{}` (add `;`?)",
+                self.show(&t)
+            );
+            self.cx.error_at(body.span, msg);
+        }
+        self.loops.pop();
+    }
+
+    /// The left side of an assignment: a local, or an element of a `&mut [T]` or a local array.
+    fn place(&mut self, place: &Expr) -> Ty {
+        match &place.kind {
+            ExprKind::Var(..) => self.infer(place, None),
+            ExprKind::Index(base, _) => {
+                let t = self.infer(place, None);
+                let mut root = &**base;
+                while let ExprKind::Index(b, _) = &root.kind {
+                    root = b;
+                }
+                if let ExprKind::Var(name, _) = &root.kind {
+                    if let Ty::Slice(_, false) = self.shallow(&self.expr[root.id].clone()) {
+                        self.cx.error_at(
+                            place.span,
+                            format!("cannot assign through `{name}`, a `&[T]` parameter: declare it `&mut [T]` to write to it"),
+                        );
+                    }
+                } else {
+                    self.cx.error_at(
+                        place.span,
+                        "only elements of slices and local arrays can be assigned",
+                    );
+                }
+                t
+            }
+            _ => {
+                self.infer(place, None);
+                self.cx.error_at(place.span, "invalid left-hand side of an assignment: assign to a local, `slice[i]` or `array[i]`");
+                Ty::Never
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, expected: Option<&Ty>, span: Span) -> Ty {
+        match op {
+            BinOp::And | BinOp::Or => {
+                let lt = self.infer(l, Some(&Ty::BOOL));
+                self.expect(&lt, &Ty::BOOL, l.span);
+                let rt = self.infer(r, Some(&Ty::BOOL));
+                self.expect(&rt, &Ty::BOOL, r.span);
+                Ty::BOOL
+            }
+            BinOp::Shl | BinOp::Shr => {
+                let lt = self.infer(l, expected);
+                let rt = self.infer(r, None);
+                self.obligations
+                    .push(Obligation::Int(rt, r.span, "a shift amount"));
+                self.obligations
+                    .push(Obligation::Binary(op, lt.clone(), span));
+                lt
+            }
+            _ if op.is_comparison() => {
+                let lt = self.infer(l, None);
+                let rt = self.infer(r, Some(&lt));
+                if self.unify(&lt, &rt).is_err() {
+                    let msg = format!(
+                        "mismatched types: cannot compare `{}` with `{}` (cast one side with `as`)",
+                        self.show(&lt),
+                        self.show(&rt)
+                    );
+                    self.cx.error_at(span, msg);
+                }
+                self.obligations.push(Obligation::Binary(op, lt, span));
+                Ty::BOOL
+            }
+            _ => {
+                let lt = self.infer(l, expected);
+                let rt = self.infer(r, Some(&lt));
+                if self.unify(&lt, &rt).is_err() {
+                    let msg = format!(
+                        "mismatched types: `{}` {} `{}`: both sides of an arithmetic operator have one type in Rust (cast one side with `as`)",
+                        self.show(&lt),
+                        op.rust_token(),
+                        self.show(&rt)
+                    );
+                    self.cx.error_at(span, msg);
+                }
+                self.obligations
+                    .push(Obligation::Binary(op, lt.clone(), span));
+                lt
+            }
+        }
+    }
+
+    fn method(&mut self, e: &Expr, recv: &Expr, name: &Ident, args: &[Expr]) -> Ty {
+        let rt = self.infer(recv, None);
+        let Some(m) = Method::from_name(&name.to_string()) else {
+            for a in args {
+                self.infer(a, None);
+            }
+            self.cx.error_at(
+                name.span(),
+                format!("unknown method `{name}` on `{}` in a kernel: kernels know numeric methods (min, max, abs, sqrt, powi, count_ones, ...) and `len()` on slices", self.show(&rt)),
+            );
+            return Ty::Never;
+        };
+        let recv_ty = self.shallow(&rt);
+        let s = match &recv_ty {
+            Ty::Slice(..) if matches!(m, Method::Len | Method::IsEmpty) => {
+                self.methods.insert(e.id, m);
+                return Ty::Scalar(m.result(Scalar::Usize));
+            }
+            Ty::Scalar(s) => *s,
+            Ty::Var(_) => {
+                for a in args {
+                    self.infer(a, None);
+                }
+                self.cx.error_at(
+                    name.span(),
+                    format!("can't call method `{name}` on ambiguous numeric type `{}`: give the value a type (`2.0f32`, `let x: u32 = ..`)", self.show(&rt)),
+                );
+                return Ty::Never;
+            }
+            Ty::Never => return Ty::Never,
+            other => {
+                self.cx
+                    .error_at(name.span(), format!("no method `{name}` on type `{other}`"));
+                return Ty::Never;
+            }
+        };
+        if let Err(which) = m.accepts(s) {
+            self.cx.error_at(
+                name.span(),
+                format!(
+                    "no method `{name}` on `{}`: it exists for {which}",
+                    s.rust_name()
+                ),
+            );
+            return Ty::Never;
+        }
+        let want = match m.args() {
+            Args::None => vec![],
+            Args::SameAsRecv(n) => vec![Ty::Scalar(s); n],
+            Args::I32 => vec![Ty::Scalar(Scalar::I32)],
+        };
+        if want.len() != args.len() {
+            self.cx.error_at(
+                e.span,
+                format!(
+                    "`{name}` takes {} argument(s), {} given",
+                    want.len(),
+                    args.len()
+                ),
+            );
+            return Ty::Never;
+        }
+        for (a, w) in args.iter().zip(want) {
+            let t = self.infer(a, Some(&w));
+            self.expect(&t, &w, a.span);
+        }
+        self.methods.insert(e.id, m);
+        Ty::Scalar(m.result(s))
+    }
+
+    /// Defaults literals, reports what stays unknown, checks the deferred rules.
+    fn finish(mut self) -> Option<Types> {
+        for t in std::mem::take(&mut self.discarded_calls) {
+            if let Ty::Var(v) = self.shallow(&t) {
+                if matches!(
+                    self.tvs[v],
+                    Tv::Unbound {
+                        kind: Kind::Any,
+                        ..
+                    }
+                ) {
+                    self.tvs[v] = Tv::Bound(Ty::Unit);
+                }
+            }
+        }
+        for v in 0..self.tvs.len() {
+            if self.root(v) != v {
+                continue;
+            }
+            if let Tv::Unbound { kind, origin } = self.tvs[v].clone() {
+                match (kind, origin) {
+                    (_, Some((span, msg))) => {
+                        self.cx.error_at(span, msg);
+                        self.tvs[v] = Tv::Bound(Ty::Never);
+                    }
+                    (Kind::Int, None) => self.tvs[v] = Tv::Bound(Ty::Scalar(Scalar::I32)),
+                    (Kind::Float, None) => self.tvs[v] = Tv::Bound(Ty::Scalar(Scalar::F64)),
+                    (Kind::Any, None) => self.tvs[v] = Tv::Bound(Ty::Never),
+                }
+            }
+        }
+        for ob in std::mem::take(&mut self.obligations) {
+            self.obligation(ob);
+        }
+        let expr = self.expr.iter().map(|t| self.resolve(t)).collect();
+        let vars = self
+            .vars
+            .iter()
+            .map(|v| match v {
+                Some(v) => VarInfo {
+                    name: v.name.clone(),
+                    ty: self.resolve(&v.ty),
+                    mutable: v.mutable,
+                },
+                None => VarInfo {
+                    name: Ident::new("_", Span::call_site()),
+                    ty: Ty::Never,
+                    mutable: false,
+                },
+            })
+            .collect();
+        Some(Types {
+            expr,
+            vars,
+            methods: self.methods,
+            loops_broken: self.loops_broken,
+        })
+    }
+
+    fn obligation(&mut self, ob: Obligation) {
+        let cx = self.cx;
+        match ob {
+            Obligation::Binary(op, t, span) => {
+                let Some(s) = self.resolve(&t).scalar() else {
+                    if self.resolve(&t) != Ty::Never {
+                        cx.error_at(
+                            span,
+                            format!(
+                                "`{}` cannot be applied to `{}`",
+                                op.rust_token(),
+                                self.show(&t)
+                            ),
+                        );
+                    }
+                    return;
+                };
+                let ok = match op {
+                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                        s.is_int() || s.is_float()
+                    }
+                    BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => s.is_int() || s == Scalar::Bool,
+                    BinOp::Shl | BinOp::Shr => s.is_int(),
+                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => true,
+                    BinOp::And | BinOp::Or => s == Scalar::Bool,
+                };
+                if !ok {
+                    cx.error_at(
+                        span,
+                        format!(
+                            "`{}` cannot be applied to `{}`",
+                            op.rust_token(),
+                            s.rust_name()
+                        ),
+                    );
+                }
+            }
+            Obligation::Neg(t, span) => {
+                if let Some(s) = self.resolve(&t).scalar() {
+                    if !(s.is_signed_int() || s.is_float()) {
+                        cx.error_at(
+                            span,
+                            format!(
+                                "cannot apply unary operator `-` to type `{}`",
+                                s.rust_name()
+                            ),
+                        );
+                    }
+                }
+            }
+            Obligation::Not(t, span) => {
+                if let Some(s) = self.resolve(&t).scalar() {
+                    if s.is_float() {
+                        cx.error_at(
+                            span,
+                            format!(
+                                "cannot apply unary operator `!` to type `{}`",
+                                s.rust_name()
+                            ),
+                        );
+                    }
+                }
+            }
+            Obligation::Cast(from, to, span) => {
+                let Some(f) = self.resolve(&from).scalar() else {
+                    if self.resolve(&from) != Ty::Never {
+                        cx.error_at(
+                            span,
+                            format!("cannot cast `{}` as `{}`", self.show(&from), to.rust_name()),
+                        );
+                    }
+                    return;
+                };
+                if to == Scalar::Bool && f != Scalar::Bool {
+                    cx.error_at(
+                        span,
+                        format!(
+                            "cannot cast `{}` as `bool`: compare instead (`x != 0`)",
+                            f.rust_name()
+                        ),
+                    );
+                } else if f == Scalar::Bool && to.is_float() {
+                    cx.error_at(
+                        span,
+                        format!(
+                            "cannot cast `bool` as `{}`: cast to an integer first",
+                            to.rust_name()
+                        ),
+                    );
+                }
+            }
+            Obligation::IntLit(v, t, negated, span) => {
+                if let Some(s) = self.resolve(&t).scalar() {
+                    if s.is_float() {
+                        return; // `1f32` is a float literal
+                    }
+                    let max: u128 = match s {
+                        Scalar::Bool => 1,
+                        s if s.is_signed_int() => {
+                            (1u128 << (s.bits() - 1)) - if negated { 0 } else { 1 }
+                        }
+                        s => (1u128 << s.bits()) - 1,
+                    };
+                    if v > max {
+                        cx.error_at(
+                            span,
+                            format!("literal out of range for `{}`", s.rust_name()),
+                        );
+                    }
+                }
+            }
+            Obligation::Int(t, span, what) => match self.resolve(&t).scalar() {
+                Some(s) if s.is_int() => {}
+                None if self.resolve(&t) == Ty::Never => {}
+                _ => cx.error_at(
+                    span,
+                    format!("{what} must be an integer, found `{}`", self.show(&t)),
+                ),
+            },
+        }
+    }
+}
+
+/// Expressions that Rust accepts as statements without `;` when they give `()`.
+fn is_block_like(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::If(..)
+            | ExprKind::While(..)
+            | ExprKind::Loop(..)
+            | ExprKind::For(..)
+            | ExprKind::Block(_)
+    )
+}

@@ -1,0 +1,219 @@
+//! The kernel AST: what `#[gpu_kernel]` understood of the user's function. Every node keeps
+//! its span, so later stages put errors on the user's exact tokens. Expressions carry an
+//! [`ExprId`] under which the type checker records their type.
+
+use crate::ir::ty::{Scalar, Ty};
+use proc_macro2::{Ident, Span};
+
+pub type ExprId = usize;
+pub type VarId = usize;
+
+/// A `#[gpu_kernel]` or `#[gpu_device]` function.
+pub struct Function {
+    pub kind: FnKind,
+    pub vis: syn::Visibility,
+    pub name: Ident,
+    pub params: Vec<Param>,
+    /// Device functions may return a scalar; kernels return nothing.
+    pub ret: Option<(Scalar, Span)>,
+    pub body: Block,
+    pub fast_math: bool,
+    /// Number of expression ids handed out.
+    pub expr_count: usize,
+    pub docs: Vec<syn::Attribute>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FnKind {
+    Kernel,
+    Device,
+}
+
+pub struct Param {
+    pub name: Ident,
+    pub mutable: bool,
+    pub ty: ParamTy,
+    pub var: VarId,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ParamTy {
+    Scalar(Scalar),
+    Slice { elem: Scalar, mutable: bool },
+}
+
+impl ParamTy {
+    pub fn ty(self) -> Ty {
+        match self {
+            ParamTy::Scalar(s) => Ty::Scalar(s),
+            ParamTy::Slice { elem, mutable } => Ty::Slice(elem, mutable),
+        }
+    }
+}
+
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    /// The value of the block: its last expression without a semicolon.
+    pub tail: Option<Box<Expr>>,
+    pub span: Span,
+}
+
+pub enum Stmt {
+    Let(Let),
+    /// An expression statement; the flag says whether it ends with `;`.
+    Expr(Expr, bool),
+}
+
+pub struct Let {
+    pub pat: Pat,
+    pub ty: Option<(Ty, Span)>,
+    pub init: Option<Expr>,
+    pub span: Span,
+}
+
+pub enum Pat {
+    Bind {
+        name: Ident,
+        mutable: bool,
+        var: VarId,
+    },
+    Tuple(Vec<Pat>, Span),
+    Wild(Span),
+}
+
+pub struct Expr {
+    pub id: ExprId,
+    pub kind: ExprKind,
+    pub span: Span,
+    /// 1-based Rust source line, for `#line` and bounds messages.
+    pub line: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinOp {
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+    pub fn rust_token(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Clone, Debug)]
+pub enum Lit {
+    Int(u128, Option<Scalar>),
+    /// The value as written, parsed as f64 (f32 literals are re-parsed from `text`).
+    Float {
+        text: String,
+        suffix: Option<Scalar>,
+    },
+    Bool(bool),
+}
+
+/// Associated constants such as `u32::MAX` or `f32::INFINITY`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AssocConst {
+    Max,
+    Min,
+    Infinity,
+    NegInfinity,
+    Nan,
+    Epsilon,
+}
+
+pub struct RangeLoop {
+    pub start: Box<Expr>,
+    pub end: Box<Expr>,
+    pub inclusive: bool,
+    /// `.step_by(k)` (a `usize` expression).
+    pub step: Option<Box<Expr>>,
+    pub rev: bool,
+    /// `.step_by(k).rev()`: the forward sequence, walked backwards.
+    pub step_then_rev: bool,
+}
+
+pub enum ExprKind {
+    Lit(Lit),
+    Const(Scalar, AssocConst),
+    /// A local or parameter, resolved by the type checker.
+    Var(Ident, std::cell::Cell<Option<VarId>>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Cast(Box<Expr>, Scalar),
+    Index(Box<Expr>, Box<Expr>),
+    /// `.x`/`.y`/`.z` of a `Dim3`, `.0` of a tuple.
+    Field(Box<Expr>, Member),
+    Method(Box<Expr>, Ident, Vec<Expr>),
+    Intrinsic(crate::ir::intrinsics::Intrinsic, Vec<Expr>),
+    /// A call of a `#[gpu_device]` function.
+    Call(syn::Path, Vec<Expr>),
+    Assign(Box<Expr>, Box<Expr>),
+    AssignOp(BinOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Block, Option<Box<Expr>>),
+    While(Option<Ident>, Box<Expr>, Block),
+    Loop(Option<Ident>, Block),
+    For(Option<Ident>, Pat, RangeLoop, Block),
+    Break(Option<Ident>),
+    Continue(Option<Ident>),
+    Return(Option<Box<Expr>>),
+    Block(Block),
+    /// `[a, b, c]`
+    Array(Vec<Expr>),
+    /// `[value; N]`
+    Repeat(Box<Expr>, u64),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Member {
+    Named(String),
+    Index(u32),
+}

@@ -1,0 +1,812 @@
+//! syn -> kernel AST. Everything outside the kernel language gets a spanned error that
+//! says what to write instead; parsing goes on after an error so all of a kernel's
+//! problems show in one build.
+
+pub mod ast;
+mod types;
+
+use crate::ctxt::Ctxt;
+use crate::ir::intrinsics::Intrinsic;
+use crate::ir::ty::Scalar;
+use ast::*;
+use proc_macro2::{Ident, Span};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+pub use types::{parse_param_ty, parse_scalar, parse_ty};
+
+pub struct Parser<'a> {
+    pub cx: &'a Ctxt,
+    next_expr: ExprId,
+    pub next_var: VarId,
+}
+
+fn line_of(span: Span) -> usize {
+    span.start().line
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(cx: &'a Ctxt) -> Self {
+        Parser {
+            cx,
+            next_expr: 0,
+            next_var: 0,
+        }
+    }
+
+    fn expr(&mut self, kind: ExprKind, span: Span) -> Expr {
+        let id = self.next_expr;
+        self.next_expr += 1;
+        Expr {
+            id,
+            kind,
+            span,
+            line: line_of(span),
+        }
+    }
+
+    fn var(&mut self) -> VarId {
+        self.next_var += 1;
+        self.next_var - 1
+    }
+
+    /// Parses the whole function; `None` only when nothing usable is left.
+    pub fn function(
+        &mut self,
+        item: &syn::ItemFn,
+        kind: FnKind,
+        fast_math: bool,
+    ) -> Option<Function> {
+        let sig = &item.sig;
+        let what = if kind == FnKind::Kernel {
+            "a #[gpu_kernel]"
+        } else {
+            "a #[gpu_device] function"
+        };
+        if let Some(t) = &sig.constness {
+            self.cx
+                .error_spanned_by(t, format!("{what} cannot be `const`"));
+        }
+        if let Some(t) = &sig.asyncness {
+            self.cx.error_spanned_by(t, format!("{what} cannot be `async`: a GPU thread has no executor; launch the kernel from async code instead"));
+        }
+        if let Some(t) = &sig.unsafety {
+            self.cx.error_spanned_by(
+                t,
+                format!(
+                    "{what} cannot be `unsafe`: kernels are safe Rust; warpspeed checks the launch"
+                ),
+            );
+        }
+        if let Some(abi) = &sig.abi {
+            self.cx.error_spanned_by(
+                abi,
+                format!(
+                    "{what} takes no `extern` ABI: the macro emits the `extern \"C\"` entry itself"
+                ),
+            );
+        }
+        if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+            self.cx.error_spanned_by(
+                &sig.generics,
+                "generic kernels are not supported yet: write one kernel per element type",
+            );
+        }
+        if let Some(v) = &sig.variadic {
+            self.cx
+                .error_spanned_by(v, format!("{what} cannot be variadic"));
+        }
+        let mut params = Vec::new();
+        for input in &sig.inputs {
+            match input {
+                syn::FnArg::Receiver(r) => self.cx.error_spanned_by(
+                    r,
+                    format!("{what} cannot take `self`: kernels are free functions"),
+                ),
+                syn::FnArg::Typed(pt) => {
+                    let (name, mutable) = match &*pt.pat {
+                        syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                            (pi.ident.clone(), pi.mutability.is_some())
+                        }
+                        other => {
+                            self.cx.error_spanned_by(
+                                other,
+                                "parameters must be plain names (`x: u32`), not patterns",
+                            );
+                            continue;
+                        }
+                    };
+                    if let Some(ty) = parse_param_ty(self.cx, &pt.ty) {
+                        let var = self.var();
+                        params.push(Param {
+                            name,
+                            mutable,
+                            ty,
+                            var,
+                        });
+                    }
+                }
+            }
+        }
+        let ret = match &sig.output {
+            syn::ReturnType::Default => None,
+            syn::ReturnType::Type(_, ty) => {
+                if kind == FnKind::Kernel {
+                    if !matches!(&**ty, syn::Type::Tuple(t) if t.elems.is_empty()) {
+                        self.cx.error_spanned_by(
+                            ty,
+                            "a kernel returns nothing: write results into a `&mut [T]` parameter",
+                        );
+                    }
+                    None
+                } else {
+                    parse_scalar(self.cx, ty).map(|s| (s, ty.span()))
+                }
+            }
+        };
+        let body = self.block(&item.block);
+        let docs = item
+            .attrs
+            .iter()
+            .filter(|a| a.path().is_ident("doc"))
+            .cloned()
+            .collect();
+        for attr in &item.attrs {
+            if !attr.path().is_ident("doc") && !attr.path().is_ident("allow") {
+                self.cx.error_spanned_by(
+                    attr,
+                    "this attribute is not supported on a kernel (only doc comments and `allow`)",
+                );
+            }
+        }
+        Some(Function {
+            kind,
+            vis: item.vis.clone(),
+            name: sig.ident.clone(),
+            params,
+            ret,
+            body,
+            fast_math,
+            expr_count: self.next_expr,
+            docs,
+        })
+    }
+
+    pub fn block(&mut self, block: &syn::Block) -> Block {
+        let mut stmts = Vec::new();
+        let mut tail = None;
+        let n = block.stmts.len();
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            match stmt {
+                syn::Stmt::Local(local) => {
+                    if let Some(l) = self.local(local) {
+                        stmts.push(Stmt::Let(l));
+                    }
+                }
+                syn::Stmt::Expr(e, semi) => {
+                    let Some(expr) = self.expr_of(e) else { continue };
+                    if semi.is_none() && i + 1 == n {
+                        tail = Some(Box::new(expr));
+                    } else {
+                        stmts.push(Stmt::Expr(expr, semi.is_some()));
+                    }
+                }
+                syn::Stmt::Item(item) => self.cx.error_spanned_by(
+                    item,
+                    "items (fn, struct, use, const, ...) cannot be declared inside a kernel: declare them outside, device functions with #[gpu_device]",
+                ),
+                syn::Stmt::Macro(m) => self.cx.error_spanned_by(
+                    &m.mac,
+                    format!("the macro `{}!` is not supported inside a kernel", m.mac.path.to_token_stream()),
+                ),
+            }
+        }
+        Block {
+            stmts,
+            tail,
+            span: block.span(),
+        }
+    }
+
+    fn local(&mut self, local: &syn::Local) -> Option<Let> {
+        let (pat, ty) = match &local.pat {
+            syn::Pat::Type(pt) => (
+                self.pat(&pt.pat),
+                parse_ty(self.cx, &pt.ty).map(|t| (t, pt.ty.span())),
+            ),
+            other => (self.pat(other), None),
+        };
+        if let Some(init) = &local.init {
+            if let Some((_, diverge)) = &init.diverge {
+                self.cx.error_spanned_by(
+                    diverge,
+                    "`let ... else` is not supported in kernels: use `if`",
+                );
+            }
+        }
+        let init = local
+            .init
+            .as_ref()
+            .and_then(|init| self.expr_of(&init.expr));
+        Some(Let {
+            pat: pat?,
+            ty,
+            init,
+            span: local.span(),
+        })
+    }
+
+    fn pat(&mut self, pat: &syn::Pat) -> Option<Pat> {
+        match pat {
+            syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Some(Pat::Bind {
+                name: pi.ident.clone(),
+                mutable: pi.mutability.is_some(),
+                var: self.var(),
+            }),
+            syn::Pat::Wild(w) => Some(Pat::Wild(w.span())),
+            syn::Pat::Tuple(t) => {
+                let items: Option<Vec<Pat>> = t.elems.iter().map(|p| self.pat(p)).collect();
+                Some(Pat::Tuple(items?, t.span()))
+            }
+            syn::Pat::Paren(p) => self.pat(&p.pat),
+            other => {
+                self.cx.error_spanned_by(
+                    other,
+                    "only names, `_` and tuples of them can be bound in kernels",
+                );
+                None
+            }
+        }
+    }
+
+    fn label(&self, label: &Option<syn::Label>) -> Option<Ident> {
+        label.as_ref().map(|l| l.name.ident.clone())
+    }
+
+    fn boxed(&mut self, e: &syn::Expr) -> Option<Box<Expr>> {
+        self.expr_of(e).map(Box::new)
+    }
+
+    fn unsupported(&self, e: &dyn ToTokens, what: &str, instead: &str) -> Option<Expr> {
+        self.cx
+            .error_spanned_by(e, format!("{what} not supported in kernels: {instead}"));
+        None
+    }
+
+    /// One syn expression. Returns `None` after reporting an error.
+    pub fn expr_of(&mut self, e: &syn::Expr) -> Option<Expr> {
+        let span = e.span();
+        let kind = match e {
+            syn::Expr::Lit(l) => ExprKind::Lit(self.lit(&l.lit)?),
+            syn::Expr::Paren(p) => return self.expr_of(&p.expr),
+            syn::Expr::Group(g) => return self.expr_of(&g.expr),
+            syn::Expr::Path(p) => return self.path_expr(p),
+            syn::Expr::Binary(b) => {
+                let (op, assign) = bin_op(&b.op);
+                let l = self.boxed(&b.left);
+                let r = self.boxed(&b.right);
+                let (l, r) = (l?, r?);
+                if assign {
+                    ExprKind::AssignOp(op, l, r)
+                } else {
+                    ExprKind::Binary(op, l, r)
+                }
+            }
+            syn::Expr::Unary(u) => match u.op {
+                syn::UnOp::Neg(_) => ExprKind::Unary(UnOp::Neg, self.boxed(&u.expr)?),
+                syn::UnOp::Not(_) => ExprKind::Unary(UnOp::Not, self.boxed(&u.expr)?),
+                syn::UnOp::Deref(_) => {
+                    return self.unsupported(
+                        e,
+                        "`*` (dereference) is",
+                        "kernels have no references to dereference; index slices with `s[i]`",
+                    )
+                }
+                _ => {
+                    return self.unsupported(e, "this operator is", "use the arithmetic operators")
+                }
+            },
+            syn::Expr::Cast(c) => {
+                let inner = self.boxed(&c.expr);
+                let to = parse_scalar(self.cx, &c.ty);
+                ExprKind::Cast(inner?, to?)
+            }
+            syn::Expr::Index(ix) => {
+                let base = self.boxed(&ix.expr);
+                if let syn::Expr::Range(r) = &*ix.index {
+                    return self.unsupported(
+                        r,
+                        "sub-slicing (`s[a..b]`) is",
+                        "index single elements and pass offsets as parameters",
+                    );
+                }
+                let index = self.boxed(&ix.index);
+                ExprKind::Index(base?, index?)
+            }
+            syn::Expr::Field(f) => {
+                let base = self.boxed(&f.base)?;
+                let member = match &f.member {
+                    syn::Member::Named(n) => Member::Named(n.to_string()),
+                    syn::Member::Unnamed(i) => Member::Index(i.index),
+                };
+                ExprKind::Field(base, member)
+            }
+            syn::Expr::MethodCall(m) => {
+                if let Some(t) = &m.turbofish {
+                    self.cx.error_spanned_by(
+                        t,
+                        "turbofish (`::<T>`) on methods is not supported in kernels",
+                    );
+                }
+                let recv = self.boxed(&m.receiver);
+                let args: Vec<Option<Expr>> = m.args.iter().map(|a| self.expr_of(a)).collect();
+                let args: Option<Vec<Expr>> = args.into_iter().collect();
+                ExprKind::Method(recv?, m.method.clone(), args?)
+            }
+            syn::Expr::Call(c) => {
+                let syn::Expr::Path(p) = &*c.func else {
+                    return self.unsupported(
+                        &c.func,
+                        "calling a computed function (closure, function pointer) is",
+                        "call a #[gpu_device] function by name",
+                    );
+                };
+                if p.qself.is_some() {
+                    return self.unsupported(
+                        e,
+                        "qualified paths (`<T as Trait>::f`) are",
+                        "call a #[gpu_device] function by name",
+                    );
+                }
+                let args: Vec<Option<Expr>> = c.args.iter().map(|a| self.expr_of(a)).collect();
+                let args: Vec<Expr> = args.into_iter().collect::<Option<_>>()?;
+                let path = &p.path;
+                let last = path.segments.last()?;
+                if let syn::PathArguments::AngleBracketed(g) = &last.arguments {
+                    return self.unsupported(
+                        g,
+                        "generic arguments on calls are",
+                        "device functions are not generic yet",
+                    );
+                }
+                match intrinsic_of(path) {
+                    Some(i) => {
+                        if args.len() != i.arity() {
+                            self.cx.error_spanned_by(
+                                &c.args,
+                                format!("`{}()` takes {} argument(s)", i.rust_name(), i.arity()),
+                            );
+                            return None;
+                        }
+                        ExprKind::Intrinsic(i, args)
+                    }
+                    None => {
+                        if let Some(msg) = forbidden_call(path) {
+                            return self.unsupported(
+                                &c.func,
+                                &format!("`{}` is", path.to_token_stream()),
+                                msg,
+                            );
+                        }
+                        ExprKind::Call(path.clone(), args)
+                    }
+                }
+            }
+            syn::Expr::Assign(a) => {
+                let l = self.boxed(&a.left);
+                let r = self.boxed(&a.right);
+                ExprKind::Assign(l?, r?)
+            }
+            syn::Expr::If(i) => {
+                if let syn::Expr::Let(l) = &*i.cond {
+                    return self.unsupported(
+                        l,
+                        "`if let` is",
+                        "kernels have no enums to match; use `if` on a condition",
+                    );
+                }
+                let cond = self.boxed(&i.cond);
+                let then = self.block(&i.then_branch);
+                let els = match &i.else_branch {
+                    Some((_, e)) => Some(self.boxed(e)?),
+                    None => None,
+                };
+                ExprKind::If(cond?, then, els)
+            }
+            syn::Expr::While(w) => {
+                if let syn::Expr::Let(l) = &*w.cond {
+                    return self.unsupported(
+                        l,
+                        "`while let` is",
+                        "use `while` on a condition or `loop` with `break`",
+                    );
+                }
+                let cond = self.boxed(&w.cond);
+                let body = self.block(&w.body);
+                ExprKind::While(self.label(&w.label), cond?, body)
+            }
+            syn::Expr::Loop(l) => {
+                let body = self.block(&l.body);
+                ExprKind::Loop(self.label(&l.label), body)
+            }
+            syn::Expr::ForLoop(f) => {
+                let pat = self.pat(&f.pat);
+                let range = self.range_loop(&f.expr);
+                let body = self.block(&f.body);
+                ExprKind::For(self.label(&f.label), pat?, range?, body)
+            }
+            syn::Expr::Break(b) => {
+                if let Some(v) = &b.expr {
+                    return self.unsupported(
+                        v,
+                        "`break` with a value is",
+                        "assign to a variable declared before the loop",
+                    );
+                }
+                ExprKind::Break(b.label.as_ref().map(|l| l.ident.clone()))
+            }
+            syn::Expr::Continue(c) => ExprKind::Continue(c.label.as_ref().map(|l| l.ident.clone())),
+            syn::Expr::Return(r) => ExprKind::Return(match &r.expr {
+                Some(v) => Some(self.boxed(v)?),
+                None => None,
+            }),
+            syn::Expr::Block(b) => {
+                if let Some(l) = &b.label {
+                    return self.unsupported(l, "labelled blocks are", "use a labelled loop");
+                }
+                ExprKind::Block(self.block(&b.block))
+            }
+            syn::Expr::Array(a) => {
+                let items: Vec<Option<Expr>> = a.elems.iter().map(|x| self.expr_of(x)).collect();
+                let items: Vec<Expr> = items.into_iter().collect::<Option<_>>()?;
+                if items.is_empty() {
+                    return self.unsupported(
+                        e,
+                        "empty arrays are",
+                        "give the array at least one element",
+                    );
+                }
+                ExprKind::Array(items)
+            }
+            syn::Expr::Repeat(r) => {
+                let value = self.boxed(&r.expr);
+                let len = const_len(self.cx, &r.len);
+                ExprKind::Repeat(value?, len?)
+            }
+            syn::Expr::Closure(_) => {
+                return self.unsupported(
+                    e,
+                    "closures are",
+                    "write a #[gpu_device] function and call it",
+                )
+            }
+            syn::Expr::Async(_) | syn::Expr::Await(_) => {
+                return self.unsupported(
+                    e,
+                    "async code is",
+                    "a GPU thread has no executor; kernels are plain synchronous code",
+                )
+            }
+            syn::Expr::Unsafe(_) => {
+                return self.unsupported(
+                    e,
+                    "`unsafe` blocks are",
+                    "kernels are safe Rust; use slices and the intrinsics",
+                )
+            }
+            syn::Expr::Try(_) => {
+                return self.unsupported(
+                    e,
+                    "the `?` operator is",
+                    "kernels have no Result; check conditions with `if` and `return` early",
+                )
+            }
+            syn::Expr::TryBlock(_) => {
+                return self.unsupported(e, "`try` blocks are", "use `if` and early `return`")
+            }
+            syn::Expr::Reference(_) => {
+                return self.unsupported(
+                    e,
+                    "references (`&x`, `&mut x`) are",
+                    "pass slice parameters by name (`f(data)`) and scalars by value",
+                )
+            }
+            syn::Expr::Match(_) => {
+                return self.unsupported(e, "`match` is", "use `if`/`else if` chains")
+            }
+            syn::Expr::Struct(_) => {
+                return self.unsupported(
+                    e,
+                    "struct literals are",
+                    "kernels work on scalars, slices and local arrays",
+                )
+            }
+            syn::Expr::Tuple(t) if t.elems.is_empty() => {
+                return self.unsupported(
+                    e,
+                    "the unit value `()` as an expression is",
+                    "leave the block without a tail expression",
+                )
+            }
+            syn::Expr::Tuple(_) => {
+                return self.unsupported(
+                    e,
+                    "tuple values are",
+                    "use separate variables; tuples come only from intrinsics such as `grid_2d()`",
+                )
+            }
+            syn::Expr::Range(_) => {
+                return self.unsupported(
+                    e,
+                    "ranges outside a `for` loop are",
+                    "use the range directly in `for i in a..b`",
+                )
+            }
+            syn::Expr::Let(_) => {
+                return self.unsupported(
+                    e,
+                    "`let` in an expression is",
+                    "declare the variable in a statement",
+                )
+            }
+            syn::Expr::Macro(m) => {
+                return self.unsupported(
+                    &m.mac,
+                    &format!("the macro `{}!` is", m.mac.path.to_token_stream()),
+                    "kernels accept no macros yet",
+                )
+            }
+            syn::Expr::Yield(_) => {
+                return self.unsupported(e, "`yield` is", "kernels are not generators")
+            }
+            _ => {
+                return self.unsupported(
+                    e,
+                    "this expression is",
+                    "see the kernel language in README.md",
+                )
+            }
+        };
+        Some(self.expr(kind, span))
+    }
+
+    fn lit(&mut self, lit: &syn::Lit) -> Option<Lit> {
+        match lit {
+            syn::Lit::Int(i) => {
+                let suffix = match i.suffix() {
+                    "" => None,
+                    s => Some(scalar_suffix(self.cx, i, s)?),
+                };
+                match i.base10_parse::<u128>() {
+                    Ok(v) => Some(Lit::Int(v, suffix)),
+                    Err(err) => {
+                        self.cx.syn_error(err);
+                        None
+                    }
+                }
+            }
+            syn::Lit::Float(f) => {
+                let suffix = match f.suffix() {
+                    "" => None,
+                    s => Some(scalar_suffix(self.cx, f, s)?),
+                };
+                let mut text = f.base10_digits().to_string();
+                if text.ends_with('.') {
+                    text.push('0');
+                }
+                Some(Lit::Float { text, suffix })
+            }
+            syn::Lit::Bool(b) => Some(Lit::Bool(b.value)),
+            syn::Lit::Str(_) | syn::Lit::ByteStr(_) | syn::Lit::CStr(_) => {
+                self.cx.error_spanned_by(
+                    lit,
+                    "strings are not supported in kernels: a GPU thread has no heap",
+                );
+                None
+            }
+            syn::Lit::Char(_) | syn::Lit::Byte(_) => {
+                self.cx.error_spanned_by(lit, "char and byte literals are not supported in kernels: write the number (`b'a'` is `97u8`)");
+                None
+            }
+            _ => {
+                self.cx
+                    .error_spanned_by(lit, "this literal is not supported in kernels");
+                None
+            }
+        }
+    }
+
+    fn path_expr(&mut self, p: &syn::ExprPath) -> Option<Expr> {
+        let span = p.span();
+        let path = &p.path;
+        if p.qself.is_none() && path.leading_colon.is_none() {
+            if let Some(ident) = path.get_ident() {
+                return Some(self.expr(ExprKind::Var(ident.clone(), Default::default()), span));
+            }
+            // `u32::MAX`, `f32::INFINITY`, also as `core::f32::INFINITY`/`std::f32::NAN`.
+            let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let n = segs.len();
+            if n >= 2 {
+                if let Some(s) = Scalar::from_name(&segs[n - 2]) {
+                    let c = match segs[n - 1].as_str() {
+                        "MAX" => Some(AssocConst::Max),
+                        "MIN" => Some(AssocConst::Min),
+                        "INFINITY" if s.is_float() => Some(AssocConst::Infinity),
+                        "NEG_INFINITY" if s.is_float() => Some(AssocConst::NegInfinity),
+                        "NAN" if s.is_float() => Some(AssocConst::Nan),
+                        "EPSILON" if s.is_float() => Some(AssocConst::Epsilon),
+                        _ => None,
+                    };
+                    if let Some(c) = c {
+                        if s != Scalar::Bool {
+                            return Some(self.expr(ExprKind::Const(s, c), span));
+                        }
+                    }
+                }
+            }
+        }
+        self.unsupported(p, "this path is", "kernels see their parameters, locals and constants such as `u32::MAX`; pass other values as parameters")
+    }
+
+    fn range_loop(&mut self, e: &syn::Expr) -> Option<RangeLoop> {
+        // Peel `.rev()` and `.step_by(k)` (in either order) off a range.
+        let mut methods: Vec<(&Ident, Option<&syn::Expr>)> = Vec::new();
+        let mut cur = e;
+        loop {
+            match cur {
+                syn::Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => {
+                    methods.push((&m.method, None));
+                    cur = &m.receiver;
+                }
+                syn::Expr::MethodCall(m) if m.method == "step_by" && m.args.len() == 1 => {
+                    methods.push((&m.method, m.args.first()));
+                    cur = &m.receiver;
+                }
+                syn::Expr::Paren(p) => cur = &p.expr,
+                _ => break,
+            }
+        }
+        let syn::Expr::Range(r) = cur else {
+            self.cx.error_spanned_by(
+                e,
+                "`for` in kernels runs over integer ranges: `a..b`, `a..=b`, with `.step_by(k)` and/or `.rev()`",
+            );
+            return None;
+        };
+        let (Some(start), Some(end)) = (&r.start, &r.end) else {
+            self.cx.error_spanned_by(
+                r,
+                "a kernel `for` range needs both ends (`a..b` or `a..=b`)",
+            );
+            return None;
+        };
+        methods.reverse(); // innermost first
+        if methods.len() > 2
+            || methods.iter().filter(|m| m.0 == "rev").count() > 1
+            || methods.iter().filter(|m| m.0 == "step_by").count() > 1
+        {
+            self.cx
+                .error_spanned_by(e, "use `.step_by(k)` and `.rev()` at most once each");
+            return None;
+        }
+        let start = self.boxed(start);
+        let end = self.boxed(end);
+        let mut step = None;
+        let mut rev = false;
+        let mut step_then_rev = false;
+        for (name, arg) in &methods {
+            if *name == "rev" {
+                rev = true;
+                step_then_rev = step.is_some();
+            } else {
+                step = Some(self.boxed(arg.unwrap())?);
+            }
+        }
+        Some(RangeLoop {
+            start: start?,
+            end: end?,
+            inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)),
+            step,
+            rev,
+            step_then_rev,
+        })
+    }
+}
+
+fn scalar_suffix(cx: &Ctxt, tokens: &dyn ToTokens, s: &str) -> Option<Scalar> {
+    match Scalar::from_name(s) {
+        Some(Scalar::Bool) | None => {
+            cx.error_spanned_by(tokens, format!("unsupported literal suffix `{s}`"));
+            None
+        }
+        some => some,
+    }
+}
+
+fn bin_op(op: &syn::BinOp) -> (BinOp, bool) {
+    use syn::BinOp as S;
+    match op {
+        S::Add(_) => (BinOp::Add, false),
+        S::Sub(_) => (BinOp::Sub, false),
+        S::Mul(_) => (BinOp::Mul, false),
+        S::Div(_) => (BinOp::Div, false),
+        S::Rem(_) => (BinOp::Rem, false),
+        S::And(_) => (BinOp::And, false),
+        S::Or(_) => (BinOp::Or, false),
+        S::BitXor(_) => (BinOp::BitXor, false),
+        S::BitAnd(_) => (BinOp::BitAnd, false),
+        S::BitOr(_) => (BinOp::BitOr, false),
+        S::Shl(_) => (BinOp::Shl, false),
+        S::Shr(_) => (BinOp::Shr, false),
+        S::Eq(_) => (BinOp::Eq, false),
+        S::Lt(_) => (BinOp::Lt, false),
+        S::Le(_) => (BinOp::Le, false),
+        S::Ne(_) => (BinOp::Ne, false),
+        S::Ge(_) => (BinOp::Ge, false),
+        S::Gt(_) => (BinOp::Gt, false),
+        S::AddAssign(_) => (BinOp::Add, true),
+        S::SubAssign(_) => (BinOp::Sub, true),
+        S::MulAssign(_) => (BinOp::Mul, true),
+        S::DivAssign(_) => (BinOp::Div, true),
+        S::RemAssign(_) => (BinOp::Rem, true),
+        S::BitXorAssign(_) => (BinOp::BitXor, true),
+        S::BitAndAssign(_) => (BinOp::BitAnd, true),
+        S::BitOrAssign(_) => (BinOp::BitOr, true),
+        S::ShlAssign(_) => (BinOp::Shl, true),
+        S::ShrAssign(_) => (BinOp::Shr, true),
+        _ => (BinOp::Add, false),
+    }
+}
+
+/// `thread_idx()`, also spelled `warpspeed::thread_idx()`.
+fn intrinsic_of(path: &syn::Path) -> Option<Intrinsic> {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match segs.as_slice() {
+        [name] => Intrinsic::from_name(name),
+        [krate, name] if krate == "warpspeed" => Intrinsic::from_name(name),
+        _ => None,
+    }
+}
+
+/// Calls that look like device functions but are host-only things users reach for.
+fn forbidden_call(path: &syn::Path) -> Option<&'static str> {
+    let first = path.segments.first()?.ident.to_string();
+    let last = path.segments.last()?.ident.to_string();
+    match (first.as_str(), last.as_str()) {
+        ("Vec", _) | (_, "vec") => Some("a GPU thread has no heap; use a local array `[0i32; N]`"),
+        ("String", _) | ("Box", _) | ("Rc", _) | ("Arc", _) => Some("a GPU thread has no heap"),
+        ("std", _) | ("core", _) | ("alloc", _) => {
+            Some("the standard library does not run on the GPU; use numeric methods (`x.sqrt()`)")
+        }
+        ("Some", _) | ("None", _) | ("Ok", _) | ("Err", _) => {
+            Some("kernels have no enums; use a flag or a sentinel value")
+        }
+        _ => None,
+    }
+}
+
+/// The length of `[x; N]`: a literal.
+fn const_len(cx: &Ctxt, e: &syn::Expr) -> Option<u64> {
+    match e {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => match i.base10_parse::<u64>() {
+            Ok(0) => {
+                cx.error_spanned_by(i, "a local array needs at least one element");
+                None
+            }
+            Ok(n) => Some(n),
+            Err(err) => {
+                cx.syn_error(err);
+                None
+            }
+        },
+        other => {
+            cx.error_spanned_by(
+                other,
+                "the length of a local array must be an integer literal",
+            );
+            None
+        }
+    }
+}

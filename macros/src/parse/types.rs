@@ -1,0 +1,130 @@
+//! Types as written in kernel signatures and `let` annotations.
+
+use crate::ctxt::Ctxt;
+use crate::ir::ty::{Scalar, Ty};
+use crate::parse::ast::ParamTy;
+use quote::ToTokens;
+
+fn type_hint(ty: &syn::Type) -> String {
+    let text = ty.to_token_stream().to_string().replace(' ', "");
+    let known_host = [
+        "String", "Vec", "Box", "Option", "Result", "HashMap", "str", "char",
+    ];
+    if known_host
+        .iter()
+        .any(|h| text.starts_with(h) || text.contains(&format!("<{h}")) || text == format!("&{h}"))
+    {
+        format!("`{text}` is a host type: a GPU thread has no heap; kernels use scalars, slices and local arrays")
+    } else {
+        format!(
+            "unsupported type `{text}` in a kernel: use bool, i8..i64, u8..u64, usize, isize, f32, f64 (slices `&[T]`/`&mut [T]` as parameters)"
+        )
+    }
+}
+
+/// A scalar type: `u32`, `f64`, ...
+pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            if let Some(id) = p.path.get_ident() {
+                if let Some(s) = Scalar::from_name(&id.to_string()) {
+                    return Some(s);
+                }
+            }
+            cx.error_spanned_by(ty, type_hint(ty));
+            None
+        }
+        syn::Type::Paren(p) => parse_scalar(cx, &p.elem),
+        _ => {
+            cx.error_spanned_by(ty, type_hint(ty));
+            None
+        }
+    }
+}
+
+/// A kernel or device-function parameter: a scalar, `&[T]` or `&mut [T]`.
+pub fn parse_param_ty(cx: &Ctxt, ty: &syn::Type) -> Option<ParamTy> {
+    match ty {
+        syn::Type::Reference(r) => {
+            if let Some(l) = &r.lifetime {
+                cx.error_spanned_by(
+                    l,
+                    "lifetimes are not needed on kernel parameters: write `&[T]`",
+                );
+            }
+            match &*r.elem {
+                syn::Type::Slice(s) => {
+                    let elem = parse_scalar(cx, &s.elem)?;
+                    Some(ParamTy::Slice {
+                        elem,
+                        mutable: r.mutability.is_some(),
+                    })
+                }
+                syn::Type::Array(_) => {
+                    cx.error_spanned_by(ty, "array references are not kernel parameters: take a slice `&[T]` and check its length");
+                    None
+                }
+                _ => {
+                    cx.error_spanned_by(ty, "references to scalars are not kernel parameters: take the scalar by value, or a `&mut [T]` to write results");
+                    None
+                }
+            }
+        }
+        syn::Type::Slice(_) => {
+            cx.error_spanned_by(
+                ty,
+                "a slice parameter is borrowed: write `&[T]` or `&mut [T]`",
+            );
+            None
+        }
+        syn::Type::Ptr(_) => {
+            cx.error_spanned_by(ty, "raw pointers are not kernel parameters: take a slice `&[T]` or `&mut [T]`, which carries its length");
+            None
+        }
+        syn::Type::ImplTrait(_) | syn::Type::TraitObject(_) => {
+            cx.error_spanned_by(
+                ty,
+                "traits are not supported in kernels yet: write one kernel per concrete type",
+            );
+            None
+        }
+        other => parse_scalar(cx, other).map(ParamTy::Scalar),
+    }
+}
+
+/// A `let` annotation: scalars, local arrays `[T; N]`, `Dim3` and `(usize, usize)`.
+pub fn parse_ty(cx: &Ctxt, ty: &syn::Type) -> Option<Ty> {
+    match ty {
+        syn::Type::Array(a) => {
+            let elem = parse_ty(cx, &a.elem)?;
+            let len = match &a.len {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(i),
+                    ..
+                }) => i.base10_parse::<u64>().ok(),
+                _ => None,
+            };
+            let Some(len) = len.filter(|n| *n > 0) else {
+                cx.error_spanned_by(
+                    &a.len,
+                    "the length of a local array must be a non-zero integer literal",
+                );
+                return None;
+            };
+            Some(Ty::Array(Box::new(elem), len))
+        }
+        syn::Type::Tuple(t) if !t.elems.is_empty() => {
+            let items: Option<Vec<Ty>> = t.elems.iter().map(|e| parse_ty(cx, e)).collect();
+            Some(Ty::Tuple(items?))
+        }
+        syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Dim3") => {
+            Some(Ty::Dim3)
+        }
+        syn::Type::Infer(_) => None,
+        syn::Type::Reference(_) => {
+            cx.error_spanned_by(ty, "references to locals are not supported in kernels: copy the value (`let x = s[i];`)");
+            None
+        }
+        other => parse_scalar(cx, other).map(Ty::Scalar),
+    }
+}
