@@ -25,10 +25,6 @@ impl Ctxt {
         self.errors.borrow_mut().push(err);
     }
 
-    pub fn has_errors(&self) -> bool {
-        !self.errors.borrow().is_empty()
-    }
-
     /// All errors so far as one `compile_error!` sequence, or `None`.
     pub fn take(&self) -> Option<TokenStream> {
         let errors = std::mem::take(&mut *self.errors.borrow_mut());

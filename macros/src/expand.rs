@@ -50,7 +50,8 @@ fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStr
     crate::check::check(&cx, &f);
     let types = crate::ir::typeck::check(&cx, &f, var_count);
     if let Some(errors) = cx.take() {
-        return quote!(#errors #(fallback(&f)));
+        let stub = fallback(&f);
+        return quote!(#errors #stub);
     }
     let Some(types) = types else { return quote!() };
     let c = crate::emit::cuda::write_function(&f, &types);

@@ -267,7 +267,7 @@ impl RustWriter<'_> {
                 let ty = match &l.pat {
                     Pat::Bind { var, .. } => Some(self.types.vars[*var].ty.clone()),
                     Pat::Tuple(..) => l.init.as_ref().map(|i| self.ty(i).clone()),
-                    Pat::Wild(_) => None,
+                    Pat::Wild => None,
                 };
                 let ann = ty.filter(|t| !matches!(t, Ty::Never | Ty::Unit)).map(|t| {
                     let t = rust_ty(&t);
@@ -292,7 +292,7 @@ impl RustWriter<'_> {
                 let m = if *mutable { quote!(mut) } else { quote!() };
                 quote!(#m #name)
             }
-            Pat::Wild(_) => quote!(_),
+            Pat::Wild => quote!(_),
             Pat::Tuple(items, _) => {
                 let items = items.iter().map(|i| self.pat(i));
                 quote!((#(#items),*))

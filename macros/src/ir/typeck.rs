@@ -38,8 +38,6 @@ pub struct Types {
     pub vars: Vec<VarInfo>,
     /// Resolved methods, by the method-call expression's id.
     pub methods: std::collections::HashMap<ExprId, Method>,
-    /// Whether a `loop` is left by a `break` (else it has type `!`).
-    pub loops_broken: std::collections::HashSet<ExprId>,
 }
 
 enum Obligation {
@@ -348,7 +346,7 @@ impl<'a> Typeck<'a> {
     fn bind_pat(&mut self, pat: &Pat, ty: Ty) {
         match pat {
             Pat::Bind { name, mutable, var } => self.bind(name, *var, ty, *mutable),
-            Pat::Wild(_) => {}
+            Pat::Wild => {}
             Pat::Tuple(items, span) => match self.shallow(&ty) {
                 Ty::Tuple(tys) if tys.len() == items.len() => {
                     for (p, t) in items.iter().zip(tys) {
@@ -896,7 +894,6 @@ impl<'a> Typeck<'a> {
             expr,
             vars,
             methods: self.methods,
-            loops_broken: self.loops_broken,
         })
     }
 

@@ -78,7 +78,7 @@ pub enum Pat {
         var: VarId,
     },
     Tuple(Vec<Pat>, Span),
-    Wild(Span),
+    Wild,
 }
 
 pub struct Expr {

@@ -242,7 +242,7 @@ impl<'a> Parser<'a> {
                 mutable: pi.mutability.is_some(),
                 var: self.var(),
             }),
-            syn::Pat::Wild(w) => Some(Pat::Wild(w.span())),
+            syn::Pat::Wild(_) => Some(Pat::Wild),
             syn::Pat::Tuple(t) => {
                 let items: Option<Vec<Pat>> = t.elems.iter().map(|p| self.pat(p)).collect();
                 Some(Pat::Tuple(items?, t.span()))

@@ -32,7 +32,7 @@ pub struct CFunction {
 }
 
 pub fn write_function(f: &Function, types: &Types) -> CFunction {
-    let mut w = FnWriter::new(f, types);
+    let mut w = FnWriter::new(types);
     collect_called(&f.body, &mut |name| w.namer.reserve(&fn_name(name)));
     let c_name = fn_name(&f.name.to_string());
     let mut params = Vec::new();
@@ -99,7 +99,7 @@ pub enum Child<'a> {
 
 /// Visits the direct sub-expressions and sub-blocks of `e`, in evaluation order.
 pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
-    let mut ex = |x: &'a Expr, visit: &mut dyn FnMut(Child<'a>)| visit(Child::Expr(x));
+    let ex = |x: &'a Expr, visit: &mut dyn FnMut(Child<'a>)| visit(Child::Expr(x));
     match &e.kind {
         ExprKind::Lit(_) | ExprKind::Const(..) | ExprKind::Var(..) => {}
         ExprKind::Break(_) | ExprKind::Continue(_) => {}
@@ -184,7 +184,6 @@ struct LoopLabels {
 }
 
 pub(crate) struct FnWriter<'a> {
-    f: &'a Function,
     types: &'a Types,
     out: String,
     indent: usize,
@@ -197,9 +196,8 @@ pub(crate) struct FnWriter<'a> {
 }
 
 impl<'a> FnWriter<'a> {
-    fn new(f: &'a Function, types: &'a Types) -> Self {
+    fn new(types: &'a Types) -> Self {
         FnWriter {
-            f,
             types,
             out: String::new(),
             indent: 0,

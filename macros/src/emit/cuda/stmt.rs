@@ -76,7 +76,7 @@ impl<'a> FnWriter<'a> {
                 }
                 self.var_names.insert(*var, cname);
             }
-            Pat::Wild(_) => {
+            Pat::Wild => {
                 if let Some(init) = &l.init {
                     self.expr_stmt(init);
                 }
@@ -99,7 +99,7 @@ impl<'a> FnWriter<'a> {
                 self.raw(&format!("{} = {from};", c_decl(&ty, &cname)));
                 self.var_names.insert(*var, cname);
             }
-            Pat::Wild(_) => {}
+            Pat::Wild => {}
             Pat::Tuple(items, _) => {
                 for (i, p) in items.iter().enumerate() {
                     self.bind_tuple(p, &format!("{from}._{i}"));
@@ -273,7 +273,13 @@ impl<'a> FnWriter<'a> {
     fn loop_body(&mut self, label: &Option<proc_macro2::Ident>, body: &Block) {
         self.push_loop(label);
         self.indent += 1;
-        self.block_body(body, &Dest::Discard);
+        // A labelled loop may be the target of `goto`: its body gets its own scope so the
+        // jump to the continue label at its end bypasses no initialisation (C++ forbids that).
+        if label.is_some() {
+            self.braced(body, &Dest::Discard);
+        } else {
+            self.block_body(body, &Dest::Discard);
+        }
         let frame = self.loops.pop().unwrap();
         if frame.used_cont {
             self.raw(&format!("{}: ;", frame.cont));
