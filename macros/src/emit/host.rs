@@ -73,12 +73,17 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
         .first()
         .map(|s| s.ident.to_string())
         .unwrap_or_default();
+    // `super` takes the span of the user's first segment, so rustc's errors about the call
+    // (wrong argument count, result type) point at the call, not at `#[gpu_kernel]`.
+    let first_span = path
+        .segments
+        .first()
+        .map(|s| s.ident.span())
+        .unwrap_or_else(Span::call_site);
     if path.leading_colon.is_some() || first == "crate" {
         // absolute: unchanged
-    } else if first == "self" {
-        segs.push(quote!(super));
     } else {
-        segs.push(quote!(super));
+        segs.push(quote_spanned!(first_span=> super));
     }
     for (i, s) in path.segments.iter().enumerate() {
         let id = &s.ident;

@@ -4,7 +4,7 @@
 //! cannot know (a device function's result that nothing pins down) is an error asking for
 //! an annotation — never a guess.
 
-use crate::ctxt::Ctxt;
+use crate::ctxt::{Ctxt, ErrSpan};
 use crate::ir::methods::{Args, Method};
 use crate::ir::ty::{Scalar, Ty};
 use crate::parse::ast::*;
@@ -21,7 +21,7 @@ enum Kind {
 enum Tv {
     Unbound {
         kind: Kind,
-        origin: Option<(Span, String)>,
+        origin: Option<(ErrSpan, String)>,
     },
     Bound(Ty),
 }
@@ -42,14 +42,14 @@ pub struct Types {
 
 enum Obligation {
     /// The operand type of a binary operator must suit it.
-    Binary(BinOp, Ty, Span),
-    Neg(Ty, Span),
-    Not(Ty, Span),
-    Cast(Ty, Scalar, Span),
+    Binary(BinOp, Ty, ErrSpan),
+    Neg(Ty, ErrSpan),
+    Not(Ty, ErrSpan),
+    Cast(Ty, Scalar, ErrSpan),
     /// An integer literal must fit its type (rustc's `overflowing_literals` is deny).
-    IntLit(u128, Ty, bool, Span),
+    IntLit(u128, Ty, bool, ErrSpan),
     /// Shift amounts and range bounds must be integers.
-    Int(Ty, Span, &'static str),
+    Int(Ty, ErrSpan, &'static str),
 }
 
 struct LoopFrame {
@@ -94,6 +94,10 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
     for p in &f.params {
         tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
     }
+    for (name, var) in &f.error_params {
+        // Its type was rejected already: uses of it raise no second error.
+        tc.bind(name, *var, Ty::Never, true);
+    }
     let body_ty = tc.block(&f.body, f.ret.map(|r| Ty::Scalar(r.0)).as_ref());
     match f.ret {
         Some((r, span)) => {
@@ -126,7 +130,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
 }
 
 impl<'a> Typeck<'a> {
-    fn fresh(&mut self, kind: Kind, origin: Option<(Span, String)>) -> Ty {
+    fn fresh(&mut self, kind: Kind, origin: Option<(ErrSpan, String)>) -> Ty {
         self.tvs.push(Tv::Unbound { kind, origin });
         Ty::Var(self.tvs.len() - 1)
     }
@@ -235,7 +239,7 @@ impl<'a> Typeck<'a> {
     }
 
     /// Unifies or reports "mismatched types" at `span`.
-    fn expect(&mut self, found: &Ty, expected: &Ty, span: Span) {
+    fn expect(&mut self, found: &Ty, expected: &Ty, span: (Span, Span)) {
         if self.unify(found, expected).is_err() {
             let msg = format!(
                 "mismatched types: expected `{}`, found `{}`",
@@ -284,7 +288,7 @@ impl<'a> Typeck<'a> {
                         // `x + 1;` is fine in Rust; nothing to check.
                     } else if self.unify(&t, &Ty::Unit).is_err() {
                         let msg = format!("this block-like expression gives `{}` but is used as a statement: add `;` or use the value", self.show(&t));
-                        self.cx.error_at(e.span, msg);
+                        self.cx.error_at(e.range(), msg);
                     }
                 }
             }
@@ -304,7 +308,7 @@ impl<'a> Typeck<'a> {
             (Some(init), _) => {
                 let t = self.infer(init, ann.as_ref());
                 if let Some(a) = &ann {
-                    self.expect(&t, a, init.span);
+                    self.expect(&t, a, init.range());
                     a.clone()
                 } else {
                     t
@@ -319,7 +323,7 @@ impl<'a> Typeck<'a> {
                 self.fresh(
                     Kind::Any,
                     Some((
-                        l.span,
+                        l.span.into(),
                         format!("type annotations needed: write `let {name}: T;`"),
                     )),
                 )
@@ -351,6 +355,11 @@ impl<'a> Typeck<'a> {
                 Ty::Tuple(tys) if tys.len() == items.len() => {
                     for (p, t) in items.iter().zip(tys) {
                         self.bind_pat(p, t);
+                    }
+                }
+                Ty::Never => {
+                    for p in items {
+                        self.bind_pat(p, Ty::Never);
                     }
                 }
                 other => {
@@ -386,14 +395,14 @@ impl<'a> Typeck<'a> {
                 };
                 let negated = self.negated_lit.contains(&e.id);
                 self.obligations
-                    .push(Obligation::IntLit(*v, t.clone(), negated, e.span));
+                    .push(Obligation::IntLit(*v, t.clone(), negated, e.range().into()));
                 t
             }
             ExprKind::Lit(Lit::Float { suffix, .. }) => match suffix {
                 Some(s) if s.is_float() => Ty::Scalar(*s),
                 Some(s) => {
                     self.cx.error_at(
-                        e.span,
+                        e.range(),
                         format!("a float literal cannot have the suffix `{}`", s.rust_name()),
                     );
                     Ty::Scalar(*s)
@@ -415,24 +424,26 @@ impl<'a> Typeck<'a> {
                 }
                 None => {
                     self.cx.error_at(
-                        e.span,
+                        e.range(),
                         format!("cannot find `{name}` in this kernel: kernels see their parameters and locals; pass other values as parameters"),
                     );
                     Ty::Never
                 }
             },
-            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, expected, e.span),
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, expected, e.range().into()),
             ExprKind::Unary(UnOp::Neg, inner) => {
                 if matches!(inner.kind, ExprKind::Lit(Lit::Int(..))) {
                     self.negated_lit.insert(inner.id);
                 }
                 let t = self.infer(inner, expected);
-                self.obligations.push(Obligation::Neg(t.clone(), e.span));
+                self.obligations
+                    .push(Obligation::Neg(t.clone(), e.range().into()));
                 t
             }
             ExprKind::Unary(UnOp::Not, inner) => {
                 let t = self.infer(inner, expected);
-                self.obligations.push(Obligation::Not(t.clone(), e.span));
+                self.obligations
+                    .push(Obligation::Not(t.clone(), e.range().into()));
                 t
             }
             ExprKind::Cast(inner, to) => {
@@ -443,20 +454,21 @@ impl<'a> Typeck<'a> {
                     _ => None,
                 };
                 let t = self.infer(inner, hint.as_ref());
-                self.obligations.push(Obligation::Cast(t, *to, e.span));
+                self.obligations
+                    .push(Obligation::Cast(t, *to, e.range().into()));
                 Ty::Scalar(*to)
             }
             ExprKind::Index(base, idx) => {
                 let bt = self.infer(base, None);
                 let it = self.infer(idx, Some(&Ty::USIZE));
-                self.expect(&it, &Ty::USIZE, idx.span);
+                self.expect(&it, &Ty::USIZE, idx.range());
                 match self.shallow(&bt) {
                     Ty::Slice(elem, _) => Ty::Scalar(elem),
                     Ty::Array(elem, _) => *elem,
                     Ty::Never => Ty::Never,
                     other => {
                         let msg = format!("cannot index a value of type `{}`: only slices and local arrays can be indexed", self.show(&other));
-                        self.cx.error_at(base.span, msg);
+                        self.cx.error_at(base.range(), msg);
                         Ty::Never
                     }
                 }
@@ -475,7 +487,7 @@ impl<'a> Typeck<'a> {
                             Member::Index(i) => i.to_string(),
                         };
                         let msg = format!("no field `{m}` on type `{}`", self.show(&other));
-                        self.cx.error_at(e.span, msg);
+                        self.cx.error_at(e.range(), msg);
                         Ty::Never
                     }
                 }
@@ -491,7 +503,7 @@ impl<'a> Typeck<'a> {
                     .replace(' ', "");
                 let t = self.fresh(
                     Kind::Any,
-                    Some((e.span, format!("cannot infer the type of the result of `{name}(..)`: the macro cannot see other functions' signatures; bind it with an annotation: `let v: T = {name}(..);`"))),
+                    Some((e.range().into(), format!("cannot infer the type of the result of `{name}(..)`: the macro cannot see other functions' signatures; bind it with an annotation: `let v: T = {name}(..);`"))),
                 );
                 if let Some(exp) = expected {
                     let _ = self.unify(&t, exp);
@@ -501,26 +513,31 @@ impl<'a> Typeck<'a> {
             ExprKind::Assign(place, value) => {
                 let pt = self.place(place);
                 let vt = self.infer(value, Some(&pt));
-                self.expect(&vt, &pt, value.span);
+                self.expect(&vt, &pt, value.range());
                 Ty::Unit
             }
             ExprKind::AssignOp(op, place, value) => {
                 let pt = self.place(place);
                 if matches!(op, BinOp::Shl | BinOp::Shr) {
                     let vt = self.infer(value, None);
+                    self.obligations.push(Obligation::Int(
+                        vt,
+                        value.range().into(),
+                        "a shift amount",
+                    ));
                     self.obligations
-                        .push(Obligation::Int(vt, value.span, "a shift amount"));
-                    self.obligations.push(Obligation::Binary(*op, pt, e.span));
+                        .push(Obligation::Binary(*op, pt, e.range().into()));
                 } else {
                     let vt = self.infer(value, Some(&pt));
-                    self.expect(&vt, &pt, value.span);
-                    self.obligations.push(Obligation::Binary(*op, pt, e.span));
+                    self.expect(&vt, &pt, value.range());
+                    self.obligations
+                        .push(Obligation::Binary(*op, pt, e.range().into()));
                 }
                 Ty::Unit
             }
             ExprKind::If(cond, then, els) => {
                 let ct = self.infer(cond, Some(&Ty::BOOL));
-                self.expect(&ct, &Ty::BOOL, cond.span);
+                self.expect(&ct, &Ty::BOOL, cond.range());
                 let tt = self.block(then, expected);
                 match els {
                     Some(els) => {
@@ -534,7 +551,7 @@ impl<'a> Typeck<'a> {
                                 self.show(&tt),
                                 self.show(&et)
                             );
-                            self.cx.error_at(els.span, msg);
+                            self.cx.error_at(els.range(), msg);
                         }
                         tt
                     }
@@ -552,7 +569,7 @@ impl<'a> Typeck<'a> {
             }
             ExprKind::While(label, cond, body) => {
                 let ct = self.infer(cond, Some(&Ty::BOOL));
-                self.expect(&ct, &Ty::BOOL, cond.span);
+                self.expect(&ct, &Ty::BOOL, cond.range());
                 self.loop_body(label, e.id, body);
                 Ty::Unit
             }
@@ -567,15 +584,15 @@ impl<'a> Typeck<'a> {
             ExprKind::For(label, pat, range, body) => {
                 let st = self.infer(&range.start, None);
                 let et = self.infer(&range.end, Some(&st));
-                self.expect(&et, &st, range.end.span);
+                self.expect(&et, &st, range.end.range());
                 self.obligations.push(Obligation::Int(
                     st.clone(),
-                    range.start.span,
+                    range.start.range().into(),
                     "a `for` range",
                 ));
                 if let Some(step) = &range.step {
                     let t = self.infer(step, Some(&Ty::USIZE));
-                    self.expect(&t, &Ty::USIZE, step.span);
+                    self.expect(&t, &Ty::USIZE, step.range());
                 }
                 self.scopes.push(Vec::new());
                 self.bind_pat(pat, st);
@@ -602,12 +619,12 @@ impl<'a> Typeck<'a> {
                     }
                     Some(_) => {}
                     None if label.is_some() => {
-                        self.cx.error_at(e.span, "use of an undeclared label");
+                        self.cx.error_at(e.range(), "use of an undeclared label");
                     }
                     None => {
                         let what = if is_break { "break" } else { "continue" };
                         self.cx
-                            .error_at(e.span, format!("`{what}` outside of a loop"));
+                            .error_at(e.range(), format!("`{what}` outside of a loop"));
                     }
                 }
                 Ty::Never
@@ -617,25 +634,25 @@ impl<'a> Typeck<'a> {
                     (None, None, _) => {}
                     (Some(v), Some(r), _) => {
                         let t = self.infer(v, Some(&Ty::Scalar(r)));
-                        self.expect(&t, &Ty::Scalar(r), v.span);
+                        self.expect(&t, &Ty::Scalar(r), v.range());
                     }
                     (Some(v), None, FnKind::Kernel) => {
                         self.infer(v, None);
                         self.cx.error_at(
-                            v.span,
+                            v.range(),
                             "a kernel returns nothing: write results into a `&mut [T]` parameter",
                         );
                     }
                     (Some(v), None, FnKind::Device) => {
                         self.infer(v, None);
                         self.cx.error_at(
-                            v.span,
+                            v.range(),
                             "this function returns nothing: declare a return type `-> T`",
                         );
                     }
                     (None, Some(r), _) => {
                         self.cx.error_at(
-                            e.span,
+                            e.range(),
                             format!(
                                 "this function returns `{}`: write `return value;`",
                                 r.rust_name()
@@ -654,7 +671,7 @@ impl<'a> Typeck<'a> {
                 let first = self.infer(&items[0], elem_hint.as_ref());
                 for it in &items[1..] {
                     let t = self.infer(it, Some(&first));
-                    self.expect(&t, &first, it.span);
+                    self.expect(&t, &first, it.range());
                 }
                 Ty::Array(Box::new(first), items.len() as u64)
             }
@@ -698,13 +715,13 @@ impl<'a> Typeck<'a> {
                 if let ExprKind::Var(name, _) = &root.kind {
                     if let Ty::Slice(_, false) = self.shallow(&self.expr[root.id].clone()) {
                         self.cx.error_at(
-                            place.span,
+                            place.range(),
                             format!("cannot assign through `{name}`, a `&[T]` parameter: declare it `&mut [T]` to write to it"),
                         );
                     }
                 } else {
                     self.cx.error_at(
-                        place.span,
+                        place.range(),
                         "only elements of slices and local arrays can be assigned",
                     );
                 }
@@ -712,26 +729,33 @@ impl<'a> Typeck<'a> {
             }
             _ => {
                 self.infer(place, None);
-                self.cx.error_at(place.span, "invalid left-hand side of an assignment: assign to a local, `slice[i]` or `array[i]`");
+                self.cx.error_at(place.range(), "invalid left-hand side of an assignment: assign to a local, `slice[i]` or `array[i]`");
                 Ty::Never
             }
         }
     }
 
-    fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, expected: Option<&Ty>, span: Span) -> Ty {
+    fn binary(
+        &mut self,
+        op: BinOp,
+        l: &Expr,
+        r: &Expr,
+        expected: Option<&Ty>,
+        span: ErrSpan,
+    ) -> Ty {
         match op {
             BinOp::And | BinOp::Or => {
                 let lt = self.infer(l, Some(&Ty::BOOL));
-                self.expect(&lt, &Ty::BOOL, l.span);
+                self.expect(&lt, &Ty::BOOL, l.range());
                 let rt = self.infer(r, Some(&Ty::BOOL));
-                self.expect(&rt, &Ty::BOOL, r.span);
+                self.expect(&rt, &Ty::BOOL, r.range());
                 Ty::BOOL
             }
             BinOp::Shl | BinOp::Shr => {
                 let lt = self.infer(l, expected);
                 let rt = self.infer(r, None);
                 self.obligations
-                    .push(Obligation::Int(rt, r.span, "a shift amount"));
+                    .push(Obligation::Int(rt, r.range().into(), "a shift amount"));
                 self.obligations
                     .push(Obligation::Binary(op, lt.clone(), span));
                 lt
@@ -761,6 +785,7 @@ impl<'a> Typeck<'a> {
                         self.show(&rt)
                     );
                     self.cx.error_at(span, msg);
+                    return Ty::Never; // reported: no second error where the value goes
                 }
                 self.obligations
                     .push(Obligation::Binary(op, lt.clone(), span));
@@ -774,6 +799,9 @@ impl<'a> Typeck<'a> {
         let Some(m) = Method::from_name(&name.to_string()) else {
             for a in args {
                 self.infer(a, None);
+            }
+            if self.shallow(&rt) == Ty::Never {
+                return Ty::Never; // the receiver's error was reported
             }
             self.cx.error_at(
                 name.span(),
@@ -822,7 +850,7 @@ impl<'a> Typeck<'a> {
         };
         if want.len() != args.len() {
             self.cx.error_at(
-                e.span,
+                e.range(),
                 format!(
                     "`{name}` takes {} argument(s), {} given",
                     want.len(),
@@ -833,7 +861,7 @@ impl<'a> Typeck<'a> {
         }
         for (a, w) in args.iter().zip(want) {
             let t = self.infer(a, Some(&w));
-            self.expect(&t, &w, a.span);
+            self.expect(&t, &w, a.range());
         }
         self.methods.insert(e.id, m);
         Ty::Scalar(m.result(s))

@@ -17,6 +17,9 @@ pub struct Function {
     /// Device functions may return a scalar; kernels return nothing.
     pub ret: Option<(Scalar, Span)>,
     pub body: Block,
+    /// Parameters whose type was rejected (already reported): bound to an error type so
+    /// their uses raise no second error.
+    pub error_params: Vec<(Ident, VarId)>,
     pub fast_math: bool,
     /// Number of expression ids handed out.
     pub expr_count: usize,
@@ -85,8 +88,18 @@ pub struct Expr {
     pub id: ExprId,
     pub kind: ExprKind,
     pub span: Span,
+    /// The span of the expression's last token: with `span`, the whole range errors point at
+    /// (stable proc macros cannot join spans).
+    pub end: Span,
     /// 1-based Rust source line, for `#line` and bounds messages.
     pub line: usize,
+}
+
+impl Expr {
+    /// First and last token, for errors that underline the whole expression.
+    pub fn range(&self) -> (Span, Span) {
+        (self.span, self.end)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

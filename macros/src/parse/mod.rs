@@ -7,7 +7,7 @@ mod types;
 
 use crate::ctxt::Ctxt;
 use crate::ir::intrinsics::Intrinsic;
-use crate::ir::ty::Scalar;
+use crate::ir::ty::{Scalar, Ty};
 use ast::*;
 use proc_macro2::{Ident, Span};
 use quote::ToTokens;
@@ -24,6 +24,20 @@ fn line_of(span: Span) -> usize {
     span.start().line
 }
 
+/// `Box::new` as the user wrote it (a token stream prints `Box :: new`).
+fn path_text(path: &syn::Path) -> String {
+    path.to_token_stream().to_string().replace(' ', "")
+}
+
+/// The span of the last token of `t` (with the first token's, the range errors underline).
+fn last_span(t: &dyn ToTokens) -> Span {
+    let mut last = None;
+    for tt in t.to_token_stream() {
+        last = Some(tt.span());
+    }
+    last.unwrap_or_else(Span::call_site)
+}
+
 impl<'a> Parser<'a> {
     pub fn new(cx: &'a Ctxt) -> Self {
         Parser {
@@ -33,13 +47,14 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn expr(&mut self, kind: ExprKind, span: Span) -> Expr {
+    fn expr(&mut self, kind: ExprKind, span: Span, end: Span) -> Expr {
         let id = self.next_expr;
         self.next_expr += 1;
         Expr {
             id,
             kind,
             span,
+            end,
             line: line_of(span),
         }
     }
@@ -96,6 +111,7 @@ impl<'a> Parser<'a> {
                 .error_spanned_by(v, format!("{what} cannot be variadic"));
         }
         let mut params = Vec::new();
+        let mut error_params = Vec::new();
         for input in &sig.inputs {
             match input {
                 syn::FnArg::Receiver(r) => self.cx.error_spanned_by(
@@ -115,14 +131,15 @@ impl<'a> Parser<'a> {
                             continue;
                         }
                     };
-                    if let Some(ty) = parse_param_ty(self.cx, &pt.ty) {
-                        let var = self.var();
-                        params.push(Param {
+                    let var = self.var();
+                    match parse_param_ty(self.cx, &pt.ty) {
+                        Some(ty) => params.push(Param {
                             name,
                             mutable,
                             ty,
                             var,
-                        });
+                        }),
+                        None => error_params.push((name, var)),
                     }
                 }
             }
@@ -131,13 +148,24 @@ impl<'a> Parser<'a> {
             syn::ReturnType::Default => None,
             syn::ReturnType::Type(_, ty) => {
                 if kind == FnKind::Kernel {
-                    if !matches!(&**ty, syn::Type::Tuple(t) if t.elems.is_empty()) {
+                    if matches!(&**ty, syn::Type::Tuple(t) if t.elems.is_empty()) {
+                        None
+                    } else {
                         self.cx.error_spanned_by(
                             ty,
                             "a kernel returns nothing: write results into a `&mut [T]` parameter",
                         );
+                        // Check the body against the written type, so this one mistake is
+                        // not reported again at the body's value.
+                        match &**ty {
+                            syn::Type::Path(p) => p
+                                .path
+                                .get_ident()
+                                .and_then(|i| Scalar::from_name(&i.to_string()))
+                                .map(|s| (s, ty.span())),
+                            _ => None,
+                        }
                     }
-                    None
                 } else {
                     parse_scalar(self.cx, ty).map(|s| (s, ty.span()))
                 }
@@ -165,6 +193,7 @@ impl<'a> Parser<'a> {
             params,
             ret,
             body,
+            error_params,
             fast_math,
             expr_count: self.next_expr,
             docs,
@@ -196,7 +225,10 @@ impl<'a> Parser<'a> {
                 ),
                 syn::Stmt::Macro(m) => self.cx.error_spanned_by(
                     &m.mac,
-                    format!("the macro `{}!` is not supported inside a kernel", m.mac.path.to_token_stream()),
+                    format!(
+                        "the macro `{}!` is not supported in kernels: kernels accept no macros yet",
+                        path_text(&m.mac.path)
+                    ),
                 ),
             }
         }
@@ -208,10 +240,16 @@ impl<'a> Parser<'a> {
     }
 
     fn local(&mut self, local: &syn::Local) -> Option<Let> {
-        let (pat, ty) = match &local.pat {
+        // A rejected annotation (already reported) binds the name to the error type, so
+        // its uses raise no second error.
+        let (pat, mut ty) = match &local.pat {
             syn::Pat::Type(pt) => (
                 self.pat(&pt.pat),
-                parse_ty(self.cx, &pt.ty).map(|t| (t, pt.ty.span())),
+                Some(
+                    parse_ty(self.cx, &pt.ty)
+                        .map(|t| (t, pt.ty.span()))
+                        .unwrap_or((Ty::Never, pt.ty.span())),
+                ),
             ),
             other => (self.pat(other), None),
         };
@@ -227,6 +265,10 @@ impl<'a> Parser<'a> {
             .init
             .as_ref()
             .and_then(|init| self.expr_of(&init.expr));
+        if local.init.is_some() && init.is_none() && ty.is_none() {
+            // The initializer was rejected (already reported): no "annotation needed" too.
+            ty = Some((Ty::Never, local.span()));
+        }
         Some(Let {
             pat: pat?,
             ty,
@@ -383,7 +425,7 @@ impl<'a> Parser<'a> {
                         if let Some(msg) = forbidden_call(path) {
                             return self.unsupported(
                                 &c.func,
-                                &format!("`{}` is", path.to_token_stream()),
+                                &format!("`{}` is", path_text(path)),
                                 msg,
                             );
                         }
@@ -551,7 +593,7 @@ impl<'a> Parser<'a> {
             syn::Expr::Macro(m) => {
                 return self.unsupported(
                     &m.mac,
-                    &format!("the macro `{}!` is", m.mac.path.to_token_stream()),
+                    &format!("the macro `{}!` is", path_text(&m.mac.path)),
                     "kernels accept no macros yet",
                 )
             }
@@ -566,7 +608,7 @@ impl<'a> Parser<'a> {
                 )
             }
         };
-        Some(self.expr(kind, span))
+        Some(self.expr(kind, span, last_span(e)))
     }
 
     fn lit(&mut self, lit: &syn::Lit) -> Option<Lit> {
@@ -620,7 +662,11 @@ impl<'a> Parser<'a> {
         let path = &p.path;
         if p.qself.is_none() && path.leading_colon.is_none() {
             if let Some(ident) = path.get_ident() {
-                return Some(self.expr(ExprKind::Var(ident.clone(), Default::default()), span));
+                return Some(self.expr(
+                    ExprKind::Var(ident.clone(), Default::default()),
+                    span,
+                    span,
+                ));
             }
             // `u32::MAX`, `f32::INFINITY`, also as `core::f32::INFINITY`/`std::f32::NAN`.
             let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
@@ -638,7 +684,7 @@ impl<'a> Parser<'a> {
                     };
                     if let Some(c) = c {
                         if s != Scalar::Bool {
-                            return Some(self.expr(ExprKind::Const(s, c), span));
+                            return Some(self.expr(ExprKind::Const(s, c), span, last_span(p)));
                         }
                     }
                 }

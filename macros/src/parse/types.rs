@@ -64,8 +64,16 @@ pub fn parse_param_ty(cx: &Ctxt, ty: &syn::Type) -> Option<ParamTy> {
                     cx.error_spanned_by(ty, "array references are not kernel parameters: take a slice `&[T]` and check its length");
                     None
                 }
-                _ => {
+                syn::Type::Path(p)
+                    if p.path
+                        .get_ident()
+                        .is_some_and(|i| Scalar::from_name(&i.to_string()).is_some()) =>
+                {
                     cx.error_spanned_by(ty, "references to scalars are not kernel parameters: take the scalar by value, or a `&mut [T]` to write results");
+                    None
+                }
+                elem => {
+                    cx.error_spanned_by(ty, type_hint(elem));
                     None
                 }
             }
