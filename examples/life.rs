@@ -1,0 +1,200 @@
+//! Conway's Game of Life, the naive global-memory version of the CUDA tutorial (seed 000):
+//! one thread per cell on a 2-D grid of 32x32 blocks, the lattice wraps around at its edges
+//! (a torus), and every generation reads one buffer and writes the other (ping-pong), so no
+//! thread ever reads a cell another thread is writing.
+//!
+//! The initial lattice is random (a seeded xorshift, so runs are reproducible); after the
+//! last generation the result is compared cell by cell with a CPU Life, and the program
+//! exits non-zero on any difference.
+//!
+//! ```text
+//! cargo run --release --example life                       # GPU if present, else simulator
+//! WARPSPEED_BACKEND=sim cargo run --release --example life -- --size 64 --generations 50
+//! cargo run --release --example life -- --print-cuda       # show the generated CUDA C
+//! ```
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Parser;
+use warpspeed::prelude::*;
+use warpspeed::{Backend, Device, LaunchConfig};
+
+/// Live neighbours of cell (x, y) on an n x n torus. Adding `n - 1` instead of
+/// subtracting 1 keeps the unsigned arithmetic from going below zero at the left/top edge.
+#[gpu_device]
+fn nbrs(cells: &[i32], x: usize, y: usize, n: usize) -> i32 {
+    let xm = (x + n - 1) % n;
+    let xp = (x + 1) % n;
+    let ym = (y + n - 1) % n;
+    let yp = (y + 1) % n;
+    cells[ym * n + xm]
+        + cells[ym * n + x]
+        + cells[ym * n + xp]
+        + cells[y * n + xm]
+        + cells[y * n + xp]
+        + cells[yp * n + xm]
+        + cells[yp * n + x]
+        + cells[yp * n + xp]
+}
+
+/// One generation: a live cell stays alive with 2 or 3 live neighbours, a dead cell comes
+/// alive with exactly 3.
+#[gpu_kernel]
+fn conway(out: &mut [i32], cells: &[i32], n: usize) {
+    let (x, y) = grid_2d();
+    if x >= n || y >= n {
+        return;
+    }
+    let k: i32 = nbrs(cells, x, y, n);
+    let alive = cells[y * n + x] == 1;
+    out[y * n + x] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
+}
+
+#[derive(Parser)]
+#[command(
+    about = "Conway's Game of Life on the GPU (or the warpspeed simulator), checked against the CPU"
+)]
+struct Args {
+    /// Side of the square lattice (cells). Any size works; the grid is rounded up to 32x32 blocks.
+    #[arg(long, default_value_t = 128)]
+    size: usize,
+    /// Generations to run.
+    #[arg(long, default_value_t = 10)]
+    generations: usize,
+    /// Seed of the random initial lattice.
+    #[arg(long, default_value_t = 2024)]
+    seed: u64,
+    /// Fraction of cells alive at the start.
+    #[arg(long, default_value_t = 0.25)]
+    density: f64,
+    /// Print the generated CUDA C and exit.
+    #[arg(long)]
+    print_cuda: bool,
+    /// Draw the final lattice (only sensible for small sizes).
+    #[arg(long)]
+    show: bool,
+}
+
+/// xorshift64*: a tiny, seedable generator; good enough for a random lattice.
+struct XorShift(u64);
+
+impl XorShift {
+    fn new(seed: u64) -> Self {
+        // Zero is xorshift's fixed point; mix the seed so every seed gives a live state.
+        XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in [0, 1).
+    fn next_f64(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// The CPU reference: one generation of Life on an n x n torus.
+fn cpu_step(cells: &[i32], n: usize) -> Vec<i32> {
+    let mut out = vec![0; n * n];
+    for y in 0..n {
+        for x in 0..n {
+            let mut k = 0;
+            for dy in [n - 1, 0, 1] {
+                for dx in [n - 1, 0, 1] {
+                    if dx != 0 || dy != 0 {
+                        k += cells[((y + dy) % n) * n + (x + dx) % n];
+                    }
+                }
+            }
+            let alive = cells[y * n + x] == 1;
+            out[y * n + x] = i32::from(k == 3 || (alive && k == 2));
+        }
+    }
+    out
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    if args.print_cuda {
+        println!("{}", *conway::CUDA_SOURCE);
+        return ExitCode::SUCCESS;
+    }
+    match run(&args) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &Args) -> Result<bool, warpspeed::Error> {
+    let n = args.size;
+    assert!(n >= 1, "--size must be at least 1");
+    let dev = Device::new()?;
+    let kind = match dev.backend() {
+        Backend::Cuda => "GPU",
+        Backend::Simulator => "simulator",
+    };
+    println!("device: {} ({kind})", dev.name());
+
+    let mut rng = XorShift::new(args.seed);
+    let initial: Vec<i32> = (0..n * n)
+        .map(|_| i32::from(rng.next_f64() < args.density))
+        .collect();
+
+    // Ping-pong: generation g reads `a` and writes `b`, then the two swap roles.
+    let mut a = dev.upload(&initial)?;
+    let mut b = dev.upload(&vec![-1i32; n * n])?; // poisoned: every cell must be written
+    let blocks = n.div_ceil(32) as u32;
+    let cfg = LaunchConfig::new((blocks, blocks), (32, 32));
+    let start = Instant::now();
+    for _ in 0..args.generations {
+        conway::launch(&dev, cfg, &mut b, &a, n)?;
+        std::mem::swap(&mut a, &mut b);
+    }
+    dev.synchronize()?;
+    let elapsed = start.elapsed();
+    let result = a.download()?;
+
+    let mut expected = initial.clone();
+    for _ in 0..args.generations {
+        expected = cpu_step(&expected, n);
+    }
+
+    let alive = result.iter().filter(|&&c| c == 1).count();
+    println!(
+        "life: {n}x{n} lattice, {} generations on {cfg}, {:.3} ms; {alive} of {} cells alive at the end",
+        args.generations,
+        elapsed.as_secs_f64() * 1e3,
+        n * n
+    );
+    if args.show {
+        for row in result.chunks(n) {
+            let line: String = row
+                .iter()
+                .map(|&c| if c == 1 { '#' } else { '.' })
+                .collect();
+            println!("{line}");
+        }
+    }
+    let wrong: Vec<usize> = (0..n * n).filter(|&i| result[i] != expected[i]).collect();
+    if let Some(&first) = wrong.first() {
+        eprintln!(
+            "MISMATCH: {} of {} cells differ from the CPU Life; first at (x={}, y={}): got {}, expected {}",
+            wrong.len(),
+            n * n,
+            first % n,
+            first / n,
+            result[first],
+            expected[first]
+        );
+        return Ok(false);
+    }
+    println!("OK: matches the CPU reference cell for cell");
+    Ok(true)
+}
