@@ -14,7 +14,7 @@ fn check_unique_params(cx: &Ctxt, f: &Function) {
         if f.params[..i].iter().any(|q| q.name == p.name) {
             cx.error_spanned_by(
                 &p.name,
-                format!("the parameter `{}` is declared twice", p.name),
+                format!("the parameter `{}` is declared twice: rename one", p.name),
             );
         }
     }

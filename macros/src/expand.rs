@@ -84,7 +84,14 @@ fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> bool {
 fn fallback(f: &Function) -> TokenStream {
     let name = &f.name;
     let vis = &f.vis;
-    let params = f.params.iter().map(|p| {
+    // A parameter declared twice is reported already; a second copy would be rustc's E0415.
+    let mut seen = Vec::new();
+    let params = f.params.iter().filter(|p| {
+        let dup = seen.contains(&&p.name);
+        seen.push(&p.name);
+        !dup
+    });
+    let params = params.map(|p| {
         let n = &p.name;
         match p.ty {
             crate::parse::ast::ParamTy::Scalar(s) => {

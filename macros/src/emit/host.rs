@@ -132,14 +132,16 @@ fn kernel_items(f: &Function, entry: &str) -> TokenStream {
     let mut params = Vec::new();
     let mut pushes = Vec::new();
     let mut unpack = Vec::new();
+    let args = hyg("__args");
+    let ctx = hyg("__ctx");
     for (i, p) in f.params.iter().enumerate() {
         let n = &p.name;
         match p.ty {
             ParamTy::Scalar(s) => {
                 let t = scalar_ty(s);
                 params.push(quote!(#n: #t));
-                pushes.push(quote!(__args.scalar::<#t>(#n);));
-                unpack.push(quote!(__args[#i].scalar::<#t>()));
+                pushes.push(quote!(#args.scalar::<#t>(#n);));
+                unpack.push(quote!(#args[#i].scalar::<#t>()));
             }
             ParamTy::Slice {
                 elem,
@@ -147,8 +149,8 @@ fn kernel_items(f: &Function, entry: &str) -> TokenStream {
             } => {
                 let t = scalar_ty(elem);
                 params.push(quote!(#n: &::warpspeed::DeviceBuffer<#t>));
-                pushes.push(quote!(__args.slice::<#t>(#n);));
-                unpack.push(quote!(__args[#i].slice::<#t>()));
+                pushes.push(quote!(#args.slice::<#t>(#n);));
+                unpack.push(quote!(#args[#i].slice::<#t>()));
             }
             ParamTy::Slice {
                 elem,
@@ -156,8 +158,8 @@ fn kernel_items(f: &Function, entry: &str) -> TokenStream {
             } => {
                 let t = scalar_ty(elem);
                 params.push(quote!(#n: &mut ::warpspeed::DeviceBuffer<#t>));
-                pushes.push(quote!(__args.slice_mut::<#t>(#n);));
-                unpack.push(quote!(__args[#i].slice_mut::<#t>()));
+                pushes.push(quote!(#args.slice_mut::<#t>(#n);));
+                unpack.push(quote!(#args[#i].slice_mut::<#t>()));
             }
         }
     }
@@ -184,15 +186,21 @@ fn kernel_items(f: &Function, entry: &str) -> TokenStream {
             #cfg: ::warpspeed::LaunchConfig,
             #(#params),*
         ) -> ::core::result::Result<(), ::warpspeed::Error> {
-            let mut __args = ::warpspeed::__private::KernelArgs::new();
+            let mut #args = ::warpspeed::__private::KernelArgs::new();
             #(#pushes)*
-            ::warpspeed::__private::launch(#dev, &KERNEL, #cfg, __args)
+            ::warpspeed::__private::launch(#dev, &KERNEL, #cfg, #args)
         }
 
-        fn __sim_entry(__ctx: &::warpspeed::__private::ThreadCtx, __args: &[::warpspeed::__private::Arg]) {
-            __sim(__ctx, #(#unpack),*)
+        fn __sim_entry(#ctx: &::warpspeed::__private::ThreadCtx, #args: &[::warpspeed::__private::Arg]) {
+            __sim(#ctx, #(#unpack),*)
         }
     }
+}
+
+/// A name the emitted Rust declares for itself (`__ctx`, `__value`, ...): with mixed-site
+/// hygiene it never captures, nor is captured by, a user variable of the same name.
+fn hyg(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
 }
 
 fn scalar_ty(s: Scalar) -> Ident {
@@ -243,10 +251,11 @@ fn sim_fn(f: &Function, types: &Types) -> TokenStream {
     };
     let w = RustWriter { types };
     let body = w.block(&f.body);
+    let ctx = hyg("__ctx");
     quote! {
         /// One thread of this function on the CPU simulator, with every type spelled out.
         #[allow(unused_parens, unused_braces, unreachable_code, clippy::all)]
-        pub fn __sim(__ctx: &::warpspeed::__private::ThreadCtx, #(#params),*) #ret #body
+        pub fn __sim(#ctx: &::warpspeed::__private::ThreadCtx, #(#params),*) #ret #body
     }
 }
 
@@ -407,7 +416,8 @@ impl RustWriter<'_> {
             }
             ExprKind::Intrinsic(i, _) => {
                 let n = Ident::new(i.rust_name(), span);
-                quote_spanned!(span=> __ctx.#n())
+                let ctx = hyg("__ctx");
+                quote_spanned!(span=> #ctx.#n())
             }
             ExprKind::Call(path, args) => {
                 let p = path_from_module(path);
@@ -419,12 +429,14 @@ impl RustWriter<'_> {
                         v
                     }
                 });
-                let call = quote_spanned!(span=> #p::__sim(__ctx, #(#args),*));
+                let ctx = hyg("__ctx");
+                let call = quote_spanned!(span=> #p::__sim(#ctx, #(#args),*));
                 match t {
                     Ty::Unit | Ty::Never | Ty::Var(_) => call,
                     t => {
                         let rt = rust_ty(t);
-                        quote_spanned!(span=> { let __result: #rt = #call; __result })
+                        let result = hyg("__result");
+                        quote_spanned!(span=> { let #result: #rt = #call; #result })
                     }
                 }
             }
@@ -436,7 +448,8 @@ impl RustWriter<'_> {
                         let i = self.expr(idx);
                         let line = e.line as u32;
                         let vt = rust_ty(self.ty(value));
-                        quote_spanned!(span=> { let __value: #vt = #v; #b.store(#i, __value, #line); })
+                        let value = hyg("__value");
+                        quote_spanned!(span=> { let #value: #vt = #v; #b.store(#i, #value, #line); })
                     }
                     _ => {
                         let p = self.expr(place);
@@ -448,24 +461,27 @@ impl RustWriter<'_> {
                 let v = self.expr(value);
                 let vt = rust_ty(self.ty(value));
                 let pt = self.ty(place).clone();
-                let cur = quote!(__value);
+                // Hygienic: a user variable named `__value` or `__index` stays the user's.
+                let value = hyg("__value");
+                let index = hyg("__index");
+                let cur = quote!(#value);
                 match &place.kind {
                     ExprKind::Index(base, idx) if matches!(self.ty(base), Ty::Slice(..)) => {
                         let b = self.expr(base);
                         let i = self.expr(idx);
                         let line = e.line as u32;
                         let combined =
-                            binary(*op, &pt, quote!(#b.load(__index, #line)), cur.clone(), span);
+                            binary(*op, &pt, quote!(#b.load(#index, #line)), cur.clone(), span);
                         quote_spanned!(span=> {
-                            let __value: #vt = #v;
-                            let __index: usize = #i;
-                            #b.store(__index, #combined, #line);
+                            let #value: #vt = #v;
+                            let #index: usize = #i;
+                            #b.store(#index, #combined, #line);
                         })
                     }
                     _ => {
                         let p = self.expr(place);
                         let combined = binary(*op, &pt, p.clone(), cur.clone(), span);
-                        quote_spanned!(span=> { let __value: #vt = #v; #p = #combined; })
+                        quote_spanned!(span=> { let #value: #vt = #v; #p = #combined; })
                     }
                 }
             }

@@ -113,15 +113,22 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
                 );
             }
         }
+        None if f.ret_rejected => {}
         None => {
             if tc.unify(&body_ty, &Ty::Unit).is_err() {
                 let at = f.body.tail.as_ref().map(|t| t.span).unwrap_or(f.body.span);
                 cx.error_at(
                     at,
-                    format!(
-                        "a kernel's body gives no value; found `{}` (add `;`?)",
-                        tc.show(&body_ty)
-                    ),
+                    match f.kind {
+                        FnKind::Kernel => format!(
+                            "a kernel's body gives no value; found `{}` (add `;`?)",
+                            tc.show(&body_ty)
+                        ),
+                        FnKind::Device => format!(
+                            "this function declares no return type but its body gives `{}`: declare `-> T` or add `;`",
+                            tc.show(&body_ty)
+                        ),
+                    },
                 );
             }
         }
@@ -619,7 +626,11 @@ impl<'a> Typeck<'a> {
                     }
                     Some(_) => {}
                     None if label.is_some() => {
-                        self.cx.error_at(e.range(), "use of an undeclared label");
+                        let l = label.as_ref().map(|l| l.to_string()).unwrap_or_default();
+                        self.cx.error_at(
+                            e.range(),
+                            format!("use of undeclared label `'{l}`: a label names an enclosing loop (`'{l}: for ...`)"),
+                        );
                     }
                     None => {
                         let what = if is_break { "break" } else { "continue" };

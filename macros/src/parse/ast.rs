@@ -20,6 +20,9 @@ pub struct Function {
     /// Parameters whose type was rejected (already reported): bound to an error type so
     /// their uses raise no second error.
     pub error_params: Vec<(Ident, VarId)>,
+    /// The written return type was rejected (already reported): the body's value is not
+    /// checked against it.
+    pub ret_rejected: bool,
     pub fast_math: bool,
     /// Number of expression ids handed out.
     pub expr_count: usize,

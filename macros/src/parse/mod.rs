@@ -144,30 +144,23 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        let mut ret_rejected = false;
         let ret = match &sig.output {
             syn::ReturnType::Default => None,
             syn::ReturnType::Type(_, ty) => {
                 if kind == FnKind::Kernel {
-                    if matches!(&**ty, syn::Type::Tuple(t) if t.elems.is_empty()) {
-                        None
-                    } else {
+                    if !matches!(&**ty, syn::Type::Tuple(t) if t.elems.is_empty()) {
                         self.cx.error_spanned_by(
                             ty,
                             "a kernel returns nothing: write results into a `&mut [T]` parameter",
                         );
-                        // Check the body against the written type, so this one mistake is
-                        // not reported again at the body's value.
-                        match &**ty {
-                            syn::Type::Path(p) => p
-                                .path
-                                .get_ident()
-                                .and_then(|i| Scalar::from_name(&i.to_string()))
-                                .map(|s| (s, ty.span())),
-                            _ => None,
-                        }
+                        ret_rejected = true;
                     }
+                    None
                 } else {
-                    parse_scalar(self.cx, ty).map(|s| (s, ty.span()))
+                    let s = parse_scalar(self.cx, ty);
+                    ret_rejected = s.is_none();
+                    s.map(|s| (s, ty.span()))
                 }
             }
         };
@@ -194,6 +187,7 @@ impl<'a> Parser<'a> {
             ret,
             body,
             error_params,
+            ret_rejected,
             fast_math,
             expr_count: self.next_expr,
             docs,
@@ -620,8 +614,11 @@ impl<'a> Parser<'a> {
                 };
                 match i.base10_parse::<u128>() {
                     Ok(v) => Some(Lit::Int(v, suffix)),
-                    Err(err) => {
-                        self.cx.syn_error(err);
+                    Err(_) => {
+                        self.cx.error_spanned_by(
+                            i,
+                            "integer literal too large: the widest kernel integers are 64-bit (`u64::MAX` is 18446744073709551615)",
+                        );
                         None
                     }
                 }

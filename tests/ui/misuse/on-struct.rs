@@ -1,0 +1,8 @@
+use warpspeed::prelude::*;
+
+#[gpu_kernel]
+struct S {
+    x: i32,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use warpspeed::prelude::*;
+
+#[gpu_kernel]
+fn k(out: &mut [i32]) {
+    out[0] = helper(3);
+}
+
+fn main() {}

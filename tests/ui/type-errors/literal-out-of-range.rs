@@ -1,0 +1,8 @@
+use warpspeed::prelude::*;
+
+#[gpu_kernel]
+fn k(out: &mut [u8]) {
+    out[0] = 300u8;
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use warpspeed::prelude::*;
+
+#[gpu_kernel]
+fn k(out: &mut [f32], a: &[f32]) {
+    out[0] = a.iter().sum();
+}
+
+fn main() {}

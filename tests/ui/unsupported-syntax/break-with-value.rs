@@ -1,0 +1,11 @@
+use warpspeed::prelude::*;
+
+#[gpu_kernel]
+fn k(out: &mut [i32]) {
+    let x = loop {
+        break 5;
+    };
+    out[0] = x;
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+use warpspeed::prelude::*;
+
+#[gpu_kernel]
+fn k<T>(out: &mut [T]) {
+}
+
+fn main() {}

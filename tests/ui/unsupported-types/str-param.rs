@@ -1,0 +1,8 @@
+use warpspeed::prelude::*;
+
+#[gpu_kernel]
+fn k(out: &mut [i32], s: &str) {
+    out[0] = 1;
+}
+
+fn main() {}
