@@ -31,8 +31,11 @@ template <typename T> __device__ __forceinline__ T ws_abs(T a) { return a < (T)0
 template <typename T> __device__ __forceinline__ T ws_min(T a, T b) { return b < a ? b : a; }
 template <typename T> __device__ __forceinline__ T ws_max(T a, T b) { return b < a ? a : b; }
 
-// Float to small integers saturate like Rust's `as` (NaN becomes 0): the cvt.rzi
-// intrinsics saturate to 32 bits and map NaN to 0; the clamp narrows further.
+// Float to int saturates like Rust's `as` and maps NaN to 0: NaN is made 0 first (cvt.rzi
+// turns it into MIN or MAX for some widths), the cvt.rzi intrinsics saturate to 32/64 bits,
+// and the clamps narrow 8- and 16-bit results further.
+__device__ __forceinline__ float ws_nan0f(float x) { return x != x ? 0.0f : x; }
+__device__ __forceinline__ double ws_nan0d(double x) { return x != x ? 0.0 : x; }
 __device__ __forceinline__ int ws_clamp_i(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 __device__ __forceinline__ unsigned int ws_clamp_u(unsigned int v, unsigned int hi) { return v > hi ? hi : v; }
 
