@@ -9,7 +9,8 @@
 //!    (release builds only: debug builds panic on the overflows the cases are made of);
 //!  - the simulator (`Device::simulator()`): the macro's emitted Rust, with its types;
 //!  - the emitted CUDA C compiled as host C++ by g++ with a shim for the CUDA intrinsics
-//!    (`__float2int_rz`... with PTX's saturating semantics), and under UBSan, so C
+//!    (`__float2int_rz`... saturating as PTX does, NaN adversarially MIN/MAX as sm_90 does
+//!    for some widths), and under UBSan, so C
 //!    undefined behaviour in the emitted code is an error, not a lucky result;
 //!  - the GPU, when `Device::new()` finds one.
 //! Float results compare bit for bit except that all NaNs are equal (Rust does not specify
@@ -474,11 +475,13 @@ const SHIM: &str = r#"// Host stand-ins for what the emitted CUDA C uses, with C
 #define __forceinline__ inline
 struct ws_host_uint3 { unsigned int x, y, z; };
 extern ws_host_uint3 threadIdx, blockIdx, blockDim, gridDim;
-// cvt.rzi.{s,u}{32,64}.f{32,64}: truncate toward zero, saturate to the range, NaN -> 0.
-static inline int ws_h_i32(double d) { if (d != d) return 0; if (d >= 2147483648.0) return INT_MAX; if (d <= -2147483649.0) return INT_MIN; return (int)d; }
-static inline unsigned int ws_h_u32(double d) { if (d != d) return 0; if (d >= 4294967296.0) return UINT_MAX; if (d <= -1.0) return 0; return (unsigned int)d; }
-static inline long long ws_h_i64(double d) { if (d != d) return 0; if (d >= 9223372036854775808.0) return LLONG_MAX; if (d < -9223372036854775808.0) return LLONG_MIN; return (long long)d; }
-static inline unsigned long long ws_h_u64(double d) { if (d != d) return 0; if (d >= 18446744073709551616.0) return ULLONG_MAX; if (d <= -1.0) return 0; return (unsigned long long)d; }
+// cvt.rzi.{s,u}{32,64}.f{32,64}: truncate toward zero, saturate to the range. NaN gives
+// MIN/MAX here, as sm_90 was seen to do for some widths (PTX documents 0): the emitted C
+// must not rely on the intrinsic for NaN.
+static inline int ws_h_i32(double d) { if (d != d) return INT_MIN; if (d >= 2147483648.0) return INT_MAX; if (d <= -2147483649.0) return INT_MIN; return (int)d; }
+static inline unsigned int ws_h_u32(double d) { if (d != d) return UINT_MAX; if (d >= 4294967296.0) return UINT_MAX; if (d <= -1.0) return 0; return (unsigned int)d; }
+static inline long long ws_h_i64(double d) { if (d != d) return LLONG_MIN; if (d >= 9223372036854775808.0) return LLONG_MAX; if (d < -9223372036854775808.0) return LLONG_MIN; return (long long)d; }
+static inline unsigned long long ws_h_u64(double d) { if (d != d) return ULLONG_MAX; if (d >= 18446744073709551616.0) return ULLONG_MAX; if (d <= -1.0) return 0; return (unsigned long long)d; }
 static inline int __float2int_rz(float x) { return ws_h_i32(x); }
 static inline unsigned int __float2uint_rz(float x) { return ws_h_u32(x); }
 static inline long long __float2ll_rz(float x) { return ws_h_i64(x); }
