@@ -236,6 +236,7 @@ fn rust_ty(t: &Ty) -> TokenStream {
 }
 
 fn sim_fn(f: &Function, types: &Types) -> TokenStream {
+    let allows = &f.allows;
     let params = f.params.iter().map(|p| {
         let n = &p.name;
         let m = if p.mutable { quote!(mut) } else { quote!() };
@@ -255,6 +256,7 @@ fn sim_fn(f: &Function, types: &Types) -> TokenStream {
     quote! {
         /// One thread of this function on the CPU simulator, with every type spelled out.
         #[allow(unused_parens, unused_braces, unreachable_code, clippy::all)]
+        #(#allows)*
         pub fn __sim(#ctx: &::warpspeed::__private::ThreadCtx, #(#params),*) #ret #body
     }
 }

@@ -27,6 +27,8 @@ pub struct Function {
     /// Number of expression ids handed out.
     pub expr_count: usize,
     pub docs: Vec<syn::Attribute>,
+    /// `#[allow(..)]` on the function: applied to the simulator body, where rustc lints it.
+    pub allows: Vec<syn::Attribute>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

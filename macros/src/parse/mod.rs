@@ -171,6 +171,12 @@ impl<'a> Parser<'a> {
             .filter(|a| a.path().is_ident("doc"))
             .cloned()
             .collect();
+        let allows = item
+            .attrs
+            .iter()
+            .filter(|a| a.path().is_ident("allow"))
+            .cloned()
+            .collect();
         for attr in &item.attrs {
             if !attr.path().is_ident("doc") && !attr.path().is_ident("allow") {
                 self.cx.error_spanned_by(
@@ -191,6 +197,7 @@ impl<'a> Parser<'a> {
             fast_math,
             expr_count: self.next_expr,
             docs,
+            allows,
         })
     }
 

@@ -403,7 +403,11 @@ pub fn cast_c(from: Scalar, to: Scalar, v: &str) -> String {
     };
     // cvt.rzi saturates, but turns NaN into the type's minimum or maximum for some widths
     // (seen on sm_90: NaN as i64 gave i64::MIN, NaN as u16 gave 65535): NaN is 0 first.
-    let nan0 = if from == Scalar::F32 { "ws_nan0f" } else { "ws_nan0d" };
+    let nan0 = if from == Scalar::F32 {
+        "ws_nan0f"
+    } else {
+        "ws_nan0d"
+    };
     let v = &format!("{nan0}({v})");
     match to {
         Scalar::I32 => format!("{p}int_rz({v})"),
