@@ -2,15 +2,34 @@
 //! (naga's `tests/snapshots.rs` style), and proof that NVRTC compiles every one of them.
 //! A change in the emitted C shows here as a diff to review (`cargo insta review`).
 
-
-
 mod kernels {
     use warpspeed::prelude::*;
 
     #[gpu_kernel]
-    pub fn scalars(b: bool, i8v: i8, i16v: i16, i32v: i32, i64v: i64, iz: isize, u8v: u8, u16v: u16, u32v: u32, u64v: u64, uz: usize, f: f32, d: f64, out: &mut [f64]) {
+    pub fn scalars(
+        b: bool,
+        i8v: i8,
+        i16v: i16,
+        i32v: i32,
+        i64v: i64,
+        iz: isize,
+        u8v: u8,
+        u16v: u16,
+        u32v: u32,
+        u64v: u64,
+        uz: usize,
+        f: f32,
+        d: f64,
+        out: &mut [f64],
+    ) {
         let t = b as i32 + i8v as i32 + i16v as i32 + i32v;
-        let w = i64v as f64 + iz as f64 + u8v as f64 + u16v as f64 + u32v as f64 + u64v as f64 + uz as f64;
+        let w = i64v as f64
+            + iz as f64
+            + u8v as f64
+            + u16v as f64
+            + u32v as f64
+            + u64v as f64
+            + uz as f64;
         out[0] = t as f64 + w + f as f64 + d;
     }
 
@@ -19,7 +38,7 @@ mod kernels {
         let i = grid_1d();
         let x = a[i] + 1 - a[i] * 3 / (a[i] | 1) % 7;
         let y = (b[i] + 200) & 0x0f | b[i] ^ 3;
-        let s = (a[i] << 3) >> (b[i] as u32) ;
+        let s = (a[i] << 3) >> (b[i] as u32);
         out[i] = x + y as i32 + s + (-a[i]) + !a[i];
         outf[i] = c[i] * 2.0 - c[i] / 3.0 + c[i] % 1.5 - (-c[i]);
     }
@@ -45,7 +64,15 @@ mod kernels {
     }
 
     #[gpu_kernel]
-    pub fn casts(f: &[f32], d: &[f64], out_i8: &mut [i8], out_u8: &mut [u8], out_i64: &mut [i64], out_u32: &mut [u32], out_f: &mut [f32]) {
+    pub fn casts(
+        f: &[f32],
+        d: &[f64],
+        out_i8: &mut [i8],
+        out_u8: &mut [u8],
+        out_i64: &mut [i64],
+        out_u32: &mut [u32],
+        out_f: &mut [f32],
+    ) {
         let i = grid_1d();
         out_i8[i] = f[i] as i8;
         out_u8[i] = d[i] as u8;
@@ -93,12 +120,23 @@ mod kernels {
         for s in (0..10).step_by(4).rev() {
             acc += s;
         }
-        let v = if data[i] > 0 { data[i] } else if data[i] < -5 { -data[i] } else { 0 };
+        let v = if data[i] > 0 {
+            data[i]
+        } else if data[i] < -5 {
+            -data[i]
+        } else {
+            0
+        };
         let w = {
             let t = v * 2;
             t + 1
         };
-        let z = if acc > w { let q = acc - w; q * q } else { w };
+        let z = if acc > w {
+            let q = acc - w;
+            q * q
+        } else {
+            w
+        };
         out[i] = acc + v + w + z;
     }
 
@@ -135,12 +173,34 @@ mod kernels {
     }
 
     #[gpu_kernel]
-    pub fn methods(a: &[i32], b: &[u8], f: &[f32], d: &[f64], out: &mut [u32], outf: &mut [f32], outd: &mut [f64]) {
+    pub fn methods(
+        a: &[i32],
+        b: &[u8],
+        f: &[f32],
+        d: &[f64],
+        out: &mut [u32],
+        outf: &mut [f32],
+        outd: &mut [f64],
+    ) {
         let i = grid_1d();
-        out[i] = a[i].count_ones() + b[i].leading_zeros() + b[i].trailing_zeros() + (a[i].abs().min(7).max(-3) as u32);
+        out[i] = a[i].count_ones()
+            + b[i].leading_zeros()
+            + b[i].trailing_zeros()
+            + (a[i].abs().min(7).max(-3) as u32);
         out[i] += a[i].wrapping_add(5).wrapping_mul(3).wrapping_sub(1) as u32;
-        outf[i] = f[i].sqrt() + f[i].powi(3) + f[i].abs().powf(0.5) + f[i].exp() + f[i].ln() + f[i].sin() + f[i].cos()
-            + f[i].atan2(2.0) + f[i].floor() + f[i].ceil() + f[i].mul_add(2.0, 1.0) + f[i].min(1.0) + f[i].max(0.0);
+        outf[i] = f[i].sqrt()
+            + f[i].powi(3)
+            + f[i].abs().powf(0.5)
+            + f[i].exp()
+            + f[i].ln()
+            + f[i].sin()
+            + f[i].cos()
+            + f[i].atan2(2.0)
+            + f[i].floor()
+            + f[i].ceil()
+            + f[i].mul_add(2.0, 1.0)
+            + f[i].min(1.0)
+            + f[i].max(0.0);
         outd[i] = d[i].sqrt().mul_add(d[i], 0.5);
     }
 
@@ -208,12 +268,14 @@ fn snapshots() {
         // The prelude is the same for every kernel: snapshot what the macro wrote.
         let src = k.source.as_str();
         let body = src.split("// ---- index intrinsics").nth(1).unwrap_or(src);
-        let body = body.split_once("\n__device__ __forceinline__ unsigned long long ws_grid_stride_1d()").map(|(_, b)| b).unwrap_or(body);
+        let body = body
+            .split_once("\n__device__ __forceinline__ unsigned long long ws_grid_stride_1d()")
+            .map(|(_, b)| b)
+            .unwrap_or(body);
         let body = body.split_once('\n').map(|(_, b)| b).unwrap_or(body);
         insta::assert_snapshot!(name, body);
     }
 }
-
 
 #[test]
 fn nvrtc_compiles_every_kernel() {
@@ -227,8 +289,9 @@ fn nvrtc_compiles_every_kernel() {
     }
     for arch in [(7, 5), (8, 0), (9, 0)] {
         for (name, k) in all() {
-            warpspeed::compile::compile_cubin(k.source.as_str(), arch, k.options)
-                .unwrap_or_else(|e| panic!("{name} does not compile for sm_{}{}: {e}", arch.0, arch.1));
+            warpspeed::compile::compile_cubin(k.source.as_str(), arch, k.options).unwrap_or_else(
+                |e| panic!("{name} does not compile for sm_{}{}: {e}", arch.0, arch.1),
+            );
         }
     }
 }

@@ -95,7 +95,13 @@ fn nested(out: &mut [i32]) {
                 if a != 3 {
                     if a >= 1 {
                         if a <= 1 {
-                            out[0] = a + { { { 41 } } };
+                            out[0] = a + {
+                                {
+                                    {
+                                        41
+                                    }
+                                }
+                            };
                         }
                     }
                 }
@@ -149,7 +155,15 @@ fn odd_names_compute_what_the_rust_says() {
     let mut oi = dev.zeros::<i64>(2).unwrap();
     let mut o8 = dev.zeros::<i8>(2).unwrap();
     let mut of = dev.zeros::<f64>(3).unwrap();
-    extremes::launch(&dev, LaunchConfig::new(1u32, 1u32), &mut o64, &mut oi, &mut o8, &mut of).unwrap();
+    extremes::launch(
+        &dev,
+        LaunchConfig::new(1u32, 1u32),
+        &mut o64,
+        &mut oi,
+        &mut o8,
+        &mut of,
+    )
+    .unwrap();
     assert_eq!(o64.download().unwrap(), vec![u64::MAX, u64::MAX]);
     assert_eq!(oi.download().unwrap(), vec![i64::MIN, i64::MAX]);
     assert_eq!(o8.download().unwrap(), vec![i8::MIN, i8::MAX]);
@@ -176,7 +190,10 @@ fn odd_names_emit_valid_c_names() {
         assert!(!c.contains(word), "`{word}` left as a name in the C:\n{c}");
     }
     let raw = raw_idents::ITEM.definition;
-    assert!(!raw.contains("r#"), "raw identifier prefix in the C:\n{raw}");
+    assert!(
+        !raw.contains("r#"),
+        "raw identifier prefix in the C:\n{raw}"
+    );
     assert!(!spin::ITEM.definition.is_empty());
     assert!(!empty::ITEM.definition.is_empty());
 }

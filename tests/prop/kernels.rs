@@ -2,7 +2,12 @@
 // Each eK is a kernel computing out[i] = EXPR(x0[i], ..); rK is the same EXPR as
 // plain Rust, typed and evaluated by rustc alone.
 
-#![allow(unused_parens, unused_variables, unused_comparisons, arithmetic_overflow)]
+#![allow(
+    unused_parens,
+    unused_variables,
+    unused_comparisons,
+    arithmetic_overflow
+)]
 
 use super::*;
 
@@ -11,12 +16,12 @@ use super::*;
 fn e0(x0: &[u8], x1: &[i32], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i] / ((((((((x1[i]) as u64)) as i64)) as u8) & ((false) as u8)) | 1));
+        out[i] = (x0[i] / ((((((x1[i]) as u64) as i64) as u8) & ((false) as u8)) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r0(x0: u8, x1: i32) -> u8 {
-    (x0 / ((((((((x1) as u64)) as i64)) as u8) & ((false) as u8)) | 1))
+    (x0 / ((((((x1) as u64) as i64) as u8) & ((false) as u8)) | 1))
 }
 
 #[gpu_kernel]
@@ -24,12 +29,14 @@ fn r0(x0: u8, x1: i32) -> u8 {
 fn e1(x0: &[f64], x1: &[f64], x2: &[f64], x3: &[i8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).min((((x3[i]) as f64) - ((((x0[i]).max(x1[i]) + 0.0)).min((x0[i] - x2[i])) + 0.0))) + 0.0);
+        out[i] = ((x0[i])
+            .min((((x3[i]) as f64) - (((x0[i]).max(x1[i]) + 0.0).min((x0[i] - x2[i])) + 0.0)))
+            + 0.0);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r1(x0: f64, x1: f64, x2: f64, x3: i8) -> f64 {
-    ((x0).min((((x3) as f64) - ((((x0).max(x1) + 0.0)).min((x0 - x2)) + 0.0))) + 0.0)
+    ((x0).min((((x3) as f64) - (((x0).max(x1) + 0.0).min((x0 - x2)) + 0.0))) + 0.0)
 }
 
 #[gpu_kernel]
@@ -37,12 +44,14 @@ fn r1(x0: f64, x1: f64, x2: f64, x3: i8) -> f64 {
 fn e2(x0: &[usize], x1: &[u8], x2: &[u8], x3: &[usize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((4294967295 + (x1[i] as i64)) + (-(x3[i] as i64)))) as usize) | (((x0[i] * 1) >> (x1[i] / (x2[i] | 1)))).min(x3[i]));
+        out[i] = ((((4294967295 + (x1[i] as i64)) + (-(x3[i] as i64))) as usize)
+            | ((x0[i] * 1) >> (x1[i] / (x2[i] | 1))).min(x3[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r2(x0: usize, x1: u8, x2: u8, x3: usize) -> usize {
-    (((((4294967295 + (x1 as i64)) + (-(x3 as i64)))) as usize) | (((x0 * 1) >> (x1 / (x2 | 1)))).min(x3))
+    ((((4294967295 + (x1 as i64)) + (-(x3 as i64))) as usize)
+        | ((x0 * 1) >> (x1 / (x2 | 1))).min(x3))
 }
 
 #[gpu_kernel]
@@ -50,12 +59,12 @@ fn r2(x0: usize, x1: u8, x2: u8, x3: usize) -> usize {
 fn e3(x0: &[u8], x1: &[u8], out: &mut [bool]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (2 > (((x0[i] - x1[i])) as usize));
+        out[i] = (2 > ((x0[i] - x1[i]) as usize));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r3(x0: u8, x1: u8) -> bool {
-    (2 > (((x0 - x1)) as usize))
+    (2 > ((x0 - x1) as usize))
 }
 
 #[gpu_kernel]
@@ -63,12 +72,24 @@ fn r3(x0: u8, x1: u8) -> bool {
 fn e4(x0: &[u8], x1: &[u32], x2: &[u32], x3: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i]).min(x1[i]) * ((x0[i]) as u32))).wrapping_mul(((x2[i] - 33)).min(1000))).wrapping_add((((x2[i]).max(1000) + (x2[i] - x3[i])) >> (((x1[i] << 2147483647isize)) as u64)))).min(((((7u32 + 0) * (if (x3[i] > 3) { x3[i] } else { x1[i] })) >> 16) + (((x2[i] | x3[i]) | (x1[i] | x1[i])) * (7u32 - (x2[i]).max(x2[i])))));
+        out[i] = ((((x1[i]).min(x1[i]) * ((x0[i]) as u32)).wrapping_mul((x2[i] - 33).min(1000)))
+            .wrapping_add(
+                (((x2[i]).max(1000) + (x2[i] - x3[i])) >> ((x1[i] << 2147483647isize) as u64)),
+            ))
+        .min(
+            ((((7u32 + 0) * (if (x3[i] > 3) { x3[i] } else { x1[i] })) >> 16)
+                + (((x2[i] | x3[i]) | (x1[i] | x1[i])) * (7u32 - (x2[i]).max(x2[i])))),
+        );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r4(x0: u8, x1: u32, x2: u32, x3: u32) -> u32 {
-    (((((x1).min(x1) * ((x0) as u32))).wrapping_mul(((x2 - 33)).min(1000))).wrapping_add((((x2).max(1000) + (x2 - x3)) >> (((x1 << 2147483647isize)) as u64)))).min(((((7u32 + 0) * (if (x3 > 3) { x3 } else { x1 })) >> 16) + (((x2 | x3) | (x1 | x1)) * (7u32 - (x2).max(x2)))))
+    ((((x1).min(x1) * ((x0) as u32)).wrapping_mul((x2 - 33).min(1000)))
+        .wrapping_add((((x2).max(1000) + (x2 - x3)) >> ((x1 << 2147483647isize) as u64))))
+    .min(
+        ((((7u32 + 0) * (if (x3 > 3) { x3 } else { x1 })) >> 16)
+            + (((x2 | x3) | (x1 | x1)) * (7u32 - (x2).max(x2)))),
+    )
 }
 
 #[gpu_kernel]
@@ -76,7 +97,8 @@ fn r4(x0: u8, x1: u32, x2: u32, x3: u32) -> u32 {
 fn e5(x0: &[f32], x1: &[f32], x2: &[bool], x3: &[usize], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((if x2[i] { x1[i] } else { x0[i] }) * ((x0[i]).max(x1[i]) + 0.0)) / (((x3[i]).min(100)) as f32));
+        out[i] = (((if x2[i] { x1[i] } else { x0[i] }) * ((x0[i]).max(x1[i]) + 0.0))
+            / (((x3[i]).min(100)) as f32));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
@@ -89,12 +111,12 @@ fn r5(x0: f32, x1: f32, x2: bool, x3: usize) -> f32 {
 fn e6(x0: &[isize], x1: &[bool], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i] - (if x1[i] { x0[i] } else { x0[i] }))) as u8)) as f32);
+        out[i] = (((x0[i] - (if x1[i] { x0[i] } else { x0[i] })) as u8) as f32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r6(x0: isize, x1: bool) -> f32 {
-    (((((x0 - (if x1 { x0 } else { x0 }))) as u8)) as f32)
+    (((x0 - (if x1 { x0 } else { x0 })) as u8) as f32)
 }
 
 #[gpu_kernel]
@@ -102,12 +124,12 @@ fn r6(x0: isize, x1: bool) -> f32 {
 fn e7(x0: &[i64], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i] * x0[i])).leading_zeros()) as i32) >> 65);
+        out[i] = ((((x0[i] * x0[i]).leading_zeros()) as i32) >> 65);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r7(x0: i64) -> i32 {
-    (((((x0 * x0)).leading_zeros()) as i32) >> 65)
+    ((((x0 * x0).leading_zeros()) as i32) >> 65)
 }
 
 #[gpu_kernel]
@@ -141,12 +163,13 @@ fn r9(x0: f32) -> f32 {
 fn e10(x0: &[u8], x1: &[i32], x2: &[i32], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i] / (x0[i] | 1))) as i32) / ((((x1[i]).min(x2[i]) | (x1[i] / ((x1[i] | 1) & i32::MAX))) | 1) & i32::MAX));
+        out[i] = (((x0[i] / (x0[i] | 1)) as i32)
+            / ((((x1[i]).min(x2[i]) | (x1[i] / ((x1[i] | 1) & i32::MAX))) | 1) & i32::MAX));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r10(x0: u8, x1: i32, x2: i32) -> i32 {
-    ((((x0 / (x0 | 1))) as i32) / ((((x1).min(x2) | (x1 / ((x1 | 1) & i32::MAX))) | 1) & i32::MAX))
+    (((x0 / (x0 | 1)) as i32) / ((((x1).min(x2) | (x1 / ((x1 | 1) & i32::MAX))) | 1) & i32::MAX))
 }
 
 #[gpu_kernel]
@@ -154,12 +177,15 @@ fn r10(x0: u8, x1: i32, x2: i32) -> i32 {
 fn e11(x0: &[i32], x1: &[bool], x2: &[i8], x3: &[i8], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((!((x0[i]) as i8)) | ((((x0[i] as f32)) as i8) + (if x1[i] { x2[i] } else { x3[i] }))) + (((x0[i]).leading_zeros()) as i8));
+        out[i] = (((!((x0[i]) as i8))
+            | (((x0[i] as f32) as i8) + (if x1[i] { x2[i] } else { x3[i] })))
+            + (((x0[i]).leading_zeros()) as i8));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r11(x0: i32, x1: bool, x2: i8, x3: i8) -> i8 {
-    (((!((x0) as i8)) | ((((x0 as f32)) as i8) + (if x1 { x2 } else { x3 }))) + (((x0).leading_zeros()) as i8))
+    (((!((x0) as i8)) | (((x0 as f32) as i8) + (if x1 { x2 } else { x3 })))
+        + (((x0).leading_zeros()) as i8))
 }
 
 #[gpu_kernel]
@@ -167,12 +193,12 @@ fn r11(x0: i32, x1: bool, x2: i8, x3: i8) -> i8 {
 fn e12(x0: &[u8], x1: &[i16], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x1[i] ^ ((x0[i]) as i16))) as f32);
+        out[i] = ((x1[i] ^ ((x0[i]) as i16)) as f32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r12(x0: u8, x1: i16) -> f32 {
-    (((x1 ^ ((x0) as i16))) as f32)
+    ((x1 ^ ((x0) as i16)) as f32)
 }
 
 #[gpu_kernel]
@@ -180,12 +206,12 @@ fn r12(x0: u8, x1: i16) -> f32 {
 fn e13(x0: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((!x0[i])).trailing_zeros();
+        out[i] = (!x0[i]).trailing_zeros();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r13(x0: u32) -> u32 {
-    ((!x0)).trailing_zeros()
+    (!x0).trailing_zeros()
 }
 
 #[gpu_kernel]
@@ -206,12 +232,13 @@ fn r14(x0: u8, x1: u8) -> u8 {
 fn e15(x0: &[usize], x1: &[u32], x2: &[u32], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]).leading_zeros()) as u8)).min(((((x1[i] % (x2[i] | 1))).trailing_zeros()) as u8));
+        out[i] =
+            (((x0[i]).leading_zeros()) as u8).min((((x1[i] % (x2[i] | 1)).trailing_zeros()) as u8));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r15(x0: usize, x1: u32, x2: u32) -> u8 {
-    ((((x0).leading_zeros()) as u8)).min(((((x1 % (x2 | 1))).trailing_zeros()) as u8))
+    (((x0).leading_zeros()) as u8).min((((x1 % (x2 | 1)).trailing_zeros()) as u8))
 }
 
 #[gpu_kernel]
@@ -232,12 +259,12 @@ fn r16(x0: usize, x1: isize) -> i32 {
 fn e17(x0: &[i16], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]).abs() ^ (x0[i]).abs())) as i32);
+        out[i] = (((x0[i]).abs() ^ (x0[i]).abs()) as i32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r17(x0: i16) -> i32 {
-    ((((x0).abs() ^ (x0).abs())) as i32)
+    (((x0).abs() ^ (x0).abs()) as i32)
 }
 
 #[gpu_kernel]
@@ -258,12 +285,12 @@ fn r18(x0: f64) -> u16 {
 fn e19(x0: &[f32], x1: &[f32], x2: &[isize], x3: &[u8], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x2[i]) as f32) / (x0[i] * x1[i])) * (((x3[i] + x3[i])) as f32))) as i16) << 15);
+        out[i] = ((((((x2[i]) as f32) / (x0[i] * x1[i])) * ((x3[i] + x3[i]) as f32)) as i16) << 15);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r19(x0: f32, x1: f32, x2: isize, x3: u8) -> i16 {
-    (((((((x2) as f32) / (x0 * x1)) * (((x3 + x3)) as f32))) as i16) << 15)
+    ((((((x2) as f32) / (x0 * x1)) * ((x3 + x3) as f32)) as i16) << 15)
 }
 
 #[gpu_kernel]
@@ -271,12 +298,29 @@ fn r19(x0: f32, x1: f32, x2: isize, x3: u8) -> i16 {
 fn e20(x0: &[i64], x1: &[isize], x2: &[i64], x3: &[u32], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if ((((-(x0[i] - x0[i])) | 1) % ((((x1[i]) as i64) - (x2[i] + 128i64)) | 1)) > (((((x3[i] / (x3[i] | 1))).count_ones()) as i64) >> (x3[i] as i16))) { (x3[i] as i16) } else { ((((((((x0[i]).count_ones()) as u16)).leading_zeros()) as i16) * (((x3[i] as i16) ^ (x2[i] as i16)) >> 31)) + (((((x3[i] > 255) || (x0[i] > 64))) as i16) - (-(((x1[i]).leading_zeros()) as i16)))) });
+        out[i] = (if ((((-(x0[i] - x0[i])) | 1) % ((((x1[i]) as i64) - (x2[i] + 128i64)) | 1))
+            > ((((x3[i] / (x3[i] | 1)).count_ones()) as i64) >> (x3[i] as i16)))
+        {
+            (x3[i] as i16)
+        } else {
+            (((((((x0[i]).count_ones()) as u16).leading_zeros()) as i16)
+                * (((x3[i] as i16) ^ (x2[i] as i16)) >> 31))
+                + ((((x3[i] > 255) || (x0[i] > 64)) as i16)
+                    - (-(((x1[i]).leading_zeros()) as i16))))
+        });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r20(x0: i64, x1: isize, x2: i64, x3: u32) -> i16 {
-    (if ((((-(x0 - x0)) | 1) % ((((x1) as i64) - (x2 + 128i64)) | 1)) > (((((x3 / (x3 | 1))).count_ones()) as i64) >> (x3 as i16))) { (x3 as i16) } else { ((((((((x0).count_ones()) as u16)).leading_zeros()) as i16) * (((x3 as i16) ^ (x2 as i16)) >> 31)) + (((((x3 > 255) || (x0 > 64))) as i16) - (-(((x1).leading_zeros()) as i16)))) })
+    (if ((((-(x0 - x0)) | 1) % ((((x1) as i64) - (x2 + 128i64)) | 1))
+        > ((((x3 / (x3 | 1)).count_ones()) as i64) >> (x3 as i16)))
+    {
+        (x3 as i16)
+    } else {
+        (((((((x0).count_ones()) as u16).leading_zeros()) as i16)
+            * (((x3 as i16) ^ (x2 as i16)) >> 31))
+            + ((((x3 > 255) || (x0 > 64)) as i16) - (-(((x1).leading_zeros()) as i16))))
+    })
 }
 
 #[gpu_kernel]
@@ -297,7 +341,8 @@ fn r21(x0: u32, x1: isize) -> isize {
 fn e22(x0: &[i32], x1: &[i32], x2: &[usize], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).abs() >> ((127u32) as isize)) >> 63) | 1) % ((!((x0[i]).min(x1[i]) << ((x2[i]) as u16))) | 1));
+        out[i] = (((((x0[i]).abs() >> ((127u32) as isize)) >> 63) | 1)
+            % ((!((x0[i]).min(x1[i]) << ((x2[i]) as u16))) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
@@ -310,12 +355,12 @@ fn r22(x0: i32, x1: i32, x2: usize) -> i32 {
 fn e23(x0: &[i64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).max(x0[i]) + x0[i])) as f32) % 0.1);
+        out[i] = ((((x0[i]).max(x0[i]) + x0[i]) as f32) % 0.1);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r23(x0: i64) -> f32 {
-    (((((x0).max(x0) + x0)) as f32) % 0.1)
+    ((((x0).max(x0) + x0) as f32) % 0.1)
 }
 
 #[gpu_kernel]
@@ -323,12 +368,12 @@ fn r23(x0: i64) -> f32 {
 fn e24(x0: &[i8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).trailing_zeros()) as i8)) as f64);
+        out[i] = ((((x0[i]).trailing_zeros()) as i8) as f64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r24(x0: i8) -> f64 {
-    (((((x0).trailing_zeros()) as i8)) as f64)
+    ((((x0).trailing_zeros()) as i8) as f64)
 }
 
 #[gpu_kernel]
@@ -349,12 +394,17 @@ fn r25(x0: i32) -> i32 {
 fn e26(x0: &[f64], x1: &[f32], x2: &[bool], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((-x1[i]) * (x1[i]).floor()) / ((if x2[i] { x1[i] } else { x1[i] })).abs())).min((((2.0 + x3[i])).powi(2)).sqrt()) + 0.0) + (0.0 * ((((-x0[i])).ceil()) as f32)));
+        out[i] = (((((-x1[i]) * (x1[i]).floor()) / (if x2[i] { x1[i] } else { x1[i] }).abs())
+            .min(((2.0 + x3[i]).powi(2)).sqrt())
+            + 0.0)
+            + (0.0 * (((-x0[i]).ceil()) as f32)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r26(x0: f64, x1: f32, x2: bool, x3: f32) -> f32 {
-    ((((((-x1) * (x1).floor()) / ((if x2 { x1 } else { x1 })).abs())).min((((2.0 + x3)).powi(2)).sqrt()) + 0.0) + (0.0 * ((((-x0)).ceil()) as f32)))
+    (((((-x1) * (x1).floor()) / (if x2 { x1 } else { x1 }).abs()).min(((2.0 + x3).powi(2)).sqrt())
+        + 0.0)
+        + (0.0 * (((-x0).ceil()) as f32)))
 }
 
 #[gpu_kernel]
@@ -362,12 +412,20 @@ fn r26(x0: f64, x1: f32, x2: bool, x3: f32) -> f32 {
 fn e27(x0: &[f32], x1: &[f64], x2: &[f64], x3: &[f64], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((if ((2147483648.0 >= (x0[i]).ceil()) || ((x1[i]).abs() < (x2[i] % x3[i]))) { (((0.5 - x1[i]) * x2[i]) % ((x1[i] + x1[i])).sqrt()) } else { (((-x3[i]) * ((x2[i]).min(x1[i]) + 0.0))).sqrt() })) as i16);
+        out[i] = ((if ((2147483648.0 >= (x0[i]).ceil()) || ((x1[i]).abs() < (x2[i] % x3[i]))) {
+            (((0.5 - x1[i]) * x2[i]) % (x1[i] + x1[i]).sqrt())
+        } else {
+            ((-x3[i]) * ((x2[i]).min(x1[i]) + 0.0)).sqrt()
+        }) as i16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r27(x0: f32, x1: f64, x2: f64, x3: f64) -> i16 {
-    (((if ((2147483648.0 >= (x0).ceil()) || ((x1).abs() < (x2 % x3))) { (((0.5 - x1) * x2) % ((x1 + x1)).sqrt()) } else { (((-x3) * ((x2).min(x1) + 0.0))).sqrt() })) as i16)
+    ((if ((2147483648.0 >= (x0).ceil()) || ((x1).abs() < (x2 % x3))) {
+        (((0.5 - x1) * x2) % (x1 + x1).sqrt())
+    } else {
+        ((-x3) * ((x2).min(x1) + 0.0)).sqrt()
+    }) as i16)
 }
 
 #[gpu_kernel]
@@ -375,12 +433,16 @@ fn r27(x0: f32, x1: f64, x2: f64, x3: f64) -> i16 {
 fn e28(x0: &[i64], x1: &[usize], x2: &[usize], x3: &[i8], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] - x0[i])).wrapping_mul((-1i64)) >> ((((x0[i]) as usize) - (x1[i] * x2[i])) >> ((x3[i] % ((x3[i] | 1) & i8::MAX)) << (((x0[i] as f32)) as usize))));
+        out[i] = ((x0[i] - x0[i]).wrapping_mul((-1i64))
+            >> ((((x0[i]) as usize) - (x1[i] * x2[i]))
+                >> ((x3[i] % ((x3[i] | 1) & i8::MAX)) << ((x0[i] as f32) as usize))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r28(x0: i64, x1: usize, x2: usize, x3: i8) -> i64 {
-    (((x0 - x0)).wrapping_mul((-1i64)) >> ((((x0) as usize) - (x1 * x2)) >> ((x3 % ((x3 | 1) & i8::MAX)) << (((x0 as f32)) as usize))))
+    ((x0 - x0).wrapping_mul((-1i64))
+        >> ((((x0) as usize) - (x1 * x2))
+            >> ((x3 % ((x3 | 1) & i8::MAX)) << ((x0 as f32) as usize))))
 }
 
 #[gpu_kernel]
@@ -388,12 +450,12 @@ fn r28(x0: i64, x1: usize, x2: usize, x3: i8) -> i64 {
 fn e29(x0: &[isize], x1: &[i64], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]) as f32)).mul_add(x2[i], x3[i]) * (((x0[i] * x0[i])) as f32));
+        out[i] = (((x1[i]) as f32).mul_add(x2[i], x3[i]) * ((x0[i] * x0[i]) as f32));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r29(x0: isize, x1: i64, x2: f32, x3: f32) -> f32 {
-    ((((x1) as f32)).mul_add(x2, x3) * (((x0 * x0)) as f32))
+    (((x1) as f32).mul_add(x2, x3) * ((x0 * x0) as f32))
 }
 
 #[gpu_kernel]
@@ -414,12 +476,12 @@ fn r30(x0: i16) -> i64 {
 fn e31(x0: &[i16], x1: &[i16], x2: &[u64], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i] - x1[i]) - (!x0[i]))) as u64) ^ x2[i]);
+        out[i] = ((((x0[i] - x1[i]) - (!x0[i])) as u64) ^ x2[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r31(x0: i16, x1: i16, x2: u64) -> u64 {
-    (((((x0 - x1) - (!x0))) as u64) ^ x2)
+    ((((x0 - x1) - (!x0)) as u64) ^ x2)
 }
 
 #[gpu_kernel]
@@ -440,12 +502,12 @@ fn r32(x0: i8) -> i8 {
 fn e33(x0: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] + 3)).abs();
+        out[i] = (x0[i] + 3).abs();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r33(x0: i16) -> i16 {
-    ((x0 + 3)).abs()
+    (x0 + 3).abs()
 }
 
 #[gpu_kernel]
@@ -453,12 +515,13 @@ fn r33(x0: i16) -> i16 {
 fn e34(x0: &[u32], x1: &[u32], x2: &[isize], x3: &[u16], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((!x0[i]) | (x1[i] << 8)) << ((x2[i]) as u32)) / (((((x3[i]) as u32)).min(x0[i]) + x1[i]) | 1));
+        out[i] = ((((!x0[i]) | (x1[i] << 8)) << ((x2[i]) as u32))
+            / ((((x3[i]) as u32).min(x0[i]) + x1[i]) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r34(x0: u32, x1: u32, x2: isize, x3: u16) -> u32 {
-    ((((!x0) | (x1 << 8)) << ((x2) as u32)) / (((((x3) as u32)).min(x0) + x1) | 1))
+    ((((!x0) | (x1 << 8)) << ((x2) as u32)) / ((((x3) as u32).min(x0) + x1) | 1))
 }
 
 #[gpu_kernel]
@@ -466,12 +529,20 @@ fn r34(x0: u32, x1: u32, x2: isize, x3: u16) -> u32 {
 fn e35(x0: &[bool], x1: &[u16], x2: &[i64], x3: &[isize], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if x0[i] { (((((x3[i]) as u64)) as u16) + (x1[i] << (64 * x2[i]))) } else { x1[i] });
+        out[i] = (if x0[i] {
+            ((((x3[i]) as u64) as u16) + (x1[i] << (64 * x2[i])))
+        } else {
+            x1[i]
+        });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r35(x0: bool, x1: u16, x2: i64, x3: isize) -> u16 {
-    (if x0 { (((((x3) as u64)) as u16) + (x1 << (64 * x2))) } else { x1 })
+    (if x0 {
+        ((((x3) as u64) as u16) + (x1 << (64 * x2)))
+    } else {
+        x1
+    })
 }
 
 #[gpu_kernel]
@@ -479,12 +550,12 @@ fn r35(x0: bool, x1: u16, x2: i64, x3: isize) -> u16 {
 fn e36(x0: &[f64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).max(x1[i]) + 0.0)).powi(10);
+        out[i] = ((x0[i]).max(x1[i]) + 0.0).powi(10);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r36(x0: f64, x1: f64) -> f64 {
-    (((x0).max(x1) + 0.0)).powi(10)
+    ((x0).max(x1) + 0.0).powi(10)
 }
 
 #[gpu_kernel]
@@ -492,12 +563,12 @@ fn r36(x0: f64, x1: f64) -> f64 {
 fn e37(x0: &[i8], x1: &[usize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((!x1[i]) | ((((-(x0[i]).wrapping_sub(x0[i]))).leading_zeros()) as usize));
+        out[i] = ((!x1[i]) | (((-(x0[i]).wrapping_sub(x0[i])).leading_zeros()) as usize));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r37(x0: i8, x1: usize) -> usize {
-    ((!x1) | ((((-(x0).wrapping_sub(x0))).leading_zeros()) as usize))
+    ((!x1) | (((-(x0).wrapping_sub(x0)).leading_zeros()) as usize))
 }
 
 #[gpu_kernel]
@@ -505,12 +576,12 @@ fn r37(x0: i8, x1: usize) -> usize {
 fn e38(x0: &[f32], x1: &[u16], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i] / ((((((x1[i] * 1)) as f32)).powi((-3))).max((3.25 * x2[i])) + 0.0));
+        out[i] = (x0[i] / ((((x1[i] * 1) as f32).powi((-3))).max((3.25 * x2[i])) + 0.0));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r38(x0: f32, x1: u16, x2: f32) -> f32 {
-    (x0 / ((((((x1 * 1)) as f32)).powi((-3))).max((3.25 * x2)) + 0.0))
+    (x0 / ((((x1 * 1) as f32).powi((-3))).max((3.25 * x2)) + 0.0))
 }
 
 #[gpu_kernel]
@@ -518,12 +589,18 @@ fn r38(x0: f32, x1: u16, x2: f32) -> f32 {
 fn e39(x0: &[usize], x1: &[isize], x2: &[i32], x3: &[u64], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((255 - x3[i])) as i16)).count_ones()) as usize) | (((x0[i] >> 0) / ((((x1[i]).count_ones()) as usize) | 1)) >> ((x2[i] % ((x2[i] | 1) & i32::MAX)) % (((((x3[i]).trailing_zeros()) as i32) | 1) & i32::MAX))));
+        out[i] = (((((255 - x3[i]) as i16).count_ones()) as usize)
+            | (((x0[i] >> 0) / ((((x1[i]).count_ones()) as usize) | 1))
+                >> ((x2[i] % ((x2[i] | 1) & i32::MAX))
+                    % (((((x3[i]).trailing_zeros()) as i32) | 1) & i32::MAX))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r39(x0: usize, x1: isize, x2: i32, x3: u64) -> usize {
-    (((((((255 - x3)) as i16)).count_ones()) as usize) | (((x0 >> 0) / ((((x1).count_ones()) as usize) | 1)) >> ((x2 % ((x2 | 1) & i32::MAX)) % (((((x3).trailing_zeros()) as i32) | 1) & i32::MAX))))
+    (((((255 - x3) as i16).count_ones()) as usize)
+        | (((x0 >> 0) / ((((x1).count_ones()) as usize) | 1))
+            >> ((x2 % ((x2 | 1) & i32::MAX))
+                % (((((x3).trailing_zeros()) as i32) | 1) & i32::MAX))))
 }
 
 #[gpu_kernel]
@@ -583,12 +660,20 @@ fn r43(x0: u32, x1: u8, x2: u8, x3: u32) -> u32 {
 fn e44(x0: &[f64], x1: &[f64], x2: &[u64], x3: &[u16], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if ((x1[i] * x0[i]) == (x0[i] / x0[i])) { ((0 | x2[i]) << (((x3[i]).leading_zeros()) as i64)) } else { ((x2[i]).max(x2[i]) & x2[i]) });
+        out[i] = (if ((x1[i] * x0[i]) == (x0[i] / x0[i])) {
+            ((0 | x2[i]) << (((x3[i]).leading_zeros()) as i64))
+        } else {
+            ((x2[i]).max(x2[i]) & x2[i])
+        });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r44(x0: f64, x1: f64, x2: u64, x3: u16) -> u64 {
-    (if ((x1 * x0) == (x0 / x0)) { ((0 | x2) << (((x3).leading_zeros()) as i64)) } else { ((x2).max(x2) & x2) })
+    (if ((x1 * x0) == (x0 / x0)) {
+        ((0 | x2) << (((x3).leading_zeros()) as i64))
+    } else {
+        ((x2).max(x2) & x2)
+    })
 }
 
 #[gpu_kernel]
@@ -596,12 +681,13 @@ fn r44(x0: f64, x1: f64, x2: u64, x3: u16) -> u64 {
 fn e45(x0: &[u32], x1: &[u16], x2: &[isize], x3: &[u8], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x2[i]).count_ones() - (x0[i] << x1[i])) / (((7 - x0[i])).max(((x3[i]) as u32)) | 1))) as u64)) as i16);
+        out[i] = (((((x2[i]).count_ones() - (x0[i] << x1[i]))
+            / ((7 - x0[i]).max(((x3[i]) as u32)) | 1)) as u64) as i16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r45(x0: u32, x1: u16, x2: isize, x3: u8) -> i16 {
-    (((((((x2).count_ones() - (x0 << x1)) / (((7 - x0)).max(((x3) as u32)) | 1))) as u64)) as i16)
+    (((((x2).count_ones() - (x0 << x1)) / ((7 - x0).max(((x3) as u32)) | 1)) as u64) as i16)
 }
 
 #[gpu_kernel]
@@ -609,12 +695,20 @@ fn r45(x0: u32, x1: u16, x2: isize, x3: u8) -> i16 {
 fn e46(x0: &[f64], x1: &[f32], x2: &[f64], x3: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i] + x0[i]) - (x0[i] * 1.0)) % ((((-0.0) / x0[i])).max(((x1[i]) as f64)) + 0.0))).min((((x3[i] % x2[i]) / (x3[i] * 255.5)) + (((x2[i]).floor()).max(((-1e-3) % x3[i])) + 0.0))) + 0.0);
+        out[i] = ((((x0[i] + x0[i]) - (x0[i] * 1.0))
+            % (((-0.0) / x0[i]).max(((x1[i]) as f64)) + 0.0))
+            .min(
+                (((x3[i] % x2[i]) / (x3[i] * 255.5))
+                    + (((x2[i]).floor()).max(((-1e-3) % x3[i])) + 0.0)),
+            )
+            + 0.0);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r46(x0: f64, x1: f32, x2: f64, x3: f64) -> f64 {
-    (((((x0 + x0) - (x0 * 1.0)) % ((((-0.0) / x0)).max(((x1) as f64)) + 0.0))).min((((x3 % x2) / (x3 * 255.5)) + (((x2).floor()).max(((-1e-3) % x3)) + 0.0))) + 0.0)
+    ((((x0 + x0) - (x0 * 1.0)) % (((-0.0) / x0).max(((x1) as f64)) + 0.0))
+        .min((((x3 % x2) / (x3 * 255.5)) + (((x2).floor()).max(((-1e-3) % x3)) + 0.0)))
+        + 0.0)
 }
 
 #[gpu_kernel]
@@ -635,12 +729,16 @@ fn r47(x0: f32, x1: f32, x2: f32, x3: f32) -> bool {
 fn e48(x0: &[f64], x1: &[u32], x2: &[i16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i] << (((x2[i]).leading_zeros()) as i32))) as f64) + (((((((x1[i]) as usize)).leading_zeros()) as u64)) as f64)) * (x0[i]).powi(1));
+        out[i] = ((((x1[i] << (((x2[i]).leading_zeros()) as i32)) as f64)
+            + (((((x1[i]) as usize).leading_zeros()) as u64) as f64))
+            * (x0[i]).powi(1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r48(x0: f64, x1: u32, x2: i16) -> f64 {
-    (((((x1 << (((x2).leading_zeros()) as i32))) as f64) + (((((((x1) as usize)).leading_zeros()) as u64)) as f64)) * (x0).powi(1))
+    ((((x1 << (((x2).leading_zeros()) as i32)) as f64)
+        + (((((x1) as usize).leading_zeros()) as u64) as f64))
+        * (x0).powi(1))
 }
 
 #[gpu_kernel]
@@ -648,12 +746,12 @@ fn r48(x0: f64, x1: u32, x2: i16) -> f64 {
 fn e49(x0: &[u64], x1: &[u8], x2: &[u8], x3: &[i16], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x2[i] | (((x0[i] >> x1[i])) as u8)) * ((x3[i]) as u8));
+        out[i] = ((x2[i] | ((x0[i] >> x1[i]) as u8)) * ((x3[i]) as u8));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r49(x0: u64, x1: u8, x2: u8, x3: i16) -> u8 {
-    ((x2 | (((x0 >> x1)) as u8)) * ((x3) as u8))
+    ((x2 | ((x0 >> x1) as u8)) * ((x3) as u8))
 }
 
 #[gpu_kernel]
@@ -661,12 +759,12 @@ fn r49(x0: u64, x1: u8, x2: u8, x3: i16) -> u8 {
 fn e50(x0: &[usize], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]) as u8)) as i32);
+        out[i] = (((x0[i]) as u8) as i32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r50(x0: usize) -> i32 {
-    ((((x0) as u8)) as i32)
+    (((x0) as u8) as i32)
 }
 
 #[gpu_kernel]
@@ -687,12 +785,17 @@ fn r51(x0: u16, x1: u8) -> u16 {
 fn e52(x0: &[f64], x1: &[i8], x2: &[f64], x3: &[u64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x2[i]).min(3.25) + 0.0) + ((x3[i]) as f64)) % ((((x2[i] as i64)) as f64) % (-x2[i]))) % ((((x1[i]).abs()) as f64) % x0[i])) / (x2[i] - ((((x3[i] as u32)) as f64) % (((!(x1[i] as u16))) as f64))));
+        out[i] = ((((((x2[i]).min(3.25) + 0.0) + ((x3[i]) as f64))
+            % (((x2[i] as i64) as f64) % (-x2[i])))
+            % ((((x1[i]).abs()) as f64) % x0[i]))
+            / (x2[i] - (((x3[i] as u32) as f64) % ((!(x1[i] as u16)) as f64))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r52(x0: f64, x1: i8, x2: f64, x3: u64) -> f64 {
-    ((((((x2).min(3.25) + 0.0) + ((x3) as f64)) % ((((x2 as i64)) as f64) % (-x2))) % ((((x1).abs()) as f64) % x0)) / (x2 - ((((x3 as u32)) as f64) % (((!(x1 as u16))) as f64))))
+    ((((((x2).min(3.25) + 0.0) + ((x3) as f64)) % (((x2 as i64) as f64) % (-x2)))
+        % ((((x1).abs()) as f64) % x0))
+        / (x2 - (((x3 as u32) as f64) % ((!(x1 as u16)) as f64))))
 }
 
 #[gpu_kernel]
@@ -739,12 +842,12 @@ fn r55(x0: bool, x1: isize) -> isize {
 fn e56(x0: &[u8], x1: &[u64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]) as isize)).wrapping_add(((x1[i]) as isize))) as f32);
+        out[i] = ((((x0[i]) as isize).wrapping_add(((x1[i]) as isize))) as f32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r56(x0: u8, x1: u64) -> f32 {
-    (((((x0) as isize)).wrapping_add(((x1) as isize))) as f32)
+    ((((x0) as isize).wrapping_add(((x1) as isize))) as f32)
 }
 
 #[gpu_kernel]
@@ -752,12 +855,18 @@ fn r56(x0: u8, x1: u64) -> f32 {
 fn e57(x0: &[i8], x1: &[bool], x2: &[i8], x3: &[f64], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i] | (((((if x1[i] { x2[i] } else { (-100) }) | 1) % ((x0[i] % ((x2[i] | 1) & i8::MAX)) | 1)) - ((-x0[i]) + (x0[i]).abs())) / ((((x3[i]) as i8) | 1) & i8::MAX)));
+        out[i] = (x0[i]
+            | (((((if x1[i] { x2[i] } else { (-100) }) | 1)
+                % ((x0[i] % ((x2[i] | 1) & i8::MAX)) | 1))
+                - ((-x0[i]) + (x0[i]).abs()))
+                / ((((x3[i]) as i8) | 1) & i8::MAX)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r57(x0: i8, x1: bool, x2: i8, x3: f64) -> i8 {
-    (x0 | (((((if x1 { x2 } else { (-100) }) | 1) % ((x0 % ((x2 | 1) & i8::MAX)) | 1)) - ((-x0) + (x0).abs())) / ((((x3) as i8) | 1) & i8::MAX)))
+    (x0 | (((((if x1 { x2 } else { (-100) }) | 1) % ((x0 % ((x2 | 1) & i8::MAX)) | 1))
+        - ((-x0) + (x0).abs()))
+        / ((((x3) as i8) | 1) & i8::MAX)))
 }
 
 #[gpu_kernel]
@@ -765,12 +874,13 @@ fn r57(x0: i8, x1: bool, x2: i8, x3: f64) -> i8 {
 fn e58(x0: &[bool], x1: &[u8], x2: &[i32], x3: &[i64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x3[i] - x3[i])) as f32) / (((x2[i]).abs()) as f32)) * (-(((if x0[i] { x1[i] } else { x1[i] })) as f32)));
+        out[i] = ((((x3[i] - x3[i]) as f32) / (((x2[i]).abs()) as f32))
+            * (-((if x0[i] { x1[i] } else { x1[i] }) as f32)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r58(x0: bool, x1: u8, x2: i32, x3: i64) -> f32 {
-    (((((x3 - x3)) as f32) / (((x2).abs()) as f32)) * (-(((if x0 { x1 } else { x1 })) as f32)))
+    ((((x3 - x3) as f32) / (((x2).abs()) as f32)) * (-((if x0 { x1 } else { x1 }) as f32)))
 }
 
 #[gpu_kernel]
@@ -778,7 +888,11 @@ fn r58(x0: bool, x1: u8, x2: i32, x3: i64) -> f32 {
 fn e59(x0: &[bool], x1: &[usize], x2: &[usize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if (!x0[i]) { (x1[i] << x2[i]) } else { ((x0[i]) as usize) });
+        out[i] = (if (!x0[i]) {
+            (x1[i] << x2[i])
+        } else {
+            ((x0[i]) as usize)
+        });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
@@ -791,12 +905,12 @@ fn r59(x0: bool, x1: usize, x2: usize) -> usize {
 fn e60(x0: &[u32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] - 2147483648)) as f64);
+        out[i] = ((x0[i] - 2147483648) as f64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r60(x0: u32) -> f64 {
-    (((x0 - 2147483648)) as f64)
+    ((x0 - 2147483648) as f64)
 }
 
 #[gpu_kernel]
@@ -804,12 +918,12 @@ fn r60(x0: u32) -> f64 {
 fn e61(x0: &[u64], x1: &[i16], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((!x0[i]) / ((((x1[i] - x1[i])) as u64) | 1)) >> 100);
+        out[i] = (((!x0[i]) / (((x1[i] - x1[i]) as u64) | 1)) >> 100);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r61(x0: u64, x1: i16) -> u64 {
-    (((!x0) / ((((x1 - x1)) as u64) | 1)) >> 100)
+    (((!x0) / (((x1 - x1) as u64) | 1)) >> 100)
 }
 
 #[gpu_kernel]
@@ -817,12 +931,12 @@ fn r61(x0: u64, x1: i16) -> u64 {
 fn e62(x0: &[u8], x1: &[u8], x2: &[usize], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i] - x1[i]) << ((x2[i]) as u16))) as f32);
+        out[i] = (((x0[i] - x1[i]) << ((x2[i]) as u16)) as f32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r62(x0: u8, x1: u8, x2: usize) -> f32 {
-    ((((x0 - x1) << ((x2) as u16))) as f32)
+    (((x0 - x1) << ((x2) as u16)) as f32)
 }
 
 #[gpu_kernel]
@@ -830,7 +944,8 @@ fn r62(x0: u8, x1: u8, x2: usize) -> f32 {
 fn e63(x0: &[f32], x1: &[u8], x2: &[f32], x3: &[u16], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((-x2[i]) + (x2[i] * ((x3[i]) as f32))) - (((x0[i]).abs()).mul_add(((-1.0) - x0[i]), ((x1[i]) as f32)) / x2[i]));
+        out[i] = (((-x2[i]) + (x2[i] * ((x3[i]) as f32)))
+            - (((x0[i]).abs()).mul_add(((-1.0) - x0[i]), ((x1[i]) as f32)) / x2[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
@@ -843,12 +958,16 @@ fn r63(x0: f32, x1: u8, x2: f32, x3: u16) -> f32 {
 fn e64(x0: &[f32], x1: &[i8], x2: &[i32], x3: &[i32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).max(((x1[i]) as f32)) + 0.0) + (((((((x2[i] / ((x3[i] | 1) & i32::MAX))).trailing_zeros()) as i32)) as f32) - (((x0[i]).abs() * (x0[i] + 65536.0)) % (-((x2[i]) as f32)))));
+        out[i] = (((x0[i]).max(((x1[i]) as f32)) + 0.0)
+            + (((((x2[i] / ((x3[i] | 1) & i32::MAX)).trailing_zeros()) as i32) as f32)
+                - (((x0[i]).abs() * (x0[i] + 65536.0)) % (-((x2[i]) as f32)))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r64(x0: f32, x1: i8, x2: i32, x3: i32) -> f32 {
-    (((x0).max(((x1) as f32)) + 0.0) + (((((((x2 / ((x3 | 1) & i32::MAX))).trailing_zeros()) as i32)) as f32) - (((x0).abs() * (x0 + 65536.0)) % (-((x2) as f32)))))
+    (((x0).max(((x1) as f32)) + 0.0)
+        + (((((x2 / ((x3 | 1) & i32::MAX)).trailing_zeros()) as i32) as f32)
+            - (((x0).abs() * (x0 + 65536.0)) % (-((x2) as f32)))))
 }
 
 #[gpu_kernel]
@@ -856,12 +975,13 @@ fn r64(x0: f32, x1: i8, x2: i32, x3: i32) -> f32 {
 fn e65(x0: &[i32], x1: &[i16], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((((x0[i]).abs()) as i16)).max(((x1[i] & x1[i])).min((x1[i] - x1[i])))).count_ones()) as usize)) as u64);
+        out[i] = (((((((x0[i]).abs()) as i16).max((x1[i] & x1[i]).min((x1[i] - x1[i]))))
+            .count_ones()) as usize) as u64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r65(x0: i32, x1: i16) -> u64 {
-    (((((((((x0).abs()) as i16)).max(((x1 & x1)).min((x1 - x1)))).count_ones()) as usize)) as u64)
+    (((((((x0).abs()) as i16).max((x1 & x1).min((x1 - x1)))).count_ones()) as usize) as u64)
 }
 
 #[gpu_kernel]
@@ -869,12 +989,23 @@ fn r65(x0: i32, x1: i16) -> u64 {
 fn e66(x0: &[f32], x1: &[i8], x2: &[f64], x3: &[i8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i] * x0[i])).mul_add(((x1[i]) as f32), ((x2[i]) as f32)) / (((1.5e-40 + x0[i])).max(((x3[i]) as f32)) + 0.0)) / (if ((((x2[i] as u16)) as u8) <= ((x0[i] as u8) + (x0[i] as u8))) { ((x0[i]).ceil()).floor() } else { (-(x0[i]).mul_add(1.5e-40, x0[i])) }));
+        out[i] = (((x0[i] * x0[i]).mul_add(((x1[i]) as f32), ((x2[i]) as f32))
+            / ((1.5e-40 + x0[i]).max(((x3[i]) as f32)) + 0.0))
+            / (if (((x2[i] as u16) as u8) <= ((x0[i] as u8) + (x0[i] as u8))) {
+                ((x0[i]).ceil()).floor()
+            } else {
+                (-(x0[i]).mul_add(1.5e-40, x0[i]))
+            }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r66(x0: f32, x1: i8, x2: f64, x3: i8) -> f32 {
-    ((((x0 * x0)).mul_add(((x1) as f32), ((x2) as f32)) / (((1.5e-40 + x0)).max(((x3) as f32)) + 0.0)) / (if ((((x2 as u16)) as u8) <= ((x0 as u8) + (x0 as u8))) { ((x0).ceil()).floor() } else { (-(x0).mul_add(1.5e-40, x0)) }))
+    (((x0 * x0).mul_add(((x1) as f32), ((x2) as f32)) / ((1.5e-40 + x0).max(((x3) as f32)) + 0.0))
+        / (if (((x2 as u16) as u8) <= ((x0 as u8) + (x0 as u8))) {
+            ((x0).ceil()).floor()
+        } else {
+            (-(x0).mul_add(1.5e-40, x0))
+        }))
 }
 
 #[gpu_kernel]
@@ -908,12 +1039,13 @@ fn r68(x0: i64, x1: i64) -> i64 {
 fn e69(x0: &[u8], x1: &[f64], x2: &[u32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]).abs() + ((x2[i]) as f64)) / x1[i]) - ((((x0[i] - x0[i]) | (x0[i] | 0))) as f64));
+        out[i] = ((((x1[i]).abs() + ((x2[i]) as f64)) / x1[i])
+            - (((x0[i] - x0[i]) | (x0[i] | 0)) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r69(x0: u8, x1: f64, x2: u32) -> f64 {
-    ((((x1).abs() + ((x2) as f64)) / x1) - ((((x0 - x0) | (x0 | 0))) as f64))
+    ((((x1).abs() + ((x2) as f64)) / x1) - (((x0 - x0) | (x0 | 0)) as f64))
 }
 
 #[gpu_kernel]
@@ -921,12 +1053,13 @@ fn r69(x0: u8, x1: f64, x2: u32) -> f64 {
 fn e70(x0: &[i64], x1: &[i16], x2: &[u64], x3: &[isize], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((((x0[i] << x2[i]) * (x0[i] << x1[i])) - (((x3[i] - x3[i])) as i64))).leading_zeros()) as i32)) as i64);
+        out[i] = ((((((x0[i] << x2[i]) * (x0[i] << x1[i])) - ((x3[i] - x3[i]) as i64))
+            .leading_zeros()) as i32) as i64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r70(x0: i64, x1: i16, x2: u64, x3: isize) -> i64 {
-    ((((((((x0 << x2) * (x0 << x1)) - (((x3 - x3)) as i64))).leading_zeros()) as i32)) as i64)
+    ((((((x0 << x2) * (x0 << x1)) - ((x3 - x3) as i64)).leading_zeros()) as i32) as i64)
 }
 
 #[gpu_kernel]
@@ -947,12 +1080,15 @@ fn r71(x0: f32, x1: i64, x2: i64, x3: usize) -> bool {
 fn e72(x0: &[i32], x1: &[u8], x2: &[u8], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x0[i]).trailing_zeros()) as u16)) as i32) << 63) - (((x0[i] | x0[i])).max((x0[i] - x0[i])) >> ((x1[i] / (x1[i] | 1)) % ((x2[i] << x1[i]) | 1))));
+        out[i] = ((((((x0[i]).trailing_zeros()) as u16) as i32) << 63)
+            - ((x0[i] | x0[i]).max((x0[i] - x0[i]))
+                >> ((x1[i] / (x1[i] | 1)) % ((x2[i] << x1[i]) | 1))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r72(x0: i32, x1: u8, x2: u8) -> i32 {
-    (((((((x0).trailing_zeros()) as u16)) as i32) << 63) - (((x0 | x0)).max((x0 - x0)) >> ((x1 / (x1 | 1)) % ((x2 << x1) | 1))))
+    ((((((x0).trailing_zeros()) as u16) as i32) << 63)
+        - ((x0 | x0).max((x0 - x0)) >> ((x1 / (x1 | 1)) % ((x2 << x1) | 1))))
 }
 
 #[gpu_kernel]
@@ -960,12 +1096,12 @@ fn r72(x0: i32, x1: u8, x2: u8) -> i32 {
 fn e73(x0: &[i16], x1: &[u8], x2: &[i32], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((!x2[i]) + (100i32 >> x1[i]))) as i16) * x0[i]);
+        out[i] = ((((!x2[i]) + (100i32 >> x1[i])) as i16) * x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r73(x0: i16, x1: u8, x2: i32) -> i16 {
-    (((((!x2) + (100i32 >> x1))) as i16) * x0)
+    ((((!x2) + (100i32 >> x1)) as i16) * x0)
 }
 
 #[gpu_kernel]
@@ -973,12 +1109,13 @@ fn r73(x0: i16, x1: u8, x2: i32) -> i16 {
 fn e74(x0: &[i16], x1: &[i64], x2: &[i64], x3: &[u32], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((((x0[i] | x0[i])) as u16)).count_ones()) as i64) | 1) % ((x1[i] & ((x2[i] << x3[i]) * (x1[i] + x2[i]))) | 1));
+        out[i] = ((((((x0[i] | x0[i]) as u16).count_ones()) as i64) | 1)
+            % ((x1[i] & ((x2[i] << x3[i]) * (x1[i] + x2[i]))) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r74(x0: i16, x1: i64, x2: i64, x3: u32) -> i64 {
-    ((((((((x0 | x0)) as u16)).count_ones()) as i64) | 1) % ((x1 & ((x2 << x3) * (x1 + x2))) | 1))
+    ((((((x0 | x0) as u16).count_ones()) as i64) | 1) % ((x1 & ((x2 << x3) * (x1 + x2))) | 1))
 }
 
 #[gpu_kernel]
@@ -986,12 +1123,14 @@ fn r74(x0: i16, x1: i64, x2: i64, x3: u32) -> i64 {
 fn e75(x0: &[f64], x1: &[u8], x2: &[u8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i] / x0[i]) / ((x2[i]) as f64)) % ((x1[i]) as f64)) + ((x0[i]).max((((x0[i] * x0[i])).max((0.5 - x0[i])) + 0.0)) + 0.0));
+        out[i] = ((((x0[i] / x0[i]) / ((x2[i]) as f64)) % ((x1[i]) as f64))
+            + ((x0[i]).max(((x0[i] * x0[i]).max((0.5 - x0[i])) + 0.0)) + 0.0));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r75(x0: f64, x1: u8, x2: u8) -> f64 {
-    ((((x0 / x0) / ((x2) as f64)) % ((x1) as f64)) + ((x0).max((((x0 * x0)).max((0.5 - x0)) + 0.0)) + 0.0))
+    ((((x0 / x0) / ((x2) as f64)) % ((x1) as f64))
+        + ((x0).max(((x0 * x0).max((0.5 - x0)) + 0.0)) + 0.0))
 }
 
 #[gpu_kernel]
@@ -999,12 +1138,15 @@ fn r75(x0: f64, x1: u8, x2: u8) -> f64 {
 fn e76(x0: &[u16], x1: &[bool], x2: &[u16], x3: &[i8], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).min((if x1[i] { x2[i] } else { 127 })) + ((x2[i] * 3) << (x3[i] / ((x3[i] | 1) & i8::MAX)))) % ((((((x2[i] as u8) * 127)) as u16) * ((x0[i] & x2[i]) ^ (x0[i] << x3[i]))) | 1));
+        out[i] = (((x0[i]).min((if x1[i] { x2[i] } else { 127 }))
+            + ((x2[i] * 3) << (x3[i] / ((x3[i] | 1) & i8::MAX))))
+            % (((((x2[i] as u8) * 127) as u16) * ((x0[i] & x2[i]) ^ (x0[i] << x3[i]))) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r76(x0: u16, x1: bool, x2: u16, x3: i8) -> u16 {
-    (((x0).min((if x1 { x2 } else { 127 })) + ((x2 * 3) << (x3 / ((x3 | 1) & i8::MAX)))) % ((((((x2 as u8) * 127)) as u16) * ((x0 & x2) ^ (x0 << x3))) | 1))
+    (((x0).min((if x1 { x2 } else { 127 })) + ((x2 * 3) << (x3 / ((x3 | 1) & i8::MAX))))
+        % (((((x2 as u8) * 127) as u16) * ((x0 & x2) ^ (x0 << x3))) | 1))
 }
 
 #[gpu_kernel]
@@ -1025,12 +1167,22 @@ fn r77(x0: f64) -> f64 {
 fn e78(x0: &[u8], x1: &[u8], x2: &[bool], x3: &[f64], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if (((x0[i] | x1[i]) == (x0[i]).max(3)) && ((false || x2[i]) || (x3[i] == x3[i]))) { (((((x3[i] / 0.5)).min((-x3[i])) + 0.0)) as u8) } else { ((((((x0[i] as i8) << (x3[i] as u16)) | ((x3[i] as i8) & (x1[i] as i8)))).count_ones()) as u8) });
+        out[i] = (if (((x0[i] | x1[i]) == (x0[i]).max(3)) && ((false || x2[i]) || (x3[i] == x3[i])))
+        {
+            (((x3[i] / 0.5).min((-x3[i])) + 0.0) as u8)
+        } else {
+            (((((x0[i] as i8) << (x3[i] as u16)) | ((x3[i] as i8) & (x1[i] as i8))).count_ones())
+                as u8)
+        });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r78(x0: u8, x1: u8, x2: bool, x3: f64) -> u8 {
-    (if (((x0 | x1) == (x0).max(3)) && ((false || x2) || (x3 == x3))) { (((((x3 / 0.5)).min((-x3)) + 0.0)) as u8) } else { ((((((x0 as i8) << (x3 as u16)) | ((x3 as i8) & (x1 as i8)))).count_ones()) as u8) })
+    (if (((x0 | x1) == (x0).max(3)) && ((false || x2) || (x3 == x3))) {
+        (((x3 / 0.5).min((-x3)) + 0.0) as u8)
+    } else {
+        (((((x0 as i8) << (x3 as u16)) | ((x3 as i8) & (x1 as i8))).count_ones()) as u8)
+    })
 }
 
 #[gpu_kernel]
@@ -1051,12 +1203,22 @@ fn r79(x0: usize, x1: i32, x2: i32) -> usize {
 fn e80(x0: &[i16], x1: &[u64], x2: &[u64], x3: &[u64], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i] / ((x0[i] | 1) & i16::MAX))).leading_zeros()) as i8) >> ((x1[i] & x1[i]) | (x3[i] * x2[i]))) >> (((if (x3[i] > 2147483648u64) { 7 } else { (x3[i] as u16) })).max((x1[i] as u16))).max((((x1[i] as u16) * 64) % (((x2[i] as u16)).min((x3[i] as u16)) | 1))));
+        out[i] = (((((x0[i] / ((x0[i] | 1) & i16::MAX)).leading_zeros()) as i8)
+            >> ((x1[i] & x1[i]) | (x3[i] * x2[i])))
+            >> ((if (x3[i] > 2147483648u64) {
+                7
+            } else {
+                (x3[i] as u16)
+            })
+            .max((x1[i] as u16)))
+            .max((((x1[i] as u16) * 64) % ((x2[i] as u16).min((x3[i] as u16)) | 1))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r80(x0: i16, x1: u64, x2: u64, x3: u64) -> i8 {
-    ((((((x0 / ((x0 | 1) & i16::MAX))).leading_zeros()) as i8) >> ((x1 & x1) | (x3 * x2))) >> (((if (x3 > 2147483648u64) { 7 } else { (x3 as u16) })).max((x1 as u16))).max((((x1 as u16) * 64) % (((x2 as u16)).min((x3 as u16)) | 1))))
+    (((((x0 / ((x0 | 1) & i16::MAX)).leading_zeros()) as i8) >> ((x1 & x1) | (x3 * x2)))
+        >> ((if (x3 > 2147483648u64) { 7 } else { (x3 as u16) }).max((x1 as u16)))
+            .max((((x1 as u16) * 64) % ((x2 as u16).min((x3 as u16)) | 1))))
 }
 
 #[gpu_kernel]
@@ -1077,12 +1239,12 @@ fn r81(x0: i16, x1: bool) -> i16 {
 fn e82(x0: &[i16], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]) as isize)) as f64) % x1[i])).sqrt();
+        out[i] = ((((x0[i]) as isize) as f64) % x1[i]).sqrt();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r82(x0: i16, x1: f64) -> f64 {
-    ((((((x0) as isize)) as f64) % x1)).sqrt()
+    ((((x0) as isize) as f64) % x1).sqrt()
 }
 
 #[gpu_kernel]
@@ -1090,12 +1252,12 @@ fn r82(x0: i16, x1: f64) -> f64 {
 fn e83(x0: &[i32], x1: &[isize], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (!(((((x0[i]).abs() | 1) / (((x1[i]) as i32) | 1))) as u64));
+        out[i] = (!((((x0[i]).abs() | 1) / (((x1[i]) as i32) | 1)) as u64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r83(x0: i32, x1: isize) -> u64 {
-    (!(((((x0).abs() | 1) / (((x1) as i32) | 1))) as u64))
+    (!((((x0).abs() | 1) / (((x1) as i32) | 1)) as u64))
 }
 
 #[gpu_kernel]
@@ -1103,12 +1265,13 @@ fn r83(x0: i32, x1: isize) -> u64 {
 fn e84(x0: &[u16], x1: &[i32], x2: &[i32], x3: &[u16], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i] | x1[i]) | ((x0[i]) as i32)) / ((((x1[i] ^ x2[i]) >> (x0[i] & x3[i])) | 1) & i32::MAX))) as u32);
+        out[i] = ((((x1[i] | x1[i]) | ((x0[i]) as i32))
+            / ((((x1[i] ^ x2[i]) >> (x0[i] & x3[i])) | 1) & i32::MAX)) as u32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r84(x0: u16, x1: i32, x2: i32, x3: u16) -> u32 {
-    (((((x1 | x1) | ((x0) as i32)) / ((((x1 ^ x2) >> (x0 & x3)) | 1) & i32::MAX))) as u32)
+    ((((x1 | x1) | ((x0) as i32)) / ((((x1 ^ x2) >> (x0 & x3)) | 1) & i32::MAX)) as u32)
 }
 
 #[gpu_kernel]
@@ -1116,12 +1279,12 @@ fn r84(x0: u16, x1: i32, x2: i32, x3: u16) -> u32 {
 fn e85(x0: &[u32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as f32)).floor();
+        out[i] = ((x0[i]) as f32).floor();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r85(x0: u32) -> f32 {
-    (((x0) as f32)).floor()
+    ((x0) as f32).floor()
 }
 
 #[gpu_kernel]
@@ -1129,12 +1292,12 @@ fn r85(x0: u32) -> f32 {
 fn e86(x0: &[u16], x1: &[isize], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x1[i]) as u16) - (x0[i] - 100u16))).leading_zeros()) as u16);
+        out[i] = (((((x1[i]) as u16) - (x0[i] - 100u16)).leading_zeros()) as u16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r86(x0: u16, x1: isize) -> u16 {
-    ((((((x1) as u16) - (x0 - 100u16))).leading_zeros()) as u16)
+    (((((x1) as u16) - (x0 - 100u16)).leading_zeros()) as u16)
 }
 
 #[gpu_kernel]
@@ -1142,12 +1305,12 @@ fn r86(x0: u16, x1: isize) -> u16 {
 fn e87(x0: &[f64], x1: &[i32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((255.5 - x0[i])).max(((x1[i]) as f64)) + 0.0)).floor()).abs();
+        out[i] = (((255.5 - x0[i]).max(((x1[i]) as f64)) + 0.0).floor()).abs();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r87(x0: f64, x1: i32) -> f64 {
-    (((((255.5 - x0)).max(((x1) as f64)) + 0.0)).floor()).abs()
+    (((255.5 - x0).max(((x1) as f64)) + 0.0).floor()).abs()
 }
 
 #[gpu_kernel]
@@ -1155,12 +1318,12 @@ fn r87(x0: f64, x1: i32) -> f64 {
 fn e88(x0: &[usize], x1: &[usize], x2: &[i8], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i] - x0[i]) - (x1[i] >> x2[i])) * x1[i])) as i64)).abs();
+        out[i] = ((((x0[i] - x0[i]) - (x1[i] >> x2[i])) * x1[i]) as i64).abs();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r88(x0: usize, x1: usize, x2: i8) -> i64 {
-    ((((((x0 - x0) - (x1 >> x2)) * x1)) as i64)).abs()
+    ((((x0 - x0) - (x1 >> x2)) * x1) as i64).abs()
 }
 
 #[gpu_kernel]
@@ -1168,12 +1331,12 @@ fn r88(x0: usize, x1: usize, x2: i8) -> i64 {
 fn e89(x0: &[i8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (-(((x0[i]) as f32)).ceil());
+        out[i] = (-((x0[i]) as f32).ceil());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r89(x0: i8) -> f32 {
-    (-(((x0) as f32)).ceil())
+    (-((x0) as f32).ceil())
 }
 
 #[gpu_kernel]
@@ -1181,12 +1344,16 @@ fn r89(x0: i8) -> f32 {
 fn e90(x0: &[usize], x1: &[f32], x2: &[f32], x3: &[i32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x0[i] as f64)).abs()).sqrt()).ceil()) as f32) * (-(((((x0[i]) as f32) * ((x1[i]).min(x1[i]) + 0.0))).min(((x2[i]).powi(((x3[i]) % 40))).abs()) + 0.0)));
+        out[i] = ((((((x0[i] as f64).abs()).sqrt()).ceil()) as f32)
+            * (-((((x0[i]) as f32) * ((x1[i]).min(x1[i]) + 0.0))
+                .min(((x2[i]).powi(((x3[i]) % 40))).abs())
+                + 0.0)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r90(x0: usize, x1: f32, x2: f32, x3: i32) -> f32 {
-    (((((((x0 as f64)).abs()).sqrt()).ceil()) as f32) * (-(((((x0) as f32) * ((x1).min(x1) + 0.0))).min(((x2).powi(((x3) % 40))).abs()) + 0.0)))
+    ((((((x0 as f64).abs()).sqrt()).ceil()) as f32)
+        * (-((((x0) as f32) * ((x1).min(x1) + 0.0)).min(((x2).powi(((x3) % 40))).abs()) + 0.0)))
 }
 
 #[gpu_kernel]
@@ -1194,12 +1361,13 @@ fn r90(x0: usize, x1: f32, x2: f32, x3: i32) -> f32 {
 fn e91(x0: &[f32], x1: &[f32], x2: &[f64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x2[i] % x2[i])) as f32) / (((x0[i]).min(x0[i]) + 0.0) / (if false { x1[i] } else { x0[i] })));
+        out[i] = (((x2[i] % x2[i]) as f32)
+            / (((x0[i]).min(x0[i]) + 0.0) / (if false { x1[i] } else { x0[i] })));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r91(x0: f32, x1: f32, x2: f64) -> f32 {
-    ((((x2 % x2)) as f32) / (((x0).min(x0) + 0.0) / (if false { x1 } else { x0 })))
+    (((x2 % x2) as f32) / (((x0).min(x0) + 0.0) / (if false { x1 } else { x0 })))
 }
 
 #[gpu_kernel]
@@ -1207,12 +1375,12 @@ fn r91(x0: f32, x1: f32, x2: f64) -> f32 {
 fn e92(x0: &[u8], x1: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]) as f32)).min(((-1.0) + x1[i])) + 0.0);
+        out[i] = (((x0[i]) as f32).min(((-1.0) + x1[i])) + 0.0);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r92(x0: u8, x1: f32) -> f32 {
-    ((((x0) as f32)).min(((-1.0) + x1)) + 0.0)
+    (((x0) as f32).min(((-1.0) + x1)) + 0.0)
 }
 
 #[gpu_kernel]
@@ -1220,12 +1388,12 @@ fn r92(x0: u8, x1: f32) -> f32 {
 fn e93(x0: &[isize], x1: &[i32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i] + (x0[i] | (x0[i] >> x1[i])))) as u8)) as f64);
+        out[i] = (((x0[i] + (x0[i] | (x0[i] >> x1[i]))) as u8) as f64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r93(x0: isize, x1: i32) -> f64 {
-    (((((x0 + (x0 | (x0 >> x1)))) as u8)) as f64)
+    (((x0 + (x0 | (x0 >> x1))) as u8) as f64)
 }
 
 #[gpu_kernel]
@@ -1246,12 +1414,18 @@ fn r94(x0: u64, x1: usize, x2: i8) -> u64 {
 fn e95(x0: &[u8], x1: &[i8], x2: &[i8], x3: &[u16], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((-((((x0[i] * 100)).trailing_zeros()) as i8)) % (((((x1[i] + x2[i]) % ((((x3[i]) as i8) | 1) & i8::MAX))).min(((x2[i]).max(x1[i])).min(x1[i])) | 1) & i8::MAX));
+        out[i] = ((-(((x0[i] * 100).trailing_zeros()) as i8))
+            % ((((x1[i] + x2[i]) % ((((x3[i]) as i8) | 1) & i8::MAX))
+                .min(((x2[i]).max(x1[i])).min(x1[i]))
+                | 1)
+                & i8::MAX));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r95(x0: u8, x1: i8, x2: i8, x3: u16) -> i8 {
-    ((-((((x0 * 100)).trailing_zeros()) as i8)) % (((((x1 + x2) % ((((x3) as i8) | 1) & i8::MAX))).min(((x2).max(x1)).min(x1)) | 1) & i8::MAX))
+    ((-(((x0 * 100).trailing_zeros()) as i8))
+        % ((((x1 + x2) % ((((x3) as i8) | 1) & i8::MAX)).min(((x2).max(x1)).min(x1)) | 1)
+            & i8::MAX))
 }
 
 #[gpu_kernel]
@@ -1259,12 +1433,12 @@ fn r95(x0: u8, x1: i8, x2: i8, x3: u16) -> i8 {
 fn e96(x0: &[isize], x1: &[isize], x2: &[i16], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x1[i] + x0[i]) + ((x2[i]) as isize))).abs()).count_ones()) as i8);
+        out[i] = (((((x1[i] + x0[i]) + ((x2[i]) as isize)).abs()).count_ones()) as i8);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r96(x0: isize, x1: isize, x2: i16) -> i8 {
-    ((((((x1 + x0) + ((x2) as isize))).abs()).count_ones()) as i8)
+    (((((x1 + x0) + ((x2) as isize)).abs()).count_ones()) as i8)
 }
 
 #[gpu_kernel]
@@ -1272,7 +1446,9 @@ fn r96(x0: isize, x1: isize, x2: i16) -> i8 {
 fn e97(x0: &[i64], x1: &[i16], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i] + x0[i]) ^ (x0[i]).min(x0[i])) ^ (!(((x1[i]).trailing_zeros()) as i64))) >> 1);
+        out[i] = ((((x0[i] + x0[i]) ^ (x0[i]).min(x0[i]))
+            ^ (!(((x1[i]).trailing_zeros()) as i64)))
+            >> 1);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
@@ -1298,12 +1474,12 @@ fn r98(x0: i16) -> f32 {
 fn e99(x0: &[u32], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]) as u64)) as i8);
+        out[i] = (((x0[i]) as u64) as i8);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r99(x0: u32) -> i8 {
-    ((((x0) as u64)) as i8)
+    (((x0) as u64) as i8)
 }
 
 #[gpu_kernel]
@@ -1311,12 +1487,12 @@ fn r99(x0: u32) -> i8 {
 fn e100(x0: &[i32], x1: &[f64], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((-1.0) / x1[i])) as i32) - x0[i])) as isize);
+        out[i] = (((((-1.0) / x1[i]) as i32) - x0[i]) as isize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r100(x0: i32, x1: f64) -> isize {
-    (((((((-1.0) / x1)) as i32) - x0)) as isize)
+    (((((-1.0) / x1) as i32) - x0) as isize)
 }
 
 #[gpu_kernel]
@@ -1324,12 +1500,12 @@ fn r100(x0: i32, x1: f64) -> isize {
 fn e101(x0: &[i32], x1: &[i8], x2: &[i64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((!(-x0[i])) + (-(((x2[i]) as i32) + ((x1[i]) as i32))))) as f32);
+        out[i] = (((!(-x0[i])) + (-(((x2[i]) as i32) + ((x1[i]) as i32)))) as f32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r101(x0: i32, x1: i8, x2: i64) -> f32 {
-    ((((!(-x0)) + (-(((x2) as i32) + ((x1) as i32))))) as f32)
+    (((!(-x0)) + (-(((x2) as i32) + ((x1) as i32)))) as f32)
 }
 
 #[gpu_kernel]
@@ -1363,12 +1539,12 @@ fn r103(x0: u8, x1: i8, x2: u8) -> u8 {
 fn e104(x0: &[u8], x1: &[u64], x2: &[isize], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i] + x0[i]) >> 15) / ((((x1[i]) as u8) + ((x2[i]) as u8)) | 1))) as u16);
+        out[i] = ((((x0[i] + x0[i]) >> 15) / ((((x1[i]) as u8) + ((x2[i]) as u8)) | 1)) as u16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r104(x0: u8, x1: u64, x2: isize) -> u16 {
-    (((((x0 + x0) >> 15) / ((((x1) as u8) + ((x2) as u8)) | 1))) as u16)
+    ((((x0 + x0) >> 15) / ((((x1) as u8) + ((x2) as u8)) | 1)) as u16)
 }
 
 #[gpu_kernel]
@@ -1376,12 +1552,13 @@ fn r104(x0: u8, x1: u64, x2: isize) -> u16 {
 fn e105(x0: &[i8], x1: &[f32], x2: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i]) as f64) / ((x0[i]) as f64))).max(((x2[i] % x2[i]) / (x2[i]).sqrt())) + 0.0);
+        out[i] =
+            ((((x1[i]) as f64) / ((x0[i]) as f64)).max(((x2[i] % x2[i]) / (x2[i]).sqrt())) + 0.0);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r105(x0: i8, x1: f32, x2: f64) -> f64 {
-    (((((x1) as f64) / ((x0) as f64))).max(((x2 % x2) / (x2).sqrt())) + 0.0)
+    ((((x1) as f64) / ((x0) as f64)).max(((x2 % x2) / (x2).sqrt())) + 0.0)
 }
 
 #[gpu_kernel]
@@ -1389,12 +1566,14 @@ fn r105(x0: i8, x1: f32, x2: f64) -> f64 {
 fn e106(x0: &[i8], x1: &[f32], x2: &[u32], x3: &[u32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]).sqrt()).mul_add((x1[i]).abs(), (-x1[i])) + (-((x0[i]) as f32))) * ((x1[i]).ceil() * (((x2[i] ^ x3[i])) as f32)));
+        out[i] = ((((x1[i]).sqrt()).mul_add((x1[i]).abs(), (-x1[i])) + (-((x0[i]) as f32)))
+            * ((x1[i]).ceil() * ((x2[i] ^ x3[i]) as f32)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r106(x0: i8, x1: f32, x2: u32, x3: u32) -> f32 {
-    ((((x1).sqrt()).mul_add((x1).abs(), (-x1)) + (-((x0) as f32))) * ((x1).ceil() * (((x2 ^ x3)) as f32)))
+    ((((x1).sqrt()).mul_add((x1).abs(), (-x1)) + (-((x0) as f32)))
+        * ((x1).ceil() * ((x2 ^ x3) as f32)))
 }
 
 #[gpu_kernel]
@@ -1402,12 +1581,20 @@ fn r106(x0: i8, x1: f32, x2: u32, x3: u32) -> f32 {
 fn e107(x0: &[usize], x1: &[f32], x2: &[u32], x3: &[bool], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x0[i] * x0[i])) as f32)).mul_add((((x1[i]).min(x1[i]) + 0.0) % ((x2[i]) as f32)), (((if x3[i] { x2[i] } else { 65535 })) as f32))) as usize) & ((((x3[i] as i16)) as usize) ^ (((((x1[i]).min(x1[i]) + 0.0)).floor()) as usize)));
+        out[i] = (((((x0[i] * x0[i]) as f32).mul_add(
+            (((x1[i]).min(x1[i]) + 0.0) % ((x2[i]) as f32)),
+            ((if x3[i] { x2[i] } else { 65535 }) as f32),
+        )) as usize)
+            & (((x3[i] as i16) as usize) ^ ((((x1[i]).min(x1[i]) + 0.0).floor()) as usize)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r107(x0: usize, x1: f32, x2: u32, x3: bool) -> usize {
-    (((((((x0 * x0)) as f32)).mul_add((((x1).min(x1) + 0.0) % ((x2) as f32)), (((if x3 { x2 } else { 65535 })) as f32))) as usize) & ((((x3 as i16)) as usize) ^ (((((x1).min(x1) + 0.0)).floor()) as usize)))
+    (((((x0 * x0) as f32).mul_add(
+        (((x1).min(x1) + 0.0) % ((x2) as f32)),
+        ((if x3 { x2 } else { 65535 }) as f32),
+    )) as usize)
+        & (((x3 as i16) as usize) ^ ((((x1).min(x1) + 0.0).floor()) as usize)))
 }
 
 #[gpu_kernel]
@@ -1415,7 +1602,8 @@ fn r107(x0: usize, x1: f32, x2: u32, x3: bool) -> usize {
 fn e108(x0: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (!(((-128i64) + (if true { x0[i] } else { x0[i] })) | ((((31u64).max(128)).trailing_zeros()) as i64)));
+        out[i] = (!(((-128i64) + (if true { x0[i] } else { x0[i] }))
+            | ((((31u64).max(128)).trailing_zeros()) as i64)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
@@ -1428,12 +1616,27 @@ fn r108(x0: i64) -> i64 {
 fn e109(x0: &[u64], x1: &[u32], x2: &[isize], x3: &[i64], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x1[i] >> ((31usize % ((x3[i] as usize) | 1)) + ((((x3[i] as i8)).trailing_zeros()) as usize)))).min((((((x3[i] as f64) + 65536.0)) as u32)).min(((x1[i] >> x1[i]) | (((x2[i] as f32)) as u32)))) - (((((x0[i] + 2147483647)) as u32) & x1[i]) >> (x2[i] / (((((x3[i]) as isize) % (((x2[i] << (x2[i] as i16)) | 1) & isize::MAX)) | 1) & isize::MAX))));
+        out[i] = ((x1[i]
+            >> ((31usize % ((x3[i] as usize) | 1)) + (((x3[i] as i8).trailing_zeros()) as usize)))
+            .min(
+                (((x3[i] as f64) + 65536.0) as u32)
+                    .min(((x1[i] >> x1[i]) | ((x2[i] as f32) as u32))),
+            )
+            - ((((x0[i] + 2147483647) as u32) & x1[i])
+                >> (x2[i]
+                    / (((((x3[i]) as isize) % (((x2[i] << (x2[i] as i16)) | 1) & isize::MAX))
+                        | 1)
+                        & isize::MAX))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r109(x0: u64, x1: u32, x2: isize, x3: i64) -> u32 {
-    (((x1 >> ((31usize % ((x3 as usize) | 1)) + ((((x3 as i8)).trailing_zeros()) as usize)))).min((((((x3 as f64) + 65536.0)) as u32)).min(((x1 >> x1) | (((x2 as f32)) as u32)))) - (((((x0 + 2147483647)) as u32) & x1) >> (x2 / (((((x3) as isize) % (((x2 << (x2 as i16)) | 1) & isize::MAX)) | 1) & isize::MAX))))
+    ((x1 >> ((31usize % ((x3 as usize) | 1)) + (((x3 as i8).trailing_zeros()) as usize)))
+        .min((((x3 as f64) + 65536.0) as u32).min(((x1 >> x1) | ((x2 as f32) as u32))))
+        - ((((x0 + 2147483647) as u32) & x1)
+            >> (x2
+                / (((((x3) as isize) % (((x2 << (x2 as i16)) | 1) & isize::MAX)) | 1)
+                    & isize::MAX))))
 }
 
 #[gpu_kernel]
@@ -1454,12 +1657,24 @@ fn r110(x0: f32, x1: u8) -> f32 {
 fn e111(x0: &[i32], x1: &[u16], x2: &[u32], x3: &[i16], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i] + 65535) & ((x2[i]) as u16)) * ((!1u16) >> (x3[i]).trailing_zeros())) ^ (((((x0[i]).trailing_zeros()) as u16)).min((x1[i] * x1[i])) & 127))).max((((((((x3[i] as i8) - 31) & ((x2[i] as i8) - (x0[i] as i8))) >> (((x0[i] as i64)).max((x1[i] as i64)) * (x0[i] as i64)))).leading_zeros()) as u16));
+        out[i] = ((((x1[i] + 65535) & ((x2[i]) as u16)) * ((!1u16) >> (x3[i]).trailing_zeros()))
+            ^ ((((x0[i]).trailing_zeros()) as u16).min((x1[i] * x1[i])) & 127))
+            .max(
+                ((((((x3[i] as i8) - 31) & ((x2[i] as i8) - (x0[i] as i8)))
+                    >> ((x0[i] as i64).max((x1[i] as i64)) * (x0[i] as i64)))
+                    .leading_zeros()) as u16),
+            );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r111(x0: i32, x1: u16, x2: u32, x3: i16) -> u16 {
-    (((((x1 + 65535) & ((x2) as u16)) * ((!1u16) >> (x3).trailing_zeros())) ^ (((((x0).trailing_zeros()) as u16)).min((x1 * x1)) & 127))).max((((((((x3 as i8) - 31) & ((x2 as i8) - (x0 as i8))) >> (((x0 as i64)).max((x1 as i64)) * (x0 as i64)))).leading_zeros()) as u16))
+    ((((x1 + 65535) & ((x2) as u16)) * ((!1u16) >> (x3).trailing_zeros()))
+        ^ ((((x0).trailing_zeros()) as u16).min((x1 * x1)) & 127))
+        .max(
+            ((((((x3 as i8) - 31) & ((x2 as i8) - (x0 as i8)))
+                >> ((x0 as i64).max((x1 as i64)) * (x0 as i64)))
+                .leading_zeros()) as u16),
+        )
 }
 
 #[gpu_kernel]
@@ -1506,12 +1721,12 @@ fn r114(x0: f64, x1: f64, x2: isize) -> f64 {
 fn e115(x0: &[f32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]) as u16)) as f64);
+        out[i] = (((x0[i]) as u16) as f64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r115(x0: f32) -> f64 {
-    ((((x0) as u16)) as f64)
+    (((x0) as u16) as f64)
 }
 
 #[gpu_kernel]
@@ -1532,12 +1747,12 @@ fn r116(x0: i16, x1: i16) -> i16 {
 fn e117(x0: &[f32], x1: &[f64], x2: &[f64], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as i32)).wrapping_mul((((x1[i]).mul_add(x2[i], 65536.0)) as i32));
+        out[i] = ((x0[i]) as i32).wrapping_mul((((x1[i]).mul_add(x2[i], 65536.0)) as i32));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r117(x0: f32, x1: f64, x2: f64) -> i32 {
-    (((x0) as i32)).wrapping_mul((((x1).mul_add(x2, 65536.0)) as i32))
+    ((x0) as i32).wrapping_mul((((x1).mul_add(x2, 65536.0)) as i32))
 }
 
 #[gpu_kernel]
@@ -1545,12 +1760,21 @@ fn r117(x0: f32, x1: f64, x2: f64) -> i32 {
 fn e118(x0: &[bool], x1: &[u64], x2: &[i32], x3: &[i16], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((if x0[i] { ((((x1[i] & x1[i]) | x1[i])) as usize) } else { (((((!x2[i])).count_ones()) as usize) & (((((x3[i]).leading_zeros()) as u16)) as usize)) }) + (((((((x0[i] as u8)).max((x3[i] as u8)) / (((x0[i] as u8) << 0) | 1))) as i64)) as usize));
+        out[i] = ((if x0[i] {
+            (((x1[i] & x1[i]) | x1[i]) as usize)
+        } else {
+            ((((!x2[i]).count_ones()) as usize) & ((((x3[i]).leading_zeros()) as u16) as usize))
+        }) + ((((x0[i] as u8).max((x3[i] as u8)) / (((x0[i] as u8) << 0) | 1)) as i64)
+            as usize));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r118(x0: bool, x1: u64, x2: i32, x3: i16) -> usize {
-    ((if x0 { ((((x1 & x1) | x1)) as usize) } else { (((((!x2)).count_ones()) as usize) & (((((x3).leading_zeros()) as u16)) as usize)) }) + (((((((x0 as u8)).max((x3 as u8)) / (((x0 as u8) << 0) | 1))) as i64)) as usize))
+    ((if x0 {
+        (((x1 & x1) | x1) as usize)
+    } else {
+        ((((!x2).count_ones()) as usize) & ((((x3).leading_zeros()) as u16) as usize))
+    }) + ((((x0 as u8).max((x3 as u8)) / (((x0 as u8) << 0) | 1)) as i64) as usize))
 }
 
 #[gpu_kernel]
@@ -1558,12 +1782,24 @@ fn r118(x0: bool, x1: u64, x2: i32, x3: i16) -> usize {
 fn e119(x0: &[usize], x1: &[u32], x2: &[i8], x3: &[bool], out: &mut [bool]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x0[i] & x0[i])).leading_zeros()) as isize) >= (((x1[i] >> x2[i])) as isize)) || ((!(x3[i] || true)) && (((x1[i]) as f32) > ((-1.0) / (x2[i] as f32))))) & (((((x3[i] as u8) - (x0[i] as u8))).min(((x2[i]) as u8)) % (((if false { (x0[i] as u8) } else { (x1[i] as u8) }) + ((x2[i] as u8) | (x3[i] as u8))) | 1)) >= (((x2[i] as u8) >> ((x0[i] as u16) % ((x1[i] as u16) | 1))) - ((if x3[i] { (x0[i] as u8) } else { (x2[i] as u8) }) >> 3))));
+        out[i] = ((((((x0[i] & x0[i]).leading_zeros()) as isize) >= ((x1[i] >> x2[i]) as isize))
+            || ((!(x3[i] || true)) && (((x1[i]) as f32) > ((-1.0) / (x2[i] as f32)))))
+            & ((((x3[i] as u8) - (x0[i] as u8)).min(((x2[i]) as u8))
+                % (((if false { (x0[i] as u8) } else { (x1[i] as u8) })
+                    + ((x2[i] as u8) | (x3[i] as u8)))
+                    | 1))
+                >= (((x2[i] as u8) >> ((x0[i] as u16) % ((x1[i] as u16) | 1)))
+                    - ((if x3[i] { (x0[i] as u8) } else { (x2[i] as u8) }) >> 3))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r119(x0: usize, x1: u32, x2: i8, x3: bool) -> bool {
-    (((((((x0 & x0)).leading_zeros()) as isize) >= (((x1 >> x2)) as isize)) || ((!(x3 || true)) && (((x1) as f32) > ((-1.0) / (x2 as f32))))) & (((((x3 as u8) - (x0 as u8))).min(((x2) as u8)) % (((if false { (x0 as u8) } else { (x1 as u8) }) + ((x2 as u8) | (x3 as u8))) | 1)) >= (((x2 as u8) >> ((x0 as u16) % ((x1 as u16) | 1))) - ((if x3 { (x0 as u8) } else { (x2 as u8) }) >> 3))))
+    ((((((x0 & x0).leading_zeros()) as isize) >= ((x1 >> x2) as isize))
+        || ((!(x3 || true)) && (((x1) as f32) > ((-1.0) / (x2 as f32)))))
+        & ((((x3 as u8) - (x0 as u8)).min(((x2) as u8))
+            % (((if false { (x0 as u8) } else { (x1 as u8) }) + ((x2 as u8) | (x3 as u8))) | 1))
+            >= (((x2 as u8) >> ((x0 as u16) % ((x1 as u16) | 1)))
+                - ((if x3 { (x0 as u8) } else { (x2 as u8) }) >> 3))))
 }
 
 #[gpu_kernel]
@@ -1584,12 +1820,18 @@ fn r120(x0: f64) -> f64 {
 fn e121(x0: &[i64], x1: &[i64], x2: &[i64], x3: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((-x2[i]) >> 32) & ((x1[i] * x0[i]) * x0[i]))).min(((x3[i] / (((((x1[i] as i32)) as i64) | 1) & i64::MAX)) * ((if (x0[i] > 255) { x3[i] } else { x2[i] })).wrapping_sub((x3[i] * x3[i]))));
+        out[i] = (((-x2[i]) >> 32) & ((x1[i] * x0[i]) * x0[i])).min(
+            ((x3[i] / ((((x1[i] as i32) as i64) | 1) & i64::MAX))
+                * (if (x0[i] > 255) { x3[i] } else { x2[i] }).wrapping_sub((x3[i] * x3[i]))),
+        );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r121(x0: i64, x1: i64, x2: i64, x3: i64) -> i64 {
-    ((((-x2) >> 32) & ((x1 * x0) * x0))).min(((x3 / (((((x1 as i32)) as i64) | 1) & i64::MAX)) * ((if (x0 > 255) { x3 } else { x2 })).wrapping_sub((x3 * x3))))
+    (((-x2) >> 32) & ((x1 * x0) * x0)).min(
+        ((x3 / ((((x1 as i32) as i64) | 1) & i64::MAX))
+            * (if (x0 > 255) { x3 } else { x2 }).wrapping_sub((x3 * x3))),
+    )
 }
 
 #[gpu_kernel]
@@ -1597,12 +1839,22 @@ fn r121(x0: i64, x1: i64, x2: i64, x3: i64) -> i64 {
 fn e122(x0: &[isize], x1: &[u64], x2: &[bool], x3: &[u8], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((if (!x2[i]) { ((x1[i] as u32) - (x0[i] as u32)) } else { ((x3[i]) as u32) })) as isize) * ((-128isize) ^ ((x0[i] & 2147483647)).wrapping_sub((x0[i] >> x1[i]))));
+        out[i] = (((if (!x2[i]) {
+            ((x1[i] as u32) - (x0[i] as u32))
+        } else {
+            ((x3[i]) as u32)
+        }) as isize)
+            * ((-128isize) ^ (x0[i] & 2147483647).wrapping_sub((x0[i] >> x1[i]))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r122(x0: isize, x1: u64, x2: bool, x3: u8) -> isize {
-    ((((if (!x2) { ((x1 as u32) - (x0 as u32)) } else { ((x3) as u32) })) as isize) * ((-128isize) ^ ((x0 & 2147483647)).wrapping_sub((x0 >> x1))))
+    (((if (!x2) {
+        ((x1 as u32) - (x0 as u32))
+    } else {
+        ((x3) as u32)
+    }) as isize)
+        * ((-128isize) ^ (x0 & 2147483647).wrapping_sub((x0 >> x1))))
 }
 
 #[gpu_kernel]
@@ -1610,12 +1862,20 @@ fn r122(x0: isize, x1: u64, x2: bool, x3: u8) -> isize {
 fn e123(x0: &[usize], x1: &[u8], x2: &[usize], x3: &[f64], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((if ((x0[i] << x1[i]) >= x2[i]) { ((if (x3[i] > (-7.75)) { x1[i] } else { x1[i] }) >> 100) } else { ((128u8 / (x1[i] | 1)) + ((x3[i]) as u8)) }) | ((((x3[i]) as u8) - (x1[i] & x1[i]))).max(((128 - x1[i]) - (32 * x1[i]))));
+        out[i] = ((if ((x0[i] << x1[i]) >= x2[i]) {
+            ((if (x3[i] > (-7.75)) { x1[i] } else { x1[i] }) >> 100)
+        } else {
+            ((128u8 / (x1[i] | 1)) + ((x3[i]) as u8))
+        }) | (((x3[i]) as u8) - (x1[i] & x1[i])).max(((128 - x1[i]) - (32 * x1[i]))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r123(x0: usize, x1: u8, x2: usize, x3: f64) -> u8 {
-    ((if ((x0 << x1) >= x2) { ((if (x3 > (-7.75)) { x1 } else { x1 }) >> 100) } else { ((128u8 / (x1 | 1)) + ((x3) as u8)) }) | ((((x3) as u8) - (x1 & x1))).max(((128 - x1) - (32 * x1))))
+    ((if ((x0 << x1) >= x2) {
+        ((if (x3 > (-7.75)) { x1 } else { x1 }) >> 100)
+    } else {
+        ((128u8 / (x1 | 1)) + ((x3) as u8))
+    }) | (((x3) as u8) - (x1 & x1)).max(((128 - x1) - (32 * x1))))
 }
 
 #[gpu_kernel]
@@ -1623,12 +1883,17 @@ fn r123(x0: usize, x1: u8, x2: usize, x3: f64) -> u8 {
 fn e124(x0: &[u64], x1: &[usize], x2: &[u16], x3: &[i16], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i]).min(x1[i])).wrapping_mul((x1[i] + x1[i])) | (((x2[i]) as usize) % (((x3[i]) as usize) | 1))) | (((((x0[i]).leading_zeros()) as usize) + (x1[i] % (x1[i] | 1))) >> 65))).max((((((!((((x2[i] as i8)).trailing_zeros()) as u64))) as u32)) as usize));
+        out[i] = ((((x1[i]).min(x1[i])).wrapping_mul((x1[i] + x1[i]))
+            | (((x2[i]) as usize) % (((x3[i]) as usize) | 1)))
+            | (((((x0[i]).leading_zeros()) as usize) + (x1[i] % (x1[i] | 1))) >> 65))
+            .max((((!(((x2[i] as i8).trailing_zeros()) as u64)) as u32) as usize));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r124(x0: u64, x1: usize, x2: u16, x3: i16) -> usize {
-    (((((x1).min(x1)).wrapping_mul((x1 + x1)) | (((x2) as usize) % (((x3) as usize) | 1))) | (((((x0).leading_zeros()) as usize) + (x1 % (x1 | 1))) >> 65))).max((((((!((((x2 as i8)).trailing_zeros()) as u64))) as u32)) as usize))
+    ((((x1).min(x1)).wrapping_mul((x1 + x1)) | (((x2) as usize) % (((x3) as usize) | 1)))
+        | (((((x0).leading_zeros()) as usize) + (x1 % (x1 | 1))) >> 65))
+        .max((((!(((x2 as i8).trailing_zeros()) as u64)) as u32) as usize))
 }
 
 #[gpu_kernel]
@@ -1636,12 +1901,18 @@ fn r124(x0: u64, x1: usize, x2: u16, x3: i16) -> usize {
 fn e125(x0: &[bool], x1: &[u16], x2: &[f32], x3: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((if x0[i] { x1[i] } else { x1[i] })).max(((x2[i]) as u16))) as i64)).max(((((64i64 | 1) / (x3[i] | 1)) - (((x3[i]).count_ones()) as i64)) / ((((x3[i]).max(x3[i]) - (((x0[i] as u64)) as i64)) | 1) & i64::MAX)));
+        out[i] = (((if x0[i] { x1[i] } else { x1[i] }).max(((x2[i]) as u16))) as i64).max(
+            ((((64i64 | 1) / (x3[i] | 1)) - (((x3[i]).count_ones()) as i64))
+                / ((((x3[i]).max(x3[i]) - ((x0[i] as u64) as i64)) | 1) & i64::MAX)),
+        );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r125(x0: bool, x1: u16, x2: f32, x3: i64) -> i64 {
-    (((((if x0 { x1 } else { x1 })).max(((x2) as u16))) as i64)).max(((((64i64 | 1) / (x3 | 1)) - (((x3).count_ones()) as i64)) / ((((x3).max(x3) - (((x0 as u64)) as i64)) | 1) & i64::MAX)))
+    (((if x0 { x1 } else { x1 }).max(((x2) as u16))) as i64).max(
+        ((((64i64 | 1) / (x3 | 1)) - (((x3).count_ones()) as i64))
+            / ((((x3).max(x3) - ((x0 as u64) as i64)) | 1) & i64::MAX)),
+    )
 }
 
 #[gpu_kernel]
@@ -1649,12 +1920,12 @@ fn r125(x0: bool, x1: u16, x2: f32, x3: i64) -> i64 {
 fn e126(x0: &[u64], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]) as usize)) as u32)) as usize);
+        out[i] = ((((x0[i]) as usize) as u32) as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r126(x0: u64) -> usize {
-    ((((((x0) as usize)) as u32)) as usize)
+    ((((x0) as usize) as u32) as usize)
 }
 
 #[gpu_kernel]
@@ -1662,12 +1933,14 @@ fn r126(x0: u64) -> usize {
 fn e127(x0: &[i32], x1: &[u8], x2: &[u16], x3: &[isize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i]) as usize) + ((x0[i]) as usize))).min((((x2[i]).max(256)) as usize)) - (((((x3[i] | 127)).count_ones()) as usize)).min((x0[i] as usize)));
+        out[i] = ((((x1[i]) as usize) + ((x0[i]) as usize)).min((((x2[i]).max(256)) as usize))
+            - (((x3[i] | 127).count_ones()) as usize).min((x0[i] as usize)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r127(x0: i32, x1: u8, x2: u16, x3: isize) -> usize {
-    (((((x1) as usize) + ((x0) as usize))).min((((x2).max(256)) as usize)) - (((((x3 | 127)).count_ones()) as usize)).min((x0 as usize)))
+    ((((x1) as usize) + ((x0) as usize)).min((((x2).max(256)) as usize))
+        - (((x3 | 127).count_ones()) as usize).min((x0 as usize)))
 }
 
 #[gpu_kernel]
@@ -1675,12 +1948,12 @@ fn r127(x0: i32, x1: u8, x2: u16, x3: isize) -> usize {
 fn e128(x0: &[u16], x1: &[u16], x2: &[i8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i] - x0[i]) + (x1[i] >> x2[i]))).leading_zeros()) as u8);
+        out[i] = ((((x0[i] - x0[i]) + (x1[i] >> x2[i])).leading_zeros()) as u8);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r128(x0: u16, x1: u16, x2: i8) -> u8 {
-    (((((x0 - x0) + (x1 >> x2))).leading_zeros()) as u8)
+    ((((x0 - x0) + (x1 >> x2)).leading_zeros()) as u8)
 }
 
 #[gpu_kernel]
@@ -1701,12 +1974,12 @@ fn r129(x0: f32) -> f32 {
 fn e130(x0: &[u64], x1: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i] == x0[i])) as i16) * ((x1[i]).max(x1[i]) >> 33))).abs();
+        out[i] = (((x0[i] == x0[i]) as i16) * ((x1[i]).max(x1[i]) >> 33)).abs();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r130(x0: u64, x1: i16) -> i16 {
-    (((((x0 == x0)) as i16) * ((x1).max(x1) >> 33))).abs()
+    (((x0 == x0) as i16) * ((x1).max(x1) >> 33)).abs()
 }
 
 #[gpu_kernel]
@@ -1714,12 +1987,22 @@ fn r130(x0: u64, x1: i16) -> i16 {
 fn e131(x0: &[f32], x1: &[f64], x2: &[f64], x3: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]) as f64)).mul_add((-x1[i]), (x2[i] / x2[i]))).floor() + (if ((x1[i]).sqrt() < (x3[i] / x1[i])) { ((x3[i]).abs() / (((x2[i] as i16)) as f64)) } else { x1[i] }));
+        out[i] = ((((x0[i]) as f64).mul_add((-x1[i]), (x2[i] / x2[i]))).floor()
+            + (if ((x1[i]).sqrt() < (x3[i] / x1[i])) {
+                ((x3[i]).abs() / ((x2[i] as i16) as f64))
+            } else {
+                x1[i]
+            }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r131(x0: f32, x1: f64, x2: f64, x3: f64) -> f64 {
-    (((((x0) as f64)).mul_add((-x1), (x2 / x2))).floor() + (if ((x1).sqrt() < (x3 / x1)) { ((x3).abs() / (((x2 as i16)) as f64)) } else { x1 }))
+    ((((x0) as f64).mul_add((-x1), (x2 / x2))).floor()
+        + (if ((x1).sqrt() < (x3 / x1)) {
+            ((x3).abs() / ((x2 as i16) as f64))
+        } else {
+            x1
+        }))
 }
 
 #[gpu_kernel]
@@ -1753,12 +2036,12 @@ fn r133(x0: u8, x1: u8, x2: u8, x3: i16) -> u8 {
 fn e134(x0: &[u64], x1: &[bool], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).max((!((((x1[i]) as u32)) as u64)));
+        out[i] = (x0[i]).max((!(((x1[i]) as u32) as u64)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r134(x0: u64, x1: bool) -> u64 {
-    (x0).max((!((((x1) as u32)) as u64)))
+    (x0).max((!(((x1) as u32) as u64)))
 }
 
 #[gpu_kernel]
@@ -1766,12 +2049,12 @@ fn r134(x0: u64, x1: bool) -> u64 {
 fn e135(x0: &[u32], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]).min(x0[i]) | (x0[i] - x0[i]))) as i16);
+        out[i] = (((x0[i]).min(x0[i]) | (x0[i] - x0[i])) as i16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r135(x0: u32) -> i16 {
-    ((((x0).min(x0) | (x0 - x0))) as i16)
+    (((x0).min(x0) | (x0 - x0)) as i16)
 }
 
 #[gpu_kernel]
@@ -1779,12 +2062,29 @@ fn r135(x0: u32) -> i16 {
 fn e136(x0: &[i32], x1: &[i16], x2: &[isize], x3: &[isize], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x3[i] - x3[i])).max((x3[i] << (x3[i] as u8))) << 31) >> (!(x1[i]).abs())) ^ (((((x0[i]) as isize) ^ (((x1[i]).leading_zeros()) as isize))).max(((1 + x3[i]) * (x2[i] * 33))) / ((((if ((x3[i] as f64) >= (x1[i] as f64)) { (0 * x2[i]) } else { (((x1[i] as u8)) as isize) }) - ((((x3[i] as u64)) as isize) - (((x2[i] as usize)) as isize))) | 1) & isize::MAX)));
+        out[i] = ((((x3[i] - x3[i]).max((x3[i] << (x3[i] as u8))) << 31) >> (!(x1[i]).abs()))
+            ^ ((((x0[i]) as isize) ^ (((x1[i]).leading_zeros()) as isize))
+                .max(((1 + x3[i]) * (x2[i] * 33)))
+                / ((((if ((x3[i] as f64) >= (x1[i] as f64)) {
+                    (0 * x2[i])
+                } else {
+                    ((x1[i] as u8) as isize)
+                }) - (((x3[i] as u64) as isize) - ((x2[i] as usize) as isize)))
+                    | 1)
+                    & isize::MAX)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r136(x0: i32, x1: i16, x2: isize, x3: isize) -> isize {
-    (((((x3 - x3)).max((x3 << (x3 as u8))) << 31) >> (!(x1).abs())) ^ (((((x0) as isize) ^ (((x1).leading_zeros()) as isize))).max(((1 + x3) * (x2 * 33))) / ((((if ((x3 as f64) >= (x1 as f64)) { (0 * x2) } else { (((x1 as u8)) as isize) }) - ((((x3 as u64)) as isize) - (((x2 as usize)) as isize))) | 1) & isize::MAX)))
+    ((((x3 - x3).max((x3 << (x3 as u8))) << 31) >> (!(x1).abs()))
+        ^ ((((x0) as isize) ^ (((x1).leading_zeros()) as isize)).max(((1 + x3) * (x2 * 33)))
+            / ((((if ((x3 as f64) >= (x1 as f64)) {
+                (0 * x2)
+            } else {
+                ((x1 as u8) as isize)
+            }) - (((x3 as u64) as isize) - ((x2 as usize) as isize)))
+                | 1)
+                & isize::MAX)))
 }
 
 #[gpu_kernel]
@@ -1792,12 +2092,12 @@ fn r136(x0: i32, x1: i16, x2: isize, x3: isize) -> isize {
 fn e137(x0: &[f64], x1: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]) as usize)) as i64) | 1) / (((x1[i]).min(65536) >> 16) | 1));
+        out[i] = (((((x0[i]) as usize) as i64) | 1) / (((x1[i]).min(65536) >> 16) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r137(x0: f64, x1: i64) -> i64 {
-    ((((((x0) as usize)) as i64) | 1) / (((x1).min(65536) >> 16) | 1))
+    (((((x0) as usize) as i64) | 1) / (((x1).min(65536) >> 16) | 1))
 }
 
 #[gpu_kernel]
@@ -1831,12 +2131,16 @@ fn r139(x0: i64, x1: i64) -> isize {
 fn e140(x0: &[i16], x1: &[u8], x2: &[u8], x3: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]) as f32)) as u8) << 1)).min(((1u8 & ((x2[i]).min(x2[i]) * (x1[i] ^ 0))) % (((x3[i] >> ((x0[i]) as u16)) + x1[i]) | 1)));
+        out[i] = ((((x0[i]) as f32) as u8) << 1).min(
+            ((1u8 & ((x2[i]).min(x2[i]) * (x1[i] ^ 0)))
+                % (((x3[i] >> ((x0[i]) as u16)) + x1[i]) | 1)),
+        );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r140(x0: i16, x1: u8, x2: u8, x3: u8) -> u8 {
-    ((((((x0) as f32)) as u8) << 1)).min(((1u8 & ((x2).min(x2) * (x1 ^ 0))) % (((x3 >> ((x0) as u16)) + x1) | 1)))
+    ((((x0) as f32) as u8) << 1)
+        .min(((1u8 & ((x2).min(x2) * (x1 ^ 0))) % (((x3 >> ((x0) as u16)) + x1) | 1)))
 }
 
 #[gpu_kernel]
@@ -1857,12 +2161,12 @@ fn r141(x0: u32) -> u32 {
 fn e142(x0: &[u32], x1: &[i32], x2: &[i32], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((-(x2[i] * x2[i])) ^ (((x0[i]) as i32)).max((256 ^ x1[i])));
+        out[i] = ((-(x2[i] * x2[i])) ^ ((x0[i]) as i32).max((256 ^ x1[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r142(x0: u32, x1: i32, x2: i32) -> i32 {
-    ((-(x2 * x2)) ^ (((x0) as i32)).max((256 ^ x1)))
+    ((-(x2 * x2)) ^ ((x0) as i32).max((256 ^ x1)))
 }
 
 #[gpu_kernel]
@@ -1870,12 +2174,35 @@ fn r142(x0: u32, x1: i32, x2: i32) -> i32 {
 fn e143(x0: &[f32], x1: &[u16], x2: &[bool], x3: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]) as u8) << (x1[i] << 65)) - ((if x2[i] { x3[i] } else { x3[i] })).min((x3[i]).max(x3[i])))).wrapping_mul((((63 * x3[i]) % (x3[i] | 1)) + (if (x3[i] >= x3[i]) { ((((x2[i] as i8)).count_ones()) as u8) } else { (x3[i] | x3[i]) })))).wrapping_sub((((((-(x2[i] as i64)) % (((((x3[i] as i16)) as i64) | 1) & i64::MAX)) - (x3[i] as i64))) as u8));
+        out[i] = (((((x0[i]) as u8) << (x1[i] << 65))
+            - (if x2[i] { x3[i] } else { x3[i] }).min((x3[i]).max(x3[i])))
+        .wrapping_mul(
+            (((63 * x3[i]) % (x3[i] | 1))
+                + (if (x3[i] >= x3[i]) {
+                    (((x2[i] as i8).count_ones()) as u8)
+                } else {
+                    (x3[i] | x3[i])
+                })),
+        ))
+        .wrapping_sub(
+            ((((-(x2[i] as i64)) % ((((x3[i] as i16) as i64) | 1) & i64::MAX)) - (x3[i] as i64))
+                as u8),
+        );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r143(x0: f32, x1: u16, x2: bool, x3: u8) -> u8 {
-    ((((((x0) as u8) << (x1 << 65)) - ((if x2 { x3 } else { x3 })).min((x3).max(x3)))).wrapping_mul((((63 * x3) % (x3 | 1)) + (if (x3 >= x3) { ((((x2 as i8)).count_ones()) as u8) } else { (x3 | x3) })))).wrapping_sub((((((-(x2 as i64)) % (((((x3 as i16)) as i64) | 1) & i64::MAX)) - (x3 as i64))) as u8))
+    (((((x0) as u8) << (x1 << 65)) - (if x2 { x3 } else { x3 }).min((x3).max(x3))).wrapping_mul(
+        (((63 * x3) % (x3 | 1))
+            + (if (x3 >= x3) {
+                (((x2 as i8).count_ones()) as u8)
+            } else {
+                (x3 | x3)
+            })),
+    ))
+    .wrapping_sub(
+        ((((-(x2 as i64)) % ((((x3 as i16) as i64) | 1) & i64::MAX)) - (x3 as i64)) as u8),
+    )
 }
 
 #[gpu_kernel]
@@ -1883,12 +2210,16 @@ fn r143(x0: f32, x1: u16, x2: bool, x3: u8) -> u8 {
 fn e144(x0: &[u32], x1: &[u64], x2: &[isize], x3: &[i64], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((((x0[i] - 2)).max((x0[i]).wrapping_mul(x0[i]))) as usize) << (((x2[i] >> x3[i]) - ((x1[i]) as isize)) + (x2[i] + (x2[i]).abs())))).trailing_zeros()) as isize);
+        out[i] = ((((((x0[i] - 2).max((x0[i]).wrapping_mul(x0[i]))) as usize)
+            << (((x2[i] >> x3[i]) - ((x1[i]) as isize)) + (x2[i] + (x2[i]).abs())))
+        .trailing_zeros()) as isize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r144(x0: u32, x1: u64, x2: isize, x3: i64) -> isize {
-    ((((((((x0 - 2)).max((x0).wrapping_mul(x0))) as usize) << (((x2 >> x3) - ((x1) as isize)) + (x2 + (x2).abs())))).trailing_zeros()) as isize)
+    ((((((x0 - 2).max((x0).wrapping_mul(x0))) as usize)
+        << (((x2 >> x3) - ((x1) as isize)) + (x2 + (x2).abs())))
+    .trailing_zeros()) as isize)
 }
 
 #[gpu_kernel]
@@ -1896,12 +2227,12 @@ fn r144(x0: u32, x1: u64, x2: isize, x3: i64) -> isize {
 fn e145(x0: &[i16], x1: &[i16], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i] % ((x1[i] | 1) & i16::MAX)) >> 31)) as usize);
+        out[i] = (((x0[i] % ((x1[i] | 1) & i16::MAX)) >> 31) as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r145(x0: i16, x1: i16) -> usize {
-    ((((x0 % ((x1 | 1) & i16::MAX)) >> 31)) as usize)
+    (((x0 % ((x1 | 1) & i16::MAX)) >> 31) as usize)
 }
 
 #[gpu_kernel]
@@ -1909,12 +2240,12 @@ fn r145(x0: i16, x1: i16) -> usize {
 fn e146(x0: &[u64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).leading_zeros()) as u16)) as f64);
+        out[i] = ((((x0[i]).leading_zeros()) as u16) as f64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r146(x0: u64) -> f64 {
-    (((((x0).leading_zeros()) as u16)) as f64)
+    ((((x0).leading_zeros()) as u16) as f64)
 }
 
 #[gpu_kernel]
@@ -1922,12 +2253,12 @@ fn r146(x0: u64) -> f64 {
 fn e147(x0: &[u16], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).max(255) >> 16)).wrapping_sub(((!x0[i]) & (x0[i] - 65535)));
+        out[i] = ((x0[i]).max(255) >> 16).wrapping_sub(((!x0[i]) & (x0[i] - 65535)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r147(x0: u16) -> u16 {
-    (((x0).max(255) >> 16)).wrapping_sub(((!x0) & (x0 - 65535)))
+    ((x0).max(255) >> 16).wrapping_sub(((!x0) & (x0 - 65535)))
 }
 
 #[gpu_kernel]
@@ -1935,12 +2266,22 @@ fn r147(x0: u16) -> u16 {
 fn e148(x0: &[f32], x1: &[i16], x2: &[usize], x3: &[usize], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]) as i16)).abs()).max((((-128) | x1[i]) - (x1[i]).wrapping_sub((-129)))) - (if ((x2[i]).max(x3[i]) == (x2[i] & x2[i])) { ((1000 - x1[i]) >> ((((x3[i] as i8)).count_ones()) as i8)) } else { ((((x2[i] as isize)) as i16) - (x1[i] + x1[i])) }));
+        out[i] = ((((x0[i]) as i16).abs()).max((((-128) | x1[i]) - (x1[i]).wrapping_sub((-129))))
+            - (if ((x2[i]).max(x3[i]) == (x2[i] & x2[i])) {
+                ((1000 - x1[i]) >> (((x3[i] as i8).count_ones()) as i8))
+            } else {
+                (((x2[i] as isize) as i16) - (x1[i] + x1[i]))
+            }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r148(x0: f32, x1: i16, x2: usize, x3: usize) -> i16 {
-    (((((x0) as i16)).abs()).max((((-128) | x1) - (x1).wrapping_sub((-129)))) - (if ((x2).max(x3) == (x2 & x2)) { ((1000 - x1) >> ((((x3 as i8)).count_ones()) as i8)) } else { ((((x2 as isize)) as i16) - (x1 + x1)) }))
+    ((((x0) as i16).abs()).max((((-128) | x1) - (x1).wrapping_sub((-129))))
+        - (if ((x2).max(x3) == (x2 & x2)) {
+            ((1000 - x1) >> (((x3 as i8).count_ones()) as i8))
+        } else {
+            (((x2 as isize) as i16) - (x1 + x1))
+        }))
 }
 
 #[gpu_kernel]
@@ -1961,12 +2302,12 @@ fn r149(x0: f32, x1: bool, x2: f32) -> f32 {
 fn e150(x0: &[bool], x1: &[bool], x2: &[u32], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((!((x0[i] ^ x1[i]) || (32 == x2[i])))) as isize)).count_ones()) as i16);
+        out[i] = ((((!((x0[i] ^ x1[i]) || (32 == x2[i]))) as isize).count_ones()) as i16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r150(x0: bool, x1: bool, x2: u32) -> i16 {
-    ((((((!((x0 ^ x1) || (32 == x2)))) as isize)).count_ones()) as i16)
+    ((((!((x0 ^ x1) || (32 == x2))) as isize).count_ones()) as i16)
 }
 
 #[gpu_kernel]
@@ -1974,12 +2315,17 @@ fn r150(x0: bool, x1: bool, x2: u32) -> i16 {
 fn e151(x0: &[i8], x1: &[u16], x2: &[isize], x3: &[i64], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x0[i]).wrapping_sub(33)).trailing_zeros()) as u16) % (((x1[i] / (x1[i] | 1))).min((x1[i] << x2[i])) | 1)) + ((((x3[i]).wrapping_mul(x3[i])) as u16)).min(((((x1[i]) as isize)) as u16)))).min(((((x1[i] << (x0[i] as usize)) ^ 63u16) << 64) >> 100u16));
+        out[i] = ((((((x0[i]).wrapping_sub(33)).trailing_zeros()) as u16)
+            % ((x1[i] / (x1[i] | 1)).min((x1[i] << x2[i])) | 1))
+            + (((x3[i]).wrapping_mul(x3[i])) as u16).min((((x1[i]) as isize) as u16)))
+        .min(((((x1[i] << (x0[i] as usize)) ^ 63u16) << 64) >> 100u16));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r151(x0: i8, x1: u16, x2: isize, x3: i64) -> u16 {
-    (((((((x0).wrapping_sub(33)).trailing_zeros()) as u16) % (((x1 / (x1 | 1))).min((x1 << x2)) | 1)) + ((((x3).wrapping_mul(x3)) as u16)).min(((((x1) as isize)) as u16)))).min(((((x1 << (x0 as usize)) ^ 63u16) << 64) >> 100u16))
+    ((((((x0).wrapping_sub(33)).trailing_zeros()) as u16) % ((x1 / (x1 | 1)).min((x1 << x2)) | 1))
+        + (((x3).wrapping_mul(x3)) as u16).min((((x1) as isize) as u16)))
+    .min(((((x1 << (x0 as usize)) ^ 63u16) << 64) >> 100u16))
 }
 
 #[gpu_kernel]
@@ -1987,12 +2333,15 @@ fn r151(x0: i8, x1: u16, x2: isize, x3: i64) -> u16 {
 fn e152(x0: &[f64], x1: &[i64], x2: &[usize], x3: &[i8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x2[i]) as f64) * ((x0[i]).max((((x0[i]).max(4294967296.0) + 0.0) + ((x1[i]) as f64))) + 0.0)) * (((((((-x3[i])) as u8)) as u16)) as f64));
+        out[i] = ((((x2[i]) as f64)
+            * ((x0[i]).max((((x0[i]).max(4294967296.0) + 0.0) + ((x1[i]) as f64))) + 0.0))
+            * ((((-x3[i]) as u8) as u16) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r152(x0: f64, x1: i64, x2: usize, x3: i8) -> f64 {
-    ((((x2) as f64) * ((x0).max((((x0).max(4294967296.0) + 0.0) + ((x1) as f64))) + 0.0)) * (((((((-x3)) as u8)) as u16)) as f64))
+    ((((x2) as f64) * ((x0).max((((x0).max(4294967296.0) + 0.0) + ((x1) as f64))) + 0.0))
+        * ((((-x3) as u8) as u16) as f64))
 }
 
 #[gpu_kernel]
@@ -2000,12 +2349,12 @@ fn r152(x0: f64, x1: i64, x2: usize, x3: i8) -> f64 {
 fn e153(x0: &[u64], x1: &[u64], x2: &[u16], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i] + x0[i])).leading_zeros()) as u8) >> ((65535 - x2[i]) << 7));
+        out[i] = ((((x1[i] + x0[i]).leading_zeros()) as u8) >> ((65535 - x2[i]) << 7));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r153(x0: u64, x1: u64, x2: u16) -> u8 {
-    (((((x1 + x0)).leading_zeros()) as u8) >> ((65535 - x2) << 7))
+    ((((x1 + x0).leading_zeros()) as u8) >> ((65535 - x2) << 7))
 }
 
 #[gpu_kernel]
@@ -2013,12 +2362,14 @@ fn r153(x0: u64, x1: u64, x2: u16) -> u8 {
 fn e154(x0: &[i8], x1: &[i16], x2: &[u8], x3: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x1[i]) as i8) - (x0[i] ^ x0[i]))) as u8)).wrapping_mul((((x3[i] ^ x2[i]) | x3[i]) | ((x2[i] + x2[i])).max((x3[i]).min(100))));
+        out[i] = ((((x1[i]) as i8) - (x0[i] ^ x0[i])) as u8)
+            .wrapping_mul((((x3[i] ^ x2[i]) | x3[i]) | (x2[i] + x2[i]).max((x3[i]).min(100))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r154(x0: i8, x1: i16, x2: u8, x3: u8) -> u8 {
-    ((((((x1) as i8) - (x0 ^ x0))) as u8)).wrapping_mul((((x3 ^ x2) | x3) | ((x2 + x2)).max((x3).min(100))))
+    ((((x1) as i8) - (x0 ^ x0)) as u8)
+        .wrapping_mul((((x3 ^ x2) | x3) | (x2 + x2).max((x3).min(100))))
 }
 
 #[gpu_kernel]
@@ -2026,12 +2377,19 @@ fn r154(x0: i8, x1: i16, x2: u8, x3: u8) -> u8 {
 fn e155(x0: &[u16], x1: &[i32], x2: &[i32], x3: &[bool], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((if x3[i] { x2[i] } else { x2[i] })).wrapping_add((((x0[i]).trailing_zeros()) as i32)) % (((((x3[i]) as i32) - (((x1[i] as u64)) as i32)) | 1) & i32::MAX)) & (((x1[i] / ((x2[i] | 1) & i32::MAX)) - ((-100i32) ^ x1[i])) * ((((x0[i] << x1[i])).trailing_zeros()) as i32)));
+        out[i] = (((if x3[i] { x2[i] } else { x2[i] })
+            .wrapping_add((((x0[i]).trailing_zeros()) as i32))
+            % (((((x3[i]) as i32) - ((x1[i] as u64) as i32)) | 1) & i32::MAX))
+            & (((x1[i] / ((x2[i] | 1) & i32::MAX)) - ((-100i32) ^ x1[i]))
+                * (((x0[i] << x1[i]).trailing_zeros()) as i32)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r155(x0: u16, x1: i32, x2: i32, x3: bool) -> i32 {
-    ((((if x3 { x2 } else { x2 })).wrapping_add((((x0).trailing_zeros()) as i32)) % (((((x3) as i32) - (((x1 as u64)) as i32)) | 1) & i32::MAX)) & (((x1 / ((x2 | 1) & i32::MAX)) - ((-100i32) ^ x1)) * ((((x0 << x1)).trailing_zeros()) as i32)))
+    (((if x3 { x2 } else { x2 }).wrapping_add((((x0).trailing_zeros()) as i32))
+        % (((((x3) as i32) - ((x1 as u64) as i32)) | 1) & i32::MAX))
+        & (((x1 / ((x2 | 1) & i32::MAX)) - ((-100i32) ^ x1))
+            * (((x0 << x1).trailing_zeros()) as i32)))
 }
 
 #[gpu_kernel]
@@ -2052,12 +2410,22 @@ fn r156(x0: u16, x1: u32) -> u16 {
 fn e157(x0: &[f64], x1: &[i8], x2: &[isize], x3: &[u8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] - (((x1[i] * 33)) as f64)) / (x0[i]).mul_add(((x0[i]).floor() / ((x2[i]) as f64)), (((x0[i]).abs()).max(((x3[i]) as f64)) + 0.0))) - ((((((x0[i] * 65536.0)) as u8)) as f64)).sqrt());
+        out[i] = (((x0[i] - ((x1[i] * 33) as f64))
+            / (x0[i]).mul_add(
+                ((x0[i]).floor() / ((x2[i]) as f64)),
+                (((x0[i]).abs()).max(((x3[i]) as f64)) + 0.0),
+            ))
+            - (((x0[i] * 65536.0) as u8) as f64).sqrt());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r157(x0: f64, x1: i8, x2: isize, x3: u8) -> f64 {
-    (((x0 - (((x1 * 33)) as f64)) / (x0).mul_add(((x0).floor() / ((x2) as f64)), (((x0).abs()).max(((x3) as f64)) + 0.0))) - ((((((x0 * 65536.0)) as u8)) as f64)).sqrt())
+    (((x0 - ((x1 * 33) as f64))
+        / (x0).mul_add(
+            ((x0).floor() / ((x2) as f64)),
+            (((x0).abs()).max(((x3) as f64)) + 0.0),
+        ))
+        - (((x0 * 65536.0) as u8) as f64).sqrt())
 }
 
 #[gpu_kernel]
@@ -2065,12 +2433,24 @@ fn r157(x0: f64, x1: i8, x2: isize, x3: u8) -> f64 {
 fn e158(x0: &[bool], x1: &[isize], x2: &[u32], x3: &[i64], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((if (false & false) { x2[i] } else { x2[i] }) - (if x0[i] { (x2[i] - x2[i]) } else { (x1[i]).count_ones() }))) as u16) / ((((((((-9223372036854775808) & x3[i])) as u32) >> ((x0[i] as usize) + (((x0[i] as i32)) as usize)))) as u16) | 1));
+        out[i] = ((((if (false & false) { x2[i] } else { x2[i] })
+            - (if x0[i] {
+                (x2[i] - x2[i])
+            } else {
+                (x1[i]).count_ones()
+            })) as u16)
+            / ((((((-9223372036854775808) & x3[i]) as u32)
+                >> ((x0[i] as usize) + ((x0[i] as i32) as usize))) as u16)
+                | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r158(x0: bool, x1: isize, x2: u32, x3: i64) -> u16 {
-    (((((if (false & false) { x2 } else { x2 }) - (if x0 { (x2 - x2) } else { (x1).count_ones() }))) as u16) / ((((((((-9223372036854775808) & x3)) as u32) >> ((x0 as usize) + (((x0 as i32)) as usize)))) as u16) | 1))
+    ((((if (false & false) { x2 } else { x2 }) - (if x0 { (x2 - x2) } else { (x1).count_ones() }))
+        as u16)
+        / ((((((-9223372036854775808) & x3) as u32) >> ((x0 as usize) + ((x0 as i32) as usize)))
+            as u16)
+            | 1))
 }
 
 #[gpu_kernel]
@@ -2078,12 +2458,14 @@ fn r158(x0: bool, x1: isize, x2: u32, x3: i64) -> u16 {
 fn e159(x0: &[u64], x1: &[u32], x2: &[i32], x3: &[i32], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x2[i] | 1) % (x3[i] | 1))).count_ones()) as u64) | ((x0[i] * 4294967295) % ((((x1[i]).leading_zeros()) as u64) | 1)));
+        out[i] = (((((x2[i] | 1) % (x3[i] | 1)).count_ones()) as u64)
+            | ((x0[i] * 4294967295) % ((((x1[i]).leading_zeros()) as u64) | 1)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r159(x0: u64, x1: u32, x2: i32, x3: i32) -> u64 {
-    ((((((x2 | 1) % (x3 | 1))).count_ones()) as u64) | ((x0 * 4294967295) % ((((x1).leading_zeros()) as u64) | 1)))
+    (((((x2 | 1) % (x3 | 1)).count_ones()) as u64)
+        | ((x0 * 4294967295) % ((((x1).leading_zeros()) as u64) | 1)))
 }
 
 #[gpu_kernel]
@@ -2091,12 +2473,13 @@ fn r159(x0: u64, x1: u32, x2: i32, x3: i32) -> u64 {
 fn e160(x0: &[i16], x1: &[i16], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x0[i] | (-2)) | 1) % (((x0[i] | 1) % (x0[i] | 1)) | 1)) | x1[i])).leading_zeros()) as i64);
+        out[i] = ((((((x0[i] | (-2)) | 1) % (((x0[i] | 1) % (x0[i] | 1)) | 1)) | x1[i])
+            .leading_zeros()) as i64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r160(x0: i16, x1: i16) -> i64 {
-    (((((((x0 | (-2)) | 1) % (((x0 | 1) % (x0 | 1)) | 1)) | x1)).leading_zeros()) as i64)
+    ((((((x0 | (-2)) | 1) % (((x0 | 1) % (x0 | 1)) | 1)) | x1).leading_zeros()) as i64)
 }
 
 #[gpu_kernel]
@@ -2104,12 +2487,12 @@ fn r160(x0: i16, x1: i16) -> i64 {
 fn e161(x0: &[i64], x1: &[f32], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((-1e-3) / x1[i]) * (x2[i] - 0.0)) + ((x0[i]) as f32))).floor();
+        out[i] = ((((-1e-3) / x1[i]) * (x2[i] - 0.0)) + ((x0[i]) as f32)).floor();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r161(x0: i64, x1: f32, x2: f32) -> f32 {
-    (((((-1e-3) / x1) * (x2 - 0.0)) + ((x0) as f32))).floor()
+    ((((-1e-3) / x1) * (x2 - 0.0)) + ((x0) as f32)).floor()
 }
 
 #[gpu_kernel]
@@ -2130,12 +2513,13 @@ fn r162(x0: f32) -> i8 {
 fn e163(x0: &[i32], x1: &[i32], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((if false { x0[i] } else { x0[i] })).wrapping_mul(x0[i]) - ((x0[i] + x0[i]) | (x1[i] >> 63)));
+        out[i] = ((if false { x0[i] } else { x0[i] }).wrapping_mul(x0[i])
+            - ((x0[i] + x0[i]) | (x1[i] >> 63)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r163(x0: i32, x1: i32) -> i32 {
-    (((if false { x0 } else { x0 })).wrapping_mul(x0) - ((x0 + x0) | (x1 >> 63)))
+    ((if false { x0 } else { x0 }).wrapping_mul(x0) - ((x0 + x0) | (x1 >> 63)))
 }
 
 #[gpu_kernel]
@@ -2143,12 +2527,20 @@ fn r163(x0: i32, x1: i32) -> i32 {
 fn e164(x0: &[usize], x1: &[f64], x2: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (-(-(if ((x0[i]).wrapping_mul(x0[i]) >= 1000usize) { 4294967296.0 } else { ((x2[i] / 0.5) / x1[i]) })));
+        out[i] = (-(-(if ((x0[i]).wrapping_mul(x0[i]) >= 1000usize) {
+            4294967296.0
+        } else {
+            ((x2[i] / 0.5) / x1[i])
+        })));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r164(x0: usize, x1: f64, x2: f64) -> f64 {
-    (-(-(if ((x0).wrapping_mul(x0) >= 1000usize) { 4294967296.0 } else { ((x2 / 0.5) / x1) })))
+    (-(-(if ((x0).wrapping_mul(x0) >= 1000usize) {
+        4294967296.0
+    } else {
+        ((x2 / 0.5) / x1)
+    })))
 }
 
 #[gpu_kernel]
@@ -2156,12 +2548,12 @@ fn r164(x0: usize, x1: f64, x2: f64) -> f64 {
 fn e165(x0: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((false && true)) as i64)).max((x0[i]).abs());
+        out[i] = ((false && true) as i64).max((x0[i]).abs());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r165(x0: i64) -> i64 {
-    ((((false && true)) as i64)).max((x0).abs())
+    ((false && true) as i64).max((x0).abs())
 }
 
 #[gpu_kernel]
@@ -2182,12 +2574,17 @@ fn r166(x0: u64) -> u64 {
 fn e167(x0: &[u32], x1: &[u16], x2: &[u16], x3: &[u64], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((((x0[i] * x0[i])) as u16)).wrapping_sub(((x2[i] >> x3[i]) - (x1[i] - 0))) | (((x2[i] / (x2[i] | 1)) * (((x1[i] as i8)) as u16))).wrapping_mul((((x3[i]).max(x3[i])) as u16)))).count_ones()) as i16);
+        out[i] = (((((x0[i] * x0[i]) as u16).wrapping_sub(((x2[i] >> x3[i]) - (x1[i] - 0)))
+            | ((x2[i] / (x2[i] | 1)) * ((x1[i] as i8) as u16))
+                .wrapping_mul((((x3[i]).max(x3[i])) as u16)))
+        .count_ones()) as i16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r167(x0: u32, x1: u16, x2: u16, x3: u64) -> i16 {
-    ((((((((x0 * x0)) as u16)).wrapping_sub(((x2 >> x3) - (x1 - 0))) | (((x2 / (x2 | 1)) * (((x1 as i8)) as u16))).wrapping_mul((((x3).max(x3)) as u16)))).count_ones()) as i16)
+    (((((x0 * x0) as u16).wrapping_sub(((x2 >> x3) - (x1 - 0)))
+        | ((x2 / (x2 | 1)) * ((x1 as i8) as u16)).wrapping_mul((((x3).max(x3)) as u16)))
+    .count_ones()) as i16)
 }
 
 #[gpu_kernel]
@@ -2195,12 +2592,16 @@ fn r167(x0: u32, x1: u16, x2: u16, x3: u64) -> i16 {
 fn e168(x0: &[i32], x1: &[isize], x2: &[u64], x3: &[u16], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x1[i]).min(127)).abs() * (((x3[i]) as isize)).wrapping_mul((((x0[i] as f64)) as isize))) & ((((x0[i] >> 65)) as isize)).max((((x2[i]) as isize) - (x1[i]).abs())))) as u16);
+        out[i] = (((((x1[i]).min(127)).abs()
+            * ((x3[i]) as isize).wrapping_mul(((x0[i] as f64) as isize)))
+            & ((x0[i] >> 65) as isize).max((((x2[i]) as isize) - (x1[i]).abs())))
+            as u16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r168(x0: i32, x1: isize, x2: u64, x3: u16) -> u16 {
-    ((((((x1).min(127)).abs() * (((x3) as isize)).wrapping_mul((((x0 as f64)) as isize))) & ((((x0 >> 65)) as isize)).max((((x2) as isize) - (x1).abs())))) as u16)
+    (((((x1).min(127)).abs() * ((x3) as isize).wrapping_mul(((x0 as f64) as isize)))
+        & ((x0 >> 65) as isize).max((((x2) as isize) - (x1).abs()))) as u16)
 }
 
 #[gpu_kernel]
@@ -2208,12 +2609,22 @@ fn r168(x0: i32, x1: isize, x2: u64, x3: u16) -> u16 {
 fn e169(x0: &[bool], x1: &[u32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((if x0[i] { (((x0[i]) as i8) << 65) } else { (((x1[i]).max(1000)) as i8) })).abs()) as f32);
+        out[i] = (((if x0[i] {
+            (((x0[i]) as i8) << 65)
+        } else {
+            (((x1[i]).max(1000)) as i8)
+        })
+        .abs()) as f32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r169(x0: bool, x1: u32) -> f32 {
-    ((((if x0 { (((x0) as i8) << 65) } else { (((x1).max(1000)) as i8) })).abs()) as f32)
+    (((if x0 {
+        (((x0) as i8) << 65)
+    } else {
+        (((x1).max(1000)) as i8)
+    })
+    .abs()) as f32)
 }
 
 #[gpu_kernel]
@@ -2221,12 +2632,12 @@ fn r169(x0: bool, x1: u32) -> f32 {
 fn e170(x0: &[u64], x1: &[u64], x2: &[u64], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((!((x0[i]).max(x2[i]) ^ (x0[i]).wrapping_mul(x1[i])))).leading_zeros()) as i32);
+        out[i] = (((!((x0[i]).max(x2[i]) ^ (x0[i]).wrapping_mul(x1[i]))).leading_zeros()) as i32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r170(x0: u64, x1: u64, x2: u64) -> i32 {
-    ((((!((x0).max(x2) ^ (x0).wrapping_mul(x1)))).leading_zeros()) as i32)
+    (((!((x0).max(x2) ^ (x0).wrapping_mul(x1))).leading_zeros()) as i32)
 }
 
 #[gpu_kernel]
@@ -2234,12 +2645,24 @@ fn r170(x0: u64, x1: u64, x2: u64) -> i32 {
 fn e171(x0: &[f64], x1: &[f64], x2: &[f32], x3: &[f64], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x0[i] - x0[i])).min((x1[i]).ceil()) + 0.0)).min((if (x2[i] <= 1e10) { ((x0[i]).min(x3[i]) + 0.0) } else { (x3[i] + x0[i]) })) + 0.0)) as isize);
+        out[i] = ((((x0[i] - x0[i]).min((x1[i]).ceil()) + 0.0).min(
+            (if (x2[i] <= 1e10) {
+                ((x0[i]).min(x3[i]) + 0.0)
+            } else {
+                (x3[i] + x0[i])
+            }),
+        ) + 0.0) as isize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r171(x0: f64, x1: f64, x2: f32, x3: f64) -> isize {
-    (((((((x0 - x0)).min((x1).ceil()) + 0.0)).min((if (x2 <= 1e10) { ((x0).min(x3) + 0.0) } else { (x3 + x0) })) + 0.0)) as isize)
+    ((((x0 - x0).min((x1).ceil()) + 0.0).min(
+        (if (x2 <= 1e10) {
+            ((x0).min(x3) + 0.0)
+        } else {
+            (x3 + x0)
+        }),
+    ) + 0.0) as isize)
 }
 
 #[gpu_kernel]
@@ -2260,12 +2683,21 @@ fn r172(x0: f32, x1: f32) -> f32 {
 fn e173(x0: &[u8], x1: &[f64], x2: &[u16], x3: &[u16], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((((x3[i] as u32)) as i64)).trailing_zeros()) as u16) << (((((x1[i] as f32)) as f64)) as u32)) - 1000) ^ ((((64u16).max(100) ^ 127) << ((((x0[i]).trailing_zeros()).leading_zeros()) as usize))).wrapping_sub((((x2[i] << x0[i])).max((x3[i] / (x2[i] | 1))) * (((255.5 == x1[i])) as u16))));
+        out[i] = (((((((x3[i] as u32) as i64).trailing_zeros()) as u16)
+            << (((x1[i] as f32) as f64) as u32))
+            - 1000)
+            ^ (((64u16).max(100) ^ 127)
+                << ((((x0[i]).trailing_zeros()).leading_zeros()) as usize))
+                .wrapping_sub(
+                    ((x2[i] << x0[i]).max((x3[i] / (x2[i] | 1))) * ((255.5 == x1[i]) as u16)),
+                ));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r173(x0: u8, x1: f64, x2: u16, x3: u16) -> u16 {
-    (((((((((x3 as u32)) as i64)).trailing_zeros()) as u16) << (((((x1 as f32)) as f64)) as u32)) - 1000) ^ ((((64u16).max(100) ^ 127) << ((((x0).trailing_zeros()).leading_zeros()) as usize))).wrapping_sub((((x2 << x0)).max((x3 / (x2 | 1))) * (((255.5 == x1)) as u16))))
+    (((((((x3 as u32) as i64).trailing_zeros()) as u16) << (((x1 as f32) as f64) as u32)) - 1000)
+        ^ (((64u16).max(100) ^ 127) << ((((x0).trailing_zeros()).leading_zeros()) as usize))
+            .wrapping_sub(((x2 << x0).max((x3 / (x2 | 1))) * ((255.5 == x1) as u16))))
 }
 
 #[gpu_kernel]
@@ -2286,12 +2718,12 @@ fn r174(x0: f64, x1: f64) -> f64 {
 fn e175(x0: &[i16], x1: &[i16], x2: &[i16], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).wrapping_sub(x1[i]) | 1) % ((x2[i] ^ x2[i]) | 1))) as u64);
+        out[i] = ((((x0[i]).wrapping_sub(x1[i]) | 1) % ((x2[i] ^ x2[i]) | 1)) as u64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r175(x0: i16, x1: i16, x2: i16) -> u64 {
-    (((((x0).wrapping_sub(x1) | 1) % ((x2 ^ x2) | 1))) as u64)
+    ((((x0).wrapping_sub(x1) | 1) % ((x2 ^ x2) | 1)) as u64)
 }
 
 #[gpu_kernel]
@@ -2299,12 +2731,22 @@ fn r175(x0: i16, x1: i16, x2: i16) -> u64 {
 fn e176(x0: &[isize], x1: &[u64], x2: &[f32], x3: &[i16], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((if ((63 | x0[i]) > (x0[i] * 1000)) { (((x2[i]) as i16) * (((x1[i]).leading_zeros()) as i16)) } else { (-x3[i]) })).leading_zeros()) as usize)) as u64);
+        out[i] = ((((if ((63 | x0[i]) > (x0[i] * 1000)) {
+            (((x2[i]) as i16) * (((x1[i]).leading_zeros()) as i16))
+        } else {
+            (-x3[i])
+        })
+        .leading_zeros()) as usize) as u64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r176(x0: isize, x1: u64, x2: f32, x3: i16) -> u64 {
-    ((((((if ((63 | x0) > (x0 * 1000)) { (((x2) as i16) * (((x1).leading_zeros()) as i16)) } else { (-x3) })).leading_zeros()) as usize)) as u64)
+    ((((if ((63 | x0) > (x0 * 1000)) {
+        (((x2) as i16) * (((x1).leading_zeros()) as i16))
+    } else {
+        (-x3)
+    })
+    .leading_zeros()) as usize) as u64)
 }
 
 #[gpu_kernel]
@@ -2312,12 +2754,12 @@ fn r176(x0: isize, x1: u64, x2: f32, x3: i16) -> u64 {
 fn e177(x0: &[u32], x1: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] % (x0[i] | 1))).wrapping_mul((!x1[i]));
+        out[i] = (x0[i] % (x0[i] | 1)).wrapping_mul((!x1[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r177(x0: u32, x1: u32) -> u32 {
-    ((x0 % (x0 | 1))).wrapping_mul((!x1))
+    (x0 % (x0 | 1)).wrapping_mul((!x1))
 }
 
 #[gpu_kernel]
@@ -2325,12 +2767,23 @@ fn r177(x0: u32, x1: u32) -> u32 {
 fn e178(x0: &[i8], x1: &[bool], x2: &[isize], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((100u64).count_ones()) as i8)).wrapping_add((x0[i]).min(x0[i])) + (x0[i]).abs()) + (if x1[i] { ((x0[i] & x0[i])).min(x0[i]) } else { (((x2[i]).trailing_zeros()) as i8) }));
+        out[i] = (((((100u64).count_ones()) as i8).wrapping_add((x0[i]).min(x0[i]))
+            + (x0[i]).abs())
+            + (if x1[i] {
+                (x0[i] & x0[i]).min(x0[i])
+            } else {
+                (((x2[i]).trailing_zeros()) as i8)
+            }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r178(x0: i8, x1: bool, x2: isize) -> i8 {
-    ((((((100u64).count_ones()) as i8)).wrapping_add((x0).min(x0)) + (x0).abs()) + (if x1 { ((x0 & x0)).min(x0) } else { (((x2).trailing_zeros()) as i8) }))
+    (((((100u64).count_ones()) as i8).wrapping_add((x0).min(x0)) + (x0).abs())
+        + (if x1 {
+            (x0 & x0).min(x0)
+        } else {
+            (((x2).trailing_zeros()) as i8)
+        }))
 }
 
 #[gpu_kernel]
@@ -2351,12 +2804,13 @@ fn r179(x0: f64, x1: f64) -> f64 {
 fn e180(x0: &[i16], x1: &[i16], x2: &[i32], x3: &[isize], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((100 - x1[i]) + (x0[i] | x0[i])) >> x2[i])).max((((x1[i] >> x3[i])).max((x0[i]).min(64)) >> 0));
+        out[i] = (((100 - x1[i]) + (x0[i] | x0[i])) >> x2[i])
+            .max(((x1[i] >> x3[i]).max((x0[i]).min(64)) >> 0));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r180(x0: i16, x1: i16, x2: i32, x3: isize) -> i16 {
-    ((((100 - x1) + (x0 | x0)) >> x2)).max((((x1 >> x3)).max((x0).min(64)) >> 0))
+    (((100 - x1) + (x0 | x0)) >> x2).max(((x1 >> x3).max((x0).min(64)) >> 0))
 }
 
 #[gpu_kernel]
@@ -2364,12 +2818,12 @@ fn r180(x0: i16, x1: i16, x2: i32, x3: isize) -> i16 {
 fn e181(x0: &[f64], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]).powi(1)) as i16)).trailing_zeros()) as usize);
+        out[i] = (((((x0[i]).powi(1)) as i16).trailing_zeros()) as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r181(x0: f64) -> usize {
-    ((((((x0).powi(1)) as i16)).trailing_zeros()) as usize)
+    (((((x0).powi(1)) as i16).trailing_zeros()) as usize)
 }
 
 #[gpu_kernel]
@@ -2377,12 +2831,23 @@ fn r181(x0: f64) -> usize {
 fn e182(x0: &[bool], x1: &[usize], x2: &[usize], x3: &[u32], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((if x0[i] { x1[i] } else { x1[i] })).max((x2[i] >> x3[i]))).max(((((x0[i] as u64) + (x2[i] as u64))) as usize)) / ((((((x2[i] as u16) - (x0[i] as u16)) * ((x3[i] as u16) >> 65))) as usize) | 1)) % ((((((x0[i]) as usize)).min((x2[i] ^ 0)) * ((((isize::MIN + (x3[i] as isize))).count_ones()) as usize)) << (((((((x0[i] as u8) as f32) <= (x1[i] as f32))) as i16)) as u32)) | 1));
+        out[i] = ((((if x0[i] { x1[i] } else { x1[i] }).max((x2[i] >> x3[i])))
+            .max((((x0[i] as u64) + (x2[i] as u64)) as usize))
+            / (((((x2[i] as u16) - (x0[i] as u16)) * ((x3[i] as u16) >> 65)) as usize) | 1))
+            % (((((x0[i]) as usize).min((x2[i] ^ 0))
+                * (((isize::MIN + (x3[i] as isize)).count_ones()) as usize))
+                << (((((x0[i] as u8) as f32) <= (x1[i] as f32)) as i16) as u32))
+                | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r182(x0: bool, x1: usize, x2: usize, x3: u32) -> usize {
-    (((((if x0 { x1 } else { x1 })).max((x2 >> x3))).max(((((x0 as u64) + (x2 as u64))) as usize)) / ((((((x2 as u16) - (x0 as u16)) * ((x3 as u16) >> 65))) as usize) | 1)) % ((((((x0) as usize)).min((x2 ^ 0)) * ((((isize::MIN + (x3 as isize))).count_ones()) as usize)) << (((((((x0 as u8) as f32) <= (x1 as f32))) as i16)) as u32)) | 1))
+    ((((if x0 { x1 } else { x1 }).max((x2 >> x3))).max((((x0 as u64) + (x2 as u64)) as usize))
+        / (((((x2 as u16) - (x0 as u16)) * ((x3 as u16) >> 65)) as usize) | 1))
+        % (((((x0) as usize).min((x2 ^ 0))
+            * (((isize::MIN + (x3 as isize)).count_ones()) as usize))
+            << (((((x0 as u8) as f32) <= (x1 as f32)) as i16) as u32))
+            | 1))
 }
 
 #[gpu_kernel]
@@ -2390,12 +2855,12 @@ fn r182(x0: bool, x1: usize, x2: usize, x3: u32) -> usize {
 fn e183(x0: &[f32], x1: &[f32], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (-(((!(x1[i] == x0[i]))) as i16));
+        out[i] = (-((!(x1[i] == x0[i])) as i16));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r183(x0: f32, x1: f32) -> i16 {
-    (-(((!(x1 == x0))) as i16))
+    (-((!(x1 == x0)) as i16))
 }
 
 #[gpu_kernel]
@@ -2403,12 +2868,15 @@ fn r183(x0: f32, x1: f32) -> i16 {
 fn e184(x0: &[u16], x1: &[i32], x2: &[i64], x3: &[i64], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x1[i] + (((x0[i]).count_ones()) as i32))) as i64)).wrapping_sub((((x2[i]).abs() * (x2[i]).max(x2[i]))).min(x3[i]))) as u64);
+        out[i] = ((((x1[i] + (((x0[i]).count_ones()) as i32)) as i64)
+            .wrapping_sub(((x2[i]).abs() * (x2[i]).max(x2[i])).min(x3[i])))
+            as u64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r184(x0: u16, x1: i32, x2: i64, x3: i64) -> u64 {
-    ((((((x1 + (((x0).count_ones()) as i32))) as i64)).wrapping_sub((((x2).abs() * (x2).max(x2))).min(x3))) as u64)
+    ((((x1 + (((x0).count_ones()) as i32)) as i64)
+        .wrapping_sub(((x2).abs() * (x2).max(x2)).min(x3))) as u64)
 }
 
 #[gpu_kernel]
@@ -2429,12 +2897,21 @@ fn r185(x0: u32, x1: isize, x2: isize) -> bool {
 fn e186(x0: &[bool], x1: &[u32], x2: &[u32], x3: &[u32], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if x0[i] { (((((x1[i]).wrapping_add(x2[i]) - (x1[i] << x2[i])) % (((x2[i] + x3[i])).min(65536) | 1))) as isize) } else { (x1[i] as isize) });
+        out[i] = (if x0[i] {
+            ((((x1[i]).wrapping_add(x2[i]) - (x1[i] << x2[i])) % ((x2[i] + x3[i]).min(65536) | 1))
+                as isize)
+        } else {
+            (x1[i] as isize)
+        });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r186(x0: bool, x1: u32, x2: u32, x3: u32) -> isize {
-    (if x0 { (((((x1).wrapping_add(x2) - (x1 << x2)) % (((x2 + x3)).min(65536) | 1))) as isize) } else { (x1 as isize) })
+    (if x0 {
+        ((((x1).wrapping_add(x2) - (x1 << x2)) % ((x2 + x3).min(65536) | 1)) as isize)
+    } else {
+        (x1 as isize)
+    })
 }
 
 #[gpu_kernel]
@@ -2442,12 +2919,15 @@ fn r186(x0: bool, x1: u32, x2: u32, x3: u32) -> isize {
 fn e187(x0: &[u64], x1: &[i32], x2: &[usize], x3: &[f32], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] / ((((!x1[i])) as u64) | 1)) >> ((((((x3[i]) as usize) & x2[i])).count_ones()) as i64)) / (((((((x3[i] % 2147483648.0)).ceil()) as u32)) as u64) | 1));
+        out[i] = (((x0[i] / (((!x1[i]) as u64) | 1))
+            >> (((((x3[i]) as usize) & x2[i]).count_ones()) as i64))
+            / (((((x3[i] % 2147483648.0).ceil()) as u32) as u64) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r187(x0: u64, x1: i32, x2: usize, x3: f32) -> u64 {
-    (((x0 / ((((!x1)) as u64) | 1)) >> ((((((x3) as usize) & x2)).count_ones()) as i64)) / (((((((x3 % 2147483648.0)).ceil()) as u32)) as u64) | 1))
+    (((x0 / (((!x1) as u64) | 1)) >> (((((x3) as usize) & x2).count_ones()) as i64))
+        / (((((x3 % 2147483648.0).ceil()) as u32) as u64) | 1))
 }
 
 #[gpu_kernel]
@@ -2455,12 +2935,17 @@ fn r187(x0: u64, x1: i32, x2: usize, x3: f32) -> u64 {
 fn e188(x0: &[usize], x1: &[usize], x2: &[usize], x3: &[u16], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i] & (x2[i] ^ x2[i])) & ((x1[i] * x2[i]) >> ((x3[i]) as i64))) & (((x0[i]).wrapping_mul(x0[i]) / ((x0[i] << 65536usize) | 1)) * ((x0[i] * x1[i])).max(x0[i]))) >> 64);
+        out[i] = ((((x1[i] & (x2[i] ^ x2[i])) & ((x1[i] * x2[i]) >> ((x3[i]) as i64)))
+            & (((x0[i]).wrapping_mul(x0[i]) / ((x0[i] << 65536usize) | 1))
+                * (x0[i] * x1[i]).max(x0[i])))
+            >> 64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r188(x0: usize, x1: usize, x2: usize, x3: u16) -> usize {
-    ((((x1 & (x2 ^ x2)) & ((x1 * x2) >> ((x3) as i64))) & (((x0).wrapping_mul(x0) / ((x0 << 65536usize) | 1)) * ((x0 * x1)).max(x0))) >> 64)
+    ((((x1 & (x2 ^ x2)) & ((x1 * x2) >> ((x3) as i64)))
+        & (((x0).wrapping_mul(x0) / ((x0 << 65536usize) | 1)) * (x0 * x1).max(x0)))
+        >> 64)
 }
 
 #[gpu_kernel]
@@ -2468,12 +2953,25 @@ fn r188(x0: usize, x1: usize, x2: usize, x3: u16) -> usize {
 fn e189(x0: &[i64], x1: &[u8], x2: &[u8], x3: &[u8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if (((((x0[i]) as u8)).max(x1[i]) - x2[i]) > (x1[i] - ((x2[i] + x3[i]) + 64))) { (((((0.0 - (x0[i] as f32))).floor() % (((x2[i] as f32) - (x2[i] as f32))).powi((((2 | (x1[i] as i32))) % 40)))).min((x2[i] as f32)) + 0.0) } else { ((((x3[i] as f32)).sqrt() % ((((x1[i] as i8) - (x2[i] as i8))) as f32))).sqrt() });
+        out[i] = (if ((((x0[i]) as u8).max(x1[i]) - x2[i]) > (x1[i] - ((x2[i] + x3[i]) + 64))) {
+            (((0.0 - (x0[i] as f32)).floor()
+                % ((x2[i] as f32) - (x2[i] as f32)).powi(((2 | (x1[i] as i32)) % 40)))
+            .min((x2[i] as f32))
+                + 0.0)
+        } else {
+            ((x3[i] as f32).sqrt() % (((x1[i] as i8) - (x2[i] as i8)) as f32)).sqrt()
+        });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r189(x0: i64, x1: u8, x2: u8, x3: u8) -> f32 {
-    (if (((((x0) as u8)).max(x1) - x2) > (x1 - ((x2 + x3) + 64))) { (((((0.0 - (x0 as f32))).floor() % (((x2 as f32) - (x2 as f32))).powi((((2 | (x1 as i32))) % 40)))).min((x2 as f32)) + 0.0) } else { ((((x3 as f32)).sqrt() % ((((x1 as i8) - (x2 as i8))) as f32))).sqrt() })
+    (if ((((x0) as u8).max(x1) - x2) > (x1 - ((x2 + x3) + 64))) {
+        (((0.0 - (x0 as f32)).floor() % ((x2 as f32) - (x2 as f32)).powi(((2 | (x1 as i32)) % 40)))
+            .min((x2 as f32))
+            + 0.0)
+    } else {
+        ((x3 as f32).sqrt() % (((x1 as i8) - (x2 as i8)) as f32)).sqrt()
+    })
 }
 
 #[gpu_kernel]
@@ -2481,12 +2979,12 @@ fn r189(x0: i64, x1: u8, x2: u8, x3: u8) -> f32 {
 fn e190(x0: &[i64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).leading_zeros()) as usize)) as f32);
+        out[i] = ((((x0[i]).leading_zeros()) as usize) as f32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r190(x0: i64) -> f32 {
-    (((((x0).leading_zeros()) as usize)) as f32)
+    ((((x0).leading_zeros()) as usize) as f32)
 }
 
 #[gpu_kernel]
@@ -2494,12 +2992,20 @@ fn r190(x0: i64) -> f32 {
 fn e191(x0: &[f64], x1: &[u8], x2: &[i64], x3: &[isize], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if (!(2.0 > x0[i])) { (((x1[i]).leading_zeros()) as i64) } else { ((x2[i] % ((x2[i] | 1) & i64::MAX)) >> x3[i]) });
+        out[i] = (if (!(2.0 > x0[i])) {
+            (((x1[i]).leading_zeros()) as i64)
+        } else {
+            ((x2[i] % ((x2[i] | 1) & i64::MAX)) >> x3[i])
+        });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r191(x0: f64, x1: u8, x2: i64, x3: isize) -> i64 {
-    (if (!(2.0 > x0)) { (((x1).leading_zeros()) as i64) } else { ((x2 % ((x2 | 1) & i64::MAX)) >> x3) })
+    (if (!(2.0 > x0)) {
+        (((x1).leading_zeros()) as i64)
+    } else {
+        ((x2 % ((x2 | 1) & i64::MAX)) >> x3)
+    })
 }
 
 #[gpu_kernel]
@@ -2533,12 +3039,12 @@ fn r193(x0: f64) -> f64 {
 fn e194(x0: &[i16], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]) as u16)).trailing_zeros()) as u64);
+        out[i] = ((((x0[i]) as u16).trailing_zeros()) as u64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r194(x0: i16) -> u64 {
-    (((((x0) as u16)).trailing_zeros()) as u64)
+    ((((x0) as u16).trailing_zeros()) as u64)
 }
 
 #[gpu_kernel]
@@ -2546,12 +3052,26 @@ fn r194(x0: i16) -> u64 {
 fn e195(x0: &[u64], x1: &[u64], x2: &[u64], x3: &[i8], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x0[i] - x1[i]) / ((x2[i] >> x0[i]) | 1))) as f32)) as i64) << (if (((x3[i] != 63) && ((x3[i] > 32) ^ false)) && (((x3[i] as f64) != (x3[i] as f64)) || ((x3[i] > 2) || (x3[i] > 7i8)))) { (x2[i] as i32) } else { (!(((x0[i] as i32)).wrapping_sub((x2[i] as i32)) - (((x1[i] as u8)) as i32))) }));
+        out[i] = (((((x0[i] - x1[i]) / ((x2[i] >> x0[i]) | 1)) as f32) as i64)
+            << (if (((x3[i] != 63) && ((x3[i] > 32) ^ false))
+                && (((x3[i] as f64) != (x3[i] as f64)) || ((x3[i] > 2) || (x3[i] > 7i8))))
+            {
+                (x2[i] as i32)
+            } else {
+                (!((x0[i] as i32).wrapping_sub((x2[i] as i32)) - ((x1[i] as u8) as i32)))
+            }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r195(x0: u64, x1: u64, x2: u64, x3: i8) -> i64 {
-    (((((((x0 - x1) / ((x2 >> x0) | 1))) as f32)) as i64) << (if (((x3 != 63) && ((x3 > 32) ^ false)) && (((x3 as f64) != (x3 as f64)) || ((x3 > 2) || (x3 > 7i8)))) { (x2 as i32) } else { (!(((x0 as i32)).wrapping_sub((x2 as i32)) - (((x1 as u8)) as i32))) }))
+    (((((x0 - x1) / ((x2 >> x0) | 1)) as f32) as i64)
+        << (if (((x3 != 63) && ((x3 > 32) ^ false))
+            && (((x3 as f64) != (x3 as f64)) || ((x3 > 2) || (x3 > 7i8))))
+        {
+            (x2 as i32)
+        } else {
+            (!((x0 as i32).wrapping_sub((x2 as i32)) - ((x1 as u8) as i32)))
+        }))
 }
 
 #[gpu_kernel]
@@ -2559,12 +3079,13 @@ fn r195(x0: u64, x1: u64, x2: u64, x3: i8) -> i64 {
 fn e196(x0: &[i32], x1: &[i64], x2: &[isize], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x2[i] & 65536) - ((x1[i]) as isize))) as u8)) as f64) / (9.3e18 / (((((x0[i]).max(7)) as u8)) as f64)));
+        out[i] = (((((x2[i] & 65536) - ((x1[i]) as isize)) as u8) as f64)
+            / (9.3e18 / ((((x0[i]).max(7)) as u8) as f64)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r196(x0: i32, x1: i64, x2: isize) -> f64 {
-    (((((((x2 & 65536) - ((x1) as isize))) as u8)) as f64) / (9.3e18 / (((((x0).max(7)) as u8)) as f64)))
+    (((((x2 & 65536) - ((x1) as isize)) as u8) as f64) / (9.3e18 / ((((x0).max(7)) as u8) as f64)))
 }
 
 #[gpu_kernel]
@@ -2572,12 +3093,15 @@ fn r196(x0: i32, x1: i64, x2: isize) -> f64 {
 fn e197(x0: &[i32], x1: &[i16], x2: &[u8], x3: &[isize], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i]) as u8) - x2[i]) * ((((x0[i] >> 8)).leading_zeros()) as u8)) - (((x2[i]).min(x2[i]) * (((x3[i]).count_ones()) as u8)) ^ ((x2[i]).wrapping_sub(x2[i]) - (x2[i] - 63))));
+        out[i] = (((((x1[i]) as u8) - x2[i]) * (((x0[i] >> 8).leading_zeros()) as u8))
+            - (((x2[i]).min(x2[i]) * (((x3[i]).count_ones()) as u8))
+                ^ ((x2[i]).wrapping_sub(x2[i]) - (x2[i] - 63))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r197(x0: i32, x1: i16, x2: u8, x3: isize) -> u8 {
-    (((((x1) as u8) - x2) * ((((x0 >> 8)).leading_zeros()) as u8)) - (((x2).min(x2) * (((x3).count_ones()) as u8)) ^ ((x2).wrapping_sub(x2) - (x2 - 63))))
+    (((((x1) as u8) - x2) * (((x0 >> 8).leading_zeros()) as u8))
+        - (((x2).min(x2) * (((x3).count_ones()) as u8)) ^ ((x2).wrapping_sub(x2) - (x2 - 63))))
 }
 
 #[gpu_kernel]
@@ -2585,12 +3109,16 @@ fn r197(x0: i32, x1: i16, x2: u8, x3: isize) -> u8 {
 fn e198(x0: &[i16], x1: &[i16], x2: &[u16], x3: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((!(((100u64).leading_zeros()) as i16)) & ((x1[i]).min((-100)) & x0[i])) % ((((x3[i] - ((x2[i]) as i16)) << x0[i]) | 1) & i16::MAX)) % (((x1[i] >> 3) | 1) & i16::MAX));
+        out[i] = ((((!(((100u64).leading_zeros()) as i16)) & ((x1[i]).min((-100)) & x0[i]))
+            % ((((x3[i] - ((x2[i]) as i16)) << x0[i]) | 1) & i16::MAX))
+            % (((x1[i] >> 3) | 1) & i16::MAX));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r198(x0: i16, x1: i16, x2: u16, x3: i16) -> i16 {
-    ((((!(((100u64).leading_zeros()) as i16)) & ((x1).min((-100)) & x0)) % ((((x3 - ((x2) as i16)) << x0) | 1) & i16::MAX)) % (((x1 >> 3) | 1) & i16::MAX))
+    ((((!(((100u64).leading_zeros()) as i16)) & ((x1).min((-100)) & x0))
+        % ((((x3 - ((x2) as i16)) << x0) | 1) & i16::MAX))
+        % (((x1 >> 3) | 1) & i16::MAX))
 }
 
 #[gpu_kernel]
@@ -2598,12 +3126,13 @@ fn r198(x0: i16, x1: i16, x2: u16, x3: i16) -> i16 {
 fn e199(x0: &[i32], x1: &[u16], x2: &[u16], x3: &[u16], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((0 ^ ((x0[i]) as u8)) << ((127 | x3[i]) & (x1[i] % (x2[i] | 1))))).trailing_zeros()) as u16);
+        out[i] = ((((0 ^ ((x0[i]) as u8)) << ((127 | x3[i]) & (x1[i] % (x2[i] | 1))))
+            .trailing_zeros()) as u16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r199(x0: i32, x1: u16, x2: u16, x3: u16) -> u16 {
-    (((((0 ^ ((x0) as u8)) << ((127 | x3) & (x1 % (x2 | 1))))).trailing_zeros()) as u16)
+    ((((0 ^ ((x0) as u8)) << ((127 | x3) & (x1 % (x2 | 1)))).trailing_zeros()) as u16)
 }
 
 #[gpu_kernel]
@@ -2611,12 +3140,19 @@ fn r199(x0: i32, x1: u16, x2: u16, x3: u16) -> u16 {
 fn e200(x0: &[i8], x1: &[u32], x2: &[i32], x3: &[usize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((!((x2[i]) as usize)) % (((x3[i]).max(x3[i]) / (((x2[i]) as usize) | 1)) | 1)) & ((!((((x3[i] as u16)).trailing_zeros()) as usize)) - ((x3[i] >> 15)).min((x3[i]).max(4294967295)))) + ((!(((x0[i]) as usize) >> 31)) >> (x0[i] ^ ((((x1[i]).trailing_zeros()) as i8) * (x0[i] | x0[i])))));
+        out[i] = ((((!((x2[i]) as usize))
+            % (((x3[i]).max(x3[i]) / (((x2[i]) as usize) | 1)) | 1))
+            & ((!(((x3[i] as u16).trailing_zeros()) as usize))
+                - (x3[i] >> 15).min((x3[i]).max(4294967295))))
+            + ((!(((x0[i]) as usize) >> 31))
+                >> (x0[i] ^ ((((x1[i]).trailing_zeros()) as i8) * (x0[i] | x0[i])))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r200(x0: i8, x1: u32, x2: i32, x3: usize) -> usize {
-    ((((!((x2) as usize)) % (((x3).max(x3) / (((x2) as usize) | 1)) | 1)) & ((!((((x3 as u16)).trailing_zeros()) as usize)) - ((x3 >> 15)).min((x3).max(4294967295)))) + ((!(((x0) as usize) >> 31)) >> (x0 ^ ((((x1).trailing_zeros()) as i8) * (x0 | x0)))))
+    ((((!((x2) as usize)) % (((x3).max(x3) / (((x2) as usize) | 1)) | 1))
+        & ((!(((x3 as u16).trailing_zeros()) as usize)) - (x3 >> 15).min((x3).max(4294967295))))
+        + ((!(((x0) as usize) >> 31)) >> (x0 ^ ((((x1).trailing_zeros()) as i8) * (x0 | x0)))))
 }
 
 #[gpu_kernel]
@@ -2624,12 +3160,12 @@ fn r200(x0: i8, x1: u32, x2: i32, x3: usize) -> usize {
 fn e201(x0: &[isize], x1: &[isize], x2: &[usize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]).min(x1[i])) as i32) + (((x2[i]).min(x2[i])) as i32))) as usize);
+        out[i] = (((((x0[i]).min(x1[i])) as i32) + (((x2[i]).min(x2[i])) as i32)) as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r201(x0: isize, x1: isize, x2: usize) -> usize {
-    ((((((x0).min(x1)) as i32) + (((x2).min(x2)) as i32))) as usize)
+    (((((x0).min(x1)) as i32) + (((x2).min(x2)) as i32)) as usize)
 }
 
 #[gpu_kernel]
@@ -2637,12 +3173,20 @@ fn r201(x0: isize, x1: isize, x2: usize) -> usize {
 fn e202(x0: &[u16], x1: &[u16], x2: &[u64], x3: &[i16], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if ((x0[i] - 128) < (!x0[i])) { ((x1[i] / (x0[i] | 1)) % ((((x1[i] as i64)) as u16) | 1)) } else { ((x0[i] + x1[i]) >> (x2[i] << x3[i])) });
+        out[i] = (if ((x0[i] - 128) < (!x0[i])) {
+            ((x1[i] / (x0[i] | 1)) % (((x1[i] as i64) as u16) | 1))
+        } else {
+            ((x0[i] + x1[i]) >> (x2[i] << x3[i]))
+        });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r202(x0: u16, x1: u16, x2: u64, x3: i16) -> u16 {
-    (if ((x0 - 128) < (!x0)) { ((x1 / (x0 | 1)) % ((((x1 as i64)) as u16) | 1)) } else { ((x0 + x1) >> (x2 << x3)) })
+    (if ((x0 - 128) < (!x0)) {
+        ((x1 / (x0 | 1)) % (((x1 as i64) as u16) | 1))
+    } else {
+        ((x0 + x1) >> (x2 << x3))
+    })
 }
 
 #[gpu_kernel]
@@ -2650,12 +3194,15 @@ fn r202(x0: u16, x1: u16, x2: u64, x3: i16) -> u16 {
 fn e203(x0: &[f64], x1: &[i64], x2: &[u32], x3: &[i8], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((((x0[i]) as i32)) as usize)) as i64) ^ (((((x2[i]) as i16)) as i64) ^ ((x1[i] * 65536)).abs())) - ((((((((x3[i]).count_ones()) as i32)) as u32)) as i64) + ((x3[i]) as i64)));
+        out[i] = ((((((x0[i]) as i32) as usize) as i64)
+            ^ ((((x2[i]) as i16) as i64) ^ (x1[i] * 65536).abs()))
+            - ((((((x3[i]).count_ones()) as i32) as u32) as i64) + ((x3[i]) as i64)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r203(x0: f64, x1: i64, x2: u32, x3: i8) -> i64 {
-    ((((((((x0) as i32)) as usize)) as i64) ^ (((((x2) as i16)) as i64) ^ ((x1 * 65536)).abs())) - ((((((((x3).count_ones()) as i32)) as u32)) as i64) + ((x3) as i64)))
+    ((((((x0) as i32) as usize) as i64) ^ ((((x2) as i16) as i64) ^ (x1 * 65536).abs()))
+        - ((((((x3).count_ones()) as i32) as u32) as i64) + ((x3) as i64)))
 }
 
 #[gpu_kernel]
@@ -2676,12 +3223,26 @@ fn r204(x0: i64, x1: i64) -> i64 {
 fn e205(x0: &[i8], x1: &[usize], x2: &[isize], x3: &[i64], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((2147483647 - ((x3[i]) as u64)) + (((((x3[i]) as u32)).leading_zeros()) as u64)) + ((((!x0[i])) as u64) % ((if (x1[i] == x1[i]) { ((x2[i]) as u64) } else { ((x3[i]) as u64) }) | 1)))).min((x2[i] as u64));
+        out[i] = (((2147483647 - ((x3[i]) as u64)) + ((((x3[i]) as u32).leading_zeros()) as u64))
+            + (((!x0[i]) as u64)
+                % ((if (x1[i] == x1[i]) {
+                    ((x2[i]) as u64)
+                } else {
+                    ((x3[i]) as u64)
+                }) | 1)))
+            .min((x2[i] as u64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r205(x0: i8, x1: usize, x2: isize, x3: i64) -> u64 {
-    ((((2147483647 - ((x3) as u64)) + (((((x3) as u32)).leading_zeros()) as u64)) + ((((!x0)) as u64) % ((if (x1 == x1) { ((x2) as u64) } else { ((x3) as u64) }) | 1)))).min((x2 as u64))
+    (((2147483647 - ((x3) as u64)) + ((((x3) as u32).leading_zeros()) as u64))
+        + (((!x0) as u64)
+            % ((if (x1 == x1) {
+                ((x2) as u64)
+            } else {
+                ((x3) as u64)
+            }) | 1)))
+        .min((x2 as u64))
 }
 
 #[gpu_kernel]
@@ -2689,12 +3250,13 @@ fn r205(x0: i8, x1: usize, x2: isize, x3: i64) -> u64 {
 fn e206(x0: &[i64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).wrapping_add(x0[i]) * (1 * x0[i]))) as f64) - (((1e10 + x1[i]) - (-x1[i])) + (((x0[i] + x0[i])) as f64)));
+        out[i] = ((((x0[i]).wrapping_add(x0[i]) * (1 * x0[i])) as f64)
+            - (((1e10 + x1[i]) - (-x1[i])) + ((x0[i] + x0[i]) as f64)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r206(x0: i64, x1: f64) -> f64 {
-    (((((x0).wrapping_add(x0) * (1 * x0))) as f64) - (((1e10 + x1) - (-x1)) + (((x0 + x0)) as f64)))
+    ((((x0).wrapping_add(x0) * (1 * x0)) as f64) - (((1e10 + x1) - (-x1)) + ((x0 + x0) as f64)))
 }
 
 #[gpu_kernel]
@@ -2702,12 +3264,12 @@ fn r206(x0: i64, x1: f64) -> f64 {
 fn e207(x0: &[isize], x1: &[f64], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x0[i] - 256)).abs()) as i8)).max(((((x1[i] / 1.0) < x1[i])) as i8))) as u64);
+        out[i] = (((((x0[i] - 256).abs()) as i8).max((((x1[i] / 1.0) < x1[i]) as i8))) as u64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r207(x0: isize, x1: f64) -> u64 {
-    (((((((x0 - 256)).abs()) as i8)).max(((((x1 / 1.0) < x1)) as i8))) as u64)
+    (((((x0 - 256).abs()) as i8).max((((x1 / 1.0) < x1) as i8))) as u64)
 }
 
 #[gpu_kernel]
@@ -2741,12 +3303,12 @@ fn r209(x0: i64, x1: usize) -> usize {
 fn e210(x0: &[i8], x1: &[i8], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((-(x0[i] - x1[i]))).leading_zeros();
+        out[i] = (-(x0[i] - x1[i])).leading_zeros();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r210(x0: i8, x1: i8) -> u32 {
-    ((-(x0 - x1))).leading_zeros()
+    (-(x0 - x1)).leading_zeros()
 }
 
 #[gpu_kernel]
@@ -2754,12 +3316,20 @@ fn r210(x0: i8, x1: i8) -> u32 {
 fn e211(x0: &[f64], x1: &[i16], x2: &[u64], x3: &[bool], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((!(((x0[i]) as i16) * 255))).max((((x1[i] >> x2[i]) & (if x3[i] { 1 } else { x1[i] })) * ((x1[i] * x1[i])).wrapping_add((x1[i] * x1[i])))) << (((((x0[i] + x0[i]) / x0[i])) as usize) - ((((x3[i] as usize)).max((x0[i] as usize)) + (((x2[i] as isize)) as usize)) << (-(x3[i] as i64)))));
+        out[i] = ((!(((x0[i]) as i16) * 255)).max(
+            (((x1[i] >> x2[i]) & (if x3[i] { 1 } else { x1[i] }))
+                * (x1[i] * x1[i]).wrapping_add((x1[i] * x1[i]))),
+        ) << ((((x0[i] + x0[i]) / x0[i]) as usize)
+            - (((x3[i] as usize).max((x0[i] as usize)) + ((x2[i] as isize) as usize))
+                << (-(x3[i] as i64)))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r211(x0: f64, x1: i16, x2: u64, x3: bool) -> i16 {
-    (((!(((x0) as i16) * 255))).max((((x1 >> x2) & (if x3 { 1 } else { x1 })) * ((x1 * x1)).wrapping_add((x1 * x1)))) << (((((x0 + x0) / x0)) as usize) - ((((x3 as usize)).max((x0 as usize)) + (((x2 as isize)) as usize)) << (-(x3 as i64)))))
+    ((!(((x0) as i16) * 255))
+        .max((((x1 >> x2) & (if x3 { 1 } else { x1 })) * (x1 * x1).wrapping_add((x1 * x1))))
+        << ((((x0 + x0) / x0) as usize)
+            - (((x3 as usize).max((x0 as usize)) + ((x2 as isize) as usize)) << (-(x3 as i64)))))
 }
 
 #[gpu_kernel]
@@ -2767,12 +3337,12 @@ fn r211(x0: f64, x1: i16, x2: u64, x3: bool) -> i16 {
 fn e212(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] + x0[i])).floor()).powi(10);
+        out[i] = ((x0[i] + x0[i]).floor()).powi(10);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r212(x0: f64) -> f64 {
-    (((x0 + x0)).floor()).powi(10)
+    ((x0 + x0).floor()).powi(10)
 }
 
 #[gpu_kernel]
@@ -2780,12 +3350,17 @@ fn r212(x0: f64) -> f64 {
 fn e213(x0: &[u16], x1: &[i32], x2: &[usize], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i] >> ((if (x0[i] < x0[i]) { x1[i] } else { (x1[i]).max(x1[i]) }) - (((((x2[i]).count_ones()) as u64)) as i32)));
+        out[i] = (x0[i]
+            >> ((if (x0[i] < x0[i]) {
+                x1[i]
+            } else {
+                (x1[i]).max(x1[i])
+            }) - ((((x2[i]).count_ones()) as u64) as i32)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r213(x0: u16, x1: i32, x2: usize) -> u16 {
-    (x0 >> ((if (x0 < x0) { x1 } else { (x1).max(x1) }) - (((((x2).count_ones()) as u64)) as i32)))
+    (x0 >> ((if (x0 < x0) { x1 } else { (x1).max(x1) }) - ((((x2).count_ones()) as u64) as i32)))
 }
 
 #[gpu_kernel]
@@ -2793,12 +3368,12 @@ fn r213(x0: u16, x1: i32, x2: usize) -> u16 {
 fn e214(x0: &[u64], x1: &[isize], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as isize)).max(x1[i]);
+        out[i] = ((x0[i]) as isize).max(x1[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r214(x0: u64, x1: isize) -> isize {
-    (((x0) as isize)).max(x1)
+    ((x0) as isize).max(x1)
 }
 
 #[gpu_kernel]
@@ -2819,12 +3394,24 @@ fn r215(x0: f64, x1: f64, x2: i8) -> f64 {
 fn e216(x0: &[u32], x1: &[u32], x2: &[i32], x3: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((((x1[i] - x0[i])).trailing_zeros()) as i32)) as f64)).powi(10)).min(((((((x2[i]) as f64)).max(x3[i]) + 0.0)).floor() + (((x3[i] - 65536.0) + ((x2[i]) as f64))).mul_add(((((x0[i] as f32)) as f64)).powi((((x2[i] * x2[i])) % 40)), ((x3[i] / x3[i])).mul_add(x3[i], ((-0.0) % x3[i]))))) + 0.0);
+        out[i] = ((((((x1[i] - x0[i]).trailing_zeros()) as i32) as f64).powi(10)).min(
+            ((((x2[i]) as f64).max(x3[i]) + 0.0).floor()
+                + ((x3[i] - 65536.0) + ((x2[i]) as f64)).mul_add(
+                    ((x0[i] as f32) as f64).powi(((x2[i] * x2[i]) % 40)),
+                    (x3[i] / x3[i]).mul_add(x3[i], ((-0.0) % x3[i])),
+                )),
+        ) + 0.0);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r216(x0: u32, x1: u32, x2: i32, x3: f64) -> f64 {
-    (((((((((x1 - x0)).trailing_zeros()) as i32)) as f64)).powi(10)).min(((((((x2) as f64)).max(x3) + 0.0)).floor() + (((x3 - 65536.0) + ((x2) as f64))).mul_add(((((x0 as f32)) as f64)).powi((((x2 * x2)) % 40)), ((x3 / x3)).mul_add(x3, ((-0.0) % x3))))) + 0.0)
+    ((((((x1 - x0).trailing_zeros()) as i32) as f64).powi(10)).min(
+        ((((x2) as f64).max(x3) + 0.0).floor()
+            + ((x3 - 65536.0) + ((x2) as f64)).mul_add(
+                ((x0 as f32) as f64).powi(((x2 * x2) % 40)),
+                (x3 / x3).mul_add(x3, ((-0.0) % x3)),
+            )),
+    ) + 0.0)
 }
 
 #[gpu_kernel]
@@ -2832,12 +3419,19 @@ fn r216(x0: u32, x1: u32, x2: i32, x3: f64) -> f64 {
 fn e217(x0: &[u32], x1: &[i16], x2: &[u32], x3: &[usize], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] | ((!((x1[i]) as u32)) + 65535))).max(((((x0[i]).wrapping_sub(x2[i]) >> (x3[i] * x3[i])) - ((((x3[i] as i8) & (x2[i] as i8))) as u32)) << (((((x0[i] as i64)) as u64) * (((x1[i] as u16)) as u64)) << 7)));
+        out[i] = (x0[i] | ((!((x1[i]) as u32)) + 65535)).max(
+            ((((x0[i]).wrapping_sub(x2[i]) >> (x3[i] * x3[i]))
+                - (((x3[i] as i8) & (x2[i] as i8)) as u32))
+                << ((((x0[i] as i64) as u64) * ((x1[i] as u16) as u64)) << 7)),
+        );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r217(x0: u32, x1: i16, x2: u32, x3: usize) -> u32 {
-    ((x0 | ((!((x1) as u32)) + 65535))).max(((((x0).wrapping_sub(x2) >> (x3 * x3)) - ((((x3 as i8) & (x2 as i8))) as u32)) << (((((x0 as i64)) as u64) * (((x1 as u16)) as u64)) << 7)))
+    (x0 | ((!((x1) as u32)) + 65535)).max(
+        ((((x0).wrapping_sub(x2) >> (x3 * x3)) - (((x3 as i8) & (x2 as i8)) as u32))
+            << ((((x0 as i64) as u64) * ((x1 as u16) as u64)) << 7)),
+    )
 }
 
 #[gpu_kernel]
@@ -2845,7 +3439,8 @@ fn r217(x0: u32, x1: i16, x2: u32, x3: usize) -> u32 {
 fn e218(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x1[i] + x0[i]) + (if false { x2[i] } else { x1[i] })) * ((x0[i] % 1e10) % x0[i]));
+        out[i] =
+            (((x1[i] + x0[i]) + (if false { x2[i] } else { x1[i] })) * ((x0[i] % 1e10) % x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
@@ -2858,12 +3453,25 @@ fn r218(x0: f32, x1: f32, x2: f32) -> f32 {
 fn e219(x0: &[i8], x1: &[i16], x2: &[usize], x3: &[i64], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i] ^ ((x0[i]) as i16)) * (((x3[i]) as i16) ^ (((x2[i]).count_ones()) as i16)))).max(x1[i]) | 1) % (((x1[i] | 1) % ((((((x2[i] as isize) & 255)) as i16) - (((x3[i]) as i16)).wrapping_sub((((x3[i] as f64)) as i16))) | 1)) | 1));
+        out[i] = ((((x1[i] ^ ((x0[i]) as i16))
+            * (((x3[i]) as i16) ^ (((x2[i]).count_ones()) as i16)))
+            .max(x1[i])
+            | 1)
+            % (((x1[i] | 1)
+                % (((((x2[i] as isize) & 255) as i16)
+                    - ((x3[i]) as i16).wrapping_sub(((x3[i] as f64) as i16)))
+                    | 1))
+                | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r219(x0: i8, x1: i16, x2: usize, x3: i64) -> i16 {
-    (((((x1 ^ ((x0) as i16)) * (((x3) as i16) ^ (((x2).count_ones()) as i16)))).max(x1) | 1) % (((x1 | 1) % ((((((x2 as isize) & 255)) as i16) - (((x3) as i16)).wrapping_sub((((x3 as f64)) as i16))) | 1)) | 1))
+    ((((x1 ^ ((x0) as i16)) * (((x3) as i16) ^ (((x2).count_ones()) as i16))).max(x1) | 1)
+        % (((x1 | 1)
+            % (((((x2 as isize) & 255) as i16)
+                - ((x3) as i16).wrapping_sub(((x3 as f64) as i16)))
+                | 1))
+            | 1))
 }
 
 #[gpu_kernel]
@@ -2871,12 +3479,12 @@ fn r219(x0: i8, x1: i16, x2: usize, x3: i64) -> i16 {
 fn e220(x0: &[f32], x1: &[f32], x2: &[u64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x2[i] >> x2[i])) as f32) - ((x1[i] + x0[i])).abs());
+        out[i] = (((x2[i] >> x2[i]) as f32) - (x1[i] + x0[i]).abs());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r220(x0: f32, x1: f32, x2: u64) -> f32 {
-    ((((x2 >> x2)) as f32) - ((x1 + x0)).abs())
+    (((x2 >> x2) as f32) - (x1 + x0).abs())
 }
 
 #[gpu_kernel]
@@ -2884,12 +3492,12 @@ fn r220(x0: f32, x1: f32, x2: u64) -> f32 {
 fn e221(x0: &[u64], x1: &[f32], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]) as u16)).min((((((x1[i]) as f64)) as u16) << 16))) as i64);
+        out[i] = ((((x0[i]) as u16).min(((((x1[i]) as f64) as u16) << 16))) as i64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r221(x0: u64, x1: f32) -> i64 {
-    (((((x0) as u16)).min((((((x1) as f64)) as u16) << 16))) as i64)
+    ((((x0) as u16).min(((((x1) as f64) as u16) << 16))) as i64)
 }
 
 #[gpu_kernel]
@@ -2910,12 +3518,30 @@ fn r222(x0: u64, x1: bool, x2: bool) -> bool {
 fn e223(x0: &[f64], x1: &[f64], x2: &[u32], x3: &[u64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x3[i] as f32) + (((-(x3[i] as f32)) / ((-1e-3) - (x3[i] as f32))) * (((((x0[i] as f32)) as usize)) as f32))) % (if (((x0[i] - 1.0)).sqrt() <= (x1[i] % (-x0[i]))) { (((((x2[i]) as f64) + (-0.0))) as f32) } else { ((((-1e-3) % ((x3[i]) as f32))).min(((((x2[i] as f32) / (x0[i] as f32))).max(((x3[i] as f32)).powi((((x3[i] as i32)) % 40))) + 0.0)) + 0.0) }));
+        out[i] = (((x3[i] as f32)
+            + (((-(x3[i] as f32)) / ((-1e-3) - (x3[i] as f32)))
+                * (((x0[i] as f32) as usize) as f32)))
+            % (if ((x0[i] - 1.0).sqrt() <= (x1[i] % (-x0[i]))) {
+                ((((x2[i]) as f64) + (-0.0)) as f32)
+            } else {
+                (((-1e-3) % ((x3[i]) as f32)).min(
+                    (((x2[i] as f32) / (x0[i] as f32))
+                        .max((x3[i] as f32).powi(((x3[i] as i32) % 40)))
+                        + 0.0),
+                ) + 0.0)
+            }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r223(x0: f64, x1: f64, x2: u32, x3: u64) -> f32 {
-    (((x3 as f32) + (((-(x3 as f32)) / ((-1e-3) - (x3 as f32))) * (((((x0 as f32)) as usize)) as f32))) % (if (((x0 - 1.0)).sqrt() <= (x1 % (-x0))) { (((((x2) as f64) + (-0.0))) as f32) } else { ((((-1e-3) % ((x3) as f32))).min(((((x2 as f32) / (x0 as f32))).max(((x3 as f32)).powi((((x3 as i32)) % 40))) + 0.0)) + 0.0) }))
+    (((x3 as f32) + (((-(x3 as f32)) / ((-1e-3) - (x3 as f32))) * (((x0 as f32) as usize) as f32)))
+        % (if ((x0 - 1.0).sqrt() <= (x1 % (-x0))) {
+            ((((x2) as f64) + (-0.0)) as f32)
+        } else {
+            (((-1e-3) % ((x3) as f32))
+                .min((((x2 as f32) / (x0 as f32)).max((x3 as f32).powi(((x3 as i32) % 40))) + 0.0))
+                + 0.0)
+        }))
 }
 
 #[gpu_kernel]
@@ -2923,12 +3549,12 @@ fn r223(x0: f64, x1: f64, x2: u32, x3: u64) -> f32 {
 fn e224(x0: &[bool], x1: &[bool], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] & x1[i])) as u32);
+        out[i] = ((x0[i] & x1[i]) as u32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r224(x0: bool, x1: bool) -> u32 {
-    (((x0 & x1)) as u32)
+    ((x0 & x1) as u32)
 }
 
 #[gpu_kernel]
@@ -2936,12 +3562,12 @@ fn r224(x0: bool, x1: bool) -> u32 {
 fn e225(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i] * x0[i]) / (x1[i]).floor()) / ((x2[i] * (-0.0))).sqrt())) as i32);
+        out[i] = ((((x0[i] * x0[i]) / (x1[i]).floor()) / (x2[i] * (-0.0)).sqrt()) as i32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r225(x0: f32, x1: f32, x2: f32) -> i32 {
-    (((((x0 * x0) / (x1).floor()) / ((x2 * (-0.0))).sqrt())) as i32)
+    ((((x0 * x0) / (x1).floor()) / (x2 * (-0.0)).sqrt()) as i32)
 }
 
 #[gpu_kernel]
@@ -2962,12 +3588,16 @@ fn r226(x0: i64, x1: bool) -> i64 {
 fn e227(x0: &[u8], x1: &[u8], x2: &[u8], x3: &[u64], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i]).wrapping_sub(x2[i]) & (x2[i] ^ 100)) * x0[i])).max((((((x3[i]) as usize)).max((((x2[i] as i64)) as usize))) as u8))).max((((((((((x0[i] as isize)) as u8)) as i16)) as f64)) as u8));
+        out[i] = ((((x1[i]).wrapping_sub(x2[i]) & (x2[i] ^ 100)) * x0[i])
+            .max(((((x3[i]) as usize).max(((x2[i] as i64) as usize))) as u8)))
+        .max((((((x0[i] as isize) as u8) as i16) as f64) as u8));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r227(x0: u8, x1: u8, x2: u8, x3: u64) -> u8 {
-    (((((x1).wrapping_sub(x2) & (x2 ^ 100)) * x0)).max((((((x3) as usize)).max((((x2 as i64)) as usize))) as u8))).max((((((((((x0 as isize)) as u8)) as i16)) as f64)) as u8))
+    ((((x1).wrapping_sub(x2) & (x2 ^ 100)) * x0)
+        .max(((((x3) as usize).max(((x2 as i64) as usize))) as u8)))
+    .max((((((x0 as isize) as u8) as i16) as f64) as u8))
 }
 
 #[gpu_kernel]
@@ -2975,12 +3605,22 @@ fn r227(x0: u8, x1: u8, x2: u8, x3: u64) -> u8 {
 fn e228(x0: &[i64], x1: &[bool], x2: &[i8], x3: &[i8], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((if true { x0[i] } else { x0[i] })) as i8) | (if (x1[i] || x1[i]) { (x3[i] >> (x1[i] as i32)) } else { (x2[i]).abs() }));
+        out[i] = (((if true { x0[i] } else { x0[i] }) as i8)
+            | (if (x1[i] || x1[i]) {
+                (x3[i] >> (x1[i] as i32))
+            } else {
+                (x2[i]).abs()
+            }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r228(x0: i64, x1: bool, x2: i8, x3: i8) -> i8 {
-    ((((if true { x0 } else { x0 })) as i8) | (if (x1 || x1) { (x3 >> (x1 as i32)) } else { (x2).abs() }))
+    (((if true { x0 } else { x0 }) as i8)
+        | (if (x1 || x1) {
+            (x3 >> (x1 as i32))
+        } else {
+            (x2).abs()
+        }))
 }
 
 #[gpu_kernel]
@@ -2988,12 +3628,20 @@ fn r228(x0: i64, x1: bool, x2: i8, x3: i8) -> i8 {
 fn e229(x0: &[u64], x1: &[u64], x2: &[f32], x3: &[i32], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] - ((!x1[i])).max((x1[i]).wrapping_mul(1000))) + (((if (1.0 >= x2[i]) { (x3[i] - x3[i]) } else { (x3[i] * x3[i]) })) as u64)) << 63);
+        out[i] = (((x0[i] - (!x1[i]).max((x1[i]).wrapping_mul(1000)))
+            + ((if (1.0 >= x2[i]) {
+                (x3[i] - x3[i])
+            } else {
+                (x3[i] * x3[i])
+            }) as u64))
+            << 63);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r229(x0: u64, x1: u64, x2: f32, x3: i32) -> u64 {
-    (((x0 - ((!x1)).max((x1).wrapping_mul(1000))) + (((if (1.0 >= x2) { (x3 - x3) } else { (x3 * x3) })) as u64)) << 63)
+    (((x0 - (!x1).max((x1).wrapping_mul(1000)))
+        + ((if (1.0 >= x2) { (x3 - x3) } else { (x3 * x3) }) as u64))
+        << 63)
 }
 
 #[gpu_kernel]
@@ -3001,12 +3649,12 @@ fn r229(x0: u64, x1: u64, x2: f32, x3: i32) -> u64 {
 fn e230(x0: &[u8], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((-(((x0[i] << 15)) as f64))) as isize);
+        out[i] = ((-((x0[i] << 15) as f64)) as isize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r230(x0: u8) -> isize {
-    (((-(((x0 << 15)) as f64))) as isize)
+    ((-((x0 << 15) as f64)) as isize)
 }
 
 #[gpu_kernel]
@@ -3014,12 +3662,28 @@ fn r230(x0: u8) -> isize {
 fn e231(x0: &[u16], x1: &[bool], x2: &[u64], x3: &[u64], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]).min(x0[i]) >> (if x1[i] { x2[i] } else { x3[i] })) * (if ((x3[i] as f64) > ((x1[i] as u8) as f64)) { (if x1[i] { x0[i] } else { x0[i] }) } else { x0[i] }))) as i32) - ((((((x0[i]) as i32) | 1) % ((x2[i] as i32) | 1)) * ((255i32).max((x1[i] as i32)) << ((x2[i] as u32) / ((x0[i] as u32) | 1)))) | ((((x3[i] as i32) >> (x1[i] as u32)) ^ 31) + (x1[i] as i32))));
+        out[i] = (((((x0[i]).min(x0[i]) >> (if x1[i] { x2[i] } else { x3[i] }))
+            * (if ((x3[i] as f64) > ((x1[i] as u8) as f64)) {
+                (if x1[i] { x0[i] } else { x0[i] })
+            } else {
+                x0[i]
+            })) as i32)
+            - ((((((x0[i]) as i32) | 1) % ((x2[i] as i32) | 1))
+                * ((255i32).max((x1[i] as i32)) << ((x2[i] as u32) / ((x0[i] as u32) | 1))))
+                | ((((x3[i] as i32) >> (x1[i] as u32)) ^ 31) + (x1[i] as i32))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r231(x0: u16, x1: bool, x2: u64, x3: u64) -> i32 {
-    ((((((x0).min(x0) >> (if x1 { x2 } else { x3 })) * (if ((x3 as f64) > ((x1 as u8) as f64)) { (if x1 { x0 } else { x0 }) } else { x0 }))) as i32) - ((((((x0) as i32) | 1) % ((x2 as i32) | 1)) * ((255i32).max((x1 as i32)) << ((x2 as u32) / ((x0 as u32) | 1)))) | ((((x3 as i32) >> (x1 as u32)) ^ 31) + (x1 as i32))))
+    (((((x0).min(x0) >> (if x1 { x2 } else { x3 }))
+        * (if ((x3 as f64) > ((x1 as u8) as f64)) {
+            (if x1 { x0 } else { x0 })
+        } else {
+            x0
+        })) as i32)
+        - ((((((x0) as i32) | 1) % ((x2 as i32) | 1))
+            * ((255i32).max((x1 as i32)) << ((x2 as u32) / ((x0 as u32) | 1))))
+            | ((((x3 as i32) >> (x1 as u32)) ^ 31) + (x1 as i32))))
 }
 
 #[gpu_kernel]
@@ -3053,12 +3717,14 @@ fn r233(x0: f32) -> f32 {
 fn e234(x0: &[i32], x1: &[i32], x2: &[i32], x3: &[isize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((!(x0[i] >> x1[i])) | (x2[i] >> (x3[i] - 9223372036854775807)))).count_ones()) as usize) >> 16);
+        out[i] = (((((!(x0[i] >> x1[i])) | (x2[i] >> (x3[i] - 9223372036854775807))).count_ones())
+            as usize)
+            >> 16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r234(x0: i32, x1: i32, x2: i32, x3: isize) -> usize {
-    ((((((!(x0 >> x1)) | (x2 >> (x3 - 9223372036854775807)))).count_ones()) as usize) >> 16)
+    (((((!(x0 >> x1)) | (x2 >> (x3 - 9223372036854775807))).count_ones()) as usize) >> 16)
 }
 
 #[gpu_kernel]
@@ -3066,12 +3732,12 @@ fn r234(x0: i32, x1: i32, x2: i32, x3: isize) -> usize {
 fn e235(x0: &[f64], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((65536.0 - x0[i])) as u16);
+        out[i] = ((65536.0 - x0[i]) as u16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r235(x0: f64) -> u16 {
-    (((65536.0 - x0)) as u16)
+    ((65536.0 - x0) as u16)
 }
 
 #[gpu_kernel]
@@ -3079,12 +3745,12 @@ fn r235(x0: f64) -> u16 {
 fn e236(x0: &[i64], x1: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (!((x0[i] | 4294967295)).min((x0[i]).min(x1[i])));
+        out[i] = (!(x0[i] | 4294967295).min((x0[i]).min(x1[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r236(x0: i64, x1: i64) -> i64 {
-    (!((x0 | 4294967295)).min((x0).min(x1)))
+    (!(x0 | 4294967295).min((x0).min(x1)))
 }
 
 #[gpu_kernel]
@@ -3092,12 +3758,12 @@ fn r236(x0: i64, x1: i64) -> i64 {
 fn e237(x0: &[f32], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] - 0.5)) as i64);
+        out[i] = ((x0[i] - 0.5) as i64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r237(x0: f32) -> i64 {
-    (((x0 - 0.5)) as i64)
+    ((x0 - 0.5) as i64)
 }
 
 #[gpu_kernel]
@@ -3105,12 +3771,12 @@ fn r237(x0: f32) -> i64 {
 fn e238(x0: &[isize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((-(x0[i] ^ 100))).trailing_zeros()) as usize);
+        out[i] = (((-(x0[i] ^ 100)).trailing_zeros()) as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r238(x0: isize) -> usize {
-    ((((-(x0 ^ 100))).trailing_zeros()) as usize)
+    (((-(x0 ^ 100)).trailing_zeros()) as usize)
 }
 
 #[gpu_kernel]
@@ -3118,12 +3784,12 @@ fn r238(x0: isize) -> usize {
 fn e239(x0: &[u16], x1: &[u64], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i]) as u16) & (!x0[i]))) as u8);
+        out[i] = ((((x1[i]) as u16) & (!x0[i])) as u8);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r239(x0: u16, x1: u64) -> u8 {
-    (((((x1) as u16) & (!x0))) as u8)
+    ((((x1) as u16) & (!x0)) as u8)
 }
 
 #[gpu_kernel]
@@ -3131,12 +3797,20 @@ fn r239(x0: u16, x1: u64) -> u8 {
 fn e240(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((if ((x1[i] * x0[i]) == (x2[i] * x3[i])) { ((-7.75) / ((x0[i] as f64)).sqrt()) } else { (((x3[i] as i8)) as f64) })) as u8);
+        out[i] = ((if ((x1[i] * x0[i]) == (x2[i] * x3[i])) {
+            ((-7.75) / (x0[i] as f64).sqrt())
+        } else {
+            ((x3[i] as i8) as f64)
+        }) as u8);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r240(x0: f32, x1: f32, x2: f32, x3: f32) -> u8 {
-    (((if ((x1 * x0) == (x2 * x3)) { ((-7.75) / ((x0 as f64)).sqrt()) } else { (((x3 as i8)) as f64) })) as u8)
+    ((if ((x1 * x0) == (x2 * x3)) {
+        ((-7.75) / (x0 as f64).sqrt())
+    } else {
+        ((x3 as i8) as f64)
+    }) as u8)
 }
 
 #[gpu_kernel]
@@ -3144,12 +3818,12 @@ fn r240(x0: f32, x1: f32, x2: f32, x3: f32) -> u8 {
 fn e241(x0: &[f32], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]) as i8)).leading_zeros()) as u64);
+        out[i] = ((((x0[i]) as i8).leading_zeros()) as u64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r241(x0: f32) -> u64 {
-    (((((x0) as i8)).leading_zeros()) as u64)
+    ((((x0) as i8).leading_zeros()) as u64)
 }
 
 #[gpu_kernel]
@@ -3170,12 +3844,12 @@ fn r242(x0: u64, x1: u64, x2: u64) -> u64 {
 fn e243(x0: &[f32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] % 1.0)) as f64);
+        out[i] = ((x0[i] % 1.0) as f64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r243(x0: f32) -> f64 {
-    (((x0 % 1.0)) as f64)
+    ((x0 % 1.0) as f64)
 }
 
 #[gpu_kernel]
@@ -3183,12 +3857,12 @@ fn r243(x0: f32) -> f64 {
 fn e244(x0: &[i64], x1: &[i64], x2: &[u64], x3: &[isize], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]).wrapping_mul(x1[i]) << x2[i])).min((((x3[i] * 127)) as i64)) - x0[i]);
+        out[i] = (((x1[i]).wrapping_mul(x1[i]) << x2[i]).min(((x3[i] * 127) as i64)) - x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r244(x0: i64, x1: i64, x2: u64, x3: isize) -> i64 {
-    ((((x1).wrapping_mul(x1) << x2)).min((((x3 * 127)) as i64)) - x0)
+    (((x1).wrapping_mul(x1) << x2).min(((x3 * 127) as i64)) - x0)
 }
 
 #[gpu_kernel]
@@ -3196,7 +3870,8 @@ fn r244(x0: i64, x1: i64, x2: u64, x3: isize) -> i64 {
 fn e245(x0: &[usize], x1: &[usize], x2: &[i8], x3: &[usize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x3[i]).min(255)).wrapping_mul((x0[i] * 1000)) - ((x0[i] >> x2[i]) * (x0[i]).min(x1[i])));
+        out[i] = (((x3[i]).min(255)).wrapping_mul((x0[i] * 1000))
+            - ((x0[i] >> x2[i]) * (x0[i]).min(x1[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
@@ -3209,12 +3884,14 @@ fn r245(x0: usize, x1: usize, x2: i8, x3: usize) -> usize {
 fn e246(x0: &[usize], x1: &[usize], x2: &[usize], x3: &[i32], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x3[i]) as u32) / ((((x0[i] as i64)) as u32) | 1))).trailing_zeros()) as i8) - ((((x1[i] - x2[i]) > (x0[i]).max(100))) as i8));
+        out[i] = ((((((x3[i]) as u32) / (((x0[i] as i64) as u32) | 1)).trailing_zeros()) as i8)
+            - (((x1[i] - x2[i]) > (x0[i]).max(100)) as i8));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r246(x0: usize, x1: usize, x2: usize, x3: i32) -> i8 {
-    (((((((x3) as u32) / ((((x0 as i64)) as u32) | 1))).trailing_zeros()) as i8) - ((((x1 - x2) > (x0).max(100))) as i8))
+    ((((((x3) as u32) / (((x0 as i64) as u32) | 1)).trailing_zeros()) as i8)
+        - (((x1 - x2) > (x0).max(100)) as i8))
 }
 
 #[gpu_kernel]
@@ -3222,12 +3899,12 @@ fn r246(x0: usize, x1: usize, x2: usize, x3: i32) -> i8 {
 fn e247(x0: &[f64], x1: &[f64], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i] * x0[i]) - (x1[i]).ceil())) as u16);
+        out[i] = (((x1[i] * x0[i]) - (x1[i]).ceil()) as u16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r247(x0: f64, x1: f64) -> u16 {
-    ((((x1 * x0) - (x1).ceil())) as u16)
+    (((x1 * x0) - (x1).ceil()) as u16)
 }
 
 #[gpu_kernel]
@@ -3235,12 +3912,13 @@ fn r247(x0: f64, x1: f64) -> u16 {
 fn e248(x0: &[isize], x1: &[i32], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x0[i] << x1[i]) | (((0u8).leading_zeros()) as isize))).trailing_zeros()) as i64)) as u64);
+        out[i] = (((((x0[i] << x1[i]) | (((0u8).leading_zeros()) as isize)).trailing_zeros())
+            as i64) as u64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r248(x0: isize, x1: i32) -> u64 {
-    (((((((x0 << x1) | (((0u8).leading_zeros()) as isize))).trailing_zeros()) as i64)) as u64)
+    (((((x0 << x1) | (((0u8).leading_zeros()) as isize)).trailing_zeros()) as i64) as u64)
 }
 
 #[gpu_kernel]
@@ -3287,12 +3965,26 @@ fn r251(x0: i64, x1: i8) -> i64 {
 fn e252(x0: &[isize], x1: &[usize], x2: &[i16], x3: &[f32], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i]).max((((x0[i] as u32)) as usize))) as isize) & (if ((((x1[i] as u64)) as f32) < (x3[i]).floor()) { x0[i] } else { (((((x3[i] as i32)).max((x2[i] as i32))).trailing_zeros()) as isize) })) - (((((x1[i]) as isize)).min((64isize + 3)) * (!(x0[i] - x0[i]))) ^ (((x0[i] >> x2[i])).wrapping_sub(((x3[i]) as isize)) + (!((255u16) as isize)))));
+        out[i] = (((((x1[i]).max(((x0[i] as u32) as usize))) as isize)
+            & (if (((x1[i] as u64) as f32) < (x3[i]).floor()) {
+                x0[i]
+            } else {
+                ((((x3[i] as i32).max((x2[i] as i32))).trailing_zeros()) as isize)
+            }))
+            - ((((x1[i]) as isize).min((64isize + 3)) * (!(x0[i] - x0[i])))
+                ^ ((x0[i] >> x2[i]).wrapping_sub(((x3[i]) as isize)) + (!((255u16) as isize)))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r252(x0: isize, x1: usize, x2: i16, x3: f32) -> isize {
-    (((((x1).max((((x0 as u32)) as usize))) as isize) & (if ((((x1 as u64)) as f32) < (x3).floor()) { x0 } else { (((((x3 as i32)).max((x2 as i32))).trailing_zeros()) as isize) })) - (((((x1) as isize)).min((64isize + 3)) * (!(x0 - x0))) ^ (((x0 >> x2)).wrapping_sub(((x3) as isize)) + (!((255u16) as isize)))))
+    (((((x1).max(((x0 as u32) as usize))) as isize)
+        & (if (((x1 as u64) as f32) < (x3).floor()) {
+            x0
+        } else {
+            ((((x3 as i32).max((x2 as i32))).trailing_zeros()) as isize)
+        }))
+        - ((((x1) as isize).min((64isize + 3)) * (!(x0 - x0)))
+            ^ ((x0 >> x2).wrapping_sub(((x3) as isize)) + (!((255u16) as isize)))))
 }
 
 #[gpu_kernel]
@@ -3313,12 +4005,12 @@ fn r253(x0: i8, x1: i8) -> u64 {
 fn e254(x0: &[i16], x1: &[i16], x2: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((-x0[i]) << (x1[i]).max(100))).min(x2[i]);
+        out[i] = ((-x0[i]) << (x1[i]).max(100)).min(x2[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r254(x0: i16, x1: i16, x2: i16) -> i16 {
-    (((-x0) << (x1).max(100))).min(x2)
+    ((-x0) << (x1).max(100)).min(x2)
 }
 
 #[gpu_kernel]
@@ -3326,12 +4018,12 @@ fn r254(x0: i16, x1: i16, x2: i16) -> i16 {
 fn e255(x0: &[isize], x1: &[u64], x2: &[u64], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i]).min(x2[i]) - x1[i])) as i16) & ((x0[i]) as i16));
+        out[i] = ((((x1[i]).min(x2[i]) - x1[i]) as i16) & ((x0[i]) as i16));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r255(x0: isize, x1: u64, x2: u64) -> i16 {
-    (((((x1).min(x2) - x1)) as i16) & ((x0) as i16))
+    ((((x1).min(x2) - x1) as i16) & ((x0) as i16))
 }
 
 #[gpu_kernel]
@@ -3352,12 +4044,12 @@ fn r256(x0: bool, x1: u8, x2: u8) -> u8 {
 fn e257(x0: &[u64], x1: &[usize], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as i16)).max(((x1[i]) as i16));
+        out[i] = ((x0[i]) as i16).max(((x1[i]) as i16));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r257(x0: u64, x1: usize) -> i16 {
-    (((x0) as i16)).max(((x1) as i16))
+    ((x0) as i16).max(((x1) as i16))
 }
 
 #[gpu_kernel]
@@ -3365,12 +4057,12 @@ fn r257(x0: u64, x1: usize) -> i16 {
 fn e258(x0: &[isize], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((31isize / ((x0[i] | 1) & isize::MAX))) as usize)) as i32);
+        out[i] = (((31isize / ((x0[i] | 1) & isize::MAX)) as usize) as i32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r258(x0: isize) -> i32 {
-    (((((31isize / ((x0 | 1) & isize::MAX))) as usize)) as i32)
+    (((31isize / ((x0 | 1) & isize::MAX)) as usize) as i32)
 }
 
 #[gpu_kernel]
@@ -3378,12 +4070,19 @@ fn r258(x0: isize) -> i32 {
 fn e259(x0: &[usize], x1: &[i8], x2: &[i8], x3: &[i8], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]) as isize) | (-(x2[i] as isize)))).max((((1isize >> (x3[i] as isize)) << ((((x3[i] as u32)).count_ones()) as u16)) >> 7)) + ((((((x0[i]).min(x0[i]) - (!x0[i]))) as isize) | 1) % (((((x1[i]).min(x2[i])).wrapping_add((x3[i] << (x2[i] as isize)))) as isize) | 1)));
+        out[i] = ((((x0[i]) as isize) | (-(x2[i] as isize)))
+            .max((((1isize >> (x3[i] as isize)) << (((x3[i] as u32).count_ones()) as u16)) >> 7))
+            + (((((x0[i]).min(x0[i]) - (!x0[i])) as isize) | 1)
+                % (((((x1[i]).min(x2[i])).wrapping_add((x3[i] << (x2[i] as isize)))) as isize)
+                    | 1)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r259(x0: usize, x1: i8, x2: i8, x3: i8) -> isize {
-    (((((x0) as isize) | (-(x2 as isize)))).max((((1isize >> (x3 as isize)) << ((((x3 as u32)).count_ones()) as u16)) >> 7)) + ((((((x0).min(x0) - (!x0))) as isize) | 1) % (((((x1).min(x2)).wrapping_add((x3 << (x2 as isize)))) as isize) | 1)))
+    ((((x0) as isize) | (-(x2 as isize)))
+        .max((((1isize >> (x3 as isize)) << (((x3 as u32).count_ones()) as u16)) >> 7))
+        + (((((x0).min(x0) - (!x0)) as isize) | 1)
+            % (((((x1).min(x2)).wrapping_add((x3 << (x2 as isize)))) as isize) | 1)))
 }
 
 #[gpu_kernel]
@@ -3404,12 +4103,12 @@ fn r260(x0: f32, x1: f32) -> f32 {
 fn e261(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] - (-1.0))).ln();
+        out[i] = (x0[i] - (-1.0)).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r261(x0: f32) -> f32 {
-    ((x0 - (-1.0))).ln()
+    (x0 - (-1.0)).ln()
 }
 
 #[gpu_kernel]
@@ -3417,12 +4116,12 @@ fn r261(x0: f32) -> f32 {
 fn e262(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] / ((x0[i] - x0[i]) * x0[i]))).ln();
+        out[i] = (x0[i] / ((x0[i] - x0[i]) * x0[i])).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r262(x0: f64) -> f64 {
-    ((x0 / ((x0 - x0) * x0))).ln()
+    (x0 / ((x0 - x0) * x0)).ln()
 }
 
 #[gpu_kernel]
@@ -3430,12 +4129,12 @@ fn r262(x0: f64) -> f64 {
 fn e263(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] * (-1e-3))).floor()).exp();
+        out[i] = ((x0[i] * (-1e-3)).floor()).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r263(x0: f64) -> f64 {
-    (((x0 * (-1e-3))).floor()).exp()
+    ((x0 * (-1e-3)).floor()).exp()
 }
 
 #[gpu_kernel]
@@ -3443,12 +4142,12 @@ fn r263(x0: f64) -> f64 {
 fn e264(x0: &[i16], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]) as i64)) as f64)).powf(x1[i]);
+        out[i] = (((x0[i]) as i64) as f64).powf(x1[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r264(x0: i16, x1: f64) -> f64 {
-    (((((x0) as i64)) as f64)).powf(x1)
+    (((x0) as i64) as f64).powf(x1)
 }
 
 #[gpu_kernel]
@@ -3456,12 +4155,12 @@ fn r264(x0: i16, x1: f64) -> f64 {
 fn e265(x0: &[f32], x1: &[i32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((2.0 + x0[i])).powi((((x1[i] << 63)) % 40))).sin();
+        out[i] = ((2.0 + x0[i]).powi(((x1[i] << 63) % 40))).sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r265(x0: f32, x1: i32) -> f32 {
-    (((2.0 + x0)).powi((((x1 << 63)) % 40))).sin()
+    ((2.0 + x0).powi(((x1 << 63) % 40))).sin()
 }
 
 #[gpu_kernel]
@@ -3469,12 +4168,14 @@ fn r265(x0: f32, x1: i32) -> f32 {
 fn e266(x0: &[usize], x1: &[bool], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]) as f32) % (if x1[i] { x3[i] } else { x2[i] })) / ((x3[i]).powi((-3)) % (((x2[i] as u8)) as f32)))).sin();
+        out[i] = ((((x0[i]) as f32) % (if x1[i] { x3[i] } else { x2[i] }))
+            / ((x3[i]).powi((-3)) % ((x2[i] as u8) as f32)))
+            .sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r266(x0: usize, x1: bool, x2: f32, x3: f32) -> f32 {
-    (((((x0) as f32) % (if x1 { x3 } else { x2 })) / ((x3).powi((-3)) % (((x2 as u8)) as f32)))).sin()
+    ((((x0) as f32) % (if x1 { x3 } else { x2 })) / ((x3).powi((-3)) % ((x2 as u8) as f32))).sin()
 }
 
 #[gpu_kernel]
@@ -3482,12 +4183,13 @@ fn r266(x0: usize, x1: bool, x2: f32, x3: f32) -> f32 {
 fn e267(x0: &[f64], x1: &[f64], x2: &[f64], x3: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x2[i] - x1[i])).min(x3[i]) + 0.0) + (((1.0 * x0[i])).max((x1[i] / x0[i])) + 0.0))).powf(x3[i]);
+        out[i] = (((x2[i] - x1[i]).min(x3[i]) + 0.0) + ((1.0 * x0[i]).max((x1[i] / x0[i])) + 0.0))
+            .powf(x3[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r267(x0: f64, x1: f64, x2: f64, x3: f64) -> f64 {
-    (((((x2 - x1)).min(x3) + 0.0) + (((1.0 * x0)).max((x1 / x0)) + 0.0))).powf(x3)
+    (((x2 - x1).min(x3) + 0.0) + ((1.0 * x0).max((x1 / x0)) + 0.0)).powf(x3)
 }
 
 #[gpu_kernel]
@@ -3508,12 +4210,12 @@ fn r268(x0: f64) -> f64 {
 fn e269(x0: &[u32], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]) as f64) * x1[i])).cos();
+        out[i] = (((x0[i]) as f64) * x1[i]).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r269(x0: u32, x1: f64) -> f64 {
-    ((((x0) as f64) * x1)).cos()
+    (((x0) as f64) * x1).cos()
 }
 
 #[gpu_kernel]
@@ -3534,12 +4236,12 @@ fn r270(x0: f32) -> f32 {
 fn e271(x0: &[usize], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]) as f32)).powi(0)).cos();
+        out[i] = (((x0[i]) as f32).powi(0)).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r271(x0: usize) -> f32 {
-    ((((x0) as f32)).powi(0)).cos()
+    (((x0) as f32).powi(0)).cos()
 }
 
 #[gpu_kernel]
@@ -3547,12 +4249,12 @@ fn r271(x0: usize) -> f32 {
 fn e272(x0: &[usize], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as f64)).powf(x1[i]);
+        out[i] = ((x0[i]) as f64).powf(x1[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r272(x0: usize, x1: f64) -> f64 {
-    (((x0) as f64)).powf(x1)
+    ((x0) as f64).powf(x1)
 }
 
 #[gpu_kernel]
@@ -3560,12 +4262,12 @@ fn r272(x0: usize, x1: f64) -> f64 {
 fn e273(x0: &[u64], x1: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((-((x0[i]) as f32))).min(x1[i]) + 0.0)).ln();
+        out[i] = ((-((x0[i]) as f32)).min(x1[i]) + 0.0).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r273(x0: u64, x1: f32) -> f32 {
-    ((((-((x0) as f32))).min(x1) + 0.0)).ln()
+    ((-((x0) as f32)).min(x1) + 0.0).ln()
 }
 
 #[gpu_kernel]
@@ -3573,12 +4275,12 @@ fn r273(x0: u64, x1: f32) -> f32 {
 fn e274(x0: &[f32], x1: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).powi((-31)) * ((x0[i]).min(x1[i]) + 0.0))).cos();
+        out[i] = ((x0[i]).powi((-31)) * ((x0[i]).min(x1[i]) + 0.0)).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r274(x0: f32, x1: f32) -> f32 {
-    (((x0).powi((-31)) * ((x0).min(x1) + 0.0))).cos()
+    ((x0).powi((-31)) * ((x0).min(x1) + 0.0)).cos()
 }
 
 #[gpu_kernel]
@@ -3586,12 +4288,17 @@ fn r274(x0: f32, x1: f32) -> f32 {
 fn e275(x0: &[usize], x1: &[f64], x2: &[f64], x3: &[isize], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((if (1000 != x0[i]) { x2[i] } else { (x1[i] * 255.5) }) - (((x3[i]) as f64) % (-x2[i])))).ln();
+        out[i] = ((if (1000 != x0[i]) {
+            x2[i]
+        } else {
+            (x1[i] * 255.5)
+        }) - (((x3[i]) as f64) % (-x2[i])))
+            .ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r275(x0: usize, x1: f64, x2: f64, x3: isize) -> f64 {
-    (((if (1000 != x0) { x2 } else { (x1 * 255.5) }) - (((x3) as f64) % (-x2)))).ln()
+    ((if (1000 != x0) { x2 } else { (x1 * 255.5) }) - (((x3) as f64) % (-x2))).ln()
 }
 
 #[gpu_kernel]
@@ -3599,12 +4306,12 @@ fn r275(x0: usize, x1: f64, x2: f64, x3: isize) -> f64 {
 fn e276(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).abs() - x0[i])).max(((x0[i] * x1[i])).floor()) + 0.0)).atan2(x2[i]);
+        out[i] = (((x0[i]).abs() - x0[i]).max((x0[i] * x1[i]).floor()) + 0.0).atan2(x2[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r276(x0: f32, x1: f32, x2: f32) -> f32 {
-    (((((x0).abs() - x0)).max(((x0 * x1)).floor()) + 0.0)).atan2(x2)
+    (((x0).abs() - x0).max((x0 * x1).floor()) + 0.0).atan2(x2)
 }
 
 #[gpu_kernel]
@@ -3612,12 +4319,30 @@ fn r276(x0: f32, x1: f32, x2: f32) -> f32 {
 fn e277(x0: &[i16], x1: &[i16], x2: &[f32], x3: &[u16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((if ((x0[i] / ((x1[i] | 1) & i16::MAX)) <= (x0[i] % ((x0[i] | 1) & i16::MAX))) { (x1[i] as f64) } else { (if (x2[i] < x2[i]) { ((x3[i]) as f64) } else { (x2[i] as f64) }) })).sin();
+        out[i] = (if ((x0[i] / ((x1[i] | 1) & i16::MAX)) <= (x0[i] % ((x0[i] | 1) & i16::MAX))) {
+            (x1[i] as f64)
+        } else {
+            (if (x2[i] < x2[i]) {
+                ((x3[i]) as f64)
+            } else {
+                (x2[i] as f64)
+            })
+        })
+        .sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r277(x0: i16, x1: i16, x2: f32, x3: u16) -> f64 {
-    ((if ((x0 / ((x1 | 1) & i16::MAX)) <= (x0 % ((x0 | 1) & i16::MAX))) { (x1 as f64) } else { (if (x2 < x2) { ((x3) as f64) } else { (x2 as f64) }) })).sin()
+    (if ((x0 / ((x1 | 1) & i16::MAX)) <= (x0 % ((x0 | 1) & i16::MAX))) {
+        (x1 as f64)
+    } else {
+        (if (x2 < x2) {
+            ((x3) as f64)
+        } else {
+            (x2 as f64)
+        })
+    })
+    .sin()
 }
 
 #[gpu_kernel]
@@ -3625,12 +4350,12 @@ fn r277(x0: i16, x1: i16, x2: f32, x3: u16) -> f64 {
 fn e278(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]).mul_add(x0[i], 0.5)).max(x0[i]) + 0.0)).ln();
+        out[i] = (((x0[i]).mul_add(x0[i], 0.5)).max(x0[i]) + 0.0).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r278(x0: f64) -> f64 {
-    ((((x0).mul_add(x0, 0.5)).max(x0) + 0.0)).ln()
+    (((x0).mul_add(x0, 0.5)).max(x0) + 0.0).ln()
 }
 
 #[gpu_kernel]
@@ -3638,12 +4363,12 @@ fn r278(x0: f64) -> f64 {
 fn e279(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((-x0[i])).sin();
+        out[i] = (-x0[i]).sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r279(x0: f32) -> f32 {
-    ((-x0)).sin()
+    (-x0).sin()
 }
 
 #[gpu_kernel]
@@ -3651,12 +4376,12 @@ fn r279(x0: f32) -> f32 {
 fn e280(x0: &[u8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as f32)).atan2(1e10);
+        out[i] = ((x0[i]) as f32).atan2(1e10);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r280(x0: u8) -> f32 {
-    (((x0) as f32)).atan2(1e10)
+    ((x0) as f32).atan2(1e10)
 }
 
 #[gpu_kernel]
@@ -3664,12 +4389,12 @@ fn r280(x0: u8) -> f32 {
 fn e281(x0: &[f64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).mul_add(x1[i], 1.5e-40) % ((x0[i]).max(x0[i]) + 0.0))).exp();
+        out[i] = ((x0[i]).mul_add(x1[i], 1.5e-40) % ((x0[i]).max(x0[i]) + 0.0)).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r281(x0: f64, x1: f64) -> f64 {
-    (((x0).mul_add(x1, 1.5e-40) % ((x0).max(x0) + 0.0))).exp()
+    ((x0).mul_add(x1, 1.5e-40) % ((x0).max(x0) + 0.0)).exp()
 }
 
 #[gpu_kernel]
@@ -3677,12 +4402,12 @@ fn r281(x0: f64, x1: f64) -> f64 {
 fn e282(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] % x0[i])).sqrt()).exp();
+        out[i] = ((x0[i] % x0[i]).sqrt()).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r282(x0: f64) -> f64 {
-    (((x0 % x0)).sqrt()).exp()
+    ((x0 % x0).sqrt()).exp()
 }
 
 #[gpu_kernel]
@@ -3690,12 +4415,12 @@ fn r282(x0: f64) -> f64 {
 fn e283(x0: &[i64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]) as f64) - (x1[i]).sqrt())).ln();
+        out[i] = (((x0[i]) as f64) - (x1[i]).sqrt()).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r283(x0: i64, x1: f64) -> f64 {
-    ((((x0) as f64) - (x1).sqrt())).ln()
+    (((x0) as f64) - (x1).sqrt()).ln()
 }
 
 #[gpu_kernel]
@@ -3703,12 +4428,16 @@ fn r283(x0: i64, x1: f64) -> f64 {
 fn e284(x0: &[f32], x1: &[f32], x2: &[bool], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((-x0[i])).mul_add((x1[i]).mul_add(x0[i], x1[i]), (if x2[i] { x3[i] } else { x3[i] })) * x0[i])).cos();
+        out[i] = ((-x0[i]).mul_add(
+            (x1[i]).mul_add(x0[i], x1[i]),
+            (if x2[i] { x3[i] } else { x3[i] }),
+        ) * x0[i])
+            .cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r284(x0: f32, x1: f32, x2: bool, x3: f32) -> f32 {
-    ((((-x0)).mul_add((x1).mul_add(x0, x1), (if x2 { x3 } else { x3 })) * x0)).cos()
+    ((-x0).mul_add((x1).mul_add(x0, x1), (if x2 { x3 } else { x3 })) * x0).cos()
 }
 
 #[gpu_kernel]
@@ -3729,12 +4458,12 @@ fn r285(x0: f64) -> f64 {
 fn e286(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] * x0[i])).sqrt()).exp();
+        out[i] = ((x0[i] * x0[i]).sqrt()).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r286(x0: f32) -> f32 {
-    (((x0 * x0)).sqrt()).exp()
+    ((x0 * x0).sqrt()).exp()
 }
 
 #[gpu_kernel]
@@ -3742,12 +4471,12 @@ fn r286(x0: f32) -> f32 {
 fn e287(x0: &[u8], x1: &[u8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as f64)).atan2(((x1[i]) as f64));
+        out[i] = ((x0[i]) as f64).atan2(((x1[i]) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r287(x0: u8, x1: u8) -> f64 {
-    (((x0) as f64)).atan2(((x1) as f64))
+    ((x0) as f64).atan2(((x1) as f64))
 }
 
 #[gpu_kernel]
@@ -3755,12 +4484,12 @@ fn r287(x0: u8, x1: u8) -> f64 {
 fn e288(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((2.0 * x2[i]) - (x1[i] % x0[i]))).cos();
+        out[i] = ((2.0 * x2[i]) - (x1[i] % x0[i])).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r288(x0: f32, x1: f32, x2: f32) -> f32 {
-    (((2.0 * x2) - (x1 % x0))).cos()
+    ((2.0 * x2) - (x1 % x0)).cos()
 }
 
 #[gpu_kernel]
@@ -3768,12 +4497,13 @@ fn r288(x0: f32, x1: f32, x2: f32) -> f32 {
 fn e289(x0: &[i64], x1: &[bool], x2: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).wrapping_mul(2)).min((if x1[i] { x0[i] } else { x0[i] }))) as f64)).atan2(x2[i]);
+        out[i] = ((((x0[i]).wrapping_mul(2)).min((if x1[i] { x0[i] } else { x0[i] }))) as f64)
+            .atan2(x2[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r289(x0: i64, x1: bool, x2: f64) -> f64 {
-    (((((x0).wrapping_mul(2)).min((if x1 { x0 } else { x0 }))) as f64)).atan2(x2)
+    ((((x0).wrapping_mul(2)).min((if x1 { x0 } else { x0 }))) as f64).atan2(x2)
 }
 
 #[gpu_kernel]
@@ -3781,12 +4511,12 @@ fn r289(x0: i64, x1: bool, x2: f64) -> f64 {
 fn e290(x0: &[usize], x1: &[i16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]) as f64) % ((x0[i]) as f64))).exp();
+        out[i] = (((x1[i]) as f64) % ((x0[i]) as f64)).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r290(x0: usize, x1: i16) -> f64 {
-    ((((x1) as f64) % ((x0) as f64))).exp()
+    (((x1) as f64) % ((x0) as f64)).exp()
 }
 
 #[gpu_kernel]
@@ -3794,12 +4524,12 @@ fn r290(x0: usize, x1: i16) -> f64 {
 fn e291(x0: &[f64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x1[i] + x0[i])).exp();
+        out[i] = (x1[i] + x0[i]).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r291(x0: f64, x1: f64) -> f64 {
-    ((x1 + x0)).exp()
+    (x1 + x0).exp()
 }
 
 #[gpu_kernel]
@@ -3807,12 +4537,12 @@ fn r291(x0: f64, x1: f64) -> f64 {
 fn e292(x0: &[i64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]).leading_zeros()) as u8)) as f64)).ln();
+        out[i] = ((((x0[i]).leading_zeros()) as u8) as f64).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r292(x0: i64) -> f64 {
-    ((((((x0).leading_zeros()) as u8)) as f64)).ln()
+    ((((x0).leading_zeros()) as u8) as f64).ln()
 }
 
 #[gpu_kernel]
@@ -3820,12 +4550,12 @@ fn r292(x0: i64) -> f64 {
 fn e293(x0: &[f64], x1: &[f64], x2: &[u16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((-x0[i]) / x1[i])).powf(((x2[i]) as f64));
+        out[i] = ((-x0[i]) / x1[i]).powf(((x2[i]) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r293(x0: f64, x1: f64, x2: u16) -> f64 {
-    (((-x0) / x1)).powf(((x2) as f64))
+    ((-x0) / x1).powf(((x2) as f64))
 }
 
 #[gpu_kernel]
@@ -3833,12 +4563,12 @@ fn r293(x0: f64, x1: f64, x2: u16) -> f64 {
 fn e294(x0: &[f64], x1: &[f64], x2: &[u8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x1[i] % x0[i])).atan2(((x2[i]) as f64));
+        out[i] = (x1[i] % x0[i]).atan2(((x2[i]) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r294(x0: f64, x1: f64, x2: u8) -> f64 {
-    ((x1 % x0)).atan2(((x2) as f64))
+    (x1 % x0).atan2(((x2) as f64))
 }
 
 #[gpu_kernel]
@@ -3846,12 +4576,12 @@ fn r294(x0: f64, x1: f64, x2: u8) -> f64 {
 fn e295(x0: &[isize], x1: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as f32)).powf((4294967296.0 - x1[i]));
+        out[i] = ((x0[i]) as f32).powf((4294967296.0 - x1[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r295(x0: isize, x1: f32) -> f32 {
-    (((x0) as f32)).powf((4294967296.0 - x1))
+    ((x0) as f32).powf((4294967296.0 - x1))
 }
 
 #[gpu_kernel]
@@ -3872,12 +4602,12 @@ fn r296(x0: f64) -> f64 {
 fn e297(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] - x0[i])).ln();
+        out[i] = (x0[i] - x0[i]).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r297(x0: f64) -> f64 {
-    ((x0 - x0)).ln()
+    (x0 - x0).ln()
 }
 
 #[gpu_kernel]
@@ -3885,12 +4615,12 @@ fn r297(x0: f64) -> f64 {
 fn e298(x0: &[isize], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as f64)).exp();
+        out[i] = ((x0[i]) as f64).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r298(x0: isize) -> f64 {
-    (((x0) as f64)).exp()
+    ((x0) as f64).exp()
 }
 
 #[gpu_kernel]
@@ -3898,12 +4628,22 @@ fn r298(x0: isize) -> f64 {
 fn e299(x0: &[bool], x1: &[f32], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((if (x0[i] && x0[i]) { (x2[i] - 2147483648.0) } else { (x1[i] % 2.0) })).cos();
+        out[i] = (if (x0[i] && x0[i]) {
+            (x2[i] - 2147483648.0)
+        } else {
+            (x1[i] % 2.0)
+        })
+        .cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r299(x0: bool, x1: f32, x2: f32) -> f32 {
-    ((if (x0 && x0) { (x2 - 2147483648.0) } else { (x1 % 2.0) })).cos()
+    (if (x0 && x0) {
+        (x2 - 2147483648.0)
+    } else {
+        (x1 % 2.0)
+    })
+    .cos()
 }
 
 #[gpu_kernel]
@@ -3924,12 +4664,12 @@ fn r300(x0: f32, x1: i32, x2: f32) -> f32 {
 fn e301(x0: &[bool], x1: &[f64], x2: &[i16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((if x0[i] { (-7.75) } else { x1[i] }) % (x1[i] - x1[i]))).powf(((x2[i]) as f64));
+        out[i] = ((if x0[i] { (-7.75) } else { x1[i] }) % (x1[i] - x1[i])).powf(((x2[i]) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r301(x0: bool, x1: f64, x2: i16) -> f64 {
-    (((if x0 { (-7.75) } else { x1 }) % (x1 - x1))).powf(((x2) as f64))
+    ((if x0 { (-7.75) } else { x1 }) % (x1 - x1)).powf(((x2) as f64))
 }
 
 #[gpu_kernel]
@@ -3937,12 +4677,12 @@ fn r301(x0: bool, x1: f64, x2: i16) -> f64 {
 fn e302(x0: &[f32], x1: &[u32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]) as u32)).min(x1[i])) as f32)).cos();
+        out[i] = ((((x0[i]) as u32).min(x1[i])) as f32).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r302(x0: f32, x1: u32) -> f32 {
-    ((((((x0) as u32)).min(x1)) as f32)).cos()
+    ((((x0) as u32).min(x1)) as f32).cos()
 }
 
 pub static CASES: &[Case] = &[
