@@ -17,8 +17,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Parser;
+
+mod common;
+use common::XorShift;
 use warpspeed::prelude::*;
-use warpspeed::{Backend, Device, LaunchConfig};
+use warpspeed::LaunchConfig;
 
 /// Live neighbours of cell (x, y) on an n x n torus. Adding `n - 1` instead of
 /// subtracting 1 keeps the unsigned arithmetic from going below zero at the left/top edge.
@@ -76,26 +79,6 @@ struct Args {
     show: bool,
 }
 
-/// xorshift64*: a tiny, seedable generator; good enough for a random lattice.
-struct XorShift(u64);
-
-impl XorShift {
-    fn new(seed: u64) -> Self {
-        // Zero is xorshift's fixed point; mix the seed so every seed gives a live state.
-        XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in [0, 1).
-    fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// The CPU reference: one generation of Life on an n x n torus.
 fn cpu_step(cells: &[i32], n: usize) -> Vec<i32> {
     let mut out = vec![0; n * n];
@@ -118,29 +101,13 @@ fn cpu_step(cells: &[i32], n: usize) -> Vec<i32> {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    if args.print_cuda {
-        println!("{}", *conway::CUDA_SOURCE);
-        return ExitCode::SUCCESS;
-    }
-    match run(&args) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    common::run_main(args.print_cuda, &conway::CUDA_SOURCE, || run(&args))
 }
 
 fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     let n = args.size;
     assert!(n >= 1, "--size must be at least 1");
-    let dev = Device::new()?;
-    let kind = match dev.backend() {
-        Backend::Cuda => "GPU",
-        Backend::Simulator => "simulator",
-    };
-    println!("device: {} ({kind})", dev.name());
+    let dev = common::open_device()?;
 
     let mut rng = XorShift::new(args.seed);
     let initial: Vec<i32> = (0..n * n)

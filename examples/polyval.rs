@@ -89,21 +89,11 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    if args.print_cuda {
-        match args.precision {
-            Precision::F32 => println!("{}", *polyval_f32::CUDA_SOURCE),
-            Precision::F64 => println!("{}", *polyval_f64::CUDA_SOURCE),
-        }
-        return ExitCode::SUCCESS;
-    }
-    match run(&args) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    let source: &str = match args.precision {
+        Precision::F32 => &polyval_f32::CUDA_SOURCE,
+        Precision::F64 => &polyval_f64::CUDA_SOURCE,
+    };
+    common::run_main(args.print_cuda, source, || run(&args))
 }
 
 fn run(args: &Args) -> Result<bool, warpspeed::Error> {

@@ -44,18 +44,7 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    if args.print_cuda {
-        println!("{}", *vector_add::CUDA_SOURCE);
-        return ExitCode::SUCCESS;
-    }
-    match run(&args) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    common::run_main(args.print_cuda, &vector_add::CUDA_SOURCE, || run(&args))
 }
 
 fn run(args: &Args) -> Result<bool, warpspeed::Error> {

@@ -74,3 +74,25 @@ pub fn first_difference<T: Copy + PartialEq, B: Eq>(
     }
     first.map(|i| (i, count))
 }
+
+/// The `main` every example shares: `--print-cuda` prints the kernel's CUDA C; otherwise
+/// `run` decides the exit code (`Ok(false)`: a result differed from its CPU reference).
+pub fn run_main(
+    print_cuda: bool,
+    cuda_source: &str,
+    run: impl FnOnce() -> Result<bool, warpspeed::Error>,
+) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    if print_cuda {
+        println!("{cuda_source}");
+        return ExitCode::SUCCESS;
+    }
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
