@@ -44,35 +44,11 @@ use warpspeed::{Backend, Device, DeviceBuffer, KernelOptions, LaunchConfig};
 
 type Res<T> = Result<T, Box<dyn Error>>;
 
+#[path = "kernels/life.rs"]
+mod life_kernels;
+use life_kernels::conway;
+
 // ---- the warpspeed kernels -------------------------------------------------------------
-
-/// Live neighbours of (x, y) on an n x n torus (as in examples/life.rs).
-#[gpu_device]
-fn nbrs(cells: &[i32], x: usize, y: usize, n: usize) -> i32 {
-    let xm = (x + n - 1) % n;
-    let xp = (x + 1) % n;
-    let ym = (y + n - 1) % n;
-    let yp = (y + 1) % n;
-    cells[ym * n + xm]
-        + cells[ym * n + x]
-        + cells[ym * n + xp]
-        + cells[y * n + xm]
-        + cells[y * n + xp]
-        + cells[yp * n + xm]
-        + cells[yp * n + x]
-        + cells[yp * n + xp]
-}
-
-#[gpu_kernel]
-fn conway(out: &mut [i32], cells: &[i32], n: usize) {
-    let (x, y) = grid_2d();
-    if x >= n || y >= n {
-        return;
-    }
-    let k: i32 = nbrs(cells, x, y, n);
-    let alive = cells[y * n + x] == 1;
-    out[y * n + x] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
-}
 
 #[gpu_kernel]
 fn vector_add(a: &[f32], b: &[f32], out: &mut [f32]) {
@@ -403,7 +379,7 @@ fn bench_life(
     let hand_one = time_events(stream, 1, || hand_step(&mut c, &mut d))?;
     let mut ok = true;
     if n <= 4096 {
-        let want = cpu_life_step(&init, n);
+        let want = life_kernels::cpu_step(&init, n);
         let got = a.download()?;
         if let Some((i, count)) = first_difference(&got, &want, |v| v) {
             eprintln!(
@@ -667,24 +643,4 @@ fn child_warm_start(process_start: Instant) -> Res<bool> {
         elapsed.as_secs_f64() * 1e3
     );
     Ok(right)
-}
-
-/// One generation of Life on the CPU (the reference for the first generation).
-fn cpu_life_step(cells: &[i32], n: usize) -> Vec<i32> {
-    let mut out = vec![0; n * n];
-    for y in 0..n {
-        for x in 0..n {
-            let mut k = 0;
-            for dy in [n - 1, 0, 1] {
-                for dx in [n - 1, 0, 1] {
-                    if dx != 0 || dy != 0 {
-                        k += cells[((y + dy) % n) * n + (x + dx) % n];
-                    }
-                }
-            }
-            let alive = cells[y * n + x] == 1;
-            out[y * n + x] = i32::from(k == 3 || (alive && k == 2));
-        }
-    }
-    out
 }

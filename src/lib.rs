@@ -4,6 +4,9 @@
 //! at run time NVRTC compiles it for the GPU present, and `<kernel>::launch` runs it.
 //! See README.md for the language and a first kernel.
 
+mod atomic_float;
+
+pub use atomic_float::{AtomicF32, AtomicF64};
 pub use warpspeed_macros::{gpu_device, gpu_kernel};
 pub use warpspeed_runtime::*;
 

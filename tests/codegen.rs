@@ -3,6 +3,7 @@
 //! A change in the emitted C shows here as a diff to review (`cargo insta review`).
 
 mod kernels {
+    use core::sync::atomic::{AtomicI64, AtomicU32, Ordering};
     use warpspeed::prelude::*;
 
     #[gpu_kernel]
@@ -240,6 +241,67 @@ mod kernels {
         let i = grid_1d();
         out[i] = x[i] * 2.0 + 1.0;
     }
+
+    #[gpu_kernel]
+    pub fn shared_memory(x: &[f32], out: &mut [f32]) {
+        let tile = SharedArray::<[f32; 17], 16>::new();
+        let line = SharedArray::<f32, 256>::new();
+        let extra = dynamic_shared::<f32>();
+        let tx = thread_idx().x as usize;
+        let ty = thread_idx().y as usize;
+        tile[ty][tx] = x[grid_1d()];
+        line[ty * 16 + tx] = tile[ty][tx] * 2.0;
+        if tx < extra.len() {
+            extra[tx] = 1.0;
+        }
+        sync_threads();
+        let all = sync_threads_and(line[0] > 0.0);
+        let n = sync_threads_count(tile[tx][ty] > 1.0);
+        if sync_threads_or(all) {
+            thread_fence_block();
+        }
+        thread_fence();
+        thread_fence_system();
+        out[grid_1d()] = tile[tx][ty] + line.len() as f32 + tile.len() as f32 + n as f32;
+    }
+
+    #[gpu_kernel]
+    pub fn warp_functions(a: &[i32], b: &[f64], out: &mut [i32], outd: &mut [f64]) {
+        let i = grid_1d();
+        let lane = lane_id();
+        let mask = ballot_sync(0xffff_ffff, a[i] > 0);
+        sync_warp(mask | 1);
+        let s = shfl_sync(0xffff_ffff, a[i], 0) + shfl_up_sync(0xffff_ffff, a[i], 1, 16);
+        let d = shfl_down_sync(0xffff_ffff, b[i], 2) + shfl_xor_sync(0xffff_ffff, b[i], 1, 8);
+        let m = match_any_sync(active_mask(), a[i] & 3);
+        if all_sync(0xffff_ffff, s > 0) || any_sync(0xffff_ffff, lane == 3) {
+            out[i] = s + m as i32 + WARP_SIZE as i32;
+        }
+        outd[i] = d;
+    }
+
+    #[gpu_kernel]
+    pub fn atomics(c: &[AtomicU32], l: &[AtomicI64], f: &[warpspeed::AtomicF32], out: &mut [u32]) {
+        let local = SharedArray::<AtomicU32, 32>::new();
+        let t = thread_idx().x as usize % 32;
+        local[t].store(0, Ordering::Relaxed);
+        sync_threads();
+        local[t].fetch_add(1, Ordering::Relaxed);
+        let old = c[0].fetch_add(1, Ordering::Relaxed) + c[1].fetch_sub(2, Ordering::Acquire);
+        c[2].fetch_min(old, Ordering::Release);
+        c[3].fetch_max(old, Ordering::AcqRel);
+        c[4].fetch_and(old, Ordering::SeqCst);
+        c[5].fetch_or(1, Ordering::Relaxed);
+        c[6].fetch_xor(3, Ordering::Relaxed);
+        c[7].swap(old, Ordering::Relaxed);
+        c[8].atomic_inc(100);
+        c[9].atomic_dec(100);
+        l[0].fetch_add(-5, Ordering::Relaxed);
+        f[0].fetch_add(1.5, Ordering::Relaxed);
+        f[1].fetch_max(2.5, Ordering::Relaxed);
+        c[10].store(local[t].load(Ordering::Relaxed), Ordering::Release);
+        out[0] = c[11].load(Ordering::Acquire);
+    }
 }
 
 use kernels::*;
@@ -259,6 +321,9 @@ fn all() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
         ("shadowing_and_names", &shadowing_and_names::KERNEL),
         ("constants", &constants::KERNEL),
         ("fast", &fast::KERNEL),
+        ("shared_memory", &shared_memory::KERNEL),
+        ("warp_functions", &warp_functions::KERNEL),
+        ("atomics", &atomics::KERNEL),
     ]
 }
 
@@ -267,12 +332,10 @@ fn snapshots() {
     for (name, k) in all() {
         // The prelude is the same for every kernel: snapshot what the macro wrote.
         let src = k.source.as_str();
-        let body = src.split("// ---- index intrinsics").nth(1).unwrap_or(src);
-        let body = body
-            .split_once("\n__device__ __forceinline__ unsigned long long ws_grid_stride_1d()")
+        let body = src
+            .split_once("// ---- end of the prelude: the kernel follows\n")
             .map(|(_, b)| b)
-            .unwrap_or(body);
-        let body = body.split_once('\n').map(|(_, b)| b).unwrap_or(body);
+            .unwrap_or(src);
         insta::assert_snapshot!(name, body);
     }
 }

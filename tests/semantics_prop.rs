@@ -469,6 +469,7 @@ const SHIM: &str = r#"// Host stand-ins for what the emitted CUDA C uses, with C
 #include <math.h>
 #include <climits>
 #include <cstring>
+#define WS_HOST_SHIM
 #define __device__
 #define __global__
 #define __host__

@@ -6,6 +6,46 @@ use crate::parse::ast::*;
 pub fn check(cx: &Ctxt, f: &Function) {
     check_unique_params(cx, f);
     check_arrays_only_in_let(cx, &f.body, false);
+    check_shared_only_in_let(cx, &f.body);
+}
+
+/// `let tile = SharedArray::<f32, 256>::new();` declares the block's array; anywhere else
+/// (an argument, an assignment) there would be no name for C's `__shared__` declaration.
+fn check_shared_only_in_let(cx: &Ctxt, b: &Block) {
+    fn expr(cx: &Ctxt, e: &Expr) {
+        if let ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) = e.kind {
+            cx.error_at(
+                e.span,
+                "shared memory is declared by a `let`: `let tile = SharedArray::<f32, 256>::new();`",
+            );
+        }
+        crate::emit::cuda::visit_children(e, &mut |c| match c {
+            crate::emit::cuda::Child::Expr(x) => expr(cx, x),
+            crate::emit::cuda::Child::Block(b) => block(cx, b),
+        });
+    }
+    fn block(cx: &Ctxt, b: &Block) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Let(l) => match (&l.pat, &l.init) {
+                    (
+                        Pat::Bind { .. },
+                        Some(Expr {
+                            kind: ExprKind::SharedArray(_) | ExprKind::DynamicShared(_),
+                            ..
+                        }),
+                    ) => {}
+                    (_, Some(i)) => expr(cx, i),
+                    (_, None) => {}
+                },
+                Stmt::Expr(e, _) => expr(cx, e),
+            }
+        }
+        if let Some(t) = &b.tail {
+            expr(cx, t)
+        }
+    }
+    block(cx, b);
 }
 
 /// `fn k(a: &[f32], a: u32)`: C (and Rust) need distinct parameter names.

@@ -91,23 +91,7 @@ fn fallback(f: &Function) -> TokenStream {
         seen.push(&p.name);
         !dup
     });
-    let params = params.map(|p| {
-        let n = &p.name;
-        match p.ty {
-            crate::parse::ast::ParamTy::Scalar(s) => {
-                let t = proc_macro2::Ident::new(s.rust_name(), proc_macro2::Span::call_site());
-                quote!(#n: #t)
-            }
-            crate::parse::ast::ParamTy::Slice { elem, mutable } => {
-                let t = proc_macro2::Ident::new(elem.rust_name(), proc_macro2::Span::call_site());
-                if mutable {
-                    quote!(#n: &mut ::warpspeed::DeviceBuffer<#t>)
-                } else {
-                    quote!(#n: &::warpspeed::DeviceBuffer<#t>)
-                }
-            }
-        }
-    });
+    let params = params.map(crate::emit::host::launch_param);
     let launch = if f.kind == FnKind::Kernel {
         quote! {
             pub fn launch(dev: &::warpspeed::Device, cfg: ::warpspeed::LaunchConfig, #(#params),*) -> ::core::result::Result<(), ::warpspeed::Error> {

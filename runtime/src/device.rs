@@ -12,6 +12,7 @@ use cudarc::driver::{sys::CUdevice_attribute as Attr, CudaContext, CudaStream};
 use crate::compile::FunctionCache;
 use crate::error::{panic_message, Error, Result};
 use crate::kernel_abi::Dim3;
+use crate::sim::SimOptions;
 
 /// Which machine runs a [`Device`]'s kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -90,6 +91,8 @@ pub(crate) struct SimDevice {
     pub(crate) limits: DeviceLimits,
     /// CPU threads that run blocks in parallel.
     pub(crate) workers: usize,
+    /// Checks and thread order.
+    pub(crate) options: SimOptions,
 }
 
 impl Device {
@@ -132,8 +135,15 @@ impl Device {
         })
     }
 
-    /// The CPU simulator, running blocks on every available core.
+    /// The CPU simulator, running blocks on every available core, with the options the
+    /// environment asks for ([`SimOptions::from_env`]: `WARPSPEED_SIM_RACES`,
+    /// `WARPSPEED_SIM_SEED`).
     pub fn simulator() -> Device {
+        Device::simulator_with(SimOptions::from_env())
+    }
+
+    /// The CPU simulator with `options`, whatever the environment says.
+    pub fn simulator_with(options: SimOptions) -> Device {
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
         let limits = DeviceLimits {
             multiprocessor_count: u32::try_from(workers).unwrap_or(u32::MAX),
@@ -145,6 +155,7 @@ impl Device {
                 name,
                 limits,
                 workers,
+                options,
             })),
         }
     }

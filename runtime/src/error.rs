@@ -80,12 +80,14 @@ pub enum Error {
 
     /// A kernel indexed a slice out of its bounds.
     #[error(
-        "kernel `{kernel}` indexed out of bounds at line {line}: index {index}, length {len} \
+        "kernel `{kernel}` indexed out of bounds at {file}:{line}: index {index}, length {len} \
          (block {block}, thread {thread})"
     )]
     OutOfBounds {
         /// The kernel's Rust name.
         kernel: String,
+        /// The Rust source file of the access (as `file!()` gives it).
+        file: String,
         /// The Rust source line of the access.
         line: u32,
         /// The index used.
@@ -131,6 +133,64 @@ pub enum Error {
         device: String,
     },
 
+    /// On the simulator: threads of a block wait at different barriers, or at a warp
+    /// collective that cannot complete (a lane of its mask exited, does not exist, or waits
+    /// elsewhere; an undefined shuffle), or nothing can go on (a deadlock). On a GPU this
+    /// hangs or gives undefined results.
+    #[error("kernel `{kernel}` cannot go on in block {block}: {detail}")]
+    DivergentBarrier {
+        /// The kernel's Rust name.
+        kernel: String,
+        /// `block_idx()` of the block.
+        block: Dim3,
+        /// Who waits where: both Rust sites and a thread at each.
+        detail: String,
+    },
+
+    /// On the simulator: two threads accessed one element, at least one writing and not
+    /// both atomically, with no barrier or warp synchronisation between them.
+    #[error(
+        "data race in kernel `{kernel}` on {memory} index {index}: thread {} of block {} {} at \
+         {}:{} and thread {} of block {} {} at {}:{} with no barrier between them",
+        first.thread, first.block, first.verb(), first.file, first.line,
+        second.thread, second.block, second.verb(), second.file, second.line
+    )]
+    DataRace {
+        /// The kernel's Rust name.
+        kernel: String,
+        /// Which memory: "shared array at src/x.rs:10", "global buffer `out` (parameter 2)".
+        memory: String,
+        /// The element's index in that memory.
+        index: u64,
+        /// The earlier access (boxed: keeps `Error` small).
+        first: Box<RaceAccess>,
+        /// The access that found the race.
+        second: Box<RaceAccess>,
+    },
+
+    /// On the simulator: a thread read shared memory that no thread of its block wrote
+    /// (garbage on the GPU).
+    #[error(
+        "kernel `{kernel}` read uninitialised shared memory at {file}:{line}: index {index} of \
+         the {memory}, which no thread of the block wrote (block {block}, thread {thread})"
+    )]
+    UninitializedShared {
+        /// The kernel's Rust name.
+        kernel: String,
+        /// Which memory: "shared array at src/x.rs:10".
+        memory: String,
+        /// The Rust source file of the read.
+        file: String,
+        /// The Rust source line of the read.
+        line: u32,
+        /// The element's index.
+        index: u64,
+        /// `block_idx()` of the reading thread.
+        block: Dim3,
+        /// `thread_idx()` of the reading thread.
+        thread: Dim3,
+    },
+
     /// A simulated kernel panicked (other than an out-of-bounds access).
     #[error(
         "kernel `{kernel}` panicked on the simulator (block {block}, thread {thread}): {message}"
@@ -145,6 +205,33 @@ pub enum Error {
         /// `thread_idx()` of the failing thread.
         thread: Dim3,
     },
+}
+
+/// One side of a [`Error::DataRace`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaceAccess {
+    /// "read", "write" or "atomic".
+    pub kind: String,
+    /// The Rust source file of the access.
+    pub file: String,
+    /// The Rust source line of the access.
+    pub line: u32,
+    /// `block_idx()` of the accessing thread.
+    pub block: Dim3,
+    /// `thread_idx()` of the accessing thread.
+    pub thread: Dim3,
+}
+
+impl RaceAccess {
+    /// "read", "wrote", "accessed atomically", for messages.
+    fn verb(&self) -> &str {
+        match self.kind.as_str() {
+            "read" => "read",
+            "write" => "wrote",
+            "atomic" => "accessed atomically",
+            other => other,
+        }
+    }
 }
 
 /// `(x, y, z)`, as CUDA tools print indices.

@@ -3,12 +3,20 @@
 //! The macro emits, for each kernel or device function, a module holding a [`SourceItem`]
 //! (its CUDA C, split into a prototype and a definition, plus the device functions it calls),
 //! and for kernels a [`KernelDef`] and a typed `launch` that packs its arguments into
-//! [`KernelArgs`]. The runtime turns these into an NVRTC compilation and a launch on a GPU, or
-//! into calls of the kernel's simulator entry ([`SimEntry`]) on the CPU.
+//! `KernelArgs`. The runtime turns these into an NVRTC compilation and a launch on a GPU, or
+//! into one future per simulated thread from the kernel's simulator entry ([`SimEntry`]) on
+//! the CPU. The simulator side of the contract (source locations, [`ThreadCtx`], the memory
+//! handles) lives in `sim/` and is re-exported here; docs/internal/sim-abi.md describes it.
 //!
 //! Generated code reaches this module only through `warpspeed::__private`.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::LazyLock;
+
+pub use crate::sim::{
+    src_loc_by_id, AtomicInt, AtomicScalar, AtomicSlice, Slice, SliceMut, SrcLoc, ThreadCtx,
+};
 
 /// One piece of generated CUDA C: a kernel or a `#[gpu_device]` function.
 pub struct SourceItem {
@@ -40,12 +48,19 @@ pub struct KernelDef {
     /// The complete, self-contained CUDA C of the kernel and every device function it calls.
     pub source: &'static LazyLock<String>,
     pub options: KernelOptions,
-    /// Runs one thread of the kernel on the CPU (simulator backend).
+    /// The kernel's parameter names in launch order (for race reports).
+    pub params: &'static [&'static str],
+    /// Starts one thread of the kernel on the CPU (simulator backend).
     pub sim: SimEntry,
 }
 
-/// The simulator entry: one thread of the kernel, arguments in launch order.
-pub type SimEntry = fn(&ThreadCtx, &[Arg]);
+/// One simulated thread of a kernel: a future the simulator polls until it completes or
+/// suspends at a sync point.
+pub type SimFuture<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
+
+/// The simulator entry of a kernel: reads the thread's arguments from its [`ThreadCtx`]
+/// and returns the thread's future (`Box::pin(__sim(ctx, ctx.arg_slice::<f32>(0), ..))`).
+pub type SimEntry = for<'a> fn(&'a ThreadCtx<'a>) -> SimFuture<'a>;
 
 /// Concatenates the prelude, the prototypes of every device function reachable from
 /// `root` (each once, in first-reached order) and then every definition, `root` last.
@@ -101,52 +116,6 @@ impl Dim3 {
     }
 }
 
-/// Where one simulated thread stands: CUDA's built-in index variables.
-#[derive(Clone, Copy, Debug)]
-pub struct ThreadCtx {
-    pub thread_idx: Dim3,
-    pub block_idx: Dim3,
-    pub block_dim: Dim3,
-    pub grid_dim: Dim3,
-}
-
-impl ThreadCtx {
-    pub fn thread_idx(&self) -> Dim3 {
-        self.thread_idx
-    }
-    pub fn block_idx(&self) -> Dim3 {
-        self.block_idx
-    }
-    pub fn block_dim(&self) -> Dim3 {
-        self.block_dim
-    }
-    pub fn grid_dim(&self) -> Dim3 {
-        self.grid_dim
-    }
-    /// Numba's `cuda.grid(1)`: the global index in x.
-    pub fn grid_1d(&self) -> usize {
-        self.block_idx.x as usize * self.block_dim.x as usize + self.thread_idx.x as usize
-    }
-    pub fn grid_2d(&self) -> (usize, usize) {
-        (
-            self.grid_1d(),
-            self.block_idx.y as usize * self.block_dim.y as usize + self.thread_idx.y as usize,
-        )
-    }
-    pub fn grid_3d(&self) -> (usize, usize, usize) {
-        let (x, y) = self.grid_2d();
-        (
-            x,
-            y,
-            self.block_idx.z as usize * self.block_dim.z as usize + self.thread_idx.z as usize,
-        )
-    }
-    /// Numba's `cuda.gridsize(1)`: threads in the whole grid along x.
-    pub fn grid_stride_1d(&self) -> usize {
-        self.grid_dim.x as usize * self.block_dim.x as usize
-    }
-}
-
 /// One packed kernel argument. Slices become (address, length): on the GPU a device
 /// pointer, on the simulator a host address. Scalars keep their bits in the low bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,26 +125,6 @@ pub enum Arg {
 }
 
 impl Arg {
-    /// Rebuilds a read-only slice handle in the simulator entry.
-    pub fn slice<T: KernelScalar>(&self) -> Slice<T> {
-        match *self {
-            Arg::Slice { addr, len } => Slice {
-                ptr: addr as usize as *const T,
-                len: len as usize,
-            },
-            Arg::Scalar { .. } => unreachable!("kernel ABI mismatch: scalar where a slice belongs"),
-        }
-    }
-    /// Rebuilds a writable slice handle in the simulator entry.
-    pub fn slice_mut<T: KernelScalar>(&self) -> SliceMut<T> {
-        match *self {
-            Arg::Slice { addr, len } => SliceMut {
-                ptr: addr as usize as *mut T,
-                len: len as usize,
-            },
-            Arg::Scalar { .. } => unreachable!("kernel ABI mismatch: scalar where a slice belongs"),
-        }
-    }
     /// Reads a scalar back in the simulator entry.
     pub fn scalar<T: KernelScalar>(&self) -> T {
         match *self {
@@ -217,104 +166,4 @@ kernel_scalar! {
     usize => "unsigned long long", |v| v as u64, |b| b as usize;
     f32 => "float", |v| v.to_bits() as u64, |b| f32::from_bits(b as u32);
     f64 => "double", |v| v.to_bits(), |b| f64::from_bits(b);
-}
-
-/// A read-only slice inside a simulated kernel (`&[T]` in the kernel's signature).
-/// Holds a raw pointer: many simulated threads read the same memory at once, and no
-/// Rust reference to it is ever formed.
-#[derive(Clone, Copy, Debug)]
-pub struct Slice<T> {
-    ptr: *const T,
-    len: usize,
-}
-
-/// A writable slice inside a simulated kernel (`&mut [T]` in the kernel's signature).
-#[derive(Clone, Copy, Debug)]
-pub struct SliceMut<T> {
-    ptr: *mut T,
-    len: usize,
-}
-
-// SAFETY: the handles are plain addresses into buffers that outlive the launch; every
-// access goes through `read`/`write` on raw pointers, never through a shared `&mut`.
-unsafe impl<T: Send> Send for Slice<T> {}
-unsafe impl<T: Sync> Sync for Slice<T> {}
-unsafe impl<T: Send> Send for SliceMut<T> {}
-unsafe impl<T: Sync> Sync for SliceMut<T> {}
-
-/// Panics with the kernel-side bounds message; the simulator turns it into `Err`.
-#[cold]
-#[inline(never)]
-fn out_of_bounds(index: usize, len: usize, line: u32) -> ! {
-    std::panic::panic_any(OutOfBoundsPanic { index, len, line })
-}
-
-/// The payload of a simulated out-of-bounds access.
-#[derive(Debug, Clone, Copy)]
-pub struct OutOfBoundsPanic {
-    pub index: usize,
-    pub len: usize,
-    pub line: u32,
-}
-
-impl<T: KernelScalar> Slice<T> {
-    pub fn len(&self) -> usize {
-        self.len
-    }
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    /// `slice[index]` at Rust source line `line`.
-    #[inline]
-    pub fn load(&self, index: usize, line: u32) -> T {
-        if index >= self.len {
-            out_of_bounds(index, self.len, line);
-        }
-        // SAFETY: index < len and the buffer lives for the launch.
-        unsafe { self.ptr.add(index).read() }
-    }
-}
-
-impl<T: KernelScalar> SliceMut<T> {
-    pub fn len(&self) -> usize {
-        self.len
-    }
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    /// `slice[index]` at Rust source line `line`.
-    #[inline]
-    pub fn load(&self, index: usize, line: u32) -> T {
-        if index >= self.len {
-            out_of_bounds(index, self.len, line);
-        }
-        // SAFETY: index < len and the buffer lives for the launch.
-        unsafe { self.ptr.add(index).read() }
-    }
-    /// `slice[index] = value` at Rust source line `line`.
-    #[inline]
-    pub fn store(&self, index: usize, value: T, line: u32) {
-        if index >= self.len {
-            out_of_bounds(index, self.len, line);
-        }
-        // SAFETY: index < len and the buffer lives for the launch.
-        unsafe { self.ptr.add(index).write(value) }
-    }
-    /// The read-only view, for passing a `&mut [T]` where a `&[T]` is expected.
-    pub fn as_slice(&self) -> Slice<T> {
-        Slice {
-            ptr: self.ptr,
-            len: self.len,
-        }
-    }
-}
-
-/// A `&mut [T]` passed where a device function takes `&[T]` (Rust's reborrow coercion).
-impl<T> From<SliceMut<T>> for Slice<T> {
-    fn from(s: SliceMut<T>) -> Slice<T> {
-        Slice {
-            ptr: s.ptr,
-            len: s.len,
-        }
-    }
 }

@@ -9,7 +9,11 @@
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
 //! disables the disk cache, whose directory is `WARPSPEED_CACHE_DIR` (else
 //! `$XDG_CACHE_HOME/warpspeed`, else `~/.cache/warpspeed`); `WARPSPEED_LOG_NVRTC=1` prints
-//! NVRTC's warnings.
+//! NVRTC's warnings. The simulator ([`Device::simulator`]) reads `WARPSPEED_SIM_RACES=0|off`
+//! (turns its data-race and uninitialised-shared-memory checks off; bounds and barrier
+//! checks stay) and `WARPSPEED_SIM_SEED=<u64>` (polls the threads of each block in an order
+//! shuffled by the seed, to shake out order-dependent bugs); see [`SimOptions`] and
+//! docs/simulator.md.
 
 pub mod compile;
 mod device;
@@ -20,10 +24,11 @@ mod memory;
 mod sim;
 
 pub use device::{Backend, Device, DeviceLimits};
-pub use error::{Error, Result};
+pub use error::{Error, RaceAccess, Result};
 pub use kernel_abi::{Dim3, KernelOptions, KernelScalar};
 pub use launch::LaunchConfig;
 pub use memory::DeviceBuffer;
+pub use sim::SimOptions;
 
 /// Items generated code uses. Not a public API: it may change in any release.
 #[doc(hidden)]

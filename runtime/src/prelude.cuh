@@ -68,3 +68,297 @@ __device__ __forceinline__ unsigned long long ws_grid_1d() { return (unsigned lo
 __device__ __forceinline__ ws_usize2 ws_grid_2d() { ws_usize2 g = { ws_grid_1d(), (unsigned long long)blockIdx.y * blockDim.y + threadIdx.y }; return g; }
 __device__ __forceinline__ ws_usize3 ws_grid_3d() { ws_usize3 g = { ws_grid_1d(), (unsigned long long)blockIdx.y * blockDim.y + threadIdx.y, (unsigned long long)blockIdx.z * blockDim.z + threadIdx.z }; return g; }
 __device__ __forceinline__ unsigned long long ws_grid_stride_1d() { return (unsigned long long)gridDim.x * blockDim.x; }
+
+// The helpers below use CUDA-only builtins; the host C++ test of the integer and float
+// semantics (tests/semantics_prop.rs) compiles the prelude with WS_HOST_SHIM and uses none.
+#ifndef WS_HOST_SHIM
+// ---- block cooperation, lanes, shared memory
+__device__ __forceinline__ unsigned int ws_lane_id() { unsigned int r; asm("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }
+__device__ __forceinline__ unsigned int ws_active_mask() { return __activemask(); }
+__device__ __forceinline__ unsigned int ws_sync_threads_count(bool p) { return (unsigned int)__syncthreads_count((int)p); }
+__device__ __forceinline__ bool ws_sync_threads_and(bool p) { return __syncthreads_and((int)p) != 0; }
+__device__ __forceinline__ bool ws_sync_threads_or(bool p) { return __syncthreads_or((int)p) != 0; }
+// The launch's dynamic shared memory (`dynamic_shared::<T>()`), one block-wide array.
+extern __shared__ __align__(16) unsigned char ws_dynamic_smem[];
+template <typename T> __device__ __forceinline__ T* ws_dynamic_shared() { return reinterpret_cast<T*>(ws_dynamic_smem); }
+// Its length in T elements: the launch's dynamic shared bytes (%dynamic_smem_size) / sizeof(T).
+__device__ __forceinline__ unsigned int ws_dynamic_smem_size() { unsigned int r; asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r)); return r; }
+template <typename T> __device__ __forceinline__ unsigned long long ws_dynamic_shared_len() { return (unsigned long long)(ws_dynamic_smem_size() / (unsigned int)sizeof(T)); }
+
+// ---- warp vote, shuffle, match
+__device__ __forceinline__ unsigned int ws_ballot_sync(unsigned int mask, bool p) { return __ballot_sync(mask, (int)p); }
+__device__ __forceinline__ bool ws_all_sync(unsigned int mask, bool p) { return __all_sync(mask, (int)p) != 0; }
+__device__ __forceinline__ bool ws_any_sync(unsigned int mask, bool p) { return __any_sync(mask, (int)p) != 0; }
+
+// How a scalar travels through a shuffle or a match: as a 32- or 64-bit word `W` holding
+// its bits. bool and 8/16-bit integers are widened (signed ones sign-extended) and
+// narrowed back; floats go by their bit pattern, so NaN payloads and -0.0 survive.
+template <typename T> struct ws_word;
+#define WS_WORD_INT(T, W) template <> struct ws_word<T> { typedef W type; \
+    static __device__ __forceinline__ W to(T v) { return (W)v; } \
+    static __device__ __forceinline__ T from(W w) { return (T)w; } };
+WS_WORD_INT(signed char, unsigned int)
+WS_WORD_INT(unsigned char, unsigned int)
+WS_WORD_INT(short, unsigned int)
+WS_WORD_INT(unsigned short, unsigned int)
+WS_WORD_INT(int, unsigned int)
+WS_WORD_INT(unsigned int, unsigned int)
+WS_WORD_INT(long long, unsigned long long)
+WS_WORD_INT(unsigned long long, unsigned long long)
+#undef WS_WORD_INT
+template <> struct ws_word<bool> { typedef unsigned int type;
+    static __device__ __forceinline__ unsigned int to(bool v) { return v ? 1u : 0u; }
+    static __device__ __forceinline__ bool from(unsigned int w) { return w != 0u; } };
+template <> struct ws_word<float> { typedef unsigned int type;
+    static __device__ __forceinline__ unsigned int to(float v) { return __float_as_uint(v); }
+    static __device__ __forceinline__ float from(unsigned int w) { return __uint_as_float(w); } };
+template <> struct ws_word<double> { typedef unsigned long long type;
+    static __device__ __forceinline__ unsigned long long to(double v) { return (unsigned long long)__double_as_longlong(v); }
+    static __device__ __forceinline__ double from(unsigned long long w) { return __longlong_as_double((long long)w); } };
+
+// CUDA's __shfl*_sync with the given width (a power of two, at most 32); 64-bit words use
+// CUDA's 64-bit overloads (two 32-bit shuffles).
+template <typename T> __device__ __forceinline__ T ws_shfl_sync(unsigned int mask, T v, unsigned int src_lane, unsigned int width) {
+    return ws_word<T>::from(__shfl_sync(mask, ws_word<T>::to(v), (int)src_lane, (int)width));
+}
+template <typename T> __device__ __forceinline__ T ws_shfl_up_sync(unsigned int mask, T v, unsigned int delta, unsigned int width) {
+    return ws_word<T>::from(__shfl_up_sync(mask, ws_word<T>::to(v), delta, (int)width));
+}
+template <typename T> __device__ __forceinline__ T ws_shfl_down_sync(unsigned int mask, T v, unsigned int delta, unsigned int width) {
+    return ws_word<T>::from(__shfl_down_sync(mask, ws_word<T>::to(v), delta, (int)width));
+}
+template <typename T> __device__ __forceinline__ T ws_shfl_xor_sync(unsigned int mask, T v, unsigned int lane_mask, unsigned int width) {
+    return ws_word<T>::from(__shfl_xor_sync(mask, ws_word<T>::to(v), (int)lane_mask, (int)width));
+}
+// Lanes of `mask` whose value has the same bits as this lane's (match.any.sync, sm_70+).
+template <typename T> __device__ __forceinline__ unsigned int ws_match_any_sync(unsigned int mask, T v) {
+    return __match_any_sync(mask, ws_word<T>::to(v));
+}
+
+// ---- fences
+__device__ __forceinline__ void ws_thread_fence() { __threadfence(); }
+__device__ __forceinline__ void ws_thread_fence_block() { __threadfence_block(); }
+__device__ __forceinline__ void ws_thread_fence_system() { __threadfence_system(); }
+
+// ---- atomics: Rust's Ordering as a template argument, on generic pointers (global or
+// shared memory). Relaxed is CUDA's plain atomicAdd..atomicCAS; the other orderings are the
+// PTX instructions libcu++'s cuda::atomic_ref<T, thread_scope_device> uses (sm_70+), with
+// device (.gpu) scope: Acquire/Release/AcqRel give the operation that .sem; SeqCst is
+// fence.sc.gpu then the .acq_rel form (loads: fence.sc.gpu; ld.acquire, stores:
+// fence.sc.gpu; st.release), a little stronger than libcu++'s fence.sc + .acquire form and
+// fence.sc + st.relaxed. Every read-modify-write returns the old value.
+// docs/cuda-mapping.md has the table.
+#define WS_RELAXED 0
+#define WS_ACQUIRE 1
+#define WS_RELEASE 2
+#define WS_ACQ_REL 3
+#define WS_SEQ_CST 4
+
+// The PTX atomics for the orderings other than Relaxed, device (.gpu) scope, generic
+// addresses. OP names the operation and PTX type ("add.u32"); RC is the register class of
+// the C type CT ("r" 32-bit integer, "l" 64-bit integer, "f" float, "d" double).
+#define WS_PTX_RMW(NAME, OP, CT, RC) \
+template <int O> __device__ __forceinline__ CT NAME(CT* p, CT v) { \
+    CT r; \
+    if constexpr (O == WS_ACQUIRE) { asm volatile("atom.acquire.gpu." OP " %0, [%1], %2;" : "=" RC(r) : "l"(p), RC(v) : "memory"); } \
+    else if constexpr (O == WS_RELEASE) { asm volatile("atom.release.gpu." OP " %0, [%1], %2;" : "=" RC(r) : "l"(p), RC(v) : "memory"); } \
+    else if constexpr (O == WS_ACQ_REL) { asm volatile("atom.acq_rel.gpu." OP " %0, [%1], %2;" : "=" RC(r) : "l"(p), RC(v) : "memory"); } \
+    else { static_assert(O == WS_SEQ_CST, "the PTX form is for Acquire, Release, AcqRel and SeqCst"); \
+        asm volatile("fence.sc.gpu;" ::: "memory"); \
+        asm volatile("atom.acq_rel.gpu." OP " %0, [%1], %2;" : "=" RC(r) : "l"(p), RC(v) : "memory"); } \
+    return r; }
+WS_PTX_RMW(ws_ptx_add, "add.u32", unsigned int, "r")
+WS_PTX_RMW(ws_ptx_add, "add.u64", unsigned long long, "l")
+WS_PTX_RMW(ws_ptx_add, "add.f32", float, "f")
+WS_PTX_RMW(ws_ptx_add, "add.f64", double, "d")
+WS_PTX_RMW(ws_ptx_min, "min.s32", int, "r")
+WS_PTX_RMW(ws_ptx_min, "min.u32", unsigned int, "r")
+WS_PTX_RMW(ws_ptx_min, "min.s64", long long, "l")
+WS_PTX_RMW(ws_ptx_min, "min.u64", unsigned long long, "l")
+WS_PTX_RMW(ws_ptx_max, "max.s32", int, "r")
+WS_PTX_RMW(ws_ptx_max, "max.u32", unsigned int, "r")
+WS_PTX_RMW(ws_ptx_max, "max.s64", long long, "l")
+WS_PTX_RMW(ws_ptx_max, "max.u64", unsigned long long, "l")
+WS_PTX_RMW(ws_ptx_and, "and.b32", unsigned int, "r")
+WS_PTX_RMW(ws_ptx_and, "and.b64", unsigned long long, "l")
+WS_PTX_RMW(ws_ptx_or, "or.b32", unsigned int, "r")
+WS_PTX_RMW(ws_ptx_or, "or.b64", unsigned long long, "l")
+WS_PTX_RMW(ws_ptx_xor, "xor.b32", unsigned int, "r")
+WS_PTX_RMW(ws_ptx_xor, "xor.b64", unsigned long long, "l")
+WS_PTX_RMW(ws_ptx_exch, "exch.b32", unsigned int, "r")
+WS_PTX_RMW(ws_ptx_exch, "exch.b64", unsigned long long, "l")
+WS_PTX_RMW(ws_ptx_inc, "inc.u32", unsigned int, "r")
+WS_PTX_RMW(ws_ptx_dec, "dec.u32", unsigned int, "r")
+#undef WS_PTX_RMW
+
+#define WS_PTX_CAS(BITS, CT, RC) \
+template <int O> __device__ __forceinline__ CT ws_ptx_cas(CT* p, CT expected, CT desired) { \
+    CT r; \
+    if constexpr (O == WS_ACQUIRE) { asm volatile("atom.acquire.gpu.cas." BITS " %0, [%1], %2, %3;" : "=" RC(r) : "l"(p), RC(expected), RC(desired) : "memory"); } \
+    else if constexpr (O == WS_RELEASE) { asm volatile("atom.release.gpu.cas." BITS " %0, [%1], %2, %3;" : "=" RC(r) : "l"(p), RC(expected), RC(desired) : "memory"); } \
+    else if constexpr (O == WS_ACQ_REL) { asm volatile("atom.acq_rel.gpu.cas." BITS " %0, [%1], %2, %3;" : "=" RC(r) : "l"(p), RC(expected), RC(desired) : "memory"); } \
+    else { static_assert(O == WS_SEQ_CST, "the PTX form is for Acquire, Release, AcqRel and SeqCst"); \
+        asm volatile("fence.sc.gpu;" ::: "memory"); \
+        asm volatile("atom.acq_rel.gpu.cas." BITS " %0, [%1], %2, %3;" : "=" RC(r) : "l"(p), RC(expected), RC(desired) : "memory"); } \
+    return r; }
+WS_PTX_CAS("b32", unsigned int, "r")
+WS_PTX_CAS("b64", unsigned long long, "l")
+#undef WS_PTX_CAS
+
+// Atomic load and store of a 32- or 64-bit word: ld.relaxed/ld.acquire, st.relaxed/
+// st.release; SeqCst puts fence.sc.gpu first. Rust refuses a Release/AcqRel load and an
+// Acquire/AcqRel store (a panic there); here they fail to compile.
+#define WS_PTX_LDST(BITS, CT, RC) \
+template <int O> __device__ __forceinline__ CT ws_ptx_ld(const CT* p) { \
+    static_assert(O == WS_RELAXED || O == WS_ACQUIRE || O == WS_SEQ_CST, "an atomic load cannot have Release or AcqRel ordering"); \
+    CT r; \
+    if constexpr (O == WS_RELAXED) { asm volatile("ld.relaxed.gpu." BITS " %0, [%1];" : "=" RC(r) : "l"(p) : "memory"); } \
+    else { if constexpr (O == WS_SEQ_CST) asm volatile("fence.sc.gpu;" ::: "memory"); \
+        asm volatile("ld.acquire.gpu." BITS " %0, [%1];" : "=" RC(r) : "l"(p) : "memory"); } \
+    return r; } \
+template <int O> __device__ __forceinline__ void ws_ptx_st(CT* p, CT v) { \
+    static_assert(O == WS_RELAXED || O == WS_RELEASE || O == WS_SEQ_CST, "an atomic store cannot have Acquire or AcqRel ordering"); \
+    if constexpr (O == WS_RELAXED) { asm volatile("st.relaxed.gpu." BITS " [%0], %1;" :: "l"(p), RC(v) : "memory"); } \
+    else { if constexpr (O == WS_SEQ_CST) asm volatile("fence.sc.gpu;" ::: "memory"); \
+        asm volatile("st.release.gpu." BITS " [%0], %1;" :: "l"(p), RC(v) : "memory"); } }
+WS_PTX_LDST("b32", unsigned int, "r")
+WS_PTX_LDST("b64", unsigned long long, "l")
+#undef WS_PTX_LDST
+
+// One overload per type: `T NAME_impl<O>(T* p, T v)` is RELAXED (CUDA's plain atomic)
+// when O is WS_RELAXED, else ORDERED (the PTX form above). Signed 64-bit and bitwise
+// operations go through the unsigned type (two's complement wraps alike); float swap,
+// compare-exchange, load and store go by bits.
+#define WS_ATOMIC_IMPL(NAME, T, RELAXED, ORDERED) \
+template <int O> __device__ __forceinline__ T NAME##_impl(T* p, T v) { \
+    if constexpr (O == WS_RELAXED) return RELAXED; else return ORDERED; }
+typedef unsigned int ws_u32;
+typedef unsigned long long ws_u64;
+
+WS_ATOMIC_IMPL(ws_atomic_fetch_add, int, atomicAdd(p, v), (int)ws_ptx_add<O>((ws_u32*)p, (ws_u32)v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_add, unsigned int, atomicAdd(p, v), ws_ptx_add<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_add, long long, (long long)atomicAdd((ws_u64*)p, (ws_u64)v), (long long)ws_ptx_add<O>((ws_u64*)p, (ws_u64)v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_add, unsigned long long, atomicAdd(p, v), ws_ptx_add<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_add, float, atomicAdd(p, v), ws_ptx_add<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_add, double, atomicAdd(p, v), ws_ptx_add<O>(p, v))
+
+WS_ATOMIC_IMPL(ws_atomic_fetch_sub, int, atomicSub(p, v), (int)ws_ptx_add<O>((ws_u32*)p, 0u - (ws_u32)v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_sub, unsigned int, atomicSub(p, v), ws_ptx_add<O>(p, 0u - v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_sub, long long, (long long)atomicAdd((ws_u64*)p, 0ull - (ws_u64)v), (long long)ws_ptx_add<O>((ws_u64*)p, 0ull - (ws_u64)v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_sub, unsigned long long, atomicAdd(p, 0ull - v), ws_ptx_add<O>(p, 0ull - v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_sub, float, atomicAdd(p, -v), ws_ptx_add<O>(p, -v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_sub, double, atomicAdd(p, -v), ws_ptx_add<O>(p, -v))
+
+WS_ATOMIC_IMPL(ws_atomic_fetch_min, int, atomicMin(p, v), ws_ptx_min<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_min, unsigned int, atomicMin(p, v), ws_ptx_min<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_min, long long, atomicMin(p, v), ws_ptx_min<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_min, unsigned long long, atomicMin(p, v), ws_ptx_min<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_max, int, atomicMax(p, v), ws_ptx_max<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_max, unsigned int, atomicMax(p, v), ws_ptx_max<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_max, long long, atomicMax(p, v), ws_ptx_max<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_fetch_max, unsigned long long, atomicMax(p, v), ws_ptx_max<O>(p, v))
+
+#define WS_ATOMIC_BITWISE(OP, CUDA) \
+WS_ATOMIC_IMPL(ws_atomic_fetch_##OP, int, CUDA(p, v), (int)ws_ptx_##OP<O>((ws_u32*)p, (ws_u32)v)) \
+WS_ATOMIC_IMPL(ws_atomic_fetch_##OP, unsigned int, CUDA(p, v), ws_ptx_##OP<O>(p, v)) \
+WS_ATOMIC_IMPL(ws_atomic_fetch_##OP, long long, (long long)CUDA((ws_u64*)p, (ws_u64)v), (long long)ws_ptx_##OP<O>((ws_u64*)p, (ws_u64)v)) \
+WS_ATOMIC_IMPL(ws_atomic_fetch_##OP, unsigned long long, CUDA(p, v), ws_ptx_##OP<O>(p, v))
+WS_ATOMIC_BITWISE(and, atomicAnd)
+WS_ATOMIC_BITWISE(or, atomicOr)
+WS_ATOMIC_BITWISE(xor, atomicXor)
+#undef WS_ATOMIC_BITWISE
+
+WS_ATOMIC_IMPL(ws_atomic_swap, int, atomicExch(p, v), (int)ws_ptx_exch<O>((ws_u32*)p, (ws_u32)v))
+WS_ATOMIC_IMPL(ws_atomic_swap, unsigned int, atomicExch(p, v), ws_ptx_exch<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_swap, long long, (long long)atomicExch((ws_u64*)p, (ws_u64)v), (long long)ws_ptx_exch<O>((ws_u64*)p, (ws_u64)v))
+WS_ATOMIC_IMPL(ws_atomic_swap, unsigned long long, atomicExch(p, v), ws_ptx_exch<O>(p, v))
+WS_ATOMIC_IMPL(ws_atomic_swap, float, atomicExch(p, v), __uint_as_float(ws_ptx_exch<O>((ws_u32*)p, __float_as_uint(v))))
+WS_ATOMIC_IMPL(ws_atomic_swap, double,
+    __longlong_as_double((long long)atomicExch((ws_u64*)p, (ws_u64)__double_as_longlong(v))),
+    __longlong_as_double((long long)ws_ptx_exch<O>((ws_u64*)p, (ws_u64)__double_as_longlong(v))))
+#undef WS_ATOMIC_IMPL
+
+// CUDA's wrapping counters (u32 only): inc gives `old >= limit ? 0 : old + 1`, dec gives
+// `old == 0 || old > limit ? limit : old - 1`.
+template <int O> __device__ __forceinline__ unsigned int ws_atomic_inc(unsigned int* p, unsigned int limit) {
+    if constexpr (O == WS_RELAXED) return atomicInc(p, limit); else return ws_ptx_inc<O>(p, limit);
+}
+template <int O> __device__ __forceinline__ unsigned int ws_atomic_dec(unsigned int* p, unsigned int limit) {
+    if constexpr (O == WS_RELAXED) return atomicDec(p, limit); else return ws_ptx_dec<O>(p, limit);
+}
+
+template <int O> __device__ __forceinline__ ws_u32 ws_atomic_cas_impl(ws_u32* p, ws_u32 expected, ws_u32 desired) {
+    if constexpr (O == WS_RELAXED) return atomicCAS(p, expected, desired); else return ws_ptx_cas<O>(p, expected, desired);
+}
+template <int O> __device__ __forceinline__ ws_u64 ws_atomic_cas_impl(ws_u64* p, ws_u64 expected, ws_u64 desired) {
+    if constexpr (O == WS_RELAXED) return atomicCAS(p, expected, desired); else return ws_ptx_cas<O>(p, expected, desired);
+}
+template <int O> __device__ __forceinline__ int ws_atomic_cas_impl(int* p, int expected, int desired) {
+    return (int)ws_atomic_cas_impl<O>((ws_u32*)p, (ws_u32)expected, (ws_u32)desired);
+}
+template <int O> __device__ __forceinline__ long long ws_atomic_cas_impl(long long* p, long long expected, long long desired) {
+    return (long long)ws_atomic_cas_impl<O>((ws_u64*)p, (ws_u64)expected, (ws_u64)desired);
+}
+template <int O> __device__ __forceinline__ float ws_atomic_cas_impl(float* p, float expected, float desired) {
+    return __uint_as_float(ws_atomic_cas_impl<O>((ws_u32*)p, __float_as_uint(expected), __float_as_uint(desired)));
+}
+template <int O> __device__ __forceinline__ double ws_atomic_cas_impl(double* p, double expected, double desired) {
+    return __longlong_as_double((long long)ws_atomic_cas_impl<O>((ws_u64*)p, (ws_u64)__double_as_longlong(expected), (ws_u64)__double_as_longlong(desired)));
+}
+
+template <int O> __device__ __forceinline__ ws_u32 ws_atomic_load_impl(const ws_u32* p) { return ws_ptx_ld<O>(p); }
+template <int O> __device__ __forceinline__ ws_u64 ws_atomic_load_impl(const ws_u64* p) { return ws_ptx_ld<O>(p); }
+template <int O> __device__ __forceinline__ int ws_atomic_load_impl(const int* p) { return (int)ws_ptx_ld<O>((const ws_u32*)p); }
+template <int O> __device__ __forceinline__ long long ws_atomic_load_impl(const long long* p) { return (long long)ws_ptx_ld<O>((const ws_u64*)p); }
+template <int O> __device__ __forceinline__ float ws_atomic_load_impl(const float* p) { return __uint_as_float(ws_ptx_ld<O>((const ws_u32*)p)); }
+template <int O> __device__ __forceinline__ double ws_atomic_load_impl(const double* p) { return __longlong_as_double((long long)ws_ptx_ld<O>((const ws_u64*)p)); }
+
+template <int O> __device__ __forceinline__ void ws_atomic_store_impl(ws_u32* p, ws_u32 v) { ws_ptx_st<O>(p, v); }
+template <int O> __device__ __forceinline__ void ws_atomic_store_impl(ws_u64* p, ws_u64 v) { ws_ptx_st<O>(p, v); }
+template <int O> __device__ __forceinline__ void ws_atomic_store_impl(int* p, int v) { ws_ptx_st<O>((ws_u32*)p, (ws_u32)v); }
+template <int O> __device__ __forceinline__ void ws_atomic_store_impl(long long* p, long long v) { ws_ptx_st<O>((ws_u64*)p, (ws_u64)v); }
+template <int O> __device__ __forceinline__ void ws_atomic_store_impl(float* p, float v) { ws_ptx_st<O>((ws_u32*)p, __float_as_uint(v)); }
+template <int O> __device__ __forceinline__ void ws_atomic_store_impl(double* p, double v) { ws_ptx_st<O>((ws_u64*)p, (ws_u64)__double_as_longlong(v)); }
+
+// Float fetch_min/fetch_max: a compare-and-swap loop (no GPU has these instructions for
+// f32/f64) computing fminf/fmaxf, which follow Rust's f32::min/max: a NaN operand yields
+// the other one. Every CAS carries the ordering; the first read is relaxed.
+#define WS_ATOMIC_FMINMAX(NAME, T, W, BITS, FROM, F) \
+template <int O> __device__ __forceinline__ T NAME##_impl(T* p, T v) { \
+    W* q = (W*)p; \
+    W old = ws_atomic_load_impl<WS_RELAXED>((const W*)q), seen; \
+    do { seen = old; old = ws_atomic_cas_impl<O>(q, seen, (W)BITS(F(FROM(seen), v))); } while (old != seen); \
+    return FROM(old); }
+#define WS_U64_AS_DOUBLE(w) __longlong_as_double((long long)(w))
+WS_ATOMIC_FMINMAX(ws_atomic_fetch_min, float, ws_u32, __float_as_uint, __uint_as_float, fminf)
+WS_ATOMIC_FMINMAX(ws_atomic_fetch_max, float, ws_u32, __float_as_uint, __uint_as_float, fmaxf)
+WS_ATOMIC_FMINMAX(ws_atomic_fetch_min, double, ws_u64, __double_as_longlong, WS_U64_AS_DOUBLE, fmin)
+WS_ATOMIC_FMINMAX(ws_atomic_fetch_max, double, ws_u64, __double_as_longlong, WS_U64_AS_DOUBLE, fmax)
+#undef WS_U64_AS_DOUBLE
+#undef WS_ATOMIC_FMINMAX
+
+// The atomics the emitter calls: `NAME<O>(p, v)` or `NAME<O, T>(p, v)`, T taken from the
+// pointer (int, unsigned int, long long, unsigned long long, float, double; the bitwise
+// ones integers only); the value converts to T. They return the old value.
+// compare-exchange returns the old value too: it succeeded iff that equals `expected` (by
+// bits for floats); O is the stronger of Rust's success and failure orderings.
+template <typename T> struct ws_same { typedef T type; }; // keeps a parameter out of deduction
+#define WS_ATOMIC_RMW(NAME) \
+template <int O, typename T> __device__ __forceinline__ T NAME(T* p, typename ws_same<T>::type v) { return NAME##_impl<O>(p, v); }
+WS_ATOMIC_RMW(ws_atomic_fetch_add)
+WS_ATOMIC_RMW(ws_atomic_fetch_sub)
+WS_ATOMIC_RMW(ws_atomic_fetch_min)
+WS_ATOMIC_RMW(ws_atomic_fetch_max)
+WS_ATOMIC_RMW(ws_atomic_fetch_and)
+WS_ATOMIC_RMW(ws_atomic_fetch_or)
+WS_ATOMIC_RMW(ws_atomic_fetch_xor)
+WS_ATOMIC_RMW(ws_atomic_swap)
+#undef WS_ATOMIC_RMW
+template <int O, typename T> __device__ __forceinline__ T ws_atomic_cas(T* p, typename ws_same<T>::type expected, typename ws_same<T>::type desired) {
+    return ws_atomic_cas_impl<O>(p, expected, desired);
+}
+template <int O, typename T> __device__ __forceinline__ T ws_atomic_load(const T* p) { return ws_atomic_load_impl<O>(p); }
+template <int O, typename T> __device__ __forceinline__ void ws_atomic_store(T* p, typename ws_same<T>::type v) { ws_atomic_store_impl<O>(p, v); }
+#endif // WS_HOST_SHIM
+
+// ---- end of the prelude: the kernel follows

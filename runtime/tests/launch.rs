@@ -6,9 +6,18 @@ mod common;
 use std::sync::LazyLock;
 
 use warpspeed_runtime::__private::{
-    collect_source, launch, Arg, KernelArgs, KernelDef, KernelOptions, SourceItem, ThreadCtx,
+    collect_source, launch, KernelArgs, KernelDef, KernelOptions, SimFuture, Slice, SliceMut,
+    SourceItem, SrcLoc, ThreadCtx,
 };
 use warpspeed_runtime::{Backend, Device, DeviceBuffer, Dim3, Error, LaunchConfig};
+
+/// A site, as generated code passes it.
+macro_rules! at {
+    () => {{
+        static AT: SrcLoc = SrcLoc::new(file!(), line!(), column!());
+        &AT
+    }};
+}
 
 // ---- vector_add(a: &[f32], b: &[f32], out: &mut [f32], n: u32)
 
@@ -27,19 +36,24 @@ static VADD: KernelDef = KernelDef {
     entry: "vector_add",
     source: &VADD_SOURCE,
     options: KernelOptions { fast_math: false },
-    sim: vadd_sim,
+    params: &["a", "b", "out", "n"],
+    sim: vadd_entry,
 };
 
-fn vadd_sim(ctx: &ThreadCtx, args: &[Arg]) {
-    let (a, b, out, n) = (
-        args[0].slice::<f32>(),
-        args[1].slice::<f32>(),
-        args[2].slice_mut::<f32>(),
-        args[3].scalar::<u32>(),
-    );
+fn vadd_entry<'a>(ctx: &'a ThreadCtx<'a>) -> SimFuture<'a> {
+    Box::pin(vadd_sim(
+        ctx,
+        ctx.arg_slice::<f32>(0),
+        ctx.arg_slice::<f32>(1),
+        ctx.arg_slice_mut::<f32>(2),
+        ctx.arg_scalar::<u32>(3),
+    ))
+}
+
+async fn vadd_sim(ctx: &ThreadCtx<'_>, a: Slice<f32>, b: Slice<f32>, out: SliceMut<f32>, n: u32) {
     let i = ctx.grid_1d();
     if i < n as usize {
-        out.store(i, a.load(i, 3) + b.load(i, 3), 3);
+        out.store(ctx, i, a.load(ctx, i, at!()) + b.load(ctx, i, at!()), at!());
     }
 }
 
@@ -78,11 +92,15 @@ static INDICES: KernelDef = KernelDef {
     entry: "indices",
     source: &IDX_SOURCE,
     options: KernelOptions { fast_math: false },
-    sim: indices_sim,
+    params: &["out"],
+    sim: indices_entry,
 };
 
-fn indices_sim(ctx: &ThreadCtx, args: &[Arg]) {
-    let out = args[0].slice_mut::<u32>();
+fn indices_entry<'a>(ctx: &'a ThreadCtx<'a>) -> SimFuture<'a> {
+    Box::pin(indices_sim(ctx, ctx.arg_slice_mut::<u32>(0)))
+}
+
+async fn indices_sim(ctx: &ThreadCtx<'_>, out: SliceMut<u32>) {
     let (b, t, g, d) = (
         ctx.block_idx(),
         ctx.thread_idx(),
@@ -92,9 +110,10 @@ fn indices_sim(ctx: &ThreadCtx, args: &[Arg]) {
     let block = b.x + g.x * (b.y + g.y * b.z);
     let thread = t.x + d.x * (t.y + d.y * t.z);
     out.store(
+        ctx,
         (block * d.x * d.y * d.z + thread) as usize,
         block * 1000 + thread,
-        9,
+        at!(),
     );
 }
 
@@ -115,30 +134,36 @@ static SCALARS: KernelDef = KernelDef {
     entry: "scalars",
     source: &SCALARS_SOURCE,
     options: KernelOptions { fast_math: false },
-    sim: scalars_sim,
+    params: &[
+        "out", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
+    ],
+    sim: scalars_entry,
 };
 
-fn scalars_sim(_: &ThreadCtx, args: &[Arg]) {
-    let out = args[0].slice_mut::<f64>();
+fn scalars_entry<'a>(ctx: &'a ThreadCtx<'a>) -> SimFuture<'a> {
     let values = [
-        args[1].scalar::<bool>() as u8 as f64,
-        args[2].scalar::<i8>() as f64,
-        args[3].scalar::<i16>() as f64,
-        args[4].scalar::<i32>() as f64,
-        args[5].scalar::<i64>() as f64,
-        args[6].scalar::<u8>() as f64,
-        args[7].scalar::<u16>() as f64,
-        args[8].scalar::<u32>() as f64,
-        args[9].scalar::<u64>() as f64,
-        args[10].scalar::<f32>() as f64,
-        args[11].scalar::<f64>(),
-        args[12].scalar::<usize>() as f64,
-        args[13].scalar::<isize>() as f64,
-        out.len() as f64,
+        ctx.arg_scalar::<bool>(1) as u8 as f64,
+        ctx.arg_scalar::<i8>(2) as f64,
+        ctx.arg_scalar::<i16>(3) as f64,
+        ctx.arg_scalar::<i32>(4) as f64,
+        ctx.arg_scalar::<i64>(5) as f64,
+        ctx.arg_scalar::<u8>(6) as f64,
+        ctx.arg_scalar::<u16>(7) as f64,
+        ctx.arg_scalar::<u32>(8) as f64,
+        ctx.arg_scalar::<u64>(9) as f64,
+        ctx.arg_scalar::<f32>(10) as f64,
+        ctx.arg_scalar::<f64>(11),
+        ctx.arg_scalar::<usize>(12) as f64,
+        ctx.arg_scalar::<isize>(13) as f64,
     ];
+    Box::pin(scalars_sim(ctx, ctx.arg_slice_mut::<f64>(0), values))
+}
+
+async fn scalars_sim(ctx: &ThreadCtx<'_>, out: SliceMut<f64>, values: [f64; 13]) {
     for (i, v) in values.into_iter().enumerate() {
-        out.store(i, v, 1);
+        out.store(ctx, i, v, at!());
     }
+    out.store(ctx, 13, out.len() as f64, at!());
 }
 
 // ---- oops(out: &mut [i32]): thread 5 of block 2 indexes out of bounds; panics on demand
@@ -155,14 +180,24 @@ static OOPS: KernelDef = KernelDef {
     entry: "oops",
     source: &OOPS_SOURCE,
     options: KernelOptions { fast_math: false },
-    sim: oops_sim,
+    params: &["out", "mode"],
+    sim: oops_entry,
 };
 
-fn oops_sim(ctx: &ThreadCtx, args: &[Arg]) {
-    let (out, mode) = (args[0].slice_mut::<i32>(), args[1].scalar::<i32>());
+static OOPS_AT: SrcLoc = SrcLoc::new(file!(), 77, 13);
+
+fn oops_entry<'a>(ctx: &'a ThreadCtx<'a>) -> SimFuture<'a> {
+    Box::pin(oops_sim(
+        ctx,
+        ctx.arg_slice_mut::<i32>(0),
+        ctx.arg_scalar::<i32>(1),
+    ))
+}
+
+async fn oops_sim(ctx: &ThreadCtx<'_>, out: SliceMut<i32>, mode: i32) {
     if ctx.block_idx().x == 2 && ctx.thread_idx().x == 5 {
         if mode == 0 {
-            out.store(out.len() + 3, 1, 77);
+            out.store(ctx, out.len() + 3, 1, &OOPS_AT);
         } else {
             panic!("custom failure {mode}");
         }
@@ -280,6 +315,7 @@ fn out_of_bounds_is_reported_on_simulator() {
     match &err {
         Error::OutOfBounds {
             kernel,
+            file,
             line,
             index,
             len,
@@ -287,13 +323,14 @@ fn out_of_bounds_is_reported_on_simulator() {
             thread,
         } => {
             assert_eq!((kernel.as_str(), *line, *index, *len), ("oops", 77, 13, 10));
+            assert_eq!(file, "runtime/tests/launch.rs");
             assert_eq!((*block, *thread), (Dim3::new(2, 0, 0), Dim3::new(5, 0, 0)));
         }
         other => panic!("expected OutOfBounds, got {other:?}"),
     }
     let text = err.to_string();
     assert!(
-        text.contains("line 77")
+        text.contains("at runtime/tests/launch.rs:77: index 13, length 10")
             && text.contains("block (2, 0, 0)")
             && text.contains("thread (5, 0, 0)"),
         "{text}"

@@ -10,6 +10,7 @@ use crate::ir::typeck::Types;
 use crate::parse::ast::*;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
     let name = &f.name;
@@ -80,7 +81,11 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
         .first()
         .map(|s| s.ident.span())
         .unwrap_or_else(Span::call_site);
-    if path.leading_colon.is_some() || first == "crate" {
+    // Paths that start at a crate (`warpspeed::AtomicF32`, `core::sync::atomic::Ordering`)
+    // are the same from inside the module.
+    let extern_crate =
+        ["core", "std", "alloc", "warpspeed"].contains(&first.as_str()) && path.segments.len() > 1;
+    if path.leading_colon.is_some() || first == "crate" || extern_crate {
         // absolute: unchanged
     } else {
         segs.push(quote_spanned!(first_span=> super));
@@ -92,7 +97,7 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
         }
         segs.push(quote!(#id));
     }
-    let lead = if path.leading_colon.is_some() {
+    let lead = if path.leading_colon.is_some() || extern_crate {
         quote!(::)
     } else {
         quote!()
@@ -136,33 +141,22 @@ fn kernel_items(f: &Function, entry: &str) -> TokenStream {
     let ctx = hyg("__ctx");
     for (i, p) in f.params.iter().enumerate() {
         let n = &p.name;
-        match p.ty {
-            ParamTy::Scalar(s) => {
-                let t = scalar_ty(s);
-                params.push(quote!(#n: #t));
-                pushes.push(quote!(#args.scalar::<#t>(#n);));
-                unpack.push(quote!(#args[#i].scalar::<#t>()));
-            }
-            ParamTy::Slice {
-                elem,
-                mutable: false,
-            } => {
-                let t = scalar_ty(elem);
-                params.push(quote!(#n: &::warpspeed::DeviceBuffer<#t>));
-                pushes.push(quote!(#args.slice::<#t>(#n);));
-                unpack.push(quote!(#args[#i].slice::<#t>()));
-            }
-            ParamTy::Slice {
-                elem,
-                mutable: true,
-            } => {
-                let t = scalar_ty(elem);
-                params.push(quote!(#n: &mut ::warpspeed::DeviceBuffer<#t>));
-                pushes.push(quote!(#args.slice_mut::<#t>(#n);));
-                unpack.push(quote!(#args[#i].slice_mut::<#t>()));
-            }
-        }
+        params.push(launch_param(p));
+        let (push, get) = match p.ty {
+            ParamTy::Scalar(_) => ("scalar", "arg_scalar"),
+            ParamTy::Slice { mutable: false, .. } => ("slice", "arg_slice"),
+            ParamTy::Slice { mutable: true, .. } => ("slice_mut", "arg_slice_mut"),
+            ParamTy::Atomics(_) => ("slice_mut", "arg_atomic"),
+        };
+        let t = scalar_ty(param_elem(p.ty));
+        let (push, get) = (
+            Ident::new(push, Span::call_site()),
+            Ident::new(get, Span::call_site()),
+        );
+        pushes.push(quote!(#args.#push::<#t>(#n);));
+        unpack.push(quote!(#ctx.#get::<#t>(#i)));
     }
+    let param_names: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
     let doc = format!(
         "Launches `{rust_name}` on `{dev}` with the grid and blocks of `{cfg}`. Returns once the launch is queued; errors of the run itself surface at the next synchronisation (`download`, `Device::synchronize`)."
     );
@@ -177,6 +171,7 @@ fn kernel_items(f: &Function, entry: &str) -> TokenStream {
             entry: #entry,
             source: &CUDA_SOURCE,
             options: ::warpspeed::__private::KernelOptions { fast_math: #fast_math },
+            params: &[#(#param_names),*],
             sim: __sim_entry,
         };
 
@@ -191,10 +186,45 @@ fn kernel_items(f: &Function, entry: &str) -> TokenStream {
             ::warpspeed::__private::launch(#dev, &KERNEL, #cfg, #args)
         }
 
-        fn __sim_entry(#ctx: &::warpspeed::__private::ThreadCtx, #args: &[::warpspeed::__private::Arg]) {
-            __sim(#ctx, #(#unpack),*)
+        fn __sim_entry<'a>(
+            #ctx: &'a ::warpspeed::__private::ThreadCtx<'a>,
+        ) -> ::warpspeed::__private::SimFuture<'a> {
+            ::std::boxed::Box::pin(__sim(#ctx, #(#unpack),*))
         }
     }
+}
+
+/// A parameter of the generated `launch`: scalars by value, buffers by reference (`&mut`
+/// where the kernel writes, atomics included).
+pub fn launch_param(p: &Param) -> TokenStream {
+    let n = &p.name;
+    let t = scalar_ty(param_elem(p.ty));
+    match p.ty {
+        ParamTy::Scalar(_) => quote!(#n: #t),
+        ParamTy::Slice { mutable: false, .. } => quote!(#n: &::warpspeed::DeviceBuffer<#t>),
+        ParamTy::Slice { mutable: true, .. } | ParamTy::Atomics(_) => {
+            quote!(#n: &mut ::warpspeed::DeviceBuffer<#t>)
+        }
+    }
+}
+
+/// The scalar a parameter holds or points at.
+fn param_elem(p: ParamTy) -> Scalar {
+    match p {
+        ParamTy::Scalar(s) | ParamTy::Slice { elem: s, .. } | ParamTy::Atomics(s) => s,
+    }
+}
+
+/// `&'static SrcLoc` of an expression: where the simulator says an access or a barrier is.
+fn site(e: &Expr) -> TokenStream {
+    let line = e.line as u32;
+    let column = e.span.start().column as u32 + 1;
+    let at = hyg("__AT");
+    quote!({
+        static #at: ::warpspeed::__private::SrcLoc =
+            ::warpspeed::__private::SrcLoc::new(file!(), #line, #column);
+        &#at
+    })
 }
 
 /// A name the emitted Rust declares for itself (`__ctx`, `__value`, ...): with mixed-site
@@ -227,11 +257,15 @@ fn rust_ty(t: &Ty) -> TokenStream {
             let id = scalar_ty(*s);
             quote!(::warpspeed::__private::Slice<#id>)
         }
-        Ty::Slice(s, true) => {
+        Ty::Slice(s, true) | Ty::Rows(s, _) => {
             let id = scalar_ty(*s);
             quote!(::warpspeed::__private::SliceMut<#id>)
         }
-        Ty::Unit | Ty::Never | Ty::Var(_) => quote!(()),
+        Ty::Atomics(s) => {
+            let id = scalar_ty(*s);
+            quote!(::warpspeed::__private::AtomicSlice<#id>)
+        }
+        Ty::Unit | Ty::Never | Ty::Var(_) | Ty::Ordering => quote!(()),
     }
 }
 
@@ -253,11 +287,26 @@ fn sim_fn(f: &Function, types: &Types) -> TokenStream {
     let w = RustWriter { types };
     let body = w.block(&f.body);
     let ctx = hyg("__ctx");
+    // `&[AtomicU32]` must name the real atomic types (and so uses the user's import).
+    let atomic_checks = f.params.iter().filter_map(|p| {
+        let (ParamTy::Atomics(s), Some(path)) = (p.ty, &p.atomic_path) else {
+            return None;
+        };
+        let user = path_from_module(path);
+        let name = Ident::new(s.atomic_name()?, path.span());
+        let real = if s.is_float() {
+            quote!(::warpspeed::#name)
+        } else {
+            quote!(::core::sync::atomic::#name)
+        };
+        Some(quote_spanned!(path.span()=> const _: fn(&#user) -> &#real = |atomic| atomic;))
+    });
     quote! {
         /// One thread of this function on the CPU simulator, with every type spelled out.
         #[allow(unused_parens, unused_braces, unreachable_code, clippy::all)]
         #(#allows)*
-        pub fn __sim(#ctx: &::warpspeed::__private::ThreadCtx, #(#params),*) #ret #body
+        pub async fn __sim(#ctx: &::warpspeed::__private::ThreadCtx<'_>, #(#params),*) #ret #body
+        #(#atomic_checks)*
     }
 }
 
@@ -384,10 +433,13 @@ impl RustWriter<'_> {
             ExprKind::Index(base, idx) => {
                 let b = self.expr(base);
                 let i = self.expr(idx);
+                let at = site(e);
+                let ctx = hyg("__ctx");
                 match self.ty(base) {
-                    Ty::Slice(..) => {
-                        let line = e.line as u32;
-                        quote_spanned!(span=> #b.load(#i, #line))
+                    Ty::Slice(..) => quote_spanned!(span=> #b.load(#ctx, #i, #at)),
+                    Ty::Rows(_, w) => {
+                        let w = *w as usize;
+                        quote_spanned!(span=> #b.row(#i, #w, #at))
                     }
                     _ => quote_spanned!(span=> #b[#i]),
                 }
@@ -405,6 +457,42 @@ impl RustWriter<'_> {
                     }
                 }
             }
+            ExprKind::Method(recv, name, args) if self.types.atomics.contains_key(&e.id) => {
+                let ExprKind::Index(base, idx) = &recv.kind else {
+                    return quote!(());
+                };
+                let (b, i) = (self.expr(base), self.expr(idx));
+                let values = args
+                    .iter()
+                    .filter(|a| !matches!(a.kind, ExprKind::Ordering(..)))
+                    .map(|a| self.expr(a));
+                let orders = args
+                    .iter()
+                    .filter(|a| matches!(a.kind, ExprKind::Ordering(..)))
+                    .map(|a| self.expr(a));
+                let (ctx, at) = (hyg("__ctx"), site(e));
+                quote_spanned!(span=> { #(#orders)* #b.#name(#ctx, #i, #(#values,)* #at).await })
+            }
+            ExprKind::Method(recv, name, args)
+                if matches!(self.ty(recv), Ty::Rows(..))
+                    && matches!(
+                        self.types.methods.get(&e.id),
+                        Some(Method::Len | Method::IsEmpty)
+                    ) =>
+            {
+                let Ty::Rows(_, w) = self.ty(recv) else {
+                    unreachable!()
+                };
+                let w = *w as usize;
+                let r = self.expr(recv);
+                let rows = quote_spanned!(span=> ((#r).len() / #w));
+                let _ = args;
+                if name == "len" {
+                    rows
+                } else {
+                    quote_spanned!(span=> (#rows == 0))
+                }
+            }
             ExprKind::Method(recv, name, args) => {
                 let r = self.expr(recv);
                 let args: Vec<TokenStream> = args.iter().map(|a| self.expr(a)).collect();
@@ -416,10 +504,43 @@ impl RustWriter<'_> {
                 };
                 quote_spanned!(span=> (#r).#name(#(#args),*))
             }
-            ExprKind::Intrinsic(i, _) => {
+            ExprKind::Intrinsic(i, args) => {
                 let n = Ident::new(i.rust_name(), span);
                 let ctx = hyg("__ctx");
-                quote_spanned!(span=> #ctx.#n())
+                let mut vals: Vec<TokenStream> = args.iter().map(|a| self.expr(a)).collect();
+                if i.takes_width() && vals.len() == i.params().len() {
+                    vals.push(quote!(32u32)); // CUDA's default `width = warpSize`
+                }
+                if i.sim_takes_site() {
+                    vals.push(site(e));
+                }
+                if i.is_sync() {
+                    quote_spanned!(span=> #ctx.#n(#(#vals),*).await)
+                } else {
+                    quote_spanned!(span=> #ctx.#n(#(#vals),*))
+                }
+            }
+            ExprKind::SharedArray(d) => {
+                let ctx = hyg("__ctx");
+                let t = scalar_ty(d.elem);
+                let n = d.elements() as usize;
+                let at = site(e);
+                if d.atomic {
+                    quote_spanned!(span=> #ctx.shared_atomic_array::<#t>(#n, #at))
+                } else {
+                    quote_spanned!(span=> #ctx.shared_array::<#t>(#n, #at))
+                }
+            }
+            ExprKind::DynamicShared(s) => {
+                let ctx = hyg("__ctx");
+                let t = scalar_ty(*s);
+                let at = site(e);
+                quote_spanned!(span=> #ctx.dynamic_shared::<#t>(#at))
+            }
+            ExprKind::Ordering(_, path) => {
+                // The user's own path, typed: `Ordering` must be core's, and its import is used.
+                let p = path_from_module(path);
+                quote_spanned!(span=> { let _: ::core::sync::atomic::Ordering = #p; })
             }
             ExprKind::Call(path, args) => {
                 let p = path_from_module(path);
@@ -432,7 +553,7 @@ impl RustWriter<'_> {
                     }
                 });
                 let ctx = hyg("__ctx");
-                let call = quote_spanned!(span=> #p::__sim(#ctx, #(#args),*));
+                let call = quote_spanned!(span=> #p::__sim(#ctx, #(#args),*).await);
                 match t {
                     Ty::Unit | Ty::Never | Ty::Var(_) => call,
                     t => {
@@ -448,10 +569,10 @@ impl RustWriter<'_> {
                     ExprKind::Index(base, idx) if matches!(self.ty(base), Ty::Slice(..)) => {
                         let b = self.expr(base);
                         let i = self.expr(idx);
-                        let line = e.line as u32;
+                        let (ctx, at) = (hyg("__ctx"), site(e));
                         let vt = rust_ty(self.ty(value));
                         let value = hyg("__value");
-                        quote_spanned!(span=> { let #value: #vt = #v; #b.store(#i, #value, #line); })
+                        quote_spanned!(span=> { let #value: #vt = #v; #b.store(#ctx, #i, #value, #at); })
                     }
                     _ => {
                         let p = self.expr(place);
@@ -471,13 +592,18 @@ impl RustWriter<'_> {
                     ExprKind::Index(base, idx) if matches!(self.ty(base), Ty::Slice(..)) => {
                         let b = self.expr(base);
                         let i = self.expr(idx);
-                        let line = e.line as u32;
-                        let combined =
-                            binary(*op, &pt, quote!(#b.load(#index, #line)), cur.clone(), span);
+                        let (ctx, at) = (hyg("__ctx"), site(e));
+                        let combined = binary(
+                            *op,
+                            &pt,
+                            quote!(#b.load(#ctx, #index, #at)),
+                            cur.clone(),
+                            span,
+                        );
                         quote_spanned!(span=> {
                             let #value: #vt = #v;
                             let #index: usize = #i;
-                            #b.store(#index, #combined, #line);
+                            #b.store(#ctx, #index, #combined, #at);
                         })
                     }
                     _ => {

@@ -1,5 +1,6 @@
 //! The table of kernel intrinsics: free functions the kernel language knows by name,
-//! with their types and their spellings in CUDA C and in the simulator's Rust.
+//! with their parameters, their result types and their spellings in CUDA C and in the
+//! simulator's Rust (the simulator's `ThreadCtx` has a method of the same name).
 
 use crate::ir::ty::{Scalar, Ty};
 
@@ -13,9 +14,27 @@ pub enum Intrinsic {
     Grid2d,
     Grid3d,
     GridStride1d,
+    LaneId,
+    ActiveMask,
+    SyncThreads,
+    SyncThreadsCount,
+    SyncThreadsAnd,
+    SyncThreadsOr,
+    SyncWarp,
+    ThreadFence,
+    ThreadFenceBlock,
+    ThreadFenceSystem,
+    BallotSync,
+    AllSync,
+    AnySync,
+    ShflSync,
+    ShflUpSync,
+    ShflDownSync,
+    ShflXorSync,
+    MatchAnySync,
 }
 
-pub const ALL: [Intrinsic; 8] = [
+pub const ALL: [Intrinsic; 26] = [
     Intrinsic::ThreadIdx,
     Intrinsic::BlockIdx,
     Intrinsic::BlockDim,
@@ -24,7 +43,43 @@ pub const ALL: [Intrinsic; 8] = [
     Intrinsic::Grid2d,
     Intrinsic::Grid3d,
     Intrinsic::GridStride1d,
+    Intrinsic::LaneId,
+    Intrinsic::ActiveMask,
+    Intrinsic::SyncThreads,
+    Intrinsic::SyncThreadsCount,
+    Intrinsic::SyncThreadsAnd,
+    Intrinsic::SyncThreadsOr,
+    Intrinsic::SyncWarp,
+    Intrinsic::ThreadFence,
+    Intrinsic::ThreadFenceBlock,
+    Intrinsic::ThreadFenceSystem,
+    Intrinsic::BallotSync,
+    Intrinsic::AllSync,
+    Intrinsic::AnySync,
+    Intrinsic::ShflSync,
+    Intrinsic::ShflUpSync,
+    Intrinsic::ShflDownSync,
+    Intrinsic::ShflXorSync,
+    Intrinsic::MatchAnySync,
 ];
+
+/// One parameter of an intrinsic.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ParamKind {
+    /// A `u32`: a lane mask, a lane, a delta or a width.
+    U32,
+    /// A `bool` predicate.
+    Bool,
+    /// The value a warp function exchanges: any scalar; the result has its type.
+    Value,
+}
+
+/// What an intrinsic gives.
+pub enum Result {
+    Fixed(Ty),
+    /// The type of its `Value` argument (shuffles).
+    Value,
+}
 
 impl Intrinsic {
     pub fn from_name(name: &str) -> Option<Intrinsic> {
@@ -42,15 +97,73 @@ impl Intrinsic {
             Intrinsic::Grid2d => "grid_2d",
             Intrinsic::Grid3d => "grid_3d",
             Intrinsic::GridStride1d => "grid_stride_1d",
+            Intrinsic::LaneId => "lane_id",
+            Intrinsic::ActiveMask => "active_mask",
+            Intrinsic::SyncThreads => "sync_threads",
+            Intrinsic::SyncThreadsCount => "sync_threads_count",
+            Intrinsic::SyncThreadsAnd => "sync_threads_and",
+            Intrinsic::SyncThreadsOr => "sync_threads_or",
+            Intrinsic::SyncWarp => "sync_warp",
+            Intrinsic::ThreadFence => "thread_fence",
+            Intrinsic::ThreadFenceBlock => "thread_fence_block",
+            Intrinsic::ThreadFenceSystem => "thread_fence_system",
+            Intrinsic::BallotSync => "ballot_sync",
+            Intrinsic::AllSync => "all_sync",
+            Intrinsic::AnySync => "any_sync",
+            Intrinsic::ShflSync => "shfl_sync",
+            Intrinsic::ShflUpSync => "shfl_up_sync",
+            Intrinsic::ShflDownSync => "shfl_down_sync",
+            Intrinsic::ShflXorSync => "shfl_xor_sync",
+            Intrinsic::MatchAnySync => "match_any_sync",
         }
     }
 
-    pub fn arity(self) -> usize {
-        0
+    /// The parameters, in order.
+    pub fn params(self) -> &'static [ParamKind] {
+        use ParamKind::*;
+        match self {
+            Intrinsic::SyncThreadsCount | Intrinsic::SyncThreadsAnd | Intrinsic::SyncThreadsOr => {
+                &[Bool]
+            }
+            Intrinsic::SyncWarp => &[U32],
+            Intrinsic::BallotSync | Intrinsic::AllSync | Intrinsic::AnySync => &[U32, Bool],
+            Intrinsic::ShflSync
+            | Intrinsic::ShflUpSync
+            | Intrinsic::ShflDownSync
+            | Intrinsic::ShflXorSync => &[U32, Value, U32],
+            Intrinsic::MatchAnySync => &[U32, Value],
+            _ => &[],
+        }
     }
 
-    pub fn ty(self) -> Ty {
-        match self {
+    /// Shuffles take an optional last `width` (a power of two up to 32), as CUDA's
+    /// default argument `width = warpSize`.
+    pub fn takes_width(self) -> bool {
+        matches!(
+            self,
+            Intrinsic::ShflSync
+                | Intrinsic::ShflUpSync
+                | Intrinsic::ShflDownSync
+                | Intrinsic::ShflXorSync
+        )
+    }
+
+    /// "1 argument", "3 or 4 arguments", for messages.
+    pub fn arity_text(self) -> String {
+        let n = self.params().len();
+        let s = |n: usize| if n == 1 { "" } else { "s" };
+        if self.takes_width() {
+            format!(
+                "{n} or {} arguments (the last one, `width`, is optional)",
+                n + 1
+            )
+        } else {
+            format!("{n} argument{}", s(n))
+        }
+    }
+
+    pub fn result(self) -> Result {
+        Result::Fixed(match self {
             Intrinsic::ThreadIdx
             | Intrinsic::BlockIdx
             | Intrinsic::BlockDim
@@ -58,7 +171,62 @@ impl Intrinsic {
             Intrinsic::Grid1d | Intrinsic::GridStride1d => Ty::Scalar(Scalar::Usize),
             Intrinsic::Grid2d => Ty::Tuple(vec![Ty::USIZE; 2]),
             Intrinsic::Grid3d => Ty::Tuple(vec![Ty::USIZE; 3]),
-        }
+            Intrinsic::LaneId
+            | Intrinsic::ActiveMask
+            | Intrinsic::SyncThreadsCount
+            | Intrinsic::BallotSync
+            | Intrinsic::MatchAnySync => Ty::U32,
+            Intrinsic::SyncThreadsAnd
+            | Intrinsic::SyncThreadsOr
+            | Intrinsic::AllSync
+            | Intrinsic::AnySync => Ty::BOOL,
+            Intrinsic::SyncThreads
+            | Intrinsic::SyncWarp
+            | Intrinsic::ThreadFence
+            | Intrinsic::ThreadFenceBlock
+            | Intrinsic::ThreadFenceSystem => Ty::Unit,
+            Intrinsic::ShflSync
+            | Intrinsic::ShflUpSync
+            | Intrinsic::ShflDownSync
+            | Intrinsic::ShflXorSync => return Result::Value,
+        })
+    }
+
+    /// A barrier or warp collective: a point where simulated threads wait for each other
+    /// (the simulator awaits it), and an effect the C must keep in order.
+    pub fn is_sync(self) -> bool {
+        matches!(
+            self,
+            // `active_mask()` gives the lanes converged here: the simulator waits to know.
+            Intrinsic::ActiveMask
+                | Intrinsic::SyncThreads
+                | Intrinsic::SyncThreadsCount
+                | Intrinsic::SyncThreadsAnd
+                | Intrinsic::SyncThreadsOr
+                | Intrinsic::SyncWarp
+                | Intrinsic::BallotSync
+                | Intrinsic::AllSync
+                | Intrinsic::AnySync
+                | Intrinsic::ShflSync
+                | Intrinsic::ShflUpSync
+                | Intrinsic::ShflDownSync
+                | Intrinsic::ShflXorSync
+                | Intrinsic::MatchAnySync
+        )
+    }
+
+    /// Has an effect (barriers, collectives, fences): never dropped or reordered.
+    pub fn has_effect(self) -> bool {
+        self.is_sync()
+            || matches!(
+                self,
+                Intrinsic::ThreadFence | Intrinsic::ThreadFenceBlock | Intrinsic::ThreadFenceSystem
+            )
+    }
+
+    /// The simulator call takes the source location (sync points name their site).
+    pub fn sim_takes_site(self) -> bool {
+        self.is_sync()
     }
 
     /// The CUDA built-in variable behind a `Dim3` intrinsic, for `thread_idx().x`.
@@ -72,17 +240,40 @@ impl Intrinsic {
         }
     }
 
-    /// The C expression of the whole value (prelude helpers).
-    pub fn c_call(self) -> &'static str {
-        match self {
-            Intrinsic::ThreadIdx => "ws_thread_idx()",
-            Intrinsic::BlockIdx => "ws_block_idx()",
-            Intrinsic::BlockDim => "ws_block_dim()",
-            Intrinsic::GridDim => "ws_grid_dim()",
-            Intrinsic::Grid1d => "ws_grid_1d()",
-            Intrinsic::Grid2d => "ws_grid_2d()",
-            Intrinsic::Grid3d => "ws_grid_3d()",
-            Intrinsic::GridStride1d => "ws_grid_stride_1d()",
+    /// The C function (a builtin or a prelude helper) the call becomes; `value` is the C
+    /// type of the `Value` argument for the templated warp functions.
+    pub fn c_function(self, value: Option<&str>) -> String {
+        let plain = match self {
+            Intrinsic::ThreadIdx => "ws_thread_idx",
+            Intrinsic::BlockIdx => "ws_block_idx",
+            Intrinsic::BlockDim => "ws_block_dim",
+            Intrinsic::GridDim => "ws_grid_dim",
+            Intrinsic::Grid1d => "ws_grid_1d",
+            Intrinsic::Grid2d => "ws_grid_2d",
+            Intrinsic::Grid3d => "ws_grid_3d",
+            Intrinsic::GridStride1d => "ws_grid_stride_1d",
+            Intrinsic::LaneId => "ws_lane_id",
+            Intrinsic::ActiveMask => "ws_active_mask",
+            Intrinsic::SyncThreads => "__syncthreads",
+            Intrinsic::SyncThreadsCount => "ws_sync_threads_count",
+            Intrinsic::SyncThreadsAnd => "ws_sync_threads_and",
+            Intrinsic::SyncThreadsOr => "ws_sync_threads_or",
+            Intrinsic::SyncWarp => "__syncwarp",
+            Intrinsic::ThreadFence => "ws_thread_fence",
+            Intrinsic::ThreadFenceBlock => "ws_thread_fence_block",
+            Intrinsic::ThreadFenceSystem => "ws_thread_fence_system",
+            Intrinsic::BallotSync => "ws_ballot_sync",
+            Intrinsic::AllSync => "ws_all_sync",
+            Intrinsic::AnySync => "ws_any_sync",
+            Intrinsic::ShflSync => "ws_shfl_sync",
+            Intrinsic::ShflUpSync => "ws_shfl_up_sync",
+            Intrinsic::ShflDownSync => "ws_shfl_down_sync",
+            Intrinsic::ShflXorSync => "ws_shfl_xor_sync",
+            Intrinsic::MatchAnySync => "ws_match_any_sync",
+        };
+        match value {
+            Some(t) if self.params().contains(&ParamKind::Value) => format!("{plain}<{t}>"),
+            _ => plain.to_string(),
         }
     }
 }

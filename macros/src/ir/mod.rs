@@ -1,6 +1,7 @@
 //! The typed middle of the pipeline: kernel types, the intrinsic and method tables, and
 //! the type checker.
 
+pub mod atomics;
 pub mod intrinsics;
 pub mod methods;
 pub mod ty;

@@ -96,6 +96,26 @@ impl Scalar {
             _ => 64,
         }
     }
+    /// Rust's atomic type over this scalar (`AtomicU32`), for the types with atomics.
+    pub fn atomic_name(self) -> Option<&'static str> {
+        Some(match self {
+            Scalar::I32 => "AtomicI32",
+            Scalar::U32 => "AtomicU32",
+            Scalar::I64 => "AtomicI64",
+            Scalar::U64 => "AtomicU64",
+            Scalar::Isize => "AtomicIsize",
+            Scalar::Usize => "AtomicUsize",
+            Scalar::F32 => "AtomicF32",
+            Scalar::F64 => "AtomicF64",
+            _ => return None,
+        })
+    }
+    pub fn from_atomic_name(name: &str) -> Option<Scalar> {
+        ALL_SCALARS
+            .iter()
+            .copied()
+            .find(|s| s.atomic_name() == Some(name))
+    }
     /// The unsigned type of the same width (for zero-extending bit counts).
     pub fn unsigned_c_name(self) -> &'static str {
         match self.bits() {
@@ -118,8 +138,16 @@ pub enum Ty {
     /// `(usize, usize)` and `(usize, usize, usize)` from `grid_2d()`/`grid_3d()`.
     Tuple(Vec<Ty>),
     Array(Box<Ty>, u64),
-    /// A kernel parameter `&[T]` (false) or `&mut [T]` (true).
+    /// A kernel parameter `&[T]` (false) or `&mut [T]` (true); also a 1-D shared array
+    /// (`SharedArray::<T, N>`, writable) and a row of a 2-D one.
     Slice(Scalar, bool),
+    /// Atomics in memory: a `&[AtomicU32]` parameter or a `SharedArray::<AtomicU32, N>`.
+    Atomics(Scalar),
+    /// A 2-D shared tile `SharedArray::<[T; W], H>`: indexing gives a row, a `Slice(T, true)`
+    /// of width `W`.
+    Rows(Scalar, u64),
+    /// `Ordering::Relaxed` and friends: only as arguments of atomic methods.
+    Ordering,
     Var(usize),
 }
 
@@ -156,6 +184,9 @@ impl fmt::Display for Ty {
             Ty::Array(elem, n) => write!(f, "[{elem}; {n}]"),
             Ty::Slice(s, false) => write!(f, "&[{}]", s.rust_name()),
             Ty::Slice(s, true) => write!(f, "&mut [{}]", s.rust_name()),
+            Ty::Atomics(s) => write!(f, "&[{}]", s.atomic_name().unwrap_or("Atomic?")),
+            Ty::Rows(s, w) => write!(f, "SharedArray<[{}; {w}], _>", s.rust_name()),
+            Ty::Ordering => f.write_str("Ordering"),
             Ty::Var(_) => f.write_str("_"),
         }
     }

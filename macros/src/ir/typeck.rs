@@ -5,6 +5,8 @@
 //! an annotation — never a guess.
 
 use crate::ctxt::{Ctxt, ErrSpan};
+use crate::ir::atomics::AtomicOp;
+use crate::ir::intrinsics::{self, Intrinsic, ParamKind};
 use crate::ir::methods::{Args, Method};
 use crate::ir::ty::{Scalar, Ty};
 use crate::parse::ast::*;
@@ -38,6 +40,8 @@ pub struct Types {
     pub vars: Vec<VarInfo>,
     /// Resolved methods, by the method-call expression's id.
     pub methods: std::collections::HashMap<ExprId, Method>,
+    /// Atomic methods (`a[i].fetch_add(..)`), by the method-call expression's id.
+    pub atomics: std::collections::HashMap<ExprId, AtomicOp>,
 }
 
 enum Obligation {
@@ -68,6 +72,7 @@ pub struct Typeck<'a> {
     kind: FnKind,
     obligations: Vec<Obligation>,
     methods: std::collections::HashMap<ExprId, Method>,
+    atomics: std::collections::HashMap<ExprId, AtomicOp>,
     loops_broken: std::collections::HashSet<ExprId>,
     /// Set when a `Neg` wraps an integer literal (so `-128i8` is in range).
     negated_lit: std::collections::HashSet<ExprId>,
@@ -87,6 +92,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         kind: f.kind,
         obligations: Vec::new(),
         methods: Default::default(),
+        atomics: Default::default(),
         loops_broken: Default::default(),
         negated_lit: Default::default(),
         discarded_calls: Vec::new(),
@@ -336,8 +342,13 @@ impl<'a> Typeck<'a> {
                 )
             }
         };
+        let shared_init = matches!(
+            l.init.as_ref().map(|i| &i.kind),
+            Some(ExprKind::SharedArray(_) | ExprKind::DynamicShared(_))
+        );
         match self.shallow(&ty) {
-            Ty::Slice(..) => {
+            Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..) if shared_init => {}
+            Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..) | Ty::Ordering => {
                 self.cx.error_at(
                     l.span,
                     "slices cannot be bound to locals in kernels: use the parameter by name",
@@ -471,6 +482,12 @@ impl<'a> Typeck<'a> {
                 self.expect(&it, &Ty::USIZE, idx.range());
                 match self.shallow(&bt) {
                     Ty::Slice(elem, _) => Ty::Scalar(elem),
+                    Ty::Rows(elem, _) => Ty::Slice(elem, true),
+                    Ty::Atomics(elem) => {
+                        let msg = format!("an element of `{}` memory is read and written with atomic methods: `a[i].load(Ordering::Relaxed)`, `a[i].store(v, Ordering::Relaxed)`, `a[i].fetch_add(v, Ordering::Relaxed)`, ...", elem.atomic_name().unwrap_or("atomic"));
+                        self.cx.error_at(e.range(), msg);
+                        Ty::Never
+                    }
                     Ty::Array(elem, _) => *elem,
                     Ty::Never => Ty::Never,
                     other => {
@@ -500,7 +517,10 @@ impl<'a> Typeck<'a> {
                 }
             }
             ExprKind::Method(recv, name, args) => self.method(e, recv, name, args),
-            ExprKind::Intrinsic(i, _) => i.ty(),
+            ExprKind::Intrinsic(i, args) => self.intrinsic(*i, args),
+            ExprKind::SharedArray(d) => d.ty(),
+            ExprKind::DynamicShared(s) => Ty::Slice(*s, true),
+            ExprKind::Ordering(..) => Ty::Ordering,
             ExprKind::Call(path, args) => {
                 for a in args {
                     self.infer(a, None);
@@ -806,6 +826,15 @@ impl<'a> Typeck<'a> {
     }
 
     fn method(&mut self, e: &Expr, recv: &Expr, name: &Ident, args: &[Expr]) -> Ty {
+        if let ExprKind::Index(base, idx) = &recv.kind {
+            let bt = self.infer(base, None);
+            if let Ty::Atomics(s) = self.shallow(&bt) {
+                let it = self.infer(idx, Some(&Ty::USIZE));
+                self.expect(&it, &Ty::USIZE, idx.range());
+                self.record(recv, Ty::Never);
+                return self.atomic_method(e, s, name, args);
+            }
+        }
         let rt = self.infer(recv, None);
         let Some(m) = Method::from_name(&name.to_string()) else {
             for a in args {
@@ -822,7 +851,9 @@ impl<'a> Typeck<'a> {
         };
         let recv_ty = self.shallow(&rt);
         let s = match &recv_ty {
-            Ty::Slice(..) if matches!(m, Method::Len | Method::IsEmpty) => {
+            Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..)
+                if matches!(m, Method::Len | Method::IsEmpty) =>
+            {
                 self.methods.insert(e.id, m);
                 return Ty::Scalar(m.result(Scalar::Usize));
             }
@@ -876,6 +907,113 @@ impl<'a> Typeck<'a> {
         }
         self.methods.insert(e.id, m);
         Ty::Scalar(m.result(s))
+    }
+
+    /// A call of an intrinsic: arguments as its table says; `Value` arguments are scalars
+    /// of any type, which the result (of shuffles) takes.
+    fn intrinsic(&mut self, i: Intrinsic, args: &[Expr]) -> Ty {
+        let mut value = None;
+        for (k, a) in args.iter().enumerate() {
+            let kind = i.params().get(k).copied().unwrap_or(ParamKind::U32);
+            match kind {
+                ParamKind::U32 => {
+                    let t = self.infer(a, Some(&Ty::U32));
+                    self.expect(&t, &Ty::U32, a.range());
+                }
+                ParamKind::Bool => {
+                    let t = self.infer(a, Some(&Ty::BOOL));
+                    self.expect(&t, &Ty::BOOL, a.range());
+                }
+                ParamKind::Value => {
+                    let t = self.infer(a, None);
+                    match self.shallow(&t) {
+                        Ty::Scalar(_) | Ty::Var(_) | Ty::Never => {}
+                        other => {
+                            let msg = format!(
+                                "`{}` exchanges scalars between lanes, not `{}`",
+                                i.rust_name(),
+                                self.show(&other)
+                            );
+                            self.cx.error_at(a.range(), msg);
+                        }
+                    }
+                    value = Some(t);
+                }
+            }
+        }
+        match i.result() {
+            intrinsics::Result::Fixed(t) => t,
+            intrinsics::Result::Value => value.unwrap_or(Ty::Never),
+        }
+    }
+
+    /// `a[i].fetch_add(v, Ordering::Relaxed)` and the other atomic methods on an element
+    /// of atomic memory with scalar `s`.
+    fn atomic_method(&mut self, e: &Expr, s: Scalar, name: &Ident, args: &[Expr]) -> Ty {
+        let atomic = s.atomic_name().unwrap_or("Atomic");
+        let Some(op) = AtomicOp::from_name(&name.to_string()) else {
+            for a in args {
+                self.infer(a, None);
+            }
+            self.cx.error_at(
+                name.span(),
+                format!("no method `{name}` on `{atomic}` in a kernel: atomics have load, store, swap, fetch_add, fetch_sub, fetch_min, fetch_max, fetch_and, fetch_or, fetch_xor, atomic_inc and atomic_dec"),
+            );
+            return Ty::Never;
+        };
+        if let Err(which) = op.accepts(s) {
+            self.cx.error_at(
+                name.span(),
+                format!("no method `{name}` on `{atomic}`: it exists for {which}"),
+            );
+            return Ty::Never;
+        }
+        let mut want: Vec<Ty> = Vec::new();
+        if op.takes_value() {
+            want.push(Ty::Scalar(s));
+        }
+        if op.takes_order() {
+            want.push(Ty::Ordering);
+        }
+        if want.len() != args.len() {
+            let usage = match (op.takes_value(), op.takes_order()) {
+                (true, true) => format!("`{name}(value, Ordering::Relaxed)`"),
+                (false, true) => format!("`{name}(Ordering::Relaxed)`"),
+                _ => format!("`{name}(limit)`"),
+            };
+            self.cx.error_at(
+                e.range(),
+                format!(
+                    "`{name}` takes {} argument(s), {} given: {usage}",
+                    want.len(),
+                    args.len()
+                ),
+            );
+            return Ty::Never;
+        }
+        for (a, w) in args.iter().zip(&want) {
+            if *w == Ty::Ordering {
+                match &a.kind {
+                    ExprKind::Ordering(o, _) if op.refuses(*o) => self.cx.error_at(
+                        a.range(),
+                        format!("`{name}` cannot take `Ordering::{o:?}` (Rust panics on it): use Relaxed, Acquire or SeqCst for loads, Relaxed, Release or SeqCst for stores"),
+                    ),
+                    ExprKind::Ordering(..) => {}
+                    _ => self.cx.error_at(
+                        a.range(),
+                        "the memory order must be written out (`Ordering::Relaxed`, `Ordering::Acquire`, ...): the GPU instruction depends on it",
+                    ),
+                }
+            }
+            let t = self.infer(a, Some(w));
+            self.expect(&t, w, a.range());
+        }
+        self.atomics.insert(e.id, op);
+        if op.returns_value() {
+            Ty::Scalar(s)
+        } else {
+            Ty::Unit
+        }
     }
 
     /// Defaults literals, reports what stays unknown, checks the deferred rules.
@@ -933,6 +1071,7 @@ impl<'a> Typeck<'a> {
             expr,
             vars,
             methods: self.methods,
+            atomics: self.atomics,
         })
     }
 

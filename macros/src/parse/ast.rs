@@ -42,12 +42,19 @@ pub struct Param {
     pub mutable: bool,
     pub ty: ParamTy,
     pub var: VarId,
+    /// `AtomicU32` as written in `&[AtomicU32]`: the simulator checks it names the real type.
+    pub atomic_path: Option<syn::Path>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum ParamTy {
     Scalar(Scalar),
-    Slice { elem: Scalar, mutable: bool },
+    Slice {
+        elem: Scalar,
+        mutable: bool,
+    },
+    /// `&[AtomicU32]` and friends: memory updated with atomic methods.
+    Atomics(Scalar),
 }
 
 impl ParamTy {
@@ -55,6 +62,7 @@ impl ParamTy {
         match self {
             ParamTy::Scalar(s) => Ty::Scalar(s),
             ParamTy::Slice { elem, mutable } => Ty::Slice(elem, mutable),
+            ParamTy::Atomics(elem) => Ty::Atomics(elem),
         }
     }
 }
@@ -228,6 +236,71 @@ pub enum ExprKind {
     Array(Vec<Expr>),
     /// `[value; N]`
     Repeat(Box<Expr>, u64),
+    /// `SharedArray::<T, N>::new()`: block-wide memory, declared by a `let`.
+    SharedArray(SharedDecl),
+    /// `dynamic_shared::<T>()`: the block's shared memory sized by the launch.
+    DynamicShared(Scalar),
+    /// `Ordering::Relaxed`, ...: the memory order of an atomic method.
+    Ordering(MemOrder, syn::Path),
+}
+
+/// The element layout of a `SharedArray`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedDecl {
+    pub elem: Scalar,
+    /// `SharedArray::<AtomicU32, N>`.
+    pub atomic: bool,
+    /// `SharedArray::<[T; W], H>`: rows of `W` elements.
+    pub width: Option<u64>,
+    /// `N` (or `H` rows).
+    pub len: u64,
+}
+
+impl SharedDecl {
+    pub fn ty(&self) -> Ty {
+        match (self.atomic, self.width) {
+            (true, _) => Ty::Atomics(self.elem),
+            (false, Some(w)) => Ty::Rows(self.elem, w),
+            (false, None) => Ty::Slice(self.elem, true),
+        }
+    }
+    /// Elements in all (rows times width).
+    pub fn elements(&self) -> u64 {
+        self.len * self.width.unwrap_or(1)
+    }
+}
+
+/// Rust's `core::sync::atomic::Ordering`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemOrder {
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+    SeqCst,
+}
+
+impl MemOrder {
+    pub fn from_name(name: &str) -> Option<MemOrder> {
+        Some(match name {
+            "Relaxed" => MemOrder::Relaxed,
+            "Acquire" => MemOrder::Acquire,
+            "Release" => MemOrder::Release,
+            "AcqRel" => MemOrder::AcqRel,
+            "SeqCst" => MemOrder::SeqCst,
+            _ => return None,
+        })
+    }
+    /// The prelude's constant for this order (`ws_atomic_fetch_add<WS_RELAXED>`).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            MemOrder::Relaxed => "WS_RELAXED",
+            MemOrder::Acquire => "WS_ACQUIRE",
+            MemOrder::Release => "WS_RELEASE",
+            MemOrder::AcqRel => "WS_ACQ_REL",
+            MemOrder::SeqCst => "WS_SEQ_CST",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

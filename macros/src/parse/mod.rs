@@ -3,6 +3,7 @@
 //! problems show in one build.
 
 pub mod ast;
+mod shared;
 mod types;
 
 use crate::ctxt::Ctxt;
@@ -138,6 +139,7 @@ impl<'a> Parser<'a> {
                             mutable,
                             ty,
                             var,
+                            atomic_path: types::atomic_path(&pt.ty),
                         }),
                         None => error_params.push((name, var)),
                     }
@@ -403,6 +405,9 @@ impl<'a> Parser<'a> {
                 let args: Vec<Option<Expr>> = c.args.iter().map(|a| self.expr_of(a)).collect();
                 let args: Vec<Expr> = args.into_iter().collect::<Option<_>>()?;
                 let path = &p.path;
+                if let Some(kind) = self.shared_call(path, &args) {
+                    return kind.map(|k| self.expr(k, span, last_span(e)));
+                }
                 let last = path.segments.last()?;
                 if let syn::PathArguments::AngleBracketed(g) = &last.arguments {
                     return self.unsupported(
@@ -413,10 +418,17 @@ impl<'a> Parser<'a> {
                 }
                 match intrinsic_of(path) {
                     Some(i) => {
-                        if args.len() != i.arity() {
+                        let n = i.params().len();
+                        if args.len() != n && !(i.takes_width() && args.len() == n + 1) {
+                            let at: &dyn ToTokens = if c.args.is_empty() { e } else { &c.args };
                             self.cx.error_spanned_by(
-                                &c.args,
-                                format!("`{}()` takes {} argument(s)", i.rust_name(), i.arity()),
+                                at,
+                                format!(
+                                    "`{}()` takes {}, {} given",
+                                    i.rust_name(),
+                                    i.arity_text(),
+                                    args.len()
+                                ),
                             );
                             return None;
                         }
@@ -666,10 +678,24 @@ impl<'a> Parser<'a> {
         let path = &p.path;
         if p.qself.is_none() && path.leading_colon.is_none() {
             if let Some(ident) = path.get_ident() {
+                if ident == "WARP_SIZE" {
+                    return Some(self.expr(
+                        ExprKind::Lit(Lit::Int(32, Some(Scalar::U32))),
+                        span,
+                        span,
+                    ));
+                }
                 return Some(self.expr(
                     ExprKind::Var(ident.clone(), Default::default()),
                     span,
                     span,
+                ));
+            }
+            if let Some(order) = memory_order(path) {
+                return Some(self.expr(
+                    ExprKind::Ordering(order, path.clone()),
+                    span,
+                    last_span(p),
                 ));
             }
             // `u32::MAX`, `f32::INFINITY`, also as `core::f32::INFINITY`/`std::f32::NAN`.
@@ -805,6 +831,17 @@ fn bin_op(op: &syn::BinOp) -> (BinOp, bool) {
         S::ShrAssign(_) => (BinOp::Shr, true),
         _ => (BinOp::Add, false),
     }
+}
+
+/// `Ordering::Relaxed`, also as `atomic::Ordering::Relaxed` or
+/// `core::sync::atomic::Ordering::Relaxed` (`std::` too).
+fn memory_order(path: &syn::Path) -> Option<MemOrder> {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let n = segs.len();
+    if n >= 2 && segs[n - 2] == "Ordering" {
+        return MemOrder::from_name(&segs[n - 1]);
+    }
+    None
 }
 
 /// `thread_idx()`, also spelled `warpspeed::thread_idx()`.

@@ -22,6 +22,39 @@ fn type_hint(ty: &syn::Type) -> String {
     }
 }
 
+/// `AtomicU32` (also `core::sync::atomic::AtomicU32`, `warpspeed::AtomicF32`): its scalar.
+pub fn atomic_elem(ty: &syn::Type) -> Option<Scalar> {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            Scalar::from_atomic_name(&p.path.segments.last()?.ident.to_string())
+        }
+        syn::Type::Paren(p) => atomic_elem(&p.elem),
+        syn::Type::Group(g) => atomic_elem(&g.elem),
+        _ => None,
+    }
+}
+
+/// The path of the element type of a `&[AtomicX]` parameter.
+pub fn atomic_path(ty: &syn::Type) -> Option<syn::Path> {
+    let syn::Type::Reference(r) = ty else {
+        return None;
+    };
+    let syn::Type::Slice(s) = &*r.elem else {
+        return None;
+    };
+    atomic_elem(&s.elem)?;
+    let mut elem = &*s.elem;
+    while let syn::Type::Group(syn::TypeGroup { elem: g, .. })
+    | syn::Type::Paren(syn::TypeParen { elem: g, .. }) = elem
+    {
+        elem = g;
+    }
+    match elem {
+        syn::Type::Path(p) => Some(p.path.clone()),
+        _ => None,
+    }
+}
+
 /// A scalar type: `u32`, `f64`, ...
 pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
     match ty {
@@ -35,6 +68,8 @@ pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
             None
         }
         syn::Type::Paren(p) => parse_scalar(cx, &p.elem),
+        // `$t` of a `macro_rules!` arrives as an invisible group.
+        syn::Type::Group(g) => parse_scalar(cx, &g.elem),
         _ => {
             cx.error_spanned_by(ty, type_hint(ty));
             None
@@ -54,6 +89,13 @@ pub fn parse_param_ty(cx: &Ctxt, ty: &syn::Type) -> Option<ParamTy> {
             }
             match &*r.elem {
                 syn::Type::Slice(s) => {
+                    if let Some(elem) = atomic_elem(&s.elem) {
+                        if r.mutability.is_some() {
+                            cx.error_spanned_by(ty, format!("atomics are updated through a shared reference: write `&[{}]`, not `&mut`", elem.atomic_name().unwrap_or_default()));
+                            return None;
+                        }
+                        return Some(ParamTy::Atomics(elem));
+                    }
                     let elem = parse_scalar(cx, &s.elem)?;
                     Some(ParamTy::Slice {
                         elem,

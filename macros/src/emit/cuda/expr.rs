@@ -5,6 +5,8 @@
 
 use super::stmt::{is_c_literal, Dest};
 use super::{c_type, fn_name, FnWriter};
+use crate::ir::atomics::AtomicOp;
+use crate::ir::intrinsics::ParamKind;
 use crate::ir::methods::Method;
 use crate::ir::ty::{Scalar, Ty};
 use crate::parse::ast::*;
@@ -23,6 +25,10 @@ pub fn effect(e: &Expr) -> u8 {
         | ExprKind::Assign(..)
         | ExprKind::AssignOp(..) => 2,
         ExprKind::Call(..) => 1,
+        ExprKind::Intrinsic(i, _) if i.has_effect() => 1,
+        // Atomic methods (`a[i].fetch_add(..)`) and shared declarations change memory.
+        ExprKind::Method(recv, ..) if matches!(recv.kind, ExprKind::Index(..)) => 1,
+        ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) => 1,
         _ => 0,
     };
     let mut m = own;
@@ -73,7 +79,7 @@ impl<'a> FnWriter<'a> {
             let v = self.value(e);
             let later = last_effect.is_some_and(|j| j > i);
             let keep = is_trivial(e)
-                || matches!(self.ty(e), Ty::Slice(..))
+                || matches!(self.ty(e), Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..))
                 || (matches!(e.kind, ExprKind::Var(..))
                     && !effects[i + 1..].iter().any(|&x| x == 2));
             if later && !keep {
@@ -155,6 +161,9 @@ impl<'a> FnWriter<'a> {
                     Member::Index(i) => format!("{b}._{i}"),
                 }
             }
+            ExprKind::Method(recv, _, args) if self.types.atomics.contains_key(&e.id) => {
+                self.atomic_c(self.types.atomics[&e.id], recv, args)
+            }
             ExprKind::Method(recv, _, args) => {
                 let m = self.types.methods[&e.id];
                 if matches!(m, Method::Len | Method::IsEmpty) {
@@ -176,13 +185,28 @@ impl<'a> FnWriter<'a> {
                 let v = self.operands(&ops);
                 method_c(m, self.scalar(recv), &v)
             }
-            ExprKind::Intrinsic(i, _) => i.c_call().to_string(),
+            ExprKind::Intrinsic(i, args) => {
+                let ops: Vec<&Expr> = args.iter().collect();
+                let mut vals = self.operands(&ops);
+                let value = i
+                    .params()
+                    .iter()
+                    .position(|p| *p == ParamKind::Value)
+                    .and_then(|k| args.get(k))
+                    .map(|a| super::c_type(self.ty(a)));
+                if i.takes_width() && vals.len() == i.params().len() {
+                    vals.push("32u".into()); // CUDA's default `width = warpSize`
+                }
+                format!("{}({})", i.c_function(value.as_deref()), vals.join(", "))
+            }
+            ExprKind::Ordering(o, _) => o.c_name().into(),
+            ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) => "0".into(),
             ExprKind::Call(path, args) => {
                 let ops: Vec<&Expr> = args.iter().collect();
                 let vals = self.operands(&ops);
                 let mut c_args = Vec::new();
                 for (a, v) in args.iter().zip(vals) {
-                    if let Ty::Slice(..) = self.ty(a) {
+                    if let Ty::Slice(..) | Ty::Atomics(_) = self.ty(a) {
                         let len = match &a.kind {
                             ExprKind::Var(_, slot) => {
                                 slot.get().and_then(|var| self.slice_len.get(&var).cloned())
@@ -240,6 +264,38 @@ impl<'a> FnWriter<'a> {
                 "0".into()
             }
         }
+    }
+
+    /// `a[i].fetch_add(v, Ordering::X)` -> `ws_atomic_fetch_add<WS_X, T>(&a[i], v)`.
+    fn atomic_c(&mut self, op: AtomicOp, recv: &Expr, args: &[Expr]) -> String {
+        let ExprKind::Index(base, idx) = &recv.kind else {
+            return "0".into();
+        };
+        let Ty::Atomics(s) = self.ty(base) else {
+            return "0".into();
+        };
+        let c = s.c_name();
+        let mut ops: Vec<&Expr> = vec![base, idx];
+        let values: Vec<&Expr> = args
+            .iter()
+            .filter(|a| !matches!(a.kind, ExprKind::Ordering(..)))
+            .collect();
+        ops.extend(values.iter().copied());
+        let v = self.operands(&ops);
+        let order = args
+            .iter()
+            .find_map(|a| match a.kind {
+                ExprKind::Ordering(o, _) => Some(o.c_name()),
+                _ => None,
+            })
+            .unwrap_or("WS_RELAXED");
+        let mut c_args = vec![format!("&{}[{}]", v[0], v[1])];
+        c_args.extend(v[2..].iter().cloned());
+        let targs = match op {
+            AtomicOp::AtomicInc | AtomicOp::AtomicDec => order.to_string(),
+            _ => format!("{order}, {c}"),
+        };
+        format!("{}<{targs}>({})", op.c_name(), c_args.join(", "))
     }
 
     fn ternary(&mut self, cond: &Expr, then: &Block, els: &Expr) -> String {

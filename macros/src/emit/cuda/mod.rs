@@ -40,7 +40,12 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
         let name = w.namer.fresh(&p.name.to_string());
         match p.ty {
             ParamTy::Scalar(s) => params.push(format!("{} {name}", s.c_name())),
-            ParamTy::Slice { elem, mutable } => {
+            ParamTy::Slice { .. } | ParamTy::Atomics(_) => {
+                let (elem, mutable) = match p.ty {
+                    ParamTy::Slice { elem, mutable } => (elem, mutable),
+                    ParamTy::Atomics(elem) => (elem, true),
+                    ParamTy::Scalar(_) => unreachable!(),
+                };
                 let len = w.namer.fresh(&format!("{name}_len"));
                 let cnst = if mutable { "" } else { "const " };
                 params.push(format!("{cnst}{}* __restrict__ {name}", elem.c_name()));
@@ -102,6 +107,7 @@ pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
     let ex = |x: &'a Expr, visit: &mut dyn FnMut(Child<'a>)| visit(Child::Expr(x));
     match &e.kind {
         ExprKind::Lit(_) | ExprKind::Const(..) | ExprKind::Var(..) => {}
+        ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) | ExprKind::Ordering(..) => {}
         ExprKind::Break(_) | ExprKind::Continue(_) => {}
         ExprKind::Binary(_, a, b)
         | ExprKind::Assign(a, b)

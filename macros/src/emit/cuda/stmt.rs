@@ -59,6 +59,30 @@ impl<'a> FnWriter<'a> {
             Pat::Bind { name, var, .. } => {
                 let ty = self.types.vars[*var].ty.clone();
                 let init = l.init.as_ref();
+                if let Some(ExprKind::SharedArray(d)) = init.map(|i| &i.kind) {
+                    // Static per block, as every thread of the block sees it.
+                    let cname = self.namer.fresh(&name.to_string());
+                    let dims = match d.width {
+                        Some(w) => format!("[{}][{w}]", d.len),
+                        None => format!("[{}]", d.len),
+                    };
+                    self.raw(&format!("__shared__ {} {cname}{dims};", d.elem.c_name()));
+                    self.slice_len.insert(*var, format!("{}ull", d.len));
+                    self.var_names.insert(*var, cname);
+                    return;
+                }
+                if let Some(ExprKind::DynamicShared(s)) = init.map(|i| &i.kind) {
+                    let cname = self.namer.fresh(&name.to_string());
+                    let len = self.namer.fresh(&format!("{name}_len"));
+                    let c = s.c_name();
+                    self.raw(&format!("{c}* {cname} = ws_dynamic_shared<{c}>();"));
+                    self.raw(&format!(
+                        "unsigned long long {len} = ws_dynamic_shared_len<{c}>();"
+                    ));
+                    self.slice_len.insert(*var, len);
+                    self.var_names.insert(*var, cname);
+                    return;
+                }
                 // Arrays are initialised in place (C arrays cannot be assigned).
                 if let (Ty::Array(..), Some(init)) = (&ty, init) {
                     let cname = self.namer.fresh(&name.to_string());
@@ -221,7 +245,11 @@ impl<'a> FnWriter<'a> {
             _ => {
                 let v = self.value(e);
                 if super::expr::effect(e) > 0 {
-                    self.raw(&format!("(void)({v});"));
+                    if matches!(self.ty(e), Ty::Unit) {
+                        self.raw(&format!("{v};")); // `__syncthreads();`
+                    } else {
+                        self.raw(&format!("(void)({v});"));
+                    }
                 }
             }
         }

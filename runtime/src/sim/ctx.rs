@@ -1,0 +1,518 @@
+//! [`ThreadCtx`]: what one simulated thread sees — CUDA's index variables, the kernel's
+//! arguments, shared memory, and the sync points (barriers, warp collectives), which are
+//! `async` and suspend the thread until the block executor releases them.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{fence, Ordering};
+use std::task::{Context, Poll};
+
+use super::atomic::AtomicScalar;
+use super::block::{BarrierKind, BarrierWait, Block, Slot, State};
+use super::check::{raise, Failure};
+use super::handles::{AtomicSlice, Slice, SliceMut, Track, Tracked};
+use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
+use super::shared::TooMuchShared;
+use super::site::{src_loc_by_id, SrcLoc};
+use super::warp::{check_arrival, WarpOp, WarpWait};
+use crate::error::{Error, RaceAccess};
+use crate::kernel_abi::{Arg, Dim3, KernelScalar};
+
+/// One simulated thread: where it stands in the grid, and its block's shared state.
+pub struct ThreadCtx<'a> {
+    block: &'a Block<'a>,
+    /// Linear index in the block (x fastest).
+    tid: u32,
+    thread_idx: Dim3,
+}
+
+/// Returns `Pending` once, then `Ready`: the suspension of a sync point. The executor
+/// polls the thread again only once it has released it.
+struct Suspend(bool);
+
+impl Future for Suspend {
+    type Output = ();
+    fn poll(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<()> {
+        if self.0 {
+            Poll::Ready(())
+        } else {
+            self.0 = true;
+            Poll::Pending
+        }
+    }
+}
+
+impl<'a> ThreadCtx<'a> {
+    pub(crate) fn new(block: &'a Block<'a>, tid: u32) -> ThreadCtx<'a> {
+        ThreadCtx {
+            block,
+            tid,
+            thread_idx: block.thread_idx(tid),
+        }
+    }
+
+    pub fn thread_idx(&self) -> Dim3 {
+        self.thread_idx
+    }
+    pub fn block_idx(&self) -> Dim3 {
+        self.block.idx
+    }
+    pub fn block_dim(&self) -> Dim3 {
+        self.block.launch.cfg.block
+    }
+    pub fn grid_dim(&self) -> Dim3 {
+        self.block.launch.cfg.grid
+    }
+    /// Numba's `cuda.grid(1)`: the global index in x.
+    pub fn grid_1d(&self) -> usize {
+        self.block_idx().x as usize * self.block_dim().x as usize + self.thread_idx.x as usize
+    }
+    pub fn grid_2d(&self) -> (usize, usize) {
+        (
+            self.grid_1d(),
+            self.block_idx().y as usize * self.block_dim().y as usize + self.thread_idx.y as usize,
+        )
+    }
+    pub fn grid_3d(&self) -> (usize, usize, usize) {
+        let (x, y) = self.grid_2d();
+        (
+            x,
+            y,
+            self.block_idx().z as usize * self.block_dim().z as usize + self.thread_idx.z as usize,
+        )
+    }
+    /// Numba's `cuda.gridsize(1)`: threads in the whole grid along x.
+    pub fn grid_stride_1d(&self) -> usize {
+        self.grid_dim().x as usize * self.block_dim().x as usize
+    }
+    /// The lane in the warp: the linear thread index in the block (x fastest) mod 32.
+    pub fn lane_id(&self) -> u32 {
+        self.tid % 32
+    }
+    /// `__activemask()`: the lanes of this thread's warp that are here with it. A sync
+    /// point of the warp: it waits until no lane of the warp can run without waiting
+    /// for someone, then gives the lanes waiting at `active_mask()` at this same site
+    /// (lanes that exited, or wait elsewhere, have diverged from this one).
+    pub async fn active_mask(&self, at: &'static SrcLoc) -> u32 {
+        self.slot().state.set(State::ActiveMask(at.id()));
+        Suspend(false).await;
+        self.slot().result.get() as u32
+    }
+
+    // ---- arguments
+
+    fn arg(&self, i: usize) -> Arg {
+        match self.block.launch.args.get(i) {
+            Some(arg) => *arg,
+            None => panic!(
+                "kernel ABI mismatch: argument {i} asked for, but the launch passed {}",
+                self.block.launch.args.len()
+            ),
+        }
+    }
+
+    fn arg_buffer(&self, i: usize) -> (u64, usize) {
+        match self.arg(i) {
+            Arg::Slice { addr, len } => (addr, len as usize),
+            Arg::Scalar { .. } => {
+                panic!("kernel ABI mismatch: argument {i} is a scalar where a slice belongs")
+            }
+        }
+    }
+
+    /// Race-check tracking of slice argument `i`.
+    fn arg_track(&self, i: usize) -> Track {
+        if self.block.checks {
+            Track::global(i)
+        } else {
+            Track::NONE
+        }
+    }
+
+    /// Scalar argument `i`.
+    pub fn arg_scalar<T: KernelScalar>(&self, i: usize) -> T {
+        match self.arg(i) {
+            Arg::Scalar { bits, .. } => T::from_bits(bits),
+            Arg::Slice { .. } => {
+                panic!("kernel ABI mismatch: argument {i} is a slice where a scalar belongs")
+            }
+        }
+    }
+
+    /// Read-only slice argument `i` (`&[T]`). Never written during the launch, so its
+    /// reads need no race checks.
+    pub fn arg_slice<T: KernelScalar>(&self, i: usize) -> Slice<T> {
+        let (addr, len) = self.arg_buffer(i);
+        Slice::new(addr as usize as *const T, len, Track::NONE)
+    }
+
+    /// Writable slice argument `i` (`&mut [T]`).
+    pub fn arg_slice_mut<T: KernelScalar>(&self, i: usize) -> SliceMut<T> {
+        let (addr, len) = self.arg_buffer(i);
+        SliceMut::new(addr as usize as *mut T, len, self.arg_track(i))
+    }
+
+    /// Atomic slice argument `i` (`&[AtomicU32]` gives `T = u32`, `&[AtomicF32]` `f32`).
+    pub fn arg_atomic<T: AtomicScalar>(&self, i: usize) -> AtomicSlice<T> {
+        let (addr, len) = self.arg_buffer(i);
+        AtomicSlice::new(addr as usize as *mut T, len, self.arg_track(i))
+    }
+
+    // ---- shared memory
+
+    fn shared_static<T: KernelScalar>(
+        &self,
+        len: usize,
+        at: &'static SrcLoc,
+    ) -> (*mut T, usize, Track) {
+        let launch = self.block.launch;
+        let got = self.block.shared.get_static(
+            at,
+            len,
+            std::mem::size_of::<T>(),
+            self.block.checks,
+            launch.cfg.shared_mem_bytes as usize,
+            launch.shared_limit as usize,
+        );
+        match got {
+            Ok((ptr, len, region)) => (ptr.as_ptr().cast(), len, self.shared_track(region)),
+            Err(TooMuchShared { static_bytes }) => {
+                raise(Failure::Report(Box::new(Error::InvalidLaunch {
+                    kernel: launch.kernel.rust_name.to_string(),
+                    config: launch.cfg,
+                    reason: format!(
+                        "the kernel's shared arrays need {static_bytes} bytes per block (the \
+                         last one at {at}), which with {} bytes of dynamic shared memory is over \
+                         the device's {} bytes",
+                        launch.cfg.shared_mem_bytes, launch.shared_limit
+                    ),
+                })))
+            }
+        }
+    }
+
+    fn shared_track(&self, region: u32) -> Track {
+        if self.block.checks {
+            Track::shared(region)
+        } else {
+            Track::NONE
+        }
+    }
+
+    /// The block's shared array at `at` (`SharedArray::<T, N>::new()`), `len` elements:
+    /// the same memory for every thread of the block; it starts as garbage (0xFF bytes).
+    pub fn shared_array<T: KernelScalar>(&self, len: usize, at: &'static SrcLoc) -> SliceMut<T> {
+        let (ptr, len, track) = self.shared_static::<T>(len, at);
+        SliceMut::new(ptr, len, track)
+    }
+
+    /// The block's shared array of atomics at `at`.
+    pub fn shared_atomic_array<T: AtomicScalar>(
+        &self,
+        len: usize,
+        at: &'static SrcLoc,
+    ) -> AtomicSlice<T> {
+        let (ptr, len, track) = self.shared_static::<T>(len, at);
+        AtomicSlice::new(ptr, len, track)
+    }
+
+    /// The launch's dynamic shared memory as `T`s: `cfg.shared_mem_bytes / size_of::<T>()`
+    /// elements, one allocation per block whatever `T`.
+    pub fn dynamic_shared<T: KernelScalar>(&self, at: &'static SrcLoc) -> SliceMut<T> {
+        let bytes = self.block.launch.cfg.shared_mem_bytes as usize;
+        let (ptr, len, region) =
+            self.block
+                .shared
+                .get_dynamic(at, bytes, std::mem::size_of::<T>(), self.block.checks);
+        SliceMut::new(ptr.as_ptr().cast(), len, self.shared_track(region))
+    }
+
+    // ---- sync points
+
+    fn slot(&self) -> &Slot {
+        &self.block.slots[self.tid as usize]
+    }
+
+    async fn barrier(&self, kind: BarrierKind, pred: bool, at: &'static SrcLoc) -> u64 {
+        self.slot().state.set(State::Barrier(BarrierWait {
+            kind,
+            site: at.id(),
+            pred,
+        }));
+        Suspend(false).await;
+        self.slot().result.get()
+    }
+
+    /// `__syncthreads()`: waits until every live thread of the block is here.
+    pub async fn sync_threads(&self, at: &'static SrcLoc) {
+        self.barrier(BarrierKind::Plain, false, at).await;
+    }
+
+    /// `__syncthreads_count(pred)`: the number of threads whose `pred` is true.
+    pub async fn sync_threads_count(&self, pred: bool, at: &'static SrcLoc) -> u32 {
+        self.barrier(BarrierKind::Count, pred, at).await as u32
+    }
+
+    /// `__syncthreads_and(pred)`: whether `pred` is true for every thread.
+    pub async fn sync_threads_and(&self, pred: bool, at: &'static SrcLoc) -> bool {
+        self.barrier(BarrierKind::And, pred, at).await != 0
+    }
+
+    /// `__syncthreads_or(pred)`: whether `pred` is true for some thread.
+    pub async fn sync_threads_or(&self, pred: bool, at: &'static SrcLoc) -> bool {
+        self.barrier(BarrierKind::Or, pred, at).await != 0
+    }
+
+    async fn warp(
+        &self,
+        op: WarpOp,
+        mask: u32,
+        value: u64,
+        arg: u32,
+        width: u32,
+        at: &'static SrcLoc,
+    ) -> u64 {
+        let w = self.tid / 32;
+        if let Err(detail) =
+            check_arrival(op, self.tid % 32, mask, width, self.block.existing_lanes(w))
+        {
+            raise(Failure::Report(Box::new(self.block.divergent(format!(
+                "thread {} (lane {} of warp {w}) calls {} at {at}: {detail}",
+                self.thread_idx,
+                self.tid % 32,
+                op.name()
+            )))));
+        }
+        self.slot().state.set(State::Warp(WarpWait {
+            op,
+            mask,
+            site: at.id(),
+            value,
+            arg,
+            width,
+        }));
+        Suspend(false).await;
+        self.slot().result.get()
+    }
+
+    /// `__syncwarp(mask)`.
+    pub async fn sync_warp(&self, mask: u32, at: &'static SrcLoc) {
+        self.warp(WarpOp::Sync, mask, 0, 0, 32, at).await;
+    }
+
+    /// `__ballot_sync(mask, pred)`: bit `l` set where lane `l` of the mask has `pred`.
+    pub async fn ballot_sync(&self, mask: u32, pred: bool, at: &'static SrcLoc) -> u32 {
+        self.warp(WarpOp::Ballot, mask, u64::from(pred), 0, 32, at)
+            .await as u32
+    }
+
+    /// `__all_sync(mask, pred)`.
+    pub async fn all_sync(&self, mask: u32, pred: bool, at: &'static SrcLoc) -> bool {
+        self.warp(WarpOp::All, mask, u64::from(pred), 0, 32, at)
+            .await
+            != 0
+    }
+
+    /// `__any_sync(mask, pred)`.
+    pub async fn any_sync(&self, mask: u32, pred: bool, at: &'static SrcLoc) -> bool {
+        self.warp(WarpOp::Any, mask, u64::from(pred), 0, 32, at)
+            .await
+            != 0
+    }
+
+    /// `__shfl_sync(mask, v, src_lane, width)`.
+    pub async fn shfl_sync<T: KernelScalar>(
+        &self,
+        mask: u32,
+        v: T,
+        src_lane: u32,
+        width: u32,
+        at: &'static SrcLoc,
+    ) -> T {
+        T::from_bits(
+            self.warp(WarpOp::Shfl, mask, v.to_bits(), src_lane, width, at)
+                .await,
+        )
+    }
+
+    /// `__shfl_up_sync(mask, v, delta, width)`.
+    pub async fn shfl_up_sync<T: KernelScalar>(
+        &self,
+        mask: u32,
+        v: T,
+        delta: u32,
+        width: u32,
+        at: &'static SrcLoc,
+    ) -> T {
+        T::from_bits(
+            self.warp(WarpOp::ShflUp, mask, v.to_bits(), delta, width, at)
+                .await,
+        )
+    }
+
+    /// `__shfl_down_sync(mask, v, delta, width)`.
+    pub async fn shfl_down_sync<T: KernelScalar>(
+        &self,
+        mask: u32,
+        v: T,
+        delta: u32,
+        width: u32,
+        at: &'static SrcLoc,
+    ) -> T {
+        T::from_bits(
+            self.warp(WarpOp::ShflDown, mask, v.to_bits(), delta, width, at)
+                .await,
+        )
+    }
+
+    /// `__shfl_xor_sync(mask, v, lane_mask, width)`.
+    pub async fn shfl_xor_sync<T: KernelScalar>(
+        &self,
+        mask: u32,
+        v: T,
+        lane_mask: u32,
+        width: u32,
+        at: &'static SrcLoc,
+    ) -> T {
+        T::from_bits(
+            self.warp(WarpOp::ShflXor, mask, v.to_bits(), lane_mask, width, at)
+                .await,
+        )
+    }
+
+    /// `__match_any_sync(mask, v)`: the lanes of the mask whose `v` has the same bits.
+    pub async fn match_any_sync<T: KernelScalar>(
+        &self,
+        mask: u32,
+        v: T,
+        at: &'static SrcLoc,
+    ) -> u32 {
+        self.warp(WarpOp::MatchAny, mask, v.to_bits(), 0, 32, at)
+            .await as u32
+    }
+
+    /// Lets the other threads of the block run once (atomics that others may wait on).
+    pub(crate) async fn yield_now(&self) {
+        self.slot().state.set(State::Yielded);
+        Suspend(false).await;
+    }
+
+    // ---- fences (not sync points)
+
+    /// `__threadfence()`.
+    pub fn thread_fence(&self) {
+        fence(Ordering::SeqCst);
+    }
+    /// `__threadfence_block()`.
+    pub fn thread_fence_block(&self) {
+        fence(Ordering::SeqCst);
+    }
+    /// `__threadfence_system()`.
+    pub fn thread_fence_system(&self) {
+        fence(Ordering::SeqCst);
+    }
+
+    // ---- checks
+
+    /// Race-checks an access of element `index` of the tracked memory.
+    #[inline]
+    pub(crate) fn check(&self, track: Track, index: usize, kind: AccessKind, at: &'static SrcLoc) {
+        if !track.is_none() {
+            self.check_tracked(track, index, kind, at);
+        }
+    }
+
+    fn check_tracked(&self, track: Track, index: usize, kind: AccessKind, at: &'static SrcLoc) {
+        let block = self.block;
+        let me = Accessor {
+            epoch: block.epoch.get(),
+            tid: self.tid,
+            block: block.linear,
+            clocks: block.clocks_of(self.tid),
+            site: at.id(),
+        };
+        let tracked = track.get();
+        let verdict = match tracked {
+            Tracked::Global(arg) => match &block.launch.globals[arg] {
+                Some(shadow) => shadow.access(index, &me, kind, &block.launch.epochs),
+                None => Verdict::Ok,
+            },
+            Tracked::Shared(region) => block.shared.access(region, index, &me, kind),
+        };
+        match verdict {
+            Verdict::Ok => {}
+            Verdict::Race(other) => raise(Failure::Report(Box::new(
+                self.race(tracked, index, other, kind, at),
+            ))),
+            Verdict::Uninitialized => {
+                let Tracked::Shared(region) = tracked else {
+                    unreachable!("only shared memory is checked for initialisation")
+                };
+                block.note_uninitialized(|| Error::UninitializedShared {
+                    kernel: block.launch.kernel.rust_name.to_string(),
+                    memory: block.shared.describe(region),
+                    file: at.file().to_string(),
+                    line: at.line(),
+                    index: index as u64,
+                    block: block.idx,
+                    thread: self.thread_idx,
+                })
+            }
+        }
+    }
+
+    /// The report of a race between the recorded access `other` and this one.
+    fn race(
+        &self,
+        tracked: Tracked,
+        index: usize,
+        other: Rec,
+        kind: AccessKind,
+        at: &'static SrcLoc,
+    ) -> Error {
+        let block = self.block;
+        let launch = block.launch;
+        let (memory, other_block) = match tracked {
+            Tracked::Global(arg) => {
+                let memory = match launch.kernel.params.get(arg) {
+                    Some(name) => format!("global buffer `{name}` (parameter {arg})"),
+                    None => format!("global buffer (parameter {arg})"),
+                };
+                let linear = if other.epoch() == block.epoch.get() {
+                    block.linear
+                } else {
+                    launch.epochs.block_of(other.epoch())
+                };
+                (memory, launch.block_idx(linear))
+            }
+            Tracked::Shared(region) => (block.shared.describe(region), block.idx),
+        };
+        let (file, line) = if other.site() == SITE_UNKNOWN {
+            ("<unknown site>".to_string(), 0)
+        } else {
+            let site = src_loc_by_id(other.site());
+            (site.file().to_string(), site.line())
+        };
+        // The thread index of the other access, in its block (same shape as ours).
+        let other_thread = block.thread_idx(other.tid());
+        Error::DataRace {
+            kernel: launch.kernel.rust_name.to_string(),
+            memory,
+            index: index as u64,
+            first: Box::new(RaceAccess {
+                kind: other.kind().word().to_string(),
+                file,
+                line,
+                block: other_block,
+                thread: other_thread,
+            }),
+            second: Box::new(RaceAccess {
+                kind: kind.word().to_string(),
+                file: at.file().to_string(),
+                line: at.line(),
+                block: block.idx,
+                thread: self.thread_idx,
+            }),
+        }
+    }
+}

@@ -1,0 +1,385 @@
+//! The memory handles simulated kernels use: [`Slice`] (`&[T]`), [`SliceMut`]
+//! (`&mut [T]`, shared arrays) and [`AtomicSlice`] (`&[AtomicU32]`, shared atomic arrays).
+//!
+//! They are `Copy` addresses with a length, no lifetime: many simulated threads use the
+//! same memory at once, so no Rust reference to it is ever formed. Every access is
+//! bounds-checked, race-checked where the memory is tracked, and done as an atomic access
+//! of the element's width (see `atomic.rs`).
+
+use std::marker::PhantomData;
+
+use super::atomic::{atomic_dec, atomic_inc, load_elem, store_elem, AtomicInt, AtomicScalar};
+use super::ctx::ThreadCtx;
+use super::shadow::AccessKind;
+use super::site::SrcLoc;
+use crate::kernel_abi::KernelScalar;
+
+/// Which race-check shadow a handle's accesses go to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Track(u32);
+
+const SHARED_BIT: u32 = 1 << 31;
+
+/// Where a [`Track`] points.
+pub(crate) enum Tracked {
+    /// Global memory of slice argument `i`.
+    Global(usize),
+    /// Shared region `r` of the block.
+    Shared(u32),
+}
+
+impl Track {
+    /// Not race-checked (read-only arguments, checks off).
+    pub(crate) const NONE: Track = Track(0);
+
+    pub(crate) fn global(arg: usize) -> Track {
+        Track(u32::try_from(arg + 1).expect("fewer than 2^31 arguments") & !SHARED_BIT)
+    }
+
+    pub(crate) fn shared(region: u32) -> Track {
+        Track(region | SHARED_BIT)
+    }
+
+    #[inline]
+    pub(crate) fn is_none(self) -> bool {
+        self.0 == 0
+    }
+
+    pub(crate) fn get(self) -> Tracked {
+        if self.0 & SHARED_BIT != 0 {
+            Tracked::Shared(self.0 & !SHARED_BIT)
+        } else {
+            Tracked::Global(self.0 as usize - 1)
+        }
+    }
+}
+
+/// A read-only slice inside a simulated kernel (`&[T]` in the kernel's signature).
+pub struct Slice<T> {
+    ptr: *const T,
+    len: usize,
+    /// Index of element 0 in the tracked memory (rows of a 2-D view start later).
+    base: usize,
+    track: Track,
+}
+
+/// A writable slice inside a simulated kernel (`&mut [T]`, a shared array).
+pub struct SliceMut<T> {
+    ptr: *mut T,
+    len: usize,
+    base: usize,
+    track: Track,
+}
+
+/// Elements updated atomically (`&[AtomicU32]` and friends, shared atomic arrays);
+/// `T` is the plain scalar.
+pub struct AtomicSlice<T> {
+    ptr: *mut T,
+    len: usize,
+    base: usize,
+    track: Track,
+    _t: PhantomData<T>,
+}
+
+macro_rules! copy_debug {
+    ($($h:ident),*) => {$(
+        impl<T> Clone for $h<T> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<T> Copy for $h<T> {}
+        impl<T> std::fmt::Debug for $h<T> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($h))
+                    .field("ptr", &self.ptr)
+                    .field("len", &self.len)
+                    .finish()
+            }
+        }
+    )*};
+}
+
+copy_debug!(Slice, SliceMut, AtomicSlice);
+
+/// The number of rows of `width` elements in `len`, for `row` (0 rows when `width` is 0).
+fn rows(len: usize, width: usize) -> usize {
+    len.checked_div(width).unwrap_or(0)
+}
+
+impl<T: KernelScalar> Slice<T> {
+    pub(crate) fn new(ptr: *const T, len: usize, track: Track) -> Slice<T> {
+        Slice {
+            ptr,
+            len,
+            base: 0,
+            track,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// `slice[index]` at `at`.
+    #[inline]
+    pub fn load(&self, ctx: &ThreadCtx<'_>, index: usize, at: &'static SrcLoc) -> T {
+        if index >= self.len {
+            out_of_bounds(index, self.len, at);
+        }
+        ctx.check(self.track, self.base + index, AccessKind::Read, at);
+        // SAFETY: index < len of a live, aligned allocation (arguments outlive the launch,
+        // shared memory the block).
+        unsafe { load_elem(self.ptr.add(index)) }
+    }
+
+    /// Row `index` of a 2-D view with rows of `width` elements: elements
+    /// `[index * width, (index + 1) * width)`, checked against `len / width` rows.
+    pub fn row(&self, index: usize, width: usize, at: &'static SrcLoc) -> Slice<T> {
+        let n = rows(self.len, width);
+        if index >= n {
+            out_of_bounds(index, n, at);
+        }
+        Slice {
+            // SAFETY: (index + 1) * width <= len.
+            ptr: unsafe { self.ptr.add(index * width) },
+            len: width,
+            base: self.base + index * width,
+            track: self.track,
+        }
+    }
+}
+
+impl<T: KernelScalar> SliceMut<T> {
+    pub(crate) fn new(ptr: *mut T, len: usize, track: Track) -> SliceMut<T> {
+        SliceMut {
+            ptr,
+            len,
+            base: 0,
+            track,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// `slice[index]` at `at`.
+    #[inline]
+    pub fn load(&self, ctx: &ThreadCtx<'_>, index: usize, at: &'static SrcLoc) -> T {
+        self.as_slice().load(ctx, index, at)
+    }
+
+    /// `slice[index] = value` at `at`.
+    #[inline]
+    pub fn store(&self, ctx: &ThreadCtx<'_>, index: usize, value: T, at: &'static SrcLoc) {
+        if index >= self.len {
+            out_of_bounds(index, self.len, at);
+        }
+        ctx.check(self.track, self.base + index, AccessKind::Write, at);
+        // SAFETY: index < len of a live, aligned, writable allocation.
+        unsafe { store_elem(self.ptr.add(index), value) }
+    }
+
+    /// Row `index` of a 2-D view (see [`Slice::row`]).
+    pub fn row(&self, index: usize, width: usize, at: &'static SrcLoc) -> SliceMut<T> {
+        let r = self.as_slice().row(index, width, at);
+        SliceMut {
+            ptr: r.ptr.cast_mut(),
+            len: r.len,
+            base: r.base,
+            track: r.track,
+        }
+    }
+
+    /// The read-only view, for passing a `&mut [T]` where a `&[T]` is expected.
+    pub fn as_slice(&self) -> Slice<T> {
+        Slice {
+            ptr: self.ptr,
+            len: self.len,
+            base: self.base,
+            track: self.track,
+        }
+    }
+}
+
+/// A `&mut [T]` passed where a device function takes `&[T]` (Rust's reborrow coercion).
+impl<T: KernelScalar> From<SliceMut<T>> for Slice<T> {
+    fn from(s: SliceMut<T>) -> Slice<T> {
+        s.as_slice()
+    }
+}
+
+impl<T: AtomicScalar> AtomicSlice<T> {
+    pub(crate) fn new(ptr: *mut T, len: usize, track: Track) -> AtomicSlice<T> {
+        AtomicSlice {
+            ptr,
+            len,
+            base: 0,
+            track,
+            _t: PhantomData,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Row `index` of a 2-D view (see [`Slice::row`]).
+    pub fn row(&self, index: usize, width: usize, at: &'static SrcLoc) -> AtomicSlice<T> {
+        let n = rows(self.len, width);
+        if index >= n {
+            out_of_bounds(index, n, at);
+        }
+        AtomicSlice {
+            // SAFETY: (index + 1) * width <= len.
+            ptr: unsafe { self.ptr.add(index * width) },
+            len: width,
+            base: self.base + index * width,
+            track: self.track,
+            _t: PhantomData,
+        }
+    }
+
+    /// The element's address after the bounds and race checks.
+    #[inline]
+    fn element(
+        &self,
+        ctx: &ThreadCtx<'_>,
+        index: usize,
+        kind: AccessKind,
+        at: &'static SrcLoc,
+    ) -> *mut T {
+        if index >= self.len {
+            out_of_bounds(index, self.len, at);
+        }
+        ctx.check(self.track, self.base + index, kind, at);
+        // SAFETY: index < len of a live allocation.
+        unsafe { self.ptr.add(index) }
+    }
+
+    /// An atomic load. Yields once, so a spin-wait on a flag set by another thread of
+    /// the block lets that thread run.
+    pub async fn load(self, ctx: &ThreadCtx<'_>, index: usize, at: &'static SrcLoc) -> T {
+        let p = self.element(ctx, index, AccessKind::AtomicRead, at);
+        ctx.yield_now().await;
+        // SAFETY: `element` checked the index; the memory outlives the kernel's threads.
+        unsafe { T::atomic_load(p) }
+    }
+
+    /// An atomic store.
+    pub async fn store(self, ctx: &ThreadCtx<'_>, index: usize, value: T, at: &'static SrcLoc) {
+        let p = self.element(ctx, index, AccessKind::AtomicWrite, at);
+        // SAFETY: as in `load`.
+        unsafe { T::atomic_store(p, value) }
+    }
+
+    /// Exchanges the element with `value`; yields once (see [`AtomicSlice::load`]).
+    pub async fn swap(self, ctx: &ThreadCtx<'_>, index: usize, value: T, at: &'static SrcLoc) -> T {
+        let p = self.element(ctx, index, AccessKind::AtomicWrite, at);
+        ctx.yield_now().await;
+        // SAFETY: as in `load`.
+        unsafe { T::atomic_swap(p, value) }
+    }
+
+    /// Compares the bits with `current` and writes `new` where equal: `Ok(old)`, else
+    /// `Err(actual)`. Yields once (see [`AtomicSlice::load`]).
+    pub async fn compare_exchange(
+        self,
+        ctx: &ThreadCtx<'_>,
+        index: usize,
+        current: T,
+        new: T,
+        at: &'static SrcLoc,
+    ) -> Result<T, T> {
+        let p = self.element(ctx, index, AccessKind::AtomicRmw, at);
+        ctx.yield_now().await;
+        // SAFETY: as in `load`.
+        unsafe { T::atomic_compare_exchange(p, current, new) }
+    }
+}
+
+macro_rules! rmw {
+    ($bound:ident: $($name:ident => $op:ident, $doc:literal;)*) => {
+        impl<T: $bound> AtomicSlice<T> {$(
+            #[doc = $doc]
+            pub async fn $name(
+                self,
+                ctx: &ThreadCtx<'_>,
+                index: usize,
+                value: T,
+                at: &'static SrcLoc,
+            ) -> T {
+                let p = self.element(ctx, index, AccessKind::AtomicRmw, at);
+                // SAFETY: `element` checked the index; the memory outlives the threads.
+                unsafe { T::$op(p, value) }
+            }
+        )*}
+    };
+}
+
+rmw! { AtomicScalar:
+    fetch_add => atomic_add, "Adds (integers wrap); returns the old value.";
+    fetch_sub => atomic_sub, "Subtracts (integers wrap); returns the old value.";
+    fetch_min => atomic_min, "Minimum (floats: `f32::min`); returns the old value.";
+    fetch_max => atomic_max, "Maximum (floats: `f32::max`); returns the old value.";
+}
+
+rmw! { AtomicInt:
+    fetch_and => atomic_and, "Bitwise and; returns the old value.";
+    fetch_or => atomic_or, "Bitwise or; returns the old value.";
+    fetch_xor => atomic_xor, "Bitwise xor; returns the old value.";
+}
+
+impl AtomicSlice<u32> {
+    /// CUDA's `atomicInc`: `old >= limit ? 0 : old + 1`; returns the old value.
+    pub async fn atomic_inc(
+        self,
+        ctx: &ThreadCtx<'_>,
+        index: usize,
+        limit: u32,
+        at: &'static SrcLoc,
+    ) -> u32 {
+        let p = self.element(ctx, index, AccessKind::AtomicRmw, at);
+        // SAFETY: as in `load`.
+        unsafe { atomic_inc(p, limit) }
+    }
+
+    /// CUDA's `atomicDec`: `(old == 0 || old > limit) ? limit : old - 1`; returns the old
+    /// value.
+    pub async fn atomic_dec(
+        self,
+        ctx: &ThreadCtx<'_>,
+        index: usize,
+        limit: u32,
+        at: &'static SrcLoc,
+    ) -> u32 {
+        let p = self.element(ctx, index, AccessKind::AtomicRmw, at);
+        // SAFETY: as in `load`.
+        unsafe { atomic_dec(p, limit) }
+    }
+}
+
+/// Stops the simulated thread with an out-of-bounds report (the executor adds the
+/// kernel, block and thread).
+#[cold]
+#[inline(never)]
+fn out_of_bounds(index: usize, len: usize, at: &'static SrcLoc) -> ! {
+    super::check::raise(super::check::Failure::OutOfBounds {
+        at,
+        index: index as u64,
+        len: len as u64,
+    })
+}

@@ -1,0 +1,371 @@
+//! The prelude's helpers for block cooperation, warp vote/shuffle/match, fences and
+//! atomics compile in bare NVRTC (no headers) for every scalar type and every ordering, on
+//! sm_75, sm_80 and sm_90; and the PTX for sm_90 holds the instructions they stand for
+//! (Relaxed is CUDA's plain atomic, not a CAS loop; Acquire is `ld.acquire.gpu`, ...).
+
+mod common;
+
+use std::ffi::CString;
+use std::fmt::Write;
+
+use cudarc::nvrtc::result;
+use warpspeed_runtime::__private::CUDA_PRELUDE;
+use warpspeed_runtime::compile::{compile_cubin, nvrtc_options};
+use warpspeed_runtime::{Error, KernelOptions};
+
+const EXACT: KernelOptions = KernelOptions { fast_math: false };
+const ARCHS: [(u32, u32); 3] = [(7, 5), (8, 0), (9, 0)];
+
+/// The C scalar types of the kernel language (usize/isize are the 64-bit ones).
+const SCALARS: [&str; 11] = [
+    "bool",
+    "signed char",
+    "short",
+    "int",
+    "long long",
+    "unsigned char",
+    "unsigned short",
+    "unsigned int",
+    "unsigned long long",
+    "float",
+    "double",
+];
+/// The types with atomics: AtomicI32/U32/I64/U64 and warpspeed's AtomicF32/F64.
+const ATOMICS: [&str; 6] = [
+    "int",
+    "unsigned int",
+    "long long",
+    "unsigned long long",
+    "float",
+    "double",
+];
+/// Rust's `Ordering`: Relaxed, Acquire, Release, AcqRel, SeqCst.
+const ORDERINGS: [&str; 5] = [
+    "WS_RELAXED",
+    "WS_ACQUIRE",
+    "WS_RELEASE",
+    "WS_ACQ_REL",
+    "WS_SEQ_CST",
+];
+
+fn is_float(t: &str) -> bool {
+    t == "float" || t == "double"
+}
+
+/// A kernel that calls every helper for every type it takes and every ordering, each
+/// result folded into the output so that nothing is dropped before ptxas sees it.
+fn every_helper_source() -> String {
+    let mut k = String::from(CUDA_PRELUDE);
+    k.push_str(
+        r#"
+extern "C" __global__ void ws_every_helper(unsigned long long* __restrict__ out, unsigned char* mem, unsigned int x) {
+    unsigned long long acc = 0ull;
+    const unsigned int m = ws_active_mask();
+    const unsigned int lane = ws_lane_id();
+    acc += lane + m;
+    acc += ws_sync_threads_count(x > lane);
+    acc += ws_sync_threads_and(x > lane) ? 1ull : 2ull;
+    acc += ws_sync_threads_or(x > lane) ? 3ull : 4ull;
+    acc += ws_ballot_sync(m, x < lane);
+    acc += ws_all_sync(m, x < lane) ? 5ull : 6ull;
+    acc += ws_any_sync(m, x < lane) ? 7ull : 8ull;
+    ws_thread_fence();
+    ws_thread_fence_block();
+    ws_thread_fence_system();
+    __syncwarp(m);
+    __syncthreads();
+"#,
+    );
+    for (i, t) in SCALARS.iter().enumerate() {
+        writeln!(
+            k,
+            "    {{ // {t}\n        const {t} v = (({t}*)mem)[{i}];\n        ws_dynamic_shared<{t}>()[lane % ws_dynamic_shared_len<{t}>()] = v;\n        acc ^= (unsigned long long)ws_word<{t}>::to(ws_dynamic_shared<{t}>()[x]);"
+        )
+        .unwrap();
+        // The emitter names the type (`ws_shfl_sync<T>`); hand-written calls may not.
+        for (n, width) in ["32u", "16u", "8u", "x"].iter().enumerate() {
+            let targs = if n % 2 == 0 {
+                String::new()
+            } else {
+                format!("<{t}>")
+            };
+            for (f, arg) in [
+                ("ws_shfl_sync", "x"),
+                ("ws_shfl_up_sync", "1u"),
+                ("ws_shfl_down_sync", "2u"),
+                ("ws_shfl_xor_sync", "4u"),
+            ] {
+                writeln!(
+                    k,
+                    "        acc = acc * 3ull + (unsigned long long)ws_word<{t}>::to({f}{targs}(m, v, {arg}, {width}));"
+                )
+                .unwrap();
+            }
+        }
+        writeln!(
+            k,
+            "        acc += ws_match_any_sync(m, v) + ws_match_any_sync<{t}>(m, v);\n    }}"
+        )
+        .unwrap();
+    }
+    for (i, t) in ATOMICS.iter().enumerate() {
+        let bits = |e: &str| format!("(unsigned long long)ws_word<{t}>::to({e})");
+        writeln!(
+            k,
+            "    {{ // {t}\n        __shared__ {t} shared[32];\n        {t}* global = ({t}*)(mem + 1024) + {i} * 64;\n        const {t} v = global[32 + lane], w = global[33];"
+        )
+        .unwrap();
+        writeln!(
+            k,
+            "        acc ^= {};",
+            bits(&format!(
+                "ws_atomic_fetch_add<WS_RELAXED>(ws_dynamic_shared<{t}>() + lane, v)"
+            ))
+        )
+        .unwrap();
+        // Global memory with `NAME<O>(p, ...)`, shared memory with `NAME<O, T>(p, ...)` (the
+        // emitter's spelling).
+        for (space, p, t_arg) in [
+            ("global", "global + lane", String::new()),
+            ("shared", "shared + lane", format!(", {t}")),
+        ] {
+            for o in ORDERINGS {
+                writeln!(k, "        // {space}, {o}").unwrap();
+                let mut ops = vec![
+                    "ws_atomic_fetch_add",
+                    "ws_atomic_fetch_sub",
+                    "ws_atomic_fetch_min",
+                    "ws_atomic_fetch_max",
+                    "ws_atomic_swap",
+                ];
+                if !is_float(t) {
+                    ops.extend([
+                        "ws_atomic_fetch_and",
+                        "ws_atomic_fetch_or",
+                        "ws_atomic_fetch_xor",
+                    ]);
+                }
+                for op in ops {
+                    writeln!(
+                        k,
+                        "        acc ^= {};",
+                        bits(&format!("{op}<{o}{t_arg}>({p}, v)"))
+                    )
+                    .unwrap();
+                }
+                writeln!(
+                    k,
+                    "        acc ^= {};",
+                    bits(&format!("ws_atomic_cas<{o}{t_arg}>({p}, v, w)"))
+                )
+                .unwrap();
+                if *t == "unsigned int" {
+                    writeln!(
+                        k,
+                        "        acc ^= ws_atomic_inc<{o}>({p}, x);\n        acc ^= ws_atomic_dec<{o}>({p}, x);"
+                    )
+                    .unwrap();
+                }
+                if ["WS_RELAXED", "WS_ACQUIRE", "WS_SEQ_CST"].contains(&o) {
+                    writeln!(
+                        k,
+                        "        acc ^= {};",
+                        bits(&format!("ws_atomic_load<{o}{t_arg}>({p})"))
+                    )
+                    .unwrap();
+                }
+                if ["WS_RELAXED", "WS_RELEASE", "WS_SEQ_CST"].contains(&o) {
+                    writeln!(k, "        ws_atomic_store<{o}{t_arg}>({p}, w);").unwrap();
+                }
+            }
+        }
+        writeln!(k, "    }}").unwrap();
+    }
+    k.push_str("    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;\n}\n");
+    k
+}
+
+/// Every helper, every type, every ordering, every architecture warpspeed targets.
+#[test]
+fn every_helper_compiles_for_every_arch() {
+    if !common::nvrtc_or_skip("every_helper_compiles_for_every_arch") {
+        return;
+    }
+    let source = every_helper_source();
+    assert!(
+        !source.contains("#include"),
+        "the prelude includes no header"
+    );
+    for arch in ARCHS {
+        if let Err(err) = compile_cubin(&source, arch, EXACT) {
+            panic!("sm_{}{}: {err}", arch.0, arch.1);
+        }
+    }
+}
+
+/// Small kernels, one per case, whose sm_90 PTX is checked below.
+const CHECKS: &str = r#"
+extern "C" __global__ void relaxed_add_u32(unsigned int* p, unsigned int* out) { out[0] = ws_atomic_fetch_add<WS_RELAXED>(p, 3u); }
+extern "C" __global__ void relaxed_add_u32_unused(unsigned int* p) { ws_atomic_fetch_add<WS_RELAXED, unsigned int>(p, 3); }
+extern "C" __global__ void relaxed_add_shared(unsigned int* out) { __shared__ unsigned int s[32]; s[threadIdx.x] = 0u; __syncthreads(); out[threadIdx.x] = ws_atomic_fetch_add<WS_RELAXED>(&s[threadIdx.x / 2u], 1u); }
+extern "C" __global__ void relaxed_add_f32(float* p, float* out) { out[0] = ws_atomic_fetch_add<WS_RELAXED>(p, 1.5f); }
+extern "C" __global__ void relaxed_sub_i32(int* p, int* out) { out[0] = ws_atomic_fetch_sub<WS_RELAXED, int>(p, 7u); }
+extern "C" __global__ void relaxed_min_i64(long long* p, long long* out) { out[0] = ws_atomic_fetch_min<WS_RELAXED>(p, -7ll); }
+extern "C" __global__ void relaxed_swap_f64(double* p, double* out) { out[0] = ws_atomic_swap<WS_RELAXED>(p, 2.0); }
+extern "C" __global__ void relaxed_cas_f32(float* p, float* out) { out[0] = ws_atomic_cas<WS_RELAXED>(p, 1.0f, 2.0f); }
+extern "C" __global__ void relaxed_inc(unsigned int* p, unsigned int* out) { out[0] = ws_atomic_inc<WS_RELAXED>(p, 9u); }
+extern "C" __global__ void relaxed_load(const unsigned int* p, unsigned int* out) { out[0] = ws_atomic_load<WS_RELAXED>(p); }
+extern "C" __global__ void acquire_load(const unsigned int* p, unsigned int* out) { out[0] = ws_atomic_load<WS_ACQUIRE>(p); }
+extern "C" __global__ void release_store(unsigned long long* p) { ws_atomic_store<WS_RELEASE>(p, 5ull); }
+extern "C" __global__ void acquire_add(unsigned int* p, unsigned int* out) { out[0] = ws_atomic_fetch_add<WS_ACQUIRE>(p, 3u); }
+extern "C" __global__ void seq_cst_add(unsigned int* p, unsigned int* out) { out[0] = ws_atomic_fetch_add<WS_SEQ_CST>(p, 3u); }
+extern "C" __global__ void acq_rel_cas_u64(unsigned long long* p, unsigned long long* out) { out[0] = ws_atomic_cas<WS_ACQ_REL>(p, 1ull, 2ull); }
+extern "C" __global__ void float_max(float* p, float* out) { out[0] = ws_atomic_fetch_max<WS_RELAXED>(p, 2.0f); }
+extern "C" __global__ void warp(unsigned int* out, double* d) {
+    const unsigned int m = ws_active_mask();
+    out[0] = ws_lane_id() + ws_ballot_sync(m, out[1] > 2u) + ws_match_any_sync(m, out[2]) + ws_match_any_sync(m, d[1])
+        + ws_shfl_xor_sync(m, out[3], 1u, 16u) + ws_sync_threads_count(out[4] != 0u);
+    d[0] = ws_shfl_down_sync(m, d[2], 1u, 32u);
+}
+"#;
+
+/// The PTX NVRTC makes of `source` for sm_90, with warpspeed's options.
+fn ptx_sm90(source: &str) -> String {
+    let src = CString::new(source).unwrap();
+    let prog = result::create_program(&src, None).unwrap();
+    let opts = nvrtc_options((9, 0), EXACT);
+    // SAFETY: `prog` was just created and is destroyed once, at the end.
+    let compiled = unsafe { result::compile_program(prog, &opts) };
+    // SAFETY: as above.
+    let log = unsafe { result::get_program_log(prog) }.unwrap();
+    let log: Vec<u8> = log
+        .iter()
+        .map(|&c| c as u8)
+        .take_while(|&b| b != 0)
+        .collect();
+    assert!(compiled.is_ok(), "NVRTC: {}", String::from_utf8_lossy(&log));
+    // SAFETY: as above; the program compiled.
+    let ptx = unsafe { result::get_ptx(prog) }.unwrap();
+    // SAFETY: as above.
+    unsafe { result::destroy_program(prog) }.unwrap();
+    let ptx: Vec<u8> = ptx
+        .iter()
+        .map(|&c| c as u8)
+        .take_while(|&b| b != 0)
+        .collect();
+    String::from_utf8(ptx).unwrap()
+}
+
+/// The PTX of one entry point, up to the next.
+fn entry<'a>(ptx: &'a str, name: &str) -> &'a str {
+    let start = ptx
+        .find(&format!(".entry {name}("))
+        .unwrap_or_else(|| panic!("no entry {name} in the PTX"));
+    let rest = &ptx[start + 1..];
+    &ptx[start..start + 1 + rest.find(".entry ").unwrap_or(rest.len())]
+}
+
+#[test]
+fn sm90_ptx_has_the_expected_instructions() {
+    if !common::nvrtc_or_skip("sm90_ptx_has_the_expected_instructions") {
+        return;
+    }
+    let ptx = ptx_sm90(&format!("{CUDA_PRELUDE}\n{CHECKS}"));
+    let has = |name: &str, wanted: &[&str]| {
+        let body = entry(&ptx, name);
+        for w in wanted {
+            assert!(body.contains(w), "{name}: no `{w}` in\n{body}");
+        }
+        body
+    };
+    let no_cas = |name: &str, body: &str| {
+        assert!(
+            !body.contains(".cas.") && !body.contains("fence") && !body.contains("bra"),
+            "{name}: Relaxed must be the plain CUDA atomic, not a CAS loop or a fence:\n{body}"
+        );
+    };
+    // Relaxed: exactly what CUDA's atomicAdd etc. compile to.
+    for (name, wanted) in [
+        ("relaxed_add_u32", "atom.global.add.u32"),
+        ("relaxed_add_shared", "atom.shared.add.u32"),
+        ("relaxed_add_f32", "atom.global.add.f32"),
+        ("relaxed_sub_i32", "atom.global.add.u32"),
+        ("relaxed_min_i64", "atom.global.min.s64"),
+        ("relaxed_swap_f64", "atom.global.exch.b64"),
+        ("relaxed_cas_f32", "atom.global.cas.b32"),
+        ("relaxed_inc", "atom.global.inc.u32"),
+    ] {
+        let body = has(name, &[wanted]);
+        if name != "relaxed_cas_f32" {
+            no_cas(name, body);
+        }
+    }
+    let unused = entry(&ptx, "relaxed_add_u32_unused");
+    assert!(
+        unused.contains("red.global.add.u32") || unused.contains("atom.global.add.u32"),
+        "{unused}"
+    );
+    no_cas("relaxed_add_u32_unused", unused);
+    has("relaxed_load", &["ld.relaxed.gpu.b32"]);
+    // The other orderings: PTX with that .sem and .gpu scope.
+    has("acquire_load", &["ld.acquire.gpu.b32"]);
+    has("release_store", &["st.release.gpu.b64"]);
+    has("acquire_add", &["atom.acquire.gpu.add.u32"]);
+    let seq = has("seq_cst_add", &["fence.sc.gpu", "atom.acq_rel.gpu.add.u32"]);
+    assert!(
+        seq.find("fence.sc.gpu") < seq.find("atom.acq_rel.gpu"),
+        "{seq}"
+    );
+    has("acq_rel_cas_u64", &["atom.acq_rel.gpu.cas.b64"]);
+    // f32 max: a CAS loop around max.f32.
+    has("float_max", &["atom.global.cas.b32", "max.f32"]);
+    has(
+        "warp",
+        &[
+            "%laneid",
+            "vote.sync.ballot.b32",
+            "match.any.sync.b32",
+            "match.any.sync.b64",
+            "shfl.sync.bfly.b32",
+            "shfl.sync.down.b32",
+            "bar.red.popc.u32",
+        ],
+    );
+}
+
+/// Rust panics on a Release/AcqRel load and an Acquire/AcqRel store; the helpers refuse
+/// them at compile time.
+#[test]
+fn invalid_load_and_store_orderings_do_not_compile() {
+    if !common::nvrtc_or_skip("invalid_load_and_store_orderings_do_not_compile") {
+        return;
+    }
+    for (body, message) in [
+        (
+            "out[0] = ws_atomic_load<WS_RELEASE>(p);",
+            "cannot have Release or AcqRel",
+        ),
+        (
+            "out[0] = ws_atomic_load<WS_ACQ_REL>(p);",
+            "cannot have Release or AcqRel",
+        ),
+        (
+            "ws_atomic_store<WS_ACQUIRE>(out, 1u);",
+            "cannot have Acquire or AcqRel",
+        ),
+        (
+            "ws_atomic_store<WS_ACQ_REL>(out, 1u);",
+            "cannot have Acquire or AcqRel",
+        ),
+    ] {
+        let source = format!(
+            "{CUDA_PRELUDE}\nextern \"C\" __global__ void bad(const unsigned int* p, unsigned int* out) {{ {body} }}\n"
+        );
+        match compile_cubin(&source, (9, 0), EXACT) {
+            Err(Error::Compile { log, .. }) => {
+                assert!(log.contains(message), "{body}: {log}")
+            }
+            other => panic!("{body}: expected a compile error, got {other:?}"),
+        }
+    }
+}

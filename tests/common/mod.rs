@@ -1,0 +1,60 @@
+//! Helpers the workspace's integration tests share: the devices to run on (the simulator,
+//! then the GPU where there is one), a seedable PRNG, and the Rust line of a marker comment
+//! (so tests can check that reports name the right lines without hard-coding numbers).
+
+#![allow(dead_code)]
+
+use warpspeed::{Backend, Device};
+
+/// The simulator, then the GPU when there is one. `WARPSPEED_REQUIRE_GPU=1` turns a missing
+/// GPU into a failure instead of a printed notice.
+pub fn devices(test: &str) -> Vec<Device> {
+    let mut v = vec![Device::simulator()];
+    let require = std::env::var("WARPSPEED_REQUIRE_GPU").is_ok_and(|v| v == "1");
+    match Device::new() {
+        Ok(d) if d.backend() == Backend::Cuda => v.push(d),
+        Ok(_) => {
+            assert!(!require, "WARPSPEED_REQUIRE_GPU=1 but no GPU was found");
+            println!("SKIPPED {test} on the GPU: no GPU; checked on the simulator only");
+        }
+        Err(e) => {
+            assert!(
+                !require,
+                "WARPSPEED_REQUIRE_GPU=1 but Device::new failed: {e}"
+            );
+            println!("SKIPPED {test} on the GPU: {e}; checked on the simulator only");
+        }
+    }
+    v
+}
+
+/// xorshift64*: deterministic pseudo-random numbers without a dependency.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+}
+
+/// The 1-based line of `source` holding the comment `// @marker` (exactly once).
+pub fn line_of(source: &str, marker: &str) -> u32 {
+    let comment = format!("// @{marker}");
+    let hits: Vec<usize> = source
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim_end().ends_with(&comment))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert_eq!(hits.len(), 1, "marker {marker:?} must appear once");
+    hits[0] as u32
+}

@@ -1,0 +1,68 @@
+//! Every example, run as a user runs it (`cargo run --example NAME`) on the simulator
+//! (`WARPSPEED_BACKEND=sim`), with sizes small enough for a debug build. Each example checks
+//! its own results against a CPU reference and exits non-zero on a difference, so this
+//! runs every example's kernels on the simulator in CI.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// (example, arguments): the same command as on the GPU, smaller.
+const EXAMPLES: &[(&str, &[&str])] = &[
+    ("life", &["--size", "70", "--generations", "3"]),
+    ("vector_add", &["--len", "20001"]),
+    ("scalar_multiply", &["--len", "20001"]),
+    ("polyval", &["--len", "20001"]),
+    ("sim_speed", &["--runs", "1"]),
+    ("bench", &["--quick"]),
+];
+
+/// target/<profile>/examples/, next to this test's own target/<profile>/deps/.
+fn examples_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current_exe");
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .expect("test binary lives in target/<profile>/deps")
+        .join("examples")
+}
+
+/// The built example, building it first when `cargo test` was asked for this test alone.
+fn example_binary(name: &str) -> PathBuf {
+    let path = examples_dir().join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    if !path.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let release = examples_dir()
+            .parent()
+            .is_some_and(|p| p.ends_with("release"));
+        let mut cmd = Command::new(cargo);
+        cmd.args(["build", "--example", name]);
+        if release {
+            cmd.arg("--release");
+        }
+        let status = cmd.status().expect("run cargo build");
+        assert!(status.success(), "cargo build --example {name} failed");
+    }
+    path
+}
+
+#[test]
+fn every_example_runs_on_the_simulator() {
+    let mut failures = Vec::new();
+    for (name, args) in EXAMPLES {
+        let out = Command::new(example_binary(name))
+            .args(*args)
+            .env("WARPSPEED_BACKEND", "sim")
+            .output()
+            .unwrap_or_else(|e| panic!("could not start example {name}: {e}"));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        println!("=== {name} {}\n{stdout}{stderr}", args.join(" "));
+        if !out.status.success() {
+            failures.push(format!("{name}: {}\n{stdout}{stderr}", out.status));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "examples failed on the simulator:\n{}",
+        failures.join("\n")
+    );
+}
