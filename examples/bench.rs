@@ -35,7 +35,6 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use clap::Parser;
 use common::{first_difference, XorShift};
-use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{CudaFunction, CudaStream, PushKernelArg};
 use cudarc::nvrtc::Ptx;
 use warpspeed::compile::{compile_cubin, nvrtc_compile_count};
@@ -151,21 +150,14 @@ fn main() -> ExitCode {
     } else {
         bench(&args)
     };
-    match outcome {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    common::exit_code(outcome)
 }
 
 // ---- NVRTC check (no GPU needed) -------------------------------------------------------
 
 fn check_nvrtc(arch: Option<u32>) -> Res<bool> {
     let arch = match arch {
-        Some(a) => (a / 10, a % 10),
+        Some(a) => common::sm(a),
         None => Device::cuda(0)
             .ok()
             .and_then(|d| d.compute_capability())
@@ -193,16 +185,7 @@ fn check_nvrtc(arch: Option<u32>) -> Res<bool> {
             empty::KERNEL.options,
         ),
     ];
-    for (what, source, options) in sources {
-        let cubin = compile_cubin(source, arch, options)?;
-        println!(
-            "NVRTC compiled {what} for sm_{}{}: {} bytes of CUBIN",
-            arch.0,
-            arch.1,
-            cubin.len()
-        );
-    }
-    Ok(true)
+    Ok(common::compile_sources(&sources, &[arch])?)
 }
 
 // ---- the benchmark -----------------------------------------------------------------------
@@ -305,21 +288,6 @@ struct Hand {
     empty: CudaFunction,
 }
 
-/// GPU milliseconds per call of `step`, over `iters` back-to-back calls, by CUDA events.
-fn time_events(
-    stream: &Arc<CudaStream>,
-    iters: usize,
-    mut step: impl FnMut() -> Res<()>,
-) -> Res<f64> {
-    let flags = Some(CUevent_flags::CU_EVENT_DEFAULT);
-    let start = stream.record_event(flags)?;
-    for _ in 0..iters {
-        step()?;
-    }
-    let end = stream.record_event(flags)?;
-    Ok(f64::from(start.elapsed_ms(&end)?) / iters as f64)
-}
-
 /// Iterations that make one round take about `round_ms`, from one timed call.
 fn calibrate(per_call_ms: f64, round_ms: f64) -> usize {
     ((round_ms / per_call_ms.max(1e-6)) as usize).clamp(3, 5000)
@@ -375,8 +343,8 @@ fn bench_life(
 
     // First generation: compiles/loads the kernel, and is checked against the CPU where
     // the CPU is quick enough.
-    let ws_one = time_events(stream, 1, || ws_step(&mut a, &mut b))?;
-    let hand_one = time_events(stream, 1, || hand_step(&mut c, &mut d))?;
+    let ws_one = common::time_events(dev, 1, || ws_step(&mut a, &mut b))?;
+    let hand_one = common::time_events(dev, 1, || hand_step(&mut c, &mut d))?;
     let mut ok = true;
     if n <= 4096 {
         let want = life_kernels::cpu_step(&init, n);
@@ -391,8 +359,10 @@ fn bench_life(
     let iters = calibrate(ws_one.min(hand_one), args.round_ms);
     let (mut best_ws, mut best_hand) = (f64::INFINITY, f64::INFINITY);
     for _ in 0..args.rounds {
-        best_ws = best_ws.min(time_events(stream, iters, || ws_step(&mut a, &mut b))?);
-        best_hand = best_hand.min(time_events(stream, iters, || hand_step(&mut c, &mut d))?);
+        best_ws = best_ws.min(common::time_events(dev, iters, || ws_step(&mut a, &mut b))?);
+        best_hand = best_hand.min(common::time_events(dev, iters, || {
+            hand_step(&mut c, &mut d)
+        })?);
     }
     // Both ran 1 + rounds * iters generations from the same lattice.
     let (got_ws, got_hand) = (a.download()?, c.download()?);
@@ -455,13 +425,13 @@ fn bench_vector_add(
         unsafe { launch.launch(hand_cfg) }?;
         Ok(())
     };
-    let ws_one = time_events(stream, 1, &mut ws_step)?;
-    let hand_one = time_events(stream, 1, hand_step)?;
+    let ws_one = common::time_events(dev, 1, &mut ws_step)?;
+    let hand_one = common::time_events(dev, 1, hand_step)?;
     let iters = calibrate(ws_one.min(hand_one), args.round_ms);
     let (mut best_ws, mut best_hand) = (f64::INFINITY, f64::INFINITY);
     for _ in 0..args.rounds {
-        best_ws = best_ws.min(time_events(stream, iters, &mut ws_step)?);
-        best_hand = best_hand.min(time_events(stream, iters, hand_step)?);
+        best_ws = best_ws.min(common::time_events(dev, iters, &mut ws_step)?);
+        best_hand = best_hand.min(common::time_events(dev, iters, hand_step)?);
     }
     let (got_ws, got_hand) = (out_ws.download()?, out_hand.download()?);
     let want: Vec<f32> = ha.iter().zip(&hb).map(|(x, y)| x + y).collect();

@@ -13,40 +13,36 @@
 
 mod common;
 
+use std::ops::{Add, Mul};
 use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use common::{first_difference, open_device, XorShift};
 use warpspeed::prelude::*;
-use warpspeed::{Device, LaunchConfig};
+use warpspeed::{Device, DeviceBuffer, KernelScalar, LaunchConfig};
 
-#[gpu_kernel]
-fn polyval_f32(result: &mut [f32], x: &[f32], coeffs: &[f32]) {
-    let i = grid_1d();
-    if i >= x.len() {
-        return;
-    }
-    let xi = x[i];
-    let mut val = coeffs[0];
-    for k in 1..coeffs.len() {
-        val = val * xi + coeffs[k];
-    }
-    result[i] = val;
+/// `polyval_f32` and `polyval_f64`: the kernel language has no generics, so a
+/// `macro_rules!` writes the kernel once for both float types.
+macro_rules! polyval_kernel {
+    ($name:ident, $t:ident) => {
+        #[gpu_kernel]
+        fn $name(result: &mut [$t], x: &[$t], coeffs: &[$t]) {
+            let i = grid_1d();
+            if i >= x.len() {
+                return;
+            }
+            let xi = x[i];
+            let mut val = coeffs[0];
+            for k in 1..coeffs.len() {
+                val = val * xi + coeffs[k];
+            }
+            result[i] = val;
+        }
+    };
 }
 
-#[gpu_kernel]
-fn polyval_f64(result: &mut [f64], x: &[f64], coeffs: &[f64]) {
-    let i = grid_1d();
-    if i >= x.len() {
-        return;
-    }
-    let xi = x[i];
-    let mut val = coeffs[0];
-    for k in 1..coeffs.len() {
-        val = val * xi + coeffs[k];
-    }
-    result[i] = val;
-}
+polyval_kernel!(polyval_f32, f32);
+polyval_kernel!(polyval_f64, f64);
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Precision {
@@ -89,11 +85,11 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let source: &str = match args.precision {
-        Precision::F32 => &polyval_f32::CUDA_SOURCE,
-        Precision::F64 => &polyval_f64::CUDA_SOURCE,
+    let kernel = match args.precision {
+        Precision::F32 => &polyval_f32::KERNEL,
+        Precision::F64 => &polyval_f64::KERNEL,
     };
-    common::run_main(args.print_cuda, source, || run(&args))
+    common::run_main(args.print_cuda, &[kernel], || run(&args))
 }
 
 fn run(args: &Args) -> Result<bool, warpspeed::Error> {
@@ -123,14 +119,14 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
         Precision::F32 => {
             let xs: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
             let cs: Vec<f32> = args.coeffs.iter().map(|&c| c as f32).collect();
-            let got = gpu_f32(&dev, cfg, &xs, &cs)?;
-            let want: Vec<f32> = xs.iter().map(|&x| horner_f32(&cs, x)).collect();
+            let got = gpu(&dev, cfg, &xs, &cs, f32::NAN, polyval_f32::launch)?;
+            let want: Vec<f32> = xs.iter().map(|&x| horner(&cs, x)).collect();
             // Information only: how far f32 Horner is from the f64 value.
             let worst = xs
                 .iter()
                 .zip(&got)
                 .map(|(&x, &g)| {
-                    let exact = horner_f64(&args.coeffs, f64::from(x));
+                    let exact = horner(&args.coeffs, f64::from(x));
                     ((f64::from(g) - exact) / exact).abs()
                 })
                 .filter(|e| e.is_finite())
@@ -139,43 +135,37 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
             report(&xs, &got, &want, f32::to_bits)
         }
         Precision::F64 => {
-            let got = gpu_f64(&dev, cfg, &xs, &args.coeffs)?;
-            let want: Vec<f64> = xs.iter().map(|&x| horner_f64(&args.coeffs, x)).collect();
+            let got = gpu(&dev, cfg, &xs, &args.coeffs, f64::NAN, polyval_f64::launch)?;
+            let want: Vec<f64> = xs.iter().map(|&x| horner(&args.coeffs, x)).collect();
             report(&xs, &got, &want, f64::to_bits)
         }
     }
 }
 
-fn gpu_f32(
+/// The kernel's results: `xs` and `cs` uploaded, `launch` run into an output poisoned with
+/// `nan` (every x must be written), the output downloaded.
+fn gpu<T: KernelScalar>(
     dev: &Device,
     cfg: LaunchConfig,
-    xs: &[f32],
-    cs: &[f32],
-) -> Result<Vec<f32>, warpspeed::Error> {
+    xs: &[T],
+    cs: &[T],
+    nan: T,
+    launch: impl FnOnce(
+        &Device,
+        LaunchConfig,
+        &mut DeviceBuffer<T>,
+        &DeviceBuffer<T>,
+        &DeviceBuffer<T>,
+    ) -> Result<(), warpspeed::Error>,
+) -> Result<Vec<T>, warpspeed::Error> {
     let (dx, dc) = (dev.upload(xs)?, dev.upload(cs)?);
-    let mut out = dev.upload(&vec![f32::NAN; xs.len()])?; // poisoned: every x must be written
-    polyval_f32::launch(dev, cfg, &mut out, &dx, &dc)?;
-    out.download()
-}
-
-fn gpu_f64(
-    dev: &Device,
-    cfg: LaunchConfig,
-    xs: &[f64],
-    cs: &[f64],
-) -> Result<Vec<f64>, warpspeed::Error> {
-    let (dx, dc) = (dev.upload(xs)?, dev.upload(cs)?);
-    let mut out = dev.upload(&vec![f64::NAN; xs.len()])?;
-    polyval_f64::launch(dev, cfg, &mut out, &dx, &dc)?;
+    let mut out = dev.upload(&vec![nan; xs.len()])?;
+    launch(dev, cfg, &mut out, &dx, &dc)?;
     out.download()
 }
 
 /// The CPU reference, in the kernel's order of operations (Rust never fuses `a * b + c`).
-fn horner_f32(cs: &[f32], x: f32) -> f32 {
-    cs[1..].iter().fold(cs[0], |val, &c| val * x + c)
-}
-
-fn horner_f64(cs: &[f64], x: f64) -> f64 {
+fn horner<T: Copy + Mul<Output = T> + Add<Output = T>>(cs: &[T], x: T) -> T {
     cs[1..].iter().fold(cs[0], |val, &c| val * x + c)
 }
 

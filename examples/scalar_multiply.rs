@@ -14,7 +14,7 @@ mod common;
 use std::process::ExitCode;
 
 use clap::Parser;
-use common::{first_difference, open_device, XorShift};
+use common::{open_device, XorShift};
 use warpspeed::prelude::*;
 use warpspeed::LaunchConfig;
 
@@ -50,9 +50,7 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    common::run_main(args.print_cuda, &scalar_multiply::CUDA_SOURCE, || {
-        run(&args)
-    })
+    common::run_main(args.print_cuda, &[&scalar_multiply::KERNEL], || run(&args))
 }
 
 fn run(args: &Args) -> Result<bool, warpspeed::Error> {
@@ -79,13 +77,10 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
         &host[..host.len().min(3)],
         &got[..got.len().min(3)]
     );
-    if let Some((i, count)) = first_difference(&got, &want, f32::to_bits) {
-        eprintln!(
-            "MISMATCH: {count} of {} elements differ; first at {i}: got {}, expected {}",
-            args.len, got[i], want[i]
-        );
-        return Ok(false);
-    }
-    println!("OK: equals the CPU result bit for bit");
-    Ok(true)
+    Ok(common::check_elements(
+        &got,
+        &want,
+        f32::to_bits,
+        "OK: equals the CPU result bit for bit",
+    ))
 }

@@ -45,7 +45,7 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    common::run_main(false, "", || run(&args))
+    common::run_main(false, &[], || run(&args))
 }
 
 fn run(args: &Args) -> Result<bool, warpspeed::Error> {
@@ -105,7 +105,7 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     let cfg = LaunchConfig::new(4, 256);
     let mut last = Vec::new();
     let t = median(runs, || {
-        bins.copy_from_host(&vec![0; histogram_kernels::LETTER_BINS])?;
+        bins.copy_from_host(&[0; histogram_kernels::LETTER_BINS])?;
         let r = histogram_kernels::histogram_privatized::launch(&dev, cfg, &input, &mut bins);
         last = bins.download()?;
         r

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Parser;
-use common::{first_difference, open_device, XorShift};
+use common::{open_device, XorShift};
 use warpspeed::prelude::*;
 use warpspeed::LaunchConfig;
 
@@ -44,7 +44,7 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    common::run_main(args.print_cuda, &vector_add::CUDA_SOURCE, || run(&args))
+    common::run_main(args.print_cuda, &[&vector_add::KERNEL], || run(&args))
 }
 
 fn run(args: &Args) -> Result<bool, warpspeed::Error> {
@@ -71,13 +71,10 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
         "vector_add: {n} elements on {cfg}, {:.3} ms (the first launch includes compiling or loading the kernel)",
         elapsed.as_secs_f64() * 1e3
     );
-    if let Some((i, count)) = first_difference(&got, &want, f32::to_bits) {
-        eprintln!(
-            "MISMATCH: {count} of {n} elements differ; first at {i}: got {}, expected {}",
-            got[i], want[i]
-        );
-        return Ok(false);
-    }
-    println!("OK: equals the CPU sum bit for bit");
-    Ok(true)
+    Ok(common::check_elements(
+        &got,
+        &want,
+        f32::to_bits,
+        "OK: equals the CPU sum bit for bit",
+    ))
 }

@@ -9,6 +9,27 @@ use std::process::Command;
 /// (example, arguments): the same command as on the GPU, smaller.
 const EXAMPLES: &[(&str, &[&str])] = &[
     ("life", &["--size", "70", "--generations", "3"]),
+    (
+        "life",
+        &[
+            "--variant",
+            "all",
+            "--size",
+            "45",
+            "--block-size",
+            "20",
+            "--generations",
+            "4",
+        ],
+    ),
+    ("matmul", &["--m", "37", "--k", "29", "--n", "41"]),
+    (
+        "convolve",
+        &["--rows", "70", "--cols", "45", "--mask", "5x3"],
+    ),
+    ("warp_primitives", &[]),
+    ("scan", &["--len", "20001", "--f64-len", "256"]),
+    ("histogram", &["--len", "20001"]),
     ("vector_add", &["--len", "20001"]),
     ("scalar_multiply", &["--len", "20001"]),
     ("polyval", &["--len", "20001"]),
@@ -58,6 +79,18 @@ fn every_example_runs_on_the_simulator() {
         println!("=== {name} {}\n{stdout}{stderr}", args.join(" "));
         if !out.status.success() {
             failures.push(format!("{name}: {}\n{stdout}{stderr}", out.status));
+        }
+        if *name == "warp_primitives" {
+            // The kernel's own printing, before the example shows what the seed expects.
+            let (printed, expected) = stdout
+                .split_once("expected (the seed's comments):\n")
+                .unwrap_or((&stdout, ""));
+            let expected = expected.trim_end_matches('\n');
+            if expected.is_empty() || !printed.contains(expected) {
+                failures.push(format!(
+                    "warp_primitives printed\n{printed}\nbut the seed expects\n{expected}"
+                ));
+            }
         }
     }
     assert!(

@@ -5,28 +5,10 @@
 #![allow(arithmetic_overflow, unused_parens)]
 
 use warpspeed::prelude::*;
-use warpspeed::{Backend, Device, DeviceBuffer, KernelScalar, LaunchConfig};
+use warpspeed::{Device, DeviceBuffer, KernelScalar, LaunchConfig};
 
-/// The simulator, then the GPU when there is one.
-fn devices() -> Vec<Device> {
-    let mut v = vec![Device::simulator()];
-    let require = std::env::var("WARPSPEED_REQUIRE_GPU").is_ok_and(|v| v == "1");
-    match Device::new() {
-        Ok(d) if d.backend() == Backend::Cuda => v.push(d),
-        Ok(_) => {
-            assert!(!require, "WARPSPEED_REQUIRE_GPU=1 but no GPU was found");
-            println!("semantics: no GPU: checked on the simulator only");
-        }
-        Err(e) => {
-            assert!(
-                !require,
-                "WARPSPEED_REQUIRE_GPU=1 but Device::new failed: {e}"
-            );
-            println!("semantics: Device::new failed ({e}): checked on the simulator only");
-        }
-    }
-    v
-}
+mod common;
+use common::devices;
 
 fn cfg(n: usize) -> LaunchConfig {
     LaunchConfig::for_num_elems(n as u32)
@@ -159,7 +141,7 @@ fn small_int_promotion() {
     let cd: Vec<(i8, i8)> = c.iter().copied().zip(d.iter().copied()).collect();
     let ef: Vec<(u16, u16)> = e.iter().copied().zip(f.iter().copied()).collect();
     let gh: Vec<(i16, i16)> = g.iter().copied().zip(h.iter().copied()).collect();
-    for dev in devices() {
+    for dev in devices("small_int_promotion") {
         let n = a.len();
         let (da, db) = (dev.upload(&a).unwrap(), dev.upload(&b).unwrap());
         let mut o: Vec<DeviceBuffer<u8>> = (0..5).map(|_| dev.zeros::<u8>(n).unwrap()).collect();
@@ -343,7 +325,7 @@ fn wrapping_overflow_and_min_over_minus_one() {
         -(1 << 40),
     ]);
     let cd: Vec<(i64, i64)> = c.iter().copied().zip(d.iter().copied()).collect();
-    for dev in devices() {
+    for dev in devices("wrapping_overflow_and_min_over_minus_one") {
         let n = a.len();
         let (da, db) = (dev.upload(&a).unwrap(), dev.upload(&b).unwrap());
         let mut o: Vec<DeviceBuffer<i32>> = (0..7).map(|_| dev.zeros::<i32>(n).unwrap()).collect();
@@ -489,7 +471,7 @@ fn shift_amounts_are_masked() {
         }
     }
     let n = rows.len();
-    for dev in devices() {
+    for dev in devices("shift_amounts_are_masked") {
         let dx = dev
             .upload(&rows.iter().map(|r| r.0).collect::<Vec<_>>())
             .unwrap();
@@ -650,7 +632,7 @@ fn float_to_int_casts_saturate() {
     let fs: Vec<f32> = vals.iter().map(|&v| v as f32).collect();
     let rows: Vec<(f32, f64)> = fs.iter().copied().zip(vals.iter().copied()).collect();
     let n = rows.len();
-    for dev in devices() {
+    for dev in devices("float_to_int_casts_saturate") {
         let (df, dd) = (dev.upload(&fs).unwrap(), dev.upload(&vals).unwrap());
         macro_rules! z {
             ($t:ty) => {
@@ -743,7 +725,7 @@ fn float_remainder_is_fmod() {
     let b: Vec<f32> = d.iter().map(|&x| x as f32).collect();
     let rows: Vec<(f32, f32, f64, f64)> = (0..c.len()).map(|i| (a[i], b[i], c[i], d[i])).collect();
     let n = rows.len();
-    for dev in devices() {
+    for dev in devices("float_remainder_is_fmod") {
         let (da, db, dc, dd) = (
             dev.upload(&a).unwrap(),
             dev.upload(&b).unwrap(),
@@ -802,7 +784,7 @@ fn usize_is_64_bit() {
     let rows: Vec<(usize, usize, usize, isize)> =
         (0..a.len()).map(|i| (i, a[i], b[i], s[i])).collect();
     let n = rows.len();
-    for dev in devices() {
+    for dev in devices("usize_is_64_bit") {
         let (da, db, ds) = (
             dev.upload(&a).unwrap(),
             dev.upload(&b).unwrap(),
@@ -935,7 +917,7 @@ fn bit_counting_on_every_width() {
     let names = ["count_ones", "leading_zeros", "trailing_zeros"];
     let tys = ["u8", "i16", "u64", "i8", "u16", "i32"];
     let idx: Vec<usize> = (0..want.len()).collect();
-    for dev in devices() {
+    for dev in devices("bit_counting_on_every_width") {
         let mut out = dev.zeros::<u32>(n * 18).unwrap();
         bitcount::launch(
             &dev,
@@ -991,7 +973,7 @@ fn unsuffixed_literals_infer_like_rustc() {
     let s: Vec<u32> = vec![0, 1, 31, 32, 40, 63];
     let rows: Vec<(u8, u32)> = x.iter().copied().zip(s.iter().copied()).collect();
     let n = rows.len();
-    for dev in devices() {
+    for dev in devices("unsuffixed_literals_infer_like_rustc") {
         let (dx, ds) = (dev.upload(&x).unwrap(), dev.upload(&s).unwrap());
         let (mut o8, mut o32, mut o64, mut oi) = (
             dev.zeros::<u8>(n).unwrap(),
@@ -1045,7 +1027,7 @@ fn float_min_max_take_the_number_over_nan() {
     ]);
     let rows: Vec<(f32, f32)> = a.iter().copied().zip(b.iter().copied()).collect();
     let n = rows.len();
-    for dev in devices() {
+    for dev in devices("float_min_max_take_the_number_over_nan") {
         let (da, db) = (dev.upload(&a).unwrap(), dev.upload(&b).unwrap());
         let (mut mn, mut mx, mut ab) = (
             dev.zeros::<f32>(n).unwrap(),
@@ -1066,7 +1048,7 @@ fn float_min_max_take_the_number_over_nan() {
 fn float_min_max_of_signed_zeros_is_a_zero() {
     let (a, b) = pairs(&[0.0f32, -0.0]);
     let n = a.len();
-    for dev in devices() {
+    for dev in devices("float_min_max_of_signed_zeros_is_a_zero") {
         let (da, db) = (dev.upload(&a).unwrap(), dev.upload(&b).unwrap());
         let (mut mn, mut mx, mut ab) = (
             dev.zeros::<f32>(n).unwrap(),

@@ -13,6 +13,7 @@
 //!    for some widths), and under UBSan, so C
 //!    undefined behaviour in the emitted code is an error, not a lucky result;
 //!  - the GPU, when `Device::new()` finds one.
+//!
 //! Float results compare bit for bit except that all NaNs are equal (Rust does not specify
 //! NaN payloads; x86 makes 0xffc00000, the GPU 0x7fffffff). Transcendental cases (sin,
 //! cos, exp, ln, atan2, powf applied last) compare within `TRANS_ULPS` units in the last
@@ -238,7 +239,7 @@ fn f64_edges() -> Vec<f64> {
         f64::EPSILON,
         5e-324,
         -5e-324,
-        2.2250738585072009e-308,
+        2.225_073_858_507_201e-308, // the largest subnormal
         127.9,
         128.0,
         -128.0,

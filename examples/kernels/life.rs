@@ -56,3 +56,160 @@ pub fn cpu_step(cells: &[i32], n: usize) -> Vec<i32> {
     }
     out
 }
+
+/// Seed 000's second kernel: one block of n x n threads (n <= 32, one thread per cell)
+/// runs `generations` generations in place in global memory, with a single launch. Every
+/// thread first computes its cell's next value, the block waits (`sync_threads`) until all
+/// have read the lattice, the thread writes, and the block waits again before anyone reads
+/// the next generation. Launch with one block of (n, n) threads.
+#[gpu_kernel]
+pub fn conway_block(cells: &mut [i32], n: usize, generations: u32) {
+    let x = thread_idx().x as usize;
+    let y = thread_idx().y as usize;
+    // The wrapped neighbour coordinates do not change between generations: computed once.
+    let xm = (x + n - 1) % n;
+    let xp = (x + 1) % n;
+    let ym = (y + n - 1) % n;
+    let yp = (y + 1) % n;
+    for _generation in 0..generations {
+        let k = cells[ym * n + xm]
+            + cells[ym * n + x]
+            + cells[ym * n + xp]
+            + cells[y * n + xm]
+            + cells[y * n + xp]
+            + cells[yp * n + xm]
+            + cells[yp * n + x]
+            + cells[yp * n + xp];
+        let alive = cells[y * n + x] == 1;
+        let next = if k == 3 || (alive && k == 2) { 1 } else { 0 };
+        sync_threads();
+        cells[y * n + x] = next;
+        sync_threads();
+    }
+}
+
+/// Seed 000's shared-memory kernel: the same as `conway_block`, but the lattice is copied
+/// into a shared 32x32 tile first, the generations run in shared memory, and the tile is
+/// copied back at the end. Launch with one block of (n, n) threads, n <= 32.
+#[gpu_kernel]
+pub fn conway_block_shared(cells: &mut [i32], n: usize, generations: u32) {
+    let lattice = SharedArray::<[i32; 32], 32>::new();
+    let x = thread_idx().x as usize;
+    let y = thread_idx().y as usize;
+    let xm = (x + n - 1) % n;
+    let xp = (x + 1) % n;
+    let ym = (y + n - 1) % n;
+    let yp = (y + 1) % n;
+    lattice[y][x] = cells[y * n + x];
+    sync_threads();
+    for _generation in 0..generations {
+        let k = lattice[ym][xm]
+            + lattice[ym][x]
+            + lattice[ym][xp]
+            + lattice[y][xm]
+            + lattice[y][xp]
+            + lattice[yp][xm]
+            + lattice[yp][x]
+            + lattice[yp][xp];
+        let alive = lattice[y][x] == 1;
+        let next = if k == 3 || (alive && k == 2) { 1 } else { 0 };
+        sync_threads();
+        lattice[y][x] = next;
+        sync_threads();
+    }
+    cells[y * n + x] = lattice[y][x];
+}
+
+/// Seed 003's tiled kernel, for a lattice of any size: each 32x32 block loads its tile plus
+/// a one-cell halo (34x34 cells, wrapped around the torus) into shared memory, waits, and
+/// computes its 32x32 cells from shared memory alone. One generation per launch (reads
+/// `cells`, writes `out`); launch with blocks of (32, 32) threads covering the lattice.
+#[gpu_kernel]
+pub fn conway_tiled(out: &mut [i32], cells: &[i32], n: usize) {
+    let tile = SharedArray::<[i32; 34], 34>::new();
+    let tx = thread_idx().x as usize;
+    let ty = thread_idx().y as usize;
+    let x0 = block_idx().x as usize * 32;
+    let y0 = block_idx().y as usize * 32;
+    // Tile cell (r, c) is lattice cell (y0 + r - 1, x0 + c - 1), wrapped. The 1024 threads
+    // load the 1156 cells in two rounds; a subtraction loop wraps without a 64-bit `%`.
+    let mut i = ty * 32 + tx;
+    while i < 34 * 34 {
+        let r = i / 34;
+        let c = i % 34;
+        let mut gy = y0 + r + n - 1;
+        while gy >= n {
+            gy -= n;
+        }
+        let mut gx = x0 + c + n - 1;
+        while gx >= n {
+            gx -= n;
+        }
+        tile[r][c] = cells[gy * n + gx];
+        i += 1024;
+    }
+    sync_threads();
+    let x = x0 + tx;
+    let y = y0 + ty;
+    if x < n && y < n {
+        let k = tile[ty][tx]
+            + tile[ty][tx + 1]
+            + tile[ty][tx + 2]
+            + tile[ty + 1][tx]
+            + tile[ty + 1][tx + 2]
+            + tile[ty + 2][tx]
+            + tile[ty + 2][tx + 1]
+            + tile[ty + 2][tx + 2];
+        let alive = tile[ty + 1][tx + 1] == 1;
+        out[y * n + x] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
+    }
+}
+
+/// `cpu_step` for rows `rows` only, written into `out` (those rows, row-major): the same
+/// rule and the same wrap-around, so large lattices can be checked on several CPU threads.
+pub fn cpu_step_rows(cells: &[i32], n: usize, rows: std::ops::Range<usize>, out: &mut [i32]) {
+    assert_eq!(out.len(), rows.len() * n);
+    for (oy, y) in rows.enumerate() {
+        let ym = (y + n - 1) % n;
+        let yp = (y + 1) % n;
+        let (up, mid, down) = (
+            &cells[ym * n..][..n],
+            &cells[y * n..][..n],
+            &cells[yp * n..][..n],
+        );
+        let row = &mut out[oy * n..][..n];
+        for x in 0..n {
+            let xm = if x == 0 { n - 1 } else { x - 1 };
+            let xp = if x + 1 == n { 0 } else { x + 1 };
+            let k = up[xm] + up[x] + up[xp] + mid[xm] + mid[xp] + down[xm] + down[x] + down[xp];
+            let alive = mid[x] == 1;
+            row[x] = i32::from(k == 3 || (alive && k == 2));
+        }
+    }
+}
+
+/// `generations` generations of the CPU reference. Small lattices use `cpu_step` itself;
+/// larger ones split the rows over the CPU's threads (`cpu_step_rows`, the same rule).
+pub fn cpu_run(initial: &[i32], n: usize, generations: usize) -> Vec<i32> {
+    let mut cells = initial.to_vec();
+    if n <= 512 {
+        for _ in 0..generations {
+            cells = cpu_step(&cells, n);
+        }
+        return cells;
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let rows_per = n.div_ceil(threads);
+    let mut next = vec![0; n * n];
+    for _ in 0..generations {
+        std::thread::scope(|s| {
+            for (i, chunk) in next.chunks_mut(rows_per * n).enumerate() {
+                let cells = &cells;
+                let y0 = i * rows_per;
+                s.spawn(move || cpu_step_rows(cells, n, y0..y0 + chunk.len() / n, chunk));
+            }
+        });
+        std::mem::swap(&mut cells, &mut next);
+    }
+    cells
+}

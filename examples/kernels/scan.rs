@@ -98,31 +98,34 @@ macro_rules! blelloch_kernels {
     ($tiles:ident, $add:ident, $t:ident, $zero:tt) => {
         #[gpu_kernel]
         pub fn $tiles(input: &[$t], out: &mut [$t], sums: &mut [$t], inclusive: bool) {
-            // 2048 elements + 64 padding slots (one per 32).
+            // 2048 elements + 64 padding slots (one per 32). Indices inside the tile are
+            // u32 (64-bit multiplies cost several instructions on the GPU).
             let temp = SharedArray::<$t, 2112>::new();
-            let tid = thread_idx().x as usize;
-            let half = block_dim().x as usize;
+            let tid = thread_idx().x;
+            let half = block_dim().x;
             let tile = 2 * half;
-            let base = block_idx().x as usize * tile;
+            let base = block_idx().x as usize * tile as usize;
             let n = input.len();
             let ai = tid;
             let bi = tid + half;
-            let xa = if base + ai < n { input[base + ai] } else { $zero };
-            let xb = if base + bi < n { input[base + bi] } else { $zero };
-            temp[ai + (ai >> 5)] = xa;
-            temp[bi + (bi >> 5)] = xb;
+            let ga = base + ai as usize;
+            let gb = base + bi as usize;
+            let xa = if ga < n { input[ga] } else { $zero };
+            let xb = if gb < n { input[gb] } else { $zero };
+            temp[(ai + (ai >> 5)) as usize] = xa;
+            temp[(bi + (bi >> 5)) as usize] = xb;
 
             // Up-sweep (reduce): at stride `offset`, `d` threads each add a left subtree
             // into its right sibling.
-            let mut offset = 1usize;
+            let mut offset = 1u32;
             let mut d = half;
             while d > 0 {
                 sync_threads();
                 if tid < d {
                     let i = offset * (2 * tid + 1) - 1;
                     let j = offset * (2 * tid + 2) - 1;
-                    let pi = i + (i >> 5);
-                    let pj = j + (j >> 5);
+                    let pi = (i + (i >> 5)) as usize;
+                    let pj = (j + (j >> 5)) as usize;
                     temp[pj] = temp[pj] + temp[pi];
                 }
                 offset *= 2;
@@ -130,22 +133,22 @@ macro_rules! blelloch_kernels {
             }
             sync_threads();
             if tid == 0 {
-                let last = tile - 1 + ((tile - 1) >> 5);
+                let last = (tile - 1 + ((tile - 1) >> 5)) as usize;
                 sums[block_idx().x as usize] = temp[last];
                 temp[last] = $zero;
             }
 
             // Down-sweep: each node passes its value to its left child and the sum of its
             // value and the left child's old value to its right child.
-            let mut d = 1usize;
+            let mut d = 1u32;
             while d < tile {
                 offset /= 2;
                 sync_threads();
                 if tid < d {
                     let i = offset * (2 * tid + 1) - 1;
                     let j = offset * (2 * tid + 2) - 1;
-                    let pi = i + (i >> 5);
-                    let pj = j + (j >> 5);
+                    let pi = (i + (i >> 5)) as usize;
+                    let pj = (j + (j >> 5)) as usize;
                     let left = temp[pi];
                     temp[pi] = temp[pj];
                     temp[pj] = temp[pj] + left;
@@ -154,13 +157,13 @@ macro_rules! blelloch_kernels {
             }
             sync_threads();
 
-            let ea = temp[ai + (ai >> 5)];
-            let eb = temp[bi + (bi >> 5)];
-            if base + ai < n {
-                out[base + ai] = if inclusive { ea + xa } else { ea };
+            let ea = temp[(ai + (ai >> 5)) as usize];
+            let eb = temp[(bi + (bi >> 5)) as usize];
+            if ga < n {
+                out[ga] = if inclusive { ea + xa } else { ea };
             }
-            if base + bi < n {
-                out[base + bi] = if inclusive { eb + xb } else { eb };
+            if gb < n {
+                out[gb] = if inclusive { eb + xb } else { eb };
             }
         }
 
@@ -177,9 +180,6 @@ macro_rules! blelloch_kernels {
             const ZERO: $t = $zero;
             fn add(self, other: $t) -> $t {
                 blelloch_kernels!(@add $t, self, other)
-            }
-            fn bits(self) -> u64 {
-                blelloch_kernels!(@bits $t, self)
             }
             fn launch_tiles(
                 dev: &Device,
@@ -200,28 +200,22 @@ macro_rules! blelloch_kernels {
             ) -> Result<(), warpspeed::Error> {
                 $add::launch(dev, cfg, data, offsets, tile_log2)
             }
-            fn sources() -> [(&'static str, &'static str, warpspeed::KernelOptions); 2] {
-                [
-                    (stringify!($tiles), $tiles::CUDA_SOURCE.as_str(), $tiles::KERNEL.options),
-                    (stringify!($add), $add::CUDA_SOURCE.as_str(), $add::KERNEL.options),
-                ]
+            fn kernels() -> [&'static warpspeed::__private::KernelDef; 2] {
+                [&$tiles::KERNEL, &$add::KERNEL]
             }
         }
     };
     (@add f64, $a:expr, $b:expr) => { $a + $b };
     (@add $t:ident, $a:expr, $b:expr) => { $a.wrapping_add($b) };
-    (@bits f64, $a:expr) => { $a.to_bits() };
-    (@bits $t:ident, $a:expr) => { u64::from($a as u32) };
 }
 
 /// An element type the Blelloch kernels exist for: its identity, its `+` (wrapping for
-/// integers, as the kernels compute it), its bits (to compare results exactly) and its
-/// kernels.
+/// integers, as the kernels compute it) and its kernels. Results are compared by
+/// `KernelScalar::to_bits`.
 pub trait ScanElem: KernelScalar + Copy + PartialEq + std::fmt::Debug {
     const NAME: &'static str;
     const ZERO: Self;
     fn add(self, other: Self) -> Self;
-    fn bits(self) -> u64;
     fn launch_tiles(
         dev: &Device,
         cfg: LaunchConfig,
@@ -237,8 +231,8 @@ pub trait ScanElem: KernelScalar + Copy + PartialEq + std::fmt::Debug {
         offsets: &DeviceBuffer<Self>,
         tile_log2: u32,
     ) -> Result<(), warpspeed::Error>;
-    /// (kernel name, CUDA C, options) of both kernels.
-    fn sources() -> [(&'static str, &'static str, warpspeed::KernelOptions); 2];
+    /// Both kernels (for `--print-cuda` and `--check-nvrtc`).
+    fn kernels() -> [&'static warpspeed::__private::KernelDef; 2];
 }
 
 blelloch_kernels!(blelloch_tiles_u32, add_tile_offsets_u32, u32, 0u32);

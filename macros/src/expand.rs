@@ -91,10 +91,13 @@ fn fallback(f: &Function) -> TokenStream {
         seen.push(&p.name);
         !dup
     });
-    let params = params.map(crate::emit::host::launch_param);
+    let params: Vec<_> = params.map(crate::emit::host::launch_param).collect();
     let launch = if f.kind == FnKind::Kernel {
         quote! {
             pub fn launch(dev: &::warpspeed::Device, cfg: ::warpspeed::LaunchConfig, #(#params),*) -> ::core::result::Result<(), ::warpspeed::Error> {
+                unreachable!()
+            }
+            pub fn launch_cooperative(dev: &::warpspeed::Device, cfg: ::warpspeed::LaunchConfig, #(#params),*) -> ::core::result::Result<(), ::warpspeed::Error> {
                 unreachable!()
             }
         }

@@ -34,25 +34,32 @@ pub struct DeviceLimits {
     pub max_grid_dim: Dim3,
     /// Most shared memory (static plus dynamic) one block may use without opting in.
     pub max_shared_mem_per_block: u32,
-    /// Most shared memory one block may use after opting in (per kernel attribute).
+    /// Most shared memory (static plus dynamic) one block may use after opting in; a
+    /// launch asking for more dynamic shared memory than `max_shared_mem_per_block` allows
+    /// opts in for its kernel (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`) by itself.
     pub max_shared_mem_per_block_optin: u32,
     /// Threads per warp.
     pub warp_size: u32,
     /// Streaming multiprocessors on the device (the simulator: CPU worker threads).
     pub multiprocessor_count: u32,
+    /// Whether the device can run cooperative launches (`launch_cooperative`, kernels that
+    /// call `this_grid().sync()`).
+    pub cooperative_launch: bool,
 }
 
 impl DeviceLimits {
     /// CUDA's usual limits (every GPU since compute capability 3.0), which the simulator
-    /// enforces so a configuration that runs there also launches on a GPU.
+    /// enforces so a configuration that runs there also launches on a GPU; shared memory
+    /// above 48 KiB per block up to an H100's opt-in limit of 227 KiB.
     pub const SIMULATOR: DeviceLimits = DeviceLimits {
         max_threads_per_block: 1024,
         max_block_dim: Dim3::new(1024, 1024, 64),
         max_grid_dim: Dim3::new(i32::MAX as u32, 65535, 65535),
         max_shared_mem_per_block: 48 * 1024,
-        max_shared_mem_per_block_optin: 48 * 1024,
+        max_shared_mem_per_block_optin: 227 * 1024,
         warp_size: 32,
         multiprocessor_count: 1,
+        cooperative_launch: true,
     };
 }
 
@@ -352,6 +359,7 @@ fn read_limits(ctx: &Arc<CudaContext>) -> Result<DeviceLimits> {
         )?,
         warp_size: get(Attr::CU_DEVICE_ATTRIBUTE_WARP_SIZE)?,
         multiprocessor_count: get(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+        cooperative_launch: get(Attr::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)? != 0,
     })
 }
 

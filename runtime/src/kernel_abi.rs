@@ -15,7 +15,8 @@ use std::pin::Pin;
 use std::sync::LazyLock;
 
 pub use crate::sim::{
-    src_loc_by_id, AtomicInt, AtomicScalar, AtomicSlice, Slice, SliceMut, SrcLoc, ThreadCtx,
+    capture_sim_prints, format_g, src_loc_by_id, AtomicInt, AtomicScalar, AtomicSlice, Slice,
+    SliceMut, SrcLoc, ThreadCtx,
 };
 
 /// One piece of generated CUDA C: a kernel or a `#[gpu_device]` function.
@@ -50,6 +51,9 @@ pub struct KernelDef {
     pub options: KernelOptions,
     /// The kernel's parameter names in launch order (for race reports).
     pub params: &'static [&'static str],
+    /// The kernel calls `this_grid().sync()`: it must be launched with
+    /// `launch_cooperative` (a plain launch is refused).
+    pub grid_sync: bool,
     /// Starts one thread of the kernel on the CPU (simulator backend).
     pub sim: SimEntry,
 }

@@ -34,5 +34,5 @@ pub use sim::SimOptions;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::kernel_abi::*;
-    pub use crate::launch::{launch, KernelArgs};
+    pub use crate::launch::{launch, launch_cooperative, KernelArgs};
 }

@@ -359,6 +359,30 @@ template <int O, typename T> __device__ __forceinline__ T ws_atomic_cas(T* p, ty
 }
 template <int O, typename T> __device__ __forceinline__ T ws_atomic_load(const T* p) { return ws_atomic_load_impl<O>(p); }
 template <int O, typename T> __device__ __forceinline__ void ws_atomic_store(T* p, typename ws_same<T>::type v) { ws_atomic_store_impl<O>(p, v); }
+
+// ---- grid sync (`this_grid().sync()`): an atomic barrier over every block of the grid,
+// valid only under a cooperative launch (every block resident at once; the runtime checks).
+// One word per module, never reset: at each sync thread (0, 0, 0) of every block adds to it
+// once, block (0, 0, 0) adding 0x80000000 - (blocks - 1) and the others 1, so the top bit
+// flips when the last block arrives and the low bits are back where they were, ready for the
+// next sync and the next launch. This is the scheme of CUDA's own grid.sync(); as there,
+// thread (0, 0, 0) of every block must reach every sync. The fences make each block's writes
+// before the sync visible to every block after it.
+__device__ unsigned int ws_grid_sync_word;
+__device__ void ws_grid_sync() {
+    __syncthreads();
+    if ((threadIdx.x | threadIdx.y | threadIdx.z) == 0u) {
+        const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
+        const bool first = (blockIdx.x | blockIdx.y | blockIdx.z) == 0u;
+        const unsigned int add = first ? 0x80000000u - (blocks - 1u) : 1u;
+        __threadfence();
+        const unsigned int old = atomicAdd(&ws_grid_sync_word, add);
+        volatile unsigned int* word = &ws_grid_sync_word;
+        while (((old ^ *word) & 0x80000000u) == 0u) { }
+        __threadfence();
+    }
+    __syncthreads();
+}
 #endif // WS_HOST_SHIM
 
 // ---- end of the prelude: the kernel follows

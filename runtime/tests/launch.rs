@@ -36,6 +36,7 @@ static VADD: KernelDef = KernelDef {
     entry: "vector_add",
     source: &VADD_SOURCE,
     options: KernelOptions { fast_math: false },
+    grid_sync: false,
     params: &["a", "b", "out", "n"],
     sim: vadd_entry,
 };
@@ -92,6 +93,7 @@ static INDICES: KernelDef = KernelDef {
     entry: "indices",
     source: &IDX_SOURCE,
     options: KernelOptions { fast_math: false },
+    grid_sync: false,
     params: &["out"],
     sim: indices_entry,
 };
@@ -134,6 +136,7 @@ static SCALARS: KernelDef = KernelDef {
     entry: "scalars",
     source: &SCALARS_SOURCE,
     options: KernelOptions { fast_math: false },
+    grid_sync: false,
     params: &[
         "out", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
     ],
@@ -180,6 +183,7 @@ static OOPS: KernelDef = KernelDef {
     entry: "oops",
     source: &OOPS_SOURCE,
     options: KernelOptions { fast_math: false },
+    grid_sync: false,
     params: &["out", "mode"],
     sim: oops_entry,
 };
@@ -379,7 +383,8 @@ fn invalid_config_is_refused_before_launch() {
             LaunchConfig::new(1, 2048),
             LaunchConfig::new(1, (1, 1, 65)),
             LaunchConfig::new((1, 70_000), 1),
-            LaunchConfig::new(1, 32).with_shared_mem(dev.limits().max_shared_mem_per_block + 1),
+            LaunchConfig::new(1, 32)
+                .with_shared_mem(dev.limits().max_shared_mem_per_block_optin + 1),
         ] {
             let mut args = KernelArgs::new();
             args.slice_mut(&mut out).scalar(0i32);

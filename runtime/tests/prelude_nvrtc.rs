@@ -74,6 +74,8 @@ extern "C" __global__ void ws_every_helper(unsigned long long* __restrict__ out,
     ws_thread_fence_system();
     __syncwarp(m);
     __syncthreads();
+    ws_grid_sync();
+    printf("lane %u of %u: %g %d %s\n", lane, m, (double)x * 0.5, (int)x, "text");
 "#,
     );
     for (i, t) in SCALARS.iter().enumerate() {
@@ -221,6 +223,8 @@ extern "C" __global__ void acquire_add(unsigned int* p, unsigned int* out) { out
 extern "C" __global__ void seq_cst_add(unsigned int* p, unsigned int* out) { out[0] = ws_atomic_fetch_add<WS_SEQ_CST>(p, 3u); }
 extern "C" __global__ void acq_rel_cas_u64(unsigned long long* p, unsigned long long* out) { out[0] = ws_atomic_cas<WS_ACQ_REL>(p, 1ull, 2ull); }
 extern "C" __global__ void float_max(float* p, float* out) { out[0] = ws_atomic_fetch_max<WS_RELAXED>(p, 2.0f); }
+extern "C" __global__ void grid_sync(unsigned int* out) { out[blockIdx.x] = 1u; ws_grid_sync(); out[blockIdx.x] += out[(blockIdx.x + 1u) % gridDim.x]; ws_grid_sync(); }
+extern "C" __global__ void print(unsigned int x, double d) { printf("x = %u, d = %g\n", x, d); }
 extern "C" __global__ void warp(unsigned int* out, double* d) {
     const unsigned int m = ws_active_mask();
     out[0] = ws_lane_id() + ws_ballot_sync(m, out[1] > 2u) + ws_match_any_sync(m, out[2]) + ws_match_any_sync(m, d[1])
@@ -319,6 +323,23 @@ fn sm90_ptx_has_the_expected_instructions() {
     has("acq_rel_cas_u64", &["atom.acq_rel.gpu.cas.b64"]);
     // f32 max: a CAS loop around max.f32.
     has("float_max", &["atom.global.cas.b32", "max.f32"]);
+    // Grid sync: block barriers around thread 0's fence, atomic add and spin on the word.
+    let grid = has(
+        "grid_sync",
+        &[
+            "bar.sync",
+            "membar.gl",
+            "atom.global.add.u32",
+            "ld.volatile.global.u32",
+            "ws_grid_sync_word",
+        ],
+    );
+    assert!(
+        grid.find("membar.gl") < grid.find("atom.global.add.u32"),
+        "{grid}"
+    );
+    // printf without a header: the device runtime's vprintf.
+    has("print", &["vprintf"]);
     has(
         "warp",
         &[
@@ -367,5 +388,29 @@ fn invalid_load_and_store_orderings_do_not_compile() {
             }
             other => panic!("{body}: expected a compile error, got {other:?}"),
         }
+    }
+}
+
+/// A kernel that uses nothing of the prelude compiles without a warning (the unused grid
+/// sync word and helpers say nothing).
+#[test]
+fn the_prelude_alone_gives_no_warning() {
+    if !common::nvrtc_or_skip("the_prelude_alone_gives_no_warning") {
+        return;
+    }
+    let source = format!(
+        "{CUDA_PRELUDE}\nextern \"C\" __global__ void plain(unsigned int* out) {{ out[threadIdx.x] = 1u; }}\n"
+    );
+    for arch in ARCHS {
+        let compiled =
+            warpspeed_runtime::compile::compile_cached("plain", &source, arch, EXACT, None)
+                .unwrap();
+        assert!(
+            !compiled.log.contains("warning"),
+            "sm_{}{}: {}",
+            arch.0,
+            arch.1,
+            compiled.log
+        );
     }
 }

@@ -573,12 +573,23 @@ fn dynamic_entry<'a>(ctx: &'a ThreadCtx<'a>) -> SimFuture<'a> {
 }
 
 /// mode 0: reverse through `dynamic_shared::<f32>()`; 1: also view it as bytes (checks
-/// on that memory go off, results stay); 2: a static array too big for the device.
+/// on that memory go off, results stay); 2: static arrays over the 48 KiB a block may
+/// have statically; 3: a static array that with the dynamic memory is over the opt-in
+/// limit; 4: a 40000-byte static array with 2048 bytes of dynamic memory (over 48 KiB in
+/// all, which the opt-in allows).
 async fn dynamic_sim(ctx: &ThreadCtx<'_>, out: SliceMut<f32>, mode: u32) {
     let t = ctx.thread_idx().x as usize;
     if mode == 2 {
         let big = ctx.shared_array::<f64>(6000, at!());
         big.store(ctx, t, 1.0, at!());
+        let more = ctx.shared_array::<f64>(200, at!());
+        more.store(ctx, t, 1.0, at!());
+        return;
+    }
+    if mode == 3 || mode == 4 {
+        let big = ctx.shared_array::<f64>(5000, at!());
+        big.store(ctx, t, 1.0, at!());
+        out.store(ctx, t, big.load(ctx, t, at!()) as f32, at!());
         return;
     }
     let s = ctx.dynamic_shared::<f32>(at!());
@@ -613,22 +624,51 @@ fn dynamic_shared_memory() {
         let want: Vec<f32> = (0..64).map(|t| (63 - t) as f32 * 0.5 + extra).collect();
         assert_eq!(out.download().unwrap(), want, "mode {mode}");
     }
-    let err = expect_err(run(
+    for (mode, dynamic, wanted) in [
+        (
+            2u32,
+            0u32,
+            &[
+                "49600 bytes per block",
+                "over the 49152 bytes of static shared memory",
+            ][..],
+        ),
+        (
+            3,
+            200 * 1024,
+            &[
+                "40000 bytes per block",
+                "204800 bytes of dynamic",
+                "232448 bytes",
+            ][..],
+        ),
+    ] {
+        let err = expect_err(run(
+            &dev,
+            &DYNAMIC,
+            LaunchConfig::new(1, 64).with_shared_mem(dynamic),
+            |a| {
+                a.slice_mut(&mut out).scalar(mode);
+            },
+        ));
+        match err {
+            Error::InvalidLaunch { kernel, reason, .. } => {
+                assert_eq!(kernel, "dynamic");
+                for w in wanted {
+                    assert!(reason.contains(w), "mode {mode}: {reason}");
+                }
+            }
+            other => panic!("expected InvalidLaunch, got {other}"),
+        }
+    }
+    run(
         &dev,
         &DYNAMIC,
         LaunchConfig::new(1, 64).with_shared_mem(2048),
         |a| {
-            a.slice_mut(&mut out).scalar(2u32);
+            a.slice_mut(&mut out).scalar(4u32);
         },
-    ));
-    match err {
-        Error::InvalidLaunch { kernel, reason, .. } => {
-            assert_eq!(kernel, "dynamic");
-            assert!(
-                reason.contains("48000 bytes") && reason.contains("2048"),
-                "{reason}"
-            );
-        }
-        other => panic!("expected InvalidLaunch, got {other}"),
-    }
+    )
+    .unwrap();
+    assert_eq!(out.download().unwrap(), vec![1.0; 64]);
 }

@@ -28,23 +28,12 @@ pub fn devices(test: &str) -> Vec<Device> {
     v
 }
 
-/// xorshift64*: deterministic pseudo-random numbers without a dependency.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn next_u32(&mut self) -> u32 {
-        (self.next_u64() >> 32) as u32
-    }
-}
+/// xorshift64*: deterministic pseudo-random numbers without a dependency (the examples'
+/// generator).
+#[path = "../../examples/common/rng.rs"]
+mod rng;
+#[allow(unused_imports)] // not every test uses it
+pub use rng::XorShift as Rng;
 
 /// The 1-based line of `source` holding the comment `// @marker` (exactly once).
 pub fn line_of(source: &str, marker: &str) -> u32 {

@@ -4,6 +4,9 @@
 //! build error, never a kernel that computes something else than the Rust reads).
 
 use crate::emit::cuda::{CFunction, FILE_MARKER};
+use crate::ir::atomics::{AtomicOp, CasUse};
+use crate::ir::groups::{GroupKind, GroupMethod};
+use crate::ir::intrinsics::Intrinsic;
 use crate::ir::methods::Method;
 use crate::ir::ty::{Scalar, Ty};
 use crate::ir::typeck::Types;
@@ -32,7 +35,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
     };
     let kernel_items = match f.kind {
         FnKind::Device => quote!(),
-        FnKind::Kernel => kernel_items(f, &c.c_name),
+        FnKind::Kernel => kernel_items(f, &c.c_name, types.grid_sync),
     };
     let what = match f.kind {
         FnKind::Kernel => format!(
@@ -120,7 +123,7 @@ fn device_deps(b: &Block) -> Vec<TokenStream> {
     out
 }
 
-fn kernel_items(f: &Function, entry: &str) -> TokenStream {
+fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
     let rust_name = f.name.to_string();
     let fast_math = f.fast_math;
     let taken: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
@@ -157,6 +160,9 @@ fn kernel_items(f: &Function, entry: &str) -> TokenStream {
         unpack.push(quote!(#ctx.#get::<#t>(#i)));
     }
     let param_names: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
+    let coop_doc = format!(
+        "Launches `{rust_name}` so that every block of the grid is resident at once (CUDA's cooperative launch), as `this_grid().sync()` needs; an error if the grid is larger than the device holds at once."
+    );
     let doc = format!(
         "Launches `{rust_name}` on `{dev}` with the grid and blocks of `{cfg}`. Returns once the launch is queued; errors of the run itself surface at the next synchronisation (`download`, `Device::synchronize`)."
     );
@@ -172,6 +178,7 @@ fn kernel_items(f: &Function, entry: &str) -> TokenStream {
             source: &CUDA_SOURCE,
             options: ::warpspeed::__private::KernelOptions { fast_math: #fast_math },
             params: &[#(#param_names),*],
+            grid_sync: #grid_sync,
             sim: __sim_entry,
         };
 
@@ -184,6 +191,17 @@ fn kernel_items(f: &Function, entry: &str) -> TokenStream {
             let mut #args = ::warpspeed::__private::KernelArgs::new();
             #(#pushes)*
             ::warpspeed::__private::launch(#dev, &KERNEL, #cfg, #args)
+        }
+
+        #[doc = #coop_doc]
+        pub fn launch_cooperative(
+            #dev: &::warpspeed::Device,
+            #cfg: ::warpspeed::LaunchConfig,
+            #(#params),*
+        ) -> ::core::result::Result<(), ::warpspeed::Error> {
+            let mut #args = ::warpspeed::__private::KernelArgs::new();
+            #(#pushes)*
+            ::warpspeed::__private::launch_cooperative(#dev, &KERNEL, #cfg, #args)
         }
 
         fn __sim_entry<'a>(
@@ -265,7 +283,12 @@ fn rust_ty(t: &Ty) -> TokenStream {
             let id = scalar_ty(*s);
             quote!(::warpspeed::__private::AtomicSlice<#id>)
         }
-        Ty::Unit | Ty::Never | Ty::Var(_) | Ty::Ordering => quote!(()),
+        Ty::CasResult(s) => {
+            let id = scalar_ty(*s);
+            quote!(::core::result::Result<#id, #id>)
+        }
+        // Groups are known at compile time: their methods expand to what they stand for.
+        Ty::Unit | Ty::Never | Ty::Var(_) | Ty::Ordering | Ty::Group(_) => quote!(()),
     }
 }
 
@@ -385,6 +408,17 @@ impl RustWriter<'_> {
         let span = e.span;
         let t = self.ty(e);
         match &e.kind {
+            ExprKind::Lit(Lit::Int(v, _)) if self.types.call_literals.contains(&e.id) => {
+                let l = syn::LitInt::new(&v.to_string(), span);
+                quote!(#l)
+            }
+            ExprKind::Unary(UnOp::Neg, inner) if self.types.call_literals.contains(&e.id) => {
+                let ExprKind::Lit(Lit::Int(v, _)) = &inner.kind else {
+                    unreachable!()
+                };
+                let l = syn::LitInt::new(&v.to_string(), span);
+                quote!((-#l))
+            }
             ExprKind::Lit(l) => self.lit(l, t, span, false),
             ExprKind::Const(s, c) => {
                 let ty = scalar_ty(*s);
@@ -457,6 +491,13 @@ impl RustWriter<'_> {
                     }
                 }
             }
+            ExprKind::Method(recv, _, args) if self.types.groups.contains_key(&e.id) => {
+                let (kind, m) = self.types.groups[&e.id];
+                // The group has no value, but its variable is used (no unused warning).
+                let r = self.expr(recv);
+                let body = self.group_rust(e, kind, m, args);
+                quote!({ let _: () = #r; #body })
+            }
             ExprKind::Method(recv, name, args) if self.types.atomics.contains_key(&e.id) => {
                 let ExprKind::Index(base, idx) = &recv.kind else {
                     return quote!(());
@@ -471,7 +512,21 @@ impl RustWriter<'_> {
                     .filter(|a| matches!(a.kind, ExprKind::Ordering(..)))
                     .map(|a| self.expr(a));
                 let (ctx, at) = (hyg("__ctx"), site(e));
+                // `compare_exchange_weak` never fails spuriously here, as on the GPU.
+                let name = match self.types.atomics[&e.id] {
+                    AtomicOp::CompareExchange => Ident::new("compare_exchange", name.span()),
+                    _ => name.clone(),
+                };
                 quote_spanned!(span=> { #(#orders)* #b.#name(#ctx, #i, #(#values,)* #at).await })
+            }
+            ExprKind::Method(recv, _, _) if self.types.cas_uses.contains_key(&e.id) => {
+                let r = self.expr(recv);
+                let v = hyg("__old");
+                match self.types.cas_uses[&e.id] {
+                    CasUse::IsOk => quote_spanned!(span=> (#r).is_ok()),
+                    CasUse::IsErr => quote_spanned!(span=> (#r).is_err()),
+                    CasUse::Old => quote_spanned!(span=> (#r).unwrap_or_else(|#v| #v)),
+                }
             }
             ExprKind::Method(recv, name, args)
                 if matches!(self.ty(recv), Ty::Rows(..))
@@ -503,6 +558,11 @@ impl RustWriter<'_> {
                     _ => name.clone(),
                 };
                 quote_spanned!(span=> (#r).#name(#(#args),*))
+            }
+            ExprKind::Intrinsic(Intrinsic::ThisThreadBlock | Intrinsic::ThisGrid, _) => quote!(()),
+            ExprKind::TiledPartition(_, group) => {
+                let g = self.expr(group);
+                quote!({ let _: () = #g; })
             }
             ExprKind::Intrinsic(i, args) => {
                 let n = Ident::new(i.rust_name(), span);
@@ -536,6 +596,11 @@ impl RustWriter<'_> {
                 let t = scalar_ty(*s);
                 let at = site(e);
                 quote_spanned!(span=> #ctx.dynamic_shared::<#t>(#at))
+            }
+            ExprKind::Print(p) => {
+                let (fmt, args) = self.print_format(p);
+                let (ctx, at) = (hyg("__ctx"), site(e));
+                quote_spanned!(span=> #ctx.print(::std::format!(#fmt, #(#args),*), #at).await)
             }
             ExprKind::Ordering(_, path) => {
                 // The user's own path, typed: `Ordering` must be core's, and its import is used.
@@ -690,6 +755,107 @@ impl RustWriter<'_> {
                 quote_spanned!(span=> [#v; #n])
             }
         }
+    }
+}
+
+impl RustWriter<'_> {
+    /// A cooperative-group method on the simulator, as the C writer expands it.
+    fn group_rust(&self, e: &Expr, kind: GroupKind, m: GroupMethod, args: &[Expr]) -> TokenStream {
+        use GroupMethod::*;
+        let span = e.span;
+        let (ctx, at) = (hyg("__ctx"), site(e));
+        let v: Vec<TokenStream> = args.iter().map(|a| self.expr(a)).collect();
+        let n = match kind {
+            GroupKind::Tile(n) => n,
+            _ => 32,
+        };
+        let (low, ones) = (
+            !(n - 1) & 31,
+            if n == 32 { u32::MAX } else { (1u32 << n) - 1 },
+        );
+        let mask = quote!((#ones << (#ctx.lane_id() & #low)));
+        let rank = quote!({
+            let (t, d) = (#ctx.thread_idx(), #ctx.block_dim());
+            (t.z * d.y + t.y) * d.x + t.x
+        });
+        let size = quote!({ let d = #ctx.block_dim(); d.x * d.y * d.z });
+        match (kind, m) {
+            (GroupKind::Grid, _) => quote_spanned!(span=> #ctx.sync_grid(#at).await),
+            (GroupKind::Block, Sync) => quote_spanned!(span=> #ctx.sync_threads(#at).await),
+            (GroupKind::Block, ThreadRank) => rank,
+            (GroupKind::Block, Size) => size,
+            (GroupKind::Block, GroupIndex) => quote!(#ctx.block_idx()),
+            (GroupKind::Block, ThreadIndex) => quote!(#ctx.thread_idx()),
+            (GroupKind::Block, DimThreads) => quote!(#ctx.block_dim()),
+            (GroupKind::Block, _) => quote!(0u32),
+            (GroupKind::Tile(_), Sync) => quote_spanned!(span=> #ctx.sync_warp(#mask, #at).await),
+            (GroupKind::Tile(_), ThreadRank) => {
+                let r = n - 1;
+                quote!((#ctx.lane_id() & #r))
+            }
+            (GroupKind::Tile(_), Size) => quote!(#n),
+            (GroupKind::Tile(_), MetaGroupRank) => quote!((#rank / #n)),
+            (GroupKind::Tile(_), MetaGroupSize) => quote!(((#size).div_ceil(#n))),
+            (GroupKind::Tile(_), Shfl | ShflUp | ShflDown | ShflXor) => {
+                let f = Ident::new(
+                    match m {
+                        Shfl => "shfl_sync",
+                        ShflUp => "shfl_up_sync",
+                        ShflDown => "shfl_down_sync",
+                        _ => "shfl_xor_sync",
+                    },
+                    span,
+                );
+                let (a, b) = (&v[0], &v[1]);
+                quote_spanned!(span=> #ctx.#f(#mask, #a, #b, #n, #at).await)
+            }
+            (GroupKind::Tile(_), Any) => {
+                let p = &v[0];
+                quote_spanned!(span=> #ctx.any_sync(#mask, #p, #at).await)
+            }
+            (GroupKind::Tile(_), All) => {
+                let p = &v[0];
+                quote_spanned!(span=> #ctx.all_sync(#mask, #p, #at).await)
+            }
+            (GroupKind::Tile(_), Ballot) => {
+                let p = &v[0];
+                quote_spanned!(span=> (#ctx.ballot_sync(#mask, #p, #at).await >> (#ctx.lane_id() & #low)))
+            }
+            (GroupKind::Tile(_), _) => quote!(0u32),
+        }
+    }
+
+    /// The `format!` string and arguments that print what the C `printf` prints: floats
+    /// without a precision through `format_g` (C's `%g`), bools left-aligned as text.
+    fn print_format(&self, p: &Print) -> (String, Vec<TokenStream>) {
+        let mut fmt = String::new();
+        let mut args = Vec::new();
+        for piece in &p.pieces {
+            match piece {
+                FmtPiece::Lit(text) => fmt.push_str(&text.replace('{', "{{").replace('}', "}}")),
+                FmtPiece::Arg { index, spec } => {
+                    let a = &p.args[*index];
+                    let v = self.expr(a);
+                    let s = self.ty(a).scalar().unwrap_or(Scalar::I32);
+                    let width = spec.width.map(|w| w.to_string()).unwrap_or_default();
+                    let zero = if spec.zero { "0" } else { "" };
+                    if s.is_float() && spec.precision.is_none() {
+                        fmt.push_str(&format!("{{:>{width}}}"));
+                        args.push(quote!(::warpspeed::__private::format_g((#v) as f64)));
+                        continue;
+                    }
+                    let precision = spec.precision.map(|p| format!(".{p}")).unwrap_or_default();
+                    let hex = match spec.hex {
+                        Some(true) => "X",
+                        Some(false) => "x",
+                        None => "",
+                    };
+                    fmt.push_str(&format!("{{:{zero}{width}{precision}{hex}}}"));
+                    args.push(v);
+                }
+            }
+        }
+        (fmt, args)
     }
 }
 

@@ -3,6 +3,7 @@
 //! the prelude helpers they become.
 
 use crate::ir::ty::Scalar;
+use crate::parse::ast::MemOrder;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum AtomicOp {
@@ -16,6 +17,9 @@ pub enum AtomicOp {
     FetchAnd,
     FetchOr,
     FetchXor,
+    /// `compare_exchange(current, new, success, failure)`: a `Result` of the old value,
+    /// used as `.is_ok()`, `.is_err()` or `.unwrap_or_else(|v| v)`.
+    CompareExchange,
     /// CUDA's `atomicInc(p, limit)`: `old >= limit ? 0 : old + 1`.
     AtomicInc,
     /// CUDA's `atomicDec(p, limit)`: `old == 0 || old > limit ? limit : old - 1`.
@@ -36,6 +40,7 @@ impl AtomicOp {
             "fetch_or" => AtomicOp::FetchOr,
             "fetch_xor" => AtomicOp::FetchXor,
             "atomic_inc" => AtomicOp::AtomicInc,
+            "compare_exchange" | "compare_exchange_weak" => AtomicOp::CompareExchange,
             "atomic_dec" => AtomicOp::AtomicDec,
             _ => return None,
         })
@@ -55,23 +60,27 @@ impl AtomicOp {
             AtomicOp::FetchOr => "ws_atomic_fetch_or",
             AtomicOp::FetchXor => "ws_atomic_fetch_xor",
             AtomicOp::AtomicInc => "ws_atomic_inc",
+            AtomicOp::CompareExchange => "ws_atomic_cas",
             AtomicOp::AtomicDec => "ws_atomic_dec",
         }
     }
 
-    /// Takes a value argument (all but `load`).
-    pub fn takes_value(self) -> bool {
-        self != AtomicOp::Load
+    /// How many value arguments it takes (`compare_exchange`: current and new).
+    pub fn values(self) -> usize {
+        match self {
+            AtomicOp::Load => 0,
+            AtomicOp::CompareExchange => 2,
+            _ => 1,
+        }
     }
 
-    /// Takes an `Ordering` (all but CUDA's counters, which are relaxed).
-    pub fn takes_order(self) -> bool {
-        !matches!(self, AtomicOp::AtomicInc | AtomicOp::AtomicDec)
-    }
-
-    /// Gives the old value (all but `store`).
-    pub fn returns_value(self) -> bool {
-        self != AtomicOp::Store
+    /// How many orderings it takes (`compare_exchange`: success and failure).
+    pub fn orders(self) -> usize {
+        match self {
+            AtomicOp::AtomicInc | AtomicOp::AtomicDec => 0,
+            AtomicOp::CompareExchange => 2,
+            _ => 1,
+        }
     }
 
     /// The atomic element types with this operation; `Err` names them.
@@ -90,14 +99,48 @@ impl AtomicOp {
         }
     }
 
-    /// Orderings Rust refuses for this operation (it panics at run time; the macro refuses
-    /// at build time).
-    pub fn refuses(self, order: crate::parse::ast::MemOrder) -> bool {
-        use crate::parse::ast::MemOrder::*;
-        match self {
-            AtomicOp::Load => matches!(order, Release | AcqRel),
-            AtomicOp::Store => matches!(order, Acquire | AcqRel),
+    /// Orderings Rust refuses for this operation's ordering number `which` (it panics at
+    /// run time; the macro refuses at build time).
+    pub fn refuses(self, which: usize, order: MemOrder) -> bool {
+        use MemOrder::*;
+        match (self, which) {
+            (AtomicOp::Load, _) | (AtomicOp::CompareExchange, 1) => {
+                matches!(order, Release | AcqRel)
+            }
+            (AtomicOp::Store, _) => matches!(order, Acquire | AcqRel),
             _ => false,
         }
+    }
+}
+
+/// The one ordering of the GPU instruction for Rust's (success, failure) pair: at least as
+/// strong as both.
+pub fn cas_order(success: MemOrder, failure: MemOrder) -> MemOrder {
+    use MemOrder::*;
+    match (success, failure) {
+        (SeqCst, _) | (_, SeqCst) => SeqCst,
+        (Release, Acquire) | (AcqRel, _) => AcqRel,
+        (Relaxed, Acquire) => Acquire,
+        (s, _) => s,
+    }
+}
+
+/// What a kernel does with `compare_exchange`'s `Result`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CasUse {
+    IsOk,
+    IsErr,
+    /// `.unwrap_or_else(|v| v)`: the old value.
+    Old,
+}
+
+impl CasUse {
+    pub fn from_name(name: &str) -> Option<CasUse> {
+        Some(match name {
+            "is_ok" => CasUse::IsOk,
+            "is_err" => CasUse::IsErr,
+            "unwrap_or_else" => CasUse::Old,
+            _ => return None,
+        })
     }
 }

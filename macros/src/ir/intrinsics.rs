@@ -32,9 +32,11 @@ pub enum Intrinsic {
     ShflDownSync,
     ShflXorSync,
     MatchAnySync,
+    ThisThreadBlock,
+    ThisGrid,
 }
 
-pub const ALL: [Intrinsic; 26] = [
+pub const ALL: [Intrinsic; 28] = [
     Intrinsic::ThreadIdx,
     Intrinsic::BlockIdx,
     Intrinsic::BlockDim,
@@ -61,6 +63,8 @@ pub const ALL: [Intrinsic; 26] = [
     Intrinsic::ShflDownSync,
     Intrinsic::ShflXorSync,
     Intrinsic::MatchAnySync,
+    Intrinsic::ThisThreadBlock,
+    Intrinsic::ThisGrid,
 ];
 
 /// One parameter of an intrinsic.
@@ -115,6 +119,8 @@ impl Intrinsic {
             Intrinsic::ShflDownSync => "shfl_down_sync",
             Intrinsic::ShflXorSync => "shfl_xor_sync",
             Intrinsic::MatchAnySync => "match_any_sync",
+            Intrinsic::ThisThreadBlock => "this_thread_block",
+            Intrinsic::ThisGrid => "this_grid",
         }
     }
 
@@ -163,7 +169,10 @@ impl Intrinsic {
     }
 
     pub fn result(self) -> Result {
+        use crate::ir::groups::GroupKind;
         Result::Fixed(match self {
+            Intrinsic::ThisThreadBlock => Ty::Group(GroupKind::Block),
+            Intrinsic::ThisGrid => Ty::Group(GroupKind::Grid),
             Intrinsic::ThreadIdx
             | Intrinsic::BlockIdx
             | Intrinsic::BlockDim
@@ -270,6 +279,8 @@ impl Intrinsic {
             Intrinsic::ShflDownSync => "ws_shfl_down_sync",
             Intrinsic::ShflXorSync => "ws_shfl_xor_sync",
             Intrinsic::MatchAnySync => "ws_match_any_sync",
+            // Groups have no run-time value in C.
+            Intrinsic::ThisThreadBlock | Intrinsic::ThisGrid => "0",
         };
         match value {
             Some(t) if self.params().contains(&ParamKind::Value) => format!("{plain}<{t}>"),

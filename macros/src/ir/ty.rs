@@ -148,6 +148,11 @@ pub enum Ty {
     Rows(Scalar, u64),
     /// `Ordering::Relaxed` and friends: only as arguments of atomic methods.
     Ordering,
+    /// The `Result` of `compare_exchange` on atomics of this scalar: only a receiver of
+    /// `.is_ok()`, `.is_err()`, `.unwrap_or_else(|v| v)`.
+    CasResult(Scalar),
+    /// A cooperative group (`this_thread_block()`, a tile, `this_grid()`): no run-time value.
+    Group(crate::ir::groups::GroupKind),
     Var(usize),
 }
 
@@ -187,6 +192,10 @@ impl fmt::Display for Ty {
             Ty::Atomics(s) => write!(f, "&[{}]", s.atomic_name().unwrap_or("Atomic?")),
             Ty::Rows(s, w) => write!(f, "SharedArray<[{}; {w}], _>", s.rust_name()),
             Ty::Ordering => f.write_str("Ordering"),
+            Ty::CasResult(s) => write!(f, "Result<{0}, {0}>", s.rust_name()),
+            Ty::Group(crate::ir::groups::GroupKind::Block) => f.write_str("ThreadBlock"),
+            Ty::Group(crate::ir::groups::GroupKind::Tile(n)) => write!(f, "ThreadBlockTile<{n}>"),
+            Ty::Group(crate::ir::groups::GroupKind::Grid) => f.write_str("GridGroup"),
             Ty::Var(_) => f.write_str("_"),
         }
     }

@@ -5,7 +5,8 @@
 //! an annotation — never a guess.
 
 use crate::ctxt::{Ctxt, ErrSpan};
-use crate::ir::atomics::AtomicOp;
+use crate::ir::atomics::{AtomicOp, CasUse};
+use crate::ir::groups::{GroupKind, GroupMethod, Sig};
 use crate::ir::intrinsics::{self, Intrinsic, ParamKind};
 use crate::ir::methods::{Args, Method};
 use crate::ir::ty::{Scalar, Ty};
@@ -42,6 +43,14 @@ pub struct Types {
     pub methods: std::collections::HashMap<ExprId, Method>,
     /// Atomic methods (`a[i].fetch_add(..)`), by the method-call expression's id.
     pub atomics: std::collections::HashMap<ExprId, AtomicOp>,
+    /// Unsuffixed integer literals passed to device functions: typed by the callee.
+    pub call_literals: std::collections::HashSet<ExprId>,
+    /// Uses of `compare_exchange` results (`.is_ok()`, ...), by expression id.
+    pub cas_uses: std::collections::HashMap<ExprId, CasUse>,
+    /// Cooperative-group methods (`tile.shfl(..)`), with the group, by expression id.
+    pub groups: std::collections::HashMap<ExprId, (GroupKind, GroupMethod)>,
+    /// The kernel calls `this_grid().sync()`: it must be launched cooperatively.
+    pub grid_sync: bool,
 }
 
 enum Obligation {
@@ -73,6 +82,10 @@ pub struct Typeck<'a> {
     obligations: Vec<Obligation>,
     methods: std::collections::HashMap<ExprId, Method>,
     atomics: std::collections::HashMap<ExprId, AtomicOp>,
+    groups: std::collections::HashMap<ExprId, (GroupKind, GroupMethod)>,
+    cas_uses: std::collections::HashMap<ExprId, CasUse>,
+    call_literals: std::collections::HashSet<ExprId>,
+    grid_sync: bool,
     loops_broken: std::collections::HashSet<ExprId>,
     /// Set when a `Neg` wraps an integer literal (so `-128i8` is in range).
     negated_lit: std::collections::HashSet<ExprId>,
@@ -93,6 +106,10 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         obligations: Vec::new(),
         methods: Default::default(),
         atomics: Default::default(),
+        groups: Default::default(),
+        cas_uses: Default::default(),
+        call_literals: Default::default(),
+        grid_sync: false,
         loops_broken: Default::default(),
         negated_lit: Default::default(),
         discarded_calls: Vec::new(),
@@ -348,6 +365,13 @@ impl<'a> Typeck<'a> {
         );
         match self.shallow(&ty) {
             Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..) if shared_init => {}
+            Ty::CasResult(_) => {
+                self.cx.error_at(
+                    l.span,
+                    "`compare_exchange` gives a `Result`, which kernels do not bind: call `.is_ok()`, `.is_err()` or `.unwrap_or_else(|v| v)` on it directly",
+                );
+                return;
+            }
             Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..) | Ty::Ordering => {
                 self.cx.error_at(
                     l.span,
@@ -521,8 +545,40 @@ impl<'a> Typeck<'a> {
             ExprKind::SharedArray(d) => d.ty(),
             ExprKind::DynamicShared(s) => Ty::Slice(*s, true),
             ExprKind::Ordering(..) => Ty::Ordering,
+            ExprKind::TiledPartition(n, group) => {
+                let gt = self.infer(group, None);
+                match self.shallow(&gt) {
+                    Ty::Group(GroupKind::Block) => {}
+                    Ty::Group(GroupKind::Tile(m)) if *n <= m => {}
+                    Ty::Never => {}
+                    other => {
+                        let msg = format!("`tiled_partition::<{n}>` partitions a thread block (`this_thread_block()`) or a larger tile, not `{}`", self.show(&other));
+                        self.cx.error_at(group.range(), msg);
+                    }
+                }
+                Ty::Group(GroupKind::Tile(*n))
+            }
+            ExprKind::Print(p) => {
+                self.print_args(p);
+                Ty::Unit
+            }
             ExprKind::Call(path, args) => {
                 for a in args {
+                    // A bare integer literal takes the parameter's type, which only rustc
+                    // sees: the simulator writes it unsuffixed, C converts a 64-bit literal.
+                    if let Some(v) = bare_int_literal(a) {
+                        let t = if v > i64::MAX as u128 {
+                            Scalar::U64
+                        } else {
+                            Scalar::I64
+                        };
+                        self.record(a, Ty::Scalar(t));
+                        if let ExprKind::Unary(UnOp::Neg, inner) = &a.kind {
+                            self.record(inner, Ty::Scalar(t));
+                        }
+                        self.call_literals.insert(a.id);
+                        continue;
+                    }
                     self.infer(a, None);
                 }
                 let name = quote::ToTokens::to_token_stream(path)
@@ -836,12 +892,48 @@ impl<'a> Typeck<'a> {
             }
         }
         let rt = self.infer(recv, None);
+        let recv_ty = self.shallow(&rt);
+        if let Ty::Group(kind) = recv_ty {
+            return self.group_method(e, kind, name, args);
+        }
+        if let Ty::CasResult(s) = recv_ty {
+            return match CasUse::from_name(&name.to_string()) {
+                Some(u) if args.is_empty() => {
+                    self.cas_uses.insert(e.id, u);
+                    if u == CasUse::Old {
+                        Ty::Scalar(s)
+                    } else {
+                        Ty::BOOL
+                    }
+                }
+                _ => {
+                    for a in args {
+                        self.infer(a, None);
+                    }
+                    self.cx.error_at(
+                        name.span(),
+                        "on `compare_exchange`'s result kernels call `.is_ok()`, `.is_err()` or `.unwrap_or_else(|v| v)` (the old value)",
+                    );
+                    Ty::Never
+                }
+            };
+        }
         let Some(m) = Method::from_name(&name.to_string()) else {
             for a in args {
                 self.infer(a, None);
             }
             if self.shallow(&rt) == Ty::Never {
                 return Ty::Never; // the receiver's error was reported
+            }
+            if let (Some(_), Ty::Scalar(s)) =
+                (AtomicOp::from_name(&name.to_string()), self.shallow(&rt))
+            {
+                let atomic = s.atomic_name().unwrap_or("AtomicU32");
+                self.cx.error_at(
+                    name.span(),
+                    format!("`{name}` is an atomic method, and this is a plain `{}`: declare the parameter `&[{atomic}]` (or the shared array `SharedArray::<{atomic}, N>`)", s.rust_name()),
+                );
+                return Ty::Never;
             }
             self.cx.error_at(
                 name.span(),
@@ -909,6 +1001,136 @@ impl<'a> Typeck<'a> {
         Ty::Scalar(m.result(s))
     }
 
+    /// The type a literal variable defaults to (i32 for integers, f64 for floats).
+    fn default_of(&self, t: &Ty) -> Ty {
+        match t {
+            Ty::Var(v) => match &self.tvs[self.root(*v)] {
+                Tv::Unbound {
+                    kind: Kind::Float, ..
+                } => Ty::Scalar(Scalar::F64),
+                Tv::Unbound {
+                    kind: Kind::Int, ..
+                } => Ty::Scalar(Scalar::I32),
+                _ => t.clone(),
+            },
+            t => t.clone(),
+        }
+    }
+
+    /// A method of a cooperative group.
+    fn group_method(&mut self, e: &Expr, kind: GroupKind, name: &Ident, args: &[Expr]) -> Ty {
+        let group = Ty::Group(kind);
+        let Some(m) = GroupMethod::lookup(kind, &name.to_string()) else {
+            for a in args {
+                self.infer(a, None);
+            }
+            self.cx.error_at(
+                name.span(),
+                format!(
+                    "no method `{name}` on `{group}`: it has {}",
+                    GroupMethod::names(kind)
+                ),
+            );
+            return Ty::Never;
+        };
+        if kind == GroupKind::Grid && self.kind == FnKind::Device {
+            self.cx.error_at(
+                e.range(),
+                "`this_grid().sync()` must be in the kernel's own body (the kernel is then launched with `launch_cooperative`), not in a device function",
+            );
+        }
+        if kind == GroupKind::Grid {
+            self.grid_sync = true;
+        }
+        let (want, result): (Vec<Option<Ty>>, Option<Ty>) = match m.sig() {
+            Sig::Plain(t) => (vec![], Some(t)),
+            Sig::Shuffle => (vec![None, Some(Ty::U32)], None),
+            Sig::Vote(t) => (vec![Some(Ty::BOOL)], Some(t)),
+        };
+        if want.len() != args.len() {
+            for a in args {
+                self.infer(a, None);
+            }
+            self.cx.error_at(
+                e.range(),
+                format!(
+                    "`{name}` on `{group}` takes {} argument(s), {} given",
+                    want.len(),
+                    args.len()
+                ),
+            );
+            return Ty::Never;
+        }
+        let mut value = None;
+        for (a, w) in args.iter().zip(&want) {
+            match w {
+                Some(w) => {
+                    let t = self.infer(a, Some(w));
+                    self.expect(&t, w, a.range());
+                }
+                None => {
+                    let t = self.infer(a, None);
+                    if !matches!(self.shallow(&t), Ty::Scalar(_) | Ty::Var(_) | Ty::Never) {
+                        let msg = format!(
+                            "`{name}` exchanges scalars between lanes, not `{}`",
+                            self.show(&t)
+                        );
+                        self.cx.error_at(a.range(), msg);
+                    }
+                    value = Some(t);
+                }
+            }
+        }
+        self.groups.insert(e.id, (kind, m));
+        result.or(value).unwrap_or(Ty::Never)
+    }
+
+    /// `gpu_print!` arguments: scalars, each suited to its spec.
+    fn print_args(&mut self, p: &Print) {
+        let tys: Vec<Ty> = p.args.iter().map(|a| self.infer(a, None)).collect();
+        for piece in &p.pieces {
+            let FmtPiece::Arg { index, spec } = piece else {
+                continue;
+            };
+            let a = &p.args[*index];
+            let t = self.shallow(&tys[*index]);
+            let t = match t {
+                // An unsuffixed literal: i32 / f64, as rustc's format! would take it.
+                Ty::Var(_) => {
+                    let d = self.default_of(&t);
+                    let _ = self.unify(&t, &d);
+                    d
+                }
+                t => t,
+            };
+            let s = match t {
+                Ty::Scalar(s) => s,
+                Ty::Never => continue,
+                other => {
+                    let msg = format!("`gpu_print!` prints scalars, not `{}`", self.show(&other));
+                    self.cx.error_at(a.range(), msg);
+                    continue;
+                }
+            };
+            let problem = if spec.hex.is_some() && !s.is_int() {
+                Some("`{:x}` prints integers")
+            } else if spec.precision.is_some() && !s.is_float() {
+                Some("a precision (`{:.3}`) is for floats")
+            } else if spec.zero && (s == Scalar::Bool || (s.is_float() && spec.precision.is_none()))
+            {
+                Some("zero padding (`{:05}`) is for integers and floats with a precision (`{:08.3}`)")
+            } else {
+                None
+            };
+            if let Some(msg) = problem {
+                self.cx.error_at(
+                    a.range(),
+                    format!("{msg}; this argument is `{}`", s.rust_name()),
+                );
+            }
+        }
+    }
+
     /// A call of an intrinsic: arguments as its table says; `Value` arguments are scalars
     /// of any type, which the result (of shuffles) takes.
     fn intrinsic(&mut self, i: Intrinsic, args: &[Expr]) -> Ty {
@@ -968,17 +1190,13 @@ impl<'a> Typeck<'a> {
             );
             return Ty::Never;
         }
-        let mut want: Vec<Ty> = Vec::new();
-        if op.takes_value() {
-            want.push(Ty::Scalar(s));
-        }
-        if op.takes_order() {
-            want.push(Ty::Ordering);
-        }
+        let mut want: Vec<Ty> = vec![Ty::Scalar(s); op.values()];
+        want.extend(vec![Ty::Ordering; op.orders()]);
         if want.len() != args.len() {
-            let usage = match (op.takes_value(), op.takes_order()) {
-                (true, true) => format!("`{name}(value, Ordering::Relaxed)`"),
-                (false, true) => format!("`{name}(Ordering::Relaxed)`"),
+            let usage = match (op.values(), op.orders()) {
+                (2, 2) => format!("`{name}(current, new, Ordering::AcqRel, Ordering::Relaxed)`"),
+                (1, 1) => format!("`{name}(value, Ordering::Relaxed)`"),
+                (0, 1) => format!("`{name}(Ordering::Relaxed)`"),
                 _ => format!("`{name}(limit)`"),
             };
             self.cx.error_at(
@@ -991,10 +1209,10 @@ impl<'a> Typeck<'a> {
             );
             return Ty::Never;
         }
-        for (a, w) in args.iter().zip(&want) {
+        for (k, (a, w)) in args.iter().zip(&want).enumerate() {
             if *w == Ty::Ordering {
                 match &a.kind {
-                    ExprKind::Ordering(o, _) if op.refuses(*o) => self.cx.error_at(
+                    ExprKind::Ordering(o, _) if op.refuses(k - op.values(), *o) => self.cx.error_at(
                         a.range(),
                         format!("`{name}` cannot take `Ordering::{o:?}` (Rust panics on it): use Relaxed, Acquire or SeqCst for loads, Relaxed, Release or SeqCst for stores"),
                     ),
@@ -1009,10 +1227,10 @@ impl<'a> Typeck<'a> {
             self.expect(&t, w, a.range());
         }
         self.atomics.insert(e.id, op);
-        if op.returns_value() {
-            Ty::Scalar(s)
-        } else {
-            Ty::Unit
+        match op {
+            AtomicOp::CompareExchange => Ty::CasResult(s),
+            AtomicOp::Store => Ty::Unit,
+            _ => Ty::Scalar(s),
         }
     }
 
@@ -1072,6 +1290,10 @@ impl<'a> Typeck<'a> {
             vars,
             methods: self.methods,
             atomics: self.atomics,
+            groups: self.groups,
+            cas_uses: self.cas_uses,
+            call_literals: self.call_literals,
+            grid_sync: self.grid_sync,
         })
     }
 
@@ -1195,6 +1417,18 @@ impl<'a> Typeck<'a> {
                 ),
             },
         }
+    }
+}
+
+/// `7` or `-7` without a suffix: its value's magnitude.
+fn bare_int_literal(e: &Expr) -> Option<u128> {
+    match &e.kind {
+        ExprKind::Lit(Lit::Int(v, None)) => Some(*v),
+        ExprKind::Unary(UnOp::Neg, inner) => match inner.kind {
+            ExprKind::Lit(Lit::Int(v, None)) => Some(v),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

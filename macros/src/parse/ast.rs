@@ -240,8 +240,34 @@ pub enum ExprKind {
     SharedArray(SharedDecl),
     /// `dynamic_shared::<T>()`: the block's shared memory sized by the launch.
     DynamicShared(Scalar),
+    /// `tiled_partition::<N>(group)`: a tile of N threads.
+    TiledPartition(u32, Box<Expr>),
+    /// `gpu_print!("..", args)`: `printf` on the GPU, ordered output on the simulator.
+    Print(Print),
     /// `Ordering::Relaxed`, ...: the memory order of an atomic method.
     Ordering(MemOrder, syn::Path),
+}
+
+/// A parsed `gpu_print!`: literal pieces and argument slots, in order.
+pub struct Print {
+    pub pieces: Vec<FmtPiece>,
+    /// The arguments: the explicit ones, then variables named in the string (`{x}`).
+    pub args: Vec<Expr>,
+}
+
+pub enum FmtPiece {
+    Lit(String),
+    Arg { index: usize, spec: FmtSpec },
+}
+
+/// What follows `:` in `{:08.3}`: the subset C's printf spells the same way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FmtSpec {
+    pub zero: bool,
+    pub width: Option<u32>,
+    pub precision: Option<u32>,
+    /// `x` (false) or `X` (true).
+    pub hex: Option<bool>,
 }
 
 /// The element layout of a `SharedArray`.

@@ -3,6 +3,7 @@
 //! problems show in one build.
 
 pub mod ast;
+mod print;
 mod shared;
 mod types;
 
@@ -226,6 +227,13 @@ impl<'a> Parser<'a> {
                     item,
                     "items (fn, struct, use, const, ...) cannot be declared inside a kernel: declare them outside, device functions with #[gpu_device]",
                 ),
+                syn::Stmt::Macro(m) if self.print_macro_name(&m.mac) => {
+                    let span = m.mac.path.span();
+                    if let Some(Some(kind)) = self.print_macro(&m.mac) {
+                        let e = self.expr(kind, span, last_span(&m.mac));
+                        stmts.push(Stmt::Expr(e, true));
+                    }
+                }
                 syn::Stmt::Macro(m) => self.cx.error_spanned_by(
                     &m.mac,
                     format!(
@@ -383,6 +391,18 @@ impl<'a> Parser<'a> {
                     );
                 }
                 let recv = self.boxed(&m.receiver);
+                // `.unwrap_or_else(|v| v)` on `compare_exchange`'s result: the old value
+                // either way (the one closure kernels accept, kept as a method without arguments).
+                if m.method == "unwrap_or_else"
+                    && m.args.len() == 1
+                    && is_identity_closure(&m.args[0])
+                {
+                    return Some(self.expr(
+                        ExprKind::Method(recv?, m.method.clone(), Vec::new()),
+                        span,
+                        last_span(e),
+                    ));
+                }
                 let args: Vec<Option<Expr>> = m.args.iter().map(|a| self.expr_of(a)).collect();
                 let args: Option<Vec<Expr>> = args.into_iter().collect();
                 ExprKind::Method(recv?, m.method.clone(), args?)
@@ -403,8 +423,11 @@ impl<'a> Parser<'a> {
                     );
                 }
                 let args: Vec<Option<Expr>> = c.args.iter().map(|a| self.expr_of(a)).collect();
-                let args: Vec<Expr> = args.into_iter().collect::<Option<_>>()?;
+                let mut args: Vec<Expr> = args.into_iter().collect::<Option<_>>()?;
                 let path = &p.path;
+                if let Some(kind) = self.tiled_partition(path, &mut args) {
+                    return kind.map(|k| self.expr(k, span, last_span(e)));
+                }
                 if let Some(kind) = self.shared_call(path, &args) {
                     return kind.map(|k| self.expr(k, span, last_span(e)));
                 }
@@ -604,11 +627,14 @@ impl<'a> Parser<'a> {
                 )
             }
             syn::Expr::Macro(m) => {
+                if let Some(kind) = self.print_macro(&m.mac) {
+                    return kind.map(|k| self.expr(k, span, last_span(e)));
+                }
                 return self.unsupported(
                     &m.mac,
                     &format!("the macro `{}!` is", path_text(&m.mac.path)),
                     "kernels accept no macros yet",
-                )
+                );
             }
             syn::Expr::Yield(_) => {
                 return self.unsupported(e, "`yield` is", "kernels are not generators")
@@ -831,6 +857,17 @@ fn bin_op(op: &syn::BinOp) -> (BinOp, bool) {
         S::ShrAssign(_) => (BinOp::Shr, true),
         _ => (BinOp::Add, false),
     }
+}
+
+/// `|v| v`.
+fn is_identity_closure(e: &syn::Expr) -> bool {
+    let syn::Expr::Closure(c) = e else {
+        return false;
+    };
+    let [syn::Pat::Ident(p)] = c.inputs.iter().collect::<Vec<_>>().as_slice() else {
+        return false;
+    };
+    matches!(&*c.body, syn::Expr::Path(b) if b.path.is_ident(&p.ident))
 }
 
 /// `Ordering::Relaxed`, also as `atomic::Ordering::Relaxed` or

@@ -153,6 +153,43 @@ fn literal_len(e: &syn::Expr) -> Option<u64> {
             _ => None,
         },
         syn::Expr::Paren(p) => literal_len(&p.expr),
+        // `$n` of a `macro_rules!` arrives as an invisible group.
+        syn::Expr::Group(g) => literal_len(&g.expr),
         _ => None,
+    }
+}
+
+impl Parser<'_> {
+    /// `tiled_partition::<N>(group)`; `None` when `path` is something else.
+    pub(super) fn tiled_partition(
+        &mut self,
+        path: &syn::Path,
+        args: &mut Vec<super::ast::Expr>,
+    ) -> Option<Option<ExprKind>> {
+        let seg = path.segments.last()?;
+        if seg.ident != "tiled_partition" {
+            return None;
+        }
+        let usage =
+            "write `tiled_partition::<N>(this_thread_block())` with N a power of two from 2 to 32";
+        let n = match &seg.arguments {
+            syn::PathArguments::AngleBracketed(g) => {
+                match g.args.iter().collect::<Vec<_>>().as_slice() {
+                    [syn::GenericArgument::Const(e)] => literal_len(e),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some(n) = n.filter(|n| n.is_power_of_two() && (2..=32).contains(n)) else {
+            self.cx.error_spanned_by(seg, usage);
+            return Some(None);
+        };
+        if args.len() != 1 {
+            self.cx.error_spanned_by(path, usage);
+            return Some(None);
+        }
+        let group = args.remove(0);
+        Some(Some(ExprKind::TiledPartition(n as u32, Box::new(group))))
     }
 }

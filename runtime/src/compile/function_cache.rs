@@ -4,9 +4,12 @@
 //! and a hash of a pointer). On a miss the kernel is loaded under a per-kernel lock keyed by
 //! (entry, source hash, options), so concurrent first launches compile and load it once,
 //! and two definitions with the same source share one module.
+//!
+//! Next to each function the cache keeps what launches learn about it once: its static
+//! shared memory, the dynamic shared memory it has been opted in to, its occupancy.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 use cudarc::driver::CudaFunction;
 
@@ -15,12 +18,38 @@ use crate::error::Result;
 use crate::kernel_abi::{KernelDef, KernelOptions};
 
 type SlotKey = (&'static str, u128, KernelOptions);
+/// One kernel's place in the cache: loaded once, under its lock.
+type Slot = Arc<Mutex<Option<Arc<LoadedKernel>>>>;
+
+/// A kernel loaded into a context, and what launches learned about it.
+pub(crate) struct LoadedKernel {
+    pub(crate) function: CudaFunction,
+    /// `CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`, once read.
+    pub(crate) static_shared: OnceLock<u32>,
+    /// The largest `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` set so far (0: never
+    /// set, the driver's default of 48 KiB less the static shared memory holds).
+    pub(crate) max_dynamic_shared: Mutex<u32>,
+    /// Blocks per multiprocessor (`cuOccupancyMaxActiveBlocksPerMultiprocessor`) by
+    /// (threads per block, dynamic shared bytes).
+    pub(crate) occupancy: Mutex<HashMap<(u32, u32), u32>>,
+}
+
+impl LoadedKernel {
+    fn new(function: CudaFunction) -> LoadedKernel {
+        LoadedKernel {
+            function,
+            static_shared: OnceLock::new(),
+            max_dynamic_shared: Mutex::new(0),
+            occupancy: Mutex::new(HashMap::new()),
+        }
+    }
+}
 
 /// Loaded kernels of one device.
 #[derive(Default)]
 pub(crate) struct FunctionCache {
-    by_def: RwLock<HashMap<usize, CudaFunction>>,
-    slots: Mutex<HashMap<SlotKey, Arc<Mutex<Option<CudaFunction>>>>>,
+    by_def: RwLock<HashMap<usize, Arc<LoadedKernel>>>,
+    slots: Mutex<HashMap<SlotKey, Slot>>,
 }
 
 impl FunctionCache {
@@ -29,7 +58,7 @@ impl FunctionCache {
         &self,
         kernel: &'static KernelDef,
         load: impl FnOnce(&str) -> Result<CudaFunction>,
-    ) -> Result<CudaFunction> {
+    ) -> Result<Arc<LoadedKernel>> {
         let def_key = kernel as *const KernelDef as usize;
         if let Some(f) = self
             .by_def
@@ -52,7 +81,7 @@ impl FunctionCache {
         let function = match &*slot {
             Some(f) => f.clone(),
             None => {
-                let f = load(source)?;
+                let f = Arc::new(LoadedKernel::new(load(source)?));
                 *slot = Some(f.clone());
                 f
             }

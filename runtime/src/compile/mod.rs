@@ -11,7 +11,7 @@ mod hash;
 mod nvrtc;
 
 pub use disk_cache::{CacheKey, DiskCache};
-pub(crate) use function_cache::FunctionCache;
+pub(crate) use function_cache::{FunctionCache, LoadedKernel};
 pub use nvrtc::{
     compile_cubin, nvrtc_available, nvrtc_compile_count, nvrtc_options, nvrtc_version,
 };

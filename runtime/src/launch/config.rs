@@ -54,7 +54,10 @@ impl LaunchConfig {
         Self::new(n.div_ceil(Self::DEFAULT_BLOCK).max(1), Self::DEFAULT_BLOCK)
     }
 
-    /// The same configuration with `bytes` of dynamic shared memory per block.
+    /// The same configuration with `bytes` of dynamic shared memory per block. Above
+    /// 48 KiB (`DeviceLimits::max_shared_mem_per_block`) the launch opts the kernel in to
+    /// more, up to the device's `max_shared_mem_per_block_optin` (227 KiB on an H100)
+    /// less the kernel's static shared memory.
     pub fn with_shared_mem(mut self, bytes: u32) -> Self {
         self.shared_mem_bytes = bytes;
         self
@@ -102,10 +105,11 @@ impl LaunchConfig {
                 ));
             }
         }
-        if self.shared_mem_bytes > limits.max_shared_mem_per_block {
+        if self.shared_mem_bytes > limits.max_shared_mem_per_block_optin {
             return fail(format!(
-                "{} bytes of dynamic shared memory per block, but the device allows at most {} bytes",
-                self.shared_mem_bytes, limits.max_shared_mem_per_block
+                "{} bytes of dynamic shared memory per block, but the device allows at most {} \
+                 bytes per block (its opt-in limit, max_shared_mem_per_block_optin)",
+                self.shared_mem_bytes, limits.max_shared_mem_per_block_optin
             ));
         }
         Ok(())
@@ -171,6 +175,7 @@ mod tests {
         check(LaunchConfig::new((65535, 65535), (32, 32))).unwrap();
         check(LaunchConfig::new((i32::MAX as u32, 1, 65535), (1, 1, 64))).unwrap();
         check(LaunchConfig::for_num_elems(1 << 20).with_shared_mem(48 * 1024)).unwrap();
+        check(LaunchConfig::new(1, 256).with_shared_mem(227 * 1024)).unwrap();
         check(LaunchConfig::for_num_elems(0)).unwrap();
     }
 
@@ -218,9 +223,11 @@ mod tests {
 
     #[test]
     fn rejects_shared_memory() {
-        let r = check(LaunchConfig::new(1, 1).with_shared_mem(48 * 1024 + 1)).unwrap_err();
+        let r = check(LaunchConfig::new(1, 1).with_shared_mem(227 * 1024 + 1)).unwrap_err();
         assert!(
-            r.contains("49153 bytes") && r.contains("at most 49152"),
+            r.contains("232449 bytes")
+                && r.contains("at most 232448")
+                && r.contains("opt-in limit"),
             "{r}"
         );
     }

@@ -8,10 +8,18 @@
 //! - a warp collective is released when every lane of its mask waits at a collective of
 //!   the same kind with the same mask (sites may differ, as on Volta and later); the
 //!   results are written into the slots;
+//! - `active_mask()` and `print` are released once no lane of the warp can run without
+//!   waiting: the lanes at the same site go on together (and print in lane order);
 //! - a block barrier is released when every live (non-exited) thread waits at one, all
 //!   at the same site and of the same kind, else the launch fails naming both sites;
+//! - when every live thread waits at a grid sync, the block reports it to its launch
+//!   (`grid.rs`), which releases it once every block of the grid is there;
 //! - when nothing can be released and no thread can run, the launch fails with a
 //!   description of who waits where (a deadlock).
+//!
+//! A [`Runner`] holds the threads of one block and runs one round at a time, so that one OS
+//! thread can interleave the blocks of a cooperative launch; a plain launch runs each block
+//! to its end.
 //!
 //! Per-block state lives on the block's OS thread only: `Cell`s, no locks.
 
@@ -40,6 +48,8 @@ pub(crate) enum BarrierKind {
     Count,
     And,
     Or,
+    /// `this_grid().sync()`: every live thread of the block, then every block of the grid.
+    Grid,
 }
 
 impl BarrierKind {
@@ -49,6 +59,7 @@ impl BarrierKind {
             BarrierKind::Count => "sync_threads_count",
             BarrierKind::And => "sync_threads_and",
             BarrierKind::Or => "sync_threads_or",
+            BarrierKind::Grid => "this_grid().sync()",
         }
     }
 }
@@ -72,13 +83,41 @@ pub(crate) enum State {
     Warp(WarpWait),
     /// At `active_mask()` (site id): released once no lane of the warp can run.
     ActiveMask(u32),
+    /// At a print (site id), its text in the slot: released as `ActiveMask`.
+    Print(u32),
     Exited,
+}
+
+impl State {
+    /// `active_mask()` and print: (which, site), for grouping the lanes at one site.
+    fn converging(self) -> Option<(bool, u32)> {
+        match self {
+            State::ActiveMask(site) => Some((false, site)),
+            State::Print(site) => Some((true, site)),
+            _ => None,
+        }
+    }
 }
 
 /// A thread's place in the block state: what it waits for, and what it gets back.
 pub(crate) struct Slot {
     pub(crate) state: Cell<State>,
     pub(crate) result: Cell<u64>,
+    /// The text of a thread waiting at a print.
+    pub(crate) text: Cell<Option<String>>,
+}
+
+/// What a round of a block ended with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Progress {
+    /// Every thread has returned.
+    Done,
+    /// Another block failed: the launch stops.
+    Stopped,
+    /// Threads can go on.
+    Running,
+    /// Every live thread waits at the grid sync at this site.
+    AtGridSync(u32),
 }
 
 /// The state of one block while it runs.
@@ -93,6 +132,8 @@ pub(crate) struct Block<'l> {
     pub(crate) checks: bool,
     /// The epoch id of the current barrier interval (race checks only).
     pub(crate) epoch: Cell<u32>,
+    /// The grid syncs this block has passed.
+    pub(crate) grid_phase: Cell<u32>,
     /// Per warp, each lane's vector clock over the 32 lanes of the warp (race checks only),
     /// allocated at the warp's first collective; before it, a thread's own entry is 1 and
     /// the others 0.
@@ -128,10 +169,12 @@ impl<'l> Block<'l> {
                 .map(|_| Slot {
                     state: Cell::new(State::Running),
                     result: Cell::new(0),
+                    text: Cell::new(None),
                 })
                 .collect(),
             checks,
             epoch: Cell::new(0),
+            grid_phase: Cell::new(0),
             clocks,
             shared: SharedMem::default(),
             scratch: RefCell::new(std::array::from_fn(|_| vec![0; warps])),
@@ -162,7 +205,7 @@ impl<'l> Block<'l> {
 
     /// Starts a new barrier interval (race checks).
     fn next_epoch(&self) -> Result<()> {
-        match self.launch.epochs.start(self.linear) {
+        match self.launch.epochs.start(self.linear, self.grid_phase.get()) {
             Some(id) => {
                 self.epoch.set(id);
                 Ok(())
@@ -204,6 +247,7 @@ impl<'l> Block<'l> {
                 src_loc_by_id(w.site)
             ),
             State::ActiveMask(site) => format!("active_mask at {}", src_loc_by_id(site)),
+            State::Print(site) => format!("a print at {}", src_loc_by_id(site)),
             State::Exited => "nothing (it has exited)".into(),
             State::Running | State::Yielded => "nothing (it is running)".into(),
         }
@@ -240,64 +284,8 @@ impl<'l> Block<'l> {
         }
     }
 
-    /// Polls the threads' futures until all complete; the first failure stops the block.
-    pub(crate) fn execute(&self, tasks: &mut [Option<SimFuture<'_>>]) -> Result<()> {
-        let mut cx = Context::from_waker(Waker::noop());
-        let mut runnable: Vec<u32> = (0..self.size).collect();
-        let mut live = self.size;
-        let mut rng = self
-            .launch
-            .options
-            .seed
-            .map(|seed| Shuffler::new(seed, self.linear));
-        loop {
-            if let Some(rng) = &mut rng {
-                rng.shuffle(&mut runnable);
-            }
-            for &t in &runnable {
-                let slot = &self.slots[t as usize];
-                slot.state.set(State::Running);
-                let Some(task) = tasks[t as usize].as_mut() else {
-                    continue;
-                };
-                match catch_unwind(AssertUnwindSafe(|| task.as_mut().poll(&mut cx))) {
-                    Ok(Poll::Ready(())) => {
-                        tasks[t as usize] = None;
-                        slot.state.set(State::Exited);
-                        live -= 1;
-                    }
-                    Ok(Poll::Pending) => {
-                        if matches!(slot.state.get(), State::Running) {
-                            slot.state.set(State::Yielded);
-                        }
-                    }
-                    Err(payload) => {
-                        return Err(self.prefer_uninitialized(panic_to_error(
-                            self.launch.kernel.rust_name,
-                            payload,
-                            self.idx,
-                            self.thread_idx(t),
-                        )))
-                    }
-                }
-            }
-            runnable.clear();
-            if self.launch.stopped() {
-                return Ok(());
-            }
-            if live == 0 {
-                return match self.uninitialized.borrow_mut().take() {
-                    Some(err) => Err(err),
-                    None => Ok(()),
-                };
-            }
-            self.release(live, &mut runnable)
-                .map_err(|err| self.prefer_uninitialized(err))?;
-        }
-    }
-
     /// After a round: makes runnable what can go on, or reports why nothing can.
-    fn release(&self, live: u32, runnable: &mut Vec<u32>) -> Result<()> {
+    fn release(&self, live: u32, runnable: &mut Vec<u32>) -> Result<Progress> {
         let mut scratch = self.scratch.borrow_mut();
         let [waiting, exited, asking, running] = &mut *scratch;
         for v in [&mut *waiting, &mut *exited, &mut *asking, &mut *running] {
@@ -312,7 +300,7 @@ impl<'l> Block<'l> {
                     runnable.push(t as u32);
                 }
                 State::Warp(_) => waiting[w] |= bit,
-                State::ActiveMask(_) => asking[w] |= bit,
+                State::ActiveMask(_) | State::Print(_) => asking[w] |= bit,
                 State::Barrier(_) => at_barrier += 1,
                 State::Exited => exited[w] |= bit,
             }
@@ -321,10 +309,10 @@ impl<'l> Block<'l> {
         for w in 0..waiting.len() {
             if asking[w] != 0 {
                 // Lanes still running (yielded at an atomic) may be on their way to the
-                // same active_mask() call; a lane spinning for good has diverged.
+                // same active_mask() or print call; a lane spinning for good has diverged.
                 if running[w] == 0 || held[w] >= MAX_HELD_ROUNDS {
                     held[w] = 0;
-                    self.release_active_mask(w as u32, asking[w], runnable);
+                    self.release_converging(w as u32, asking[w], runnable);
                 } else {
                     held[w] += 1;
                 }
@@ -334,7 +322,7 @@ impl<'l> Block<'l> {
             }
         }
         if !runnable.is_empty() {
-            return Ok(());
+            return Ok(Progress::Running);
         }
         if at_barrier == live {
             return self.release_barrier(runnable);
@@ -342,27 +330,63 @@ impl<'l> Block<'l> {
         Err(self.deadlock())
     }
 
-    /// Answers `active_mask()` in warp `w`, whose lanes are all suspended or exited: each
-    /// lane gets the lanes waiting at `active_mask()` at the same site (the lanes that
-    /// would be converged there on the GPU; lanes elsewhere have diverged).
-    fn release_active_mask(&self, w: u32, asking: u32, runnable: &mut Vec<u32>) {
+    /// Answers `active_mask()` and prints in warp `w`, whose lanes are all suspended or
+    /// exited. The lanes waiting at one site are the lanes that would be converged there on
+    /// the GPU (lanes elsewhere have diverged): at `active_mask()` each gets their mask; at
+    /// a print their texts are written in lane order, as one piece.
+    fn release_converging(&self, w: u32, asking: u32, runnable: &mut Vec<u32>) {
         let base = w * 32;
-        let site = |lane: u32| match self.slots[(base + lane) as usize].state.get() {
-            State::ActiveMask(site) => site,
-            _ => unreachable!("a lane at active_mask"),
+        let slot = |lane: u32| &self.slots[(base + lane) as usize];
+        let key = |lane: u32| {
+            slot(lane)
+                .state
+                .get()
+                .converging()
+                .expect("a lane at active_mask or print")
         };
-        let lanes = || (0..32u32).filter(move |l| asking & (1 << l) != 0);
-        for l in lanes() {
-            let here = site(l);
-            let mask = lanes()
-                .filter(|&o| site(o) == here)
+        let lanes = |mask: u32| (0..32u32).filter(move |l| mask & (1 << l) != 0);
+        // One print site per round, the first in the source: on the GPU diverged lanes
+        // reconverge before the later print (`if lane == 0 { print(a) } print(b)` prints
+        // a, then b from every lane), so program order is the order of the output.
+        let first_print = lanes(asking)
+            .filter_map(|l| match key(l) {
+                (true, site) => {
+                    let at = src_loc_by_id(site);
+                    Some(((at.file(), at.line(), at.column()), site))
+                }
+                _ => None,
+            })
+            .min()
+            .map(|(_, site)| site);
+        let mut pending = asking;
+        let mut released = 0u32;
+        while pending != 0 {
+            let here = key(pending.trailing_zeros());
+            let group = lanes(pending)
+                .filter(|&o| key(o) == here)
                 .fold(0u32, |m, o| m | 1 << o);
-            let slot = &self.slots[(base + l) as usize];
-            slot.result.set(u64::from(mask));
-            runnable.push(base + l);
+            pending &= !group;
+            let (print, site) = here;
+            if print && Some(site) != first_print {
+                continue;
+            }
+            released |= group;
+            if print {
+                let texts: Vec<String> = lanes(group)
+                    .map(|l| slot(l).text.take().unwrap_or_default())
+                    .collect();
+                self.launch
+                    .print
+                    .write_group(texts.iter().map(String::as_str));
+            } else {
+                for l in lanes(group) {
+                    slot(l).result.set(u64::from(group));
+                }
+            }
         }
-        for l in lanes() {
-            self.slots[(base + l) as usize].state.set(State::Running);
+        for l in lanes(released) {
+            slot(l).state.set(State::Running);
+            runnable.push(base + l);
         }
     }
 
@@ -379,37 +403,32 @@ impl<'l> Block<'l> {
             State::Warp(wait) => Some(wait),
             _ => None,
         };
+        // Lanes that exited or do not exist (a partial last warp) take no part, as CUDA
+        // asks only the non-exited lanes of a mask to arrive; a shuffle from one of them
+        // is still an error, since its value is undefined.
+        let existing = self.existing_lanes(w);
         let mut pending = waiting;
         while pending != 0 {
             let lane = pending.trailing_zeros();
             let me = wait_of(lane).expect("a waiting lane");
-            let gone = me.mask & exited;
-            if gone != 0 {
-                let l = gone.trailing_zeros();
-                return Err(self.divergent(format!(
-                    "{} waits at {}, but lane {l} of the mask ({}) has exited",
-                    self.who_lane(base + lane),
-                    self.waits_at(base + lane),
-                    self.who(base + l)
-                )));
-            }
-            let complete = me.mask & !waiting == 0
+            let taking_part = me.mask & existing & !exited;
+            let complete = taking_part & !waiting == 0
                 && (0..32)
-                    .filter(|l| me.mask & (1 << l) != 0)
+                    .filter(|l| taking_part & (1 << l) != 0)
                     .all(|l| wait_of(l).is_some_and(|o| o.matches(&me)));
             if !complete {
                 pending &= !(1 << lane);
                 continue;
             }
-            pending &= !me.mask;
+            pending &= !taking_part;
             let mut waits = [None; 32];
             for l in 0..32 {
-                if me.mask & (1 << l) != 0 {
+                if taking_part & (1 << l) != 0 {
                     waits[l as usize] = wait_of(l);
                 }
             }
             let mut out = [0u64; 32];
-            if let Err((l, detail)) = warp::results(me.mask, &waits, &mut out) {
+            if let Err((l, detail)) = warp::results(taking_part, &waits, &mut out) {
                 return Err(self.divergent(format!(
                     "{} at {}: {detail}",
                     self.who_lane(base + l),
@@ -417,10 +436,10 @@ impl<'l> Block<'l> {
                 )));
             }
             if self.checks {
-                self.merge_clocks(base, me.mask);
+                self.merge_clocks(base, taking_part);
             }
             for l in 0..32 {
-                if me.mask & (1 << l) != 0 {
+                if taking_part & (1 << l) != 0 {
                     let slot = &self.slots[(base + l) as usize];
                     slot.result.set(out[l as usize]);
                     slot.state.set(State::Running);
@@ -458,7 +477,8 @@ impl<'l> Block<'l> {
     }
 
     /// Every live thread waits at a barrier: releases it, or reports divergent barriers.
-    fn release_barrier(&self, runnable: &mut Vec<u32>) -> Result<()> {
+    /// At a grid sync nothing is released: the block waits for the grid.
+    fn release_barrier(&self, runnable: &mut Vec<u32>) -> Result<Progress> {
         let mut first: Option<(u32, BarrierWait)> = None;
         let (mut waiters, mut count) = (0u32, 0u32);
         for (t, slot) in self.slots.iter().enumerate() {
@@ -491,13 +511,27 @@ impl<'l> Block<'l> {
             runnable.push(t);
         }
         let Some((_, b0)) = first else {
-            return Ok(());
+            return Ok(Progress::Running);
         };
         // Writes after this barrier cannot race with an uninitialised read before it.
         if let Some(err) = self.uninitialized.borrow_mut().take() {
             return Err(err);
         }
+        if b0.kind == BarrierKind::Grid {
+            runnable.clear();
+            if matches!(self.slots[0].state.get(), State::Exited) {
+                return Err(self.divergent(format!(
+                    "{} has returned, but the other threads of the block wait at {}: thread \
+                     (0, 0, 0) of each block signals the block's arrival at a grid sync (as in \
+                     CUDA's own grid.sync()), so on the GPU this hangs",
+                    self.who(0),
+                    self.waits_at(first_at_barrier(&self.slots)),
+                )));
+            }
+            return Ok(Progress::AtGridSync(b0.site));
+        }
         let result = match b0.kind {
+            BarrierKind::Grid => unreachable!("handled above"),
             BarrierKind::Plain => 0,
             BarrierKind::Count => u64::from(count),
             BarrierKind::And => u64::from(count == waiters),
@@ -508,6 +542,27 @@ impl<'l> Block<'l> {
             slot.result.set(result);
             slot.state.set(State::Running);
         }
+        if self.checks {
+            self.next_epoch()?;
+        }
+        Ok(Progress::Running)
+    }
+
+    /// The grid sync every live thread of the block waits at is released: they go on, in
+    /// the block's next grid phase.
+    fn release_grid(&self, runnable: &mut Vec<u32>) -> Result<()> {
+        for (t, slot) in self.slots.iter().enumerate() {
+            if let State::Barrier(BarrierWait {
+                kind: BarrierKind::Grid,
+                ..
+            }) = slot.state.get()
+            {
+                slot.result.set(0);
+                slot.state.set(State::Running);
+                runnable.push(t as u32);
+            }
+        }
+        self.grid_phase.set(self.grid_phase.get() + 1);
         if self.checks {
             self.next_epoch()?;
         }
@@ -573,6 +628,116 @@ impl<'l> Block<'l> {
             )),
             _ => self.divergent("deadlock: no thread can go on".into()),
         }
+    }
+}
+
+/// The first thread waiting at a barrier.
+fn first_at_barrier(slots: &[Slot]) -> u32 {
+    slots
+        .iter()
+        .position(|s| matches!(s.state.get(), State::Barrier(_)))
+        .map_or(0, |t| t as u32)
+}
+
+/// The threads of one block, run one round at a time.
+pub(crate) struct Runner<'a> {
+    block: &'a Block<'a>,
+    /// Each thread's future, `None` once it has returned.
+    tasks: Vec<Option<SimFuture<'a>>>,
+    /// The threads to poll in the next round.
+    runnable: Vec<u32>,
+    /// Threads that have not returned.
+    live: u32,
+    rng: Option<Shuffler>,
+}
+
+impl<'a> Runner<'a> {
+    /// `tasks` holds one future per thread of `block`, in thread order.
+    pub(crate) fn new(block: &'a Block<'a>, tasks: Vec<Option<SimFuture<'a>>>) -> Runner<'a> {
+        Runner {
+            block,
+            tasks,
+            runnable: (0..block.size).collect(),
+            live: block.size,
+            rng: block
+                .launch
+                .options
+                .seed
+                .map(|seed| Shuffler::new(seed, block.linear)),
+        }
+    }
+
+    /// Polls the threads' futures until all complete (a plain launch: a grid sync cannot
+    /// be reached); the first failure stops the block.
+    pub(crate) fn run_to_end(&mut self) -> Result<()> {
+        loop {
+            match self.round()? {
+                Progress::Done | Progress::Stopped => return Ok(()),
+                Progress::Running => {}
+                Progress::AtGridSync(site) => {
+                    return Err(self.block.divergent(format!(
+                        "the block waits at this_grid().sync() at {}, outside a cooperative \
+                         launch",
+                        src_loc_by_id(site)
+                    )))
+                }
+            }
+        }
+    }
+
+    /// Polls every runnable thread once, then releases what can go on.
+    pub(crate) fn round(&mut self) -> Result<Progress> {
+        let block = self.block;
+        let mut cx = Context::from_waker(Waker::noop());
+        if let Some(rng) = &mut self.rng {
+            rng.shuffle(&mut self.runnable);
+        }
+        for &t in &self.runnable {
+            let slot = &block.slots[t as usize];
+            slot.state.set(State::Running);
+            let Some(task) = self.tasks[t as usize].as_mut() else {
+                continue;
+            };
+            match catch_unwind(AssertUnwindSafe(|| task.as_mut().poll(&mut cx))) {
+                Ok(Poll::Ready(())) => {
+                    self.tasks[t as usize] = None;
+                    slot.state.set(State::Exited);
+                    self.live -= 1;
+                }
+                Ok(Poll::Pending) => {
+                    if matches!(slot.state.get(), State::Running) {
+                        slot.state.set(State::Yielded);
+                    }
+                }
+                Err(payload) => {
+                    return Err(block.prefer_uninitialized(panic_to_error(
+                        block.launch.kernel.rust_name,
+                        payload,
+                        block.idx,
+                        block.thread_idx(t),
+                    )))
+                }
+            }
+        }
+        self.runnable.clear();
+        if block.launch.stopped() {
+            return Ok(Progress::Stopped);
+        }
+        if self.live == 0 {
+            return match block.uninitialized.borrow_mut().take() {
+                Some(err) => Err(err),
+                None => Ok(Progress::Done),
+            };
+        }
+        block
+            .release(self.live, &mut self.runnable)
+            .map_err(|err| block.prefer_uninitialized(err))
+    }
+
+    /// Lets the block's threads go on past the grid sync they wait at (every block of the
+    /// grid has arrived).
+    pub(crate) fn release_grid(&mut self) -> Result<()> {
+        self.block.release_grid(&mut self.runnable)
     }
 }
 

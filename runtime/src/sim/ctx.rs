@@ -1,6 +1,6 @@
 //! [`ThreadCtx`]: what one simulated thread sees — CUDA's index variables, the kernel's
-//! arguments, shared memory, and the sync points (barriers, warp collectives), which are
-//! `async` and suspend the thread until the block executor releases them.
+//! arguments, shared memory, and the sync points (barriers, warp collectives, grid sync,
+//! print), which are `async` and suspend the thread until the block executor releases them.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -99,6 +99,18 @@ impl<'a> ThreadCtx<'a> {
         self.slot().result.get() as u32
     }
 
+    /// `printf` of `text` (`gpu_print!`, formatted by the generated code): written to
+    /// stdout (or the buffer of [`capture_sim_prints`](super::capture_sim_prints)) in the
+    /// order a GPU gives. A convergence point of the warp like [`ThreadCtx::active_mask`]:
+    /// the lanes of the warp that reach this print together write their texts in lane
+    /// order, as one piece; lanes that exited or wait elsewhere are not waited for.
+    pub async fn print(&self, text: String, at: &'static SrcLoc) {
+        let slot = self.slot();
+        slot.text.set(Some(text));
+        slot.state.set(State::Print(at.id()));
+        Suspend(false).await;
+    }
+
     // ---- arguments
 
     fn arg(&self, i: usize) -> Arg {
@@ -172,20 +184,34 @@ impl<'a> ThreadCtx<'a> {
             std::mem::size_of::<T>(),
             self.block.checks,
             launch.cfg.shared_mem_bytes as usize,
+            launch.static_shared_limit as usize,
             launch.shared_limit as usize,
         );
         match got {
             Ok((ptr, len, region)) => (ptr.as_ptr().cast(), len, self.shared_track(region)),
-            Err(TooMuchShared { static_bytes }) => {
+            Err(TooMuchShared {
+                static_bytes,
+                over_static_limit,
+            }) => {
+                let reason = if over_static_limit {
+                    format!(
+                        "the kernel's shared arrays need {static_bytes} bytes per block (the \
+                         last one at {at}), over the {} bytes of static shared memory a block \
+                         may have (use dynamic_shared for more)",
+                        launch.static_shared_limit
+                    )
+                } else {
+                    format!(
+                        "the kernel's shared arrays need {static_bytes} bytes per block (the \
+                         last one at {at}), which with {} bytes of dynamic shared memory is over \
+                         the device's {} bytes per block",
+                        launch.cfg.shared_mem_bytes, launch.shared_limit
+                    )
+                };
                 raise(Failure::Report(Box::new(Error::InvalidLaunch {
                     kernel: launch.kernel.rust_name.to_string(),
                     config: launch.cfg,
-                    reason: format!(
-                        "the kernel's shared arrays need {static_bytes} bytes per block (the \
-                         last one at {at}), which with {} bytes of dynamic shared memory is over \
-                         the device's {} bytes",
-                        launch.cfg.shared_mem_bytes, launch.shared_limit
-                    ),
+                    reason,
                 })))
             }
         }
@@ -263,6 +289,26 @@ impl<'a> ThreadCtx<'a> {
         self.barrier(BarrierKind::Or, pred, at).await != 0
     }
 
+    /// `this_grid().sync()`: waits until every live thread of the grid is here. Only in a
+    /// cooperative launch (`launch_cooperative`), where every block of the grid runs at
+    /// once; elsewhere it stops the launch with [`Error::InvalidLaunch`]. Every block must
+    /// reach it with thread (0, 0, 0) live, as on the GPU; accesses before it are ordered
+    /// before accesses after it, across blocks, for the race checks.
+    pub async fn sync_grid(&self, at: &'static SrcLoc) {
+        let launch = self.block.launch;
+        if !launch.cooperative {
+            raise(Failure::Report(Box::new(Error::InvalidLaunch {
+                kernel: launch.kernel.rust_name.to_string(),
+                config: launch.cfg,
+                reason: format!(
+                    "the kernel calls this_grid().sync() (at {at}), which needs every block \
+                     of the grid running at once: launch it with launch_cooperative"
+                ),
+            })));
+        }
+        self.barrier(BarrierKind::Grid, false, at).await;
+    }
+
     async fn warp(
         &self,
         op: WarpOp,
@@ -273,9 +319,7 @@ impl<'a> ThreadCtx<'a> {
         at: &'static SrcLoc,
     ) -> u64 {
         let w = self.tid / 32;
-        if let Err(detail) =
-            check_arrival(op, self.tid % 32, mask, width, self.block.existing_lanes(w))
-        {
+        if let Err(detail) = check_arrival(op, self.tid % 32, mask, width) {
             raise(Failure::Report(Box::new(self.block.divergent(format!(
                 "thread {} (lane {} of warp {w}) calls {} at {at}: {detail}",
                 self.thread_idx,
@@ -428,6 +472,7 @@ impl<'a> ThreadCtx<'a> {
             epoch: block.epoch.get(),
             tid: self.tid,
             block: block.linear,
+            grid_phase: block.grid_phase.get(),
             clocks: block.clocks_of(self.tid),
             site: at.id(),
         };

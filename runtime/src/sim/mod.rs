@@ -4,13 +4,22 @@
 //! scoped worker per core takes block indices from an atomic counter and runs each block
 //! to completion on its own OS thread (a block never moves between workers).
 //!
+//! A cooperative launch (`launch_cooperative`) runs every block of the grid at once: each
+//! worker takes a fixed share of the blocks (block `b` goes to worker `b % workers`) and
+//! interleaves them, one round of a block at a time; a block whose live threads all wait
+//! at `this_grid().sync()` reports to the launch's [`GridBarrier`](grid::GridBarrier), which
+//! releases every block once all have arrived (`grid.rs`). How many blocks a cooperative
+//! launch may have: [`coresident_blocks`].
+//!
 //! Inside a block every simulated thread is a future (the generated `__sim` bodies are
 //! `async fn`s), polled by the block executor (`block.rs`) until it completes or suspends
-//! at a sync point: a block barrier, a warp collective, `active_mask` (the lanes that
-//! arrive together), or an atomic `load`, `swap` or `compare_exchange` (which yield once,
-//! so spin-waits on flags of the same block make progress). Threads switch only at these
-//! points: a kernel that spins on plain memory hangs the simulator as it may hang a GPU. Barriers and collectives have CUDA's rules
-//! (`warp.rs`), and what would hang or be undefined on a GPU is an error here instead.
+//! at a sync point: a block barrier, a grid sync, a warp collective, `active_mask` or a
+//! print (the lanes of a warp that arrive together go on together; prints are written in
+//! lane order, `print.rs`), or an atomic `load`, `swap` or `compare_exchange` (which yield
+//! once, so spin-waits on flags of the same block make progress). Threads switch only at
+//! these points: a kernel that spins on plain memory hangs the simulator as it may hang a
+//! GPU. Barriers and collectives have CUDA's rules (`warp.rs`), and what would hang or be
+//! undefined on a GPU is an error here instead.
 //!
 //! Memory (`handles.rs`, `atomic.rs`, `shared.rs`): global buffers are host allocations
 //! reached through raw pointers; every simulated load and store is a Relaxed atomic access
@@ -34,16 +43,18 @@
 //!   are polled in every round, deterministically from the seed and the block index, to
 //!   shake out bugs that depend on the order threads run in.
 //!
-//! Limits of the race checks: accesses from different blocks of one launch are never
-//! ordered, so publishing plain data to another block through fences and an atomic flag
-//! is reported as a race (turn the checks off for such kernels); within a block only
-//! barriers and warp collectives order accesses (atomics do not).
+//! Limits of the race checks: accesses from different blocks of one launch are ordered
+//! only by a grid sync between them, so publishing plain data to another block through
+//! fences and an atomic flag is reported as a race (turn the checks off for such kernels);
+//! within a block only barriers and warp collectives order accesses (atomics do not).
 
 mod atomic;
 mod block;
 mod check;
 mod ctx;
+mod grid;
 mod handles;
+mod print;
 mod shadow;
 mod shared;
 mod site;
@@ -52,19 +63,49 @@ mod warp;
 pub use atomic::{AtomicInt, AtomicScalar};
 pub use ctx::ThreadCtx;
 pub use handles::{AtomicSlice, Slice, SliceMut};
+pub use print::{capture_sim_prints, format_g};
 pub use site::{src_loc_by_id, SrcLoc};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use crate::device::SimDevice;
+use crate::device::{DeviceLimits, SimDevice};
 use crate::error::{Error, Result};
 use crate::kernel_abi::{Arg, Dim3, KernelDef, SimFuture};
 use crate::launch::LaunchConfig;
-use block::Block;
+use block::{Block, Progress, Runner};
 use check::{install_quiet_panic_hook, panic_to_error, QuietPanics};
+use grid::GridBarrier;
+use print::PrintSink;
 use shadow::{EpochTable, GlobalShadow};
+
+/// Blocks one multiprocessor of the simulator holds at once (an H100 SM's limit), for the
+/// co-resident limit of cooperative launches.
+pub(crate) const MAX_BLOCKS_PER_MULTIPROCESSOR: u32 = 32;
+/// Threads one multiprocessor of the simulator holds at once (an H100 SM's limit).
+pub(crate) const MAX_THREADS_PER_MULTIPROCESSOR: u32 = 2048;
+/// Shared memory of one multiprocessor of the simulator (an H100 SM's 228 KiB).
+pub(crate) const SHARED_MEM_PER_MULTIPROCESSOR: u32 = 228 * 1024;
+
+/// How many blocks of `cfg` a cooperative launch on the simulator may have, as
+/// `(blocks per multiprocessor, multiprocessors)`: the simulator counts like a GPU whose
+/// multiprocessors are its CPU workers ([`DeviceLimits::multiprocessor_count`]), each
+/// holding at most 32 blocks, 2048 threads (a block's threads rounded up to whole warps)
+/// and 228 KiB of dynamic shared memory, as an H100's SM does. Registers and static
+/// shared memory are not counted (the simulator does not know them before running).
+pub(crate) fn coresident_blocks(limits: &DeviceLimits, cfg: &LaunchConfig) -> (u32, u32) {
+    let threads = (cfg.block.count().div_ceil(32) * 32).max(32);
+    let by_threads = u64::from(MAX_THREADS_PER_MULTIPROCESSOR) / threads;
+    let by_shared = match u64::from(cfg.shared_mem_bytes) {
+        0 => u64::MAX,
+        bytes => u64::from(SHARED_MEM_PER_MULTIPROCESSOR) / bytes,
+    };
+    let per_sm = by_threads
+        .min(by_shared)
+        .min(u64::from(MAX_BLOCKS_PER_MULTIPROCESSOR));
+    (per_sm as u32, limits.multiprocessor_count)
+}
 
 /// How the simulator runs kernels.
 ///
@@ -134,8 +175,14 @@ pub(crate) struct Launch<'l> {
     pub(crate) cfg: LaunchConfig,
     pub(crate) args: &'l [Arg],
     pub(crate) options: SimOptions,
-    /// Static plus dynamic shared memory one block may use.
+    /// Static plus dynamic shared memory one block may use (the opt-in limit).
     pub(crate) shared_limit: u32,
+    /// Static shared memory one block may use.
+    pub(crate) static_shared_limit: u32,
+    /// Launched with `launch_cooperative`: every block runs at once, grid syncs allowed.
+    pub(crate) cooperative: bool,
+    /// Where prints go.
+    pub(crate) print: PrintSink,
     /// The race-check shadow of each slice argument (`None` for scalars, checks off).
     pub(crate) globals: Box<[Option<GlobalShadow>]>,
     pub(crate) epochs: EpochTable,
@@ -160,12 +207,14 @@ impl Launch<'_> {
 }
 
 /// Runs `kernel` over the grid of `cfg` with `args`; returns when every block is done.
-/// The configuration was validated by the caller.
+/// The configuration was validated by the caller (for a `cooperative` launch, the number
+/// of blocks against [`coresident_blocks`] too).
 pub(crate) fn run(
     sim: &SimDevice,
     kernel: &'static KernelDef,
     cfg: LaunchConfig,
     args: &[Arg],
+    cooperative: bool,
 ) -> Result<()> {
     install_quiet_panic_hook();
     let options = sim.options;
@@ -174,7 +223,10 @@ pub(crate) fn run(
         cfg,
         args,
         options,
-        shared_limit: sim.limits.max_shared_mem_per_block,
+        shared_limit: sim.limits.max_shared_mem_per_block_optin,
+        static_shared_limit: sim.limits.max_shared_mem_per_block,
+        cooperative,
+        print: PrintSink::current(),
         globals: args
             .iter()
             .map(|arg| match *arg {
@@ -189,6 +241,9 @@ pub(crate) fn run(
     };
     let blocks = cfg.grid.count();
     let workers = (sim.workers as u64).clamp(1, blocks.max(1)) as usize;
+    if cooperative {
+        return run_cooperative(&launch, workers);
+    }
     let next_block = AtomicU64::new(0);
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     let worker = || {
@@ -227,13 +282,23 @@ pub(crate) fn run(
 fn run_block(launch: &Launch<'_>, linear: u64) -> Result<()> {
     let block = Block::new(launch, linear)?;
     let ctxs: Vec<ThreadCtx<'_>> = (0..block.size).map(|t| ThreadCtx::new(&block, t)).collect();
-    let mut tasks: Vec<Option<SimFuture<'_>>> = Vec::with_capacity(ctxs.len());
+    let mut runner = Runner::new(&block, start_threads(&block, &ctxs)?);
+    runner.run_to_end()
+}
+
+/// The future of every thread of `block`, in thread order.
+fn start_threads<'a>(
+    block: &'a Block<'a>,
+    ctxs: &'a [ThreadCtx<'a>],
+) -> Result<Vec<Option<SimFuture<'a>>>> {
+    let kernel = block.launch.kernel;
+    let mut tasks: Vec<Option<SimFuture<'a>>> = Vec::with_capacity(ctxs.len());
     for (t, ctx) in ctxs.iter().enumerate() {
-        match catch_unwind(AssertUnwindSafe(|| (launch.kernel.sim)(ctx))) {
+        match catch_unwind(AssertUnwindSafe(|| (kernel.sim)(ctx))) {
             Ok(task) => tasks.push(Some(task)),
             Err(payload) => {
                 return Err(panic_to_error(
-                    launch.kernel.rust_name,
+                    kernel.rust_name,
                     payload,
                     block.idx,
                     block.thread_idx(t as u32),
@@ -241,7 +306,103 @@ fn run_block(launch: &Launch<'_>, linear: u64) -> Result<()> {
             }
         }
     }
-    block.execute(&mut tasks)
+    Ok(tasks)
+}
+
+/// Runs a cooperative launch: every block at once, block `b` on worker `b % workers`.
+fn run_cooperative(launch: &Launch<'_>, workers: usize) -> Result<()> {
+    let grid = GridBarrier::new(launch.cfg.grid.count());
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    let worker = |first: usize| {
+        let _quiet = QuietPanics::enter();
+        if let Err(err) = run_cooperative_share(launch, &grid, first as u64, workers as u64) {
+            launch.stop.store(true, Ordering::Relaxed);
+            failure
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_or_insert(err);
+            grid.wake_all();
+        }
+    };
+    if workers == 1 {
+        worker(0);
+    } else {
+        std::thread::scope(|s| {
+            for first in 0..workers {
+                s.spawn(move || worker(first));
+            }
+        });
+    }
+    match failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        Some(err) => Err(err),
+        None => Ok(()),
+    }
+}
+
+/// Runs blocks `first`, `first + stride`, ... of a cooperative launch, interleaved one
+/// round at a time, meeting the other workers' blocks at every grid sync.
+fn run_cooperative_share(
+    launch: &Launch<'_>,
+    grid: &GridBarrier,
+    first: u64,
+    stride: u64,
+) -> Result<()> {
+    let total = launch.cfg.grid.count();
+    let blocks: Vec<Block<'_>> = (first..total)
+        .step_by(stride as usize)
+        .map(|linear| Block::new(launch, linear))
+        .collect::<Result<_>>()?;
+    let ctxs: Vec<Vec<ThreadCtx<'_>>> = blocks
+        .iter()
+        .map(|block| (0..block.size).map(|t| ThreadCtx::new(block, t)).collect())
+        .collect();
+    let mut runners: Vec<Runner<'_>> = Vec::with_capacity(blocks.len());
+    for (block, ctxs) in blocks.iter().zip(&ctxs) {
+        runners.push(Runner::new(block, start_threads(block, ctxs)?));
+    }
+    // Per block: done, or the grid generation it waits to see pass.
+    let mut done = vec![false; blocks.len()];
+    let mut waiting: Vec<Option<u64>> = vec![None; blocks.len()];
+    loop {
+        if launch.stopped() {
+            return Ok(());
+        }
+        let (mut live, mut ran) = (false, false);
+        let mut blocked_at = None;
+        for (i, runner) in runners.iter_mut().enumerate() {
+            if done[i] {
+                continue;
+            }
+            live = true;
+            if let Some(generation) = waiting[i] {
+                if grid.generation() == generation {
+                    blocked_at = Some(generation);
+                    continue;
+                }
+                waiting[i] = None;
+                runner.release_grid()?;
+            }
+            ran = true;
+            match runner.round()? {
+                Progress::Done => {
+                    done[i] = true;
+                    grid.finish(launch, &blocks[i])?;
+                }
+                Progress::Stopped => return Ok(()),
+                Progress::Running => {}
+                Progress::AtGridSync(site) => {
+                    waiting[i] = Some(grid.arrive(launch, &blocks[i], site)?);
+                }
+            }
+        }
+        if !live {
+            return Ok(());
+        }
+        // Only a pass in which every live block waited lets the worker sleep.
+        if let (false, Some(generation)) = (ran, blocked_at) {
+            grid.wait(launch, generation);
+        }
+    }
 }
 
 #[cfg(test)]

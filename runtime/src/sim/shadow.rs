@@ -8,13 +8,16 @@
 //! - both come from one block and a block barrier was released between them: each
 //!   barrier interval of each block has a launch-wide unique *epoch* id, so a record from
 //!   another epoch of the same block is earlier and ordered, or
+//! - a grid sync (cooperative launches) was released between them: each epoch also
+//!   records how many grid syncs its block had passed (its *grid phase*), and a record of
+//!   an earlier phase than the accessing thread's is ordered, whatever its block, or
 //! - both come from one warp, in one epoch, and the later thread synchronised with the
 //!   earlier one through a warp collective after the earlier access: every thread keeps
 //!   a vector clock over the 32 lanes of its warp (its own entry counts its collectives,
 //!   the others what it learnt at collectives), and a record keeps its thread's own clock.
 //!
-//! Accesses from different blocks are never ordered within one launch (the simulator
-//! does not model fences and flags between blocks). Shared memory has one shadow per
+//! Other accesses from different blocks are never ordered (the simulator does not model
+//! fences and flags between blocks). Shared memory has one shadow per
 //! block and allocation, plain `Cell`s on the block's OS thread; global memory has one
 //! shadow per slice argument and launch, in chunks allocated zeroed on first touch
 //! (untouched parts cost nothing) and guarded by striped spin locks, since blocks run on
@@ -148,6 +151,8 @@ pub(crate) struct Accessor<'a> {
     pub(crate) tid: u32,
     /// Linear index of its block.
     pub(crate) block: u64,
+    /// The grid syncs its block has passed (0 outside cooperative launches).
+    pub(crate) grid_phase: u32,
     /// Its vector clock over the lanes of its warp (32 entries); `None` while its warp
     /// has had no collective: then its own entry is 1 and the others 0.
     pub(crate) clocks: Option<&'a [Cell<u32>]>,
@@ -181,7 +186,10 @@ impl Accessor<'_> {
         } else {
             match epochs {
                 None => true,
-                Some(table) => table.block_of(r.epoch) == self.block,
+                Some(table) => {
+                    let (block, phase) = table.get(r.epoch);
+                    block == self.block || phase < self.grid_phase
+                }
             }
         }
     }
@@ -439,11 +447,18 @@ impl ChunkPool {
     }
 }
 
-/// Which block each epoch id belongs to; ids are handed out launch-wide, one per barrier
-/// interval of each block. Lock-free: segments of doubling size, allocated on demand.
+/// Which block, and which grid phase of it, each epoch id belongs to; ids are handed out
+/// launch-wide, one per barrier interval of each block. Lock-free: segments of doubling
+/// size, allocated on demand.
 pub(crate) struct EpochTable {
     next: AtomicU32,
-    segments: [OnceLock<Box<[AtomicU64]>>; SEGMENTS],
+    segments: [OnceLock<Box<[EpochInfo]>>; SEGMENTS],
+}
+
+/// The block (`u64::MAX` until set) and grid phase of one epoch.
+struct EpochInfo {
+    block: AtomicU64,
+    grid_phase: AtomicU32,
 }
 
 const SEGMENTS: usize = 23;
@@ -465,8 +480,9 @@ impl EpochTable {
         (k, i - FIRST_SEGMENT * ((1 << k) - 1))
     }
 
-    /// A new epoch id for `block`; `None` when ids ran out (2^32 barrier intervals).
-    pub(crate) fn start(&self, block: u64) -> Option<u32> {
+    /// A new epoch id for `block` in its grid phase `grid_phase`; `None` when ids ran out
+    /// (2^32 barrier intervals).
+    pub(crate) fn start(&self, block: u64, grid_phase: u32) -> Option<u32> {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         if id == 0 || id == u32::MAX {
             self.next.store(u32::MAX, Ordering::Relaxed);
@@ -475,19 +491,32 @@ impl EpochTable {
         let (k, off) = Self::locate(id);
         let seg = self.segments[k].get_or_init(|| {
             (0..FIRST_SEGMENT << k)
-                .map(|_| AtomicU64::new(u64::MAX))
+                .map(|_| EpochInfo {
+                    block: AtomicU64::new(u64::MAX),
+                    grid_phase: AtomicU32::new(0),
+                })
                 .collect()
         });
-        seg[off].store(block, Ordering::Release);
+        seg[off].grid_phase.store(grid_phase, Ordering::Relaxed);
+        seg[off].block.store(block, Ordering::Release);
         Some(id)
     }
 
-    /// The block that epoch `id` (handed out by [`EpochTable::start`]) belongs to.
-    pub(crate) fn block_of(&self, id: u32) -> u64 {
+    /// The block and grid phase of epoch `id` (handed out by [`EpochTable::start`]).
+    pub(crate) fn get(&self, id: u32) -> (u64, u32) {
         let (k, off) = Self::locate(id);
-        self.segments[k]
-            .get()
-            .map_or(u64::MAX, |seg| seg[off].load(Ordering::Acquire))
+        match self.segments[k].get() {
+            Some(seg) => {
+                let block = seg[off].block.load(Ordering::Acquire);
+                (block, seg[off].grid_phase.load(Ordering::Relaxed))
+            }
+            None => (u64::MAX, 0),
+        }
+    }
+
+    /// The block that epoch `id` belongs to.
+    pub(crate) fn block_of(&self, id: u32) -> u64 {
+        self.get(id).0
     }
 }
 
@@ -510,11 +539,14 @@ mod tests {
         assert_eq!(EpochTable::locate(3072), (2, 0));
         assert_eq!(EpochTable::locate(u32::MAX - 1).0, 22);
         let t = EpochTable::new();
-        let a = t.start(7).unwrap();
-        let ids: Vec<u32> = (0..5000).map(|b| t.start(b).unwrap()).collect();
-        assert_eq!(t.block_of(a), 7);
+        let a = t.start(7, 3).unwrap();
+        let ids: Vec<u32> = (0..5000)
+            .map(|b| t.start(b, b as u32 % 5).unwrap())
+            .collect();
+        assert_eq!(t.get(a), (7, 3));
         for (b, id) in ids.iter().enumerate() {
             assert_eq!(t.block_of(*id), b as u64);
+            assert_eq!(t.get(*id).1, b as u32 % 5);
         }
     }
 
@@ -531,6 +563,7 @@ mod tests {
             epoch,
             tid,
             block: 0,
+            grid_phase: 0,
             clocks: Some(&c[(tid as usize / 32) * 32..][..32]),
             site: 3,
         };

@@ -43,9 +43,11 @@ impl Drop for Region {
     }
 }
 
-/// What a new allocation would break: the bytes asked for in all.
+/// What a new allocation would break: the static bytes asked for in all, and whether
+/// they alone break the static limit (else with the dynamic bytes the total one).
 pub(crate) struct TooMuchShared {
     pub(crate) static_bytes: usize,
+    pub(crate) over_static_limit: bool,
 }
 
 /// The shared memory of one block.
@@ -58,7 +60,9 @@ pub(crate) struct SharedMem {
 impl SharedMem {
     /// The memory of the array at `at` (`len` elements of `elem_size` bytes), allocated
     /// on first call; returns its address, its length in elements and its region index.
-    /// `limit` is what static plus dynamic shared memory may add up to.
+    /// `static_limit` is what the static arrays may add up to, `limit` what static plus
+    /// dynamic shared memory may.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn get_static(
         &self,
         at: &'static SrcLoc,
@@ -66,6 +70,7 @@ impl SharedMem {
         elem_size: usize,
         checks: bool,
         dynamic_bytes: usize,
+        static_limit: usize,
         limit: usize,
     ) -> Result<(NonNull<u8>, usize, u32), TooMuchShared> {
         let key = Key::Static(at.id());
@@ -74,9 +79,10 @@ impl SharedMem {
         }
         let bytes = len.saturating_mul(elem_size);
         let total = self.static_bytes.get().saturating_add(bytes);
-        if total.saturating_add(dynamic_bytes) > limit {
+        if total > static_limit || total.saturating_add(dynamic_bytes) > limit {
             return Err(TooMuchShared {
                 static_bytes: total,
+                over_static_limit: total > static_limit,
             });
         }
         self.static_bytes.set(total);

@@ -6,7 +6,7 @@
 
 use std::sync::LazyLock;
 
-use warpspeed_runtime::__private::{launch, KernelArgs, KernelDef};
+use warpspeed_runtime::__private::{launch, launch_cooperative, KernelArgs, KernelDef};
 use warpspeed_runtime::{Device, Error, LaunchConfig, SimOptions};
 
 /// The `&'static SrcLoc` of the place it is written, as generated code passes a site.
@@ -26,9 +26,16 @@ macro_rules! site {
     };
 }
 
-/// `kernel!(NAME, "name", ["param", ..], entry)`: a simulator-only kernel definition.
+/// `kernel!(NAME, "name", ["param", ..], entry)`: a simulator-only kernel definition;
+/// `kernel!(grid_sync NAME, ...)`: one that calls `this_grid().sync()`.
 macro_rules! kernel {
     ($name:ident, $rust:literal, [$($p:literal),* $(,)?], $entry:path) => {
+        kernel!(@def false, $name, $rust, [$($p),*], $entry);
+    };
+    (grid_sync $name:ident, $rust:literal, [$($p:literal),* $(,)?], $entry:path) => {
+        kernel!(@def true, $name, $rust, [$($p),*], $entry);
+    };
+    (@def $grid_sync:literal, $name:ident, $rust:literal, [$($p:literal),*], $entry:path) => {
         static $name: ::warpspeed_runtime::__private::KernelDef =
             ::warpspeed_runtime::__private::KernelDef {
                 rust_name: $rust,
@@ -36,6 +43,7 @@ macro_rules! kernel {
                 source: &crate::sim_common::NO_SOURCE,
                 options: ::warpspeed_runtime::__private::KernelOptions { fast_math: false },
                 params: &[$($p),*],
+                grid_sync: $grid_sync,
                 sim: $entry,
             };
     };
@@ -59,6 +67,18 @@ pub fn run<'a>(
     let mut args = KernelArgs::new();
     fill(&mut args);
     launch(dev, kernel, cfg, args)
+}
+
+/// Launches `kernel` cooperatively with the arguments `fill` packs.
+pub fn run_cooperative<'a>(
+    dev: &Device,
+    kernel: &'static KernelDef,
+    cfg: LaunchConfig,
+    fill: impl FnOnce(&mut KernelArgs<'a>),
+) -> Result<(), Error> {
+    let mut args = KernelArgs::new();
+    fill(&mut args);
+    launch_cooperative(dev, kernel, cfg, args)
 }
 
 /// xorshift64*: deterministic pseudo-random numbers without a dependency.

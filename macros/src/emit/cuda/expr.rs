@@ -5,7 +5,8 @@
 
 use super::stmt::{is_c_literal, Dest};
 use super::{c_type, fn_name, FnWriter};
-use crate::ir::atomics::AtomicOp;
+use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
+use crate::ir::groups::GroupMethod;
 use crate::ir::intrinsics::ParamKind;
 use crate::ir::methods::Method;
 use crate::ir::ty::{Scalar, Ty};
@@ -28,7 +29,8 @@ pub fn effect(e: &Expr) -> u8 {
         ExprKind::Intrinsic(i, _) if i.has_effect() => 1,
         // Atomic methods (`a[i].fetch_add(..)`) and shared declarations change memory.
         ExprKind::Method(recv, ..) if matches!(recv.kind, ExprKind::Index(..)) => 1,
-        ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) => 1,
+        ExprKind::Method(_, name, _) if GroupMethod::is_sync_name(&name.to_string()) => 1,
+        ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) | ExprKind::Print(_) => 1,
         _ => 0,
     };
     let mut m = own;
@@ -71,7 +73,7 @@ fn is_trivial(e: &Expr) -> bool {
 
 impl<'a> FnWriter<'a> {
     /// Several operands, evaluated in order (see the module docs).
-    fn operands(&mut self, ops: &[&Expr]) -> Vec<String> {
+    pub(super) fn operands(&mut self, ops: &[&Expr]) -> Vec<String> {
         let effects: Vec<u8> = ops.iter().map(|e| effect(e)).collect();
         let last_effect = effects.iter().rposition(|&x| x > 0);
         let mut out = Vec::with_capacity(ops.len());
@@ -80,8 +82,7 @@ impl<'a> FnWriter<'a> {
             let later = last_effect.is_some_and(|j| j > i);
             let keep = is_trivial(e)
                 || matches!(self.ty(e), Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..))
-                || (matches!(e.kind, ExprKind::Var(..))
-                    && !effects[i + 1..].iter().any(|&x| x == 2));
+                || (matches!(e.kind, ExprKind::Var(..)) && !effects[i + 1..].contains(&2));
             if later && !keep {
                 let t = self.ty(e).clone();
                 out.push(self.hoist(&t, &v));
@@ -161,8 +162,34 @@ impl<'a> FnWriter<'a> {
                     Member::Index(i) => format!("{b}._{i}"),
                 }
             }
+            ExprKind::Method(_, _, args) if self.types.groups.contains_key(&e.id) => {
+                let (kind, m) = self.types.groups[&e.id];
+                self.group_c(kind, m, args)
+            }
             ExprKind::Method(recv, _, args) if self.types.atomics.contains_key(&e.id) => {
                 self.atomic_c(self.types.atomics[&e.id], recv, args)
+            }
+            ExprKind::Method(cas, _, _) if self.types.cas_uses.contains_key(&e.id) => {
+                let ExprKind::Method(recv, _, args) = &cas.kind else {
+                    return "0".into();
+                };
+                let Some((old, current, s)) = self.cas_c(recv, args) else {
+                    return "0".into();
+                };
+                let same = match s {
+                    Scalar::F32 => {
+                        format!("(__float_as_uint({old}) == __float_as_uint({current}))")
+                    }
+                    Scalar::F64 => {
+                        format!("(__double_as_longlong({old}) == __double_as_longlong({current}))")
+                    }
+                    _ => format!("({old} == {current})"),
+                };
+                match self.types.cas_uses[&e.id] {
+                    CasUse::Old => old,
+                    CasUse::IsOk => same,
+                    CasUse::IsErr => format!("(!{same})"),
+                }
             }
             ExprKind::Method(recv, _, args) => {
                 let m = self.types.methods[&e.id];
@@ -200,6 +227,8 @@ impl<'a> FnWriter<'a> {
                 format!("{}({})", i.c_function(value.as_deref()), vals.join(", "))
             }
             ExprKind::Ordering(o, _) => o.c_name().into(),
+            ExprKind::Print(p) => self.print_c(p),
+            ExprKind::TiledPartition(..) => "0".into(),
             ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) => "0".into(),
             ExprKind::Call(path, args) => {
                 let ops: Vec<&Expr> = args.iter().collect();
@@ -266,8 +295,42 @@ impl<'a> FnWriter<'a> {
         }
     }
 
+    /// `a[i].compare_exchange(current, new, s, f)`: the old value and `current`, each in a
+    /// temporary (Rust's `Ok` is "old equals current", compared by bits).
+    fn cas_c(&mut self, recv: &Expr, args: &[Expr]) -> Option<(String, String, Scalar)> {
+        let ExprKind::Index(base, idx) = &recv.kind else {
+            return None;
+        };
+        let Ty::Atomics(s) = self.ty(base) else {
+            return None;
+        };
+        let s = *s;
+        let v = self.operands(&[base, idx, &args[0], &args[1]]);
+        let current = self.hoist(&Ty::Scalar(s), &v[2]);
+        let order = match (&args[2].kind, &args[3].kind) {
+            (ExprKind::Ordering(a, _), ExprKind::Ordering(b, _)) => cas_order(*a, *b).c_name(),
+            _ => "WS_SEQ_CST",
+        };
+        let call = format!(
+            "ws_atomic_cas<{order}, {}>(&{}[{}], {current}, {})",
+            s.c_name(),
+            v[0],
+            v[1],
+            v[3]
+        );
+        let old = self.hoist(&Ty::Scalar(s), &call);
+        Some((old, current, s))
+    }
+
     /// `a[i].fetch_add(v, Ordering::X)` -> `ws_atomic_fetch_add<WS_X, T>(&a[i], v)`.
     fn atomic_c(&mut self, op: AtomicOp, recv: &Expr, args: &[Expr]) -> String {
+        if op == AtomicOp::CompareExchange {
+            // A result nobody looks at: the exchange still happens.
+            return self
+                .cas_c(recv, args)
+                .map(|c| c.0)
+                .unwrap_or_else(|| "0".into());
+        }
         let ExprKind::Index(base, idx) = &recv.kind else {
             return "0".into();
         };

@@ -9,8 +9,10 @@
 //! there).
 
 mod expr;
+mod groups;
 mod keywords;
 mod namer;
+mod print;
 mod stmt;
 
 use crate::ir::ty::{Scalar, Ty};
@@ -117,6 +119,7 @@ pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
             ex(b, visit);
         }
         ExprKind::Unary(_, a)
+        | ExprKind::TiledPartition(_, a)
         | ExprKind::Cast(a, _)
         | ExprKind::Field(a, _)
         | ExprKind::Repeat(a, _) => ex(a, visit),
@@ -127,6 +130,7 @@ pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
         ExprKind::Intrinsic(_, args) | ExprKind::Call(_, args) | ExprKind::Array(args) => {
             args.iter().for_each(|a| ex(a, visit))
         }
+        ExprKind::Print(p) => p.args.iter().for_each(|a| ex(a, visit)),
         ExprKind::If(c, t, e) => {
             ex(c, visit);
             visit(Child::Block(t));

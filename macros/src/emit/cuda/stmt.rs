@@ -59,6 +59,9 @@ impl<'a> FnWriter<'a> {
             Pat::Bind { name, var, .. } => {
                 let ty = self.types.vars[*var].ty.clone();
                 let init = l.init.as_ref();
+                if let Ty::Group(_) = ty {
+                    return; // known at compile time: nothing to store
+                }
                 if let Some(ExprKind::SharedArray(d)) = init.map(|i| &i.kind) {
                     // Static per block, as every thread of the block sees it.
                     let cname = self.namer.fresh(&name.to_string());

@@ -1,0 +1,8 @@
+use warpspeed::prelude::*;
+
+#[gpu_device]
+fn wait_for_everyone() {
+    this_grid().sync();
+}
+
+fn main() {}
