@@ -329,6 +329,12 @@ fn all() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
 
 #[test]
 fn snapshots() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    if !dir.exists() {
+        // A test binary taken to another machine (the GPU bundle) has no source tree.
+        println!("SKIPPED snapshots: {} is not here", dir.display());
+        return;
+    }
     for (name, k) in all() {
         // The prelude is the same for every kernel: snapshot what the macro wrote.
         let src = k.source.as_str();

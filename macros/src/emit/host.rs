@@ -166,6 +166,22 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
     let doc = format!(
         "Launches `{rust_name}` on `{dev}` with the grid and blocks of `{cfg}`. Returns once the launch is queued; errors of the run itself surface at the next synchronisation (`download`, `Device::synchronize`)."
     );
+    // `launch` and `launch_cooperative`: the same arguments, a different runtime entry.
+    let launchers = [("launch", doc), ("launch_cooperative", coop_doc)].map(|(name, doc)| {
+        let name = Ident::new(name, Span::call_site());
+        quote! {
+            #[doc = #doc]
+            pub fn #name(
+                #dev: &::warpspeed::Device,
+                #cfg: ::warpspeed::LaunchConfig,
+                #(#params),*
+            ) -> ::core::result::Result<(), ::warpspeed::Error> {
+                let mut #args = ::warpspeed::__private::KernelArgs::new();
+                #(#pushes)*
+                ::warpspeed::__private::#name(#dev, &KERNEL, #cfg, #args)
+            }
+        }
+    });
     quote! {
         /// The complete CUDA C program of this kernel, as NVRTC compiles it.
         pub static CUDA_SOURCE: ::std::sync::LazyLock<::std::string::String> =
@@ -182,27 +198,7 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
             sim: __sim_entry,
         };
 
-        #[doc = #doc]
-        pub fn launch(
-            #dev: &::warpspeed::Device,
-            #cfg: ::warpspeed::LaunchConfig,
-            #(#params),*
-        ) -> ::core::result::Result<(), ::warpspeed::Error> {
-            let mut #args = ::warpspeed::__private::KernelArgs::new();
-            #(#pushes)*
-            ::warpspeed::__private::launch(#dev, &KERNEL, #cfg, #args)
-        }
-
-        #[doc = #coop_doc]
-        pub fn launch_cooperative(
-            #dev: &::warpspeed::Device,
-            #cfg: ::warpspeed::LaunchConfig,
-            #(#params),*
-        ) -> ::core::result::Result<(), ::warpspeed::Error> {
-            let mut #args = ::warpspeed::__private::KernelArgs::new();
-            #(#pushes)*
-            ::warpspeed::__private::launch_cooperative(#dev, &KERNEL, #cfg, #args)
-        }
+        #(#launchers)*
 
         fn __sim_entry<'a>(
             #ctx: &'a ::warpspeed::__private::ThreadCtx<'a>,
