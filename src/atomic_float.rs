@@ -1,12 +1,19 @@
-//! `AtomicF32` and `AtomicF64`: the float atomics Rust's `core::sync::atomic` lacks.
+//! `AtomicF32`, `AtomicF64`, `AtomicF16` and `AtomicF16x2`: the float atomics Rust's
+//! `core::sync::atomic` lacks.
 //!
 //! In a kernel, `&[AtomicF32]` (or `SharedArray::<AtomicF32, N>`) is memory updated with
-//! `fetch_add`, `fetch_sub`, `fetch_min`, `fetch_max`, `swap`, `load` and `store`, as for the
-//! integer atomics; on the host these types work the same way (compare-and-swap loops on the
-//! bits), so code that shares them between CPU threads behaves as in a kernel.
-//! `fetch_min`/`fetch_max` follow `f32::min`/`f32::max`: a NaN operand loses to a number.
+//! `fetch_add`, `fetch_sub`, `fetch_min`, `fetch_max`, `swap`, `compare_exchange`, `load` and
+//! `store`, as for the integer atomics; on the host these types work the same way
+//! (compare-and-swap loops on the bits), so code that shares them between CPU threads
+//! behaves as in a kernel. `fetch_min`/`fetch_max` follow `f32::min`/`f32::max`: a NaN
+//! operand loses to a number.
+//!
+//! The half types (`f16`, CUDA's `__half`, and `f16x2`, `__half2`) have CUDA's operations
+//! only: `fetch_add` (`f16x2` adds each half), `swap`, `compare_exchange`, `load`, `store`.
 
-use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
+
+use warpspeed_runtime::{f16, f16x2};
 
 macro_rules! atomic_float {
     ($name:ident, $float:ty, $bits:ty, $atomic:ty) => {
@@ -31,6 +38,20 @@ macro_rules! atomic_float {
             pub fn into_inner(self) -> $float {
                 <$float>::from_bits(self.0.into_inner())
             }
+            /// Stores `new` if the value has the bits of `current` (so `-0.0` and `0.0`
+            /// differ, and a NaN can match itself): `Ok(previous)`, else `Err(actual)`.
+            pub fn compare_exchange(
+                &self,
+                current: $float,
+                new: $float,
+                success: Ordering,
+                failure: Ordering,
+            ) -> Result<$float, $float> {
+                self.0
+                    .compare_exchange(current.to_bits(), new.to_bits(), success, failure)
+                    .map(<$float>::from_bits)
+                    .map_err(<$float>::from_bits)
+            }
             /// Applies `f` in a compare-and-swap loop; returns the previous value.
             fn update(&self, order: Ordering, f: impl Fn($float) -> $float) -> $float {
                 let load = match order {
@@ -45,15 +66,6 @@ macro_rules! atomic_float {
             pub fn fetch_add(&self, value: $float, order: Ordering) -> $float {
                 self.update(order, |old| old + value)
             }
-            pub fn fetch_sub(&self, value: $float, order: Ordering) -> $float {
-                self.update(order, |old| old - value)
-            }
-            pub fn fetch_min(&self, value: $float, order: Ordering) -> $float {
-                self.update(order, |old| old.min(value))
-            }
-            pub fn fetch_max(&self, value: $float, order: Ordering) -> $float {
-                self.update(order, |old| old.max(value))
-            }
         }
 
         impl core::fmt::Debug for $name {
@@ -64,8 +76,29 @@ macro_rules! atomic_float {
     };
 }
 
+/// `fetch_sub`, `fetch_min` and `fetch_max`, for `f32` and `f64`.
+macro_rules! atomic_float_arith {
+    ($name:ident, $float:ty) => {
+        impl $name {
+            pub fn fetch_sub(&self, value: $float, order: Ordering) -> $float {
+                self.update(order, |old| old - value)
+            }
+            pub fn fetch_min(&self, value: $float, order: Ordering) -> $float {
+                self.update(order, |old| old.min(value))
+            }
+            pub fn fetch_max(&self, value: $float, order: Ordering) -> $float {
+                self.update(order, |old| old.max(value))
+            }
+        }
+    };
+}
+
 atomic_float!(AtomicF32, f32, u32, AtomicU32);
 atomic_float!(AtomicF64, f64, u64, AtomicU64);
+atomic_float_arith!(AtomicF32, f32);
+atomic_float_arith!(AtomicF64, f64);
+atomic_float!(AtomicF16, f16, u16, AtomicU16);
+atomic_float!(AtomicF16x2, f16x2, u32, AtomicU32);
 
 #[cfg(test)]
 mod tests {
@@ -79,10 +112,85 @@ mod tests {
         assert_eq!(a.fetch_min(-1.0, Ordering::AcqRel), 3.0);
         assert_eq!(a.fetch_max(f32::NAN, Ordering::Release), -1.0);
         assert_eq!(a.swap(8.0, Ordering::Acquire), -1.0);
-        assert_eq!(a.into_inner(), 8.0);
+        assert_eq!(
+            a.compare_exchange(-0.0, 1.0, Ordering::SeqCst, Ordering::SeqCst),
+            Err(8.0)
+        );
+        assert_eq!(
+            a.compare_exchange(8.0, -0.0, Ordering::SeqCst, Ordering::SeqCst),
+            Ok(8.0)
+        );
+        assert!(
+            a.compare_exchange(0.0, 1.0, Ordering::SeqCst, Ordering::SeqCst)
+                .is_err(),
+            "by bits"
+        );
+        assert_eq!(a.into_inner().to_bits(), (-0.0f32).to_bits());
         let b = AtomicF64::new(0.25);
         b.store(1e300, Ordering::Relaxed);
         assert_eq!(b.fetch_max(2e300, Ordering::Relaxed), 1e300);
         assert_eq!(b.load(Ordering::Relaxed), 2e300);
+    }
+
+    fn h(x: f32) -> f16 {
+        f16::from_f32(x)
+    }
+
+    #[test]
+    fn half_atomics_on_the_host() {
+        let a = AtomicF16::new(h(1.5));
+        assert_eq!(a.fetch_add(h(2.0), Ordering::Relaxed), h(1.5));
+        assert_eq!(a.load(Ordering::SeqCst), h(3.5));
+        // 2048 + 1 rounds to 2048 (ties to even), as half's `+`.
+        a.store(h(2048.0), Ordering::Release);
+        assert_eq!(a.fetch_add(h(1.0), Ordering::AcqRel), h(2048.0));
+        assert_eq!(a.swap(h(-0.25), Ordering::Acquire), h(2048.0));
+        assert_eq!(
+            a.compare_exchange(h(0.25), h(1.0), Ordering::SeqCst, Ordering::Relaxed),
+            Err(h(-0.25))
+        );
+        assert_eq!(a.into_inner().to_bits(), h(-0.25).to_bits());
+        assert_eq!(AtomicF16::default().into_inner().to_bits(), 0);
+        assert_eq!(format!("{:?}", AtomicF16::new(h(0.5))), "0.5");
+        // `new` is const: a static holds one.
+        static ONE: AtomicF16 = AtomicF16::new(f16::ONE);
+        assert_eq!(ONE.load(Ordering::Relaxed), h(1.0));
+
+        let p = AtomicF16x2::new(f16x2::new(h(1.0), h(-1.0)));
+        let old = p.fetch_add(f16x2::new(h(0.5), h(65504.0)), Ordering::SeqCst);
+        assert_eq!(old, f16x2::new(h(1.0), h(-1.0)));
+        let now = p.load(Ordering::Relaxed);
+        assert_eq!((now.lo, now.hi), (h(1.5), h(65504.0)));
+        p.store(f16x2::new(h(3.0), h(4.0)), Ordering::Relaxed);
+        assert_eq!(
+            p.swap(f16x2::default(), Ordering::Relaxed),
+            f16x2::new(h(3.0), h(4.0))
+        );
+        assert_eq!(p.into_inner().to_bits(), 0);
+    }
+
+    #[test]
+    fn half_atomic_adds_from_many_threads() {
+        // Small integers: every order of the additions gives the same exact sum.
+        let a = AtomicF16::new(h(0.0));
+        let p = AtomicF16x2::new(f16x2::new(h(0.0), h(100.0)));
+        std::thread::scope(|s| {
+            for t in 0..8 {
+                let (a, p) = (&a, &p);
+                s.spawn(move || {
+                    for i in 0..200 {
+                        let v = h(((t + i) % 3) as f32);
+                        a.fetch_add(v, Ordering::Relaxed);
+                        p.fetch_add(f16x2::new(v, -v), Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        let total: f32 = (0..8)
+            .flat_map(|t| (0..200).map(move |i| ((t + i) % 3) as f32))
+            .sum();
+        assert_eq!(a.into_inner().to_f32(), total);
+        let p = p.into_inner();
+        assert_eq!((p.lo.to_f32(), p.hi.to_f32()), (total, 100.0 - total));
     }
 }

@@ -6,7 +6,7 @@
 
 mod atomic_float;
 
-pub use atomic_float::{AtomicF32, AtomicF64};
+pub use atomic_float::{AtomicF16, AtomicF16x2, AtomicF32, AtomicF64};
 pub use warpspeed_macros::{gpu_device, gpu_kernel};
 pub use warpspeed_runtime::*;
 

@@ -243,6 +243,28 @@ mod kernels {
     }
 
     #[gpu_kernel]
+    pub fn half_precision(
+        a: &[warpspeed::f16],
+        acc: &[warpspeed::AtomicF16],
+        acc2: &[warpspeed::AtomicF16x2],
+        out: &mut [warpspeed::f16],
+        outf: &mut [f32],
+    ) {
+        let i = grid_1d();
+        let x = a[i];
+        let y = warpspeed::f16::from_f32(1.5) * x - warpspeed::f16::from_f64(0.25) / x;
+        out[i] = -y % x;
+        outf[i] = y.to_f32() + x.to_f64() as f32;
+        if x < y && x != y {
+            acc[0].fetch_add(x, Ordering::Relaxed);
+            let p = warpspeed::f16x2::new(x, y);
+            acc2[0].fetch_add(p + p, Ordering::AcqRel);
+            out[0] = p.lo() + p.hi() + shfl_xor_sync(0xffff_ffff, x, 1);
+        }
+        gpu_print!("{} {:.2}\n", x, y);
+    }
+
+    #[gpu_kernel]
     pub fn shared_memory(x: &[f32], out: &mut [f32]) {
         let tile = SharedArray::<[f32; 17], 16>::new();
         let line = SharedArray::<f32, 256>::new();
@@ -322,6 +344,7 @@ fn all() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
         ("constants", &constants::KERNEL),
         ("fast", &fast::KERNEL),
         ("shared_memory", &shared_memory::KERNEL),
+        ("half_precision", &half_precision::KERNEL),
         ("warp_functions", &warp_functions::KERNEL),
         ("atomics", &atomics::KERNEL),
     ]

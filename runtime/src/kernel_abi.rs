@@ -14,9 +14,10 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::LazyLock;
 
+pub use crate::half_types::{f16, f16_from_f64, f16x2};
 pub use crate::sim::{
-    capture_sim_prints, format_g, src_loc_by_id, AtomicInt, AtomicScalar, AtomicSlice, Slice,
-    SliceMut, SrcLoc, ThreadCtx,
+    capture_sim_prints, format_g, src_loc_by_id, AtomicArith, AtomicInt, AtomicScalar, AtomicSlice,
+    Slice, SliceMut, SrcLoc, ThreadCtx,
 };
 
 /// One piece of generated CUDA C: a kernel or a `#[gpu_device]` function.
@@ -170,4 +171,6 @@ kernel_scalar! {
     usize => "unsigned long long", |v| v as u64, |b| b as usize;
     f32 => "float", |v| v.to_bits() as u64, |b| f32::from_bits(b as u32);
     f64 => "double", |v| v.to_bits(), |b| f64::from_bits(b);
+    f16 => "ws_f16", |v| u64::from(v.to_bits()), |b| f16::from_bits(b as u16);
+    f16x2 => "ws_f16x2", |v| u64::from(v.to_bits()), |b| f16x2::from_bits(b as u32);
 }

@@ -18,6 +18,7 @@
 pub mod compile;
 mod device;
 mod error;
+mod half_types;
 mod kernel_abi;
 mod launch;
 mod memory;
@@ -25,6 +26,9 @@ mod sim;
 
 pub use device::{Backend, Device, DeviceLimits};
 pub use error::{Error, RaceAccess, Result};
+/// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
+pub use half;
+pub use half_types::{f16, f16_from_f64, f16x2};
 pub use kernel_abi::{Dim3, KernelOptions, KernelScalar};
 pub use launch::LaunchConfig;
 pub use memory::DeviceBuffer;

@@ -279,9 +279,9 @@ fn byte_len<T>(len: usize) -> usize {
     len * std::mem::size_of::<T>()
 }
 
-/// Whether `T` is a primitive integer or float: no padding, every bit pattern valid,
-/// so its memory may be viewed as bytes both ways. (`bool` is not: not every byte is a
-/// valid `bool`.)
+/// Whether `T` is a primitive integer or float, or `f16`/`f16x2` (16-bit words): no
+/// padding, every bit pattern valid, so its memory may be viewed as bytes both ways.
+/// (`bool` is not: not every byte is a valid `bool`.)
 fn is_plain<T: 'static>() -> bool {
     let id = TypeId::of::<T>();
     [
@@ -297,6 +297,8 @@ fn is_plain<T: 'static>() -> bool {
         TypeId::of::<usize>(),
         TypeId::of::<f32>(),
         TypeId::of::<f64>(),
+        TypeId::of::<crate::f16>(),
+        TypeId::of::<crate::f16x2>(),
     ]
     .contains(&id)
 }

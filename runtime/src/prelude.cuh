@@ -85,6 +85,75 @@ template <typename T> __device__ __forceinline__ T* ws_dynamic_shared() { return
 __device__ __forceinline__ unsigned int ws_dynamic_smem_size() { unsigned int r; asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r)); return r; }
 template <typename T> __device__ __forceinline__ unsigned long long ws_dynamic_shared_len() { return (unsigned long long)(ws_dynamic_smem_size() / (unsigned int)sizeof(T)); }
 
+// ---- half precision: `f16` (CUDA's __half) and `f16x2` (__half2), without cuda_fp16.h.
+// The bits of the Rust types (`half::f16`, warpspeed's `f16x2`: `lo` in the low 16 bits).
+// Conversions are PTX cvt, correctly rounded (ties to even, subnormals kept, overflow to
+// infinity); a NaN keeps its sign and payload bits as the `half` crate does (the quiet bit
+// set, the payload's top bits kept; cvt would give the canonical NaN). Arithmetic is
+// `half`'s: convert to float, compute, round to f16, which is IEEE half arithmetic (float's
+// 24 bits are at least 2 * 11 + 2); a NaN result's payload is not specified (as for
+// float). f16x2 +, -, * are the native add.rn/sub.rn/mul.rn.f16x2 (IEEE, no flush, never
+// fused). docs/cuda-mapping.md, "Half precision".
+struct __align__(2) ws_f16 { unsigned short bits; };
+struct __align__(4) ws_f16x2 { unsigned int bits; };
+__device__ __forceinline__ ws_f16 ws_f16_of_bits(unsigned short b) { ws_f16 h; h.bits = b; return h; }
+__device__ __forceinline__ ws_f16x2 ws_f16x2_of_bits(unsigned int b) { ws_f16x2 h; h.bits = b; return h; }
+// The bare cvt instructions (NaN as the hardware gives it).
+__device__ __forceinline__ unsigned short ws_cvt_f16_f32(float x) { unsigned short r; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(r) : "f"(x)); return r; }
+__device__ __forceinline__ unsigned short ws_cvt_f16_f64(double x) { unsigned short r; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(r) : "d"(x)); return r; }
+__device__ __forceinline__ float ws_cvt_f32_f16(unsigned short h) { float r; asm("cvt.f32.f16 %0, %1;" : "=f"(r) : "h"(h)); return r; }
+__device__ __forceinline__ double ws_cvt_f64_f16(unsigned short h) { double r; asm("cvt.f64.f16 %0, %1;" : "=d"(r) : "h"(h)); return r; }
+__device__ __forceinline__ bool ws_f16_bits_nan(unsigned short h) { return (h & 0x7fffu) > 0x7c00u; }
+// f16::from_f32, f16::from_f64, h.to_f32(), h.to_f64().
+__device__ __forceinline__ ws_f16 ws_f16_from_f32(float x) {
+    const unsigned int u = __float_as_uint(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return ws_f16_of_bits((unsigned short)(((u >> 16) & 0x8000u) | 0x7e00u | ((u >> 13) & 0x3ffu)));
+    return ws_f16_of_bits(ws_cvt_f16_f32(x));
+}
+__device__ __forceinline__ ws_f16 ws_f16_from_f64(double x) {
+    const unsigned long long u = (unsigned long long)__double_as_longlong(x);
+    if ((u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return ws_f16_of_bits((unsigned short)(((u >> 48) & 0x8000ull) | 0x7e00ull | ((u >> 42) & 0x3ffull)));
+    return ws_f16_of_bits(ws_cvt_f16_f64(x));
+}
+__device__ __forceinline__ float ws_f16_to_f32(ws_f16 h) {
+    if (ws_f16_bits_nan(h.bits)) return __uint_as_float(((unsigned int)(h.bits & 0x8000u) << 16) | 0x7fc00000u | ((unsigned int)(h.bits & 0x3ffu) << 13));
+    return ws_cvt_f32_f16(h.bits);
+}
+__device__ __forceinline__ double ws_f16_to_f64(ws_f16 h) {
+    if (ws_f16_bits_nan(h.bits)) return __longlong_as_double((long long)(((unsigned long long)(h.bits & 0x8000u) << 48) | 0x7ff8000000000000ull | ((unsigned long long)(h.bits & 0x3ffu) << 42)));
+    return ws_cvt_f64_f16(h.bits);
+}
+// + - * / % and unary - on f16; % is fmodf, as Rust's f32 `%`; - flips the sign bit.
+#define WS_F16_BINOP(NAME, EXPR) \
+__device__ __forceinline__ ws_f16 NAME(ws_f16 a, ws_f16 b) { const float x = ws_cvt_f32_f16(a.bits), y = ws_cvt_f32_f16(b.bits); return ws_f16_of_bits(ws_cvt_f16_f32(EXPR)); }
+WS_F16_BINOP(ws_f16_add, x + y)
+WS_F16_BINOP(ws_f16_sub, x - y)
+WS_F16_BINOP(ws_f16_mul, x * y)
+WS_F16_BINOP(ws_f16_div, x / y)
+WS_F16_BINOP(ws_f16_rem, fmodf(x, y))
+#undef WS_F16_BINOP
+__device__ __forceinline__ ws_f16 ws_f16_neg(ws_f16 a) { return ws_f16_of_bits((unsigned short)(a.bits ^ 0x8000u)); }
+// Comparisons as float's: NaN is unordered, -0 == +0.
+#define WS_F16_CMP(NAME, OP) \
+__device__ __forceinline__ bool NAME(ws_f16 a, ws_f16 b) { return ws_cvt_f32_f16(a.bits) OP ws_cvt_f32_f16(b.bits); }
+WS_F16_CMP(ws_f16_eq, ==)
+WS_F16_CMP(ws_f16_ne, !=)
+WS_F16_CMP(ws_f16_lt, <)
+WS_F16_CMP(ws_f16_le, <=)
+WS_F16_CMP(ws_f16_gt, >)
+WS_F16_CMP(ws_f16_ge, >=)
+#undef WS_F16_CMP
+// f16x2::new(lo, hi), p.lo(), p.hi(), and + - * on each half.
+__device__ __forceinline__ ws_f16x2 ws_f16x2_new(ws_f16 lo, ws_f16 hi) { return ws_f16x2_of_bits((unsigned int)lo.bits | ((unsigned int)hi.bits << 16)); }
+__device__ __forceinline__ ws_f16 ws_f16x2_lo(ws_f16x2 p) { return ws_f16_of_bits((unsigned short)(p.bits & 0xffffu)); }
+__device__ __forceinline__ ws_f16 ws_f16x2_hi(ws_f16x2 p) { return ws_f16_of_bits((unsigned short)(p.bits >> 16)); }
+#define WS_F16X2_BINOP(NAME, OP) \
+__device__ __forceinline__ ws_f16x2 NAME(ws_f16x2 a, ws_f16x2 b) { unsigned int r; asm(OP ".rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a.bits), "r"(b.bits)); return ws_f16x2_of_bits(r); }
+WS_F16X2_BINOP(ws_f16x2_add, "add")
+WS_F16X2_BINOP(ws_f16x2_sub, "sub")
+WS_F16X2_BINOP(ws_f16x2_mul, "mul")
+#undef WS_F16X2_BINOP
+
 // ---- warp vote, shuffle, match
 __device__ __forceinline__ unsigned int ws_ballot_sync(unsigned int mask, bool p) { return __ballot_sync(mask, (int)p); }
 __device__ __forceinline__ bool ws_all_sync(unsigned int mask, bool p) { return __all_sync(mask, (int)p) != 0; }
@@ -92,7 +161,8 @@ __device__ __forceinline__ bool ws_any_sync(unsigned int mask, bool p) { return 
 
 // How a scalar travels through a shuffle or a match: as a 32- or 64-bit word `W` holding
 // its bits. bool and 8/16-bit integers are widened (signed ones sign-extended) and
-// narrowed back; floats go by their bit pattern, so NaN payloads and -0.0 survive.
+// narrowed back; floats (f16 and f16x2 too) go by their bit pattern, so NaN payloads and
+// -0.0 survive.
 template <typename T> struct ws_word;
 #define WS_WORD_INT(T, W) template <> struct ws_word<T> { typedef W type; \
     static __device__ __forceinline__ W to(T v) { return (W)v; } \
@@ -115,6 +185,12 @@ template <> struct ws_word<float> { typedef unsigned int type;
 template <> struct ws_word<double> { typedef unsigned long long type;
     static __device__ __forceinline__ unsigned long long to(double v) { return (unsigned long long)__double_as_longlong(v); }
     static __device__ __forceinline__ double from(unsigned long long w) { return __longlong_as_double((long long)w); } };
+template <> struct ws_word<ws_f16> { typedef unsigned int type;
+    static __device__ __forceinline__ unsigned int to(ws_f16 v) { return v.bits; }
+    static __device__ __forceinline__ ws_f16 from(unsigned int w) { return ws_f16_of_bits((unsigned short)w); } };
+template <> struct ws_word<ws_f16x2> { typedef unsigned int type;
+    static __device__ __forceinline__ unsigned int to(ws_f16x2 v) { return v.bits; }
+    static __device__ __forceinline__ ws_f16x2 from(unsigned int w) { return ws_f16x2_of_bits(w); } };
 
 // CUDA's __shfl*_sync with the given width (a power of two, at most 32); 64-bit words use
 // CUDA's 64-bit overloads (two 32-bit shuffles).
@@ -156,7 +232,7 @@ __device__ __forceinline__ void ws_thread_fence_system() { __threadfence_system(
 
 // The PTX atomics for the orderings other than Relaxed, device (.gpu) scope, generic
 // addresses. OP names the operation and PTX type ("add.u32"); RC is the register class of
-// the C type CT ("r" 32-bit integer, "l" 64-bit integer, "f" float, "d" double).
+// the C type CT ("h" 16-bit, "r" 32-bit integer, "l" 64-bit integer, "f" float, "d" double).
 #define WS_PTX_RMW(NAME, OP, CT, RC) \
 template <int O> __device__ __forceinline__ CT NAME(CT* p, CT v) { \
     CT r; \
@@ -187,6 +263,8 @@ WS_PTX_RMW(ws_ptx_xor, "xor.b32", unsigned int, "r")
 WS_PTX_RMW(ws_ptx_xor, "xor.b64", unsigned long long, "l")
 WS_PTX_RMW(ws_ptx_exch, "exch.b32", unsigned int, "r")
 WS_PTX_RMW(ws_ptx_exch, "exch.b64", unsigned long long, "l")
+WS_PTX_RMW(ws_ptx_add_f16, "add.noftz.f16", unsigned short, "h")
+WS_PTX_RMW(ws_ptx_add_f16x2, "add.noftz.f16x2", unsigned int, "r")
 WS_PTX_RMW(ws_ptx_inc, "inc.u32", unsigned int, "r")
 WS_PTX_RMW(ws_ptx_dec, "dec.u32", unsigned int, "r")
 #undef WS_PTX_RMW
@@ -201,11 +279,12 @@ template <int O> __device__ __forceinline__ CT ws_ptx_cas(CT* p, CT expected, CT
         asm volatile("fence.sc.gpu;" ::: "memory"); \
         asm volatile("atom.acq_rel.gpu.cas." BITS " %0, [%1], %2, %3;" : "=" RC(r) : "l"(p), RC(expected), RC(desired) : "memory"); } \
     return r; }
+WS_PTX_CAS("b16", unsigned short, "h")
 WS_PTX_CAS("b32", unsigned int, "r")
 WS_PTX_CAS("b64", unsigned long long, "l")
 #undef WS_PTX_CAS
 
-// Atomic load and store of a 32- or 64-bit word: ld.relaxed/ld.acquire, st.relaxed/
+// Atomic load and store of a 16-, 32- or 64-bit word: ld.relaxed/ld.acquire, st.relaxed/
 // st.release; SeqCst puts fence.sc.gpu first. Rust refuses a Release/AcqRel load and an
 // Acquire/AcqRel store (a panic there); here they fail to compile.
 #define WS_PTX_LDST(BITS, CT, RC) \
@@ -221,6 +300,7 @@ template <int O> __device__ __forceinline__ void ws_ptx_st(CT* p, CT v) { \
     if constexpr (O == WS_RELAXED) { asm volatile("st.relaxed.gpu." BITS " [%0], %1;" :: "l"(p), RC(v) : "memory"); } \
     else { if constexpr (O == WS_SEQ_CST) asm volatile("fence.sc.gpu;" ::: "memory"); \
         asm volatile("st.release.gpu." BITS " [%0], %1;" :: "l"(p), RC(v) : "memory"); } }
+WS_PTX_LDST("b16", unsigned short, "h")
 WS_PTX_LDST("b32", unsigned int, "r")
 WS_PTX_LDST("b64", unsigned long long, "l")
 #undef WS_PTX_LDST
@@ -232,6 +312,7 @@ WS_PTX_LDST("b64", unsigned long long, "l")
 #define WS_ATOMIC_IMPL(NAME, T, RELAXED, ORDERED) \
 template <int O> __device__ __forceinline__ T NAME##_impl(T* p, T v) { \
     if constexpr (O == WS_RELAXED) return RELAXED; else return ORDERED; }
+typedef unsigned short ws_u16;
 typedef unsigned int ws_u32;
 typedef unsigned long long ws_u64;
 
@@ -287,6 +368,10 @@ template <int O> __device__ __forceinline__ unsigned int ws_atomic_dec(unsigned 
     if constexpr (O == WS_RELAXED) return atomicDec(p, limit); else return ws_ptx_dec<O>(p, limit);
 }
 
+// 16-bit compare-and-swap (sm_70+): atomicCAS's 16-bit overload, atom.cas.b16.
+template <int O> __device__ __forceinline__ ws_u16 ws_atomic_cas_impl(ws_u16* p, ws_u16 expected, ws_u16 desired) {
+    if constexpr (O == WS_RELAXED) return atomicCAS(p, expected, desired); else return ws_ptx_cas<O>(p, expected, desired);
+}
 template <int O> __device__ __forceinline__ ws_u32 ws_atomic_cas_impl(ws_u32* p, ws_u32 expected, ws_u32 desired) {
     if constexpr (O == WS_RELAXED) return atomicCAS(p, expected, desired); else return ws_ptx_cas<O>(p, expected, desired);
 }
@@ -320,6 +405,46 @@ template <int O> __device__ __forceinline__ void ws_atomic_store_impl(long long*
 template <int O> __device__ __forceinline__ void ws_atomic_store_impl(float* p, float v) { ws_ptx_st<O>((ws_u32*)p, __float_as_uint(v)); }
 template <int O> __device__ __forceinline__ void ws_atomic_store_impl(double* p, double v) { ws_ptx_st<O>((ws_u64*)p, (ws_u64)__double_as_longlong(v)); }
 
+// ---- half atomics (sm_70+): fetch_add is atom.add.noftz.f16 / .f16x2 (CUDA's atomicAdd on
+// __half and __half2: IEEE round to nearest, subnormals kept); load, store and
+// compare-and-swap by bits (16 and 32 bits); f16 swap is a compare-and-swap loop (PTX has no
+// 16-bit exchange), f16x2 swap is exch.b32. Relaxed add uses the global or shared form
+// where the pointer's space is known (__isGlobal/__isShared fold), as NVVM does for
+// atomicAdd on float; the generic form otherwise. No sub, min, max or bitwise operations.
+#define WS_ATOMIC_ADD_HALF(T, W, RC, PTX, ORDERED) \
+template <int O> __device__ __forceinline__ T ws_atomic_fetch_add_impl(T* p, T v) { \
+    W r; \
+    if constexpr (O == WS_RELAXED) { \
+        if (__isGlobal(p)) { asm volatile("{ .reg .u64 ws_a; cvta.to.global.u64 ws_a, %1; atom.global." PTX " %0, [ws_a], %2; }" : "=" RC(r) : "l"(p), RC(v.bits) : "memory"); } \
+        else if (__isShared(p)) { asm volatile("{ .reg .u64 ws_a; cvta.to.shared.u64 ws_a, %1; atom.shared." PTX " %0, [ws_a], %2; }" : "=" RC(r) : "l"(p), RC(v.bits) : "memory"); } \
+        else { asm volatile("atom." PTX " %0, [%1], %2;" : "=" RC(r) : "l"(p), RC(v.bits) : "memory"); } \
+    } else { r = ORDERED<O>((W*)p, v.bits); } \
+    T out; out.bits = r; return out; }
+WS_ATOMIC_ADD_HALF(ws_f16, ws_u16, "h", "add.noftz.f16", ws_ptx_add_f16)
+WS_ATOMIC_ADD_HALF(ws_f16x2, ws_u32, "r", "add.noftz.f16x2", ws_ptx_add_f16x2)
+#undef WS_ATOMIC_ADD_HALF
+template <int O> __device__ __forceinline__ ws_f16 ws_atomic_cas_impl(ws_f16* p, ws_f16 expected, ws_f16 desired) {
+    return ws_f16_of_bits(ws_atomic_cas_impl<O>((ws_u16*)p, expected.bits, desired.bits));
+}
+template <int O> __device__ __forceinline__ ws_f16x2 ws_atomic_cas_impl(ws_f16x2* p, ws_f16x2 expected, ws_f16x2 desired) {
+    return ws_f16x2_of_bits(ws_atomic_cas_impl<O>((ws_u32*)p, expected.bits, desired.bits));
+}
+template <int O> __device__ __forceinline__ ws_f16 ws_atomic_load_impl(const ws_f16* p) { return ws_f16_of_bits(ws_ptx_ld<O>((const ws_u16*)p)); }
+template <int O> __device__ __forceinline__ ws_f16x2 ws_atomic_load_impl(const ws_f16x2* p) { return ws_f16x2_of_bits(ws_ptx_ld<O>((const ws_u32*)p)); }
+template <int O> __device__ __forceinline__ void ws_atomic_store_impl(ws_f16* p, ws_f16 v) { ws_ptx_st<O>((ws_u16*)p, v.bits); }
+template <int O> __device__ __forceinline__ void ws_atomic_store_impl(ws_f16x2* p, ws_f16x2 v) { ws_ptx_st<O>((ws_u32*)p, v.bits); }
+// f16 swap: every CAS carries the ordering; the first read is relaxed.
+template <int O> __device__ __forceinline__ ws_f16 ws_atomic_swap_impl(ws_f16* p, ws_f16 v) {
+    ws_u16* q = (ws_u16*)p;
+    ws_u16 old = ws_ptx_ld<WS_RELAXED>((const ws_u16*)q), seen;
+    do { seen = old; old = ws_atomic_cas_impl<O>(q, seen, v.bits); } while (old != seen);
+    return ws_f16_of_bits(old);
+}
+template <int O> __device__ __forceinline__ ws_f16x2 ws_atomic_swap_impl(ws_f16x2* p, ws_f16x2 v) {
+    if constexpr (O == WS_RELAXED) return ws_f16x2_of_bits(atomicExch((ws_u32*)p, v.bits));
+    else return ws_f16x2_of_bits(ws_ptx_exch<O>((ws_u32*)p, v.bits));
+}
+
 // Float fetch_min/fetch_max: a compare-and-swap loop (no GPU has these instructions for
 // f32/f64) computing fminf/fmaxf, which follow Rust's f32::min/max: a NaN operand yields
 // the other one. Every CAS carries the ordering; the first read is relaxed.
@@ -339,7 +464,8 @@ WS_ATOMIC_FMINMAX(ws_atomic_fetch_max, double, ws_u64, __double_as_longlong, WS_
 
 // The atomics the emitter calls: `NAME<O>(p, v)` or `NAME<O, T>(p, v)`, T taken from the
 // pointer (int, unsigned int, long long, unsigned long long, float, double; the bitwise
-// ones integers only); the value converts to T. They return the old value.
+// ones integers only; ws_f16 and ws_f16x2 for fetch_add, swap, cas, load and store); the
+// value converts to T. They return the old value.
 // compare-exchange returns the old value too: it succeeded iff that equals `expected` (by
 // bits for floats); O is the stronger of Rust's success and failure orderings.
 template <typename T> struct ws_same { typedef T type; }; // keeps a parameter out of deduction

@@ -16,8 +16,9 @@ use warpspeed_runtime::{Error, KernelOptions};
 const EXACT: KernelOptions = KernelOptions { fast_math: false };
 const ARCHS: [(u32, u32); 3] = [(7, 5), (8, 0), (9, 0)];
 
-/// The C scalar types of the kernel language (usize/isize are the 64-bit ones).
-const SCALARS: [&str; 11] = [
+/// The C scalar types of the kernel language (usize/isize are the 64-bit ones; `ws_f16` and
+/// `ws_f16x2` are `f16` and `f16x2`).
+const SCALARS: [&str; 13] = [
     "bool",
     "signed char",
     "short",
@@ -29,15 +30,19 @@ const SCALARS: [&str; 11] = [
     "unsigned long long",
     "float",
     "double",
+    "ws_f16",
+    "ws_f16x2",
 ];
-/// The types with atomics: AtomicI32/U32/I64/U64 and warpspeed's AtomicF32/F64.
-const ATOMICS: [&str; 6] = [
+/// The types with atomics: AtomicI32/U32/I64/U64 and warpspeed's AtomicF32/F64/F16/F16x2.
+const ATOMICS: [&str; 8] = [
     "int",
     "unsigned int",
     "long long",
     "unsigned long long",
     "float",
     "double",
+    "ws_f16",
+    "ws_f16x2",
 ];
 /// Rust's `Ordering`: Relaxed, Acquire, Release, AcqRel, SeqCst.
 const ORDERINGS: [&str; 5] = [
@@ -50,6 +55,10 @@ const ORDERINGS: [&str; 5] = [
 
 fn is_float(t: &str) -> bool {
     t == "float" || t == "double"
+}
+
+fn is_half(t: &str) -> bool {
+    t == "ws_f16" || t == "ws_f16x2"
 }
 
 /// A kernel that calls every helper for every type it takes and every ordering, each
@@ -76,6 +85,18 @@ extern "C" __global__ void ws_every_helper(unsigned long long* __restrict__ out,
     __syncthreads();
     ws_grid_sync();
     printf("lane %u of %u: %g %d %s\n", lane, m, (double)x * 0.5, (int)x, "text");
+    { // half precision: conversions, arithmetic, comparisons, pairs
+        const float* fs = (const float*)(mem + 512);
+        const double* ds = (const double*)(mem + 768);
+        const ws_f16 a = ws_f16_from_f32(fs[lane]), b = ws_f16_from_f64(ds[lane]);
+        const ws_f16 r[6] = { ws_f16_add(a, b), ws_f16_sub(a, b), ws_f16_mul(a, b), ws_f16_div(a, b), ws_f16_rem(a, b), ws_f16_neg(a) };
+        for (int k = 0; k < 6; k++) { acc = acc * 5ull + r[k].bits; }
+        acc += (unsigned long long)__double_as_longlong(ws_f16_to_f64(r[0])) + __float_as_uint(ws_f16_to_f32(r[1]));
+        acc += ws_f16_eq(a, b) + 2u * ws_f16_ne(a, b) + 4u * ws_f16_lt(a, b) + 8u * ws_f16_le(a, b) + 16u * ws_f16_gt(a, b) + 32u * ws_f16_ge(a, b);
+        const ws_f16x2 p = ws_f16x2_new(a, b), q = ws_f16x2_new(r[2], r[3]);
+        const ws_f16x2 s2[3] = { ws_f16x2_add(p, q), ws_f16x2_sub(p, q), ws_f16x2_mul(p, q) };
+        for (int k = 0; k < 3; k++) { acc = acc * 7ull + s2[k].bits + ws_f16x2_lo(s2[k]).bits + ws_f16x2_hi(s2[k]).bits; }
+    }
 "#,
     );
     for (i, t) in SCALARS.iter().enumerate() {
@@ -133,14 +154,15 @@ extern "C" __global__ void ws_every_helper(unsigned long long* __restrict__ out,
         ] {
             for o in ORDERINGS {
                 writeln!(k, "        // {space}, {o}").unwrap();
-                let mut ops = vec![
-                    "ws_atomic_fetch_add",
-                    "ws_atomic_fetch_sub",
-                    "ws_atomic_fetch_min",
-                    "ws_atomic_fetch_max",
-                    "ws_atomic_swap",
-                ];
-                if !is_float(t) {
+                let mut ops = vec!["ws_atomic_fetch_add", "ws_atomic_swap"];
+                if !is_half(t) {
+                    ops.extend([
+                        "ws_atomic_fetch_sub",
+                        "ws_atomic_fetch_min",
+                        "ws_atomic_fetch_max",
+                    ]);
+                }
+                if !is_float(t) && !is_half(t) {
                     ops.extend([
                         "ws_atomic_fetch_and",
                         "ws_atomic_fetch_or",
@@ -223,6 +245,30 @@ extern "C" __global__ void acquire_add(unsigned int* p, unsigned int* out) { out
 extern "C" __global__ void seq_cst_add(unsigned int* p, unsigned int* out) { out[0] = ws_atomic_fetch_add<WS_SEQ_CST>(p, 3u); }
 extern "C" __global__ void acq_rel_cas_u64(unsigned long long* p, unsigned long long* out) { out[0] = ws_atomic_cas<WS_ACQ_REL>(p, 1ull, 2ull); }
 extern "C" __global__ void float_max(float* p, float* out) { out[0] = ws_atomic_fetch_max<WS_RELAXED>(p, 2.0f); }
+extern "C" __global__ void relaxed_add_f16(ws_f16* p, ws_f16* out, ws_f16 v) { out[0] = ws_atomic_fetch_add<WS_RELAXED>(p, v); }
+extern "C" __global__ void relaxed_add_f16x2(ws_f16x2* p, ws_f16x2* out, ws_f16x2 v) { out[0] = ws_atomic_fetch_add<WS_RELAXED, ws_f16x2>(p, v); }
+extern "C" __global__ void relaxed_add_f16_shared(ws_f16* out, ws_f16 v) { __shared__ ws_f16 s[32]; s[threadIdx.x] = v; __syncthreads(); out[threadIdx.x] = ws_atomic_fetch_add<WS_RELAXED, ws_f16>(&s[threadIdx.x / 2u], v); }
+extern "C" __global__ void relaxed_add_f16x2_shared(ws_f16x2* out, ws_f16x2 v) { __shared__ ws_f16x2 s[32]; s[threadIdx.x] = v; __syncthreads(); out[threadIdx.x] = ws_atomic_fetch_add<WS_RELAXED>(&s[threadIdx.x / 2u], v); }
+extern "C" __global__ void seq_cst_add_f16(ws_f16* p, ws_f16* out, ws_f16 v) { out[0] = ws_atomic_fetch_add<WS_SEQ_CST>(p, v); }
+extern "C" __global__ void acquire_add_f16x2(ws_f16x2* p, ws_f16x2* out, ws_f16x2 v) { out[0] = ws_atomic_fetch_add<WS_ACQUIRE>(p, v); }
+extern "C" __global__ void relaxed_swap_f16(ws_f16* p, ws_f16* out, ws_f16 v) { out[0] = ws_atomic_swap<WS_RELAXED>(p, v); }
+extern "C" __global__ void relaxed_swap_f16x2(ws_f16x2* p, ws_f16x2* out, ws_f16x2 v) { out[0] = ws_atomic_swap<WS_RELAXED>(p, v); }
+extern "C" __global__ void release_cas_f16(ws_f16* p, ws_f16* out, ws_f16 v) { out[0] = ws_atomic_cas<WS_RELEASE>(p, out[1], v); }
+extern "C" __global__ void relaxed_cas_f16(ws_f16* p, ws_f16* out, ws_f16 v) { out[0] = ws_atomic_cas<WS_RELAXED>(p, out[1], v); }
+extern "C" __global__ void load_store_f16(ws_f16* p, ws_f16x2* q) { ws_atomic_store<WS_RELAXED>(p, ws_atomic_load<WS_ACQUIRE>(p)); ws_atomic_store<WS_RELEASE>(q, ws_atomic_load<WS_RELAXED>(q)); }
+extern "C" __global__ void half_convert(const float* f, const double* d, ws_f16* h, float* fo, double* dout) {
+    h[0] = ws_f16_from_f32(f[0]); h[1] = ws_f16_from_f64(d[0]); fo[0] = ws_f16_to_f32(h[2]); dout[0] = ws_f16_to_f64(h[3]);
+}
+extern "C" __global__ void half_arith(ws_f16* h, ws_f16x2* p) {
+    h[0] = ws_f16_div(ws_f16_add(h[1], h[2]), ws_f16_mul(h[3], h[4]));
+    p[0] = ws_f16x2_mul(ws_f16x2_add(p[1], p[2]), ws_f16x2_sub(p[3], p[4]));
+}
+extern "C" __global__ void half_warp(ws_f16* h, ws_f16x2* p, unsigned int* out) {
+    const unsigned int m = ws_active_mask();
+    h[0] = ws_shfl_xor_sync(m, h[1], 1u, 32u);
+    p[0] = ws_shfl_down_sync<ws_f16x2>(m, p[1], 2u, 16u);
+    out[0] = ws_match_any_sync(m, h[2]) + ws_match_any_sync(m, p[2]);
+}
 extern "C" __global__ void grid_sync(unsigned int* out) { out[blockIdx.x] = 1u; ws_grid_sync(); out[blockIdx.x] += out[(blockIdx.x + 1u) % gridDim.x]; ws_grid_sync(); }
 extern "C" __global__ void print(unsigned int x, double d) { printf("x = %u, d = %g\n", x, d); }
 extern "C" __global__ void warp(unsigned int* out, double* d) {
@@ -323,6 +369,72 @@ fn sm90_ptx_has_the_expected_instructions() {
     has("acq_rel_cas_u64", &["atom.acq_rel.gpu.cas.b64"]);
     // f32 max: a CAS loop around max.f32.
     has("float_max", &["atom.global.cas.b32", "max.f32"]);
+    // Half atomics: Relaxed add is atom.add.noftz in the pointer's space, no loop.
+    for (name, wanted) in [
+        ("relaxed_add_f16", "atom.global.add.noftz.f16 "),
+        ("relaxed_add_f16x2", "atom.global.add.noftz.f16x2 "),
+        ("relaxed_add_f16_shared", "atom.shared.add.noftz.f16 "),
+        ("relaxed_add_f16x2_shared", "atom.shared.add.noftz.f16x2 "),
+    ] {
+        no_cas(name, has(name, &[wanted]));
+    }
+    let seq = has(
+        "seq_cst_add_f16",
+        &["fence.sc.gpu", "atom.acq_rel.gpu.add.noftz.f16 "],
+    );
+    assert!(
+        seq.find("fence.sc.gpu") < seq.find("atom.acq_rel.gpu"),
+        "{seq}"
+    );
+    has("acquire_add_f16x2", &["atom.acquire.gpu.add.noftz.f16x2 "]);
+    // No 16-bit exchange in PTX: f16 swap is a 16-bit CAS loop; f16x2 swap is exch.b32.
+    has("relaxed_swap_f16", &["atom.global.cas.b16", "bra"]);
+    no_cas(
+        "relaxed_swap_f16x2",
+        has("relaxed_swap_f16x2", &["atom.global.exch.b32"]),
+    );
+    has("release_cas_f16", &["atom.release.gpu.cas.b16"]);
+    has("relaxed_cas_f16", &["atom.global.cas.b16"]);
+    has(
+        "load_store_f16",
+        &[
+            "ld.acquire.gpu.b16",
+            "st.relaxed.gpu.b16",
+            "ld.relaxed.gpu.b32",
+            "st.release.gpu.b32",
+        ],
+    );
+    // Conversions: cvt, correctly rounded, with half's NaN rule around them.
+    has(
+        "half_convert",
+        &[
+            "cvt.rn.f16.f32",
+            "cvt.rn.f16.f64",
+            "cvt.f32.f16",
+            "cvt.f64.f16",
+        ],
+    );
+    // f16 arithmetic in float (never fused); f16x2 with the native pair instructions.
+    let arith = has(
+        "half_arith",
+        &[
+            "add.rn.f32",
+            "mul.rn.f32",
+            "div.rn.f32",
+            "add.rn.f16x2",
+            "sub.rn.f16x2",
+            "mul.rn.f16x2",
+        ],
+    );
+    assert!(!arith.contains("fma"), "{arith}");
+    has(
+        "half_warp",
+        &[
+            "shfl.sync.bfly.b32",
+            "shfl.sync.down.b32",
+            "match.any.sync.b32",
+        ],
+    );
     // Grid sync: block barriers around thread 0's fence, atomic add and spin on the word.
     let grid = has(
         "grid_sync",

@@ -11,12 +11,12 @@ use std::fmt::Debug;
 
 use sim_common::{run, sim, Rng};
 use warpspeed_runtime::__private::{
-    AtomicInt, AtomicScalar, AtomicSlice, SimFuture, Slice, SliceMut, ThreadCtx,
+    AtomicArith, AtomicInt, AtomicSlice, SimFuture, Slice, SliceMut, ThreadCtx,
 };
 use warpspeed_runtime::LaunchConfig;
 
 /// What the host needs to compute the expected results.
-trait Num: AtomicScalar + PartialEq + Debug {
+trait Num: AtomicArith + PartialEq + Debug {
     const INT: bool;
     fn random(rng: &mut Rng) -> Self;
     fn small(rng: &mut Rng) -> Self;

@@ -247,8 +247,15 @@ fn hyg(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
-fn scalar_ty(s: Scalar) -> Ident {
-    Ident::new(s.rust_name(), Span::call_site())
+/// The Rust type of a scalar: the primitive, or warpspeed's `f16`/`f16x2` (library types
+/// whose names the user's scope may not have).
+fn scalar_ty(s: Scalar) -> TokenStream {
+    let id = Ident::new(s.rust_name(), Span::call_site());
+    if s.is_half() {
+        quote!(::warpspeed::#id)
+    } else {
+        quote!(#id)
+    }
 }
 
 fn rust_ty(t: &Ty) -> TokenStream {
@@ -313,7 +320,7 @@ fn sim_fn(f: &Function, types: &Types) -> TokenStream {
         };
         let user = path_from_module(path);
         let name = Ident::new(s.atomic_name()?, path.span());
-        let real = if s.is_float() {
+        let real = if s.is_float() || s.is_half() {
             quote!(::warpspeed::#name)
         } else {
             quote!(::core::sync::atomic::#name)
@@ -559,6 +566,15 @@ impl RustWriter<'_> {
             ExprKind::TiledPartition(_, group) => {
                 let g = self.expr(group);
                 quote!({ let _: () = #g; })
+            }
+            ExprKind::Intrinsic(i, args) if i.sim_function().is_some() => {
+                let path: TokenStream = i
+                    .sim_function()
+                    .unwrap_or_default()
+                    .parse()
+                    .unwrap_or_default();
+                let args = args.iter().map(|a| self.expr(a));
+                quote_spanned!(span=> ::warpspeed::#path(#(#args),*))
             }
             ExprKind::Intrinsic(i, args) => {
                 let n = Ident::new(i.rust_name(), span);
@@ -835,9 +851,14 @@ impl RustWriter<'_> {
                     let s = self.ty(a).scalar().unwrap_or(Scalar::I32);
                     let width = spec.width.map(|w| w.to_string()).unwrap_or_default();
                     let zero = if spec.zero { "0" } else { "" };
-                    if s.is_float() && spec.precision.is_none() {
+                    if (s.is_float() || s == Scalar::F16) && spec.precision.is_none() {
                         fmt.push_str(&format!("{{:>{width}}}"));
-                        args.push(quote!(::warpspeed::__private::format_g((#v) as f64)));
+                        let d = if s == Scalar::F16 {
+                            quote!((#v).to_f64())
+                        } else {
+                            quote!((#v) as f64)
+                        };
+                        args.push(quote!(::warpspeed::__private::format_g(#d)));
                         continue;
                     }
                     let precision = spec.precision.map(|p| format!(".{p}")).unwrap_or_default();

@@ -86,12 +86,22 @@ impl AtomicOp {
     /// The atomic element types with this operation; `Err` names them.
     pub fn accepts(self, s: Scalar) -> Result<(), &'static str> {
         let ok = match self {
+            // CUDA's half atomics: add, and what the 16/32-bit exchange and CAS give.
+            _ if s.is_half() => matches!(
+                self,
+                AtomicOp::Load
+                    | AtomicOp::Store
+                    | AtomicOp::Swap
+                    | AtomicOp::FetchAdd
+                    | AtomicOp::CompareExchange
+            ),
             AtomicOp::FetchAnd | AtomicOp::FetchOr | AtomicOp::FetchXor => s.is_int(),
             AtomicOp::AtomicInc | AtomicOp::AtomicDec => s == Scalar::U32,
             _ => true,
         };
         match (ok, self) {
             (true, _) => Ok(()),
+            (false, _) if s.is_half() => Err("every atomic type but the half ones (`AtomicF16` and `AtomicF16x2` have load, store, swap, fetch_add and compare_exchange)"),
             (false, AtomicOp::AtomicInc | AtomicOp::AtomicDec) => {
                 Err("`AtomicU32` only (CUDA's atomicInc/atomicDec)")
             }

@@ -34,9 +34,13 @@ pub enum Intrinsic {
     MatchAnySync,
     ThisThreadBlock,
     ThisGrid,
+    /// `f16::from_f32(x)`, `f16::from_f64(x)`, `f16x2::new(lo, hi)`.
+    F16FromF32,
+    F16FromF64,
+    F16x2New,
 }
 
-pub const ALL: [Intrinsic; 28] = [
+pub const ALL: [Intrinsic; 31] = [
     Intrinsic::ThreadIdx,
     Intrinsic::BlockIdx,
     Intrinsic::BlockDim,
@@ -65,6 +69,9 @@ pub const ALL: [Intrinsic; 28] = [
     Intrinsic::MatchAnySync,
     Intrinsic::ThisThreadBlock,
     Intrinsic::ThisGrid,
+    Intrinsic::F16FromF32,
+    Intrinsic::F16FromF64,
+    Intrinsic::F16x2New,
 ];
 
 /// One parameter of an intrinsic.
@@ -76,6 +83,8 @@ pub enum ParamKind {
     Bool,
     /// The value a warp function exchanges: any scalar; the result has its type.
     Value,
+    /// A value of this scalar type.
+    Scalar(Scalar),
 }
 
 /// What an intrinsic gives.
@@ -121,6 +130,22 @@ impl Intrinsic {
             Intrinsic::MatchAnySync => "match_any_sync",
             Intrinsic::ThisThreadBlock => "this_thread_block",
             Intrinsic::ThisGrid => "this_grid",
+            // Associated functions, matched by their path.
+            Intrinsic::F16FromF32 => "f16::from_f32",
+            Intrinsic::F16FromF64 => "f16::from_f64",
+            Intrinsic::F16x2New => "f16x2::new",
+        }
+    }
+
+    /// The function of `warpspeed` the simulator calls for these (not `ThreadCtx`
+    /// methods). `from_f64` is warpspeed's correctly rounded one (as the GPU's single
+    /// `cvt.rn.f16.f64`), not `half`'s, which rounds through f32 on some CPUs.
+    pub fn sim_function(self) -> Option<&'static str> {
+        match self {
+            Intrinsic::F16FromF32 => Some("f16::from_f32"),
+            Intrinsic::F16FromF64 => Some("__private::f16_from_f64"),
+            Intrinsic::F16x2New => Some("f16x2::new"),
+            _ => None,
         }
     }
 
@@ -138,6 +163,12 @@ impl Intrinsic {
             | Intrinsic::ShflDownSync
             | Intrinsic::ShflXorSync => &[U32, Value, U32],
             Intrinsic::MatchAnySync => &[U32, Value],
+            Intrinsic::F16FromF32 => &[Scalar(crate::ir::ty::Scalar::F32)],
+            Intrinsic::F16FromF64 => &[Scalar(crate::ir::ty::Scalar::F64)],
+            Intrinsic::F16x2New => &[
+                Scalar(crate::ir::ty::Scalar::F16),
+                Scalar(crate::ir::ty::Scalar::F16),
+            ],
             _ => &[],
         }
     }
@@ -172,6 +203,8 @@ impl Intrinsic {
         use crate::ir::groups::GroupKind;
         Result::Fixed(match self {
             Intrinsic::ThisThreadBlock => Ty::Group(GroupKind::Block),
+            Intrinsic::F16FromF32 | Intrinsic::F16FromF64 => Ty::Scalar(Scalar::F16),
+            Intrinsic::F16x2New => Ty::Scalar(Scalar::F16x2),
             Intrinsic::ThisGrid => Ty::Group(GroupKind::Grid),
             Intrinsic::ThreadIdx
             | Intrinsic::BlockIdx
@@ -281,6 +314,9 @@ impl Intrinsic {
             Intrinsic::MatchAnySync => "ws_match_any_sync",
             // Groups have no run-time value in C.
             Intrinsic::ThisThreadBlock | Intrinsic::ThisGrid => "0",
+            Intrinsic::F16FromF32 => "ws_f16_from_f32",
+            Intrinsic::F16FromF64 => "ws_f16_from_f64",
+            Intrinsic::F16x2New => "ws_f16x2_new",
         };
         match value {
             Some(t) if self.params().contains(&ParamKind::Value) => format!("{plain}<{t}>"),

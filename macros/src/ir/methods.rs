@@ -25,6 +25,12 @@ pub enum Method {
     WrappingAdd,
     WrappingSub,
     WrappingMul,
+    /// `h.to_f32()`, `h.to_f64()` on an `f16`.
+    ToF32,
+    ToF64,
+    /// `p.lo()`, `p.hi()` on an `f16x2`.
+    Lo,
+    Hi,
     /// `s.len()` on a slice.
     Len,
     IsEmpty,
@@ -62,6 +68,10 @@ impl Method {
             "wrapping_add" => Method::WrappingAdd,
             "wrapping_sub" => Method::WrappingSub,
             "wrapping_mul" => Method::WrappingMul,
+            "to_f32" => Method::ToF32,
+            "to_f64" => Method::ToF64,
+            "lo" => Method::Lo,
+            "hi" => Method::Hi,
             "len" => Method::Len,
             "is_empty" => Method::IsEmpty,
             _ => return None,
@@ -100,6 +110,8 @@ impl Method {
             | Method::WrappingAdd
             | Method::WrappingSub
             | Method::WrappingMul => s.is_int(),
+            Method::ToF32 | Method::ToF64 => s == Scalar::F16,
+            Method::Lo | Method::Hi => s == Scalar::F16x2,
             Method::Len | Method::IsEmpty => false,
         };
         if ok {
@@ -109,6 +121,8 @@ impl Method {
             Method::Abs => "signed integers and floats",
             Method::Min | Method::Max => "integers and floats",
             Method::Len | Method::IsEmpty => "slices",
+            Method::ToF32 | Method::ToF64 => "`f16`",
+            Method::Lo | Method::Hi => "`f16x2`",
             Method::CountOnes
             | Method::LeadingZeros
             | Method::TrailingZeros
@@ -124,6 +138,9 @@ impl Method {
         match self {
             Method::CountOnes | Method::LeadingZeros | Method::TrailingZeros => Scalar::U32,
             Method::Len => Scalar::Usize,
+            Method::ToF32 => Scalar::F32,
+            Method::ToF64 => Scalar::F64,
+            Method::Lo | Method::Hi => Scalar::F16,
             Method::IsEmpty => Scalar::Bool,
             _ => s,
         }

@@ -18,9 +18,13 @@ pub enum Scalar {
     Usize,
     F32,
     F64,
+    /// `warpspeed::f16` (the `half` crate's): CUDA's `__half`, stored as bits in C.
+    F16,
+    /// `warpspeed::f16x2`: two halves in 32 bits, CUDA's `__half2`.
+    F16x2,
 }
 
-pub const ALL_SCALARS: [Scalar; 13] = [
+pub const ALL_SCALARS: [Scalar; 15] = [
     Scalar::Bool,
     Scalar::I8,
     Scalar::I16,
@@ -34,6 +38,8 @@ pub const ALL_SCALARS: [Scalar; 13] = [
     Scalar::Usize,
     Scalar::F32,
     Scalar::F64,
+    Scalar::F16,
+    Scalar::F16x2,
 ];
 
 impl Scalar {
@@ -56,6 +62,8 @@ impl Scalar {
             Scalar::Usize => "usize",
             Scalar::F32 => "f32",
             Scalar::F64 => "f64",
+            Scalar::F16 => "f16",
+            Scalar::F16x2 => "f16x2",
         }
     }
 
@@ -73,11 +81,20 @@ impl Scalar {
             Scalar::U64 | Scalar::Usize => "unsigned long long",
             Scalar::F32 => "float",
             Scalar::F64 => "double",
+            Scalar::F16 => "ws_f16",
+            Scalar::F16x2 => "ws_f16x2",
         }
     }
 
     pub fn is_int(self) -> bool {
-        !matches!(self, Scalar::Bool | Scalar::F32 | Scalar::F64)
+        !matches!(
+            self,
+            Scalar::Bool | Scalar::F32 | Scalar::F64 | Scalar::F16 | Scalar::F16x2
+        )
+    }
+    /// `f16` and `f16x2`: library types in Rust (no literals, no `as`), structs in C.
+    pub fn is_half(self) -> bool {
+        matches!(self, Scalar::F16 | Scalar::F16x2)
     }
     pub fn is_float(self) -> bool {
         matches!(self, Scalar::F32 | Scalar::F64)
@@ -91,7 +108,8 @@ impl Scalar {
     pub fn bits(self) -> u32 {
         match self {
             Scalar::Bool | Scalar::I8 | Scalar::U8 => 8,
-            Scalar::I16 | Scalar::U16 => 16,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 => 16,
+            Scalar::F16x2 => 32,
             Scalar::I32 | Scalar::U32 | Scalar::F32 => 32,
             _ => 64,
         }
@@ -107,6 +125,8 @@ impl Scalar {
             Scalar::Usize => "AtomicUsize",
             Scalar::F32 => "AtomicF32",
             Scalar::F64 => "AtomicF64",
+            Scalar::F16 => "AtomicF16",
+            Scalar::F16x2 => "AtomicF16x2",
             _ => return None,
         })
     }

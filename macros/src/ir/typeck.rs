@@ -1112,12 +1112,14 @@ impl<'a> Typeck<'a> {
                     continue;
                 }
             };
-            let problem = if spec.hex.is_some() && !s.is_int() {
+            let floaty = s.is_float() || s == Scalar::F16;
+            let problem = if s == Scalar::F16x2 {
+                Some("an `f16x2` prints as its halves: `p.lo()`, `p.hi()`")
+            } else if spec.hex.is_some() && !s.is_int() {
                 Some("`{:x}` prints integers")
-            } else if spec.precision.is_some() && !s.is_float() {
+            } else if spec.precision.is_some() && !floaty {
                 Some("a precision (`{:.3}`) is for floats")
-            } else if spec.zero && (s == Scalar::Bool || (s.is_float() && spec.precision.is_none()))
-            {
+            } else if spec.zero && (s == Scalar::Bool || (floaty && spec.precision.is_none())) {
                 Some("zero padding (`{:05}`) is for integers and floats with a precision (`{:08.3}`)")
             } else {
                 None
@@ -1145,6 +1147,11 @@ impl<'a> Typeck<'a> {
                 ParamKind::Bool => {
                     let t = self.infer(a, Some(&Ty::BOOL));
                     self.expect(&t, &Ty::BOOL, a.range());
+                }
+                ParamKind::Scalar(s) => {
+                    let want = Ty::Scalar(s);
+                    let t = self.infer(a, Some(&want));
+                    self.expect(&t, &want, a.range());
                 }
                 ParamKind::Value => {
                     let t = self.infer(a, None);
@@ -1315,8 +1322,14 @@ impl<'a> Typeck<'a> {
                     return;
                 };
                 let ok = match op {
-                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
-                        s.is_int() || s.is_float()
+                    BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                        s.is_int() || s.is_float() || s.is_half()
+                    }
+                    BinOp::Div | BinOp::Rem => s.is_int() || s.is_float() || s == Scalar::F16,
+                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+                        if s == Scalar::F16x2 =>
+                    {
+                        false
                     }
                     BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => s.is_int() || s == Scalar::Bool,
                     BinOp::Shl | BinOp::Shr => s.is_int(),
@@ -1336,7 +1349,7 @@ impl<'a> Typeck<'a> {
             }
             Obligation::Neg(t, span) => {
                 if let Some(s) = self.resolve(&t).scalar() {
-                    if !(s.is_signed_int() || s.is_float()) {
+                    if !(s.is_signed_int() || s.is_float() || s == Scalar::F16) {
                         cx.error_at(
                             span,
                             format!(
@@ -1349,7 +1362,7 @@ impl<'a> Typeck<'a> {
             }
             Obligation::Not(t, span) => {
                 if let Some(s) = self.resolve(&t).scalar() {
-                    if s.is_float() {
+                    if s.is_float() || s.is_half() {
                         cx.error_at(
                             span,
                             format!(
@@ -1370,7 +1383,16 @@ impl<'a> Typeck<'a> {
                     }
                     return;
                 };
-                if to == Scalar::Bool && f != Scalar::Bool {
+                if f.is_half() || to.is_half() {
+                    cx.error_at(
+                        span,
+                        format!(
+                            "`as` does not convert `{}` to `{}` (the half types are library types in Rust): write `f16::from_f32(x)`, `f16::from_f64(x)`, `h.to_f32()` or `h.to_f64()`",
+                            f.rust_name(),
+                            to.rust_name()
+                        ),
+                    );
+                } else if to == Scalar::Bool && f != Scalar::Bool {
                     cx.error_at(
                         span,
                         format!(

@@ -728,7 +728,7 @@ impl<'a> Parser<'a> {
             let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
             let n = segs.len();
             if n >= 2 {
-                if let Some(s) = Scalar::from_name(&segs[n - 2]) {
+                if let Some(s) = Scalar::from_name(&segs[n - 2]).filter(|s| !s.is_half()) {
                     let c = match segs[n - 1].as_str() {
                         "MAX" => Some(AssocConst::Max),
                         "MIN" => Some(AssocConst::Min),
@@ -886,6 +886,11 @@ fn intrinsic_of(path: &syn::Path) -> Option<Intrinsic> {
     let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     match segs.as_slice() {
         [name] => Intrinsic::from_name(name),
+        // `f16::from_f32(x)` and the other associated functions of the half types.
+        [ty, name] if ty == "f16" || ty == "f16x2" => {
+            Intrinsic::from_name(&format!("{ty}::{name}"))
+        }
+        [krate, ty, name] if krate == "warpspeed" => Intrinsic::from_name(&format!("{ty}::{name}")),
         [krate, name] if krate == "warpspeed" => Intrinsic::from_name(name),
         _ => None,
     }

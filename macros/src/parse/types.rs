@@ -17,7 +17,7 @@ fn type_hint(ty: &syn::Type) -> String {
         format!("`{text}` is a host type: a GPU thread has no heap; kernels use scalars, slices and local arrays")
     } else {
         format!(
-            "unsupported type `{text}` in a kernel: use bool, i8..i64, u8..u64, usize, isize, f32, f64 (slices `&[T]`/`&mut [T]` as parameters)"
+            "unsupported type `{text}` in a kernel: use bool, i8..i64, u8..u64, usize, isize, f32, f64, warpspeed::f16, f16x2 (slices `&[T]`/`&mut [T]` as parameters)"
         )
     }
 }
@@ -62,6 +62,20 @@ pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
             if let Some(id) = p.path.get_ident() {
                 if let Some(s) = Scalar::from_name(&id.to_string()) {
                     return Some(s);
+                }
+            }
+            // `warpspeed::f16`, `half::f16`, `warpspeed::f16x2`.
+            let segs: Vec<String> = p
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            if let [krate, name] = segs.as_slice() {
+                if let Some(s) = Scalar::from_name(name).filter(|s| s.is_half()) {
+                    if krate == "warpspeed" || (krate == "half" && s == Scalar::F16) {
+                        return Some(s);
+                    }
                 }
             }
             cx.error_spanned_by(ty, type_hint(ty));

@@ -4,14 +4,15 @@
 //! Plain kernel loads and stores are Relaxed atomic accesses ([`load_elem`],
 //! [`store_elem`]); kernel atomics ([`AtomicScalar`], [`AtomicInt`]) are sequentially
 //! consistent read-modify-writes on the element, at least as strong as any ordering a
-//! kernel can ask for. Float add/min/max and `atomic_inc`/`atomic_dec` are
-//! compare-exchange loops on the bits.
+//! kernel can ask for. Float add/min/max (`f16` and `f16x2` add too) and
+//! `atomic_inc`/`atomic_dec` are compare-exchange loops on the bits.
 
 use std::sync::atomic::{
     AtomicI32, AtomicI64, AtomicIsize, AtomicU16, AtomicU32, AtomicU64, AtomicU8, AtomicUsize,
     Ordering::{Relaxed, SeqCst},
 };
 
+use crate::half_types::{f16, f16x2};
 use crate::kernel_abi::KernelScalar;
 
 /// Reads one element as a Relaxed atomic load of its width.
@@ -59,7 +60,9 @@ pub(crate) unsafe fn store_elem<T: KernelScalar>(p: *mut T, value: T) {
 
 /// Scalars a kernel may update atomically (`&[AtomicU32]`, shared atomic arrays): CUDA's
 /// `int`, `unsigned int`, `unsigned long long`, `long long`, `float`, `double`, plus
-/// `usize`/`isize` (64-bit). Every operation returns the old value.
+/// `usize`/`isize` (64-bit), `f16` (`__half`) and `f16x2` (`__half2`). Every operation
+/// returns the old value. The half types have only these operations (CUDA's table: load,
+/// store, exchange, compare-and-swap, add); the others have [`AtomicArith`] too.
 ///
 /// The methods are the simulator's; kernels call them through `AtomicSlice`.
 ///
@@ -76,9 +79,14 @@ pub trait AtomicScalar: KernelScalar {
     #[doc(hidden)]
     unsafe fn atomic_compare_exchange(p: *mut Self, current: Self, new: Self)
         -> Result<Self, Self>;
-    /// Integers wrap; floats add with Rust's `+`.
+    /// Integers wrap; floats add with Rust's `+` (`f16`: `half`'s, `f16x2`: each half).
     #[doc(hidden)]
     unsafe fn atomic_add(p: *mut Self, v: Self) -> Self;
+}
+
+/// Subtraction, minimum and maximum on top of [`AtomicScalar`]: the integers, `f32` and
+/// `f64` (not the half types).
+pub trait AtomicArith: AtomicScalar {
     #[doc(hidden)]
     unsafe fn atomic_sub(p: *mut Self, v: Self) -> Self;
     /// Floats use `f32::min`/`f64::min` (a NaN operand loses).
@@ -88,8 +96,8 @@ pub trait AtomicScalar: KernelScalar {
     unsafe fn atomic_max(p: *mut Self, v: Self) -> Self;
 }
 
-/// Integer atomics: the bitwise operations on top of [`AtomicScalar`].
-pub trait AtomicInt: AtomicScalar {
+/// Integer atomics: the bitwise operations on top of [`AtomicArith`].
+pub trait AtomicInt: AtomicArith {
     #[doc(hidden)]
     unsafe fn atomic_and(p: *mut Self, v: Self) -> Self;
     #[doc(hidden)]
@@ -118,6 +126,8 @@ macro_rules! atomic_int {
             unsafe fn atomic_add(p: *mut Self, v: Self) -> Self {
                 unsafe { <$a>::from_ptr(p).fetch_add(v, SeqCst) }
             }
+        }
+        impl AtomicArith for $t {
             unsafe fn atomic_sub(p: *mut Self, v: Self) -> Self {
                 unsafe { <$a>::from_ptr(p).fetch_sub(v, SeqCst) }
             }
@@ -151,7 +161,8 @@ atomic_int! {
     isize => AtomicIsize;
 }
 
-macro_rules! atomic_float {
+/// The operations of [`AtomicScalar`] on a float type by its bits in `$a`.
+macro_rules! atomic_float_scalar {
     ($($t:ty => $a:ty, $bits:ty;)*) => {$(
         impl AtomicScalar for $t {
             unsafe fn atomic_load(p: *mut Self) -> Self {
@@ -177,6 +188,14 @@ macro_rules! atomic_float {
                 // SAFETY: as the caller promised.
                 unsafe { float_rmw::<$t, $a, $bits>(p, |old| old + v) }
             }
+        }
+    )*};
+}
+
+macro_rules! atomic_float {
+    ($($t:ty => $a:ty, $bits:ty;)*) => {$(
+        atomic_float_scalar! { $t => $a, $bits; }
+        impl AtomicArith for $t {
             unsafe fn atomic_sub(p: *mut Self, v: Self) -> Self {
                 // SAFETY: as the caller promised.
                 unsafe { float_rmw::<$t, $a, $bits>(p, |old| old - v) }
@@ -196,6 +215,11 @@ macro_rules! atomic_float {
 atomic_float! {
     f32 => AtomicU32, u32;
     f64 => AtomicU64, u64;
+}
+
+atomic_float_scalar! {
+    f16 => AtomicU16, u16;
+    f16x2 => AtomicU32, u32;
 }
 
 /// The float types' bit access, for [`float_rmw`].
@@ -222,6 +246,26 @@ impl FloatBits for f64 {
     }
     fn from_bits_(b: u64) -> f64 {
         f64::from_bits(b)
+    }
+}
+
+impl FloatBits for f16 {
+    type Bits = u16;
+    fn to_bits_(self) -> u16 {
+        self.to_bits()
+    }
+    fn from_bits_(b: u16) -> f16 {
+        f16::from_bits(b)
+    }
+}
+
+impl FloatBits for f16x2 {
+    type Bits = u32;
+    fn to_bits_(self) -> u32 {
+        self.to_bits()
+    }
+    fn from_bits_(b: u32) -> f16x2 {
+        f16x2::from_bits(b)
     }
 }
 
@@ -252,6 +296,7 @@ macro_rules! atomic_bits {
 }
 
 atomic_bits! {
+    AtomicU16, u16;
     AtomicU32, u32;
     AtomicU64, u64;
 }

@@ -8,7 +8,9 @@
 
 use std::marker::PhantomData;
 
-use super::atomic::{atomic_dec, atomic_inc, load_elem, store_elem, AtomicInt, AtomicScalar};
+use super::atomic::{
+    atomic_dec, atomic_inc, load_elem, store_elem, AtomicArith, AtomicInt, AtomicScalar,
+};
 use super::ctx::ThreadCtx;
 use super::shadow::AccessKind;
 use super::site::SrcLoc;
@@ -331,7 +333,10 @@ macro_rules! rmw {
 }
 
 rmw! { AtomicScalar:
-    fetch_add => atomic_add, "Adds (integers wrap); returns the old value.";
+    fetch_add => atomic_add, "Adds (integers wrap; `f16x2` adds each half); returns the old value.";
+}
+
+rmw! { AtomicArith:
     fetch_sub => atomic_sub, "Subtracts (integers wrap); returns the old value.";
     fetch_min => atomic_min, "Minimum (floats: `f32::min`); returns the old value.";
     fetch_max => atomic_max, "Maximum (floats: `f32::max`); returns the old value.";

@@ -60,7 +60,7 @@ mod shared;
 mod site;
 mod warp;
 
-pub use atomic::{AtomicInt, AtomicScalar};
+pub use atomic::{AtomicArith, AtomicInt, AtomicScalar};
 pub use ctx::ThreadCtx;
 pub use handles::{AtomicSlice, Slice, SliceMut};
 pub use print::{capture_sim_prints, format_g};

@@ -137,6 +137,7 @@ impl<'a> FnWriter<'a> {
                 let s = self.scalar(e);
                 match (op, s) {
                     (UnOp::Neg, s) if s.is_float() => format!("(-{v})"),
+                    (UnOp::Neg, Scalar::F16) => format!("ws_f16_neg({v})"),
                     (UnOp::Neg, s) => format!("ws_neg<{}>({v})", s.c_name()),
                     (UnOp::Not, Scalar::Bool) => format!("(!{v})"),
                     (UnOp::Not, s) => format!("(({})~{v})", s.c_name()),
@@ -177,6 +178,7 @@ impl<'a> FnWriter<'a> {
                     return "0".into();
                 };
                 let same = match s {
+                    _ if s.is_half() => format!("({old}.bits == {current}.bits)"),
                     Scalar::F32 => {
                         format!("(__float_as_uint({old}) == __float_as_uint({current}))")
                     }
@@ -403,6 +405,23 @@ impl<'a> FnWriter<'a> {
         let s = lt.scalar().unwrap_or(Scalar::I32);
         let c = s.c_name();
         use BinOp::*;
+        if s.is_half() {
+            // Structs in C: every operation is a prelude helper (half's f32-then-round).
+            let name = match op {
+                Add => "add",
+                Sub => "sub",
+                Mul => "mul",
+                Div => "div",
+                Rem => "rem",
+                Eq => "eq",
+                Ne => "ne",
+                Lt => "lt",
+                Le => "le",
+                Gt => "gt",
+                _ => "ge",
+            };
+            return format!("{c}_{name}({l}, {r})");
+        }
         match op {
             Add | Sub | Mul | Div if s.is_float() => format!("({l} {} {r})", op.rust_token()),
             Rem if s.is_float() => format!(
@@ -596,6 +615,10 @@ fn method_c(m: Method, s: Scalar, v: &[String]) -> String {
         Method::WrappingAdd => format!("ws_add<{c}>({}, {})", v[0], v[1]),
         Method::WrappingSub => format!("ws_sub<{c}>({}, {})", v[0], v[1]),
         Method::WrappingMul => format!("ws_mul<{c}>({}, {})", v[0], v[1]),
+        Method::ToF32 => format!("ws_f16_to_f32({})", v[0]),
+        Method::ToF64 => format!("ws_f16_to_f64({})", v[0]),
+        Method::Lo => format!("ws_f16x2_lo({})", v[0]),
+        Method::Hi => format!("ws_f16x2_hi({})", v[0]),
         Method::Len | Method::IsEmpty => "0".into(),
     }
 }

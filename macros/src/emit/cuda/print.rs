@@ -42,10 +42,15 @@ fn conversion(s: Scalar, spec: &FmtSpec, v: &str) -> (String, String) {
         let w = spec.width.map(|w| format!("-{w}")).unwrap_or_default();
         return (format!("%{w}s"), format!("({v} ? \"true\" : \"false\")"));
     }
-    if s.is_float() {
+    if s.is_float() || s == Scalar::F16 {
+        let d = if s == Scalar::F16 {
+            format!("ws_f16_to_f64({v})")
+        } else {
+            format!("(double)({v})")
+        };
         return match spec.precision {
-            Some(p) => (format!("%{zero}{width}.{p}f"), format!("(double)({v})")),
-            None => (format!("%{width}g"), format!("(double)({v})")),
+            Some(p) => (format!("%{zero}{width}.{p}f"), d),
+            None => (format!("%{width}g"), d),
         };
     }
     let wide = s.bits() == 64;
