@@ -45,17 +45,26 @@ type Res<T> = Result<T, Box<dyn Error>>;
 
 #[path = "kernels/life.rs"]
 mod life_kernels;
-use life_kernels::conway;
+use life_kernels::{conway, conway_unchecked};
 
 // ---- the warpspeed kernels -------------------------------------------------------------
 
-#[gpu_kernel]
-fn vector_add(a: &[f32], b: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = a[i] + b[i];
-    }
+/// `vector_add` with bounds checks, `vector_add_unchecked` without (the one compared with
+/// the hand-written kernel, which has none).
+macro_rules! vector_add {
+    ($name:ident $(, $option:ident)?) => {
+        #[gpu_kernel($($option)?)]
+        fn $name(a: &[f32], b: &[f32], out: &mut [f32]) {
+            let i = grid_1d();
+            if i < out.len() {
+                out[i] = a[i] + b[i];
+            }
+        }
+    };
 }
+
+vector_add!(vector_add);
+vector_add!(vector_add_unchecked, unchecked);
 
 #[gpu_kernel]
 fn empty() {}
@@ -163,7 +172,7 @@ fn check_nvrtc(arch: Option<u32>) -> Res<bool> {
             .and_then(|d| d.compute_capability())
             .unwrap_or((9, 0)),
     };
-    let sources: [(&str, &str, KernelOptions); 4] = [
+    let sources: [(&str, &str, KernelOptions); 6] = [
         (
             "hand-written (life_hand, vector_add_hand, empty_hand)",
             HAND_CUDA,
@@ -178,6 +187,16 @@ fn check_nvrtc(arch: Option<u32>) -> Res<bool> {
             "warpspeed vector_add",
             &vector_add::CUDA_SOURCE,
             vector_add::KERNEL.options,
+        ),
+        (
+            "warpspeed conway_unchecked",
+            &conway_unchecked::CUDA_SOURCE,
+            conway_unchecked::KERNEL.options,
+        ),
+        (
+            "warpspeed vector_add_unchecked",
+            &vector_add_unchecked::CUDA_SOURCE,
+            vector_add_unchecked::KERNEL.options,
         ),
         (
             "warpspeed empty",
@@ -317,6 +336,8 @@ fn bench_life(
     let mut b = dev.upload(&vec![-1i32; n * n])?;
     let mut c = dev.upload(&init)?;
     let mut d = dev.upload(&vec![-1i32; n * n])?;
+    let mut e = dev.upload(&init)?;
+    let mut f = dev.upload(&vec![-1i32; n * n])?;
     let blocks = u32::try_from(n.div_ceil(32))?;
     let cfg = LaunchConfig::new((blocks, blocks), (32, 32));
     let hand_cfg = cudarc::driver::LaunchConfig {
@@ -326,8 +347,13 @@ fn bench_life(
     };
     let n64 = n as u64;
     let ws_step = |a: &mut DeviceBuffer<i32>, b: &mut DeviceBuffer<i32>| -> Res<()> {
-        conway::launch(dev, cfg, b, a, n)?;
+        conway_unchecked::launch(dev, cfg, b, a, n)?;
         std::mem::swap(a, b);
+        Ok(())
+    };
+    let checked_step = |e: &mut DeviceBuffer<i32>, f: &mut DeviceBuffer<i32>| -> Res<()> {
+        conway::launch(dev, cfg, f, e, n)?;
+        std::mem::swap(e, f);
         Ok(())
     };
     let hand_step = |c: &mut DeviceBuffer<i32>, d: &mut DeviceBuffer<i32>| -> Res<()> {
@@ -345,6 +371,7 @@ fn bench_life(
     // the CPU is quick enough.
     let ws_one = common::time_events(dev, 1, || ws_step(&mut a, &mut b))?;
     let hand_one = common::time_events(dev, 1, || hand_step(&mut c, &mut d))?;
+    common::time_events(dev, 1, || checked_step(&mut e, &mut f))?;
     let mut ok = true;
     if n <= 4096 {
         let want = life_kernels::cpu_step(&init, n);
@@ -357,15 +384,23 @@ fn bench_life(
         }
     }
     let iters = calibrate(ws_one.min(hand_one), args.round_ms);
-    let (mut best_ws, mut best_hand) = (f64::INFINITY, f64::INFINITY);
+    let (mut best_ws, mut best_hand, mut best_checked) =
+        (f64::INFINITY, f64::INFINITY, f64::INFINITY);
     for _ in 0..args.rounds {
         best_ws = best_ws.min(common::time_events(dev, iters, || ws_step(&mut a, &mut b))?);
         best_hand = best_hand.min(common::time_events(dev, iters, || {
             hand_step(&mut c, &mut d)
         })?);
+        best_checked = best_checked.min(common::time_events(dev, iters, || {
+            checked_step(&mut e, &mut f)
+        })?);
     }
-    // Both ran 1 + rounds * iters generations from the same lattice.
+    // All three ran 1 + rounds * iters generations from the same lattice.
     let (got_ws, got_hand) = (a.download()?, c.download()?);
+    if let Some((i, count)) = first_difference(&got_ws, &e.download()?, |v| v) {
+        eprintln!("life {n}: MISMATCH between the checked and unchecked kernels: {count} cells, first at {i}");
+        ok = false;
+    }
     let alive = got_ws.iter().filter(|&&v| v == 1).count();
     if let Some((i, count)) = first_difference(&got_ws, &got_hand, |v| v) {
         eprintln!(
@@ -385,6 +420,13 @@ fn bench_life(
         hand: best_hand,
         unit: "ms",
         target: 1.03,
+    });
+    rows.push(Row {
+        what: "  bounds checks: checked/unchecked".into(),
+        ws: best_checked,
+        hand: best_ws,
+        unit: "ms",
+        target: 1.05,
     });
     Ok(ok)
 }
@@ -411,7 +453,11 @@ fn bench_vector_add(
         shared_mem_bytes: 0,
     };
     let n64 = n as u64;
-    let mut ws_step = || -> Res<()> { Ok(vector_add::launch(dev, cfg, &a, &b, &mut out_ws)?) };
+    let mut ws_step =
+        || -> Res<()> { Ok(vector_add_unchecked::launch(dev, cfg, &a, &b, &mut out_ws)?) };
+    let mut out_checked = dev.upload(&vec![f32::NAN; n])?;
+    let mut checked_step =
+        || -> Res<()> { Ok(vector_add::launch(dev, cfg, &a, &b, &mut out_checked)?) };
     let hand_step = || -> Res<()> {
         let mut launch = stream.launch_builder(&hand.vector_add);
         launch
@@ -427,16 +473,24 @@ fn bench_vector_add(
     };
     let ws_one = common::time_events(dev, 1, &mut ws_step)?;
     let hand_one = common::time_events(dev, 1, hand_step)?;
+    common::time_events(dev, 1, &mut checked_step)?;
     let iters = calibrate(ws_one.min(hand_one), args.round_ms);
-    let (mut best_ws, mut best_hand) = (f64::INFINITY, f64::INFINITY);
+    let (mut best_ws, mut best_hand, mut best_checked) =
+        (f64::INFINITY, f64::INFINITY, f64::INFINITY);
     for _ in 0..args.rounds {
         best_ws = best_ws.min(common::time_events(dev, iters, &mut ws_step)?);
         best_hand = best_hand.min(common::time_events(dev, iters, hand_step)?);
+        best_checked = best_checked.min(common::time_events(dev, iters, &mut checked_step)?);
     }
     let (got_ws, got_hand) = (out_ws.download()?, out_hand.download()?);
+    let got_checked = out_checked.download()?;
     let want: Vec<f32> = ha.iter().zip(&hb).map(|(x, y)| x + y).collect();
     let mut ok = true;
-    for (who, got) in [("warpspeed", &got_ws), ("the hand kernel", &got_hand)] {
+    for (who, got) in [
+        ("warpspeed", &got_ws),
+        ("the hand kernel", &got_hand),
+        ("warpspeed with bounds checks", &got_checked),
+    ] {
         if let Some((i, count)) = first_difference(got, &want, f32::to_bits) {
             eprintln!(
                 "vector add: MISMATCH between {who} and the CPU: {count} elements, first at {i} ({} vs {})",
@@ -453,6 +507,13 @@ fn bench_vector_add(
         hand: best_hand,
         unit: "ms",
         target: 1.03,
+    });
+    rows.push(Row {
+        what: "  bounds checks: checked/unchecked".into(),
+        ws: best_checked,
+        hand: best_ws,
+        unit: "ms",
+        target: 1.05,
     });
     Ok(ok)
 }

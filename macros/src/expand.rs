@@ -22,7 +22,7 @@ pub fn expand(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStrea
 
 fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStream {
     let cx = Ctxt::default();
-    let fast_math = parse_args(&cx, args, kind);
+    let (fast_math, unchecked) = parse_args(&cx, args, kind);
     let item: syn::ItemFn = match syn::parse2(input) {
         Ok(item) => item,
         Err(err) => {
@@ -42,7 +42,10 @@ fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStr
         }
     };
     let mut parser = Parser::new(&cx);
-    let f = parser.function(&item, kind, fast_math);
+    let f = parser.function(&item, kind, fast_math).map(|mut f| {
+        f.unchecked = unchecked;
+        f
+    });
     let var_count = parser.next_var;
     let Some(f) = f else {
         return cx.take().unwrap_or_default();
@@ -62,22 +65,26 @@ fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStr
     crate::emit::host::module(&f, &types, &c)
 }
 
-/// `#[gpu_kernel(fast_math)]`.
-fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> bool {
-    let mut fast_math = false;
+/// `#[gpu_kernel(fast_math, unchecked)]`, `#[gpu_device(unchecked)]`: (fast_math, unchecked).
+fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> (bool, bool) {
+    let (mut fast_math, mut unchecked) = (false, false);
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("fast_math") && kind == FnKind::Kernel {
             fast_math = true;
             Ok(())
+        } else if meta.path.is_ident("unchecked") {
+            unchecked = true;
+            Ok(())
         } else {
-            Err(meta
-                .error("unknown option: #[gpu_kernel] takes `fast_math`; #[gpu_device] takes none"))
+            Err(meta.error(
+                "unknown option: #[gpu_kernel] takes `fast_math` and `unchecked`; #[gpu_device] takes `unchecked`",
+            ))
         }
     });
     if let Err(e) = syn::parse::Parser::parse2(parser, args) {
         cx.syn_error(e);
     }
-    fast_math
+    (fast_math, unchecked)
 }
 
 /// A module with the kernel's `launch` signature and no body, after an error.

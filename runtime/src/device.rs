@@ -91,6 +91,8 @@ pub(crate) struct CudaDevice {
     pub(crate) limits: DeviceLimits,
     /// Kernels compiled and loaded into this context.
     pub(crate) functions: FunctionCache,
+    /// Bounds-check records of the kernels launched since the last synchronisation.
+    pub(crate) bounds: crate::launch::bounds::ArmedRecords,
 }
 
 pub(crate) struct SimDevice {
@@ -191,6 +193,7 @@ impl Device {
                 compute_capability: (major as u32, minor as u32),
                 limits,
                 functions: FunctionCache::default(),
+                bounds: Default::default(),
             })),
         })
     }
@@ -284,7 +287,10 @@ impl CudaDevice {
             source,
         };
         self.stream.synchronize().map_err(wrap)?;
-        self.stream.context().check_err().map_err(wrap)
+        self.stream.context().check_err().map_err(wrap)?;
+        // The records are read with the raw driver API, which needs the context current.
+        self.stream.context().bind_to_thread().map_err(wrap)?;
+        self.bounds.check()
     }
 }
 

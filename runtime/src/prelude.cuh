@@ -72,6 +72,37 @@ __device__ __forceinline__ unsigned long long ws_grid_stride_1d() { return (unsi
 // The helpers below use CUDA-only builtins; the host C++ test of the integer and float
 // semantics (tests/semantics_prop.rs) compiles the prelude with WS_HOST_SHIM and uses none.
 #ifndef WS_HOST_SHIM
+// ---- bounds checks: `s[i]` is `*ws_at(s, i, len, line, file)`. A failing access records
+// the first failure of the launch in `ws_oob` (read and reset by the host at the next
+// synchronisation) and goes to `ws_oob_sink` instead, so no memory is corrupted and the
+// context stays usable. The sink is as large as a block's static shared memory, so a
+// failing row of a 2-D shared tile is a valid place too.
+struct ws_oob_t {
+    unsigned int state;   // 0 free, 1 being written, 2 written
+    unsigned int line;
+    unsigned long long index;
+    unsigned long long len;
+    const char* file;
+    unsigned int block[3];
+    unsigned int thread[3];
+};
+__device__ ws_oob_t ws_oob;
+__device__ unsigned long long ws_oob_sink[6144];
+__device__ __noinline__ void ws_oob_report(unsigned long long i, unsigned long long n, unsigned int line, const char* file) {
+    if (atomicCAS(&ws_oob.state, 0u, 1u) == 0u) {
+        ws_oob.line = line; ws_oob.index = i; ws_oob.len = n; ws_oob.file = file;
+        ws_oob.block[0] = blockIdx.x; ws_oob.block[1] = blockIdx.y; ws_oob.block[2] = blockIdx.z;
+        ws_oob.thread[0] = threadIdx.x; ws_oob.thread[1] = threadIdx.y; ws_oob.thread[2] = threadIdx.z;
+        __threadfence();
+        atomicExch(&ws_oob.state, 2u);
+    }
+}
+template <typename T> __device__ __forceinline__ T* ws_at(T* p, unsigned long long i, unsigned long long n, unsigned int line, const char* file) {
+    if (i < n) return p + i;
+    ws_oob_report(i, n, line, file);
+    return (T*)(void*)ws_oob_sink;
+}
+
 // ---- block cooperation, lanes, shared memory
 __device__ __forceinline__ unsigned int ws_lane_id() { unsigned int r; asm("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }
 __device__ __forceinline__ unsigned int ws_active_mask() { return __activemask(); }

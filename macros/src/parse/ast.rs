@@ -24,6 +24,9 @@ pub struct Function {
     /// checked against it.
     pub ret_rejected: bool,
     pub fast_math: bool,
+    /// `#[gpu_kernel(unchecked)]`: the C indexes without bounds checks (the simulator
+    /// still checks).
+    pub unchecked: bool,
     /// Number of expression ids handed out.
     pub expr_count: usize,
     pub docs: Vec<syn::Attribute>,

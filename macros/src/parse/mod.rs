@@ -198,6 +198,7 @@ impl<'a> Parser<'a> {
             error_params,
             ret_rejected,
             fast_math,
+            unchecked: false,
             expr_count: self.next_expr,
             docs,
             allows,

@@ -24,6 +24,8 @@ type Slot = Arc<Mutex<Option<Arc<LoadedKernel>>>>;
 /// A kernel loaded into a context, and what launches learned about it.
 pub(crate) struct LoadedKernel {
     pub(crate) function: CudaFunction,
+    /// The device address of the module's bounds-check record (`ws_oob`).
+    pub(crate) oob_record: Option<u64>,
     /// `CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`, once read.
     pub(crate) static_shared: OnceLock<u32>,
     /// The largest `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` set so far (0: never
@@ -35,9 +37,10 @@ pub(crate) struct LoadedKernel {
 }
 
 impl LoadedKernel {
-    fn new(function: CudaFunction) -> LoadedKernel {
+    fn new((function, oob_record): (CudaFunction, Option<u64>)) -> LoadedKernel {
         LoadedKernel {
             function,
+            oob_record,
             static_shared: OnceLock::new(),
             max_dynamic_shared: Mutex::new(0),
             occupancy: Mutex::new(HashMap::new()),
@@ -57,7 +60,7 @@ impl FunctionCache {
     pub(crate) fn get(
         &self,
         kernel: &'static KernelDef,
-        load: impl FnOnce(&str) -> Result<CudaFunction>,
+        load: impl FnOnce(&str) -> Result<(CudaFunction, Option<u64>)>,
     ) -> Result<Arc<LoadedKernel>> {
         let def_key = kernel as *const KernelDef as usize;
         if let Some(f) = self

@@ -13,6 +13,7 @@
 //! [`Device::synchronize`] or download. Simulator launches finish before returning.
 
 mod args;
+pub(crate) mod bounds;
 mod config;
 
 pub use args::KernelArgs;
@@ -218,6 +219,9 @@ fn launch_cuda(
     } else {
         "launching the kernel"
     }))?;
+    if let Some(record) = loaded.oob_record {
+        cuda.bounds.arm(record, kernel.rust_name);
+    }
     drop(args);
     Ok(())
 }
@@ -348,8 +352,9 @@ fn load_function(cuda: &CudaDevice, kernel: &'static KernelDef) -> Result<Arc<Lo
             .context()
             .load_module(Ptx::from_binary(compiled.cubin))
             .map_err(driver("loading the CUBIN"))?;
-        module
+        let function = module
             .load_function(kernel.entry)
-            .map_err(driver("finding the kernel entry in the CUBIN"))
+            .map_err(driver("finding the kernel entry in the CUBIN"))?;
+        Ok((function, bounds::record_address(&module, &cuda.stream)))
     })
 }

@@ -4,7 +4,7 @@
 //! statements), earlier ones are first stored in temporaries.
 
 use super::stmt::{is_c_literal, Dest};
-use super::{c_type, fn_name, FnWriter};
+use super::{c_type, fn_name, FnWriter, FILE_MARKER};
 use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
 use crate::ir::groups::GroupMethod;
 use crate::ir::intrinsics::ParamKind;
@@ -149,7 +149,7 @@ impl<'a> FnWriter<'a> {
             }
             ExprKind::Index(base, idx) => {
                 let v = self.operands(&[base, idx]);
-                format!("{}[{}]", v[0], v[1])
+                self.elem(&v[0], base, &v[1], e.line)
             }
             ExprKind::Field(base, member) => {
                 if let (ExprKind::Intrinsic(i, _), Member::Named(n)) = (&base.kind, member) {
@@ -297,6 +297,42 @@ impl<'a> FnWriter<'a> {
         }
     }
 
+    /// The element `base[i]` as a C lvalue: bounds-checked (`*ws_at(..)`, which records the
+    /// first failure of the launch and points a failing access at a sink) unless the
+    /// kernel is `unchecked`.
+    fn elem(&mut self, base_c: &str, base: &Expr, i: &str, line: usize) -> String {
+        match self.len_of(base) {
+            Some(len) if !self.unchecked => {
+                format!("(*ws_at({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\"))")
+            }
+            _ => format!("{base_c}[{i}]"),
+        }
+    }
+
+    /// A pointer to `base[i]`, checked as [`Self::elem`] says.
+    pub(super) fn elem_ptr(&mut self, base_c: &str, base: &Expr, i: &str, line: usize) -> String {
+        match self.len_of(base) {
+            Some(len) if !self.unchecked => {
+                format!("ws_at({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\")")
+            }
+            _ => format!("&{base_c}[{i}]"),
+        }
+    }
+
+    /// The length of what `base` indexes, as C: a slice's length parameter, a shared
+    /// array's or a local array's constant, a tile row's width.
+    fn len_of(&self, base: &Expr) -> Option<String> {
+        match (self.ty(base), &base.kind) {
+            (Ty::Array(_, n), _) => Some(format!("{n}ull")),
+            (_, ExprKind::Index(inner, _)) => match self.ty(inner) {
+                Ty::Rows(_, w) => Some(format!("{w}ull")),
+                _ => None,
+            },
+            (_, ExprKind::Var(_, slot)) => slot.get().and_then(|v| self.slice_len.get(&v).cloned()),
+            _ => None,
+        }
+    }
+
     /// `a[i].compare_exchange(current, new, s, f)`: the old value and `current`, each in a
     /// temporary (Rust's `Ok` is "old equals current", compared by bits).
     fn cas_c(&mut self, recv: &Expr, args: &[Expr]) -> Option<(String, String, Scalar)> {
@@ -313,11 +349,10 @@ impl<'a> FnWriter<'a> {
             (ExprKind::Ordering(a, _), ExprKind::Ordering(b, _)) => cas_order(*a, *b).c_name(),
             _ => "WS_SEQ_CST",
         };
+        let ptr = self.elem_ptr(&v[0], base, &v[1], recv.line);
         let call = format!(
-            "ws_atomic_cas<{order}, {}>(&{}[{}], {current}, {})",
+            "ws_atomic_cas<{order}, {}>({ptr}, {current}, {})",
             s.c_name(),
-            v[0],
-            v[1],
             v[3]
         );
         let old = self.hoist(&Ty::Scalar(s), &call);
@@ -354,7 +389,7 @@ impl<'a> FnWriter<'a> {
                 _ => None,
             })
             .unwrap_or("WS_RELAXED");
-        let mut c_args = vec![format!("&{}[{}]", v[0], v[1])];
+        let mut c_args = vec![self.elem_ptr(&v[0], base, &v[1], recv.line)];
         c_args.extend(v[2..].iter().cloned());
         let targs = match op {
             AtomicOp::AtomicInc | AtomicOp::AtomicDec => order.to_string(),
@@ -384,7 +419,7 @@ impl<'a> FnWriter<'a> {
                 } else {
                     self.hoist(&Ty::USIZE, &i)
                 };
-                format!("{b}[{i}]")
+                self.elem(&b, base, &i, e.line)
             }
             _ => self.value(e),
         }

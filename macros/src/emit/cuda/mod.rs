@@ -35,6 +35,7 @@ pub struct CFunction {
 
 pub fn write_function(f: &Function, types: &Types) -> CFunction {
     let mut w = FnWriter::new(types);
+    w.unchecked = f.unchecked;
     collect_called(&f.body, &mut |name| w.namer.reserve(&fn_name(name)));
     let c_name = fn_name(&f.name.to_string());
     let mut params = Vec::new();
@@ -195,6 +196,8 @@ struct LoopLabels {
 
 pub(crate) struct FnWriter<'a> {
     types: &'a Types,
+    /// `#[gpu_kernel(unchecked)]`: index without bounds checks.
+    unchecked: bool,
     out: String,
     indent: usize,
     namer: Namer,
@@ -209,6 +212,7 @@ impl<'a> FnWriter<'a> {
     fn new(types: &'a Types) -> Self {
         FnWriter {
             types,
+            unchecked: false,
             out: String::new(),
             indent: 0,
             namer: Namer::default(),

@@ -1,0 +1,109 @@
+//! Bounds checks on the GPU, host side. Every kernel's C indexes through `ws_at` (see
+//! prelude.cuh), which writes the first out-of-bounds access of a launch into the module's
+//! `ws_oob` record and sends the access to a sink. After a launch the record's address is
+//! armed on the device; at the next synchronisation (a download, `Device::synchronize`)
+//! each armed record is read, reset, and a written one becomes `Error::OutOfBounds` with
+//! the kernel, the Rust file:line, the block and thread, the index and the length.
+
+use std::sync::{Mutex, PoisonError};
+
+use cudarc::driver::{result, sys, CudaModule, CudaStream, DevicePtr};
+
+use crate::error::{Error, Result};
+use crate::kernel_abi::Dim3;
+
+/// The layout of `ws_oob_t` in prelude.cuh.
+const RECORD_BYTES: usize = 56;
+const WRITTEN: u32 = 2;
+
+/// The device address of a module's `ws_oob` record, if the module has one.
+pub(crate) fn record_address(
+    module: &std::sync::Arc<CudaModule>,
+    stream: &std::sync::Arc<CudaStream>,
+) -> Option<u64> {
+    let view = module.get_global("ws_oob", stream).ok()?;
+    if view.len() < RECORD_BYTES {
+        return None;
+    }
+    let (ptr, _sync) = view.device_ptr(stream);
+    Some(ptr)
+}
+
+/// Records to read at the next synchronisation, with their kernels' names.
+#[derive(Default)]
+pub(crate) struct ArmedRecords(Mutex<Vec<(u64, &'static str)>>);
+
+impl ArmedRecords {
+    /// After a launch of `kernel`, whose module's record is at `address`.
+    pub(crate) fn arm(&self, address: u64, kernel: &'static str) {
+        let mut armed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if !armed.iter().any(|&(a, _)| a == address) {
+            armed.push((address, kernel));
+        }
+    }
+
+    /// Reads and resets every armed record; the stream has been synchronised and the
+    /// context is bound. The first written record is the error.
+    pub(crate) fn check(&self) -> Result<()> {
+        let armed = std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner));
+        let mut first = None;
+        for (address, kernel) in armed {
+            let mut raw = [0u8; RECORD_BYTES];
+            // SAFETY: `address` is a live module global of RECORD_BYTES bytes in the bound
+            // context (modules stay loaded for the device's life); no kernel runs.
+            let read = unsafe { result::memcpy_dtoh_sync(&mut raw, address) };
+            if read.is_err() || u32_at(&raw, 0) != WRITTEN {
+                continue;
+            }
+            // SAFETY: as above; zero is the record's free state.
+            let _ = unsafe { result::memset_d8_sync(address, 0, RECORD_BYTES) };
+            if first.is_none() {
+                first = Some(Error::OutOfBounds {
+                    kernel: kernel.to_string(),
+                    file: read_c_string(u64_at(&raw, 24)),
+                    line: u32_at(&raw, 4),
+                    index: u64_at(&raw, 8),
+                    len: u64_at(&raw, 16),
+                    block: Dim3::new(u32_at(&raw, 32), u32_at(&raw, 36), u32_at(&raw, 40)),
+                    thread: Dim3::new(u32_at(&raw, 44), u32_at(&raw, 48), u32_at(&raw, 52)),
+                });
+            }
+        }
+        first.map_or(Ok(()), Err)
+    }
+}
+
+fn u32_at(raw: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(raw[at..at + 4].try_into().unwrap_or_default())
+}
+
+fn u64_at(raw: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(raw[at..at + 8].try_into().unwrap_or_default())
+}
+
+/// The Rust file name the kernel passed as a string literal (in the module's global
+/// memory), read in small pieces up to its NUL.
+fn read_c_string(address: u64) -> String {
+    let mut bytes = Vec::new();
+    let mut at = address as sys::CUdeviceptr;
+    while address != 0 && bytes.len() < 1024 {
+        let mut piece = [0u8; 16];
+        // SAFETY: reads device memory of the bound context; a failure ends the name.
+        if unsafe { result::memcpy_dtoh_sync(&mut piece, at) }.is_err() {
+            break;
+        }
+        match piece.iter().position(|&b| b == 0) {
+            Some(end) => {
+                bytes.extend_from_slice(&piece[..end]);
+                break;
+            }
+            None => bytes.extend_from_slice(&piece),
+        }
+        at += 16;
+    }
+    if bytes.is_empty() {
+        "<unknown file>".into()
+    } else {
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
