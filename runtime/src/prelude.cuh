@@ -98,9 +98,16 @@ __device__ __noinline__ void ws_oob_report(unsigned long long i, unsigned long l
     }
 }
 template <typename T> __device__ __forceinline__ T* ws_at(T* p, unsigned long long i, unsigned long long n, unsigned int line, const char* file) {
-    if (i < n) return p + i;
+    if (__builtin_expect(i < n, 1)) return p + i;
     ws_oob_report(i, n, line, file);
     return (T*)(void*)ws_oob_sink;
+}
+// A read `s[i]` as a value: the load stays a load from `p` (so a `const __restrict__`
+// parameter keeps the read-only data cache); a failing read gives 0 and is recorded.
+template <typename T> __device__ __forceinline__ T ws_ld(const T* p, unsigned long long i, unsigned long long n, unsigned int line, const char* file) {
+    if (__builtin_expect(i < n, 1)) return p[i];
+    ws_oob_report(i, n, line, file);
+    return T();
 }
 
 // ---- block cooperation, lanes, shared memory

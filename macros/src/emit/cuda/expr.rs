@@ -149,7 +149,15 @@ impl<'a> FnWriter<'a> {
             }
             ExprKind::Index(base, idx) => {
                 let v = self.operands(&[base, idx]);
-                self.elem(&v[0], base, &v[1], e.line)
+                // A scalar read is a checked load; a row (of a tile or a 2-D array) is a
+                // place that the next index reads from.
+                match (self.ty(e), self.len_of(base)) {
+                    (Ty::Scalar(_), Some(len)) if !self.unchecked => format!(
+                        "ws_ld({}, {}, {len}, {}u, \"{FILE_MARKER}\")",
+                        v[0], v[1], e.line
+                    ),
+                    _ => self.elem(&v[0], base, &v[1], e.line),
+                }
             }
             ExprKind::Field(base, member) => {
                 if let (ExprKind::Intrinsic(i, _), Member::Named(n)) = (&base.kind, member) {
