@@ -509,6 +509,7 @@ template <typename F> static inline F ws_h_max(F a, F b) { if (a != a) return b;
 #define fmax ws_h_max<double>
 // Bounds checks: the generated kernels index in bounds; an index out of them aborts.
 template <typename T> static inline T* ws_at(T* p, unsigned long long i, unsigned long long n, unsigned int, const char*) { if (i >= n) abort(); return p + i; }
+template <typename T> static inline T ws_ld(const T* p, unsigned long long i, unsigned long long n, unsigned int, const char*) { if (i >= n) abort(); return p[i]; }
 static inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; }
 static inline double __longlong_as_double(long long x) { double f; std::memcpy(&f, &x, 8); return f; }
 "#;

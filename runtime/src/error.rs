@@ -45,8 +45,12 @@ pub enum Error {
         reason: String,
     },
 
-    /// NVRTC rejected the generated CUDA C of a kernel.
-    #[error("kernel `{kernel}` failed to compile with NVRTC (options: {}):\n{log}", options.join(" "))]
+    /// NVRTC rejected the generated CUDA C of a kernel. The message lists every error and
+    /// warning at its Rust file:line, with the generated C line it is about.
+    #[error(
+        "{}",
+        crate::compile::compile_message(kernel, diagnostics, log, options)
+    )]
     Compile {
         /// The kernel's Rust name.
         kernel: String,
@@ -54,6 +58,8 @@ pub enum Error {
         log: String,
         /// The NVRTC options used.
         options: Vec<String>,
+        /// The log read message by message, each placed in the Rust and the generated C.
+        diagnostics: Vec<crate::compile::Diagnostic>,
     },
 
     /// An NVRTC call other than the compilation itself failed.

@@ -1,5 +1,5 @@
 //! NVRTC compilation without a GPU: a small kernel, the prelude with the builtins the
-//! emitter uses, a broken kernel's log.
+//! emitter uses, a broken kernel's log (its message in full: tests/compile_errors.rs).
 
 mod common;
 
@@ -87,6 +87,7 @@ fn broken_kernel_reports_nvrtc_log() {
             kernel,
             log,
             options,
+            diagnostics,
         } => {
             assert_eq!(kernel, "broken");
             assert!(log.contains("undefined_thing"), "log: {log}");
@@ -95,12 +96,21 @@ fn broken_kernel_reports_nvrtc_log() {
                 "the log points at the Rust line: {log}"
             );
             assert!(options.iter().any(|o| o == "--gpu-architecture=sm_90"));
+            assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+            assert_eq!(
+                diagnostics[0].rust_location,
+                Some(("src/kernels.rs".to_string(), 42))
+            );
+            assert_eq!(diagnostics[0].generated_line, Some(3));
         }
         other => panic!("expected Error::Compile, got {other:?}"),
     }
     let text = err.to_string();
     assert!(
-        text.contains("undefined_thing") && text.contains("--fmad=false"),
+        text.contains(
+            "\n  src/kernels.rs:42: error: identifier \"undefined_thing\" is undefined\n    \
+             (generated C line 3: `  out[0] = undefined_thing;`)\n"
+        ) && text.contains("--fmad=false"),
         "{text}"
     );
 }

@@ -4,11 +4,20 @@
 //! NVRTC options (which hold the architecture) and NVRTC's version. A file is written to a
 //! temporary name and renamed into place, so readers never see half a file; it starts
 //! with a header (magic, key, length, checksum), so a truncated or damaged file is
-//! recompiled, never loaded. Any I/O failure (a read-only directory, a full disk) only
-//! means the cache is skipped.
+//! recompiled, never loaded, and the fresh CUBIN replaces it.
+//!
+//! Processes compiling one kernel at once each write their own temporary file and rename
+//! it over the entry; a rename is atomic, so one complete entry is left, whoever wins.
+//!
+//! Any I/O failure (a read-only directory, a path that cannot be created, a full disk)
+//! only means the disk is skipped: kernels stay in the in-memory cache, and one warning
+//! per directory and process says why.
 
+use std::collections::HashSet;
+use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use super::hash::{fnv128, Fnv128};
 use super::nvrtc::nvrtc_options;
@@ -95,22 +104,38 @@ impl DiskCache {
         self.dir.join(format!("{key}.cubin"))
     }
 
-    /// The CUBIN stored under `key`, if a complete, undamaged entry is there.
+    /// The CUBIN stored under `key`, if a complete, undamaged entry of that key is there.
+    /// A missing entry is silent; a directory that cannot be read is warned about once.
     pub fn load(&self, key: CacheKey) -> Option<Vec<u8>> {
-        let file = std::fs::read(self.path(key)).ok()?;
-        decode(&file, key)
+        match std::fs::read(self.path(key)) {
+            Ok(file) => decode(&file, key),
+            Err(err) if err.kind() == ErrorKind::NotFound => None,
+            Err(err) => {
+                let (what, err) = self.explain("read", err);
+                self.warn_once(what, &err);
+                None
+            }
+        }
     }
 
-    /// Stores `cubin` under `key`; failures are ignored (the cache is an optimisation).
+    /// Stores `cubin` under `key`. A failure is not an error (the cache is an
+    /// optimisation): the first one for this directory prints a warning.
     pub fn store(&self, key: CacheKey, cubin: &[u8]) {
-        let _ = self.try_store(key, cubin);
+        if let Err((what, err)) = self.try_store(key, cubin) {
+            self.warn_once(what, &err);
+        }
     }
 
-    fn try_store(&self, key: CacheKey, cubin: &[u8]) -> std::io::Result<()> {
+    fn try_store(&self, key: CacheKey, cubin: &[u8]) -> Result<(), (&'static str, std::io::Error)> {
         static UNIQUE: AtomicU64 = AtomicU64::new(0);
-        std::fs::create_dir_all(&self.dir)?;
+        std::fs::create_dir_all(&self.dir).map_err(|err| self.explain("created", err))?;
+        // Process id, a per-process counter and the time: unique among the processes
+        // (even of other PID namespaces) and threads writing the same entry at once.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
         let tmp = self.dir.join(format!(
-            ".{key}.{}.{}.tmp",
+            ".{key}.{}.{}.{nanos}.tmp",
             std::process::id(),
             UNIQUE.fetch_add(1, Ordering::Relaxed)
         ));
@@ -119,8 +144,44 @@ impl DiskCache {
         if written.is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
-        written
+        written.map_err(|err| ("written", err))
     }
+
+    /// `(what could not be done, why)` for a failure while `what` ("read", "created",
+    /// "written"): a directory that is missing could not be created, one that is a file
+    /// cannot be used.
+    fn explain(&self, what: &'static str, err: std::io::Error) -> (&'static str, std::io::Error) {
+        match std::fs::metadata(&self.dir) {
+            Ok(meta) if !meta.is_dir() => (
+                "used",
+                std::io::Error::other("it is a file, not a directory"),
+            ),
+            Ok(_) => (what, err),
+            Err(_) => ("created", err),
+        }
+    }
+
+    /// Says once per process and directory that the disk cache is not used, and why.
+    fn warn_once(&self, what: &str, err: &std::io::Error) {
+        static WARNED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+        let mut warned = WARNED.lock().unwrap_or_else(PoisonError::into_inner);
+        if warned
+            .get_or_insert_with(HashSet::new)
+            .insert(self.dir.clone())
+        {
+            eprintln!("{}", unusable_warning(&self.dir, what, err));
+        }
+    }
+}
+
+/// The warning printed when a cache directory cannot be used.
+fn unusable_warning(dir: &Path, what: &str, err: &std::io::Error) -> String {
+    format!(
+        "warpspeed: warning: the kernel cache directory {} cannot be {what} ({err}); \
+         compiled kernels are kept in memory only, so the next process compiles them again \
+         (set WARPSPEED_CACHE_DIR to a writable directory, or WARPSPEED_CACHE=off)",
+        dir.display()
+    )
 }
 
 fn encode(cubin: &[u8], key: CacheKey) -> Vec<u8> {
@@ -185,9 +246,22 @@ mod tests {
     }
 
     #[test]
-    fn unwritable_directory_is_silent() {
+    fn unwritable_directory_is_skipped() {
         let cache = DiskCache::new("/proc/warpspeed-cannot-exist");
         cache.store(CacheKey(1), b"x");
         assert_eq!(cache.load(CacheKey(1)), None);
+    }
+
+    #[test]
+    fn warning_says_where_and_why() {
+        let err = std::io::Error::from(ErrorKind::PermissionDenied);
+        let text = unusable_warning(Path::new("/x/cache"), "written", &err);
+        assert!(
+            text.starts_with(
+                "warpspeed: warning: the kernel cache directory /x/cache cannot be written \
+                 (permission denied); compiled kernels are kept in memory only"
+            ),
+            "{text}"
+        );
     }
 }

@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 use cudarc::nvrtc::{result, sys};
 
+use super::diagnostics::{parse_log, warnings_message, PROGRAM_NAME};
 use crate::error::{panic_message, Error, Result};
 use crate::kernel_abi::KernelOptions;
 
@@ -76,7 +77,8 @@ pub fn nvrtc_options(arch: (u32, u32), options: KernelOptions) -> Vec<String> {
 }
 
 /// Compiles `source` to a CUBIN for `arch` (e.g. `(9, 0)` for sm_90). Needs NVRTC, not a
-/// GPU. A compile error is [`Error::Compile`] with NVRTC's log.
+/// GPU. A compile error is [`Error::Compile`] with NVRTC's log, each message placed in
+/// the Rust source and the generated C.
 pub fn compile_cubin(source: &str, arch: (u32, u32), options: KernelOptions) -> Result<Vec<u8>> {
     compile(kernel_name_in(source), source, arch, options).map(|(cubin, _log)| cubin)
 }
@@ -93,6 +95,7 @@ pub(crate) fn compile(
     let opts = nvrtc_options(arch, options);
     let compile_error = |log: String| Error::Compile {
         kernel: kernel.to_string(),
+        diagnostics: parse_log(&log, source),
         log,
         options: opts.clone(),
     };
@@ -102,6 +105,7 @@ pub(crate) fn compile(
             e.nul_position()
         ))
     })?;
+    let program_name = CString::new(PROGRAM_NAME).expect("no NUL in the program name");
     let nvrtc_error = |what: &str| {
         let what = what.to_string();
         move |source| Error::Nvrtc {
@@ -112,7 +116,7 @@ pub(crate) fn compile(
     };
     let outcome = guarded(|| -> Result<(Vec<u8>, String)> {
         let program = Program(
-            result::create_program(&c_source, Some(c"warpspeed.cu"))
+            result::create_program(&c_source, Some(&program_name))
                 .map_err(nvrtc_error("creating a program"))?,
         );
         COMPILATIONS.fetch_add(1, Ordering::Relaxed);
@@ -132,7 +136,10 @@ pub(crate) fn compile(
     });
     let (cubin, log) = outcome.map_err(|reason| Error::NvrtcUnavailable { reason })??;
     if !log.trim().is_empty() && std::env::var("WARPSPEED_LOG_NVRTC").is_ok_and(|v| v == "1") {
-        eprintln!("warpspeed: NVRTC log for kernel `{kernel}`:\n{log}");
+        let diagnostics = parse_log(&log, source);
+        if !diagnostics.is_empty() {
+            eprintln!("{}", warnings_message(kernel, &diagnostics));
+        }
     }
     Ok((cubin, log))
 }
