@@ -20,7 +20,8 @@ pub fn expand(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStrea
     }
 }
 
-fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStream {
+/// The pipeline itself, without the safety net (the fuzz tests drive it, to see panics).
+pub(crate) fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStream {
     let cx = Ctxt::default();
     let (fast_math, unchecked) = parse_args(&cx, args, kind);
     let item: syn::ItemFn = match syn::parse2(input) {

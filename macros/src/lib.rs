@@ -7,6 +7,8 @@ mod check;
 mod ctxt;
 mod emit;
 mod expand;
+#[cfg(test)]
+mod fuzz_tests;
 mod ir;
 mod parse;
 

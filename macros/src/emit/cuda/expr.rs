@@ -13,10 +13,11 @@ use crate::ir::ty::{Scalar, Ty};
 use crate::parse::ast::*;
 
 /// 0: pure; 1: calls a device function; 2: needs C statements before it.
+/// Linear in the size of `e` (an `if` asks its children once, never again through
+/// [`ternary_able`]: nested `if`s were exponential).
 pub fn effect(e: &Expr) -> u8 {
     let own = match &e.kind {
         ExprKind::Block(b) if !b.stmts.is_empty() || b.tail.is_none() => 2,
-        ExprKind::If(..) if !ternary_able(e) => 2,
         ExprKind::While(..)
         | ExprKind::Loop(..)
         | ExprKind::For(..)
@@ -40,6 +41,14 @@ pub fn effect(e: &Expr) -> u8 {
             super::Child::Block(b) => block_effect(b),
         })
     });
+    // An `if` is a C ternary when it has an `else`, its `then` block is just a value and
+    // nothing inside needs statements (an `else` block with statements or no value, or an
+    // `else if` that is not a ternary, has effect 2 already).
+    if let ExprKind::If(_, then, els) = &e.kind {
+        if els.is_none() || then.tail.is_none() {
+            return 2;
+        }
+    }
     m
 }
 
@@ -52,18 +61,7 @@ fn block_effect(b: &Block) -> u8 {
 
 /// `if c { a } else { b }` with no statements anywhere becomes `(c ? a : b)`.
 fn ternary_able(e: &Expr) -> bool {
-    let ExprKind::If(c, then, Some(els)) = &e.kind else {
-        return false;
-    };
-    let simple_block =
-        |b: &Block| b.stmts.is_empty() && b.tail.as_ref().is_some_and(|t| effect(t) < 2);
-    effect(c) < 2
-        && simple_block(then)
-        && match &els.kind {
-            ExprKind::Block(b) => simple_block(b),
-            ExprKind::If(..) => ternary_able(els),
-            _ => false,
-        }
+    matches!(e.kind, ExprKind::If(_, _, Some(_))) && effect(e) < 2
 }
 
 fn is_trivial(e: &Expr) -> bool {
