@@ -140,7 +140,7 @@ fn shared_tile_local_and_atomic_overruns() {
             dev.backend()
         );
 
-        let mut out = dev.upload(&vec![9u32; 1]).unwrap();
+        let mut out = dev.upload(&[9u32; 1]).unwrap();
         let err = tile_row_overrun::launch(&dev, LaunchConfig::new(1, 32), &mut out, 4)
             .and_then(|()| out.download().map(|_| ()))
             .unwrap_err();
