@@ -93,6 +93,8 @@ pub(crate) struct CudaDevice {
     pub(crate) functions: FunctionCache,
     /// Bounds-check records of the kernels launched since the last synchronisation.
     pub(crate) bounds: crate::launch::bounds::ArmedRecords,
+    /// The last launch, and whether a fault has lost the context.
+    pub(crate) faults: crate::fault::FaultState,
 }
 
 pub(crate) struct SimDevice {
@@ -194,6 +196,7 @@ impl Device {
                 limits,
                 functions: FunctionCache::default(),
                 bounds: Default::default(),
+                faults: Default::default(),
             })),
         })
     }
@@ -279,12 +282,14 @@ impl Device {
 impl CudaDevice {
     /// Synchronizes the stream and surfaces errors cudarc recorded along the way.
     pub(crate) fn synchronize(&self, what: &str) -> Result<()> {
-        let wrap = |source| Error::Driver {
-            kernel: None,
-            what: format!(
-                "{what} (the error may come from an earlier asynchronous kernel launch or copy)"
-            ),
-            source,
+        self.faults.check()?;
+        let wrap = |source| {
+            self.faults.classify(
+                source,
+                &format!(
+                    "{what} (the error may come from an earlier asynchronous kernel launch or copy)"
+                ),
+            )
         };
         self.stream.synchronize().map_err(wrap)?;
         self.stream.context().check_err().map_err(wrap)?;

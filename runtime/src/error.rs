@@ -211,6 +211,36 @@ pub enum Error {
         /// `thread_idx()` of the failing thread.
         thread: Dim3,
     },
+
+    /// A kernel faulted on the GPU (an illegal address in `unchecked` code, a trap): CUDA's
+    /// context is lost, and this device cannot be used again in this process.
+    #[error(
+        "kernel `{kernel}` ({config}) faulted on the GPU, seen while {what}: {source}\n\
+         the GPU's CUDA context is lost: CUDA cannot recover it, so every later call on this \
+         device returns Error::ContextLost. Restart the process to use the GPU again. To find \
+         the fault: run the kernel on the simulator (WARPSPEED_BACKEND=sim), which reports the \
+         Rust line, or remove `unchecked` so the GPU reports out-of-bounds indices, or run under \
+         compute-sanitizer"
+    )]
+    KernelFault {
+        /// The last kernel launched on the device before the fault.
+        kernel: String,
+        /// Its launch configuration.
+        config: String,
+        /// What warpspeed was doing when the driver reported the fault.
+        what: String,
+        /// The driver's error code.
+        source: cudarc::driver::DriverError,
+    },
+
+    /// A call on a device whose CUDA context was lost earlier by a [`Error::KernelFault`].
+    #[error(
+        "this device's CUDA context was lost earlier ({first}); restart the process to use the GPU again"
+    )]
+    ContextLost {
+        /// The fault that lost it.
+        first: String,
+    },
 }
 
 /// One side of a [`Error::DataRace`].

@@ -18,6 +18,7 @@
 pub mod compile;
 mod device;
 mod error;
+mod fault;
 mod half_types;
 mod kernel_abi;
 mod launch;

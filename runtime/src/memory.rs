@@ -89,6 +89,7 @@ impl Device {
     pub fn upload<T: KernelScalar>(&self, data: &[T]) -> Result<DeviceBuffer<T>> {
         let storage = match &*self.inner {
             Inner::Cuda(cuda) => {
+                cuda.faults.check()?;
                 let bytes = to_bytes(data);
                 let slice = cuda
                     .stream
@@ -109,6 +110,7 @@ impl Device {
     pub fn zeros<T: KernelScalar>(&self, len: usize) -> Result<DeviceBuffer<T>> {
         let storage = match &*self.inner {
             Inner::Cuda(cuda) => {
+                cuda.faults.check()?;
                 let slice = cuda
                     .stream
                     .alloc_zeros::<u8>(byte_len::<T>(len))
@@ -179,6 +181,9 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         check_len("copy_to_host", self.len, dst.len())?;
         match (&self.storage, &*self.device.inner) {
             (Storage::Cuda(src), Inner::Cuda(cuda)) => {
+                cuda.faults.check()?;
+                // A fault of an earlier kernel may surface at this copy.
+                let driver = |what: &'static str| move |e| cuda.faults.classify(e, what);
                 if is_plain::<T>() {
                     // SAFETY: T is a primitive integer or float (checked by TypeId): it has
                     // no padding and every bit pattern is a valid value.
@@ -217,6 +222,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         check_len("copy_from_host", self.len, src.len())?;
         match (&mut self.storage, &*self.device.inner) {
             (Storage::Cuda(dst), Inner::Cuda(cuda)) => {
+                cuda.faults.check()?;
                 if !src.is_empty() {
                     cuda.stream
                         .memcpy_htod(&*to_bytes(src), dst)

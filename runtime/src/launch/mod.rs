@@ -150,6 +150,7 @@ fn launch_cuda(
                 .into(),
         ));
     }
+    cuda.faults.check()?;
     let loaded = load_function(cuda, kernel)?;
     let driver = |what: &str| {
         let what = what.to_string();
@@ -186,6 +187,7 @@ fn launch_cuda(
     }
     let (g, b) = (cfg.grid, cfg.block);
     let function = loaded.function.cu_function();
+    cuda.faults.launching(kernel.rust_name, cfg);
     // SAFETY: `function` comes from this context, which is bound to this thread; `params`
     // has one pointer per C parameter of the entry, in order and of the C type the macro
     // emitted (slices: device pointer and `unsigned long long` length; scalars: the low
