@@ -77,6 +77,8 @@ pub struct Device {
     pub(crate) inner: Arc<Inner>,
 }
 
+// Behind the `Arc` of `Device`: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Inner {
     Cuda(CudaDevice),
     Sim(SimDevice),
