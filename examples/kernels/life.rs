@@ -6,15 +6,23 @@
 
 use warpspeed::prelude::*;
 
-/// Seed 000's naive Life, written once: `life_naive!(nbrs, conway)` gives the kernels with
-/// bounds checks (the default), `life_naive!(.., unchecked)` the same without (the bench
-/// measures what the checks cost, and compares the unchecked one with hand-written C).
+/// Seed 000's naive Life, written once: `life_naive!(nbrs, conway, [], (n * n))` gives the
+/// kernels with bounds checks (the default) and the slices' lengths declared with
+/// `#[len(n * n)]`, so the launch checks them once and the indexes, proven below `n * n`,
+/// need no check of their own; without the last argument every index is checked;
+/// `[unchecked]` gives the kernels without checks. The bench measures what each costs.
 macro_rules! life_naive {
-    ($nbrs:ident, $conway:ident $(, $option:ident)?) => {
+    ($nbrs:ident, $conway:ident, [$($option:ident)?] $(, $len:tt)?) => {
         /// Live neighbours of cell (x, y) on an n x n torus. Adding `n - 1` instead of
         /// subtracting 1 keeps the unsigned arithmetic from going below zero at the edge.
         #[gpu_device($($option)?)]
-        pub fn $nbrs(cells: &[i32], x: usize, y: usize, n: usize) -> i32 {
+        pub fn $nbrs($(#[len $len])? cells: &[i32], x: usize, y: usize, n: usize) -> i32 {
+            // A cell off the lattice has no neighbours. Saying so up front (Rust's
+            // assert-first idiom) also tells the bounds prover that x, y < n, so n >= 1 and
+            // every wrapped coordinate is below n: no index below needs its own check.
+            if x >= n || y >= n {
+                return 0;
+            }
             let xm = (x + n - 1) % n;
             let xp = (x + 1) % n;
             let ym = (y + n - 1) % n;
@@ -33,7 +41,7 @@ macro_rules! life_naive {
         /// live neighbours, a dead cell comes alive with exactly 3. Reads `cells`, writes
         /// `out`.
         #[gpu_kernel($($option)?)]
-        pub fn $conway(out: &mut [i32], cells: &[i32], n: usize) {
+        pub fn $conway($(#[len $len])? out: &mut [i32], $(#[len $len])? cells: &[i32], n: usize) {
             let (x, y) = grid_2d();
             if x >= n || y >= n {
                 return;
@@ -45,8 +53,9 @@ macro_rules! life_naive {
     };
 }
 
-life_naive!(nbrs, conway);
-life_naive!(nbrs_unchecked, conway_unchecked, unchecked);
+life_naive!(nbrs, conway, [], (n * n));
+life_naive!(nbrs_undeclared, conway_undeclared, []);
+life_naive!(nbrs_unchecked, conway_unchecked, [unchecked]);
 
 /// The CPU reference: one generation of Life on an n x n torus.
 pub fn cpu_step(cells: &[i32], n: usize) -> Vec<i32> {

@@ -106,6 +106,32 @@ pub enum Error {
         thread: Dim3,
     },
 
+    /// A slice is shorter than the `#[len(..)]` its function declares. A kernel's launch
+    /// checks its own parameters before anything runs (`at` is `None`: nothing was launched);
+    /// a device function checks at its entry, on the calling thread, and then returns
+    /// without touching memory (`at` names that thread).
+    #[error("{}", slice_too_short(self))]
+    SliceTooShort {
+        /// The kernel's Rust name.
+        kernel: String,
+        /// The function that declares the length (the kernel or a device function).
+        function: String,
+        /// The slice parameter.
+        param: String,
+        /// The length as declared: `n * n`.
+        declared: String,
+        /// Its value; `None` when it does not fit in a `u64`.
+        need: Option<u64>,
+        /// The slice's length.
+        len: u64,
+        /// The Rust file of the declaration (as `file!()` gives it).
+        file: String,
+        /// The Rust line of the declaration.
+        line: u32,
+        /// `(block_idx(), thread_idx())` of the thread that called a device function.
+        at: Option<(Dim3, Dim3)>,
+    },
+
     /// The CUDA driver reported an error.
     #[error("CUDA driver error while {what}{}: {source}", kernel.as_ref().map(|k| format!(" (kernel `{k}`)")).unwrap_or_default())]
     Driver {
@@ -285,5 +311,33 @@ pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         s.clone()
     } else {
         "a panic with a non-string payload".to_string()
+    }
+}
+
+/// The message of [`Error::SliceTooShort`].
+fn slice_too_short(e: &Error) -> String {
+    let Error::SliceTooShort {
+        kernel,
+        function,
+        param,
+        declared,
+        need,
+        len,
+        file,
+        line,
+        at,
+    } = e
+    else {
+        return String::new();
+    };
+    let need = need.map_or_else(|| "more than u64::MAX".to_string(), |n| n.to_string());
+    let head = format!(
+        "kernel `{kernel}`: `{param}` has {len} elements, but `{function}` declares #[len({declared})] = {need} at {file}:{line}"
+    );
+    match at {
+        None => format!("{head}; nothing was launched"),
+        Some((block, thread)) => format!(
+            "{head} (called by block {block}, thread {thread}); the call returned without touching memory"
+        ),
     }
 }

@@ -39,5 +39,6 @@ pub use sim::SimOptions;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::kernel_abi::*;
+    pub use crate::launch::len::{check_len, sim_check_len, LenDecl};
     pub use crate::launch::{launch, launch_cooperative, KernelArgs};
 }

@@ -85,19 +85,33 @@ struct ws_oob_t {
     const char* file;
     unsigned int block[3];
     unsigned int thread[3];
+    // Null for an index; for a slice shorter than a device function's `#[len(..)]`,
+    // "function\tparameter\tdeclared length" (`index` is then the declared length).
+    const char* decl;
 };
 __device__ ws_oob_t ws_oob;
 __device__ unsigned long long ws_oob_sink[6144];
 // Inlined at each check (its stores stay in the cold branch): a call there costs the hot
 // path more (measured on an H200: Life with checks 1.28x unchecked with a call, 1.20x inlined).
-__device__ __forceinline__ void ws_oob_report(unsigned long long i, unsigned long long n, unsigned int line, const char* file) {
+__device__ __forceinline__ void ws_oob_record(unsigned long long i, unsigned long long n, unsigned int line, const char* file, const char* decl) {
     if (atomicCAS(&ws_oob.state, 0u, 1u) == 0u) {
-        ws_oob.line = line; ws_oob.index = i; ws_oob.len = n; ws_oob.file = file;
+        ws_oob.line = line; ws_oob.index = i; ws_oob.len = n; ws_oob.file = file; ws_oob.decl = decl;
         ws_oob.block[0] = blockIdx.x; ws_oob.block[1] = blockIdx.y; ws_oob.block[2] = blockIdx.z;
         ws_oob.thread[0] = threadIdx.x; ws_oob.thread[1] = threadIdx.y; ws_oob.thread[2] = threadIdx.z;
         __threadfence();
         atomicExch(&ws_oob.state, 2u);
     }
+}
+__device__ __forceinline__ void ws_oob_report(unsigned long long i, unsigned long long n, unsigned int line, const char* file) {
+    ws_oob_record(i, n, line, file, (const char*)0);
+}
+// A device function's `#[len(..)]` at its entry: the declared length in saturating
+// arithmetic (past u64::MAX is longer than any slice), and the report of a slice shorter
+// than that (the function then returns without touching memory).
+__device__ __forceinline__ unsigned long long ws_len_add(unsigned long long a, unsigned long long b) { unsigned long long s = a + b; return s < a ? ~0ull : s; }
+__device__ __forceinline__ unsigned long long ws_len_mul(unsigned long long a, unsigned long long b) { return __umul64hi(a, b) != 0ull ? ~0ull : a * b; }
+__device__ __noinline__ void ws_len_report(unsigned long long need, unsigned long long n, unsigned int line, const char* file, const char* decl) {
+    ws_oob_record(need, n, line, file, decl);
 }
 template <typename T> __device__ __forceinline__ T* ws_at(T* p, unsigned long long i, unsigned long long n, unsigned int line, const char* file) {
     if (__builtin_expect(i < n, 1)) return p + i;

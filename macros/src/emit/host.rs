@@ -142,6 +142,15 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
     let mut unpack = Vec::new();
     let args = hyg("__args");
     let ctx = hyg("__ctx");
+    let checks = f.params.iter().filter_map(|p| {
+        let decl = p.len.as_ref()?;
+        let (n, need) = (&p.name, len_need(&decl.expr));
+        let decl = len_decl(f, p, decl);
+        Some(quote! {
+            ::warpspeed::__private::check_len(#rust_name, #decl, #n.len(), #need)?;
+        })
+    });
+    let checks: Vec<TokenStream> = checks.collect();
     for (i, p) in f.params.iter().enumerate() {
         let n = &p.name;
         params.push(launch_param(p));
@@ -176,6 +185,7 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
                 #cfg: ::warpspeed::LaunchConfig,
                 #(#params),*
             ) -> ::core::result::Result<(), ::warpspeed::Error> {
+                #(#checks)*
                 let mut #args = ::warpspeed::__private::KernelArgs::new();
                 #(#pushes)*
                 ::warpspeed::__private::#name(#dev, &KERNEL, #cfg, #args)
@@ -227,6 +237,45 @@ fn param_elem(p: ParamTy) -> Scalar {
     match p {
         ParamTy::Scalar(s) | ParamTy::Slice { elem: s, .. } | ParamTy::Atomics(s) => s,
     }
+}
+
+/// `&'static LenDecl` of a parameter's `#[len(..)]`, for the runtime's messages.
+fn len_decl(f: &Function, p: &Param, decl: &LenDecl) -> TokenStream {
+    let (function, param) = (f.name.to_string(), p.name.to_string());
+    let declared = &decl.text;
+    let line = decl.line as u32;
+    let (at, d) = (hyg("__AT"), hyg("__DECL"));
+    quote!({
+        static #at: ::warpspeed::__private::SrcLoc =
+            ::warpspeed::__private::SrcLoc::new(file!(), #line, 1);
+        static #d: ::warpspeed::__private::LenDecl = ::warpspeed::__private::LenDecl {
+            function: #function,
+            param: #param,
+            declared: #declared,
+            at: &#at,
+        };
+        &#d
+    })
+}
+
+/// A declared length as Rust: `Option<u64>`, `None` when it overflows.
+fn len_need(e: &LenExpr) -> TokenStream {
+    fn go(e: &LenExpr) -> TokenStream {
+        match e {
+            LenExpr::Lit(v) => quote!(#v),
+            LenExpr::Param(_, n) => quote!((#n as u64)),
+            LenExpr::Add(a, b) => {
+                let (a, b) = (go(a), go(b));
+                quote!(#a.checked_add(#b)?)
+            }
+            LenExpr::Mul(a, b) => {
+                let (a, b) = (go(a), go(b));
+                quote!(#a.checked_mul(#b)?)
+            }
+        }
+    }
+    let body = go(e);
+    quote!((|| -> ::core::option::Option<u64> { ::core::option::Option::Some(#body) })())
 }
 
 /// `&'static SrcLoc` of an expression: where the simulator says an access or a barrier is.
@@ -312,6 +361,14 @@ fn sim_fn(f: &Function, types: &Types) -> TokenStream {
     };
     let w = RustWriter { types };
     let body = w.block(&f.body);
+    // A device function checks its `#[len(..)]`s at entry (a kernel's launch did already).
+    let len_checks = f.params.iter().filter_map(|p| {
+        let decl = p.len.as_ref().filter(|_| f.kind == FnKind::Device)?;
+        let (n, need) = (&p.name, len_need(&decl.expr));
+        let decl = len_decl(f, p, decl);
+        Some(quote!(::warpspeed::__private::sim_check_len(#decl, #n.len(), #need);))
+    });
+    let body = quote!({ #(#len_checks)* #body });
     let ctx = hyg("__ctx");
     // `&[AtomicU32]` must name the real atomic types (and so uses the user's import).
     let atomic_checks = f.params.iter().filter_map(|p| {

@@ -47,6 +47,28 @@ pub struct Param {
     pub var: VarId,
     /// `AtomicU32` as written in `&[AtomicU32]`: the simulator checks it names the real type.
     pub atomic_path: Option<syn::Path>,
+    /// `#[len(n * n)]` on a slice parameter: the least length the function needs.
+    pub len: Option<LenDecl>,
+}
+
+/// `#[len(EXPR)]` on a slice parameter: the slice has at least EXPR elements. A kernel's
+/// launch checks it before anything runs, a device function at its entry; inside, indexes
+/// proven below it are not checked again.
+pub struct LenDecl {
+    pub expr: LenExpr,
+    /// As written, for messages: `n * n`.
+    pub text: String,
+    /// The attribute's 1-based Rust line.
+    pub line: usize,
+}
+
+/// The expression of a [`LenDecl`]: literals and unsigned integer parameters under `+`, `*`.
+pub enum LenExpr {
+    Lit(u64),
+    /// A scalar parameter, by variable and name.
+    Param(VarId, Ident),
+    Add(Box<LenExpr>, Box<LenExpr>),
+    Mul(Box<LenExpr>, Box<LenExpr>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -3,6 +3,7 @@
 //! problems show in one build.
 
 pub mod ast;
+mod len;
 mod print;
 mod shared;
 mod types;
@@ -113,6 +114,7 @@ impl<'a> Parser<'a> {
                 .error_spanned_by(v, format!("{what} cannot be variadic"));
         }
         let mut params = Vec::new();
+        let mut len_attrs = Vec::new();
         let mut error_params = Vec::new();
         for input in &sig.inputs {
             match input {
@@ -134,19 +136,36 @@ impl<'a> Parser<'a> {
                         }
                     };
                     let var = self.var();
+                    for attr in pt.attrs.iter().filter(|a| !len::is_len(a)) {
+                        self.cx.error_spanned_by(
+                            attr,
+                            "this attribute is not supported on a parameter (only `#[len(..)]` on a slice)",
+                        );
+                    }
                     match parse_param_ty(self.cx, &pt.ty) {
-                        Some(ty) => params.push(Param {
-                            name,
-                            mutable,
-                            ty,
-                            var,
-                            atomic_path: types::atomic_path(&pt.ty),
-                        }),
+                        Some(ty) => {
+                            params.push(Param {
+                                name,
+                                mutable,
+                                ty,
+                                var,
+                                atomic_path: types::atomic_path(&pt.ty),
+                                len: None,
+                            });
+                            len_attrs.push(
+                                pt.attrs
+                                    .iter()
+                                    .filter(|a| len::is_len(a))
+                                    .cloned()
+                                    .collect(),
+                            );
+                        }
                         None => error_params.push((name, var)),
                     }
                 }
             }
         }
+        len::resolve(self.cx, &mut params, &len_attrs);
         let mut ret_rejected = false;
         let ret = match &sig.output {
             syn::ReturnType::Default => None,

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::kernel_abi::Dim3;
 
 /// The layout of `ws_oob_t` in prelude.cuh.
-const RECORD_BYTES: usize = 56;
+const RECORD_BYTES: usize = 64;
 const WRITTEN: u32 = 2;
 
 /// The device address of a module's `ws_oob` record, if the module has one.
@@ -58,18 +58,47 @@ impl ArmedRecords {
             // SAFETY: as above; zero is the record's free state.
             let _ = unsafe { result::memset_d8_sync(address, 0, RECORD_BYTES) };
             if first.is_none() {
-                first = Some(Error::OutOfBounds {
-                    kernel: kernel.to_string(),
-                    file: read_c_string(u64_at(&raw, 24)),
-                    line: u32_at(&raw, 4),
-                    index: u64_at(&raw, 8),
-                    len: u64_at(&raw, 16),
-                    block: Dim3::new(u32_at(&raw, 32), u32_at(&raw, 36), u32_at(&raw, 40)),
-                    thread: Dim3::new(u32_at(&raw, 44), u32_at(&raw, 48), u32_at(&raw, 52)),
-                });
+                first = Some(record_error(kernel, &raw));
             }
         }
         first.map_or(Ok(()), Err)
+    }
+}
+
+/// The error a written record stands for: an index out of bounds, or (with `decl` set) a
+/// slice shorter than a device function's `#[len(..)]`.
+fn record_error(kernel: &str, raw: &[u8; RECORD_BYTES]) -> Error {
+    let file = read_c_string(u64_at(raw, 24));
+    let line = u32_at(raw, 4);
+    let (index, len) = (u64_at(raw, 8), u64_at(raw, 16));
+    let block = Dim3::new(u32_at(raw, 32), u32_at(raw, 36), u32_at(raw, 40));
+    let thread = Dim3::new(u32_at(raw, 44), u32_at(raw, 48), u32_at(raw, 52));
+    let decl = u64_at(raw, 56);
+    if decl == 0 {
+        return Error::OutOfBounds {
+            kernel: kernel.to_string(),
+            file,
+            line,
+            index,
+            len,
+            block,
+            thread,
+        };
+    }
+    let decl = read_c_string(decl);
+    let mut parts = decl.splitn(3, '\t').map(str::to_string);
+    let mut part = || parts.next().unwrap_or_default();
+    Error::SliceTooShort {
+        kernel: kernel.to_string(),
+        function: part(),
+        param: part(),
+        declared: part(),
+        // The C saturates at u64::MAX: a length past it.
+        need: (index != u64::MAX).then_some(index),
+        len,
+        file,
+        line,
+        at: Some((block, thread)),
     }
 }
 

@@ -15,6 +15,7 @@
 mod args;
 pub(crate) mod bounds;
 mod config;
+pub(crate) mod len;
 
 pub use args::KernelArgs;
 pub use config::LaunchConfig;

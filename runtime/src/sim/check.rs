@@ -10,6 +10,7 @@ use std::sync::Once;
 use super::site::SrcLoc;
 use crate::error::{panic_message, Error};
 use crate::kernel_abi::Dim3;
+use crate::launch::len::LenDecl;
 
 /// A failed check inside a simulated thread.
 pub(crate) enum Failure {
@@ -18,6 +19,13 @@ pub(crate) enum Failure {
         at: &'static SrcLoc,
         index: u64,
         len: u64,
+    },
+    /// A slice shorter than a device function's `#[len(..)]`; the executor adds the
+    /// kernel, block and thread.
+    SliceTooShort {
+        decl: &'static LenDecl,
+        len: u64,
+        need: Option<u64>,
     },
     /// A complete report.
     Report(Box<Error>),
@@ -50,6 +58,17 @@ pub(crate) fn panic_to_error(
                     len,
                     block,
                     thread,
+                },
+                Failure::SliceTooShort { decl, len, need } => Error::SliceTooShort {
+                    kernel,
+                    function: decl.function.to_string(),
+                    param: decl.param.to_string(),
+                    declared: decl.declared.to_string(),
+                    need,
+                    len,
+                    file: decl.at.file().to_string(),
+                    line: decl.at.line(),
+                    at: Some((block, thread)),
                 },
                 Failure::Report(err) => *err,
             }

@@ -50,7 +50,7 @@
 
 mod atomic;
 mod block;
-mod check;
+pub(crate) mod check;
 mod ctx;
 mod grid;
 mod handles;

@@ -3,6 +3,7 @@
 //! Operands are evaluated in Rust's order: when a later operand has effects (a call, or
 //! statements), earlier ones are first stored in temporaries.
 
+use super::proof::Poly;
 use super::stmt::{is_c_literal, Dest};
 use super::{c_type, fn_name, FnWriter, FILE_MARKER};
 use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
@@ -149,13 +150,15 @@ impl<'a> FnWriter<'a> {
                 let v = self.operands(&[base, idx]);
                 // A scalar read is a checked load; a row (of a tile or a 2-D array) is a
                 // place that the next index reads from.
-                match (self.ty(e), self.len_of(base)) {
-                    (Ty::Scalar(_), Some(len)) if !self.unchecked => format!(
-                        "ws_ld({}, {}, {len}, {}u, \"{FILE_MARKER}\")",
-                        v[0], v[1], e.line
-                    ),
-                    _ => self.elem(&v[0], base, &v[1], e.line),
+                if let Ty::Scalar(_) = self.ty(e) {
+                    if let Some(len) = self.checked_len(base, idx) {
+                        return format!(
+                            "ws_ld({}, {}, {len}, {}u, \"{FILE_MARKER}\")",
+                            v[0], v[1], e.line
+                        );
+                    }
                 }
+                self.elem(&v[0], base, idx, &v[1], e.line)
             }
             ExprKind::Field(base, member) => {
                 if let (ExprKind::Intrinsic(i, _), Member::Named(n)) = (&base.kind, member) {
@@ -305,37 +308,57 @@ impl<'a> FnWriter<'a> {
 
     /// The element `base[i]` as a C lvalue: bounds-checked (`*ws_at(..)`, which records the
     /// first failure of the launch and points a failing access at a sink) unless the
-    /// kernel is `unchecked`.
-    fn elem(&mut self, base_c: &str, base: &Expr, i: &str, line: usize) -> String {
-        match self.len_of(base) {
-            Some(len) if !self.unchecked => {
-                format!("(*ws_at({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\"))")
-            }
-            _ => format!("{base_c}[{i}]"),
+    /// kernel is `unchecked` or the index is proven in bounds.
+    fn elem(&mut self, base_c: &str, base: &Expr, idx: &Expr, i: &str, line: usize) -> String {
+        match self.checked_len(base, idx) {
+            Some(len) => format!("(*ws_at({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\"))"),
+            None => format!("{base_c}[{i}]"),
         }
     }
 
     /// A pointer to `base[i]`, checked as [`Self::elem`] says.
-    pub(super) fn elem_ptr(&mut self, base_c: &str, base: &Expr, i: &str, line: usize) -> String {
-        match self.len_of(base) {
-            Some(len) if !self.unchecked => {
-                format!("ws_at({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\")")
-            }
-            _ => format!("&{base_c}[{i}]"),
+    pub(super) fn elem_ptr(
+        &mut self,
+        base_c: &str,
+        base: &Expr,
+        idx: &Expr,
+        i: &str,
+        line: usize,
+    ) -> String {
+        match self.checked_len(base, idx) {
+            Some(len) => format!("ws_at({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\")"),
+            None => format!("&{base_c}[{i}]"),
         }
     }
 
-    /// The length of what `base` indexes, as C: a slice's length parameter, a shared
-    /// array's or a local array's constant, a tile row's width.
-    fn len_of(&self, base: &Expr) -> Option<String> {
-        match (self.ty(base), &base.kind) {
-            (Ty::Array(_, n), _) => Some(format!("{n}ull")),
+    /// The length `base[idx]` is checked against, as C; `None` when no check is needed:
+    /// the function is `unchecked`, or the index is proven below a length the slice is
+    /// known to have (see [`super::proof`]).
+    fn checked_len(&mut self, base: &Expr, idx: &Expr) -> Option<String> {
+        if self.unchecked {
+            return None;
+        }
+        let (c_len, known) = match (self.ty(base), &base.kind) {
+            (Ty::Array(_, n), _) => (format!("{n}ull"), Some(Poly::constant(*n as i128))),
             (_, ExprKind::Index(inner, _)) => match self.ty(inner) {
-                Ty::Rows(_, w) => Some(format!("{w}ull")),
-                _ => None,
+                Ty::Rows(_, w) => (format!("{w}ull"), Some(Poly::constant(*w as i128))),
+                _ => return None,
             },
-            (_, ExprKind::Var(_, slot)) => slot.get().and_then(|v| self.slice_len.get(&v).cloned()),
-            _ => None,
+            (_, ExprKind::Var(_, slot)) => {
+                let v = slot.get()?;
+                let c = self.slice_len.get(&v)?.clone();
+                let known = self
+                    .shared_len
+                    .get(&v)
+                    .map(|n| Poly::constant(*n as i128))
+                    .or_else(|| self.facts.declared_len(v).cloned());
+                (c, known)
+            }
+            _ => return None,
+        };
+        match known {
+            Some(len) if self.prover().below(idx, &len) => None,
+            _ => Some(c_len),
         }
     }
 
@@ -355,7 +378,7 @@ impl<'a> FnWriter<'a> {
             (ExprKind::Ordering(a, _), ExprKind::Ordering(b, _)) => cas_order(*a, *b).c_name(),
             _ => "WS_SEQ_CST",
         };
-        let ptr = self.elem_ptr(&v[0], base, &v[1], recv.line);
+        let ptr = self.elem_ptr(&v[0], base, idx, &v[1], recv.line);
         let call = format!(
             "ws_atomic_cas<{order}, {}>({ptr}, {current}, {})",
             s.c_name(),
@@ -395,7 +418,7 @@ impl<'a> FnWriter<'a> {
                 _ => None,
             })
             .unwrap_or("WS_RELAXED");
-        let mut c_args = vec![self.elem_ptr(&v[0], base, &v[1], recv.line)];
+        let mut c_args = vec![self.elem_ptr(&v[0], base, idx, &v[1], recv.line)];
         c_args.extend(v[2..].iter().cloned());
         let targs = match op {
             AtomicOp::AtomicInc | AtomicOp::AtomicDec => order.to_string(),
@@ -425,7 +448,7 @@ impl<'a> FnWriter<'a> {
                 } else {
                     self.hoist(&Ty::USIZE, &i)
                 };
-                self.elem(&b, base, &i, e.line)
+                self.elem(&b, base, idx, &i, e.line)
             }
             _ => self.value(e),
         }

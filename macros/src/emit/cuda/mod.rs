@@ -13,6 +13,7 @@ mod groups;
 mod keywords;
 mod namer;
 mod print;
+mod proof;
 mod stmt;
 
 use crate::ir::ty::{Scalar, Ty};
@@ -73,6 +74,7 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     w.line_directive(f.name.span().start().line);
     w.raw(&format!("{head} {{"));
     w.indent += 1;
+    w.declared_lengths(f);
     let dest = if f.ret.is_some() {
         stmt::Dest::Return
     } else {
@@ -85,6 +87,47 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
         prototype,
         definition: w.out,
         c_name,
+    }
+}
+
+impl FnWriter<'_> {
+    /// Makes the `#[len(..)]` declarations known to the prover. A kernel's launch checks
+    /// them on the host; a device function checks them here, at its entry, and returns
+    /// without touching memory when a slice is too short (`unchecked` removes that check,
+    /// and with it every check the declarations would have removed).
+    fn declared_lengths(&mut self, f: &Function) {
+        if self.unchecked {
+            return;
+        }
+        for p in &f.params {
+            let Some(decl) = &p.len else { continue };
+            self.facts.declare_len(p.var, &decl.expr);
+            if f.kind == FnKind::Kernel {
+                continue;
+            }
+            let need = self.len_c(&decl.expr);
+            let len = self.slice_len[&p.var].clone();
+            let ret = match f.ret {
+                Some((s, _)) => format!("return {}();", s.c_name()),
+                None => "return;".into(),
+            };
+            let what = format!("{}\\t{}\\t{}", f.name, p.name, decl.text);
+            self.line_directive(decl.line);
+            self.raw(&format!(
+                "if ({len} < {need}) {{ ws_len_report({need}, {len}, {}u, \"{FILE_MARKER}\", \"{what}\"); {ret} }}",
+                decl.line
+            ));
+        }
+    }
+
+    /// A declared length as C, saturating at `u64::MAX`.
+    fn len_c(&self, e: &LenExpr) -> String {
+        match e {
+            LenExpr::Lit(v) => format!("{v}ull"),
+            LenExpr::Param(v, _) => format!("(unsigned long long){}", self.var_names[v]),
+            LenExpr::Add(a, b) => format!("ws_len_add({}, {})", self.len_c(a), self.len_c(b)),
+            LenExpr::Mul(a, b) => format!("ws_len_mul({}, {})", self.len_c(a), self.len_c(b)),
+        }
     }
 }
 
@@ -203,6 +246,10 @@ pub(crate) struct FnWriter<'a> {
     namer: Namer,
     var_names: HashMap<VarId, String>,
     slice_len: HashMap<VarId, String>,
+    /// Shared arrays' lengths (rows of a 2-D tile), for the prover.
+    shared_len: HashMap<VarId, u64>,
+    /// What is known at the current point, for the prover.
+    facts: proof::Facts,
     last_line: usize,
     loops: Vec<LoopLabels>,
     labels: usize,
@@ -218,6 +265,8 @@ impl<'a> FnWriter<'a> {
             namer: Namer::default(),
             var_names: HashMap::new(),
             slice_len: HashMap::new(),
+            shared_len: HashMap::new(),
+            facts: proof::Facts::default(),
             last_line: 0,
             loops: Vec::new(),
             labels: 0,
@@ -236,6 +285,13 @@ impl<'a> FnWriter<'a> {
         if line != 0 && line != self.last_line {
             self.last_line = line;
             let _ = writeln!(self.out, "#line {line} \"{FILE_MARKER}\"");
+        }
+    }
+
+    fn prover(&mut self) -> proof::Prover<'_> {
+        proof::Prover {
+            types: self.types,
+            facts: &mut self.facts,
         }
     }
 

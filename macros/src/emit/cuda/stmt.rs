@@ -19,10 +19,19 @@ pub enum Dest {
 impl<'a> FnWriter<'a> {
     /// The statements and tail of `b`, without braces.
     pub(super) fn block_body(&mut self, b: &Block, dest: &Dest) {
+        let facts = self.facts.mark();
         for s in &b.stmts {
             match s {
                 Stmt::Let(l) => self.let_stmt(l),
-                Stmt::Expr(e, _) => self.expr_stmt(e),
+                Stmt::Expr(e, _) => {
+                    self.expr_stmt(e);
+                    // `if x >= n { return; }`: the rest of the block has `x < n`.
+                    if let ExprKind::If(c, then, None) = &e.kind {
+                        if diverges(then) {
+                            self.prover().assume(c, false);
+                        }
+                    }
+                }
             }
         }
         if let Some(tail) = &b.tail {
@@ -42,6 +51,7 @@ impl<'a> FnWriter<'a> {
                 }
             }
         }
+        self.facts.reset(facts);
     }
 
     /// `{ ... }` as a C compound statement.
@@ -71,6 +81,7 @@ impl<'a> FnWriter<'a> {
                     };
                     self.raw(&format!("__shared__ {} {cname}{dims};", d.elem.c_name()));
                     self.slice_len.insert(*var, format!("{}ull", d.len));
+                    self.shared_len.insert(*var, d.len);
                     self.var_names.insert(*var, cname);
                     return;
                 }
@@ -102,6 +113,9 @@ impl<'a> FnWriter<'a> {
                     None => self.raw(&format!("{decl};")),
                 }
                 self.var_names.insert(*var, cname);
+                if let Some(init) = init {
+                    self.prover().define(*var, init);
+                }
             }
             Pat::Wild => {
                 if let Some(init) = &l.init {
@@ -263,13 +277,17 @@ impl<'a> FnWriter<'a> {
         let c = self.value(cond);
         self.raw(&format!("if ({}) {{", strip_parens(&c)));
         self.indent += 1;
+        let facts = self.facts.mark();
+        self.prover().assume(cond, true);
         self.block_body(then, dest);
+        self.facts.reset(facts);
         self.indent -= 1;
         match els {
             None => self.raw("}"),
             Some(e) => {
                 self.raw("} else {");
                 self.indent += 1;
+                self.prover().assume(cond, false);
                 match &e.kind {
                     ExprKind::If(c2, t2, e2) => self.if_stmt(c2, t2, e2.as_deref(), dest),
                     ExprKind::Block(b) => self.block_body(b, dest),
@@ -282,6 +300,7 @@ impl<'a> FnWriter<'a> {
                         }
                     }
                 }
+                self.facts.reset(facts);
                 self.indent -= 1;
                 self.raw("}");
             }
@@ -439,7 +458,12 @@ impl<'a> FnWriter<'a> {
             ));
         }
         self.indent -= 1;
+        let facts = self.facts.mark();
+        if let Pat::Bind { var, .. } = pat {
+            self.prover().loop_var(*var, &r.end, r.inclusive);
+        }
         self.loop_body(label, body);
+        self.facts.reset(facts);
     }
 
     fn bind_loop_var(&mut self, pat: &Pat, t: &Ty, cur: &str) {
@@ -449,6 +473,21 @@ impl<'a> FnWriter<'a> {
             self.var_names.insert(*var, cname);
         }
     }
+}
+
+/// Whether `b` always leaves the code after it: it ends in `return`, `break` or `continue`.
+fn diverges(b: &Block) -> bool {
+    let last = match (&b.tail, b.stmts.last()) {
+        (Some(t), _) => Some(&**t),
+        (None, Some(Stmt::Expr(e, _))) => Some(e),
+        _ => None,
+    };
+    last.is_some_and(|e| {
+        matches!(
+            e.kind,
+            ExprKind::Return(_) | ExprKind::Break(_) | ExprKind::Continue(_)
+        )
+    })
 }
 
 /// Whether `s` is a C literal (so it may be repeated instead of stored in a temporary).
