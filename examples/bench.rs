@@ -17,8 +17,12 @@
 //!    opens the device, launches one kernel and waits for it. The second child must do 0
 //!    NVRTC compilations (the disk cache), or the bench fails.
 //!
+//! 4. **Bounds checks**: Life with the slices' lengths declared (`#[len(n * n)]`, every
+//!    index proven, checked once at the launch) and without (every index checked on the
+//!    GPU), and vector add, each against the same kernel `unchecked`.
+//!
 //! Ratios are warpspeed / hand (lower is better; targets: kernels <= 1.03, launch overhead
-//! <= 1.10). A missed target is marked in the table; `--strict` makes it an exit code of 1.
+//! <= 1.10, bounds checks <= 1.05). A missed target is marked in the table; `--strict` makes it an exit code of 1.
 //!
 //! ```text
 //! cargo run --release --example bench                 # on a GPU machine
@@ -45,12 +49,13 @@ type Res<T> = Result<T, Box<dyn Error>>;
 
 #[path = "kernels/life.rs"]
 mod life_kernels;
-use life_kernels::{conway, conway_unchecked};
+use life_kernels::{conway, conway_unchecked, conway_undeclared};
 
 // ---- the warpspeed kernels -------------------------------------------------------------
 
 /// `vector_add` with bounds checks, `vector_add_unchecked` without (the one compared with
-/// the hand-written kernel, which has none).
+/// the hand-written kernel, which has none). `i < out.len()` proves `out[i]`; `a[i]` and
+/// `b[i]` keep their checks (nothing says `a` and `b` are as long as `out`).
 macro_rules! vector_add {
     ($name:ident $(, $option:ident)?) => {
         #[gpu_kernel($($option)?)]
@@ -172,7 +177,7 @@ fn check_nvrtc(arch: Option<u32>) -> Res<bool> {
             .and_then(|d| d.compute_capability())
             .unwrap_or((9, 0)),
     };
-    let sources: [(&str, &str, KernelOptions); 6] = [
+    let sources: [(&str, &str, KernelOptions); 7] = [
         (
             "hand-written (life_hand, vector_add_hand, empty_hand)",
             HAND_CUDA,
@@ -182,6 +187,11 @@ fn check_nvrtc(arch: Option<u32>) -> Res<bool> {
             "warpspeed conway",
             &conway::CUDA_SOURCE,
             conway::KERNEL.options,
+        ),
+        (
+            "warpspeed conway_undeclared",
+            &conway_undeclared::CUDA_SOURCE,
+            conway_undeclared::KERNEL.options,
         ),
         (
             "warpspeed vector_add",
@@ -338,6 +348,8 @@ fn bench_life(
     let mut d = dev.upload(&vec![-1i32; n * n])?;
     let mut e = dev.upload(&init)?;
     let mut f = dev.upload(&vec![-1i32; n * n])?;
+    let mut g = dev.upload(&init)?;
+    let mut h = dev.upload(&vec![-1i32; n * n])?;
     let blocks = u32::try_from(n.div_ceil(32))?;
     let cfg = LaunchConfig::new((blocks, blocks), (32, 32));
     let hand_cfg = cudarc::driver::LaunchConfig {
@@ -351,9 +363,16 @@ fn bench_life(
         std::mem::swap(a, b);
         Ok(())
     };
+    // Checked, with the lengths declared (`#[len(n * n)]`): every index is proven.
     let checked_step = |e: &mut DeviceBuffer<i32>, f: &mut DeviceBuffer<i32>| -> Res<()> {
         conway::launch(dev, cfg, f, e, n)?;
         std::mem::swap(e, f);
+        Ok(())
+    };
+    // Checked, without declarations: every index is checked on the GPU.
+    let every_step = |g: &mut DeviceBuffer<i32>, h: &mut DeviceBuffer<i32>| -> Res<()> {
+        conway_undeclared::launch(dev, cfg, h, g, n)?;
+        std::mem::swap(g, h);
         Ok(())
     };
     let hand_step = |c: &mut DeviceBuffer<i32>, d: &mut DeviceBuffer<i32>| -> Res<()> {
@@ -372,6 +391,7 @@ fn bench_life(
     let ws_one = common::time_events(dev, 1, || ws_step(&mut a, &mut b))?;
     let hand_one = common::time_events(dev, 1, || hand_step(&mut c, &mut d))?;
     common::time_events(dev, 1, || checked_step(&mut e, &mut f))?;
+    common::time_events(dev, 1, || every_step(&mut g, &mut h))?;
     let mut ok = true;
     if n <= 4096 {
         let want = life_kernels::cpu_step(&init, n);
@@ -384,8 +404,8 @@ fn bench_life(
         }
     }
     let iters = calibrate(ws_one.min(hand_one), args.round_ms);
-    let (mut best_ws, mut best_hand, mut best_checked) =
-        (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+    let (mut best_ws, mut best_hand, mut best_checked, mut best_every) =
+        (f64::INFINITY, f64::INFINITY, f64::INFINITY, f64::INFINITY);
     for _ in 0..args.rounds {
         best_ws = best_ws.min(common::time_events(dev, iters, || ws_step(&mut a, &mut b))?);
         best_hand = best_hand.min(common::time_events(dev, iters, || {
@@ -394,12 +414,17 @@ fn bench_life(
         best_checked = best_checked.min(common::time_events(dev, iters, || {
             checked_step(&mut e, &mut f)
         })?);
+        best_every = best_every.min(common::time_events(dev, iters, || {
+            every_step(&mut g, &mut h)
+        })?);
     }
-    // All three ran 1 + rounds * iters generations from the same lattice.
+    // All four ran 1 + rounds * iters generations from the same lattice.
     let (got_ws, got_hand) = (a.download()?, c.download()?);
-    if let Some((i, count)) = first_difference(&got_ws, &e.download()?, |v| v) {
-        eprintln!("life {n}: MISMATCH between the checked and unchecked kernels: {count} cells, first at {i}");
-        ok = false;
+    for (what, checked) in [("declared", e.download()?), ("undeclared", g.download()?)] {
+        if let Some((i, count)) = first_difference(&got_ws, &checked, |v| v) {
+            eprintln!("life {n}: MISMATCH between the checked ({what}) and unchecked kernels: {count} cells, first at {i}");
+            ok = false;
+        }
     }
     let alive = got_ws.iter().filter(|&&v| v == 1).count();
     if let Some((i, count)) = first_difference(&got_ws, &got_hand, |v| v) {
@@ -422,8 +447,15 @@ fn bench_life(
         target: 1.03,
     });
     rows.push(Row {
-        what: "  bounds checks: checked/unchecked".into(),
+        what: "  bounds checks, #[len] declared: checked/unchecked".into(),
         ws: best_checked,
+        hand: best_ws,
+        unit: "ms",
+        target: 1.05,
+    });
+    rows.push(Row {
+        what: "  bounds checks, every index: checked/unchecked".into(),
+        ws: best_every,
         hand: best_ws,
         unit: "ms",
         target: 1.05,

@@ -2132,7 +2132,28 @@ fn gen_grammar(r: &mut Rng) -> (Vec<Tok>, Vec<Tok>, FnKind) {
         } else {
             name.clone()
         };
-        params.push(format!("{pat}: {ty}"));
+        // `#[len(..)]`, well formed or not, on any parameter.
+        let attr = if g.r.pct(15) {
+            let other = g.vars.last().map_or("n".to_string(), |v| v.name.clone());
+            let e = g.r.pick(&[
+                "{o}",
+                "{o} * {o}",
+                "2 * {o} + 1",
+                "{o} - 1",
+                "{o}.len()",
+                "",
+                "(({o}))",
+                "18446744073709551616",
+                "{o} * {o} * {o} * {o}",
+                "x",
+            ]);
+            format!("#[len({})] ", e.replace("{o}", &other))
+        } else if g.weird(2) {
+            "#[inline] ".to_string()
+        } else {
+            String::new()
+        };
+        params.push(format!("{attr}{pat}: {ty}"));
         g.vars.push(Var {
             name,
             ty: vty,

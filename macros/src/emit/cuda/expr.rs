@@ -3,7 +3,7 @@
 //! Operands are evaluated in Rust's order: when a later operand has effects (a call, or
 //! statements), earlier ones are first stored in temporaries.
 
-use super::proof::Poly;
+use super::proof::{self, Poly};
 use super::stmt::{is_c_literal, Dest};
 use super::{c_type, fn_name, FnWriter, FILE_MARKER};
 use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
@@ -356,10 +356,14 @@ impl<'a> FnWriter<'a> {
             }
             _ => return None,
         };
-        match known {
-            Some(len) if self.prover().below(idx, &len) => None,
-            _ => Some(c_len),
-        }
+        // A slice's own length is an atom too: `if i < s.len() { s[i] }` is proven.
+        let own = match &base.kind {
+            ExprKind::Var(_, slot) => slot.get().map(|v| Poly::atom(proof::len_atom(v))),
+            _ => None,
+        };
+        let prover = self.prover();
+        let proven = known.iter().chain(&own).any(|len| prover.below(idx, len));
+        (!proven).then_some(c_len)
     }
 
     /// `a[i].compare_exchange(current, new, s, f)`: the old value and `current`, each in a

@@ -120,6 +120,11 @@ impl Facts {
     }
 }
 
+/// The atom standing for `s.len()` of slice variable `v` (past every variable id).
+pub fn len_atom(v: VarId) -> VarId {
+    (1 << 40) + v
+}
+
 fn len_poly(e: &LenExpr) -> Option<Poly> {
     match e {
         LenExpr::Lit(v) => Some(Poly::constant(*v as i128)),
@@ -147,19 +152,25 @@ impl Prover<'_> {
         }
     }
 
-    /// An immutable unsigned variable: an atom.
-    fn atom_of(&self, e: &Expr) -> Option<VarId> {
-        let v = self.var_of(e)?;
-        let info = self.types.vars.get(v)?;
-        (!info.mutable && self.unsigned(&info.ty).is_some()).then_some(v)
-    }
-
     /// The exact value of `e` as a polynomial: a literal or an atom.
     fn exact(&self, e: &Expr) -> Option<Poly> {
         match &e.kind {
             ExprKind::Lit(Lit::Int(v, _)) => Some(Poly::constant(i128::try_from(*v).ok()?)),
             _ => self.atom_of(e).map(Poly::atom),
         }
+    }
+
+    /// An atom: an immutable unsigned variable, or `s.len()` of a slice (which never
+    /// changes).
+    fn atom_of(&self, e: &Expr) -> Option<VarId> {
+        if let ExprKind::Method(recv, name, args) = &e.kind {
+            let v = self.var_of(recv)?;
+            let slice = matches!(self.types.vars.get(v)?.ty, Ty::Slice(..) | Ty::Atomics(_));
+            return (name == "len" && args.is_empty() && slice).then_some(len_atom(v));
+        }
+        let v = self.var_of(e)?;
+        let info = self.types.vars.get(v)?;
+        (!info.mutable && self.unsigned(&info.ty).is_some()).then_some(v)
     }
 
     fn is_positive(&self, e: &Expr) -> bool {
@@ -179,7 +190,7 @@ impl Prover<'_> {
         let wide = s.bits() == 64;
         let mut out = match &e.kind {
             ExprKind::Lit(_) => self.exact(e).into_iter().collect(),
-            ExprKind::Var(..) => match self.atom_of(e) {
+            ExprKind::Var(..) | ExprKind::Method(..) => match self.atom_of(e) {
                 Some(a) => {
                     let mut v: Vec<Poly> = self
                         .facts
