@@ -324,6 +324,48 @@ mod kernels {
         c[10].store(local[t].load(Ordering::Relaxed), Ordering::Release);
         out[0] = c[11].load(Ordering::Acquire);
     }
+
+    /// Declared lengths: the entry check returns a zero of each type; the prover drops the
+    /// checks of `v[2 * i + 1]` and `v[i + m + 1]` (`i < m`, `len >= 2 * m + 1`), `t[k]`
+    /// (`k = j & 7`) and `c[r]` (`r < c.len()`), and keeps those of `v[i + m + 2]` (one
+    /// past) and `v[m - 1]` (subtraction).
+    #[gpu_device]
+    pub fn pairs(#[len(2 * m + 1)] v: &[f32], m: usize) -> f32 {
+        let mut s = 0.0;
+        for i in 0..m {
+            s += v[2 * i] * v[2 * i + 1] + v[i + m + 1] - v[i + m + 2];
+        }
+        s + v[m - 1]
+    }
+
+    #[gpu_device]
+    pub fn flag(#[len(8)] t: &[u32], j: u32) -> bool {
+        let k = (j & 7) as usize;
+        t[k] == 1
+    }
+
+    #[gpu_kernel]
+    pub fn declared_lengths(
+        #[len(2 * m + 1)] v: &[f32],
+        #[len(8)] t: &[u32],
+        c: &[AtomicU32],
+        #[len(w * h)] out: &mut [f32],
+        m: usize,
+        w: usize,
+        h: usize,
+    ) {
+        let (x, y) = grid_2d();
+        if x >= w || y >= h {
+            return;
+        }
+        let r = x + y;
+        if r < c.len() {
+            c[r].fetch_add(1, Ordering::Relaxed);
+        }
+        if flag(t, x as u32) {
+            out[y * w + x] = pairs(v, m);
+        }
+    }
 }
 
 use kernels::*;
@@ -347,6 +389,7 @@ fn all() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
         ("half_precision", &half_precision::KERNEL),
         ("warp_functions", &warp_functions::KERNEL),
         ("atomics", &atomics::KERNEL),
+        ("declared_lengths", &declared_lengths::KERNEL),
     ]
 }
 

@@ -3036,6 +3036,28 @@ fn replay(spec: &str, corpus: &[Seed]) {
     }
 }
 
+/// Inputs on which the fuzzer once found a panic, minimized.
+const FOUND: &[&str] = &[
+    // A method on a receiver that never has a value: no method is resolved (2026-11-22).
+    "fn e98() { let i = grid_1d(); if i < return.len() {} }",
+];
+
+#[test]
+fn found_panics_stay_fixed() {
+    install_hook();
+    for src in FOUND {
+        let case = Case {
+            attr: Vec::new(),
+            item: from_ts(src.parse().unwrap()),
+            kind: FnKind::Kernel,
+            via_text: true,
+        };
+        if let Outcome::Panic(p) = run_case(&case, false) {
+            panic!("{src}: {} at {}", p.message, p.location);
+        }
+    }
+}
+
 /// Nested shapes of expressions: `open^n mid close^n`, with the depth the test uses.
 const NESTED: &[(&str, &str, &str, usize)] = &[
     ("(", "x", ")", 48),

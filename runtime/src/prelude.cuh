@@ -110,6 +110,7 @@ __device__ __forceinline__ void ws_oob_report(unsigned long long i, unsigned lon
 // than that (the function then returns without touching memory).
 __device__ __forceinline__ unsigned long long ws_len_add(unsigned long long a, unsigned long long b) { unsigned long long s = a + b; return s < a ? ~0ull : s; }
 __device__ __forceinline__ unsigned long long ws_len_mul(unsigned long long a, unsigned long long b) { return __umul64hi(a, b) != 0ull ? ~0ull : a * b; }
+template <typename T> __device__ __forceinline__ T ws_zero() { return T(); }
 __device__ __noinline__ void ws_len_report(unsigned long long need, unsigned long long n, unsigned int line, const char* file, const char* decl) {
     ws_oob_record(need, n, line, file, decl);
 }

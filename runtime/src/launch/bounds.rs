@@ -117,9 +117,22 @@ fn read_c_string(address: u64) -> String {
     let mut at = address as sys::CUdeviceptr;
     while address != 0 && bytes.len() < 1024 {
         let mut piece = [0u8; 16];
-        // SAFETY: reads device memory of the bound context; a failure ends the name.
+        // SAFETY: reads device memory of the bound context.
         if unsafe { result::memcpy_dtoh_sync(&mut piece, at) }.is_err() {
-            break;
+            // The name may end less than 16 bytes before the end of the module's memory:
+            // byte by byte, then (a failure ends the name).
+            for (i, b) in piece.iter_mut().enumerate() {
+                // SAFETY: as above, one byte.
+                let one =
+                    unsafe { result::memcpy_dtoh_sync(std::slice::from_mut(b), at + i as u64) };
+                if one.is_err() {
+                    *b = 0;
+                    break;
+                }
+                if *b == 0 {
+                    break;
+                }
+            }
         }
         match piece.iter().position(|&b| b == 0) {
             Some(end) => {

@@ -203,7 +203,12 @@ impl<'a> FnWriter<'a> {
                 }
             }
             ExprKind::Method(recv, _, args) => {
-                let m = self.types.methods[&e.id];
+                // No method was resolved only when the receiver never has a value
+                // (`return.len()`): what runs is the receiver.
+                let Some(&m) = self.types.methods.get(&e.id) else {
+                    self.expr_stmt(recv);
+                    return "0".into();
+                };
                 if matches!(m, Method::Len | Method::IsEmpty) {
                     let len = match &recv.kind {
                         ExprKind::Var(_, slot) => {
