@@ -114,20 +114,12 @@ pub enum Error {
     SliceTooShort {
         /// The kernel's Rust name.
         kernel: String,
-        /// The function that declares the length (the kernel or a device function).
-        function: String,
-        /// The slice parameter.
-        param: String,
-        /// The length as declared: `n * n`.
-        declared: String,
-        /// Its value; `None` when it does not fit in a `u64`.
+        /// The declaration the slice falls short of.
+        decl: Box<DeclaredLen>,
+        /// The declared length's value; `None` when it does not fit in a `u64`.
         need: Option<u64>,
         /// The slice's length.
         len: u64,
-        /// The Rust file of the declaration (as `file!()` gives it).
-        file: String,
-        /// The Rust line of the declaration.
-        line: u32,
         /// `(block_idx(), thread_idx())` of the thread that called a device function.
         at: Option<(Dim3, Dim3)>,
     },
@@ -314,22 +306,40 @@ pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+/// A `#[len(..)]` declaration, as [`Error::SliceTooShort`] names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclaredLen {
+    /// The function that declares the length (the kernel or a device function).
+    pub function: String,
+    /// The slice parameter.
+    pub param: String,
+    /// The length as declared: `n * n`.
+    pub declared: String,
+    /// The Rust file of the declaration (as `file!()` gives it).
+    pub file: String,
+    /// The Rust line of the declaration.
+    pub line: u32,
+}
+
 /// The message of [`Error::SliceTooShort`].
 fn slice_too_short(e: &Error) -> String {
     let Error::SliceTooShort {
         kernel,
-        function,
-        param,
-        declared,
+        decl,
         need,
         len,
-        file,
-        line,
         at,
     } = e
     else {
         return String::new();
     };
+    let DeclaredLen {
+        function,
+        param,
+        declared,
+        file,
+        line,
+    } = &**decl;
     let need = need.map_or_else(|| "more than u64::MAX".to_string(), |n| n.to_string());
     let head = format!(
         "kernel `{kernel}`: `{param}` has {len} elements, but `{function}` declares #[len({declared})] = {need} at {file}:{line}"

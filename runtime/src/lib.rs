@@ -26,7 +26,7 @@ mod memory;
 mod sim;
 
 pub use device::{Backend, Device, DeviceLimits};
-pub use error::{Error, RaceAccess, Result};
+pub use error::{DeclaredLen, Error, RaceAccess, Result};
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
 pub use half;
 pub use half_types::{f16, f16_from_f64, f16x2};

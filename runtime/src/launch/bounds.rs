@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 
 use cudarc::driver::{result, sys, CudaModule, CudaStream, DevicePtr};
 
-use crate::error::{Error, Result};
+use crate::error::{DeclaredLen, Error, Result};
 use crate::kernel_abi::Dim3;
 
 /// The layout of `ws_oob_t` in prelude.cuh.
@@ -90,14 +90,16 @@ fn record_error(kernel: &str, raw: &[u8; RECORD_BYTES]) -> Error {
     let mut part = || parts.next().unwrap_or_default();
     Error::SliceTooShort {
         kernel: kernel.to_string(),
-        function: part(),
-        param: part(),
-        declared: part(),
+        decl: Box::new(DeclaredLen {
+            function: part(),
+            param: part(),
+            declared: part(),
+            file,
+            line,
+        }),
         // The C saturates at u64::MAX: a length past it.
         need: (index != u64::MAX).then_some(index),
         len,
-        file,
-        line,
         at: Some((block, thread)),
     }
 }

@@ -4,7 +4,7 @@
 //! entry of a device function on the simulator (the C does the same check itself, see
 //! `ws_len_report` in prelude.cuh).
 
-use crate::error::{Error, Result};
+use crate::error::{DeclaredLen, Error, Result};
 use crate::sim::check::{raise, Failure};
 use crate::sim::SrcLoc;
 
@@ -20,6 +20,19 @@ pub struct LenDecl {
     pub at: &'static SrcLoc,
 }
 
+impl LenDecl {
+    /// The declaration as errors name it.
+    pub(crate) fn named(&self) -> DeclaredLen {
+        DeclaredLen {
+            function: self.function.to_string(),
+            param: self.param.to_string(),
+            declared: self.declared.to_string(),
+            file: self.at.file().to_string(),
+            line: self.at.line(),
+        }
+    }
+}
+
 /// A kernel's launch: `Err(Error::SliceTooShort)` when the slice of `len` elements is
 /// shorter than `need`.
 pub fn check_len(kernel: &str, decl: &LenDecl, len: usize, need: Option<u64>) -> Result<()> {
@@ -28,13 +41,9 @@ pub fn check_len(kernel: &str, decl: &LenDecl, len: usize, need: Option<u64>) ->
     }
     Err(Error::SliceTooShort {
         kernel: kernel.to_string(),
-        function: decl.function.to_string(),
-        param: decl.param.to_string(),
-        declared: decl.declared.to_string(),
+        decl: Box::new(decl.named()),
         need,
         len: len as u64,
-        file: decl.at.file().to_string(),
-        line: decl.at.line(),
         at: None,
     })
 }
