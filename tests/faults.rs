@@ -32,33 +32,13 @@ fn a_fault_names_its_kernel_and_later_calls_say_the_context_is_lost() {
                 )
             }
             Backend::Cuda => {
-                let err = result.unwrap_err();
-                let text = err.to_string();
-                match &err {
-                    Error::KernelFault { kernel, config, .. } => {
-                        assert_eq!(kernel, "wild_write");
-                        assert_eq!(config, &cfg.to_string());
-                    }
-                    other => panic!("expected KernelFault, got: {other}"),
-                }
-                assert!(
-                    text.contains("context is lost") && text.contains("Restart the process"),
-                    "{text}"
-                );
-                // Later calls explain themselves instead of failing with unrelated codes.
-                for later in [
+                let later = vec![
                     dev.zeros::<u32>(4).map(|_| ()),
                     out.download().map(|_| ()),
                     wild_write::launch(&dev, cfg, &mut out, 0),
                     dev.synchronize(),
-                ] {
-                    match later {
-                        Err(Error::ContextLost { first }) => {
-                            assert!(first.contains("wild_write"), "{first}")
-                        }
-                        other => panic!("expected ContextLost, got {other:?}"),
-                    }
-                }
+                ];
+                common::assert_context_lost(result.unwrap_err(), "wild_write", cfg, later);
             }
         }
     }

@@ -9,7 +9,7 @@ mod common;
 
 use std::sync::LazyLock;
 use warpspeed::__private::{launch, KernelArgs, KernelDef, SimFuture, ThreadCtx};
-use warpspeed::{Backend, Error, KernelOptions, LaunchConfig};
+use warpspeed::{Backend, KernelOptions, LaunchConfig};
 
 static SOURCE: LazyLock<String> = LazyLock::new(|| {
     "extern \"C\" __global__ void trap_at_five() { if (threadIdx.x == 5) __trap(); }".into()
@@ -41,27 +41,10 @@ fn a_trap_names_its_kernel_and_later_calls_say_the_context_is_lost() {
     let err = launch(dev, &TRAP, cfg, KernelArgs::new())
         .and_then(|()| dev.synchronize())
         .unwrap_err();
-    let text = err.to_string();
-    match &err {
-        Error::KernelFault { kernel, config, .. } => {
-            assert_eq!(kernel, "trap_at_five");
-            assert_eq!(config, &cfg.to_string());
-        }
-        other => panic!("expected KernelFault, got: {other}"),
-    }
-    assert!(
-        text.contains("context is lost") && text.contains("Restart the process"),
-        "{text}"
-    );
-    println!("{text}");
-    for later in [
+    let later = vec![
         dev.zeros::<u32>(4).map(|_| ()),
         launch(dev, &TRAP, cfg, KernelArgs::new()),
         dev.synchronize(),
-    ] {
-        match later {
-            Err(Error::ContextLost { first }) => assert!(first.contains("trap_at_five"), "{first}"),
-            other => panic!("expected ContextLost, got {other:?}"),
-        }
-    }
+    ];
+    common::assert_context_lost(err, "trap_at_five", cfg, later);
 }

@@ -47,3 +47,38 @@ pub fn line_of(source: &str, marker: &str) -> u32 {
     assert_eq!(hits.len(), 1, "marker {marker:?} must appear once");
     hits[0] as u32
 }
+
+/// A lost context, as tests/faults*.rs expect it: `err` is `Error::KernelFault` naming
+/// `kernel` and `cfg` and saying how to recover, and each of `later` (calls made after it)
+/// is `Error::ContextLost` naming the kernel.
+#[allow(dead_code)] // only the fault tests use it
+pub fn assert_context_lost(
+    err: warpspeed::Error,
+    kernel: &str,
+    cfg: warpspeed::LaunchConfig,
+    later: Vec<warpspeed::Result<()>>,
+) {
+    let text = err.to_string();
+    match &err {
+        warpspeed::Error::KernelFault {
+            kernel: k, config, ..
+        } => {
+            assert_eq!(k, kernel);
+            assert_eq!(config, &cfg.to_string());
+        }
+        other => panic!("expected KernelFault, got: {other}"),
+    }
+    assert!(
+        text.contains("context is lost") && text.contains("Restart the process"),
+        "{text}"
+    );
+    println!("{text}");
+    for call in later {
+        match call {
+            Err(warpspeed::Error::ContextLost { first }) => {
+                assert!(first.contains(kernel), "{first}")
+            }
+            other => panic!("expected ContextLost, got {other:?}"),
+        }
+    }
+}
