@@ -27,6 +27,7 @@ static TRAP: KernelDef = KernelDef {
     options: KernelOptions { fast_math: false },
     params: &[],
     grid_sync: false,
+    block: None,
     sim: no_simulation,
 };
 

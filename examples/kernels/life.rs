@@ -83,9 +83,14 @@ pub fn cpu_step(cells: &[i32], n: usize) -> Vec<i32> {
 /// have read the lattice, the thread writes, and the block waits again before anyone reads
 /// the next generation. Launch with one block of (n, n) threads.
 #[gpu_kernel]
-pub fn conway_block(cells: &mut [i32], n: usize, generations: u32) {
+pub fn conway_block(#[len(n * n)] cells: &mut [i32], n: usize, generations: u32) {
     let x = thread_idx().x as usize;
     let y = thread_idx().y as usize;
+    // The block is the lattice: a thread outside it has no cell (as in `nbrs`, saying so
+    // first also proves every index below `n * n`).
+    if x >= n || y >= n {
+        return;
+    }
     // The wrapped neighbour coordinates do not change between generations: computed once.
     let xm = (x + n - 1) % n;
     let xp = (x + 1) % n;
@@ -112,10 +117,15 @@ pub fn conway_block(cells: &mut [i32], n: usize, generations: u32) {
 /// into a shared 32x32 tile first, the generations run in shared memory, and the tile is
 /// copied back at the end. Launch with one block of (n, n) threads, n <= 32.
 #[gpu_kernel]
-pub fn conway_block_shared(cells: &mut [i32], n: usize, generations: u32) {
+pub fn conway_block_shared(#[len(n * n)] cells: &mut [i32], n: usize, generations: u32) {
     let lattice = SharedArray::<[i32; 32], 32>::new();
     let x = thread_idx().x as usize;
     let y = thread_idx().y as usize;
+    // One thread per cell of a lattice that fits the 32x32 tile: saying so first proves
+    // every index below (a block of more than 32x32 threads cannot be launched anyway).
+    if n > 32 || x >= n || y >= n {
+        return;
+    }
     let xm = (x + n - 1) % n;
     let xp = (x + 1) % n;
     let ym = (y + n - 1) % n;
@@ -144,17 +154,17 @@ pub fn conway_block_shared(cells: &mut [i32], n: usize, generations: u32) {
 /// a one-cell halo (34x34 cells, wrapped around the torus) into shared memory, waits, and
 /// computes its 32x32 cells from shared memory alone. One generation per launch (reads
 /// `cells`, writes `out`); launch with blocks of (32, 32) threads covering the lattice.
-#[gpu_kernel]
-pub fn conway_tiled(out: &mut [i32], cells: &[i32], n: usize) {
+#[gpu_kernel(block = (32, 32))]
+pub fn conway_tiled(#[len(n * n)] out: &mut [i32], #[len(n * n)] cells: &[i32], n: usize) {
     let tile = SharedArray::<[i32; 34], 34>::new();
+    // The declared block shape makes tx, ty < 32 known: the tile's indexes need no check.
     let tx = thread_idx().x as usize;
     let ty = thread_idx().y as usize;
     let x0 = block_idx().x as usize * 32;
     let y0 = block_idx().y as usize * 32;
     // Tile cell (r, c) is lattice cell (y0 + r - 1, x0 + c - 1), wrapped. The 1024 threads
     // load the 1156 cells in two rounds; a subtraction loop wraps without a 64-bit `%`.
-    let mut i = ty * 32 + tx;
-    while i < 34 * 34 {
+    for i in (ty * 32 + tx..34 * 34).step_by(1024) {
         let r = i / 34;
         let c = i % 34;
         let mut gy = y0 + r + n - 1;
@@ -166,7 +176,6 @@ pub fn conway_tiled(out: &mut [i32], cells: &[i32], n: usize) {
             gx -= n;
         }
         tile[r][c] = cells[gy * n + gx];
-        i += 1024;
     }
     sync_threads();
     let x = x0 + tx;

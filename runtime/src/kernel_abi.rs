@@ -55,6 +55,9 @@ pub struct KernelDef {
     /// The kernel calls `this_grid().sync()`: it must be launched with
     /// `launch_cooperative` (a plain launch is refused).
     pub grid_sync: bool,
+    /// `#[gpu_kernel(block = (x, y, z))]`: the only block shape the kernel may be launched
+    /// with (a launch with another is refused); `None` for any.
+    pub block: Option<[u32; 3]>,
     /// Starts one thread of the kernel on the CPU (simulator backend).
     pub sim: SimEntry,
 }

@@ -46,6 +46,7 @@ static EXCHANGE: KernelDef = KernelDef {
     options: KernelOptions { fast_math: false },
     params: &["a", "b", "rounds"],
     grid_sync: true,
+    block: None,
     sim: exchange_entry,
 };
 
@@ -130,6 +131,7 @@ static BIG_SHARED: KernelDef = KernelDef {
     options: KernelOptions { fast_math: false },
     params: &["out"],
     grid_sync: false,
+    block: None,
     sim: big_shared_entry,
 };
 

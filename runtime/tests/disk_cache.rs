@@ -355,6 +355,7 @@ static FILL: KernelDef = KernelDef {
     source: &FILL_SOURCE,
     options: OPTIONS,
     grid_sync: false,
+    block: None,
     params: &["out", "v"],
     sim: fill_entry,
 };

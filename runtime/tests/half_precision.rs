@@ -42,6 +42,7 @@ macro_rules! kernel_def {
             options: KernelOptions { fast_math: false },
             params: &[$($p),*],
             grid_sync: false,
+            block: None,
             sim: $entry,
         };
     };

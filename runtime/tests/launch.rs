@@ -37,6 +37,7 @@ static VADD: KernelDef = KernelDef {
     source: &VADD_SOURCE,
     options: KernelOptions { fast_math: false },
     grid_sync: false,
+    block: None,
     params: &["a", "b", "out", "n"],
     sim: vadd_entry,
 };
@@ -94,6 +95,7 @@ static INDICES: KernelDef = KernelDef {
     source: &IDX_SOURCE,
     options: KernelOptions { fast_math: false },
     grid_sync: false,
+    block: None,
     params: &["out"],
     sim: indices_entry,
 };
@@ -137,6 +139,7 @@ static SCALARS: KernelDef = KernelDef {
     source: &SCALARS_SOURCE,
     options: KernelOptions { fast_math: false },
     grid_sync: false,
+    block: None,
     params: &[
         "out", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
     ],
@@ -184,6 +187,7 @@ static OOPS: KernelDef = KernelDef {
     source: &OOPS_SOURCE,
     options: KernelOptions { fast_math: false },
     grid_sync: false,
+    block: None,
     params: &["out", "mode"],
     sim: oops_entry,
 };

@@ -126,6 +126,10 @@ fn device_deps(b: &Block) -> Vec<TokenStream> {
 fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
     let rust_name = f.name.to_string();
     let fast_math = f.fast_math;
+    let block = match f.block {
+        Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
+        None => quote!(::core::option::Option::None),
+    };
     let taken: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
     let dev = if taken.iter().any(|n| n == "dev") {
         format_ident!("__dev")
@@ -205,6 +209,7 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
             options: ::warpspeed::__private::KernelOptions { fast_math: #fast_math },
             params: &[#(#param_names),*],
             grid_sync: #grid_sync,
+            block: #block,
             sim: __sim_entry,
         };
 

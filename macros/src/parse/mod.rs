@@ -218,6 +218,7 @@ impl<'a> Parser<'a> {
             ret_rejected,
             fast_math,
             unchecked: false,
+            block: None,
             expr_count: self.next_expr,
             docs,
             allows,

@@ -78,6 +78,17 @@ fn launch_with(
     cooperative: bool,
 ) -> Result<()> {
     cfg.validate(dev.limits(), kernel.rust_name)?;
+    if let Some([x, y, z]) = kernel.block {
+        let b = cfg.block;
+        if (b.x, b.y, b.z) != (x, y, z) {
+            // The kernel's bounds checks were removed on the strength of this shape.
+            return Err(invalid(
+                kernel,
+                cfg,
+                format!("the kernel declares #[gpu_kernel(block = ({x}, {y}, {z}))], so every launch needs blocks of ({x}, {y}, {z}) threads"),
+            ));
+        }
+    }
     for &(index, buf_dev) in &args.devices {
         if !dev.shares_memory_with(buf_dev) {
             return Err(Error::DeviceMismatch {

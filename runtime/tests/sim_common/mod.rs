@@ -44,6 +44,7 @@ macro_rules! kernel {
                 options: ::warpspeed_runtime::__private::KernelOptions { fast_math: false },
                 params: &[$($p),*],
                 grid_sync: $grid_sync,
+                block: None,
                 sim: $entry,
             };
     };

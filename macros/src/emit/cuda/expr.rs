@@ -316,8 +316,27 @@ impl<'a> FnWriter<'a> {
     /// kernel is `unchecked` or the index is proven in bounds.
     fn elem(&mut self, base_c: &str, base: &Expr, idx: &Expr, i: &str, line: usize) -> String {
         match self.checked_len(base, idx) {
-            Some(len) => format!("(*ws_at({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\"))"),
+            Some(len) => {
+                let at = self.at_fn(base);
+                format!("(*{at}({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\"))")
+            }
             None => format!("{base_c}[{i}]"),
+        }
+    }
+
+    /// The prelude's checked access for `base`'s memory: `ws_at_shared` for a shared array
+    /// or a row of a shared tile (its sink is shared too, so the access stays a shared
+    /// one), `ws_at` for the rest.
+    fn at_fn(&self, base: &Expr) -> &'static str {
+        let root = match &base.kind {
+            ExprKind::Index(inner, _) => inner,
+            _ => base,
+        };
+        match &root.kind {
+            ExprKind::Var(_, slot) if slot.get().is_some_and(|v| self.shared_vars.contains(&v)) => {
+                "ws_at_shared"
+            }
+            _ => "ws_at",
         }
     }
 
@@ -331,7 +350,10 @@ impl<'a> FnWriter<'a> {
         line: usize,
     ) -> String {
         match self.checked_len(base, idx) {
-            Some(len) => format!("ws_at({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\")"),
+            Some(len) => {
+                let at = self.at_fn(base);
+                format!("{at}({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\")")
+            }
             None => format!("&{base_c}[{i}]"),
         }
     }

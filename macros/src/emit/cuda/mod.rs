@@ -21,7 +21,7 @@ use crate::ir::typeck::Types;
 use crate::parse::ast::*;
 pub use namer::fn_name;
 use namer::Namer;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 /// Where the Rust file name goes in `#line` directives.
@@ -37,6 +37,9 @@ pub struct CFunction {
 pub fn write_function(f: &Function, types: &Types) -> CFunction {
     let mut w = FnWriter::new(types);
     w.unchecked = f.unchecked;
+    if f.kind == FnKind::Kernel {
+        w.facts.block = f.block;
+    }
     collect_called(&f.body, &mut |name| w.namer.reserve(&fn_name(name)));
     let c_name = fn_name(&f.name.to_string());
     let mut params = Vec::new();
@@ -61,7 +64,15 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     }
     let params = params.join(", ");
     let head = match f.kind {
-        FnKind::Kernel => format!("extern \"C\" __global__ void {c_name}({params})"),
+        FnKind::Kernel => {
+            // A declared block shape is the most threads the kernel runs with: NVRTC may
+            // then give each thread more registers.
+            let bounds = f
+                .block
+                .map(|[x, y, z]| format!("__launch_bounds__({}) ", x * y * z))
+                .unwrap_or_default();
+            format!("extern \"C\" __global__ void {bounds}{c_name}({params})")
+        }
         FnKind::Device => {
             let ret = f.ret.map(|r| r.0.c_name()).unwrap_or("void");
             format!("__device__ {ret} {c_name}({params})")
@@ -252,6 +263,9 @@ pub(crate) struct FnWriter<'a> {
     slice_len: HashMap<VarId, String>,
     /// Shared arrays' lengths (rows of a 2-D tile), for the prover.
     shared_len: HashMap<VarId, u64>,
+    /// Variables that are shared memory (static arrays and `dynamic_shared`), whose checked
+    /// accesses use `ws_at_shared`.
+    shared_vars: HashSet<VarId>,
     /// What is known at the current point, for the prover.
     facts: proof::Facts,
     last_line: usize,
@@ -270,6 +284,7 @@ impl<'a> FnWriter<'a> {
             var_names: HashMap::new(),
             slice_len: HashMap::new(),
             shared_len: HashMap::new(),
+            shared_vars: HashSet::new(),
             facts: proof::Facts::default(),
             last_line: 0,
             loops: Vec::new(),
@@ -293,10 +308,7 @@ impl<'a> FnWriter<'a> {
     }
 
     fn prover(&mut self) -> proof::Prover<'_> {
-        proof::Prover {
-            types: self.types,
-            facts: &mut self.facts,
-        }
+        proof::Prover::new(self.types, &mut self.facts)
     }
 
     fn ty(&self, e: &Expr) -> &'a Ty {

@@ -2,30 +2,50 @@
 //! is known to have (a `#[len(..)]` declaration, which the launch or the device function's
 //! entry checks, or a shared or local array's constant size).
 //!
-//! The proof is over polynomials in the function's immutable unsigned variables
-//! ("atoms", all non-negative). Facts come from dominating code: `if x >= n { return; }`
-//! gives `x <= n - 1` for the rest of the block, `if x < n { .. }` inside the branch,
-//! `for i in a..b` gives `i <= b - 1` in the body, and `let xm = e % n` gives
-//! `xm <= n - 1` where `n >= 1` is known. An index built from such variables and literals
-//! with 64-bit `+` and `*` has an upper bound found by putting each variable's bound in; the
-//! check goes when `len - 1 - bound` has no negative coefficient (so it holds for every
-//! value of the atoms). Soundness: + and * of non-negative values are monotone, and 64-bit
-//! wrapping arithmetic agrees with the integers whenever the true value is below the
-//! length (a u64), so the machine's index is the bounded one.
+//! The proof is over polynomials in "atoms": immutable unsigned variables, `s.len()`, and
+//! the index intrinsics (`thread_idx().x`, `block_dim().y`, ...). Every bound is a bound of
+//! the *machine* value of an expression (what the GPU computes, wrapping included):
+//! - `a + b <= ua + ub` and `a * b <= ua * ub` for unsigned values, wrapped or not
+//!   (wrapping only makes a value smaller);
+//! - `a - b <= ua - lb` once `a >= b` is proven (some lower bound of `a` is at least some
+//!   upper bound of `b`), since the subtraction then does not wrap; otherwise no bound;
+//! - `a % m <= m - 1` and `a / m <= a` once `m >= 1`, `a & k <= k`, `a.min(b) <= ua` and
+//!   `<= ub`, a narrow type's own maximum (`x as u8 <= 255`), widening casts keep bounds;
+//! - lower bounds of `a + b` and `a * b` add and multiply only where a constant upper
+//!   bound shows that the value cannot wrap.
 //!
-//! Anything else (subtraction, signed values, narrower arithmetic, mutable variables)
-//! keeps its check: the prover only removes checks, it never adds a reason to trust one.
+//! Facts come from dominating code, about any expression (keyed by its polynomial, which
+//! names its machine value: equal polynomials compute equal values modulo 2^64): `if x >= n
+//! { return; }` gives `x <= n - 1` for the rest of the block, `if i + d >= k && i + d - k <
+//! rows { .. }` gives both inside the branch, `for i in a..b` gives `a <= i <= b - 1` in
+//! the body, `let v = e` gives `v` the bounds of `e`. The index intrinsics bring their own:
+//! `thread_idx().x <= block_dim().x - 1`, the limits of every GPU (`block_dim().x <=
+//! 1024`, ...), and a declared block shape (`#[gpu_kernel(block = (32, 32))]`, which the
+//! launch checks) makes `block_dim().x == 32`.
+//!
+//! The check of `s[i]` goes when `len - 1 - bound` is non-negative for every value of the
+//! atoms: no negative coefficient, or the constant term outweighs the negative terms at
+//! their atoms' constant upper bounds (`31 - (n - 1)` once `n <= 32` is known).
+//!
+//! Anything else (signed values, narrower arithmetic, mutable variables) keeps its check:
+//! the prover only removes checks, it never adds a reason to trust one.
 
+use crate::ir::intrinsics::Intrinsic;
+use crate::ir::methods::Method;
 use crate::ir::ty::{Scalar, Ty};
 use crate::ir::typeck::Types;
 use crate::parse::ast::*;
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 
 /// At most this many bounds are followed per sub-expression (several facts per variable
-/// multiply): enough for real kernels, and it keeps the work linear.
-const MAX_BOUNDS: usize = 4;
+/// multiply): enough for real kernels (`y * n + x` with three facts on each of `y`, `n`
+/// and `x` keeps the one that proves it), and it keeps the work linear.
+const MAX_BOUNDS: usize = 16;
 /// Polynomials with more terms than this are given up on.
 const MAX_TERMS: usize = 32;
+/// How deep constant upper bounds are looked for through other atoms' bounds.
+const MAX_CONST_DEPTH: usize = 3;
 
 /// A polynomial with integer coefficients in atoms (immutable variables): each monomial is
 /// its sorted atoms, with repeats.
@@ -82,16 +102,51 @@ impl Poly {
     }
 }
 
+/// The atoms standing for `thread_idx()`, `block_idx()`, `block_dim()` and `grid_dim()`'s
+/// `.x`, `.y`, `.z` (past every variable id and every `len_atom`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dim {
+    ThreadIdx,
+    BlockIdx,
+    BlockDim,
+    GridDim,
+}
+
+const DIM_ATOMS: VarId = 2 << 40;
+
+fn dim_atom(d: Dim, axis: usize) -> VarId {
+    DIM_ATOMS + d as usize * 3 + axis
+}
+
+fn dim_of_atom(a: VarId) -> Option<(Dim, usize)> {
+    let k = a.checked_sub(DIM_ATOMS)?;
+    let d = match k / 3 {
+        0 => Dim::ThreadIdx,
+        1 => Dim::BlockIdx,
+        2 => Dim::BlockDim,
+        3 => Dim::GridDim,
+        _ => return None,
+    };
+    Some((d, k % 3))
+}
+
+/// The largest block extent on every GPU (x, y: 1024, z: 64) and grid extent (x: 2^31 - 1,
+/// y, z: 65535).
+const MAX_BLOCK_DIM: [i128; 3] = [1024, 1024, 64];
+const MAX_GRID_DIM: [i128; 3] = [(1 << 31) - 1, 65535, 65535];
+
 /// The facts known at a point of the function, innermost last; [`Facts::mark`] and
 /// [`Facts::reset`] scope them.
 #[derive(Default)]
 pub struct Facts {
-    /// `var <= bound`.
-    upper: Vec<(VarId, Poly)>,
-    /// Atoms known to be at least 1.
-    positive: Vec<VarId>,
+    /// `key <= bound`: the expression whose polynomial is `key` is at most `bound`.
+    upper: Vec<(Poly, Poly)>,
+    /// `key >= bound`.
+    lower: Vec<(Poly, Poly)>,
     /// Slice parameters' declared least lengths.
     len: Vec<(VarId, Poly)>,
+    /// The kernel's declared block shape (`#[gpu_kernel(block = (32, 32))]`).
+    pub block: Option<[u32; 3]>,
 }
 
 /// A position in the facts, to return to at the end of a scope.
@@ -100,12 +155,12 @@ pub struct Mark(usize, usize);
 
 impl Facts {
     pub fn mark(&self) -> Mark {
-        Mark(self.upper.len(), self.positive.len())
+        Mark(self.upper.len(), self.lower.len())
     }
 
     pub fn reset(&mut self, m: Mark) {
         self.upper.truncate(m.0);
-        self.positive.truncate(m.1);
+        self.lower.truncate(m.1);
     }
 
     /// `#[len(..)]` of slice parameter `var`.
@@ -134,15 +189,48 @@ fn len_poly(e: &LenExpr) -> Option<Poly> {
     }
 }
 
-/// The prover over one function's types and facts.
+/// The prover over one function's types and facts, for one question (its memo of bounds
+/// per expression holds while the facts do not change).
 pub struct Prover<'a> {
-    pub types: &'a Types,
-    pub facts: &'a mut Facts,
+    types: &'a Types,
+    facts: &'a mut Facts,
+    /// Bounds found so far, by (expression, upper): a subtraction asks for both bounds of
+    /// both sides, which without a memo is exponential in the nesting.
+    memo: RefCell<HashMap<(usize, bool), Vec<Poly>>>,
 }
 
-impl Prover<'_> {
+impl<'a> Prover<'a> {
+    pub fn new(types: &'a Types, facts: &'a mut Facts) -> Self {
+        Prover {
+            types,
+            facts,
+            memo: RefCell::default(),
+        }
+    }
+
+    /// `compute`'s bounds of `e`, once per expression.
+    fn memoized(&self, e: &Expr, upper: bool, compute: impl FnOnce() -> Vec<Poly>) -> Vec<Poly> {
+        if let Some(v) = self.memo.borrow().get(&(e.id, upper)) {
+            return v.clone();
+        }
+        let mut v = Vec::new();
+        for p in compute() {
+            if !v.contains(&p) {
+                v.push(p);
+            }
+        }
+        v.truncate(MAX_BOUNDS);
+        self.memo.borrow_mut().insert((e.id, upper), v.clone());
+        v
+    }
+
     fn unsigned(&self, t: &Ty) -> Option<Scalar> {
         t.scalar().filter(|s| s.is_int() && !s.is_signed_int())
+    }
+
+    /// The unsigned type of `e`, if it has one.
+    fn unsigned_of(&self, e: &Expr) -> Option<Scalar> {
+        self.unsigned(&self.types.expr[e.id])
     }
 
     fn var_of(&self, e: &Expr) -> Option<VarId> {
@@ -152,98 +240,356 @@ impl Prover<'_> {
         }
     }
 
-    /// The exact value of `e` as a polynomial: a literal or an atom.
-    fn exact(&self, e: &Expr) -> Option<Poly> {
+    /// The polynomial naming the machine value of `e`: literals, atoms, and 64-bit `+`,
+    /// `-`, `*` of such (which the machine computes modulo 2^64, so equal polynomials are
+    /// equal values). A fact about `e` is kept under this key.
+    fn key(&self, e: &Expr) -> Option<Poly> {
         match &e.kind {
             ExprKind::Lit(Lit::Int(v, _)) => Some(Poly::constant(i128::try_from(*v).ok()?)),
+            ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), a, b)
+                if self.unsigned_of(e)?.bits() == 64 =>
+            {
+                let (ka, kb) = (self.key(a)?, self.key(b)?);
+                match op {
+                    BinOp::Add => ka.add(&kb),
+                    BinOp::Sub => ka.sub(&kb),
+                    _ => ka.mul(&kb),
+                }
+            }
             _ => self.atom_of(e).map(Poly::atom),
         }
     }
 
-    /// An atom: an immutable unsigned variable, or `s.len()` of a slice (which never
-    /// changes).
+    /// An atom: an immutable unsigned variable, `s.len()` of a slice (which never
+    /// changes), or an index intrinsic's `.x`/`.y`/`.z`; widened as it is.
     fn atom_of(&self, e: &Expr) -> Option<VarId> {
-        if let ExprKind::Method(recv, name, args) = &e.kind {
-            let v = self.var_of(recv)?;
-            let slice = matches!(self.types.vars.get(v)?.ty, Ty::Slice(..) | Ty::Atomics(_));
-            return (name == "len" && args.is_empty() && slice).then_some(len_atom(v));
-        }
-        let v = self.var_of(e)?;
-        let info = self.types.vars.get(v)?;
-        (!info.mutable && self.unsigned(&info.ty).is_some()).then_some(v)
-    }
-
-    fn is_positive(&self, e: &Expr) -> bool {
         match &e.kind {
-            ExprKind::Lit(Lit::Int(v, _)) => *v >= 1,
-            _ => self
-                .atom_of(e)
-                .is_some_and(|a| self.facts.positive.contains(&a)),
+            // `thread_idx().x` and its kin.
+            ExprKind::Field(base, Member::Named(axis)) => {
+                let ExprKind::Intrinsic(i, _) = &base.kind else {
+                    return None;
+                };
+                let d = match i {
+                    Intrinsic::ThreadIdx => Dim::ThreadIdx,
+                    Intrinsic::BlockIdx => Dim::BlockIdx,
+                    Intrinsic::BlockDim => Dim::BlockDim,
+                    Intrinsic::GridDim => Dim::GridDim,
+                    _ => return None,
+                };
+                let axis = ["x", "y", "z"].iter().position(|a| a == axis)?;
+                Some(dim_atom(d, axis))
+            }
+            // Widening between unsigned types keeps the value.
+            ExprKind::Cast(inner, to) => {
+                let from = self.unsigned_of(inner)?;
+                self.unsigned(&Ty::Scalar(*to))?;
+                if to.bits() >= from.bits() {
+                    self.atom_of(inner)
+                } else {
+                    None
+                }
+            }
+            ExprKind::Method(recv, name, args) => {
+                let v = self.var_of(recv)?;
+                let slice = matches!(self.types.vars.get(v)?.ty, Ty::Slice(..) | Ty::Atomics(_));
+                (name == "len" && args.is_empty() && slice).then_some(len_atom(v))
+            }
+            _ => {
+                let v = self.var_of(e)?;
+                let info = self.types.vars.get(v)?;
+                (!info.mutable && self.unsigned(&info.ty).is_some()).then_some(v)
+            }
         }
     }
 
-    /// Upper bounds of the value of `e` (unsigned), each valid on its own.
+    /// Whether `e >= 1` is proven.
+    fn is_positive(&self, e: &Expr) -> bool {
+        self.lower(e)
+            .iter()
+            .any(|l| l.sub(&Poly::constant(1)).is_some_and(|d| self.proven_non_negative(&d)))
+    }
+
+    /// What bounds the index intrinsic atom `a` from above: its extent, the declared
+    /// block shape, the limits of every GPU.
+    fn dim_upper(&self, a: VarId) -> Vec<Poly> {
+        let one = Poly::constant(1);
+        let declared = |axis: usize| self.facts.block.map(|b| i128::from(b[axis]));
+        match dim_of_atom(a) {
+            Some((Dim::ThreadIdx, axis)) => {
+                let extent = declared(axis).unwrap_or(MAX_BLOCK_DIM[axis]);
+                let mut v = vec![Poly::constant(extent - 1)];
+                v.extend(Poly::atom(dim_atom(Dim::BlockDim, axis)).sub(&one));
+                v
+            }
+            Some((Dim::BlockIdx, axis)) => {
+                let mut v = Vec::new();
+                v.extend(Poly::atom(dim_atom(Dim::GridDim, axis)).sub(&one));
+                v.push(Poly::constant(MAX_GRID_DIM[axis] - 1));
+                v
+            }
+            Some((Dim::BlockDim, axis)) => {
+                vec![Poly::constant(declared(axis).unwrap_or(MAX_BLOCK_DIM[axis]))]
+            }
+            Some((Dim::GridDim, axis)) => vec![Poly::constant(MAX_GRID_DIM[axis])],
+            None => Vec::new(),
+        }
+    }
+
+    /// The facts' bounds of the expression whose key is `k` (upper or lower), innermost
+    /// first.
+    fn facts_on(&self, k: &Poly, upper: bool) -> impl Iterator<Item = Poly> + '_ {
+        let list = if upper {
+            &self.facts.upper
+        } else {
+            &self.facts.lower
+        };
+        let k = k.clone();
+        list.iter()
+            .rev()
+            .filter(move |(key, _)| *key == k)
+            .map(|(_, p)| p.clone())
+    }
+
+    /// The least constant upper bound known for atom `a`, through other atoms' constant
+    /// bounds up to `depth` deep.
+    fn const_upper(&self, a: VarId, depth: usize) -> Option<i128> {
+        if depth == 0 {
+            return None;
+        }
+        self.facts_on(&Poly::atom(a), true)
+            .chain(self.dim_upper(a))
+            .chain(self.width_max(a))
+            .filter_map(|p| self.const_upper_poly(&p, depth - 1))
+            .min()
+    }
+
+    /// A variable's type's own maximum, for types narrower than 64 bits.
+    fn width_max(&self, a: VarId) -> Option<Poly> {
+        let bits = match dim_of_atom(a) {
+            Some(_) => 32,
+            None => self.types.vars.get(a).and_then(|v| v.ty.scalar())?.bits(),
+        };
+        (bits < 64).then(|| Poly::constant((1i128 << bits) - 1))
+    }
+
+    /// A constant upper bound of `p`: its positive terms at their atoms' constant bounds
+    /// (its negative terms are at most 0, so leaving them out keeps a bound).
+    fn const_upper_poly(&self, p: &Poly, depth: usize) -> Option<i128> {
+        let mut total: i128 = 0;
+        for (mono, &c) in &p.0 {
+            if c < 0 && !mono.is_empty() {
+                continue;
+            }
+            let mut term = c;
+            for &a in mono {
+                term = term.checked_mul(self.const_upper(a, depth)?)?;
+            }
+            total = total.checked_add(term)?;
+        }
+        Some(total)
+    }
+
+    /// Whether `p >= 0` for every value the facts allow: no negative coefficient, or
+    /// the constant term outweighs the negative terms at their atoms' constant bounds.
+    fn proven_non_negative(&self, p: &Poly) -> bool {
+        if p.never_negative() {
+            return true;
+        }
+        let mut least: i128 = 0;
+        for (mono, &c) in &p.0 {
+            if mono.is_empty() {
+                least += c;
+            } else if c < 0 {
+                let mut m: i128 = 1;
+                for &a in mono {
+                    match self
+                        .const_upper(a, MAX_CONST_DEPTH)
+                        .and_then(|u| m.checked_mul(u))
+                    {
+                        Some(v) => m = v,
+                        None => return false,
+                    }
+                }
+                match m.checked_mul(c).and_then(|t| least.checked_add(t)) {
+                    Some(v) => least = v,
+                    None => return false,
+                }
+            }
+        }
+        least >= 0
+    }
+
+    /// Whether `a >= b` is proven (so `a - b` does not wrap).
+    fn ordered(&self, a: &Expr, b: &Expr) -> bool {
+        let ub = self.upper(b);
+        self.lower(a)
+            .iter()
+            .any(|l| ub.iter().any(|u| l.sub(u).is_some_and(|d| self.proven_non_negative(&d))))
+    }
+
+    /// Combines each bound of `a` with each of `b`.
+    fn combine(ua: &[Poly], ub: &[Poly], f: impl Fn(&Poly, &Poly) -> Option<Poly>) -> Vec<Poly> {
+        let mut v = Vec::new();
+        for pa in ua {
+            for pb in ub {
+                v.extend(f(pa, pb));
+            }
+        }
+        v
+    }
+
+    /// Upper bounds of the machine value of `e` (unsigned), each valid on its own.
     pub fn upper(&self, e: &Expr) -> Vec<Poly> {
-        let Some(s) = self.unsigned(&self.types.expr[e.id]) else {
+        self.memoized(e, true, || self.upper_of(e))
+    }
+
+    fn upper_of(&self, e: &Expr) -> Vec<Poly> {
+        let Some(s) = self.unsigned_of(e) else {
             return Vec::new();
         };
         let wide = s.bits() == 64;
-        let mut out = match &e.kind {
-            ExprKind::Lit(_) => self.exact(e).into_iter().collect(),
-            ExprKind::Var(..) | ExprKind::Method(..) => match self.atom_of(e) {
-                Some(a) => {
-                    let mut v: Vec<Poly> = self
-                        .facts
-                        .upper
-                        .iter()
-                        .rev()
-                        .filter(|(w, _)| *w == a)
-                        .map(|(_, p)| p.clone())
-                        .collect();
-                    v.push(Poly::atom(a));
-                    v
-                }
-                None => Vec::new(),
-            },
+        // What the facts say of this very expression comes first.
+        let mut out: Vec<Poly> = match self.key(e) {
+            Some(k) => self.facts_on(&k, true).collect(),
+            None => Vec::new(),
+        };
+        if let Some(a) = self.atom_of(e) {
+            out.extend(self.dim_upper(a));
+        }
+        match &e.kind {
+            ExprKind::Lit(_) => out.extend(self.key(e)),
+            // `a.min(b)` is below either's bound.
+            ExprKind::Method(recv, _, args)
+                if self.types.methods.get(&e.id) == Some(&Method::Min) && args.len() == 1 =>
+            {
+                out.extend(self.upper(recv));
+                out.extend(self.upper(&args[0]));
+            }
             ExprKind::Binary(op @ (BinOp::Add | BinOp::Mul), a, b) if wide => {
                 let (ua, ub) = (self.upper(a), self.upper(b));
-                let mut v = Vec::new();
-                for pa in &ua {
-                    for pb in &ub {
-                        let p = if *op == BinOp::Add {
+                out.extend(Self::combine(&ua, &ub, |pa, pb| {
+                    if *op == BinOp::Add {
+                        pa.add(pb)
+                    } else {
+                        pa.mul(pb)
+                    }
+                }));
+            }
+            ExprKind::Binary(BinOp::Sub, a, b) if wide && self.ordered(a, b) => {
+                let (ua, lb) = (self.upper(a), self.lower(b));
+                out.extend(Self::combine(&ua, &lb, Poly::sub));
+            }
+            // `a % m < m` for any `a` once `m >= 1` (whatever the width).
+            ExprKind::Binary(BinOp::Rem, _, m) if self.is_positive(m) => {
+                let one = Poly::constant(1);
+                out.extend(self.upper(m).iter().filter_map(|p| p.sub(&one)));
+            }
+            // `a / m <= a` once `m >= 1`; by a literal, a constant bound divides too.
+            ExprKind::Binary(BinOp::Div, a, m) if self.is_positive(m) => {
+                let ua = self.upper(a);
+                if let ExprKind::Lit(Lit::Int(k, _)) = m.kind {
+                    let k = i128::try_from(k).unwrap_or(i128::MAX);
+                    out.extend(
+                        ua.iter()
+                            .filter_map(|p| self.const_upper_poly(p, MAX_CONST_DEPTH))
+                            .min()
+                            .map(|c| Poly::constant(c / k)),
+                    );
+                }
+                out.extend(ua);
+            }
+            // `a & k <= k`.
+            ExprKind::Binary(BinOp::BitAnd, a, b) => {
+                for k in [a, b] {
+                    if let ExprKind::Lit(Lit::Int(..)) = k.kind {
+                        out.extend(self.key(k));
+                    }
+                }
+            }
+            // Widening between unsigned types keeps the value.
+            ExprKind::Cast(inner, to) => {
+                if let Some(from) = self.unsigned_of(inner) {
+                    if to.bits() >= from.bits() {
+                        out.extend(self.upper(inner));
+                    }
+                }
+            }
+            _ => {}
+        }
+        // The atom itself (so `i < s.len()` may prove `s[i]` with `i`'s own bound), then
+        // the type's own maximum.
+        out.extend(self.atom_of(e).map(Poly::atom));
+        if !wide {
+            out.push(Poly::constant((1i128 << s.bits()) - 1));
+        }
+        out
+    }
+
+    /// Lower bounds of the machine value of `e` (unsigned), each valid on its own; 0 is
+    /// always one.
+    pub fn lower(&self, e: &Expr) -> Vec<Poly> {
+        self.memoized(e, false, || {
+            let mut v = self.lower_of(e);
+            v.truncate(MAX_BOUNDS - 1);
+            v.push(Poly::constant(0));
+            v
+        })
+    }
+
+    fn lower_of(&self, e: &Expr) -> Vec<Poly> {
+        let Some(s) = self.unsigned_of(e) else {
+            return Vec::new();
+        };
+        let wide = s.bits() == 64;
+        let mut out: Vec<Poly> = match self.key(e) {
+            Some(k) => self.facts_on(&k, false).collect(),
+            None => Vec::new(),
+        };
+        if matches!(
+            self.atom_of(e).and_then(dim_of_atom),
+            Some((Dim::BlockDim | Dim::GridDim, _))
+        ) {
+            out.push(Poly::constant(1));
+        }
+        match &e.kind {
+            ExprKind::Lit(_) => out.extend(self.key(e)),
+            // Sums and products keep their operands' lower bounds only where the value
+            // cannot wrap: some constant upper bound of it is below 2^64.
+            ExprKind::Binary(op @ (BinOp::Add | BinOp::Mul), a, b) if wide => {
+                let fits = self
+                    .upper(e)
+                    .iter()
+                    .filter_map(|p| self.const_upper_poly(p, MAX_CONST_DEPTH))
+                    .any(|c| c < 1 << 64);
+                if fits {
+                    let (la, lb) = (self.lower(a), self.lower(b));
+                    out.extend(Self::combine(&la, &lb, |pa, pb| {
+                        if *op == BinOp::Add {
                             pa.add(pb)
                         } else {
                             pa.mul(pb)
-                        };
-                        v.extend(p);
+                        }
+                    }));
+                }
+            }
+            ExprKind::Binary(BinOp::Sub, a, b) if wide && self.ordered(a, b) => {
+                let (la, ub) = (self.lower(a), self.upper(b));
+                out.extend(
+                    Self::combine(&la, &ub, Poly::sub)
+                        .into_iter()
+                        .filter(|d| self.proven_non_negative(d)),
+                );
+            }
+            ExprKind::Cast(inner, to) => {
+                if let Some(from) = self.unsigned_of(inner) {
+                    if to.bits() >= from.bits() {
+                        out.extend(self.lower(inner));
                     }
                 }
-                v
             }
-            // `a % m < m` for any `a` once `m >= 1` (whatever the width).
-            ExprKind::Binary(BinOp::Rem, _, m) if self.is_positive(m) => self
-                .exact(m)
-                .and_then(|m| m.sub(&Poly::constant(1)))
-                .into_iter()
-                .collect(),
-            // `a & k <= k`.
-            ExprKind::Binary(BinOp::BitAnd, a, b) => {
-                let mut v: Vec<Poly> = Vec::new();
-                for k in [a, b] {
-                    if let ExprKind::Lit(Lit::Int(..)) = k.kind {
-                        v.extend(self.exact(k));
-                    }
-                }
-                v
-            }
-            // Widening between unsigned types keeps the value.
-            ExprKind::Cast(inner, to) => match self.unsigned(&self.types.expr[inner.id]) {
-                Some(from) if to.bits() >= from.bits() => self.upper(inner),
-                _ => Vec::new(),
-            },
-            _ => Vec::new(),
-        };
-        out.truncate(MAX_BOUNDS);
+            _ => {}
+        }
+        out.extend(self.atom_of(e).map(Poly::atom));
         out
     }
 
@@ -254,11 +600,12 @@ impl Prover<'_> {
         };
         self.upper(idx)
             .iter()
-            .any(|b| max.sub(b).is_some_and(|d| d.never_negative()))
+            .any(|b| max.sub(b).is_some_and(|d| self.proven_non_negative(&d)))
     }
 
     /// Records what holds where `cond` is `holds` (true in a then-branch, false after
-    /// `if cond { return; }`).
+    /// `if cond { return; }`). Conjuncts are taken in order, so `i >= k && i - k < n`
+    /// proves the subtraction in the second from the first.
     pub fn assume(&mut self, cond: &Expr, holds: bool) {
         match (&cond.kind, holds) {
             (ExprKind::Unary(UnOp::Not, c), _) => self.assume(c, !holds),
@@ -271,9 +618,11 @@ impl Prover<'_> {
             (ExprKind::Binary(BinOp::Ne, a, b), true)
             | (ExprKind::Binary(BinOp::Eq, a, b), false) => {
                 for (x, zero) in [(a, b), (b, a)] {
-                    if let (Some(v), ExprKind::Lit(Lit::Int(0, _))) = (self.atom_of(x), &zero.kind)
+                    if let (Some(k), ExprKind::Lit(Lit::Int(0, _))) = (self.key(x), &zero.kind)
                     {
-                        self.facts.positive.push(v);
+                        if self.unsigned_of(x).is_some() {
+                            self.facts.lower.push((k, Poly::constant(1)));
+                        }
                     }
                 }
             }
@@ -292,26 +641,32 @@ impl Prover<'_> {
         }
     }
 
-    /// `small < big` (strict) or `small <= big`.
+    /// `small < big` (strict) or `small <= big`, both unsigned: `small` is at most each
+    /// upper bound of `big` (less one when strict), `big` at least each lower bound of
+    /// `small` (plus one).
     fn bound(&mut self, small: &Expr, big: &Expr, strict: bool) {
-        // `small < big` with `small >= 0` (both unsigned), or `1 <= big`: `big >= 1`.
-        if let Some(a) = self.atom_of(big) {
-            if strict || self.is_positive(small) {
-                self.facts.positive.push(a);
+        if self.unsigned_of(small).is_none() || self.unsigned_of(big).is_none() {
+            return;
+        }
+        let step = Poly::constant(i128::from(strict));
+        let mut facts_upper = Vec::new();
+        let mut facts_lower = Vec::new();
+        if let Some(k) = self.key(small) {
+            for u in self.upper(big) {
+                if let Some(b) = u.sub(&step).filter(|b| *b != k) {
+                    facts_upper.push((k.clone(), b));
+                }
             }
         }
-        let (Some(v), Some(b)) = (self.atom_of(small), self.exact(big)) else {
-            return;
-        };
-        let bound = if strict {
-            match b.sub(&Poly::constant(1)) {
-                Some(p) => p,
-                None => return,
+        if let Some(k) = self.key(big) {
+            for l in self.lower(small) {
+                if let Some(b) = l.add(&step).filter(|b| *b != k) {
+                    facts_lower.push((k.clone(), b));
+                }
             }
-        } else {
-            b
-        };
-        self.facts.upper.push((v, bound));
+        }
+        self.facts.upper.extend(facts_upper);
+        self.facts.lower.extend(facts_lower);
     }
 
     /// `let v = init` with `v` immutable: `v` is bounded as `init` is.
@@ -320,32 +675,37 @@ impl Prover<'_> {
         if info.mutable || self.unsigned(&info.ty).is_none() {
             return;
         }
-        for p in self.upper(init) {
-            if p != Poly::atom(v) {
-                self.facts.upper.push((v, p));
-            }
-        }
+        let k = Poly::atom(v);
+        let upper: Vec<Poly> = self.upper(init).into_iter().filter(|p| *p != k).collect();
+        let lower: Vec<Poly> = self.lower(init).into_iter().filter(|p| *p != k).collect();
+        self.facts.upper.extend(upper.into_iter().map(|p| (k.clone(), p)));
+        self.facts.lower.extend(lower.into_iter().map(|p| (k.clone(), p)));
     }
 
-    /// The body of `for v in start..end` (or `..=end`).
-    pub fn loop_var(&mut self, v: VarId, end: &Expr, inclusive: bool) {
+    /// The body of `for v in start..end` (or `..=end`, stepped or walked backwards).
+    pub fn loop_var(&mut self, v: VarId, start: &Expr, end: &Expr, inclusive: bool) {
         let info = &self.types.vars[v];
         if info.mutable || self.unsigned(&info.ty).is_none() {
             return;
         }
-        let Some(b) = self.exact(end) else {
-            return;
-        };
-        let bound = if inclusive {
-            Some(b)
-        } else {
-            if let Some(a) = self.atom_of(end) {
-                self.facts.positive.push(a);
-            }
-            b.sub(&Poly::constant(1))
-        };
-        if let Some(bound) = bound {
-            self.facts.upper.push((v, bound));
+        let k = Poly::atom(v);
+        // Every value is at least the start's value.
+        let lower: Vec<Poly> = self.lower(start).into_iter().filter(|p| *p != k).collect();
+        // The range's end is computed once, before the first iteration: any of its upper
+        // bounds bounds `v` (`for i in 0..34 * 34` gives `i <= 1155`), and a non-empty
+        // `a..end` has `end >= 1`.
+        let step = Poly::constant(i128::from(!inclusive));
+        let upper: Vec<Poly> = self
+            .upper(end)
+            .iter()
+            .filter_map(|b| b.sub(&step))
+            .filter(|p| *p != k)
+            .collect();
+        let end_key = (!inclusive).then(|| self.key(end)).flatten();
+        self.facts.lower.extend(lower.into_iter().map(|p| (k.clone(), p)));
+        self.facts.upper.extend(upper.into_iter().map(|p| (k.clone(), p)));
+        if let Some(e) = end_key {
+            self.facts.lower.push((e, Poly::constant(1)));
         }
     }
 }

@@ -82,6 +82,7 @@ impl<'a> FnWriter<'a> {
                     self.raw(&format!("__shared__ {} {cname}{dims};", d.elem.c_name()));
                     self.slice_len.insert(*var, format!("{}ull", d.len));
                     self.shared_len.insert(*var, d.len);
+                    self.shared_vars.insert(*var);
                     self.var_names.insert(*var, cname);
                     return;
                 }
@@ -94,6 +95,7 @@ impl<'a> FnWriter<'a> {
                         "unsigned long long {len} = ws_dynamic_shared_len<{c}>();"
                     ));
                     self.slice_len.insert(*var, len);
+                    self.shared_vars.insert(*var);
                     self.var_names.insert(*var, cname);
                     return;
                 }
@@ -460,7 +462,7 @@ impl<'a> FnWriter<'a> {
         self.indent -= 1;
         let facts = self.facts.mark();
         if let Pat::Bind { var, .. } = pat {
-            self.prover().loop_var(*var, &r.end, r.inclusive);
+            self.prover().loop_var(*var, &r.start, &r.end, r.inclusive);
         }
         self.loop_body(label, body);
         self.facts.reset(facts);
