@@ -96,6 +96,10 @@ fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> Options {
             let value: syn::Expr = meta.value()?.parse()?;
             o.block = Some(block_shape(&value)?);
             Ok(())
+        } else if meta.path.is_ident("block") {
+            Err(meta.error(
+                "`block = (..)` is an option of #[gpu_kernel]: a device function runs in the blocks of the kernels that call it",
+            ))
         } else {
             Err(meta.error(
                 "unknown option: #[gpu_kernel] takes `fast_math`, `unchecked` and `block = (x, y, z)`; #[gpu_device] takes `unchecked`",

@@ -460,11 +460,18 @@ impl<'a> FnWriter<'a> {
 
     fn ternary(&mut self, cond: &Expr, then: &Block, els: &Expr) -> String {
         let c = self.value(cond);
+        // Each side is evaluated only where the condition says, so it knows what the
+        // condition says (`if i >= 1 { a[i - 1] } else { 0 }`).
+        let facts = self.facts.mark();
+        self.prover().assume(cond, true);
         let a = self.value(then.tail.as_ref().unwrap());
+        self.facts.reset(facts);
+        self.prover().assume(cond, false);
         let b = match &els.kind {
             ExprKind::Block(bl) => self.value(bl.tail.as_ref().unwrap()),
             _ => self.value(els),
         };
+        self.facts.reset(facts);
         format!("({c} ? {a} : {b})")
     }
 

@@ -46,6 +46,8 @@ const MAX_BOUNDS: usize = 16;
 const MAX_TERMS: usize = 32;
 /// How deep constant upper bounds are looked for through other atoms' bounds.
 const MAX_CONST_DEPTH: usize = 3;
+/// How many negative terms in a row may be replaced by their atoms' upper bounds.
+const MAX_SUBSTITUTIONS: usize = 2;
 
 /// A polynomial with integer coefficients in atoms (immutable variables): each monomial is
 /// its sorted atoms, with repeats.
@@ -94,6 +96,11 @@ impl Poly {
             }
         }
         Some(out)
+    }
+
+    /// The coefficient of the monomial without atoms.
+    pub fn constant_term(&self) -> i128 {
+        self.0.get(&Vec::new()).copied().unwrap_or(0)
     }
 
     /// Non-negative for every non-negative value of the atoms (no negative coefficient).
@@ -392,6 +399,40 @@ impl<'a> Prover<'a> {
     /// Whether `p >= 0` for every value the facts allow: no negative coefficient, or
     /// the constant term outweighs the negative terms at their atoms' constant bounds.
     fn proven_non_negative(&self, p: &Poly) -> bool {
+        self.non_negative_within(p, MAX_SUBSTITUTIONS)
+    }
+
+    /// [`Self::proven_non_negative`], also replacing a negative term `-c * a` by `-c * u`
+    /// for an upper bound `u` of `a` (which makes the polynomial no larger), up to `depth`
+    /// replacements deep: `n - block_dim().x` once `block_dim().x <= n` is known.
+    fn non_negative_within(&self, p: &Poly, depth: usize) -> bool {
+        if self.non_negative_by_constants(p) {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        for (mono, &c) in &p.0 {
+            let [a] = mono.as_slice() else { continue };
+            if c >= 0 {
+                continue;
+            }
+            let term = Poly(BTreeMap::from([(mono.clone(), c)]));
+            for u in self.facts_on(&Poly::atom(*a), true).chain(self.dim_upper(*a)) {
+                let replaced = p
+                    .sub(&term)
+                    .and_then(|q| q.add(&u.mul(&Poly::constant(c))?));
+                if replaced.is_some_and(|q| self.non_negative_within(&q, depth - 1)) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// No negative coefficient, or the constant term outweighs the negative terms at
+    /// their atoms' constant upper bounds.
+    fn non_negative_by_constants(&self, p: &Poly) -> bool {
         if p.never_negative() {
             return true;
         }
@@ -652,8 +693,14 @@ impl<'a> Prover<'a> {
         let mut facts_upper = Vec::new();
         let mut facts_lower = Vec::new();
         if let Some(k) = self.key(small) {
+            // `base + 32 <= n` also says `base <= n - 32`.
+            let offset = k.constant_term();
+            let rest = k.sub(&Poly::constant(offset)).filter(|r| offset > 0 && *r != k);
             for u in self.upper(big) {
                 if let Some(b) = u.sub(&step).filter(|b| *b != k) {
+                    if let (Some(r), Some(rb)) = (&rest, b.sub(&Poly::constant(offset))) {
+                        facts_upper.push((r.clone(), rb));
+                    }
                     facts_upper.push((k.clone(), b));
                 }
             }

@@ -1,0 +1,335 @@
+//! The bounds prover's facts beyond `#[len]` and early returns, on the simulator and the
+//! GPU: a declared block shape (`#[gpu_kernel(block = (32, 1))]`, checked at launch),
+//! `thread_idx().x < block_dim().x`, `% n`, `min`, and subtraction with a proven lower
+//! bound (also of a compared expression, `i + d >= k && i + d - k < n`). Each proven
+//! kernel has no check left in its C and computes what the CPU does on random data; each
+//! near miss is one step past what its facts allow, keeps its check, and reports
+//! `OutOfBounds` with the index and the length on both backends.
+
+mod common;
+
+use common::{devices, line_of, Rng};
+use warpspeed::prelude::*;
+use warpspeed::{Device, Error, LaunchConfig};
+
+const SOURCE: &str = include_str!("prover_facts.rs");
+const FILE: &str = "tests/prover_facts.rs";
+
+// ---- proven: no check left ---------------------------------------------------------------
+
+/// A declared block of 32 threads: `thread_idx().x < 32` indexes the 32-element shared
+/// array and `31 - tx` too (the subtraction's lower bound is proven).
+#[gpu_kernel(block = (32, 1))]
+fn reverse_in_blocks(#[len(n)] v: &mut [u32], n: usize) {
+    let tile = SharedArray::<u32, 32>::new();
+    let tx = thread_idx().x as usize;
+    let base = block_idx().x as usize * 32;
+    if base + 32 > n {
+        return;
+    }
+    tile[tx] = v[base + tx];
+    sync_threads();
+    v[base + tx] = tile[31 - tx];
+}
+
+/// `thread_idx().x < block_dim().x <= n`: one thread per element of a block-sized slice.
+#[gpu_kernel]
+fn square_per_thread(#[len(n)] v: &mut [u32], n: usize) {
+    if block_dim().x as usize <= n {
+        let t = thread_idx().x as usize;
+        v[t] = v[t].wrapping_mul(v[t]);
+    }
+}
+
+/// `% n` with `n != 0`, `min` with `n - 1` (proven from `n >= 1`), and `i - 1` where
+/// `i >= 1`.
+#[gpu_kernel]
+fn gather_three(#[len(n)] a: &[u32], #[len(m)] out: &mut [u32], n: usize, m: usize) {
+    let i = grid_1d();
+    if i >= m || n == 0 {
+        return;
+    }
+    let wrapped = a[i % n];
+    let clamped = a[i.min(n - 1)];
+    let before = if i >= 1 && i <= n { a[i - 1] } else { 0 };
+    out[i] = wrapped ^ (clamped << 1) ^ (before << 2);
+}
+
+/// A compared expression: `i + d >= k` proves the subtraction, `i + d - k < n` bounds it
+/// (the convolution's zero padding).
+#[gpu_kernel]
+fn shifted_window(#[len(n)] a: &[u32], #[len(n)] out: &mut [u32], n: usize, d: usize) {
+    let i = grid_1d();
+    if i >= n {
+        return;
+    }
+    let mut s = 0u32;
+    for k in 0..2 * d + 1 {
+        if i + d >= k && i + d - k < n {
+            s = s.wrapping_add(a[i + d - k]);
+        }
+    }
+    out[i] = s;
+}
+
+// ---- near misses: the check stays and reports --------------------------------------------
+
+/// Declared 32 threads, but `tx + 1` reaches 32.
+#[gpu_kernel(block = (32, 1))]
+fn block_one_past(out: &mut [u32]) {
+    let tile = SharedArray::<u32, 32>::new();
+    let tx = thread_idx().x as usize;
+    tile[tx + 1] = 1; // @BLOCK
+    if tx == 0 {
+        out[0] = 1;
+    }
+}
+
+/// `block_dim().x <= n + 1`: the last thread is one past.
+#[gpu_kernel]
+fn block_dim_one_past(#[len(n)] v: &mut [u32], n: usize) {
+    if block_dim().x as usize <= n + 1 {
+        let t = thread_idx().x as usize;
+        v[t] = 1; // @BLOCKDIM
+    }
+}
+
+/// `% (n + 1)` reaches `n`.
+#[gpu_kernel]
+fn rem_one_past(#[len(n)] a: &mut [u32], n: usize) {
+    let i = grid_1d();
+    a[i % (n + 1)] = 1; // @REM
+}
+
+/// `min(n)` (not `n - 1`) reaches `n`.
+#[gpu_kernel]
+fn min_one_past(#[len(n)] a: &mut [u32], n: usize) {
+    let i = grid_1d();
+    a[i.min(n)] = 1; // @MIN
+}
+
+/// `i - 1` without `i >= 1`: wraps to u64::MAX at 0.
+#[gpu_kernel]
+fn sub_unproven(#[len(n)] a: &mut [u32], n: usize) {
+    let i = grid_1d();
+    if i <= n {
+        a[i - 1] = 1; // @SUB
+    }
+}
+
+/// `i + d - k <= n` (not `< n`): one past at the window's far end.
+#[gpu_kernel]
+fn window_one_past(#[len(n)] a: &[u32], #[len(n)] out: &mut [u32], n: usize, d: usize) {
+    let i = grid_1d();
+    if i >= n {
+        return;
+    }
+    let mut s = 0u32;
+    for k in 0..2 * d + 1 {
+        if i + d >= k && i + d - k <= n {
+            s += a[i + d - k]; // @WINDOW
+        }
+    }
+    out[i] = s;
+}
+
+/// The C after the prelude, where the kernel's own code is.
+fn kernel_c(source: &str) -> &str {
+    source
+        .split("// ---- end of the prelude")
+        .nth(1)
+        .expect("the prelude's end marker")
+}
+
+fn has_check(source: &str) -> bool {
+    let c = kernel_c(source);
+    c.contains("ws_ld(") || c.contains("ws_at(") || c.contains("ws_at_shared(")
+}
+
+#[test]
+fn proven_kernels_have_no_check_left() {
+    for (name, source) in [
+        ("reverse_in_blocks", &*reverse_in_blocks::CUDA_SOURCE),
+        ("square_per_thread", &*square_per_thread::CUDA_SOURCE),
+        ("gather_three", &*gather_three::CUDA_SOURCE),
+        ("shifted_window", &*shifted_window::CUDA_SOURCE),
+    ] {
+        assert!(!has_check(source), "{name}:\n{}", kernel_c(source));
+    }
+    // The declared shape reaches NVRTC.
+    assert!(reverse_in_blocks::CUDA_SOURCE.contains("__launch_bounds__(32) reverse_in_blocks("));
+}
+
+#[test]
+fn proven_kernels_compute_what_the_cpu_does() {
+    for dev in devices("prover_facts_proven") {
+        let mut rng = Rng::new(11);
+        // Blocks of 32 reversed in place; the tail past the last whole block is untouched.
+        let n = 32 * 5 + 7;
+        let host: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+        let mut v = dev.upload(&host).unwrap();
+        reverse_in_blocks::launch(&dev, LaunchConfig::new(6, (32, 1)), &mut v, n).unwrap();
+        let mut want = host.clone();
+        for chunk in want[..160].chunks_mut(32) {
+            chunk.reverse();
+        }
+        assert_eq!(v.download().unwrap(), want, "{:?}", dev.backend());
+
+        let host: Vec<u32> = (0..100).map(|_| rng.next_u64() as u32).collect();
+        let mut v = dev.upload(&host).unwrap();
+        square_per_thread::launch(&dev, LaunchConfig::new(1, 64), &mut v, 100).unwrap();
+        let want: Vec<u32> = host
+            .iter()
+            .enumerate()
+            .map(|(i, x)| if i < 64 { x.wrapping_mul(*x) } else { *x })
+            .collect();
+        assert_eq!(v.download().unwrap(), want, "{:?}", dev.backend());
+
+        for (n, m) in [(1usize, 40usize), (7, 100), (300, 129)] {
+            let a_host: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+            let a = dev.upload(&a_host).unwrap();
+            let mut out = dev.upload(&vec![u32::MAX; m]).unwrap();
+            let blocks = m.div_ceil(64) as u32;
+            gather_three::launch(&dev, LaunchConfig::new(blocks, 64), &a, &mut out, n, m).unwrap();
+            let want: Vec<u32> = (0..m)
+                .map(|i| {
+                    let before = if i >= 1 && i <= n { a_host[i - 1] } else { 0 };
+                    a_host[i % n] ^ (a_host[i.min(n - 1)] << 1) ^ (before << 2)
+                })
+                .collect();
+            assert_eq!(out.download().unwrap(), want, "n {n} m {m} {:?}", dev.backend());
+        }
+
+        for (n, d) in [(1usize, 3usize), (50, 0), (257, 6)] {
+            let a_host: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+            let a = dev.upload(&a_host).unwrap();
+            let mut out = dev.upload(&vec![u32::MAX; n]).unwrap();
+            let blocks = n.div_ceil(64) as u32;
+            shifted_window::launch(&dev, LaunchConfig::new(blocks, 64), &a, &mut out, n, d)
+                .unwrap();
+            let want: Vec<u32> = (0..n)
+                .map(|i| {
+                    (0..2 * d + 1)
+                        .filter(|&k| i + d >= k && i + d - k < n)
+                        .fold(0u32, |s, k| s.wrapping_add(a_host[i + d - k]))
+                })
+                .collect();
+            assert_eq!(out.download().unwrap(), want, "n {n} d {d} {:?}", dev.backend());
+        }
+    }
+}
+
+#[test]
+fn a_launch_with_another_block_shape_is_refused() {
+    for dev in devices("prover_facts_block_shape") {
+        let mut v = dev.upload(&[7u32; 64]).unwrap();
+        let err = reverse_in_blocks::launch(&dev, LaunchConfig::new(1, (64, 1)), &mut v, 64)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid launch of kernel `reverse_in_blocks` with grid (1, 1, 1), block (64, 1, 1): \
+             the kernel declares \
+             #[gpu_kernel(block = (32, 1, 1))], so every launch needs blocks of (32, 1, 1) threads"
+        );
+        assert!(matches!(err, Error::InvalidLaunch { .. }), "{err:?}");
+        // Nothing ran.
+        assert_eq!(v.download().unwrap(), vec![7u32; 64]);
+    }
+}
+
+fn at(marker: &str) -> String {
+    format!("{FILE}:{}", line_of(SOURCE, marker))
+}
+
+/// `r` (or the synchronisation after it) is `OutOfBounds` in `kernel` at `marker`.
+fn expect_oob(dev: &Device, r: Result<(), Error>, kernel: &str, marker: &str, index: u64, len: u64) {
+    let err = r.and_then(|()| dev.synchronize()).unwrap_err();
+    match &err {
+        Error::OutOfBounds {
+            kernel: k,
+            file,
+            line,
+            index: i,
+            len: l,
+            ..
+        } => assert_eq!(
+            (k.as_str(), format!("{file}:{line}"), *i, *l),
+            (kernel, at(marker), index, len),
+            "{err}"
+        ),
+        other => panic!(
+            "{kernel} on {:?}: expected OutOfBounds, got {other}",
+            dev.backend()
+        ),
+    }
+}
+
+#[test]
+fn near_misses_keep_their_checks() {
+    for (name, source) in [
+        ("block_one_past", &*block_one_past::CUDA_SOURCE),
+        ("block_dim_one_past", &*block_dim_one_past::CUDA_SOURCE),
+        ("rem_one_past", &*rem_one_past::CUDA_SOURCE),
+        ("min_one_past", &*min_one_past::CUDA_SOURCE),
+        ("sub_unproven", &*sub_unproven::CUDA_SOURCE),
+        ("window_one_past", &*window_one_past::CUDA_SOURCE),
+    ] {
+        assert!(has_check(source), "{name}:\n{}", kernel_c(source));
+    }
+    for dev in devices("prover_facts_near_misses") {
+        let n = 8usize;
+        let mut out = dev.zeros::<u32>(1).unwrap();
+        expect_oob(
+            &dev,
+            block_one_past::launch(&dev, LaunchConfig::new(1, (32, 1)), &mut out),
+            "block_one_past",
+            "BLOCK",
+            32,
+            32,
+        );
+        let mut v = dev.zeros::<u32>(n).unwrap();
+        expect_oob(
+            &dev,
+            block_dim_one_past::launch(&dev, LaunchConfig::new(1, n as u32 + 1), &mut v, n),
+            "block_dim_one_past",
+            "BLOCKDIM",
+            8,
+            8,
+        );
+        // Thread 8 of 9 takes 8 % 9 = 8; thread 8 of 9 takes min(8, 8) = 8.
+        expect_oob(
+            &dev,
+            rem_one_past::launch(&dev, LaunchConfig::new(1, 9), &mut v, n),
+            "rem_one_past",
+            "REM",
+            8,
+            8,
+        );
+        expect_oob(
+            &dev,
+            min_one_past::launch(&dev, LaunchConfig::new(1, 9), &mut v, n),
+            "min_one_past",
+            "MIN",
+            8,
+            8,
+        );
+        expect_oob(
+            &dev,
+            sub_unproven::launch(&dev, LaunchConfig::new(1, 1), &mut v, n),
+            "sub_unproven",
+            "SUB",
+            u64::MAX,
+            8,
+        );
+        // Thread 7 with d = 1, k = 0 reaches 7 + 1 - 0 = 8.
+        let a = dev.zeros::<u32>(n).unwrap();
+        expect_oob(
+            &dev,
+            window_one_past::launch(&dev, LaunchConfig::new(1, 8), &a, &mut v, n, 1),
+            "window_one_past",
+            "WINDOW",
+            8,
+            8,
+        );
+    }
+}
