@@ -2,7 +2,8 @@
 //!
 //! result[i][j] = sum over (k, l) of mask[k][l] * image[i - k + mask_rows / 2][j - l + mask_cols / 2]
 //!
-//! with zeros outside the image. Two kernels:
+//! with zeros outside the image. Two kernels (in examples/kernels/convolve.rs, shared with
+//! the bench):
 //! - `naive`: one thread per pixel, mask and image read from global memory;
 //! - `shared` (seed 002's `smem_convolve`): blocks of 32x32 threads copy the mask (up to
 //!   13x13) and their image tile with its halo (up to 44x44) into shared memory, wait
@@ -24,102 +25,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use warpspeed::__private::KernelDef;
-use warpspeed::prelude::*;
 use warpspeed::{Backend, DeviceBuffer, LaunchConfig};
 
 mod common;
 use common::{KernelVariant, VariantFlags, XorShift};
-
-/// The largest mask side the shared kernel's tiles hold (seed 002's 13x13).
-const MAX_MASK: usize = 13;
-
-/// Seed 002's `convolve`: one thread per pixel (x = column, y = row), everything read from
-/// global memory; taps outside the image are skipped (zero padding).
-#[gpu_kernel]
-fn convolve_naive(
-    result: &mut [f32],
-    mask: &[f32],
-    image: &[f32],
-    rows: usize,
-    cols: usize,
-    mask_rows: usize,
-    mask_cols: usize,
-) {
-    let (j, i) = grid_2d();
-    if i >= rows || j >= cols {
-        return;
-    }
-    let dr = mask_rows / 2;
-    let dc = mask_cols / 2;
-    let mut s = 0.0f32;
-    for k in 0..mask_rows {
-        for l in 0..mask_cols {
-            // Image row i - k + dr and column j - l + dc, tested without going below zero.
-            if i + dr >= k && i + dr - k < rows && j + dc >= l && j + dc - l < cols {
-                s += mask[k * mask_cols + l] * image[(i + dr - k) * cols + (j + dc - l)];
-            }
-        }
-    }
-    result[i * cols + j] = s;
-}
-
-/// Seed 002's `smem_convolve`: blocks of 32x32 threads. The block's threads copy the mask
-/// (at most 13x13) into shared memory, and the image rows i0 - dr .. i0 + 32 + dr and
-/// columns j0 - dc .. j0 + 32 + dc (the tile and its halo, zeros outside the image, at most
-/// 44x44) into a shared tile, each thread a strided share of it; after the barrier every
-/// pixel's sum reads shared memory only. Threads outside the image help load and write
-/// nothing.
-#[gpu_kernel]
-fn convolve_shared(
-    result: &mut [f32],
-    mask: &[f32],
-    image: &[f32],
-    rows: usize,
-    cols: usize,
-    mask_rows: usize,
-    mask_cols: usize,
-) {
-    let tile = SharedArray::<[f32; 44], 44>::new();
-    let smask = SharedArray::<f32, 169>::new();
-    let tx = thread_idx().x as usize;
-    let ty = thread_idx().y as usize;
-    let t = ty * 32 + tx;
-    let i0 = block_idx().y as usize * 32;
-    let j0 = block_idx().x as usize * 32;
-    let dr = mask_rows / 2;
-    let dc = mask_cols / 2;
-    if t < mask_rows * mask_cols {
-        smask[t] = mask[t];
-    }
-    // Tile cell (r, c) holds image pixel (i0 + r - dr, j0 + c - dc).
-    let tile_rows = 32 + 2 * dr;
-    let tile_cols = 32 + 2 * dc;
-    let mut e = t;
-    while e < tile_rows * tile_cols {
-        let r = e / tile_cols;
-        let c = e % tile_cols;
-        let inside = i0 + r >= dr && i0 + r - dr < rows && j0 + c >= dc && j0 + c - dc < cols;
-        tile[r][c] = if inside {
-            image[(i0 + r - dr) * cols + (j0 + c - dc)]
-        } else {
-            0.0
-        };
-        e += 1024;
-    }
-    sync_threads();
-    let i = i0 + ty;
-    let j = j0 + tx;
-    if i < rows && j < cols {
-        // image[i - k + dr][j - l + dc] is tile[ty + 2 dr - k][tx + 2 dc - l].
-        let mut s = 0.0f32;
-        for k in 0..mask_rows {
-            for l in 0..mask_cols {
-                s += smask[k * mask_cols + l] * tile[ty + 2 * dr - k][tx + 2 * dc - l];
-            }
-        }
-        result[i * cols + j] = s;
-    }
-}
+#[path = "kernels/convolve.rs"]
+mod convolve_kernels;
+use convolve_kernels::{convolve_naive, convolve_shared, MAX_MASK};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
 enum Variant {
@@ -189,7 +101,8 @@ fn main() -> ExitCode {
     args.flags.main(args.variant, || run(&args))
 }
 
-/// The CPU reference: the formula above, taps in the same order, rows over the CPU's threads.
+/// The CPU reference: the kernels' formula, taps in the same order, rows over the CPU's
+/// threads.
 fn cpu_convolve(
     image: &[f32],
     rows: usize,
@@ -199,25 +112,8 @@ fn cpu_convolve(
     mc: usize,
 ) -> Vec<f32> {
     let mut out = vec![0.0f32; rows * cols];
-    let (dr, dc) = ((mr / 2) as isize, (mc / 2) as isize);
     common::par_rows(&mut out, cols, |i, out_row| {
-        let i = i as isize;
-        for (j, o) in out_row.iter_mut().enumerate() {
-            let mut s = 0.0f32;
-            for k in 0..mr {
-                let ii = i - k as isize + dr;
-                if ii < 0 || ii >= rows as isize {
-                    continue;
-                }
-                for l in 0..mc {
-                    let jj = j as isize - l as isize + dc;
-                    if jj >= 0 && jj < cols as isize {
-                        s += mask[k * mc + l] * image[ii as usize * cols + jj as usize];
-                    }
-                }
-            }
-            *o = s;
-        }
+        convolve_kernels::cpu_row(image, rows, cols, mask, (mr, mc), i, out_row)
     });
     out
 }

@@ -1,8 +1,8 @@
-//! f32 matrix multiplication C = A * B (A is m x k, B is k x n, row-major), the two kernels
-//! of seed 002: the naive one (each thread reads a row of A and a column of B from global
-//! memory) and the tiled one (each 16x16 block stages 16x16 tiles of A and B in shared
-//! memory, `sync_threads()`, multiplies the tiles, `sync_threads()`, next tile). Any sizes
-//! work, not only multiples of 16: tiles are padded with zeros at the edges.
+//! f32 matrix multiplication C = A * B (A is m x k, B is k x n, row-major), the two kernels of seed
+//! 002 (in examples/kernels/matmul.rs, shared with the bench): the naive one (each thread reads a
+//! row of A and a column of B from global memory) and the tiled one (each 16x16 block stages 16x16
+//! tiles of A and B in shared memory, `sync_threads()`, multiplies the tiles, `sync_threads()`,
+//! next tile). Any sizes work, not only multiples of 16: tiles are padded with zeros at the edges.
 //!
 //! The inputs are small integers (-8..=8) stored as f32, so every product and every partial
 //! sum is an integer below 2^24 and exact in f32 whatever the order of the additions: the
@@ -20,64 +20,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use warpspeed::__private::KernelDef;
-use warpspeed::prelude::*;
 use warpspeed::{Backend, DeviceBuffer, LaunchConfig};
 
 mod common;
 use common::{KernelVariant, VariantFlags, XorShift};
-
-/// Seed 002's naive kernel: one thread per element of C, the dot product read from global
-/// memory. Launch with 2-D blocks covering n columns (x) and m rows (y).
-#[gpu_kernel]
-fn matmul_naive(c: &mut [f32], a: &[f32], b: &[f32], m: usize, k: usize, n: usize) {
-    let (col, row) = grid_2d();
-    if row < m && col < n {
-        let mut acc = 0.0f32;
-        for i in 0..k {
-            acc += a[row * k + i] * b[i * n + col];
-        }
-        c[row * n + col] = acc;
-    }
-}
-
-/// Seed 002's shared-memory kernel: blocks of 16x16 threads; for each 16-wide slab of the
-/// inner dimension the block loads a 16x16 tile of A and one of B (zeros outside the
-/// matrices), waits, accumulates the 16 products from shared memory and waits again before
-/// the next tile overwrites them. Threads outside C take part in the loads and barriers
-/// and write nothing.
-#[gpu_kernel]
-fn matmul_tiled(c: &mut [f32], a: &[f32], b: &[f32], m: usize, k: usize, n: usize) {
-    let sa = SharedArray::<[f32; 16], 16>::new();
-    let sb = SharedArray::<[f32; 16], 16>::new();
-    let tx = thread_idx().x as usize;
-    let ty = thread_idx().y as usize;
-    let col = block_idx().x as usize * 16 + tx;
-    let row = block_idx().y as usize * 16 + ty;
-    let mut acc = 0.0f32;
-    let tiles = (k + 15) / 16;
-    for t in 0..tiles {
-        let ak = t * 16 + tx;
-        sa[ty][tx] = if row < m && ak < k {
-            a[row * k + ak]
-        } else {
-            0.0
-        };
-        let bk = t * 16 + ty;
-        sb[ty][tx] = if bk < k && col < n {
-            b[bk * n + col]
-        } else {
-            0.0
-        };
-        sync_threads();
-        for i in 0..16 {
-            acc += sa[ty][i] * sb[i][tx];
-        }
-        sync_threads();
-    }
-    if row < m && col < n {
-        c[row * n + col] = acc;
-    }
-}
+#[path = "kernels/matmul.rs"]
+mod matmul_kernels;
+use matmul_kernels::{matmul_naive, matmul_tiled, small_ints};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
 enum Variant {
@@ -130,13 +79,6 @@ fn main() -> ExitCode {
     args.flags.main(args.variant, || run(&args))
 }
 
-/// Small integers as f32: products and sums of them stay exact.
-fn small_ints(rng: &mut XorShift, len: usize) -> Vec<f32> {
-    (0..len)
-        .map(|_| (rng.next_u64() % 17) as f32 - 8.0)
-        .collect()
-}
-
 /// C = A * B on the CPU, rows spread over the CPU's threads (i-k-j order).
 fn cpu_matmul(a: &[f32], b: &[f32], m: usize, k: usize, n: usize) -> Vec<f32> {
     let mut c = vec![0.0f32; m * n];
@@ -164,8 +106,8 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     );
 
     let mut rng = XorShift::new(args.seed);
-    let a_host = small_ints(&mut rng, m * k);
-    let b_host = small_ints(&mut rng, k * n);
+    let a_host = small_ints(|| rng.next_u64(), m * k);
+    let b_host = small_ints(|| rng.next_u64(), k * n);
     let a = dev.upload(&a_host)?;
     let b = dev.upload(&b_host)?;
     let poison = vec![f32::NAN; m * n];

@@ -1,6 +1,6 @@
-//! Polynomial evaluation with Horner's method on many x values at once (seed 002's
-//! `cuda_polyval`, numpy's `polyval`): coefficients in descending order,
-//! `val = c[0]; val = val * x + c[k]` for k = 1.., one thread per x.
+//! Polynomial evaluation with Horner's method on many x values at once (seed 002's `cuda_polyval`,
+//! numpy's `polyval`): coefficients in descending order, `val = c[0]; val = val * x + c[k]` for k =
+//! 1.., one thread per x (the kernels are in examples/kernels/polyval.rs, shared with the bench).
 //!
 //! warpspeed compiles with `--fmad=false`, so the GPU rounds `val * x` and `+ c[k]`
 //! separately, exactly as Rust does: the results must equal a CPU Horner bit for bit (not
@@ -13,36 +13,14 @@
 
 mod common;
 
-use std::ops::{Add, Mul};
 use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use common::{first_difference, open_device, XorShift};
-use warpspeed::prelude::*;
 use warpspeed::{Device, DeviceBuffer, KernelScalar, LaunchConfig};
-
-/// `polyval_f32` and `polyval_f64`: the kernel language has no generics, so a
-/// `macro_rules!` writes the kernel once for both float types.
-macro_rules! polyval_kernel {
-    ($name:ident, $t:ident) => {
-        #[gpu_kernel]
-        fn $name(result: &mut [$t], x: &[$t], coeffs: &[$t]) {
-            let i = grid_1d();
-            if i >= x.len() {
-                return;
-            }
-            let xi = x[i];
-            let mut val = coeffs[0];
-            for k in 1..coeffs.len() {
-                val = val * xi + coeffs[k];
-            }
-            result[i] = val;
-        }
-    };
-}
-
-polyval_kernel!(polyval_f32, f32);
-polyval_kernel!(polyval_f64, f64);
+#[path = "kernels/polyval.rs"]
+mod polyval_kernels;
+use polyval_kernels::{horner, polyval_f32, polyval_f64};
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Precision {
@@ -162,11 +140,6 @@ fn gpu<T: KernelScalar>(
     let mut out = dev.upload(&vec![nan; xs.len()])?;
     launch(dev, cfg, &mut out, &dx, &dc)?;
     out.download()
-}
-
-/// The CPU reference, in the kernel's order of operations (Rust never fuses `a * b + c`).
-fn horner<T: Copy + Mul<Output = T> + Add<Output = T>>(cs: &[T], x: T) -> T {
-    cs[1..].iter().fold(cs[0], |val, &c| val * x + c)
 }
 
 fn report<T: Copy + PartialEq + std::fmt::Debug, B: Eq>(

@@ -1,7 +1,7 @@
-//! Vector addition (seed 002's first Numba kernel, `vector_add(a, b, result, n)`): one
-//! thread per element, `out[i] = a[i] + b[i]`, with the usual bounds check for the last
-//! block. The result must equal the CPU's sum bit for bit; the program exits non-zero
-//! otherwise.
+//! Vector addition (seed 002's first Numba kernel, `vector_add(a, b, result, n)`; the kernel is in
+//! examples/kernels/vector_add.rs, shared with the bench): one thread per element, `out[i] = a[i] +
+//! b[i]`, with the usual bounds check for the last block. The result must equal the CPU's sum bit
+//! for bit; the program exits non-zero otherwise.
 //!
 //! ```text
 //! cargo run --release --example vector_add -- --len 20000000
@@ -14,16 +14,10 @@ use std::time::Instant;
 
 use clap::Parser;
 use common::{open_device, XorShift};
-use warpspeed::prelude::*;
 use warpspeed::LaunchConfig;
-
-#[gpu_kernel]
-fn vector_add(a: &[f32], b: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = a[i] + b[i];
-    }
-}
+#[path = "kernels/vector_add.rs"]
+mod vector_add_kernels;
+use vector_add_kernels::vector_add;
 
 #[derive(Parser)]
 #[command(about = "Add two vectors on the GPU (or the simulator), checked against the CPU")]

@@ -10,8 +10,13 @@
 //! - (d) (c) with aggregation: a thread counts a run of identical bins in a register and
 //!   does one shared atomic per run;
 //! - (e) (c) reading 4 bytes per load (the bytes viewed as little-endian `u32` words).
+//!
+//! Each kernel exists twice: [`checked`] (the default, bounds-checked; also re-exported
+//! here under the same names) and [`unchecked`] (`#[gpu_kernel(unchecked)]`, calling the
+//! `#[gpu_device(unchecked)]` binnings), written once by `histogram_all!`, so the bench can
+//! time what the checks cost.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)] // each example that includes this file uses a part of it
 
 use core::sync::atomic::{AtomicU32, Ordering};
 use warpspeed::prelude::*;
@@ -22,73 +27,23 @@ pub const LETTER_BINS: usize = 7;
 /// Bins of the byte histogram.
 pub const BYTE_BINS: usize = 256;
 
-/// Seed 004's privatised histogram: each block counts into its own bins in shared memory
-/// (interleaved partitioning: thread i reads bytes i, i + stride, ...), then adds them to the
-/// global bins with one atomic per bin and block.
-#[gpu_kernel]
-pub fn histogram_privatized(buffer: &[u8], histo: &[AtomicU32]) {
-    let histo_s = SharedArray::<AtomicU32, 7>::new();
-    let tid = thread_idx().x as usize;
-    let mut bin = tid;
-    while bin < 7 {
-        histo_s[bin].store(0, Ordering::Relaxed);
-        bin += block_dim().x as usize;
-    }
-    sync_threads();
-    let mut i = grid_1d();
-    let stride = grid_stride_1d();
-    while i < buffer.len() {
-        let position = buffer[i] as i32 - 97; // 'a'
-        if position >= 0 && position < 26 {
-            histo_s[(position / 4) as usize].fetch_add(1, Ordering::Relaxed);
-        }
-        i += stride;
-    }
-    sync_threads();
-    let mut bin = tid;
-    while bin < 7 {
-        let count = histo_s[bin].load(Ordering::Relaxed);
-        histo[bin].fetch_add(count, Ordering::Relaxed);
-        bin += block_dim().x as usize;
-    }
-}
-
-/// The text binning: letters a..z in bins of four, -1 for any other byte.
-#[gpu_device]
-pub fn letter_bin(b: u8) -> i32 {
-    let position = b as i32 - 97; // 'a'
-    if position >= 0 && position < 26 {
-        position / 4
-    } else {
-        -1
-    }
-}
-
-/// The byte binning: one bin per value.
-#[gpu_device]
-pub fn byte_bin(b: u8) -> i32 {
-    b as i32
-}
-
-/// Sets every element of `buf` to `value` (the bins are zeroed on the device before each
-/// run, so a timed loop never waits for the host).
-#[gpu_kernel]
-pub fn fill_u32(buf: &mut [u32], value: u32) {
-    let i = grid_1d();
-    if i < buf.len() {
-        buf[i] = value;
-    }
-}
-
 /// Variants (a), (b), (d) and (e) for one binning (`$bin`, a `#[gpu_device]` fn from a byte
-/// to a bin or -1) with `$bins` bins; the kernel language has no generics, so a
-/// `macro_rules!` writes them once for both binnings.
+/// to a bin or -1) with `$bins` bins and the kernel options `$opt`; the kernel language has
+/// no generics, so a `macro_rules!` writes them once for both binnings.
 macro_rules! histogram_kernels {
-    ($block:ident, $interleaved:ident, $aggregated:ident, $words:ident, $bin:ident, $bins:tt) => {
+    (
+        [$($opt:tt)*]
+        $block:ident,
+        $interleaved:ident,
+        $aggregated:ident,
+        $words:ident,
+        $bin:ident,
+        $bins:tt
+    ) => {
         /// (a) Global atomics, block partitioning: thread t counts the contiguous section
         /// `t * section .. (t + 1) * section` (the seed's first kernel). Good for a CPU's
         /// caches; on a GPU the 32 lanes of a warp read 32 far-apart bytes per load.
-        #[gpu_kernel]
+        #[gpu_kernel($($opt)*)]
         pub fn $block(buffer: &[u8], histo: &[AtomicU32]) {
             let n = buffer.len();
             let threads = grid_stride_1d();
@@ -106,7 +61,7 @@ macro_rules! histogram_kernels {
 
         /// (b) Global atomics, interleaved partitioning (grid-stride loop): in each round
         /// the grid reads one contiguous stretch of `grid_stride_1d()` bytes.
-        #[gpu_kernel]
+        #[gpu_kernel($($opt)*)]
         pub fn $interleaved(buffer: &[u8], histo: &[AtomicU32]) {
             let mut i = grid_1d();
             let stride = grid_stride_1d();
@@ -122,7 +77,7 @@ macro_rules! histogram_kernels {
         /// (d) Privatised, with aggregation: a thread adds up a run of equal bins in
         /// `accumulator` and does one shared atomic when the bin changes (the seed's last
         /// kernel). Data with long runs (an image of sky) needs far fewer atomics.
-        #[gpu_kernel]
+        #[gpu_kernel($($opt)*)]
         pub fn $aggregated(buffer: &[u8], histo: &[AtomicU32]) {
             let histo_s = SharedArray::<AtomicU32, $bins>::new();
             let tid = thread_idx().x as usize;
@@ -167,7 +122,7 @@ macro_rules! histogram_kernels {
 
         /// (e) Privatised, reading 4 bytes per load: `words` holds the `len` bytes as
         /// little-endian u32 (the last word padded); thread i takes words i, i + stride, ...
-        #[gpu_kernel]
+        #[gpu_kernel($($opt)*)]
         pub fn $words(words: &[u32], len: usize, histo: &[AtomicU32]) {
             let histo_s = SharedArray::<AtomicU32, $bins>::new();
             let tid = thread_idx().x as usize;
@@ -222,50 +177,129 @@ macro_rules! histogram_kernels {
     };
 }
 
-histogram_kernels!(
-    histogram_global_block_text,
-    histogram_global_interleaved_text,
-    histogram_aggregated_text,
-    histogram_words_text,
-    letter_bin,
-    7
-);
-histogram_kernels!(
-    histogram_global_block_bytes,
-    histogram_global_interleaved_bytes,
-    histogram_aggregated_bytes,
-    histogram_words_bytes,
-    byte_bin,
-    256
-);
-
-/// (c) for bytes: seed 004's privatised kernel with 256 bins.
-#[gpu_kernel]
-pub fn histogram_privatized_bytes(buffer: &[u8], histo: &[AtomicU32]) {
-    let histo_s = SharedArray::<AtomicU32, 256>::new();
-    let tid = thread_idx().x as usize;
-    let mut b = tid;
-    while b < 256 {
-        histo_s[b].store(0, Ordering::Relaxed);
-        b += block_dim().x as usize;
-    }
-    sync_threads();
-    let mut i = grid_1d();
-    let stride = grid_stride_1d();
-    while i < buffer.len() {
-        histo_s[buffer[i] as usize].fetch_add(1, Ordering::Relaxed);
-        i += stride;
-    }
-    sync_threads();
-    let mut b = tid;
-    while b < 256 {
-        let count = histo_s[b].load(Ordering::Relaxed);
-        if count > 0 {
-            histo[b].fetch_add(count, Ordering::Relaxed);
+/// Every histogram kernel with the kernel options `$opt` (none: checked; `unchecked`).
+macro_rules! histogram_all {
+    ($($opt:tt)*) => {
+        /// Seed 004's privatised histogram: each block counts into its own bins in shared memory
+        /// (interleaved partitioning: thread i reads bytes i, i + stride, ...), then adds them to the
+        /// global bins with one atomic per bin and block.
+        #[gpu_kernel($($opt)*)]
+        pub fn histogram_privatized(buffer: &[u8], histo: &[AtomicU32]) {
+            let histo_s = SharedArray::<AtomicU32, 7>::new();
+            let tid = thread_idx().x as usize;
+            let mut bin = tid;
+            while bin < 7 {
+                histo_s[bin].store(0, Ordering::Relaxed);
+                bin += block_dim().x as usize;
+            }
+            sync_threads();
+            let mut i = grid_1d();
+            let stride = grid_stride_1d();
+            while i < buffer.len() {
+                let position = buffer[i] as i32 - 97; // 'a'
+                if position >= 0 && position < 26 {
+                    histo_s[(position / 4) as usize].fetch_add(1, Ordering::Relaxed);
+                }
+                i += stride;
+            }
+            sync_threads();
+            let mut bin = tid;
+            while bin < 7 {
+                let count = histo_s[bin].load(Ordering::Relaxed);
+                histo[bin].fetch_add(count, Ordering::Relaxed);
+                bin += block_dim().x as usize;
+            }
         }
-        b += block_dim().x as usize;
-    }
+
+        /// The text binning: letters a..z in bins of four, -1 for any other byte.
+        #[gpu_device($($opt)*)]
+        pub fn letter_bin(b: u8) -> i32 {
+            let position = b as i32 - 97; // 'a'
+            if position >= 0 && position < 26 {
+                position / 4
+            } else {
+                -1
+            }
+        }
+
+        /// The byte binning: one bin per value.
+        #[gpu_device($($opt)*)]
+        pub fn byte_bin(b: u8) -> i32 {
+            b as i32
+        }
+
+        /// Sets every element of `buf` to `value` (the bins are zeroed on the device before each
+        /// run, so a timed loop never waits for the host).
+        #[gpu_kernel($($opt)*)]
+        pub fn fill_u32(buf: &mut [u32], value: u32) {
+            let i = grid_1d();
+            if i < buf.len() {
+                buf[i] = value;
+            }
+        }
+
+        histogram_kernels!(
+            [$($opt)*]
+            histogram_global_block_text,
+            histogram_global_interleaved_text,
+            histogram_aggregated_text,
+            histogram_words_text,
+            letter_bin,
+            7
+        );
+        histogram_kernels!(
+            [$($opt)*]
+            histogram_global_block_bytes,
+            histogram_global_interleaved_bytes,
+            histogram_aggregated_bytes,
+            histogram_words_bytes,
+            byte_bin,
+            256
+        );
+
+        /// (c) for bytes: seed 004's privatised kernel with 256 bins.
+        #[gpu_kernel($($opt)*)]
+        pub fn histogram_privatized_bytes(buffer: &[u8], histo: &[AtomicU32]) {
+            let histo_s = SharedArray::<AtomicU32, 256>::new();
+            let tid = thread_idx().x as usize;
+            let mut b = tid;
+            while b < 256 {
+                histo_s[b].store(0, Ordering::Relaxed);
+                b += block_dim().x as usize;
+            }
+            sync_threads();
+            let mut i = grid_1d();
+            let stride = grid_stride_1d();
+            while i < buffer.len() {
+                histo_s[buffer[i] as usize].fetch_add(1, Ordering::Relaxed);
+                i += stride;
+            }
+            sync_threads();
+            let mut b = tid;
+            while b < 256 {
+                let count = histo_s[b].load(Ordering::Relaxed);
+                if count > 0 {
+                    histo[b].fetch_add(count, Ordering::Relaxed);
+                }
+                b += block_dim().x as usize;
+            }
+        }
+    };
 }
+
+/// The kernels with bounds checks (the default).
+pub mod checked {
+    use super::*;
+    histogram_all!();
+}
+
+/// The same kernels `#[gpu_kernel(unchecked)]` (and `#[gpu_device(unchecked)]`).
+pub mod unchecked {
+    use super::*;
+    histogram_all!(unchecked);
+}
+
+pub use checked::*;
 
 /// The CPU reference: letters a..z counted in bins of four.
 pub fn cpu_letter_histogram(text: &[u8]) -> Vec<u32> {

@@ -1,8 +1,14 @@
 //! The Life kernels of the seeds, shared by the `life`, `bench` and `sim_speed` examples
 //! (each includes this file with `#[path = "kernels/life.rs"] mod life_kernels;`), and the
 //! CPU reference they are checked against.
+//!
+//! Each kernel exists twice: [`checked`] (the default, bounds-checked; also re-exported
+//! here under the same names) and [`unchecked`] (`#[gpu_kernel(unchecked)]`, with
+//! `conway_unchecked` the old name of `unchecked::conway`), written once by
+//! `life_kernels!`; `conway_undeclared` is the checked naive kernel without `#[len]`
+//! declarations. The bench times what each costs.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)] // each example that includes this file uses a part of it
 
 use warpspeed::prelude::*;
 
@@ -12,10 +18,10 @@ use warpspeed::prelude::*;
 /// need no check of their own; without the last argument every index is checked;
 /// `[unchecked]` gives the kernels without checks. The bench measures what each costs.
 macro_rules! life_naive {
-    ($nbrs:ident, $conway:ident, [$($option:ident)?] $(, $len:tt)?) => {
+    ($nbrs:ident, $conway:ident, [$($option:tt)*] $(, $len:tt)?) => {
         /// Live neighbours of cell (x, y) on an n x n torus. Adding `n - 1` instead of
         /// subtracting 1 keeps the unsigned arithmetic from going below zero at the edge.
-        #[gpu_device($($option)?)]
+        #[gpu_device($($option)*)]
         pub fn $nbrs($(#[len $len])? cells: &[i32], x: usize, y: usize, n: usize) -> i32 {
             // A cell off the lattice has no neighbours. Saying so up front (Rust's
             // assert-first idiom) also tells the bounds prover that x, y < n, so n >= 1 and
@@ -40,7 +46,7 @@ macro_rules! life_naive {
         /// One generation (seed 000's naive kernel): a live cell stays alive with 2 or 3
         /// live neighbours, a dead cell comes alive with exactly 3. Reads `cells`, writes
         /// `out`.
-        #[gpu_kernel($($option)?)]
+        #[gpu_kernel($($option)*)]
         pub fn $conway($(#[len $len])? out: &mut [i32], $(#[len $len])? cells: &[i32], n: usize) {
             let (x, y) = grid_2d();
             if x >= n || y >= n {
@@ -53,9 +59,7 @@ macro_rules! life_naive {
     };
 }
 
-life_naive!(nbrs, conway, [], (n * n));
 life_naive!(nbrs_undeclared, conway_undeclared, []);
-life_naive!(nbrs_unchecked, conway_unchecked, [unchecked]);
 
 /// The CPU reference: one generation of Life on an n x n torus.
 pub fn cpu_step(cells: &[i32], n: usize) -> Vec<i32> {
@@ -77,122 +81,147 @@ pub fn cpu_step(cells: &[i32], n: usize) -> Vec<i32> {
     out
 }
 
-/// Seed 000's second kernel: one block of n x n threads (n <= 32, one thread per cell)
-/// runs `generations` generations in place in global memory, with a single launch. Every
-/// thread first computes its cell's next value, the block waits (`sync_threads`) until all
-/// have read the lattice, the thread writes, and the block waits again before anyone reads
-/// the next generation. Launch with one block of (n, n) threads.
-#[gpu_kernel]
-pub fn conway_block(#[len(n * n)] cells: &mut [i32], n: usize, generations: u32) {
-    let x = thread_idx().x as usize;
-    let y = thread_idx().y as usize;
-    // The block is the lattice: a thread outside it has no cell (as in `nbrs`, saying so
-    // first also proves every index below `n * n`).
-    if x >= n || y >= n {
-        return;
-    }
-    // The wrapped neighbour coordinates do not change between generations: computed once.
-    let xm = (x + n - 1) % n;
-    let xp = (x + 1) % n;
-    let ym = (y + n - 1) % n;
-    let yp = (y + 1) % n;
-    for _generation in 0..generations {
-        let k = cells[ym * n + xm]
-            + cells[ym * n + x]
-            + cells[ym * n + xp]
-            + cells[y * n + xm]
-            + cells[y * n + xp]
-            + cells[yp * n + xm]
-            + cells[yp * n + x]
-            + cells[yp * n + xp];
-        let alive = cells[y * n + x] == 1;
-        let next = if k == 3 || (alive && k == 2) { 1 } else { 0 };
-        sync_threads();
-        cells[y * n + x] = next;
-        sync_threads();
-    }
+/// Every Life kernel of the seeds with the kernel options `$opt` (none: checked;
+/// `unchecked`): the naive one with its lengths declared, and the one-block and tiled ones.
+macro_rules! life_kernels {
+    ($($opt:tt)*) => {
+        life_naive!(nbrs, conway, [$($opt)*], (n * n));
+
+        /// Seed 000's second kernel: one block of n x n threads (n <= 32, one thread per cell)
+        /// runs `generations` generations in place in global memory, with a single launch. Every
+        /// thread first computes its cell's next value, the block waits (`sync_threads`) until all
+        /// have read the lattice, the thread writes, and the block waits again before anyone reads
+        /// the next generation. Launch with one block of (n, n) threads.
+        #[gpu_kernel($($opt)*)]
+        pub fn conway_block(#[len(n * n)] cells: &mut [i32], n: usize, generations: u32) {
+            let x = thread_idx().x as usize;
+            let y = thread_idx().y as usize;
+            // The block is the lattice: a thread outside it has no cell (as in `nbrs`, saying
+            // so first also proves every index below `n * n`).
+            if x >= n || y >= n {
+                return;
+            }
+            // The wrapped neighbour coordinates do not change between generations: computed once.
+            let xm = (x + n - 1) % n;
+            let xp = (x + 1) % n;
+            let ym = (y + n - 1) % n;
+            let yp = (y + 1) % n;
+            for _generation in 0..generations {
+                let k = cells[ym * n + xm]
+                    + cells[ym * n + x]
+                    + cells[ym * n + xp]
+                    + cells[y * n + xm]
+                    + cells[y * n + xp]
+                    + cells[yp * n + xm]
+                    + cells[yp * n + x]
+                    + cells[yp * n + xp];
+                let alive = cells[y * n + x] == 1;
+                let next = if k == 3 || (alive && k == 2) { 1 } else { 0 };
+                sync_threads();
+                cells[y * n + x] = next;
+                sync_threads();
+            }
+        }
+
+        /// Seed 000's shared-memory kernel: the same as `conway_block`, but the lattice is copied
+        /// into a shared 32x32 tile first, the generations run in shared memory, and the tile is
+        /// copied back at the end. Launch with one block of (n, n) threads, n <= 32.
+        #[gpu_kernel($($opt)*)]
+        pub fn conway_block_shared(#[len(n * n)] cells: &mut [i32], n: usize, generations: u32) {
+            let lattice = SharedArray::<[i32; 32], 32>::new();
+            let x = thread_idx().x as usize;
+            let y = thread_idx().y as usize;
+            // One thread per cell of a lattice that fits the 32x32 tile: saying so first
+            // proves every index below (a block of more than 32x32 threads cannot be
+            // launched anyway).
+            if n > 32 || x >= n || y >= n {
+                return;
+            }
+            let xm = (x + n - 1) % n;
+            let xp = (x + 1) % n;
+            let ym = (y + n - 1) % n;
+            let yp = (y + 1) % n;
+            lattice[y][x] = cells[y * n + x];
+            sync_threads();
+            for _generation in 0..generations {
+                let k = lattice[ym][xm]
+                    + lattice[ym][x]
+                    + lattice[ym][xp]
+                    + lattice[y][xm]
+                    + lattice[y][xp]
+                    + lattice[yp][xm]
+                    + lattice[yp][x]
+                    + lattice[yp][xp];
+                let alive = lattice[y][x] == 1;
+                let next = if k == 3 || (alive && k == 2) { 1 } else { 0 };
+                sync_threads();
+                lattice[y][x] = next;
+                sync_threads();
+            }
+            cells[y * n + x] = lattice[y][x];
+        }
+
+        /// Seed 003's tiled kernel, for a lattice of any size: each 32x32 block loads its tile plus
+        /// a one-cell halo (34x34 cells, wrapped around the torus) into shared memory, waits, and
+        /// computes its 32x32 cells from shared memory alone. One generation per launch (reads
+        /// `cells`, writes `out`); launch with blocks of (32, 32) threads covering the lattice.
+        #[gpu_kernel(block = (32, 32), $($opt)*)]
+        pub fn conway_tiled(#[len(n * n)] out: &mut [i32], #[len(n * n)] cells: &[i32], n: usize) {
+            let tile = SharedArray::<[i32; 34], 34>::new();
+            // The declared block shape makes tx, ty < 32 known: the tile's indexes need no
+            // check.
+            let tx = thread_idx().x as usize;
+            let ty = thread_idx().y as usize;
+            let x0 = block_idx().x as usize * 32;
+            let y0 = block_idx().y as usize * 32;
+            // Tile cell (r, c) is lattice cell (y0 + r - 1, x0 + c - 1), wrapped. The 1024 threads
+            // load the 1156 cells in two rounds; a subtraction loop wraps without a 64-bit `%`.
+            for i in (ty * 32 + tx..34 * 34).step_by(1024) {
+                let r = i / 34;
+                let c = i % 34;
+                let mut gy = y0 + r + n - 1;
+                while gy >= n {
+                    gy -= n;
+                }
+                let mut gx = x0 + c + n - 1;
+                while gx >= n {
+                    gx -= n;
+                }
+                tile[r][c] = cells[gy * n + gx];
+            }
+            sync_threads();
+            let x = x0 + tx;
+            let y = y0 + ty;
+            if x < n && y < n {
+                let k = tile[ty][tx]
+                    + tile[ty][tx + 1]
+                    + tile[ty][tx + 2]
+                    + tile[ty + 1][tx]
+                    + tile[ty + 1][tx + 2]
+                    + tile[ty + 2][tx]
+                    + tile[ty + 2][tx + 1]
+                    + tile[ty + 2][tx + 2];
+                let alive = tile[ty + 1][tx + 1] == 1;
+                out[y * n + x] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
+            }
+        }
+    };
 }
 
-/// Seed 000's shared-memory kernel: the same as `conway_block`, but the lattice is copied
-/// into a shared 32x32 tile first, the generations run in shared memory, and the tile is
-/// copied back at the end. Launch with one block of (n, n) threads, n <= 32.
-#[gpu_kernel]
-pub fn conway_block_shared(#[len(n * n)] cells: &mut [i32], n: usize, generations: u32) {
-    let lattice = SharedArray::<[i32; 32], 32>::new();
-    let x = thread_idx().x as usize;
-    let y = thread_idx().y as usize;
-    // One thread per cell of a lattice that fits the 32x32 tile: saying so first proves
-    // every index below (a block of more than 32x32 threads cannot be launched anyway).
-    if n > 32 || x >= n || y >= n {
-        return;
-    }
-    let xm = (x + n - 1) % n;
-    let xp = (x + 1) % n;
-    let ym = (y + n - 1) % n;
-    let yp = (y + 1) % n;
-    lattice[y][x] = cells[y * n + x];
-    sync_threads();
-    for _generation in 0..generations {
-        let k = lattice[ym][xm]
-            + lattice[ym][x]
-            + lattice[ym][xp]
-            + lattice[y][xm]
-            + lattice[y][xp]
-            + lattice[yp][xm]
-            + lattice[yp][x]
-            + lattice[yp][xp];
-        let alive = lattice[y][x] == 1;
-        let next = if k == 3 || (alive && k == 2) { 1 } else { 0 };
-        sync_threads();
-        lattice[y][x] = next;
-        sync_threads();
-    }
-    cells[y * n + x] = lattice[y][x];
+/// The kernels with bounds checks (the default).
+pub mod checked {
+    use super::*;
+    life_kernels!();
 }
 
-/// Seed 003's tiled kernel, for a lattice of any size: each 32x32 block loads its tile plus
-/// a one-cell halo (34x34 cells, wrapped around the torus) into shared memory, waits, and
-/// computes its 32x32 cells from shared memory alone. One generation per launch (reads
-/// `cells`, writes `out`); launch with blocks of (32, 32) threads covering the lattice.
-#[gpu_kernel(block = (32, 32))]
-pub fn conway_tiled(#[len(n * n)] out: &mut [i32], #[len(n * n)] cells: &[i32], n: usize) {
-    let tile = SharedArray::<[i32; 34], 34>::new();
-    // The declared block shape makes tx, ty < 32 known: the tile's indexes need no check.
-    let tx = thread_idx().x as usize;
-    let ty = thread_idx().y as usize;
-    let x0 = block_idx().x as usize * 32;
-    let y0 = block_idx().y as usize * 32;
-    // Tile cell (r, c) is lattice cell (y0 + r - 1, x0 + c - 1), wrapped. The 1024 threads
-    // load the 1156 cells in two rounds; a subtraction loop wraps without a 64-bit `%`.
-    for i in (ty * 32 + tx..34 * 34).step_by(1024) {
-        let r = i / 34;
-        let c = i % 34;
-        let mut gy = y0 + r + n - 1;
-        while gy >= n {
-            gy -= n;
-        }
-        let mut gx = x0 + c + n - 1;
-        while gx >= n {
-            gx -= n;
-        }
-        tile[r][c] = cells[gy * n + gx];
-    }
-    sync_threads();
-    let x = x0 + tx;
-    let y = y0 + ty;
-    if x < n && y < n {
-        let k = tile[ty][tx]
-            + tile[ty][tx + 1]
-            + tile[ty][tx + 2]
-            + tile[ty + 1][tx]
-            + tile[ty + 1][tx + 2]
-            + tile[ty + 2][tx]
-            + tile[ty + 2][tx + 1]
-            + tile[ty + 2][tx + 2];
-        let alive = tile[ty + 1][tx + 1] == 1;
-        out[y * n + x] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
-    }
+/// The same kernels `#[gpu_kernel(unchecked)]` (and `#[gpu_device(unchecked)]`).
+pub mod unchecked {
+    use super::*;
+    life_kernels!(unchecked);
 }
+
+pub use checked::{conway, conway_block, conway_block_shared, conway_tiled, nbrs};
+pub use unchecked::{conway as conway_unchecked, nbrs as nbrs_unchecked};
 
 /// `cpu_step` for rows `rows` only, written into `out` (those rows, row-major): the same
 /// rule and the same wrap-around, so large lattices can be checked on several CPU threads.

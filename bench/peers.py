@@ -1,0 +1,440 @@
+#!/usr/bin/env python3
+"""The peers of warpspeed's bench: what a user would pick instead of warpspeed, timed on the
+same GPU and the same sizes as `cargo run --release --example bench`, written as JSON for
+the bench's `--peers FILE.json` (bench/run.sh runs both and prints one table).
+
+Peers (each optional: a failed import or a failed run is written as "n/a: why"):
+  copy of 2^30 bytes (device to device)      torch .copy_, cupy.copyto      the memory ceiling
+  vector add of 2^28 f32                     torch.add(a, b, out=c), a copy of the same bytes
+  scan of 2^28 int32                         torch.cumsum(dtype=int32), cupy.cumsum
+  256-bin histogram of 2^28 bytes            cupy.histogram, torch.bincount, Triton
+    (uniform random and one value)             (tl.histogram per program + atomic add)
+  matmul 4096^3 f32, no TF32                 cuBLAS through torch, Triton's tutorial kernel
+                                               (input_precision="ieee", autotuned)
+  empty kernel launch + wait, us             cupy.RawKernel, an empty @triton.jit
+
+Every peer's result is checked against a CPU (numpy) or float64 reference first: a peer
+that computes something else is no peer. GPU times are CUDA events around back-to-back
+calls, the best of several rounds; launch overhead is host time per launch, with a wait at
+the end. Row names carry their sizes and units, so a --quick bench only meets --quick peers.
+
+    python3 bench/peers.py --out peers.json [--quick] [--rounds 5]
+"""
+
+import argparse
+import datetime
+import json
+import math
+import sys
+import time
+import traceback
+
+import numpy as np
+
+
+def log(msg):
+    print(f"peers.py: {msg}", file=sys.stderr, flush=True)
+
+
+def why(e):
+    return f"n/a: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:160]
+
+
+def try_import(name):
+    try:
+        return __import__(name), None
+    except Exception as e:  # noqa: BLE001 (any failure makes the peer n/a)
+        return None, why(e)
+
+
+torch, torch_err = try_import("torch")
+cupy, cupy_err = try_import("cupy")
+triton, triton_err = try_import("triton")
+tl = None
+if triton is not None:
+    try:
+        import triton.language as tl  # noqa: F811
+    except Exception as e:  # noqa: BLE001
+        triton, triton_err = None, why(e)
+
+
+class Timer:
+    """Best ms per call of `run`, by CUDA events (torch's or CuPy's) around back-to-back
+    calls: one call to warm up, one to size a round to about `round_ms`, then `rounds`."""
+
+    def __init__(self, rounds, round_ms):
+        self.rounds, self.round_ms = rounds, round_ms
+
+    def best_ms(self, run, lib="torch"):
+        if lib == "torch":
+            event = lambda: torch.cuda.Event(enable_timing=True)  # noqa: E731
+            elapsed = lambda s, e: s.elapsed_time(e)  # noqa: E731
+        else:
+            event = cupy.cuda.Event
+            elapsed = cupy.cuda.get_elapsed_time
+        run()
+
+        def timed(iters):
+            start, end = event(), event()
+            start.record()
+            for _ in range(iters):
+                run()
+            end.record()
+            end.synchronize()
+            return elapsed(start, end) / iters
+
+        one = timed(1)
+        iters = max(2, min(10000, int(self.round_ms / max(one, 1e-4))))
+        return min(timed(iters) for _ in range(self.rounds))
+
+
+class Peers:
+    def __init__(self, args):
+        self.args = args
+        self.timer = Timer(args.rounds, args.round_ms)
+        self.rows = {}
+
+    def peer(self, row, name, available, measure):
+        """Runs `measure()` (checks the peer's result, returns its time) into rows[row][name];
+        an unavailable library or any failure is recorded as "n/a: why"."""
+        entry = self.rows.setdefault(row, {})
+        if available is not True:
+            entry[name] = available
+            return
+        try:
+            value = measure()
+            entry[name] = round(float(value), 6)
+            log(f"{row}: {name} {value:.4f}")
+        except Exception as e:  # noqa: BLE001
+            traceback.print_exc(file=sys.stderr)
+            entry[name] = why(e)
+        finally:
+            if torch is not None:
+                torch.cuda.empty_cache()
+            if cupy is not None:
+                cupy.get_default_memory_pool().free_all_blocks()
+
+
+def have(*libs):
+    """True when every library imported, else the first one's "n/a: ..."."""
+    errors = {"torch": torch_err, "cupy": cupy_err, "triton": triton_err}
+    for lib in libs:
+        if errors[lib]:
+            return errors[lib]
+    return True
+
+
+def require(ok, what):
+    if not ok:
+        raise RuntimeError(f"wrong result: {what}")
+
+
+# ---- copy and vector add ------------------------------------------------------------------
+
+
+def copy_rows(p, copy_log2, vector_log2):
+    nbytes = 1 << copy_log2
+    row = f"copy_2^{copy_log2}_bytes_ms"
+
+    def torch_copy(n=nbytes):
+        src = torch.randint(0, 256, (n,), dtype=torch.uint8, device="cuda")
+        dst = torch.empty_like(src)
+        ms = p.timer.best_ms(lambda: dst.copy_(src))
+        require(torch.equal(dst, src), "the copy differs from its source")
+        return ms
+
+    def cupy_copy():
+        src = cupy.random.randint(0, 256, nbytes, dtype=cupy.uint8)
+        dst = cupy.empty_like(src)
+        ms = p.timer.best_ms(lambda: cupy.copyto(dst, src), lib="cupy")
+        require(bool((dst == src).all()), "the copy differs from its source")
+        return ms
+
+    p.peer(row, "torch.copy_", have("torch"), torch_copy)
+    p.peer(row, "cupy.copyto", have("cupy"), cupy_copy)
+
+    n = 1 << vector_log2
+    row = f"vector_add_2^{vector_log2}_f32_ms"
+
+    def torch_add():
+        a = torch.rand(n, device="cuda") * 2000 - 1000
+        b = torch.rand(n, device="cuda") * 2000 - 1000
+        c = torch.full_like(a, float("nan"))
+        ms = p.timer.best_ms(lambda: torch.add(a, b, out=c))
+        want = a.cpu().numpy() + b.cpu().numpy()
+        require(np.array_equal(c.cpu().numpy().view(np.uint32), want.view(np.uint32)),
+                "torch.add differs from numpy's a + b")
+        return ms
+
+    p.peer(row, "torch.add", have("torch"), torch_add)
+    # Vector add reads 2 and writes 1 vector: a copy of 1.5 vectors moves as many bytes.
+    p.peer(row, "d2d copy, same bytes", have("torch"), lambda: torch_copy(3 * n * 4 // 2))
+
+
+# ---- scan -----------------------------------------------------------------------------------
+
+
+def scan_rows(p, log2):
+    n = 1 << log2
+    row = f"scan_2^{log2}_i32_ms"
+    # Small values keep the int32 prefix sums far from overflow; the time does not
+    # depend on the values.
+    host = np.random.default_rng(log2).integers(-8, 9, n, dtype=np.int32)
+    want = np.cumsum(host, dtype=np.int64)
+
+    def torch_cumsum():
+        x = torch.from_numpy(host).cuda()
+        out = torch.empty_like(x)
+        ms = p.timer.best_ms(lambda: torch.cumsum(x, 0, dtype=torch.int32, out=out))
+        require(np.array_equal(out.cpu().numpy(), want), "torch.cumsum differs from numpy")
+        return ms
+
+    def cupy_cumsum():
+        x = cupy.asarray(host)
+        out = [None]
+
+        def run():
+            out[0] = cupy.cumsum(x, dtype=cupy.int32)
+
+        ms = p.timer.best_ms(run, lib="cupy")
+        require(np.array_equal(cupy.asnumpy(out[0]), want), "cupy.cumsum differs from numpy")
+        return ms
+
+    p.peer(row, "torch.cumsum", have("torch"), torch_cumsum)
+    p.peer(row, "cupy.cumsum", have("cupy"), cupy_cumsum)
+
+
+# ---- histogram ------------------------------------------------------------------------------
+
+if triton is not None:
+
+    @triton.jit
+    def _histogram_kernel(x_ptr, bins_ptr, BLOCK: tl.constexpr, NBINS: tl.constexpr):
+        # One program counts BLOCK bytes (the length is a multiple of BLOCK) with
+        # tl.histogram and adds its counts to the global bins atomically.
+        offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + offs).to(tl.int32)
+        counts = tl.histogram(x, NBINS)
+        tl.atomic_add(bins_ptr + tl.arange(0, NBINS), counts)
+
+    @triton.jit
+    def _empty_kernel():
+        pass
+
+
+def histogram_rows(p, log2):
+    n = 1 << log2
+    rng = np.random.default_rng(log2 + 1)
+    for name, host in [("uniform", rng.integers(0, 256, n, dtype=np.uint8)),
+                       ("one_value", np.full(n, 97, dtype=np.uint8))]:
+        row = f"histogram_2^{log2}_u8_{name}_ms"
+        want = np.bincount(host, minlength=256)
+
+        def cupy_histogram(host=host, want=want):
+            x = cupy.asarray(host)
+            out = [None]
+
+            def run():
+                out[0] = cupy.histogram(x, bins=256, range=(0, 256))[0]
+
+            ms = p.timer.best_ms(run, lib="cupy")
+            require(np.array_equal(cupy.asnumpy(out[0]), want), "cupy.histogram differs")
+            return ms
+
+        def torch_bincount(host=host, want=want):
+            x = torch.from_numpy(host).cuda()
+            out = [None]
+            ms = p.timer.best_ms(lambda: out.__setitem__(0, torch.bincount(x, minlength=256)))
+            require(np.array_equal(out[0].cpu().numpy(), want), "torch.bincount differs")
+            return ms
+
+        def triton_histogram(host=host, want=want):
+            x = torch.from_numpy(host).cuda()
+            bins = torch.zeros(256, dtype=torch.int32, device="cuda")
+            best = math.inf
+            for block in (1024, 4096, 16384):
+                assert n % block == 0
+                run = lambda block=block: _histogram_kernel[(n // block,)](  # noqa: E731
+                    x, bins, BLOCK=block, NBINS=256)
+                bins.zero_()
+                run()
+                torch.cuda.synchronize()
+                require(np.array_equal(bins.cpu().numpy(), want),
+                        f"the Triton histogram (BLOCK={block}) differs")
+                best = min(best, p.timer.best_ms(run))  # the bins keep adding up, unread
+            return best
+
+        p.peer(row, "cupy.histogram", have("cupy"), cupy_histogram)
+        p.peer(row, "torch.bincount", have("torch"), torch_bincount)
+        p.peer(row, "triton", have("torch", "triton"), triton_histogram)
+
+
+# ---- matmul ---------------------------------------------------------------------------------
+
+if triton is not None:
+
+    def _matmul_configs():
+        shapes = [(128, 256, 32, 3, 8), (128, 128, 32, 4, 4), (64, 256, 32, 4, 4),
+                  (128, 64, 32, 4, 4), (64, 128, 32, 4, 4), (128, 128, 16, 4, 8)]
+        return [triton.Config({"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": k,
+                               "GROUP_SIZE_M": 8}, num_stages=s, num_warps=w)
+                for m, n, k, s, w in shapes]
+
+    @triton.autotune(configs=_matmul_configs(), key=["M", "N", "K"])
+    @triton.jit
+    def _matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                       stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                       BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                       BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr):
+        # Triton's matrix-multiplication tutorial, with IEEE f32 inputs to tl.dot (no TF32).
+        pid = tl.program_id(axis=0)
+        num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+        num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+        num_pid_in_group = GROUP_SIZE_M * num_pid_n
+        group_id = pid // num_pid_in_group
+        first_pid_m = group_id * GROUP_SIZE_M
+        group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+        pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+        pid_n = (pid % num_pid_in_group) // group_size_m
+        offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+        offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+        offs_k = tl.arange(0, BLOCK_SIZE_K)
+        a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+        b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+        acc = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+            a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+            b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
+            acc = tl.dot(a, b, acc, input_precision="ieee")
+            a_ptrs += BLOCK_SIZE_K * stride_ak
+            b_ptrs += BLOCK_SIZE_K * stride_bk
+        offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+        offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+        c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+        tl.store(c_ptrs, acc, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+def matmul_rows(p, n):
+    row = f"matmul_{n}_f32_ms"
+
+    def inputs():
+        g = torch.Generator(device="cuda").manual_seed(n)
+        a = torch.randn(n, n, device="cuda", generator=g)
+        b = torch.randn(n, n, device="cuda", generator=g)
+        return a, b, (a.double() @ b.double())
+
+    def true_f32(c, ref, who):
+        # f32 with f32 accumulation stays near 1e-6 of the largest element; TF32 inputs
+        # (10-bit mantissas) land near 1e-3.
+        err = ((c.double() - ref).abs().max() / ref.abs().max()).item()
+        require(err < 1e-4, f"{who}: relative error {err:.2e} vs float64 (TF32 used?)")
+
+    def cublas():
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        a, b, ref = inputs()
+        c = torch.empty_like(a)
+        ms = p.timer.best_ms(lambda: torch.matmul(a, b, out=c))
+        true_f32(c, ref, "torch.matmul")
+        return ms
+
+    def triton_matmul():
+        a, b, ref = inputs()
+        c = torch.empty_like(a)
+
+        def run():
+            grid = lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE_M"])  # noqa: E731
+                                 * triton.cdiv(n, meta["BLOCK_SIZE_N"]),)
+            _matmul_kernel[grid](a, b, c, n, n, n, a.stride(0), a.stride(1),
+                                 b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+
+        run()  # autotunes
+        ms = p.timer.best_ms(run)
+        true_f32(c, ref, "the Triton matmul")
+        return ms
+
+    p.peer(row, "cuBLAS (torch)", have("torch"), cublas)
+    p.peer(row, "triton", have("torch", "triton"), triton_matmul)
+
+
+# ---- launch overhead ------------------------------------------------------------------------
+
+
+def launch_rows(p, launches):
+    row = "empty_launch_us"
+
+    def per_launch_us(launch, sync):
+        launch()
+        sync()
+        best = math.inf
+        for _ in range(p.args.rounds):
+            start = time.perf_counter()
+            for _ in range(launches):
+                launch()
+            sync()
+            best = min(best, (time.perf_counter() - start) / launches * 1e6)
+        return best
+
+    def cupy_raw():
+        kernel = cupy.RawKernel(r'extern "C" __global__ void empty() {}', "empty")
+        return per_launch_us(lambda: kernel((1,), (32,), ()),
+                             cupy.cuda.get_current_stream().synchronize)
+
+    def triton_empty():
+        return per_launch_us(lambda: _empty_kernel[(1,)](), torch.cuda.synchronize)
+
+    p.peer(row, "cupy.RawKernel", have("cupy"), cupy_raw)
+    p.peer(row, "triton", have("torch", "triton"), triton_empty)
+
+
+# ---- main -----------------------------------------------------------------------------------
+
+
+def device_name():
+    if torch is not None and torch.cuda.is_available():
+        return torch.cuda.get_device_name(0)
+    if cupy is not None:
+        name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
+        return name.decode() if isinstance(name, bytes) else name
+    return "unknown (neither torch nor cupy could open a GPU)"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", required=True, help="the JSON file to write")
+    ap.add_argument("--quick", action="store_true", help="the bench's --quick sizes")
+    ap.add_argument("--rounds", type=int, default=5, help="timed rounds (the best counts)")
+    ap.add_argument("--round-ms", type=float, default=200.0, help="GPU ms per round")
+    args = ap.parse_args()
+    if args.quick:
+        args.rounds, args.round_ms = min(args.rounds, 2), 50.0
+    sizes = dict(copy_log2=26, vector_log2=22, scan_log2=22, histogram_log2=22, matmul=512,
+                 launches=10_000) if args.quick else \
+        dict(copy_log2=30, vector_log2=28, scan_log2=28, histogram_log2=28, matmul=4096,
+             launches=100_000)
+    p = Peers(args)
+    copy_rows(p, sizes["copy_log2"], sizes["vector_log2"])
+    scan_rows(p, sizes["scan_log2"])
+    histogram_rows(p, sizes["histogram_log2"])
+    matmul_rows(p, sizes["matmul"])
+    launch_rows(p, sizes["launches"])
+    versions = {"python": sys.version.split()[0], "numpy": np.__version__}
+    for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),
+                           ("cupy", cupy, cupy_err)]:
+        versions[name] = lib.__version__ if lib is not None else err
+    if torch is not None:
+        versions["cuda (torch)"] = str(torch.version.cuda)
+    out = {
+        "device": device_name(),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "versions": versions,
+        "sizes": sizes,
+        "rows": p.rows,
+    }
+    with open(args.out, "w") as f:
+        json.dump(out, f, indent=1)
+    log(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

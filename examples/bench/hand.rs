@@ -1,0 +1,106 @@
+//! The hand-written CUDA C twins (`cuda/*.cu`, included as strings): compiled through
+//! warpspeed's own NVRTC path (`warpspeed::compile::compile_cubin`) with the options of the
+//! warpspeed kernel each file mirrors, for the GPU's exact architecture, loaded with cudarc,
+//! and launched with cudarc directly (no warpspeed launch path in between).
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream};
+use cudarc::nvrtc::Ptx;
+use warpspeed::__private::KernelDef;
+use warpspeed::compile::compile_cubin;
+use warpspeed::{DeviceBuffer, KernelScalar, LaunchConfig};
+
+use crate::Res;
+
+/// One hand-written file and the warpspeed kernel whose NVRTC options it is compiled with.
+pub struct HandSource {
+    pub file: &'static str,
+    pub source: &'static str,
+    pub twin: &'static KernelDef,
+}
+
+/// Every hand-written source of the bench.
+pub fn sources() -> Vec<HandSource> {
+    vec![
+        HandSource {
+            file: "life.cu",
+            source: include_str!("cuda/life.cu"),
+            twin: &crate::life_kernels::conway::KERNEL,
+        },
+        HandSource {
+            file: "scan.cu",
+            source: include_str!("cuda/scan.cu"),
+            twin: &crate::scan_kernels::blelloch_tiles_u32::KERNEL,
+        },
+        HandSource {
+            file: "histogram.cu",
+            source: include_str!("cuda/histogram.cu"),
+            twin: &crate::histogram_kernels::histogram_words_bytes::KERNEL,
+        },
+        HandSource {
+            file: "matmul.cu",
+            source: include_str!("cuda/matmul.cu"),
+            twin: &crate::matmul_kernels::matmul_tiled::KERNEL,
+        },
+        HandSource {
+            file: "convolve.cu",
+            source: include_str!("cuda/convolve.cu"),
+            twin: &crate::convolve_kernels::convolve_shared::KERNEL,
+        },
+        HandSource {
+            file: "polyval.cu",
+            source: include_str!("cuda/polyval.cu"),
+            twin: &crate::polyval_kernels::polyval_f32::KERNEL,
+        },
+        HandSource {
+            file: "vector_add.cu",
+            source: include_str!("cuda/vector_add.cu"),
+            twin: &crate::vector_add_kernels::vector_add::KERNEL,
+        },
+    ]
+}
+
+/// The hand-written sources, compiled and loaded on the bench's GPU.
+pub struct Hand {
+    modules: Vec<(&'static str, Arc<CudaModule>)>,
+}
+
+impl Hand {
+    pub fn load(stream: &Arc<CudaStream>, arch: (u32, u32)) -> Res<Hand> {
+        let mut modules = Vec::new();
+        for s in sources() {
+            let cubin = compile_cubin(s.source, arch, s.twin.options)
+                .map_err(|e| format!("compiling the hand-written {}: {e}", s.file))?;
+            let module = stream.context().load_module(Ptx::from_binary(cubin))?;
+            modules.push((s.file, module));
+        }
+        Ok(Hand { modules })
+    }
+
+    /// The kernel `name` of the hand-written `file`.
+    pub fn function(&self, file: &str, name: &str) -> Res<CudaFunction> {
+        let (_, module) = self
+            .modules
+            .iter()
+            .find(|(f, _)| *f == file)
+            .ok_or_else(|| format!("no hand-written source {file}"))?;
+        module
+            .load_function(name)
+            .map_err(|e| format!("{file}: kernel {name}: {e}").into())
+    }
+}
+
+/// A warpspeed buffer's device memory, as a cudarc kernel argument (a pointer in C).
+pub fn raw<T: KernelScalar>(buf: &DeviceBuffer<T>) -> &CudaSlice<u8> {
+    buf.cuda_bytes().expect("a buffer of a CUDA device")
+}
+
+/// A warpspeed launch configuration as cudarc's, so a twin runs the same grid and blocks.
+pub fn cfg(c: LaunchConfig) -> cudarc::driver::LaunchConfig {
+    cudarc::driver::LaunchConfig {
+        grid_dim: (c.grid.x, c.grid.y, c.grid.z),
+        block_dim: (c.block.x, c.block.y, c.block.z),
+        shared_mem_bytes: c.shared_mem_bytes,
+    }
+}

@@ -1,0 +1,405 @@
+//! GPU benchmark: every example kernel, checked and `unchecked`, beside the same algorithm
+//! written by hand in CUDA C and the peers a user would pick instead, in one run and one
+//! table (docs/benchmarks.md says what is measured and how to read it).
+//!
+//! Data flow: `main` parses the flags; `--check-nvrtc` compiles every CUDA source the bench
+//! uses and stops (no GPU needed). Otherwise [`Bench::open`] opens the GPU and compiles and
+//! loads the hand-written twins (`cuda/*.cu`, through warpspeed's NVRTC path with the twin
+//! kernel's options); each group module (life, scan, histogram, ...) prepares its inputs,
+//! checks every contestant's output against the CPU or against warpspeed's, times the
+//! contestants in alternating rounds (`timing.rs`) and returns rows; `peers.rs` adds the
+//! figures `bench/peers.py` measured (`--peers FILE.json`); `table.rs` prints the table
+//! and counts missed targets. Outputs that differ always fail the run; a missed ratio
+//! target is marked MISSED and fails it only with `--strict`.
+//!
+//! ```text
+//! cargo run --release --example bench                       # on a GPU machine
+//! cargo run --release --example bench -- --quick            # small sizes, a smoke run
+//! cargo run --release --example bench -- --peers peers.json # with bench/peers.py's figures
+//! cargo run --release --example bench -- --check-nvrtc --arch 90   # no GPU needed
+//! bash bench/run.sh                                         # peers.py, then this, one table
+//! ```
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../kernels/convolve.rs"]
+mod convolve_kernels;
+#[path = "../kernels/histogram.rs"]
+mod histogram_kernels;
+#[path = "../kernels/life.rs"]
+mod life_kernels;
+#[path = "../kernels/matmul.rs"]
+mod matmul_kernels;
+#[path = "../kernels/polyval.rs"]
+mod polyval_kernels;
+#[path = "../kernels/scan.rs"]
+mod scan_kernels;
+#[path = "../kernels/vector_add.rs"]
+mod vector_add_kernels;
+
+mod convolve;
+mod copy;
+mod hand;
+mod histogram;
+mod launch;
+mod life;
+mod matmul;
+mod peers;
+mod polyval;
+mod scan;
+mod start;
+mod table;
+mod timing;
+mod vector_add;
+
+use std::cell::Cell;
+use std::fmt::Display;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::{Parser, ValueEnum};
+use cudarc::driver::CudaStream;
+use warpspeed::__private::KernelDef;
+use warpspeed::{Backend, Device};
+
+use crate::peers::Peers;
+use crate::table::{Peer, Row, Unit};
+
+/// What every fallible step of the bench returns.
+pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+/// A warpspeed kernel the bench launches, and its form ("checked", "unchecked", ...).
+pub type Kernel = (&'static str, &'static KernelDef);
+
+/// The groups of rows, in the order the table shows them (`--only` picks some).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
+pub enum Group {
+    Copy,
+    VectorAdd,
+    Life,
+    Scan,
+    Histogram,
+    Matmul,
+    Convolve,
+    Polyval,
+    Launch,
+    Start,
+}
+
+#[derive(Parser)]
+#[command(
+    about = "Every example kernel, checked and unchecked, beside hand-written CUDA C and the \
+             peers (needs a GPU; --check-nvrtc does not)"
+)]
+pub struct Args {
+    /// Small sizes for a quick smoke run (Life 1024², 2^22 elements, matmul 512, 2 rounds).
+    #[arg(long)]
+    quick: bool,
+    /// JSON written by bench/peers.py: adds the peers' figures and ratios to the table.
+    #[arg(long, value_name = "FILE.json")]
+    peers: Option<PathBuf>,
+    /// Only these groups of rows (comma separated).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    only: Vec<Group>,
+    /// Life lattice sides of the naive and tiled rows [default: 4096,16384; --quick: 1024].
+    #[arg(long, value_delimiter = ',')]
+    life_sizes: Vec<usize>,
+    /// Timed rounds per row (the best round counts; rounds alternate between contestants).
+    #[arg(long)]
+    rounds: Option<usize>,
+    /// GPU time one round of one contestant should take, in milliseconds.
+    #[arg(long)]
+    round_ms: Option<f64>,
+    /// Exit with 1 when a ratio misses its target (outputs that differ always fail).
+    #[arg(long)]
+    strict: bool,
+    /// Only compile every hand-written and generated CUDA source with NVRTC (no GPU needed).
+    #[arg(long)]
+    check_nvrtc: bool,
+    /// Architecture for --check-nvrtc, e.g. 90 for sm_90 (default: the GPU's, else 90).
+    #[arg(long)]
+    arch: Option<u32>,
+    /// Internal: the child process of the second-process-start rows.
+    #[arg(long, hide = true)]
+    child_warm_start: bool,
+}
+
+/// The problem sizes of one run: the full ones (the peers' sizes, ANCHORS figures) or
+/// `--quick`'s.
+pub struct Sizes {
+    pub life: Vec<usize>,
+    /// Generations per launch of the one-block Life kernels (32x32 cells).
+    pub block_generations: u32,
+    pub vector_log2: u32,
+    pub scan_log2: u32,
+    pub histogram_log2: u32,
+    pub matmul: usize,
+    pub convolve: usize,
+    pub polyval_log2: u32,
+    pub copy_log2: u32,
+    /// Empty launches per round of the launch-overhead rows.
+    pub launches: usize,
+    pub rounds: usize,
+    pub round_ms: f64,
+}
+
+impl Sizes {
+    fn new(args: &Args) -> Sizes {
+        let mut s = if args.quick {
+            Sizes {
+                life: vec![1024],
+                block_generations: 1000,
+                vector_log2: 22,
+                scan_log2: 22,
+                histogram_log2: 22,
+                matmul: 512,
+                convolve: 1024,
+                polyval_log2: 20,
+                copy_log2: 26,
+                launches: 10_000,
+                rounds: 2,
+                round_ms: 50.0,
+            }
+        } else {
+            Sizes {
+                life: vec![4096, 16384],
+                block_generations: 100_000,
+                vector_log2: 28,
+                scan_log2: 28,
+                histogram_log2: 28,
+                matmul: 4096,
+                convolve: 4096,
+                polyval_log2: 26,
+                copy_log2: 30,
+                launches: 100_000,
+                rounds: 5,
+                round_ms: 200.0,
+            }
+        };
+        if !args.life_sizes.is_empty() {
+            s.life.clone_from(&args.life_sizes);
+        }
+        s.rounds = args.rounds.unwrap_or(s.rounds).max(1);
+        s.round_ms = args.round_ms.unwrap_or(s.round_ms);
+        s
+    }
+}
+
+fn main() -> ExitCode {
+    // The warm-start child's clock starts before anything else runs.
+    let process_start = Instant::now();
+    let args = Args::parse();
+    let outcome = if args.child_warm_start {
+        start::child(process_start)
+    } else if args.check_nvrtc {
+        check_nvrtc(args.arch)
+    } else {
+        run(args)
+    };
+    common::exit_code(outcome)
+}
+
+/// Every warpspeed kernel the bench launches (checked and unchecked).
+fn kernels() -> Vec<Kernel> {
+    let mut all = Vec::new();
+    all.extend(life::kernels());
+    all.extend(scan::kernels());
+    all.extend(histogram::kernels());
+    all.extend(matmul::kernels());
+    all.extend(convolve::kernels());
+    all.extend(polyval::kernels());
+    all.extend(vector_add::kernels());
+    all.extend(launch::kernels());
+    all
+}
+
+/// `--check-nvrtc`: every hand-written source and every warpspeed kernel through NVRTC.
+fn check_nvrtc(arch: Option<u32>) -> Res<bool> {
+    let arch = match arch {
+        Some(a) => common::sm(a),
+        None => Device::cuda(0)
+            .ok()
+            .and_then(|d| d.compute_capability())
+            .unwrap_or((9, 0)),
+    };
+    let hand = hand::sources();
+    let mut sources: Vec<(&str, &str, _)> = hand
+        .iter()
+        .map(|s| (s.file, s.source, s.twin.options))
+        .collect();
+    let generated = kernels();
+    let names: Vec<String> = generated
+        .iter()
+        .map(|(form, k)| format!("{} ({form})", k.rust_name))
+        .collect();
+    sources.extend(
+        generated
+            .iter()
+            .zip(&names)
+            .map(|((_, k), name)| (name.as_str(), k.source.as_str(), k.options)),
+    );
+    let ok = common::compile_sources(&sources, &[arch])?;
+    println!(
+        "{} hand-written sources and {} warpspeed kernels: {}",
+        hand.len(),
+        generated.len(),
+        if ok { "all compiled" } else { "SOME FAILED" }
+    );
+    Ok(ok)
+}
+
+/// The open GPU and what every group needs: sizes, the hand-written kernels, the peers'
+/// figures, the memory ceiling, and whether every output so far was right.
+pub struct Bench {
+    pub dev: Device,
+    pub stream: Arc<CudaStream>,
+    pub sizes: Sizes,
+    pub hand: hand::Hand,
+    peers: Option<Peers>,
+    /// Device-to-device copy bandwidth (read + write), GB/s, once measured.
+    copy_gbs: Cell<Option<f64>>,
+    ok: Cell<bool>,
+}
+
+impl Bench {
+    /// Opens the GPU; `None` (said on stdout) on the simulator.
+    fn open(args: &Args) -> Res<Option<Bench>> {
+        let dev = Device::new()?;
+        if dev.backend() != Backend::Cuda {
+            println!(
+                "bench: needs a CUDA GPU, but the device is {}; nothing to measure on the \
+                 simulator.",
+                dev.name()
+            );
+            return Ok(None);
+        }
+        let cc = dev.compute_capability().expect("a CUDA device has one");
+        let stream = dev
+            .cuda_stream()
+            .expect("a CUDA device has a stream")
+            .clone();
+        let peers = args.peers.as_deref().map(Peers::load).transpose()?;
+        let hand = hand::Hand::load(&stream, cc)?;
+        Ok(Some(Bench {
+            dev,
+            stream,
+            sizes: Sizes::new(args),
+            hand,
+            peers,
+            copy_gbs: Cell::new(None),
+            ok: Cell::new(true),
+        }))
+    }
+
+    /// Says that an output differs from what it must be, and fails the run.
+    pub fn mismatch(&self, what: impl Display) {
+        eprintln!("MISMATCH {what}");
+        self.ok.set(false);
+    }
+
+    /// Compares `got` with `want` bit for bit; a difference is a [`Bench::mismatch`].
+    pub fn check<T: Copy + PartialEq + std::fmt::Debug, B: Eq>(
+        &self,
+        what: &str,
+        got: &[T],
+        want: &[T],
+        bits: impl Fn(T) -> B,
+    ) -> bool {
+        match common::first_difference(got, want, bits) {
+            None => true,
+            Some((i, count)) => {
+                self.mismatch(format_args!(
+                    "{what}: {count} of {} elements differ, first at {i}: got {:?}, expected {:?}",
+                    got.len(),
+                    got[i],
+                    want[i]
+                ));
+                false
+            }
+        }
+    }
+
+    /// The peers' figures for `key` (`peers.py`'s row name without its `_ms`/`_us`), in
+    /// `unit`; empty without `--peers`.
+    pub fn peers(&self, key: &str, unit: Unit) -> Vec<Peer> {
+        self.peers
+            .as_ref()
+            .map_or_else(Vec::new, |p| p.row(key, unit))
+    }
+
+    /// The memory ceiling (GB/s moved, read + write), once the copy group measured it.
+    pub fn copy_gbs(&self) -> Option<f64> {
+        self.copy_gbs.get()
+    }
+
+    /// A note saying what fraction of the copy bandwidth `bytes` moved in `ms` is.
+    pub fn bandwidth_note(&self, bytes: f64, ms: f64) -> String {
+        let gbs = bytes / (ms * 1e-3) / 1e9;
+        match self.copy_gbs() {
+            Some(copy) => format!("{gbs:.0} GB/s = {:.0}% of copy", 100.0 * gbs / copy),
+            None => format!("{gbs:.0} GB/s"),
+        }
+    }
+}
+
+fn run(args: Args) -> Res<bool> {
+    let Some(b) = Bench::open(&args)? else {
+        let required = std::env::var("WARPSPEED_REQUIRE_GPU").is_ok_and(|v| v == "1");
+        if required {
+            eprintln!("bench: WARPSPEED_REQUIRE_GPU=1 but no GPU is present");
+        }
+        return Ok(!required);
+    };
+    let (major, minor) = b.dev.compute_capability().unwrap_or((0, 0));
+    let header = format!(
+        "warpspeed bench: {} (sm_{major}{minor}), {}{}",
+        b.dev.name(),
+        table::now_utc(),
+        if args.quick { ", --quick sizes" } else { "" }
+    );
+    println!("{header}");
+    if let Some(p) = &b.peers {
+        println!("peers: {}", p.describe());
+    }
+    let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
+    let mut rows: Vec<Row> = Vec::new();
+    let groups: [(Group, fn(&Bench) -> Res<Vec<Row>>); 10] = [
+        (Group::Copy, copy::rows),
+        (Group::VectorAdd, vector_add::rows),
+        (Group::Life, life::rows),
+        (Group::Scan, scan::rows),
+        (Group::Histogram, histogram::rows),
+        (Group::Matmul, matmul::rows),
+        (Group::Convolve, convolve::rows),
+        (Group::Polyval, polyval::rows),
+        (Group::Launch, launch::rows),
+        (Group::Start, start::rows),
+    ];
+    for (group, rows_of) in groups {
+        // The copy ceiling is measured whenever a streaming row needs it.
+        let ceiling = group == Group::Copy && b.copy_gbs().is_none();
+        if wanted(group) || ceiling {
+            eprintln!("bench: {group:?}...");
+            let new = rows_of(&b)?;
+            if wanted(group) {
+                rows.extend(new);
+            }
+        }
+    }
+    println!();
+    println!("{header}");
+    let missed = table::print(&rows);
+    let ok = b.ok.get();
+    println!(
+        "outputs: {}; ratio targets missed: {missed}{}",
+        if ok {
+            "all equal to their references"
+        } else {
+            "SOME DIFFER (see MISMATCH above)"
+        },
+        if args.strict { " (--strict)" } else { "" }
+    );
+    Ok(ok && !(args.strict && missed > 0))
+}

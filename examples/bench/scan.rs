@@ -1,0 +1,210 @@
+//! Scans (examples/kernels/scan.rs, used as the scan example uses it): seed 000's naive
+//! scan of 1024 f64 in one block, and the multi-block Blelloch scan of 2^28 u32
+//! (`MultiBlockScan`: tiles of 2048, their totals scanned level by level, the offsets
+//! added back, no host synchronisation), each against the same algorithm by hand; peers
+//! torch.cumsum and cupy.cumsum.
+//!
+//! scan.rs has no `unchecked` twins yet (it is another engineer's file; the
+//! `checked`/`unchecked` modules of the other kernel files are the pattern to follow), so
+//! the unchecked column of these rows is empty.
+
+use cudarc::driver::{CudaFunction, PushKernelArg};
+use warpspeed::{DeviceBuffer, LaunchConfig};
+
+use crate::common::XorShift;
+use crate::hand::{cfg, raw};
+use crate::scan_kernels::{cpu_naive_prefix, cpu_scan, naive_prefix, MultiBlockScan, ScanElem};
+use crate::table::{Row, Unit};
+use crate::timing::{best_ms, Step};
+use crate::{Bench, Kernel, Res};
+
+/// Threads per block of the multi-block scan (tiles of twice that), as the scan example.
+const BLOCK: u32 = 1024;
+const NO_UNCHECKED: &str = "no unchecked twin in scan.rs yet";
+
+pub fn kernels() -> Vec<Kernel> {
+    let mut all = vec![("checked", &naive_prefix::KERNEL)];
+    all.extend(u32::kernels().map(|k| ("checked", k)));
+    all
+}
+
+pub fn rows(b: &Bench) -> Res<Vec<Row>> {
+    Ok(vec![naive(b)?, multi_block(b)?])
+}
+
+/// Seed 000's naive scan of 1024 f64 in one block, against the CPU in its order of sums.
+fn naive(b: &Bench) -> Res<Row> {
+    let dev = &b.dev;
+    let mut rng = XorShift::new(1024);
+    let x: Vec<f64> = (0..1024).map(|_| rng.range_f64(-1.0, 1.0)).collect();
+    let input = dev.upload(&x)?;
+    let mut out_c = dev.upload(&vec![f64::NAN; 1024])?;
+    let out_h = dev.upload(&vec![f64::NAN; 1024])?;
+    let config = LaunchConfig::new(1, 1024);
+    let f = b.hand.function("scan.cu", "naive_prefix_hand")?;
+    let mut steps: Vec<Step> = vec![
+        Box::new(|| Ok(naive_prefix::launch(dev, config, &input, &mut out_c)?)),
+        Box::new(|| {
+            let mut l = b.stream.launch_builder(&f);
+            l.arg(raw(&input)).arg(raw(&out_h));
+            // SAFETY: naive_prefix_hand(const double* vec, double* out): two live buffers
+            // of 1024 f64, one block of 1024 threads, thread t touching element t only.
+            unsafe { l.launch(cfg(config)) }?;
+            Ok(())
+        }),
+    ];
+    let t = best_ms(b, &mut steps)?;
+    drop(steps);
+    let want = cpu_naive_prefix(&x);
+    b.check(
+        "naive scan, checked, against the CPU",
+        &out_c.download()?,
+        &want,
+        f64::to_bits,
+    );
+    b.check(
+        "naive scan, hand, against the CPU",
+        &out_h.download()?,
+        &want,
+        f64::to_bits,
+    );
+    let us = |ms: f64| ms * 1e3;
+    Ok(Row::new("scan naive_prefix", "1024 f64, 1 block", Unit::Us)
+        .times(us(t[0]), None, Some(us(t[1])))
+        .note(NO_UNCHECKED))
+}
+
+/// [`MultiBlockScan`] written by hand: the same levels, tiles and launches, on cudarc.
+struct HandScan<'a> {
+    b: &'a Bench,
+    tiles: CudaFunction,
+    add: CudaFunction,
+    len: usize,
+    sums: Vec<DeviceBuffer<u32>>,
+    offs: Vec<DeviceBuffer<u32>>,
+}
+
+impl<'a> HandScan<'a> {
+    fn new(b: &'a Bench, len: usize) -> Res<HandScan<'a>> {
+        let tile = 2 * BLOCK as usize;
+        let (mut sums, mut offs) = (Vec::new(), Vec::new());
+        let mut n = len.max(1);
+        loop {
+            let tiles = n.div_ceil(tile);
+            sums.push(b.dev.zeros::<u32>(tiles)?);
+            if tiles == 1 {
+                break;
+            }
+            offs.push(b.dev.zeros::<u32>(tiles)?);
+            n = tiles;
+        }
+        Ok(HandScan {
+            b,
+            tiles: b.hand.function("scan.cu", "blelloch_tiles_u32_hand")?,
+            add: b.hand.function("scan.cu", "add_tile_offsets_u32_hand")?,
+            len,
+            sums,
+            offs,
+        })
+    }
+
+    /// blelloch_tiles_u32_hand(input, n, out, sums, inclusive) over `n` elements.
+    fn tiles(
+        &self,
+        input: &DeviceBuffer<u32>,
+        out: &DeviceBuffer<u32>,
+        sums: &DeviceBuffer<u32>,
+        inclusive: bool,
+    ) -> Res<()> {
+        let n = input.len();
+        let grid = u32::try_from(n.div_ceil(2 * BLOCK as usize))?;
+        let n64 = n as u64;
+        let mut l = self.b.stream.launch_builder(&self.tiles);
+        l.arg(raw(input))
+            .arg(&n64)
+            .arg(raw(out))
+            .arg(raw(sums))
+            .arg(&inclusive);
+        // SAFETY: blelloch_tiles_u32_hand(const unsigned* input, unsigned long long n,
+        // unsigned* out, unsigned* sums, bool inclusive): input and out hold n u32, sums
+        // one per tile (the grid's blocks); every access is tested against n.
+        unsafe { l.launch(cfg(LaunchConfig::new(grid, BLOCK))) }?;
+        Ok(())
+    }
+
+    /// add_tile_offsets_u32_hand(data, n, offsets, tile_log2).
+    fn add(&self, data: &DeviceBuffer<u32>, offsets: &DeviceBuffer<u32>) -> Res<()> {
+        let n = data.len();
+        let n64 = n as u64;
+        let tile_log2 = (2 * BLOCK).trailing_zeros();
+        let mut l = self.b.stream.launch_builder(&self.add);
+        l.arg(raw(data)).arg(&n64).arg(raw(offsets)).arg(&tile_log2);
+        // SAFETY: add_tile_offsets_u32_hand(unsigned* data, unsigned long long n, const
+        // unsigned* offsets, unsigned tile_log2): data holds n u32, offsets one per tile of
+        // data; the kernel tests i < n.
+        unsafe { l.launch(cfg(LaunchConfig::for_num_elems(u32::try_from(n)?))) }?;
+        Ok(())
+    }
+
+    /// `MultiBlockScan::run`, by hand.
+    fn run(&self, input: &DeviceBuffer<u32>, out: &DeviceBuffer<u32>, inclusive: bool) -> Res<()> {
+        assert_eq!(input.len(), self.len);
+        self.tiles(input, out, &self.sums[0], inclusive)?;
+        for j in 0..self.offs.len() {
+            self.tiles(&self.sums[j], &self.offs[j], &self.sums[j + 1], false)?;
+        }
+        for j in (1..self.offs.len()).rev() {
+            self.add(&self.offs[j - 1], &self.offs[j])?;
+        }
+        if let Some(offsets) = self.offs.first() {
+            self.add(out, offsets)?;
+        }
+        Ok(())
+    }
+}
+
+/// The multi-block inclusive scan of 2^28 random u32 (wrapping), against a sequential CPU
+/// scan.
+fn multi_block(b: &Bench) -> Res<Row> {
+    let dev = &b.dev;
+    let log2 = b.sizes.scan_log2;
+    let len = 1usize << log2;
+    let mut rng = XorShift::new(len as u64);
+    let x: Vec<u32> = (0..len).map(|_| rng.next_u32()).collect();
+    let input = dev.upload(&x)?;
+    let poison = vec![0xDEAD_BEEFu32; len];
+    let mut out_c = dev.upload(&poison)?;
+    let out_h = dev.upload(&poison)?;
+    let mut plan = MultiBlockScan::<u32>::new(dev, len, BLOCK)?;
+    let hand = HandScan::new(b, len)?;
+    let launches = plan.launches();
+    let mut steps: Vec<Step> = vec![
+        Box::new(|| Ok(plan.run(dev, &input, &mut out_c, true)?)),
+        Box::new(|| hand.run(&input, &out_h, true)),
+    ];
+    let t = best_ms(b, &mut steps)?;
+    drop(steps);
+    let want = cpu_scan(&x, true);
+    b.check(
+        "multi-block scan, checked, against the CPU",
+        &out_c.download()?,
+        &want,
+        |v| v,
+    );
+    b.check(
+        "multi-block scan, hand, against the CPU",
+        &out_h.download()?,
+        &want,
+        |v| v,
+    );
+    Ok(Row::new(
+        "scan multi-block Blelloch",
+        format!("2^{log2} u32"),
+        Unit::Ms,
+    )
+    .times(t[0], None, Some(t[1]))
+    .peers(b.peers(&format!("scan_2^{log2}_i32"), Unit::Ms))
+    .note(b.bandwidth_note(8.0 * len as f64, t[0]))
+    .note(format!("{launches} launches"))
+    .note(NO_UNCHECKED))
+}
