@@ -47,7 +47,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use warpspeed::__private::KernelDef;
-use warpspeed::{Backend, Device, LaunchConfig};
+use warpspeed::{Backend, Device, DeviceBuffer, LaunchConfig};
 
 mod common;
 use common::{KernelFlags, XorShift};
@@ -481,8 +481,8 @@ fn lookback_lengths(
     let mut launches = 0;
     for &n in &lengths {
         let mut plan = LookbackScan::new(dev, n, block)?;
-        let xu: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
-        let xi: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
+        let mut xu = LookbackData::<u32>::new(dev, rng, n)?;
+        let mut xi = LookbackData::<i32>::new(dev, rng, n)?;
         // On the simulator the two kernels of a type run the same Rust, so the largest
         // length runs each combination once, not twice.
         let both = gpu || n != len || n <= 5 * tile;
@@ -490,13 +490,13 @@ fn lookback_lengths(
             if !both && inclusive != checked {
                 continue;
             }
-            ok &= lookback_once(dev, &mut plan, &xu, inclusive, checked)?;
-            ok &= lookback_once(dev, &mut plan, &xi, !inclusive, checked)?;
+            ok &= xu.check(dev, &mut plan, inclusive, checked)?;
+            ok &= xi.check(dev, &mut plan, !inclusive, checked)?;
             launches += 2;
         }
         let counter = plan.counter().download()?[0];
         if counter != 0 {
-            println!("MISMATCH look-back scan of {n}: the tile counter is {counter} after the launches, not 0");
+            println!("MISMATCH look-back scans of {n}: the tile counter ends at {counter}, not 0");
             ok = false;
         }
     }
@@ -581,28 +581,46 @@ fn lookback_far(dev: &Device, rng: &mut XorShift, block: u32) -> Result<bool, wa
     Ok(ok)
 }
 
-/// One look-back scan of `x` into a poisoned output, against the CPU; says what differs.
-fn lookback_once<T: ScanElem + LookbackElem>(
-    dev: &Device,
-    plan: &mut LookbackScan,
-    x: &[T],
-    inclusive: bool,
-    checked: bool,
-) -> Result<bool, warpspeed::Error> {
-    let input = dev.upload(x)?;
-    let mut out = dev.upload(&vec![poison::<T>(); x.len()])?;
-    plan.run(dev, &input, &mut out, inclusive, checked)?;
-    Ok(report_mismatch(
-        &format!(
-            "look-back {} scan of {} {} ({})",
-            kind_name(inclusive),
-            x.len(),
-            T::NAME,
-            if checked { "checked" } else { "unchecked" }
-        ),
-        &out.download()?,
-        &cpu_scan(x, inclusive),
-    ))
+/// An input of the look-back scans, on the host and the device, and their output.
+struct LookbackData<T: ScanElem> {
+    x: Vec<T>,
+    input: DeviceBuffer<T>,
+    out: DeviceBuffer<T>,
+}
+
+impl<T: ScanElem + LookbackElem> LookbackData<T> {
+    /// `n` random values.
+    fn new(dev: &Device, rng: &mut XorShift, n: usize) -> Result<Self, warpspeed::Error> {
+        let x: Vec<T> = (0..n).map(|_| T::from_bits(rng.next_u64())).collect();
+        Ok(LookbackData {
+            input: dev.upload(&x)?,
+            out: dev.zeros(n)?,
+            x,
+        })
+    }
+
+    /// One scan into the poisoned output, against the CPU; says what differs.
+    fn check(
+        &mut self,
+        dev: &Device,
+        plan: &mut LookbackScan,
+        inclusive: bool,
+        checked: bool,
+    ) -> Result<bool, warpspeed::Error> {
+        let n = self.x.len();
+        self.out.copy_from_host(&vec![poison::<T>(); n])?;
+        plan.run(dev, &self.input, &mut self.out, inclusive, checked)?;
+        Ok(report_mismatch(
+            &format!(
+                "look-back {} scan of {n} {} ({})",
+                kind_name(inclusive),
+                T::NAME,
+                if checked { "checked" } else { "unchecked" }
+            ),
+            &self.out.download()?,
+            &cpu_scan(&self.x, inclusive),
+        ))
+    }
 }
 
 /// Prints a MISMATCH line when `got` differs from `want`; returns whether they are equal.
@@ -670,12 +688,12 @@ fn lookback_timing<T: ScanElem + LookbackElem>(
         plan.tile()
     );
     println!(
-        "    {:<40} {:>8} {:>8} {:>9} {:>14}",
-        "", "ms", "GB/s", "of copy", "torch.cumsum"
+        "    {:<40} {:>8} {:>8} {:>9} {:>15}",
+        "", "ms", "GB/s", "of copy", "torch.cumsum's"
     );
     for (what, ms) in &rows {
         println!(
-            "    {what:<40} {ms:>8.3} {:>8.0} {:>8.0}% {:>13.2}x",
+            "    {what:<40} {ms:>8.3} {:>8.0} {:>8.0}% {:>8.2}x speed",
             gbs(*ms),
             100.0 * copy_ms / ms,
             TORCH_CUMSUM_MS / ms
@@ -684,8 +702,8 @@ fn lookback_timing<T: ScanElem + LookbackElem>(
     let best = rows[1].1;
     let met = |yes: bool| if yes { "met" } else { "MISSED" };
     println!(
-        "    targets (2^28 x 4 bytes on an H200): <= torch.cumsum's {TORCH_CUMSUM_MS} ms: {}; >= {:.0}% \
-         of the copy's bandwidth: {} (unchecked: {:.3} ms, {:.0}%){}",
+        "    targets (2^28 x 4 bytes, H200): <= torch.cumsum's {TORCH_CUMSUM_MS} ms: {}; \
+         >= {:.0}% of the copy's bandwidth: {} (unchecked: {:.3} ms, {:.0}%){}",
         met(best <= TORCH_CUMSUM_MS),
         100.0 * COPY_SHARE_TARGET,
         met(copy_ms / best >= COPY_SHARE_TARGET),
