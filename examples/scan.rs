@@ -8,16 +8,37 @@
 //! 3. a multi-block scan of `--len` elements (2^28 u32 on the GPU): tiles scanned by blocks,
 //!    their totals scanned the same way level by level, the scanned totals added back: a
 //!    sequence of launches with no host synchronisation until the end; timed on the GPU and
-//!    compared with cupy.cumsum (../shared/ANCHORS.md);
+//!    compared with cupy.cumsum of 2^28 int32 on an H200 (1.959 ms);
 //! 4. the seed's own work-efficient scan (one launch per level, the host waiting for each)
 //!    against the multi-block scan on the same 2^24 f64, both checked bit for bit against
-//!    CPU replicas of their order of additions, and compared with the anchor figure.
+//!    CPU replicas of their order of additions, and compared with the anchor figure;
+//! 5. the single-pass scan with decoupled look-back (Merrill and Garland 2016, CUB's
+//!    `DeviceScan`; kernels/scan_lookback.rs): one launch, so each element is read once
+//!    and written once (8 bytes of traffic per u32). A block takes its tile (`16 *
+//!    --lookback-block` elements, 4096 by default) from an atomic counter, so tiles go out
+//!    in the order blocks start; scans it in registers (coalesced loads transposed through
+//!    shared memory, 16 consecutive elements per thread, warp shuffles); publishes the
+//!    tile's total in a 64-bit status word (flag and value in one atomic, so no fence); and
+//!    its first warp looks back at the predecessors' words 32 at a time, adding aggregates
+//!    up to the nearest inclusive prefix, before publishing its own prefix. Checked against
+//!    the CPU on lengths around the tile (1, tile - 1, tile, tile + 1, ...) and `--len`,
+//!    u32 and i32, inclusive and exclusive, bounds-checked and `unchecked` kernels, reusing
+//!    one plan per length (the status words need no reset between launches: each launch
+//!    has its own epoch in the flag); and on a lone block given tile 99 of 100 over preset
+//!    status words, which takes the look-back across windows of 32. On the simulator the
+//!    blocks pass nothing but atomics to each other, so the race checks have nothing to
+//!    report, and a block that waits only ever waits for a block that has started, which
+//!    the simulator runs to its end on another CPU thread. On the GPU it is timed against
+//!    a device-to-device copy of the input, its hand-written CUDA C twin and the
+//!    multi-block scan, with the targets: no slower than torch.cumsum of 2^28 int32 on an
+//!    H200 (0.848 ms) and at least 75% of the copy's bandwidth. See docs/scan.md.
 //!
 //! On the simulator the sizes shrink automatically (`--len` and `--f64-len` override).
 //!
 //! ```text
 //! cargo run --release --example scan                        # GPU if present, else simulator
 //! WARPSPEED_BACKEND=sim cargo run --release --example scan -- --len 100001 --kind exclusive
+//! cargo run --release --example scan -- --lookback-block 128 # tiles of 2048
 //! cargo run --release --example scan -- --print-cuda        # the generated CUDA C
 //! cargo run --release --example scan -- --check-nvrtc       # compile every kernel (sm_90)
 //! ```
@@ -26,21 +47,28 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use warpspeed::__private::KernelDef;
-use warpspeed::{Backend, Device, LaunchConfig};
+use warpspeed::{Backend, Device, DeviceBuffer, LaunchConfig};
 
 mod common;
 use common::{KernelFlags, XorShift};
 #[path = "kernels/scan.rs"]
 mod scan_kernels;
+#[path = "kernels/scan_lookback.rs"]
+mod scan_lookback;
 use scan_kernels::{
     cpu_multi_block_scan, cpu_naive_prefix, cpu_scan, cpu_seed_work_efficient, naive_prefix,
     naive_prefix_racy, MultiBlockScan, ScanElem, MAX_TILE,
 };
+use scan_lookback::{LookbackElem, LookbackScan, LOOKBACK_BLOCK, MAX_LOOKBACK_BLOCK};
 
-/// cupy.cumsum of 2^28 int32 on the H200 (ANCHORS.md), ms.
+/// cupy.cumsum of 2^28 int32 on the H200, ms.
 const CUPY_CUMSUM_MS: f64 = 1.959;
 /// Seed 000's host-synchronised work-efficient scan of 2^24 f64 on the H200, ms.
 const SEED_SCAN_MS: f64 = 4.716;
+/// torch.cumsum of 2^28 int32 on the H200, ms: the look-back scan's target.
+const TORCH_CUMSUM_MS: f64 = 0.848;
+/// The look-back scan's other target: this share of the device-to-device copy bandwidth.
+const COPY_SHARE_TARGET: f64 = 0.75;
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Kind {
@@ -75,6 +103,10 @@ struct Args {
     /// the GPU, 2^12 on the simulator]; 0 skips it.
     #[arg(long)]
     f64_len: Option<usize>,
+    /// Threads per block of the look-back scan (a multiple of 32 up to 256; tiles of 16 times
+    /// that).
+    #[arg(long, default_value_t = LOOKBACK_BLOCK)]
+    lookback_block: u32,
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 2024)]
     seed: u64,
@@ -94,11 +126,30 @@ fn kernels() -> Vec<&'static KernelDef> {
         &seed_down_sweep::KERNEL,
         &copy_f64::KERNEL,
     ]);
+    all.extend(u32::lookback_kernels());
+    all.extend(i32::lookback_kernels());
     all
 }
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    if args.flags.check_nvrtc {
+        // The generated kernels, and the look-back scan's hand-written CUDA C twin.
+        let kernels = kernels();
+        let mut sources: Vec<_> = kernels
+            .iter()
+            .map(|k| (k.rust_name, k.source.as_str(), k.options))
+            .collect();
+        sources.push((
+            scan_lookback::LOOKBACK_HAND_KERNEL,
+            scan_lookback::LOOKBACK_HAND_CUDA,
+            u32::lookback_kernels()[0].options,
+        ));
+        return common::exit_code(common::compile_sources(
+            &sources,
+            &[common::sm(args.flags.arch)],
+        ));
+    }
     args.flags.main(&kernels(), || run(&args))
 }
 
@@ -132,6 +183,20 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     let f64_len = args.f64_len.unwrap_or(if gpu { 1 << 24 } else { 1 << 12 });
     if f64_len > 0 {
         ok &= seed_comparison(&dev, &mut rng, f64_len, args.block)?;
+    }
+
+    assert!(
+        args.lookback_block.is_multiple_of(32)
+            && (32..=MAX_LOOKBACK_BLOCK).contains(&args.lookback_block),
+        "--lookback-block must be a multiple of 32 up to {MAX_LOOKBACK_BLOCK}"
+    );
+    ok &= lookback_lengths(&dev, &mut rng, len, args.lookback_block)?;
+    ok &= lookback_far(&dev, &mut rng, args.lookback_block)?;
+    if gpu {
+        ok &= match args.dtype {
+            Dtype::U32 => lookback_timing::<u32>(&dev, &mut rng, len, args, inclusive)?,
+            Dtype::I32 => lookback_timing::<i32>(&dev, &mut rng, len, args, inclusive)?,
+        };
     }
 
     common::print_verdict(
@@ -394,6 +459,373 @@ fn seed_comparison(
         );
     }
     Ok(ok)
+}
+
+/// The single-pass look-back scan on lengths around its tile and on `len`, u32 and i32,
+/// inclusive and exclusive, checked and unchecked kernels, each output poisoned first and
+/// compared with the CPU's wrapping scan. One plan per length serves all its launches, so
+/// later launches meet the status words of earlier ones (older epochs), and the counter
+/// must have come back to zero after each.
+fn lookback_lengths(
+    dev: &Device,
+    rng: &mut XorShift,
+    len: usize,
+    block: u32,
+) -> Result<bool, warpspeed::Error> {
+    let tile = (block * scan_lookback::ITEMS_PER_THREAD) as usize;
+    let mut lengths = vec![1, 2, tile - 1, tile, tile + 1, 3 * tile + 77, len.max(1)];
+    lengths.sort_unstable();
+    lengths.dedup();
+    let gpu = dev.backend() == Backend::Cuda;
+    let mut ok = true;
+    let mut launches = 0;
+    for &n in &lengths {
+        let mut plan = LookbackScan::new(dev, n, block)?;
+        let mut xu = LookbackData::<u32>::new(dev, rng, n)?;
+        let mut xi = LookbackData::<i32>::new(dev, rng, n)?;
+        // On the simulator the two kernels of a type run the same Rust, so the largest
+        // length runs each combination once, not twice.
+        let both = gpu || n != len || n <= 5 * tile;
+        for (inclusive, checked) in [(true, true), (false, false), (false, true), (true, false)] {
+            if !both && inclusive != checked {
+                continue;
+            }
+            ok &= xu.check(dev, &mut plan, inclusive, checked)?;
+            ok &= xi.check(dev, &mut plan, !inclusive, checked)?;
+            launches += 2;
+        }
+        let counter = plan.counter().download()?[0];
+        if counter != 0 {
+            println!("MISMATCH look-back scans of {n}: the tile counter ends at {counter}, not 0");
+            ok = false;
+        }
+    }
+    if ok {
+        println!(
+            "OK       single-pass look-back scan: {launches} launches on {} lengths from {} to {} \
+             (tiles of {tile}; u32 and i32, inclusive and exclusive, checked and unchecked)",
+            lengths.len(),
+            lengths[0],
+            lengths[lengths.len() - 1],
+        );
+    }
+    Ok(ok)
+}
+
+/// The look-back over many predecessors, which a launch on the simulator never needs (with
+/// a few CPU workers only the nearest predecessors are ever unfinished): one block is given
+/// the last of 100 tiles (the counter starts at 99), and the status words of the tiles
+/// before it are set beforehand as though their blocks had published their aggregates but
+/// not yet their prefixes; in the second run tile 29 has published its inclusive prefix
+/// too. The block must add 99 aggregates over four windows of 32 lanes (then 69 and tile
+/// 29's prefix, found in the third window), scan its tile right and publish its prefix.
+fn lookback_far(dev: &Device, rng: &mut XorShift, block: u32) -> Result<bool, warpspeed::Error> {
+    let tile = (block * scan_lookback::ITEMS_PER_THREAD) as usize;
+    let tiles = 100;
+    let n = tiles * tile - 5;
+    let x: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    let want = cpu_scan(&x, true);
+    let epoch = 7u64;
+    let word = |flag: u64, value: u32| flag << 32 | u64::from(value);
+    let input = dev.upload(&x)?;
+    let last = (tiles - 1) * tile;
+    let mut ok = true;
+    for (prefix_at, checked) in [(None, true), (Some(29), false)] {
+        let mut status: Vec<u64> = x
+            .chunks(tile)
+            .map(|c| word(2 * epoch, c.iter().fold(0, |a, &v| a.wrapping_add(v))))
+            .collect();
+        if let Some(k) = prefix_at {
+            status[k] = word(2 * epoch + 1, want[(k + 1) * tile - 1]);
+        }
+        status[tiles - 1] = 0;
+        let mut status = dev.upload(&status)?;
+        let mut counter = dev.upload(&[tiles as u32 - 1])?;
+        let mut out = dev.upload(&vec![poison::<u32>(); n])?;
+        u32::launch_lookback(
+            dev,
+            LaunchConfig::new(1, block),
+            checked,
+            &input,
+            &mut out,
+            &mut status,
+            &mut counter,
+            epoch as u32,
+            true,
+        )?;
+        let got = out.download()?;
+        let what = format!(
+            "look-back from tile 99 over {}",
+            match prefix_at {
+                None => "99 aggregates".to_string(),
+                Some(k) => format!("{} aggregates to tile {k}'s prefix", tiles - 2 - k),
+            }
+        );
+        ok &= report_mismatch(&what, &got[last..], &want[last..]);
+        if got[..last].iter().any(|&v| v != poison::<u32>()) {
+            println!("MISMATCH {what}: the block wrote outside its tile");
+            ok = false;
+        }
+        let published = status.download()?[tiles - 1];
+        if published != word(2 * epoch + 1, want[n - 1]) {
+            println!("MISMATCH {what}: published {published:#x}, expected the inclusive prefix");
+            ok = false;
+        }
+    }
+    if ok {
+        println!(
+            "OK       look-back across windows of 32 predecessors: a lone block given tile 99 of \
+             100 over published aggregates (and an inclusive prefix 70 tiles back)"
+        );
+    }
+    Ok(ok)
+}
+
+/// An input of the look-back scans, on the host and the device, and their output.
+struct LookbackData<T: ScanElem> {
+    x: Vec<T>,
+    input: DeviceBuffer<T>,
+    out: DeviceBuffer<T>,
+}
+
+impl<T: ScanElem + LookbackElem> LookbackData<T> {
+    /// `n` random values.
+    fn new(dev: &Device, rng: &mut XorShift, n: usize) -> Result<Self, warpspeed::Error> {
+        let x: Vec<T> = (0..n).map(|_| T::from_bits(rng.next_u64())).collect();
+        Ok(LookbackData {
+            input: dev.upload(&x)?,
+            out: dev.zeros(n)?,
+            x,
+        })
+    }
+
+    /// One scan into the poisoned output, against the CPU; says what differs.
+    fn check(
+        &mut self,
+        dev: &Device,
+        plan: &mut LookbackScan,
+        inclusive: bool,
+        checked: bool,
+    ) -> Result<bool, warpspeed::Error> {
+        let n = self.x.len();
+        self.out.copy_from_host(&vec![poison::<T>(); n])?;
+        plan.run(dev, &self.input, &mut self.out, inclusive, checked)?;
+        Ok(report_mismatch(
+            &format!(
+                "look-back {} scan of {n} {} ({})",
+                kind_name(inclusive),
+                T::NAME,
+                if checked { "checked" } else { "unchecked" }
+            ),
+            &self.out.download()?,
+            &cpu_scan(&self.x, inclusive),
+        ))
+    }
+}
+
+/// Prints a MISMATCH line when `got` differs from `want`; returns whether they are equal.
+fn report_mismatch<T: ScanElem>(what: &str, got: &[T], want: &[T]) -> bool {
+    match common::first_difference(got, want, T::to_bits) {
+        None => true,
+        Some(_) => report(what, got, want, T::to_bits),
+    }
+}
+
+/// On the GPU: the look-back scan of `len` elements (checked, unchecked and the hand-written
+/// CUDA C twin), the multi-block scan and a device-to-device copy of the same bytes, each
+/// timed with CUDA events, every output checked against the CPU.
+fn lookback_timing<T: ScanElem + LookbackElem>(
+    dev: &Device,
+    rng: &mut XorShift,
+    len: usize,
+    args: &Args,
+    inclusive: bool,
+) -> Result<bool, warpspeed::Error> {
+    let x: Vec<T> = (0..len).map(|_| T::from_bits(rng.next_u64())).collect();
+    let want = cpu_scan(&x, inclusive);
+    let input = dev.upload(&x)?;
+    let poisoned = vec![poison::<T>(); len];
+    let mut out = dev.upload(&poisoned)?;
+    let mut plan = LookbackScan::new(dev, len, args.lookback_block)?;
+    let hand = hand::HandLookback::load(dev)?;
+    let bytes = 2.0 * (len * std::mem::size_of::<T>()) as f64; // read once, write once
+    let gbs = |ms: f64| bytes / (ms * 1e-3) / 1e9;
+    let mut ok = true;
+    let mut rows: Vec<(String, f64)> = Vec::new();
+
+    let copy_ms = hand::time_copy(dev, &input)?;
+    rows.push(("device-to-device copy of the input".into(), copy_ms));
+    for (what, checked) in [
+        ("look-back scan, unchecked", false),
+        ("look-back scan, checked", true),
+    ] {
+        let ms = common::time_gpu(dev, || plan.run(dev, &input, &mut out, inclusive, checked))?;
+        ok &= report_mismatch(what, &out.download()?, &want);
+        out.copy_from_host(&poisoned)?;
+        rows.push((what.into(), ms));
+    }
+    let ms = common::time_gpu(dev, || hand.run(&mut plan, &input, &out, inclusive))?;
+    ok &= report_mismatch(
+        "look-back scan, hand-written CUDA C",
+        &out.download()?,
+        &want,
+    );
+    out.copy_from_host(&poisoned)?;
+    rows.push(("look-back scan, hand-written CUDA C".into(), ms));
+    let mut multi = MultiBlockScan::<T>::new(dev, len, args.block)?;
+    let ms = common::time_gpu(dev, || multi.run(dev, &input, &mut out, inclusive))?;
+    ok &= report_mismatch("multi-block scan", &out.download()?, &want);
+    rows.push((
+        format!("multi-block scan ({} launches)", multi.launches()),
+        ms,
+    ));
+
+    println!(
+        "  GPU, {} scan of {len} {} ({} tiles of {}), 8 bytes per element:",
+        kind_name(inclusive),
+        T::NAME,
+        plan.tiles(),
+        plan.tile()
+    );
+    println!(
+        "    {:<40} {:>8} {:>8} {:>9} {:>15}",
+        "", "ms", "GB/s", "of copy", "torch.cumsum's"
+    );
+    for (what, ms) in &rows {
+        println!(
+            "    {what:<40} {ms:>8.3} {:>8.0} {:>8.0}% {:>8.2}x speed",
+            gbs(*ms),
+            100.0 * copy_ms / ms,
+            TORCH_CUMSUM_MS / ms
+        );
+    }
+    let best = rows[1].1;
+    let met = |yes: bool| if yes { "met" } else { "MISSED" };
+    println!(
+        "    targets (2^28 x 4 bytes, H200): <= torch.cumsum's {TORCH_CUMSUM_MS} ms: {}; \
+         >= {:.0}% of the copy's bandwidth: {} (unchecked: {:.3} ms, {:.0}%){}",
+        met(best <= TORCH_CUMSUM_MS),
+        100.0 * COPY_SHARE_TARGET,
+        met(copy_ms / best >= COPY_SHARE_TARGET),
+        best,
+        100.0 * copy_ms / best,
+        if len == 1 << 28 && std::mem::size_of::<T>() == 4 {
+            ""
+        } else {
+            " (other sizes compare loosely)"
+        }
+    );
+    Ok(ok)
+}
+
+/// The hand-written CUDA C twin of the look-back scan, loaded and launched with cudarc, and
+/// a device-to-device copy for the bandwidth it is measured against (GPU only).
+mod hand {
+    use std::sync::Arc;
+
+    use cudarc::driver::{CudaFunction, CudaStream, DriverError, PushKernelArg};
+    use cudarc::nvrtc::Ptx;
+    use warpspeed::{Device, DeviceBuffer, Error, KernelScalar};
+
+    use super::scan_lookback::{LookbackScan, LOOKBACK_HAND_CUDA, LOOKBACK_HAND_KERNEL};
+
+    fn driver(what: &'static str) -> impl Fn(DriverError) -> Error {
+        move |source| Error::Driver {
+            kernel: None,
+            what: what.into(),
+            source,
+        }
+    }
+
+    fn stream(dev: &Device) -> Arc<CudaStream> {
+        dev.cuda_stream()
+            .expect("a GPU device has a stream")
+            .clone()
+    }
+
+    pub struct HandLookback {
+        stream: Arc<CudaStream>,
+        function: CudaFunction,
+    }
+
+    impl HandLookback {
+        /// Compiles [`LOOKBACK_HAND_CUDA`] as warpspeed compiles its kernels and loads it.
+        pub fn load(dev: &Device) -> Result<Self, Error> {
+            let cc = dev.compute_capability().expect("a GPU has one");
+            let options = super::scan_lookback::lookback_scan_u32::KERNEL.options;
+            let cubin = warpspeed::compile::compile_cubin(LOOKBACK_HAND_CUDA, cc, options)?;
+            let stream = stream(dev);
+            let module = stream
+                .context()
+                .load_module(Ptx::from_binary(cubin))
+                .map_err(driver("loading the hand-written look-back scan"))?;
+            let function = module
+                .load_function(LOOKBACK_HAND_KERNEL)
+                .map_err(driver("loading the hand-written look-back scan"))?;
+            Ok(HandLookback { stream, function })
+        }
+
+        /// Queues the hand-written kernel on `plan`'s status words, counter and epochs.
+        pub fn run<T: KernelScalar>(
+            &self,
+            plan: &mut LookbackScan,
+            input: &DeviceBuffer<T>,
+            out: &DeviceBuffer<T>,
+            inclusive: bool,
+        ) -> Result<(), Error> {
+            assert_eq!(
+                std::mem::size_of::<T>(),
+                4,
+                "the hand kernel scans 32-bit words"
+            );
+            assert_eq!(input.len(), out.len());
+            let epoch = plan.next_launch()?;
+            let cfg = plan.config();
+            let config = cudarc::driver::LaunchConfig {
+                grid_dim: (cfg.grid.x, 1, 1),
+                block_dim: (cfg.block.x, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            let n = input.len() as u64;
+            let inclusive = u32::from(inclusive);
+            let mut launch = self.stream.launch_builder(&self.function);
+            launch
+                .arg(input.cuda_bytes().expect("a GPU buffer"))
+                .arg(out.cuda_bytes().expect("a GPU buffer"))
+                .arg(&n)
+                .arg(plan.status().cuda_bytes().expect("a GPU buffer"))
+                .arg(plan.counter().cuda_bytes().expect("a GPU buffer"))
+                .arg(&epoch)
+                .arg(&inclusive);
+            // SAFETY: lookback_scan_hand_u32(const unsigned* in, unsigned* out,
+            // unsigned long long n, unsigned long long* status, unsigned* counter,
+            // unsigned epoch, unsigned inclusive): in and out are distinct live buffers of
+            // n 32-bit words, status has one word per block of the grid, counter one word
+            // (zero: the plan resets it after a failed launch), epoch is new for status.
+            let result = unsafe { launch.launch(config) };
+            if result.is_err() {
+                plan.launch_failed();
+            }
+            result
+                .map(drop)
+                .map_err(driver("launching the hand-written look-back scan"))
+        }
+    }
+
+    /// GPU milliseconds of a device-to-device copy of `input` (cuMemcpyDtoD into a buffer
+    /// of the same size), by CUDA events.
+    pub fn time_copy<T: KernelScalar>(dev: &Device, input: &DeviceBuffer<T>) -> Result<f64, Error> {
+        let stream = stream(dev);
+        let src = input.cuda_bytes().expect("a GPU buffer");
+        let mut dst = stream
+            .alloc_zeros::<u8>(src.len())
+            .map_err(driver("allocating the copy's destination"))?;
+        crate::common::time_gpu(dev, || {
+            stream
+                .memcpy_dtod(src, &mut dst)
+                .map_err(driver("copying on the device"))
+        })
+    }
 }
 
 /// Prints one verdict line; `false` when `got` differs from `want` (bitwise).

@@ -1,0 +1,574 @@
+//! A single-pass prefix scan with decoupled look-back (Merrill and Garland, "Single-pass
+//! Parallel Prefix Scan with Decoupled Look-back", NVIDIA 2016; CUB's `DeviceScan`), for
+//! `u32` and `i32` with wrapping `+`, inclusive or exclusive: one launch reads every element
+//! once and writes it once. Shared by the `scan` example (checks and timing) and the bench
+//! (`#[path = "kernels/scan_lookback.rs"] mod scan_lookback;`), with a hand-written CUDA C
+//! twin of the same algorithm, [`LOOKBACK_HAND_CUDA`].
+//!
+//! The kernels, all from one [`lookback_scan!`]: `lookback_scan_u32`, `lookback_scan_i32`
+//! (bounds-checked: only the status and counter indexes keep a check, the prover removes
+//! the others) and `lookback_scan_u32_unchecked`, `lookback_scan_i32_unchecked`
+//! (`#[gpu_kernel(unchecked)]`). [`LookbackScan`] owns the look-back state and launches
+//! them; [`LookbackElem`] names each type's kernels.
+//!
+//! # How to launch (what [`LookbackScan::run`] does)
+//!
+//! ```text
+//! lookback_scan_u32::launch(&dev, LaunchConfig::new(tiles, block),
+//!                           &input, &mut out, &mut status, &mut counter, epoch, inclusive)
+//! ```
+//! - `block`: threads per block, a multiple of 32 up to [`MAX_LOOKBACK_BLOCK`] (256, the
+//!   default [`LOOKBACK_BLOCK`]). A tile is `16 * block` elements ([`ITEMS_PER_THREAD`]):
+//!   4096 with 256 threads, so 2^28 elements are 65536 tiles.
+//! - grid: exactly `tiles = len.div_ceil(16 * block)` blocks (the block that draws the last
+//!   tile id resets the counter). No dynamic shared memory; the static shared memory is
+//!   16.5 KiB (8 warps' transpose buffers). 38 registers (unchecked, sm_90, NVRTC 13.0).
+//! - `input: &DeviceBuffer<T>`, `out: &mut DeviceBuffer<T>`, the same length, not 0.
+//! - `status: &mut DeviceBuffer<u64>` (`&[AtomicU64]` in the kernel): one word per tile,
+//!   zeroed once when allocated, never between launches (see `epoch`).
+//! - `counter: &mut DeviceBuffer<u32>` (`&[AtomicU32]`): one word, zeroed once when
+//!   allocated. Each block takes its tile id with `fetch_add`; the block that takes the
+//!   last one stores 0 back, so the counter is zero again for the next launch without a
+//!   reset kernel or a memset. Reset it by hand (upload a 0) only after a failed launch.
+//! - `epoch: u32`: 1 for the first launch on a status buffer, one more for each launch
+//!   after it (below 2^31; then zero the status buffer and start again at 1). Status words
+//!   left by earlier launches carry an earlier epoch, so they read as "not published yet".
+//! - `inclusive: bool`: `out[i] = x[0] + .. + x[i]`; exclusive: `x[0] + .. + x[i - 1]`
+//!   (`out[0] = 0`).
+//!
+//! The hand-written `lookback_scan_hand_u32` takes the same grid, block, status buffer,
+//! counter and epochs, as `(const unsigned* in, unsigned* out, unsigned long long n,
+//! unsigned long long* status, unsigned* counter, unsigned epoch, unsigned inclusive)`, and
+//! scans `i32` data too (a wrapping sum has the same bits either way). Compile it as the
+//! kernels are compiled, `warpspeed::compile::compile_cubin(LOOKBACK_HAND_CUDA, cc,
+//! lookback_scan_u32::KERNEL.options)`, and launch it with cudarc; with one
+//! [`LookbackScan`] for both, call [`LookbackScan::next_launch`] for its epoch (the `scan`
+//! example's `hand` module does this).
+//!
+//! # The algorithm (per block)
+//!
+//! 1. Thread 0 takes the block's tile id from the counter (`fetch_add`), so tiles are
+//!    handed out in the order blocks start, and a tile only ever waits for tiles whose
+//!    blocks have started: on a GPU, which may start blocks in any order, and on the
+//!    simulator, which runs each started block to its end on one CPU thread while its
+//!    other workers run other blocks.
+//! 2. Each warp loads its 512 consecutive elements coalesced (lane `l` reads `l + 32 j`,
+//!    `j < 16`), passes them through shared memory (one padding word per 32, so neither
+//!    pattern has bank conflicts) so that each lane holds 16 consecutive elements, and scans
+//!    them in registers. A `shfl_up_sync` scan of the lanes' totals and the warps' totals in
+//!    shared memory give each element its offset inside the tile and the tile's total (its
+//!    *aggregate*).
+//! 3. Warp 0 publishes the aggregate in the tile's status word, then looks back: lane `l`
+//!    reads the word of tile `tile - 1 - l` (32 predecessors at a time), the warp spins
+//!    (`any_sync`) while any of them is unpublished, finds the nearest predecessor that has
+//!    published its *inclusive prefix* (`ballot_sync`, lowest set bit), and adds that
+//!    prefix and the aggregates of the tiles between (a `shfl_xor_sync` reduction); with no
+//!    inclusive prefix among the 32, it adds all 32 aggregates and looks 32 tiles further
+//!    back. Then it publishes the tile's inclusive prefix.
+//! 4. Every element gets the tile's exclusive prefix added; each warp passes its results
+//!    back through shared memory and stores them coalesced.
+//!
+//! A status word is one `AtomicU64`: the flag in the high 32 bits (`2 * epoch`: aggregate
+//! published, `2 * epoch + 1`: inclusive prefix published, anything else: not yet) and the
+//! value's bits in the low 32. Flag and value travel in one atomic access, so a reader
+//! needs nothing ordered but that word: loads and stores are `Relaxed` (`ld.relaxed.gpu`,
+//! `st.relaxed.gpu`, which read and write the coherent L2, not the L1), as CUB does for
+//! values that fit beside the flag in 64 bits. On the simulator the only data passed
+//! between blocks goes through these atomics, which its race checks accept (plain data
+//! published with a fence and a flag would be reported as a race); within a block, shared
+//! memory is ordered by `sync_threads` and, within a warp, `sync_warp`.
+
+#![allow(dead_code)]
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+use warpspeed::__private::KernelDef;
+use warpspeed::prelude::*;
+use warpspeed::{Device, DeviceBuffer, KernelScalar, LaunchConfig};
+
+/// Threads per block [`LookbackScan`] uses unless told otherwise.
+pub const LOOKBACK_BLOCK: u32 = 256;
+/// The largest block the kernels take (their shared memory holds 8 warps' buffers).
+pub const MAX_LOOKBACK_BLOCK: u32 = 256;
+/// Elements each thread scans (the kernels' local array and loops are written for 16).
+pub const ITEMS_PER_THREAD: u32 = 16;
+
+/// The look-back scan kernel for one element type, bounds-checked or, with `[unchecked]`,
+/// not (as `life_naive!` in life.rs). Parameters: see the module's documentation. Literals
+/// in the body: 16 items per thread ([`ITEMS_PER_THREAD`]), 512 elements per warp, 528
+/// shared words per warp (512 and one padding word per 32), 8 warps at most
+/// ([`MAX_LOOKBACK_BLOCK`]; `& 7`), 4224 = 8 x 528.
+macro_rules! lookback_scan {
+    ($name:ident, $t:ident, $zero:tt, [$($option:ident)?]) => {
+        #[gpu_kernel($($option)?)]
+        pub fn $name(
+            input: &[$t],
+            out: &mut [$t],
+            status: &[AtomicU64],
+            counter: &[AtomicU32],
+            epoch: u32,
+            inclusive: bool,
+        ) {
+            // Each warp's transpose buffer: 512 elements, element s at s + s / 32.
+            let stage = SharedArray::<$t, 4224>::new();
+            let warp_totals = SharedArray::<$t, 8>::new();
+            let tile_id = SharedArray::<u32, 1>::new();
+            let tile_prefix = SharedArray::<$t, 1>::new();
+            let full = 0xffff_ffffu32;
+            let tid = thread_idx().x;
+            // Shared-memory indexes are 64-bit sums of values bounded by `&` (the launch
+            // allows at most 8 warps), so the bounds prover removes their checks.
+            let lane = lane_id() as usize & 31;
+            let half_lane = lane_id() as usize / 2 & 15;
+            let warp = (tid / 32) as usize & 7;
+            let warps = block_dim().x / 32;
+
+            // 1. The tile id, in the order blocks start; the last block resets the counter.
+            if tid == 0 {
+                let t = counter[0].fetch_add(1, Ordering::Relaxed);
+                if t + 1 == grid_dim().x {
+                    counter[0].store(0, Ordering::Relaxed);
+                }
+                tile_id[0] = t;
+            }
+            sync_threads();
+            let tile = tile_id[0];
+
+            // 2. Coalesced loads (the identity past the end), through shared memory into
+            // 16 consecutive elements per lane, scanned in registers. The loops over the
+            // 16 items are `while` loops: NVRTC unrolls them (the local array stays in
+            // registers), which it does not do with the C the macro emits for `for`.
+            let warp_base = tile as usize * (block_dim().x * 16) as usize + warp * 512;
+            let mut j = 0usize;
+            while j < 16 {
+                let jj = j & 15;
+                let g = warp_base + lane + 32 * jj;
+                let mut v = $zero;
+                if g < input.len() {
+                    v = input[g];
+                }
+                stage[warp * 528 + lane + 33 * jj] = v; // element lane + 32 jj of the warp
+                j += 1;
+            }
+            sync_warp(0xffff_ffff);
+            let mut x = [$zero; 16];
+            let mut acc = $zero;
+            let mut j = 0usize;
+            while j < 16 {
+                let jj = j & 15;
+                // Element 16 lane + jj of the warp.
+                acc = acc.wrapping_add(stage[warp * 528 + lane * 16 + half_lane + jj]);
+                x[jj] = acc;
+                j += 1;
+            }
+            let total = acc;
+            let mut lanes_incl = total;
+            let mut k = 0u32;
+            while k < 5 {
+                let d = 1u32 << k;
+                let y = shfl_up_sync(full, lanes_incl, d);
+                if lane_id() >= d {
+                    lanes_incl = lanes_incl.wrapping_add(y);
+                }
+                k += 1;
+            }
+            if lane == 31 {
+                warp_totals[warp] = lanes_incl;
+            }
+            sync_threads();
+            let mut warp_prefix = $zero;
+            let mut aggregate = $zero;
+            for w in 0..warps {
+                let s = warp_totals[w as usize & 7];
+                if (w as usize) < warp {
+                    warp_prefix = warp_prefix.wrapping_add(s);
+                }
+                aggregate = aggregate.wrapping_add(s);
+            }
+
+            // 3. Publish the aggregate, look back, publish the inclusive prefix.
+            if warp == 0 {
+                let flag_aggregate = 2 * epoch as u64;
+                let flag_prefix = flag_aggregate + 1;
+                let aggregate_bits = aggregate as u32;
+                let mut exclusive = 0u32;
+                if tile == 0 {
+                    if lane == 0 {
+                        let published = flag_prefix << 32 | aggregate_bits as u64;
+                        status[0].store(published, Ordering::Relaxed);
+                    }
+                } else {
+                    if lane == 0 {
+                        status[tile as usize]
+                            .store(flag_aggregate << 32 | aggregate_bits as u64, Ordering::Relaxed);
+                    }
+                    // This lane's predecessor is `back` tiles back; before tile 0, a zero
+                    // prefix (never added: tile 0's own prefix comes first).
+                    let mut back = lane_id() + 1;
+                    loop {
+                        let mut word = flag_prefix << 32;
+                        if back <= tile {
+                            word = status[(tile - back) as usize].load(Ordering::Relaxed);
+                        }
+                        let mut flag = word >> 32;
+                        while any_sync(full, flag != flag_aggregate && flag != flag_prefix) {
+                            if flag != flag_aggregate && flag != flag_prefix {
+                                word = status[(tile - back) as usize].load(Ordering::Relaxed);
+                                flag = word >> 32;
+                            }
+                        }
+                        // Lanes up to the nearest inclusive prefix (all 32 if none) count.
+                        let prefixes = ballot_sync(full, flag == flag_prefix);
+                        let mut v = word as u32;
+                        if prefixes != 0 && lane_id() > prefixes.trailing_zeros() {
+                            v = 0;
+                        }
+                        let mut k = 0u32;
+                        while k < 5 {
+                            v = v.wrapping_add(shfl_xor_sync(full, v, 16u32 >> k));
+                            k += 1;
+                        }
+                        exclusive = exclusive.wrapping_add(v);
+                        if prefixes != 0 {
+                            break;
+                        }
+                        back += 32;
+                    }
+                    if lane == 0 {
+                        let inclusive_bits = exclusive.wrapping_add(aggregate_bits);
+                        status[tile as usize]
+                            .store(flag_prefix << 32 | inclusive_bits as u64, Ordering::Relaxed);
+                    }
+                }
+                if lane == 0 {
+                    tile_prefix[0] = exclusive as $t;
+                }
+            }
+            sync_threads();
+
+            // 4. Offsets added, results back through shared memory, coalesced stores.
+            let offset = tile_prefix[0]
+                .wrapping_add(warp_prefix)
+                .wrapping_add(lanes_incl.wrapping_sub(total));
+            let mut before = $zero;
+            let mut j = 0usize;
+            while j < 16 {
+                let jj = j & 15;
+                let v = if inclusive { x[jj] } else { before };
+                before = x[jj];
+                stage[warp * 528 + lane * 16 + half_lane + jj] = offset.wrapping_add(v);
+                j += 1;
+            }
+            sync_warp(0xffff_ffff);
+            let mut j = 0usize;
+            while j < 16 {
+                let jj = j & 15;
+                let g = warp_base + lane + 32 * jj;
+                if g < out.len() {
+                    out[g] = stage[warp * 528 + lane + 33 * jj];
+                }
+                j += 1;
+            }
+        }
+    };
+}
+
+lookback_scan!(lookback_scan_u32, u32, 0u32, []);
+lookback_scan!(lookback_scan_u32_unchecked, u32, 0u32, [unchecked]);
+lookback_scan!(lookback_scan_i32, i32, 0i32, []);
+lookback_scan!(lookback_scan_i32_unchecked, i32, 0i32, [unchecked]);
+
+/// An element type the look-back kernels exist for (`u32`, `i32`): its kernels, checked
+/// and unchecked.
+pub trait LookbackElem: KernelScalar {
+    /// `(checked, unchecked)`, for `--print-cuda` and `--check-nvrtc`.
+    fn lookback_kernels() -> [&'static KernelDef; 2];
+    /// Launches the checked or the unchecked kernel (arguments as the module says).
+    #[allow(clippy::too_many_arguments)]
+    fn launch_lookback(
+        dev: &Device,
+        cfg: LaunchConfig,
+        checked: bool,
+        input: &DeviceBuffer<Self>,
+        out: &mut DeviceBuffer<Self>,
+        status: &mut DeviceBuffer<u64>,
+        counter: &mut DeviceBuffer<u32>,
+        epoch: u32,
+        inclusive: bool,
+    ) -> Result<(), warpspeed::Error>;
+}
+
+macro_rules! lookback_elem {
+    ($t:ident, $checked:ident, $unchecked:ident) => {
+        impl LookbackElem for $t {
+            fn lookback_kernels() -> [&'static KernelDef; 2] {
+                [&$checked::KERNEL, &$unchecked::KERNEL]
+            }
+            fn launch_lookback(
+                dev: &Device,
+                cfg: LaunchConfig,
+                checked: bool,
+                input: &DeviceBuffer<$t>,
+                out: &mut DeviceBuffer<$t>,
+                status: &mut DeviceBuffer<u64>,
+                counter: &mut DeviceBuffer<u32>,
+                epoch: u32,
+                inclusive: bool,
+            ) -> Result<(), warpspeed::Error> {
+                if checked {
+                    $checked::launch(dev, cfg, input, out, status, counter, epoch, inclusive)
+                } else {
+                    $unchecked::launch(dev, cfg, input, out, status, counter, epoch, inclusive)
+                }
+            }
+        }
+    };
+}
+
+lookback_elem!(u32, lookback_scan_u32, lookback_scan_u32_unchecked);
+lookback_elem!(i32, lookback_scan_i32, lookback_scan_i32_unchecked);
+
+/// The state of look-back scans of `len` elements: the tiles' status words, the tile
+/// counter and the epoch. Allocated once; [`LookbackScan::run`] launches one kernel and
+/// returns without waiting. One plan serves `u32` and `i32` scans, checked or not, and the
+/// hand-written kernel ([`LookbackScan::next_launch`]), as long as its launches are queued
+/// one after another on the device's stream.
+pub struct LookbackScan {
+    len: usize,
+    block: u32,
+    status: DeviceBuffer<u64>,
+    counter: DeviceBuffer<u32>,
+    /// The epoch of the last launch (0: none yet).
+    epoch: u32,
+    /// A launch failed: the counter may not have come back to zero.
+    counter_unknown: bool,
+}
+
+impl LookbackScan {
+    /// A plan for `len > 0` elements with blocks of `block` threads (a multiple of 32 up to
+    /// [`MAX_LOOKBACK_BLOCK`]; tiles of `16 * block` elements).
+    pub fn new(dev: &Device, len: usize, block: u32) -> Result<Self, warpspeed::Error> {
+        assert!(
+            block.is_multiple_of(32) && (32..=MAX_LOOKBACK_BLOCK).contains(&block),
+            "the look-back scan's block must be a multiple of 32 up to {MAX_LOOKBACK_BLOCK}"
+        );
+        assert!(len > 0, "the look-back scan needs at least one element");
+        let tiles = len.div_ceil((block * ITEMS_PER_THREAD) as usize);
+        assert!(
+            tiles <= u32::MAX as usize,
+            "too many tiles for the grid's x dimension"
+        );
+        Ok(LookbackScan {
+            len,
+            block,
+            status: dev.zeros::<u64>(tiles)?,
+            counter: dev.zeros::<u32>(1)?,
+            epoch: 0,
+            counter_unknown: false,
+        })
+    }
+
+    /// Elements per tile (one block's share).
+    pub fn tile(&self) -> usize {
+        (self.block * ITEMS_PER_THREAD) as usize
+    }
+
+    /// Tiles, i.e. blocks of the launch.
+    pub fn tiles(&self) -> u32 {
+        self.status.len() as u32
+    }
+
+    /// The launch configuration: one block per tile, no dynamic shared memory.
+    pub fn config(&self) -> LaunchConfig {
+        LaunchConfig::new(self.tiles(), self.block)
+    }
+
+    /// Prepares the next launch and returns its epoch, for a launch by hand (the hand
+    /// kernel with cudarc) with [`Self::status`] and [`Self::counter`]: zeroes the
+    /// counter after a failed launch and the status words when the epochs run out.
+    pub fn next_launch(&mut self) -> Result<u32, warpspeed::Error> {
+        if self.counter_unknown {
+            self.counter.copy_from_host(&[0])?;
+            self.counter_unknown = false;
+        }
+        if self.epoch >= (1 << 31) - 1 {
+            self.status.copy_from_host(&vec![0; self.status.len()])?;
+            self.epoch = 0;
+        }
+        self.epoch += 1;
+        Ok(self.epoch)
+    }
+
+    /// Says that a launch queued after [`Self::next_launch`] failed (the counter is reset
+    /// before the next one).
+    pub fn launch_failed(&mut self) {
+        self.counter_unknown = true;
+    }
+
+    /// The status words (one per tile), for a launch by hand.
+    pub fn status(&self) -> &DeviceBuffer<u64> {
+        &self.status
+    }
+
+    /// The tile counter (zero between launches), for a launch by hand.
+    pub fn counter(&self) -> &DeviceBuffer<u32> {
+        &self.counter
+    }
+
+    /// Queues the scan of `input` into `out` (both `len` long) with the checked or the
+    /// unchecked kernel; returns without waiting for the device.
+    pub fn run<T: LookbackElem>(
+        &mut self,
+        dev: &Device,
+        input: &DeviceBuffer<T>,
+        out: &mut DeviceBuffer<T>,
+        inclusive: bool,
+        checked: bool,
+    ) -> Result<(), warpspeed::Error> {
+        assert_eq!(input.len(), self.len);
+        assert_eq!(out.len(), self.len);
+        let epoch = self.next_launch()?;
+        let cfg = self.config();
+        let result = T::launch_lookback(
+            dev,
+            cfg,
+            checked,
+            input,
+            out,
+            &mut self.status,
+            &mut self.counter,
+            epoch,
+            inclusive,
+        );
+        if result.is_err() {
+            self.launch_failed();
+        }
+        result
+    }
+}
+
+/// The same algorithm written by hand in CUDA C (no headers: builtins and inline PTX), for
+/// the bench: `lookback_scan_hand_u32`, launched as the module's documentation says.
+/// `i32` data scans the same (wrapping `+` gives the same bits).
+pub const LOOKBACK_HAND_CUDA: &str = r#"
+__device__ __forceinline__ unsigned long long lb_load_relaxed(const unsigned long long* p) {
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void lb_store_relaxed(unsigned long long* p, unsigned long long v) {
+    asm volatile("st.relaxed.gpu.u64 [%0], %1;" :: "l"(p), "l"(v) : "memory");
+}
+
+// blockDim.x: a multiple of 32 up to 256; a tile is blockDim.x * 16 elements; one block
+// per tile; counter zero before the first launch; epoch 1, 2, ... (below 2^31).
+extern "C" __global__ void lookback_scan_hand_u32(
+        const unsigned int* __restrict__ in, unsigned int* __restrict__ out,
+        unsigned long long n, unsigned long long* __restrict__ status,
+        unsigned int* __restrict__ counter, unsigned int epoch, unsigned int inclusive) {
+    __shared__ unsigned int stage[8 * 528];  // per warp 512 elements, s at s + s / 32
+    __shared__ unsigned int warp_totals[8];
+    __shared__ unsigned int tile_id, tile_prefix;
+    const unsigned int full = 0xffffffffu;
+    const unsigned int tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    const unsigned int warps = blockDim.x >> 5;
+
+    // Tile ids in the order blocks start; the block with the last one resets the counter.
+    if (tid == 0) {
+        unsigned int t = atomicAdd(counter, 1u);
+        if (t + 1u == gridDim.x) atomicExch(counter, 0u);
+        tile_id = t;
+    }
+    __syncthreads();
+    const unsigned int tile = tile_id;
+
+    // Coalesced loads, transposed through shared memory: 16 consecutive elements a lane.
+    const unsigned long long warp_base =
+        (unsigned long long)tile * (blockDim.x * 16u) + warp * 512u;
+    unsigned int* s = stage + warp * 528u;
+#pragma unroll
+    for (unsigned int j = 0; j < 16u; ++j) {
+        unsigned long long g = warp_base + lane + 32u * j;
+        s[lane + 33u * j] = g < n ? in[g] : 0u;
+    }
+    __syncwarp(full);
+    unsigned int x[16];
+    unsigned int acc = 0u;
+#pragma unroll
+    for (unsigned int j = 0; j < 16u; ++j) {
+        acc += s[lane * 16u + lane / 2u + j];
+        x[j] = acc;
+    }
+    const unsigned int total = acc;
+    unsigned int lanes_incl = total;
+#pragma unroll
+    for (unsigned int d = 1u; d < 32u; d *= 2u) {
+        unsigned int y = __shfl_up_sync(full, lanes_incl, d);
+        if (lane >= d) lanes_incl += y;
+    }
+    if (lane == 31u) warp_totals[warp] = lanes_incl;
+    __syncthreads();
+    unsigned int warp_prefix = 0u, aggregate = 0u;
+    for (unsigned int w = 0; w < warps; ++w) {
+        unsigned int t = warp_totals[w];
+        if (w < warp) warp_prefix += t;
+        aggregate += t;
+    }
+
+    // Warp 0: publish the aggregate, look back 32 tiles at a time, publish the prefix.
+    if (warp == 0u) {
+        const unsigned long long flag_aggregate = 2ull * epoch;
+        const unsigned long long flag_prefix = flag_aggregate + 1ull;
+        unsigned int exclusive = 0u;
+        if (tile == 0u) {
+            if (lane == 0u) lb_store_relaxed(&status[0], (flag_prefix << 32) | aggregate);
+        } else {
+            if (lane == 0u) lb_store_relaxed(&status[tile], (flag_aggregate << 32) | aggregate);
+            unsigned int back = lane + 1u;
+            for (;;) {
+                unsigned long long word = flag_prefix << 32;
+                if (back <= tile) word = lb_load_relaxed(&status[tile - back]);
+                unsigned long long flag = word >> 32;
+                while (__any_sync(full, flag != flag_aggregate && flag != flag_prefix)) {
+                    if (flag != flag_aggregate && flag != flag_prefix) {
+                        word = lb_load_relaxed(&status[tile - back]);
+                        flag = word >> 32;
+                    }
+                }
+                unsigned int prefixes = __ballot_sync(full, flag == flag_prefix);
+                unsigned int v = (unsigned int)word;
+                if (prefixes != 0u && lane > (unsigned int)(__ffs(prefixes) - 1)) v = 0u;
+#pragma unroll
+                for (unsigned int m = 16u; m > 0u; m >>= 1) v += __shfl_xor_sync(full, v, m);
+                exclusive += v;
+                if (prefixes != 0u) break;
+                back += 32u;
+            }
+            if (lane == 0u)
+                lb_store_relaxed(&status[tile], (flag_prefix << 32) | (exclusive + aggregate));
+        }
+        if (lane == 0u) tile_prefix = exclusive;
+    }
+    __syncthreads();
+
+    // Offsets added, back through shared memory, coalesced stores.
+    const unsigned int offset = tile_prefix + warp_prefix + (lanes_incl - total);
+    unsigned int before = 0u;
+#pragma unroll
+    for (unsigned int j = 0; j < 16u; ++j) {
+        unsigned int v = inclusive ? x[j] : before;
+        before = x[j];
+        s[lane * 16u + lane / 2u + j] = offset + v;
+    }
+    __syncwarp(full);
+#pragma unroll
+    for (unsigned int j = 0; j < 16u; ++j) {
+        unsigned long long g = warp_base + lane + 32u * j;
+        if (g < n) out[g] = s[lane + 33u * j];
+    }
+}
+"#;
+
+/// The hand-written kernel's name in [`LOOKBACK_HAND_CUDA`].
+pub const LOOKBACK_HAND_KERNEL: &str = "lookback_scan_hand_u32";
