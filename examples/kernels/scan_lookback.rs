@@ -489,18 +489,19 @@ extern "C" __global__ void lookback_scan_hand_u32(
     // Coalesced loads, transposed through shared memory: 16 consecutive elements a lane.
     const unsigned long long warp_base =
         (unsigned long long)tile * (blockDim.x * 16u) + warp * 512u;
-    unsigned int* s = stage + warp * 528u;
+    unsigned int* striped = stage + warp * 528u + lane;                   // [33 j]: lane + 32 j
+    unsigned int* blocked = stage + warp * 528u + lane * 16u + lane / 2u; // [j]: 16 lane + j
 #pragma unroll
     for (unsigned int j = 0; j < 16u; ++j) {
         unsigned long long g = warp_base + lane + 32u * j;
-        s[lane + 33u * j] = g < n ? in[g] : 0u;
+        striped[33u * j] = g < n ? in[g] : 0u;
     }
     __syncwarp(full);
     unsigned int x[16];
     unsigned int acc = 0u;
 #pragma unroll
     for (unsigned int j = 0; j < 16u; ++j) {
-        acc += s[lane * 16u + lane / 2u + j];
+        acc += blocked[j];
         x[j] = acc;
     }
     const unsigned int total = acc;
@@ -562,13 +563,13 @@ extern "C" __global__ void lookback_scan_hand_u32(
     for (unsigned int j = 0; j < 16u; ++j) {
         unsigned int v = inclusive ? x[j] : before;
         before = x[j];
-        s[lane * 16u + lane / 2u + j] = offset + v;
+        blocked[j] = offset + v;
     }
     __syncwarp(full);
 #pragma unroll
     for (unsigned int j = 0; j < 16u; ++j) {
         unsigned long long g = warp_base + lane + 32u * j;
-        if (g < n) out[g] = s[lane + 33u * j];
+        if (g < n) out[g] = striped[33u * j];
     }
 }
 "#;
