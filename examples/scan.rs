@@ -59,7 +59,7 @@ use scan_kernels::{
     cpu_multi_block_scan, cpu_naive_prefix, cpu_scan, cpu_seed_work_efficient, naive_prefix,
     naive_prefix_racy, MultiBlockScan, ScanElem, MAX_TILE,
 };
-use scan_lookback::{LookbackElem, LookbackScan, LOOKBACK_BLOCK, MAX_LOOKBACK_BLOCK};
+use scan_lookback::{HandLookback, LookbackElem, LookbackScan, LOOKBACK_BLOCK, MAX_LOOKBACK_BLOCK};
 
 /// cupy.cumsum of 2^28 int32 on the H200, ms.
 const CUPY_CUMSUM_MS: f64 = 1.959;
@@ -191,7 +191,8 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
         "--lookback-block must be a multiple of 32 up to {MAX_LOOKBACK_BLOCK}"
     );
     ok &= lookback_lengths(&dev, &mut rng, len, args.lookback_block)?;
-    ok &= lookback_far(&dev, &mut rng, args.lookback_block)?;
+    // Blocks of 2 warps: the look-back does not depend on the block, the simulator's time does.
+    ok &= lookback_far(&dev, &mut rng, 64)?;
     if gpu {
         ok &= match args.dtype {
             Dtype::U32 => lookback_timing::<u32>(&dev, &mut rng, len, args, inclusive)?,
@@ -483,13 +484,11 @@ fn lookback_lengths(
         let mut plan = LookbackScan::new(dev, n, block)?;
         let mut xu = LookbackData::<u32>::new(dev, rng, n)?;
         let mut xi = LookbackData::<i32>::new(dev, rng, n)?;
-        // On the simulator the two kernels of a type run the same Rust, so the largest
-        // length runs each combination once, not twice.
-        let both = gpu || n != len || n <= 5 * tile;
-        for (inclusive, checked) in [(true, true), (false, false), (false, true), (true, false)] {
-            if !both && inclusive != checked {
-                continue;
-            }
+        // (inclusive, checked) of the u32 scans; the i32 scans take the other kind. The GPU
+        // runs all four; the simulator, where a type's checked and unchecked kernels run the
+        // same Rust, the first two (each kind and each kernel once per type).
+        let all = [(true, true), (false, false), (false, true), (true, false)];
+        for &(inclusive, checked) in if gpu { &all[..] } else { &all[..2] } {
             ok &= xu.check(dev, &mut plan, inclusive, checked)?;
             ok &= xi.check(dev, &mut plan, !inclusive, checked)?;
             launches += 2;
@@ -647,13 +646,13 @@ fn lookback_timing<T: ScanElem + LookbackElem>(
     let poisoned = vec![poison::<T>(); len];
     let mut out = dev.upload(&poisoned)?;
     let mut plan = LookbackScan::new(dev, len, args.lookback_block)?;
-    let hand = hand::HandLookback::load(dev)?;
+    let hand = HandLookback::load(dev)?;
     let bytes = 2.0 * (len * std::mem::size_of::<T>()) as f64; // read once, write once
     let gbs = |ms: f64| bytes / (ms * 1e-3) / 1e9;
     let mut ok = true;
     let mut rows: Vec<(String, f64)> = Vec::new();
 
-    let copy_ms = hand::time_copy(dev, &input)?;
+    let copy_ms = copy::time_copy(dev, &input)?;
     rows.push(("device-to-device copy of the input".into(), copy_ms));
     for (what, checked) in [
         ("look-back scan, unchecked", false),
@@ -664,7 +663,7 @@ fn lookback_timing<T: ScanElem + LookbackElem>(
         out.copy_from_host(&poisoned)?;
         rows.push((what.into(), ms));
     }
-    let ms = common::time_gpu(dev, || hand.run(&mut plan, &input, &out, inclusive))?;
+    let ms = common::time_gpu(dev, || hand.run(&mut plan, &input, &mut out, inclusive))?;
     ok &= report_mismatch(
         "look-back scan, hand-written CUDA C",
         &out.download()?,
@@ -718,16 +717,10 @@ fn lookback_timing<T: ScanElem + LookbackElem>(
     Ok(ok)
 }
 
-/// The hand-written CUDA C twin of the look-back scan, loaded and launched with cudarc, and
-/// a device-to-device copy for the bandwidth it is measured against (GPU only).
-mod hand {
-    use std::sync::Arc;
-
-    use cudarc::driver::{CudaFunction, CudaStream, DriverError, PushKernelArg};
-    use cudarc::nvrtc::Ptx;
+/// A device-to-device copy, the bandwidth the look-back scan is measured against (GPU only).
+mod copy {
+    use cudarc::driver::DriverError;
     use warpspeed::{Device, DeviceBuffer, Error, KernelScalar};
-
-    use super::scan_lookback::{LookbackScan, LOOKBACK_HAND_CUDA, LOOKBACK_HAND_KERNEL};
 
     fn driver(what: &'static str) -> impl Fn(DriverError) -> Error {
         move |source| Error::Driver {
@@ -737,85 +730,10 @@ mod hand {
         }
     }
 
-    fn stream(dev: &Device) -> Arc<CudaStream> {
-        dev.cuda_stream()
-            .expect("a GPU device has a stream")
-            .clone()
-    }
-
-    pub struct HandLookback {
-        stream: Arc<CudaStream>,
-        function: CudaFunction,
-    }
-
-    impl HandLookback {
-        /// Compiles [`LOOKBACK_HAND_CUDA`] as warpspeed compiles its kernels and loads it.
-        pub fn load(dev: &Device) -> Result<Self, Error> {
-            let cc = dev.compute_capability().expect("a GPU has one");
-            let options = super::scan_lookback::lookback_scan_u32::KERNEL.options;
-            let cubin = warpspeed::compile::compile_cubin(LOOKBACK_HAND_CUDA, cc, options)?;
-            let stream = stream(dev);
-            let module = stream
-                .context()
-                .load_module(Ptx::from_binary(cubin))
-                .map_err(driver("loading the hand-written look-back scan"))?;
-            let function = module
-                .load_function(LOOKBACK_HAND_KERNEL)
-                .map_err(driver("loading the hand-written look-back scan"))?;
-            Ok(HandLookback { stream, function })
-        }
-
-        /// Queues the hand-written kernel on `plan`'s status words, counter and epochs.
-        pub fn run<T: KernelScalar>(
-            &self,
-            plan: &mut LookbackScan,
-            input: &DeviceBuffer<T>,
-            out: &DeviceBuffer<T>,
-            inclusive: bool,
-        ) -> Result<(), Error> {
-            assert_eq!(
-                std::mem::size_of::<T>(),
-                4,
-                "the hand kernel scans 32-bit words"
-            );
-            assert_eq!(input.len(), out.len());
-            let epoch = plan.next_launch()?;
-            let cfg = plan.config();
-            let config = cudarc::driver::LaunchConfig {
-                grid_dim: (cfg.grid.x, 1, 1),
-                block_dim: (cfg.block.x, 1, 1),
-                shared_mem_bytes: 0,
-            };
-            let n = input.len() as u64;
-            let inclusive = u32::from(inclusive);
-            let mut launch = self.stream.launch_builder(&self.function);
-            launch
-                .arg(input.cuda_bytes().expect("a GPU buffer"))
-                .arg(out.cuda_bytes().expect("a GPU buffer"))
-                .arg(&n)
-                .arg(plan.status().cuda_bytes().expect("a GPU buffer"))
-                .arg(plan.counter().cuda_bytes().expect("a GPU buffer"))
-                .arg(&epoch)
-                .arg(&inclusive);
-            // SAFETY: lookback_scan_hand_u32(const unsigned* in, unsigned* out,
-            // unsigned long long n, unsigned long long* status, unsigned* counter,
-            // unsigned epoch, unsigned inclusive): in and out are distinct live buffers of
-            // n 32-bit words, status has one word per block of the grid, counter one word
-            // (zero: the plan resets it after a failed launch), epoch is new for status.
-            let result = unsafe { launch.launch(config) };
-            if result.is_err() {
-                plan.launch_failed();
-            }
-            result
-                .map(drop)
-                .map_err(driver("launching the hand-written look-back scan"))
-        }
-    }
-
     /// GPU milliseconds of a device-to-device copy of `input` (cuMemcpyDtoD into a buffer
     /// of the same size), by CUDA events.
     pub fn time_copy<T: KernelScalar>(dev: &Device, input: &DeviceBuffer<T>) -> Result<f64, Error> {
-        let stream = stream(dev);
+        let stream = dev.cuda_stream().expect("a GPU device has a stream");
         let src = input.cuda_bytes().expect("a GPU buffer");
         let mut dst = stream
             .alloc_zeros::<u8>(src.len())

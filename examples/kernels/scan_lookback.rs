@@ -39,11 +39,11 @@
 //! The hand-written `lookback_scan_hand_u32` takes the same grid, block, status buffer,
 //! counter and epochs, as `(const unsigned* in, unsigned* out, unsigned long long n,
 //! unsigned long long* status, unsigned* counter, unsigned epoch, unsigned inclusive)`, and
-//! scans `i32` data too (a wrapping sum has the same bits either way). Compile it as the
-//! kernels are compiled, `warpspeed::compile::compile_cubin(LOOKBACK_HAND_CUDA, cc,
-//! lookback_scan_u32::KERNEL.options)`, and launch it with cudarc; with one
-//! [`LookbackScan`] for both, call [`LookbackScan::next_launch`] for its epoch (the `scan`
-//! example's `hand` module does this).
+//! scans `i32` data too (a wrapping sum has the same bits either way). [`HandLookback`]
+//! compiles it as the kernels are compiled (`warpspeed::compile::compile_cubin(
+//! LOOKBACK_HAND_CUDA, cc, lookback_scan_u32::KERNEL.options)`), loads it with cudarc and
+//! launches it on a [`LookbackScan`]'s status words, counter and epochs
+//! ([`LookbackScan::next_launch`]), so one plan serves both kernels.
 //!
 //! # The algorithm (per block)
 //!
@@ -81,7 +81,10 @@
 #![allow(dead_code)]
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
 
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DriverError, PushKernelArg};
+use cudarc::nvrtc::Ptx;
 use warpspeed::__private::KernelDef;
 use warpspeed::prelude::*;
 use warpspeed::{Device, DeviceBuffer, KernelScalar, LaunchConfig};
@@ -486,18 +489,19 @@ extern "C" __global__ void lookback_scan_hand_u32(
     // Coalesced loads, transposed through shared memory: 16 consecutive elements a lane.
     const unsigned long long warp_base =
         (unsigned long long)tile * (blockDim.x * 16u) + warp * 512u;
-    unsigned int* s = stage + warp * 528u;
+    unsigned int* striped = stage + warp * 528u + lane;                   // [33 j]: lane + 32 j
+    unsigned int* blocked = stage + warp * 528u + lane * 16u + lane / 2u; // [j]: 16 lane + j
 #pragma unroll
     for (unsigned int j = 0; j < 16u; ++j) {
         unsigned long long g = warp_base + lane + 32u * j;
-        s[lane + 33u * j] = g < n ? in[g] : 0u;
+        striped[33u * j] = g < n ? in[g] : 0u;
     }
     __syncwarp(full);
     unsigned int x[16];
     unsigned int acc = 0u;
 #pragma unroll
     for (unsigned int j = 0; j < 16u; ++j) {
-        acc += s[lane * 16u + lane / 2u + j];
+        acc += blocked[j];
         x[j] = acc;
     }
     const unsigned int total = acc;
@@ -559,16 +563,108 @@ extern "C" __global__ void lookback_scan_hand_u32(
     for (unsigned int j = 0; j < 16u; ++j) {
         unsigned int v = inclusive ? x[j] : before;
         before = x[j];
-        s[lane * 16u + lane / 2u + j] = offset + v;
+        blocked[j] = offset + v;
     }
     __syncwarp(full);
 #pragma unroll
     for (unsigned int j = 0; j < 16u; ++j) {
         unsigned long long g = warp_base + lane + 32u * j;
-        if (g < n) out[g] = s[lane + 33u * j];
+        if (g < n) out[g] = striped[33u * j];
     }
 }
 "#;
 
 /// The hand-written kernel's name in [`LOOKBACK_HAND_CUDA`].
 pub const LOOKBACK_HAND_KERNEL: &str = "lookback_scan_hand_u32";
+
+/// [`LOOKBACK_HAND_CUDA`] compiled (as warpspeed compiles its kernels), loaded and launched
+/// with cudarc on the device's stream, with a [`LookbackScan`]'s status words, counter and
+/// epochs (GPU only).
+pub struct HandLookback {
+    stream: Arc<CudaStream>,
+    function: CudaFunction,
+}
+
+/// A buffer's allocation on the GPU.
+fn gpu(bytes: Option<&CudaSlice<u8>>) -> &CudaSlice<u8> {
+    bytes.expect("a buffer of a GPU")
+}
+
+/// A driver error as warpspeed's.
+fn driver(what: &'static str) -> impl Fn(DriverError) -> warpspeed::Error {
+    move |source| warpspeed::Error::Driver {
+        kernel: None,
+        what: what.into(),
+        source,
+    }
+}
+
+impl HandLookback {
+    /// Compiles the hand-written kernel for `dev` (a GPU) with the kernels' NVRTC options.
+    pub fn load(dev: &Device) -> Result<Self, warpspeed::Error> {
+        let cc = dev
+            .compute_capability()
+            .expect("a GPU has a compute capability");
+        let options = lookback_scan_u32::KERNEL.options;
+        let cubin = warpspeed::compile::compile_cubin(LOOKBACK_HAND_CUDA, cc, options)?;
+        let stream = dev.cuda_stream().expect("a GPU has a stream").clone();
+        let module = stream
+            .context()
+            .load_module(Ptx::from_binary(cubin))
+            .map_err(driver("loading the hand-written look-back scan"))?;
+        let function = module
+            .load_function(LOOKBACK_HAND_KERNEL)
+            .map_err(driver("loading the hand-written look-back scan"))?;
+        Ok(HandLookback { stream, function })
+    }
+
+    /// Queues the hand-written scan of `input` into `out` (32-bit elements, `u32` or `i32`)
+    /// on `plan`'s state; returns without waiting for the device.
+    pub fn run<T: KernelScalar>(
+        &self,
+        plan: &mut LookbackScan,
+        input: &DeviceBuffer<T>,
+        out: &mut DeviceBuffer<T>,
+        inclusive: bool,
+    ) -> Result<(), warpspeed::Error> {
+        assert_eq!(
+            std::mem::size_of::<T>(),
+            4,
+            "the hand kernel scans 32-bit words"
+        );
+        assert_eq!(input.len(), plan.len);
+        assert_eq!(out.len(), plan.len);
+        let epoch = plan.next_launch()?;
+        let config = cudarc::driver::LaunchConfig {
+            grid_dim: (plan.tiles(), 1, 1),
+            block_dim: (plan.block, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let n = plan.len as u64;
+        let inclusive = u32::from(inclusive);
+        let mut launch = self.stream.launch_builder(&self.function);
+        launch
+            .arg(gpu(input.cuda_bytes()))
+            .arg(gpu(out.cuda_bytes()))
+            .arg(&n)
+            .arg(gpu(plan.status.cuda_bytes()))
+            .arg(gpu(plan.counter.cuda_bytes()))
+            .arg(&epoch)
+            .arg(&inclusive);
+        // SAFETY: the arguments are those of lookback_scan_hand_u32 (const unsigned* in,
+        // unsigned* out, unsigned long long n, unsigned long long* status, unsigned* counter,
+        // unsigned epoch, unsigned inclusive), in this order and these sizes. `input` and
+        // `out` are live buffers of n 32-bit words of this context, distinct (`out` is
+        // borrowed mutably); the grid has one block per status word; the counter is one
+        // word and zero (the block with the last tile zeroes it; the plan resets it after a
+        // failed launch); the epoch is new for the status words. Every access of the kernel
+        // is guarded by n or within the tile's shared memory.
+        let result = unsafe { launch.launch(config) };
+        if result.is_err() {
+            plan.launch_failed();
+        }
+        result
+            .map(drop)
+            .map_err(driver("launching the hand-written look-back scan"))
+    }
+}
