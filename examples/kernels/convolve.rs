@@ -22,9 +22,9 @@ macro_rules! convolve_kernels {
         /// read from global memory; taps outside the image are skipped (zero padding).
         #[gpu_kernel($($opt)*)]
         pub fn convolve_naive(
-            result: &mut [f32],
-            mask: &[f32],
-            image: &[f32],
+            #[len(rows * cols)] result: &mut [f32],
+            #[len(mask_rows * mask_cols)] mask: &[f32],
+            #[len(rows * cols)] image: &[f32],
             rows: usize,
             cols: usize,
             mask_rows: usize,
@@ -55,11 +55,11 @@ macro_rules! convolve_kernels {
         /// image, at most 44x44) into a shared tile, each thread a strided share of it;
         /// after the barrier every pixel's sum reads shared memory only. Threads outside
         /// the image help load and write nothing.
-        #[gpu_kernel($($opt)*)]
+        #[gpu_kernel(block = (32, 32), $($opt)*)]
         pub fn convolve_shared(
-            result: &mut [f32],
-            mask: &[f32],
-            image: &[f32],
+            #[len(rows * cols)] result: &mut [f32],
+            #[len(mask_rows * mask_cols)] mask: &[f32],
+            #[len(rows * cols)] image: &[f32],
             rows: usize,
             cols: usize,
             mask_rows: usize,
@@ -72,6 +72,11 @@ macro_rules! convolve_kernels {
             let t = ty * 32 + tx;
             let i0 = block_idx().y as usize * 32;
             let j0 = block_idx().x as usize * 32;
+            // The tiles hold masks up to 13x13 (the launch is refused on the host for larger
+            // ones); saying so first bounds every shared index below.
+            if mask_rows > 13 || mask_cols > 13 {
+                return;
+            }
             let dr = mask_rows / 2;
             let dc = mask_cols / 2;
             if t < mask_rows * mask_cols {
@@ -80,18 +85,16 @@ macro_rules! convolve_kernels {
             // Tile cell (r, c) holds image pixel (i0 + r - dr, j0 + c - dc).
             let tile_rows = 32 + 2 * dr;
             let tile_cols = 32 + 2 * dc;
-            let mut e = t;
-            while e < tile_rows * tile_cols {
-                let r = e / tile_cols;
-                let c = e % tile_cols;
-                let inside =
-                    i0 + r >= dr && i0 + r - dr < rows && j0 + c >= dc && j0 + c - dc < cols;
-                tile[r][c] = if inside {
-                    image[(i0 + r - dr) * cols + (j0 + c - dc)]
-                } else {
-                    0.0
-                };
-                e += 1024;
+            // Rows ty, ty + 32 and columns tx, tx + 32 of the tile: a warp loads consecutive
+            // columns (coalesced), and r, c < 44 are known.
+            for r in (ty..tile_rows).step_by(32) {
+                for c in (tx..tile_cols).step_by(32) {
+                    tile[r][c] = if i0 + r >= dr && i0 + r - dr < rows && j0 + c >= dc && j0 + c - dc < cols {
+                        image[(i0 + r - dr) * cols + (j0 + c - dc)]
+                    } else {
+                        0.0
+                    };
+                }
             }
             sync_threads();
             let i = i0 + ty;
@@ -99,8 +102,10 @@ macro_rules! convolve_kernels {
             if i < rows && j < cols {
                 // image[i - k + dr][j - l + dc] is tile[ty + 2 dr - k][tx + 2 dc - l].
                 let mut s = 0.0f32;
-                for k in 0..mask_rows {
-                    for l in 0..mask_cols {
+                // k <= 2 * dr always (2 * (m / 2) >= m - 1); the `min` says so to the prover,
+                // so the tile's row ty + 2 * dr - k needs no check.
+                for k in 0..mask_rows.min(2 * dr + 1) {
+                    for l in 0..mask_cols.min(2 * dc + 1) {
                         s += smask[k * mask_cols + l] * tile[ty + 2 * dr - k][tx + 2 * dc - l];
                     }
                 }

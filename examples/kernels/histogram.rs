@@ -81,10 +81,8 @@ macro_rules! histogram_kernels {
         pub fn $aggregated(buffer: &[u8], histo: &[AtomicU32]) {
             let histo_s = SharedArray::<AtomicU32, $bins>::new();
             let tid = thread_idx().x as usize;
-            let mut b = tid;
-            while b < $bins {
+            for b in (tid..$bins).step_by(block_dim().x as usize) {
                 histo_s[b].store(0, Ordering::Relaxed);
-                b += block_dim().x as usize;
             }
             sync_threads();
             let mut prev: i32 = -1;
@@ -110,13 +108,11 @@ macro_rules! histogram_kernels {
                 histo_s[prev as usize].fetch_add(accumulator, Ordering::Relaxed);
             }
             sync_threads();
-            let mut b = tid;
-            while b < $bins {
+            for b in (tid..$bins).step_by(block_dim().x as usize) {
                 let count = histo_s[b].load(Ordering::Relaxed);
                 if count > 0 {
                     histo[b].fetch_add(count, Ordering::Relaxed);
                 }
-                b += block_dim().x as usize;
             }
         }
 
@@ -126,10 +122,8 @@ macro_rules! histogram_kernels {
         pub fn $words(words: &[u32], len: usize, histo: &[AtomicU32]) {
             let histo_s = SharedArray::<AtomicU32, $bins>::new();
             let tid = thread_idx().x as usize;
-            let mut b = tid;
-            while b < $bins {
+            for b in (tid..$bins).step_by(block_dim().x as usize) {
                 histo_s[b].store(0, Ordering::Relaxed);
-                b += block_dim().x as usize;
             }
             sync_threads();
             let mut i = grid_1d();
@@ -165,13 +159,11 @@ macro_rules! histogram_kernels {
                 i += stride;
             }
             sync_threads();
-            let mut b = tid;
-            while b < $bins {
+            for b in (tid..$bins).step_by(block_dim().x as usize) {
                 let count = histo_s[b].load(Ordering::Relaxed);
                 if count > 0 {
                     histo[b].fetch_add(count, Ordering::Relaxed);
                 }
-                b += block_dim().x as usize;
             }
         }
     };
@@ -187,10 +179,8 @@ macro_rules! histogram_all {
         pub fn histogram_privatized(buffer: &[u8], histo: &[AtomicU32]) {
             let histo_s = SharedArray::<AtomicU32, 7>::new();
             let tid = thread_idx().x as usize;
-            let mut bin = tid;
-            while bin < 7 {
+            for bin in (tid..7).step_by(block_dim().x as usize) {
                 histo_s[bin].store(0, Ordering::Relaxed);
-                bin += block_dim().x as usize;
             }
             sync_threads();
             let mut i = grid_1d();
@@ -203,11 +193,9 @@ macro_rules! histogram_all {
                 i += stride;
             }
             sync_threads();
-            let mut bin = tid;
-            while bin < 7 {
+            for bin in (tid..7).step_by(block_dim().x as usize) {
                 let count = histo_s[bin].load(Ordering::Relaxed);
                 histo[bin].fetch_add(count, Ordering::Relaxed);
-                bin += block_dim().x as usize;
             }
         }
 
@@ -262,10 +250,8 @@ macro_rules! histogram_all {
         pub fn histogram_privatized_bytes(buffer: &[u8], histo: &[AtomicU32]) {
             let histo_s = SharedArray::<AtomicU32, 256>::new();
             let tid = thread_idx().x as usize;
-            let mut b = tid;
-            while b < 256 {
+            for b in (tid..256).step_by(block_dim().x as usize) {
                 histo_s[b].store(0, Ordering::Relaxed);
-                b += block_dim().x as usize;
             }
             sync_threads();
             let mut i = grid_1d();
@@ -275,13 +261,11 @@ macro_rules! histogram_all {
                 i += stride;
             }
             sync_threads();
-            let mut b = tid;
-            while b < 256 {
+            for b in (tid..256).step_by(block_dim().x as usize) {
                 let count = histo_s[b].load(Ordering::Relaxed);
                 if count > 0 {
                     histo[b].fetch_add(count, Ordering::Relaxed);
                 }
-                b += block_dim().x as usize;
             }
         }
     };

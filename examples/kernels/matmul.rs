@@ -17,7 +17,14 @@ macro_rules! matmul_kernels {
         /// row-major), the dot product read from global memory. Launch with 2-D blocks
         /// covering n columns (x) and m rows (y).
         #[gpu_kernel($($opt)*)]
-        pub fn matmul_naive(c: &mut [f32], a: &[f32], b: &[f32], m: usize, k: usize, n: usize) {
+        pub fn matmul_naive(
+            #[len(m * n)] c: &mut [f32],
+            #[len(m * k)] a: &[f32],
+            #[len(k * n)] b: &[f32],
+            m: usize,
+            k: usize,
+            n: usize,
+        ) {
             let (col, row) = grid_2d();
             if row < m && col < n {
                 let mut acc = 0.0f32;
@@ -33,8 +40,15 @@ macro_rules! matmul_kernels {
         /// outside the matrices), waits, accumulates the 16 products from shared memory and
         /// waits again before the next tile overwrites them. Threads outside C take part in
         /// the loads and barriers and write nothing.
-        #[gpu_kernel($($opt)*)]
-        pub fn matmul_tiled(c: &mut [f32], a: &[f32], b: &[f32], m: usize, k: usize, n: usize) {
+        #[gpu_kernel(block = (16, 16), $($opt)*)]
+        pub fn matmul_tiled(
+            #[len(m * n)] c: &mut [f32],
+            #[len(m * k)] a: &[f32],
+            #[len(k * n)] b: &[f32],
+            m: usize,
+            k: usize,
+            n: usize,
+        ) {
             let sa = SharedArray::<[f32; 16], 16>::new();
             let sb = SharedArray::<[f32; 16], 16>::new();
             let tx = thread_idx().x as usize;
@@ -57,6 +71,7 @@ macro_rules! matmul_kernels {
                     0.0
                 };
                 sync_threads();
+                #[unroll]
                 for i in 0..16 {
                     acc += sa[ty][i] * sb[i][tx];
                 }

@@ -31,6 +31,7 @@ extern "C" __global__ void matmul_tiled_hand(float* __restrict__ c, const float*
         unsigned long long bk = t * 16 + ty;
         sb[ty][tx] = bk < k && col < n ? b[bk * n + col] : 0.0f;
         __syncthreads();
+#pragma unroll
         for (int i = 0; i < 16; i++) acc += sa[ty][i] * sb[i][tx];
         __syncthreads();
     }

@@ -234,6 +234,16 @@ pub struct RangeLoop {
     pub rev: bool,
     /// `.step_by(k).rev()`: the forward sequence, walked backwards.
     pub step_then_rev: bool,
+    /// `#[unroll]` or `#[unroll(n)]` on the loop: NVRTC's `#pragma unroll`.
+    pub unroll: Option<Unroll>,
+}
+
+/// An unroll hint: `#[unroll]` unrolls completely (the trip count must be a constant
+/// NVRTC can see), `#[unroll(n)]` by a factor of n.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unroll {
+    Full,
+    By(u32),
 }
 
 pub enum ExprKind {

@@ -519,17 +519,20 @@ impl<'a> Parser<'a> {
                         "use `while` on a condition or `loop` with `break`",
                     );
                 }
+                self.no_unroll(&w.attrs);
                 let cond = self.boxed(&w.cond);
                 let body = self.block(&w.body);
                 ExprKind::While(self.label(&w.label), cond?, body)
             }
             syn::Expr::Loop(l) => {
+                self.no_unroll(&l.attrs);
                 let body = self.block(&l.body);
                 ExprKind::Loop(self.label(&l.label), body)
             }
             syn::Expr::ForLoop(f) => {
                 let pat = self.pat(&f.pat);
-                let range = self.range_loop(&f.expr);
+                let unroll = self.unroll(&f.attrs);
+                let range = self.range_loop(&f.expr).map(|r| RangeLoop { unroll, ..r });
                 let body = self.block(&f.body);
                 ExprKind::For(self.label(&f.label), pat?, range?, body)
             }
@@ -831,7 +834,60 @@ impl<'a> Parser<'a> {
             step,
             rev,
             step_then_rev,
+            unroll: None,
         })
+    }
+
+    /// `#[unroll]` / `#[unroll(n)]` among a `for` loop's attributes.
+    fn unroll(&mut self, attrs: &[syn::Attribute]) -> Option<Unroll> {
+        let mut out = None;
+        for attr in attrs.iter().filter(|a| a.path().is_ident("unroll")) {
+            if out.is_some() {
+                self.cx
+                    .error_spanned_by(attr, "a loop takes one `#[unroll]` attribute");
+                continue;
+            }
+            out = match &attr.meta {
+                syn::Meta::Path(_) => Some(Unroll::Full),
+                syn::Meta::List(list) => match list.parse_args::<syn::LitInt>() {
+                    Ok(n) => match n.base10_parse::<u32>() {
+                        Ok(k) if k >= 1 => Some(Unroll::By(k)),
+                        _ => {
+                            self.cx.error_spanned_by(
+                                &n,
+                                "the unroll factor is an integer from 1 up: `#[unroll(4)]`",
+                            );
+                            None
+                        }
+                    },
+                    Err(_) => {
+                        self.cx.error_spanned_by(
+                            &list.tokens,
+                            "write `#[unroll]` (unroll completely) or `#[unroll(4)]` (by a factor of 4)",
+                        );
+                        None
+                    }
+                },
+                syn::Meta::NameValue(nv) => {
+                    self.cx.error_spanned_by(
+                        nv,
+                        "write `#[unroll]` (unroll completely) or `#[unroll(4)]` (by a factor of 4)",
+                    );
+                    None
+                }
+            };
+        }
+        out
+    }
+
+    /// `#[unroll]` on a `while` or `loop`: their trip count is not a range's.
+    fn no_unroll(&mut self, attrs: &[syn::Attribute]) {
+        for attr in attrs.iter().filter(|a| a.path().is_ident("unroll")) {
+            self.cx.error_spanned_by(
+                attr,
+                "`#[unroll]` applies to `for` loops over a range (`for i in 0..16`), whose trip count NVRTC can see",
+            );
+        }
     }
 }
 

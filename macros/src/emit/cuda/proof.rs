@@ -46,6 +46,9 @@ const MAX_BOUNDS: usize = 16;
 const MAX_TERMS: usize = 32;
 /// How deep constant upper bounds are looked for through other atoms' bounds.
 const MAX_CONST_DEPTH: usize = 3;
+/// At most this many bounds of one comparison become facts (facts are looked up
+/// innermost first, so a comparison with many bounds would hide the older facts).
+const MAX_FACTS_PER_BOUND: usize = 4;
 /// How many negative terms in a row may be replaced by their atoms' upper bounds.
 const MAX_SUBSTITUTIONS: usize = 2;
 
@@ -696,7 +699,7 @@ impl<'a> Prover<'a> {
             // `base + 32 <= n` also says `base <= n - 32`.
             let offset = k.constant_term();
             let rest = k.sub(&Poly::constant(offset)).filter(|r| offset > 0 && *r != k);
-            for u in self.upper(big) {
+            for u in self.upper(big).into_iter().take(MAX_FACTS_PER_BOUND) {
                 if let Some(b) = u.sub(&step).filter(|b| *b != k) {
                     if let (Some(r), Some(rb)) = (&rest, b.sub(&Poly::constant(offset))) {
                         facts_upper.push((r.clone(), rb));
@@ -706,7 +709,7 @@ impl<'a> Prover<'a> {
             }
         }
         if let Some(k) = self.key(big) {
-            for l in self.lower(small) {
+            for l in self.lower(small).into_iter().take(MAX_FACTS_PER_BOUND) {
                 if let Some(b) = l.add(&step).filter(|b| *b != k) {
                     facts_lower.push((k.clone(), b));
                 }

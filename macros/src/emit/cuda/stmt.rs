@@ -420,6 +420,31 @@ impl<'a> FnWriter<'a> {
             None => "1ull".into(),
         };
         let cur = self.namer.temp();
+        // Right before the C loop it applies to.
+        let pragma = r.unroll.map(|u| match u {
+            Unroll::Full => "#pragma unroll".to_string(),
+            Unroll::By(k) => format!("#pragma unroll {k}"),
+        });
+        if !r.rev && !r.inclusive && r.step.is_none() {
+            // `a..b`: C's own counting loop, which NVRTC can unroll (its trip count is
+            // plain to see). `cur < end` before each step keeps `cur + 1` from overflowing.
+            if let Some(p) = &pragma {
+                self.raw(p);
+            }
+            self.raw(&format!(
+                "for ({ct} {cur} = {start}; {cur} < {end}; {cur} = ({ct})({cur} + 1)) {{"
+            ));
+            self.indent += 1;
+            self.bind_loop_var(pat, &t, &cur);
+            self.indent -= 1;
+            let facts = self.facts.mark();
+            if let Pat::Bind { var, .. } = pat {
+                self.prover().loop_var(*var, &r.start, &r.end, r.inclusive);
+            }
+            self.loop_body(label, body);
+            self.facts.reset(facts);
+            return;
+        }
         let go = self.namer.temp();
         let cmp = if r.inclusive { "<=" } else { "<" };
         let nonzero = if r.step.is_some() {
@@ -430,6 +455,9 @@ impl<'a> FnWriter<'a> {
         self.raw(&format!("bool {go} = {start} {cmp} {end}{nonzero};"));
         if !r.rev {
             self.raw(&format!("{ct} {cur} = {start};"));
+            if let Some(p) = &pragma {
+                self.raw(p);
+            }
             self.raw(&format!("while ({go}) {{"));
             self.indent += 1;
             self.bind_loop_var(pat, &t, &cur);
@@ -451,6 +479,9 @@ impl<'a> FnWriter<'a> {
                 ));
             } else {
                 self.raw(&format!("{ct} {cur} = {go} ? {top} : {start};"));
+            }
+            if let Some(p) = &pragma {
+                self.raw(p);
             }
             self.raw(&format!("while ({go}) {{"));
             self.indent += 1;
