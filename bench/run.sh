@@ -7,9 +7,10 @@
 #   bash bench/run.sh --quick         # small sizes, a smoke run
 #   bash bench/run.sh --only life,scan --strict
 #
-# The bench binary: .gpu/bin/bench (built here by ../shared/tools/gpu-bundle for a machine
-# without cargo) if present, else target/release/examples/bench (cargo build --release
-# --examples). bench_raw_start must sit next to it (both builds put it there).
+# The bench binary: .gpu/bin/bench (the developers' gpu-bundle tool builds it for a GPU
+# machine without cargo) if present, else target/release/examples/bench (cargo build
+# --release --examples). bench_raw_start must sit next to it (both builds put it there).
+# docs/benchmarks.md says what is measured and what the targets are.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bench="$root/.gpu/bin/bench"

@@ -70,6 +70,9 @@ use crate::table::{Peer, Row, Unit};
 /// What every fallible step of the bench returns.
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
+/// A group's measurement: its rows of the table.
+type RowsOf = fn(&Bench) -> Res<Vec<Row>>;
+
 /// A warpspeed kernel the bench launches, and its form ("checked", "unchecked", ...).
 pub type Kernel = (&'static str, &'static KernelDef);
 
@@ -338,7 +341,7 @@ impl Bench {
     pub fn bandwidth_note(&self, bytes: f64, ms: f64) -> String {
         let gbs = bytes / (ms * 1e-3) / 1e9;
         match self.copy_gbs() {
-            Some(copy) => format!("{gbs:.0} GB/s = {:.0}% of copy", 100.0 * gbs / copy),
+            Some(copy) => format!("{gbs:.0} GB/s, {:.0}% of copy", 100.0 * gbs / copy),
             None => format!("{gbs:.0} GB/s"),
         }
     }
@@ -365,7 +368,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, fn(&Bench) -> Res<Vec<Row>>); 10] = [
+    let groups: [(Group, RowsOf); 10] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -382,9 +385,15 @@ fn run(args: Args) -> Res<bool> {
         let ceiling = group == Group::Copy && b.copy_gbs().is_none();
         if wanted(group) || ceiling {
             eprintln!("bench: {group:?}...");
-            let new = rows_of(&b)?;
-            if wanted(group) {
-                rows.extend(new);
+            // A group that fails (a driver error, a missing program) fails the run; the
+            // others still run and the table still prints.
+            match rows_of(&b) {
+                Ok(new) if wanted(group) => rows.extend(new),
+                Ok(_) => {}
+                Err(e) => {
+                    eprintln!("bench: FAILED {group:?}: {e}");
+                    b.ok.set(false);
+                }
             }
         }
     }
@@ -397,7 +406,7 @@ fn run(args: Args) -> Res<bool> {
         if ok {
             "all equal to their references"
         } else {
-            "SOME DIFFER (see MISMATCH above)"
+            "SOME DIFFER OR FAILED (see MISMATCH and FAILED above)"
         },
         if args.strict { " (--strict)" } else { "" }
     );
