@@ -35,13 +35,14 @@ trap 'rm -rf "$tmp"' EXIT
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
 echo "bench/run.sh: peers (python3 bench/peers.py)..." >&2
 peers=()
-if python3 "$root/bench/peers.py" --out "$tmp/peers.json" "${peer_args[@]}"; then
+if python3 "$root/bench/peers.py" --out "$tmp/peers.json" ${peer_args[@]+"${peer_args[@]}"}; then
   peers=(--peers "$tmp/peers.json")
   cp "$tmp/peers.json" "${OUT:-$tmp}/peers.json" 2>/dev/null || true
 else
   echo "bench/run.sh: peers.py failed; the table will have no peers" >&2
 fi
 [ "$peers_only" = 1 ] && { cat "$tmp/peers.json"; exit 0; }
-echo "bench/run.sh: $bench ${bench_args[*]}" >&2
+echo "bench/run.sh: $bench ${bench_args[*]-}" >&2
 export WARPSPEED_BACKEND=cuda WARPSPEED_REQUIRE_GPU=1
-"$bench" "${peers[@]}" "${bench_args[@]}"
+# Empty arrays expand to nothing, also under `set -u` in bash before 4.4.
+"$bench" ${peers[@]+"${peers[@]}"} ${bench_args[@]+"${bench_args[@]}"}
