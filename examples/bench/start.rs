@@ -133,7 +133,8 @@ fn measure(b: &Bench, exe: &Path, dir: &Path) -> Res<Vec<Row>> {
             let block = LaunchConfig::for_num_elems(CHILD_LEN as u32).block.x;
             cmd.arg(&cubin_path)
                 .args(["--len", &CHILD_LEN.to_string()])
-                .args(["--block", &block.to_string()]);
+                .args(["--block", &block.to_string()])
+                .args(["--entry", kernel.entry]);
             keep(&mut raw_best, spawn(cmd, "bench_raw_start")?);
         }
     }
