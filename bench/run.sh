@@ -7,9 +7,10 @@
 #   bash bench/run.sh --quick         # small sizes, a smoke run
 #   bash bench/run.sh --only life,scan --strict
 #
-# The bench binary: .gpu/bin/bench (built here by ../shared/tools/gpu-bundle for a machine
-# without cargo) if present, else target/release/examples/bench (cargo build --release
-# --examples). bench_raw_start must sit next to it (both builds put it there).
+# The bench binary: .gpu/bin/bench (the developers' gpu-bundle tool builds it for a GPU
+# machine without cargo) if present, else target/release/examples/bench (cargo build
+# --release --examples). bench_raw_start must sit next to it (both builds put it there).
+# docs/benchmarks.md says what is measured and what the targets are.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bench="$root/.gpu/bin/bench"
@@ -34,13 +35,14 @@ trap 'rm -rf "$tmp"' EXIT
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
 echo "bench/run.sh: peers (python3 bench/peers.py)..." >&2
 peers=()
-if python3 "$root/bench/peers.py" --out "$tmp/peers.json" "${peer_args[@]}"; then
+if python3 "$root/bench/peers.py" --out "$tmp/peers.json" ${peer_args[@]+"${peer_args[@]}"}; then
   peers=(--peers "$tmp/peers.json")
   cp "$tmp/peers.json" "${OUT:-$tmp}/peers.json" 2>/dev/null || true
 else
   echo "bench/run.sh: peers.py failed; the table will have no peers" >&2
 fi
 [ "$peers_only" = 1 ] && { cat "$tmp/peers.json"; exit 0; }
-echo "bench/run.sh: $bench ${bench_args[*]}" >&2
+echo "bench/run.sh: $bench ${bench_args[*]-}" >&2
 export WARPSPEED_BACKEND=cuda WARPSPEED_REQUIRE_GPU=1
-"$bench" "${peers[@]}" "${bench_args[@]}"
+# Empty arrays expand to nothing, also under `set -u` in bash before 4.4.
+"$bench" ${peers[@]+"${peers[@]}"} ${bench_args[@]+"${bench_args[@]}"}

@@ -7,7 +7,7 @@
 //! is for and exits 0.
 //!
 //! ```text
-//! bench_raw_start vector_add.cubin --len 65536 --block 256    # run by `bench`
+//! bench_raw_start vector_add.cubin --len 65536 --block 256 --entry vector_add  # by `bench`
 //! ```
 
 use std::path::PathBuf;
@@ -29,6 +29,9 @@ struct Args {
     /// Threads per block.
     #[arg(long, default_value_t = 256)]
     block: u32,
+    /// The kernel's entry in the CUBIN.
+    #[arg(long, default_value = "vector_add")]
+    entry: String,
 }
 
 fn main() -> ExitCode {
@@ -64,7 +67,7 @@ fn run(
     let b = stream.clone_htod(&hb)?;
     let out = stream.clone_htod(&vec![f32::NAN; n])?;
     let module = ctx.load_module(Ptx::from_binary(std::fs::read(cubin)?))?;
-    let f = module.load_function("vector_add")?;
+    let f = module.load_function(&args.entry)?;
     let len = n as u64;
     let mut l = stream.launch_builder(&f);
     // warpspeed's ABI: each slice is a pointer and its length (unsigned long long).

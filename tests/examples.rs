@@ -35,6 +35,7 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ("polyval", &["--len", "20001"]),
     ("sim_speed", &["--runs", "1"]),
     ("bench", &["--quick"]),
+    ("bench_raw_start", &[]),
 ];
 
 /// target/<profile>/examples/, next to this test's own target/<profile>/deps/.

@@ -72,18 +72,19 @@ impl Pair {
     }
 }
 
-/// A one-generation kernel: warpspeed's `launch(dev, cfg, out, in, n)` or a hand-written
-/// `f(int* out, const int* in[, unsigned long long n])`.
+/// A warpspeed one-generation kernel's `launch(dev, cfg, out, in, n)`.
+type WsLaunch = fn(
+    &warpspeed::Device,
+    LaunchConfig,
+    &mut DeviceBuffer<i32>,
+    &DeviceBuffer<i32>,
+    usize,
+) -> warpspeed::Result<()>;
+
+/// A one-generation kernel: warpspeed's, or a hand-written
+/// `f(int* out, const int* in[, unsigned long long n])` (with `n` when the flag says so).
 enum Generation<'a> {
-    Ws(
-        fn(
-            &warpspeed::Device,
-            LaunchConfig,
-            &mut DeviceBuffer<i32>,
-            &DeviceBuffer<i32>,
-            usize,
-        ) -> warpspeed::Result<()>,
-    ),
+    Ws(WsLaunch),
     Hand(&'a CudaFunction, bool),
 }
 
@@ -172,7 +173,7 @@ fn naive(b: &Bench, n: usize) -> Res<Vec<Row>> {
         Generation::Hand(&f, true),
         Generation::Ws(conway_undeclared::launch),
     ];
-    let seed_fits = n % 32 == 0;
+    let seed_fits = n.is_multiple_of(32);
     if seed_fits {
         kernels.push(Generation::Hand(&seed, false));
     }
@@ -252,7 +253,7 @@ fn in_one_block(b: &Bench, shared: bool) -> Res<Row> {
     }
     // Per generation, in ns: the launch's time over its generations.
     let per_gen = |ms: f64| ms * 1e6 / f64::from(gens);
-    Ok(Row::new(name, format!("32^2, per gen"), Unit::Ns).times(
+    Ok(Row::new(name, "32^2, per gen", Unit::Ns).times(
         per_gen(t[0]),
         Some(per_gen(t[1])),
         Some(per_gen(t[2])),

@@ -37,6 +37,7 @@ mod scan_kernels;
 #[path = "../kernels/vector_add.rs"]
 mod vector_add_kernels;
 
+mod args;
 mod convolve;
 mod copy;
 mod hand;
@@ -54,138 +55,27 @@ mod vector_add;
 
 use std::cell::Cell;
 use std::fmt::Display;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use cudarc::driver::CudaStream;
 use warpspeed::__private::KernelDef;
 use warpspeed::{Backend, Device};
 
+use crate::args::{Args, Group, Sizes};
 use crate::peers::Peers;
 use crate::table::{Peer, Row, Unit};
 
 /// What every fallible step of the bench returns.
 pub type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
+/// A group's measurement: its rows of the table.
+type RowsOf = fn(&Bench) -> Res<Vec<Row>>;
+
 /// A warpspeed kernel the bench launches, and its form ("checked", "unchecked", ...).
 pub type Kernel = (&'static str, &'static KernelDef);
-
-/// The groups of rows, in the order the table shows them (`--only` picks some).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
-pub enum Group {
-    Copy,
-    VectorAdd,
-    Life,
-    Scan,
-    Histogram,
-    Matmul,
-    Convolve,
-    Polyval,
-    Launch,
-    Start,
-}
-
-#[derive(Parser)]
-#[command(
-    about = "Every example kernel, checked and unchecked, beside hand-written CUDA C and the \
-             peers (needs a GPU; --check-nvrtc does not)"
-)]
-pub struct Args {
-    /// Small sizes for a quick smoke run (Life 1024², 2^22 elements, matmul 512, 2 rounds).
-    #[arg(long)]
-    quick: bool,
-    /// JSON written by bench/peers.py: adds the peers' figures and ratios to the table.
-    #[arg(long, value_name = "FILE.json")]
-    peers: Option<PathBuf>,
-    /// Only these groups of rows (comma separated).
-    #[arg(long, value_enum, value_delimiter = ',')]
-    only: Vec<Group>,
-    /// Life lattice sides of the naive and tiled rows [default: 4096,16384; --quick: 1024].
-    #[arg(long, value_delimiter = ',')]
-    life_sizes: Vec<usize>,
-    /// Timed rounds per row (the best round counts; rounds alternate between contestants).
-    #[arg(long)]
-    rounds: Option<usize>,
-    /// GPU time one round of one contestant should take, in milliseconds.
-    #[arg(long)]
-    round_ms: Option<f64>,
-    /// Exit with 1 when a ratio misses its target (outputs that differ always fail).
-    #[arg(long)]
-    strict: bool,
-    /// Only compile every hand-written and generated CUDA source with NVRTC (no GPU needed).
-    #[arg(long)]
-    check_nvrtc: bool,
-    /// Architecture for --check-nvrtc, e.g. 90 for sm_90 (default: the GPU's, else 90).
-    #[arg(long)]
-    arch: Option<u32>,
-    /// Internal: the child process of the second-process-start rows.
-    #[arg(long, hide = true)]
-    child_warm_start: bool,
-}
-
-/// The problem sizes of one run: the full ones (the peers' sizes, ANCHORS figures) or
-/// `--quick`'s.
-pub struct Sizes {
-    pub life: Vec<usize>,
-    /// Generations per launch of the one-block Life kernels (32x32 cells).
-    pub block_generations: u32,
-    pub vector_log2: u32,
-    pub scan_log2: u32,
-    pub histogram_log2: u32,
-    pub matmul: usize,
-    pub convolve: usize,
-    pub polyval_log2: u32,
-    pub copy_log2: u32,
-    /// Empty launches per round of the launch-overhead rows.
-    pub launches: usize,
-    pub rounds: usize,
-    pub round_ms: f64,
-}
-
-impl Sizes {
-    fn new(args: &Args) -> Sizes {
-        let mut s = if args.quick {
-            Sizes {
-                life: vec![1024],
-                block_generations: 1000,
-                vector_log2: 22,
-                scan_log2: 22,
-                histogram_log2: 22,
-                matmul: 512,
-                convolve: 1024,
-                polyval_log2: 20,
-                copy_log2: 26,
-                launches: 10_000,
-                rounds: 2,
-                round_ms: 50.0,
-            }
-        } else {
-            Sizes {
-                life: vec![4096, 16384],
-                block_generations: 100_000,
-                vector_log2: 28,
-                scan_log2: 28,
-                histogram_log2: 28,
-                matmul: 4096,
-                convolve: 4096,
-                polyval_log2: 26,
-                copy_log2: 30,
-                launches: 100_000,
-                rounds: 5,
-                round_ms: 200.0,
-            }
-        };
-        if !args.life_sizes.is_empty() {
-            s.life.clone_from(&args.life_sizes);
-        }
-        s.rounds = args.rounds.unwrap_or(s.rounds).max(1);
-        s.round_ms = args.round_ms.unwrap_or(s.round_ms);
-        s
-    }
-}
 
 fn main() -> ExitCode {
     // The warm-start child's clock starts before anything else runs.
@@ -338,7 +228,7 @@ impl Bench {
     pub fn bandwidth_note(&self, bytes: f64, ms: f64) -> String {
         let gbs = bytes / (ms * 1e-3) / 1e9;
         match self.copy_gbs() {
-            Some(copy) => format!("{gbs:.0} GB/s = {:.0}% of copy", 100.0 * gbs / copy),
+            Some(copy) => format!("{gbs:.0} GB/s, {:.0}% of copy", 100.0 * gbs / copy),
             None => format!("{gbs:.0} GB/s"),
         }
     }
@@ -365,7 +255,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, fn(&Bench) -> Res<Vec<Row>>); 10] = [
+    let groups: [(Group, RowsOf); 10] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -382,9 +272,15 @@ fn run(args: Args) -> Res<bool> {
         let ceiling = group == Group::Copy && b.copy_gbs().is_none();
         if wanted(group) || ceiling {
             eprintln!("bench: {group:?}...");
-            let new = rows_of(&b)?;
-            if wanted(group) {
-                rows.extend(new);
+            // A group that fails (a driver error, a missing program) fails the run; the
+            // others still run and the table still prints.
+            match rows_of(&b) {
+                Ok(new) if wanted(group) => rows.extend(new),
+                Ok(_) => {}
+                Err(e) => {
+                    eprintln!("bench: FAILED {group:?}: {e}");
+                    b.ok.set(false);
+                }
             }
         }
     }
@@ -397,7 +293,7 @@ fn run(args: Args) -> Res<bool> {
         if ok {
             "all equal to their references"
         } else {
-            "SOME DIFFER (see MISMATCH above)"
+            "SOME DIFFER OR FAILED (see MISMATCH and FAILED above)"
         },
         if args.strict { " (--strict)" } else { "" }
     );

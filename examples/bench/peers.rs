@@ -43,7 +43,8 @@ impl Peers {
                 .join(", "),
             None => String::new(),
         };
-        format!("bench/peers.py on {device} ({versions})")
+        let date = self.json["date"].as_str().unwrap_or("?");
+        format!("bench/peers.py on {device}, {date} ({versions})")
     }
 
     /// The peers of row `key` (without its unit suffix), converted to `unit`. A row the

@@ -20,7 +20,6 @@ use crate::{Bench, Kernel, Res};
 
 /// Threads per block of the multi-block scan (tiles of twice that), as the scan example.
 const BLOCK: u32 = 1024;
-const NO_UNCHECKED: &str = "no unchecked twin in scan.rs yet";
 
 pub fn kernels() -> Vec<Kernel> {
     let mut all = vec![("checked", &naive_prefix::KERNEL)];
@@ -69,9 +68,13 @@ fn naive(b: &Bench) -> Res<Row> {
         f64::to_bits,
     );
     let us = |ms: f64| ms * 1e3;
-    Ok(Row::new("scan naive_prefix", "1024 f64, 1 block", Unit::Us)
-        .times(us(t[0]), None, Some(us(t[1])))
-        .note(NO_UNCHECKED))
+    Ok(
+        Row::new("scan naive_prefix", "1024 f64, 1 block", Unit::Us).times(
+            us(t[0]),
+            None,
+            Some(us(t[1])),
+        ),
+    )
 }
 
 /// [`MultiBlockScan`] written by hand: the same levels, tiles and launches, on cudarc.
@@ -205,6 +208,5 @@ fn multi_block(b: &Bench) -> Res<Row> {
     .times(t[0], None, Some(t[1]))
     .peers(b.peers(&format!("scan_2^{log2}_i32"), Unit::Ms))
     .note(b.bandwidth_note(8.0 * len as f64, t[0]))
-    .note(format!("{launches} launches"))
-    .note(NO_UNCHECKED))
+    .note(format!("{launches} launches")))
 }

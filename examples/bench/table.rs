@@ -109,35 +109,34 @@ impl Row {
         Some(a? / b?)
     }
 
-    /// The verdicts of the two targets, and how many were missed.
-    fn verdicts(&self) -> (Vec<String>, usize) {
-        let mut out = Vec::new();
-        let mut missed = 0;
-        let mut any = false;
-        for (what, ratio, target) in [
+    /// The verdict on the two targets (`ok`, `MISSED ch/un+ws/hand`, or nothing when
+    /// neither ratio exists), and how many were missed.
+    fn verdict(&self) -> (Option<String>, usize) {
+        let ratios = [
             (
-                "checks",
+                "ch/un",
                 Self::ratio(self.checked, self.unchecked),
                 CHECKS_TARGET,
             ),
             (
-                "vs hand",
+                "ws/hand",
                 Self::ratio(self.checked, self.hand),
                 self.hand_target,
             ),
-        ] {
-            if let Some(r) = ratio {
-                any = true;
-                if r > target {
-                    missed += 1;
-                    out.push(format!("MISSED {what} <={target}"));
-                }
-            }
-        }
-        if out.is_empty() && any {
-            out.push("ok".into());
-        }
-        (out, missed)
+        ];
+        let missed: Vec<&str> = ratios
+            .iter()
+            .filter(|(_, r, target)| r.is_some_and(|r| r > *target))
+            .map(|(what, _, _)| *what)
+            .collect();
+        let verdict = if !missed.is_empty() {
+            Some(format!("MISSED {}", missed.join("+")))
+        } else if ratios.iter().any(|(_, r, _)| r.is_some()) {
+            Some("ok".into())
+        } else {
+            None
+        };
+        (verdict, missed.len())
     }
 }
 
@@ -160,7 +159,7 @@ pub fn print(rows: &[Row]) -> usize {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<27} {:<16} {:>10} {:>10} {:>10} {:>20} {:>6} {:>7} {:>7}  {}",
+        "{:<25} {:<16} {:>9} {:>9} {:>9} {:>23} {:>6} {:>7} {:>7}  verdicts",
         "kernel",
         "size",
         "checked",
@@ -170,9 +169,8 @@ pub fn print(rows: &[Row]) -> usize {
         "ch/un",
         "ws/hand",
         "ws/peer",
-        "verdicts"
     );
-    let _ = writeln!(out, "{}", "-".repeat(124));
+    let _ = writeln!(out, "{}", "-".repeat(128));
     let mut missed = 0;
     for r in rows {
         let best = r.best_peer();
@@ -181,12 +179,12 @@ pub fn print(rows: &[Row]) -> usize {
             (None, true) => "-".into(),
             (None, false) => "n/a".into(),
         };
-        let (mut verdicts, m) = r.verdicts();
+        let (verdict, m) = r.verdict();
         missed += m;
-        verdicts.extend(r.notes.iter().cloned());
+        let verdicts: Vec<String> = verdict.into_iter().chain(r.notes.iter().cloned()).collect();
         let _ = writeln!(
             out,
-            "{:<27} {:<16} {:>10} {:>10} {:>10} {:>20} {:>6} {:>7} {:>7}  {}",
+            "{:<25} {:<16} {:>9} {:>9} {:>9} {:>23} {:>6} {:>7} {:>7}  {}",
             r.kernel,
             r.size,
             time(r.checked, r.unit),
@@ -217,7 +215,7 @@ pub fn print(rows: &[Row]) -> usize {
                         time(Some(*v), r.unit),
                         ratio(Row::ratio(r.checked, Some(*v)))
                     ),
-                    Err(why) => format!("{} n/a ({why})", p.name),
+                    Err(why) => format!("{} n/a ({})", p.name, why.trim_start_matches("n/a: ")),
                 })
                 .collect();
             let _ = writeln!(out, "  {} {}: {}", r.kernel.trim(), r.size, list.join(", "));
@@ -226,7 +224,9 @@ pub fn print(rows: &[Row]) -> usize {
     let _ = writeln!(
         out,
         "\ntargets: checked/unchecked <= {CHECKS_TARGET}; warpspeed/hand <= {HAND_TARGET} \
-         (launch, process start: <= {RAW_TARGET}); warpspeed = the checked (default) kernel"
+         (launch, process start: <= {RAW_TARGET}); warpspeed = the checked (default) kernel.\n\
+         '-': no such contestant (the scan kernels have no unchecked form yet; launches and \
+         process starts have one form)."
     );
     print!("{out}");
     missed

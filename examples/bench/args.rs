@@ -1,0 +1,121 @@
+//! The bench's flags ([`Args`]), the groups of rows `--only` picks from ([`Group`]), and the
+//! problem sizes of a run ([`Sizes`]: the full ones, which are the peers' sizes too, or
+//! `--quick`'s).
+
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+/// The groups of rows, in the order the table shows them (`--only` picks some).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
+pub enum Group {
+    Copy,
+    VectorAdd,
+    Life,
+    Scan,
+    Histogram,
+    Matmul,
+    Convolve,
+    Polyval,
+    Launch,
+    Start,
+}
+
+#[derive(Parser)]
+#[command(
+    about = "Every example kernel, checked and unchecked, beside hand-written CUDA C and the \
+             peers (needs a GPU; --check-nvrtc does not)"
+)]
+pub struct Args {
+    /// Small sizes for a quick smoke run (Life 1024², 2^22 elements, matmul 512, 2 rounds).
+    #[arg(long)]
+    pub quick: bool,
+    /// JSON written by bench/peers.py: adds the peers' figures and ratios to the table.
+    #[arg(long, value_name = "FILE.json")]
+    pub peers: Option<PathBuf>,
+    /// Only these groups of rows (comma separated).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub only: Vec<Group>,
+    /// Life lattice sides of the naive and tiled rows [default: 4096,16384; --quick: 1024].
+    #[arg(long, value_delimiter = ',')]
+    pub life_sizes: Vec<usize>,
+    /// Timed rounds per row (the best round counts; rounds alternate between contestants).
+    #[arg(long)]
+    pub rounds: Option<usize>,
+    /// GPU time one round of one contestant should take, in milliseconds.
+    #[arg(long)]
+    pub round_ms: Option<f64>,
+    /// Exit with 1 when a ratio misses its target (outputs that differ always fail).
+    #[arg(long)]
+    pub strict: bool,
+    /// Only compile every hand-written and generated CUDA source with NVRTC (no GPU needed).
+    #[arg(long)]
+    pub check_nvrtc: bool,
+    /// Architecture for --check-nvrtc, e.g. 90 for sm_90 (default: the GPU's, else 90).
+    #[arg(long)]
+    pub arch: Option<u32>,
+    /// Internal: the child process of the second-process-start rows.
+    #[arg(long, hide = true)]
+    pub child_warm_start: bool,
+}
+
+/// The problem sizes of one run: the full ones (the peers' sizes, ANCHORS figures) or
+/// `--quick`'s.
+pub struct Sizes {
+    pub life: Vec<usize>,
+    /// Generations per launch of the one-block Life kernels (32x32 cells).
+    pub block_generations: u32,
+    pub vector_log2: u32,
+    pub scan_log2: u32,
+    pub histogram_log2: u32,
+    pub matmul: usize,
+    pub convolve: usize,
+    pub polyval_log2: u32,
+    pub copy_log2: u32,
+    /// Empty launches per round of the launch-overhead rows.
+    pub launches: usize,
+    pub rounds: usize,
+    pub round_ms: f64,
+}
+
+impl Sizes {
+    pub fn new(args: &Args) -> Sizes {
+        let mut s = if args.quick {
+            Sizes {
+                life: vec![1024],
+                block_generations: 1000,
+                vector_log2: 22,
+                scan_log2: 22,
+                histogram_log2: 22,
+                matmul: 512,
+                convolve: 1024,
+                polyval_log2: 20,
+                copy_log2: 26,
+                launches: 10_000,
+                rounds: 2,
+                round_ms: 50.0,
+            }
+        } else {
+            Sizes {
+                life: vec![4096, 16384],
+                block_generations: 100_000,
+                vector_log2: 28,
+                scan_log2: 28,
+                histogram_log2: 28,
+                matmul: 4096,
+                convolve: 4096,
+                polyval_log2: 26,
+                copy_log2: 30,
+                launches: 100_000,
+                rounds: 5,
+                round_ms: 200.0,
+            }
+        };
+        if !args.life_sizes.is_empty() {
+            s.life.clone_from(&args.life_sizes);
+        }
+        s.rounds = args.rounds.unwrap_or(s.rounds).max(1);
+        s.round_ms = args.round_ms.unwrap_or(s.round_ms);
+        s
+    }
+}
