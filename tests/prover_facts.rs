@@ -197,7 +197,12 @@ fn proven_kernels_compute_what_the_cpu_does() {
                     a_host[i % n] ^ (a_host[i.min(n - 1)] << 1) ^ (before << 2)
                 })
                 .collect();
-            assert_eq!(out.download().unwrap(), want, "n {n} m {m} {:?}", dev.backend());
+            assert_eq!(
+                out.download().unwrap(),
+                want,
+                "n {n} m {m} {:?}",
+                dev.backend()
+            );
         }
 
         for (n, d) in [(1usize, 3usize), (50, 0), (257, 6)] {
@@ -214,7 +219,12 @@ fn proven_kernels_compute_what_the_cpu_does() {
                         .fold(0u32, |s, k| s.wrapping_add(a_host[i + d - k]))
                 })
                 .collect();
-            assert_eq!(out.download().unwrap(), want, "n {n} d {d} {:?}", dev.backend());
+            assert_eq!(
+                out.download().unwrap(),
+                want,
+                "n {n} d {d} {:?}",
+                dev.backend()
+            );
         }
     }
 }
@@ -223,8 +233,8 @@ fn proven_kernels_compute_what_the_cpu_does() {
 fn a_launch_with_another_block_shape_is_refused() {
     for dev in devices("prover_facts_block_shape") {
         let mut v = dev.upload(&[7u32; 64]).unwrap();
-        let err = reverse_in_blocks::launch(&dev, LaunchConfig::new(1, (64, 1)), &mut v, 64)
-            .unwrap_err();
+        let err =
+            reverse_in_blocks::launch(&dev, LaunchConfig::new(1, (64, 1)), &mut v, 64).unwrap_err();
         assert_eq!(
             err.to_string(),
             "invalid launch of kernel `reverse_in_blocks` with grid (1, 1, 1), block (64, 1, 1): \
@@ -242,7 +252,14 @@ fn at(marker: &str) -> String {
 }
 
 /// `r` (or the synchronisation after it) is `OutOfBounds` in `kernel` at `marker`.
-fn expect_oob(dev: &Device, r: Result<(), Error>, kernel: &str, marker: &str, index: u64, len: u64) {
+fn expect_oob(
+    dev: &Device,
+    r: Result<(), Error>,
+    kernel: &str,
+    marker: &str,
+    index: u64,
+    len: u64,
+) {
     let err = r.and_then(|()| dev.synchronize()).unwrap_err();
     match &err {
         Error::OutOfBounds {

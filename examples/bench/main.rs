@@ -34,6 +34,8 @@ mod matmul_kernels;
 mod polyval_kernels;
 #[path = "../kernels/scan.rs"]
 mod scan_kernels;
+#[path = "../kernels/scan_lookback.rs"]
+mod scan_lookback;
 #[path = "../kernels/vector_add.rs"]
 mod vector_add_kernels;
 

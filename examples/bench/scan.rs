@@ -1,12 +1,12 @@
-//! Scans (examples/kernels/scan.rs, used as the scan example uses it): seed 000's naive
-//! scan of 1024 f64 in one block, and the multi-block Blelloch scan of 2^28 u32
-//! (`MultiBlockScan`: tiles of 2048, their totals scanned level by level, the offsets
-//! added back, no host synchronisation), each against the same algorithm by hand; peers
+//! Scans (examples/kernels/scan.rs and scan_lookback.rs, used as the scan example uses
+//! them): seed 000's naive scan of 1024 f64 in one block, the multi-block Blelloch scan of
+//! 2^28 u32 (`MultiBlockScan`: tiles of 2048, their totals scanned level by level, the
+//! offsets added back, no host synchronisation), and the single-pass scan with decoupled
+//! look-back (`LookbackScan`, one launch), each against the same algorithm by hand; peers
 //! torch.cumsum and cupy.cumsum.
 //!
-//! scan.rs has no `unchecked` twins yet (it is another engineer's file; the
-//! `checked`/`unchecked` modules of the other kernel files are the pattern to follow), so
-//! the unchecked column of these rows is empty.
+//! scan.rs has no `unchecked` twins yet, so the unchecked column of its rows is empty;
+//! the look-back scan has all three.
 
 use cudarc::driver::{CudaFunction, PushKernelArg};
 use warpspeed::{DeviceBuffer, LaunchConfig};
@@ -14,6 +14,7 @@ use warpspeed::{DeviceBuffer, LaunchConfig};
 use crate::common::XorShift;
 use crate::hand::{cfg, raw};
 use crate::scan_kernels::{cpu_naive_prefix, cpu_scan, naive_prefix, MultiBlockScan, ScanElem};
+use crate::scan_lookback::{HandLookback, LookbackElem, LookbackScan, LOOKBACK_BLOCK};
 use crate::table::{Row, Unit};
 use crate::timing::{best_ms, Step};
 use crate::{Bench, Kernel, Res};
@@ -24,11 +25,13 @@ const BLOCK: u32 = 1024;
 pub fn kernels() -> Vec<Kernel> {
     let mut all = vec![("checked", &naive_prefix::KERNEL)];
     all.extend(u32::kernels().map(|k| ("checked", k)));
+    let [checked, unchecked] = u32::lookback_kernels();
+    all.extend([("checked", checked), ("unchecked", unchecked)]);
     all
 }
 
 pub fn rows(b: &Bench) -> Res<Vec<Row>> {
-    Ok(vec![naive(b)?, multi_block(b)?])
+    Ok(vec![naive(b)?, multi_block(b)?, lookback(b)?])
 }
 
 /// Seed 000's naive scan of 1024 f64 in one block, against the CPU in its order of sums.
@@ -209,4 +212,51 @@ fn multi_block(b: &Bench) -> Res<Row> {
     .peers(b.peers(&format!("scan_2^{log2}_i32"), Unit::Ms))
     .note(b.bandwidth_note(8.0 * len as f64, t[0]))
     .note(format!("{launches} launches")))
+}
+
+/// The single-pass look-back inclusive scan of 2^28 random u32 (wrapping), checked,
+/// unchecked and by hand, on one plan (status words, counter, epochs) launched in turn on
+/// the device's stream; against a sequential CPU scan.
+fn lookback(b: &Bench) -> Res<Row> {
+    let dev = &b.dev;
+    let log2 = b.sizes.scan_log2;
+    let len = 1usize << log2;
+    let mut rng = XorShift::new(len as u64 + 1);
+    let x: Vec<u32> = (0..len).map(|_| rng.next_u32()).collect();
+    let input = dev.upload(&x)?;
+    let poison = vec![0xDEAD_BEEFu32; len];
+    let mut out_c = dev.upload(&poison)?;
+    let mut out_u = dev.upload(&poison)?;
+    let mut out_h = dev.upload(&poison)?;
+    let plan = std::cell::RefCell::new(LookbackScan::new(dev, len, LOOKBACK_BLOCK)?);
+    let hand = HandLookback::load(dev)?;
+    let mut steps: Vec<Step> = vec![
+        Box::new(|| Ok(plan.borrow_mut().run(dev, &input, &mut out_c, true, true)?)),
+        Box::new(|| {
+            Ok(plan
+                .borrow_mut()
+                .run(dev, &input, &mut out_u, true, false)?)
+        }),
+        Box::new(|| Ok(hand.run(&mut plan.borrow_mut(), &input, &mut out_h, true)?)),
+    ];
+    let t = best_ms(b, &mut steps)?;
+    drop(steps);
+    let want = cpu_scan(&x, true);
+    for (who, out) in [("checked", &out_c), ("unchecked", &out_u), ("hand", &out_h)] {
+        b.check(
+            &format!("look-back scan, {who}, against the CPU"),
+            &out.download()?,
+            &want,
+            |v| v,
+        );
+    }
+    Ok(Row::new(
+        "scan single-pass look-back",
+        format!("2^{log2} u32"),
+        Unit::Ms,
+    )
+    .times(t[0], Some(t[1]), Some(t[2]))
+    .peers(b.peers(&format!("scan_2^{log2}_i32"), Unit::Ms))
+    .note(b.bandwidth_note(8.0 * len as f64, t[0]))
+    .note("1 launch".to_string()))
 }

@@ -43,11 +43,13 @@ pub(crate) fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) 
         }
     };
     let mut parser = Parser::new(&cx);
-    let f = parser.function(&item, kind, options.fast_math).map(|mut f| {
-        f.unchecked = options.unchecked;
-        f.block = options.block;
-        f
-    });
+    let f = parser
+        .function(&item, kind, options.fast_math)
+        .map(|mut f| {
+            f.unchecked = options.unchecked;
+            f.block = options.block;
+            f
+        });
     let var_count = parser.next_var;
     let Some(f) = f else {
         return cx.take().unwrap_or_default();
@@ -138,7 +140,9 @@ fn block_shape(value: &syn::Expr) -> syn::Result<[u32; 3]> {
         else {
             return Err(shape_error(e, "not an integer literal"));
         };
-        let v: u64 = lit.base10_parse().map_err(|_| shape_error(e, "not an integer"))?;
+        let v: u64 = lit
+            .base10_parse()
+            .map_err(|_| shape_error(e, "not an integer"))?;
         if v == 0 {
             return Err(syn::Error::new_spanned(e, "a block extent is at least 1"));
         }

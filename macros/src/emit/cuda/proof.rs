@@ -314,9 +314,10 @@ impl<'a> Prover<'a> {
 
     /// Whether `e >= 1` is proven.
     fn is_positive(&self, e: &Expr) -> bool {
-        self.lower(e)
-            .iter()
-            .any(|l| l.sub(&Poly::constant(1)).is_some_and(|d| self.proven_non_negative(&d)))
+        self.lower(e).iter().any(|l| {
+            l.sub(&Poly::constant(1))
+                .is_some_and(|d| self.proven_non_negative(&d))
+        })
     }
 
     /// What bounds the index intrinsic atom `a` from above: its extent, the declared
@@ -338,7 +339,9 @@ impl<'a> Prover<'a> {
                 v
             }
             Some((Dim::BlockDim, axis)) => {
-                vec![Poly::constant(declared(axis).unwrap_or(MAX_BLOCK_DIM[axis]))]
+                vec![Poly::constant(
+                    declared(axis).unwrap_or(MAX_BLOCK_DIM[axis]),
+                )]
             }
             Some((Dim::GridDim, axis)) => vec![Poly::constant(MAX_GRID_DIM[axis])],
             None => Vec::new(),
@@ -421,7 +424,10 @@ impl<'a> Prover<'a> {
                 continue;
             }
             let term = Poly(BTreeMap::from([(mono.clone(), c)]));
-            for u in self.facts_on(&Poly::atom(*a), true).chain(self.dim_upper(*a)) {
+            for u in self
+                .facts_on(&Poly::atom(*a), true)
+                .chain(self.dim_upper(*a))
+            {
                 let replaced = p
                     .sub(&term)
                     .and_then(|q| q.add(&u.mul(&Poly::constant(c))?));
@@ -466,9 +472,10 @@ impl<'a> Prover<'a> {
     /// Whether `a >= b` is proven (so `a - b` does not wrap).
     fn ordered(&self, a: &Expr, b: &Expr) -> bool {
         let ub = self.upper(b);
-        self.lower(a)
-            .iter()
-            .any(|l| ub.iter().any(|u| l.sub(u).is_some_and(|d| self.proven_non_negative(&d))))
+        self.lower(a).iter().any(|l| {
+            ub.iter()
+                .any(|u| l.sub(u).is_some_and(|d| self.proven_non_negative(&d)))
+        })
     }
 
     /// Combines each bound of `a` with each of `b`.
@@ -662,8 +669,7 @@ impl<'a> Prover<'a> {
             (ExprKind::Binary(BinOp::Ne, a, b), true)
             | (ExprKind::Binary(BinOp::Eq, a, b), false) => {
                 for (x, zero) in [(a, b), (b, a)] {
-                    if let (Some(k), ExprKind::Lit(Lit::Int(0, _))) = (self.key(x), &zero.kind)
-                    {
+                    if let (Some(k), ExprKind::Lit(Lit::Int(0, _))) = (self.key(x), &zero.kind) {
                         if self.unsigned_of(x).is_some() {
                             self.facts.lower.push((k, Poly::constant(1)));
                         }
@@ -698,7 +704,9 @@ impl<'a> Prover<'a> {
         if let Some(k) = self.key(small) {
             // `base + 32 <= n` also says `base <= n - 32`.
             let offset = k.constant_term();
-            let rest = k.sub(&Poly::constant(offset)).filter(|r| offset > 0 && *r != k);
+            let rest = k
+                .sub(&Poly::constant(offset))
+                .filter(|r| offset > 0 && *r != k);
             for u in self.upper(big).into_iter().take(MAX_FACTS_PER_BOUND) {
                 if let Some(b) = u.sub(&step).filter(|b| *b != k) {
                     if let (Some(r), Some(rb)) = (&rest, b.sub(&Poly::constant(offset))) {
@@ -728,8 +736,12 @@ impl<'a> Prover<'a> {
         let k = Poly::atom(v);
         let upper: Vec<Poly> = self.upper(init).into_iter().filter(|p| *p != k).collect();
         let lower: Vec<Poly> = self.lower(init).into_iter().filter(|p| *p != k).collect();
-        self.facts.upper.extend(upper.into_iter().map(|p| (k.clone(), p)));
-        self.facts.lower.extend(lower.into_iter().map(|p| (k.clone(), p)));
+        self.facts
+            .upper
+            .extend(upper.into_iter().map(|p| (k.clone(), p)));
+        self.facts
+            .lower
+            .extend(lower.into_iter().map(|p| (k.clone(), p)));
     }
 
     /// The body of `for v in start..end` (or `..=end`, stepped or walked backwards).
@@ -752,8 +764,12 @@ impl<'a> Prover<'a> {
             .filter(|p| *p != k)
             .collect();
         let end_key = (!inclusive).then(|| self.key(end)).flatten();
-        self.facts.lower.extend(lower.into_iter().map(|p| (k.clone(), p)));
-        self.facts.upper.extend(upper.into_iter().map(|p| (k.clone(), p)));
+        self.facts
+            .lower
+            .extend(lower.into_iter().map(|p| (k.clone(), p)));
+        self.facts
+            .upper
+            .extend(upper.into_iter().map(|p| (k.clone(), p)));
         if let Some(e) = end_key {
             self.facts.lower.push((e, Poly::constant(1)));
         }
