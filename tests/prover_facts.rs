@@ -1,7 +1,9 @@
 //! The bounds prover's facts beyond `#[len]` and early returns, on the simulator and the
 //! GPU: a declared block shape (`#[gpu_kernel(block = (32, 1))]`, checked at launch),
-//! `thread_idx().x < block_dim().x`, `% n`, `min`, and subtraction with a proven lower
-//! bound (also of a compared expression, `i + d >= k && i + d - k < n`). Each proven
+//! `thread_idx().x < block_dim().x`, `% n`, `min`, subtraction with a proven lower bound
+//! (also of a compared expression, `i + d >= k && i + d - k < n`), and mutable variables
+//! until they are assigned (a grid-stride `while i < n`, the exit of `while g >= n`). Each
+//! proven
 //! kernel has no check left in its C and computes what the CPU does on random data; each
 //! near miss is one step past what its facts allow, keeps its check, and reports
 //! `OutOfBounds` with the index and the length on both backends.
@@ -72,7 +74,46 @@ fn shifted_window(#[len(n)] a: &[u32], #[len(n)] out: &mut [u32], n: usize, d: u
     out[i] = s;
 }
 
+/// A grid-stride loop: `i < n` holds in the body until `i` is assigned; after `while g >=
+/// n { g -= n; }` (no `break`), `g < n`.
+#[gpu_kernel]
+fn stride_and_wrap(#[len(n)] a: &[u32], #[len(n)] out: &mut [u32], n: usize) {
+    let mut i = grid_1d();
+    let stride = grid_stride_1d();
+    while i < n {
+        let mut g = i + 3 * n + 1;
+        while g >= n {
+            g -= n;
+        }
+        out[i] = a[i] ^ a[g];
+        i += stride;
+    }
+}
+
 // ---- near misses: the check stays and reports --------------------------------------------
+
+/// `i` is assigned before the index: `i < n` no longer says anything of it.
+#[gpu_kernel]
+fn stride_assigned_first(#[len(n)] a: &mut [u32], n: usize) {
+    let mut i = grid_1d();
+    while i < n {
+        i += 1;
+        a[i] = 1; // @ASSIGNED
+    }
+}
+
+/// A `break` leaves the loop with `g >= n` still true.
+#[gpu_kernel]
+fn wrap_with_break(#[len(n)] a: &mut [u32], n: usize, stop: usize) {
+    let mut g = grid_1d() + n;
+    while g >= n {
+        if g == stop {
+            break;
+        }
+        g -= n;
+    }
+    a[g] = 1; // @BREAK
+}
 
 /// Declared 32 threads, but `tx + 1` reaches 32.
 #[gpu_kernel(block = (32, 1))]
@@ -153,6 +194,7 @@ fn proven_kernels_have_no_check_left() {
         ("square_per_thread", &*square_per_thread::CUDA_SOURCE),
         ("gather_three", &*gather_three::CUDA_SOURCE),
         ("shifted_window", &*shifted_window::CUDA_SOURCE),
+        ("stride_and_wrap", &*stride_and_wrap::CUDA_SOURCE),
     ] {
         assert!(!has_check(source), "{name}:\n{}", kernel_c(source));
     }
@@ -203,6 +245,15 @@ fn proven_kernels_compute_what_the_cpu_does() {
                 "n {n} m {m} {:?}",
                 dev.backend()
             );
+        }
+
+        for n in [1usize, 100, 1000] {
+            let a_host: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+            let a = dev.upload(&a_host).unwrap();
+            let mut out = dev.upload(&vec![u32::MAX; n]).unwrap();
+            stride_and_wrap::launch(&dev, LaunchConfig::new(2, 64), &a, &mut out, n).unwrap();
+            let want: Vec<u32> = (0..n).map(|i| a_host[i] ^ a_host[(i + 1) % n]).collect();
+            assert_eq!(out.download().unwrap(), want, "n {n} {:?}", dev.backend());
         }
 
         for (n, d) in [(1usize, 3usize), (50, 0), (257, 6)] {
@@ -290,6 +341,11 @@ fn near_misses_keep_their_checks() {
         ("min_one_past", &*min_one_past::CUDA_SOURCE),
         ("sub_unproven", &*sub_unproven::CUDA_SOURCE),
         ("window_one_past", &*window_one_past::CUDA_SOURCE),
+        (
+            "stride_assigned_first",
+            &*stride_assigned_first::CUDA_SOURCE,
+        ),
+        ("wrap_with_break", &*wrap_with_break::CUDA_SOURCE),
     ] {
         assert!(has_check(source), "{name}:\n{}", kernel_c(source));
     }
@@ -336,6 +392,24 @@ fn near_misses_keep_their_checks() {
             "sub_unproven",
             "SUB",
             u64::MAX,
+            8,
+        );
+        // Thread 7 of 8 adds 1 to 7 and writes at 8.
+        expect_oob(
+            &dev,
+            stride_assigned_first::launch(&dev, LaunchConfig::new(1, 8), &mut v, n),
+            "stride_assigned_first",
+            "ASSIGNED",
+            8,
+            8,
+        );
+        // One thread: g = 0 + 8 breaks out at `stop` = 8, still 8.
+        expect_oob(
+            &dev,
+            wrap_with_break::launch(&dev, LaunchConfig::new(1, 1), &mut v, n, n),
+            "wrap_with_break",
+            "BREAK",
+            8,
             8,
         );
         // Thread 7 with d = 1, k = 0 reaches 7 + 1 - 0 = 8.

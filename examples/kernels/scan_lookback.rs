@@ -108,7 +108,7 @@ macro_rules! lookback_scan {
             input: &[$t],
             out: &mut [$t],
             status: &[AtomicU64],
-            counter: &[AtomicU32],
+            #[len(1)] counter: &[AtomicU32],
             epoch: u32,
             inclusive: bool,
         ) {
@@ -136,6 +136,12 @@ macro_rules! lookback_scan {
             }
             sync_threads();
             let tile = tile_id[0];
+            // One status word per tile: a launch with more blocks than words has nothing
+            // to do in the extra ones (the whole block leaves; saying so also proves every
+            // status index below).
+            if tile as usize >= status.len() {
+                return;
+            }
 
             // 2. Coalesced loads (the identity past the end), through shared memory into
             // 16 consecutive elements per lane, scanned in registers. The loops over the
@@ -215,7 +221,9 @@ macro_rules! lookback_scan {
                         }
                         let mut flag = word >> 32;
                         while any_sync(full, flag != flag_aggregate && flag != flag_prefix) {
-                            if flag != flag_aggregate && flag != flag_prefix {
+                            // (A lane past tile 0 holds a prefix flag: `back <= tile` is
+                            // always true here, and says so to the bounds prover.)
+                            if flag != flag_aggregate && flag != flag_prefix && back <= tile {
                                 word = status[(tile - back) as usize].load(Ordering::Relaxed);
                                 flag = word >> 32;
                             }
@@ -485,6 +493,7 @@ extern "C" __global__ void lookback_scan_hand_u32(
     }
     __syncthreads();
     const unsigned int tile = tile_id;
+    if (tile >= gridDim.x) return;  // one status word per block, as the DSL kernel checks
 
     // Coalesced loads, transposed through shared memory: 16 consecutive elements a lane.
     const unsigned long long warp_base =
@@ -535,7 +544,7 @@ extern "C" __global__ void lookback_scan_hand_u32(
                 if (back <= tile) word = lb_load_relaxed(&status[tile - back]);
                 unsigned long long flag = word >> 32;
                 while (__any_sync(full, flag != flag_aggregate && flag != flag_prefix)) {
-                    if (flag != flag_aggregate && flag != flag_prefix) {
+                    if (flag != flag_aggregate && flag != flag_prefix && back <= tile) {
                         word = lb_load_relaxed(&status[tile - back]);
                         flag = word >> 32;
                     }

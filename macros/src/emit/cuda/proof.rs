@@ -49,6 +49,11 @@ const MAX_CONST_DEPTH: usize = 3;
 /// At most this many bounds of one comparison become facts (facts are looked up
 /// innermost first, so a comparison with many bounds would hide the older facts).
 const MAX_FACTS_PER_BOUND: usize = 4;
+/// An index of at most this many atoms is also tried with every choice of their bounds,
+/// at most this many per atom, and at most this many choices in all.
+const MAX_SUBSTITUTED_ATOMS: usize = 6;
+const MAX_CHOICES_PER_ATOM: usize = 6;
+const MAX_SUBSTITUTIONS_TRIED: usize = 4096;
 /// How many negative terms in a row may be replaced by their atoms' upper bounds.
 const MAX_SUBSTITUTIONS: usize = 2;
 
@@ -149,15 +154,23 @@ const MAX_GRID_DIM: [i128; 3] = [(1 << 31) - 1, 65535, 65535];
 /// [`Facts::reset`] scope them.
 #[derive(Default)]
 pub struct Facts {
-    /// `key <= bound`: the expression whose polynomial is `key` is at most `bound`.
-    upper: Vec<(Poly, Poly)>,
+    /// `key <= bound`: the expression whose polynomial is `key` is at most `bound`, while
+    /// the mutable variables in them keep the values they had (the stamp).
+    upper: Vec<(Poly, Poly, Stamp)>,
     /// `key >= bound`.
-    lower: Vec<(Poly, Poly)>,
+    lower: Vec<(Poly, Poly, Stamp)>,
+    /// How many times each mutable variable has been assigned so far (in the order the
+    /// code is written, loops counted as assigning on entry what their bodies assign).
+    generation: HashMap<VarId, u32>,
     /// Slice parameters' declared least lengths.
     len: Vec<(VarId, Poly)>,
     /// The kernel's declared block shape (`#[gpu_kernel(block = (32, 32))]`).
     pub block: Option<[u32; 3]>,
 }
+
+/// The generations of the mutable variables a fact mentions: the fact holds while each
+/// still has that generation.
+type Stamp = Vec<(VarId, u32)>;
 
 /// A position in the facts, to return to at the end of a scope.
 #[derive(Clone, Copy)]
@@ -171,6 +184,11 @@ impl Facts {
     pub fn reset(&mut self, m: Mark) {
         self.upper.truncate(m.0);
         self.lower.truncate(m.1);
+    }
+
+    /// Mutable variable `var` was assigned: what was known of its old value is gone.
+    pub fn assigned(&mut self, var: VarId) {
+        *self.generation.entry(var).or_insert(0) += 1;
     }
 
     /// `#[len(..)]` of slice parameter `var`.
@@ -305,9 +323,10 @@ impl<'a> Prover<'a> {
                 (name == "len" && args.is_empty() && slice).then_some(len_atom(v))
             }
             _ => {
+                // A mutable variable too: its facts are stamped with its generation.
                 let v = self.var_of(e)?;
                 let info = self.types.vars.get(v)?;
-                (!info.mutable && self.unsigned(&info.ty).is_some()).then_some(v)
+                self.unsigned(&info.ty).is_some().then_some(v)
             }
         }
     }
@@ -359,8 +378,40 @@ impl<'a> Prover<'a> {
         let k = k.clone();
         list.iter()
             .rev()
-            .filter(move |(key, _)| *key == k)
-            .map(|(_, p)| p.clone())
+            .filter(move |(key, _, stamp)| *key == k && self.current(stamp))
+            .map(|(_, p, _)| p.clone())
+    }
+
+    /// Whether every variable of `stamp` still has its generation.
+    fn current(&self, stamp: &Stamp) -> bool {
+        stamp
+            .iter()
+            .all(|(v, g)| self.facts.generation.get(v).copied().unwrap_or(0) == *g)
+    }
+
+    /// The stamp of a fact about `key` and `bound`: their mutable variables now.
+    fn stamp(&self, key: &Poly, bound: &Poly) -> Stamp {
+        let mut out: Stamp = Vec::new();
+        for mono in key.0.keys().chain(bound.0.keys()) {
+            for &a in mono {
+                let mutable = self.types.vars.get(a).is_some_and(|v| v.mutable);
+                if mutable && !out.iter().any(|(v, _)| *v == a) {
+                    out.push((a, self.facts.generation.get(&a).copied().unwrap_or(0)));
+                }
+            }
+        }
+        out
+    }
+
+    /// Records `key <= bound` (`upper`) or `key >= bound`.
+    fn record(&mut self, key: Poly, bound: Poly, upper: bool) {
+        let stamp = self.stamp(&key, &bound);
+        let list = if upper {
+            &mut self.facts.upper
+        } else {
+            &mut self.facts.lower
+        };
+        list.push((key, bound, stamp));
     }
 
     /// The least constant upper bound known for atom `a`, through other atoms' constant
@@ -420,14 +471,17 @@ impl<'a> Prover<'a> {
         }
         for (mono, &c) in &p.0 {
             let [a] = mono.as_slice() else { continue };
-            if c >= 0 {
-                continue;
-            }
             let term = Poly(BTreeMap::from([(mono.clone(), c)]));
-            for u in self
-                .facts_on(&Poly::atom(*a), true)
-                .chain(self.dim_upper(*a))
-            {
+            // A positive term `c * a` is at least `c * l` for a lower bound `l` of `a`
+            // (`len - 1 >= 0` once `len >= 1`); a negative one at least `c * u`.
+            let bounds: Vec<Poly> = if c > 0 {
+                self.facts_on(&Poly::atom(*a), false).collect()
+            } else {
+                self.facts_on(&Poly::atom(*a), true)
+                    .chain(self.dim_upper(*a))
+                    .collect()
+            };
+            for u in bounds {
                 let replaced = p
                     .sub(&term)
                     .and_then(|q| q.add(&u.mul(&Poly::constant(c))?));
@@ -526,7 +580,8 @@ impl<'a> Prover<'a> {
                     }
                 }));
             }
-            ExprKind::Binary(BinOp::Sub, a, b) if wide && self.ordered(a, b) => {
+            // Of any width: once `a >= b`, the subtraction does not wrap.
+            ExprKind::Binary(BinOp::Sub, a, b) if self.ordered(a, b) => {
                 let (ua, lb) = (self.upper(a), self.lower(b));
                 out.extend(Self::combine(&ua, &lb, Poly::sub));
             }
@@ -623,7 +678,7 @@ impl<'a> Prover<'a> {
                     }));
                 }
             }
-            ExprKind::Binary(BinOp::Sub, a, b) if wide && self.ordered(a, b) => {
+            ExprKind::Binary(BinOp::Sub, a, b) if self.ordered(a, b) => {
                 let (la, ub) = (self.lower(a), self.upper(b));
                 out.extend(
                     Self::combine(&la, &ub, Poly::sub)
@@ -652,6 +707,73 @@ impl<'a> Prover<'a> {
         self.upper(idx)
             .iter()
             .any(|b| max.sub(b).is_some_and(|d| self.proven_non_negative(&d)))
+            || self.below_by_atoms(idx, &max)
+    }
+
+    /// `idx <= max` for an index that is a sum of products of atoms (`k * cols + l`):
+    /// each atom replaced by one of its upper bounds, every choice tried (the bounds of a
+    /// sum built bottom-up keep only the first [`MAX_BOUNDS`], which may miss the one
+    /// choice that proves it).
+    fn below_by_atoms(&self, idx: &Expr, max: &Poly) -> bool {
+        let Some(k) = self.key(idx) else {
+            return false;
+        };
+        // Only without any negative coefficient: the machine's value (the polynomial
+        // modulo 2^64) is then at most the integer one, and so at most the bound. `i - 1`
+        // is `2^64 - 1` at `i == 0`.
+        if !k.never_negative() {
+            return false;
+        }
+        let mut atoms: Vec<VarId> = k.0.keys().flatten().copied().collect();
+        atoms.sort_unstable();
+        atoms.dedup();
+        if atoms.is_empty() || atoms.len() > MAX_SUBSTITUTED_ATOMS {
+            return false;
+        }
+        let choices: Vec<Vec<Poly>> = atoms
+            .iter()
+            .map(|&a| {
+                let mut v: Vec<Poly> = self
+                    .facts_on(&Poly::atom(a), true)
+                    .chain(self.dim_upper(a))
+                    .filter(|p| *p != Poly::atom(a))
+                    .take(MAX_CHOICES_PER_ATOM)
+                    .collect();
+                v.push(Poly::atom(a));
+                v
+            })
+            .collect();
+        let mut pick = vec![0usize; atoms.len()];
+        for _ in 0..MAX_SUBSTITUTIONS_TRIED {
+            let bound = k.0.iter().try_fold(Poly::constant(0), |acc, (mono, &c)| {
+                let mut term = Poly::constant(c);
+                for a in mono {
+                    let i = atoms.binary_search(a).ok()?;
+                    term = term.mul(&choices[i][pick[i]])?;
+                }
+                acc.add(&term)
+            });
+            if bound
+                .and_then(|b| max.sub(&b))
+                .is_some_and(|d| self.proven_non_negative(&d))
+            {
+                return true;
+            }
+            // The next choice, as an odometer.
+            let mut i = 0;
+            loop {
+                if i == pick.len() {
+                    return false;
+                }
+                pick[i] += 1;
+                if pick[i] < choices[i].len() {
+                    break;
+                }
+                pick[i] = 0;
+                i += 1;
+            }
+        }
+        false
     }
 
     /// Records what holds where `cond` is `holds` (true in a then-branch, false after
@@ -671,7 +793,7 @@ impl<'a> Prover<'a> {
                 for (x, zero) in [(a, b), (b, a)] {
                     if let (Some(k), ExprKind::Lit(Lit::Int(0, _))) = (self.key(x), &zero.kind) {
                         if self.unsigned_of(x).is_some() {
-                            self.facts.lower.push((k, Poly::constant(1)));
+                            self.record(k, Poly::constant(1), false);
                         }
                     }
                 }
@@ -723,25 +845,34 @@ impl<'a> Prover<'a> {
                 }
             }
         }
-        self.facts.upper.extend(facts_upper);
-        self.facts.lower.extend(facts_lower);
+        for (k, b) in facts_upper {
+            self.record(k, b, true);
+        }
+        for (k, b) in facts_lower {
+            self.record(k, b, false);
+        }
     }
 
     /// `let v = init` with `v` immutable: `v` is bounded as `init` is.
     pub fn define(&mut self, v: VarId, init: &Expr) {
         let info = &self.types.vars[v];
-        if info.mutable || self.unsigned(&info.ty).is_none() {
+        if self.unsigned(&info.ty).is_none() {
             return;
+        }
+        // A `let mut` starts a new generation of facts about it (its binding may be met
+        // again, in a loop).
+        if info.mutable {
+            self.facts.assigned(v);
         }
         let k = Poly::atom(v);
         let upper: Vec<Poly> = self.upper(init).into_iter().filter(|p| *p != k).collect();
         let lower: Vec<Poly> = self.lower(init).into_iter().filter(|p| *p != k).collect();
-        self.facts
-            .upper
-            .extend(upper.into_iter().map(|p| (k.clone(), p)));
-        self.facts
-            .lower
-            .extend(lower.into_iter().map(|p| (k.clone(), p)));
+        for p in upper {
+            self.record(k.clone(), p, true);
+        }
+        for p in lower {
+            self.record(k.clone(), p, false);
+        }
     }
 
     /// The body of `for v in start..end` (or `..=end`, stepped or walked backwards).
@@ -764,14 +895,14 @@ impl<'a> Prover<'a> {
             .filter(|p| *p != k)
             .collect();
         let end_key = (!inclusive).then(|| self.key(end)).flatten();
-        self.facts
-            .lower
-            .extend(lower.into_iter().map(|p| (k.clone(), p)));
-        self.facts
-            .upper
-            .extend(upper.into_iter().map(|p| (k.clone(), p)));
+        for p in lower {
+            self.record(k.clone(), p, false);
+        }
+        for p in upper {
+            self.record(k.clone(), p, true);
+        }
         if let Some(e) = end_key {
-            self.facts.lower.push((e, Poly::constant(1)));
+            self.record(e, Poly::constant(1), false);
         }
     }
 }

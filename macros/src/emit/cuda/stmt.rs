@@ -218,6 +218,7 @@ impl<'a> FnWriter<'a> {
             ExprKind::Block(b) => self.braced(b, &Dest::Discard),
             ExprKind::While(label, cond, body) => self.while_stmt(label, cond, body),
             ExprKind::Loop(label, body) => {
+                self.entering_loop(body);
                 self.raw("for (;;) {");
                 self.loop_body(label, body);
             }
@@ -232,6 +233,7 @@ impl<'a> FnWriter<'a> {
                 };
                 let p = self.place(place);
                 self.raw(&format!("{p} = {v};"));
+                self.assigned(place);
             }
             ExprKind::AssignOp(op, place, value) => {
                 let v = self.value(value);
@@ -245,6 +247,7 @@ impl<'a> FnWriter<'a> {
                 let vt = self.ty(value).clone();
                 let combined = self.binary_c(*op, &pt, &p, &vt, &v);
                 self.raw(&format!("{p} = {combined};"));
+                self.assigned(place);
             }
             ExprKind::Return(v) => match v {
                 Some(v) => {
@@ -374,11 +377,50 @@ impl<'a> FnWriter<'a> {
         }
     }
 
+    /// A variable assigned: the prover forgets what it knew of its old value.
+    fn assigned(&mut self, place: &Expr) {
+        if let ExprKind::Var(_, slot) = &place.kind {
+            if let Some(v) = slot.get() {
+                self.facts.assigned(v);
+            }
+        }
+    }
+
+    /// Before a loop's body: each variable the body assigns counts as assigned already,
+    /// since a later iteration sees what an earlier one did.
+    fn entering_loop(&mut self, body: &Block) {
+        let mut vars = Vec::new();
+        super::walk_block(body, &mut |e| {
+            if let ExprKind::Assign(place, _) | ExprKind::AssignOp(_, place, _) = &e.kind {
+                if let ExprKind::Var(_, slot) = &place.kind {
+                    vars.extend(slot.get());
+                }
+            }
+        });
+        for v in vars {
+            self.facts.assigned(v);
+        }
+    }
+
     fn while_stmt(&mut self, label: &Option<proc_macro2::Ident>, cond: &Expr, body: &Block) {
+        self.entering_loop(body);
         if super::expr::effect(cond) < 2 {
             let c = self.value(cond);
             self.raw(&format!("while ({}) {{", strip_parens(&c)));
+            // The body starts where the condition held (`while i < n { s[i] .. }`); an
+            // assignment in it ends what was known of the variable.
+            let facts = self.facts.mark();
+            self.prover().assume(cond, true);
             self.loop_body(label, body);
+            self.facts.reset(facts);
+            // Left only when the condition failed, if nothing breaks out of it.
+            let mut breaks = false;
+            super::walk_block(body, &mut |e| {
+                breaks |= matches!(e.kind, ExprKind::Break(_));
+            });
+            if !breaks {
+                self.prover().assume(cond, false);
+            }
         } else {
             // The condition needs statements: evaluate it at the top of each iteration.
             self.raw("for (;;) {");
@@ -437,6 +479,7 @@ impl<'a> FnWriter<'a> {
             self.indent += 1;
             self.bind_loop_var(pat, &t, &cur);
             self.indent -= 1;
+            self.entering_loop(body);
             let facts = self.facts.mark();
             if let Pat::Bind { var, .. } = pat {
                 self.prover().loop_var(*var, &r.start, &r.end, r.inclusive);
@@ -491,6 +534,7 @@ impl<'a> FnWriter<'a> {
             ));
         }
         self.indent -= 1;
+        self.entering_loop(body);
         let facts = self.facts.mark();
         if let Pat::Bind { var, .. } = pat {
             self.prover().loop_var(*var, &r.start, &r.end, r.inclusive);
