@@ -335,6 +335,14 @@ fn print_timing(dev: &Device, v: Variant, n: usize, generations: usize, elapsed:
     }
 }
 
+/// The naive kernel's lattice side, a `u32` (its coordinates are 32-bit: at most 65535).
+fn side_u32(n: usize) -> u32 {
+    u32::try_from(n)
+        .ok()
+        .filter(|&n| n <= 65535)
+        .expect("the naive kernel's lattice side is at most 65535")
+}
+
 /// One generation of `v` (a one-launch-per-generation variant): reads `cells`, writes `out`.
 fn step(
     dev: &Device,
@@ -345,7 +353,7 @@ fn step(
     n: usize,
 ) -> Result<(), warpspeed::Error> {
     match v {
-        Variant::Naive => conway::launch(dev, cfg, out, cells, n),
+        Variant::Naive => conway::launch(dev, cfg, out, cells, side_u32(n)),
         Variant::Tiled => conway_tiled::launch(dev, cfg, out, cells, n),
         _ => unreachable!("{} runs in one block", v.name()),
     }

@@ -65,7 +65,7 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     let mut out = dev.upload(&vec![-1i32; n * n])?;
     let cfg = LaunchConfig::new((2, 4), (32, 16));
     let t = median(runs, || {
-        life_kernels::conway::launch(&dev, cfg, &mut out, &input, n)
+        life_kernels::conway::launch(&dev, cfg, &mut out, &input, n as u32)
     })?;
     let right = out.download()? == life_kernels::cpu_step(&cells, n);
     rows.push((

@@ -90,7 +90,28 @@ fn stride_and_wrap(#[len(n)] a: &[u32], #[len(n)] out: &mut [u32], n: usize) {
     }
 }
 
+/// u32 coordinates (the u32 idiom of the Life example): `y * n + x` in 32 bits, widened at
+/// the index. A wrapped sum or product is smaller, so the bound holds at any width.
+#[gpu_kernel]
+fn transpose_u32(#[len(n * n)] a: &[u32], #[len(n * n)] out: &mut [u32], n: u32) {
+    let x = block_idx().x * block_dim().x + thread_idx().x;
+    let y = block_idx().y * block_dim().y + thread_idx().y;
+    if x < n && y < n {
+        out[(y * n + x) as usize] = a[(x * n + y) as usize];
+    }
+}
+
 // ---- near misses: the check stays and reports --------------------------------------------
+
+/// u32 coordinates one past: `y * n + x + 1` reaches `n * n`.
+#[gpu_kernel]
+fn u32_one_past(#[len(n * n)] out: &mut [u32], n: u32) {
+    let x = block_idx().x * block_dim().x + thread_idx().x;
+    let y = block_idx().y * block_dim().y + thread_idx().y;
+    if x < n && y < n {
+        out[(y * n + x + 1) as usize] = 1; // @U32
+    }
+}
 
 /// `i` is assigned before the index: `i < n` no longer says anything of it.
 #[gpu_kernel]
@@ -195,6 +216,7 @@ fn proven_kernels_have_no_check_left() {
         ("gather_three", &*gather_three::CUDA_SOURCE),
         ("shifted_window", &*shifted_window::CUDA_SOURCE),
         ("stride_and_wrap", &*stride_and_wrap::CUDA_SOURCE),
+        ("transpose_u32", &*transpose_u32::CUDA_SOURCE),
     ] {
         assert!(!has_check(source), "{name}:\n{}", kernel_c(source));
     }
@@ -253,6 +275,25 @@ fn proven_kernels_compute_what_the_cpu_does() {
             let mut out = dev.upload(&vec![u32::MAX; n]).unwrap();
             stride_and_wrap::launch(&dev, LaunchConfig::new(2, 64), &a, &mut out, n).unwrap();
             let want: Vec<u32> = (0..n).map(|i| a_host[i] ^ a_host[(i + 1) % n]).collect();
+            assert_eq!(out.download().unwrap(), want, "n {n} {:?}", dev.backend());
+        }
+
+        for n in [1u32, 7, 40] {
+            let len = (n * n) as usize;
+            let a_host: Vec<u32> = (0..len).map(|_| rng.next_u64() as u32).collect();
+            let a = dev.upload(&a_host).unwrap();
+            let mut out = dev.upload(&vec![u32::MAX; len]).unwrap();
+            let blocks = n.div_ceil(8);
+            transpose_u32::launch(
+                &dev,
+                LaunchConfig::new((blocks, blocks), (8, 8)),
+                &a,
+                &mut out,
+                n,
+            )
+            .unwrap();
+            let n = n as usize;
+            let want: Vec<u32> = (0..len).map(|i| a_host[(i % n) * n + i / n]).collect();
             assert_eq!(out.download().unwrap(), want, "n {n} {:?}", dev.backend());
         }
 
@@ -346,6 +387,7 @@ fn near_misses_keep_their_checks() {
             &*stride_assigned_first::CUDA_SOURCE,
         ),
         ("wrap_with_break", &*wrap_with_break::CUDA_SOURCE),
+        ("u32_one_past", &*u32_one_past::CUDA_SOURCE),
     ] {
         assert!(has_check(source), "{name}:\n{}", kernel_c(source));
     }
@@ -411,6 +453,16 @@ fn near_misses_keep_their_checks() {
             "BREAK",
             8,
             8,
+        );
+        // The last cell of a 3x3 lattice writes at 9.
+        let mut sq = dev.zeros::<u32>(9).unwrap();
+        expect_oob(
+            &dev,
+            u32_one_past::launch(&dev, LaunchConfig::new(1, (3, 3)), &mut sq, 3),
+            "u32_one_past",
+            "U32",
+            9,
+            9,
         );
         // Thread 7 with d = 1, k = 0 reaches 7 + 1 - 0 = 8.
         let a = dev.zeros::<u32>(n).unwrap();

@@ -168,10 +168,10 @@ fn naive(b: &Bench, n: usize) -> Res<Vec<Row>> {
     let f = b.hand.function("life.cu", "life_naive")?;
     let seed = b.hand.function("life.cu", "conway_ker")?;
     let mut kernels = vec![
-        Generation::Ws(checked::conway::launch),
-        Generation::Ws(unchecked::conway::launch),
+        Generation::Ws(|d, c, o, i, n| checked::conway::launch(d, c, o, i, n as u32)),
+        Generation::Ws(|d, c, o, i, n| unchecked::conway::launch(d, c, o, i, n as u32)),
         Generation::Hand(&f, true),
-        Generation::Ws(conway_undeclared::launch),
+        Generation::Ws(|d, c, o, i, n| conway_undeclared::launch(d, c, o, i, n as u32)),
     ];
     let seed_fits = n.is_multiple_of(32);
     if seed_fits {

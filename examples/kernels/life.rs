@@ -21,8 +21,13 @@ macro_rules! life_naive {
     ($nbrs:ident, $conway:ident, [$($option:tt)*] $(, $len:tt)?) => {
         /// Live neighbours of cell (x, y) on an n x n torus. Adding `n - 1` instead of
         /// subtracting 1 keeps the unsigned arithmetic from going below zero at the edge.
+        ///
+        /// Coordinates are `u32`, as the seed's `int`s (the u32 idiom, docs/bounds.md): a
+        /// 32-bit `%` and multiply cost a fraction of 64-bit ones, and a lattice of up to
+        /// 65535^2 cells keeps `y * n + x` below 2^32. The index is widened (`as usize`)
+        /// only where it meets the slice.
         #[gpu_device($($option)*)]
-        pub fn $nbrs($(#[len $len])? cells: &[i32], x: usize, y: usize, n: usize) -> i32 {
+        pub fn $nbrs($(#[len $len])? cells: &[i32], x: u32, y: u32, n: u32) -> i32 {
             // A cell off the lattice has no neighbours. Saying so up front (Rust's
             // assert-first idiom) also tells the bounds prover that x, y < n, so n >= 1 and
             // every wrapped coordinate is below n: no index below needs its own check.
@@ -33,28 +38,29 @@ macro_rules! life_naive {
             let xp = (x + 1) % n;
             let ym = (y + n - 1) % n;
             let yp = (y + 1) % n;
-            cells[ym * n + xm]
-                + cells[ym * n + x]
-                + cells[ym * n + xp]
-                + cells[y * n + xm]
-                + cells[y * n + xp]
-                + cells[yp * n + xm]
-                + cells[yp * n + x]
-                + cells[yp * n + xp]
+            cells[(ym * n + xm) as usize]
+                + cells[(ym * n + x) as usize]
+                + cells[(ym * n + xp) as usize]
+                + cells[(y * n + xm) as usize]
+                + cells[(y * n + xp) as usize]
+                + cells[(yp * n + xm) as usize]
+                + cells[(yp * n + x) as usize]
+                + cells[(yp * n + xp) as usize]
         }
 
         /// One generation (seed 000's naive kernel): a live cell stays alive with 2 or 3
         /// live neighbours, a dead cell comes alive with exactly 3. Reads `cells`, writes
-        /// `out`.
+        /// `out`. The lattice side `n` is at most 65535 (u32 coordinates, see `nbrs`).
         #[gpu_kernel($($option)*)]
-        pub fn $conway($(#[len $len])? out: &mut [i32], $(#[len $len])? cells: &[i32], n: usize) {
-            let (x, y) = grid_2d();
+        pub fn $conway($(#[len $len])? out: &mut [i32], $(#[len $len])? cells: &[i32], n: u32) {
+            let x = block_idx().x * block_dim().x + thread_idx().x;
+            let y = block_idx().y * block_dim().y + thread_idx().y;
             if x >= n || y >= n {
                 return;
             }
             let k: i32 = $nbrs(cells, x, y, n);
-            let alive = cells[y * n + x] == 1;
-            out[y * n + x] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
+            let alive = cells[(y * n + x) as usize] == 1;
+            out[(y * n + x) as usize] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
         }
     };
 }

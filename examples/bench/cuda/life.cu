@@ -4,19 +4,21 @@
 
 // ---- naive: one thread per cell, one generation per launch, blocks of 32x32 ----------
 
-__device__ int nbrs(const int* __restrict__ in, unsigned long long x, unsigned long long y,
-                    unsigned long long n) {
-    unsigned long long xm = (x + n - 1) % n, xp = (x + 1) % n;
-    unsigned long long ym = (y + n - 1) % n, yp = (y + 1) % n;
+__device__ int nbrs(const int* __restrict__ in, unsigned int x, unsigned int y, unsigned int n) {
+    unsigned int xm = (x + n - 1) % n, xp = (x + 1) % n;
+    unsigned int ym = (y + n - 1) % n, yp = (y + 1) % n;
     return in[ym * n + xm] + in[ym * n + x] + in[ym * n + xp]
          + in[y * n + xm]                   + in[y * n + xp]
          + in[yp * n + xm] + in[yp * n + x] + in[yp * n + xp];
 }
 
+// The naive kernel's coordinates are unsigned int, as in examples/kernels/life.rs (the u32
+// idiom); its n is passed as unsigned long long, as the bench passes it to every hand kernel.
 extern "C" __global__ void life_naive(int* __restrict__ out, const int* __restrict__ in,
-                                      unsigned long long n) {
-    unsigned long long x = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned long long y = (unsigned long long)blockIdx.y * blockDim.y + threadIdx.y;
+                                      unsigned long long n64) {
+    unsigned int n = (unsigned int)n64;
+    unsigned int x = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned int y = blockIdx.y * blockDim.y + threadIdx.y;
     if (x >= n || y >= n) return;
     int k = nbrs(in, x, y, n);
     bool alive = in[y * n + x] == 1;

@@ -5,8 +5,8 @@
 //! The proof is over polynomials in "atoms": immutable unsigned variables, `s.len()`, and
 //! the index intrinsics (`thread_idx().x`, `block_dim().y`, ...). Every bound is a bound of
 //! the *machine* value of an expression (what the GPU computes, wrapping included):
-//! - `a + b <= ua + ub` and `a * b <= ua * ub` for unsigned values, wrapped or not
-//!   (wrapping only makes a value smaller);
+//! - `a + b <= ua + ub` and `a * b <= ua * ub` for unsigned values of any width, wrapped
+//!   or not (wrapping only makes a value smaller);
 //! - `a - b <= ua - lb` once `a >= b` is proven (some lower bound of `a` is at least some
 //!   upper bound of `b`), since the subtraction then does not wrap; otherwise no bound;
 //! - `a % m <= m - 1` and `a / m <= a` once `m >= 1`, `a & k <= k`, `a.min(b) <= ua` and
@@ -27,8 +27,9 @@
 //! atoms: no negative coefficient, or the constant term outweighs the negative terms at
 //! their atoms' constant upper bounds (`31 - (n - 1)` once `n <= 32` is known).
 //!
-//! Anything else (signed values, narrower arithmetic, mutable variables) keeps its check:
-//! the prover only removes checks, it never adds a reason to trust one.
+//! Anything else (signed values, values returned by device functions, a subtraction not
+//! proven ordered, a mutable variable after an assignment) keeps its check: the prover
+//! only removes checks, it never adds a reason to trust one.
 
 use crate::ir::intrinsics::Intrinsic;
 use crate::ir::methods::Method;
@@ -104,6 +105,14 @@ impl Poly {
             }
         }
         Some(out)
+    }
+
+    /// The value, when the polynomial has no atoms.
+    pub fn constant_value(&self) -> Option<i128> {
+        self.0
+            .keys()
+            .all(|m| m.is_empty())
+            .then(|| self.constant_term())
     }
 
     /// The coefficient of the monomial without atoms.
@@ -241,13 +250,26 @@ impl<'a> Prover<'a> {
         if let Some(v) = self.memo.borrow().get(&(e.id, upper)) {
             return v.clone();
         }
-        let mut v = Vec::new();
+        // Symbolic bounds first, in the order found; of the constant ones only the best (the
+        // least upper bound, the greatest lower one), last: a bound like `u32::MAX` rarely
+        // proves anything and, kept in front, pushes the useful ones past the truncation.
+        let mut v: Vec<Poly> = Vec::new();
+        let mut best: Option<i128> = None;
         for p in compute() {
-            if !v.contains(&p) {
-                v.push(p);
+            match p.constant_value() {
+                Some(c) => {
+                    best = Some(match best {
+                        Some(b) if upper => b.min(c),
+                        Some(b) => b.max(c),
+                        None => c,
+                    })
+                }
+                None if !v.contains(&p) => v.push(p),
+                None => {}
             }
         }
-        v.truncate(MAX_BOUNDS);
+        v.truncate(MAX_BOUNDS - 1);
+        v.extend(best.map(Poly::constant));
         self.memo.borrow_mut().insert((e.id, upper), v.clone());
         v
     }
@@ -570,7 +592,8 @@ impl<'a> Prover<'a> {
                 out.extend(self.upper(recv));
                 out.extend(self.upper(&args[0]));
             }
-            ExprKind::Binary(op @ (BinOp::Add | BinOp::Mul), a, b) if wide => {
+            // Of any unsigned width: a wrapped sum or product is smaller than the true one.
+            ExprKind::Binary(op @ (BinOp::Add | BinOp::Mul), a, b) => {
                 let (ua, ub) = (self.upper(a), self.upper(b));
                 out.extend(Self::combine(&ua, &ub, |pa, pb| {
                     if *op == BinOp::Add {
@@ -636,7 +659,6 @@ impl<'a> Prover<'a> {
     pub fn lower(&self, e: &Expr) -> Vec<Poly> {
         self.memoized(e, false, || {
             let mut v = self.lower_of(e);
-            v.truncate(MAX_BOUNDS - 1);
             v.push(Poly::constant(0));
             v
         })
@@ -646,7 +668,6 @@ impl<'a> Prover<'a> {
         let Some(s) = self.unsigned_of(e) else {
             return Vec::new();
         };
-        let wide = s.bits() == 64;
         let mut out: Vec<Poly> = match self.key(e) {
             Some(k) => self.facts_on(&k, false).collect(),
             None => Vec::new(),
@@ -661,12 +682,12 @@ impl<'a> Prover<'a> {
             ExprKind::Lit(_) => out.extend(self.key(e)),
             // Sums and products keep their operands' lower bounds only where the value
             // cannot wrap: some constant upper bound of it is below 2^64.
-            ExprKind::Binary(op @ (BinOp::Add | BinOp::Mul), a, b) if wide => {
+            ExprKind::Binary(op @ (BinOp::Add | BinOp::Mul), a, b) => {
                 let fits = self
                     .upper(e)
                     .iter()
                     .filter_map(|p| self.const_upper_poly(p, MAX_CONST_DEPTH))
-                    .any(|c| c < 1 << 64);
+                    .any(|c| c < 1i128 << s.bits());
                 if fits {
                     let (la, lb) = (self.lower(a), self.lower(b));
                     out.extend(Self::combine(&la, &lb, |pa, pb| {
