@@ -48,8 +48,8 @@ extern "C" __global__ void blelloch_tiles_u32_hand(const unsigned int* __restric
     for (unsigned int d = half; d > 0; d /= 2) {
         __syncthreads();
         if (tid < d) {
-            unsigned int i = offset * (2 * tid + 1) - 1;
-            unsigned int j = offset * (2 * tid + 2) - 1;
+            unsigned int i = (offset * (2 * tid + 1) - 1) & 2047u;
+            unsigned int j = (offset * (2 * tid + 2) - 1) & 2047u;
             temp[PAD(j)] += temp[PAD(i)];
         }
         offset *= 2;
@@ -65,8 +65,8 @@ extern "C" __global__ void blelloch_tiles_u32_hand(const unsigned int* __restric
         offset /= 2;
         __syncthreads();
         if (tid < d) {
-            unsigned int i = offset * (2 * tid + 1) - 1;
-            unsigned int j = offset * (2 * tid + 2) - 1;
+            unsigned int i = (offset * (2 * tid + 1) - 1) & 2047u;
+            unsigned int j = (offset * (2 * tid + 2) - 1) & 2047u;
             unsigned int left = temp[PAD(i)];
             temp[PAD(i)] = temp[PAD(j)];
             temp[PAD(j)] += left;

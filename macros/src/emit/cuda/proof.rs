@@ -9,7 +9,8 @@
 //!   or not (wrapping only makes a value smaller);
 //! - `a - b <= ua - lb` once `a >= b` is proven (some lower bound of `a` is at least some
 //!   upper bound of `b`), since the subtraction then does not wrap; otherwise no bound;
-//! - `a % m <= m - 1` and `a / m <= a` once `m >= 1`, `a & k <= k`, `a.min(b) <= ua` and
+//! - `a % m <= m - 1` and `a / m <= a` once `m >= 1`, `a >> k <= a`, `a & k <= k`,
+//!   `a.min(b) <= ua` and
 //!   `<= ub`, a narrow type's own maximum (`x as u8 <= 255`), widening casts keep bounds;
 //! - lower bounds of `a + b` and `a * b` add and multiply only where a constant upper
 //!   bound shows that the value cannot wrap.
@@ -623,6 +624,20 @@ impl<'a> Prover<'a> {
                             .filter_map(|p| self.const_upper_poly(p, MAX_CONST_DEPTH))
                             .min()
                             .map(|c| Poly::constant(c / k)),
+                    );
+                }
+                out.extend(ua);
+            }
+            // `a >> k <= a`; a constant bound shifts too.
+            ExprKind::Binary(BinOp::Shr, a, k) => {
+                let ua = self.upper(a);
+                if let ExprKind::Lit(Lit::Int(k, _)) = k.kind {
+                    let k = u32::try_from(k).unwrap_or(u32::MAX).min(127);
+                    out.extend(
+                        ua.iter()
+                            .filter_map(|p| self.const_upper_poly(p, MAX_CONST_DEPTH))
+                            .min()
+                            .map(|c| Poly::constant(c >> k)),
                     );
                 }
                 out.extend(ua);
