@@ -13,7 +13,7 @@
 //! The initial lattice is random (a seeded xorshift, so runs are reproducible); after the
 //! last generation the result is compared cell for cell with the CPU Life (`cpu_step`), and
 //! the program exits non-zero on any difference. On the GPU it prints the time per
-//! generation beside the figure in ANCHORS.md; on the simulator the default sizes are small.
+//! generation beside the reference figure of docs/benchmarks.md ("Reference figures"); on the simulator the default sizes are small.
 //!
 //! ```text
 //! cargo run --release --example life                       # GPU if present, else simulator
@@ -43,11 +43,11 @@ use life_kernels::{conway, conway_block, conway_block_shared, conway_tiled, cpu_
 use warpspeed::__private::KernelDef;
 use warpspeed::{Backend, Device, DeviceBuffer, LaunchConfig};
 
-/// ANCHORS.md (one H200, hand-written CUDA C): Life 16384^2, the seed's naive int32 kernel.
+/// docs/benchmarks.md, reference figures (one H200, hand-written CUDA C): Life 16384^2, the seed's naive int32 kernel.
 const ANCHOR_NAIVE_MS: f64 = 1.716;
-/// ANCHORS.md: Life 16384^2, shared-memory tile.
+/// docs/benchmarks.md, reference figures: Life 16384^2, shared-memory tile.
 const ANCHOR_TILED_MS: f64 = 2.665;
-/// ANCHORS.md: Life 32x32 in one block, 100k generations (seed 000).
+/// docs/benchmarks.md, reference figures: Life 32x32 in one block, 100k generations (seed 000).
 const ANCHOR_BLOCK_NS: f64 = 189.0;
 /// GIF frames show at most this many cells across (the top-left corner of larger lattices).
 const GIF_MAX_CELLS: usize = 1024;
@@ -301,7 +301,7 @@ fn run_variant(
     Ok(ok)
 }
 
-/// ms (or ns) per generation, and on the GPU the ANCHORS.md figure beside it.
+/// ms (or ns) per generation, and on the GPU the reference figure (docs/benchmarks.md) beside it.
 fn print_timing(dev: &Device, v: Variant, n: usize, generations: usize, elapsed: Duration) {
     let per_gen = elapsed.as_secs_f64() / generations as f64;
     let gcells = (n * n) as f64 / per_gen / 1e9;
@@ -312,13 +312,13 @@ fn print_timing(dev: &Device, v: Variant, n: usize, generations: usize, elapsed:
     };
     let anchor = match v {
         Variant::Naive => format!(
-            "ANCHORS.md (H200, the seed's naive kernel in hand CUDA C, 16384^2): {ANCHOR_NAIVE_MS} ms/gen"
+            "reference (docs/benchmarks.md, H200, the seed's naive kernel in hand CUDA C, 16384^2): {ANCHOR_NAIVE_MS} ms/gen"
         ),
         Variant::Tiled => format!(
-            "ANCHORS.md (H200, shared-memory tile in hand CUDA C, 16384^2): {ANCHOR_TILED_MS} ms/gen"
+            "reference (docs/benchmarks.md, H200, shared-memory tile in hand CUDA C, 16384^2): {ANCHOR_TILED_MS} ms/gen"
         ),
         _ => format!(
-            "ANCHORS.md (H200, seed 000's 32x32 block, 100k generations): {ANCHOR_BLOCK_NS} ns/gen"
+            "reference (docs/benchmarks.md, H200, seed 000's 32x32 block, 100k generations): {ANCHOR_BLOCK_NS} ns/gen"
         ),
     };
     let time = if v.in_one_block() && dev.backend() == Backend::Cuda {

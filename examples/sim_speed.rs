@@ -1,5 +1,5 @@
 //! How fast the CPU simulator runs the three programs the project measured Numba 0.68's
-//! CUDA simulator on (../shared/ANCHORS.md, a 2-core machine): Life 64x64 for one
+//! CUDA simulator on (docs/benchmarks.md, "Reference figures": a 2-core machine): Life 64x64 for one
 //! generation in blocks of 32x16, seed 000's naive scan of 1024 f64 in one block (20
 //! barriers), and seed 004's shared-memory histogram of 16 Ki bytes in 4 blocks of 256.
 //! Every result is checked against its CPU reference; race checks stay on.
@@ -26,7 +26,7 @@ mod life_kernels;
 #[path = "kernels/scan.rs"]
 mod scan_kernels;
 
-/// Numba 0.68's simulator on this project's 2-core CPU machine (ANCHORS.md), seconds.
+/// Numba 0.68's simulator on this project's 2-core CPU machine (docs/benchmarks.md, reference figures), seconds.
 const NUMBA_LIFE_S: f64 = 0.41;
 const NUMBA_SCAN_S: f64 = 1.69;
 const NUMBA_HISTOGRAM_S: f64 = 1.29;
@@ -138,7 +138,7 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
         );
         all_right &= right;
     }
-    println!("(Numba figures: ../shared/ANCHORS.md, the same 2-core machine type; speed-up targets missed: {missed})");
+    println!("(Numba figures: docs/benchmarks.md, measured on the same 2-core machine type; speed-up targets missed: {missed})");
 
     // The seed's own scan races on shared memory: the simulator says where.
     let input = dev.upload(&x)?;

@@ -59,7 +59,7 @@ pub struct Args {
     pub child_warm_start: bool,
 }
 
-/// The problem sizes of one run: the full ones (the peers' sizes, ANCHORS figures) or
+/// The problem sizes of one run: the full ones (the peers' sizes, those of the reference figures in docs/benchmarks.md) or
 /// `--quick`'s.
 pub struct Sizes {
     pub life: Vec<usize>,
