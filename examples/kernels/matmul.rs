@@ -121,20 +121,21 @@ macro_rules! matmul_kernels {
             let tid = ty * 16 + tx;
             let bm = block_idx().y as usize * 128;
             let bn = block_idx().x as usize * 128;
-            // The loaders: thread tid copies A's elements (a_row + 32 j, a_col) of the slab (a
-            // warp reads 4 rows x 8 columns, four whole 32-byte sectors) and B's elements
-            // (b_row, b_col + 32 j) (a warp reads 128 contiguous bytes), j = 0..3.
-            let a_col = tid % 8;
-            let a_row = tid / 8;
+            // The loaders: thread tid copies the slab's elements (a_row, a_col + j) of A (4
+            // side by side: one address, and one 16-byte load once `f32x4` exists) and
+            // (b_row, b_col + 32 j) of B (a warp reads 128 contiguous bytes), j = 0..3.
+            let a_row = tid / 2;
+            let a_col = tid % 2 * 4;
             let b_row = tid / 32;
             let b_col = tid % 32;
             let mut pa = [0.0f32; 4];
             let mut pb = [0.0f32; 4];
             #[unroll]
             for j in 0..4 {
-                let row = bm + a_row + 32 * j;
-                pa[j] = if row < m && a_col < k {
-                    a[row * k + a_col]
+                let row = bm + a_row;
+                let col = a_col + j;
+                pa[j] = if row < m && col < k {
+                    a[row * k + col]
                 } else {
                     0.0
                 };
@@ -153,7 +154,7 @@ macro_rules! matmul_kernels {
                 let buf = s % 2 * 8;
                 #[unroll]
                 for j in 0..4 {
-                    sa[buf + a_col][a_row + 32 * j] = pa[j];
+                    sa[buf + a_col + j][a_row] = pa[j];
                     sb[buf + b_row][b_col + 32 * j] = pb[j];
                 }
                 sync_threads();
@@ -162,9 +163,10 @@ macro_rules! matmul_kernels {
                 let kb = (s + 1) * 8 + b_row;
                 #[unroll]
                 for j in 0..4 {
-                    let row = bm + a_row + 32 * j;
-                    pa[j] = if row < m && ka < k {
-                        a[row * k + ka]
+                    let row = bm + a_row;
+                    let col = ka + j;
+                    pa[j] = if row < m && col < k {
+                        a[row * k + col]
                     } else {
                         0.0
                     };

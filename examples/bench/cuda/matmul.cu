@@ -52,14 +52,14 @@ extern "C" __global__ void __launch_bounds__(256)
     unsigned long long tid = ty * 16 + tx;
     unsigned long long bm = (unsigned long long)blockIdx.y * 128;
     unsigned long long bn = (unsigned long long)blockIdx.x * 128;
-    unsigned long long a_col = tid % 8, a_row = tid / 8;
+    unsigned long long a_row = tid / 2, a_col = tid % 2 * 4;
     unsigned long long b_row = tid / 32, b_col = tid % 32;
     float pa[4], pb[4];
 #pragma unroll
     for (unsigned long long j = 0; j < 4; j++) {
-        unsigned long long row = bm + a_row + 32 * j;
-        pa[j] = row < m && a_col < k ? a[row * k + a_col] : 0.0f;
-        unsigned long long col = bn + b_col + 32 * j;
+        unsigned long long row = bm + a_row, col = a_col + j;
+        pa[j] = row < m && col < k ? a[row * k + col] : 0.0f;
+        col = bn + b_col + 32 * j;
         pb[j] = b_row < k && col < n ? b[b_row * n + col] : 0.0f;
     }
     float acc[64];
@@ -70,16 +70,16 @@ extern "C" __global__ void __launch_bounds__(256)
         unsigned long long buf = s % 2 * 8;
 #pragma unroll
         for (unsigned long long j = 0; j < 4; j++) {
-            sa[buf + a_col][a_row + 32 * j] = pa[j];
+            sa[buf + a_col + j][a_row] = pa[j];
             sb[buf + b_row][b_col + 32 * j] = pb[j];
         }
         __syncthreads();
         unsigned long long ka = (s + 1) * 8 + a_col, kb = (s + 1) * 8 + b_row;
 #pragma unroll
         for (unsigned long long j = 0; j < 4; j++) {
-            unsigned long long row = bm + a_row + 32 * j;
-            pa[j] = row < m && ka < k ? a[row * k + ka] : 0.0f;
-            unsigned long long col = bn + b_col + 32 * j;
+            unsigned long long row = bm + a_row, col = ka + j;
+            pa[j] = row < m && col < k ? a[row * k + col] : 0.0f;
+            col = bn + b_col + 32 * j;
             pb[j] = kb < k && col < n ? b[kb * n + col] : 0.0f;
         }
 #pragma unroll
