@@ -2,7 +2,10 @@
 //! 002 (in examples/kernels/matmul.rs, shared with the bench): the naive one (each thread reads a
 //! row of A and a column of B from global memory) and the tiled one (each 16x16 block stages 16x16
 //! tiles of A and B in shared memory, `sync_threads()`, multiplies the tiles, `sync_threads()`,
-//! next tile). Any sizes work, not only multiples of 16: tiles are padded with zeros at the edges.
+//! next tile); and the register-tiled one (`--variant reg`, docs/matmul.md: each block of 16x16
+//! threads computes a 128x128 tile of C, each thread 8x8 elements of it in registers, from
+//! double-buffered 128x8 and 8x128 slabs of A and B in shared memory). Any sizes work, not only
+//! multiples of the tiles: loads outside the matrices give zeros, stores outside C are skipped.
 //!
 //! The inputs are small integers (-8..=8) stored as f32, so every product and every partial
 //! sum is an integer below 2^24 and exact in f32 whatever the order of the additions: the
@@ -26,30 +29,34 @@ mod common;
 use common::{KernelVariant, VariantFlags, XorShift};
 #[path = "kernels/matmul.rs"]
 mod matmul_kernels;
-use matmul_kernels::{matmul_naive, matmul_tiled, small_ints};
+use matmul_kernels::{matmul_naive, matmul_reg, matmul_reg_config, matmul_tiled, small_ints};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
 enum Variant {
     Naive,
     Tiled,
+    Reg,
     All,
 }
 
 impl KernelVariant for Variant {
     const ALL: Variant = Variant::All;
-    const EACH: &'static [Variant] = &[Variant::Naive, Variant::Tiled];
+    const EACH: &'static [Variant] = &[Variant::Naive, Variant::Tiled, Variant::Reg];
 
     fn kernel(self) -> &'static KernelDef {
         match self {
             Variant::Naive => &matmul_naive::KERNEL,
             Variant::Tiled => &matmul_tiled::KERNEL,
+            Variant::Reg => &matmul_reg::KERNEL,
             Variant::All => unreachable!("`all` is not a kernel"),
         }
     }
 }
 
 #[derive(Parser)]
-#[command(about = "f32 matrix multiply, naive and shared-memory tiled, checked against the CPU")]
+#[command(
+    about = "f32 matrix multiply, naive, shared-memory tiled and register-tiled, checked against the CPU"
+)]
 struct Args {
     /// Which kernel runs.
     #[arg(long, value_enum, default_value_t = Variant::All)]
@@ -113,16 +120,21 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     let poison = vec![f32::NAN; m * n];
     let mut c = dev.upload(&poison)?;
     let expected = cpu_matmul(&a_host, &b_host, m, k, n);
-    let cfg = LaunchConfig::new((n.div_ceil(16) as u32, m.div_ceil(16) as u32), (16, 16));
+    let cfg16 = LaunchConfig::new((n.div_ceil(16) as u32, m.div_ceil(16) as u32), (16, 16));
     let flop = 2.0 * m as f64 * k as f64 * n as f64;
     println!("matmul: C ({m}x{n}) = A ({m}x{k}) * B ({k}x{n}), f32, {reps} timed launches");
 
     let mut all_ok = true;
     for v in args.variant.expand() {
         let name = v.kernel().rust_name;
+        let cfg = match v {
+            Variant::Reg => matmul_reg_config(m, n),
+            _ => cfg16,
+        };
         let launch = |c: &mut DeviceBuffer<f32>| match v {
             Variant::Naive => matmul_naive::launch(&dev, cfg, c, &a, &b, m, k, n),
             Variant::Tiled => matmul_tiled::launch(&dev, cfg, c, &a, &b, m, k, n),
+            Variant::Reg => matmul_reg::launch(&dev, cfg, c, &a, &b, m, k, n),
             Variant::All => unreachable!(),
         };
         let (per_launch, got) = common::time_launches(&dev, &mut c, &poison, reps, launch)?;

@@ -1,6 +1,6 @@
-//! f32 matmul, naive and 16x16-tiled (examples/kernels/matmul.rs), on 4096^3: checked,
-//! unchecked, by hand; peers cuBLAS (through torch, TF32 off) and Triton's tutorial kernel
-//! (input_precision="ieee").
+//! f32 matmul, naive, 16x16-tiled and register-tiled (examples/kernels/matmul.rs), on
+//! 4096^3: checked, unchecked, by hand; peers cuBLAS (through torch, TF32 off) and Triton's
+//! tutorial kernel (input_precision="ieee").
 //!
 //! The inputs are small integers (-8..=8) as f32, so every sum is exact in any order: the
 //! checked kernel's C is compared with the CPU on a sample of elements, the other
@@ -11,7 +11,7 @@ use warpspeed::{DeviceBuffer, LaunchConfig};
 
 use crate::common::XorShift;
 use crate::hand::{cfg, raw};
-use crate::matmul_kernels::{checked, cpu_element, small_ints, unchecked};
+use crate::matmul_kernels::{checked, cpu_element, matmul_reg_config, small_ints, unchecked};
 use crate::table::{Row, Unit};
 use crate::timing::{best_ms, Step};
 use crate::{Bench, Kernel, Res};
@@ -22,6 +22,8 @@ pub fn kernels() -> Vec<Kernel> {
         ("unchecked", &unchecked::matmul_naive::KERNEL),
         ("checked", &checked::matmul_tiled::KERNEL),
         ("unchecked", &unchecked::matmul_tiled::KERNEL),
+        ("checked", &checked::matmul_reg::KERNEL),
+        ("unchecked", &unchecked::matmul_reg::KERNEL),
     ]
 }
 
@@ -55,22 +57,43 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         .map(|&(r, c)| cpu_element(&ha, &hb, n, n, r, c))
         .collect();
     let mut rows = Vec::new();
-    for (label, ws, ws_unchecked, hand) in [
+    let blocks16 = LaunchConfig::new((n.div_ceil(16) as u32, n.div_ceil(16) as u32), (16, 16));
+    for (label, ws, ws_unchecked, hand, config) in [
         (
             "matmul_naive",
             checked::matmul_naive::launch as Launch,
             unchecked::matmul_naive::launch as Launch,
             "matmul_naive_hand",
+            blocks16,
         ),
         (
             "matmul_tiled",
             checked::matmul_tiled::launch as Launch,
             unchecked::matmul_tiled::launch as Launch,
             "matmul_tiled_hand",
+            blocks16,
+        ),
+        (
+            "matmul_reg",
+            checked::matmul_reg::launch as Launch,
+            unchecked::matmul_reg::launch as Launch,
+            "matmul_reg_hand",
+            matmul_reg_config(n, n),
         ),
     ] {
         let f = b.hand.function("matmul.cu", hand)?;
-        let t = contest(b, label, [ws, ws_unchecked], &f, &a, &bm, n, &sample, &want)?;
+        let t = contest(
+            b,
+            label,
+            [ws, ws_unchecked],
+            &f,
+            config,
+            &a,
+            &bm,
+            n,
+            &sample,
+            &want,
+        )?;
         let tflops = 2.0 * (n as f64).powi(3) / (t[0] * 1e-3) / 1e12;
         rows.push(
             Row::new(label, format!("{n}^3 f32"), Unit::Ms)
@@ -88,6 +111,7 @@ fn contest(
     label: &str,
     ws: [Launch; 2],
     f: &CudaFunction,
+    config: LaunchConfig,
     a: &DeviceBuffer<f32>,
     bm: &DeviceBuffer<f32>,
     n: usize,
@@ -95,7 +119,6 @@ fn contest(
     want: &[f32],
 ) -> Res<Vec<f64>> {
     let dev = &b.dev;
-    let config = LaunchConfig::new((n.div_ceil(16) as u32, n.div_ceil(16) as u32), (16, 16));
     let poison = vec![f32::NAN; n * n];
     let mut c = [dev.upload(&poison)?, dev.upload(&poison)?];
     let h = dev.upload(&poison)?;
