@@ -9,7 +9,10 @@
 //!   the global bins (one atomic per bin and block);
 //! - (d) (c) with aggregation: a thread counts a run of identical bins in a register and
 //!   does one shared atomic per run;
-//! - (e) (c) reading 4 bytes per load (the bytes viewed as little-endian `u32` words).
+//! - (e) (c) reading 4 bytes per load (the bytes viewed as little-endian `u32` words);
+//! - (f) 256 bins only: 32 copies of the bins per block, one per lane (a warp's atomics hit
+//!   32 different banks whatever the bytes), 4 independent words per thread and round, one
+//!   atomic for 16 equal bytes; its own grid, [`lanes_config`] (docs/histogram.md).
 //!
 //! Each kernel exists twice: [`checked`] (the default, bounds-checked; also re-exported
 //! here under the same names) and [`unchecked`] (`#[gpu_kernel(unchecked)]`, calling the
