@@ -4,14 +4,23 @@
 //! - (b) global atomics, interleaved partitioning (grid-stride loop: coalesced reads);
 //! - (c) privatised: per-block bins in shared memory, merged with one atomic per bin;
 //! - (d) privatised with aggregation: one shared atomic per run of equal bins;
-//! - (e) privatised, reading 4 bytes per load.
+//! - (e) privatised, reading 4 bytes per load;
+//! - (f) per-lane columns, 16 bytes in flight per thread (256 bins only): each block keeps
+//!   32 copies of the bins, one per lane of a warp, so a warp's 32 shared atomics always hit
+//!   32 different banks, whatever the bytes; each thread loads 4 independent words per
+//!   round before it counts them; 16 equal bytes count with one atomic. Its own grid: 2
+//!   blocks of 1024 threads per multiprocessor. Why it is fast on uniform and on one-value
+//!   data, and what it should measure: docs/histogram.md.
 //!
-//! Each runs on three inputs of `--len` bytes (2^28 on the GPU, 2^20 on the simulator):
+//! Each runs on four inputs of `--len` bytes (2^28 on the GPU, 2^20 on the simulator):
 //! the seed's text case (a pseudo-random lowercase text with spaces and punctuation, the
-//! letters a..z counted in 7 bins of four letters), uniform random bytes in 256 bins, and
-//! an array of one value in 256 bins (the worst case for atomics). The program prints a bar
-//! chart of each histogram and, on the GPU, a table of the times next to the H200 figures
-//! of ../shared/ANCHORS.md. It exits non-zero if any result differs from the CPU's.
+//! letters a..z counted in 7 bins of four letters; (f) has 256 bins and skips it), uniform
+//! random bytes in 256 bins, an array of one value in 256 bins (the worst case for
+//! atomics), and a mixed input: one value for the first half, then runs of 1 to 64 equal
+//! random bytes (so (d) aggregates runs, and (f) takes its one-atomic path for some
+//! 16-byte groups and its byte-by-byte path for others, in one launch). The program prints a bar chart of each
+//! histogram and, on the GPU, a table of the times next to earlier H200 figures. It exits
+//! non-zero if any result differs from the CPU's.
 //!
 //! ```text
 //! cargo run --release --example histogram                   # GPU if present, else simulator
@@ -65,14 +74,16 @@ enum Variant {
     Privatized,
     Aggregated,
     Words,
+    Lanes,
 }
 
-const VARIANTS: [Variant; 5] = [
+const VARIANTS: [Variant; 6] = [
     Variant::GlobalBlock,
     Variant::GlobalInterleaved,
     Variant::Privatized,
     Variant::Aggregated,
     Variant::Words,
+    Variant::Lanes,
 ];
 
 impl Variant {
@@ -83,10 +94,11 @@ impl Variant {
             Variant::Privatized => "(c) shared-memory privatised",
             Variant::Aggregated => "(d) privatised + aggregated runs",
             Variant::Words => "(e) privatised, 4 bytes per load",
+            Variant::Lanes => "(f) per-lane columns, 16 B in flight",
         }
     }
 
-    /// The H200 figures of ANCHORS.md for 2^28 bytes in 256 bins (uniform, one-value), ms.
+    /// The H200 reference figures (docs/benchmarks.md) for 2^28 bytes in 256 bins (uniform, one-value), ms.
     fn anchor(self) -> &'static str {
         match self {
             Variant::GlobalBlock => "",
@@ -94,6 +106,7 @@ impl Variant {
             Variant::Privatized => "0.377 uniform (seed 004, privatised)",
             Variant::Aggregated => "",
             Variant::Words => "0.137 / 0.119 (hand CUDA C)",
+            Variant::Lanes => "",
         }
     }
 }
@@ -108,7 +121,7 @@ enum Binning {
 }
 
 /// Every kernel of this example.
-fn kernels() -> [&'static KernelDef; 11] {
+fn kernels() -> [&'static KernelDef; 12] {
     [
         &histogram_global_block_text::KERNEL,
         &histogram_global_interleaved_text::KERNEL,
@@ -120,6 +133,7 @@ fn kernels() -> [&'static KernelDef; 11] {
         &histogram_privatized_bytes::KERNEL,
         &histogram_aggregated_bytes::KERNEL,
         &histogram_words_bytes::KERNEL,
+        &histogram_lanes_bytes::KERNEL,
         &fill_u32::KERNEL,
     ]
 }
@@ -155,7 +169,8 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
         }
     });
     let cfg = LaunchConfig::new(blocks.max(1), args.block);
-    println!("{len} bytes per input; grid {cfg}");
+    let lanes_cfg = lanes_config(&dev);
+    println!("{len} bytes per input; {cfg}; (f): {lanes_cfg}");
 
     let mut rng = XorShift::new(args.seed);
     let inputs = [
@@ -176,6 +191,12 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
             "one-value",
             Binning::Bytes,
             vec![args.value; len],
+        ),
+        (
+            format!("one value ({}), then runs, 256 bins", args.value),
+            "mixed",
+            Binning::Bytes,
+            mixed(&mut rng, len, args.value),
         ),
     ]
     .into_iter()
@@ -201,6 +222,15 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     for variant in VARIANTS {
         let mut row = Vec::new();
         for input in &inputs {
+            if variant == Variant::Lanes && input.binning != Binning::Bytes {
+                row.push(None); // (f) has 256 bins
+                continue;
+            }
+            let cfg = if variant == Variant::Lanes {
+                lanes_cfg
+            } else {
+                cfg
+            };
             let (right, t) = run_variant(&dev, cfg, variant, input, gpu)?;
             ok &= right;
             row.push(t);
@@ -256,6 +286,8 @@ fn launch(
             histogram_aggregated_bytes::launch(dev, cfg, b, bins)
         }
         (Binning::Bytes, Variant::Words) => histogram_words_bytes::launch(dev, cfg, w, n, bins),
+        (Binning::Bytes, Variant::Lanes) => histogram_lanes_bytes::launch(dev, cfg, w, n, bins),
+        (Binning::Letters, Variant::Lanes) => unreachable!("run skips (f) on the text input"),
     }
 }
 
@@ -364,6 +396,19 @@ fn random_bytes(rng: &mut XorShift, len: usize) -> Vec<u8> {
     out
 }
 
+/// `value` for the first half, then random bytes in runs of 1 to 64 equal bytes.
+fn mixed(rng: &mut XorShift, len: usize, value: u8) -> Vec<u8> {
+    let mut out = vec![value; len / 2];
+    out.reserve(len - len / 2 + 64);
+    while out.len() < len {
+        let r = rng.next_u64();
+        let run = 1 + (r >> 8) as usize % 64;
+        out.resize(out.len() + run, r as u8);
+    }
+    out.truncate(len);
+    out
+}
+
 /// A horizontal bar chart: the seed's 7 letter bins (`a-d  ####### 1234`), or the 256 byte
 /// bins in 16 rows of 16 values (`00-0f ####### 1234`).
 fn print_chart(bins: &[u32], binning: Binning) {
@@ -425,7 +470,7 @@ fn print_table(inputs: &[Input], times: &[Vec<Timing>], len: usize, gpu: bool) {
     }
     if gpu {
         println!(
-            "(GB/s: input bytes read per second. ANCHORS.md, H200: cupy.histogram 1.19 ms uniform, \
+            "(GB/s: input bytes read per second. Reference figures (docs/benchmarks.md), H200: cupy.histogram 1.19 ms uniform, \
              2.13 ms one-value; torch.bincount 1.63 / 28.7 ms; device copy 4152 GB/s)"
         );
     }

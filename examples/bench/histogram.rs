@@ -1,4 +1,4 @@
-//! The 256-bin byte histograms (a) to (e) of examples/kernels/histogram.rs on 2^28 bytes,
+//! The 256-bin byte histograms (a) to (f) of examples/kernels/histogram.rs on 2^28 bytes,
 //! uniform random and one-value input: checked, unchecked, by hand; peers cupy.histogram,
 //! torch.bincount and a Triton kernel (tl.histogram per program, atomics into the bins).
 //!
@@ -11,23 +11,28 @@ use warpspeed::{Device, DeviceBuffer, LaunchConfig};
 
 use crate::common::XorShift;
 use crate::hand::{cfg, raw};
-use crate::histogram_kernels::{checked, cpu_byte_histogram, to_words, unchecked, BYTE_BINS};
+use crate::histogram_kernels::{
+    checked, cpu_byte_histogram, lanes_config, to_words, unchecked, BYTE_BINS,
+};
 use crate::table::{Row, Unit};
 use crate::timing::{best_ms_counted, Step};
 use crate::{Bench, Kernel, Res};
 
 /// The value of the one-value input (the histogram example's default).
 const ONE_VALUE: u8 = 97;
-/// Threads per block, as the histogram example.
+/// Threads per block of (a) to (e), as the histogram example; 8 blocks per SM.
 const BLOCK: u32 = 256;
+/// (f), which reads `words` like (e).
+const LANES: usize = 5;
 
-/// The kernels of seed 004's sequence: (label, hand-written name).
-const VARIANTS: [(&str, &str); 5] = [
+/// The kernels of seed 004's sequence and (f): (label, hand-written name).
+const VARIANTS: [(&str, &str); 6] = [
     ("hist (a) global, block", "hist_global_block"),
     ("hist (b) global, interl.", "hist_global_interleaved"),
     ("hist (c) privatised", "hist_privatized"),
     ("hist (d) priv. + aggreg.", "hist_aggregated"),
     ("hist (e) priv. 4 B/load", "hist_words"),
+    ("hist (f) lanes, 16 B/thr.", "hist_lanes"),
 ];
 
 /// `launch(variant, dev, cfg, input, bins)` for the kernels of one module.
@@ -46,7 +51,8 @@ macro_rules! launcher {
                 1 => $m::histogram_global_interleaved_bytes::launch(dev, cfg, bytes, bins),
                 2 => $m::histogram_privatized_bytes::launch(dev, cfg, bytes, bins),
                 3 => $m::histogram_aggregated_bytes::launch(dev, cfg, bytes, bins),
-                _ => $m::histogram_words_bytes::launch(dev, cfg, words, bytes.len(), bins),
+                4 => $m::histogram_words_bytes::launch(dev, cfg, words, bytes.len(), bins),
+                _ => $m::histogram_lanes_bytes::launch(dev, cfg, words, bytes.len(), bins),
             }
         }
     };
@@ -64,6 +70,7 @@ pub fn kernels() -> Vec<Kernel> {
         ("checked", &checked::histogram_privatized_bytes::KERNEL),
         ("checked", &checked::histogram_aggregated_bytes::KERNEL),
         ("checked", &checked::histogram_words_bytes::KERNEL),
+        ("checked", &checked::histogram_lanes_bytes::KERNEL),
         (
             "unchecked",
             &unchecked::histogram_global_block_bytes::KERNEL,
@@ -75,10 +82,11 @@ pub fn kernels() -> Vec<Kernel> {
         ("unchecked", &unchecked::histogram_privatized_bytes::KERNEL),
         ("unchecked", &unchecked::histogram_aggregated_bytes::KERNEL),
         ("unchecked", &unchecked::histogram_words_bytes::KERNEL),
+        ("unchecked", &unchecked::histogram_lanes_bytes::KERNEL),
     ]
 }
 
-/// One input: its bytes on the device, also as little-endian u32 words for (e), and its
+/// One input: its bytes on the device, also as little-endian u32 words for (e) and (f), and its
 /// CPU histogram.
 struct Input {
     name: &'static str,
@@ -124,8 +132,11 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
 /// after one launch and after the timed ones.
 fn variant_times(b: &Bench, variant: usize, f: &CudaFunction, input: &Input) -> Res<Vec<f64>> {
     let dev = &b.dev;
-    let blocks = 8 * dev.limits().multiprocessor_count;
-    let config = LaunchConfig::new(blocks, BLOCK);
+    let config = if variant == LANES {
+        lanes_config(dev)
+    } else {
+        LaunchConfig::new(8 * dev.limits().multiprocessor_count, BLOCK)
+    };
     let mut bins: Vec<DeviceBuffer<u32>> = (0..3)
         .map(|_| dev.zeros::<u32>(BYTE_BINS))
         .collect::<Result<_, _>>()?;
@@ -185,15 +196,16 @@ fn steps<'a>(
         Box::new(move || {
             let (len, nwords) = (input.bytes.len() as u64, input.words.len() as u64);
             let mut l = b.stream.launch_builder(f);
-            if variant == 4 {
+            if variant >= 4 {
                 l.arg(raw(&input.words)).arg(&nwords).arg(&len).arg(raw(h));
             } else {
                 l.arg(raw(&input.bytes)).arg(&len).arg(raw(h));
             }
             // SAFETY: hist_*(const unsigned char* buffer, unsigned long long n, unsigned*
-            // histo) or hist_words(const unsigned* words, unsigned long long nwords,
-            // unsigned long long len, unsigned* histo): live buffers of those lengths and
-            // 256 bins; every load is tested against n (nwords), every bin is a byte value.
+            // histo) or hist_words / hist_lanes(const unsigned* words, unsigned long long
+            // nwords, unsigned long long len, unsigned* histo): live buffers of those
+            // lengths and 256 bins; every load is tested against n (nwords), every bin is
+            // a byte value.
             unsafe { l.launch(cfg(config)) }?;
             Ok(())
         }),

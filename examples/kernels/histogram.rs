@@ -9,7 +9,10 @@
 //!   the global bins (one atomic per bin and block);
 //! - (d) (c) with aggregation: a thread counts a run of identical bins in a register and
 //!   does one shared atomic per run;
-//! - (e) (c) reading 4 bytes per load (the bytes viewed as little-endian `u32` words).
+//! - (e) (c) reading 4 bytes per load (the bytes viewed as little-endian `u32` words);
+//! - (f) 256 bins only: 32 copies of the bins per block, one per lane (a warp's atomics hit
+//!   32 different banks whatever the bytes), 4 independent words per thread and round, one
+//!   atomic for 16 equal bytes; its own grid, [`lanes_config`] (docs/histogram.md).
 //!
 //! Each kernel exists twice: [`checked`] (the default, bounds-checked; also re-exported
 //! here under the same names) and [`unchecked`] (`#[gpu_kernel(unchecked)]`, calling the
@@ -26,6 +29,21 @@ pub const LETTERS_PER_BIN: u32 = 4;
 pub const LETTER_BINS: usize = 7;
 /// Bins of the byte histogram.
 pub const BYTE_BINS: usize = 256;
+/// Threads per block of (f) `histogram_lanes_bytes`: its 32 KiB of shared bins serve 32
+/// warps.
+pub const LANES_BLOCK: u32 = 1024;
+/// Blocks of (f) per multiprocessor: 2 x 1024 threads (every thread an SM holds, with 16
+/// bytes each: 32 KiB of loads in flight per SM) and 64 KiB of shared memory. With up to
+/// 32 registers per thread the grid is one wave; with up to 64, two equal waves, never a
+/// third of one.
+pub const LANES_BLOCKS_PER_SM: u32 = 2;
+
+/// The launch configuration of (f): [`LANES_BLOCKS_PER_SM`] blocks of [`LANES_BLOCK`]
+/// threads per multiprocessor.
+pub fn lanes_config(dev: &warpspeed::Device) -> warpspeed::LaunchConfig {
+    let blocks = LANES_BLOCKS_PER_SM * dev.limits().multiprocessor_count;
+    warpspeed::LaunchConfig::new(blocks.max(1), LANES_BLOCK)
+}
 
 /// Variants (a), (b), (d) and (e) for one binning (`$bin`, a `#[gpu_device]` fn from a byte
 /// to a bin or -1) with `$bins` bins and the kernel options `$opt`; the kernel language has
@@ -77,6 +95,11 @@ macro_rules! histogram_kernels {
         /// (d) Privatised, with aggregation: a thread adds up a run of equal bins in
         /// `accumulator` and does one shared atomic when the bin changes (the seed's last
         /// kernel). Data with long runs (an image of sky) needs far fewer atomics.
+        ///
+        /// The run's bin is kept as a `u8` (every binning here has at most 256 bins), so
+        /// `histo_s[prev as usize]` is provably below 256 and the byte kernel keeps no
+        /// check; it starts at bin 0 with an empty run, which counts what the seed's
+        /// `prev = -1` counts (an empty run is never added).
         #[gpu_kernel($($opt)*)]
         pub fn $aggregated(buffer: &[u8], histo: &[AtomicU32]) {
             let histo_s = SharedArray::<AtomicU32, $bins>::new();
@@ -85,18 +108,18 @@ macro_rules! histogram_kernels {
                 histo_s[b].store(0, Ordering::Relaxed);
             }
             sync_threads();
-            let mut prev: i32 = -1;
+            let mut prev = 0u8;
             let mut accumulator = 0u32;
             let mut i = grid_1d();
             let stride = grid_stride_1d();
             while i < buffer.len() {
                 let bin: i32 = $bin(buffer[i]);
                 if bin >= 0 {
-                    if bin != prev {
+                    if bin != prev as i32 {
                         if accumulator > 0 {
                             histo_s[prev as usize].fetch_add(accumulator, Ordering::Relaxed);
                         }
-                        prev = bin;
+                        prev = bin as u8;
                         accumulator = 1;
                     } else {
                         accumulator += 1;
@@ -118,6 +141,9 @@ macro_rules! histogram_kernels {
 
         /// (e) Privatised, reading 4 bytes per load: `words` holds the `len` bytes as
         /// little-endian u32 (the last word padded); thread i takes words i, i + stride, ...
+        /// of the `len / 4` full words, and the first thread the 0 to 3 bytes of the last,
+        /// partial word (a tail test inside the loop cost the unchecked kernel 5 registers
+        /// more, and so 2 of its 8 blocks per multiprocessor: a second wave).
         #[gpu_kernel($($opt)*)]
         pub fn $words(words: &[u32], len: usize, histo: &[AtomicU32]) {
             let histo_s = SharedArray::<AtomicU32, $bins>::new();
@@ -126,37 +152,37 @@ macro_rules! histogram_kernels {
                 histo_s[b].store(0, Ordering::Relaxed);
             }
             sync_threads();
+            let full = (len / 4).min(words.len());
             let mut i = grid_1d();
             let stride = grid_stride_1d();
-            while i < words.len() {
+            while i < full {
                 let w = words[i];
-                if 4 * i + 4 <= len {
-                    // The four bytes, unrolled (all but the last word take this path).
-                    let b0: i32 = $bin(w as u8);
-                    let b1: i32 = $bin((w >> 8) as u8);
-                    let b2: i32 = $bin((w >> 16) as u8);
-                    let b3: i32 = $bin((w >> 24) as u8);
-                    if b0 >= 0 {
-                        histo_s[b0 as usize].fetch_add(1, Ordering::Relaxed);
-                    }
-                    if b1 >= 0 {
-                        histo_s[b1 as usize].fetch_add(1, Ordering::Relaxed);
-                    }
-                    if b2 >= 0 {
-                        histo_s[b2 as usize].fetch_add(1, Ordering::Relaxed);
-                    }
-                    if b3 >= 0 {
-                        histo_s[b3 as usize].fetch_add(1, Ordering::Relaxed);
-                    }
-                } else {
-                    for k in 0..len - 4 * i {
-                        let bin: i32 = $bin((w >> (8 * k as u32)) as u8);
-                        if bin >= 0 {
-                            histo_s[bin as usize].fetch_add(1, Ordering::Relaxed);
-                        }
-                    }
+                let b0: i32 = $bin(w as u8);
+                let b1: i32 = $bin((w >> 8) as u8);
+                let b2: i32 = $bin((w >> 16) as u8);
+                let b3: i32 = $bin((w >> 24) as u8);
+                if b0 >= 0 {
+                    histo_s[b0 as usize].fetch_add(1, Ordering::Relaxed);
+                }
+                if b1 >= 0 {
+                    histo_s[b1 as usize].fetch_add(1, Ordering::Relaxed);
+                }
+                if b2 >= 0 {
+                    histo_s[b2 as usize].fetch_add(1, Ordering::Relaxed);
+                }
+                if b3 >= 0 {
+                    histo_s[b3 as usize].fetch_add(1, Ordering::Relaxed);
                 }
                 i += stride;
+            }
+            if grid_1d() == 0 && full < words.len() {
+                let w = words[full];
+                for k in 0..len % 4 {
+                    let bin: i32 = $bin((w >> (8 * k as u32)) as u8);
+                    if bin >= 0 {
+                        histo_s[bin as usize].fetch_add(1, Ordering::Relaxed);
+                    }
+                }
             }
             sync_threads();
             for b in (tid..$bins).step_by(block_dim().x as usize) {
@@ -263,6 +289,91 @@ macro_rules! histogram_all {
             sync_threads();
             for b in (tid..256).step_by(block_dim().x as usize) {
                 let count = histo_s[b].load(Ordering::Relaxed);
+                if count > 0 {
+                    histo[b].fetch_add(count, Ordering::Relaxed);
+                }
+            }
+        }
+
+        /// (f) Per-lane columns, 16 bytes in flight per thread: each block keeps 32 copies
+        /// of the 256 bins in shared memory, one per lane of a warp, bin `b` of lane `l` at
+        /// `cols[b * 32 + l]` (in bank `l`), so the 32 atomics of a warp instruction always
+        /// go to 32 different banks, whatever the bytes. Each round a thread loads 4
+        /// independent words (words `i`, `i + stride`, `i + 2 * stride`, `i + 3 * stride`:
+        /// each load of a warp reads 128 consecutive bytes) before it counts any, and 16
+        /// bytes that are all one value count with one atomic of 16. Launch it with
+        /// [`lanes_config`]: [`LANES_BLOCKS_PER_SM`] blocks of [`LANES_BLOCK`] threads per
+        /// multiprocessor. docs/histogram.md says why it is fast on any data.
+        #[gpu_kernel($($opt)*)]
+        pub fn histogram_lanes_bytes(words: &[u32], len: usize, #[len(256)] histo: &[AtomicU32]) {
+            let cols = SharedArray::<AtomicU32, 8192>::new();
+            let tid = thread_idx().x as usize;
+            let lane = tid & 31;
+            for k in (tid..8192).step_by(block_dim().x as usize) {
+                cols[k].store(0, Ordering::Relaxed);
+            }
+            sync_threads();
+            let full = (len / 4).min(words.len());
+            // The grid's threads, as a product of index intrinsics so that the prover
+            // knows `3 * stride` cannot wrap (grid_stride_1d() is the same value).
+            let stride = grid_dim().x as usize * block_dim().x as usize;
+            let mut i = grid_1d();
+            if 3 * stride < full {
+                // While i < limit, the 4 words i, ..., i + 3 * stride are full words.
+                let limit = full - 3 * stride;
+                while i < limit {
+                    let w = [
+                        words[i],
+                        words[i + stride],
+                        words[i + 2 * stride],
+                        words[i + 3 * stride],
+                    ];
+                    // Zero when the 16 bytes are all the byte w[0] & 255.
+                    let mut diff = w[0] ^ (w[0] & 255) * 0x0101_0101;
+                    #[unroll]
+                    for j in 1..4 {
+                        diff |= w[j] ^ w[0];
+                    }
+                    if diff == 0 {
+                        cols[(w[0] & 255) as usize * 32 + lane].fetch_add(16, Ordering::Relaxed);
+                    } else {
+                        #[unroll]
+                        for j in 0..4 {
+                            #[unroll]
+                            for k in 0..4 {
+                                let bin = (w[j] >> (8 * k)) & 255;
+                                cols[bin as usize * 32 + lane].fetch_add(1, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    i += 4 * stride;
+                }
+            }
+            while i < full {
+                let w = words[i];
+                #[unroll]
+                for k in 0..4 {
+                    let bin = (w >> (8 * k)) & 255;
+                    cols[bin as usize * 32 + lane].fetch_add(1, Ordering::Relaxed);
+                }
+                i += stride;
+            }
+            // The 0 to 3 bytes of a last, partial word.
+            if grid_1d() == 0 && full < words.len() {
+                let w = words[full];
+                for k in 0..len % 4 {
+                    let bin = (w >> (8 * k as u32)) & 255;
+                    cols[bin as usize * 32 + lane].fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            sync_threads();
+            // Bin b sums its 32 columns, starting at column b % 32 so that the 32 lanes
+            // of a warp read 32 different banks.
+            for b in (tid..256).step_by(block_dim().x as usize) {
+                let mut count = 0u32;
+                for l in 0..32 {
+                    count += cols[b * 32 + ((b + l) & 31)].load(Ordering::Relaxed);
+                }
                 if count > 0 {
                     histo[b].fetch_add(count, Ordering::Relaxed);
                 }
