@@ -24,7 +24,7 @@ extern "C" __global__ void convolve_naive_hand(float* __restrict__ result,
 
 // Blocks of 32x32 threads: the mask (<= 13x13) and the block's tile with its halo
 // (<= 44x44) in shared memory.
-extern "C" __global__ void convolve_shared_hand(float* __restrict__ result,
+extern "C" __global__ void __launch_bounds__(1024) convolve_shared_hand(float* __restrict__ result,
                                                 const float* __restrict__ mask,
                                                 const float* __restrict__ image,
                                                 unsigned long long rows, unsigned long long cols,

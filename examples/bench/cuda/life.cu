@@ -107,7 +107,7 @@ extern "C" __global__ void life_block_shared(int* __restrict__ cells, unsigned l
 
 // ---- tiled: each 32x32 block loads its tile and a one-cell halo into shared memory ----
 
-extern "C" __global__ void life_tiled(int* __restrict__ out, const int* __restrict__ cells,
+extern "C" __global__ void __launch_bounds__(1024) life_tiled(int* __restrict__ out, const int* __restrict__ cells,
                                       unsigned long long n) {
     __shared__ int tile[34][34];
     unsigned long long tx = threadIdx.x, ty = threadIdx.y;

@@ -16,7 +16,7 @@ extern "C" __global__ void matmul_naive_hand(float* __restrict__ c, const float*
 }
 
 // Blocks of 16x16 threads: 16x16 tiles of A and B (zeros outside) in shared memory.
-extern "C" __global__ void matmul_tiled_hand(float* __restrict__ c, const float* __restrict__ a,
+extern "C" __global__ void __launch_bounds__(256) matmul_tiled_hand(float* __restrict__ c, const float* __restrict__ a,
                                              const float* __restrict__ b, unsigned long long m,
                                              unsigned long long k, unsigned long long n) {
     __shared__ float sa[16][16];
