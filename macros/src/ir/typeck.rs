@@ -915,7 +915,7 @@ impl<'a> Typeck<'a> {
                         .find_map(|t| self.shallow(t).scalar().filter(|s| s.is_vector()));
                     let hint = match vector {
                         Some(v) => format!(
-                            "a vector and a scalar do not mix: write `{0}::splat(s)` for the vector of `s`s, or compute on the lanes (`v.x {1} s`)",
+                            "a vector and a scalar do not mix: write `{0}::splat(s)` (`s` in every lane), or compute on the lanes (`v.x {1} s`)",
                             v.rust_name(),
                             op.rust_token()
                         ),
@@ -1464,12 +1464,21 @@ impl<'a> Typeck<'a> {
                 if f.is_vector() || to.is_vector() {
                     cx.error_at(
                         span,
-                        format!(
-                            "`as` does not convert `{}` to `{}`: a vector converts lane by lane, `{}::new(v.x as T, ..)`",
-                            f.rust_name(),
-                            to.rust_name(),
-                            if to.is_vector() { to.rust_name() } else { "u32x4" }
-                        ),
+                        match to.vector() {
+                            Some((lane, _)) => format!(
+                                "`as` does not convert `{}` to `{}`: convert lane by lane, `{}::new(v.x as {lane}, v.y as {lane}, ..)`",
+                                f.rust_name(),
+                                to.rust_name(),
+                                to.rust_name(),
+                                lane = lane.rust_name()
+                            ),
+                            None => format!(
+                                "`as` does not convert `{}` to `{}`: convert its lanes (`v.x as {}`)",
+                                f.rust_name(),
+                                to.rust_name(),
+                                to.rust_name()
+                            ),
+                        },
                     );
                 } else if f.is_half() || to.is_half() {
                     cx.error_at(
