@@ -89,7 +89,9 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     };
     let da4 = dev.upload(&padded(&a))?.into_vectors::<f32x4>()?;
     let db4 = dev.upload(&padded(&b))?.into_vectors::<f32x4>()?;
-    let mut out4 = dev.upload(&vec![f32::NAN; 4 * n4])?.into_vectors::<f32x4>()?;
+    let mut out4 = dev
+        .upload(&vec![f32::NAN; 4 * n4])?
+        .into_vectors::<f32x4>()?;
     let blocks4 = u32::try_from(n4.div_ceil(args.block as usize).max(1))
         .expect("too many blocks for one launch");
     let cfg4 = LaunchConfig::new(blocks4, args.block);

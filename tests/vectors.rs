@@ -253,7 +253,11 @@ fn scalar_buffers_are_viewed_as_vectors_without_copying() {
         let a = dev.upload(&host).unwrap().into_vectors::<f32x4>().unwrap();
         assert_eq!(a.len(), 300);
         assert_eq!(a.download().unwrap(), f32x4::from_lanes(&host).unwrap());
-        let mut out = dev.zeros::<f32>(n).unwrap().into_vectors::<f32x4>().unwrap();
+        let mut out = dev
+            .zeros::<f32>(n)
+            .unwrap()
+            .into_vectors::<f32x4>()
+            .unwrap();
         add4::launch(&dev, LaunchConfig::for_num_elems(300), &a, &a, &mut out).unwrap();
         let out = DeviceBuffer::from_vectors(out);
         assert_eq!(out.len(), n);
@@ -268,7 +272,14 @@ fn scalar_buffers_are_viewed_as_vectors_without_copying() {
         );
         let odd = dev.upload(&[1.0f32; 6]).unwrap();
         let err = odd.into_vectors::<f32x4>().unwrap_err();
-        assert!(matches!(err, Error::NotWholeVectors { len: 6, lanes: 4, .. }));
+        assert!(matches!(
+            err,
+            Error::NotWholeVectors {
+                len: 6,
+                lanes: 4,
+                ..
+            }
+        ));
         assert_eq!(
             err.to_string(),
             "into_vectors: 6 `f32`s are not a whole number of `f32x4`s (4 lanes each); pad the data to a multiple of 4"
@@ -303,9 +314,15 @@ fn a_copy_is_one_vector_load_and_store() {
     // Checked: through the prelude's `ws_ld` (a value) and `ws_at` (a place); `add4`'s
     // store is proven in bounds, `next4`'s is not.
     let c = kernel_c(&add4::CUDA_SOURCE);
-    assert!(c.contains("ws_ld(a, i, a_len") && c.contains("out[i] = "), "{c}");
+    assert!(
+        c.contains("ws_ld(a, i, a_len") && c.contains("out[i] = "),
+        "{c}"
+    );
     let c = kernel_c(&next4::CUDA_SOURCE);
-    assert!(c.contains("ws_ld(a, ") && c.contains("ws_at(out, i, out_len"), "{c}");
+    assert!(
+        c.contains("ws_ld(a, ") && c.contains("ws_at(out, i, out_len"),
+        "{c}"
+    );
     if !warpspeed::compile::nvrtc_available() {
         assert!(
             std::env::var("WARPSPEED_REQUIRE_NVRTC").as_deref() != Ok("1"),
@@ -329,8 +346,9 @@ fn a_copy_is_one_vector_load_and_store() {
             assert!(!ptx.contains(scalar), "{name}: a scalar access\n{ptx}");
         }
     }
-    let ptx = warpspeed::compile::compile_ptx(mix::CUDA_SOURCE.as_str(), (9, 0), mix::KERNEL.options)
-        .unwrap();
+    let ptx =
+        warpspeed::compile::compile_ptx(mix::CUDA_SOURCE.as_str(), (9, 0), mix::KERNEL.options)
+            .unwrap();
     for want in [
         "ld.global.nc.v4.u32",
         "ld.global.nc.v2.u32",

@@ -49,7 +49,7 @@ fn kernel_copy_row(b: &Bench, bytes: usize) -> Res<Row> {
     let n = bytes / std::mem::size_of::<f32x4>();
     let mut rng = XorShift::new(n as u64);
     let host: Vec<f32x4> = (0..n)
-        .map(|_| f32x4::from_bits(u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())))
+        .map(|_| f32x4::from_bits128(u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())))
         .collect();
     let src = dev.upload(&host)?;
     let poison = f32x4::splat(f32::NAN);
@@ -79,7 +79,7 @@ fn kernel_copy_row(b: &Bench, bytes: usize) -> Res<Row> {
             &format!("copy4 of 2^{} B, {who}", b.sizes.copy_log2),
             &dst.download()?,
             &host,
-            KernelScalar::to_bits,
+            KernelScalar::to_bits128,
         );
     }
     Ok(Row::new(

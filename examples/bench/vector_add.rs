@@ -131,9 +131,11 @@ fn vector_rows(
             f32::to_bits,
         );
     }
-    Ok(
-        Row::new("vector add f32x4", format!("2^{} f32x4", log2 - 2), Unit::Ms)
-            .times(t[0], Some(t[1]), Some(t[2]))
-            .note(b.bandwidth_note(12.0 * (4 * n4) as f64, t[0])),
+    Ok(Row::new(
+        "vector add f32x4",
+        format!("2^{} f32x4", log2 - 2),
+        Unit::Ms,
     )
+    .times(t[0], Some(t[1]), Some(t[2]))
+    .note(b.bandwidth_note(12.0 * (4 * n4) as f64, t[0])))
 }

@@ -435,7 +435,7 @@ fn to_bytes<T: KernelScalar>(data: &[T]) -> std::borrow::Cow<'_, [u8]> {
         let size = std::mem::size_of::<T>();
         let mut out = Vec::with_capacity(std::mem::size_of_val(data));
         for v in data {
-            let bits = v.to_bits().to_le_bytes();
+            let bits = v.to_bits128().to_le_bytes();
             out.extend((0..size).map(|i| bits.get(i).copied().unwrap_or(0)));
         }
         std::borrow::Cow::Owned(out)
@@ -449,6 +449,6 @@ fn from_bytes<T: KernelScalar>(bytes: &[u8], dst: &mut [T]) {
         let mut bits = [0u8; 16];
         let n = chunk.len().min(16);
         bits[..n].copy_from_slice(&chunk[..n]);
-        *v = T::from_bits(u128::from_le_bytes(bits));
+        *v = T::from_bits128(u128::from_le_bytes(bits));
     }
 }

@@ -185,7 +185,13 @@ macro_rules! vector_type {
 
         impl KernelScalar for $name {
             const C_NAME: &'static str = $c;
-            fn to_bits(self) -> u128 {
+            fn to_bits(self) -> u64 {
+                self.to_bits128() as u64
+            }
+            fn from_bits(bits: u64) -> Self {
+                Self::from_bits128(u128::from(bits))
+            }
+            fn to_bits128(self) -> u128 {
                 let mut bits = 0u128;
                 let mut shift = 0;
                 $(
@@ -195,7 +201,7 @@ macro_rules! vector_type {
                 let _ = shift;
                 bits
             }
-            fn from_bits(bits: u128) -> Self {
+            fn from_bits128(bits: u128) -> Self {
                 let mut shift = 0;
                 $(
                     let $f = <$lane as LaneBits<$bits>>::from_bits((bits >> shift) as $bits);
@@ -355,19 +361,26 @@ mod tests {
     #[test]
     fn bits_are_the_memory() {
         let v = f32x4::new(1.0, -2.0, f32::NAN, 0.5);
-        let bits = v.to_bits();
+        let bits = v.to_bits128();
         // SAFETY: f32x4 is 16 plain bytes.
         let mem: u128 = unsafe { std::mem::transmute(v) };
         assert_eq!(bits, mem, "x in the lowest bytes (little endian)");
-        assert_eq!(f32x4::from_bits(bits).to_bits(), bits);
+        assert_eq!(f32x4::from_bits128(bits).to_bits128(), bits);
+        assert_eq!(v.to_bits(), bits as u64, "to_bits: the low 8 bytes");
+        assert_eq!(
+            f32x4::from_bits(bits as u64),
+            f32x4::new(1.0, -2.0, 0.0, 0.0)
+        );
         let d = f64x2::new(-0.0, 3.25);
         // SAFETY: f64x2 is 16 plain bytes.
-        assert_eq!(d.to_bits(), unsafe { std::mem::transmute::<f64x2, u128>(d) });
-        assert_eq!(f64x2::from_bits(d.to_bits()), d);
+        assert_eq!(d.to_bits128(), unsafe {
+            std::mem::transmute::<f64x2, u128>(d)
+        });
+        assert_eq!(f64x2::from_bits128(d.to_bits128()), d);
         let i = i32x2::new(-1, 7);
         assert_eq!(i.to_bits(), 0x0000_0007_ffff_ffff);
         assert_eq!(i32x2::from_bits(i.to_bits()), i);
-        assert_eq!(u32x4::from_bits(0).to_bits(), 0);
+        assert_eq!(u32x4::from_bits128(0).to_bits128(), 0);
         assert_eq!(u32x4::default(), u32x4::splat(0));
     }
 

@@ -11,7 +11,7 @@ fn round_trip<T: KernelScalar + PartialEq + std::fmt::Debug>(
     len: usize,
 ) {
     let host: Vec<T> = (0..len)
-        .map(|_| T::from_bits(u128::from(rng.next_u64()) | u128::from(rng.next_u64()) << 64))
+        .map(|_| T::from_bits128(u128::from(rng.next_u64()) | u128::from(rng.next_u64()) << 64))
         .collect();
     let buf = dev.upload(&host).unwrap();
     assert_eq!(buf.len(), len);

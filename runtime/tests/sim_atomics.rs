@@ -26,7 +26,7 @@ trait Num: AtomicArith + PartialEq + Debug {
     fn min_(self, o: Self) -> Self;
     fn max_(self, o: Self) -> Self;
     /// A key that is equal exactly when the bits are.
-    fn key(self) -> u128 {
+    fn key(self) -> u64 {
         self.to_bits()
     }
 }
@@ -232,7 +232,7 @@ const THREADS: u32 = 128;
 const COUNTERS: usize = 3;
 
 /// Multiset of keys.
-fn bag<T: Num>(items: impl IntoIterator<Item = T>) -> HashMap<u128, usize> {
+fn bag<T: Num>(items: impl IntoIterator<Item = T>) -> HashMap<u64, usize> {
     let mut m = HashMap::new();
     for v in items {
         *m.entry(v.key()).or_insert(0) += 1;

@@ -1127,7 +1127,8 @@ impl<'a> Typeck<'a> {
                 None => {
                     let t = self.infer(a, None);
                     let vector = self.shallow(&t).scalar().is_some_and(|s| s.is_vector());
-                    if vector || !matches!(self.shallow(&t), Ty::Scalar(_) | Ty::Var(_) | Ty::Never) {
+                    if vector || !matches!(self.shallow(&t), Ty::Scalar(_) | Ty::Var(_) | Ty::Never)
+                    {
                         let msg = format!(
                             "`{name}` exchanges scalars between lanes, not `{}`",
                             self.show(&t)

@@ -148,7 +148,10 @@ fn compile_to<T>(
         if compiled.is_err() {
             return Err(compile_error(log));
         }
-        Ok((output(&program).map_err(nvrtc_error("reading the compiled program"))?, log))
+        Ok((
+            output(&program).map_err(nvrtc_error("reading the compiled program"))?,
+            log,
+        ))
     });
     let (cubin, log) = outcome.map_err(|reason| Error::NvrtcUnavailable { reason })??;
     if !log.trim().is_empty() && std::env::var("WARPSPEED_LOG_NVRTC").is_ok_and(|v| v == "1") {

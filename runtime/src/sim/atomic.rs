@@ -45,7 +45,7 @@ pub(crate) unsafe fn load_elem<T: KernelScalar>(p: *const T) -> T {
             n => unreachable!("no {n}-byte kernel scalar"),
         }
     };
-    T::from_bits(bits)
+    T::from_bits128(bits)
 }
 
 /// Writes one element as a Relaxed atomic store of its width (16 bytes: two 8-byte
@@ -56,7 +56,7 @@ pub(crate) unsafe fn load_elem<T: KernelScalar>(p: *const T) -> T {
 #[inline(always)]
 pub(crate) unsafe fn store_elem<T: KernelScalar>(p: *mut T, value: T) {
     const { assert!(std::mem::align_of::<T>() >= std::mem::size_of::<T>()) };
-    let bits = value.to_bits();
+    let bits = value.to_bits128();
     // SAFETY: as the caller promised (see load_elem).
     unsafe {
         match std::mem::size_of::<T>() {

@@ -144,7 +144,7 @@ impl<'a> ThreadCtx<'a> {
     /// Scalar argument `i`.
     pub fn arg_scalar<T: KernelScalar>(&self, i: usize) -> T {
         match self.arg(i) {
-            Arg::Scalar { bits, .. } => T::from_bits(bits),
+            Arg::Scalar { bits, .. } => T::from_bits128(bits),
             Arg::Slice { .. } => {
                 panic!("kernel ABI mismatch: argument {i} is a slice where a scalar belongs")
             }
@@ -373,10 +373,10 @@ impl<'a> ThreadCtx<'a> {
         width: u32,
         at: &'static SrcLoc,
     ) -> T {
-        T::from_bits(u128::from(
-            self.warp(WarpOp::Shfl, mask, lane_word(v), src_lane, width, at)
+        T::from_bits(
+            self.warp(WarpOp::Shfl, mask, v.to_bits(), src_lane, width, at)
                 .await,
-        ))
+        )
     }
 
     /// `__shfl_up_sync(mask, v, delta, width)`.
@@ -388,10 +388,10 @@ impl<'a> ThreadCtx<'a> {
         width: u32,
         at: &'static SrcLoc,
     ) -> T {
-        T::from_bits(u128::from(
-            self.warp(WarpOp::ShflUp, mask, lane_word(v), delta, width, at)
+        T::from_bits(
+            self.warp(WarpOp::ShflUp, mask, v.to_bits(), delta, width, at)
                 .await,
-        ))
+        )
     }
 
     /// `__shfl_down_sync(mask, v, delta, width)`.
@@ -403,10 +403,10 @@ impl<'a> ThreadCtx<'a> {
         width: u32,
         at: &'static SrcLoc,
     ) -> T {
-        T::from_bits(u128::from(
-            self.warp(WarpOp::ShflDown, mask, lane_word(v), delta, width, at)
+        T::from_bits(
+            self.warp(WarpOp::ShflDown, mask, v.to_bits(), delta, width, at)
                 .await,
-        ))
+        )
     }
 
     /// `__shfl_xor_sync(mask, v, lane_mask, width)`.
@@ -418,10 +418,10 @@ impl<'a> ThreadCtx<'a> {
         width: u32,
         at: &'static SrcLoc,
     ) -> T {
-        T::from_bits(u128::from(
-            self.warp(WarpOp::ShflXor, mask, lane_word(v), lane_mask, width, at)
+        T::from_bits(
+            self.warp(WarpOp::ShflXor, mask, v.to_bits(), lane_mask, width, at)
                 .await,
-        ))
+        )
     }
 
     /// `__match_any_sync(mask, v)`: the lanes of the mask whose `v` has the same bits.
@@ -431,7 +431,7 @@ impl<'a> ThreadCtx<'a> {
         v: T,
         at: &'static SrcLoc,
     ) -> u32 {
-        self.warp(WarpOp::MatchAny, mask, lane_word(v), 0, 32, at)
+        self.warp(WarpOp::MatchAny, mask, v.to_bits(), 0, 32, at)
             .await as u32
     }
 
@@ -560,11 +560,4 @@ impl<'a> ThreadCtx<'a> {
             }),
         }
     }
-}
-
-/// The bits a warp exchange carries for `v`: one word of at most 64 bits (the kernel
-/// language exchanges scalars only, never the 16-byte vector types).
-fn lane_word<T: KernelScalar>(v: T) -> u64 {
-    const { assert!(std::mem::size_of::<T>() <= 8) };
-    v.to_bits() as u64
 }
