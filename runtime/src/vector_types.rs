@@ -82,7 +82,7 @@ pub trait Vector: KernelScalar + PartialEq + std::fmt::Debug + Default {
 
 /// `len` lanes are a whole number of `V`s, or the error that says they are not.
 pub(crate) fn whole_vectors<V: Vector>(len: usize, what: &str) -> Result<()> {
-    if len % V::LANES == 0 {
+    if len.is_multiple_of(V::LANES) {
         Ok(())
     } else {
         Err(Error::NotWholeVectors {
