@@ -76,6 +76,7 @@ fn mix(
     let mut q = p + u32x2::new(p.y, 3);
     q *= u32x2::splat(0x9e37_79b9);
     out_pairs[i] = q;
+    out_pairs[i] += u32x2::new(1, p.x);
     let d = wide[i];
     out_wide[i] = d * d - f64x2::new(d.y, 1.0e-3);
     out_xy[i] = f32x2::new(v.x + v.y, v.z * v.w);
@@ -201,7 +202,7 @@ fn every_form_agrees_with_the_cpu() {
             let want_i = i * i + i32x4::new(i.w, i.z, i.y, i.x) - i32x4::splat(i32::MAX);
             assert_eq!(got_i[k], want_i, "[{k}] on {:?}", dev.backend());
             let p = hp[k];
-            let q = (p + u32x2::new(p.y, 3)) * u32x2::splat(0x9e37_79b9);
+            let q = (p + u32x2::new(p.y, 3)) * u32x2::splat(0x9e37_79b9) + u32x2::new(1, p.x);
             assert_eq!(got_p[k], q, "[{k}] on {:?}", dev.backend());
             let d = hw[k];
             let want_w = d * d - f64x2::new(d.y, 1.0e-3);
