@@ -1,7 +1,10 @@
 //! Vector addition (seed 002's first Numba kernel, `vector_add(a, b, result, n)`; the kernel is in
 //! examples/kernels/vector_add.rs, shared with the bench): one thread per element, `out[i] = a[i] +
-//! b[i]`, with the usual bounds check for the last block. The result must equal the CPU's sum bit
-//! for bit; the program exits non-zero otherwise.
+//! b[i]`, with the usual bounds check for the last block. Then the same sum on `f32x4`s
+//! (`vector_add4`, four elements a thread through one 16-byte load per operand; the inputs
+//! padded to a multiple of 4 and viewed as vectors without copying) and a copy of the
+//! vectors (`copy4`). Every result must equal the CPU's bit for bit; the program exits
+//! non-zero otherwise.
 //!
 //! ```text
 //! cargo run --release --example vector_add -- --len 20000000
@@ -14,10 +17,10 @@ use std::time::Instant;
 
 use clap::Parser;
 use common::{open_device, XorShift};
-use warpspeed::LaunchConfig;
+use warpspeed::{f32x4, DeviceBuffer, LaunchConfig};
 #[path = "kernels/vector_add.rs"]
 mod vector_add_kernels;
-use vector_add_kernels::vector_add;
+use vector_add_kernels::{copy4, vector_add, vector_add4};
 
 #[derive(Parser)]
 #[command(about = "Add two vectors on the GPU (or the simulator), checked against the CPU")]
@@ -38,7 +41,11 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    common::run_main(args.print_cuda, &[&vector_add::KERNEL], || run(&args))
+    common::run_main(
+        args.print_cuda,
+        &[&vector_add::KERNEL, &vector_add4::KERNEL, &copy4::KERNEL],
+        || run(&args),
+    )
 }
 
 fn run(args: &Args) -> Result<bool, warpspeed::Error> {
@@ -65,10 +72,47 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
         "vector_add: {n} elements on {cfg}, {:.3} ms (the first launch includes compiling or loading the kernel)",
         elapsed.as_secs_f64() * 1e3
     );
-    Ok(common::check_elements(
+    let mut ok = common::check_elements(
         &got,
         &want,
         f32::to_bits,
         "OK: equals the CPU sum bit for bit",
-    ))
+    );
+
+    // Four lanes a thread: the inputs padded with zeros to whole `f32x4`s, uploaded as
+    // `f32` and viewed as vectors (no copy).
+    let n4 = n.div_ceil(4);
+    let padded = |v: &[f32]| {
+        let mut p = v.to_vec();
+        p.resize(4 * n4, 0.0);
+        p
+    };
+    let da4 = dev.upload(&padded(&a))?.into_vectors::<f32x4>()?;
+    let db4 = dev.upload(&padded(&b))?.into_vectors::<f32x4>()?;
+    let mut out4 = dev
+        .upload(&vec![f32::NAN; 4 * n4])?
+        .into_vectors::<f32x4>()?;
+    let blocks4 = u32::try_from(n4.div_ceil(args.block as usize).max(1))
+        .expect("too many blocks for one launch");
+    let cfg4 = LaunchConfig::new(blocks4, args.block);
+    let start = Instant::now();
+    vector_add4::launch(&dev, cfg4, &da4, &db4, &mut out4)?;
+    dev.synchronize()?;
+    let elapsed = start.elapsed();
+    println!(
+        "vector_add4: {n4} f32x4 on {cfg4}, {:.3} ms (the first launch includes compiling or loading the kernel)",
+        elapsed.as_secs_f64() * 1e3
+    );
+    let mut copy = dev.zeros::<f32x4>(n4)?;
+    copy4::launch(&dev, cfg4, &out4, &mut copy)?;
+    for (what, buf) in [("vector_add4", out4), ("copy4 of it", copy)] {
+        let got = DeviceBuffer::from_vectors(buf).download()?;
+        ok &= common::check_elements(
+            &got[..n],
+            &want,
+            f32::to_bits,
+            &format!("OK: {what} equals the CPU sum bit for bit"),
+        );
+    }
+    Ok(ok)
 }

@@ -10,8 +10,10 @@ pub use atomic_float::{AtomicF16, AtomicF16x2, AtomicF32, AtomicF64};
 pub use warpspeed_macros::{gpu_device, gpu_kernel};
 pub use warpspeed_runtime::*;
 
-/// `use warpspeed::prelude::*;` brings the macros and the host API into scope.
+/// `use warpspeed::prelude::*;` brings the macros and the host API into scope, and the
+/// vector types kernels name in their signatures (`&[f32x4]`) with their [`Vector`] trait.
 pub mod prelude {
+    pub use crate::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
     pub use crate::{gpu_device, gpu_kernel};
 }
 

@@ -2,8 +2,12 @@
 //! examples (each includes this file with `#[path = "kernels/vector_add.rs"] mod
 //! vector_add_kernels;`).
 //!
-//! The kernel exists twice: [`checked`] (the default, bounds-checked; also re-exported here
-//! as `vector_add`) and [`unchecked`] (`#[gpu_kernel(unchecked)]`).
+//! Beside it, `vector_add4`, the same sum on `f32x4`s (CUDA's `float4`: one 16-byte load
+//! per operand and one store per thread, for four elements), and `copy4`, a device-to-device
+//! copy of `f32x4`s (the bench compares both with the driver's copy).
+//!
+//! Each kernel exists twice: [`checked`] (the default, bounds-checked; `vector_add` is also
+//! re-exported here) and [`unchecked`] (`#[gpu_kernel(unchecked)]`).
 
 #![allow(dead_code, unused_imports)] // each example that includes this file uses a part of it
 
@@ -22,6 +26,26 @@ macro_rules! vector_add_kernels {
                 out[i] = a[i] + b[i];
             }
         }
+
+        /// `out[i] = a[i] + b[i]` on four lanes at once: each access is one
+        /// `ld.global.nc.v4.f32` / `st.global.v4.f32`. The buffers of `f32` are viewed as
+        /// `f32x4` with `DeviceBuffer::into_vectors` (lengths a multiple of 4).
+        #[gpu_kernel($($opt)*)]
+        pub fn vector_add4(a: &[f32x4], b: &[f32x4], out: &mut [f32x4]) {
+            let i = grid_1d();
+            if i < out.len() {
+                out[i] = a[i] + b[i];
+            }
+        }
+
+        /// `dst[i] = src[i]`, 16 bytes a thread: a copy in a kernel.
+        #[gpu_kernel($($opt)*)]
+        pub fn copy4(src: &[f32x4], dst: &mut [f32x4]) {
+            let i = grid_1d();
+            if i < dst.len() {
+                dst[i] = src[i];
+            }
+        }
     };
 }
 
@@ -37,4 +61,4 @@ pub mod unchecked {
     vector_add_kernels!(unchecked);
 }
 
-pub use checked::vector_add;
+pub use checked::{copy4, vector_add, vector_add4};

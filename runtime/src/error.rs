@@ -135,6 +135,25 @@ pub enum Error {
         source: cudarc::driver::DriverError,
     },
 
+    /// Scalars viewed as vectors ([`DeviceBuffer::into_vectors`](crate::DeviceBuffer::into_vectors),
+    /// [`Vector::from_lanes`](crate::Vector::from_lanes)) are not a whole number of vectors.
+    #[error(
+        "{what}: {len} `{lane}`s are not a whole number of `{vector}`s ({lanes} lanes each); \
+         pad the data to a multiple of {lanes}"
+    )]
+    NotWholeVectors {
+        /// The operation.
+        what: String,
+        /// The vector type (`f32x4`).
+        vector: &'static str,
+        /// Its lane type (`f32`).
+        lane: &'static str,
+        /// The number of scalars.
+        len: usize,
+        /// The lanes of one vector.
+        lanes: usize,
+    },
+
     /// Two lengths that must agree do not (a host slice and a device buffer).
     #[error("length mismatch in {what}: expected {expected} elements, got {found}")]
     LengthMismatch {

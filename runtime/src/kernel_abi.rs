@@ -19,6 +19,7 @@ pub use crate::sim::{
     capture_sim_prints, format_g, src_loc_by_id, AtomicArith, AtomicInt, AtomicScalar, AtomicSlice,
     Slice, SliceMut, SrcLoc, ThreadCtx,
 };
+pub use crate::vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4};
 
 /// One piece of generated CUDA C: a kernel or a `#[gpu_device]` function.
 pub struct SourceItem {
@@ -125,29 +126,45 @@ impl Dim3 {
 }
 
 /// One packed kernel argument. Slices become (address, length): on the GPU a device
-/// pointer, on the simulator a host address. Scalars keep their bits in the low bytes.
+/// pointer, on the simulator a host address. Scalars keep their bits in the low bytes
+/// (16 of them for the 16-byte vector types).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arg {
     Slice { addr: u64, len: u64 },
-    Scalar { bits: u64, size: u8 },
+    Scalar { bits: u128, size: u8 },
 }
 
 impl Arg {
     /// Reads a scalar back in the simulator entry.
     pub fn scalar<T: KernelScalar>(&self) -> T {
         match *self {
-            Arg::Scalar { bits, .. } => T::from_bits(bits),
+            Arg::Scalar { bits, .. } => T::from_bits128(bits),
             Arg::Slice { .. } => unreachable!("kernel ABI mismatch: slice where a scalar belongs"),
         }
     }
 }
 
-/// Types a kernel takes by value or as slice elements.
+/// Types a kernel takes by value or as slice elements: the scalars, the half types and the
+/// vector types ([`Vector`](crate::Vector)), each plain data of its C type's size (at most
+/// 16 bytes) and aligned to its size.
 pub trait KernelScalar: Copy + Send + Sync + 'static {
     /// The C spelling, for messages.
     const C_NAME: &'static str;
+    /// The value's bits in the low `size_of::<Self>()` bytes (its memory, little endian);
+    /// of a 16-byte vector type the low 8 bytes (lanes `x` and `y` of an `f32x4`; all
+    /// of them: [`KernelScalar::to_bits128`]).
     fn to_bits(self) -> u64;
+    /// The inverse of [`KernelScalar::to_bits`] (a 16-byte vector's high 8 bytes zero).
     fn from_bits(bits: u64) -> Self;
+    /// All of the value's bits, as [`KernelScalar::to_bits`] for every size up to 16
+    /// bytes: what a kernel argument and an element of simulated memory hold.
+    fn to_bits128(self) -> u128 {
+        u128::from(self.to_bits())
+    }
+    /// The inverse of [`KernelScalar::to_bits128`].
+    fn from_bits128(bits: u128) -> Self {
+        Self::from_bits(bits as u64)
+    }
 }
 
 macro_rules! kernel_scalar {

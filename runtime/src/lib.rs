@@ -24,6 +24,7 @@ mod kernel_abi;
 mod launch;
 mod memory;
 mod sim;
+mod vector_types;
 
 pub use device::{Backend, Device, DeviceLimits};
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
@@ -34,6 +35,7 @@ pub use kernel_abi::{Dim3, KernelOptions, KernelScalar};
 pub use launch::LaunchConfig;
 pub use memory::DeviceBuffer;
 pub use sim::SimOptions;
+pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
 
 /// Items generated code uses. Not a public API: it may change in any release.
 #[doc(hidden)]

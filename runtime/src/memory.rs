@@ -6,6 +6,7 @@
 //! a raw pointer: simulated threads write it through raw pointers while the host holds a
 //! `&DeviceBuffer`, so no Rust reference to its elements exists during a launch.
 
+use std::alloc::Layout;
 use std::any::TypeId;
 use std::ptr::NonNull;
 
@@ -14,6 +15,7 @@ use cudarc::driver::CudaSlice;
 use crate::device::{Device, Inner};
 use crate::error::{Error, Result};
 use crate::kernel_abi::KernelScalar;
+use crate::vector_types::{whole_vectors, Vector};
 
 /// An array of `T` in a device's memory.
 ///
@@ -37,11 +39,17 @@ pub(crate) enum Storage<T> {
     Host(HostAlloc<T>),
 }
 
-/// A boxed `[T]` held as a raw pointer.
+/// `len` elements of `T` in a host allocation aligned as `cudaMalloc`'s (256 bytes), held
+/// as a raw pointer. The alignment lets [`DeviceBuffer::into_vectors`] view the memory of
+/// a buffer of `f32` as `f32x4` on the simulator as on a GPU.
 pub(crate) struct HostAlloc<T> {
     ptr: NonNull<T>,
     len: usize,
+    layout: Layout,
 }
+
+/// The alignment of simulated device memory: `cudaMalloc`'s.
+const HOST_ALIGN: usize = 256;
 
 // SAFETY: HostAlloc owns its elements like a `Box<[T]>`; T is Send + Sync (KernelScalar).
 unsafe impl<T: Send> Send for HostAlloc<T> {}
@@ -49,14 +57,41 @@ unsafe impl<T: Send> Send for HostAlloc<T> {}
 // lets write only through a `&mut DeviceBuffer`.
 unsafe impl<T: Sync> Sync for HostAlloc<T> {}
 
-impl<T> HostAlloc<T> {
-    fn new(data: Box<[T]>) -> Self {
-        let len = data.len();
-        // SAFETY: Box::into_raw never returns null.
-        let ptr = unsafe { NonNull::new_unchecked(Box::into_raw(data).cast::<T>()) };
-        HostAlloc { ptr, len }
+impl<T: KernelScalar> HostAlloc<T> {
+    /// `len` elements of zero bits (`0`, `0.0`, `false`: a valid value of every kernel
+    /// scalar).
+    fn zeroed(len: usize) -> Self {
+        let bytes = byte_len::<T>(len).max(1);
+        let layout = Layout::from_size_align(bytes, HOST_ALIGN.max(std::mem::align_of::<T>()))
+            .expect("buffer size overflows isize");
+        // SAFETY: the layout has a non-zero size.
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        HostAlloc { ptr, len, layout }
     }
 
+    /// A copy of `data`.
+    fn from_slice(data: &[T]) -> Self {
+        let mut a = Self::zeroed(data.len());
+        a.as_mut_slice().copy_from_slice(data);
+        a
+    }
+
+    /// The same memory as `len` elements of `U` (same bytes, alignment checked by the
+    /// caller).
+    fn cast<U>(self, len: usize) -> HostAlloc<U> {
+        let this = std::mem::ManuallyDrop::new(self);
+        HostAlloc {
+            ptr: this.ptr.cast(),
+            len,
+            layout: this.layout,
+        }
+    }
+}
+
+impl<T> HostAlloc<T> {
     /// The address simulated kernels use.
     pub(crate) fn addr(&self) -> u64 {
         self.ptr.as_ptr() as usize as u64
@@ -65,8 +100,8 @@ impl<T> HostAlloc<T> {
     /// The elements. Only while no simulated kernel runs: launches are synchronous and
     /// kernels write only buffers borrowed mutably, so a `&self` caller cannot overlap one.
     fn as_slice(&self) -> &[T] {
-        // SAFETY: ptr/len come from a live Box<[T]>; no writer exists while `&self` is
-        // held outside a launch (see above).
+        // SAFETY: ptr/len describe initialised elements of a live allocation; no writer
+        // exists while `&self` is held outside a launch (see above).
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 
@@ -78,9 +113,9 @@ impl<T> HostAlloc<T> {
 
 impl<T> Drop for HostAlloc<T> {
     fn drop(&mut self) {
-        let slice = std::ptr::slice_from_raw_parts_mut(self.ptr.as_ptr(), self.len);
-        // SAFETY: ptr/len came from Box::into_raw of a Box<[T]> and are freed once, here.
-        drop(unsafe { Box::from_raw(slice) });
+        // Kernel scalars are `Copy`: nothing to drop but the memory.
+        // SAFETY: allocated in `zeroed` with this layout, freed once, here.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) }
     }
 }
 
@@ -97,7 +132,7 @@ impl Device {
                     .map_err(driver("uploading a buffer"))?;
                 Storage::Cuda(slice)
             }
-            Inner::Sim(_) => Storage::Host(HostAlloc::new(data.into())),
+            Inner::Sim(_) => Storage::Host(HostAlloc::from_slice(data)),
         };
         Ok(DeviceBuffer {
             device: self.clone(),
@@ -117,7 +152,7 @@ impl Device {
                     .map_err(driver("allocating a buffer"))?;
                 Storage::Cuda(slice)
             }
-            Inner::Sim(_) => Storage::Host(HostAlloc::new(vec![T::from_bits(0); len].into())),
+            Inner::Sim(_) => Storage::Host(HostAlloc::zeroed(len)),
         };
         Ok(DeviceBuffer {
             device: self.clone(),
@@ -141,7 +176,7 @@ impl Device {
                     .clone_dtod(src)
                     .map_err(driver("copying a buffer on the device"))?,
             ),
-            (_, Storage::Host(src)) => Storage::Host(HostAlloc::new(src.as_slice().into())),
+            (_, Storage::Host(src)) => Storage::Host(HostAlloc::from_slice(src.as_slice())),
             (Inner::Sim(_), Storage::Cuda(_)) => unreachable!("checked by shares_memory_with"),
         };
         Ok(DeviceBuffer {
@@ -249,6 +284,77 @@ impl<T: KernelScalar> DeviceBuffer<T> {
     }
 }
 
+impl<L: KernelScalar> DeviceBuffer<L> {
+    /// The same device memory as a buffer of vectors of `V::LANES` scalars each, without
+    /// copying: a `DeviceBuffer<f32>` of `4 * n` elements becomes a `DeviceBuffer<f32x4>`
+    /// of `n`, for kernels that take `&[f32x4]`. [`DeviceBuffer::from_vectors`] turns it
+    /// back. An [`Error::NotWholeVectors`] when the length is not a multiple of
+    /// `V::LANES` (the buffer is dropped; pad it first).
+    ///
+    /// Device allocations are aligned to 256 bytes (`cudaMalloc`'s guarantee, and the
+    /// simulator's), so the vectors are aligned for their 8- and 16-byte accesses.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), warpspeed_runtime::Error> {
+    /// use warpspeed_runtime::{f32x4, Device, DeviceBuffer};
+    /// let dev = Device::simulator();
+    /// let v = dev.upload(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])?.into_vectors::<f32x4>()?;
+    /// assert_eq!(v.download()?[1], f32x4::new(5.0, 6.0, 7.0, 8.0));
+    /// assert_eq!(DeviceBuffer::from_vectors(v).len(), 8);
+    /// # Ok(()) }
+    /// ```
+    pub fn into_vectors<V: Vector<Lane = L>>(self) -> Result<DeviceBuffer<V>> {
+        whole_vectors::<V>(self.len, "into_vectors")?;
+        let len = self.len / V::LANES;
+        let DeviceBuffer {
+            device, storage, ..
+        } = self;
+        let storage = match storage {
+            Storage::Cuda(bytes) => {
+                // cudarc's allocations are whole `cuMemAlloc`/`cuMemAllocAsync` blocks
+                // (never views into another): 256-byte aligned, which this checks.
+                let addr = {
+                    let stream = bytes.stream().clone();
+                    let (ptr, _sync) = cudarc::driver::DevicePtr::device_ptr(&bytes, &stream);
+                    ptr
+                };
+                assert_eq!(
+                    addr % std::mem::align_of::<V>() as u64,
+                    0,
+                    "a device allocation not aligned for {}",
+                    V::C_NAME
+                );
+                Storage::Cuda(bytes)
+            }
+            Storage::Host(host) => Storage::Host(host.cast::<V>(len)),
+        };
+        Ok(DeviceBuffer {
+            device,
+            len,
+            storage,
+        })
+    }
+
+    /// The same device memory as a buffer of the vectors' scalars, without copying: the
+    /// inverse of [`DeviceBuffer::into_vectors`] (a `DeviceBuffer<f32x4>` of `n` elements
+    /// becomes a `DeviceBuffer<f32>` of `4 * n`).
+    pub fn from_vectors<V: Vector<Lane = L>>(vectors: DeviceBuffer<V>) -> DeviceBuffer<L> {
+        let len = vectors.len * V::LANES;
+        let DeviceBuffer {
+            device, storage, ..
+        } = vectors;
+        let storage = match storage {
+            Storage::Cuda(bytes) => Storage::Cuda(bytes),
+            Storage::Host(host) => Storage::Host(host.cast::<L>(len)),
+        };
+        DeviceBuffer {
+            device,
+            len,
+            storage,
+        }
+    }
+}
+
 impl<T: KernelScalar> std::fmt::Debug for DeviceBuffer<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -285,8 +391,9 @@ fn byte_len<T>(len: usize) -> usize {
     len * std::mem::size_of::<T>()
 }
 
-/// Whether `T` is a primitive integer or float, or `f16`/`f16x2` (16-bit words): no
-/// padding, every bit pattern valid, so its memory may be viewed as bytes both ways.
+/// Whether `T` is a primitive integer or float, `f16`/`f16x2` (16-bit words) or a vector
+/// type: no padding, every bit pattern valid, so its memory may be viewed as bytes both
+/// ways.
 /// (`bool` is not: not every byte is a valid `bool`.)
 fn is_plain<T: 'static>() -> bool {
     let id = TypeId::of::<T>();
@@ -305,6 +412,13 @@ fn is_plain<T: 'static>() -> bool {
         TypeId::of::<f64>(),
         TypeId::of::<crate::f16>(),
         TypeId::of::<crate::f16x2>(),
+        TypeId::of::<crate::f32x2>(),
+        TypeId::of::<crate::f32x4>(),
+        TypeId::of::<crate::u32x2>(),
+        TypeId::of::<crate::u32x4>(),
+        TypeId::of::<crate::i32x2>(),
+        TypeId::of::<crate::i32x4>(),
+        TypeId::of::<crate::f64x2>(),
     ]
     .contains(&id)
 }
@@ -321,7 +435,7 @@ fn to_bytes<T: KernelScalar>(data: &[T]) -> std::borrow::Cow<'_, [u8]> {
         let size = std::mem::size_of::<T>();
         let mut out = Vec::with_capacity(std::mem::size_of_val(data));
         for v in data {
-            let bits = v.to_bits().to_le_bytes();
+            let bits = v.to_bits128().to_le_bytes();
             out.extend((0..size).map(|i| bits.get(i).copied().unwrap_or(0)));
         }
         std::borrow::Cow::Owned(out)
@@ -332,9 +446,9 @@ fn to_bytes<T: KernelScalar>(data: &[T]) -> std::borrow::Cow<'_, [u8]> {
 fn from_bytes<T: KernelScalar>(bytes: &[u8], dst: &mut [T]) {
     let size = std::mem::size_of::<T>();
     for (v, chunk) in dst.iter_mut().zip(bytes.chunks_exact(size.max(1))) {
-        let mut bits = [0u8; 8];
-        let n = chunk.len().min(8);
+        let mut bits = [0u8; 16];
+        let n = chunk.len().min(16);
         bits[..n].copy_from_slice(&chunk[..n]);
-        *v = T::from_bits(u64::from_le_bytes(bits));
+        *v = T::from_bits128(u128::from_le_bytes(bits));
     }
 }

@@ -90,7 +90,7 @@ struct ws_oob_t {
     const char* decl;
 };
 __device__ ws_oob_t ws_oob;
-__device__ unsigned long long ws_oob_sink[6144];
+__device__ __align__(16) unsigned long long ws_oob_sink[6144]; // 16: a vector store may land here
 // Inlined at each check (its stores stay in the cold branch): a call there costs the hot
 // path more (measured on an H200: Life with checks 1.28x unchecked with a call, 1.20x inlined).
 __device__ __forceinline__ void ws_oob_record(unsigned long long i, unsigned long long n, unsigned int line, const char* file, const char* decl) {
@@ -220,6 +220,45 @@ WS_F16X2_BINOP(ws_f16x2_add, "add")
 WS_F16X2_BINOP(ws_f16x2_sub, "sub")
 WS_F16X2_BINOP(ws_f16x2_mul, "mul")
 #undef WS_F16X2_BINOP
+
+// ---- vector types: `f32x4` (CUDA's float4) and friends, without vector_types.h. Structs
+// aligned to their size, so an element of a `&[f32x4]` is one ld.global.v4.f32 /
+// st.global.v4.f32 (of a read-only `const ws_f32x4* __restrict__`, ld.global.nc.v4.f32).
+// `T()`, what a failing checked read gives, is the zero vector. `+ - *` lane by lane:
+// floats with C's operators (never contracted: --fmad=false), integers wrapping.
+// docs/vectors.md.
+#define WS_LANE_OPS(L, ADD, SUB, MUL) \
+__device__ __forceinline__ L ws_lane_add(L a, L b) { return ADD; } \
+__device__ __forceinline__ L ws_lane_sub(L a, L b) { return SUB; } \
+__device__ __forceinline__ L ws_lane_mul(L a, L b) { return MUL; }
+WS_LANE_OPS(float, a + b, a - b, a * b)
+WS_LANE_OPS(double, a + b, a - b, a * b)
+WS_LANE_OPS(unsigned int, a + b, a - b, a * b)
+WS_LANE_OPS(int, ws_add<int>(a, b), ws_sub<int>(a, b), ws_mul<int>(a, b))
+#undef WS_LANE_OPS
+#define WS_VEC2(T, L, A) \
+struct __align__(A) T { L x, y; }; \
+__device__ __forceinline__ T T##_new(L x, L y) { T v; v.x = x; v.y = y; return v; } \
+__device__ __forceinline__ T T##_splat(L s) { return T##_new(s, s); } \
+__device__ __forceinline__ T T##_add(T a, T b) { return T##_new(ws_lane_add(a.x, b.x), ws_lane_add(a.y, b.y)); } \
+__device__ __forceinline__ T T##_sub(T a, T b) { return T##_new(ws_lane_sub(a.x, b.x), ws_lane_sub(a.y, b.y)); } \
+__device__ __forceinline__ T T##_mul(T a, T b) { return T##_new(ws_lane_mul(a.x, b.x), ws_lane_mul(a.y, b.y)); }
+#define WS_VEC4(T, L) \
+struct __align__(16) T { L x, y, z, w; }; \
+__device__ __forceinline__ T T##_new(L x, L y, L z, L w) { T v; v.x = x; v.y = y; v.z = z; v.w = w; return v; } \
+__device__ __forceinline__ T T##_splat(L s) { return T##_new(s, s, s, s); } \
+__device__ __forceinline__ T T##_add(T a, T b) { return T##_new(ws_lane_add(a.x, b.x), ws_lane_add(a.y, b.y), ws_lane_add(a.z, b.z), ws_lane_add(a.w, b.w)); } \
+__device__ __forceinline__ T T##_sub(T a, T b) { return T##_new(ws_lane_sub(a.x, b.x), ws_lane_sub(a.y, b.y), ws_lane_sub(a.z, b.z), ws_lane_sub(a.w, b.w)); } \
+__device__ __forceinline__ T T##_mul(T a, T b) { return T##_new(ws_lane_mul(a.x, b.x), ws_lane_mul(a.y, b.y), ws_lane_mul(a.z, b.z), ws_lane_mul(a.w, b.w)); }
+WS_VEC2(ws_f32x2, float, 8)
+WS_VEC4(ws_f32x4, float)
+WS_VEC2(ws_u32x2, unsigned int, 8)
+WS_VEC4(ws_u32x4, unsigned int)
+WS_VEC2(ws_i32x2, int, 8)
+WS_VEC4(ws_i32x4, int)
+WS_VEC2(ws_f64x2, double, 16)
+#undef WS_VEC2
+#undef WS_VEC4
 
 // ---- warp vote, shuffle, match
 __device__ __forceinline__ unsigned int ws_ballot_sync(unsigned int mask, bool p) { return __ballot_sync(mask, (int)p); }

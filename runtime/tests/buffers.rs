@@ -3,14 +3,16 @@
 mod common;
 
 use common::Rng;
-use warpspeed_runtime::{Device, Error, KernelScalar};
+use warpspeed_runtime::{i32x4, u32x2, Device, Error, KernelScalar};
 
 fn round_trip<T: KernelScalar + PartialEq + std::fmt::Debug>(
     dev: &Device,
     rng: &mut Rng,
     len: usize,
 ) {
-    let host: Vec<T> = (0..len).map(|_| T::from_bits(rng.next_u64())).collect();
+    let host: Vec<T> = (0..len)
+        .map(|_| T::from_bits128(u128::from(rng.next_u64()) | u128::from(rng.next_u64()) << 64))
+        .collect();
     let buf = dev.upload(&host).unwrap();
     assert_eq!(buf.len(), len);
     assert_eq!(buf.download().unwrap(), host, "{} x {len}", T::C_NAME);
@@ -44,6 +46,8 @@ fn all_types(dev: &Device) {
         round_trip::<u32>(dev, &mut rng, len);
         round_trip::<u64>(dev, &mut rng, len);
         round_trip::<usize>(dev, &mut rng, len);
+        round_trip::<u32x2>(dev, &mut rng, len);
+        round_trip::<i32x4>(dev, &mut rng, len);
         // Random bits include NaNs; compare floats by bits.
         let host: Vec<u32> = (0..len).map(|_| rng.next_u64() as u32).collect();
         let floats: Vec<f32> = host.iter().map(|b| f32::from_bits(*b)).collect();

@@ -301,11 +301,11 @@ fn hyg(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
-/// The Rust type of a scalar: the primitive, or warpspeed's `f16`/`f16x2` (library types
-/// whose names the user's scope may not have).
+/// The Rust type of a scalar: the primitive, or warpspeed's `f16`/`f16x2`/`f32x4`/...
+/// (library types whose names the user's scope may not have).
 fn scalar_ty(s: Scalar) -> TokenStream {
     let id = Ident::new(s.rust_name(), Span::call_site());
-    if s.is_half() {
+    if s.is_library() {
         quote!(::warpspeed::#id)
     } else {
         quote!(#id)

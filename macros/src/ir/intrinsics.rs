@@ -38,9 +38,13 @@ pub enum Intrinsic {
     F16FromF32,
     F16FromF64,
     F16x2New,
+    /// `f32x4::new(x, y, z, w)` and the other vector types' constructors.
+    VectorNew(Scalar),
+    /// `f32x4::splat(v)`: every lane `v`.
+    VectorSplat(Scalar),
 }
 
-pub const ALL: [Intrinsic; 31] = [
+pub const ALL: [Intrinsic; 45] = [
     Intrinsic::ThreadIdx,
     Intrinsic::BlockIdx,
     Intrinsic::BlockDim,
@@ -72,6 +76,20 @@ pub const ALL: [Intrinsic; 31] = [
     Intrinsic::F16FromF32,
     Intrinsic::F16FromF64,
     Intrinsic::F16x2New,
+    Intrinsic::VectorNew(Scalar::F32x2),
+    Intrinsic::VectorNew(Scalar::F32x4),
+    Intrinsic::VectorNew(Scalar::U32x2),
+    Intrinsic::VectorNew(Scalar::U32x4),
+    Intrinsic::VectorNew(Scalar::I32x2),
+    Intrinsic::VectorNew(Scalar::I32x4),
+    Intrinsic::VectorNew(Scalar::F64x2),
+    Intrinsic::VectorSplat(Scalar::F32x2),
+    Intrinsic::VectorSplat(Scalar::F32x4),
+    Intrinsic::VectorSplat(Scalar::U32x2),
+    Intrinsic::VectorSplat(Scalar::U32x4),
+    Intrinsic::VectorSplat(Scalar::I32x2),
+    Intrinsic::VectorSplat(Scalar::I32x4),
+    Intrinsic::VectorSplat(Scalar::F64x2),
 ];
 
 /// One parameter of an intrinsic.
@@ -134,6 +152,24 @@ impl Intrinsic {
             Intrinsic::F16FromF32 => "f16::from_f32",
             Intrinsic::F16FromF64 => "f16::from_f64",
             Intrinsic::F16x2New => "f16x2::new",
+            Intrinsic::VectorNew(v) => match v {
+                Scalar::F32x2 => "f32x2::new",
+                Scalar::F32x4 => "f32x4::new",
+                Scalar::U32x2 => "u32x2::new",
+                Scalar::U32x4 => "u32x4::new",
+                Scalar::I32x2 => "i32x2::new",
+                Scalar::I32x4 => "i32x4::new",
+                _ => "f64x2::new",
+            },
+            Intrinsic::VectorSplat(v) => match v {
+                Scalar::F32x2 => "f32x2::splat",
+                Scalar::F32x4 => "f32x4::splat",
+                Scalar::U32x2 => "u32x2::splat",
+                Scalar::U32x4 => "u32x4::splat",
+                Scalar::I32x2 => "i32x2::splat",
+                Scalar::I32x4 => "i32x4::splat",
+                _ => "f64x2::splat",
+            },
         }
     }
 
@@ -145,6 +181,7 @@ impl Intrinsic {
             Intrinsic::F16FromF32 => Some("f16::from_f32"),
             Intrinsic::F16FromF64 => Some("__private::f16_from_f64"),
             Intrinsic::F16x2New => Some("f16x2::new"),
+            Intrinsic::VectorNew(_) | Intrinsic::VectorSplat(_) => Some(self.rust_name()),
             _ => None,
         }
     }
@@ -169,6 +206,20 @@ impl Intrinsic {
                 Scalar(crate::ir::ty::Scalar::F16),
                 Scalar(crate::ir::ty::Scalar::F16),
             ],
+            Intrinsic::VectorNew(v) | Intrinsic::VectorSplat(v) => {
+                use crate::ir::ty::Scalar::{F32, F64, I32, U32};
+                let all: &'static [ParamKind] = match v.vector() {
+                    Some((F32, _)) => &[Scalar(F32); 4],
+                    Some((U32, _)) => &[Scalar(U32); 4],
+                    Some((I32, _)) => &[Scalar(I32); 4],
+                    _ => &[Scalar(F64); 4],
+                };
+                let n = match self {
+                    Intrinsic::VectorSplat(_) => 1,
+                    _ => v.vector().map_or(1, |(_, n)| n),
+                };
+                &all[..n]
+            }
             _ => &[],
         }
     }
@@ -205,6 +256,7 @@ impl Intrinsic {
             Intrinsic::ThisThreadBlock => Ty::Group(GroupKind::Block),
             Intrinsic::F16FromF32 | Intrinsic::F16FromF64 => Ty::Scalar(Scalar::F16),
             Intrinsic::F16x2New => Ty::Scalar(Scalar::F16x2),
+            Intrinsic::VectorNew(v) | Intrinsic::VectorSplat(v) => Ty::Scalar(v),
             Intrinsic::ThisGrid => Ty::Group(GroupKind::Grid),
             Intrinsic::ThreadIdx
             | Intrinsic::BlockIdx
@@ -317,6 +369,8 @@ impl Intrinsic {
             Intrinsic::F16FromF32 => "ws_f16_from_f32",
             Intrinsic::F16FromF64 => "ws_f16_from_f64",
             Intrinsic::F16x2New => "ws_f16x2_new",
+            Intrinsic::VectorNew(v) => return format!("{}_new", v.c_name()),
+            Intrinsic::VectorSplat(v) => return format!("{}_splat", v.c_name()),
         };
         match value {
             Some(t) if self.params().contains(&ParamKind::Value) => format!("{plain}<{t}>"),

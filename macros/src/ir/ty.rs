@@ -22,9 +22,18 @@ pub enum Scalar {
     F16,
     /// `warpspeed::f16x2`: two halves in 32 bits, CUDA's `__half2`.
     F16x2,
+    /// The vector types (`warpspeed::f32x4`, CUDA's `float4`, ...): structs of 2 or 4
+    /// lanes `x, y, z, w`, aligned to their size, so one element is one vector access.
+    F32x2,
+    F32x4,
+    U32x2,
+    U32x4,
+    I32x2,
+    I32x4,
+    F64x2,
 }
 
-pub const ALL_SCALARS: [Scalar; 15] = [
+pub const ALL_SCALARS: [Scalar; 22] = [
     Scalar::Bool,
     Scalar::I8,
     Scalar::I16,
@@ -40,6 +49,13 @@ pub const ALL_SCALARS: [Scalar; 15] = [
     Scalar::F64,
     Scalar::F16,
     Scalar::F16x2,
+    Scalar::F32x2,
+    Scalar::F32x4,
+    Scalar::U32x2,
+    Scalar::U32x4,
+    Scalar::I32x2,
+    Scalar::I32x4,
+    Scalar::F64x2,
 ];
 
 impl Scalar {
@@ -64,6 +80,13 @@ impl Scalar {
             Scalar::F64 => "f64",
             Scalar::F16 => "f16",
             Scalar::F16x2 => "f16x2",
+            Scalar::F32x2 => "f32x2",
+            Scalar::F32x4 => "f32x4",
+            Scalar::U32x2 => "u32x2",
+            Scalar::U32x4 => "u32x4",
+            Scalar::I32x2 => "i32x2",
+            Scalar::I32x4 => "i32x4",
+            Scalar::F64x2 => "f64x2",
         }
     }
 
@@ -83,6 +106,13 @@ impl Scalar {
             Scalar::F64 => "double",
             Scalar::F16 => "ws_f16",
             Scalar::F16x2 => "ws_f16x2",
+            Scalar::F32x2 => "ws_f32x2",
+            Scalar::F32x4 => "ws_f32x4",
+            Scalar::U32x2 => "ws_u32x2",
+            Scalar::U32x4 => "ws_u32x4",
+            Scalar::I32x2 => "ws_i32x2",
+            Scalar::I32x4 => "ws_i32x4",
+            Scalar::F64x2 => "ws_f64x2",
         }
     }
 
@@ -90,7 +120,36 @@ impl Scalar {
         !matches!(
             self,
             Scalar::Bool | Scalar::F32 | Scalar::F64 | Scalar::F16 | Scalar::F16x2
-        )
+        ) && !self.is_vector()
+    }
+    /// `f32x4` and the other vector types.
+    pub fn is_vector(self) -> bool {
+        self.vector().is_some()
+    }
+    /// A vector type's lane type and lane count (`f32x4`: `(f32, 4)`).
+    pub fn vector(self) -> Option<(Scalar, usize)> {
+        Some(match self {
+            Scalar::F32x2 => (Scalar::F32, 2),
+            Scalar::F32x4 => (Scalar::F32, 4),
+            Scalar::U32x2 => (Scalar::U32, 2),
+            Scalar::U32x4 => (Scalar::U32, 4),
+            Scalar::I32x2 => (Scalar::I32, 2),
+            Scalar::I32x4 => (Scalar::I32, 4),
+            Scalar::F64x2 => (Scalar::F64, 2),
+            _ => return None,
+        })
+    }
+    /// The lane type of field `name` (`x`, `y`, and `z`, `w` of the 4-lane ones) of a
+    /// vector type.
+    pub fn vector_field(self, name: &str) -> Option<Scalar> {
+        let (lane, n) = self.vector()?;
+        let k = ["x", "y", "z", "w"].iter().position(|f| *f == name)?;
+        (k < n).then_some(lane)
+    }
+    /// Library types in Rust, structs in C: the half and vector types (named through
+    /// `::warpspeed::` in the emitted Rust).
+    pub fn is_library(self) -> bool {
+        self.is_half() || self.is_vector()
     }
     /// `f16` and `f16x2`: library types in Rust (no literals, no `as`), structs in C.
     pub fn is_half(self) -> bool {
@@ -111,6 +170,8 @@ impl Scalar {
             Scalar::I16 | Scalar::U16 | Scalar::F16 => 16,
             Scalar::F16x2 => 32,
             Scalar::I32 | Scalar::U32 | Scalar::F32 => 32,
+            Scalar::F32x2 | Scalar::U32x2 | Scalar::I32x2 => 64,
+            Scalar::F32x4 | Scalar::U32x4 | Scalar::I32x4 | Scalar::F64x2 => 128,
             _ => 64,
         }
     }

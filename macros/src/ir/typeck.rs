@@ -525,10 +525,35 @@ impl<'a> Typeck<'a> {
                 let bt = self.infer(base, None);
                 match (self.shallow(&bt), member) {
                     (Ty::Dim3, Member::Named(n)) if n == "x" || n == "y" || n == "z" => Ty::U32,
+                    (Ty::Scalar(s), Member::Named(n)) if s.vector_field(n).is_some() => {
+                        Ty::Scalar(s.vector_field(n).unwrap_or(s))
+                    }
+                    (Ty::Scalar(s), m) if s.is_vector() => {
+                        let m = match m {
+                            Member::Named(n) => n.clone(),
+                            Member::Index(i) => i.to_string(),
+                        };
+                        let fields = if s.vector().is_some_and(|(_, n)| n == 4) {
+                            "`x`, `y`, `z` and `w`"
+                        } else {
+                            "`x` and `y`"
+                        };
+                        let msg = format!(
+                            "no field `{m}` on type `{}`: its lanes are {fields}",
+                            s.rust_name()
+                        );
+                        self.cx.error_at(e.range(), msg);
+                        Ty::Never
+                    }
                     (Ty::Tuple(items), Member::Index(i)) if (*i as usize) < items.len() => {
                         items[*i as usize].clone()
                     }
                     (Ty::Never, _) => Ty::Never,
+                    (Ty::Var(_), Member::Named(n)) => {
+                        let msg = format!("type annotations needed: the type of this value must be known to read its field `{n}` (`let v: f32x4 = ..;`)");
+                        self.cx.error_at(base.range(), msg);
+                        Ty::Never
+                    }
                     (other, m) => {
                         let m = match m {
                             Member::Named(n) => n.clone(),
@@ -814,6 +839,26 @@ impl<'a> Typeck<'a> {
                 }
                 t
             }
+            // `v.x = 1.0` on a local vector.
+            ExprKind::Field(base, _) => {
+                let t = self.infer(place, None);
+                let bt = self.shallow(&self.expr[base.id].clone());
+                match (&base.kind, bt.scalar().filter(|s| s.is_vector())) {
+                    (ExprKind::Var(..), Some(_)) => t,
+                    (_, Some(v)) => {
+                        self.cx.error_at(
+                            place.range(),
+                            format!("a lane of an element is not assigned on its own: read the element into a local (`let mut v = a[i];`), set `v.x`, and store it back (`a[i] = v`), or store a whole `{}::new(..)`", v.rust_name()),
+                        );
+                        Ty::Never
+                    }
+                    _ if matches!(bt, Ty::Never | Ty::Var(_)) => Ty::Never,
+                    _ => {
+                        self.cx.error_at(place.range(), "invalid left-hand side of an assignment: assign to a local, a lane of a local vector (`v.x`), `slice[i]` or `array[i]`");
+                        Ty::Never
+                    }
+                }
+            }
             _ => {
                 self.infer(place, None);
                 self.cx.error_at(place.range(), "invalid left-hand side of an assignment: assign to a local, `slice[i]` or `array[i]`");
@@ -865,8 +910,19 @@ impl<'a> Typeck<'a> {
                 let lt = self.infer(l, expected);
                 let rt = self.infer(r, Some(&lt));
                 if self.unify(&lt, &rt).is_err() {
+                    let vector = [&lt, &rt]
+                        .iter()
+                        .find_map(|t| self.shallow(t).scalar().filter(|s| s.is_vector()));
+                    let hint = match vector {
+                        Some(v) => format!(
+                            "a vector and a scalar do not mix: write `{0}::splat(s)` (`s` in every lane), or compute on the lanes (`v.x {1} s`)",
+                            v.rust_name(),
+                            op.rust_token()
+                        ),
+                        None => "both sides of an arithmetic operator have one type in Rust (cast one side with `as`)".into(),
+                    };
                     let msg = format!(
-                        "mismatched types: `{}` {} `{}`: both sides of an arithmetic operator have one type in Rust (cast one side with `as`)",
+                        "mismatched types: `{}` {} `{}`: {hint}",
                         self.show(&lt),
                         op.rust_token(),
                         self.show(&rt)
@@ -1070,7 +1126,9 @@ impl<'a> Typeck<'a> {
                 }
                 None => {
                     let t = self.infer(a, None);
-                    if !matches!(self.shallow(&t), Ty::Scalar(_) | Ty::Var(_) | Ty::Never) {
+                    let vector = self.shallow(&t).scalar().is_some_and(|s| s.is_vector());
+                    if vector || !matches!(self.shallow(&t), Ty::Scalar(_) | Ty::Var(_) | Ty::Never)
+                    {
                         let msg = format!(
                             "`{name}` exchanges scalars between lanes, not `{}`",
                             self.show(&t)
@@ -1115,6 +1173,8 @@ impl<'a> Typeck<'a> {
             let floaty = s.is_float() || s == Scalar::F16;
             let problem = if s == Scalar::F16x2 {
                 Some("an `f16x2` prints as its halves: `p.lo()`, `p.hi()`")
+            } else if s.is_vector() {
+                Some("a vector prints as its lanes: `v.x`, `v.y`, ...")
             } else if spec.hex.is_some() && !s.is_int() {
                 Some("`{:x}` prints integers")
             } else if spec.precision.is_some() && !floaty {
@@ -1156,6 +1216,14 @@ impl<'a> Typeck<'a> {
                 ParamKind::Value => {
                     let t = self.infer(a, None);
                     match self.shallow(&t) {
+                        Ty::Scalar(s) if s.is_vector() => {
+                            let msg = format!(
+                                "`{}` exchanges scalars between lanes, not `{}`: exchange each of its lanes (`v.x`, `v.y`, ...)",
+                                i.rust_name(),
+                                s.rust_name()
+                            );
+                            self.cx.error_at(a.range(), msg);
+                        }
                         Ty::Scalar(_) | Ty::Var(_) | Ty::Never => {}
                         other => {
                             let msg = format!(
@@ -1321,9 +1389,20 @@ impl<'a> Typeck<'a> {
                     }
                     return;
                 };
+                if s.is_vector() && !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+                    cx.error_at(
+                        span,
+                        format!(
+                            "`{}` cannot be applied to `{}`: vectors have `+`, `-` and `*`, lane by lane; compute on the lanes (`v.x`, `v.y`, ...) for the rest",
+                            op.rust_token(),
+                            s.rust_name()
+                        ),
+                    );
+                    return;
+                }
                 let ok = match op {
                     BinOp::Add | BinOp::Sub | BinOp::Mul => {
-                        s.is_int() || s.is_float() || s.is_half()
+                        s.is_int() || s.is_float() || s.is_library()
                     }
                     BinOp::Div | BinOp::Rem => s.is_int() || s.is_float() || s == Scalar::F16,
                     BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
@@ -1362,7 +1441,7 @@ impl<'a> Typeck<'a> {
             }
             Obligation::Not(t, span) => {
                 if let Some(s) = self.resolve(&t).scalar() {
-                    if s.is_float() || s.is_half() {
+                    if s.is_float() || s.is_library() {
                         cx.error_at(
                             span,
                             format!(
@@ -1383,7 +1462,26 @@ impl<'a> Typeck<'a> {
                     }
                     return;
                 };
-                if f.is_half() || to.is_half() {
+                if f.is_vector() || to.is_vector() {
+                    cx.error_at(
+                        span,
+                        match to.vector() {
+                            Some((lane, _)) => format!(
+                                "`as` does not convert `{}` to `{}`: convert lane by lane, `{}::new(v.x as {lane}, v.y as {lane}, ..)`",
+                                f.rust_name(),
+                                to.rust_name(),
+                                to.rust_name(),
+                                lane = lane.rust_name()
+                            ),
+                            None => format!(
+                                "`as` does not convert `{}` to `{}`: convert its lanes (`v.x as {}`)",
+                                f.rust_name(),
+                                to.rust_name(),
+                                to.rust_name()
+                            ),
+                        },
+                    );
+                } else if f.is_half() || to.is_half() {
                     cx.error_at(
                         span,
                         format!(

@@ -752,7 +752,7 @@ impl<'a> Parser<'a> {
             let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
             let n = segs.len();
             if n >= 2 {
-                if let Some(s) = Scalar::from_name(&segs[n - 2]).filter(|s| !s.is_half()) {
+                if let Some(s) = Scalar::from_name(&segs[n - 2]).filter(|s| !s.is_library()) {
                     let c = match segs[n - 1].as_str() {
                         "MAX" => Some(AssocConst::Max),
                         "MIN" => Some(AssocConst::Min),
@@ -963,8 +963,8 @@ fn intrinsic_of(path: &syn::Path) -> Option<Intrinsic> {
     let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     match segs.as_slice() {
         [name] => Intrinsic::from_name(name),
-        // `f16::from_f32(x)` and the other associated functions of the half types.
-        [ty, name] if ty == "f16" || ty == "f16x2" => {
+        // `f16::from_f32(x)`, `f32x4::new(..)`: associated functions of the library types.
+        [ty, name] if Scalar::from_name(ty).is_some_and(|s| s.is_library()) => {
             Intrinsic::from_name(&format!("{ty}::{name}"))
         }
         [krate, ty, name] if krate == "warpspeed" => Intrinsic::from_name(&format!("{ty}::{name}")),

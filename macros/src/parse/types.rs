@@ -17,7 +17,7 @@ fn type_hint(ty: &syn::Type) -> String {
         format!("`{text}` is a host type: a GPU thread has no heap; kernels use scalars, slices and local arrays")
     } else {
         format!(
-            "unsupported type `{text}` in a kernel: use bool, i8..i64, u8..u64, usize, isize, f32, f64, warpspeed::f16, f16x2 (slices `&[T]`/`&mut [T]` as parameters)"
+            "unsupported type `{text}` in a kernel: use bool, i8..i64, u8..u64, usize, isize, f32, f64, warpspeed::f16, f16x2, f32x4 and the other vector types (slices `&[T]`/`&mut [T]` as parameters)"
         )
     }
 }
@@ -64,7 +64,7 @@ pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
                     return Some(s);
                 }
             }
-            // `warpspeed::f16`, `half::f16`, `warpspeed::f16x2`.
+            // `warpspeed::f16`, `half::f16`, `warpspeed::f16x2`, `warpspeed::f32x4`.
             let segs: Vec<String> = p
                 .path
                 .segments
@@ -72,7 +72,7 @@ pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
                 .map(|s| s.ident.to_string())
                 .collect();
             if let [krate, name] = segs.as_slice() {
-                if let Some(s) = Scalar::from_name(name).filter(|s| s.is_half()) {
+                if let Some(s) = Scalar::from_name(name).filter(|s| s.is_library()) {
                     if krate == "warpspeed" || (krate == "half" && s == Scalar::F16) {
                         return Some(s);
                     }

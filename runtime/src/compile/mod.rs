@@ -16,7 +16,7 @@ pub use diagnostics::{parse_log, Diagnostic};
 pub use disk_cache::{CacheKey, DiskCache};
 pub(crate) use function_cache::{FunctionCache, LoadedKernel};
 pub use nvrtc::{
-    compile_cubin, nvrtc_available, nvrtc_compile_count, nvrtc_options, nvrtc_version,
+    compile_cubin, compile_ptx, nvrtc_available, nvrtc_compile_count, nvrtc_options, nvrtc_version,
 };
 
 use crate::error::Result;

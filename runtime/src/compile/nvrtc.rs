@@ -83,6 +83,14 @@ pub fn compile_cubin(source: &str, arch: (u32, u32), options: KernelOptions) -> 
     compile(kernel_name_in(source), source, arch, options).map(|(cubin, _log)| cubin)
 }
 
+/// The PTX NVRTC writes for `source` on the way to the CUBIN of [`compile_cubin`] (same
+/// options), to see which instructions an access became (`ld.global.nc.v4.f32`, ...).
+/// Needs NVRTC, not a GPU.
+pub fn compile_ptx(source: &str, arch: (u32, u32), options: KernelOptions) -> Result<String> {
+    let (ptx, _log) = compile_to(kernel_name_in(source), source, arch, options, Program::ptx)?;
+    Ok(c_text(&ptx))
+}
+
 /// Compiles `source`; returns the CUBIN and NVRTC's log (warnings, usually empty).
 /// `kernel` names the kernel in errors.
 pub(crate) fn compile(
@@ -91,6 +99,17 @@ pub(crate) fn compile(
     arch: (u32, u32),
     options: KernelOptions,
 ) -> Result<(Vec<u8>, String)> {
+    compile_to(kernel, source, arch, options, Program::cubin)
+}
+
+/// Compiles `source` and reads `output` (the CUBIN, the PTX) of the compiled program.
+fn compile_to<T>(
+    kernel: &str,
+    source: &str,
+    arch: (u32, u32),
+    options: KernelOptions,
+    output: fn(&Program) -> Result<T, result::NvrtcError>,
+) -> Result<(T, String)> {
     require_nvrtc()?;
     let opts = nvrtc_options(arch, options);
     let compile_error = |log: String| Error::Compile {
@@ -114,7 +133,7 @@ pub(crate) fn compile(
             source,
         }
     };
-    let outcome = guarded(|| -> Result<(Vec<u8>, String)> {
+    let outcome = guarded(|| -> Result<(T, String)> {
         let program = Program(
             result::create_program(&c_source, Some(&program_name))
                 .map_err(nvrtc_error("creating a program"))?,
@@ -130,7 +149,7 @@ pub(crate) fn compile(
             return Err(compile_error(log));
         }
         Ok((
-            program.cubin().map_err(nvrtc_error("reading the CUBIN"))?,
+            output(&program).map_err(nvrtc_error("reading the compiled program"))?,
             log,
         ))
     });
@@ -157,6 +176,19 @@ impl Program {
         // SAFETY: `cubin` holds exactly the `size` bytes NVRTC said it will write.
         unsafe { sys::nvrtcGetCUBIN(self.0, cubin.as_mut_ptr().cast::<c_char>()) }.result()?;
         Ok(cubin)
+    }
+}
+
+impl Program {
+    /// The PTX of a compiled program (NUL-terminated).
+    fn ptx(&self) -> Result<Vec<c_char>, result::NvrtcError> {
+        let mut size = 0usize;
+        // SAFETY: the program is live and compiled; `size` is valid for one write.
+        unsafe { sys::nvrtcGetPTXSize(self.0, &mut size) }.result()?;
+        let mut ptx = vec![0 as c_char; size];
+        // SAFETY: `ptx` holds exactly the `size` bytes NVRTC said it will write.
+        unsafe { sys::nvrtcGetPTX(self.0, ptx.as_mut_ptr()) }.result()?;
+        Ok(ptx)
     }
 }
 

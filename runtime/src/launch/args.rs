@@ -68,7 +68,7 @@ impl<'a> KernelArgs<'a> {
     /// A scalar parameter, passed by value.
     pub fn scalar<T: KernelScalar>(&mut self, value: T) -> &mut Self {
         self.args.push(Arg::Scalar {
-            bits: value.to_bits(),
+            bits: value.to_bits128(),
             size: std::mem::size_of::<T>() as u8,
         });
         self

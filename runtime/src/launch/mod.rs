@@ -31,7 +31,7 @@ use crate::device::{CudaDevice, Device, Inner};
 use crate::error::{Error, Result};
 use crate::kernel_abi::{Arg, KernelDef};
 
-// Scalars are passed as a pointer to the low bytes of a u64.
+// Scalars are passed as a pointer to the low bytes of a u128.
 #[cfg(target_endian = "big")]
 compile_error!("warpspeed's kernel ABI assumes a little-endian host");
 
@@ -194,7 +194,7 @@ fn launch_cuda(
                 params.push(addr as *const u64 as *mut c_void);
                 params.push(len as *const u64 as *mut c_void);
             }
-            Arg::Scalar { bits, .. } => params.push(bits as *const u64 as *mut c_void),
+            Arg::Scalar { bits, .. } => params.push(bits as *const u128 as *mut c_void),
         }
     }
     let (g, b) = (cfg.grid, cfg.block);
@@ -203,7 +203,7 @@ fn launch_cuda(
     // SAFETY: `function` comes from this context, which is bound to this thread; `params`
     // has one pointer per C parameter of the entry, in order and of the C type the macro
     // emitted (slices: device pointer and `unsigned long long` length; scalars: the low
-    // `size` bytes of a little-endian u64), each pointing into `args`, which outlives the
+    // `size` bytes of a little-endian u128), each pointing into `args`, which outlives the
     // call; device pointers are live allocations borrowed by `args` for the launch; the
     // configuration was validated against the device's limits, the function opted in to
     // its dynamic shared memory, and a cooperative grid fits on the device.

@@ -15,7 +15,10 @@ use std::sync::atomic::{
 use crate::half_types::{f16, f16x2};
 use crate::kernel_abi::KernelScalar;
 
-/// Reads one element as a Relaxed atomic load of its width.
+/// Reads one element as a Relaxed atomic load of its width; a 16-byte vector
+/// ([`f32x4`](crate::f32x4), [`f64x2`](crate::f64x2), ...) as two 8-byte ones, low half
+/// first (the GPU's `ld.v4.f32` is not one atomic access either: PTX makes a vector access
+/// one access per lane). Race checks see the element as one, as they do every element.
 ///
 /// # Safety
 /// `p` is in bounds of a live allocation and aligned for `T` (whose alignment equals its
@@ -25,34 +28,47 @@ pub(crate) unsafe fn load_elem<T: KernelScalar>(p: *const T) -> T {
     const { assert!(std::mem::align_of::<T>() >= std::mem::size_of::<T>()) };
     let p = p.cast_mut();
     // SAFETY (each arm): as the caller promised; the atomic type has T's size and
-    // alignment, and no non-atomic access to simulated memory exists during a launch.
+    // alignment (16 bytes: two 8-byte halves, each aligned), and no non-atomic access to
+    // simulated memory exists during a launch.
     let bits = unsafe {
         match std::mem::size_of::<T>() {
-            1 => u64::from(AtomicU8::from_ptr(p.cast()).load(Relaxed)),
-            2 => u64::from(AtomicU16::from_ptr(p.cast()).load(Relaxed)),
-            4 => u64::from(AtomicU32::from_ptr(p.cast()).load(Relaxed)),
-            8 => AtomicU64::from_ptr(p.cast()).load(Relaxed),
+            1 => u128::from(AtomicU8::from_ptr(p.cast()).load(Relaxed)),
+            2 => u128::from(AtomicU16::from_ptr(p.cast()).load(Relaxed)),
+            4 => u128::from(AtomicU32::from_ptr(p.cast()).load(Relaxed)),
+            8 => u128::from(AtomicU64::from_ptr(p.cast()).load(Relaxed)),
+            16 => {
+                let half = p.cast::<u64>();
+                let lo = AtomicU64::from_ptr(half).load(Relaxed);
+                let hi = AtomicU64::from_ptr(half.add(1)).load(Relaxed);
+                u128::from(lo) | u128::from(hi) << 64
+            }
             n => unreachable!("no {n}-byte kernel scalar"),
         }
     };
-    T::from_bits(bits)
+    T::from_bits128(bits)
 }
 
-/// Writes one element as a Relaxed atomic store of its width.
+/// Writes one element as a Relaxed atomic store of its width (16 bytes: two 8-byte
+/// stores, as [`load_elem`] reads them).
 ///
 /// # Safety
 /// As [`load_elem`], and the memory is writable.
 #[inline(always)]
 pub(crate) unsafe fn store_elem<T: KernelScalar>(p: *mut T, value: T) {
     const { assert!(std::mem::align_of::<T>() >= std::mem::size_of::<T>()) };
-    let bits = value.to_bits();
+    let bits = value.to_bits128();
     // SAFETY: as the caller promised (see load_elem).
     unsafe {
         match std::mem::size_of::<T>() {
             1 => AtomicU8::from_ptr(p.cast()).store(bits as u8, Relaxed),
             2 => AtomicU16::from_ptr(p.cast()).store(bits as u16, Relaxed),
             4 => AtomicU32::from_ptr(p.cast()).store(bits as u32, Relaxed),
-            8 => AtomicU64::from_ptr(p.cast()).store(bits, Relaxed),
+            8 => AtomicU64::from_ptr(p.cast()).store(bits as u64, Relaxed),
+            16 => {
+                let half = p.cast::<u64>();
+                AtomicU64::from_ptr(half).store(bits as u64, Relaxed);
+                AtomicU64::from_ptr(half.add(1)).store((bits >> 64) as u64, Relaxed);
+            }
             n => unreachable!("no {n}-byte kernel scalar"),
         }
     }

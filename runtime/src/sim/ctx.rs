@@ -144,7 +144,7 @@ impl<'a> ThreadCtx<'a> {
     /// Scalar argument `i`.
     pub fn arg_scalar<T: KernelScalar>(&self, i: usize) -> T {
         match self.arg(i) {
-            Arg::Scalar { bits, .. } => T::from_bits(bits),
+            Arg::Scalar { bits, .. } => T::from_bits128(bits),
             Arg::Slice { .. } => {
                 panic!("kernel ABI mismatch: argument {i} is a slice where a scalar belongs")
             }

@@ -1,7 +1,8 @@
 //! Shared memory of one block: one allocation per call site of `shared_array` /
 //! `shared_atomic_array` (sites compared by file, line and column) and one for
-//! `dynamic_shared`, each 8-byte aligned and filled with 0xFF bytes (uninitialised shared
-//! memory is garbage on the GPU, so it is garbage here), with its race-check shadow.
+//! `dynamic_shared`, each 16-byte aligned (as the GPU's, for the 16-byte vector types) and
+//! filled with 0xFF bytes (uninitialised shared memory is garbage on the GPU, so it is
+//! garbage here), with its race-check shadow.
 //!
 //! Every thread of the block that reaches a site gets the same memory. The dynamic
 //! allocation is shared whatever element type views it; when views of different element
@@ -123,7 +124,7 @@ impl SharedMem {
         elem_size: usize,
         checks: bool,
     ) -> (NonNull<u8>, usize, u32) {
-        let layout = Layout::from_size_align(bytes.max(1), 8).expect("shared memory layout");
+        let layout = Layout::from_size_align(bytes.max(1), 16).expect("shared memory layout");
         // SAFETY: the layout has a non-zero size.
         let raw = unsafe { std::alloc::alloc(layout) };
         let Some(ptr) = NonNull::new(raw) else {

@@ -507,8 +507,9 @@ impl<'a> FnWriter<'a> {
         let s = lt.scalar().unwrap_or(Scalar::I32);
         let c = s.c_name();
         use BinOp::*;
-        if s.is_half() {
-            // Structs in C: every operation is a prelude helper (half's f32-then-round).
+        if s.is_library() {
+            // Structs in C: every operation is a prelude helper (half's f32-then-round;
+            // the vectors' lane by lane).
             let name = match op {
                 Add => "add",
                 Sub => "sub",

@@ -377,8 +377,13 @@ impl<'a> FnWriter<'a> {
         }
     }
 
-    /// A variable assigned: the prover forgets what it knew of its old value.
+    /// A variable assigned (or a lane of one, `v.x = ..`): the prover forgets what it knew
+    /// of its old value.
     fn assigned(&mut self, place: &Expr) {
+        let place = match &place.kind {
+            ExprKind::Field(base, _) => base,
+            _ => place,
+        };
         if let ExprKind::Var(_, slot) = &place.kind {
             if let Some(v) = slot.get() {
                 self.facts.assigned(v);
@@ -392,6 +397,10 @@ impl<'a> FnWriter<'a> {
         let mut vars = Vec::new();
         super::walk_block(body, &mut |e| {
             if let ExprKind::Assign(place, _) | ExprKind::AssignOp(_, place, _) = &e.kind {
+                let place = match &place.kind {
+                    ExprKind::Field(base, _) => base,
+                    _ => place,
+                };
                 if let ExprKind::Var(_, slot) = &place.kind {
                     vars.extend(slot.get());
                 }
