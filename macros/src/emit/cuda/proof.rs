@@ -131,10 +131,14 @@ impl Poly {
 /// `.x`, `.y`, `.z` (past every variable id and every `len_atom`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Dim {
-    ThreadIdx,
-    BlockIdx,
-    BlockDim,
-    GridDim,
+    /// `thread_idx()`
+    Thread,
+    /// `block_idx()`
+    Block,
+    /// `block_dim()`
+    BlockSize,
+    /// `grid_dim()`
+    GridSize,
 }
 
 const DIM_ATOMS: VarId = 2 << 40;
@@ -146,10 +150,10 @@ fn dim_atom(d: Dim, axis: usize) -> VarId {
 fn dim_of_atom(a: VarId) -> Option<(Dim, usize)> {
     let k = a.checked_sub(DIM_ATOMS)?;
     let d = match k / 3 {
-        0 => Dim::ThreadIdx,
-        1 => Dim::BlockIdx,
-        2 => Dim::BlockDim,
-        3 => Dim::GridDim,
+        0 => Dim::Thread,
+        1 => Dim::Block,
+        2 => Dim::BlockSize,
+        3 => Dim::GridSize,
         _ => return None,
     };
     Some((d, k % 3))
@@ -321,10 +325,10 @@ impl<'a> Prover<'a> {
                     return None;
                 };
                 let d = match i {
-                    Intrinsic::ThreadIdx => Dim::ThreadIdx,
-                    Intrinsic::BlockIdx => Dim::BlockIdx,
-                    Intrinsic::BlockDim => Dim::BlockDim,
-                    Intrinsic::GridDim => Dim::GridDim,
+                    Intrinsic::ThreadIdx => Dim::Thread,
+                    Intrinsic::BlockIdx => Dim::Block,
+                    Intrinsic::BlockDim => Dim::BlockSize,
+                    Intrinsic::GridDim => Dim::GridSize,
                     _ => return None,
                 };
                 let axis = ["x", "y", "z"].iter().position(|a| a == axis)?;
@@ -368,24 +372,24 @@ impl<'a> Prover<'a> {
         let one = Poly::constant(1);
         let declared = |axis: usize| self.facts.block.map(|b| i128::from(b[axis]));
         match dim_of_atom(a) {
-            Some((Dim::ThreadIdx, axis)) => {
+            Some((Dim::Thread, axis)) => {
                 let extent = declared(axis).unwrap_or(MAX_BLOCK_DIM[axis]);
                 let mut v = vec![Poly::constant(extent - 1)];
-                v.extend(Poly::atom(dim_atom(Dim::BlockDim, axis)).sub(&one));
+                v.extend(Poly::atom(dim_atom(Dim::BlockSize, axis)).sub(&one));
                 v
             }
-            Some((Dim::BlockIdx, axis)) => {
+            Some((Dim::Block, axis)) => {
                 let mut v = Vec::new();
-                v.extend(Poly::atom(dim_atom(Dim::GridDim, axis)).sub(&one));
+                v.extend(Poly::atom(dim_atom(Dim::GridSize, axis)).sub(&one));
                 v.push(Poly::constant(MAX_GRID_DIM[axis] - 1));
                 v
             }
-            Some((Dim::BlockDim, axis)) => {
+            Some((Dim::BlockSize, axis)) => {
                 vec![Poly::constant(
                     declared(axis).unwrap_or(MAX_BLOCK_DIM[axis]),
                 )]
             }
-            Some((Dim::GridDim, axis)) => vec![Poly::constant(MAX_GRID_DIM[axis])],
+            Some((Dim::GridSize, axis)) => vec![Poly::constant(MAX_GRID_DIM[axis])],
             None => Vec::new(),
         }
     }
@@ -689,7 +693,7 @@ impl<'a> Prover<'a> {
         };
         if matches!(
             self.atom_of(e).and_then(dim_of_atom),
-            Some((Dim::BlockDim | Dim::GridDim, _))
+            Some((Dim::BlockSize | Dim::GridSize, _))
         ) {
             out.push(Poly::constant(1));
         }
