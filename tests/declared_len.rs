@@ -249,25 +249,7 @@ fn near_misses_keep_their_checks() {
     for dev in devices("declared_len_near_misses") {
         let n = 8usize;
         let expect = |r: Result<(), Error>, kernel: &str, marker: &str, index: u64, len: u64| {
-            let err = r.and_then(|()| dev.synchronize()).unwrap_err();
-            match &err {
-                Error::OutOfBounds {
-                    kernel: k,
-                    file,
-                    line,
-                    index: i,
-                    len: l,
-                    ..
-                } => assert_eq!(
-                    (k.as_str(), format!("{file}:{line}"), *i, *l),
-                    (kernel, at(marker), index, len),
-                    "{err}"
-                ),
-                other => panic!(
-                    "{kernel} on {:?}: expected OutOfBounds, got {other}",
-                    dev.backend()
-                ),
-            }
+            common::expect_oob(&dev, r, kernel, &at(marker), index, len)
         };
         let a = dev.upload(&vec![5u32; n]).unwrap();
         let mut out = dev.zeros::<u32>(n).unwrap();

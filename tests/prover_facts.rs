@@ -352,25 +352,7 @@ fn expect_oob(
     index: u64,
     len: u64,
 ) {
-    let err = r.and_then(|()| dev.synchronize()).unwrap_err();
-    match &err {
-        Error::OutOfBounds {
-            kernel: k,
-            file,
-            line,
-            index: i,
-            len: l,
-            ..
-        } => assert_eq!(
-            (k.as_str(), format!("{file}:{line}"), *i, *l),
-            (kernel, at(marker), index, len),
-            "{err}"
-        ),
-        other => panic!(
-            "{kernel} on {:?}: expected OutOfBounds, got {other}",
-            dev.backend()
-        ),
-    }
+    common::expect_oob(dev, r, kernel, &at(marker), index, len);
 }
 
 #[test]

@@ -82,3 +82,36 @@ pub fn assert_context_lost(
         }
     }
 }
+
+/// `r`, or the synchronisation after it, is `Error::OutOfBounds` in `kernel` at `place`
+/// (`file:line`) with `index` and `len`: what a near miss of the bounds prover must report
+/// on every backend.
+#[allow(dead_code)] // only the prover's tests use it
+pub fn expect_oob(
+    dev: &Device,
+    r: warpspeed::Result<()>,
+    kernel: &str,
+    place: &str,
+    index: u64,
+    len: u64,
+) {
+    let err = r.and_then(|()| dev.synchronize()).unwrap_err();
+    match &err {
+        warpspeed::Error::OutOfBounds {
+            kernel: k,
+            file,
+            line,
+            index: i,
+            len: l,
+            ..
+        } => assert_eq!(
+            (k.as_str(), format!("{file}:{line}"), *i, *l),
+            (kernel, place.to_string(), index, len),
+            "{err}"
+        ),
+        other => panic!(
+            "{kernel} on {:?}: expected OutOfBounds, got {other}",
+            dev.backend()
+        ),
+    }
+}

@@ -488,13 +488,7 @@ impl<'a> FnWriter<'a> {
             self.indent += 1;
             self.bind_loop_var(pat, &t, &cur);
             self.indent -= 1;
-            self.entering_loop(body);
-            let facts = self.facts.mark();
-            if let Pat::Bind { var, .. } = pat {
-                self.prover().loop_var(*var, &r.start, &r.end, r.inclusive);
-            }
-            self.loop_body(label, body);
-            self.facts.reset(facts);
+            self.range_body(label, pat, r, body);
             return;
         }
         let go = self.namer.temp();
@@ -543,6 +537,18 @@ impl<'a> FnWriter<'a> {
             ));
         }
         self.indent -= 1;
+        self.range_body(label, pat, r, body);
+    }
+
+    /// The body of a `for` loop whose C header is written: what the loop variable is
+    /// known to be (between the range's ends), then the body, and the loop closed.
+    fn range_body(
+        &mut self,
+        label: &Option<proc_macro2::Ident>,
+        pat: &Pat,
+        r: &RangeLoop,
+        body: &Block,
+    ) {
         self.entering_loop(body);
         let facts = self.facts.mark();
         if let Pat::Bind { var, .. } = pat {
