@@ -292,6 +292,7 @@ fn one_block<T: ScanElem>(
         &mut out,
         &mut sums,
         inclusive,
+        true,
     )?;
     let want = cpu_scan(x, inclusive);
     let total = cpu_scan(x, true).last().copied().unwrap_or(T::ZERO);

@@ -5,15 +5,16 @@
 //! look-back (`LookbackScan`, one launch), each against the same algorithm by hand; peers
 //! torch.cumsum and cupy.cumsum.
 //!
-//! scan.rs has no `unchecked` twins yet, so the unchecked column of its rows is empty;
-//! the look-back scan has all three.
+//! Every scan has all three columns: checked, `unchecked`, by hand.
 
 use cudarc::driver::{CudaFunction, PushKernelArg};
 use warpspeed::{DeviceBuffer, LaunchConfig};
 
 use crate::common::XorShift;
 use crate::hand::{cfg, raw};
-use crate::scan_kernels::{cpu_naive_prefix, cpu_scan, naive_prefix, MultiBlockScan, ScanElem};
+use crate::scan_kernels::{
+    cpu_naive_prefix, cpu_scan, naive_prefix, unchecked, MultiBlockScan, ScanElem,
+};
 use crate::scan_lookback::{HandLookback, LookbackElem, LookbackScan, LOOKBACK_BLOCK};
 use crate::table::{Row, Unit};
 use crate::timing::{best_ms, Step};
@@ -23,8 +24,12 @@ use crate::{Bench, Kernel, Res};
 const BLOCK: u32 = 1024;
 
 pub fn kernels() -> Vec<Kernel> {
-    let mut all = vec![("checked", &naive_prefix::KERNEL)];
+    let mut all = vec![
+        ("checked", &naive_prefix::KERNEL),
+        ("unchecked", &unchecked::naive_prefix::KERNEL),
+    ];
     all.extend(u32::kernels().map(|k| ("checked", k)));
+    all.extend(u32::unchecked_kernels().map(|k| ("unchecked", k)));
     let [checked, unchecked] = u32::lookback_kernels();
     all.extend([("checked", checked), ("unchecked", unchecked)]);
     all
@@ -41,11 +46,17 @@ fn naive(b: &Bench) -> Res<Row> {
     let x: Vec<f64> = (0..1024).map(|_| rng.range_f64(-1.0, 1.0)).collect();
     let input = dev.upload(&x)?;
     let mut out_c = dev.upload(&vec![f64::NAN; 1024])?;
+    let mut out_u = dev.upload(&vec![f64::NAN; 1024])?;
     let out_h = dev.upload(&vec![f64::NAN; 1024])?;
     let config = LaunchConfig::new(1, 1024);
     let f = b.hand.function("scan.cu", "naive_prefix_hand")?;
     let mut steps: Vec<Step> = vec![
         Box::new(|| Ok(naive_prefix::launch(dev, config, &input, &mut out_c)?)),
+        Box::new(|| {
+            Ok(unchecked::naive_prefix::launch(
+                dev, config, &input, &mut out_u,
+            )?)
+        }),
         Box::new(|| {
             let mut l = b.stream.launch_builder(&f);
             l.arg(raw(&input)).arg(raw(&out_h));
@@ -65,6 +76,12 @@ fn naive(b: &Bench) -> Res<Row> {
         f64::to_bits,
     );
     b.check(
+        "naive scan, unchecked, against the CPU",
+        &out_u.download()?,
+        &want,
+        f64::to_bits,
+    );
+    b.check(
         "naive scan, hand, against the CPU",
         &out_h.download()?,
         &want,
@@ -74,8 +91,8 @@ fn naive(b: &Bench) -> Res<Row> {
     Ok(
         Row::new("scan naive_prefix", "1024 f64, 1 block", Unit::Us).times(
             us(t[0]),
-            None,
             Some(us(t[1])),
+            Some(us(t[2])),
         ),
     )
 }
@@ -180,12 +197,16 @@ fn multi_block(b: &Bench) -> Res<Row> {
     let input = dev.upload(&x)?;
     let poison = vec![0xDEAD_BEEFu32; len];
     let mut out_c = dev.upload(&poison)?;
+    let mut out_u = dev.upload(&poison)?;
     let out_h = dev.upload(&poison)?;
+    // One plan each: a plan's buffers of tile totals serve one scan at a time.
     let mut plan = MultiBlockScan::<u32>::new(dev, len, BLOCK)?;
+    let mut plan_u = MultiBlockScan::<u32>::new(dev, len, BLOCK)?;
     let hand = HandScan::new(b, len)?;
     let launches = plan.launches();
     let mut steps: Vec<Step> = vec![
         Box::new(|| Ok(plan.run(dev, &input, &mut out_c, true)?)),
+        Box::new(|| Ok(plan_u.run_with(dev, &input, &mut out_u, true, false)?)),
         Box::new(|| hand.run(&input, &out_h, true)),
     ];
     let t = best_ms(b, &mut steps)?;
@@ -194,6 +215,12 @@ fn multi_block(b: &Bench) -> Res<Row> {
     b.check(
         "multi-block scan, checked, against the CPU",
         &out_c.download()?,
+        &want,
+        |v| v,
+    );
+    b.check(
+        "multi-block scan, unchecked, against the CPU",
+        &out_u.download()?,
         &want,
         |v| v,
     );
@@ -208,7 +235,7 @@ fn multi_block(b: &Bench) -> Res<Row> {
         format!("2^{log2} u32"),
         Unit::Ms,
     )
-    .times(t[0], None, Some(t[1]))
+    .times(t[0], Some(t[1]), Some(t[2]))
     .peers(b.peers(&format!("scan_2^{log2}_i32"), Unit::Ms))
     .note(b.bandwidth_note(8.0 * len as f64, t[0]))
     .note(format!("{launches} launches")))

@@ -225,8 +225,7 @@ pub fn print(rows: &[Row]) -> usize {
         out,
         "\ntargets: checked/unchecked <= {CHECKS_TARGET}; warpspeed/hand <= {HAND_TARGET} \
          (launch, process start: <= {RAW_TARGET}); warpspeed = the checked (default) kernel.\n\
-         '-': no such contestant (the scan kernels have no unchecked form yet; launches and \
-         process starts have one form)."
+         '-': no such contestant (launches and process starts have one form)."
     );
     print!("{out}");
     missed

@@ -182,7 +182,8 @@ macro_rules! life_kernels {
             let y0 = block_idx().y as usize * 32;
             // Tile cell (r, c) is lattice cell (y0 + r - 1, x0 + c - 1), wrapped. The 1024 threads
             // load the 1156 cells in two rounds; a subtraction loop wraps without a 64-bit `%`.
-            for i in (ty * 32 + tx..34 * 34).step_by(1024) {
+            let mut i = ty * 32 + tx;
+            while i < 34 * 34 {
                 let r = i / 34;
                 let c = i % 34;
                 let mut gy = y0 + r + n - 1;
@@ -194,6 +195,7 @@ macro_rules! life_kernels {
                     gx -= n;
                 }
                 tile[r][c] = cells[gy * n + gx];
+                i += 1024;
             }
             sync_threads();
             let x = x0 + tx;

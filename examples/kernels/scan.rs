@@ -17,26 +17,45 @@ use warpspeed::{Device, DeviceBuffer, KernelScalar, LaunchConfig};
 /// shared memory. The seed updates `sum_buf[tid]` in place while a neighbour reads it in the
 /// same step (a data race the simulator reports); this version reads first, waits at a
 /// barrier, then writes: 10 steps of two barriers each.
-#[gpu_kernel]
-pub fn naive_prefix(vec: &[f64], out: &mut [f64]) {
-    let sum_buf = SharedArray::<f64, 1024>::new();
-    let tid = thread_idx().x as usize;
-    sum_buf[tid] = vec[tid];
-    let mut iter = 1usize;
-    for _ in 0..10 {
-        sync_threads();
-        let v = if tid >= iter {
-            sum_buf[tid] + sum_buf[tid - iter]
-        } else {
-            sum_buf[tid]
-        };
-        sync_threads();
-        sum_buf[tid] = v;
-        iter *= 2;
-    }
-    sync_threads();
-    out[tid] = sum_buf[tid];
+/// Written once, instantiated checked (the default) and `unchecked` below.
+macro_rules! naive_prefix_kernel {
+    ($($opt:tt)*) => {
+        #[gpu_kernel($($opt)*)]
+        pub fn naive_prefix(vec: &[f64], out: &mut [f64]) {
+            let sum_buf = SharedArray::<f64, 1024>::new();
+            let tid = thread_idx().x as usize;
+            sum_buf[tid] = vec[tid];
+            let mut iter = 1usize;
+            for _ in 0..10 {
+                sync_threads();
+                let v = if tid >= iter {
+                    sum_buf[tid] + sum_buf[tid - iter]
+                } else {
+                    sum_buf[tid]
+                };
+                sync_threads();
+                sum_buf[tid] = v;
+                iter *= 2;
+            }
+            sync_threads();
+            out[tid] = sum_buf[tid];
+        }
+    };
 }
+
+/// The naive scan with bounds checks (the default).
+pub mod checked {
+    use super::*;
+    naive_prefix_kernel!();
+}
+
+/// The naive scan `#[gpu_kernel(unchecked)]`.
+pub mod unchecked {
+    use super::*;
+    naive_prefix_kernel!(unchecked);
+}
+
+pub use checked::naive_prefix;
 
 /// The seed's original kernel, race included: kept to show the simulator's report.
 #[gpu_kernel]
@@ -95,8 +114,20 @@ pub const MAX_TILE: usize = 2 * MAX_SCAN_BLOCK;
 /// `$add(data, offsets, tile_log2)`: adds `offsets[i >> tile_log2]` to element `i` (the
 /// exclusive scan of the tile totals, i.e. everything before element i's tile).
 macro_rules! blelloch_kernels {
-    ($tiles:ident, $add:ident, $t:ident, $zero:tt) => {
-        #[gpu_kernel]
+    ($tiles:ident, $add:ident, $unchecked:ident, $t:ident, $zero:tt) => {
+        blelloch_kernels!(@kernels [] $tiles, $add, $t, $zero);
+
+        /// The same kernels `#[gpu_kernel(unchecked)]`, under the same names (for the
+        /// bench: what the checks cost).
+        pub mod $unchecked {
+            use super::*;
+            blelloch_kernels!(@kernels [unchecked] $tiles, $add, $t, $zero);
+        }
+
+        blelloch_kernels!(@impl $tiles, $add, $unchecked, $t, $zero);
+    };
+    (@kernels [$($opt:tt)*] $tiles:ident, $add:ident, $t:ident, $zero:tt) => {
+        #[gpu_kernel($($opt)*)]
         pub fn $tiles(input: &[$t], out: &mut [$t], sums: &mut [$t], inclusive: bool) {
             // 2048 elements + 64 padding slots (one per 32). Indices inside the tile are
             // u32 (64-bit multiplies cost several instructions on the GPU).
@@ -171,7 +202,7 @@ macro_rules! blelloch_kernels {
             }
         }
 
-        #[gpu_kernel]
+        #[gpu_kernel($($opt)*)]
         pub fn $add(data: &mut [$t], offsets: &[$t], tile_log2: u32) {
             let i = grid_1d();
             if i < data.len() {
@@ -179,6 +210,8 @@ macro_rules! blelloch_kernels {
             }
         }
 
+    };
+    (@impl $tiles:ident, $add:ident, $unchecked:ident, $t:ident, $zero:tt) => {
         impl ScanElem for $t {
             const NAME: &'static str = stringify!($t);
             const ZERO: $t = $zero;
@@ -192,8 +225,13 @@ macro_rules! blelloch_kernels {
                 out: &mut DeviceBuffer<$t>,
                 sums: &mut DeviceBuffer<$t>,
                 inclusive: bool,
+                checked: bool,
             ) -> Result<(), warpspeed::Error> {
-                $tiles::launch(dev, cfg, input, out, sums, inclusive)
+                if checked {
+                    $tiles::launch(dev, cfg, input, out, sums, inclusive)
+                } else {
+                    $unchecked::$tiles::launch(dev, cfg, input, out, sums, inclusive)
+                }
             }
             fn launch_add(
                 dev: &Device,
@@ -201,11 +239,19 @@ macro_rules! blelloch_kernels {
                 data: &mut DeviceBuffer<$t>,
                 offsets: &DeviceBuffer<$t>,
                 tile_log2: u32,
+                checked: bool,
             ) -> Result<(), warpspeed::Error> {
-                $add::launch(dev, cfg, data, offsets, tile_log2)
+                if checked {
+                    $add::launch(dev, cfg, data, offsets, tile_log2)
+                } else {
+                    $unchecked::$add::launch(dev, cfg, data, offsets, tile_log2)
+                }
             }
             fn kernels() -> [&'static warpspeed::__private::KernelDef; 2] {
                 [&$tiles::KERNEL, &$add::KERNEL]
+            }
+            fn unchecked_kernels() -> [&'static warpspeed::__private::KernelDef; 2] {
+                [&$unchecked::$tiles::KERNEL, &$unchecked::$add::KERNEL]
             }
         }
     };
@@ -227,6 +273,7 @@ pub trait ScanElem: KernelScalar + Copy + PartialEq + std::fmt::Debug {
         out: &mut DeviceBuffer<Self>,
         sums: &mut DeviceBuffer<Self>,
         inclusive: bool,
+        checked: bool,
     ) -> Result<(), warpspeed::Error>;
     fn launch_add(
         dev: &Device,
@@ -234,14 +281,35 @@ pub trait ScanElem: KernelScalar + Copy + PartialEq + std::fmt::Debug {
         data: &mut DeviceBuffer<Self>,
         offsets: &DeviceBuffer<Self>,
         tile_log2: u32,
+        checked: bool,
     ) -> Result<(), warpspeed::Error>;
     /// Both kernels (for `--print-cuda` and `--check-nvrtc`).
     fn kernels() -> [&'static warpspeed::__private::KernelDef; 2];
+    /// Both kernels `unchecked`.
+    fn unchecked_kernels() -> [&'static warpspeed::__private::KernelDef; 2];
 }
 
-blelloch_kernels!(blelloch_tiles_u32, add_tile_offsets_u32, u32, 0u32);
-blelloch_kernels!(blelloch_tiles_i32, add_tile_offsets_i32, i32, 0i32);
-blelloch_kernels!(blelloch_tiles_f64, add_tile_offsets_f64, f64, 0.0f64);
+blelloch_kernels!(
+    blelloch_tiles_u32,
+    add_tile_offsets_u32,
+    unchecked_u32,
+    u32,
+    0u32
+);
+blelloch_kernels!(
+    blelloch_tiles_i32,
+    add_tile_offsets_i32,
+    unchecked_i32,
+    i32,
+    0i32
+);
+blelloch_kernels!(
+    blelloch_tiles_f64,
+    add_tile_offsets_f64,
+    unchecked_f64,
+    f64,
+    0.0f64
+);
 
 /// A scan of any length as a sequence of launches with no host synchronisation between
 /// them: level 0 scans tiles of the input into the output and writes each tile's total;
@@ -305,6 +373,19 @@ impl<T: ScanElem> MultiBlockScan<T> {
         out: &mut DeviceBuffer<T>,
         inclusive: bool,
     ) -> Result<(), warpspeed::Error> {
+        self.run_with(dev, input, out, inclusive, true)
+    }
+
+    /// [`Self::run`] with the bounds-checked kernels or (`checked == false`) their
+    /// `unchecked` twins.
+    pub fn run_with(
+        &mut self,
+        dev: &Device,
+        input: &DeviceBuffer<T>,
+        out: &mut DeviceBuffer<T>,
+        inclusive: bool,
+        checked: bool,
+    ) -> Result<(), warpspeed::Error> {
         assert_eq!(input.len(), self.len);
         assert_eq!(out.len(), self.len);
         if self.len == 0 {
@@ -316,21 +397,36 @@ impl<T: ScanElem> MultiBlockScan<T> {
         let add_cfg = |n: usize| LaunchConfig::for_num_elems(u32::try_from(n).expect("too long"));
         // Up: scan the input, then each level's totals.
         let cfg = LaunchConfig::new(grid(self.len), self.block);
-        T::launch_tiles(dev, cfg, input, out, &mut self.sums[0], inclusive)?;
+        T::launch_tiles(dev, cfg, input, out, &mut self.sums[0], inclusive, checked)?;
         for j in 0..self.offs.len() {
             let (lower, upper) = self.sums.split_at_mut(j + 1);
             let n = lower[j].len();
             let cfg = LaunchConfig::new(grid(n), self.block);
-            T::launch_tiles(dev, cfg, &lower[j], &mut self.offs[j], &mut upper[0], false)?;
+            T::launch_tiles(
+                dev,
+                cfg,
+                &lower[j],
+                &mut self.offs[j],
+                &mut upper[0],
+                false,
+                checked,
+            )?;
         }
         // Down: make each level's offsets global, then offset the output's tiles.
         for j in (1..self.offs.len()).rev() {
             let (lower, upper) = self.offs.split_at_mut(j);
             let n = lower[j - 1].len();
-            T::launch_add(dev, add_cfg(n), &mut lower[j - 1], &upper[0], tile_log2)?;
+            T::launch_add(
+                dev,
+                add_cfg(n),
+                &mut lower[j - 1],
+                &upper[0],
+                tile_log2,
+                checked,
+            )?;
         }
         if let Some(offsets) = self.offs.first() {
-            T::launch_add(dev, add_cfg(self.len), out, offsets, tile_log2)?;
+            T::launch_add(dev, add_cfg(self.len), out, offsets, tile_log2, checked)?;
         }
         Ok(())
     }
