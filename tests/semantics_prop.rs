@@ -511,6 +511,13 @@ template <typename F> static inline F ws_h_max(F a, F b) { if (a != a) return b;
 template <typename T> static inline T* ws_at(T* p, unsigned long long i, unsigned long long n, unsigned int, const char*) { if (i >= n) abort(); return p + i; }
 template <typename T> static inline T ws_ld(const T* p, unsigned long long i, unsigned long long n, unsigned int, const char*) { if (i >= n) abort(); return p[i]; }
 static inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; }
+static inline float __uint_as_float(unsigned int x) { float f; std::memcpy(&f, &x, 4); return f; }
+static inline unsigned int __float_as_uint(float x) { unsigned int u; std::memcpy(&u, &x, 4); return u; }
+static inline long long __double_as_longlong(double x) { long long u; std::memcpy(&u, &x, 8); return u; }
+static inline unsigned int __brev(unsigned int x) { unsigned int r = 0; for (int i = 0; i < 32; i++) { r = (r << 1) | (x & 1u); x >>= 1; } return r; }
+static inline unsigned long long __brevll(unsigned long long x) { unsigned long long r = 0; for (int i = 0; i < 64; i++) { r = (r << 1) | (x & 1ull); x >>= 1; } return r; }
+static inline long long __mul64hi(long long a, long long b) { return (long long)(((__int128)a * (__int128)b) >> 64); }
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) { return (unsigned long long)(((unsigned __int128)a * (unsigned __int128)b) >> 64); }
 static inline double __longlong_as_double(long long x) { double f; std::memcpy(&f, &x, 8); return f; }
 "#;
 

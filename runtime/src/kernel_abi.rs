@@ -104,8 +104,10 @@ pub fn collect_source(root: &'static SourceItem) -> String {
 
 /// The C that every kernel starts with: typedefs and the helpers that give C Rust's
 /// semantics (wrapping arithmetic, masked shifts, saturating float-to-int casts).
-/// It includes no header: NVRTC as users get it has none.
-pub const CUDA_PRELUDE: &str = include_str!("prelude.cuh");
+/// It includes no header: NVRTC as users get it has none. `prelude_num.cuh` holds the
+/// numeric methods' helpers (`ws_rotate_left<T>`, `ws_is_nan`, ...).
+pub const CUDA_PRELUDE: &str =
+    concat!(include_str!("prelude.cuh"), include_str!("prelude_num.cuh"));
 
 /// Three unsigned components, as CUDA's `dim3`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -23,6 +23,7 @@ mod half_types;
 mod kernel_abi;
 mod launch;
 mod memory;
+mod release_int;
 mod sim;
 mod vector_types;
 
@@ -43,4 +44,5 @@ pub mod __private {
     pub use crate::kernel_abi::*;
     pub use crate::launch::len::{check_len, sim_check_len, LenDecl};
     pub use crate::launch::{launch, launch_cooperative, KernelArgs};
+    pub use crate::release_int::ReleaseInt;
 }

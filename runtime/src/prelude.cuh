@@ -617,4 +617,3 @@ __device__ void ws_grid_sync() {
 }
 #endif // WS_HOST_SHIM
 
-// ---- end of the prelude: the kernel follows

@@ -271,6 +271,136 @@ class Gen:
         return self.leaf("bool", allow_lit=False)
 
 
+# Every numeric method, applied to parameters directly (so the edge inputs reach it), on
+# several types each: (name, receivers, argument kinds, result kind, transcendental).
+# Receivers: int, signed, unsigned, float. Arguments: "any" (the receiver's type), "nz"
+# (never 0), "u32", "i32", "base" (>= 2), "lo_hi" (clamp's ordered bounds), "flo_hi"
+# (float bounds). Receiver "pos"/"nonneg" variants keep Rust from panicking.
+INT_METHODS = [
+    ("min", "int", ["any"], "same"), ("max", "int", ["any"], "same"),
+    ("clamp", "int", ["lo_hi"], "same"),
+    ("abs", "signed", [], "same"), ("wrapping_abs", "signed", [], "same"),
+    ("saturating_abs", "signed", [], "same"), ("unsigned_abs", "signed", [], "unsigned"),
+    ("abs_diff", "int", ["any"], "unsigned"), ("signum", "signed", [], "same"),
+    ("is_positive", "signed", [], "bool"), ("is_negative", "signed", [], "bool"),
+    ("midpoint", "int", ["any"], "same"),
+    ("cast_signed", "unsigned", [], "signed"), ("cast_unsigned", "signed", [], "unsigned"),
+    ("wrapping_add", "int", ["any"], "same"), ("wrapping_sub", "int", ["any"], "same"),
+    ("wrapping_mul", "int", ["any"], "same"), ("wrapping_neg", "int", [], "same"),
+    ("wrapping_div", "int", ["nz"], "same"), ("wrapping_rem", "int", ["nz"], "same"),
+    ("wrapping_shl", "int", ["u32"], "same"), ("wrapping_shr", "int", ["u32"], "same"),
+    ("unbounded_shl", "int", ["u32"], "same"), ("unbounded_shr", "int", ["u32"], "same"),
+    ("pow", "int", ["u32"], "same"), ("wrapping_pow", "int", ["u32"], "same"),
+    ("saturating_pow", "int", ["u32"], "same"),
+    ("saturating_add", "int", ["any"], "same"), ("saturating_sub", "int", ["any"], "same"),
+    ("saturating_mul", "int", ["any"], "same"), ("saturating_neg", "signed", [], "same"),
+    ("saturating_div", "int", ["nz"], "same"),
+    ("div_euclid", "int", ["nz"], "same"), ("rem_euclid", "int", ["nz"], "same"),
+    ("wrapping_div_euclid", "int", ["nz"], "same"),
+    ("wrapping_rem_euclid", "int", ["nz"], "same"),
+    ("div_ceil", "unsigned", ["nz"], "same"), ("next_multiple_of", "unsigned", ["nz"], "same"),
+    ("is_multiple_of", "unsigned", ["any"], "bool"),
+    ("isqrt", "nonneg", [], "same"), ("ilog2", "pos", [], "u32"), ("ilog10", "pos", [], "u32"),
+    ("ilog", "pos", ["base"], "u32"),
+    ("count_ones", "int", [], "u32"), ("count_zeros", "int", [], "u32"),
+    ("leading_zeros", "int", [], "u32"), ("trailing_zeros", "int", [], "u32"),
+    ("leading_ones", "int", [], "u32"), ("trailing_ones", "int", [], "u32"),
+    ("rotate_left", "int", ["u32"], "same"), ("rotate_right", "int", ["u32"], "same"),
+    ("swap_bytes", "int", [], "same"), ("to_be", "int", [], "same"), ("to_le", "int", [], "same"),
+    ("reverse_bits", "int", [], "same"),
+    ("is_power_of_two", "unsigned", [], "bool"), ("next_power_of_two", "unsigned", [], "same"),
+]
+FLOAT_METHODS = [
+    ("min", [], "minmax"), ("max", [], "minmax"), ("clamp", ["flo_hi"], "same"),
+    ("abs", [], "same"), ("signum", [], "same"), ("copysign", ["any"], "same"),
+    ("sqrt", [], "same"), ("mul_add", ["any", "any"], "same"), ("recip", [], "same"),
+    ("powi", ["i32"], "same"), ("floor", [], "same"), ("ceil", [], "same"),
+    ("round", [], "same"), ("round_ties_even", [], "same"), ("trunc", [], "same"),
+    ("fract", [], "same"), ("div_euclid", ["any"], "same"), ("rem_euclid", ["any"], "same"),
+    ("to_degrees", [], "same"), ("to_radians", [], "same"), ("next_up", [], "same"),
+    ("next_down", [], "same"), ("is_nan", [], "bool"), ("is_infinite", [], "bool"),
+    ("is_finite", [], "bool"), ("is_normal", [], "bool"), ("is_subnormal", [], "bool"),
+    ("is_sign_positive", [], "bool"), ("is_sign_negative", [], "bool"), ("to_bits", [], "bits"),
+]
+TRANS_METHODS = [
+    ("exp", []), ("exp2", []), ("exp_m1", []), ("ln", []), ("log2", []), ("log10", []),
+    ("ln_1p", []), ("log", ["any"]), ("powf", ["any"]), ("cbrt", []), ("hypot", ["any"]),
+    ("sin", []), ("cos", []), ("tan", []), ("asin", []), ("acos", []), ("atan", []),
+    ("atan2", ["any"]), ("sinh", []), ("cosh", []), ("tanh", []), ("asinh", []), ("acosh", []),
+    ("atanh", []),
+]
+# std's asinh and acosh overflow to infinity above about MAX / 2 where CUDA's (and glibc's)
+# give the finite result (docs/methods.md): their inputs stay below 1e30.
+TRANS_INPUT = {"asinh": "({x0} %% 1.0e30)", "acosh": "({x0} %% 1.0e30)"}
+SIGNED = [t for t in INTS if signed(t)]
+UNSIGNED = [t for t in INTS if not signed(t)]
+
+
+def twin(t, want_signed):
+    w = "size" if t.endswith("size") else str(BITS[t])
+    return ("i" if want_signed else "u") + w
+
+
+def method_cases():
+    """(params, out type, expression text with {xN}, transcendental) for every method."""
+    cases = []
+    for k, (name, recv, args, res) in enumerate(INT_METHODS):
+        tys = {"int": INTS, "signed": SIGNED, "unsigned": UNSIGNED, "pos": INTS,
+               "nonneg": SIGNED}[recv]
+        picks = [tys[(k + 3 * j) % len(tys)] for j in range(4)]
+        for t in dict.fromkeys(picks):
+            params = [t]
+            r = "{x0}"
+            if recv == "pos":
+                r = "(({x0} & %s::MAX) | 1)" % t
+            elif recv == "nonneg":
+                r = "({x0} & %s::MAX)" % t
+            a = []
+            for kind in args:
+                if kind in ("any", "nz", "base"):
+                    params.append(t)
+                    v = "{x%d}" % (len(params) - 1)
+                    a.append({"any": v, "nz": "(%s | 1)" % v,
+                              "base": "((%s & %s::MAX) | 2)" % (v, t)}[kind])
+                elif kind == "u32":
+                    params.append("u32")
+                    a.append("{x%d}" % (len(params) - 1))
+                elif kind == "lo_hi":
+                    params += [t, t]
+                    a.append("({x1}).min({x2}), ({x1}).max({x2})")
+            out = {"same": t, "u32": "u32", "bool": "bool", "unsigned": twin(t, False),
+                   "signed": twin(t, True)}[res]
+            cases.append((params, out, "(%s).%s(%s)" % (r, name, ", ".join(a)), False))
+    for name, args, res in FLOAT_METHODS:
+        for t in FLOATS:
+            params = [t]
+            a = []
+            for kind in args:
+                if kind == "any":
+                    params.append(t)
+                    a.append("{x%d}" % (len(params) - 1))
+                elif kind == "i32":
+                    params.append("i32")
+                    a.append("({x%d} %% 40)" % (len(params) - 1))
+                elif kind == "flo_hi":
+                    a.append("-1.5, 2.25")
+            e = "({x0}).%s(%s)" % (name, ", ".join(a))
+            if res == "minmax":
+                params.append(t)
+                # `+ 0.0`: Rust leaves the sign of min/max of ±0.0 open.
+                e = "(({x0}).%s({x1}) + 0.0)" % name
+            out = {"same": t, "minmax": t, "bool": "bool",
+                   "bits": "u32" if t == "f32" else "u64"}[res]
+            cases.append((params, out, e, False))
+    for name, args in TRANS_METHODS:
+        for t in FLOATS:
+            params = [t] + [t for _ in args]
+            a = ["{x%d}" % (j + 1) for j in range(len(args))]
+            r = TRANS_INPUT.get(name, "{x0}").replace("%%", "%")
+            cases.append((params, t, "(%s).%s(%s)" % (r, name, ", ".join(a)), True))
+    return cases
+
+
 def r_swap(r):
     return r.random() < 0.5
 
@@ -321,6 +451,20 @@ def main():
                    "clippy::all)]\n")
         out.append("fn r%d(%s) -> %s {\n    %s\n}\n\n" % (k, rps, t, sub(e.text, n, False)))
         cases.append((k, g.params, t, sub(e.text, n, False), trans))
+        k += 1
+
+    for params, t, text, trans in method_cases():
+        name = "e%d" % k
+        n = len(params)
+        ps = ", ".join("x%d: &[%s]" % (j, p) for j, p in enumerate(params))
+        rps = ", ".join("x%d: %s" % (j, p) for j, p in enumerate(params))
+        out.append("#[gpu_kernel]\n#[allow(unused_parens, unused_variables, arithmetic_overflow)]\n")
+        out.append("fn %s(%s, out: &mut [%s]) {\n    let i = grid_1d();\n" % (name, ps, t))
+        out.append("    if i < out.len() {\n        out[i] = %s;\n    }\n}\n" % sub(text, n, True))
+        out.append("#[allow(unused_parens, unused_variables, arithmetic_overflow, "
+                   "clippy::all)]\n")
+        out.append("fn r%d(%s) -> %s {\n    %s\n}\n\n" % (k, rps, t, sub(text, n, False)))
+        cases.append((k, params, t, sub(text, n, False), trans))
         k += 1
 
     out.append("pub static CASES: &[Case] = &[\n")

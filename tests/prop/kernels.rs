@@ -4685,6 +4685,4374 @@ fn r302(x0: f32, x1: u32) -> f32 {
     ((((x0) as u32).min(x1)) as f32).cos()
 }
 
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e303(x0: &[i8], x1: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).min(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r303(x0: i8, x1: i8) -> i8 {
+    (x0).min(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e304(x0: &[i64], x1: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).min(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r304(x0: i64, x1: i64) -> i64 {
+    (x0).min(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e305(x0: &[u16], x1: &[u16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).min(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r305(x0: u16, x1: u16) -> u16 {
+    (x0).min(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e306(x0: &[usize], x1: &[usize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).min(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r306(x0: usize, x1: usize) -> usize {
+    (x0).min(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e307(x0: &[i16], x1: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).max(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r307(x0: i16, x1: i16) -> i16 {
+    (x0).max(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e308(x0: &[isize], x1: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).max(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r308(x0: isize, x1: isize) -> isize {
+    (x0).max(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e309(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).max(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r309(x0: u32, x1: u32) -> u32 {
+    (x0).max(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e310(x0: &[i8], x1: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).max(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r310(x0: i8, x1: i8) -> i8 {
+    (x0).max(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e311(x0: &[i32], x1: &[i32], x2: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).clamp((x1[i]).min(x2[i]), (x1[i]).max(x2[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r311(x0: i32, x1: i32, x2: i32) -> i32 {
+    (x0).clamp((x1).min(x2), (x1).max(x2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e312(x0: &[u8], x1: &[u8], x2: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).clamp((x1[i]).min(x2[i]), (x1[i]).max(x2[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r312(x0: u8, x1: u8, x2: u8) -> u8 {
+    (x0).clamp((x1).min(x2), (x1).max(x2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e313(x0: &[u64], x1: &[u64], x2: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).clamp((x1[i]).min(x2[i]), (x1[i]).max(x2[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r313(x0: u64, x1: u64, x2: u64) -> u64 {
+    (x0).clamp((x1).min(x2), (x1).max(x2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e314(x0: &[i16], x1: &[i16], x2: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).clamp((x1[i]).min(x2[i]), (x1[i]).max(x2[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r314(x0: i16, x1: i16, x2: i16) -> i16 {
+    (x0).clamp((x1).min(x2), (x1).max(x2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e315(x0: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r315(x0: i64) -> i64 {
+    (x0).abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e316(x0: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r316(x0: i16) -> i16 {
+    (x0).abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e317(x0: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r317(x0: isize) -> isize {
+    (x0).abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e318(x0: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r318(x0: i32) -> i32 {
+    (x0).abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e319(x0: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r319(x0: isize) -> isize {
+    (x0).wrapping_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e320(x0: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r320(x0: i32) -> i32 {
+    (x0).wrapping_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e321(x0: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r321(x0: i8) -> i8 {
+    (x0).wrapping_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e322(x0: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r322(x0: i64) -> i64 {
+    (x0).wrapping_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e323(x0: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r323(x0: i8) -> i8 {
+    (x0).saturating_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e324(x0: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r324(x0: i64) -> i64 {
+    (x0).saturating_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e325(x0: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r325(x0: i16) -> i16 {
+    (x0).saturating_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e326(x0: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r326(x0: isize) -> isize {
+    (x0).saturating_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e327(x0: &[i16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unsigned_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r327(x0: i16) -> u16 {
+    (x0).unsigned_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e328(x0: &[isize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unsigned_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r328(x0: isize) -> usize {
+    (x0).unsigned_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e329(x0: &[i32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unsigned_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r329(x0: i32) -> u32 {
+    (x0).unsigned_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e330(x0: &[i8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unsigned_abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r330(x0: i8) -> u8 {
+    (x0).unsigned_abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e331(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).abs_diff(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r331(x0: u32, x1: u32) -> u32 {
+    (x0).abs_diff(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e332(x0: &[i8], x1: &[i8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).abs_diff(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r332(x0: i8, x1: i8) -> u8 {
+    (x0).abs_diff(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e333(x0: &[i64], x1: &[i64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).abs_diff(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r333(x0: i64, x1: i64) -> u64 {
+    (x0).abs_diff(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e334(x0: &[u16], x1: &[u16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).abs_diff(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r334(x0: u16, x1: u16) -> u16 {
+    (x0).abs_diff(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e335(x0: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).signum();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r335(x0: i64) -> i64 {
+    (x0).signum()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e336(x0: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).signum();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r336(x0: i16) -> i16 {
+    (x0).signum()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e337(x0: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).signum();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r337(x0: isize) -> isize {
+    (x0).signum()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e338(x0: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).signum();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r338(x0: i32) -> i32 {
+    (x0).signum()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e339(x0: &[isize], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_positive();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r339(x0: isize) -> bool {
+    (x0).is_positive()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e340(x0: &[i32], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_positive();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r340(x0: i32) -> bool {
+    (x0).is_positive()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e341(x0: &[i8], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_positive();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r341(x0: i8) -> bool {
+    (x0).is_positive()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e342(x0: &[i64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_positive();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r342(x0: i64) -> bool {
+    (x0).is_positive()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e343(x0: &[i8], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_negative();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r343(x0: i8) -> bool {
+    (x0).is_negative()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e344(x0: &[i64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_negative();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r344(x0: i64) -> bool {
+    (x0).is_negative()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e345(x0: &[i16], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_negative();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r345(x0: i16) -> bool {
+    (x0).is_negative()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e346(x0: &[isize], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_negative();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r346(x0: isize) -> bool {
+    (x0).is_negative()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e347(x0: &[i16], x1: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).midpoint(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r347(x0: i16, x1: i16) -> i16 {
+    (x0).midpoint(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e348(x0: &[isize], x1: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).midpoint(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r348(x0: isize, x1: isize) -> isize {
+    (x0).midpoint(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e349(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).midpoint(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r349(x0: u32, x1: u32) -> u32 {
+    (x0).midpoint(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e350(x0: &[i8], x1: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).midpoint(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r350(x0: i8, x1: i8) -> i8 {
+    (x0).midpoint(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e351(x0: &[u32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cast_signed();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r351(x0: u32) -> i32 {
+    (x0).cast_signed()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e352(x0: &[u8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cast_signed();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r352(x0: u8) -> i8 {
+    (x0).cast_signed()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e353(x0: &[u64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cast_signed();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r353(x0: u64) -> i64 {
+    (x0).cast_signed()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e354(x0: &[u16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cast_signed();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r354(x0: u16) -> i16 {
+    (x0).cast_signed()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e355(x0: &[i64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cast_unsigned();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r355(x0: i64) -> u64 {
+    (x0).cast_unsigned()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e356(x0: &[i16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cast_unsigned();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r356(x0: i16) -> u16 {
+    (x0).cast_unsigned()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e357(x0: &[isize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cast_unsigned();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r357(x0: isize) -> usize {
+    (x0).cast_unsigned()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e358(x0: &[i32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cast_unsigned();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r358(x0: i32) -> u32 {
+    (x0).cast_unsigned()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e359(x0: &[isize], x1: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_add(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r359(x0: isize, x1: isize) -> isize {
+    (x0).wrapping_add(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e360(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_add(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r360(x0: u32, x1: u32) -> u32 {
+    (x0).wrapping_add(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e361(x0: &[i8], x1: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_add(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r361(x0: i8, x1: i8) -> i8 {
+    (x0).wrapping_add(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e362(x0: &[i64], x1: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_add(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r362(x0: i64, x1: i64) -> i64 {
+    (x0).wrapping_add(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e363(x0: &[u8], x1: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_sub(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r363(x0: u8, x1: u8) -> u8 {
+    (x0).wrapping_sub(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e364(x0: &[u64], x1: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_sub(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r364(x0: u64, x1: u64) -> u64 {
+    (x0).wrapping_sub(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e365(x0: &[i16], x1: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_sub(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r365(x0: i16, x1: i16) -> i16 {
+    (x0).wrapping_sub(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e366(x0: &[isize], x1: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_sub(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r366(x0: isize, x1: isize) -> isize {
+    (x0).wrapping_sub(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e367(x0: &[u16], x1: &[u16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_mul(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r367(x0: u16, x1: u16) -> u16 {
+    (x0).wrapping_mul(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e368(x0: &[usize], x1: &[usize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_mul(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r368(x0: usize, x1: usize) -> usize {
+    (x0).wrapping_mul(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e369(x0: &[i32], x1: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_mul(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r369(x0: i32, x1: i32) -> i32 {
+    (x0).wrapping_mul(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e370(x0: &[u8], x1: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_mul(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r370(x0: u8, x1: u8) -> u8 {
+    (x0).wrapping_mul(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e371(x0: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_neg();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r371(x0: u32) -> u32 {
+    (x0).wrapping_neg()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e372(x0: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_neg();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r372(x0: i8) -> i8 {
+    (x0).wrapping_neg()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e373(x0: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_neg();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r373(x0: i64) -> i64 {
+    (x0).wrapping_neg()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e374(x0: &[u16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_neg();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r374(x0: u16) -> u16 {
+    (x0).wrapping_neg()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e375(x0: &[u64], x1: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_div((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r375(x0: u64, x1: u64) -> u64 {
+    (x0).wrapping_div((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e376(x0: &[i16], x1: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_div((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r376(x0: i16, x1: i16) -> i16 {
+    (x0).wrapping_div((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e377(x0: &[isize], x1: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_div((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r377(x0: isize, x1: isize) -> isize {
+    (x0).wrapping_div((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e378(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_div((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r378(x0: u32, x1: u32) -> u32 {
+    (x0).wrapping_div((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e379(x0: &[usize], x1: &[usize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_rem((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r379(x0: usize, x1: usize) -> usize {
+    (x0).wrapping_rem((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e380(x0: &[i32], x1: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_rem((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r380(x0: i32, x1: i32) -> i32 {
+    (x0).wrapping_rem((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e381(x0: &[u8], x1: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_rem((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r381(x0: u8, x1: u8) -> u8 {
+    (x0).wrapping_rem((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e382(x0: &[u64], x1: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_rem((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r382(x0: u64, x1: u64) -> u64 {
+    (x0).wrapping_rem((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e383(x0: &[i8], x1: &[u32], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_shl(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r383(x0: i8, x1: u32) -> i8 {
+    (x0).wrapping_shl(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e384(x0: &[i64], x1: &[u32], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_shl(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r384(x0: i64, x1: u32) -> i64 {
+    (x0).wrapping_shl(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e385(x0: &[u16], x1: &[u32], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_shl(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r385(x0: u16, x1: u32) -> u16 {
+    (x0).wrapping_shl(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e386(x0: &[usize], x1: &[u32], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_shl(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r386(x0: usize, x1: u32) -> usize {
+    (x0).wrapping_shl(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e387(x0: &[i16], x1: &[u32], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_shr(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r387(x0: i16, x1: u32) -> i16 {
+    (x0).wrapping_shr(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e388(x0: &[isize], x1: &[u32], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_shr(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r388(x0: isize, x1: u32) -> isize {
+    (x0).wrapping_shr(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e389(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_shr(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r389(x0: u32, x1: u32) -> u32 {
+    (x0).wrapping_shr(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e390(x0: &[i8], x1: &[u32], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_shr(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r390(x0: i8, x1: u32) -> i8 {
+    (x0).wrapping_shr(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e391(x0: &[i32], x1: &[u32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unbounded_shl(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r391(x0: i32, x1: u32) -> i32 {
+    (x0).unbounded_shl(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e392(x0: &[u8], x1: &[u32], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unbounded_shl(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r392(x0: u8, x1: u32) -> u8 {
+    (x0).unbounded_shl(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e393(x0: &[u64], x1: &[u32], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unbounded_shl(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r393(x0: u64, x1: u32) -> u64 {
+    (x0).unbounded_shl(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e394(x0: &[i16], x1: &[u32], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unbounded_shl(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r394(x0: i16, x1: u32) -> i16 {
+    (x0).unbounded_shl(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e395(x0: &[i64], x1: &[u32], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unbounded_shr(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r395(x0: i64, x1: u32) -> i64 {
+    (x0).unbounded_shr(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e396(x0: &[u16], x1: &[u32], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unbounded_shr(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r396(x0: u16, x1: u32) -> u16 {
+    (x0).unbounded_shr(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e397(x0: &[usize], x1: &[u32], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unbounded_shr(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r397(x0: usize, x1: u32) -> usize {
+    (x0).unbounded_shr(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e398(x0: &[i32], x1: &[u32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).unbounded_shr(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r398(x0: i32, x1: u32) -> i32 {
+    (x0).unbounded_shr(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e399(x0: &[isize], x1: &[u32], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r399(x0: isize, x1: u32) -> isize {
+    (x0).pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e400(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r400(x0: u32, x1: u32) -> u32 {
+    (x0).pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e401(x0: &[i8], x1: &[u32], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r401(x0: i8, x1: u32) -> i8 {
+    (x0).pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e402(x0: &[i64], x1: &[u32], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r402(x0: i64, x1: u32) -> i64 {
+    (x0).pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e403(x0: &[u8], x1: &[u32], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r403(x0: u8, x1: u32) -> u8 {
+    (x0).wrapping_pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e404(x0: &[u64], x1: &[u32], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r404(x0: u64, x1: u32) -> u64 {
+    (x0).wrapping_pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e405(x0: &[i16], x1: &[u32], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r405(x0: i16, x1: u32) -> i16 {
+    (x0).wrapping_pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e406(x0: &[isize], x1: &[u32], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r406(x0: isize, x1: u32) -> isize {
+    (x0).wrapping_pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e407(x0: &[u16], x1: &[u32], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r407(x0: u16, x1: u32) -> u16 {
+    (x0).saturating_pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e408(x0: &[usize], x1: &[u32], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r408(x0: usize, x1: u32) -> usize {
+    (x0).saturating_pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e409(x0: &[i32], x1: &[u32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r409(x0: i32, x1: u32) -> i32 {
+    (x0).saturating_pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e410(x0: &[u8], x1: &[u32], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_pow(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r410(x0: u8, x1: u32) -> u8 {
+    (x0).saturating_pow(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e411(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_add(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r411(x0: u32, x1: u32) -> u32 {
+    (x0).saturating_add(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e412(x0: &[i8], x1: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_add(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r412(x0: i8, x1: i8) -> i8 {
+    (x0).saturating_add(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e413(x0: &[i64], x1: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_add(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r413(x0: i64, x1: i64) -> i64 {
+    (x0).saturating_add(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e414(x0: &[u16], x1: &[u16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_add(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r414(x0: u16, x1: u16) -> u16 {
+    (x0).saturating_add(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e415(x0: &[u64], x1: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_sub(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r415(x0: u64, x1: u64) -> u64 {
+    (x0).saturating_sub(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e416(x0: &[i16], x1: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_sub(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r416(x0: i16, x1: i16) -> i16 {
+    (x0).saturating_sub(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e417(x0: &[isize], x1: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_sub(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r417(x0: isize, x1: isize) -> isize {
+    (x0).saturating_sub(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e418(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_sub(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r418(x0: u32, x1: u32) -> u32 {
+    (x0).saturating_sub(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e419(x0: &[usize], x1: &[usize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_mul(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r419(x0: usize, x1: usize) -> usize {
+    (x0).saturating_mul(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e420(x0: &[i32], x1: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_mul(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r420(x0: i32, x1: i32) -> i32 {
+    (x0).saturating_mul(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e421(x0: &[u8], x1: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_mul(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r421(x0: u8, x1: u8) -> u8 {
+    (x0).saturating_mul(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e422(x0: &[u64], x1: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_mul(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r422(x0: u64, x1: u64) -> u64 {
+    (x0).saturating_mul(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e423(x0: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_neg();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r423(x0: i8) -> i8 {
+    (x0).saturating_neg()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e424(x0: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_neg();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r424(x0: i64) -> i64 {
+    (x0).saturating_neg()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e425(x0: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_neg();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r425(x0: i16) -> i16 {
+    (x0).saturating_neg()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e426(x0: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_neg();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r426(x0: isize) -> isize {
+    (x0).saturating_neg()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e427(x0: &[i16], x1: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_div((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r427(x0: i16, x1: i16) -> i16 {
+    (x0).saturating_div((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e428(x0: &[isize], x1: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_div((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r428(x0: isize, x1: isize) -> isize {
+    (x0).saturating_div((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e429(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_div((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r429(x0: u32, x1: u32) -> u32 {
+    (x0).saturating_div((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e430(x0: &[i8], x1: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_div((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r430(x0: i8, x1: i8) -> i8 {
+    (x0).saturating_div((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e431(x0: &[i32], x1: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).div_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r431(x0: i32, x1: i32) -> i32 {
+    (x0).div_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e432(x0: &[u8], x1: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).div_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r432(x0: u8, x1: u8) -> u8 {
+    (x0).div_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e433(x0: &[u64], x1: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).div_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r433(x0: u64, x1: u64) -> u64 {
+    (x0).div_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e434(x0: &[i16], x1: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).div_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r434(x0: i16, x1: i16) -> i16 {
+    (x0).div_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e435(x0: &[i64], x1: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rem_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r435(x0: i64, x1: i64) -> i64 {
+    (x0).rem_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e436(x0: &[u16], x1: &[u16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rem_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r436(x0: u16, x1: u16) -> u16 {
+    (x0).rem_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e437(x0: &[usize], x1: &[usize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rem_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r437(x0: usize, x1: usize) -> usize {
+    (x0).rem_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e438(x0: &[i32], x1: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rem_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r438(x0: i32, x1: i32) -> i32 {
+    (x0).rem_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e439(x0: &[isize], x1: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_div_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r439(x0: isize, x1: isize) -> isize {
+    (x0).wrapping_div_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e440(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_div_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r440(x0: u32, x1: u32) -> u32 {
+    (x0).wrapping_div_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e441(x0: &[i8], x1: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_div_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r441(x0: i8, x1: i8) -> i8 {
+    (x0).wrapping_div_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e442(x0: &[i64], x1: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_div_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r442(x0: i64, x1: i64) -> i64 {
+    (x0).wrapping_div_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e443(x0: &[u8], x1: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_rem_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r443(x0: u8, x1: u8) -> u8 {
+    (x0).wrapping_rem_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e444(x0: &[u64], x1: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_rem_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r444(x0: u64, x1: u64) -> u64 {
+    (x0).wrapping_rem_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e445(x0: &[i16], x1: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_rem_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r445(x0: i16, x1: i16) -> i16 {
+    (x0).wrapping_rem_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e446(x0: &[isize], x1: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_rem_euclid((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r446(x0: isize, x1: isize) -> isize {
+    (x0).wrapping_rem_euclid((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e447(x0: &[u16], x1: &[u16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).div_ceil((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r447(x0: u16, x1: u16) -> u16 {
+    (x0).div_ceil((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e448(x0: &[usize], x1: &[usize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).div_ceil((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r448(x0: usize, x1: usize) -> usize {
+    (x0).div_ceil((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e449(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).div_ceil((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r449(x0: u32, x1: u32) -> u32 {
+    (x0).div_ceil((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e450(x0: &[u8], x1: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).div_ceil((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r450(x0: u8, x1: u8) -> u8 {
+    (x0).div_ceil((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e451(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_multiple_of((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r451(x0: u32, x1: u32) -> u32 {
+    (x0).next_multiple_of((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e452(x0: &[u8], x1: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_multiple_of((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r452(x0: u8, x1: u8) -> u8 {
+    (x0).next_multiple_of((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e453(x0: &[u64], x1: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_multiple_of((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r453(x0: u64, x1: u64) -> u64 {
+    (x0).next_multiple_of((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e454(x0: &[u16], x1: &[u16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_multiple_of((x1[i] | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r454(x0: u16, x1: u16) -> u16 {
+    (x0).next_multiple_of((x1 | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e455(x0: &[u64], x1: &[u64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_multiple_of(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r455(x0: u64, x1: u64) -> bool {
+    (x0).is_multiple_of(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e456(x0: &[u16], x1: &[u16], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_multiple_of(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r456(x0: u16, x1: u16) -> bool {
+    (x0).is_multiple_of(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e457(x0: &[usize], x1: &[usize], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_multiple_of(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r457(x0: usize, x1: usize) -> bool {
+    (x0).is_multiple_of(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e458(x0: &[u32], x1: &[u32], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_multiple_of(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r458(x0: u32, x1: u32) -> bool {
+    (x0).is_multiple_of(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e459(x0: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] & isize::MAX).isqrt();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r459(x0: isize) -> isize {
+    (x0 & isize::MAX).isqrt()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e460(x0: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] & i32::MAX).isqrt();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r460(x0: i32) -> i32 {
+    (x0 & i32::MAX).isqrt()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e461(x0: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] & i8::MAX).isqrt();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r461(x0: i8) -> i8 {
+    (x0 & i8::MAX).isqrt()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e462(x0: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] & i64::MAX).isqrt();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r462(x0: i64) -> i64 {
+    (x0 & i64::MAX).isqrt()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e463(x0: &[i8], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & i8::MAX) | 1).ilog2();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r463(x0: i8) -> u32 {
+    ((x0 & i8::MAX) | 1).ilog2()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e464(x0: &[i64], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & i64::MAX) | 1).ilog2();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r464(x0: i64) -> u32 {
+    ((x0 & i64::MAX) | 1).ilog2()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e465(x0: &[u16], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & u16::MAX) | 1).ilog2();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r465(x0: u16) -> u32 {
+    ((x0 & u16::MAX) | 1).ilog2()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e466(x0: &[usize], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & usize::MAX) | 1).ilog2();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r466(x0: usize) -> u32 {
+    ((x0 & usize::MAX) | 1).ilog2()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e467(x0: &[i16], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & i16::MAX) | 1).ilog10();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r467(x0: i16) -> u32 {
+    ((x0 & i16::MAX) | 1).ilog10()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e468(x0: &[isize], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & isize::MAX) | 1).ilog10();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r468(x0: isize) -> u32 {
+    ((x0 & isize::MAX) | 1).ilog10()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e469(x0: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & u32::MAX) | 1).ilog10();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r469(x0: u32) -> u32 {
+    ((x0 & u32::MAX) | 1).ilog10()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e470(x0: &[i8], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & i8::MAX) | 1).ilog10();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r470(x0: i8) -> u32 {
+    ((x0 & i8::MAX) | 1).ilog10()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e471(x0: &[i32], x1: &[i32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & i32::MAX) | 1).ilog(((x1[i] & i32::MAX) | 2));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r471(x0: i32, x1: i32) -> u32 {
+    ((x0 & i32::MAX) | 1).ilog(((x1 & i32::MAX) | 2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e472(x0: &[u8], x1: &[u8], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & u8::MAX) | 1).ilog(((x1[i] & u8::MAX) | 2));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r472(x0: u8, x1: u8) -> u32 {
+    ((x0 & u8::MAX) | 1).ilog(((x1 & u8::MAX) | 2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e473(x0: &[u64], x1: &[u64], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & u64::MAX) | 1).ilog(((x1[i] & u64::MAX) | 2));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r473(x0: u64, x1: u64) -> u32 {
+    ((x0 & u64::MAX) | 1).ilog(((x1 & u64::MAX) | 2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e474(x0: &[i16], x1: &[i16], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & i16::MAX) | 1).ilog(((x1[i] & i16::MAX) | 2));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r474(x0: i16, x1: i16) -> u32 {
+    ((x0 & i16::MAX) | 1).ilog(((x1 & i16::MAX) | 2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e475(x0: &[i64], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).count_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r475(x0: i64) -> u32 {
+    (x0).count_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e476(x0: &[u16], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).count_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r476(x0: u16) -> u32 {
+    (x0).count_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e477(x0: &[usize], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).count_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r477(x0: usize) -> u32 {
+    (x0).count_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e478(x0: &[i32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).count_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r478(x0: i32) -> u32 {
+    (x0).count_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e479(x0: &[isize], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).count_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r479(x0: isize) -> u32 {
+    (x0).count_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e480(x0: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).count_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r480(x0: u32) -> u32 {
+    (x0).count_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e481(x0: &[i8], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).count_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r481(x0: i8) -> u32 {
+    (x0).count_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e482(x0: &[i64], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).count_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r482(x0: i64) -> u32 {
+    (x0).count_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e483(x0: &[u8], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).leading_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r483(x0: u8) -> u32 {
+    (x0).leading_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e484(x0: &[u64], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).leading_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r484(x0: u64) -> u32 {
+    (x0).leading_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e485(x0: &[i16], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).leading_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r485(x0: i16) -> u32 {
+    (x0).leading_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e486(x0: &[isize], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).leading_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r486(x0: isize) -> u32 {
+    (x0).leading_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e487(x0: &[u16], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).trailing_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r487(x0: u16) -> u32 {
+    (x0).trailing_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e488(x0: &[usize], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).trailing_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r488(x0: usize) -> u32 {
+    (x0).trailing_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e489(x0: &[i32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).trailing_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r489(x0: i32) -> u32 {
+    (x0).trailing_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e490(x0: &[u8], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).trailing_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r490(x0: u8) -> u32 {
+    (x0).trailing_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e491(x0: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).leading_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r491(x0: u32) -> u32 {
+    (x0).leading_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e492(x0: &[i8], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).leading_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r492(x0: i8) -> u32 {
+    (x0).leading_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e493(x0: &[i64], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).leading_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r493(x0: i64) -> u32 {
+    (x0).leading_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e494(x0: &[u16], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).leading_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r494(x0: u16) -> u32 {
+    (x0).leading_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e495(x0: &[u64], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).trailing_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r495(x0: u64) -> u32 {
+    (x0).trailing_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e496(x0: &[i16], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).trailing_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r496(x0: i16) -> u32 {
+    (x0).trailing_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e497(x0: &[isize], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).trailing_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r497(x0: isize) -> u32 {
+    (x0).trailing_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e498(x0: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).trailing_ones();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r498(x0: u32) -> u32 {
+    (x0).trailing_ones()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e499(x0: &[usize], x1: &[u32], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rotate_left(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r499(x0: usize, x1: u32) -> usize {
+    (x0).rotate_left(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e500(x0: &[i32], x1: &[u32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rotate_left(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r500(x0: i32, x1: u32) -> i32 {
+    (x0).rotate_left(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e501(x0: &[u8], x1: &[u32], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rotate_left(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r501(x0: u8, x1: u32) -> u8 {
+    (x0).rotate_left(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e502(x0: &[u64], x1: &[u32], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rotate_left(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r502(x0: u64, x1: u32) -> u64 {
+    (x0).rotate_left(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e503(x0: &[i8], x1: &[u32], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rotate_right(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r503(x0: i8, x1: u32) -> i8 {
+    (x0).rotate_right(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e504(x0: &[i64], x1: &[u32], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rotate_right(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r504(x0: i64, x1: u32) -> i64 {
+    (x0).rotate_right(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e505(x0: &[u16], x1: &[u32], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rotate_right(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r505(x0: u16, x1: u32) -> u16 {
+    (x0).rotate_right(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e506(x0: &[usize], x1: &[u32], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rotate_right(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r506(x0: usize, x1: u32) -> usize {
+    (x0).rotate_right(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e507(x0: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).swap_bytes();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r507(x0: i16) -> i16 {
+    (x0).swap_bytes()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e508(x0: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).swap_bytes();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r508(x0: isize) -> isize {
+    (x0).swap_bytes()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e509(x0: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).swap_bytes();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r509(x0: u32) -> u32 {
+    (x0).swap_bytes()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e510(x0: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).swap_bytes();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r510(x0: i8) -> i8 {
+    (x0).swap_bytes()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e511(x0: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_be();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r511(x0: i32) -> i32 {
+    (x0).to_be()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e512(x0: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_be();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r512(x0: u8) -> u8 {
+    (x0).to_be()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e513(x0: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_be();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r513(x0: u64) -> u64 {
+    (x0).to_be()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e514(x0: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_be();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r514(x0: i16) -> i16 {
+    (x0).to_be()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e515(x0: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_le();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r515(x0: i64) -> i64 {
+    (x0).to_le()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e516(x0: &[u16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_le();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r516(x0: u16) -> u16 {
+    (x0).to_le()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e517(x0: &[usize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_le();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r517(x0: usize) -> usize {
+    (x0).to_le()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e518(x0: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_le();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r518(x0: i32) -> i32 {
+    (x0).to_le()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e519(x0: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).reverse_bits();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r519(x0: isize) -> isize {
+    (x0).reverse_bits()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e520(x0: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).reverse_bits();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r520(x0: u32) -> u32 {
+    (x0).reverse_bits()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e521(x0: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).reverse_bits();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r521(x0: i8) -> i8 {
+    (x0).reverse_bits()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e522(x0: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).reverse_bits();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r522(x0: i64) -> i64 {
+    (x0).reverse_bits()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e523(x0: &[u8], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_power_of_two();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r523(x0: u8) -> bool {
+    (x0).is_power_of_two()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e524(x0: &[u64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_power_of_two();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r524(x0: u64) -> bool {
+    (x0).is_power_of_two()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e525(x0: &[u16], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_power_of_two();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r525(x0: u16) -> bool {
+    (x0).is_power_of_two()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e526(x0: &[usize], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_power_of_two();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r526(x0: usize) -> bool {
+    (x0).is_power_of_two()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e527(x0: &[u16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_power_of_two();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r527(x0: u16) -> u16 {
+    (x0).next_power_of_two()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e528(x0: &[usize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_power_of_two();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r528(x0: usize) -> usize {
+    (x0).next_power_of_two()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e529(x0: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_power_of_two();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r529(x0: u32) -> u32 {
+    (x0).next_power_of_two()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e530(x0: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_power_of_two();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r530(x0: u8) -> u8 {
+    (x0).next_power_of_two()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e531(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).min(x1[i]) + 0.0);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r531(x0: f32, x1: f32) -> f32 {
+    ((x0).min(x1) + 0.0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e532(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).min(x1[i]) + 0.0);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r532(x0: f64, x1: f64) -> f64 {
+    ((x0).min(x1) + 0.0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e533(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).max(x1[i]) + 0.0);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r533(x0: f32, x1: f32) -> f32 {
+    ((x0).max(x1) + 0.0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e534(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).max(x1[i]) + 0.0);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r534(x0: f64, x1: f64) -> f64 {
+    ((x0).max(x1) + 0.0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e535(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).clamp(-1.5, 2.25);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r535(x0: f32) -> f32 {
+    (x0).clamp(-1.5, 2.25)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e536(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).clamp(-1.5, 2.25);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r536(x0: f64) -> f64 {
+    (x0).clamp(-1.5, 2.25)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e537(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r537(x0: f32) -> f32 {
+    (x0).abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e538(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r538(x0: f64) -> f64 {
+    (x0).abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e539(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).signum();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r539(x0: f32) -> f32 {
+    (x0).signum()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e540(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).signum();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r540(x0: f64) -> f64 {
+    (x0).signum()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e541(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).copysign(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r541(x0: f32, x1: f32) -> f32 {
+    (x0).copysign(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e542(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).copysign(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r542(x0: f64, x1: f64) -> f64 {
+    (x0).copysign(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e543(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).sqrt();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r543(x0: f32) -> f32 {
+    (x0).sqrt()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e544(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).sqrt();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r544(x0: f64) -> f64 {
+    (x0).sqrt()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e545(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).mul_add(x1[i], x2[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r545(x0: f32, x1: f32, x2: f32) -> f32 {
+    (x0).mul_add(x1, x2)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e546(x0: &[f64], x1: &[f64], x2: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).mul_add(x1[i], x2[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r546(x0: f64, x1: f64, x2: f64) -> f64 {
+    (x0).mul_add(x1, x2)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e547(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).recip();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r547(x0: f32) -> f32 {
+    (x0).recip()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e548(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).recip();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r548(x0: f64) -> f64 {
+    (x0).recip()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e549(x0: &[f32], x1: &[i32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).powi((x1[i] % 40));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r549(x0: f32, x1: i32) -> f32 {
+    (x0).powi((x1 % 40))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e550(x0: &[f64], x1: &[i32], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).powi((x1[i] % 40));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r550(x0: f64, x1: i32) -> f64 {
+    (x0).powi((x1 % 40))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e551(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).floor();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r551(x0: f32) -> f32 {
+    (x0).floor()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e552(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).floor();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r552(x0: f64) -> f64 {
+    (x0).floor()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e553(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).ceil();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r553(x0: f32) -> f32 {
+    (x0).ceil()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e554(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).ceil();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r554(x0: f64) -> f64 {
+    (x0).ceil()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e555(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).round();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r555(x0: f32) -> f32 {
+    (x0).round()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e556(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).round();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r556(x0: f64) -> f64 {
+    (x0).round()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e557(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).round_ties_even();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r557(x0: f32) -> f32 {
+    (x0).round_ties_even()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e558(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).round_ties_even();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r558(x0: f64) -> f64 {
+    (x0).round_ties_even()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e559(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).trunc();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r559(x0: f32) -> f32 {
+    (x0).trunc()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e560(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).trunc();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r560(x0: f64) -> f64 {
+    (x0).trunc()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e561(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).fract();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r561(x0: f32) -> f32 {
+    (x0).fract()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e562(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).fract();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r562(x0: f64) -> f64 {
+    (x0).fract()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e563(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).div_euclid(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r563(x0: f32, x1: f32) -> f32 {
+    (x0).div_euclid(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e564(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).div_euclid(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r564(x0: f64, x1: f64) -> f64 {
+    (x0).div_euclid(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e565(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rem_euclid(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r565(x0: f32, x1: f32) -> f32 {
+    (x0).rem_euclid(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e566(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).rem_euclid(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r566(x0: f64, x1: f64) -> f64 {
+    (x0).rem_euclid(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e567(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_degrees();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r567(x0: f32) -> f32 {
+    (x0).to_degrees()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e568(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_degrees();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r568(x0: f64) -> f64 {
+    (x0).to_degrees()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e569(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_radians();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r569(x0: f32) -> f32 {
+    (x0).to_radians()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e570(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_radians();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r570(x0: f64) -> f64 {
+    (x0).to_radians()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e571(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_up();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r571(x0: f32) -> f32 {
+    (x0).next_up()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e572(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_up();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r572(x0: f64) -> f64 {
+    (x0).next_up()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e573(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_down();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r573(x0: f32) -> f32 {
+    (x0).next_down()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e574(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).next_down();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r574(x0: f64) -> f64 {
+    (x0).next_down()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e575(x0: &[f32], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_nan();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r575(x0: f32) -> bool {
+    (x0).is_nan()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e576(x0: &[f64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_nan();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r576(x0: f64) -> bool {
+    (x0).is_nan()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e577(x0: &[f32], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_infinite();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r577(x0: f32) -> bool {
+    (x0).is_infinite()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e578(x0: &[f64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_infinite();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r578(x0: f64) -> bool {
+    (x0).is_infinite()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e579(x0: &[f32], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_finite();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r579(x0: f32) -> bool {
+    (x0).is_finite()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e580(x0: &[f64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_finite();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r580(x0: f64) -> bool {
+    (x0).is_finite()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e581(x0: &[f32], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_normal();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r581(x0: f32) -> bool {
+    (x0).is_normal()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e582(x0: &[f64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_normal();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r582(x0: f64) -> bool {
+    (x0).is_normal()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e583(x0: &[f32], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_subnormal();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r583(x0: f32) -> bool {
+    (x0).is_subnormal()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e584(x0: &[f64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_subnormal();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r584(x0: f64) -> bool {
+    (x0).is_subnormal()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e585(x0: &[f32], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_sign_positive();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r585(x0: f32) -> bool {
+    (x0).is_sign_positive()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e586(x0: &[f64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_sign_positive();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r586(x0: f64) -> bool {
+    (x0).is_sign_positive()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e587(x0: &[f32], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_sign_negative();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r587(x0: f32) -> bool {
+    (x0).is_sign_negative()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e588(x0: &[f64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).is_sign_negative();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r588(x0: f64) -> bool {
+    (x0).is_sign_negative()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e589(x0: &[f32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_bits();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r589(x0: f32) -> u32 {
+    (x0).to_bits()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e590(x0: &[f64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).to_bits();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r590(x0: f64) -> u64 {
+    (x0).to_bits()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e591(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).exp();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r591(x0: f32) -> f32 {
+    (x0).exp()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e592(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).exp();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r592(x0: f64) -> f64 {
+    (x0).exp()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e593(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).exp2();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r593(x0: f32) -> f32 {
+    (x0).exp2()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e594(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).exp2();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r594(x0: f64) -> f64 {
+    (x0).exp2()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e595(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).exp_m1();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r595(x0: f32) -> f32 {
+    (x0).exp_m1()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e596(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).exp_m1();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r596(x0: f64) -> f64 {
+    (x0).exp_m1()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e597(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).ln();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r597(x0: f32) -> f32 {
+    (x0).ln()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e598(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).ln();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r598(x0: f64) -> f64 {
+    (x0).ln()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e599(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).log2();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r599(x0: f32) -> f32 {
+    (x0).log2()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e600(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).log2();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r600(x0: f64) -> f64 {
+    (x0).log2()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e601(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).log10();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r601(x0: f32) -> f32 {
+    (x0).log10()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e602(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).log10();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r602(x0: f64) -> f64 {
+    (x0).log10()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e603(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).ln_1p();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r603(x0: f32) -> f32 {
+    (x0).ln_1p()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e604(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).ln_1p();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r604(x0: f64) -> f64 {
+    (x0).ln_1p()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e605(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).log(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r605(x0: f32, x1: f32) -> f32 {
+    (x0).log(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e606(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).log(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r606(x0: f64, x1: f64) -> f64 {
+    (x0).log(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e607(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).powf(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r607(x0: f32, x1: f32) -> f32 {
+    (x0).powf(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e608(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).powf(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r608(x0: f64, x1: f64) -> f64 {
+    (x0).powf(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e609(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cbrt();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r609(x0: f32) -> f32 {
+    (x0).cbrt()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e610(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cbrt();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r610(x0: f64) -> f64 {
+    (x0).cbrt()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e611(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).hypot(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r611(x0: f32, x1: f32) -> f32 {
+    (x0).hypot(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e612(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).hypot(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r612(x0: f64, x1: f64) -> f64 {
+    (x0).hypot(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e613(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).sin();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r613(x0: f32) -> f32 {
+    (x0).sin()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e614(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).sin();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r614(x0: f64) -> f64 {
+    (x0).sin()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e615(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cos();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r615(x0: f32) -> f32 {
+    (x0).cos()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e616(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cos();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r616(x0: f64) -> f64 {
+    (x0).cos()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e617(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).tan();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r617(x0: f32) -> f32 {
+    (x0).tan()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e618(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).tan();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r618(x0: f64) -> f64 {
+    (x0).tan()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e619(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).asin();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r619(x0: f32) -> f32 {
+    (x0).asin()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e620(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).asin();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r620(x0: f64) -> f64 {
+    (x0).asin()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e621(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).acos();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r621(x0: f32) -> f32 {
+    (x0).acos()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e622(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).acos();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r622(x0: f64) -> f64 {
+    (x0).acos()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e623(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).atan();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r623(x0: f32) -> f32 {
+    (x0).atan()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e624(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).atan();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r624(x0: f64) -> f64 {
+    (x0).atan()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e625(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).atan2(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r625(x0: f32, x1: f32) -> f32 {
+    (x0).atan2(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e626(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).atan2(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r626(x0: f64, x1: f64) -> f64 {
+    (x0).atan2(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e627(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).sinh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r627(x0: f32) -> f32 {
+    (x0).sinh()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e628(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).sinh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r628(x0: f64) -> f64 {
+    (x0).sinh()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e629(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cosh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r629(x0: f32) -> f32 {
+    (x0).cosh()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e630(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).cosh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r630(x0: f64) -> f64 {
+    (x0).cosh()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e631(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).tanh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r631(x0: f32) -> f32 {
+    (x0).tanh()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e632(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).tanh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r632(x0: f64) -> f64 {
+    (x0).tanh()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e633(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] % 1.0e30).asinh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r633(x0: f32) -> f32 {
+    (x0 % 1.0e30).asinh()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e634(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] % 1.0e30).asinh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r634(x0: f64) -> f64 {
+    (x0 % 1.0e30).asinh()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e635(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] % 1.0e30).acosh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r635(x0: f32) -> f32 {
+    (x0 % 1.0e30).acosh()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e636(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] % 1.0e30).acosh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r636(x0: f64) -> f64 {
+    (x0 % 1.0e30).acosh()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e637(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).atanh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r637(x0: f32) -> f32 {
+    (x0).atanh()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e638(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).atanh();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r638(x0: f64) -> f64 {
+    (x0).atanh()
+}
+
 pub static CASES: &[Case] = &[
     Case {
         name: "e0",
@@ -9733,5 +14101,5197 @@ pub static CASES: &[Case] = &[
             Ok(to_bits(&out.download()?))
         },
         reference: |x| r302(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e303",
+        expr: "(x0).min(x1)",
+        params: &[I8, I8],
+        out: I8,
+        transcendental: false,
+        source: || e303::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e303::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r303(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e304",
+        expr: "(x0).min(x1)",
+        params: &[I64, I64],
+        out: I64,
+        transcendental: false,
+        source: || e304::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e304::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r304(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e305",
+        expr: "(x0).min(x1)",
+        params: &[U16, U16],
+        out: U16,
+        transcendental: false,
+        source: || e305::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e305::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r305(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e306",
+        expr: "(x0).min(x1)",
+        params: &[Usize, Usize],
+        out: Usize,
+        transcendental: false,
+        source: || e306::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e306::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r306(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e307",
+        expr: "(x0).max(x1)",
+        params: &[I16, I16],
+        out: I16,
+        transcendental: false,
+        source: || e307::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e307::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r307(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e308",
+        expr: "(x0).max(x1)",
+        params: &[Isize, Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e308::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e308::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r308(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e309",
+        expr: "(x0).max(x1)",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e309::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e309::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r309(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e310",
+        expr: "(x0).max(x1)",
+        params: &[I8, I8],
+        out: I8,
+        transcendental: false,
+        source: || e310::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e310::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r310(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e311",
+        expr: "(x0).clamp((x1).min(x2), (x1).max(x2))",
+        params: &[I32, I32, I32],
+        out: I32,
+        transcendental: false,
+        source: || e311::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e311::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r311(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e312",
+        expr: "(x0).clamp((x1).min(x2), (x1).max(x2))",
+        params: &[U8, U8, U8],
+        out: U8,
+        transcendental: false,
+        source: || e312::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e312::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r312(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e313",
+        expr: "(x0).clamp((x1).min(x2), (x1).max(x2))",
+        params: &[U64, U64, U64],
+        out: U64,
+        transcendental: false,
+        source: || e313::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e313::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r313(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e314",
+        expr: "(x0).clamp((x1).min(x2), (x1).max(x2))",
+        params: &[I16, I16, I16],
+        out: I16,
+        transcendental: false,
+        source: || e314::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e314::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r314(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e315",
+        expr: "(x0).abs()",
+        params: &[I64],
+        out: I64,
+        transcendental: false,
+        source: || e315::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e315::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r315(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e316",
+        expr: "(x0).abs()",
+        params: &[I16],
+        out: I16,
+        transcendental: false,
+        source: || e316::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e316::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r316(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e317",
+        expr: "(x0).abs()",
+        params: &[Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e317::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e317::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r317(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e318",
+        expr: "(x0).abs()",
+        params: &[I32],
+        out: I32,
+        transcendental: false,
+        source: || e318::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e318::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r318(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e319",
+        expr: "(x0).wrapping_abs()",
+        params: &[Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e319::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e319::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r319(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e320",
+        expr: "(x0).wrapping_abs()",
+        params: &[I32],
+        out: I32,
+        transcendental: false,
+        source: || e320::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e320::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r320(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e321",
+        expr: "(x0).wrapping_abs()",
+        params: &[I8],
+        out: I8,
+        transcendental: false,
+        source: || e321::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e321::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r321(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e322",
+        expr: "(x0).wrapping_abs()",
+        params: &[I64],
+        out: I64,
+        transcendental: false,
+        source: || e322::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e322::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r322(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e323",
+        expr: "(x0).saturating_abs()",
+        params: &[I8],
+        out: I8,
+        transcendental: false,
+        source: || e323::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e323::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r323(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e324",
+        expr: "(x0).saturating_abs()",
+        params: &[I64],
+        out: I64,
+        transcendental: false,
+        source: || e324::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e324::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r324(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e325",
+        expr: "(x0).saturating_abs()",
+        params: &[I16],
+        out: I16,
+        transcendental: false,
+        source: || e325::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e325::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r325(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e326",
+        expr: "(x0).saturating_abs()",
+        params: &[Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e326::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e326::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r326(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e327",
+        expr: "(x0).unsigned_abs()",
+        params: &[I16],
+        out: U16,
+        transcendental: false,
+        source: || e327::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e327::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r327(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e328",
+        expr: "(x0).unsigned_abs()",
+        params: &[Isize],
+        out: Usize,
+        transcendental: false,
+        source: || e328::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e328::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r328(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e329",
+        expr: "(x0).unsigned_abs()",
+        params: &[I32],
+        out: U32,
+        transcendental: false,
+        source: || e329::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e329::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r329(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e330",
+        expr: "(x0).unsigned_abs()",
+        params: &[I8],
+        out: U8,
+        transcendental: false,
+        source: || e330::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e330::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r330(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e331",
+        expr: "(x0).abs_diff(x1)",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e331::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e331::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r331(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e332",
+        expr: "(x0).abs_diff(x1)",
+        params: &[I8, I8],
+        out: U8,
+        transcendental: false,
+        source: || e332::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e332::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r332(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e333",
+        expr: "(x0).abs_diff(x1)",
+        params: &[I64, I64],
+        out: U64,
+        transcendental: false,
+        source: || e333::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e333::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r333(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e334",
+        expr: "(x0).abs_diff(x1)",
+        params: &[U16, U16],
+        out: U16,
+        transcendental: false,
+        source: || e334::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e334::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r334(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e335",
+        expr: "(x0).signum()",
+        params: &[I64],
+        out: I64,
+        transcendental: false,
+        source: || e335::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e335::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r335(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e336",
+        expr: "(x0).signum()",
+        params: &[I16],
+        out: I16,
+        transcendental: false,
+        source: || e336::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e336::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r336(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e337",
+        expr: "(x0).signum()",
+        params: &[Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e337::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e337::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r337(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e338",
+        expr: "(x0).signum()",
+        params: &[I32],
+        out: I32,
+        transcendental: false,
+        source: || e338::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e338::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r338(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e339",
+        expr: "(x0).is_positive()",
+        params: &[Isize],
+        out: Bool,
+        transcendental: false,
+        source: || e339::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e339::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r339(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e340",
+        expr: "(x0).is_positive()",
+        params: &[I32],
+        out: Bool,
+        transcendental: false,
+        source: || e340::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e340::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r340(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e341",
+        expr: "(x0).is_positive()",
+        params: &[I8],
+        out: Bool,
+        transcendental: false,
+        source: || e341::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e341::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r341(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e342",
+        expr: "(x0).is_positive()",
+        params: &[I64],
+        out: Bool,
+        transcendental: false,
+        source: || e342::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e342::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r342(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e343",
+        expr: "(x0).is_negative()",
+        params: &[I8],
+        out: Bool,
+        transcendental: false,
+        source: || e343::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e343::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r343(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e344",
+        expr: "(x0).is_negative()",
+        params: &[I64],
+        out: Bool,
+        transcendental: false,
+        source: || e344::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e344::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r344(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e345",
+        expr: "(x0).is_negative()",
+        params: &[I16],
+        out: Bool,
+        transcendental: false,
+        source: || e345::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e345::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r345(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e346",
+        expr: "(x0).is_negative()",
+        params: &[Isize],
+        out: Bool,
+        transcendental: false,
+        source: || e346::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e346::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r346(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e347",
+        expr: "(x0).midpoint(x1)",
+        params: &[I16, I16],
+        out: I16,
+        transcendental: false,
+        source: || e347::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e347::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r347(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e348",
+        expr: "(x0).midpoint(x1)",
+        params: &[Isize, Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e348::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e348::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r348(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e349",
+        expr: "(x0).midpoint(x1)",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e349::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e349::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r349(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e350",
+        expr: "(x0).midpoint(x1)",
+        params: &[I8, I8],
+        out: I8,
+        transcendental: false,
+        source: || e350::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e350::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r350(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e351",
+        expr: "(x0).cast_signed()",
+        params: &[U32],
+        out: I32,
+        transcendental: false,
+        source: || e351::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e351::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r351(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e352",
+        expr: "(x0).cast_signed()",
+        params: &[U8],
+        out: I8,
+        transcendental: false,
+        source: || e352::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e352::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r352(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e353",
+        expr: "(x0).cast_signed()",
+        params: &[U64],
+        out: I64,
+        transcendental: false,
+        source: || e353::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e353::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r353(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e354",
+        expr: "(x0).cast_signed()",
+        params: &[U16],
+        out: I16,
+        transcendental: false,
+        source: || e354::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e354::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r354(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e355",
+        expr: "(x0).cast_unsigned()",
+        params: &[I64],
+        out: U64,
+        transcendental: false,
+        source: || e355::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e355::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r355(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e356",
+        expr: "(x0).cast_unsigned()",
+        params: &[I16],
+        out: U16,
+        transcendental: false,
+        source: || e356::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e356::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r356(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e357",
+        expr: "(x0).cast_unsigned()",
+        params: &[Isize],
+        out: Usize,
+        transcendental: false,
+        source: || e357::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e357::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r357(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e358",
+        expr: "(x0).cast_unsigned()",
+        params: &[I32],
+        out: U32,
+        transcendental: false,
+        source: || e358::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e358::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r358(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e359",
+        expr: "(x0).wrapping_add(x1)",
+        params: &[Isize, Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e359::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e359::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r359(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e360",
+        expr: "(x0).wrapping_add(x1)",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e360::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e360::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r360(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e361",
+        expr: "(x0).wrapping_add(x1)",
+        params: &[I8, I8],
+        out: I8,
+        transcendental: false,
+        source: || e361::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e361::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r361(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e362",
+        expr: "(x0).wrapping_add(x1)",
+        params: &[I64, I64],
+        out: I64,
+        transcendental: false,
+        source: || e362::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e362::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r362(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e363",
+        expr: "(x0).wrapping_sub(x1)",
+        params: &[U8, U8],
+        out: U8,
+        transcendental: false,
+        source: || e363::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e363::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r363(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e364",
+        expr: "(x0).wrapping_sub(x1)",
+        params: &[U64, U64],
+        out: U64,
+        transcendental: false,
+        source: || e364::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e364::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r364(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e365",
+        expr: "(x0).wrapping_sub(x1)",
+        params: &[I16, I16],
+        out: I16,
+        transcendental: false,
+        source: || e365::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e365::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r365(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e366",
+        expr: "(x0).wrapping_sub(x1)",
+        params: &[Isize, Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e366::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e366::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r366(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e367",
+        expr: "(x0).wrapping_mul(x1)",
+        params: &[U16, U16],
+        out: U16,
+        transcendental: false,
+        source: || e367::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e367::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r367(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e368",
+        expr: "(x0).wrapping_mul(x1)",
+        params: &[Usize, Usize],
+        out: Usize,
+        transcendental: false,
+        source: || e368::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e368::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r368(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e369",
+        expr: "(x0).wrapping_mul(x1)",
+        params: &[I32, I32],
+        out: I32,
+        transcendental: false,
+        source: || e369::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e369::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r369(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e370",
+        expr: "(x0).wrapping_mul(x1)",
+        params: &[U8, U8],
+        out: U8,
+        transcendental: false,
+        source: || e370::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e370::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r370(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e371",
+        expr: "(x0).wrapping_neg()",
+        params: &[U32],
+        out: U32,
+        transcendental: false,
+        source: || e371::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e371::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r371(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e372",
+        expr: "(x0).wrapping_neg()",
+        params: &[I8],
+        out: I8,
+        transcendental: false,
+        source: || e372::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e372::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r372(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e373",
+        expr: "(x0).wrapping_neg()",
+        params: &[I64],
+        out: I64,
+        transcendental: false,
+        source: || e373::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e373::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r373(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e374",
+        expr: "(x0).wrapping_neg()",
+        params: &[U16],
+        out: U16,
+        transcendental: false,
+        source: || e374::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e374::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r374(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e375",
+        expr: "(x0).wrapping_div((x1 | 1))",
+        params: &[U64, U64],
+        out: U64,
+        transcendental: false,
+        source: || e375::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e375::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r375(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e376",
+        expr: "(x0).wrapping_div((x1 | 1))",
+        params: &[I16, I16],
+        out: I16,
+        transcendental: false,
+        source: || e376::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e376::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r376(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e377",
+        expr: "(x0).wrapping_div((x1 | 1))",
+        params: &[Isize, Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e377::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e377::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r377(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e378",
+        expr: "(x0).wrapping_div((x1 | 1))",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e378::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e378::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r378(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e379",
+        expr: "(x0).wrapping_rem((x1 | 1))",
+        params: &[Usize, Usize],
+        out: Usize,
+        transcendental: false,
+        source: || e379::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e379::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r379(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e380",
+        expr: "(x0).wrapping_rem((x1 | 1))",
+        params: &[I32, I32],
+        out: I32,
+        transcendental: false,
+        source: || e380::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e380::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r380(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e381",
+        expr: "(x0).wrapping_rem((x1 | 1))",
+        params: &[U8, U8],
+        out: U8,
+        transcendental: false,
+        source: || e381::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e381::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r381(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e382",
+        expr: "(x0).wrapping_rem((x1 | 1))",
+        params: &[U64, U64],
+        out: U64,
+        transcendental: false,
+        source: || e382::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e382::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r382(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e383",
+        expr: "(x0).wrapping_shl(x1)",
+        params: &[I8, U32],
+        out: I8,
+        transcendental: false,
+        source: || e383::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e383::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r383(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e384",
+        expr: "(x0).wrapping_shl(x1)",
+        params: &[I64, U32],
+        out: I64,
+        transcendental: false,
+        source: || e384::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e384::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r384(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e385",
+        expr: "(x0).wrapping_shl(x1)",
+        params: &[U16, U32],
+        out: U16,
+        transcendental: false,
+        source: || e385::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e385::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r385(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e386",
+        expr: "(x0).wrapping_shl(x1)",
+        params: &[Usize, U32],
+        out: Usize,
+        transcendental: false,
+        source: || e386::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e386::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r386(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e387",
+        expr: "(x0).wrapping_shr(x1)",
+        params: &[I16, U32],
+        out: I16,
+        transcendental: false,
+        source: || e387::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e387::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r387(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e388",
+        expr: "(x0).wrapping_shr(x1)",
+        params: &[Isize, U32],
+        out: Isize,
+        transcendental: false,
+        source: || e388::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e388::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r388(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e389",
+        expr: "(x0).wrapping_shr(x1)",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e389::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e389::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r389(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e390",
+        expr: "(x0).wrapping_shr(x1)",
+        params: &[I8, U32],
+        out: I8,
+        transcendental: false,
+        source: || e390::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e390::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r390(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e391",
+        expr: "(x0).unbounded_shl(x1)",
+        params: &[I32, U32],
+        out: I32,
+        transcendental: false,
+        source: || e391::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e391::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r391(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e392",
+        expr: "(x0).unbounded_shl(x1)",
+        params: &[U8, U32],
+        out: U8,
+        transcendental: false,
+        source: || e392::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e392::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r392(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e393",
+        expr: "(x0).unbounded_shl(x1)",
+        params: &[U64, U32],
+        out: U64,
+        transcendental: false,
+        source: || e393::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e393::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r393(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e394",
+        expr: "(x0).unbounded_shl(x1)",
+        params: &[I16, U32],
+        out: I16,
+        transcendental: false,
+        source: || e394::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e394::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r394(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e395",
+        expr: "(x0).unbounded_shr(x1)",
+        params: &[I64, U32],
+        out: I64,
+        transcendental: false,
+        source: || e395::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e395::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r395(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e396",
+        expr: "(x0).unbounded_shr(x1)",
+        params: &[U16, U32],
+        out: U16,
+        transcendental: false,
+        source: || e396::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e396::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r396(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e397",
+        expr: "(x0).unbounded_shr(x1)",
+        params: &[Usize, U32],
+        out: Usize,
+        transcendental: false,
+        source: || e397::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e397::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r397(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e398",
+        expr: "(x0).unbounded_shr(x1)",
+        params: &[I32, U32],
+        out: I32,
+        transcendental: false,
+        source: || e398::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e398::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r398(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e399",
+        expr: "(x0).pow(x1)",
+        params: &[Isize, U32],
+        out: Isize,
+        transcendental: false,
+        source: || e399::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e399::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r399(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e400",
+        expr: "(x0).pow(x1)",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e400::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e400::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r400(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e401",
+        expr: "(x0).pow(x1)",
+        params: &[I8, U32],
+        out: I8,
+        transcendental: false,
+        source: || e401::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e401::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r401(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e402",
+        expr: "(x0).pow(x1)",
+        params: &[I64, U32],
+        out: I64,
+        transcendental: false,
+        source: || e402::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e402::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r402(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e403",
+        expr: "(x0).wrapping_pow(x1)",
+        params: &[U8, U32],
+        out: U8,
+        transcendental: false,
+        source: || e403::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e403::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r403(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e404",
+        expr: "(x0).wrapping_pow(x1)",
+        params: &[U64, U32],
+        out: U64,
+        transcendental: false,
+        source: || e404::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e404::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r404(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e405",
+        expr: "(x0).wrapping_pow(x1)",
+        params: &[I16, U32],
+        out: I16,
+        transcendental: false,
+        source: || e405::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e405::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r405(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e406",
+        expr: "(x0).wrapping_pow(x1)",
+        params: &[Isize, U32],
+        out: Isize,
+        transcendental: false,
+        source: || e406::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e406::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r406(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e407",
+        expr: "(x0).saturating_pow(x1)",
+        params: &[U16, U32],
+        out: U16,
+        transcendental: false,
+        source: || e407::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e407::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r407(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e408",
+        expr: "(x0).saturating_pow(x1)",
+        params: &[Usize, U32],
+        out: Usize,
+        transcendental: false,
+        source: || e408::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e408::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r408(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e409",
+        expr: "(x0).saturating_pow(x1)",
+        params: &[I32, U32],
+        out: I32,
+        transcendental: false,
+        source: || e409::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e409::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r409(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e410",
+        expr: "(x0).saturating_pow(x1)",
+        params: &[U8, U32],
+        out: U8,
+        transcendental: false,
+        source: || e410::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e410::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r410(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e411",
+        expr: "(x0).saturating_add(x1)",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e411::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e411::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r411(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e412",
+        expr: "(x0).saturating_add(x1)",
+        params: &[I8, I8],
+        out: I8,
+        transcendental: false,
+        source: || e412::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e412::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r412(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e413",
+        expr: "(x0).saturating_add(x1)",
+        params: &[I64, I64],
+        out: I64,
+        transcendental: false,
+        source: || e413::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e413::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r413(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e414",
+        expr: "(x0).saturating_add(x1)",
+        params: &[U16, U16],
+        out: U16,
+        transcendental: false,
+        source: || e414::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e414::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r414(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e415",
+        expr: "(x0).saturating_sub(x1)",
+        params: &[U64, U64],
+        out: U64,
+        transcendental: false,
+        source: || e415::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e415::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r415(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e416",
+        expr: "(x0).saturating_sub(x1)",
+        params: &[I16, I16],
+        out: I16,
+        transcendental: false,
+        source: || e416::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e416::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r416(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e417",
+        expr: "(x0).saturating_sub(x1)",
+        params: &[Isize, Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e417::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e417::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r417(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e418",
+        expr: "(x0).saturating_sub(x1)",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e418::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e418::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r418(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e419",
+        expr: "(x0).saturating_mul(x1)",
+        params: &[Usize, Usize],
+        out: Usize,
+        transcendental: false,
+        source: || e419::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e419::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r419(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e420",
+        expr: "(x0).saturating_mul(x1)",
+        params: &[I32, I32],
+        out: I32,
+        transcendental: false,
+        source: || e420::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e420::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r420(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e421",
+        expr: "(x0).saturating_mul(x1)",
+        params: &[U8, U8],
+        out: U8,
+        transcendental: false,
+        source: || e421::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e421::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r421(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e422",
+        expr: "(x0).saturating_mul(x1)",
+        params: &[U64, U64],
+        out: U64,
+        transcendental: false,
+        source: || e422::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e422::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r422(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e423",
+        expr: "(x0).saturating_neg()",
+        params: &[I8],
+        out: I8,
+        transcendental: false,
+        source: || e423::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e423::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r423(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e424",
+        expr: "(x0).saturating_neg()",
+        params: &[I64],
+        out: I64,
+        transcendental: false,
+        source: || e424::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e424::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r424(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e425",
+        expr: "(x0).saturating_neg()",
+        params: &[I16],
+        out: I16,
+        transcendental: false,
+        source: || e425::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e425::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r425(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e426",
+        expr: "(x0).saturating_neg()",
+        params: &[Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e426::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e426::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r426(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e427",
+        expr: "(x0).saturating_div((x1 | 1))",
+        params: &[I16, I16],
+        out: I16,
+        transcendental: false,
+        source: || e427::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e427::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r427(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e428",
+        expr: "(x0).saturating_div((x1 | 1))",
+        params: &[Isize, Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e428::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e428::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r428(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e429",
+        expr: "(x0).saturating_div((x1 | 1))",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e429::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e429::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r429(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e430",
+        expr: "(x0).saturating_div((x1 | 1))",
+        params: &[I8, I8],
+        out: I8,
+        transcendental: false,
+        source: || e430::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e430::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r430(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e431",
+        expr: "(x0).div_euclid((x1 | 1))",
+        params: &[I32, I32],
+        out: I32,
+        transcendental: false,
+        source: || e431::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e431::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r431(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e432",
+        expr: "(x0).div_euclid((x1 | 1))",
+        params: &[U8, U8],
+        out: U8,
+        transcendental: false,
+        source: || e432::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e432::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r432(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e433",
+        expr: "(x0).div_euclid((x1 | 1))",
+        params: &[U64, U64],
+        out: U64,
+        transcendental: false,
+        source: || e433::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e433::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r433(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e434",
+        expr: "(x0).div_euclid((x1 | 1))",
+        params: &[I16, I16],
+        out: I16,
+        transcendental: false,
+        source: || e434::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e434::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r434(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e435",
+        expr: "(x0).rem_euclid((x1 | 1))",
+        params: &[I64, I64],
+        out: I64,
+        transcendental: false,
+        source: || e435::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e435::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r435(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e436",
+        expr: "(x0).rem_euclid((x1 | 1))",
+        params: &[U16, U16],
+        out: U16,
+        transcendental: false,
+        source: || e436::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e436::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r436(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e437",
+        expr: "(x0).rem_euclid((x1 | 1))",
+        params: &[Usize, Usize],
+        out: Usize,
+        transcendental: false,
+        source: || e437::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e437::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r437(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e438",
+        expr: "(x0).rem_euclid((x1 | 1))",
+        params: &[I32, I32],
+        out: I32,
+        transcendental: false,
+        source: || e438::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e438::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r438(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e439",
+        expr: "(x0).wrapping_div_euclid((x1 | 1))",
+        params: &[Isize, Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e439::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e439::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r439(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e440",
+        expr: "(x0).wrapping_div_euclid((x1 | 1))",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e440::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e440::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r440(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e441",
+        expr: "(x0).wrapping_div_euclid((x1 | 1))",
+        params: &[I8, I8],
+        out: I8,
+        transcendental: false,
+        source: || e441::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e441::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r441(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e442",
+        expr: "(x0).wrapping_div_euclid((x1 | 1))",
+        params: &[I64, I64],
+        out: I64,
+        transcendental: false,
+        source: || e442::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e442::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r442(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e443",
+        expr: "(x0).wrapping_rem_euclid((x1 | 1))",
+        params: &[U8, U8],
+        out: U8,
+        transcendental: false,
+        source: || e443::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e443::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r443(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e444",
+        expr: "(x0).wrapping_rem_euclid((x1 | 1))",
+        params: &[U64, U64],
+        out: U64,
+        transcendental: false,
+        source: || e444::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e444::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r444(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e445",
+        expr: "(x0).wrapping_rem_euclid((x1 | 1))",
+        params: &[I16, I16],
+        out: I16,
+        transcendental: false,
+        source: || e445::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e445::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r445(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e446",
+        expr: "(x0).wrapping_rem_euclid((x1 | 1))",
+        params: &[Isize, Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e446::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e446::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r446(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e447",
+        expr: "(x0).div_ceil((x1 | 1))",
+        params: &[U16, U16],
+        out: U16,
+        transcendental: false,
+        source: || e447::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e447::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r447(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e448",
+        expr: "(x0).div_ceil((x1 | 1))",
+        params: &[Usize, Usize],
+        out: Usize,
+        transcendental: false,
+        source: || e448::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e448::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r448(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e449",
+        expr: "(x0).div_ceil((x1 | 1))",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e449::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e449::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r449(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e450",
+        expr: "(x0).div_ceil((x1 | 1))",
+        params: &[U8, U8],
+        out: U8,
+        transcendental: false,
+        source: || e450::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e450::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r450(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e451",
+        expr: "(x0).next_multiple_of((x1 | 1))",
+        params: &[U32, U32],
+        out: U32,
+        transcendental: false,
+        source: || e451::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e451::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r451(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e452",
+        expr: "(x0).next_multiple_of((x1 | 1))",
+        params: &[U8, U8],
+        out: U8,
+        transcendental: false,
+        source: || e452::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e452::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r452(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e453",
+        expr: "(x0).next_multiple_of((x1 | 1))",
+        params: &[U64, U64],
+        out: U64,
+        transcendental: false,
+        source: || e453::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e453::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r453(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e454",
+        expr: "(x0).next_multiple_of((x1 | 1))",
+        params: &[U16, U16],
+        out: U16,
+        transcendental: false,
+        source: || e454::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e454::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r454(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e455",
+        expr: "(x0).is_multiple_of(x1)",
+        params: &[U64, U64],
+        out: Bool,
+        transcendental: false,
+        source: || e455::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e455::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r455(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e456",
+        expr: "(x0).is_multiple_of(x1)",
+        params: &[U16, U16],
+        out: Bool,
+        transcendental: false,
+        source: || e456::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e456::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r456(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e457",
+        expr: "(x0).is_multiple_of(x1)",
+        params: &[Usize, Usize],
+        out: Bool,
+        transcendental: false,
+        source: || e457::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e457::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r457(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e458",
+        expr: "(x0).is_multiple_of(x1)",
+        params: &[U32, U32],
+        out: Bool,
+        transcendental: false,
+        source: || e458::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e458::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r458(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e459",
+        expr: "((x0 & isize::MAX)).isqrt()",
+        params: &[Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e459::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e459::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r459(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e460",
+        expr: "((x0 & i32::MAX)).isqrt()",
+        params: &[I32],
+        out: I32,
+        transcendental: false,
+        source: || e460::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e460::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r460(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e461",
+        expr: "((x0 & i8::MAX)).isqrt()",
+        params: &[I8],
+        out: I8,
+        transcendental: false,
+        source: || e461::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e461::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r461(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e462",
+        expr: "((x0 & i64::MAX)).isqrt()",
+        params: &[I64],
+        out: I64,
+        transcendental: false,
+        source: || e462::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e462::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r462(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e463",
+        expr: "(((x0 & i8::MAX) | 1)).ilog2()",
+        params: &[I8],
+        out: U32,
+        transcendental: false,
+        source: || e463::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e463::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r463(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e464",
+        expr: "(((x0 & i64::MAX) | 1)).ilog2()",
+        params: &[I64],
+        out: U32,
+        transcendental: false,
+        source: || e464::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e464::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r464(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e465",
+        expr: "(((x0 & u16::MAX) | 1)).ilog2()",
+        params: &[U16],
+        out: U32,
+        transcendental: false,
+        source: || e465::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e465::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r465(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e466",
+        expr: "(((x0 & usize::MAX) | 1)).ilog2()",
+        params: &[Usize],
+        out: U32,
+        transcendental: false,
+        source: || e466::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e466::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r466(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e467",
+        expr: "(((x0 & i16::MAX) | 1)).ilog10()",
+        params: &[I16],
+        out: U32,
+        transcendental: false,
+        source: || e467::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e467::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r467(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e468",
+        expr: "(((x0 & isize::MAX) | 1)).ilog10()",
+        params: &[Isize],
+        out: U32,
+        transcendental: false,
+        source: || e468::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e468::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r468(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e469",
+        expr: "(((x0 & u32::MAX) | 1)).ilog10()",
+        params: &[U32],
+        out: U32,
+        transcendental: false,
+        source: || e469::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e469::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r469(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e470",
+        expr: "(((x0 & i8::MAX) | 1)).ilog10()",
+        params: &[I8],
+        out: U32,
+        transcendental: false,
+        source: || e470::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e470::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r470(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e471",
+        expr: "(((x0 & i32::MAX) | 1)).ilog(((x1 & i32::MAX) | 2))",
+        params: &[I32, I32],
+        out: U32,
+        transcendental: false,
+        source: || e471::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e471::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r471(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e472",
+        expr: "(((x0 & u8::MAX) | 1)).ilog(((x1 & u8::MAX) | 2))",
+        params: &[U8, U8],
+        out: U32,
+        transcendental: false,
+        source: || e472::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e472::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r472(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e473",
+        expr: "(((x0 & u64::MAX) | 1)).ilog(((x1 & u64::MAX) | 2))",
+        params: &[U64, U64],
+        out: U32,
+        transcendental: false,
+        source: || e473::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e473::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r473(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e474",
+        expr: "(((x0 & i16::MAX) | 1)).ilog(((x1 & i16::MAX) | 2))",
+        params: &[I16, I16],
+        out: U32,
+        transcendental: false,
+        source: || e474::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e474::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r474(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e475",
+        expr: "(x0).count_ones()",
+        params: &[I64],
+        out: U32,
+        transcendental: false,
+        source: || e475::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e475::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r475(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e476",
+        expr: "(x0).count_ones()",
+        params: &[U16],
+        out: U32,
+        transcendental: false,
+        source: || e476::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e476::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r476(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e477",
+        expr: "(x0).count_ones()",
+        params: &[Usize],
+        out: U32,
+        transcendental: false,
+        source: || e477::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e477::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r477(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e478",
+        expr: "(x0).count_ones()",
+        params: &[I32],
+        out: U32,
+        transcendental: false,
+        source: || e478::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e478::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r478(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e479",
+        expr: "(x0).count_zeros()",
+        params: &[Isize],
+        out: U32,
+        transcendental: false,
+        source: || e479::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e479::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r479(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e480",
+        expr: "(x0).count_zeros()",
+        params: &[U32],
+        out: U32,
+        transcendental: false,
+        source: || e480::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e480::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r480(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e481",
+        expr: "(x0).count_zeros()",
+        params: &[I8],
+        out: U32,
+        transcendental: false,
+        source: || e481::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e481::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r481(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e482",
+        expr: "(x0).count_zeros()",
+        params: &[I64],
+        out: U32,
+        transcendental: false,
+        source: || e482::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e482::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r482(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e483",
+        expr: "(x0).leading_zeros()",
+        params: &[U8],
+        out: U32,
+        transcendental: false,
+        source: || e483::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e483::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r483(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e484",
+        expr: "(x0).leading_zeros()",
+        params: &[U64],
+        out: U32,
+        transcendental: false,
+        source: || e484::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e484::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r484(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e485",
+        expr: "(x0).leading_zeros()",
+        params: &[I16],
+        out: U32,
+        transcendental: false,
+        source: || e485::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e485::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r485(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e486",
+        expr: "(x0).leading_zeros()",
+        params: &[Isize],
+        out: U32,
+        transcendental: false,
+        source: || e486::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e486::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r486(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e487",
+        expr: "(x0).trailing_zeros()",
+        params: &[U16],
+        out: U32,
+        transcendental: false,
+        source: || e487::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e487::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r487(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e488",
+        expr: "(x0).trailing_zeros()",
+        params: &[Usize],
+        out: U32,
+        transcendental: false,
+        source: || e488::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e488::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r488(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e489",
+        expr: "(x0).trailing_zeros()",
+        params: &[I32],
+        out: U32,
+        transcendental: false,
+        source: || e489::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e489::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r489(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e490",
+        expr: "(x0).trailing_zeros()",
+        params: &[U8],
+        out: U32,
+        transcendental: false,
+        source: || e490::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e490::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r490(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e491",
+        expr: "(x0).leading_ones()",
+        params: &[U32],
+        out: U32,
+        transcendental: false,
+        source: || e491::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e491::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r491(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e492",
+        expr: "(x0).leading_ones()",
+        params: &[I8],
+        out: U32,
+        transcendental: false,
+        source: || e492::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e492::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r492(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e493",
+        expr: "(x0).leading_ones()",
+        params: &[I64],
+        out: U32,
+        transcendental: false,
+        source: || e493::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e493::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r493(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e494",
+        expr: "(x0).leading_ones()",
+        params: &[U16],
+        out: U32,
+        transcendental: false,
+        source: || e494::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e494::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r494(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e495",
+        expr: "(x0).trailing_ones()",
+        params: &[U64],
+        out: U32,
+        transcendental: false,
+        source: || e495::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e495::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r495(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e496",
+        expr: "(x0).trailing_ones()",
+        params: &[I16],
+        out: U32,
+        transcendental: false,
+        source: || e496::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e496::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r496(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e497",
+        expr: "(x0).trailing_ones()",
+        params: &[Isize],
+        out: U32,
+        transcendental: false,
+        source: || e497::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e497::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r497(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e498",
+        expr: "(x0).trailing_ones()",
+        params: &[U32],
+        out: U32,
+        transcendental: false,
+        source: || e498::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e498::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r498(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e499",
+        expr: "(x0).rotate_left(x1)",
+        params: &[Usize, U32],
+        out: Usize,
+        transcendental: false,
+        source: || e499::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e499::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r499(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e500",
+        expr: "(x0).rotate_left(x1)",
+        params: &[I32, U32],
+        out: I32,
+        transcendental: false,
+        source: || e500::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e500::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r500(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e501",
+        expr: "(x0).rotate_left(x1)",
+        params: &[U8, U32],
+        out: U8,
+        transcendental: false,
+        source: || e501::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e501::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r501(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e502",
+        expr: "(x0).rotate_left(x1)",
+        params: &[U64, U32],
+        out: U64,
+        transcendental: false,
+        source: || e502::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e502::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r502(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e503",
+        expr: "(x0).rotate_right(x1)",
+        params: &[I8, U32],
+        out: I8,
+        transcendental: false,
+        source: || e503::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e503::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r503(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e504",
+        expr: "(x0).rotate_right(x1)",
+        params: &[I64, U32],
+        out: I64,
+        transcendental: false,
+        source: || e504::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e504::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r504(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e505",
+        expr: "(x0).rotate_right(x1)",
+        params: &[U16, U32],
+        out: U16,
+        transcendental: false,
+        source: || e505::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e505::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r505(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e506",
+        expr: "(x0).rotate_right(x1)",
+        params: &[Usize, U32],
+        out: Usize,
+        transcendental: false,
+        source: || e506::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e506::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r506(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e507",
+        expr: "(x0).swap_bytes()",
+        params: &[I16],
+        out: I16,
+        transcendental: false,
+        source: || e507::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e507::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r507(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e508",
+        expr: "(x0).swap_bytes()",
+        params: &[Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e508::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e508::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r508(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e509",
+        expr: "(x0).swap_bytes()",
+        params: &[U32],
+        out: U32,
+        transcendental: false,
+        source: || e509::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e509::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r509(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e510",
+        expr: "(x0).swap_bytes()",
+        params: &[I8],
+        out: I8,
+        transcendental: false,
+        source: || e510::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e510::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r510(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e511",
+        expr: "(x0).to_be()",
+        params: &[I32],
+        out: I32,
+        transcendental: false,
+        source: || e511::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e511::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r511(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e512",
+        expr: "(x0).to_be()",
+        params: &[U8],
+        out: U8,
+        transcendental: false,
+        source: || e512::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e512::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r512(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e513",
+        expr: "(x0).to_be()",
+        params: &[U64],
+        out: U64,
+        transcendental: false,
+        source: || e513::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e513::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r513(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e514",
+        expr: "(x0).to_be()",
+        params: &[I16],
+        out: I16,
+        transcendental: false,
+        source: || e514::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e514::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r514(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e515",
+        expr: "(x0).to_le()",
+        params: &[I64],
+        out: I64,
+        transcendental: false,
+        source: || e515::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e515::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r515(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e516",
+        expr: "(x0).to_le()",
+        params: &[U16],
+        out: U16,
+        transcendental: false,
+        source: || e516::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e516::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r516(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e517",
+        expr: "(x0).to_le()",
+        params: &[Usize],
+        out: Usize,
+        transcendental: false,
+        source: || e517::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e517::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r517(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e518",
+        expr: "(x0).to_le()",
+        params: &[I32],
+        out: I32,
+        transcendental: false,
+        source: || e518::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e518::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r518(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e519",
+        expr: "(x0).reverse_bits()",
+        params: &[Isize],
+        out: Isize,
+        transcendental: false,
+        source: || e519::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e519::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r519(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e520",
+        expr: "(x0).reverse_bits()",
+        params: &[U32],
+        out: U32,
+        transcendental: false,
+        source: || e520::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e520::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r520(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e521",
+        expr: "(x0).reverse_bits()",
+        params: &[I8],
+        out: I8,
+        transcendental: false,
+        source: || e521::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e521::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r521(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e522",
+        expr: "(x0).reverse_bits()",
+        params: &[I64],
+        out: I64,
+        transcendental: false,
+        source: || e522::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e522::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r522(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e523",
+        expr: "(x0).is_power_of_two()",
+        params: &[U8],
+        out: Bool,
+        transcendental: false,
+        source: || e523::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e523::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r523(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e524",
+        expr: "(x0).is_power_of_two()",
+        params: &[U64],
+        out: Bool,
+        transcendental: false,
+        source: || e524::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e524::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r524(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e525",
+        expr: "(x0).is_power_of_two()",
+        params: &[U16],
+        out: Bool,
+        transcendental: false,
+        source: || e525::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e525::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r525(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e526",
+        expr: "(x0).is_power_of_two()",
+        params: &[Usize],
+        out: Bool,
+        transcendental: false,
+        source: || e526::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e526::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r526(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e527",
+        expr: "(x0).next_power_of_two()",
+        params: &[U16],
+        out: U16,
+        transcendental: false,
+        source: || e527::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e527::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r527(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e528",
+        expr: "(x0).next_power_of_two()",
+        params: &[Usize],
+        out: Usize,
+        transcendental: false,
+        source: || e528::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e528::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r528(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e529",
+        expr: "(x0).next_power_of_two()",
+        params: &[U32],
+        out: U32,
+        transcendental: false,
+        source: || e529::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e529::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r529(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e530",
+        expr: "(x0).next_power_of_two()",
+        params: &[U8],
+        out: U8,
+        transcendental: false,
+        source: || e530::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e530::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r530(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e531",
+        expr: "((x0).min(x1) + 0.0)",
+        params: &[F32, F32],
+        out: F32,
+        transcendental: false,
+        source: || e531::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e531::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r531(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e532",
+        expr: "((x0).min(x1) + 0.0)",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: false,
+        source: || e532::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e532::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r532(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e533",
+        expr: "((x0).max(x1) + 0.0)",
+        params: &[F32, F32],
+        out: F32,
+        transcendental: false,
+        source: || e533::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e533::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r533(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e534",
+        expr: "((x0).max(x1) + 0.0)",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: false,
+        source: || e534::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e534::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r534(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e535",
+        expr: "(x0).clamp(-1.5, 2.25)",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e535::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e535::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r535(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e536",
+        expr: "(x0).clamp(-1.5, 2.25)",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e536::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e536::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r536(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e537",
+        expr: "(x0).abs()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e537::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e537::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r537(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e538",
+        expr: "(x0).abs()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e538::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e538::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r538(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e539",
+        expr: "(x0).signum()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e539::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e539::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r539(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e540",
+        expr: "(x0).signum()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e540::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e540::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r540(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e541",
+        expr: "(x0).copysign(x1)",
+        params: &[F32, F32],
+        out: F32,
+        transcendental: false,
+        source: || e541::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e541::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r541(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e542",
+        expr: "(x0).copysign(x1)",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: false,
+        source: || e542::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e542::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r542(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e543",
+        expr: "(x0).sqrt()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e543::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e543::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r543(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e544",
+        expr: "(x0).sqrt()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e544::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e544::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r544(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e545",
+        expr: "(x0).mul_add(x1, x2)",
+        params: &[F32, F32, F32],
+        out: F32,
+        transcendental: false,
+        source: || e545::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e545::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r545(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e546",
+        expr: "(x0).mul_add(x1, x2)",
+        params: &[F64, F64, F64],
+        out: F64,
+        transcendental: false,
+        source: || e546::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e546::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r546(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e547",
+        expr: "(x0).recip()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e547::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e547::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r547(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e548",
+        expr: "(x0).recip()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e548::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e548::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r548(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e549",
+        expr: "(x0).powi((x1 % 40))",
+        params: &[F32, I32],
+        out: F32,
+        transcendental: false,
+        source: || e549::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e549::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r549(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e550",
+        expr: "(x0).powi((x1 % 40))",
+        params: &[F64, I32],
+        out: F64,
+        transcendental: false,
+        source: || e550::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e550::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r550(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e551",
+        expr: "(x0).floor()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e551::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e551::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r551(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e552",
+        expr: "(x0).floor()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e552::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e552::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r552(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e553",
+        expr: "(x0).ceil()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e553::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e553::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r553(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e554",
+        expr: "(x0).ceil()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e554::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e554::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r554(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e555",
+        expr: "(x0).round()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e555::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e555::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r555(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e556",
+        expr: "(x0).round()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e556::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e556::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r556(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e557",
+        expr: "(x0).round_ties_even()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e557::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e557::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r557(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e558",
+        expr: "(x0).round_ties_even()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e558::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e558::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r558(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e559",
+        expr: "(x0).trunc()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e559::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e559::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r559(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e560",
+        expr: "(x0).trunc()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e560::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e560::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r560(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e561",
+        expr: "(x0).fract()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e561::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e561::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r561(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e562",
+        expr: "(x0).fract()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e562::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e562::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r562(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e563",
+        expr: "(x0).div_euclid(x1)",
+        params: &[F32, F32],
+        out: F32,
+        transcendental: false,
+        source: || e563::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e563::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r563(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e564",
+        expr: "(x0).div_euclid(x1)",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: false,
+        source: || e564::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e564::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r564(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e565",
+        expr: "(x0).rem_euclid(x1)",
+        params: &[F32, F32],
+        out: F32,
+        transcendental: false,
+        source: || e565::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e565::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r565(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e566",
+        expr: "(x0).rem_euclid(x1)",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: false,
+        source: || e566::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e566::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r566(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e567",
+        expr: "(x0).to_degrees()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e567::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e567::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r567(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e568",
+        expr: "(x0).to_degrees()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e568::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e568::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r568(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e569",
+        expr: "(x0).to_radians()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e569::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e569::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r569(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e570",
+        expr: "(x0).to_radians()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e570::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e570::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r570(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e571",
+        expr: "(x0).next_up()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e571::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e571::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r571(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e572",
+        expr: "(x0).next_up()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e572::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e572::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r572(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e573",
+        expr: "(x0).next_down()",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e573::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e573::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r573(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e574",
+        expr: "(x0).next_down()",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e574::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e574::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r574(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e575",
+        expr: "(x0).is_nan()",
+        params: &[F32],
+        out: Bool,
+        transcendental: false,
+        source: || e575::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e575::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r575(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e576",
+        expr: "(x0).is_nan()",
+        params: &[F64],
+        out: Bool,
+        transcendental: false,
+        source: || e576::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e576::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r576(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e577",
+        expr: "(x0).is_infinite()",
+        params: &[F32],
+        out: Bool,
+        transcendental: false,
+        source: || e577::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e577::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r577(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e578",
+        expr: "(x0).is_infinite()",
+        params: &[F64],
+        out: Bool,
+        transcendental: false,
+        source: || e578::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e578::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r578(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e579",
+        expr: "(x0).is_finite()",
+        params: &[F32],
+        out: Bool,
+        transcendental: false,
+        source: || e579::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e579::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r579(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e580",
+        expr: "(x0).is_finite()",
+        params: &[F64],
+        out: Bool,
+        transcendental: false,
+        source: || e580::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e580::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r580(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e581",
+        expr: "(x0).is_normal()",
+        params: &[F32],
+        out: Bool,
+        transcendental: false,
+        source: || e581::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e581::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r581(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e582",
+        expr: "(x0).is_normal()",
+        params: &[F64],
+        out: Bool,
+        transcendental: false,
+        source: || e582::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e582::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r582(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e583",
+        expr: "(x0).is_subnormal()",
+        params: &[F32],
+        out: Bool,
+        transcendental: false,
+        source: || e583::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e583::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r583(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e584",
+        expr: "(x0).is_subnormal()",
+        params: &[F64],
+        out: Bool,
+        transcendental: false,
+        source: || e584::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e584::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r584(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e585",
+        expr: "(x0).is_sign_positive()",
+        params: &[F32],
+        out: Bool,
+        transcendental: false,
+        source: || e585::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e585::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r585(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e586",
+        expr: "(x0).is_sign_positive()",
+        params: &[F64],
+        out: Bool,
+        transcendental: false,
+        source: || e586::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e586::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r586(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e587",
+        expr: "(x0).is_sign_negative()",
+        params: &[F32],
+        out: Bool,
+        transcendental: false,
+        source: || e587::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e587::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r587(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e588",
+        expr: "(x0).is_sign_negative()",
+        params: &[F64],
+        out: Bool,
+        transcendental: false,
+        source: || e588::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e588::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r588(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e589",
+        expr: "(x0).to_bits()",
+        params: &[F32],
+        out: U32,
+        transcendental: false,
+        source: || e589::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e589::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r589(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e590",
+        expr: "(x0).to_bits()",
+        params: &[F64],
+        out: U64,
+        transcendental: false,
+        source: || e590::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e590::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r590(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e591",
+        expr: "(x0).exp()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e591::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e591::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r591(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e592",
+        expr: "(x0).exp()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e592::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e592::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r592(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e593",
+        expr: "(x0).exp2()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e593::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e593::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r593(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e594",
+        expr: "(x0).exp2()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e594::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e594::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r594(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e595",
+        expr: "(x0).exp_m1()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e595::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e595::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r595(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e596",
+        expr: "(x0).exp_m1()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e596::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e596::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r596(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e597",
+        expr: "(x0).ln()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e597::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e597::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r597(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e598",
+        expr: "(x0).ln()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e598::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e598::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r598(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e599",
+        expr: "(x0).log2()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e599::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e599::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r599(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e600",
+        expr: "(x0).log2()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e600::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e600::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r600(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e601",
+        expr: "(x0).log10()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e601::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e601::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r601(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e602",
+        expr: "(x0).log10()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e602::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e602::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r602(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e603",
+        expr: "(x0).ln_1p()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e603::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e603::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r603(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e604",
+        expr: "(x0).ln_1p()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e604::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e604::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r604(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e605",
+        expr: "(x0).log(x1)",
+        params: &[F32, F32],
+        out: F32,
+        transcendental: true,
+        source: || e605::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e605::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r605(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e606",
+        expr: "(x0).log(x1)",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: true,
+        source: || e606::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e606::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r606(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e607",
+        expr: "(x0).powf(x1)",
+        params: &[F32, F32],
+        out: F32,
+        transcendental: true,
+        source: || e607::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e607::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r607(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e608",
+        expr: "(x0).powf(x1)",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: true,
+        source: || e608::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e608::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r608(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e609",
+        expr: "(x0).cbrt()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e609::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e609::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r609(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e610",
+        expr: "(x0).cbrt()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e610::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e610::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r610(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e611",
+        expr: "(x0).hypot(x1)",
+        params: &[F32, F32],
+        out: F32,
+        transcendental: true,
+        source: || e611::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e611::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r611(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e612",
+        expr: "(x0).hypot(x1)",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: true,
+        source: || e612::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e612::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r612(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e613",
+        expr: "(x0).sin()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e613::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e613::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r613(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e614",
+        expr: "(x0).sin()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e614::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e614::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r614(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e615",
+        expr: "(x0).cos()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e615::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e615::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r615(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e616",
+        expr: "(x0).cos()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e616::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e616::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r616(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e617",
+        expr: "(x0).tan()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e617::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e617::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r617(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e618",
+        expr: "(x0).tan()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e618::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e618::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r618(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e619",
+        expr: "(x0).asin()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e619::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e619::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r619(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e620",
+        expr: "(x0).asin()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e620::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e620::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r620(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e621",
+        expr: "(x0).acos()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e621::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e621::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r621(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e622",
+        expr: "(x0).acos()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e622::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e622::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r622(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e623",
+        expr: "(x0).atan()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e623::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e623::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r623(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e624",
+        expr: "(x0).atan()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e624::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e624::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r624(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e625",
+        expr: "(x0).atan2(x1)",
+        params: &[F32, F32],
+        out: F32,
+        transcendental: true,
+        source: || e625::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e625::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r625(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e626",
+        expr: "(x0).atan2(x1)",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: true,
+        source: || e626::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e626::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r626(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e627",
+        expr: "(x0).sinh()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e627::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e627::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r627(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e628",
+        expr: "(x0).sinh()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e628::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e628::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r628(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e629",
+        expr: "(x0).cosh()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e629::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e629::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r629(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e630",
+        expr: "(x0).cosh()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e630::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e630::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r630(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e631",
+        expr: "(x0).tanh()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e631::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e631::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r631(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e632",
+        expr: "(x0).tanh()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e632::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e632::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r632(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e633",
+        expr: "((x0 % 1.0e30)).asinh()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e633::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e633::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r633(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e634",
+        expr: "((x0 % 1.0e30)).asinh()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e634::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e634::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r634(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e635",
+        expr: "((x0 % 1.0e30)).acosh()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e635::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e635::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r635(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e636",
+        expr: "((x0 % 1.0e30)).acosh()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e636::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e636::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r636(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e637",
+        expr: "(x0).atanh()",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
+        source: || e637::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e637::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r637(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e638",
+        expr: "(x0).atanh()",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
+        source: || e638::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e638::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r638(Bits::from_bits(x[0])).to_bits64(),
     },
 ];

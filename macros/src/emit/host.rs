@@ -7,7 +7,7 @@ use crate::emit::cuda::{CFunction, FILE_MARKER};
 use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod};
 use crate::ir::intrinsics::Intrinsic;
-use crate::ir::methods::Method;
+use crate::ir::methods::Sim;
 use crate::ir::ty::{Scalar, Ty};
 use crate::ir::typeck::Types;
 use crate::parse::ast::*;
@@ -595,10 +595,7 @@ impl RustWriter<'_> {
             }
             ExprKind::Method(recv, name, args)
                 if matches!(self.ty(recv), Ty::Rows(..))
-                    && matches!(
-                        self.types.methods.get(&e.id),
-                        Some(Method::Len | Method::IsEmpty)
-                    ) =>
+                    && self.types.methods.get(&e.id).is_some_and(|m| m.is_len()) =>
             {
                 let Ty::Rows(_, w) = self.ty(recv) else {
                     unreachable!()
@@ -616,13 +613,19 @@ impl RustWriter<'_> {
             ExprKind::Method(recv, name, args) => {
                 let r = self.expr(recv);
                 let args: Vec<TokenStream> = args.iter().map(|a| self.expr(a)).collect();
-                let m = self.types.methods.get(&e.id).copied();
-                let is_int = self.ty(recv).scalar().is_some_and(|s| s.is_int());
-                let name = match m {
-                    Some(Method::Abs) if is_int => Ident::new("wrapping_abs", name.span()),
-                    _ => name.clone(),
-                };
-                quote_spanned!(span=> (#r).#name(#(#args),*))
+                // The table's simulator call: the std method itself, its `wrapping_` twin
+                // (what a release build computes), or warpspeed's release-mode helper.
+                match self.types.methods.get(&e.id).map(|m| m.sim) {
+                    Some(Sim::Release(f)) => {
+                        let f = Ident::new(f, name.span());
+                        quote_spanned!(span=> ::warpspeed::__private::ReleaseInt::#f(#r, #(#args),*))
+                    }
+                    Some(Sim::Std(f)) => {
+                        let f = Ident::new(f, name.span());
+                        quote_spanned!(span=> (#r).#f(#(#args),*))
+                    }
+                    None => quote_spanned!(span=> (#r).#name(#(#args),*)),
+                }
             }
             ExprKind::Intrinsic(Intrinsic::ThisThreadBlock | Intrinsic::ThisGrid, _) => quote!(()),
             ExprKind::TiledPartition(_, group) => {

@@ -5,5 +5,7 @@ pub mod atomics;
 pub mod groups;
 pub mod intrinsics;
 pub mod methods;
+#[cfg(test)]
+mod methods_doc;
 pub mod ty;
 pub mod typeck;

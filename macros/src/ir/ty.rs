@@ -197,6 +197,23 @@ impl Scalar {
             .copied()
             .find(|s| s.atomic_name() == Some(name))
     }
+    /// The integer type of the same width and the given signedness (`i32` <-> `u32`).
+    pub fn twin(self, signed: bool) -> Scalar {
+        use Scalar::*;
+        match (self, signed) {
+            (I8 | U8, true) => I8,
+            (I8 | U8, false) => U8,
+            (I16 | U16, true) => I16,
+            (I16 | U16, false) => U16,
+            (I32 | U32, true) => I32,
+            (I32 | U32, false) => U32,
+            (I64 | U64, true) => I64,
+            (I64 | U64, false) => U64,
+            (Isize | Usize, true) => Isize,
+            (Isize | Usize, false) => Usize,
+            (s, _) => s,
+        }
+    }
     /// The unsigned type of the same width (for zero-extending bit counts).
     pub fn unsigned_c_name(self) -> &'static str {
         match self.bits() {

@@ -8,7 +8,7 @@ use crate::ctxt::{Ctxt, ErrSpan};
 use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod, Sig};
 use crate::ir::intrinsics::{self, Intrinsic, ParamKind};
-use crate::ir::methods::{Args, Method};
+use crate::ir::methods::{self, Method};
 use crate::ir::ty::{Scalar, Ty};
 use crate::parse::ast::*;
 use proc_macro2::{Ident, Span};
@@ -40,7 +40,7 @@ pub struct Types {
     pub expr: Vec<Ty>,
     pub vars: Vec<VarInfo>,
     /// Resolved methods, by the method-call expression's id.
-    pub methods: std::collections::HashMap<ExprId, Method>,
+    pub methods: std::collections::HashMap<ExprId, &'static Method>,
     /// Atomic methods (`a[i].fetch_add(..)`), by the method-call expression's id.
     pub atomics: std::collections::HashMap<ExprId, AtomicOp>,
     /// Unsuffixed integer literals passed to device functions: typed by the callee.
@@ -80,7 +80,7 @@ pub struct Typeck<'a> {
     ret: Option<Scalar>,
     kind: FnKind,
     obligations: Vec<Obligation>,
-    methods: std::collections::HashMap<ExprId, Method>,
+    methods: std::collections::HashMap<ExprId, &'static Method>,
     atomics: std::collections::HashMap<ExprId, AtomicOp>,
     groups: std::collections::HashMap<ExprId, (GroupKind, GroupMethod)>,
     cas_uses: std::collections::HashMap<ExprId, CasUse>,
@@ -974,15 +974,15 @@ impl<'a> Typeck<'a> {
                 }
             };
         }
-        let Some(m) = Method::from_name(&name.to_string()) else {
+        let method_name = name.to_string();
+        if !Method::exists(&method_name) {
             for a in args {
                 self.infer(a, None);
             }
             if self.shallow(&rt) == Ty::Never {
                 return Ty::Never; // the receiver's error was reported
             }
-            if let (Some(_), Ty::Scalar(s)) =
-                (AtomicOp::from_name(&name.to_string()), self.shallow(&rt))
+            if let (Some(_), Ty::Scalar(s)) = (AtomicOp::from_name(&method_name), self.shallow(&rt))
             {
                 let atomic = s.atomic_name().unwrap_or("AtomicU32");
                 self.cx.error_at(
@@ -991,21 +991,14 @@ impl<'a> Typeck<'a> {
                 );
                 return Ty::Never;
             }
-            self.cx.error_at(
-                name.span(),
-                format!("unknown method `{name}` on `{}` in a kernel: kernels know numeric methods (min, max, abs, sqrt, powi, count_ones, ...) and `len()` on slices", self.show(&rt)),
-            );
+            let msg = unknown_method(&method_name, &self.show(&rt), self.shallow(&rt).scalar());
+            self.cx.error_at(name.span(), msg);
             return Ty::Never;
-        };
+        }
         let recv_ty = self.shallow(&rt);
         let s = match &recv_ty {
-            Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..)
-                if matches!(m, Method::Len | Method::IsEmpty) =>
-            {
-                self.methods.insert(e.id, m);
-                return Ty::Scalar(m.result(Scalar::Usize));
-            }
-            Ty::Scalar(s) => *s,
+            Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..) => None,
+            Ty::Scalar(s) => Some(*s),
             Ty::Var(_) => {
                 for a in args {
                     self.infer(a, None);
@@ -1023,38 +1016,46 @@ impl<'a> Typeck<'a> {
                 return Ty::Never;
             }
         };
-        if let Err(which) = m.accepts(s) {
-            self.cx.error_at(
-                name.span(),
-                format!(
-                    "no method `{name}` on `{}`: it exists for {which}",
-                    s.rust_name()
-                ),
-            );
-            return Ty::Never;
-        }
-        let want = match m.args() {
-            Args::None => vec![],
-            Args::SameAsRecv(n) => vec![Ty::Scalar(s); n],
-            Args::I32 => vec![Ty::Scalar(Scalar::I32)],
+        let m = match Method::lookup(&method_name, s) {
+            Ok(m) => m,
+            Err(which) => {
+                for a in args {
+                    self.infer(a, None);
+                }
+                let on = s.map(|s| s.rust_name()).unwrap_or("a slice");
+                let which = which.unwrap_or_default();
+                self.cx.error_at(
+                    name.span(),
+                    format!("no method `{name}` on `{on}`: it exists for {which}"),
+                );
+                return Ty::Never;
+            }
         };
+        let Some(s) = s else {
+            // `len()`, `is_empty()` on a slice.
+            self.methods.insert(e.id, m);
+            return Ty::Scalar(m.result.of(Scalar::Usize));
+        };
+        let want = m.args.want(s);
         if want.len() != args.len() {
             self.cx.error_at(
                 e.range(),
                 format!(
-                    "`{name}` takes {} argument(s), {} given",
+                    "`{name}` takes {} argument(s), {} given: `{}`",
                     want.len(),
-                    args.len()
+                    args.len(),
+                    m.signature()
                 ),
             );
             return Ty::Never;
         }
         for (a, w) in args.iter().zip(want) {
+            let w = Ty::Scalar(w);
             let t = self.infer(a, Some(&w));
             self.expect(&t, &w, a.range());
         }
         self.methods.insert(e.id, m);
-        Ty::Scalar(m.result(s))
+        Ty::Scalar(m.result.of(s))
     }
 
     /// The type a literal variable defaults to (i32 for integers, f64 for floats).
@@ -1562,4 +1563,16 @@ fn is_block_like(e: &Expr) -> bool {
             | ExprKind::For(..)
             | ExprKind::Block(_)
     )
+}
+
+/// "unknown method" with the nearest supported one, or the reason a Rust method is refused.
+fn unknown_method(name: &str, on: &str, s: Option<Scalar>) -> String {
+    if let Some(why) = methods::refused(name) {
+        return format!("`{name}` is not supported in kernels: {why}");
+    }
+    let hint = match methods::nearest(name, s) {
+        Some(n) => format!("did you mean `{n}`? (docs/methods.md lists every method)"),
+        None => "docs/methods.md lists the methods kernels know".into(),
+    };
+    format!("unknown method `{name}` on `{on}` in a kernel: {hint}")
 }

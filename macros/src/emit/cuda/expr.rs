@@ -9,7 +9,7 @@ use super::{c_type, fn_name, FnWriter, FILE_MARKER};
 use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
 use crate::ir::groups::GroupMethod;
 use crate::ir::intrinsics::ParamKind;
-use crate::ir::methods::Method;
+use crate::ir::methods::{self, Method};
 use crate::ir::ty::{Scalar, Ty};
 use crate::parse::ast::*;
 
@@ -209,7 +209,7 @@ impl<'a> FnWriter<'a> {
                     self.expr_stmt(recv);
                     return "0".into();
                 };
-                if matches!(m, Method::Len | Method::IsEmpty) {
+                if m.is_len() {
                     let len = match &recv.kind {
                         ExprKind::Var(_, slot) => {
                             slot.get().and_then(|v| self.slice_len.get(&v).cloned())
@@ -217,7 +217,7 @@ impl<'a> FnWriter<'a> {
                         _ => None,
                     }
                     .unwrap_or_else(|| "0ull".into());
-                    return if m == Method::Len {
+                    return if m.name == "len" {
                         len
                     } else {
                         format!("({len} == 0ull)")
@@ -663,66 +663,15 @@ pub fn cast_c(from: Scalar, to: Scalar, v: &str) -> String {
     }
 }
 
-/// A numeric method; `v[0]` is the receiver.
-fn method_c(m: Method, s: Scalar, v: &[String]) -> String {
-    let c = s.c_name();
-    let f32 = s == Scalar::F32;
-    let f = |single: &str, double: &str| {
-        if f32 {
-            single.to_string()
-        } else {
-            double.to_string()
-        }
-    };
-    let zext = |x: &str| format!("(unsigned int)({})({x})", s.unsigned_c_name());
-    match m {
-        Method::Min if s.is_float() => format!("{}({}, {})", f("fminf", "fmin"), v[0], v[1]),
-        Method::Max if s.is_float() => format!("{}({}, {})", f("fmaxf", "fmax"), v[0], v[1]),
-        Method::Min => format!("ws_min<{c}>({}, {})", v[0], v[1]),
-        Method::Max => format!("ws_max<{c}>({}, {})", v[0], v[1]),
-        Method::Abs if s.is_float() => format!("{}({})", f("fabsf", "fabs"), v[0]),
-        Method::Abs => format!("ws_abs<{c}>({})", v[0]),
-        Method::Sqrt => format!("{}({})", f("sqrtf", "sqrt"), v[0]),
-        Method::Exp => format!("{}({})", f("expf", "exp"), v[0]),
-        Method::Ln => format!("{}({})", f("logf", "log"), v[0]),
-        Method::Sin => format!("{}({})", f("sinf", "sin"), v[0]),
-        Method::Cos => format!("{}({})", f("cosf", "cos"), v[0]),
-        Method::Floor => format!("{}({})", f("floorf", "floor"), v[0]),
-        Method::Ceil => format!("{}({})", f("ceilf", "ceil"), v[0]),
-        Method::Atan2 => format!("{}({}, {})", f("atan2f", "atan2"), v[0], v[1]),
-        Method::Powf => format!("{}({}, {})", f("powf", "pow"), v[0], v[1]),
-        Method::Powi => format!("{}({}, {})", f("ws_powi_f32", "ws_powi_f64"), v[0], v[1]),
-        Method::MulAdd => format!("{}({}, {}, {})", f("fmaf", "fma"), v[0], v[1], v[2]),
-        Method::CountOnes if s.bits() == 64 => {
-            format!("((unsigned int)__popcll((unsigned long long)({})))", v[0])
-        }
-        Method::CountOnes => format!("((unsigned int)__popc({}))", zext(&v[0])),
-        Method::LeadingZeros if s.bits() == 64 => {
-            format!("((unsigned int)__clzll((long long)({})))", v[0])
-        }
-        Method::LeadingZeros if s.bits() == 32 => format!("((unsigned int)__clz((int)({})))", v[0]),
-        Method::LeadingZeros => format!(
-            "((unsigned int)__clz((int)({})) - {}u)",
-            zext(&v[0]),
-            32 - s.bits()
-        ),
-        Method::TrailingZeros if s.bits() == 64 => {
-            format!("ws_ctz64((unsigned long long)({}))", v[0])
-        }
-        Method::TrailingZeros if s.bits() == 32 => format!("ws_ctz32((unsigned int)({}))", v[0]),
-        Method::TrailingZeros => format!(
-            "ws_min<unsigned int>(ws_ctz32({}), {}u)",
-            zext(&v[0]),
-            s.bits()
-        ),
-        Method::WrappingAdd => format!("ws_add<{c}>({}, {})", v[0], v[1]),
-        Method::WrappingSub => format!("ws_sub<{c}>({}, {})", v[0], v[1]),
-        Method::WrappingMul => format!("ws_mul<{c}>({}, {})", v[0], v[1]),
-        Method::ToF32 => format!("ws_f16_to_f32({})", v[0]),
-        Method::ToF64 => format!("ws_f16_to_f64({})", v[0]),
-        Method::Lo => format!("ws_f16x2_lo({})", v[0]),
-        Method::Hi => format!("ws_f16x2_hi({})", v[0]),
-        Method::Len | Method::IsEmpty => "0".into(),
+/// A numeric method, as its table row spells it; `v[0]` is the receiver.
+fn method_c(m: &Method, s: Scalar, v: &[String]) -> String {
+    let args = v.join(", ");
+    match m.c {
+        methods::C::Tmpl(f) => format!("{f}<{}>({args})", s.c_name()),
+        methods::C::Func(f) => format!("{f}({args})"),
+        methods::C::Math(f) if s == Scalar::F32 => format!("{f}f({args})"),
+        methods::C::Math(f) => format!("{f}({args})"),
+        methods::C::Len => "0".into(),
     }
 }
 

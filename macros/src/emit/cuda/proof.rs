@@ -33,7 +33,6 @@
 //! only removes checks, it never adds a reason to trust one.
 
 use crate::ir::intrinsics::Intrinsic;
-use crate::ir::methods::Method;
 use crate::ir::ty::{Scalar, Ty};
 use crate::ir::typeck::Types;
 use crate::parse::ast::*;
@@ -592,7 +591,12 @@ impl<'a> Prover<'a> {
             ExprKind::Lit(_) => out.extend(self.key(e)),
             // `a.min(b)` is below either's bound.
             ExprKind::Method(recv, _, args)
-                if self.types.methods.get(&e.id) == Some(&Method::Min) && args.len() == 1 =>
+                if self
+                    .types
+                    .methods
+                    .get(&e.id)
+                    .is_some_and(|m| m.name == "min")
+                    && args.len() == 1 =>
             {
                 out.extend(self.upper(recv));
                 out.extend(self.upper(&args[0]));
