@@ -2,6 +2,7 @@
 
 use crate::ctxt::Ctxt;
 use crate::parse::ast::*;
+use crate::parse::visit::{visit_children, Child};
 
 pub fn check(cx: &Ctxt, f: &Function) {
     check_unique_params(cx, f);
@@ -19,9 +20,9 @@ fn check_shared_only_in_let(cx: &Ctxt, b: &Block) {
                 "shared memory is declared by a `let`: `let tile = SharedArray::<f32, 256>::new();`",
             );
         }
-        crate::emit::cuda::visit_children(e, &mut |c| match c {
-            crate::emit::cuda::Child::Expr(x) => expr(cx, x),
-            crate::emit::cuda::Child::Block(b) => block(cx, b),
+        visit_children(e, &mut |c| match c {
+            Child::Expr(x) => expr(cx, x),
+            Child::Block(b) => block(cx, b),
         });
     }
     fn block(cx: &Ctxt, b: &Block) {
@@ -92,9 +93,9 @@ fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, _in_let: bool) {
             }
             _ => {}
         }
-        crate::emit::cuda::visit_children(e, &mut |c| match c {
-            crate::emit::cuda::Child::Expr(x) => expr(cx, x, false),
-            crate::emit::cuda::Child::Block(b) => block(cx, b),
+        visit_children(e, &mut |c| match c {
+            Child::Expr(x) => expr(cx, x, false),
+            Child::Block(b) => block(cx, b),
         });
     }
     fn block(cx: &Ctxt, b: &Block) {

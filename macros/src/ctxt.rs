@@ -1,4 +1,7 @@
 //! Gathers the errors of one kernel so a build shows them all at once (serde's `Ctxt`).
+//! A `Ctxt` must be ended with [`Ctxt::check`] or [`Ctxt::fail`]: dropping it unchecked
+//! panics (which the macro's safety net turns into an "internal error"), so no path can
+//! forget the errors it gathered, and a failing path always says why.
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
@@ -20,17 +23,29 @@ impl From<(Span, Span)> for ErrSpan {
     }
 }
 
-#[derive(Default)]
 pub struct Ctxt {
-    errors: RefCell<Vec<syn::Error>>,
+    /// `None` once checked.
+    errors: RefCell<Option<Vec<syn::Error>>>,
 }
 
 impl Ctxt {
-    /// An error on the user's exact tokens.
-    pub fn error_spanned_by<T: ToTokens, M: std::fmt::Display>(&self, tokens: T, msg: M) {
+    pub fn new() -> Ctxt {
+        Ctxt {
+            errors: RefCell::new(Some(Vec::new())),
+        }
+    }
+
+    fn push(&self, e: syn::Error) {
         self.errors
             .borrow_mut()
-            .push(syn::Error::new_spanned(tokens.into_token_stream(), msg));
+            .as_mut()
+            .expect("Ctxt used after check")
+            .push(e);
+    }
+
+    /// An error on the user's exact tokens.
+    pub fn error_spanned_by<T: ToTokens, M: std::fmt::Display>(&self, tokens: T, msg: M) {
+        self.push(syn::Error::new_spanned(tokens.into_token_stream(), msg));
     }
 
     /// An error at a span, or over a range `(first token, last token)`.
@@ -43,23 +58,49 @@ impl Ctxt {
         ]
         .into_iter()
         .collect();
-        self.errors
-            .borrow_mut()
-            .push(syn::Error::new_spanned(tokens, msg));
+        self.push(syn::Error::new_spanned(tokens, msg));
     }
 
     pub fn syn_error(&self, err: syn::Error) {
-        self.errors.borrow_mut().push(err);
+        self.push(err);
     }
 
-    /// All errors so far as one `compile_error!` sequence, or `None`.
-    pub fn take(&self) -> Option<TokenStream> {
-        let errors = std::mem::take(&mut *self.errors.borrow_mut());
+    /// Whether an error was reported so far.
+    pub fn has_errors(&self) -> bool {
+        self.errors.borrow().as_ref().is_some_and(|e| !e.is_empty())
+    }
+
+    /// Ends the gathering: `Err` holds every error as one `compile_error!` sequence.
+    pub fn check(self) -> Result<(), TokenStream> {
+        let errors = self.errors.borrow_mut().take().unwrap_or_default();
         let mut iter = errors.into_iter();
-        let mut first = iter.next()?;
+        let Some(mut first) = iter.next() else {
+            return Ok(());
+        };
         for e in iter {
             first.combine(e);
         }
-        Some(first.to_compile_error())
+        Err(first.to_compile_error())
+    }
+
+    /// Ends a path that cannot go on: the errors reported, or, when a stage gave up
+    /// without reporting one (a bug in the macro), an internal error that says so. Never
+    /// an empty expansion.
+    pub fn fail(self, stage: &str) -> TokenStream {
+        match self.check() {
+            Err(errors) => errors,
+            Ok(()) => {
+                let msg = format!("internal error in #[gpu_kernel]: the {stage} stopped without an error message (this is a warpspeed bug: please report it with the kernel that caused it)");
+                quote::quote!(compile_error!(#msg);)
+            }
+        }
+    }
+}
+
+impl Drop for Ctxt {
+    fn drop(&mut self) {
+        if !std::thread::panicking() && self.errors.borrow().is_some() {
+            panic!("Ctxt dropped without check(): errors may be lost");
+        }
     }
 }

@@ -22,7 +22,7 @@ pub fn expand(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStrea
 
 /// The pipeline itself, without the safety net (the fuzz tests drive it, to see panics).
 pub(crate) fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStream {
-    let cx = Ctxt::default();
+    let cx = Ctxt::new();
     let options = parse_args(&cx, args, kind);
     let item: syn::ItemFn = match syn::parse2(input) {
         Ok(item) => item,
@@ -32,14 +32,11 @@ pub(crate) fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) 
             } else {
                 "#[gpu_device]"
             };
-            let mut e = syn::Error::new(err.span(), format!("{what} applies to a function: {err}"));
-            if let Some(errs) = cx.take() {
-                e.combine(syn::Error::new(
-                    proc_macro2::Span::call_site(),
-                    errs.to_string(),
-                ));
-            }
-            return e.to_compile_error();
+            cx.syn_error(syn::Error::new(
+                err.span(),
+                format!("{what} applies to a function: {err}"),
+            ));
+            return cx.fail("parser");
         }
     };
     let mut parser = Parser::new(&cx);
@@ -52,19 +49,27 @@ pub(crate) fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) 
         });
     let var_count = parser.next_var;
     let Some(f) = f else {
-        return cx.take().unwrap_or_default();
+        return cx.fail("parser");
     };
     crate::check::check(&cx, &f);
     let types = crate::ir::typeck::check(&cx, &f, var_count);
-    if let Some(errors) = cx.take() {
-        if item.sig.receiver().is_some() {
-            // Inside an `impl`, where a module stub would be one more error.
-            return errors;
+    let types = match (types, cx.has_errors()) {
+        (Some(types), false) => {
+            if let Err(errors) = cx.check() {
+                return errors;
+            }
+            types
         }
-        let stub = fallback(&f);
-        return quote!(#errors #stub);
-    }
-    let Some(types) = types else { return quote!() };
+        _ => {
+            let errors = cx.fail("type checker");
+            if item.sig.receiver().is_some() {
+                // Inside an `impl`, where a module stub would be one more error.
+                return errors;
+            }
+            let stub = fallback(&f);
+            return quote!(#errors #stub);
+        }
+    };
     let c = crate::emit::cuda::write_function(&f, &types);
     crate::emit::host::module(&f, &types, &c)
 }

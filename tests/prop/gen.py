@@ -398,6 +398,15 @@ def method_cases():
             a = ["{x%d}" % (j + 1) for j in range(len(args))]
             r = TRANS_INPUT.get(name, "{x0}").replace("%%", "%")
             cases.append((params, t, "(%s).%s(%s)" % (r, name, ", ".join(a)), True))
+    # Associated functions: the bits back into a float, and lossless conversions.
+    cases.append((["u32"], "f32", "f32::from_bits({x0})", False))
+    cases.append((["u64"], "f64", "f64::from_bits({x0})", False))
+    cases.append((["f32"], "f32", "f32::from_bits(({x0}).to_bits())", False))
+    for src, dst in [("bool", "i8"), ("bool", "u64"), ("bool", "f32"), ("u8", "i16"),
+                     ("u8", "usize"), ("u16", "i32"), ("u16", "f32"), ("u32", "i64"),
+                     ("u32", "f64"), ("i8", "isize"), ("i16", "f32"), ("i32", "f64"),
+                     ("f32", "f64"), ("i64", "i64")]:
+        cases.append(([src], dst, "%s::from({x0})" % dst, False))
     return cases
 
 

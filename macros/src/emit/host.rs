@@ -111,7 +111,7 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
 fn device_deps(b: &Block) -> Vec<TokenStream> {
     let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();
-    crate::emit::cuda::walk_block(b, &mut |e| {
+    crate::parse::visit::walk_block(b, &mut |e| {
         if let ExprKind::Call(path, _) = &e.kind {
             let key = quote!(#path).to_string();
             if !seen.contains(&key) {
@@ -633,13 +633,10 @@ impl RustWriter<'_> {
                 quote!({ let _: () = #g; })
             }
             ExprKind::Intrinsic(i, args) if i.sim_function().is_some() => {
-                let path: TokenStream = i
-                    .sim_function()
-                    .unwrap_or_default()
-                    .parse()
-                    .unwrap_or_default();
+                let (krate, f) = i.sim_function().unwrap_or_default();
+                let path: TokenStream = format!("::{krate}::{f}").parse().unwrap_or_default();
                 let args = args.iter().map(|a| self.expr(a));
-                quote_spanned!(span=> ::warpspeed::#path(#(#args),*))
+                quote_spanned!(span=> #path(#(#args),*))
             }
             ExprKind::Intrinsic(i, args) => {
                 let n = Ident::new(i.rust_name(), span);

@@ -108,16 +108,3 @@ impl GroupMethod {
         )
     }
 }
-
-/// The lanes of the calling thread's tile of `n`, as a C expression.
-pub fn tile_mask_c(n: u32) -> String {
-    if n == 32 {
-        "0xffffffffu".into()
-    } else {
-        format!(
-            "({:#x}u << (ws_lane_id() & {}u))",
-            (1u64 << n) - 1,
-            !(n - 1) & 31
-        )
-    }
-}

@@ -42,9 +42,14 @@ pub enum Intrinsic {
     VectorNew(Scalar),
     /// `f32x4::splat(v)`: every lane `v`.
     VectorSplat(Scalar),
+    /// `f32::from_bits(b)`, `f64::from_bits(b)`: the float with these IEEE bits.
+    FromBits(Scalar),
+    /// `u32::from(x)`, `f64::from(x)`, ...: Rust's lossless `From` conversions between
+    /// scalars, which are `x as T`.
+    From(Scalar),
 }
 
-pub const ALL: [Intrinsic; 45] = [
+pub const ALL: [Intrinsic; 59] = [
     Intrinsic::ThreadIdx,
     Intrinsic::BlockIdx,
     Intrinsic::BlockDim,
@@ -90,7 +95,42 @@ pub const ALL: [Intrinsic; 45] = [
     Intrinsic::VectorSplat(Scalar::I32x2),
     Intrinsic::VectorSplat(Scalar::I32x4),
     Intrinsic::VectorSplat(Scalar::F64x2),
+    Intrinsic::FromBits(Scalar::F32),
+    Intrinsic::FromBits(Scalar::F64),
+    Intrinsic::From(Scalar::I8),
+    Intrinsic::From(Scalar::I16),
+    Intrinsic::From(Scalar::I32),
+    Intrinsic::From(Scalar::I64),
+    Intrinsic::From(Scalar::Isize),
+    Intrinsic::From(Scalar::U8),
+    Intrinsic::From(Scalar::U16),
+    Intrinsic::From(Scalar::U32),
+    Intrinsic::From(Scalar::U64),
+    Intrinsic::From(Scalar::Usize),
+    Intrinsic::From(Scalar::F32),
+    Intrinsic::From(Scalar::F64),
 ];
+
+/// Whether Rust has `impl From<from> for to` (a conversion that loses nothing).
+pub fn lossless(from: Scalar, to: Scalar) -> bool {
+    use Scalar::*;
+    if from == to {
+        return true;
+    }
+    match (from, to) {
+        (_, Bool) => false,
+        (Bool, t) => t.is_int() || t.is_float(),
+        (U8, I16 | I32 | I64 | Isize | U16 | U32 | U64 | Usize) => true,
+        (U16, I32 | I64 | U32 | U64 | Usize) => true,
+        (U32, I64 | U64) => true,
+        (I8, I16 | I32 | I64 | Isize) => true,
+        (I16, I32 | I64 | Isize) => true,
+        (I32, I64) => true,
+        (I8 | U8 | I16 | U16, F32 | F64) => true,
+        (I32 | U32 | F32, F64) => true,
+        _ => false,
+    }
+}
 
 /// One parameter of an intrinsic.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -101,6 +141,8 @@ pub enum ParamKind {
     Bool,
     /// The value a warp function exchanges: any scalar; the result has its type.
     Value,
+    /// A scalar that converts to the intrinsic's type without loss (`T::from`).
+    Lossless,
     /// A value of this scalar type.
     Scalar(Scalar),
 }
@@ -170,18 +212,40 @@ impl Intrinsic {
                 Scalar::I32x4 => "i32x4::splat",
                 _ => "f64x2::splat",
             },
+            Intrinsic::FromBits(s) if s == Scalar::F32 => "f32::from_bits",
+            Intrinsic::FromBits(_) => "f64::from_bits",
+            Intrinsic::From(s) => match s {
+                Scalar::I8 => "i8::from",
+                Scalar::I16 => "i16::from",
+                Scalar::I32 => "i32::from",
+                Scalar::I64 => "i64::from",
+                Scalar::Isize => "isize::from",
+                Scalar::U8 => "u8::from",
+                Scalar::U16 => "u16::from",
+                Scalar::U32 => "u32::from",
+                Scalar::U64 => "u64::from",
+                Scalar::Usize => "usize::from",
+                Scalar::F32 => "f32::from",
+                _ => "f64::from",
+            },
         }
     }
 
-    /// The function of `warpspeed` the simulator calls for these (not `ThreadCtx`
-    /// methods). `from_f64` is warpspeed's correctly rounded one (as the GPU's single
+    /// The function the simulator calls for these (not `ThreadCtx` methods), as a path
+    /// in `warpspeed` (`f16::from_f32`) or in `core::primitive` (`f32::from_bits`).
+    /// `from_f64` is warpspeed's correctly rounded one (as the GPU's single
     /// `cvt.rn.f16.f64`), not `half`'s, which rounds through f32 on some CPUs.
-    pub fn sim_function(self) -> Option<&'static str> {
+    pub fn sim_function(self) -> Option<(&'static str, &'static str)> {
         match self {
-            Intrinsic::F16FromF32 => Some("f16::from_f32"),
-            Intrinsic::F16FromF64 => Some("__private::f16_from_f64"),
-            Intrinsic::F16x2New => Some("f16x2::new"),
-            Intrinsic::VectorNew(_) | Intrinsic::VectorSplat(_) => Some(self.rust_name()),
+            Intrinsic::F16FromF32 => Some(("warpspeed", "f16::from_f32")),
+            Intrinsic::F16FromF64 => Some(("warpspeed", "__private::f16_from_f64")),
+            Intrinsic::F16x2New => Some(("warpspeed", "f16x2::new")),
+            Intrinsic::VectorNew(_) | Intrinsic::VectorSplat(_) => {
+                Some(("warpspeed", self.rust_name()))
+            }
+            Intrinsic::FromBits(_) | Intrinsic::From(_) => {
+                Some(("core::primitive", self.rust_name()))
+            }
             _ => None,
         }
     }
@@ -220,6 +284,11 @@ impl Intrinsic {
                 };
                 &all[..n]
             }
+            Intrinsic::FromBits(s) if s == crate::ir::ty::Scalar::F32 => {
+                &[Scalar(crate::ir::ty::Scalar::U32)]
+            }
+            Intrinsic::FromBits(_) => &[Scalar(crate::ir::ty::Scalar::U64)],
+            Intrinsic::From(_) => &[Lossless],
             _ => &[],
         }
     }
@@ -257,6 +326,7 @@ impl Intrinsic {
             Intrinsic::F16FromF32 | Intrinsic::F16FromF64 => Ty::Scalar(Scalar::F16),
             Intrinsic::F16x2New => Ty::Scalar(Scalar::F16x2),
             Intrinsic::VectorNew(v) | Intrinsic::VectorSplat(v) => Ty::Scalar(v),
+            Intrinsic::FromBits(s) | Intrinsic::From(s) => Ty::Scalar(s),
             Intrinsic::ThisGrid => Ty::Group(GroupKind::Grid),
             Intrinsic::ThreadIdx
             | Intrinsic::BlockIdx
@@ -371,6 +441,10 @@ impl Intrinsic {
             Intrinsic::F16x2New => "ws_f16x2_new",
             Intrinsic::VectorNew(v) => return format!("{}_new", v.c_name()),
             Intrinsic::VectorSplat(v) => return format!("{}_splat", v.c_name()),
+            Intrinsic::FromBits(s) if s == Scalar::F32 => "ws_f32_from_bits",
+            Intrinsic::FromBits(_) => "ws_f64_from_bits",
+            // A cast, which the C writer spells (`cast_c`) from the argument's type.
+            Intrinsic::From(_) => "",
         };
         match value {
             Some(t) if self.params().contains(&ParamKind::Value) => format!("{plain}<{t}>"),

@@ -37,7 +37,7 @@ impl Recv {
             Recv::Int => "integers",
             Recv::Signed => "signed integers",
             Recv::Unsigned => "unsigned integers",
-            Recv::Float => "`f32` and `f64`",
+            Recv::Float => "floats",
             Recv::F16 => "`f16`",
             Recv::F16x2 => "`f16x2`",
             Recv::Slice => "slices",
@@ -1301,22 +1301,26 @@ pub fn refused(name: &str) -> Option<&'static str> {
     })
 }
 
-/// The supported method whose name is nearest to `name` (for "unknown method" errors):
-/// one of the same receiver kind first.
+/// The supported method whose name is nearest to `name`, among those a receiver of type
+/// `s` has (`None`: a slice), for "unknown method" errors.
 pub fn nearest(name: &str, s: Option<Scalar>) -> Option<&'static str> {
-    let fits = |m: &&Method| s.is_none_or(|s| m.recv.accepts(s));
-    let best = METHODS
+    METHODS
         .iter()
-        .filter(fits)
+        .filter(|m| match s {
+            Some(s) => m.recv.accepts(s),
+            None => m.recv == Recv::Slice,
+        })
         .map(|m| (distance(name, m.name), m.name))
-        .min()?;
-    let limit = (name.len() / 3).max(2);
-    (best.0 <= limit).then_some(best.1)
+        .min()
+        .map(|(_, n)| n)
 }
 
-/// Levenshtein distance, with a shared prefix or suffix making names nearer
-/// (`log` -> `ln`, `leading_zeroes` -> `leading_zeros`).
+/// Levenshtein distance, except that a name that begins the other is 1 away
+/// (`pow` -> `powi`, `abs` -> `abs_diff`).
 pub fn distance(a: &str, b: &str) -> usize {
+    if a != b && (a.starts_with(b) || b.starts_with(a)) {
+        return 1;
+    }
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();

@@ -1024,9 +1024,13 @@ impl<'a> Typeck<'a> {
                 }
                 let on = s.map(|s| s.rust_name()).unwrap_or("a slice");
                 let which = which.unwrap_or_default();
+                let near = match methods::nearest(&method_name, s) {
+                    Some(n) => format!("; the nearest method `{on}` has is `{n}`"),
+                    None => String::new(),
+                };
                 self.cx.error_at(
                     name.span(),
-                    format!("no method `{name}` on `{on}`: it exists for {which}"),
+                    format!("no method `{name}` on `{on}`: it exists for {which}{near}"),
                 );
                 return Ty::Never;
             }
@@ -1213,6 +1217,30 @@ impl<'a> Typeck<'a> {
                     let want = Ty::Scalar(s);
                     let t = self.infer(a, Some(&want));
                     self.expect(&t, &want, a.range());
+                }
+                ParamKind::Lossless => {
+                    let t = self.infer(a, None);
+                    let to = match i.result() {
+                        intrinsics::Result::Fixed(Ty::Scalar(to)) => to,
+                        _ => continue,
+                    };
+                    // An unsuffixed literal is `i32`/`f64` here, as rustc would take it.
+                    let d = self.default_of(&t);
+                    let _ = self.unify(&t, &d);
+                    match self.shallow(&t) {
+                        Ty::Scalar(from) if intrinsics::lossless(from, to) => {}
+                        Ty::Never => {}
+                        other => {
+                            let msg = format!(
+                                "`{}` converts only without loss, and `{}` to `{}` may lose: write `x as {}`",
+                                i.rust_name(),
+                                self.show(&other),
+                                to.rust_name(),
+                                to.rust_name()
+                            );
+                            self.cx.error_at(a.range(), msg);
+                        }
+                    }
                 }
                 ParamKind::Value => {
                     let t = self.infer(a, None);
@@ -1570,8 +1598,18 @@ fn unknown_method(name: &str, on: &str, s: Option<Scalar>) -> String {
     if let Some(why) = methods::refused(name) {
         return format!("`{name}` is not supported in kernels: {why}");
     }
+    let slice = if s.is_none() {
+        "; slices are read by index: `for i in 0..s.len() { .. s[i] .. }`"
+    } else {
+        ""
+    };
     let hint = match methods::nearest(name, s) {
-        Some(n) => format!("did you mean `{n}`? (docs/methods.md lists every method)"),
+        Some(n) if methods::distance(name, n) <= (name.len() / 3).max(2) => {
+            format!("did you mean `{n}`?{slice}")
+        }
+        Some(n) => format!(
+            "the nearest method `{on}` has is `{n}`{slice} (docs/methods.md lists them all)"
+        ),
         None => "docs/methods.md lists the methods kernels know".into(),
     };
     format!("unknown method `{name}` on `{on}` in a kernel: {hint}")

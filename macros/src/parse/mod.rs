@@ -7,6 +7,7 @@ mod len;
 mod print;
 mod shared;
 mod types;
+pub mod visit;
 
 use crate::ctxt::Ctxt;
 use crate::ir::intrinsics::Intrinsic;
@@ -479,6 +480,10 @@ impl<'a> Parser<'a> {
                         ExprKind::Intrinsic(i, args)
                     }
                     None => {
+                        if let Some(msg) = scalar_function(path) {
+                            self.cx.error_spanned_by(&c.func, msg);
+                            return None;
+                        }
                         if let Some(msg) = forbidden_call(path) {
                             return self.unsupported(
                                 &c.func,
@@ -963,14 +968,43 @@ fn intrinsic_of(path: &syn::Path) -> Option<Intrinsic> {
     let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     match segs.as_slice() {
         [name] => Intrinsic::from_name(name),
-        // `f16::from_f32(x)`, `f32x4::new(..)`: associated functions of the library types.
-        [ty, name] if Scalar::from_name(ty).is_some_and(|s| s.is_library()) => {
+        // `f16::from_f32(x)`, `f32x4::new(..)`, `f32::from_bits(b)`, `u32::from(x)`:
+        // associated functions of the kernel types.
+        [ty, name] if Scalar::from_name(ty).is_some() => {
             Intrinsic::from_name(&format!("{ty}::{name}"))
         }
         [krate, ty, name] if krate == "warpspeed" => Intrinsic::from_name(&format!("{ty}::{name}")),
         [krate, name] if krate == "warpspeed" => Intrinsic::from_name(name),
         _ => None,
     }
+}
+
+/// `f32::sqrt(x)`, `u32::try_from(x)`: a path into a scalar type that is no kernel
+/// function (the known ones, `f32::from_bits` and `T::from`, are intrinsics). Without
+/// this it would read as a device function in a module `f32`.
+fn scalar_function(path: &syn::Path) -> Option<String> {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let (ty, name) = match segs.as_slice() {
+        [ty, name] => (ty, name),
+        [krate, _, ty, name] if krate == "core" || krate == "std" => (ty, name),
+        _ => return None,
+    };
+    let s = Scalar::from_name(ty)?;
+    if crate::ir::methods::Method::exists(name) {
+        return Some(format!(
+            "`{ty}::{name}(x, ..)` is not supported in kernels: call it as a method, `x.{name}(..)`"
+        ));
+    }
+    let known = if s.is_float() {
+        format!("`{ty}::from_bits(b)` and `{ty}::from(x)`")
+    } else if s.is_library() {
+        "the constructors (`new`, `splat`, `from_f32`, `from_f64`)".to_string()
+    } else {
+        format!("`{ty}::from(x)` (lossless conversions; `x as {ty}` for the others)")
+    };
+    Some(format!(
+        "`{ty}::{name}` is not supported in kernels: the functions of `{ty}` kernels know are {known}"
+    ))
 }
 
 /// Calls that look like device functions but are host-only things users reach for.

@@ -228,6 +228,10 @@ impl<'a> FnWriter<'a> {
                 let v = self.operands(&ops);
                 method_c(m, self.scalar(recv), &v)
             }
+            ExprKind::Intrinsic(crate::ir::intrinsics::Intrinsic::From(to), args) => {
+                let v = self.value(&args[0]);
+                cast_c(self.scalar(&args[0]), *to, &v)
+            }
             ExprKind::Intrinsic(i, args) => {
                 let ops: Vec<&Expr> = args.iter().collect();
                 let mut vals = self.operands(&ops);

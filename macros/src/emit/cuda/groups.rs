@@ -2,7 +2,7 @@
 //! lanes of the caller's tile (`ir::groups` says why groups have no value of their own).
 
 use super::FnWriter;
-use crate::ir::groups::{tile_mask_c, GroupKind, GroupMethod};
+use crate::ir::groups::{GroupKind, GroupMethod};
 use crate::parse::ast::*;
 
 /// The linear index of the thread in its block, x fastest (CUDA's numbering).
@@ -55,5 +55,18 @@ impl FnWriter<'_> {
             }
             (GroupKind::Tile(_), _) => "0".into(),
         }
+    }
+}
+
+/// The lanes of the calling thread's tile of `n`, as a C expression.
+fn tile_mask_c(n: u32) -> String {
+    if n == 32 {
+        "0xffffffffu".into()
+    } else {
+        format!(
+            "({:#x}u << (ws_lane_id() & {}u))",
+            (1u64 << n) - 1,
+            !(n - 1) & 31
+        )
     }
 }
