@@ -250,6 +250,48 @@ impl Intrinsic {
         }
     }
 
+    /// The line docs/methods.md shows (read by its generator, a test).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn doc(self) -> &'static str {
+        match self {
+            Intrinsic::ThreadIdx => "the thread's index in its block (`threadIdx`)",
+            Intrinsic::BlockIdx => "the block's index in the grid (`blockIdx`)",
+            Intrinsic::BlockDim => "the block's extent (`blockDim`)",
+            Intrinsic::GridDim => "the grid's extent in blocks (`gridDim`)",
+            Intrinsic::Grid1d => "`block_idx().x * block_dim().x + thread_idx().x` (Numba's `cuda.grid(1)`)",
+            Intrinsic::Grid2d => "the global `(x, y)` index",
+            Intrinsic::Grid3d => "the global `(x, y, z)` index",
+            Intrinsic::GridStride1d => "the grid's thread count in x, a grid-stride loop's step",
+            Intrinsic::LaneId => "the lane in the warp, 0..32",
+            Intrinsic::ActiveMask => "the lanes converged here (`__activemask`)",
+            Intrinsic::SyncThreads => "block barrier (`__syncthreads`)",
+            Intrinsic::SyncThreadsCount => "block barrier; how many threads' predicate holds",
+            Intrinsic::SyncThreadsAnd => "block barrier; whether every thread's predicate holds",
+            Intrinsic::SyncThreadsOr => "block barrier; whether some thread's predicate holds",
+            Intrinsic::SyncWarp => "barrier of the mask's lanes (`__syncwarp`)",
+            Intrinsic::ThreadFence => "memory fence, device scope (`__threadfence`)",
+            Intrinsic::ThreadFenceBlock => "memory fence, block scope",
+            Intrinsic::ThreadFenceSystem => "memory fence, system scope",
+            Intrinsic::BallotSync => "the mask's lanes whose predicate holds, as bits",
+            Intrinsic::AllSync => "whether the predicate holds on every lane of the mask",
+            Intrinsic::AnySync => "whether the predicate holds on some lane of the mask",
+            Intrinsic::ShflSync => "the value of lane `src` (optional `width`)",
+            Intrinsic::ShflUpSync => "the value of lane `lane - delta` (optional `width`)",
+            Intrinsic::ShflDownSync => "the value of lane `lane + delta` (optional `width`)",
+            Intrinsic::ShflXorSync => "the value of lane `lane ^ mask` (optional `width`)",
+            Intrinsic::MatchAnySync => "the mask's lanes holding the same value",
+            Intrinsic::ThisThreadBlock => "the block as a cooperative group",
+            Intrinsic::ThisGrid => "the grid as a cooperative group (`sync()` under `launch_cooperative`)",
+            Intrinsic::F16FromF32 => "`f32` to `f16`, correctly rounded",
+            Intrinsic::F16FromF64 => "`f64` to `f16`, correctly rounded (once)",
+            Intrinsic::F16x2New => "two halves in one `f16x2`",
+            Intrinsic::VectorNew(_) => "a vector from its lanes",
+            Intrinsic::VectorSplat(_) => "a vector with every lane the same",
+            Intrinsic::FromBits(_) => "the float with these IEEE bits (exact, NaN payloads kept)",
+            Intrinsic::From(_) => "a lossless conversion (Rust's `From`): `x as T`",
+        }
+    }
+
     /// The parameters, in order.
     pub fn params(self) -> &'static [ParamKind] {
         use ParamKind::*;

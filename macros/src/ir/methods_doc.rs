@@ -54,6 +54,44 @@ fn heading(r: Recv) -> &'static str {
 const BEGIN: &str = "<!-- generated from macros/src/ir/methods.rs: do not edit by hand -->\n";
 const END: &str = "<!-- end of generated tables -->\n";
 
+/// The intrinsics' table: `name(params) -> result` and its line.
+pub fn intrinsics_table() -> String {
+    use crate::ir::intrinsics::{ParamKind, Result, ALL};
+    let mut out = String::from(
+        "\n### Intrinsics and associated functions\n\n| function | does | C |\n|---|---|---|\n",
+    );
+    for i in ALL {
+        let params: Vec<String> = i
+            .params()
+            .iter()
+            .map(|p| match p {
+                ParamKind::U32 => "u32".to_string(),
+                ParamKind::Bool => "bool".to_string(),
+                ParamKind::Value => "T".to_string(),
+                ParamKind::Lossless => "x".to_string(),
+                ParamKind::Scalar(s) => s.rust_name().to_string(),
+            })
+            .collect();
+        let width = if i.takes_width() { "[, width: u32]" } else { "" };
+        let result = match i.result() {
+            Result::Fixed(t) => t.to_string(),
+            Result::Value => "T".to_string(),
+        };
+        let c = match i.c_function(Some("T")) {
+            c if c.is_empty() => "a cast".to_string(),
+            c if c == "0" => "no value (its methods are the code)".to_string(),
+            c => format!("`{c}`"),
+        };
+        out.push_str(&format!(
+            "| `{}({}{width}) -> {result}` | {} | {c} |\n",
+            i.rust_name(),
+            params.join(", "),
+            i.doc()
+        ));
+    }
+    out
+}
+
 #[test]
 fn docs_methods_md_is_generated_from_the_table() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/methods.md");
@@ -61,7 +99,13 @@ fn docs_methods_md_is_generated_from_the_table() {
     let (Some(a), Some(b)) = (text.find(BEGIN), text.find(END)) else {
         panic!("docs/methods.md lacks the generated-table markers");
     };
-    let want = format!("{}{BEGIN}{}{}", &text[..a], docs_table(), &text[b..]);
+    let want = format!(
+        "{}{BEGIN}{}{}{}",
+        &text[..a],
+        docs_table(),
+        intrinsics_table(),
+        &text[b..]
+    );
     if want != text {
         if std::env::var("WARPSPEED_BLESS").is_ok_and(|v| v == "1") {
             std::fs::write(path, want).unwrap();
@@ -84,6 +128,102 @@ fn every_row_is_reachable_and_unambiguous() {
                     m.name
                 );
             }
+        }
+    }
+}
+
+/// The prelude, where the tables' C helpers live.
+fn prelude() -> String {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/src/");
+    ["prelude.cuh", "prelude_num.cuh"]
+        .iter()
+        .map(|f| std::fs::read_to_string(format!("{dir}{f}")).expect("the prelude"))
+        .collect()
+}
+
+/// Every helper a method row names is defined in the prelude (CUDA's math functions are
+/// checked by NVRTC compiling every method: tests/semantics_prop.rs).
+#[test]
+fn every_method_helper_is_in_the_prelude() {
+    let text = prelude();
+    for m in METHODS {
+        let name = match m.c {
+            C::Tmpl(n) | C::Func(n) => n,
+            C::Math(_) | C::Len => continue,
+        };
+        assert!(
+            text.contains(&format!(" {name}(")),
+            "`{}`: its C helper `{name}` is not defined in the prelude",
+            m.name
+        );
+    }
+}
+
+/// Every intrinsic's C function exists (a prelude helper, a CUDA builtin, or one of the
+/// vector types' constructors the prelude's macros define), and every kernel-facing
+/// method of the simulator's `ThreadCtx` has an intrinsic row: a function added to one
+/// side only would otherwise read as a call of a device function.
+#[test]
+fn intrinsics_match_the_prelude_and_the_simulator() {
+    use crate::ir::intrinsics::{Intrinsic, ALL};
+    let text = prelude();
+    for i in ALL {
+        let f = i.c_function(Some("int"));
+        let f = f.split('<').next().unwrap_or_default();
+        let vector = matches!(i, Intrinsic::VectorNew(_) | Intrinsic::VectorSplat(_));
+        let ok = f.is_empty()
+            || f == "0"
+            || f.starts_with("__")
+            || text.contains(&format!(" {f}("))
+            || (vector && text.contains(&format!("({}, ", &f[..f.rfind('_').unwrap_or(0)])));
+        assert!(ok, "{i:?}: its C function `{f}` is not in the prelude");
+    }
+    let ctx = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../runtime/src/sim/ctx.rs"
+    ))
+    .expect("runtime/src/sim/ctx.rs");
+    // ThreadCtx methods the emitted Rust calls for other constructs than intrinsics.
+    let other = [
+        "print",
+        "arg_scalar",
+        "arg_slice",
+        "arg_slice_mut",
+        "arg_atomic",
+        "shared_array",
+        "shared_atomic_array",
+        "dynamic_shared",
+        "sync_grid",
+    ];
+    let mut ctx_fns = Vec::new();
+    for line in ctx.lines() {
+        let rest = line
+            .trim_start()
+            .strip_prefix("pub fn ")
+            .or_else(|| line.trim_start().strip_prefix("pub async fn "));
+        if let Some(rest) = rest {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            ctx_fns.push(name);
+        }
+    }
+    for name in &ctx_fns {
+        assert!(
+            Intrinsic::from_name(name).is_some() || other.contains(&name.as_str()),
+            "ThreadCtx::{name} has no row in ir/intrinsics.rs (a kernel calling it would read as a device function)"
+        );
+    }
+    for i in ALL {
+        let on_ctx = i.sim_function().is_none()
+            && !matches!(i, Intrinsic::ThisThreadBlock | Intrinsic::ThisGrid);
+        if on_ctx {
+            assert!(
+                ctx_fns.iter().any(|n| n == i.rust_name()),
+                "{i:?}: the simulator has no ThreadCtx::{}",
+                i.rust_name()
+            );
         }
     }
 }
