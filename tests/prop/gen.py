@@ -189,10 +189,15 @@ class Gen:
             return E("(-%s)" % a.text, True)
         if k == "method":
             a = self.typed(t, d - 1)
-            choices = ["min", "max"] + (["abs"] if signed(t) else [])
+            choices = ["min", "max", "saturating_add", "saturating_sub", "saturating_mul",
+                       "midpoint", "swap_bytes", "reverse_bits", "rotate_left", "rotate_right",
+                       "pow", "wrapping_neg"] + (["abs", "signum"] if signed(t) else [])
             m = r.choice(choices)
-            if m == "abs":
-                return E("(%s).abs()" % a.text, True)
+            if m in ("abs", "signum", "swap_bytes", "reverse_bits", "wrapping_neg"):
+                return E("(%s).%s()" % (a.text, m), True)
+            if m in ("rotate_left", "rotate_right", "pow"):
+                n = self.typed(r.choice(INTS), d - 1)
+                return E("(%s).%s(((%s) as u32) %% 40)" % (a.text, m, n.text), True)
             b = self.expr(t, d - 1)
             return E("(%s).%s(%s)" % (a.text, m, b.text), True)
         if k == "wrapping":
@@ -229,13 +234,18 @@ class Gen:
             return E("(-%s)" % self.typed(t, d - 1).text, True)
         if k == "method1":
             a = self.typed(t, d - 1)
-            return E("(%s).%s()" % (a.text, r.choice(["sqrt", "floor", "ceil", "abs"])), True)
+            return E("(%s).%s()" % (a.text, r.choice(["sqrt", "floor", "ceil", "abs", "round",
+                                                      "trunc", "fract", "signum", "recip"])),
+                     True)
         if k == "method2":
             a = self.typed(t, d - 1)
             b = self.expr(t, d - 1)
             # `+ 0.0` makes a zero result +0.0: Rust leaves the sign of min/max of
             # +0.0 and -0.0 unspecified (x86 and the GPU differ), see semantics.rs.
-            return E("((%s).%s(%s) + 0.0)" % (a.text, r.choice(["min", "max"]), b.text), True)
+            m = r.choice(["min", "max", "copysign", "rem_euclid"])
+            if m in ("copysign", "rem_euclid"):
+                return E("(%s).%s(%s)" % (a.text, m, b.text), True)
+            return E("((%s).%s(%s) + 0.0)" % (a.text, m, b.text), True)
         if k == "mul_add":
             a = self.typed(t, d - 1)
             return E("(%s).mul_add(%s, %s)" % (a.text, self.expr(t, d - 1).text,
@@ -278,7 +288,7 @@ class Gen:
 # several types each: (name, receivers, argument kinds, result kind, transcendental).
 # Receivers: int, signed, unsigned, float. Arguments: "any" (the receiver's type), "nz"
 # (never 0), "u32", "i32", "base" (>= 2), "lo_hi" (clamp's ordered bounds), "flo_hi"
-# (float bounds). Receiver "pos"/"nonneg" variants keep Rust from panicking.
+# (float bounds). Receivers "pos", "nonneg" and "nomin" keep Rust from panicking.
 INT_METHODS = [
     ("min", "int", ["any"], "same"), ("max", "int", ["any"], "same"),
     ("clamp", "int", ["lo_hi"], "same"),
@@ -298,7 +308,7 @@ INT_METHODS = [
     ("saturating_add", "int", ["any"], "same"), ("saturating_sub", "int", ["any"], "same"),
     ("saturating_mul", "int", ["any"], "same"), ("saturating_neg", "signed", [], "same"),
     ("saturating_div", "int", ["nz"], "same"),
-    ("div_euclid", "int", ["nz"], "same"), ("rem_euclid", "int", ["nz"], "same"),
+    ("div_euclid", "nomin", ["nz"], "same"), ("rem_euclid", "nomin", ["nz"], "same"),
     ("wrapping_div_euclid", "int", ["nz"], "same"),
     ("wrapping_rem_euclid", "int", ["nz"], "same"),
     ("div_ceil", "unsigned", ["nz"], "same"), ("next_multiple_of", "unsigned", ["nz"], "same"),
@@ -349,7 +359,7 @@ def method_cases():
     cases = []
     for k, (name, recv, args, res) in enumerate(INT_METHODS):
         tys = {"int": INTS, "signed": SIGNED, "unsigned": UNSIGNED, "pos": INTS,
-               "nonneg": SIGNED}[recv]
+               "nonneg": SIGNED, "nomin": INTS}[recv]
         picks = [tys[(k + 3 * j) % len(tys)] for j in range(4)]
         for t in dict.fromkeys(picks):
             params = [t]
@@ -358,6 +368,9 @@ def method_cases():
                 r = "(({x0} & %s::MAX) | 1)" % t
             elif recv == "nonneg":
                 r = "({x0} & %s::MAX)" % t
+            elif recv == "nomin":
+                # std's div_euclid/rem_euclid panic on MIN / -1 (the kernels' wrap).
+                r = "({x0} | 1)"
             a = []
             for kind in args:
                 if kind in ("any", "nz", "base"):

@@ -30,13 +30,13 @@ fn e1(x0: &[f64], x1: &[f64], x2: &[f64], x3: &[i8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i])
-            .min((((x3[i]) as f64) - (((x0[i]).max(x1[i]) + 0.0).min((x0[i] - x2[i])) + 0.0)))
+            .max((((x3[i]) as f64) - (((x0[i]).rem_euclid(x1[i])).min((x0[i] - x2[i])) + 0.0)))
             + 0.0);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r1(x0: f64, x1: f64, x2: f64, x3: i8) -> f64 {
-    ((x0).min((((x3) as f64) - (((x0).max(x1) + 0.0).min((x0 - x2)) + 0.0))) + 0.0)
+    ((x0).max((((x3) as f64) - (((x0).rem_euclid(x1)).min((x0 - x2)) + 0.0))) + 0.0)
 }
 
 #[gpu_kernel]
@@ -45,13 +45,13 @@ fn e2(x0: &[usize], x1: &[u8], x2: &[u8], x3: &[usize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((4294967295 + (x1[i] as i64)) + (-(x3[i] as i64))) as usize)
-            | ((x0[i] * 1) >> (x1[i] / (x2[i] | 1))).min(x3[i]));
+            | ((x0[i] * 1) >> (x1[i] / (x2[i] | 1))).saturating_add(x3[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r2(x0: usize, x1: u8, x2: u8, x3: usize) -> usize {
     ((((4294967295 + (x1 as i64)) + (-(x3 as i64))) as usize)
-        | ((x0 * 1) >> (x1 / (x2 | 1))).min(x3))
+        | ((x0 * 1) >> (x1 / (x2 | 1))).saturating_add(x3))
 }
 
 #[gpu_kernel]
@@ -69,112 +69,139 @@ fn r3(x0: u8, x1: u8) -> bool {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e4(x0: &[u8], x1: &[u32], x2: &[u32], x3: &[u32], out: &mut [u32]) {
+fn e4(x0: &[u8], x1: &[u32], x2: &[u32], x3: &[i8], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]).min(x1[i]) * ((x0[i]) as u32)).wrapping_mul((x2[i] - 33).min(1000)))
-            .wrapping_add(
-                (((x2[i]).max(1000) + (x2[i] - x3[i])) >> ((x1[i] << 2147483647isize) as u64)),
-            ))
-        .min(
-            ((((7u32 + 0) * (if (x3[i] > 3) { x3[i] } else { x1[i] })) >> 16)
-                + (((x2[i] | x3[i]) | (x1[i] | x1[i])) * (7u32 - (x2[i]).max(x2[i])))),
-        );
+        out[i] = ((((x1[i]).saturating_add(x1[i]) * ((x0[i]) as u32))
+            .wrapping_sub((x2[i] - 33).rotate_right(((x3[i] * 100) as u32) % 40)))
+        .wrapping_sub((x1[i] + (!x2[i])).pow((((x1[i] << 2147483647isize) as u64) as u32) % 40)))
+        .saturating_add(x1[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r4(x0: u8, x1: u32, x2: u32, x3: u32) -> u32 {
-    ((((x1).min(x1) * ((x0) as u32)).wrapping_mul((x2 - 33).min(1000)))
-        .wrapping_add((((x2).max(1000) + (x2 - x3)) >> ((x1 << 2147483647isize) as u64))))
-    .min(
-        ((((7u32 + 0) * (if (x3 > 3) { x3 } else { x1 })) >> 16)
-            + (((x2 | x3) | (x1 | x1)) * (7u32 - (x2).max(x2)))),
-    )
+fn r4(x0: u8, x1: u32, x2: u32, x3: i8) -> u32 {
+    ((((x1).saturating_add(x1) * ((x0) as u32))
+        .wrapping_sub((x2 - 33).rotate_right(((x3 * 100) as u32) % 40)))
+    .wrapping_sub((x1 + (!x2)).pow((((x1 << 2147483647isize) as u64) as u32) % 40)))
+    .saturating_add(x1)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e5(x0: &[f32], x1: &[f32], x2: &[bool], x3: &[usize], out: &mut [f32]) {
+fn e5(x0: &[u8], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((if x2[i] { x1[i] } else { x0[i] }) * ((x0[i]).max(x1[i]) + 0.0))
-            / (((x3[i]).min(100)) as f32));
+        out[i] = (((!x0[i]).leading_zeros()) as i64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r5(x0: f32, x1: f32, x2: bool, x3: usize) -> f32 {
-    (((if x2 { x1 } else { x0 }) * ((x0).max(x1) + 0.0)) / (((x3).min(100)) as f32))
+fn r5(x0: u8) -> i64 {
+    (((!x0).leading_zeros()) as i64)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e6(x0: &[isize], x1: &[bool], out: &mut [f32]) {
+fn e6(x0: &[f64], x1: &[i16], x2: &[u32], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] - (if x1[i] { x0[i] } else { x0[i] })) as u8) as f32);
+        out[i] = (((!(x1[i] << x2[i])) - (((256i16 + 31i16).count_ones()) as i16))
+            ^ (((((x0[i]).min(0.5) + 0.0) as u8).count_ones()) as i16));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r6(x0: isize, x1: bool) -> f32 {
-    (((x0 - (if x1 { x0 } else { x0 })) as u8) as f32)
+fn r6(x0: f64, x1: i16, x2: u32) -> i16 {
+    (((!(x1 << x2)) - (((256i16 + 31i16).count_ones()) as i16))
+        ^ (((((x0).min(0.5) + 0.0) as u8).count_ones()) as i16))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e7(x0: &[i64], out: &mut [i32]) {
+fn e7(x0: &[isize], x1: &[bool], x2: &[i64], x3: &[i64], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((x0[i]).leading_zeros()) as i64).wrapping_sub(
+            (((x1[i]) as i64) / ((((x2[i] | x2[i]) + (x3[i]).reverse_bits()) | 1) & i64::MAX)),
+        )) as i16);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r7(x0: isize, x1: bool, x2: i64, x3: i64) -> i16 {
+    (((((x0).leading_zeros()) as i64)
+        .wrapping_sub((((x1) as i64) / ((((x2 | x2) + (x3).reverse_bits()) | 1) & i64::MAX))))
+        as i16)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e8(x0: &[i32], x1: &[bool], x2: &[usize], x3: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((if x1[i] { 18446744073709551615 } else { x2[i] }) * ((x0[i]) as usize))
+            .min(((x3[i] * x3[i]) as usize))) as f32);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r8(x0: i32, x1: bool, x2: usize, x3: f32) -> f32 {
+    ((((if x1 { 18446744073709551615 } else { x2 }) * ((x0) as usize)).min(((x3 * x3) as usize)))
+        as f32)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e9(x0: &[i64], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x0[i] * x0[i]).leading_zeros()) as i32) >> 65);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r7(x0: i64) -> i32 {
+fn r9(x0: i64) -> i32 {
     ((((x0 * x0).leading_zeros()) as i32) >> 65)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e8(x0: &[u64], x1: &[isize], x2: &[u64], out: &mut [u64]) {
+fn e10(x0: &[u16], x1: &[isize], x2: &[u16], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (4294967295u64).max((x2[i] * (x0[i] >> x1[i])));
+        out[i] = (4294967295u64).pow(((x2[i] * (x0[i] >> x1[i])) as u32) % 40);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r8(x0: u64, x1: isize, x2: u64) -> u64 {
-    (4294967295u64).max((x2 * (x0 >> x1)))
+fn r10(x0: u16, x1: isize, x2: u16) -> u64 {
+    (4294967295u64).pow(((x2 * (x0 >> x1)) as u32) % 40)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e9(x0: &[f32], out: &mut [f32]) {
+fn e11(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i]).mul_add(x0[i], (-0.0)) % (-x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r9(x0: f32) -> f32 {
+fn r11(x0: f32) -> f32 {
     ((x0).mul_add(x0, (-0.0)) % (-x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e10(x0: &[u8], x1: &[i32], x2: &[i32], out: &mut [i32]) {
+fn e12(x0: &[u8], x1: &[i32], x2: &[i32], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x0[i] / (x0[i] | 1)) as i32)
-            / ((((x1[i]).min(x2[i]) | (x1[i] / ((x1[i] | 1) & i32::MAX))) | 1) & i32::MAX));
+            / ((((x1[i]).max(x2[i]) | (x1[i] / ((x1[i] | 1) & i32::MAX))) | 1) & i32::MAX));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r10(x0: u8, x1: i32, x2: i32) -> i32 {
-    (((x0 / (x0 | 1)) as i32) / ((((x1).min(x2) | (x1 / ((x1 | 1) & i32::MAX))) | 1) & i32::MAX))
+fn r12(x0: u8, x1: i32, x2: i32) -> i32 {
+    (((x0 / (x0 | 1)) as i32) / ((((x1).max(x2) | (x1 / ((x1 | 1) & i32::MAX))) | 1) & i32::MAX))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e11(x0: &[i32], x1: &[bool], x2: &[i8], x3: &[i8], out: &mut [i8]) {
+fn e13(x0: &[i32], x1: &[bool], x2: &[i8], x3: &[i8], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((!((x0[i]) as i8))
@@ -183,410 +210,448 @@ fn e11(x0: &[i32], x1: &[bool], x2: &[i8], x3: &[i8], out: &mut [i8]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r11(x0: i32, x1: bool, x2: i8, x3: i8) -> i8 {
+fn r13(x0: i32, x1: bool, x2: i8, x3: i8) -> i8 {
     (((!((x0) as i8)) | (((x0 as f32) as i8) + (if x1 { x2 } else { x3 })))
         + (((x0).leading_zeros()) as i8))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e12(x0: &[u8], x1: &[i16], out: &mut [f32]) {
+fn e14(x0: &[u8], x1: &[i16], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x1[i] ^ ((x0[i]) as i16)) as f32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r12(x0: u8, x1: i16) -> f32 {
+fn r14(x0: u8, x1: i16) -> f32 {
     ((x1 ^ ((x0) as i16)) as f32)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e13(x0: &[u32], out: &mut [u32]) {
+fn e15(x0: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (!x0[i]).trailing_zeros();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r13(x0: u32) -> u32 {
+fn r15(x0: u32) -> u32 {
     (!x0).trailing_zeros()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e14(x0: &[u8], x1: &[u8], out: &mut [u8]) {
+fn e16(x0: &[u8], x1: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i]).wrapping_sub(x0[i]) * (!x1[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r14(x0: u8, x1: u8) -> u8 {
+fn r16(x0: u8, x1: u8) -> u8 {
     ((x0).wrapping_sub(x0) * (!x1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e15(x0: &[usize], x1: &[u32], x2: &[u32], out: &mut [u8]) {
+fn e17(x0: &[usize], x1: &[u32], x2: &[u32], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] =
-            (((x0[i]).leading_zeros()) as u8).min((((x1[i] % (x2[i] | 1)).trailing_zeros()) as u8));
+        out[i] = (((x0[i]).leading_zeros()) as u8)
+            .rotate_left(((((x1[i] % (x2[i] | 1)).trailing_zeros()) as i32) as u32) % 40);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r15(x0: usize, x1: u32, x2: u32) -> u8 {
-    (((x0).leading_zeros()) as u8).min((((x1 % (x2 | 1)).trailing_zeros()) as u8))
+fn r17(x0: usize, x1: u32, x2: u32) -> u8 {
+    (((x0).leading_zeros()) as u8)
+        .rotate_left(((((x1 % (x2 | 1)).trailing_zeros()) as i32) as u32) % 40)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e16(x0: &[usize], x1: &[isize], out: &mut [i32]) {
+fn e18(x0: &[usize], x1: &[isize], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x0[i]) as i32) >> ((-2147483648) * x1[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r16(x0: usize, x1: isize) -> i32 {
+fn r18(x0: usize, x1: isize) -> i32 {
     (((x0) as i32) >> ((-2147483648) * x1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e17(x0: &[i16], out: &mut [i32]) {
+fn e19(x0: &[i16], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).abs() ^ (x0[i]).abs()) as i32);
+        out[i] = (((x0[i]).abs() & (x0[i] ^ 63i16)) as i32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r17(x0: i16) -> i32 {
-    (((x0).abs() ^ (x0).abs()) as i32)
+fn r19(x0: i16) -> i32 {
+    (((x0).abs() & (x0 ^ 63i16)) as i32)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e18(x0: &[f64], out: &mut [u16]) {
+fn e20(x0: &[f32], x1: &[isize], x2: &[isize], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).ceil()) as u16);
+        out[i] = ((((x0[i]) as isize) >> 64)
+            % ((((x1[i] ^ x2[i]) << (((x2[i]).trailing_zeros()) as i8)) | 1) & isize::MAX));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r18(x0: f64) -> u16 {
-    (((x0).ceil()) as u16)
+fn r20(x0: f32, x1: isize, x2: isize) -> isize {
+    ((((x0) as isize) >> 64) % ((((x1 ^ x2) << (((x2).trailing_zeros()) as i8)) | 1) & isize::MAX))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e19(x0: &[f32], x1: &[f32], x2: &[isize], x3: &[u8], out: &mut [i16]) {
+fn e21(x0: &[u64], x1: &[bool], x2: &[u8], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x2[i]) as f32) / (x0[i] * x1[i])) * ((x3[i] + x3[i]) as f32)) as i16) << 15);
+        out[i] = (x0[i]
+            + (!((if x1[i] { x0[i] } else { 4294967296 }) + x0[i]))
+                .wrapping_add((((x0[i]).max(128u64) + x0[i]) & (((x2[i]) as u64) % (x0[i] | 1)))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r19(x0: f32, x1: f32, x2: isize, x3: u8) -> i16 {
-    ((((((x2) as f32) / (x0 * x1)) * ((x3 + x3) as f32)) as i16) << 15)
+fn r21(x0: u64, x1: bool, x2: u8) -> u64 {
+    (x0 + (!((if x1 { x0 } else { 4294967296 }) + x0))
+        .wrapping_add((((x0).max(128u64) + x0) & (((x2) as u64) % (x0 | 1)))))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e20(x0: &[i64], x1: &[isize], x2: &[i64], x3: &[u32], out: &mut [i16]) {
+fn e22(x0: &[isize], x1: &[u32], x2: &[usize], x3: &[usize], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if ((((-(x0[i] - x0[i])) | 1) % ((((x1[i]) as i64) - (x2[i] + 128i64)) | 1))
-            > ((((x3[i] / (x3[i] | 1)).count_ones()) as i64) >> (x3[i] as i16)))
-        {
-            (x3[i] as i16)
+        out[i] = (((((x2[i] - x3[i]) ^ (x3[i]).wrapping_add(x3[i])) as i64)
+            * (((x3[i] as i64).rotate_right(((-(x0[i] as i64)) as u32) % 40) | 1)
+                % (((if (x3[i] > 2) { (x3[i] as i64) } else { 65535 })
+                    | (((x1[i] as i8).count_ones()) as i64))
+                    | 1)))
+            & (((((x1[i] * x1[i]) as isize) | x0[i]).count_ones()) as i64));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r22(x0: isize, x1: u32, x2: usize, x3: usize) -> i64 {
+    (((((x2 - x3) ^ (x3).wrapping_add(x3)) as i64)
+        * (((x3 as i64).rotate_right(((-(x0 as i64)) as u32) % 40) | 1)
+            % (((if (x3 > 2) { (x3 as i64) } else { 65535 })
+                | (((x1 as i8).count_ones()) as i64))
+                | 1)))
+        & (((((x1 * x1) as isize) | x0).count_ones()) as i64))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e23(x0: &[f64], x1: &[f64], x2: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((if true { x1[i] } else { x1[i] }) * (x0[i] + x0[i])) + x1[i])
+            - ((x2[i] * x0[i]).signum() - x1[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r23(x0: f64, x1: f64, x2: f64) -> f64 {
+    ((((if true { x1 } else { x1 }) * (x0 + x0)) + x1) - ((x2 * x0).signum() - x1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e24(x0: &[bool], x1: &[i64], x2: &[i16], x3: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (if (!x0[i]) {
+            (-(((-9223372036854775808) + x1[i]) % (((!x1[i]) | 1) & i64::MAX)))
         } else {
-            (((((((x0[i]).count_ones()) as u16).leading_zeros()) as i16)
-                * (((x3[i] as i16) ^ (x2[i] as i16)) >> 31))
-                + ((((x3[i] > 255) || (x0[i] > 64)) as i16)
-                    - (-(((x1[i]).leading_zeros()) as i16))))
+            (((((x2[i]) as i64) / (((256 + x1[i]) | 1) & i64::MAX))
+                % ((((x3[i]).wrapping_sub(2147483648) ^ 32) | 1) & i64::MAX))
+                & (((x3[i] * x3[i]) * (x3[i] << (x3[i] as u64))) * ((x3[i] * (-2i64)) | 7)))
         });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r20(x0: i64, x1: isize, x2: i64, x3: u32) -> i16 {
-    (if ((((-(x0 - x0)) | 1) % ((((x1) as i64) - (x2 + 128i64)) | 1))
-        > ((((x3 / (x3 | 1)).count_ones()) as i64) >> (x3 as i16)))
-    {
-        (x3 as i16)
+fn r24(x0: bool, x1: i64, x2: i16, x3: i64) -> i64 {
+    (if (!x0) {
+        (-(((-9223372036854775808) + x1) % (((!x1) | 1) & i64::MAX)))
     } else {
-        (((((((x0).count_ones()) as u16).leading_zeros()) as i16)
-            * (((x3 as i16) ^ (x2 as i16)) >> 31))
-            + ((((x3 > 255) || (x0 > 64)) as i16) - (-(((x1).leading_zeros()) as i16))))
+        (((((x2) as i64) / (((256 + x1) | 1) & i64::MAX))
+            % ((((x3).wrapping_sub(2147483648) ^ 32) | 1) & i64::MAX))
+            & (((x3 * x3) * (x3 << (x3 as u64))) * ((x3 * (-2i64)) | 7)))
     })
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e21(x0: &[u32], x1: &[isize], out: &mut [isize]) {
+fn e25(x0: &[usize], x1: &[usize], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if (2 < x0[i]) { (x1[i] * x1[i]) } else { x1[i] });
+        out[i] = ((!(((x0[i]).wrapping_mul(x0[i]) & (256 - x0[i]))
+            | (256 * x1[i]).saturating_mul((x1[i] / (4294967296usize | 1)))))
+            as i16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r21(x0: u32, x1: isize) -> isize {
-    (if (2 < x0) { (x1 * x1) } else { x1 })
+fn r25(x0: usize, x1: usize) -> i16 {
+    ((!(((x0).wrapping_mul(x0) & (256 - x0))
+        | (256 * x1).saturating_mul((x1 / (4294967296usize | 1))))) as i16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e22(x0: &[i32], x1: &[i32], x2: &[usize], out: &mut [i32]) {
+fn e26(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).abs() >> ((127u32) as isize)) >> 63) | 1)
-            % ((!((x0[i]).min(x1[i]) << ((x2[i]) as u16))) | 1));
+        out[i] = (x0[i] - (x0[i] / x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r22(x0: i32, x1: i32, x2: usize) -> i32 {
-    (((((x0).abs() >> ((127u32) as isize)) >> 63) | 1) % ((!((x0).min(x1) << ((x2) as u16))) | 1))
+fn r26(x0: f32) -> f32 {
+    (x0 - (x0 / x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e23(x0: &[i64], out: &mut [f32]) {
+fn e27(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]).max(x0[i]) + x0[i]) as f32) % 0.1);
+        out[i] = (0.5 - (x0[i] - x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r23(x0: i64) -> f32 {
-    ((((x0).max(x0) + x0) as f32) % 0.1)
+fn r27(x0: f32) -> f32 {
+    (0.5 - (x0 - x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e24(x0: &[i8], out: &mut [f64]) {
+fn e28(x0: &[i16], x1: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]).trailing_zeros()) as i8) as f64);
+        out[i] = ((x0[i]).signum() + (if false { x0[i] } else { x1[i] }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r24(x0: i8) -> f64 {
-    ((((x0).trailing_zeros()) as i8) as f64)
+fn r28(x0: i16, x1: i16) -> i16 {
+    ((x0).signum() + (if false { x0 } else { x1 }))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e25(x0: &[i32], out: &mut [i32]) {
+fn e29(x0: &[u8], x1: &[u16], x2: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (-(x0[i]).min((-2147483648)));
+        out[i] = (((x0[i] ^ 100) ^ (x0[i] << x1[i])) & x2[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r25(x0: i32) -> i32 {
-    (-(x0).min((-2147483648)))
+fn r29(x0: u8, x1: u16, x2: u8) -> u8 {
+    (((x0 ^ 100) ^ (x0 << x1)) & x2)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e26(x0: &[f64], x1: &[f32], x2: &[bool], x3: &[f32], out: &mut [f32]) {
+fn e30(x0: &[i32], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((-x1[i]) * (x1[i]).floor()) / (if x2[i] { x1[i] } else { x1[i] }).abs())
-            .min(((2.0 + x3[i]).powi(2)).sqrt())
-            + 0.0)
-            + (0.0 * (((-x0[i]).ceil()) as f32)));
+        out[i] = ((x0[i] + x0[i]) as u16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r26(x0: f64, x1: f32, x2: bool, x3: f32) -> f32 {
-    (((((-x1) * (x1).floor()) / (if x2 { x1 } else { x1 }).abs()).min(((2.0 + x3).powi(2)).sqrt())
-        + 0.0)
-        + (0.0 * (((-x0).ceil()) as f32)))
+fn r30(x0: i32) -> u16 {
+    ((x0 + x0) as u16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e27(x0: &[f32], x1: &[f64], x2: &[f64], x3: &[f64], out: &mut [i16]) {
+fn e31(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((if ((2147483648.0 >= (x0[i]).ceil()) || ((x1[i]).abs() < (x2[i] % x3[i]))) {
-            (((0.5 - x1[i]) * x2[i]) % (x1[i] + x1[i]).sqrt())
+        out[i] = (-((x0[i]).powi(5)).sqrt());
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r31(x0: f64) -> f64 {
+    (-((x0).powi(5)).sqrt())
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e32(x0: &[f64], x1: &[bool], x2: &[usize], x3: &[i8], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).mul_add(
+            (if x1[i] {
+                ((((x3[i] as u16) as u8) as f64)
+                    * (((x0[i] as f32) * ((x1[i] as u8) as f32)) as f64))
+            } else {
+                (if (((x3[i]) as usize) != (x2[i] << 32)) {
+                    (((x0[i]).min(3.25) + 0.0).max((x0[i] % 1.0)) + 0.0)
+                } else {
+                    (((x0[i] as i32) / (((x1[i] as i32) | 1) & i32::MAX)) as f64)
+                })
+            }),
+            x0[i],
+        );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r32(x0: f64, x1: bool, x2: usize, x3: i8) -> f64 {
+    (x0).mul_add(
+        (if x1 {
+            ((((x3 as u16) as u8) as f64) * (((x0 as f32) * ((x1 as u8) as f32)) as f64))
         } else {
-            ((-x3[i]) * ((x2[i]).min(x1[i]) + 0.0)).sqrt()
-        }) as i16);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r27(x0: f32, x1: f64, x2: f64, x3: f64) -> i16 {
-    ((if ((2147483648.0 >= (x0).ceil()) || ((x1).abs() < (x2 % x3))) {
-        (((0.5 - x1) * x2) % (x1 + x1).sqrt())
-    } else {
-        ((-x3) * ((x2).min(x1) + 0.0)).sqrt()
-    }) as i16)
+            (if (((x3) as usize) != (x2 << 32)) {
+                (((x0).min(3.25) + 0.0).max((x0 % 1.0)) + 0.0)
+            } else {
+                (((x0 as i32) / (((x1 as i32) | 1) & i32::MAX)) as f64)
+            })
+        }),
+        x0,
+    )
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e28(x0: &[i64], x1: &[usize], x2: &[usize], x3: &[i8], out: &mut [i64]) {
+fn e33(x0: &[u32], x1: &[isize], x2: &[isize], x3: &[u8], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] - x0[i]).wrapping_mul((-1i64))
-            >> ((((x0[i]) as usize) - (x1[i] * x2[i]))
-                >> ((x3[i] % ((x3[i] | 1) & i8::MAX)) << ((x0[i] as f32) as usize))));
+        out[i] = (((x2[i] * x1[i]) & ((x0[i]) as isize)) * (((x3[i]) as isize) - (-x1[i])))
+            .rotate_right(
+                (((((x0[i] as f32) % 1.0) * ((x1[i] as f32) / (x3[i] as f32))) as u64) as u32) % 40,
+            );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r28(x0: i64, x1: usize, x2: usize, x3: i8) -> i64 {
-    ((x0 - x0).wrapping_mul((-1i64))
-        >> ((((x0) as usize) - (x1 * x2))
-            >> ((x3 % ((x3 | 1) & i8::MAX)) << ((x0 as f32) as usize))))
+fn r33(x0: u32, x1: isize, x2: isize, x3: u8) -> isize {
+    (((x2 * x1) & ((x0) as isize)) * (((x3) as isize) - (-x1)))
+        .rotate_right((((((x0 as f32) % 1.0) * ((x1 as f32) / (x3 as f32))) as u64) as u32) % 40)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e29(x0: &[isize], x1: &[i64], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+fn e34(x0: &[f32], x1: &[bool], x2: &[f32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x1[i]) as f32).mul_add(x2[i], x3[i]) * ((x0[i] * x0[i]) as f32));
+        out[i] = (((-x0[i]) / (if x1[i] { x0[i] } else { x2[i] })) as f64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r29(x0: isize, x1: i64, x2: f32, x3: f32) -> f32 {
-    (((x1) as f32).mul_add(x2, x3) * ((x0 * x0) as f32))
+fn r34(x0: f32, x1: bool, x2: f32) -> f64 {
+    (((-x0) / (if x1 { x0 } else { x2 })) as f64)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e30(x0: &[i16], out: &mut [i64]) {
+fn e35(x0: &[usize], x1: &[i64], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (-(((x0[i]).count_ones()) as i64));
+        out[i] = (((((x0[i]).leading_zeros()) as u8) as u16) << ((x1[i]) as isize));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r30(x0: i16) -> i64 {
-    (-(((x0).count_ones()) as i64))
+fn r35(x0: usize, x1: i64) -> u16 {
+    (((((x0).leading_zeros()) as u8) as u16) << ((x1) as isize))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e31(x0: &[i16], x1: &[i16], x2: &[u64], out: &mut [u64]) {
+fn e36(x0: &[u32], x1: &[isize], x2: &[f64], x3: &[i32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i] - x1[i]) - (!x0[i])) as u64) ^ x2[i]);
+        out[i] = ((x0[i] * x0[i]).max((x0[i] << x1[i]))).rotate_left(
+            ((if (x2[i] == 0.5) {
+                (x3[i]).saturating_add(x3[i])
+            } else {
+                (x3[i] % ((x3[i] | 1) & i32::MAX))
+            }) as u32)
+                % 40,
+        );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r31(x0: i16, x1: i16, x2: u64) -> u64 {
-    ((((x0 - x1) - (!x0)) as u64) ^ x2)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e32(x0: &[i8], out: &mut [i8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (!(((!(x0[i]).wrapping_sub(x0[i])) | 1) / (x0[i] | 1)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r32(x0: i8) -> i8 {
-    (!(((!(x0).wrapping_sub(x0)) | 1) / (x0 | 1)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e33(x0: &[i16], out: &mut [i16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x0[i] + 3).abs();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r33(x0: i16) -> i16 {
-    (x0 + 3).abs()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e34(x0: &[u32], x1: &[u32], x2: &[isize], x3: &[u16], out: &mut [u32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((!x0[i]) | (x1[i] << 8)) << ((x2[i]) as u32))
-            / ((((x3[i]) as u32).min(x0[i]) + x1[i]) | 1));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r34(x0: u32, x1: u32, x2: isize, x3: u16) -> u32 {
-    ((((!x0) | (x1 << 8)) << ((x2) as u32)) / ((((x3) as u32).min(x0) + x1) | 1))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e35(x0: &[bool], x1: &[u16], x2: &[i64], x3: &[isize], out: &mut [u16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (if x0[i] {
-            ((((x3[i]) as u64) as u16) + (x1[i] << (64 * x2[i])))
+fn r36(x0: u32, x1: isize, x2: f64, x3: i32) -> u32 {
+    ((x0 * x0).max((x0 << x1))).rotate_left(
+        ((if (x2 == 0.5) {
+            (x3).saturating_add(x3)
         } else {
-            x1[i]
-        });
+            (x3 % ((x3 | 1) & i32::MAX))
+        }) as u32)
+            % 40,
+    )
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e37(x0: &[isize], x1: &[isize], x2: &[i16], x3: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (if ((x0[i] - x1[i]) != (x0[i] - x0[i])) {
+            (((x2[i]) as i32) % (((x3[i] + x3[i]) | 1) & i32::MAX))
+        } else {
+            x3[i]
+        })
+        .wrapping_sub(((-(33 + x3[i])) * (-((x1[i] as i8) as i32))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r35(x0: bool, x1: u16, x2: i64, x3: isize) -> u16 {
-    (if x0 {
-        ((((x3) as u64) as u16) + (x1 << (64 * x2)))
+fn r37(x0: isize, x1: isize, x2: i16, x3: i32) -> i32 {
+    (if ((x0 - x1) != (x0 - x0)) {
+        (((x2) as i32) % (((x3 + x3) | 1) & i32::MAX))
     } else {
-        x1
+        x3
     })
+    .wrapping_sub(((-(33 + x3)) * (-((x1 as i8) as i32))))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e36(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+fn e38(x0: &[u64], x1: &[u64], x2: &[usize], x3: &[usize], out: &mut [bool]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).max(x1[i]) + 0.0).powi(10);
+        out[i] = ((x2[i] % ((x3[i] - x3[i]) | 1)) == ((x1[i] * x0[i]) as usize));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r36(x0: f64, x1: f64) -> f64 {
-    ((x0).max(x1) + 0.0).powi(10)
+fn r38(x0: u64, x1: u64, x2: usize, x3: usize) -> bool {
+    ((x2 % ((x3 - x3) | 1)) == ((x1 * x0) as usize))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e37(x0: &[i8], x1: &[usize], out: &mut [usize]) {
+fn e39(x0: &[i8], x1: &[usize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((!x1[i]) | (((-(x0[i]).wrapping_sub(x0[i])).leading_zeros()) as usize));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r37(x0: i8, x1: usize) -> usize {
+fn r39(x0: i8, x1: usize) -> usize {
     ((!x1) | (((-(x0).wrapping_sub(x0)).leading_zeros()) as usize))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e38(x0: &[f32], x1: &[u16], x2: &[f32], out: &mut [f32]) {
+fn e40(x0: &[f32], x1: &[u16], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i] / ((((x1[i] * 1) as f32).powi((-3))).max((3.25 * x2[i])) + 0.0));
+        out[i] = (x0[i] / (((x1[i] * 1) as f32).powi((-3))).copysign((3.25 * x2[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r38(x0: f32, x1: u16, x2: f32) -> f32 {
-    (x0 / ((((x1 * 1) as f32).powi((-3))).max((3.25 * x2)) + 0.0))
+fn r40(x0: f32, x1: u16, x2: f32) -> f32 {
+    (x0 / (((x1 * 1) as f32).powi((-3))).copysign((3.25 * x2)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e39(x0: &[usize], x1: &[isize], x2: &[i32], x3: &[u64], out: &mut [usize]) {
+fn e41(x0: &[usize], x1: &[isize], x2: &[i32], x3: &[u64], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((255 - x3[i]) as i16).count_ones()) as usize)
@@ -596,7 +661,7 @@ fn e39(x0: &[usize], x1: &[isize], x2: &[i32], x3: &[u64], out: &mut [usize]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r39(x0: usize, x1: isize, x2: i32, x3: u64) -> usize {
+fn r41(x0: usize, x1: isize, x2: i32, x3: u64) -> usize {
     (((((255 - x3) as i16).count_ones()) as usize)
         | (((x0 >> 0) / ((((x1).count_ones()) as usize) | 1))
             >> ((x2 % ((x2 | 1) & i32::MAX))
@@ -605,537 +670,562 @@ fn r39(x0: usize, x1: isize, x2: i32, x3: u64) -> usize {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e40(x0: &[i32], x1: &[i32], x2: &[usize], out: &mut [i16]) {
+fn e42(x0: &[i32], x1: &[i32], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]).min(x1[i])).wrapping_add((x1[i] >> x2[i]))) as i16);
+        out[i] = ((((x0[i]).abs()).wrapping_add(x1[i])) as i16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r40(x0: i32, x1: i32, x2: usize) -> i16 {
-    ((((x0).min(x1)).wrapping_add((x1 >> x2))) as i16)
+fn r42(x0: i32, x1: i32) -> i16 {
+    ((((x0).abs()).wrapping_add(x1)) as i16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e41(x0: &[usize], out: &mut [i64]) {
+fn e43(x0: &[f64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((256usize).min(x0[i])) as i64);
+        out[i] = ((x1[i] / x0[i]) - (-x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r41(x0: usize) -> i64 {
-    (((256usize).min(x0)) as i64)
+fn r43(x0: f64, x1: f64) -> f64 {
+    ((x1 / x0) - (-x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e42(x0: &[i64], x1: &[i64], out: &mut [i64]) {
+fn e44(x0: &[i32], x1: &[u64], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x1[i]).count_ones()) as i32) - x0[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r44(x0: i32, x1: u64) -> i32 {
+    ((((x1).count_ones()) as i32) - x0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e45(x0: &[i64], x1: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((256usize) as i64) - (x1[i] - x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r42(x0: i64, x1: i64) -> i64 {
+fn r45(x0: i64, x1: i64) -> i64 {
     (((256usize) as i64) - (x1 - x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e43(x0: &[u32], x1: &[u8], x2: &[u8], x3: &[u32], out: &mut [u32]) {
+fn e46(x0: &[u32], x1: &[u8], x2: &[u8], x3: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x0[i] & 4294967295) >> (x1[i] / (x2[i] | 1))) + (!(x0[i] + x3[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r43(x0: u32, x1: u8, x2: u8, x3: u32) -> u32 {
+fn r46(x0: u32, x1: u8, x2: u8, x3: u32) -> u32 {
     (((x0 & 4294967295) >> (x1 / (x2 | 1))) + (!(x0 + x3)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e44(x0: &[f64], x1: &[f64], x2: &[u64], x3: &[u16], out: &mut [u64]) {
+fn e47(x0: &[f64], x1: &[f64], x2: &[u64], x3: &[u16], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (if ((x1[i] * x0[i]) == (x0[i] / x0[i])) {
             ((0 | x2[i]) << (((x3[i]).leading_zeros()) as i64))
         } else {
-            ((x2[i]).max(x2[i]) & x2[i])
+            ((x2[i]).midpoint(x2[i]) & x2[i])
         });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r44(x0: f64, x1: f64, x2: u64, x3: u16) -> u64 {
+fn r47(x0: f64, x1: f64, x2: u64, x3: u16) -> u64 {
     (if ((x1 * x0) == (x0 / x0)) {
         ((0 | x2) << (((x3).leading_zeros()) as i64))
     } else {
-        ((x2).max(x2) & x2)
+        ((x2).midpoint(x2) & x2)
     })
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e45(x0: &[u32], x1: &[u16], x2: &[isize], x3: &[u8], out: &mut [i16]) {
+fn e48(x0: &[u32], x1: &[u16], x2: &[isize], x3: &[u16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((x2[i]).count_ones() - (x0[i] << x1[i]))
-            / ((7 - x0[i]).max(((x3[i]) as u32)) | 1)) as u64) as i16);
+            / ((7 - x0[i]).pow((((x3[i]) as u8) as u32) % 40) | 1)) as u64)
+            as i16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r45(x0: u32, x1: u16, x2: isize, x3: u8) -> i16 {
-    (((((x2).count_ones() - (x0 << x1)) / ((7 - x0).max(((x3) as u32)) | 1)) as u64) as i16)
+fn r48(x0: u32, x1: u16, x2: isize, x3: u16) -> i16 {
+    (((((x2).count_ones() - (x0 << x1)) / ((7 - x0).pow((((x3) as u8) as u32) % 40) | 1)) as u64)
+        as i16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e46(x0: &[f64], x1: &[f32], x2: &[f64], x3: &[f64], out: &mut [f64]) {
+fn e49(x0: &[u16], x1: &[u8], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i] + x0[i]) - (x0[i] * 1.0))
-            % (((-0.0) / x0[i]).max(((x1[i]) as f64)) + 0.0))
-            .min(
-                (((x3[i] % x2[i]) / (x3[i] * 255.5))
-                    + (((x2[i]).floor()).max(((-1e-3) % x3[i])) + 0.0)),
-            )
-            + 0.0);
+        out[i] = ((((x0[i] + x0[i]) * (x0[i] * x0[i])) + ((x1[i]) as u16)).wrapping_neg() << 32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r46(x0: f64, x1: f32, x2: f64, x3: f64) -> f64 {
-    ((((x0 + x0) - (x0 * 1.0)) % (((-0.0) / x0).max(((x1) as f64)) + 0.0))
-        .min((((x3 % x2) / (x3 * 255.5)) + (((x2).floor()).max(((-1e-3) % x3)) + 0.0)))
-        + 0.0)
+fn r49(x0: u16, x1: u8) -> u16 {
+    ((((x0 + x0) * (x0 * x0)) + ((x1) as u16)).wrapping_neg() << 32)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e47(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [bool]) {
+fn e50(x0: &[f64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x3[i] * x2[i]) * (2147483648.0 / x0[i])) <= ((x1[i] + x1[i]) + (x0[i] / 2.0)));
+        out[i] = (((-1e-3) % x1[i]) + (x0[i] - x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r47(x0: f32, x1: f32, x2: f32, x3: f32) -> bool {
-    (((x3 * x2) * (2147483648.0 / x0)) <= ((x1 + x1) + (x0 / 2.0)))
+fn r50(x0: f64, x1: f64) -> f64 {
+    (((-1e-3) % x1) + (x0 - x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e48(x0: &[f64], x1: &[u32], x2: &[i16], out: &mut [f64]) {
+fn e51(x0: &[f32], x1: &[i64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i] << (((x2[i]).leading_zeros()) as i32)) as f64)
-            + (((((x1[i]) as usize).leading_zeros()) as u64) as f64))
-            * (x0[i]).powi(1));
+        out[i] = ((x0[i]).powi(10) * ((x1[i]) as f32)).abs();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r48(x0: f64, x1: u32, x2: i16) -> f64 {
-    ((((x1 << (((x2).leading_zeros()) as i32)) as f64)
-        + (((((x1) as usize).leading_zeros()) as u64) as f64))
-        * (x0).powi(1))
+fn r51(x0: f32, x1: i64) -> f32 {
+    ((x0).powi(10) * ((x1) as f32)).abs()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e49(x0: &[u64], x1: &[u8], x2: &[u8], x3: &[i16], out: &mut [u8]) {
+fn e52(x0: &[bool], x1: &[i16], x2: &[i32], x3: &[usize], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x2[i] | ((x0[i] >> x1[i]) as u8)) * ((x3[i]) as u8));
+        out[i] = ((((-((x1[i]).signum() * (x1[i] * 32)))
+            + ((((x0[i]) as i16) & (x1[i] + x1[i])) << ((32 - x2[i]) >> x3[i])))
+            .trailing_zeros()) as i16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r49(x0: u64, x1: u8, x2: u8, x3: i16) -> u8 {
-    ((x2 | ((x0 >> x1) as u8)) * ((x3) as u8))
+fn r52(x0: bool, x1: i16, x2: i32, x3: usize) -> i16 {
+    ((((-((x1).signum() * (x1 * 32))) + ((((x0) as i16) & (x1 + x1)) << ((32 - x2) >> x3)))
+        .trailing_zeros()) as i16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e50(x0: &[usize], out: &mut [i32]) {
+fn e53(x0: &[f64], x1: &[f64], x2: &[i32], x3: &[usize], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as u8) as i32);
+        out[i] = (((((x2[i] << x3[i]) & (x2[i] >> 100)) as f64)
+            - (-(((x0[i]).max(x0[i]) + 0.0).max((x1[i] + x0[i])) + 0.0))) as u16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r50(x0: usize) -> i32 {
-    (((x0) as u8) as i32)
+fn r53(x0: f64, x1: f64, x2: i32, x3: usize) -> u16 {
+    (((((x2 << x3) & (x2 >> 100)) as f64) - (-(((x0).max(x0) + 0.0).max((x1 + x0)) + 0.0))) as u16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e51(x0: &[u16], x1: &[u8], out: &mut [u16]) {
+fn e54(x0: &[i8], x1: &[i64], x2: &[u16], x3: &[u16], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] - 128) & ((x1[i]) as u16));
+        out[i] = ((((((x2[i] * x3[i]) as i64) - ((!x1[i]) * (((x0[i]).leading_zeros()) as i64)))
+            << ((x1[i] as usize).wrapping_add((x0[i] as usize))
+                - (((x2[i] as u64).leading_zeros()) as usize))
+                .midpoint(
+                    (((x1[i] as usize) | (x2[i] as usize))
+                        - ((x3[i] as usize) % ((x0[i] as usize) | 1))),
+                ))
+            | 1)
+            / ((if ((((x3[i] as u32) as i64) < x1[i]) || ((x3[i] as f64) >= ((x1[i]) as f64))) {
+                (((x2[i] as u8) + (x3[i] as u8)) as i64).abs()
+            } else {
+                x1[i]
+            }) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r51(x0: u16, x1: u8) -> u16 {
-    ((x0 - 128) & ((x1) as u16))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e52(x0: &[f64], x1: &[i8], x2: &[f64], x3: &[u64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((((x2[i]).min(3.25) + 0.0) + ((x3[i]) as f64))
-            % (((x2[i] as i64) as f64) % (-x2[i])))
-            % ((((x1[i]).abs()) as f64) % x0[i]))
-            / (x2[i] - (((x3[i] as u32) as f64) % ((!(x1[i] as u16)) as f64))));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r52(x0: f64, x1: i8, x2: f64, x3: u64) -> f64 {
-    ((((((x2).min(3.25) + 0.0) + ((x3) as f64)) % (((x2 as i64) as f64) % (-x2)))
-        % ((((x1).abs()) as f64) % x0))
-        / (x2 - (((x3 as u32) as f64) % ((!(x1 as u16)) as f64))))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e53(x0: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).sqrt()).ceil();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r53(x0: f64) -> f64 {
-    ((x0).sqrt()).ceil()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e54(x0: &[u64], out: &mut [usize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]).min(65535)) as usize);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r54(x0: u64) -> usize {
-    (((x0).min(65535)) as usize)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e55(x0: &[bool], x1: &[isize], out: &mut [isize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (if x0[i] { x1[i] } else { (!x1[i]) });
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r55(x0: bool, x1: isize) -> isize {
-    (if x0 { x1 } else { (!x1) })
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e56(x0: &[u8], x1: &[u64], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]) as isize).wrapping_add(((x1[i]) as isize))) as f32);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r56(x0: u8, x1: u64) -> f32 {
-    ((((x0) as isize).wrapping_add(((x1) as isize))) as f32)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e57(x0: &[i8], x1: &[bool], x2: &[i8], x3: &[f64], out: &mut [i8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x0[i]
-            | (((((if x1[i] { x2[i] } else { (-100) }) | 1)
-                % ((x0[i] % ((x2[i] | 1) & i8::MAX)) | 1))
-                - ((-x0[i]) + (x0[i]).abs()))
-                / ((((x3[i]) as i8) | 1) & i8::MAX)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r57(x0: i8, x1: bool, x2: i8, x3: f64) -> i8 {
-    (x0 | (((((if x1 { x2 } else { (-100) }) | 1) % ((x0 % ((x2 | 1) & i8::MAX)) | 1))
-        - ((-x0) + (x0).abs()))
-        / ((((x3) as i8) | 1) & i8::MAX)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e58(x0: &[bool], x1: &[u8], x2: &[i32], x3: &[i64], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x3[i] - x3[i]) as f32) / (((x2[i]).abs()) as f32))
-            * (-((if x0[i] { x1[i] } else { x1[i] }) as f32)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r58(x0: bool, x1: u8, x2: i32, x3: i64) -> f32 {
-    ((((x3 - x3) as f32) / (((x2).abs()) as f32)) * (-((if x0 { x1 } else { x1 }) as f32)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e59(x0: &[bool], x1: &[usize], x2: &[usize], out: &mut [usize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (if (!x0[i]) {
-            (x1[i] << x2[i])
+fn r54(x0: i8, x1: i64, x2: u16, x3: u16) -> i64 {
+    ((((((x2 * x3) as i64) - ((!x1) * (((x0).leading_zeros()) as i64)))
+        << ((x1 as usize).wrapping_add((x0 as usize)) - (((x2 as u64).leading_zeros()) as usize))
+            .midpoint((((x1 as usize) | (x2 as usize)) - ((x3 as usize) % ((x0 as usize) | 1)))))
+        | 1)
+        / ((if ((((x3 as u32) as i64) < x1) || ((x3 as f64) >= ((x1) as f64))) {
+            (((x2 as u8) + (x3 as u8)) as i64).abs()
         } else {
-            ((x0[i]) as usize)
+            x1
+        }) | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e55(x0: &[i16], x1: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((-x1[i]) * (32 + x0[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r55(x0: i16, x1: i16) -> i16 {
+    ((-x1) * (32 + x0))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e56(x0: &[i64], x1: &[f32], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] ^ 65535).max(((x1[i]) as i64));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r56(x0: i64, x1: f32) -> i64 {
+    (x0 ^ 65535).max(((x1) as i64))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e57(x0: &[i16], x1: &[u8], x2: &[usize], x3: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((!((x1[i]).reverse_bits() & ((x0[i]) as u8))) >> 8)
+            + (!(((x2[i]).pow(((x0[i]) as u32) % 40)) as u8)
+                .saturating_sub(((x3[i] & x1[i]) & ((x0[i] as i32) as u8)))));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r57(x0: i16, x1: u8, x2: usize, x3: u8) -> u8 {
+    (((!((x1).reverse_bits() & ((x0) as u8))) >> 8)
+        + (!(((x2).pow(((x0) as u32) % 40)) as u8)
+            .saturating_sub(((x3 & x1) & ((x0 as i32) as u8)))))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e58(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).ceil()).max((x1[i] / 2147483648.0)) + 0.0);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r58(x0: f32, x1: f32) -> f32 {
+    (((x0).ceil()).max((x1 / 2147483648.0)) + 0.0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e59(x0: &[u8], x1: &[isize], x2: &[i8], x3: &[i8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x2[i]).reverse_bits() % (((7 - x3[i]) | 1) & i8::MAX)) as u8)
+            - ((((x1[i]) as i16) as u8) + x0[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r59(x0: u8, x1: isize, x2: i8, x3: i8) -> u8 {
+    ((((x2).reverse_bits() % (((7 - x3) | 1) & i8::MAX)) as u8) - ((((x1) as i16) as u8) + x0))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e60(x0: &[u8], x1: &[u8], x2: &[i32], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((!(x0[i] - x0[i])) * (((x2[i]) as u8) - (x1[i] | x0[i])));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r60(x0: u8, x1: u8, x2: i32) -> u8 {
+    ((!(x0 - x0)) * (((x2) as u8) - (x1 | x0)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e61(x0: &[u16], x1: &[u8], x2: &[u32], x3: &[u32], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((!(x0[i] - ((255u8 % (x1[i] | 1)) as u16))) >> ((x2[i] + x3[i]) + x2[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r61(x0: u16, x1: u8, x2: u32, x3: u32) -> u16 {
+    ((!(x0 - ((255u8 % (x1 | 1)) as u16))) >> ((x2 + x3) + x2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e62(x0: &[f32], x1: &[usize], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((-x0[i])
+            + ((((x1[i]) as f32).max((x2[i] + x3[i])) + 0.0).powi(
+                ((if ((x0[i] as i8) == (x3[i] as i8)) {
+                    ((x2[i] as i32) - (x2[i] as i32))
+                } else {
+                    ((x1[i] as i32) + (x1[i] as i32))
+                }) % 40),
+            ) - ((x1[i] as u16) as f32)
+                .mul_add(((256i32 ^ 7) as f32), ((x2[i] * 2.0) % (x2[i] + 9.3e18)))));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r62(x0: f32, x1: usize, x2: f32, x3: f32) -> f32 {
+    ((-x0)
+        + ((((x1) as f32).max((x2 + x3)) + 0.0).powi(
+            ((if ((x0 as i8) == (x3 as i8)) {
+                ((x2 as i32) - (x2 as i32))
+            } else {
+                ((x1 as i32) + (x1 as i32))
+            }) % 40),
+        ) - ((x1 as u16) as f32).mul_add(((256i32 ^ 7) as f32), ((x2 * 2.0) % (x2 + 9.3e18)))))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e63(x0: &[i32], x1: &[isize], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((((x0[i]).rotate_right(((x1[i]) as u32) % 40)) as i16).signum())
+            .trailing_zeros()) as usize) as u64);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r63(x0: i32, x1: isize) -> u64 {
+    (((((((x0).rotate_right(((x1) as u32) % 40)) as i16).signum()).trailing_zeros()) as usize)
+        as u64)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e64(x0: &[i8], x1: &[i32], x2: &[bool], x3: &[bool], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((if ((x2[i] || x3[i]) ^ ((x3[i] as i16) != (x1[i] as i16))) {
+            x0[i]
+        } else {
+            (((x1[i]) as u64) as i8)
+        }) - (((x0[i] | 1) % (x0[i] | 1))
+            .wrapping_mul((((x1[i]).count_ones()) as i8))
+            + (x0[i]).wrapping_sub(x0[i])))
+            << 33);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r64(x0: i8, x1: i32, x2: bool, x3: bool) -> i8 {
+    (((if ((x2 || x3) ^ ((x3 as i16) != (x1 as i16))) {
+        x0
+    } else {
+        (((x1) as u64) as i8)
+    }) - (((x0 | 1) % (x0 | 1)).wrapping_mul((((x1).count_ones()) as i8))
+        + (x0).wrapping_sub(x0)))
+        << 33)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e65(x0: &[usize], x1: &[i64], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] % (x0[i] | 1)) + ((x1[i]) as usize));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r65(x0: usize, x1: i64) -> usize {
+    ((x0 % (x0 | 1)) + ((x1) as usize))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e66(x0: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (!x0[i]).swap_bytes();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r66(x0: i64) -> i64 {
+    (!x0).swap_bytes()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e67(x0: &[u32], x1: &[u8], x2: &[u16], x3: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((-(x3[i] % x3[i])) % (((-2isize).wrapping_sub((x2[i] as isize))) as f64))
+            % ((((x0[i]) as f32) as f64) * (((x1[i]).pow(((x2[i]) as u32) % 40)) as f64)));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r67(x0: u32, x1: u8, x2: u16, x3: f64) -> f64 {
+    (((-(x3 % x3)) % (((-2isize).wrapping_sub((x2 as isize))) as f64))
+        % ((((x0) as f32) as f64) * (((x1).pow(((x2) as u32) % 40)) as f64)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e68(x0: &[f64], x1: &[f32], x2: &[bool], x3: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (if (x0[i] == x0[i]) {
+            (2147483648.0 * x1[i])
+        } else {
+            (if x2[i] { x3[i] } else { x3[i] })
         });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r59(x0: bool, x1: usize, x2: usize) -> usize {
-    (if (!x0) { (x1 << x2) } else { ((x0) as usize) })
+fn r68(x0: f64, x1: f32, x2: bool, x3: f32) -> f32 {
+    (if (x0 == x0) {
+        (2147483648.0 * x1)
+    } else {
+        (if x2 { x3 } else { x3 })
+    })
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e60(x0: &[u32], out: &mut [f64]) {
+fn e69(x0: &[u64], x1: &[i16], x2: &[i64], x3: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] - 2147483648) as f64);
+        out[i] = ((((-(x1[i] * (-128))) & (((-1) & x3[i]) / (((x1[i] + 32767) | 1) & i16::MAX)))
+            + (((x0[i]) as i16).saturating_mul((x1[i] - x1[i]))
+                + (((x1[i] | 1) % (x1[i] | 1)) * ((x2[i]) as i16))))
+            | x1[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r60(x0: u32) -> f64 {
-    ((x0 - 2147483648) as f64)
+fn r69(x0: u64, x1: i16, x2: i64, x3: i16) -> i16 {
+    ((((-(x1 * (-128))) & (((-1) & x3) / (((x1 + 32767) | 1) & i16::MAX)))
+        + (((x0) as i16).saturating_mul((x1 - x1)) + (((x1 | 1) % (x1 | 1)) * ((x2) as i16))))
+        | x1)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e61(x0: &[u64], x1: &[i16], out: &mut [u64]) {
+fn e70(x0: &[i16], x1: &[isize], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((!x0[i]) / (((x1[i] - x1[i]) as u64) | 1)) >> 100);
+        out[i] = (((-1) & x0[i]).leading_zeros() >> (((!x1[i]) | 1) % ((-x1[i]) | 1)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r61(x0: u64, x1: i16) -> u64 {
-    (((!x0) / (((x1 - x1) as u64) | 1)) >> 100)
+fn r70(x0: i16, x1: isize) -> u32 {
+    (((-1) & x0).leading_zeros() >> (((!x1) | 1) % ((-x1) | 1)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e62(x0: &[u8], x1: &[u8], x2: &[usize], out: &mut [f32]) {
+fn e71(x0: &[i32], x1: &[i8], x2: &[f32], x3: &[u8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] - x1[i]) << ((x2[i]) as u16)) as f32);
+        out[i] = ((((x3[i]).saturating_mul(32)) as f32).abs()
+            / ((((x1[i]) as f32) / ((x0[i]) as f32)) * x2[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r62(x0: u8, x1: u8, x2: usize) -> f32 {
-    (((x0 - x1) << ((x2) as u16)) as f32)
+fn r71(x0: i32, x1: i8, x2: f32, x3: u8) -> f32 {
+    ((((x3).saturating_mul(32)) as f32).abs() / ((((x1) as f32) / ((x0) as f32)) * x2))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e63(x0: &[f32], x1: &[u8], x2: &[f32], x3: &[u16], out: &mut [f32]) {
+fn e72(x0: &[i8], x1: &[i8], x2: &[i8], x3: &[i16], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((-x2[i]) + (x2[i] * ((x3[i]) as f32)))
-            - (((x0[i]).abs()).mul_add(((-1.0) - x0[i]), ((x1[i]) as f32)) / x2[i]));
+        out[i] = (((x1[i] >> x3[i]) + (x2[i] >> 65)) & (x0[i]).midpoint(x1[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r63(x0: f32, x1: u8, x2: f32, x3: u16) -> f32 {
-    (((-x2) + (x2 * ((x3) as f32))) - (((x0).abs()).mul_add(((-1.0) - x0), ((x1) as f32)) / x2))
+fn r72(x0: i8, x1: i8, x2: i8, x3: i16) -> i8 {
+    (((x1 >> x3) + (x2 >> 65)) & (x0).midpoint(x1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e64(x0: &[f32], x1: &[i8], x2: &[i32], x3: &[i32], out: &mut [f32]) {
+fn e73(x0: &[f32], x1: &[f64], x2: &[i16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).max(((x1[i]) as f32)) + 0.0)
-            + (((((x2[i] / ((x3[i] | 1) & i32::MAX)).trailing_zeros()) as i32) as f32)
-                - (((x0[i]).abs() * (x0[i] + 65536.0)) % (-((x2[i]) as f32)))));
+        out[i] = ((((-0.0) + x0[i]) as f64) + (((x2[i]) as f64) + (x1[i] / 255.5)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r64(x0: f32, x1: i8, x2: i32, x3: i32) -> f32 {
-    (((x0).max(((x1) as f32)) + 0.0)
-        + (((((x2 / ((x3 | 1) & i32::MAX)).trailing_zeros()) as i32) as f32)
-            - (((x0).abs() * (x0 + 65536.0)) % (-((x2) as f32)))))
+fn r73(x0: f32, x1: f64, x2: i16) -> f64 {
+    ((((-0.0) + x0) as f64) + (((x2) as f64) + (x1 / 255.5)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e65(x0: &[i32], x1: &[i16], out: &mut [u64]) {
+fn e74(x0: &[i64], x1: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x0[i]).abs()) as i16).max((x1[i] & x1[i]).min((x1[i] - x1[i]))))
-            .count_ones()) as usize) as u64);
+        out[i] = ((x1[i] * x0[i]) + 2147483647);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r65(x0: i32, x1: i16) -> u64 {
-    (((((((x0).abs()) as i16).max((x1 & x1).min((x1 - x1)))).count_ones()) as usize) as u64)
+fn r74(x0: i64, x1: i64) -> i64 {
+    ((x1 * x0) + 2147483647)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e66(x0: &[f32], x1: &[i8], x2: &[f64], x3: &[i8], out: &mut [f32]) {
+fn e75(x0: &[u8], x1: &[i8], x2: &[i64], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] * x0[i]).mul_add(((x1[i]) as f32), ((x2[i]) as f32))
-            / ((1.5e-40 + x0[i]).max(((x3[i]) as f32)) + 0.0))
-            / (if (((x2[i] as u16) as u8) <= ((x0[i] as u8) + (x0[i] as u8))) {
-                ((x0[i]).ceil()).floor()
-            } else {
-                (-(x0[i]).mul_add(1.5e-40, x0[i]))
-            }));
+        out[i] = (x0[i] << x1[i]).pow(((x2[i] * 256) as u32) % 40);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r66(x0: f32, x1: i8, x2: f64, x3: i8) -> f32 {
-    (((x0 * x0).mul_add(((x1) as f32), ((x2) as f32)) / ((1.5e-40 + x0).max(((x3) as f32)) + 0.0))
-        / (if (((x2 as u16) as u8) <= ((x0 as u8) + (x0 as u8))) {
-            ((x0).ceil()).floor()
-        } else {
-            (-(x0).mul_add(1.5e-40, x0))
-        }))
+fn r75(x0: u8, x1: i8, x2: i64) -> u8 {
+    (x0 << x1).pow(((x2 * 256) as u32) % 40)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e67(x0: &[f32], out: &mut [f32]) {
+fn e76(x0: &[u64], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] / x0[i]) % (2147483648.0 % x0[i]));
+        out[i] =
+            ((x0[i] - x0[i]).saturating_sub(((true) as u64)) + ((x0[i] - x0[i]) + (x0[i] + x0[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r67(x0: f32) -> f32 {
-    ((x0 / x0) % (2147483648.0 % x0))
+fn r76(x0: u64) -> u64 {
+    ((x0 - x0).saturating_sub(((true) as u64)) + ((x0 - x0) + (x0 + x0)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e68(x0: &[i64], x1: &[i64], out: &mut [i64]) {
+fn e77(x0: &[i8], x1: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (!(((x1[i] * x0[i]) | 1) / ((x1[i] - x1[i]) | 1)));
+        out[i] = (((x1[i] * x1[i]) + (x1[i] >> 15)) ^ (((100i16) as u32) << x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r68(x0: i64, x1: i64) -> i64 {
-    (!(((x1 * x0) | 1) / ((x1 - x1) | 1)))
+fn r77(x0: i8, x1: u32) -> u32 {
+    (((x1 * x1) + (x1 >> 15)) ^ (((100i16) as u32) << x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e69(x0: &[u8], x1: &[f64], x2: &[u32], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x1[i]).abs() + ((x2[i]) as f64)) / x1[i])
-            - (((x0[i] - x0[i]) | (x0[i] | 0)) as f64));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r69(x0: u8, x1: f64, x2: u32) -> f64 {
-    ((((x1).abs() + ((x2) as f64)) / x1) - (((x0 - x0) | (x0 | 0)) as f64))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e70(x0: &[i64], x1: &[i16], x2: &[u64], x3: &[isize], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((((x0[i] << x2[i]) * (x0[i] << x1[i])) - ((x3[i] - x3[i]) as i64))
-            .leading_zeros()) as i32) as i64);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r70(x0: i64, x1: i16, x2: u64, x3: isize) -> i64 {
-    ((((((x0 << x2) * (x0 << x1)) - ((x3 - x3) as i64)).leading_zeros()) as i32) as i64)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e71(x0: &[f32], x1: &[i64], x2: &[i64], x3: &[usize], out: &mut [bool]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] > (x0[i] - x0[i])) & ((x1[i] - x2[i]) == (1i64 >> x3[i])));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r71(x0: f32, x1: i64, x2: i64, x3: usize) -> bool {
-    ((x0 > (x0 - x0)) & ((x1 - x2) == (1i64 >> x3)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e72(x0: &[i32], x1: &[u8], x2: &[u8], out: &mut [i32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((((x0[i]).trailing_zeros()) as u16) as i32) << 63)
-            - ((x0[i] | x0[i]).max((x0[i] - x0[i]))
-                >> ((x1[i] / (x1[i] | 1)) % ((x2[i] << x1[i]) | 1))));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r72(x0: i32, x1: u8, x2: u8) -> i32 {
-    ((((((x0).trailing_zeros()) as u16) as i32) << 63)
-        - ((x0 | x0).max((x0 - x0)) >> ((x1 / (x1 | 1)) % ((x2 << x1) | 1))))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e73(x0: &[i16], x1: &[u8], x2: &[i32], out: &mut [i16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((!x2[i]) + (100i32 >> x1[i])) as i16) * x0[i]);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r73(x0: i16, x1: u8, x2: i32) -> i16 {
-    ((((!x2) + (100i32 >> x1)) as i16) * x0)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e74(x0: &[i16], x1: &[i64], x2: &[i64], x3: &[u32], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((((x0[i] | x0[i]) as u16).count_ones()) as i64) | 1)
-            % ((x1[i] & ((x2[i] << x3[i]) * (x1[i] + x2[i]))) | 1));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r74(x0: i16, x1: i64, x2: i64, x3: u32) -> i64 {
-    ((((((x0 | x0) as u16).count_ones()) as i64) | 1) % ((x1 & ((x2 << x3) * (x1 + x2))) | 1))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e75(x0: &[f64], x1: &[u8], x2: &[u8], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i] / x0[i]) / ((x2[i]) as f64)) % ((x1[i]) as f64))
-            + ((x0[i]).max(((x0[i] * x0[i]).max((0.5 - x0[i])) + 0.0)) + 0.0));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r75(x0: f64, x1: u8, x2: u8) -> f64 {
-    ((((x0 / x0) / ((x2) as f64)) % ((x1) as f64))
-        + ((x0).max(((x0 * x0).max((0.5 - x0)) + 0.0)) + 0.0))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e76(x0: &[u16], x1: &[bool], x2: &[u16], x3: &[i8], out: &mut [u16]) {
+fn e78(x0: &[u16], x1: &[bool], x2: &[u16], x3: &[i8], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x0[i]).min((if x1[i] { x2[i] } else { 127 }))
@@ -1144,483 +1234,438 @@ fn e76(x0: &[u16], x1: &[bool], x2: &[u16], x3: &[i8], out: &mut [u16]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r76(x0: u16, x1: bool, x2: u16, x3: i8) -> u16 {
+fn r78(x0: u16, x1: bool, x2: u16, x3: i8) -> u16 {
     (((x0).min((if x1 { x2 } else { 127 })) + ((x2 * 3) << (x3 / ((x3 | 1) & i8::MAX))))
         % (((((x2 as u8) * 127) as u16) * ((x0 & x2) ^ (x0 << x3))) | 1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e77(x0: &[f64], out: &mut [f64]) {
+fn e79(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i] % x0[i]) % (x0[i] % x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r77(x0: f64) -> f64 {
+fn r79(x0: f64) -> f64 {
     ((x0 % x0) % (x0 % x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e78(x0: &[u8], x1: &[u8], x2: &[bool], x3: &[f64], out: &mut [u8]) {
+fn e80(x0: &[u8], x1: &[isize], x2: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if (((x0[i] | x1[i]) == (x0[i]).max(3)) && ((false || x2[i]) || (x3[i] == x3[i])))
+        out[i] = (if (((x0[i]).rotate_right(((x0[i]) as u32) % 40) >= (x0[i] + 128))
+            || (((-2147483648) * x1[i]) != x1[i]))
         {
-            (((x3[i] / 0.5).min((-x3[i])) + 0.0) as u8)
+            (x0[i] ^ 255u8)
         } else {
-            (((((x0[i] as i8) << (x3[i] as u16)) | ((x3[i] as i8) & (x1[i] as i8))).count_ones())
-                as u8)
+            (x0[i] >> (-((x2[i]) as i8)))
         });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r78(x0: u8, x1: u8, x2: bool, x3: f64) -> u8 {
-    (if (((x0 | x1) == (x0).max(3)) && ((false || x2) || (x3 == x3))) {
-        (((x3 / 0.5).min((-x3)) + 0.0) as u8)
+fn r80(x0: u8, x1: isize, x2: u8) -> u8 {
+    (if (((x0).rotate_right(((x0) as u32) % 40) >= (x0 + 128)) || (((-2147483648) * x1) != x1)) {
+        (x0 ^ 255u8)
     } else {
-        (((((x0 as i8) << (x3 as u16)) | ((x3 as i8) & (x1 as i8))).count_ones()) as u8)
+        (x0 >> (-((x2) as i8)))
     })
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e79(x0: &[usize], x1: &[i32], x2: &[i32], out: &mut [usize]) {
+fn e81(x0: &[i64], x1: &[i16], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (!((!x0[i]) << ((x1[i] * x2[i]) ^ (x2[i] + 65535))));
+        out[i] = (x0[i] << (x1[i] >> 7));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r79(x0: usize, x1: i32, x2: i32) -> usize {
-    (!((!x0) << ((x1 * x2) ^ (x2 + 65535))))
+fn r81(x0: i64, x1: i16) -> i64 {
+    (x0 << (x1 >> 7))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e80(x0: &[i16], x1: &[u64], x2: &[u64], x3: &[u64], out: &mut [i8]) {
+fn e82(x0: &[f64], x1: &[f64], x2: &[bool], x3: &[u32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i] / ((x0[i] | 1) & i16::MAX)).leading_zeros()) as i8)
-            >> ((x1[i] & x1[i]) | (x3[i] * x2[i])))
-            >> ((if (x3[i] > 2147483648u64) {
-                7
-            } else {
-                (x3[i] as u16)
-            })
-            .max((x1[i] as u16)))
-            .max((((x1[i] as u16) * 64) % ((x2[i] as u16).min((x3[i] as u16)) | 1))));
+        out[i] = ((((if (x2[i] && x2[i]) {
+            (x3[i] / (x3[i] | 1))
+        } else {
+            (7 + x3[i])
+        }) as f64)
+            % (x1[i] % (-(x0[i] - x1[i]))))
+            / ((((x3[i] as i32) as f64).mul_add(((x1[i] as i8) as f64), ((x1[i] as i64) as f64)))
+                .round()
+                % (((x1[i] as u16).reverse_bits()) as f64).signum()));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r80(x0: i16, x1: u64, x2: u64, x3: u64) -> i8 {
-    (((((x0 / ((x0 | 1) & i16::MAX)).leading_zeros()) as i8) >> ((x1 & x1) | (x3 * x2)))
-        >> ((if (x3 > 2147483648u64) { 7 } else { (x3 as u16) }).max((x1 as u16)))
-            .max((((x1 as u16) * 64) % ((x2 as u16).min((x3 as u16)) | 1))))
+fn r82(x0: f64, x1: f64, x2: bool, x3: u32) -> f64 {
+    ((((if (x2 && x2) {
+        (x3 / (x3 | 1))
+    } else {
+        (7 + x3)
+    }) as f64)
+        % (x1 % (-(x0 - x1))))
+        / ((((x3 as i32) as f64).mul_add(((x1 as i8) as f64), ((x1 as i64) as f64))).round()
+            % (((x1 as u16).reverse_bits()) as f64).signum()))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e81(x0: &[i16], x1: &[bool], out: &mut [i16]) {
+fn e83(x0: &[u16], x1: &[i64], x2: &[i64], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] | 1) % (x0[i] | 1)) - ((x1[i]) as i16));
+        out[i] = (((((x0[i]) as i64) >> 3)
+            | (((x2[i] | 1) % ((-2147483648i64) | 1)) | ((2147483647i64 | 1) % (x1[i] | 1))))
+            as i16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r81(x0: i16, x1: bool) -> i16 {
-    (((x0 | 1) % (x0 | 1)) - ((x1) as i16))
+fn r83(x0: u16, x1: i64, x2: i64) -> i16 {
+    (((((x0) as i64) >> 3)
+        | (((x2 | 1) % ((-2147483648i64) | 1)) | ((2147483647i64 | 1) % (x1 | 1)))) as i16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e82(x0: &[i16], x1: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]) as isize) as f64) % x1[i]).sqrt();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r82(x0: i16, x1: f64) -> f64 {
-    ((((x0) as isize) as f64) % x1).sqrt()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e83(x0: &[i32], x1: &[isize], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (!((((x0[i]).abs() | 1) / (((x1[i]) as i32) | 1)) as u64));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r83(x0: i32, x1: isize) -> u64 {
-    (!((((x0).abs() | 1) / (((x1) as i32) | 1)) as u64))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e84(x0: &[u16], x1: &[i32], x2: &[i32], x3: &[u16], out: &mut [u32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x1[i] | x1[i]) | ((x0[i]) as i32))
-            / ((((x1[i] ^ x2[i]) >> (x0[i] & x3[i])) | 1) & i32::MAX)) as u32);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r84(x0: u16, x1: i32, x2: i32, x3: u16) -> u32 {
-    ((((x1 | x1) | ((x0) as i32)) / ((((x1 ^ x2) >> (x0 & x3)) | 1) & i32::MAX)) as u32)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e85(x0: &[u32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]) as f32).floor();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r85(x0: u32) -> f32 {
-    ((x0) as f32).floor()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e86(x0: &[u16], x1: &[isize], out: &mut [u16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x1[i]) as u16) - (x0[i] - 100u16)).leading_zeros()) as u16);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r86(x0: u16, x1: isize) -> u16 {
-    (((((x1) as u16) - (x0 - 100u16)).leading_zeros()) as u16)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e87(x0: &[f64], x1: &[i32], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((255.5 - x0[i]).max(((x1[i]) as f64)) + 0.0).floor()).abs();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r87(x0: f64, x1: i32) -> f64 {
-    (((255.5 - x0).max(((x1) as f64)) + 0.0).floor()).abs()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e88(x0: &[usize], x1: &[usize], x2: &[i8], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i] - x0[i]) - (x1[i] >> x2[i])) * x1[i]) as i64).abs();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r88(x0: usize, x1: usize, x2: i8) -> i64 {
-    ((((x0 - x0) - (x1 >> x2)) * x1) as i64).abs()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e89(x0: &[i8], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (-((x0[i]) as f32).ceil());
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r89(x0: i8) -> f32 {
-    (-((x0) as f32).ceil())
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e90(x0: &[usize], x1: &[f32], x2: &[f32], x3: &[i32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((((x0[i] as f64).abs()).sqrt()).ceil()) as f32)
-            * (-((((x0[i]) as f32) * ((x1[i]).min(x1[i]) + 0.0))
-                .min(((x2[i]).powi(((x3[i]) % 40))).abs())
-                + 0.0)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r90(x0: usize, x1: f32, x2: f32, x3: i32) -> f32 {
-    ((((((x0 as f64).abs()).sqrt()).ceil()) as f32)
-        * (-((((x0) as f32) * ((x1).min(x1) + 0.0)).min(((x2).powi(((x3) % 40))).abs()) + 0.0)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e91(x0: &[f32], x1: &[f32], x2: &[f64], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x2[i] % x2[i]) as f32)
-            / (((x0[i]).min(x0[i]) + 0.0) / (if false { x1[i] } else { x0[i] })));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r91(x0: f32, x1: f32, x2: f64) -> f32 {
-    (((x2 % x2) as f32) / (((x0).min(x0) + 0.0) / (if false { x1 } else { x0 })))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e92(x0: &[u8], x1: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]) as f32).min(((-1.0) + x1[i])) + 0.0);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r92(x0: u8, x1: f32) -> f32 {
-    (((x0) as f32).min(((-1.0) + x1)) + 0.0)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e93(x0: &[isize], x1: &[i32], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i] + (x0[i] | (x0[i] >> x1[i]))) as u8) as f64);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r93(x0: isize, x1: i32) -> f64 {
-    (((x0 + (x0 | (x0 >> x1))) as u8) as f64)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e94(x0: &[u64], x1: &[usize], x2: &[i8], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] << x1[i]) / (((x2[i]) as u64) | 1));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r94(x0: u64, x1: usize, x2: i8) -> u64 {
-    ((x0 << x1) / (((x2) as u64) | 1))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e95(x0: &[u8], x1: &[i8], x2: &[i8], x3: &[u16], out: &mut [i8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((-(((x0[i] * 100).trailing_zeros()) as i8))
-            % ((((x1[i] + x2[i]) % ((((x3[i]) as i8) | 1) & i8::MAX))
-                .min(((x2[i]).max(x1[i])).min(x1[i]))
-                | 1)
-                & i8::MAX));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r95(x0: u8, x1: i8, x2: i8, x3: u16) -> i8 {
-    ((-(((x0 * 100).trailing_zeros()) as i8))
-        % ((((x1 + x2) % ((((x3) as i8) | 1) & i8::MAX)).min(((x2).max(x1)).min(x1)) | 1)
-            & i8::MAX))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e96(x0: &[isize], x1: &[isize], x2: &[i16], out: &mut [i8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x1[i] + x0[i]) + ((x2[i]) as isize)).abs()).count_ones()) as i8);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r96(x0: isize, x1: isize, x2: i16) -> i8 {
-    (((((x1 + x0) + ((x2) as isize)).abs()).count_ones()) as i8)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e97(x0: &[i64], x1: &[i16], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i] + x0[i]) ^ (x0[i]).min(x0[i]))
-            ^ (!(((x1[i]).trailing_zeros()) as i64)))
-            >> 1);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r97(x0: i64, x1: i16) -> i64 {
-    ((((x0 + x0) ^ (x0).min(x0)) ^ (!(((x1).trailing_zeros()) as i64))) >> 1)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e98(x0: &[i16], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]).wrapping_add(x0[i])) as f32);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r98(x0: i16) -> f32 {
-    (((x0).wrapping_add(x0)) as f32)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e99(x0: &[u32], out: &mut [i8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]) as u64) as i8);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r99(x0: u32) -> i8 {
-    (((x0) as u64) as i8)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e100(x0: &[i32], x1: &[f64], out: &mut [isize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((-1.0) / x1[i]) as i32) - x0[i]) as isize);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r100(x0: i32, x1: f64) -> isize {
-    (((((-1.0) / x1) as i32) - x0) as isize)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e101(x0: &[i32], x1: &[i8], x2: &[i64], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((!(-x0[i])) + (-(((x2[i]) as i32) + ((x1[i]) as i32)))) as f32);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r101(x0: i32, x1: i8, x2: i64) -> f32 {
-    (((!(-x0)) + (-(((x2) as i32) + ((x1) as i32)))) as f32)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e102(x0: &[i32], x1: &[u16], x2: &[usize], x3: &[isize], out: &mut [i32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]).max(x0[i]) << x1[i]) << (x2[i]).min(((x3[i]) as usize)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r102(x0: i32, x1: u16, x2: usize, x3: isize) -> i32 {
-    (((x0).max(x0) << x1) << (x2).min(((x3) as usize)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e103(x0: &[u8], x1: &[i8], x2: &[u8], out: &mut [u8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x2[i] | x0[i]) + (x0[i] << x1[i]));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r103(x0: u8, x1: i8, x2: u8) -> u8 {
-    ((x2 | x0) + (x0 << x1))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e104(x0: &[u8], x1: &[u64], x2: &[isize], out: &mut [u16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i] + x0[i]) >> 15) / ((((x1[i]) as u8) + ((x2[i]) as u8)) | 1)) as u16);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r104(x0: u8, x1: u64, x2: isize) -> u16 {
-    ((((x0 + x0) >> 15) / ((((x1) as u8) + ((x2) as u8)) | 1)) as u16)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e105(x0: &[i8], x1: &[f32], x2: &[f64], out: &mut [f64]) {
+fn e84(x0: &[u8], x1: &[i8], x2: &[u64], x3: &[u64], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] =
-            ((((x1[i]) as f64) / ((x0[i]) as f64)).max(((x2[i] % x2[i]) / (x2[i]).sqrt())) + 0.0);
+            (((x0[i] ^ x0[i]) << x1[i]) / ((((x2[i] % (x3[i] | 1)).trailing_zeros()) as u8) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r105(x0: i8, x1: f32, x2: f64) -> f64 {
-    ((((x1) as f64) / ((x0) as f64)).max(((x2 % x2) / (x2).sqrt())) + 0.0)
+fn r84(x0: u8, x1: i8, x2: u64, x3: u64) -> u8 {
+    (((x0 ^ x0) << x1) / ((((x2 % (x3 | 1)).trailing_zeros()) as u8) | 1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e106(x0: &[i8], x1: &[f32], x2: &[u32], x3: &[u32], out: &mut [f32]) {
+fn e85(x0: &[isize], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]).sqrt()).mul_add((x1[i]).abs(), (-x1[i])) + (-((x0[i]) as f32)))
-            * ((x1[i]).ceil() * ((x2[i] ^ x3[i]) as f32)));
+        out[i] = ((((x0[i]) as f32) + x1[i]) * ((x2[i]).mul_add(9.3e18, x3[i]) % (0.1 * x1[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r106(x0: i8, x1: f32, x2: u32, x3: u32) -> f32 {
-    ((((x1).sqrt()).mul_add((x1).abs(), (-x1)) + (-((x0) as f32)))
-        * ((x1).ceil() * ((x2 ^ x3) as f32)))
+fn r85(x0: isize, x1: f32, x2: f32, x3: f32) -> f32 {
+    ((((x0) as f32) + x1) * ((x2).mul_add(9.3e18, x3) % (0.1 * x1)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e107(x0: &[usize], x1: &[f32], x2: &[u32], x3: &[bool], out: &mut [usize]) {
+fn e86(x0: &[u8], x1: &[bool], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i] * x0[i]) as f32).mul_add(
-            (((x1[i]).min(x1[i]) + 0.0) % ((x2[i]) as f32)),
-            ((if x3[i] { x2[i] } else { 65535 }) as f32),
-        )) as usize)
-            & (((x3[i] as i16) as usize) ^ ((((x1[i]).min(x1[i]) + 0.0).floor()) as usize)));
+        out[i] = (((0.1 - ((x0[i]) as f32)).min((if x1[i] { x3[i] } else { x2[i] }).signum())
+            + 0.0)
+            * ((2 - (x1[i] as u32)) as f32).ceil());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r107(x0: usize, x1: f32, x2: u32, x3: bool) -> usize {
-    (((((x0 * x0) as f32).mul_add(
-        (((x1).min(x1) + 0.0) % ((x2) as f32)),
-        ((if x3 { x2 } else { 65535 }) as f32),
-    )) as usize)
-        & (((x3 as i16) as usize) ^ ((((x1).min(x1) + 0.0).floor()) as usize)))
+fn r86(x0: u8, x1: bool, x2: f32, x3: f32) -> f32 {
+    (((0.1 - ((x0) as f32)).min((if x1 { x3 } else { x2 }).signum()) + 0.0)
+        * ((2 - (x1 as u32)) as f32).ceil())
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e108(x0: &[i64], out: &mut [i64]) {
+fn e87(x0: &[isize], x1: &[i32], x2: &[u16], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (!(((-128i64) + (if true { x0[i] } else { x0[i] }))
-            | ((((31u64).max(128)).trailing_zeros()) as i64)));
+        out[i] = (((!x0[i]) ^ (x0[i]).wrapping_neg())
+            .pow((((x1[i] ^ (-100i32)).min((-128))) as u32) % 40)
+            | ((((x2[i] | 64) / ((32 + x2[i]) | 1)).leading_zeros()) as isize));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r108(x0: i64) -> i64 {
-    (!(((-128i64) + (if true { x0 } else { x0 })) | ((((31u64).max(128)).trailing_zeros()) as i64)))
+fn r87(x0: isize, x1: i32, x2: u16) -> isize {
+    (((!x0) ^ (x0).wrapping_neg()).pow((((x1 ^ (-100i32)).min((-128))) as u32) % 40)
+        | ((((x2 | 64) / ((32 + x2) | 1)).leading_zeros()) as isize))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e109(x0: &[u64], x1: &[u32], x2: &[isize], x3: &[i64], out: &mut [u32]) {
+fn e88(x0: &[i8], x1: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (!((x0[i]).swap_bytes()).wrapping_mul(((x0[i] | 1) / (x1[i] | 1))));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r88(x0: i8, x1: i8) -> i8 {
+    (!((x0).swap_bytes()).wrapping_mul(((x0 | 1) / (x1 | 1))))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e89(x0: &[bool], x1: &[f64], x2: &[f64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x1[i] * x2[i]) < (if x0[i] { (-1e-3) } else { x1[i] }));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r89(x0: bool, x1: f64, x2: f64) -> bool {
+    ((x1 * x2) < (if x0 { (-1e-3) } else { x1 }))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e90(x0: &[isize], x1: &[f32], x2: &[f32], x3: &[f64], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((-129i32) << x0[i]) as i16) as f32)
+            - (((x3[i] % x3[i]) as f32)
+                / (((x1[i]).min(x1[i]) + 0.0) / (if false { x2[i] } else { x1[i] }))));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r90(x0: isize, x1: f32, x2: f32, x3: f64) -> f32 {
+    (((((-129i32) << x0) as i16) as f32)
+        - (((x3 % x3) as f32) / (((x1).min(x1) + 0.0) / (if false { x2 } else { x1 }))))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e91(x0: &[i8], x1: &[i8], x2: &[i8], x3: &[i8], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((x0[i] << 0) - (-x0[i])) - ((x0[i] * 64) + (x1[i] ^ (-2)))).midpoint(
+            (x1[i] - (x2[i] ^ x2[i]))
+                .wrapping_mul(((-x3[i]) % (((63i8).midpoint(x0[i]) | 1) & i8::MAX))),
+        )) as f32);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r91(x0: i8, x1: i8, x2: i8, x3: i8) -> f32 {
+    (((((x0 << 0) - (-x0)) - ((x0 * 64) + (x1 ^ (-2))))
+        .midpoint((x1 - (x2 ^ x2)).wrapping_mul(((-x3) % (((63i8).midpoint(x0) | 1) & i8::MAX)))))
+        as f32)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e92(x0: &[i16], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (!((x0[i]) as isize));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r92(x0: i16) -> isize {
+    (!((x0) as isize))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e93(x0: &[u16], x1: &[u32], x2: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((!x2[i]).trailing_zeros() + (((x0[i]) as u32) * (1 + x1[i])))
+            .wrapping_mul((((x1[i] + x1[i]) - (!x2[i])) / (x2[i] | 1)));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r93(x0: u16, x1: u32, x2: u32) -> u32 {
+    ((!x2).trailing_zeros() + (((x0) as u32) * (1 + x1)))
+        .wrapping_mul((((x1 + x1) - (!x2)) / (x2 | 1)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e94(x0: &[usize], x1: &[usize], x2: &[i8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x1[i] - x0[i]) << (x2[i] & 64)) as u8).swap_bytes();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r94(x0: usize, x1: usize, x2: i8) -> u8 {
+    (((x1 - x0) << (x2 & 64)) as u8).swap_bytes()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e95(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).recip()).trunc();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r95(x0: f64) -> f64 {
+    ((x0).recip()).trunc()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e96(x0: &[i16], x1: &[isize], x2: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((-128) * (-2i8)) << (x0[i] & x0[i])) + (-((x1[i]) as i8))) * x2[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r96(x0: i16, x1: isize, x2: i8) -> i8 {
+    (((((-128) * (-2i8)) << (x0 & x0)) + (-((x1) as i8))) * x2)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e97(x0: &[i32], x1: &[u16], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).pow(((x1[i]) as u32) % 40)) as u8);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r97(x0: i32, x1: u16) -> u8 {
+    (((x0).pow(((x1) as u32) % 40)) as u8)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e98(x0: &[f32], x1: &[i8], x2: &[i8], x3: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((127 - x1[i]).saturating_mul((x3[i] + x1[i]))
+            - ((x1[i] + x3[i]) * (x1[i] & x2[i])))
+            * (!(((x0[i]) as usize) as i8)));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r98(x0: f32, x1: i8, x2: i8, x3: i8) -> i8 {
+    (((127 - x1).saturating_mul((x3 + x1)) - ((x1 + x3) * (x1 & x2))) * (!(((x0) as usize) as i8)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e99(x0: &[u16], x1: &[isize], x2: &[i64], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((((x1[i]) as f32) as u16) << (((x1[i]) as i64) - ((x2[i] | 1) % (x2[i] | 1))))
+            + x0[i]) as f32);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r99(x0: u16, x1: isize, x2: i64) -> f32 {
+    ((((((x1) as f32) as u16) << (((x1) as i64) - ((x2 | 1) % (x2 | 1)))) + x0) as f32)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e100(x0: &[i16], x1: &[isize], x2: &[bool], x3: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).saturating_mul(
+            ((((x1[i]) as usize) as i16) - ((((x2[i]) as i16) | 1) / ((x0[i] * x3[i]) | 1))),
+        );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r100(x0: i16, x1: isize, x2: bool, x3: i16) -> i16 {
+    (x0).saturating_mul(((((x1) as usize) as i16) - ((((x2) as i16) | 1) / ((x0 * x3) | 1))))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e101(x0: &[i8], x1: &[bool], x2: &[isize], x3: &[u64], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).reverse_bits()
+            & ((((x3[i] ^ x3[i]) + ((x3[i] as u8) as u64))
+                | (if x1[i] { x3[i] } else { ((x2[i]) as u64) })) as i8));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r101(x0: i8, x1: bool, x2: isize, x3: u64) -> i8 {
+    ((x0).reverse_bits()
+        & ((((x3 ^ x3) + ((x3 as u8) as u64)) | (if x1 { x3 } else { ((x2) as u64) })) as i8))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e102(x0: &[bool], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((!(x0[i] & x0[i])) as u64);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r102(x0: bool) -> u64 {
+    ((!(x0 & x0)) as u64)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e103(x0: &[isize], x1: &[bool], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] ^ x0[i]) & (if x1[i] { x0[i] } else { x0[i] }));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r103(x0: isize, x1: bool) -> isize {
+    ((x0 ^ x0) & (if x1 { x0 } else { x0 }))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e104(x0: &[i8], x1: &[f32], x2: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] * ((((x1[i]).rem_euclid((-7.75))).signum()) as i8)) ^ x2[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r104(x0: i8, x1: f32, x2: i8) -> i8 {
+    ((x0 * ((((x1).rem_euclid((-7.75))).signum()) as i8)) ^ x2)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e105(x0: &[bool], x1: &[i16], x2: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x2[i] + (if x0[i] { x1[i] } else { x1[i] }));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r105(x0: bool, x1: i16, x2: i16) -> i16 {
+    (x2 + (if x0 { x1 } else { x1 }))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e106(x0: &[f64], x1: &[bool], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).powi((((x1[i]) as i32) % 40));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r106(x0: f64, x1: bool) -> f64 {
+    (x0).powi((((x1) as i32) % 40))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e107(x0: &[u64], x1: &[u32], x2: &[isize], x3: &[i64], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x1[i]
             >> ((31usize % ((x3[i] as usize) | 1)) + (((x3[i] as i8).trailing_zeros()) as usize)))
-            .min(
+            .saturating_add(
                 (((x3[i] as f64) + 65536.0) as u32)
-                    .min(((x1[i] >> x1[i]) | ((x2[i] as f32) as u32))),
+                    .saturating_add(((x1[i] >> x1[i]) | ((x2[i] as f32) as u32))),
             )
             - ((((x0[i] + 2147483647) as u32) & x1[i])
                 >> (x2[i]
@@ -1630,9 +1675,11 @@ fn e109(x0: &[u64], x1: &[u32], x2: &[isize], x3: &[i64], out: &mut [u32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r109(x0: u64, x1: u32, x2: isize, x3: i64) -> u32 {
+fn r107(x0: u64, x1: u32, x2: isize, x3: i64) -> u32 {
     ((x1 >> ((31usize % ((x3 as usize) | 1)) + (((x3 as i8).trailing_zeros()) as usize)))
-        .min((((x3 as f64) + 65536.0) as u32).min(((x1 >> x1) | ((x2 as f32) as u32))))
+        .saturating_add(
+            (((x3 as f64) + 65536.0) as u32).saturating_add(((x1 >> x1) | ((x2 as f32) as u32))),
+        )
         - ((((x0 + 2147483647) as u32) & x1)
             >> (x2
                 / (((((x3) as isize) % (((x2 << (x2 as i16)) | 1) & isize::MAX)) | 1)
@@ -1641,1094 +1688,1196 @@ fn r109(x0: u64, x1: u32, x2: isize, x3: i64) -> u32 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e110(x0: &[f32], x1: &[u8], out: &mut [f32]) {
+fn e108(x0: &[f32], x1: &[u8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).ceil()).max(((x1[i]) as f32)) + 0.0);
+        out[i] = ((x0[i]).trunc()).copysign(((x1[i]) as f32));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r110(x0: f32, x1: u8) -> f32 {
-    (((x0).ceil()).max(((x1) as f32)) + 0.0)
+fn r108(x0: f32, x1: u8) -> f32 {
+    ((x0).trunc()).copysign(((x1) as f32))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e111(x0: &[i32], x1: &[u16], x2: &[u32], x3: &[i16], out: &mut [u16]) {
+fn e109(x0: &[i32], x1: &[u16], x2: &[u32], x3: &[i16], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x1[i] + 65535) & ((x2[i]) as u16)) * ((!1u16) >> (x3[i]).trailing_zeros()))
-            ^ ((((x0[i]).trailing_zeros()) as u16).min((x1[i] * x1[i])) & 127))
-            .max(
+            ^ ((((x0[i]).trailing_zeros()) as u16).saturating_sub((x1[i] * x1[i])) & 127))
+            .saturating_mul(
                 ((((((x3[i] as i8) - 31) & ((x2[i] as i8) - (x0[i] as i8)))
-                    >> ((x0[i] as i64).max((x1[i] as i64)) * (x0[i] as i64)))
-                    .leading_zeros()) as u16),
+                    >> (((x1[i] as i64) * 1000) + (x0[i] as i64).reverse_bits()))
+                .trailing_zeros()) as u16),
             );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r111(x0: i32, x1: u16, x2: u32, x3: i16) -> u16 {
+fn r109(x0: i32, x1: u16, x2: u32, x3: i16) -> u16 {
     ((((x1 + 65535) & ((x2) as u16)) * ((!1u16) >> (x3).trailing_zeros()))
-        ^ ((((x0).trailing_zeros()) as u16).min((x1 * x1)) & 127))
-        .max(
+        ^ ((((x0).trailing_zeros()) as u16).saturating_sub((x1 * x1)) & 127))
+        .saturating_mul(
             ((((((x3 as i8) - 31) & ((x2 as i8) - (x0 as i8)))
-                >> ((x0 as i64).max((x1 as i64)) * (x0 as i64)))
-                .leading_zeros()) as u16),
+                >> (((x1 as i64) * 1000) + (x0 as i64).reverse_bits()))
+            .trailing_zeros()) as u16),
         )
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e112(x0: &[i32], x1: &[u32], x2: &[i16], out: &mut [u16]) {
+fn e110(x0: &[u64], x1: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as u16) >> (x1[i] << x2[i]));
+        out[i] = (((255 & x0[i]) << ((-2i32) << x1[i])) as u32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r112(x0: i32, x1: u32, x2: i16) -> u16 {
-    (((x0) as u16) >> (x1 << x2))
+fn r110(x0: u64, x1: u32) -> u32 {
+    (((255 & x0) << ((-2i32) << x1)) as u32)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e113(x0: &[u8], x1: &[usize], out: &mut [u8]) {
+fn e111(x0: &[i64], x1: &[u8], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((255u8 / (x0[i] | 1)) * ((x1[i]) as u8));
+        out[i] = ((((-9223372036854775808) - (x0[i] >> x1[i])) >> 64) as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r113(x0: u8, x1: usize) -> u8 {
-    ((255u8 / (x0 | 1)) * ((x1) as u8))
+fn r111(x0: i64, x1: u8) -> usize {
+    ((((-9223372036854775808) - (x0 >> x1)) >> 64) as usize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e114(x0: &[f64], x1: &[f64], x2: &[isize], out: &mut [f64]) {
+fn e112(x0: &[u8], x1: &[i16], x2: &[i16], x3: &[f32], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x1[i] / 2147483648.0) * (x1[i] % x0[i])) + (x1[i] - ((x2[i]) as f64)));
+        out[i] = ((x0[i] / (((x0[i] / (x0[i] | 1)) >> (x1[i] / ((x2[i] | 1) & i16::MAX))) | 1))
+            % ((((x3[i]) as usize) as u8) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r114(x0: f64, x1: f64, x2: isize) -> f64 {
-    (((x1 / 2147483648.0) * (x1 % x0)) + (x1 - ((x2) as f64)))
+fn r112(x0: u8, x1: i16, x2: i16, x3: f32) -> u8 {
+    ((x0 / (((x0 / (x0 | 1)) >> (x1 / ((x2 | 1) & i16::MAX))) | 1)) % ((((x3) as usize) as u8) | 1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e115(x0: &[f32], out: &mut [f64]) {
+fn e113(x0: &[f64], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as u16) as f64);
+        out[i] = (((x0[i]).ceil()) as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r115(x0: f32) -> f64 {
-    (((x0) as u16) as f64)
+fn r113(x0: f64) -> usize {
+    (((x0).ceil()) as usize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e116(x0: &[i16], x1: &[i16], out: &mut [i16]) {
+fn e114(x0: &[i32], x1: &[i32], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] - 1000) / (((x0[i] - x1[i]) | 1) & i16::MAX));
+        out[i] = (x0[i] - x0[i]).saturating_mul((x1[i] - x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r116(x0: i16, x1: i16) -> i16 {
-    ((x0 - 1000) / (((x0 - x1) | 1) & i16::MAX))
+fn r114(x0: i32, x1: i32) -> i32 {
+    (x0 - x0).saturating_mul((x1 - x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e117(x0: &[f32], x1: &[f64], x2: &[f64], out: &mut [i32]) {
+fn e115(x0: &[u16], x1: &[u16], x2: &[u8], x3: &[u8], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]) as i32).wrapping_mul((((x1[i]).mul_add(x2[i], 65536.0)) as i32));
+        out[i] = (((!x2[i]).wrapping_add((x3[i] << 100u64)) - (((x0[i]).wrapping_sub(x1[i])) as u8))
+            as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r117(x0: f32, x1: f64, x2: f64) -> i32 {
-    ((x0) as i32).wrapping_mul((((x1).mul_add(x2, 65536.0)) as i32))
+fn r115(x0: u16, x1: u16, x2: u8, x3: u8) -> usize {
+    (((!x2).wrapping_add((x3 << 100u64)) - (((x0).wrapping_sub(x1)) as u8)) as usize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e118(x0: &[bool], x1: &[u64], x2: &[i32], x3: &[i16], out: &mut [usize]) {
+fn e116(x0: &[bool], x1: &[u16], x2: &[u64], x3: &[u32], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((if x0[i] {
-            (((x1[i] & x1[i]) | x1[i]) as usize)
+        out[i] = ((((if (x0[i] || x0[i]) {
+            ((x3[i]) as u16)
         } else {
-            ((((!x2[i]).count_ones()) as usize) & ((((x3[i]).leading_zeros()) as u16) as usize))
-        }) + ((((x0[i] as u8).max((x3[i] as u8)) / (((x0[i] as u8) << 0) | 1)) as i64)
-            as usize));
+            (x1[i]).rotate_left(((x2[i]) as u32) % 40)
+        }) / (((((x0[i] as i8).leading_zeros()) as u16) ^ ((x3[i] as f32) as u16))
+            | 1))
+            - (((x1[i] + x1[i]) >> ((x3[i] as i64) | (x0[i] as i64)))
+                & (((x2[i] as i8).wrapping_add((-100))) as u16)))
+            / ((((x2[i]).wrapping_add(
+                (if (x3[i] < x3[i]) {
+                    (x2[i]).swap_bytes()
+                } else {
+                    (x2[i]).rotate_left(((x0[i] as i8) as u32) % 40)
+                }),
+            )) as u16)
+                | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r118(x0: bool, x1: u64, x2: i32, x3: i16) -> usize {
-    ((if x0 {
-        (((x1 & x1) | x1) as usize)
+fn r116(x0: bool, x1: u16, x2: u64, x3: u32) -> u16 {
+    ((((if (x0 || x0) {
+        ((x3) as u16)
     } else {
-        ((((!x2).count_ones()) as usize) & ((((x3).leading_zeros()) as u16) as usize))
-    }) + ((((x0 as u8).max((x3 as u8)) / (((x0 as u8) << 0) | 1)) as i64) as usize))
+        (x1).rotate_left(((x2) as u32) % 40)
+    }) / (((((x0 as i8).leading_zeros()) as u16) ^ ((x3 as f32) as u16)) | 1))
+        - (((x1 + x1) >> ((x3 as i64) | (x0 as i64)))
+            & (((x2 as i8).wrapping_add((-100))) as u16)))
+        / ((((x2).wrapping_add(
+            (if (x3 < x3) {
+                (x2).swap_bytes()
+            } else {
+                (x2).rotate_left(((x0 as i8) as u32) % 40)
+            }),
+        )) as u16)
+            | 1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e119(x0: &[usize], x1: &[u32], x2: &[i8], x3: &[bool], out: &mut [bool]) {
+fn e117(x0: &[f64], x1: &[f64], x2: &[i32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i] & x0[i]).leading_zeros()) as isize) >= ((x1[i] >> x2[i]) as isize))
-            || ((!(x3[i] || true)) && (((x1[i]) as f32) > ((-1.0) / (x2[i] as f32)))))
-            & ((((x3[i] as u8) - (x0[i] as u8)).min(((x2[i]) as u8))
-                % (((if false { (x0[i] as u8) } else { (x1[i] as u8) })
-                    + ((x2[i] as u8) | (x3[i] as u8)))
-                    | 1))
-                >= (((x2[i] as u8) >> ((x0[i] as u16) % ((x1[i] as u16) | 1)))
-                    - ((if x3[i] { (x0[i] as u8) } else { (x2[i] as u8) }) >> 3))));
+        out[i] = (x0[i] % ((x1[i]).powi(((x2[i]) % 40)) * (if false { x0[i] } else { x1[i] })));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r119(x0: usize, x1: u32, x2: i8, x3: bool) -> bool {
-    ((((((x0 & x0).leading_zeros()) as isize) >= ((x1 >> x2) as isize))
-        || ((!(x3 || true)) && (((x1) as f32) > ((-1.0) / (x2 as f32)))))
-        & ((((x3 as u8) - (x0 as u8)).min(((x2) as u8))
-            % (((if false { (x0 as u8) } else { (x1 as u8) }) + ((x2 as u8) | (x3 as u8))) | 1))
-            >= (((x2 as u8) >> ((x0 as u16) % ((x1 as u16) | 1)))
-                - ((if x3 { (x0 as u8) } else { (x2 as u8) }) >> 3))))
+fn r117(x0: f64, x1: f64, x2: i32) -> f64 {
+    (x0 % ((x1).powi(((x2) % 40)) * (if false { x0 } else { x1 })))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e120(x0: &[f64], out: &mut [f64]) {
+fn e118(x0: &[isize], x1: &[isize], x2: &[i8], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).ceil()).sqrt();
+        out[i] =
+            (((64isize | x1[i]) - (x0[i] + x1[i])) / ((((x2[i] - 1) as isize) | 1) & isize::MAX));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r120(x0: f64) -> f64 {
-    ((x0).ceil()).sqrt()
+fn r118(x0: isize, x1: isize, x2: i8) -> isize {
+    (((64isize | x1) - (x0 + x1)) / ((((x2 - 1) as isize) | 1) & isize::MAX))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e121(x0: &[i64], x1: &[i64], x2: &[i64], x3: &[i64], out: &mut [i64]) {
+fn e119(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((-x2[i]) >> 32) & ((x1[i] * x0[i]) * x0[i])).min(
-            ((x3[i] / ((((x1[i] as i32) as i64) | 1) & i64::MAX))
-                * (if (x0[i] > 255) { x3[i] } else { x2[i] }).wrapping_sub((x3[i] * x3[i]))),
+        out[i] = ((x0[i]).trunc()).floor();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r119(x0: f32) -> f32 {
+    ((x0).trunc()).floor()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e120(x0: &[i64], x1: &[i64], x2: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((-x2[i]) >> 32) & ((x1[i] * x0[i]) * x0[i])).abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r120(x0: i64, x1: i64, x2: i64) -> i64 {
+    (((-x2) >> 32) & ((x1 * x0) * x0)).abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e121(x0: &[f64], x1: &[f64], x2: &[f64], x3: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x1[i] + x2[i]) + (x0[i] - x1[i])) + ((x3[i]).min(4294967296.0) + 0.0).floor());
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r121(x0: f64, x1: f64, x2: f64, x3: f64) -> f64 {
+    (((x1 + x2) + (x0 - x1)) + ((x3).min(4294967296.0) + 0.0).floor())
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e122(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).signum() / ((x0[i]).copysign(x1[i]) * (x2[i] - x2[i]))).powi(0)
+            + (((x1[i] % x3[i]) * x2[i]) % (((x3[i] as u8) * (x1[i] as u8)) as f32))
+                .rem_euclid(x2[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r122(x0: f32, x1: f32, x2: f32, x3: f32) -> f32 {
+    (((x0).signum() / ((x0).copysign(x1) * (x2 - x2))).powi(0)
+        + (((x1 % x3) * x2) % (((x3 as u8) * (x1 as u8)) as f32)).rem_euclid(x2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e123(x0: &[u32], x1: &[i8], x2: &[i64], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((((x2[i]).leading_zeros()) as i8) + x1[i]) + ((128u32 / (x0[i] | 1)) as i8))
+            .trailing_zeros()) as u16);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r123(x0: u32, x1: i8, x2: i64) -> u16 {
+    (((((((x2).leading_zeros()) as i8) + x1) + ((128u32 / (x0 | 1)) as i8)).trailing_zeros())
+        as u16)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e124(x0: &[u64], x1: &[u32], x2: &[bool], x3: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x1[i]).max(1000) & (if x2[i] { x3[i] } else { 31u32 }))
+            & (4294967295u32).pow(((x0[i] * x0[i]) as u32) % 40))
+            + (x1[i]
+                * (if (x2[i] | x2[i]) {
+                    (if false { x1[i] } else { x3[i] })
+                } else {
+                    (x3[i] % (x3[i] | 1))
+                })));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r124(x0: u64, x1: u32, x2: bool, x3: u32) -> u32 {
+    ((((x1).max(1000) & (if x2 { x3 } else { 31u32 }))
+        & (4294967295u32).pow(((x0 * x0) as u32) % 40))
+        + (x1
+            * (if (x2 | x2) {
+                (if false { x1 } else { x3 })
+            } else {
+                (x3 % (x3 | 1))
+            })))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e125(x0: &[f64], x1: &[isize], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).floor() / ((x1[i]) as f64));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r125(x0: f64, x1: isize) -> f64 {
+    ((x0).floor() / ((x1) as f64))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e126(x0: &[i16], x1: &[i8], x2: &[i8], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x0[i]).pow((((x1[i] << 64usize).wrapping_sub((31 - x2[i]))) as u32) % 40))
+            .wrapping_sub((-((0 ^ x0[i]) * (x0[i]).swap_bytes())))) as i32);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r126(x0: i16, x1: i8, x2: i8) -> i32 {
+    ((((x0).pow((((x1 << 64usize).wrapping_sub((31 - x2))) as u32) % 40))
+        .wrapping_sub((-((0 ^ x0) * (x0).swap_bytes())))) as i32)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e127(x0: &[f32], x1: &[f32], x2: &[f64], x3: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x1[i] + x1[i]) * (x0[i]).copysign(x0[i])).signum()
+            - ((if (x2[i] == (-1e-3)) {
+                (x1[i] / 0.0)
+            } else {
+                (x3[i] * 0.0)
+            }) * (((x0[i] as u64) as i32) as f32)))
+            * (((((x1[i] as u64) >> 64) as usize) as u32) as f32));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r127(x0: f32, x1: f32, x2: f64, x3: f32) -> f32 {
+    ((((x1 + x1) * (x0).copysign(x0)).signum()
+        - ((if (x2 == (-1e-3)) {
+            (x1 / 0.0)
+        } else {
+            (x3 * 0.0)
+        }) * (((x0 as u64) as i32) as f32)))
+        * (((((x1 as u64) >> 64) as usize) as u32) as f32))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e128(x0: &[u16], x1: &[u16], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((x1[i]) as i8).leading_zeros()) as u16) ^ ((255 | x0[i]) >> 7));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r128(x0: u16, x1: u16) -> u16 {
+    (((((x1) as i8).leading_zeros()) as u16) ^ ((255 | x0) >> 7))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e129(x0: &[usize], x1: &[usize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).reverse_bits() - (x0[i] / (x1[i] | 1)));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r129(x0: usize, x1: usize) -> usize {
+    ((x0).reverse_bits() - (x0 / (x1 | 1)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e130(x0: &[u64], x1: &[usize], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x1[i]).count_ones()) as u64) ^ (x0[i]).swap_bytes());
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r130(x0: u64, x1: usize) -> u64 {
+    ((((x1).count_ones()) as u64) ^ (x0).swap_bytes())
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e131(x0: &[i8], x1: &[bool], x2: &[i64], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] * ((((x1[i]) as i8) * (-x0[i])).midpoint(((127 | x2[i]) as i8)) + x0[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r131(x0: i8, x1: bool, x2: i64) -> i8 {
+    (x0 * ((((x1) as i8) * (-x0)).midpoint(((127 | x2) as i8)) + x0))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e132(x0: &[f32], x1: &[u8], x2: &[u8], x3: &[u64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]) as f64).mul_add(
+            (((x1[i] ^ (x1[i]).min(255u8)) % (x2[i] | 1)) as f64),
+            ((((3u64 + x3[i]) >> 0) - (!4294967295u64).saturating_sub(x3[i])) as f64),
         );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r121(x0: i64, x1: i64, x2: i64, x3: i64) -> i64 {
-    (((-x2) >> 32) & ((x1 * x0) * x0)).min(
-        ((x3 / ((((x1 as i32) as i64) | 1) & i64::MAX))
-            * (if (x0 > 255) { x3 } else { x2 }).wrapping_sub((x3 * x3))),
+fn r132(x0: f32, x1: u8, x2: u8, x3: u64) -> f64 {
+    ((x0) as f64).mul_add(
+        (((x1 ^ (x1).min(255u8)) % (x2 | 1)) as f64),
+        ((((3u64 + x3) >> 0) - (!4294967295u64).saturating_sub(x3)) as f64),
     )
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e122(x0: &[isize], x1: &[u64], x2: &[bool], x3: &[u8], out: &mut [isize]) {
+fn e133(x0: &[i32], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((if (!x2[i]) {
-            ((x1[i] as u32) - (x0[i] as u32))
-        } else {
-            ((x3[i]) as u32)
-        }) as isize)
-            * ((-128isize) ^ (x0[i] & 2147483647).wrapping_sub((x0[i] >> x1[i]))));
+        out[i] = (32i32).wrapping_add((x0[i] % ((x0[i] | 1) & i32::MAX)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r122(x0: isize, x1: u64, x2: bool, x3: u8) -> isize {
-    (((if (!x2) {
-        ((x1 as u32) - (x0 as u32))
-    } else {
-        ((x3) as u32)
-    }) as isize)
-        * ((-128isize) ^ (x0 & 2147483647).wrapping_sub((x0 >> x1))))
+fn r133(x0: i32) -> i32 {
+    (32i32).wrapping_add((x0 % ((x0 | 1) & i32::MAX)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e123(x0: &[usize], x1: &[u8], x2: &[usize], x3: &[f64], out: &mut [u8]) {
+fn e134(x0: &[bool], x1: &[u64], x2: &[u32], x3: &[isize], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((if ((x0[i] << x1[i]) >= x2[i]) {
-            ((if (x3[i] > (-7.75)) { x1[i] } else { x1[i] }) >> 100)
-        } else {
-            ((128u8 / (x1[i] | 1)) + ((x3[i]) as u8))
-        }) | (((x3[i]) as u8) - (x1[i] & x1[i])).max(((128 - x1[i]) - (32 * x1[i]))));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r123(x0: usize, x1: u8, x2: usize, x3: f64) -> u8 {
-    ((if ((x0 << x1) >= x2) {
-        ((if (x3 > (-7.75)) { x1 } else { x1 }) >> 100)
-    } else {
-        ((128u8 / (x1 | 1)) + ((x3) as u8))
-    }) | (((x3) as u8) - (x1 & x1)).max(((128 - x1) - (32 * x1))))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e124(x0: &[u64], x1: &[usize], x2: &[u16], x3: &[i16], out: &mut [usize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x1[i]).min(x1[i])).wrapping_mul((x1[i] + x1[i]))
-            | (((x2[i]) as usize) % (((x3[i]) as usize) | 1)))
-            | (((((x0[i]).leading_zeros()) as usize) + (x1[i] % (x1[i] | 1))) >> 65))
-            .max((((!(((x2[i] as i8).trailing_zeros()) as u64)) as u32) as usize));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r124(x0: u64, x1: usize, x2: u16, x3: i16) -> usize {
-    ((((x1).min(x1)).wrapping_mul((x1 + x1)) | (((x2) as usize) % (((x3) as usize) | 1)))
-        | (((((x0).leading_zeros()) as usize) + (x1 % (x1 | 1))) >> 65))
-        .max((((!(((x2 as i8).trailing_zeros()) as u64)) as u32) as usize))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e125(x0: &[bool], x1: &[u16], x2: &[f32], x3: &[i64], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((if x0[i] { x1[i] } else { x1[i] }).max(((x2[i]) as u16))) as i64).max(
-            ((((64i64 | 1) / (x3[i] | 1)) - (((x3[i]).count_ones()) as i64))
-                / ((((x3[i]).max(x3[i]) - ((x0[i] as u64) as i64)) | 1) & i64::MAX)),
-        );
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r125(x0: bool, x1: u16, x2: f32, x3: i64) -> i64 {
-    (((if x0 { x1 } else { x1 }).max(((x2) as u16))) as i64).max(
-        ((((64i64 | 1) / (x3 | 1)) - (((x3).count_ones()) as i64))
-            / ((((x3).max(x3) - ((x0 as u64) as i64)) | 1) & i64::MAX)),
-    )
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e126(x0: &[u64], out: &mut [usize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]) as usize) as u32) as usize);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r126(x0: u64) -> usize {
-    ((((x0) as usize) as u32) as usize)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e127(x0: &[i32], x1: &[u8], x2: &[u16], x3: &[isize], out: &mut [usize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x1[i]) as usize) + ((x0[i]) as usize)).min((((x2[i]).max(256)) as usize))
-            - (((x3[i] | 127).count_ones()) as usize).min((x0[i] as usize)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r127(x0: i32, x1: u8, x2: u16, x3: isize) -> usize {
-    ((((x1) as usize) + ((x0) as usize)).min((((x2).max(256)) as usize))
-        - (((x3 | 127).count_ones()) as usize).min((x0 as usize)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e128(x0: &[u16], x1: &[u16], x2: &[i8], out: &mut [u8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i] - x0[i]) + (x1[i] >> x2[i])).leading_zeros()) as u8);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r128(x0: u16, x1: u16, x2: i8) -> u8 {
-    ((((x0 - x0) + (x1 >> x2)).leading_zeros()) as u8)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e129(x0: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).max(3.25) + 0.0);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r129(x0: f32) -> f32 {
-    ((x0).max(3.25) + 0.0)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e130(x0: &[u64], x1: &[i16], out: &mut [i16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i] == x0[i]) as i16) * ((x1[i]).max(x1[i]) >> 33)).abs();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r130(x0: u64, x1: i16) -> i16 {
-    (((x0 == x0) as i16) * ((x1).max(x1) >> 33)).abs()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e131(x0: &[f32], x1: &[f64], x2: &[f64], x3: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]) as f64).mul_add((-x1[i]), (x2[i] / x2[i]))).floor()
-            + (if ((x1[i]).sqrt() < (x3[i] / x1[i])) {
-                ((x3[i]).abs() / ((x2[i] as i16) as f64))
+        out[i] = ((x2[i] as i64).saturating_mul(((-((x0[i]) as i64)) | ((x2[i] ^ 65536) as i64)))
+            + ((((if (x0[i] && true) {
+                (x2[i]).rotate_left(((x3[i]) as u32) % 40)
             } else {
-                x1[i]
-            }));
+                ((x1[i]) as u32)
+            }) as u64)
+                .leading_zeros()) as i64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r131(x0: f32, x1: f64, x2: f64, x3: f64) -> f64 {
-    ((((x0) as f64).mul_add((-x1), (x2 / x2))).floor()
-        + (if ((x1).sqrt() < (x3 / x1)) {
-            ((x3).abs() / ((x2 as i16) as f64))
+fn r134(x0: bool, x1: u64, x2: u32, x3: isize) -> i64 {
+    ((x2 as i64).saturating_mul(((-((x0) as i64)) | ((x2 ^ 65536) as i64)))
+        + ((((if (x0 && true) {
+            (x2).rotate_left(((x3) as u32) % 40)
         } else {
-            x1
-        }))
+            ((x1) as u32)
+        }) as u64)
+            .leading_zeros()) as i64))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e132(x0: &[usize], x1: &[isize], out: &mut [isize]) {
+fn e135(x0: &[u8], x1: &[u8], x2: &[i32], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if (x0[i] > 2) { (x1[i] | 33) } else { (!x1[i]) });
+        out[i] = (((x0[i] & x0[i]) + (x0[i]).saturating_add(x1[i]))
+            << ((((x2[i]).count_ones()) as i32) as u32));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r132(x0: usize, x1: isize) -> isize {
-    (if (x0 > 2) { (x1 | 33) } else { (!x1) })
+fn r135(x0: u8, x1: u8, x2: i32) -> u8 {
+    (((x0 & x0) + (x0).saturating_add(x1)) << ((((x2).count_ones()) as i32) as u32))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e133(x0: &[u8], x1: &[u8], x2: &[u8], x3: &[i16], out: &mut [u8]) {
+fn e136(x0: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x3[i]) as u8) | (x0[i] + (x2[i] * x1[i])));
+        out[i] = ((x0[i] >> i8::MIN) % ((x0[i] & x0[i]) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r133(x0: u8, x1: u8, x2: u8, x3: i16) -> u8 {
-    (((x3) as u8) | (x0 + (x2 * x1)))
+fn r136(x0: u8) -> u8 {
+    ((x0 >> i8::MIN) % ((x0 & x0) | 1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e134(x0: &[u64], x1: &[bool], out: &mut [u64]) {
+fn e137(x0: &[u64], x1: &[i8], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).max((!(((x1[i]) as u32) as u64)));
+        out[i] = ((((x0[i]).wrapping_neg() | (x0[i] >> x1[i])) ^ (!x0[i])) as isize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r134(x0: u64, x1: bool) -> u64 {
-    (x0).max((!(((x1) as u32) as u64)))
+fn r137(x0: u64, x1: i8) -> isize {
+    ((((x0).wrapping_neg() | (x0 >> x1)) ^ (!x0)) as isize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e135(x0: &[u32], out: &mut [i16]) {
+fn e138(x0: &[i8], x1: &[i16], x2: &[usize], x3: &[bool], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).min(x0[i]) | (x0[i] - x0[i])) as i16);
+        out[i] = (((((x0[i] ^ x0[i]) + (x0[i] | x0[i])) as i64) as usize)
+            << (!(x1[i]).pow((((if x3[i] { x2[i] } else { x2[i] }) | (!x2[i])) as u32) % 40)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r135(x0: u32) -> i16 {
-    (((x0).min(x0) | (x0 - x0)) as i16)
+fn r138(x0: i8, x1: i16, x2: usize, x3: bool) -> usize {
+    (((((x0 ^ x0) + (x0 | x0)) as i64) as usize)
+        << (!(x1).pow((((if x3 { x2 } else { x2 }) | (!x2)) as u32) % 40)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e136(x0: &[i32], x1: &[i16], x2: &[isize], x3: &[isize], out: &mut [isize]) {
+fn e139(x0: &[u64], x1: &[bool], x2: &[bool], x3: &[f32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x3[i] - x3[i]).max((x3[i] << (x3[i] as u8))) << 31) >> (!(x1[i]).abs()))
-            ^ ((((x0[i]) as isize) ^ (((x1[i]).leading_zeros()) as isize))
-                .max(((1 + x3[i]) * (x2[i] * 33)))
-                / ((((if ((x3[i] as f64) >= (x1[i] as f64)) {
-                    (0 * x2[i])
+        out[i] = ((((x0[i]) as f32).fract() - ((x0[i]) as f32)) as u32).saturating_sub(
+            ((x0[i] as u32)
+                + (if (x1[i] || (x2[i] ^ x2[i])) {
+                    (1000 + 1u32)
                 } else {
-                    ((x1[i] as u8) as isize)
-                }) - (((x3[i] as u64) as isize) - ((x2[i] as usize) as isize)))
-                    | 1)
-                    & isize::MAX)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r136(x0: i32, x1: i16, x2: isize, x3: isize) -> isize {
-    ((((x3 - x3).max((x3 << (x3 as u8))) << 31) >> (!(x1).abs()))
-        ^ ((((x0) as isize) ^ (((x1).leading_zeros()) as isize)).max(((1 + x3) * (x2 * 33)))
-            / ((((if ((x3 as f64) >= (x1 as f64)) {
-                (0 * x2)
-            } else {
-                ((x1 as u8) as isize)
-            }) - (((x3 as u64) as isize) - ((x2 as usize) as isize)))
-                | 1)
-                & isize::MAX)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e137(x0: &[f64], x1: &[i64], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x0[i]) as usize) as i64) | 1) / (((x1[i]).min(65536) >> 16) | 1));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r137(x0: f64, x1: i64) -> i64 {
-    (((((x0) as usize) as i64) | 1) / (((x1).min(65536) >> 16) | 1))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e138(x0: &[i32], x1: &[i32], out: &mut [i32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (!(x1[i] - x0[i]));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r138(x0: i32, x1: i32) -> i32 {
-    (!(x1 - x0))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e139(x0: &[i64], x1: &[i64], out: &mut [isize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]).wrapping_mul(x1[i])) as isize);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r139(x0: i64, x1: i64) -> isize {
-    (((x0).wrapping_mul(x1)) as isize)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e140(x0: &[i16], x1: &[u8], x2: &[u8], x3: &[u8], out: &mut [u8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]) as f32) as u8) << 1).min(
-            ((1u8 & ((x2[i]).min(x2[i]) * (x1[i] ^ 0)))
-                % (((x3[i] >> ((x0[i]) as u16)) + x1[i]) | 1)),
-        );
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r140(x0: i16, x1: u8, x2: u8, x3: u8) -> u8 {
-    ((((x0) as f32) as u8) << 1)
-        .min(((1u8 & ((x2).min(x2) * (x1 ^ 0))) % (((x3 >> ((x0) as u16)) + x1) | 1)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e141(x0: &[u32], out: &mut [u32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] / (x0[i] | 1)) * (!x0[i]));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r141(x0: u32) -> u32 {
-    ((x0 / (x0 | 1)) * (!x0))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e142(x0: &[u32], x1: &[i32], x2: &[i32], out: &mut [i32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((-(x2[i] * x2[i])) ^ ((x0[i]) as i32).max((256 ^ x1[i])));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r142(x0: u32, x1: i32, x2: i32) -> i32 {
-    ((-(x2 * x2)) ^ ((x0) as i32).max((256 ^ x1)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e143(x0: &[f32], x1: &[u16], x2: &[bool], x3: &[u8], out: &mut [u8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x0[i]) as u8) << (x1[i] << 65))
-            - (if x2[i] { x3[i] } else { x3[i] }).min((x3[i]).max(x3[i])))
-        .wrapping_mul(
-            (((63 * x3[i]) % (x3[i] | 1))
-                + (if (x3[i] >= x3[i]) {
-                    (((x2[i] as i8).count_ones()) as u8)
-                } else {
-                    (x3[i] | x3[i])
+                    (((x3[i]) as u32) << (x0[i] as i16))
                 })),
-        ))
-        .wrapping_sub(
-            ((((-(x2[i] as i64)) % ((((x3[i] as i16) as i64) | 1) & i64::MAX)) - (x3[i] as i64))
-                as u8),
         );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r143(x0: f32, x1: u16, x2: bool, x3: u8) -> u8 {
-    (((((x0) as u8) << (x1 << 65)) - (if x2 { x3 } else { x3 }).min((x3).max(x3))).wrapping_mul(
-        (((63 * x3) % (x3 | 1))
-            + (if (x3 >= x3) {
-                (((x2 as i8).count_ones()) as u8)
+fn r139(x0: u64, x1: bool, x2: bool, x3: f32) -> u32 {
+    ((((x0) as f32).fract() - ((x0) as f32)) as u32).saturating_sub(
+        ((x0 as u32)
+            + (if (x1 || (x2 ^ x2)) {
+                (1000 + 1u32)
             } else {
-                (x3 | x3)
+                (((x3) as u32) << (x0 as i16))
             })),
-    ))
-    .wrapping_sub(
-        ((((-(x2 as i64)) % ((((x3 as i16) as i64) | 1) & i64::MAX)) - (x3 as i64)) as u8),
     )
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e144(x0: &[u32], x1: &[u64], x2: &[isize], x3: &[i64], out: &mut [isize]) {
+fn e140(x0: &[i64], x1: &[u32], x2: &[i16], x3: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i] - 2).max((x0[i]).wrapping_mul(x0[i]))) as usize)
-            << (((x2[i] >> x3[i]) - ((x1[i]) as isize)) + (x2[i] + (x2[i]).abs())))
-        .trailing_zeros()) as isize);
+        out[i] = (((x0[i] ^ x0[i]) as u32)
+            .saturating_add(((x1[i] << x2[i]) + (x1[i] / (x1[i] | 1)))))
+        .wrapping_sub(
+            (((x3[i] << 31) / ((u32::MAX).saturating_add(x3[i]) | 1))
+                & (((x0[i]) as u32) * (x1[i]).leading_zeros())),
+        );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r144(x0: u32, x1: u64, x2: isize, x3: i64) -> isize {
-    ((((((x0 - 2).max((x0).wrapping_mul(x0))) as usize)
-        << (((x2 >> x3) - ((x1) as isize)) + (x2 + (x2).abs())))
-    .trailing_zeros()) as isize)
+fn r140(x0: i64, x1: u32, x2: i16, x3: u32) -> u32 {
+    (((x0 ^ x0) as u32).saturating_add(((x1 << x2) + (x1 / (x1 | 1))))).wrapping_sub(
+        (((x3 << 31) / ((u32::MAX).saturating_add(x3) | 1))
+            & (((x0) as u32) * (x1).leading_zeros())),
+    )
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e145(x0: &[i16], x1: &[i16], out: &mut [usize]) {
+fn e141(x0: &[bool], x1: &[u8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] % ((x1[i] | 1) & i16::MAX)) >> 31) as usize);
+        out[i] = (((if x0[i] { x1[i] } else { x1[i] }) as u32) as f64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r145(x0: i16, x1: i16) -> usize {
-    (((x0 % ((x1 | 1) & i16::MAX)) >> 31) as usize)
+fn r141(x0: bool, x1: u8) -> f64 {
+    (((if x0 { x1 } else { x1 }) as u32) as f64)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e146(x0: &[u64], out: &mut [f64]) {
+fn e142(x0: &[f32], x1: &[u16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]).leading_zeros()) as u16) as f64);
+        out[i] = (((x0[i]) as i16) << (x1[i] << 65));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r146(x0: u64) -> f64 {
-    ((((x0).leading_zeros()) as u16) as f64)
+fn r142(x0: f32, x1: u16) -> i16 {
+    (((x0) as i16) << (x1 << 65))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e147(x0: &[u16], out: &mut [u16]) {
+fn e143(x0: &[u16], x1: &[u16], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).max(255) >> 16).wrapping_sub(((!x0[i]) & (x0[i] - 65535)));
+        out[i] =
+            ((((((x0[i]).saturating_add(x0[i])).min((x1[i] + 65535))) as i32).count_ones()) as u16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r147(x0: u16) -> u16 {
-    ((x0).max(255) >> 16).wrapping_sub(((!x0) & (x0 - 65535)))
+fn r143(x0: u16, x1: u16) -> u16 {
+    ((((((x0).saturating_add(x0)).min((x1 + 65535))) as i32).count_ones()) as u16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e148(x0: &[f32], x1: &[i16], x2: &[usize], x3: &[usize], out: &mut [i16]) {
+fn e144(x0: &[i16], x1: &[u64], x2: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]) as i16).abs()).max((((-128) | x1[i]) - (x1[i]).wrapping_sub((-129))))
-            - (if ((x2[i]).max(x3[i]) == (x2[i] & x2[i])) {
-                ((1000 - x1[i]) >> (((x3[i] as i8).count_ones()) as i8))
+        out[i] = (if (((x1[i] | x1[i]) as usize) <= (((x0[i]) as f32) as usize)) {
+            255
+        } else {
+            x2[i]
+        });
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r144(x0: i16, x1: u64, x2: u8) -> u8 {
+    (if (((x1 | x1) as usize) <= (((x0) as f32) as usize)) {
+        255
+    } else {
+        x2
+    })
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e145(x0: &[u16], x1: &[u16], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x0[i] as i64) | (x3[i] as i64)) as f32)
+            * (if (x0[i] > x1[i]) {
+                (x2[i] + x3[i])
             } else {
-                (((x2[i] as isize) as i16) - (x1[i] + x1[i]))
+                ((x2[i]).max(x3[i]) + 0.0)
             }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r148(x0: f32, x1: i16, x2: usize, x3: usize) -> i16 {
-    ((((x0) as i16).abs()).max((((-128) | x1) - (x1).wrapping_sub((-129))))
-        - (if ((x2).max(x3) == (x2 & x2)) {
-            ((1000 - x1) >> (((x3 as i8).count_ones()) as i8))
+fn r145(x0: u16, x1: u16, x2: f32, x3: f32) -> f32 {
+    ((((x0 as i64) | (x3 as i64)) as f32)
+        * (if (x0 > x1) {
+            (x2 + x3)
         } else {
-            (((x2 as isize) as i16) - (x1 + x1))
+            ((x2).max(x3) + 0.0)
         }))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e149(x0: &[f32], x1: &[bool], x2: &[f32], out: &mut [f32]) {
+fn e146(x0: &[i16], x1: &[i16], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).sqrt()).max((if x1[i] { x2[i] } else { (-1e-3) })) + 0.0);
+        out[i] = (((!((x0[i] * x1[i]) * (-x0[i]))).count_ones()) as isize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r149(x0: f32, x1: bool, x2: f32) -> f32 {
-    (((x0).sqrt()).max((if x1 { x2 } else { (-1e-3) })) + 0.0)
+fn r146(x0: i16, x1: i16) -> isize {
+    (((!((x0 * x1) * (-x0))).count_ones()) as isize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e150(x0: &[bool], x1: &[bool], x2: &[u32], out: &mut [i16]) {
+fn e147(x0: &[bool], x1: &[i16], x2: &[i16], x3: &[u8], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((!((x0[i] ^ x1[i]) || (32 == x2[i]))) as isize).count_ones()) as i16);
+        out[i] = (if x0[i] {
+            (x1[i] << x3[i])
+        } else {
+            (x1[i] % ((x2[i] | 1) & i16::MAX))
+        });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r150(x0: bool, x1: bool, x2: u32) -> i16 {
-    ((((!((x0 ^ x1) || (32 == x2))) as isize).count_ones()) as i16)
+fn r147(x0: bool, x1: i16, x2: i16, x3: u8) -> i16 {
+    (if x0 {
+        (x1 << x3)
+    } else {
+        (x1 % ((x2 | 1) & i16::MAX))
+    })
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e151(x0: &[i8], x1: &[u16], x2: &[isize], x3: &[i64], out: &mut [u16]) {
+fn e148(x0: &[i32], x1: &[i64], x2: &[i64], x3: &[i64], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]).wrapping_sub(33)).trailing_zeros()) as u16)
-            % ((x1[i] / (x1[i] | 1)).min((x1[i] << x2[i])) | 1))
-            + (((x3[i]).wrapping_mul(x3[i])) as u16).min((((x1[i]) as isize) as u16)))
-        .min(((((x1[i] << (x0[i] as usize)) ^ 63u16) << 64) >> 100u16));
+        out[i] = ((if ((((x0[i]) as i64) / (((x2[i] * x1[i]) | 1) & i64::MAX)) < 256) {
+            ((((if true { (x2[i] as u64) } else { (x0[i] as u64) }).count_ones()) as u8)
+                % ((((x1[i] as u8) & 32) ^ ((x3[i]) as u8)) | 1))
+        } else {
+            ((!((x3[i]) as u8)) - (((x1[i] as f32) <= (x3[i] as f32)) as u8))
+        }) ^ (((x0[i] as u32)
+            * (((x3[i] as i8) as u32) - ((x3[i] as u32) * (x3[i] as u32))))
+            as u8));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r151(x0: i8, x1: u16, x2: isize, x3: i64) -> u16 {
-    ((((((x0).wrapping_sub(33)).trailing_zeros()) as u16) % ((x1 / (x1 | 1)).min((x1 << x2)) | 1))
-        + (((x3).wrapping_mul(x3)) as u16).min((((x1) as isize) as u16)))
-    .min(((((x1 << (x0 as usize)) ^ 63u16) << 64) >> 100u16))
+fn r148(x0: i32, x1: i64, x2: i64, x3: i64) -> u8 {
+    ((if ((((x0) as i64) / (((x2 * x1) | 1) & i64::MAX)) < 256) {
+        ((((if true { (x2 as u64) } else { (x0 as u64) }).count_ones()) as u8)
+            % ((((x1 as u8) & 32) ^ ((x3) as u8)) | 1))
+    } else {
+        ((!((x3) as u8)) - (((x1 as f32) <= (x3 as f32)) as u8))
+    }) ^ (((x0 as u32) * (((x3 as i8) as u32) - ((x3 as u32) * (x3 as u32)))) as u8))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e152(x0: &[f64], x1: &[i64], x2: &[usize], x3: &[i8], out: &mut [f64]) {
+fn e149(x0: &[bool], x1: &[isize], x2: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((if x0[i] { x1[i] } else { x2[i] }).count_ones()) as u16) as isize);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r149(x0: bool, x1: isize, x2: isize) -> isize {
+    ((((if x0 { x1 } else { x2 }).count_ones()) as u16) as isize)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e150(x0: &[isize], x1: &[usize], x2: &[i32], x3: &[u8], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i] >> x1[i]) as i32).max(x2[i])
+            + ((x3[i] + x3[i]) as i32).saturating_sub(((x2[i] >> 1) * ((x2[i] as i16) as i32))));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r150(x0: isize, x1: usize, x2: i32, x3: u8) -> i32 {
+    (((x0 >> x1) as i32).max(x2)
+        + ((x3 + x3) as i32).saturating_sub(((x2 >> 1) * ((x2 as i16) as i32))))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e151(x0: &[i64], x1: &[i64], x2: &[i64], x3: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x2[i]).saturating_add(x0[i]) & (x0[i] + x1[i]))
+            + (x3[i] - x2[i]).wrapping_mul((x2[i] >> (x3[i] as u64))))
+            << (((!(x1[i] as i16)) as u64) * (((x0[i] as u8) as u64) ^ (1000 + (x1[i] as u64)))))
+            .midpoint(
+                ((x1[i] ^ ((x0[i] | x1[i]) << 16))
+                    - ((((x2[i] as isize) | (-2)).wrapping_sub(((x3[i] as isize) >> (x3[i] as i8))))
+                        as i64)),
+            );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r151(x0: i64, x1: i64, x2: i64, x3: i64) -> i64 {
+    ((((x2).saturating_add(x0) & (x0 + x1)) + (x3 - x2).wrapping_mul((x2 >> (x3 as u64))))
+        << (((!(x1 as i16)) as u64) * (((x0 as u8) as u64) ^ (1000 + (x1 as u64)))))
+        .midpoint(
+            ((x1 ^ ((x0 | x1) << 16))
+                - ((((x2 as isize) | (-2)).wrapping_sub(((x3 as isize) >> (x3 as i8)))) as i64)),
+        )
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e152(x0: &[usize], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] * (((false) as usize) * 63usize)) as f64).signum();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r152(x0: usize) -> f64 {
+    ((x0 * (((false) as usize) * 63usize)) as f64).signum()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e153(x0: &[f64], x1: &[i64], x2: &[usize], x3: &[i8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x2[i]) as f64)
-            * ((x0[i]).max((((x0[i]).max(4294967296.0) + 0.0) + ((x1[i]) as f64))) + 0.0))
+            * (x0[i]).rem_euclid(((x0[i]).rem_euclid(4294967296.0) + ((x1[i]) as f64))))
             * ((((-x3[i]) as u8) as u16) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r152(x0: f64, x1: i64, x2: usize, x3: i8) -> f64 {
-    ((((x2) as f64) * ((x0).max((((x0).max(4294967296.0) + 0.0) + ((x1) as f64))) + 0.0))
+fn r153(x0: f64, x1: i64, x2: usize, x3: i8) -> f64 {
+    ((((x2) as f64) * (x0).rem_euclid(((x0).rem_euclid(4294967296.0) + ((x1) as f64))))
         * ((((-x3) as u8) as u16) as f64))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e153(x0: &[u64], x1: &[u64], x2: &[u16], out: &mut [u8]) {
+fn e154(x0: &[u64], x1: &[u64], x2: &[u16], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x1[i] + x0[i]).leading_zeros()) as u8) >> ((65535 - x2[i]) << 7));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r153(x0: u64, x1: u64, x2: u16) -> u8 {
+fn r154(x0: u64, x1: u64, x2: u16) -> u8 {
     ((((x1 + x0).leading_zeros()) as u8) >> ((65535 - x2) << 7))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e154(x0: &[i8], x1: &[i16], x2: &[u8], x3: &[u8], out: &mut [u8]) {
+fn e155(x0: &[i8], x1: &[i16], x2: &[u8], x3: &[u32], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]) as i8) - (x0[i] ^ x0[i])) as u8)
-            .wrapping_mul((((x3[i] ^ x2[i]) | x3[i]) | (x2[i] + x2[i]).max((x3[i]).min(100))));
+        out[i] = ((((x1[i]) as i8) - (x0[i] ^ x0[i])) as u8).wrapping_sub(
+            (((x2[i]).rotate_right(((x0[i]) as u32) % 40))
+                .rotate_right(((x3[i] - x3[i]) as u32) % 40)
+                | (x2[i] + x2[i]).swap_bytes()),
+        );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r154(x0: i8, x1: i16, x2: u8, x3: u8) -> u8 {
-    ((((x1) as i8) - (x0 ^ x0)) as u8)
-        .wrapping_mul((((x3 ^ x2) | x3) | (x2 + x2).max((x3).min(100))))
+fn r155(x0: i8, x1: i16, x2: u8, x3: u32) -> u8 {
+    ((((x1) as i8) - (x0 ^ x0)) as u8).wrapping_sub(
+        (((x2).rotate_right(((x0) as u32) % 40)).rotate_right(((x3 - x3) as u32) % 40)
+            | (x2 + x2).swap_bytes()),
+    )
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e155(x0: &[u16], x1: &[i32], x2: &[i32], x3: &[bool], out: &mut [i32]) {
+fn e156(x0: &[u64], x1: &[u8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((if x3[i] { x2[i] } else { x2[i] })
-            .wrapping_add((((x0[i]).trailing_zeros()) as i32))
-            % (((((x3[i]) as i32) - ((x1[i] as u64) as i32)) | 1) & i32::MAX))
-            & (((x1[i] / ((x2[i] | 1) & i32::MAX)) - ((-100i32) ^ x1[i]))
-                * (((x0[i] << x1[i]).trailing_zeros()) as i32)));
+        out[i] = ((((x1[i] << x1[i]).swap_bytes()) as f32).fract() / ((x0[i]) as f32));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r155(x0: u16, x1: i32, x2: i32, x3: bool) -> i32 {
-    (((if x3 { x2 } else { x2 }).wrapping_add((((x0).trailing_zeros()) as i32))
-        % (((((x3) as i32) - ((x1 as u64) as i32)) | 1) & i32::MAX))
-        & (((x1 / ((x2 | 1) & i32::MAX)) - ((-100i32) ^ x1))
-            * (((x0 << x1).trailing_zeros()) as i32)))
+fn r156(x0: u64, x1: u8) -> f32 {
+    ((((x1 << x1).swap_bytes()) as f32).fract() / ((x0) as f32))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e156(x0: &[u16], x1: &[u32], out: &mut [u16]) {
+fn e157(x0: &[u16], x1: &[u32], x2: &[f32], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x1[i]) as u16) * (x0[i] << 31));
+        out[i] = (((x0[i] >> x1[i]) as i16).min(((-x2[i]) as i16))).abs();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r156(x0: u16, x1: u32) -> u16 {
-    (((x1) as u16) * (x0 << 31))
+fn r157(x0: u16, x1: u32, x2: f32) -> i16 {
+    (((x0 >> x1) as i16).min(((-x2) as i16))).abs()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e157(x0: &[f64], x1: &[i8], x2: &[isize], x3: &[u8], out: &mut [f64]) {
+fn e158(x0: &[bool], x1: &[i64], x2: &[u64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] - ((x1[i] * 33) as f64))
-            / (x0[i]).mul_add(
-                ((x0[i]).floor() / ((x2[i]) as f64)),
-                (((x0[i]).abs()).max(((x3[i]) as f64)) + 0.0),
-            ))
-            - (((x0[i] * 65536.0) as u8) as f64).sqrt());
+        out[i] = ((x1[i]).rotate_right(((x2[i]) as u32) % 40) * ((x0[i]) as i64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r157(x0: f64, x1: i8, x2: isize, x3: u8) -> f64 {
-    (((x0 - ((x1 * 33) as f64))
-        / (x0).mul_add(
-            ((x0).floor() / ((x2) as f64)),
-            (((x0).abs()).max(((x3) as f64)) + 0.0),
-        ))
-        - (((x0 * 65536.0) as u8) as f64).sqrt())
+fn r158(x0: bool, x1: i64, x2: u64) -> i64 {
+    ((x1).rotate_right(((x2) as u32) % 40) * ((x0) as i64))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e158(x0: &[bool], x1: &[isize], x2: &[u32], x3: &[i64], out: &mut [u16]) {
+fn e159(x0: &[i16], x1: &[i16], x2: &[i16], x3: &[isize], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((if (false & false) { x2[i] } else { x2[i] })
-            - (if x0[i] {
-                (x2[i] - x2[i])
-            } else {
-                (x1[i]).count_ones()
-            })) as u16)
-            / ((((((-9223372036854775808) & x3[i]) as u32)
-                >> ((x0[i] as usize) + ((x0[i] as i32) as usize))) as u16)
-                | 1));
+        out[i] = ((((((x2[i] as i8).reverse_bits() ^ ((x2[i] as i8) + (x3[i] as i8)))
+            .trailing_zeros()) as i16)
+            - (((x1[i] * x0[i]) | (-100i16).wrapping_mul((-1)))
+                + ((((x3[i]).count_ones()) as i16) * x2[i]))) as u32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r158(x0: bool, x1: isize, x2: u32, x3: i64) -> u16 {
-    ((((if (false & false) { x2 } else { x2 }) - (if x0 { (x2 - x2) } else { (x1).count_ones() }))
-        as u16)
-        / ((((((-9223372036854775808) & x3) as u32) >> ((x0 as usize) + ((x0 as i32) as usize)))
-            as u16)
-            | 1))
+fn r159(x0: i16, x1: i16, x2: i16, x3: isize) -> u32 {
+    ((((((x2 as i8).reverse_bits() ^ ((x2 as i8) + (x3 as i8))).trailing_zeros()) as i16)
+        - (((x1 * x0) | (-100i16).wrapping_mul((-1))) + ((((x3).count_ones()) as i16) * x2)))
+        as u32)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e159(x0: &[u64], x1: &[u32], x2: &[i32], x3: &[i32], out: &mut [u64]) {
+fn e160(x0: &[i64], x1: &[u64], x2: &[i64], x3: &[u8], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x2[i] | 1) % (x3[i] | 1)).count_ones()) as u64)
-            | ((x0[i] * 4294967295) % ((((x1[i]).leading_zeros()) as u64) | 1)));
+        out[i] =
+            (x0[i] ^ ((((x1[i] as isize) as i64) + x2[i]) | ((x2[i] >> x3[i]) | ((x1[i]) as i64))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r159(x0: u64, x1: u32, x2: i32, x3: i32) -> u64 {
-    (((((x2 | 1) % (x3 | 1)).count_ones()) as u64)
-        | ((x0 * 4294967295) % ((((x1).leading_zeros()) as u64) | 1)))
+fn r160(x0: i64, x1: u64, x2: i64, x3: u8) -> i64 {
+    (x0 ^ ((((x1 as isize) as i64) + x2) | ((x2 >> x3) | ((x1) as i64))))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e160(x0: &[i16], x1: &[i16], out: &mut [i64]) {
+fn e161(x0: &[i16], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i] | (-2)) | 1) % (((x0[i] | 1) % (x0[i] | 1)) | 1)) | x1[i])
-            .leading_zeros()) as i64);
+        out[i] = (((-x0[i]) as f32) as u16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r160(x0: i16, x1: i16) -> i64 {
-    ((((((x0 | (-2)) | 1) % (((x0 | 1) % (x0 | 1)) | 1)) | x1).leading_zeros()) as i64)
+fn r161(x0: i16) -> u16 {
+    (((-x0) as f32) as u16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e161(x0: &[i64], x1: &[f32], x2: &[f32], out: &mut [f32]) {
+fn e162(x0: &[u16], x1: &[i64], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((-1e-3) / x1[i]) * (x2[i] - 0.0)) + ((x0[i]) as f32)).floor();
+        out[i] = ((x0[i]).pow(
+            ((((x0[i] * x0[i]) >> 32) * (((-9223372036854775808) & x1[i]) as u16)) as u32) % 40,
+        ) << (-(-((2147483648 - x1[i]) as i16))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r161(x0: i64, x1: f32, x2: f32) -> f32 {
-    ((((-1e-3) / x1) * (x2 - 0.0)) + ((x0) as f32)).floor()
+fn r162(x0: u16, x1: i64) -> u16 {
+    ((x0).pow(((((x0 * x0) >> 32) * (((-9223372036854775808) & x1) as u16)) as u32) % 40)
+        << (-(-((2147483648 - x1) as i16))))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e162(x0: &[f32], out: &mut [i8]) {
+fn e163(x0: &[u8], x1: &[u32], x2: &[u8], x3: &[isize], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).ceil()) as i8);
+        out[i] = ((((x0[i] << x1[i]).min((64 & x2[i]))
+            << (((x3[i] | 1) % (x3[i] | 1)) & (x3[i] - x3[i])))
+            << (((x2[i] - x0[i]) as usize) ^ (((x1[i] as f64).signum()) as usize)))
+            - ((((x0[i] as f64) as usize)
+                .rotate_right((((x0[i] as usize) / ((x1[i] as usize) | 1)) as u32) % 40))
+                as u8)
+                .wrapping_neg());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r162(x0: f32) -> i8 {
-    (((x0).ceil()) as i8)
+fn r163(x0: u8, x1: u32, x2: u8, x3: isize) -> u8 {
+    ((((x0 << x1).min((64 & x2)) << (((x3 | 1) % (x3 | 1)) & (x3 - x3)))
+        << (((x2 - x0) as usize) ^ (((x1 as f64).signum()) as usize)))
+        - ((((x0 as f64) as usize)
+            .rotate_right((((x0 as usize) / ((x1 as usize) | 1)) as u32) % 40)) as u8)
+            .wrapping_neg())
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e163(x0: &[i32], x1: &[i32], out: &mut [i32]) {
+fn e164(x0: &[u64], x1: &[u64], x2: &[u8], x3: &[u32], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((if false { x0[i] } else { x0[i] }).wrapping_mul(x0[i])
-            - ((x0[i] + x0[i]) | (x1[i] >> 63)));
+        out[i] = (((x2[i] >> x3[i]) * ((x1[i]) as u8)) | (((x0[i]) as i16) as u8));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r163(x0: i32, x1: i32) -> i32 {
-    ((if false { x0 } else { x0 }).wrapping_mul(x0) - ((x0 + x0) | (x1 >> 63)))
+fn r164(x0: u64, x1: u64, x2: u8, x3: u32) -> u8 {
+    (((x2 >> x3) * ((x1) as u8)) | (((x0) as i16) as u8))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e164(x0: &[usize], x1: &[f64], x2: &[f64], out: &mut [f64]) {
+fn e165(x0: &[i8], x1: &[i8], x2: &[bool], x3: &[i8], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (-(-(if ((x0[i]).wrapping_mul(x0[i]) >= 1000usize) {
-            4294967296.0
+        out[i] = (((x0[i]).min(x1[i]) - ((x2[i]) as i8))
+            ^ ((x1[i]).wrapping_sub(x3[i]) ^ (x3[i] | x3[i])))
+            .saturating_mul(
+                (if (((x3[i] as usize) > (x0[i] as usize)) && (false && x2[i])) {
+                    ((((x3[i] as isize) as u64).count_ones()) as i8)
+                } else {
+                    ((x1[i] + x1[i]) & (x1[i] * (-2)))
+                }),
+            );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r165(x0: i8, x1: i8, x2: bool, x3: i8) -> i8 {
+    (((x0).min(x1) - ((x2) as i8)) ^ ((x1).wrapping_sub(x3) ^ (x3 | x3))).saturating_mul(
+        (if (((x3 as usize) > (x0 as usize)) && (false && x2)) {
+            ((((x3 as isize) as u64).count_ones()) as i8)
         } else {
-            ((x2[i] / 0.5) / x1[i])
-        })));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r164(x0: usize, x1: f64, x2: f64) -> f64 {
-    (-(-(if ((x0).wrapping_mul(x0) >= 1000usize) {
-        4294967296.0
-    } else {
-        ((x2 / 0.5) / x1)
-    })))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e165(x0: &[i64], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((false && true) as i64).max((x0[i]).abs());
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r165(x0: i64) -> i64 {
-    ((false && true) as i64).max((x0).abs())
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e166(x0: &[u64], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).wrapping_sub(x0[i]) | (x0[i] / (x0[i] | 1)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r166(x0: u64) -> u64 {
-    ((x0).wrapping_sub(x0) | (x0 / (x0 | 1)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e167(x0: &[u32], x1: &[u16], x2: &[u16], x3: &[u64], out: &mut [i16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x0[i] * x0[i]) as u16).wrapping_sub(((x2[i] >> x3[i]) - (x1[i] - 0)))
-            | ((x2[i] / (x2[i] | 1)) * ((x1[i] as i8) as u16))
-                .wrapping_mul((((x3[i]).max(x3[i])) as u16)))
-        .count_ones()) as i16);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r167(x0: u32, x1: u16, x2: u16, x3: u64) -> i16 {
-    (((((x0 * x0) as u16).wrapping_sub(((x2 >> x3) - (x1 - 0)))
-        | ((x2 / (x2 | 1)) * ((x1 as i8) as u16)).wrapping_mul((((x3).max(x3)) as u16)))
-    .count_ones()) as i16)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e168(x0: &[i32], x1: &[isize], x2: &[u64], x3: &[u16], out: &mut [u16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x1[i]).min(127)).abs()
-            * ((x3[i]) as isize).wrapping_mul(((x0[i] as f64) as isize)))
-            & ((x0[i] >> 65) as isize).max((((x2[i]) as isize) - (x1[i]).abs())))
-            as u16);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r168(x0: i32, x1: isize, x2: u64, x3: u16) -> u16 {
-    (((((x1).min(127)).abs() * ((x3) as isize).wrapping_mul(((x0 as f64) as isize)))
-        & ((x0 >> 65) as isize).max((((x2) as isize) - (x1).abs()))) as u16)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e169(x0: &[bool], x1: &[u32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((if x0[i] {
-            (((x0[i]) as i8) << 65)
-        } else {
-            (((x1[i]).max(1000)) as i8)
-        })
-        .abs()) as f32);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r169(x0: bool, x1: u32) -> f32 {
-    (((if x0 {
-        (((x0) as i8) << 65)
-    } else {
-        (((x1).max(1000)) as i8)
-    })
-    .abs()) as f32)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e170(x0: &[u64], x1: &[u64], x2: &[u64], out: &mut [i32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((!((x0[i]).max(x2[i]) ^ (x0[i]).wrapping_mul(x1[i]))).leading_zeros()) as i32);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r170(x0: u64, x1: u64, x2: u64) -> i32 {
-    (((!((x0).max(x2) ^ (x0).wrapping_mul(x1))).leading_zeros()) as i32)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e171(x0: &[f64], x1: &[f64], x2: &[f32], x3: &[f64], out: &mut [isize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i] - x0[i]).min((x1[i]).ceil()) + 0.0).min(
-            (if (x2[i] <= 1e10) {
-                ((x0[i]).min(x3[i]) + 0.0)
-            } else {
-                (x3[i] + x0[i])
-            }),
-        ) + 0.0) as isize);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r171(x0: f64, x1: f64, x2: f32, x3: f64) -> isize {
-    ((((x0 - x0).min((x1).ceil()) + 0.0).min(
-        (if (x2 <= 1e10) {
-            ((x0).min(x3) + 0.0)
-        } else {
-            (x3 + x0)
+            ((x1 + x1) & (x1 * (-2)))
         }),
-    ) + 0.0) as isize)
+    )
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e172(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+fn e166(x0: &[f32], x1: &[f32], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (-(x1[i] - x0[i]));
+        out[i] = ((((x1[i] * 4294967296.0) / (x0[i]).mul_add(x1[i], 1e10)) as u64) as isize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r172(x0: f32, x1: f32) -> f32 {
-    (-(x1 - x0))
+fn r166(x0: f32, x1: f32) -> isize {
+    ((((x1 * 4294967296.0) / (x0).mul_add(x1, 1e10)) as u64) as isize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e173(x0: &[u8], x1: &[f64], x2: &[u16], x3: &[u16], out: &mut [u16]) {
+fn e167(x0: &[u16], x1: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((((x3[i] as u32) as i64).trailing_zeros()) as u16)
-            << (((x1[i] as f32) as f64) as u32))
-            - 1000)
-            ^ (((64u16).max(100) ^ 127)
-                << ((((x0[i]).trailing_zeros()).leading_zeros()) as usize))
-                .wrapping_sub(
-                    ((x2[i] << x0[i]).max((x3[i] / (x2[i] | 1))) * ((255.5 == x1[i]) as u16)),
-                ));
+        out[i] = ((((x0[i]) as usize) as i16) * x1[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r173(x0: u8, x1: f64, x2: u16, x3: u16) -> u16 {
-    (((((((x3 as u32) as i64).trailing_zeros()) as u16) << (((x1 as f32) as f64) as u32)) - 1000)
-        ^ (((64u16).max(100) ^ 127) << ((((x0).trailing_zeros()).leading_zeros()) as usize))
-            .wrapping_sub(((x2 << x0).max((x3 / (x2 | 1))) * ((255.5 == x1) as u16))))
+fn r167(x0: u16, x1: i16) -> i16 {
+    ((((x0) as usize) as i16) * x1)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e174(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+fn e168(x0: &[bool], x1: &[u32], x2: &[u64], x3: &[i16], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x1[i] - x0[i]) * 0.5);
+        out[i] = (((((x0[i]) as i16) ^ ((x1[i]) as i16)).wrapping_add(
+            (if (x1[i] < x1[i]) {
+                (x3[i] ^ x3[i])
+            } else {
+                ((x2[i]) as i16)
+            }),
+        )) as f32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r174(x0: f64, x1: f64) -> f64 {
-    ((x1 - x0) * 0.5)
+fn r168(x0: bool, x1: u32, x2: u64, x3: i16) -> f32 {
+    (((((x0) as i16) ^ ((x1) as i16))
+        .wrapping_add((if (x1 < x1) { (x3 ^ x3) } else { ((x2) as i16) }))) as f32)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e175(x0: &[i16], x1: &[i16], x2: &[i16], out: &mut [u64]) {
+fn e169(x0: &[f32], x1: &[u64], x2: &[u32], x3: &[u32], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]).wrapping_sub(x1[i]) | 1) % ((x2[i] ^ x2[i]) | 1)) as u64);
+        out[i] = ((((x0[i]) as u64).saturating_mul((x1[i] >> x2[i]))) as i16).pow(
+            ((((x3[i] + x3[i]) + x3[i]) >> ((((x3[i]).count_ones()) as isize) as i16)) as u32) % 40,
+        );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r175(x0: i16, x1: i16, x2: i16) -> u64 {
-    ((((x0).wrapping_sub(x1) | 1) % ((x2 ^ x2) | 1)) as u64)
+fn r169(x0: f32, x1: u64, x2: u32, x3: u32) -> i16 {
+    ((((x0) as u64).saturating_mul((x1 >> x2))) as i16)
+        .pow(((((x3 + x3) + x3) >> ((((x3).count_ones()) as isize) as i16)) as u32) % 40)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e176(x0: &[isize], x1: &[u64], x2: &[f32], x3: &[i16], out: &mut [u64]) {
+fn e170(x0: &[i16], x1: &[u64], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] % ((x0[i] | 1) & i16::MAX))
+            .pow((((x1[i]).saturating_add(2147483648)) as u32) % 40);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r170(x0: i16, x1: u64) -> i16 {
+    (x0 % ((x0 | 1) & i16::MAX)).pow((((x1).saturating_add(2147483648)) as u32) % 40)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e171(x0: &[i32], x1: &[i32], x2: &[i64], x3: &[f32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((x3[i] as u64).count_ones()) as i32) + ((x3[i]) as i32))
+            ^ ((x0[i]).saturating_mul(x1[i]) >> (x2[i]).abs()));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r171(x0: i32, x1: i32, x2: i64, x3: f32) -> i32 {
+    (((((x3 as u64).count_ones()) as i32) + ((x3) as i32))
+        ^ ((x0).saturating_mul(x1) >> (x2).abs()))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e172(x0: &[u64], x1: &[u64], x2: &[u32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((!((x0[i]).wrapping_mul(x1[i]) | (x0[i]).rotate_right(((x2[i]) as u32) % 40)))
+            .trailing_zeros()) as i32);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r172(x0: u64, x1: u64, x2: u32) -> i32 {
+    (((!((x0).wrapping_mul(x1) | (x0).rotate_right(((x2) as u32) % 40))).trailing_zeros()) as i32)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e173(x0: &[f32], x1: &[u64], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x1[i]) as f32) - (x3[i] - x2[i])) % x0[i]).abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r173(x0: f32, x1: u64, x2: f32, x3: f32) -> f32 {
+    ((((x1) as f32) - (x3 - x2)) % x0).abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e174(x0: &[u64], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((!x0[i]) >> 33).leading_zeros()) as i32) as f32);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r174(x0: u64) -> f32 {
+    (((((!x0) >> 33).leading_zeros()) as i32) as f32)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e175(x0: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] - (127 | 256u32));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r175(x0: u32) -> u32 {
+    (x0 - (127 | 256u32))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e176(x0: &[isize], x1: &[u16], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((if (x0[i] >= x0[i]) {
+            (x1[i]).saturating_add(x1[i])
+        } else {
+            7
+        }) as i8)
+            .leading_zeros()) as u8);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r176(x0: isize, x1: u16) -> u8 {
+    ((((if (x0 >= x0) {
+        (x1).saturating_add(x1)
+    } else {
+        7
+    }) as i8)
+        .leading_zeros()) as u8)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e177(x0: &[u64], x1: &[f32], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] << (((x1[i]) as u32) << (0i64).wrapping_neg())) as f64);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r177(x0: u64, x1: f32) -> f64 {
+    ((x0 << (((x1) as u32) << (0i64).wrapping_neg())) as f64)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e178(x0: &[usize], x1: &[isize], x2: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] - x0[i]) as isize).wrapping_mul(((1 - x1[i]) * (x2[i] & x1[i])));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r178(x0: usize, x1: isize, x2: isize) -> isize {
+    ((x0 - x0) as isize).wrapping_mul(((1 - x1) * (x2 & x1)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e179(x0: &[u8], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).wrapping_mul((32u8 + 7))) as f64).abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r179(x0: u8) -> f64 {
+    (((x0).wrapping_mul((32u8 + 7))) as f64).abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e180(x0: &[i16], x1: &[i16], x2: &[i16], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x0[i]).wrapping_sub(x1[i]) | 1) % ((x2[i] ^ x2[i]) | 1)) as f32).powi(64);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r180(x0: i16, x1: i16, x2: i16) -> f32 {
+    ((((x0).wrapping_sub(x1) | 1) % ((x2 ^ x2) | 1)) as f32).powi(64)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e181(x0: &[isize], x1: &[u64], x2: &[f32], x3: &[i16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((if ((63 | x0[i]) > (x0[i] * 1000)) {
@@ -2736,39 +2885,39 @@ fn e176(x0: &[isize], x1: &[u64], x2: &[f32], x3: &[i16], out: &mut [u64]) {
         } else {
             (-x3[i])
         })
-        .leading_zeros()) as usize) as u64);
+        .leading_zeros()) as u64) as f64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r176(x0: isize, x1: u64, x2: f32, x3: i16) -> u64 {
+fn r181(x0: isize, x1: u64, x2: f32, x3: i16) -> f64 {
     ((((if ((63 | x0) > (x0 * 1000)) {
         (((x2) as i16) * (((x1).leading_zeros()) as i16))
     } else {
         (-x3)
     })
-    .leading_zeros()) as usize) as u64)
+    .leading_zeros()) as u64) as f64)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e177(x0: &[u32], x1: &[u32], out: &mut [u32]) {
+fn e182(x0: &[u32], x1: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (x0[i] % (x0[i] | 1)).wrapping_mul((!x1[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r177(x0: u32, x1: u32) -> u32 {
+fn r182(x0: u32, x1: u32) -> u32 {
     (x0 % (x0 | 1)).wrapping_mul((!x1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e178(x0: &[i8], x1: &[bool], x2: &[isize], out: &mut [i8]) {
+fn e183(x0: &[i8], x1: &[bool], x2: &[isize], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((100u64).count_ones()) as i8).wrapping_add((x0[i]).min(x0[i]))
-            + (x0[i]).abs())
+            + (x0[i]).wrapping_neg())
             + (if x1[i] {
                 (x0[i] & x0[i]).min(x0[i])
             } else {
@@ -2777,8 +2926,8 @@ fn e178(x0: &[i8], x1: &[bool], x2: &[isize], out: &mut [i8]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r178(x0: i8, x1: bool, x2: isize) -> i8 {
-    (((((100u64).count_ones()) as i8).wrapping_add((x0).min(x0)) + (x0).abs())
+fn r183(x0: i8, x1: bool, x2: isize) -> i8 {
+    (((((100u64).count_ones()) as i8).wrapping_add((x0).min(x0)) + (x0).wrapping_neg())
         + (if x1 {
             (x0 & x0).min(x0)
         } else {
@@ -2788,1327 +2937,1302 @@ fn r178(x0: i8, x1: bool, x2: isize) -> i8 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e179(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+fn e184(x0: &[f64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i] * x0[i]) * (if false { x1[i] } else { x0[i] }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r179(x0: f64, x1: f64) -> f64 {
+fn r184(x0: f64, x1: f64) -> f64 {
     ((x0 * x0) * (if false { x1 } else { x0 }))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e180(x0: &[i16], x1: &[i16], x2: &[i32], x3: &[isize], out: &mut [i16]) {
+fn e185(x0: &[i16], x1: &[i16], x2: &[i32], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((100 - x1[i]) + (x0[i] | x0[i])) >> x2[i])
-            .max(((x1[i] >> x3[i]).max((x0[i]).min(64)) >> 0));
+        out[i] = (((100 - x1[i]) + (x0[i] | x0[i])) >> x2[i]).reverse_bits();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r180(x0: i16, x1: i16, x2: i32, x3: isize) -> i16 {
-    (((100 - x1) + (x0 | x0)) >> x2).max(((x1 >> x3).max((x0).min(64)) >> 0))
+fn r185(x0: i16, x1: i16, x2: i32) -> i16 {
+    (((100 - x1) + (x0 | x0)) >> x2).reverse_bits()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e181(x0: &[f64], out: &mut [usize]) {
+fn e186(x0: &[bool], x1: &[i64], x2: &[i64], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).powi(1)) as i16).trailing_zeros()) as usize);
+        out[i] = (((if x0[i] { x2[i] } else { x1[i] }) % (((0 + x2[i]) | 1) & i64::MAX)) >> 32)
+            .trailing_zeros();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r181(x0: f64) -> usize {
-    (((((x0).powi(1)) as i16).trailing_zeros()) as usize)
+fn r186(x0: bool, x1: i64, x2: i64) -> u32 {
+    (((if x0 { x2 } else { x1 }) % (((0 + x2) | 1) & i64::MAX)) >> 32).trailing_zeros()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e182(x0: &[bool], x1: &[usize], x2: &[usize], x3: &[u32], out: &mut [usize]) {
+fn e187(x0: &[f64], x1: &[bool], x2: &[i32], x3: &[u8], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((if x0[i] { x1[i] } else { x1[i] }).max((x2[i] >> x3[i])))
-            .max((((x0[i] as u64) + (x2[i] as u64)) as usize))
-            / (((((x2[i] as u16) - (x0[i] as u16)) * ((x3[i] as u16) >> 65)) as usize) | 1))
-            % (((((x0[i]) as usize).min((x2[i] ^ 0))
-                * (((isize::MIN + (x3[i] as isize)).count_ones()) as usize))
-                << (((((x0[i] as u8) as f32) <= (x1[i] as f32)) as i16) as u32))
-                | 1));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r182(x0: bool, x1: usize, x2: usize, x3: u32) -> usize {
-    ((((if x0 { x1 } else { x1 }).max((x2 >> x3))).max((((x0 as u64) + (x2 as u64)) as usize))
-        / (((((x2 as u16) - (x0 as u16)) * ((x3 as u16) >> 65)) as usize) | 1))
-        % (((((x0) as usize).min((x2 ^ 0))
-            * (((isize::MIN + (x3 as isize)).count_ones()) as usize))
-            << (((((x0 as u8) as f32) <= (x1 as f32)) as i16) as u32))
-            | 1))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e183(x0: &[f32], x1: &[f32], out: &mut [i16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (-((!(x1[i] == x0[i])) as i16));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r183(x0: f32, x1: f32) -> i16 {
-    (-((!(x1 == x0)) as i16))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e184(x0: &[u16], x1: &[i32], x2: &[i64], x3: &[i64], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x1[i] + (((x0[i]).count_ones()) as i32)) as i64)
-            .wrapping_sub(((x2[i]).abs() * (x2[i]).max(x2[i])).min(x3[i])))
-            as u64);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r184(x0: u16, x1: i32, x2: i64, x3: i64) -> u64 {
-    ((((x1 + (((x0).count_ones()) as i32)) as i64)
-        .wrapping_sub(((x2).abs() * (x2).max(x2)).min(x3))) as u64)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e185(x0: &[u32], x1: &[isize], x2: &[isize], out: &mut [bool]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]).count_ones()) as isize) >= (x1[i]).max(x2[i]));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r185(x0: u32, x1: isize, x2: isize) -> bool {
-    ((((x0).count_ones()) as isize) >= (x1).max(x2))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e186(x0: &[bool], x1: &[u32], x2: &[u32], x3: &[u32], out: &mut [isize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (if x0[i] {
-            ((((x1[i]).wrapping_add(x2[i]) - (x1[i] << x2[i])) % ((x2[i] + x3[i]).min(65536) | 1))
-                as isize)
-        } else {
-            (x1[i] as isize)
-        });
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r186(x0: bool, x1: u32, x2: u32, x3: u32) -> isize {
-    (if x0 {
-        ((((x1).wrapping_add(x2) - (x1 << x2)) % ((x2 + x3).min(65536) | 1)) as isize)
-    } else {
-        (x1 as isize)
-    })
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e187(x0: &[u64], x1: &[i32], x2: &[usize], x3: &[f32], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i] / (((!x1[i]) as u64) | 1))
-            >> (((((x3[i]) as usize) & x2[i]).count_ones()) as i64))
-            / (((((x3[i] % 2147483648.0).ceil()) as u32) as u64) | 1));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r187(x0: u64, x1: i32, x2: usize, x3: f32) -> u64 {
-    (((x0 / (((!x1) as u64) | 1)) >> (((((x3) as usize) & x2).count_ones()) as i64))
-        / (((((x3 % 2147483648.0).ceil()) as u32) as u64) | 1))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e188(x0: &[usize], x1: &[usize], x2: &[usize], x3: &[u16], out: &mut [usize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x1[i] & (x2[i] ^ x2[i])) & ((x1[i] * x2[i]) >> ((x3[i]) as i64)))
-            & (((x0[i]).wrapping_mul(x0[i]) / ((x0[i] << 65536usize) | 1))
-                * (x0[i] * x1[i]).max(x0[i])))
-            >> 64);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r188(x0: usize, x1: usize, x2: usize, x3: u16) -> usize {
-    ((((x1 & (x2 ^ x2)) & ((x1 * x2) >> ((x3) as i64)))
-        & (((x0).wrapping_mul(x0) / ((x0 << 65536usize) | 1)) * (x0 * x1).max(x0)))
-        >> 64)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e189(x0: &[i64], x1: &[u8], x2: &[u8], x3: &[u8], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (if ((((x0[i]) as u8).max(x1[i]) - x2[i]) > (x1[i] - ((x2[i] + x3[i]) + 64))) {
-            (((0.0 - (x0[i] as f32)).floor()
-                % ((x2[i] as f32) - (x2[i] as f32)).powi(((2 | (x1[i] as i32)) % 40)))
-            .min((x2[i] as f32))
-                + 0.0)
-        } else {
-            ((x3[i] as f32).sqrt() % (((x1[i] as i8) - (x2[i] as i8)) as f32)).sqrt()
-        });
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r189(x0: i64, x1: u8, x2: u8, x3: u8) -> f32 {
-    (if ((((x0) as u8).max(x1) - x2) > (x1 - ((x2 + x3) + 64))) {
-        (((0.0 - (x0 as f32)).floor() % ((x2 as f32) - (x2 as f32)).powi(((2 | (x1 as i32)) % 40)))
-            .min((x2 as f32))
-            + 0.0)
-    } else {
-        ((x3 as f32).sqrt() % (((x1 as i8) - (x2 as i8)) as f32)).sqrt()
-    })
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e190(x0: &[i64], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]).leading_zeros()) as usize) as f32);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r190(x0: i64) -> f32 {
-    ((((x0).leading_zeros()) as usize) as f32)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e191(x0: &[f64], x1: &[u8], x2: &[i64], x3: &[isize], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (if (!(2.0 > x0[i])) {
-            (((x1[i]).leading_zeros()) as i64)
-        } else {
-            ((x2[i] % ((x2[i] | 1) & i64::MAX)) >> x3[i])
-        });
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r191(x0: f64, x1: u8, x2: i64, x3: isize) -> i64 {
-    (if (!(2.0 > x0)) {
-        (((x1).leading_zeros()) as i64)
-    } else {
-        ((x2 % ((x2 | 1) & i64::MAX)) >> x3)
-    })
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e192(x0: &[u32], x1: &[f64], out: &mut [u32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).wrapping_add(((x1[i]) as u32)) >> 0);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r192(x0: u32, x1: f64) -> u32 {
-    ((x0).wrapping_add(((x1) as u32)) >> 0)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e193(x0: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (1e10 - (x0[i]).powi(0));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r193(x0: f64) -> f64 {
-    (1e10 - (x0).powi(0))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e194(x0: &[i16], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]) as u16).trailing_zeros()) as u64);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r194(x0: i16) -> u64 {
-    ((((x0) as u16).trailing_zeros()) as u64)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e195(x0: &[u64], x1: &[u64], x2: &[u64], x3: &[i8], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x0[i] - x1[i]) / ((x2[i] >> x0[i]) | 1)) as f32) as i64)
-            << (if (((x3[i] != 63) && ((x3[i] > 32) ^ false))
-                && (((x3[i] as f64) != (x3[i] as f64)) || ((x3[i] > 2) || (x3[i] > 7i8))))
+        out[i] = (((((x0[i] - x0[i]) / x0[i])
+            .powi(((((if x1[i] { (-128) } else { x2[i] }) | 1) % (((x1[i]) as i32) | 1)) % 40)))
+            as u16)
+            << (if ((((x3[i]) as f32) == ((x2[i] as isize) as f32))
+                && (((x2[i] as i16) & (x3[i] as i16)) > (x3[i] as i16).saturating_sub((-129))))
             {
-                (x2[i] as i32)
+                x3[i]
             } else {
-                (!((x0[i] as i32).wrapping_sub((x2[i] as i32)) - ((x1[i] as u8) as i32)))
+                ((x3[i]).max(100) % (x3[i] | 1)).swap_bytes()
             }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r195(x0: u64, x1: u64, x2: u64, x3: i8) -> i64 {
-    (((((x0 - x1) / ((x2 >> x0) | 1)) as f32) as i64)
-        << (if (((x3 != 63) && ((x3 > 32) ^ false))
-            && (((x3 as f64) != (x3 as f64)) || ((x3 > 2) || (x3 > 7i8))))
+fn r187(x0: f64, x1: bool, x2: i32, x3: u8) -> u16 {
+    (((((x0 - x0) / x0).powi(((((if x1 { (-128) } else { x2 }) | 1) % (((x1) as i32) | 1)) % 40)))
+        as u16)
+        << (if ((((x3) as f32) == ((x2 as isize) as f32))
+            && (((x2 as i16) & (x3 as i16)) > (x3 as i16).saturating_sub((-129))))
         {
-            (x2 as i32)
+            x3
         } else {
-            (!((x0 as i32).wrapping_sub((x2 as i32)) - ((x1 as u8) as i32)))
+            ((x3).max(100) % (x3 | 1)).swap_bytes()
         }))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e196(x0: &[i32], x1: &[i64], x2: &[isize], out: &mut [f64]) {
+fn e188(x0: &[i16], x1: &[i16], x2: &[u8], x3: &[i16], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x2[i] & 65536) - ((x1[i]) as isize)) as u8) as f64)
-            / (9.3e18 / ((((x0[i]).max(7)) as u8) as f64)));
+        out[i] = (((x0[i] << x1[i]) as i8) >> (x2[i] | 255).pow(((x0[i] ^ x3[i]) as u32) % 40));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r196(x0: i32, x1: i64, x2: isize) -> f64 {
-    (((((x2 & 65536) - ((x1) as isize)) as u8) as f64) / (9.3e18 / ((((x0).max(7)) as u8) as f64)))
+fn r188(x0: i16, x1: i16, x2: u8, x3: i16) -> i8 {
+    (((x0 << x1) as i8) >> (x2 | 255).pow(((x0 ^ x3) as u32) % 40))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e197(x0: &[i32], x1: &[i16], x2: &[u8], x3: &[isize], out: &mut [u8]) {
+fn e189(x0: &[u64], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i]) as u8) - x2[i]) * (((x0[i] >> 8).leading_zeros()) as u8))
-            - (((x2[i]).min(x2[i]) * (((x3[i]).count_ones()) as u8))
-                ^ ((x2[i]).wrapping_sub(x2[i]) - (x2[i] - 63))));
+        out[i] = (((x0[i]) as i32) as u8);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r197(x0: i32, x1: i16, x2: u8, x3: isize) -> u8 {
-    (((((x1) as u8) - x2) * (((x0 >> 8).leading_zeros()) as u8))
-        - (((x2).min(x2) * (((x3).count_ones()) as u8)) ^ ((x2).wrapping_sub(x2) - (x2 - 63))))
+fn r189(x0: u64) -> u8 {
+    (((x0) as i32) as u8)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e198(x0: &[i16], x1: &[i16], x2: &[u16], x3: &[i16], out: &mut [i16]) {
+fn e190(x0: &[f32], x1: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((!(((100u64).leading_zeros()) as i16)) & ((x1[i]).min((-100)) & x0[i]))
-            % ((((x3[i] - ((x2[i]) as i16)) << x0[i]) | 1) & i16::MAX))
-            % (((x1[i] >> 3) | 1) & i16::MAX));
+        out[i] = (((x0[i]).trunc() + (x0[i]).fract())
+            .max((((-1e-3) % x0[i]).max((x1[i] * (-7.75))) + 0.0))
+            + 0.0);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r198(x0: i16, x1: i16, x2: u16, x3: i16) -> i16 {
-    ((((!(((100u64).leading_zeros()) as i16)) & ((x1).min((-100)) & x0))
-        % ((((x3 - ((x2) as i16)) << x0) | 1) & i16::MAX))
-        % (((x1 >> 3) | 1) & i16::MAX))
+fn r190(x0: f32, x1: f32) -> f32 {
+    (((x0).trunc() + (x0).fract()).max((((-1e-3) % x0).max((x1 * (-7.75))) + 0.0)) + 0.0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e199(x0: &[i32], x1: &[u16], x2: &[u16], x3: &[u16], out: &mut [u16]) {
+fn e191(x0: &[i8], x1: &[i8], x2: &[i64], x3: &[u16], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((0 ^ ((x0[i]) as u8)) << ((127 | x3[i]) & (x1[i] % (x2[i] | 1))))
-            .trailing_zeros()) as u16);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r199(x0: i32, x1: u16, x2: u16, x3: u16) -> u16 {
-    ((((0 ^ ((x0) as u8)) << ((127 | x3) & (x1 % (x2 | 1)))).trailing_zeros()) as u16)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e200(x0: &[i8], x1: &[u32], x2: &[i32], x3: &[usize], out: &mut [usize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((!((x2[i]) as usize))
-            % (((x3[i]).max(x3[i]) / (((x2[i]) as usize) | 1)) | 1))
-            & ((!(((x3[i] as u16).trailing_zeros()) as usize))
-                - (x3[i] >> 15).min((x3[i]).max(4294967295))))
-            + ((!(((x0[i]) as usize) >> 31))
-                >> (x0[i] ^ ((((x1[i]).trailing_zeros()) as i8) * (x0[i] | x0[i])))));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r200(x0: i8, x1: u32, x2: i32, x3: usize) -> usize {
-    ((((!((x2) as usize)) % (((x3).max(x3) / (((x2) as usize) | 1)) | 1))
-        & ((!(((x3 as u16).trailing_zeros()) as usize)) - (x3 >> 15).min((x3).max(4294967295))))
-        + ((!(((x0) as usize) >> 31)) >> (x0 ^ ((((x1).trailing_zeros()) as i8) * (x0 | x0)))))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e201(x0: &[isize], x1: &[isize], x2: &[usize], out: &mut [usize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x0[i]).min(x1[i])) as i32) + (((x2[i]).min(x2[i])) as i32)) as usize);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r201(x0: isize, x1: isize, x2: usize) -> usize {
-    (((((x0).min(x1)) as i32) + (((x2).min(x2)) as i32)) as usize)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e202(x0: &[u16], x1: &[u16], x2: &[u64], x3: &[i16], out: &mut [u16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (if ((x0[i] - 128) < (!x0[i])) {
-            ((x1[i] / (x0[i] | 1)) % (((x1[i] as i64) as u16) | 1))
+        out[i] = ((if (((x1[i] & x0[i]) << 15) < ((!x0[i]) >> 16)) {
+            ((((x0[i] as isize) < (x3[i] as isize)) ^ (x2[i] != x2[i])) as i64)
         } else {
-            ((x0[i] + x1[i]) >> (x2[i] << x3[i]))
+            (((2147483647 * x2[i]) - (x2[i] + x2[i]))
+                & (if (x3[i] >= x3[i]) {
+                    (x2[i] * x2[i])
+                } else {
+                    (x2[i] ^ 2147483648i64)
+                }))
+        }) as u8);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r191(x0: i8, x1: i8, x2: i64, x3: u16) -> u8 {
+    ((if (((x1 & x0) << 15) < ((!x0) >> 16)) {
+        ((((x0 as isize) < (x3 as isize)) ^ (x2 != x2)) as i64)
+    } else {
+        (((2147483647 * x2) - (x2 + x2))
+            & (if (x3 >= x3) {
+                (x2 * x2)
+            } else {
+                (x2 ^ 2147483648i64)
+            }))
+    }) as u8)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e192(x0: &[f64], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x0[i]) as u64) as i32) & 2147483647).leading_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r192(x0: f64) -> u32 {
+    ((((x0) as u64) as i32) & 2147483647).leading_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e193(x0: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] - x0[i]) * x0[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r193(x0: isize) -> isize {
+    ((x0 - x0) * x0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e194(x0: &[usize], x1: &[usize], x2: &[usize], x3: &[i32], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((if (x2[i] > 256) {
+            (-(x2[i] as i16))
+        } else {
+            (-1)
+        }) as usize)
+            - ((x2[i] * x1[i]) + (x1[i] * x0[i])).wrapping_add(((x3[i] & x3[i]) as usize)))
+            as f64);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r194(x0: usize, x1: usize, x2: usize, x3: i32) -> f64 {
+    ((((if (x2 > 256) { (-(x2 as i16)) } else { (-1) }) as usize)
+        - ((x2 * x1) + (x1 * x0)).wrapping_add(((x3 & x3) as usize))) as f64)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e195(x0: &[i8], x1: &[f64], x2: &[f64], x3: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((x2[i]).rem_euclid((-1e-3)) + (x3[i] * 2147483648.0)) as f32) as f64)
+            + ((x1[i] * x2[i]).floor() / ((x0[i] >> 65) as f64)).ceil());
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r195(x0: i8, x1: f64, x2: f64, x3: f64) -> f64 {
+    (((((x2).rem_euclid((-1e-3)) + (x3 * 2147483648.0)) as f32) as f64)
+        + ((x1 * x2).floor() / ((x0 >> 65) as f64)).ceil())
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e196(x0: &[bool], x1: &[f32], x2: &[i8], x3: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (if x0[i] {
+            (((7 ^ x2[i]) - x3[i]) ^ ((x3[i] - x2[i]) + (-1i8).min(31)))
+        } else {
+            (((!((x1[i]) as i8)) | 1) % ((x2[i] - (x2[i] & 3)) | 1))
         });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r202(x0: u16, x1: u16, x2: u64, x3: i16) -> u16 {
-    (if ((x0 - 128) < (!x0)) {
-        ((x1 / (x0 | 1)) % (((x1 as i64) as u16) | 1))
+fn r196(x0: bool, x1: f32, x2: i8, x3: i8) -> i8 {
+    (if x0 {
+        (((7 ^ x2) - x3) ^ ((x3 - x2) + (-1i8).min(31)))
     } else {
-        ((x0 + x1) >> (x2 << x3))
+        (((!((x1) as i8)) | 1) % ((x2 - (x2 & 3)) | 1))
     })
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e203(x0: &[f64], x1: &[i64], x2: &[u32], x3: &[i8], out: &mut [i64]) {
+fn e197(x0: &[f32], x1: &[f32], x2: &[bool], x3: &[i64], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((((x0[i]) as i32) as usize) as i64)
-            ^ ((((x2[i]) as i16) as i64) ^ (x1[i] * 65536).abs()))
-            - ((((((x3[i]).count_ones()) as i32) as u32) as i64) + ((x3[i]) as i64)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r203(x0: f64, x1: i64, x2: u32, x3: i8) -> i64 {
-    ((((((x0) as i32) as usize) as i64) ^ ((((x2) as i16) as i64) ^ (x1 * 65536).abs()))
-        - ((((((x3).count_ones()) as i32) as u32) as i64) + ((x3) as i64)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e204(x0: &[i64], x1: &[i64], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] | x0[i]) - (x1[i] | x1[i]));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r204(x0: i64, x1: i64) -> i64 {
-    ((x0 | x0) - (x1 | x1))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e205(x0: &[i8], x1: &[usize], x2: &[isize], x3: &[i64], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((2147483647 - ((x3[i]) as u64)) + ((((x3[i]) as u32).leading_zeros()) as u64))
-            + (((!x0[i]) as u64)
-                % ((if (x1[i] == x1[i]) {
-                    ((x2[i]) as u64)
-                } else {
-                    ((x3[i]) as u64)
-                }) | 1)))
-            .min((x2[i] as u64));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r205(x0: i8, x1: usize, x2: isize, x3: i64) -> u64 {
-    (((2147483647 - ((x3) as u64)) + ((((x3) as u32).leading_zeros()) as u64))
-        + (((!x0) as u64)
-            % ((if (x1 == x1) {
-                ((x2) as u64)
+        out[i] = ((((x0[i]).copysign(0.1) + (x1[i] * x0[i])) as i16) as u64).min(
+            ((if (!x2[i]) {
+                ((((x1[i] as i16) as u16).count_ones()) as u64)
             } else {
-                ((x3) as u64)
-            }) | 1)))
-        .min((x2 as u64))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e206(x0: &[i64], x1: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]).wrapping_add(x0[i]) * (1 * x0[i])) as f64)
-            - (((1e10 + x1[i]) - (-x1[i])) + ((x0[i] + x0[i]) as f64)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r206(x0: i64, x1: f64) -> f64 {
-    ((((x0).wrapping_add(x0) * (1 * x0)) as f64) - (((1e10 + x1) - (-x1)) + ((x0 + x0) as f64)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e207(x0: &[isize], x1: &[f64], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x0[i] - 256).abs()) as i8).max((((x1[i] / 1.0) < x1[i]) as i8))) as u64);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r207(x0: isize, x1: f64) -> u64 {
-    (((((x0 - 256).abs()) as i8).max((((x1 / 1.0) < x1) as i8))) as u64)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e208(x0: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((1000i32) as f32) / ((x0[i]).min(1e30) + 0.0));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r208(x0: f32) -> f32 {
-    (((1000i32) as f32) / ((x0).min(1e30) + 0.0))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e209(x0: &[i64], x1: &[usize], out: &mut [usize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x1[i] | ((x0[i]) as usize));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r209(x0: i64, x1: usize) -> usize {
-    (x1 | ((x0) as usize))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e210(x0: &[i8], x1: &[i8], out: &mut [u32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (-(x0[i] - x1[i])).leading_zeros();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r210(x0: i8, x1: i8) -> u32 {
-    (-(x0 - x1)).leading_zeros()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e211(x0: &[f64], x1: &[i16], x2: &[u64], x3: &[bool], out: &mut [i16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((!(((x0[i]) as i16) * 255)).max(
-            (((x1[i] >> x2[i]) & (if x3[i] { 1 } else { x1[i] }))
-                * (x1[i] * x1[i]).wrapping_add((x1[i] * x1[i]))),
-        ) << ((((x0[i] + x0[i]) / x0[i]) as usize)
-            - (((x3[i] as usize).max((x0[i] as usize)) + ((x2[i] as isize) as usize))
-                << (-(x3[i] as i64)))));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r211(x0: f64, x1: i16, x2: u64, x3: bool) -> i16 {
-    ((!(((x0) as i16) * 255))
-        .max((((x1 >> x2) & (if x3 { 1 } else { x1 })) * (x1 * x1).wrapping_add((x1 * x1))))
-        << ((((x0 + x0) / x0) as usize)
-            - (((x3 as usize).max((x0 as usize)) + ((x2 as isize) as usize)) << (-(x3 as i64)))))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e212(x0: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] + x0[i]).floor()).powi(10);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r212(x0: f64) -> f64 {
-    ((x0 + x0).floor()).powi(10)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e213(x0: &[u16], x1: &[i32], x2: &[usize], out: &mut [u16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x0[i]
-            >> ((if (x0[i] < x0[i]) {
-                x1[i]
-            } else {
-                (x1[i]).max(x1[i])
-            }) - ((((x2[i]).count_ones()) as u64) as i32)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r213(x0: u16, x1: i32, x2: usize) -> u16 {
-    (x0 >> ((if (x0 < x0) { x1 } else { (x1).max(x1) }) - ((((x2).count_ones()) as u64) as i32)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e214(x0: &[u64], x1: &[isize], out: &mut [isize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]) as isize).max(x1[i]);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r214(x0: u64, x1: isize) -> isize {
-    ((x0) as isize).max(x1)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e215(x0: &[f64], x1: &[f64], x2: &[i8], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]).min(x1[i]) + 0.0) % ((x2[i]) as f64));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r215(x0: f64, x1: f64, x2: i8) -> f64 {
-    (((x0).min(x1) + 0.0) % ((x2) as f64))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e216(x0: &[u32], x1: &[u32], x2: &[i32], x3: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((((x1[i] - x0[i]).trailing_zeros()) as i32) as f64).powi(10)).min(
-            ((((x2[i]) as f64).max(x3[i]) + 0.0).floor()
-                + ((x3[i] - 65536.0) + ((x2[i]) as f64)).mul_add(
-                    ((x0[i] as f32) as f64).powi(((x2[i] * x2[i]) % 40)),
-                    (x3[i] / x3[i]).mul_add(x3[i], ((-0.0) % x3[i])),
-                )),
-        ) + 0.0);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r216(x0: u32, x1: u32, x2: i32, x3: f64) -> f64 {
-    ((((((x1 - x0).trailing_zeros()) as i32) as f64).powi(10)).min(
-        ((((x2) as f64).max(x3) + 0.0).floor()
-            + ((x3 - 65536.0) + ((x2) as f64)).mul_add(
-                ((x0 as f32) as f64).powi(((x2 * x2) % 40)),
-                (x3 / x3).mul_add(x3, ((-0.0) % x3)),
-            )),
-    ) + 0.0)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e217(x0: &[u32], x1: &[i16], x2: &[u32], x3: &[usize], out: &mut [u32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x0[i] | ((!((x1[i]) as u32)) + 65535)).max(
-            ((((x0[i]).wrapping_sub(x2[i]) >> (x3[i] * x3[i]))
-                - (((x3[i] as i8) & (x2[i] as i8)) as u32))
-                << ((((x0[i] as i64) as u64) * ((x1[i] as u16) as u64)) << 7)),
+                ((((x3[i]) as i16).count_ones()) as u64)
+            }) << ((((x1[i] as u64) as f32) as u32) >> 0)),
         );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r217(x0: u32, x1: i16, x2: u32, x3: usize) -> u32 {
-    (x0 | ((!((x1) as u32)) + 65535)).max(
-        ((((x0).wrapping_sub(x2) >> (x3 * x3)) - (((x3 as i8) & (x2 as i8)) as u32))
-            << ((((x0 as i64) as u64) * ((x1 as u16) as u64)) << 7)),
+fn r197(x0: f32, x1: f32, x2: bool, x3: i64) -> u64 {
+    ((((x0).copysign(0.1) + (x1 * x0)) as i16) as u64).min(
+        ((if (!x2) {
+            ((((x1 as i16) as u16).count_ones()) as u64)
+        } else {
+            ((((x3) as i16).count_ones()) as u64)
+        }) << ((((x1 as u64) as f32) as u32) >> 0)),
     )
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e218(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
+fn e198(x0: &[i16], x1: &[u32], x2: &[i16], x3: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] =
-            (((x1[i] + x0[i]) + (if false { x2[i] } else { x1[i] })) * ((x0[i] % 1e10) % x0[i]));
+        out[i] = ((!(x0[i]).midpoint((x0[i] + x0[i]))).wrapping_sub(
+            (if ((true && false) || (x1[i] >= 64u32)) {
+                (x3[i] + x3[i])
+            } else {
+                (if (!true) { (!x0[i]) } else { (!x2[i]) })
+            }),
+        ) >> (x2[i] as i64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r218(x0: f32, x1: f32, x2: f32) -> f32 {
-    (((x1 + x0) + (if false { x2 } else { x1 })) * ((x0 % 1e10) % x0))
+fn r198(x0: i16, x1: u32, x2: i16, x3: i16) -> i16 {
+    ((!(x0).midpoint((x0 + x0))).wrapping_sub(
+        (if ((true && false) || (x1 >= 64u32)) {
+            (x3 + x3)
+        } else {
+            (if (!true) { (!x0) } else { (!x2) })
+        }),
+    ) >> (x2 as i64))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e219(x0: &[i8], x1: &[i16], x2: &[usize], x3: &[i64], out: &mut [i16]) {
+fn e199(x0: &[isize], x1: &[u32], x2: &[usize], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i] ^ ((x0[i]) as i16))
-            * (((x3[i]) as i16) ^ (((x2[i]).count_ones()) as i16)))
-            .max(x1[i])
-            | 1)
-            % (((x1[i] | 1)
-                % (((((x2[i] as isize) & 255) as i16)
-                    - ((x3[i]) as i16).wrapping_sub(((x3[i] as f64) as i16)))
-                    | 1))
+        out[i] = (((x0[i]) as u32) + (x1[i] >> x2[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r199(x0: isize, x1: u32, x2: usize) -> u32 {
+    (((x0) as u32) + (x1 >> x2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e200(x0: &[i32], x1: &[isize], x2: &[f64], x3: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((((x0[i]).signum()) as u8) as f64) - 9.3e18)
+            * (((x2[i]).abs() - (1.5e-40 / x3[i])).round()
+                / ((((x1[i]) as u16) ^ ((128u32) as u16)) as f64)));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r200(x0: i32, x1: isize, x2: f64, x3: f64) -> f64 {
+    ((((((x0).signum()) as u8) as f64) - 9.3e18)
+        * (((x2).abs() - (1.5e-40 / x3)).round() / ((((x1) as u16) ^ ((128u32) as u16)) as f64)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e201(x0: &[isize], x1: &[i32], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] * ((x1[i]) as isize));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r201(x0: isize, x1: i32) -> isize {
+    (x0 * ((x1) as isize))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e202(x0: &[u32], x1: &[u32], x2: &[u64], x3: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x3[i] - ((((x1[i] as i8).count_ones()) as usize) as u32))
+            + ((x0[i] * x0[i]).wrapping_mul((!x1[i])))
+                .saturating_sub((((x2[i]).wrapping_sub(x2[i])) as u32)))
+        .saturating_mul(
+            (((((x0[i] as u16) as i32) as u32) & x0[i]) | (!((x2[i]).wrapping_neg()).count_ones())),
+        );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r202(x0: u32, x1: u32, x2: u64, x3: u32) -> u32 {
+    ((x3 - ((((x1 as i8).count_ones()) as usize) as u32))
+        + ((x0 * x0).wrapping_mul((!x1))).saturating_sub((((x2).wrapping_sub(x2)) as u32)))
+    .saturating_mul((((((x0 as u16) as i32) as u32) & x0) | (!((x2).wrapping_neg()).count_ones())))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e203(x0: &[u16], x1: &[u64], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((if (x0[i] != x0[i]) {
+            (x1[i] % (x1[i] | 1))
+        } else {
+            (100 - x1[i])
+        })
+        .count_ones()) as u8);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r203(x0: u16, x1: u64) -> u8 {
+    (((if (x0 != x0) {
+        (x1 % (x1 | 1))
+    } else {
+        (100 - x1)
+    })
+    .count_ones()) as u8)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e204(x0: &[f64], x1: &[i64], x2: &[i64], x3: &[i16], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] * (x0[i] - x0[i])).mul_add(
+            ((((x1[i] | 1) / (x2[i] | 1)) & 100) as f64),
+            (((-7.75) + x0[i]).rem_euclid(((x3[i]) as f64)) / (x0[i] + (-1e-3)).floor()),
+        );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r204(x0: f64, x1: i64, x2: i64, x3: i16) -> f64 {
+    (x0 * (x0 - x0)).mul_add(
+        ((((x1 | 1) / (x2 | 1)) & 100) as f64),
+        (((-7.75) + x0).rem_euclid(((x3) as f64)) / (x0 + (-1e-3)).floor()),
+    )
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e205(x0: &[f32], x1: &[isize], x2: &[u64], x3: &[i32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i] + x0[i]).copysign(((x1[i]) as f32))).max(x0[i]) + 0.0).powi(
+            ((((((x2[i]) as i32) | (x3[i] + x3[i])) | 1)
+                / ((((x1[i] as usize) | (x0[i] as usize)) as i32) | 1))
+                % 40),
+        );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r205(x0: f32, x1: isize, x2: u64, x3: i32) -> f32 {
+    (((x0 + x0).copysign(((x1) as f32))).max(x0) + 0.0).powi(
+        ((((((x2) as i32) | (x3 + x3)) | 1) / ((((x1 as usize) | (x0 as usize)) as i32) | 1)) % 40),
+    )
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e206(x0: &[f32], x1: &[f32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((if ((true && false) || (x0[i] == x0[i])) {
+            ((x0[i]).rem_euclid(x1[i]) % x0[i])
+        } else {
+            ((!u32::MAX) as f32)
+        }) as i32);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r206(x0: f32, x1: f32) -> i32 {
+    ((if ((true && false) || (x0 == x0)) {
+        ((x0).rem_euclid(x1) % x0)
+    } else {
+        ((!u32::MAX) as f32)
+    }) as i32)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e207(x0: &[f64], x1: &[f64], x2: &[f64], x3: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x2[i] % x0[i]) * (x3[i]).ceil()) + (x1[i] % (x0[i] * 2.0)))
+            + (x1[i] / (((x2[i] as isize) << (x2[i] as i16)) as f64)));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r207(x0: f64, x1: f64, x2: f64, x3: f64) -> f64 {
+    ((((x2 % x0) * (x3).ceil()) + (x1 % (x0 * 2.0)))
+        + (x1 / (((x2 as isize) << (x2 as i16)) as f64)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e208(x0: &[usize], x1: &[usize], x2: &[usize], x3: &[isize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((x0[i]).midpoint(x1[i]) * (x2[i] + 31)) >> 31)
+            << (-(x3[i] ^ ((x3[i] | 1) / (x3[i] | 1)))))
+            | (((((x1[i] as i32) as u32) as usize)
+                << (((x3[i] as u32) % ((x0[i] as u32) | 1)) as i8))
+                + (((x2[i] << (x2[i] as u32)) - (x1[i] - x2[i]))
+                    | (((x0[i] as i32) << (x3[i] as i8)) as usize))));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r208(x0: usize, x1: usize, x2: usize, x3: isize) -> usize {
+    (((((x0).midpoint(x1) * (x2 + 31)) >> 31) << (-(x3 ^ ((x3 | 1) / (x3 | 1)))))
+        | (((((x1 as i32) as u32) as usize) << (((x3 as u32) % ((x0 as u32) | 1)) as i8))
+            + (((x2 << (x2 as u32)) - (x1 - x2)) | (((x0 as i32) << (x3 as i8)) as usize))))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e209(x0: &[usize], x1: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x0[i]).trailing_zeros()) as i16)
+            / (((((((x0[i]).count_ones()) as u16) as i16) ^ (2 ^ ((x1[i] | 1) / (x1[i] | 1))))
+                | 1)
+                & i16::MAX));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r209(x0: usize, x1: i16) -> i16 {
+    ((((x0).trailing_zeros()) as i16)
+        / (((((((x0).count_ones()) as u16) as i16) ^ (2 ^ ((x1 | 1) / (x1 | 1)))) | 1) & i16::MAX))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e210(x0: &[u16], x1: &[i64], x2: &[u32], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] >> x1[i]) | (((x2[i]).trailing_zeros()) as u16));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r210(x0: u16, x1: i64, x2: u32) -> u16 {
+    ((x0 >> x1) | (((x2).trailing_zeros()) as u16))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e211(x0: &[u64], x1: &[u8], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((x1[i]).leading_zeros()) as f32) as u64) & x0[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r211(x0: u64, x1: u8) -> u64 {
+    (((((x1).leading_zeros()) as f32) as u64) & x0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e212(x0: &[isize], x1: &[bool], x2: &[i32], x3: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((x0[i]).wrapping_add(x0[i])) as i32)
+            / ((((-2147483648) - (if x1[i] { x3[i] } else { x2[i] })) | 1) & i32::MAX))
+            / ((x2[i] | 1) & i32::MAX));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r212(x0: isize, x1: bool, x2: i32, x3: i32) -> i32 {
+    (((((x0).wrapping_add(x0)) as i32)
+        / ((((-2147483648) - (if x1 { x3 } else { x2 })) | 1) & i32::MAX))
+        / ((x2 | 1) & i32::MAX))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e213(x0: &[f64], x1: &[i8], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((x1[i]).wrapping_neg()) as f64) - (-(x0[i]).rem_euclid(x0[i]))) - x0[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r213(x0: f64, x1: i8) -> f64 {
+    (((((x1).wrapping_neg()) as f64) - (-(x0).rem_euclid(x0))) - x0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e214(x0: &[u64], x1: &[i64], x2: &[i8], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] =
+            ((x0[i] | x0[i]) - (x0[i] + x0[i])).wrapping_mul(((x0[i] >> x2[i]) - (x0[i] >> x1[i])));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r214(x0: u64, x1: i64, x2: i8) -> u64 {
+    ((x0 | x0) - (x0 + x0)).wrapping_mul(((x0 >> x2) - (x0 >> x1)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e215(x0: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).wrapping_sub(9223372036854775807);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r215(x0: isize) -> isize {
+    (x0).wrapping_sub(9223372036854775807)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e216(x0: &[i64], x1: &[usize], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((!x1[i]) as i64) | x0[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r216(x0: i64, x1: usize) -> i64 {
+    (((!x1) as i64) | x0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e217(x0: &[i8], x1: &[usize], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] ^ x0[i]) << x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r217(x0: i8, x1: usize) -> i8 {
+    ((x0 ^ x0) << x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e218(x0: &[bool], x1: &[i64], x2: &[isize], x3: &[isize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (if x0[i] {
+            (x3[i] as usize)
+        } else {
+            ((if (x1[i] <= x1[i]) {
+                (x2[i]).saturating_sub(x3[i])
+            } else {
+                (x2[i] * x3[i])
+            }) as usize)
+        });
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r218(x0: bool, x1: i64, x2: isize, x3: isize) -> usize {
+    (if x0 {
+        (x3 as usize)
+    } else {
+        ((if (x1 <= x1) {
+            (x2).saturating_sub(x3)
+        } else {
+            (x2 * x3)
+        }) as usize)
+    })
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e219(x0: &[i8], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((!x0[i]) as i64);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r219(x0: i8) -> i64 {
+    ((!x0) as i64)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e220(x0: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).midpoint(x0[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r220(x0: u8) -> u8 {
+    (x0).midpoint(x0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e221(x0: &[u8], x1: &[usize], x2: &[f64], x3: &[bool], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((!(x0[i] / (x0[i] | 1))) ^ (((x1[i]) as i16) as u8)).saturating_add(
+            (((if x3[i] {
+                (x3[i] as u64)
+            } else {
+                (x2[i] as u64)
+            }) & ((x2[i]) as u64)) as u8),
+        )) as usize);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r221(x0: u8, x1: usize, x2: f64, x3: bool) -> usize {
+    ((((!(x0 / (x0 | 1))) ^ (((x1) as i16) as u8))
+        .saturating_add((((if x3 { (x3 as u64) } else { (x2 as u64) }) & ((x2) as u64)) as u8)))
+        as usize)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e222(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[i32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).recip()).mul_add(
+            (2147483648.0 * ((x0[i] + x0[i]) - (if true { x0[i] } else { 1.5e-40 })).fract()),
+            (((x1[i] + 3.25).ceil()).ceil()).mul_add(
+                (x2[i]).powi(((!(x3[i]).min(x3[i])) % 40)),
+                (((x3[i] as u8) / (32u8 | 1)) as f32)
+                    .mul_add(((x1[i]).rem_euclid(x0[i]) + (x2[i]).fract()), x0[i]),
+            ),
+        );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r222(x0: f32, x1: f32, x2: f32, x3: i32) -> f32 {
+    ((x0).recip()).mul_add(
+        (2147483648.0 * ((x0 + x0) - (if true { x0 } else { 1.5e-40 })).fract()),
+        (((x1 + 3.25).ceil()).ceil()).mul_add(
+            (x2).powi(((!(x3).min(x3)) % 40)),
+            (((x3 as u8) / (32u8 | 1)) as f32).mul_add(((x1).rem_euclid(x0) + (x2).fract()), x0),
+        ),
+    )
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e223(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x1[i]).trunc() / x0[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r223(x0: f64, x1: f64) -> f64 {
+    ((x1).trunc() / x0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e224(x0: &[i32], x1: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (!(x0[i] - i32::MIN).saturating_sub((x1[i] << 7)));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r224(x0: i32, x1: i32) -> i32 {
+    (!(x0 - i32::MIN).saturating_sub((x1 << 7)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e225(x0: &[isize], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (-((x0[i]) as f32));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r225(x0: isize) -> f32 {
+    (-((x0) as f32))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e226(x0: &[u16], x1: &[f64], x2: &[f64], x3: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]) as f32).floor()
+            % (if (x2[i] == x1[i]) {
+                (9.3e18 % x3[i])
+            } else {
+                (x3[i] + x3[i])
+            }));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r226(x0: u16, x1: f64, x2: f64, x3: f32) -> f32 {
+    (((x0) as f32).floor() % (if (x2 == x1) { (9.3e18 % x3) } else { (x3 + x3) }))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e227(x0: &[f32], x1: &[i64], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (-x0[i]).copysign(
+            (((x1[i]) as f32) * ((((x2[i]).max(x3[i]) + 0.0) / ((x2[i] as u32) as f32)) / x2[i])),
+        );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r227(x0: f32, x1: i64, x2: f32, x3: f32) -> f32 {
+    (-x0).copysign((((x1) as f32) * ((((x2).max(x3) + 0.0) / ((x2 as u32) as f32)) / x2)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e228(x0: &[u8], x1: &[u8], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x0[i] - x1[i]) as f32) as u16) as i64);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r228(x0: u8, x1: u8) -> i64 {
+    ((((x0 - x1) as f32) as u16) as i64)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e229(x0: &[u32], x1: &[i64], x2: &[i64], x3: &[i32], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x3[i]).saturating_add((x3[i] << 0))) as i64).swap_bytes()
+            + ((((x0[i]) as i64) / ((((x1[i] | 1) % (x2[i] | 1)) | 1) & i64::MAX))
+                << ((128 & x3[i]) >> ((x3[i] as i8) - (x2[i] as i8))))
+                .wrapping_sub((x1[i]).wrapping_sub((((2u8).wrapping_add((x2[i] as u8))) as i64))));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r229(x0: u32, x1: i64, x2: i64, x3: i32) -> i64 {
+    ((((x3).saturating_add((x3 << 0))) as i64).swap_bytes()
+        + ((((x0) as i64) / ((((x1 | 1) % (x2 | 1)) | 1) & i64::MAX))
+            << ((128 & x3) >> ((x3 as i8) - (x2 as i8))))
+            .wrapping_sub((x1).wrapping_sub((((2u8).wrapping_add((x2 as u8))) as i64))))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e230(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x1[i] % (1e10 - x0[i]).signum());
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r230(x0: f32, x1: f32) -> f32 {
+    (x1 % (1e10 - x0).signum())
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e231(x0: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).reverse_bits() * x0[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r231(x0: u64) -> u64 {
+    ((x0).reverse_bits() * x0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e232(x0: &[bool], x1: &[u64], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x1[i]) as usize) + ((x0[i]) as usize));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r232(x0: bool, x1: u64) -> usize {
+    (((x1) as usize) + ((x0) as usize))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e233(x0: &[i16], x1: &[usize], x2: &[u16], x3: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] =
+            ((((!x0[i]) * (x0[i] + x0[i])) as u32) % ((x3[i] | ((x1[i] >> x2[i]) as u32)) | 1));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r233(x0: i16, x1: usize, x2: u16, x3: u32) -> u32 {
+    ((((!x0) * (x0 + x0)) as u32) % ((x3 | ((x1 >> x2) as u32)) | 1))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e234(x0: &[isize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).signum() << 65) as usize);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r234(x0: isize) -> usize {
+    (((x0).signum() << 65) as usize)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e235(x0: &[u32], x1: &[u32], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((!(!(x0[i]).midpoint(x1[i]))) as isize);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r235(x0: u32, x1: u32) -> isize {
+    ((!(!(x0).midpoint(x1))) as isize)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e236(x0: &[f64], x1: &[f64], x2: &[u32], x3: &[usize], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x2[i]).wrapping_mul(
+            (((x2[i] ^ 1) + ((x3[i]) as u32)) | ((x2[i] & x2[i]) + (255u32 / (x2[i] | 1)))),
+        ) ^ (if ((x0[i] - 1.0).floor() <= (x1[i] % (-x0[i]))) {
+            ((((x2[i]) as f64) + (-0.0)) as u32)
+        } else {
+            (63u32 | ((x3[i]) as u32)).midpoint(((x2[i]).wrapping_mul(x2[i])).reverse_bits())
+        }));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r236(x0: f64, x1: f64, x2: u32, x3: usize) -> u32 {
+    ((x2).wrapping_mul((((x2 ^ 1) + ((x3) as u32)) | ((x2 & x2) + (255u32 / (x2 | 1)))))
+        ^ (if ((x0 - 1.0).floor() <= (x1 % (-x0))) {
+            ((((x2) as f64) + (-0.0)) as u32)
+        } else {
+            (63u32 | ((x3) as u32)).midpoint(((x2).wrapping_mul(x2)).reverse_bits())
+        }))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e237(x0: &[u64], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] >> x0[i]) + (x0[i] * x0[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r237(x0: u64) -> u64 {
+    ((x0 >> x0) + (x0 * x0))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e238(x0: &[usize], x1: &[i32], x2: &[u8], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x0[i]).max(256) >> ((x1[i]) as usize)) as u8)
+            * (64u8 >> ((x2[i]) as i16)).midpoint(127));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r238(x0: usize, x1: i32, x2: u8) -> u8 {
+    ((((x0).max(256) >> ((x1) as usize)) as u8) * (64u8 >> ((x2) as i16)).midpoint(127))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e239(x0: &[isize], x1: &[usize], x2: &[usize], x3: &[i16], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((-(x0[i] ^ (-2147483648))) as f32).mul_add(
+            ((((x0[i] as i32) as f32) - (x3[i] as f32))
+                - (if (x1[i] != x2[i]) {
+                    ((x0[i] as f32) + (x3[i] as f32))
+                } else {
+                    ((x3[i]) as f32)
+                })),
+            (((if (x3[i] > 32767) {
+                (x2[i] as u8)
+            } else {
+                (x2[i] as u8)
+            }) as f32)
+                .max((((x2[i] as f32) * (x3[i] as f32)) * ((x3[i] as f32) + (x3[i] as f32))))
+                + 0.0),
+        ))
+        .mul_add(
+            ((x0[i] as f32).sqrt()
+                + (((x3[i] as u8) as f32).max((x3[i] as f32).powi((-1))) + 0.0)
+                    .copysign((((x0[i] as f64) / 65536.0) as f32))),
+            (x3[i] as f32),
+        );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r239(x0: isize, x1: usize, x2: usize, x3: i16) -> f32 {
+    (((-(x0 ^ (-2147483648))) as f32).mul_add(
+        ((((x0 as i32) as f32) - (x3 as f32))
+            - (if (x1 != x2) {
+                ((x0 as f32) + (x3 as f32))
+            } else {
+                ((x3) as f32)
+            })),
+        (((if (x3 > 32767) { (x2 as u8) } else { (x2 as u8) }) as f32)
+            .max((((x2 as f32) * (x3 as f32)) * ((x3 as f32) + (x3 as f32))))
+            + 0.0),
+    ))
+    .mul_add(
+        ((x0 as f32).sqrt()
+            + (((x3 as u8) as f32).max((x3 as f32).powi((-1))) + 0.0)
+                .copysign((((x0 as f64) / 65536.0) as f32))),
+        (x3 as f32),
+    )
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e240(x0: &[u16], x1: &[u16], x2: &[i64], x3: &[bool], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((((x0[i] as u8) as usize) as u32) - ((false | x3[i]) as u32)).count_ones())
+            as i16)
+            * ((((x0[i] + x0[i]).wrapping_mul(x1[i])).saturating_add(((x2[i]) as u16))) as i16));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r240(x0: u16, x1: u16, x2: i64, x3: bool) -> i16 {
+    (((((((x0 as u8) as usize) as u32) - ((false | x3) as u32)).count_ones()) as i16)
+        * ((((x0 + x0).wrapping_mul(x1)).saturating_add(((x2) as u16))) as i16))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e241(x0: &[u8], x1: &[i64], x2: &[f32], out: &mut [u8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).pow(((x1[i]) as u32) % 40) + ((x2[i]) as u8));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r241(x0: u8, x1: i64, x2: f32) -> u8 {
+    ((x0).pow(((x1) as u32) % 40) + ((x2) as u8))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e242(x0: &[isize], x1: &[isize], x2: &[i64], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (-((x1[i] * x0[i]).pow(((256 - x2[i]) as u32) % 40) >> 63));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r242(x0: isize, x1: isize, x2: i64) -> isize {
+    (-((x1 * x0).pow(((256 - x2) as u32) % 40) >> 63))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e243(x0: &[bool], x1: &[usize], x2: &[f64], x3: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((2.0 - x2[i]) + 1.5e-40)
+            % (if (!x0[i]) {
+                ((x1[i]) as f64)
+            } else {
+                (x3[i] + x2[i])
+            }))
+        .abs();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r243(x0: bool, x1: usize, x2: f64, x3: f64) -> f64 {
+    (((2.0 - x2) + 1.5e-40) % (if (!x0) { ((x1) as f64) } else { (x3 + x2) })).abs()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e244(x0: &[i64], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x0[i]).leading_zeros()) as u8) as f32);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r244(x0: i64) -> f32 {
+    ((((x0).leading_zeros()) as u8) as f32)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e245(x0: &[u8], x1: &[u32], x2: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).count_ones() * (x1[i] - x2[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r245(x0: u8, x1: u32, x2: u32) -> u32 {
+    ((x0).count_ones() * (x1 - x2))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e246(x0: &[isize], x1: &[isize], x2: &[u64], x3: &[bool], out: &mut [u64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((((x1[i] & x0[i]) as usize).count_ones()) as usize) as u64)
+            % ((((((x2[i] * x2[i]).count_ones()) as i16) as u64)
+                & (if ((true & x3[i]) && ((-129) != (x2[i] as i32))) {
+                    ((if x3[i] { x2[i] } else { 128 }) - (x2[i]).rotate_left(((x0[i]) as u32) % 40))
+                } else {
+                    ((((x0[i] as i32).trailing_zeros()) as u64) - (x2[i]).reverse_bits())
+                }))
                 | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r219(x0: i8, x1: i16, x2: usize, x3: i64) -> i16 {
-    ((((x1 ^ ((x0) as i16)) * (((x3) as i16) ^ (((x2).count_ones()) as i16))).max(x1) | 1)
-        % (((x1 | 1)
-            % (((((x2 as isize) & 255) as i16)
-                - ((x3) as i16).wrapping_sub(((x3 as f64) as i16)))
-                | 1))
+fn r246(x0: isize, x1: isize, x2: u64, x3: bool) -> u64 {
+    ((((((x1 & x0) as usize).count_ones()) as usize) as u64)
+        % ((((((x2 * x2).count_ones()) as i16) as u64)
+            & (if ((true & x3) && ((-129) != (x2 as i32))) {
+                ((if x3 { x2 } else { 128 }) - (x2).rotate_left(((x0) as u32) % 40))
+            } else {
+                ((((x0 as i32).trailing_zeros()) as u64) - (x2).reverse_bits())
+            }))
             | 1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e220(x0: &[f32], x1: &[f32], x2: &[u64], out: &mut [f32]) {
+fn e247(x0: &[i64], x1: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x2[i] >> x2[i]) as f32) - (x1[i] + x0[i]).abs());
+        out[i] = (!(x0[i] | 4294967295).saturating_sub((x0[i]).max(x1[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r220(x0: f32, x1: f32, x2: u64) -> f32 {
-    (((x2 >> x2) as f32) - (x1 + x0).abs())
+fn r247(x0: i64, x1: i64) -> i64 {
+    (!(x0 | 4294967295).saturating_sub((x0).max(x1)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e221(x0: &[u64], x1: &[f32], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]) as u16).min(((((x1[i]) as f64) as u16) << 16))) as i64);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r221(x0: u64, x1: f32) -> i64 {
-    ((((x0) as u16).min(((((x1) as f64) as u16) << 16))) as i64)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e222(x0: &[u64], x1: &[bool], x2: &[bool], out: &mut [bool]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] == 65536) | (x1[i] && x2[i]));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r222(x0: u64, x1: bool, x2: bool) -> bool {
-    ((x0 == 65536) | (x1 && x2))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e223(x0: &[f64], x1: &[f64], x2: &[u32], x3: &[u64], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x3[i] as f32)
-            + (((-(x3[i] as f32)) / ((-1e-3) - (x3[i] as f32)))
-                * (((x0[i] as f32) as usize) as f32)))
-            % (if ((x0[i] - 1.0).sqrt() <= (x1[i] % (-x0[i]))) {
-                ((((x2[i]) as f64) + (-0.0)) as f32)
-            } else {
-                (((-1e-3) % ((x3[i]) as f32)).min(
-                    (((x2[i] as f32) / (x0[i] as f32))
-                        .max((x3[i] as f32).powi(((x3[i] as i32) % 40)))
-                        + 0.0),
-                ) + 0.0)
-            }));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r223(x0: f64, x1: f64, x2: u32, x3: u64) -> f32 {
-    (((x3 as f32) + (((-(x3 as f32)) / ((-1e-3) - (x3 as f32))) * (((x0 as f32) as usize) as f32)))
-        % (if ((x0 - 1.0).sqrt() <= (x1 % (-x0))) {
-            ((((x2) as f64) + (-0.0)) as f32)
-        } else {
-            (((-1e-3) % ((x3) as f32))
-                .min((((x2 as f32) / (x0 as f32)).max((x3 as f32).powi(((x3 as i32) % 40))) + 0.0))
-                + 0.0)
-        }))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e224(x0: &[bool], x1: &[bool], out: &mut [u32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] & x1[i]) as u32);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r224(x0: bool, x1: bool) -> u32 {
-    ((x0 & x1) as u32)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e225(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [i32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i] * x0[i]) / (x1[i]).floor()) / (x2[i] * (-0.0)).sqrt()) as i32);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r225(x0: f32, x1: f32, x2: f32) -> i32 {
-    ((((x0 * x0) / (x1).floor()) / (x2 * (-0.0)).sqrt()) as i32)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e226(x0: &[i64], x1: &[bool], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] + 2147483647i64) >> ((x1[i]) as u32));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r226(x0: i64, x1: bool) -> i64 {
-    ((x0 + 2147483647i64) >> ((x1) as u32))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e227(x0: &[u8], x1: &[u8], x2: &[u8], x3: &[u64], out: &mut [u8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x1[i]).wrapping_sub(x2[i]) & (x2[i] ^ 100)) * x0[i])
-            .max(((((x3[i]) as usize).max(((x2[i] as i64) as usize))) as u8)))
-        .max((((((x0[i] as isize) as u8) as i16) as f64) as u8));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r227(x0: u8, x1: u8, x2: u8, x3: u64) -> u8 {
-    ((((x1).wrapping_sub(x2) & (x2 ^ 100)) * x0)
-        .max(((((x3) as usize).max(((x2 as i64) as usize))) as u8)))
-    .max((((((x0 as isize) as u8) as i16) as f64) as u8))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e228(x0: &[i64], x1: &[bool], x2: &[i8], x3: &[i8], out: &mut [i8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((if true { x0[i] } else { x0[i] }) as i8)
-            | (if (x1[i] || x1[i]) {
-                (x3[i] >> (x1[i] as i32))
-            } else {
-                (x2[i]).abs()
-            }));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r228(x0: i64, x1: bool, x2: i8, x3: i8) -> i8 {
-    (((if true { x0 } else { x0 }) as i8)
-        | (if (x1 || x1) {
-            (x3 >> (x1 as i32))
-        } else {
-            (x2).abs()
-        }))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e229(x0: &[u64], x1: &[u64], x2: &[f32], x3: &[i32], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i] - (!x1[i]).max((x1[i]).wrapping_mul(1000)))
-            + ((if (1.0 >= x2[i]) {
-                (x3[i] - x3[i])
-            } else {
-                (x3[i] * x3[i])
-            }) as u64))
-            << 63);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r229(x0: u64, x1: u64, x2: f32, x3: i32) -> u64 {
-    (((x0 - (!x1).max((x1).wrapping_mul(1000)))
-        + ((if (1.0 >= x2) { (x3 - x3) } else { (x3 * x3) }) as u64))
-        << 63)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e230(x0: &[u8], out: &mut [isize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((-((x0[i] << 15) as f64)) as isize);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r230(x0: u8) -> isize {
-    ((-((x0 << 15) as f64)) as isize)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e231(x0: &[u16], x1: &[bool], x2: &[u64], x3: &[u64], out: &mut [i32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x0[i]).min(x0[i]) >> (if x1[i] { x2[i] } else { x3[i] }))
-            * (if ((x3[i] as f64) > ((x1[i] as u8) as f64)) {
-                (if x1[i] { x0[i] } else { x0[i] })
-            } else {
-                x0[i]
-            })) as i32)
-            - ((((((x0[i]) as i32) | 1) % ((x2[i] as i32) | 1))
-                * ((255i32).max((x1[i] as i32)) << ((x2[i] as u32) / ((x0[i] as u32) | 1))))
-                | ((((x3[i] as i32) >> (x1[i] as u32)) ^ 31) + (x1[i] as i32))));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r231(x0: u16, x1: bool, x2: u64, x3: u64) -> i32 {
-    (((((x0).min(x0) >> (if x1 { x2 } else { x3 }))
-        * (if ((x3 as f64) > ((x1 as u8) as f64)) {
-            (if x1 { x0 } else { x0 })
-        } else {
-            x0
-        })) as i32)
-        - ((((((x0) as i32) | 1) % ((x2 as i32) | 1))
-            * ((255i32).max((x1 as i32)) << ((x2 as u32) / ((x0 as u32) | 1))))
-            | ((((x3 as i32) >> (x1 as u32)) ^ 31) + (x1 as i32))))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e232(x0: &[i16], x1: &[u32], out: &mut [u32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]) as u32) & (!x1[i]));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r232(x0: i16, x1: u32) -> u32 {
-    (((x0) as u32) & (!x1))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e233(x0: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).mul_add(0.1, (-1e-3))).powi(64);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r233(x0: f32) -> f32 {
-    ((x0).mul_add(0.1, (-1e-3))).powi(64)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e234(x0: &[i32], x1: &[i32], x2: &[i32], x3: &[isize], out: &mut [usize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((!(x0[i] >> x1[i])) | (x2[i] >> (x3[i] - 9223372036854775807))).count_ones())
-            as usize)
-            >> 16);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r234(x0: i32, x1: i32, x2: i32, x3: isize) -> usize {
-    (((((!(x0 >> x1)) | (x2 >> (x3 - 9223372036854775807))).count_ones()) as usize) >> 16)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e235(x0: &[f64], out: &mut [u16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((65536.0 - x0[i]) as u16);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r235(x0: f64) -> u16 {
-    ((65536.0 - x0) as u16)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e236(x0: &[i64], x1: &[i64], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (!(x0[i] | 4294967295).min((x0[i]).min(x1[i])));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r236(x0: i64, x1: i64) -> i64 {
-    (!(x0 | 4294967295).min((x0).min(x1)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e237(x0: &[f32], out: &mut [i64]) {
+fn e248(x0: &[f32], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i] - 0.5) as i64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r237(x0: f32) -> i64 {
+fn r248(x0: f32) -> i64 {
     ((x0 - 0.5) as i64)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e238(x0: &[isize], out: &mut [usize]) {
+fn e249(x0: &[isize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((-(x0[i] ^ 100)).trailing_zeros()) as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r238(x0: isize) -> usize {
+fn r249(x0: isize) -> usize {
     (((-(x0 ^ 100)).trailing_zeros()) as usize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e239(x0: &[u16], x1: &[u64], out: &mut [u8]) {
+fn e250(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]) as u16) & (!x0[i])) as u8);
+        out[i] = (-(x0[i]).recip());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r239(x0: u16, x1: u64) -> u8 {
-    ((((x1) as u16) & (!x0)) as u8)
+fn r250(x0: f64) -> f64 {
+    (-(x0).recip())
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e240(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [u8]) {
+fn e251(x0: &[i16], x1: &[i16], x2: &[u8], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((if ((x1[i] * x0[i]) == (x2[i] * x3[i])) {
-            ((-7.75) / (x0[i] as f64).sqrt())
-        } else {
-            ((x3[i] as i8) as f64)
-        }) as u8);
+        out[i] =
+            ((((x2[i] * x2[i]).count_ones()) as i16) * (-x0[i]).min((x0[i]).wrapping_mul(x1[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r240(x0: f32, x1: f32, x2: f32, x3: f32) -> u8 {
-    ((if ((x1 * x0) == (x2 * x3)) {
-        ((-7.75) / (x0 as f64).sqrt())
+fn r251(x0: i16, x1: i16, x2: u8) -> i16 {
+    ((((x2 * x2).count_ones()) as i16) * (-x0).min((x0).wrapping_mul(x1)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e252(x0: &[u8], x1: &[usize], x2: &[u32], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (if (!(x0[i] == 32)) {
+            (x1[i] & (x1[i]).rotate_right(((x2[i]) as u32) % 40))
+        } else {
+            256usize
+        });
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r252(x0: u8, x1: usize, x2: u32) -> usize {
+    (if (!(x0 == 32)) {
+        (x1 & (x1).rotate_right(((x2) as u32) % 40))
     } else {
-        ((x3 as i8) as f64)
-    }) as u8)
+        256usize
+    })
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e241(x0: &[f32], out: &mut [u64]) {
+fn e253(x0: &[i32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]) as i8).leading_zeros()) as u64);
+        out[i] = (((-x0[i]) as f32) as f64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r241(x0: f32) -> u64 {
-    ((((x0) as i8).leading_zeros()) as u64)
+fn r253(x0: i32) -> f64 {
+    (((-x0) as f32) as f64)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e242(x0: &[u64], x1: &[u64], x2: &[u64], out: &mut [u64]) {
+fn e254(x0: &[isize], x1: &[u64], x2: &[f64], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] >> 3) & (x2[i] ^ x1[i]));
+        out[i] = (x0[i]).wrapping_add(
+            ((((x1[i] << 33u8) * (x1[i] & x1[i])).min((((x2[i]) as u64) * (x1[i] + 256))))
+                as isize),
+        );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r242(x0: u64, x1: u64, x2: u64) -> u64 {
-    ((x0 >> 3) & (x2 ^ x1))
+fn r254(x0: isize, x1: u64, x2: f64) -> isize {
+    (x0).wrapping_add(((((x1 << 33u8) * (x1 & x1)).min((((x2) as u64) * (x1 + 256)))) as isize))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e243(x0: &[f32], out: &mut [f64]) {
+fn e255(x0: &[u16], x1: &[u16], x2: &[f32], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] % 1.0) as f64);
+        out[i] = (x0[i]).wrapping_add(((x0[i] * x1[i]) + ((x2[i]) as u16)).swap_bytes());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r243(x0: f32) -> f64 {
-    ((x0 % 1.0) as f64)
+fn r255(x0: u16, x1: u16, x2: f32) -> u16 {
+    (x0).wrapping_add(((x0 * x1) + ((x2) as u16)).swap_bytes())
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e244(x0: &[i64], x1: &[i64], x2: &[u64], x3: &[isize], out: &mut [i64]) {
+fn e256(x0: &[i8], x1: &[u16], x2: &[u16], x3: &[u16], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x1[i]).wrapping_mul(x1[i]) << x2[i]).min(((x3[i] * 127) as i64)) - x0[i]);
+        out[i] = (((((if true { x3[i] } else { x1[i] }) - (x1[i]).min(x2[i])) << 33) >> 0)
+            + ((!((x0[i]) as u16)) / (x1[i] | 1))
+                .saturating_sub(((((x0[i]) as u8) as f64) as u16)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r244(x0: i64, x1: i64, x2: u64, x3: isize) -> i64 {
-    (((x1).wrapping_mul(x1) << x2).min(((x3 * 127) as i64)) - x0)
+fn r256(x0: i8, x1: u16, x2: u16, x3: u16) -> u16 {
+    (((((if true { x3 } else { x1 }) - (x1).min(x2)) << 33) >> 0)
+        + ((!((x0) as u16)) / (x1 | 1)).saturating_sub(((((x0) as u8) as f64) as u16)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e245(x0: &[usize], x1: &[usize], x2: &[i8], x3: &[usize], out: &mut [usize]) {
+fn e257(x0: &[bool], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x3[i]).min(255)).wrapping_mul((x0[i] * 1000))
-            - ((x0[i] >> x2[i]) * (x0[i]).min(x1[i])));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r245(x0: usize, x1: usize, x2: i8, x3: usize) -> usize {
-    (((x3).min(255)).wrapping_mul((x0 * 1000)) - ((x0 >> x2) * (x0).min(x1)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e246(x0: &[usize], x1: &[usize], x2: &[usize], x3: &[i32], out: &mut [i8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((((x3[i]) as u32) / (((x0[i] as i64) as u32) | 1)).trailing_zeros()) as i8)
-            - (((x1[i] - x2[i]) > (x0[i]).max(100)) as i8));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r246(x0: usize, x1: usize, x2: usize, x3: i32) -> i8 {
-    ((((((x3) as u32) / (((x0 as i64) as u32) | 1)).trailing_zeros()) as i8)
-        - (((x1 - x2) > (x0).max(100)) as i8))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e247(x0: &[f64], x1: &[f64], out: &mut [u16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x1[i] * x0[i]) - (x1[i]).ceil()) as u16);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r247(x0: f64, x1: f64) -> u16 {
-    (((x1 * x0) - (x1).ceil()) as u16)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e248(x0: &[isize], x1: &[i32], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x0[i] << x1[i]) | (((0u8).leading_zeros()) as isize)).trailing_zeros())
-            as i64) as u64);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r248(x0: isize, x1: i32) -> u64 {
-    (((((x0 << x1) | (((0u8).leading_zeros()) as isize)).trailing_zeros()) as i64) as u64)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e249(x0: &[i32], x1: &[i32], out: &mut [i32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] ^ x1[i]) << 15);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r249(x0: i32, x1: i32) -> i32 {
-    ((x0 ^ x1) << 15)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e250(x0: &[i8], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]).leading_zeros()) as u64);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r250(x0: i8) -> u64 {
-    (((x0).leading_zeros()) as u64)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e251(x0: &[i64], x1: &[i8], out: &mut [i64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x1[i]) as i64) + x0[i]);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r251(x0: i64, x1: i8) -> i64 {
-    (((x1) as i64) + x0)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e252(x0: &[isize], x1: &[usize], x2: &[i16], x3: &[f32], out: &mut [isize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((x1[i]).max(((x0[i] as u32) as usize))) as isize)
-            & (if (((x1[i] as u64) as f32) < (x3[i]).floor()) {
-                x0[i]
-            } else {
-                ((((x3[i] as i32).max((x2[i] as i32))).trailing_zeros()) as isize)
-            }))
-            - ((((x1[i]) as isize).min((64isize + 3)) * (!(x0[i] - x0[i])))
-                ^ ((x0[i] >> x2[i]).wrapping_sub(((x3[i]) as isize)) + (!((255u16) as isize)))));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r252(x0: isize, x1: usize, x2: i16, x3: f32) -> isize {
-    (((((x1).max(((x0 as u32) as usize))) as isize)
-        & (if (((x1 as u64) as f32) < (x3).floor()) {
-            x0
+        out[i] = (if x0[i] {
+            ((x1[i] % x1[i]) + (x1[i]).rem_euclid(x1[i])).sqrt()
         } else {
-            ((((x3 as i32).max((x2 as i32))).trailing_zeros()) as isize)
-        }))
-        - ((((x1) as isize).min((64isize + 3)) * (!(x0 - x0)))
-            ^ ((x0 >> x2).wrapping_sub(((x3) as isize)) + (!((255u16) as isize)))))
+            (((x2[i]).max(65536.0) + 0.0).mul_add((x1[i] - x2[i]), (x3[i] + x1[i]))
+                * ((x3[i] * x2[i]) - ((x3[i] as isize) as f32)))
+        })
+        .mul_add(((x2[i] as u16) as f32).floor(), (-1e-3));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r257(x0: bool, x1: f32, x2: f32, x3: f32) -> f32 {
+    (if x0 {
+        ((x1 % x1) + (x1).rem_euclid(x1)).sqrt()
+    } else {
+        (((x2).max(65536.0) + 0.0).mul_add((x1 - x2), (x3 + x1))
+            * ((x3 * x2) - ((x3 as isize) as f32)))
+    })
+    .mul_add(((x2 as u16) as f32).floor(), (-1e-3))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e253(x0: &[i8], x1: &[i8], out: &mut [u64]) {
+fn e258(x0: &[f32], x1: &[u16], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).min(x1[i])) as u64);
+        out[i] = (((x1[i]) as f32) + (9.3e18 + x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r253(x0: i8, x1: i8) -> u64 {
-    (((x0).min(x1)) as u64)
+fn r258(x0: f32, x1: u16) -> f32 {
+    (((x1) as f32) + (9.3e18 + x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e254(x0: &[i16], x1: &[i16], x2: &[i16], out: &mut [i16]) {
+fn e259(x0: &[i32], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((-x0[i]) << (x1[i]).max(100)).min(x2[i]);
+        out[i] = (((((128u64).leading_zeros()) as i32) + (127 ^ x0[i])) as isize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r254(x0: i16, x1: i16, x2: i16) -> i16 {
-    ((-x0) << (x1).max(100)).min(x2)
+fn r259(x0: i32) -> isize {
+    (((((128u64).leading_zeros()) as i32) + (127 ^ x0)) as isize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e255(x0: &[isize], x1: &[u64], x2: &[u64], out: &mut [i16]) {
+fn e260(x0: &[bool], x1: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]).min(x2[i]) - x1[i]) as i16) & ((x0[i]) as i16));
+        out[i] = (if x0[i] { x1[i] } else { (-7.75) }).sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r255(x0: isize, x1: u64, x2: u64) -> i16 {
-    ((((x1).min(x2) - x1) as i16) & ((x0) as i16))
+fn r260(x0: bool, x1: f32) -> f32 {
+    (if x0 { x1 } else { (-7.75) }).sin()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e256(x0: &[bool], x1: &[u8], x2: &[u8], out: &mut [u8]) {
+fn e261(x0: &[f64], x1: &[i16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (64u8 * (if x0[i] { x2[i] } else { x1[i] }));
+        out[i] = (if true { x0[i] } else { 0.1 }).atan2((((x1[i]).midpoint(x1[i])) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r256(x0: bool, x1: u8, x2: u8) -> u8 {
-    (64u8 * (if x0 { x2 } else { x1 }))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e257(x0: &[u64], x1: &[usize], out: &mut [i16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]) as i16).max(((x1[i]) as i16));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r257(x0: u64, x1: usize) -> i16 {
-    ((x0) as i16).max(((x1) as i16))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e258(x0: &[isize], out: &mut [i32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((31isize / ((x0[i] | 1) & isize::MAX)) as usize) as i32);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r258(x0: isize) -> i32 {
-    (((31isize / ((x0 | 1) & isize::MAX)) as usize) as i32)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e259(x0: &[usize], x1: &[i8], x2: &[i8], x3: &[i8], out: &mut [isize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]) as isize) | (-(x2[i] as isize)))
-            .max((((1isize >> (x3[i] as isize)) << (((x3[i] as u32).count_ones()) as u16)) >> 7))
-            + (((((x0[i]).min(x0[i]) - (!x0[i])) as isize) | 1)
-                % (((((x1[i]).min(x2[i])).wrapping_add((x3[i] << (x2[i] as isize)))) as isize)
-                    | 1)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r259(x0: usize, x1: i8, x2: i8, x3: i8) -> isize {
-    ((((x0) as isize) | (-(x2 as isize)))
-        .max((((1isize >> (x3 as isize)) << (((x3 as u32).count_ones()) as u16)) >> 7))
-        + (((((x0).min(x0) - (!x0)) as isize) | 1)
-            % (((((x1).min(x2)).wrapping_add((x3 << (x2 as isize)))) as isize) | 1)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e260(x0: &[f32], x1: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x0[i]).atan2(x1[i]);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r260(x0: f32, x1: f32) -> f32 {
-    (x0).atan2(x1)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e261(x0: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x0[i] - (-1.0)).ln();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r261(x0: f32) -> f32 {
-    (x0 - (-1.0)).ln()
+fn r261(x0: f64, x1: i16) -> f64 {
+    (if true { x0 } else { 0.1 }).atan2((((x1).midpoint(x1)) as f64))
 }
 
 #[gpu_kernel]
@@ -4116,207 +4240,493 @@ fn r261(x0: f32) -> f32 {
 fn e262(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i] / ((x0[i] - x0[i]) * x0[i])).ln();
+        out[i] = ((x0[i]).fract()).sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r262(x0: f64) -> f64 {
-    (x0 / ((x0 - x0) * x0)).ln()
+    ((x0).fract()).sin()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e263(x0: &[f64], out: &mut [f64]) {
+fn e263(x0: &[u32], x1: &[i32], x2: &[i32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] * (-1e-3)).floor()).exp();
+        out[i] = (((x0[i]) as f32).powi(
+            (((x1[i]).pow(((x1[i]) as u32) % 40)
+                / (((((x2[i]).leading_zeros()) as i32) | 1) & i32::MAX))
+                % 40),
+        ))
+        .ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r263(x0: f64) -> f64 {
-    ((x0 * (-1e-3)).floor()).exp()
+fn r263(x0: u32, x1: i32, x2: i32) -> f32 {
+    (((x0) as f32).powi(
+        (((x1).pow(((x1) as u32) % 40) / (((((x2).leading_zeros()) as i32) | 1) & i32::MAX)) % 40),
+    ))
+    .ln()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e264(x0: &[i16], x1: &[f64], out: &mut [f64]) {
+fn e264(x0: &[i16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as i64) as f64).powf(x1[i]);
+        out[i] = ((x0[i]) as f64).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r264(x0: i16, x1: f64) -> f64 {
-    (((x0) as i64) as f64).powf(x1)
+fn r264(x0: i16) -> f64 {
+    ((x0) as f64).cos()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e265(x0: &[f32], x1: &[i32], out: &mut [f32]) {
+fn e265(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((2.0 + x0[i]).powi(((x1[i] << 63) % 40))).sin();
+        out[i] = (-x0[i]).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r265(x0: f32, x1: i32) -> f32 {
-    ((2.0 + x0).powi(((x1 << 63) % 40))).sin()
+fn r265(x0: f32) -> f32 {
+    (-x0).ln()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e266(x0: &[usize], x1: &[bool], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+fn e266(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]) as f32) % (if x1[i] { x3[i] } else { x2[i] }))
-            / ((x3[i]).powi((-3)) % ((x2[i] as u8) as f32)))
-            .sin();
+        out[i] = ((x0[i]).copysign((4294967296.0 / x1[i]))).atan2(x2[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r266(x0: usize, x1: bool, x2: f32, x3: f32) -> f32 {
-    ((((x0) as f32) % (if x1 { x3 } else { x2 })) / ((x3).powi((-3)) % ((x2 as u8) as f32))).sin()
+fn r266(x0: f32, x1: f32, x2: f32) -> f32 {
+    ((x0).copysign((4294967296.0 / x1))).atan2(x2)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e267(x0: &[f64], x1: &[f64], x2: &[f64], x3: &[f64], out: &mut [f64]) {
+fn e267(x0: &[f32], x1: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x2[i] - x1[i]).min(x3[i]) + 0.0) + ((1.0 * x0[i]).max((x1[i] / x0[i])) + 0.0))
-            .powf(x3[i]);
+        out[i] = ((x0[i]).copysign(x1[i]) - (-x0[i])).sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r267(x0: f64, x1: f64, x2: f64, x3: f64) -> f64 {
-    (((x2 - x1).min(x3) + 0.0) + ((1.0 * x0).max((x1 / x0)) + 0.0)).powf(x3)
+fn r267(x0: f32, x1: f32) -> f32 {
+    ((x0).copysign(x1) - (-x0)).sin()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e268(x0: &[f64], out: &mut [f64]) {
+fn e268(x0: &[u8], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).cos();
+        out[i] =
+            (((x0[i]) as f64).trunc() * (-1.0)).atan2((((-0.0) / x1[i]) * (x1[i]).powi((-31))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r268(x0: f64) -> f64 {
-    (x0).cos()
+fn r268(x0: u8, x1: f64) -> f64 {
+    (((x0) as f64).trunc() * (-1.0)).atan2((((-0.0) / x1) * (x1).powi((-31))))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e269(x0: &[u32], x1: &[f64], out: &mut [f64]) {
+fn e269(x0: &[f64], x1: &[i32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as f64) * x1[i]).cos();
+        out[i] = ((x0[i]).powi(((x1[i]) % 40))).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r269(x0: u32, x1: f64) -> f64 {
-    (((x0) as f64) * x1).cos()
+fn r269(x0: f64, x1: i32) -> f64 {
+    ((x0).powi(((x1) % 40))).cos()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e270(x0: &[f32], out: &mut [f32]) {
+fn e270(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).atan2((-((-1.0) - x0[i])));
+        out[i] = (x0[i] / 0.0).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r270(x0: f32) -> f32 {
-    (x0).atan2((-((-1.0) - x0)))
+fn r270(x0: f64) -> f64 {
+    (x0 / 0.0).cos()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e271(x0: &[usize], out: &mut [f32]) {
+fn e271(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as f32).powi(0)).cos();
+        out[i] = (x0[i]).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r271(x0: usize) -> f32 {
-    (((x0) as f32).powi(0)).cos()
+fn r271(x0: f64) -> f64 {
+    (x0).ln()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e272(x0: &[usize], x1: &[f64], out: &mut [f64]) {
+fn e272(x0: &[f64], x1: &[u32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]) as f64).powf(x1[i]);
+        out[i] = (1.5e-40 % x0[i]).powf(((x1[i]) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r272(x0: usize, x1: f64) -> f64 {
-    ((x0) as f64).powf(x1)
+fn r272(x0: f64, x1: u32) -> f64 {
+    (1.5e-40 % x0).powf(((x1) as f64))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e273(x0: &[u64], x1: &[f32], out: &mut [f32]) {
+fn e273(x0: &[u64], x1: &[f32], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((-((x0[i]) as f32)).min(x1[i]) + 0.0).ln();
+        out[i] = ((x0[i]) as f32).powf((if false { x2[i] } else { x1[i] }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r273(x0: u64, x1: f32) -> f32 {
-    ((-((x0) as f32)).min(x1) + 0.0).ln()
+fn r273(x0: u64, x1: f32, x2: f32) -> f32 {
+    ((x0) as f32).powf((if false { x2 } else { x1 }))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e274(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+fn e274(x0: &[f32], x1: &[i16], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).powi((-31)) * ((x0[i]).min(x1[i]) + 0.0)).cos();
+        out[i] = ((((x1[i]) as f32) * (x0[i] % (-0.0))) % ((x0[i]).min(x2[i]) + 0.0).sqrt()).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r274(x0: f32, x1: f32) -> f32 {
-    ((x0).powi((-31)) * ((x0).min(x1) + 0.0)).cos()
+fn r274(x0: f32, x1: i16, x2: f32) -> f32 {
+    ((((x1) as f32) * (x0 % (-0.0))) % ((x0).min(x2) + 0.0).sqrt()).exp()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e275(x0: &[usize], x1: &[f64], x2: &[f64], x3: &[isize], out: &mut [f64]) {
+fn e275(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((if (1000 != x0[i]) {
-            x2[i]
-        } else {
-            (x1[i] * 255.5)
-        }) - (((x3[i]) as f64) % (-x2[i])))
-            .ln();
+        out[i] = (((x0[i]).signum() - (-7.75)).fract()).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r275(x0: usize, x1: f64, x2: f64, x3: isize) -> f64 {
-    ((if (1000 != x0) { x2 } else { (x1 * 255.5) }) - (((x3) as f64) % (-x2))).ln()
+fn r275(x0: f64) -> f64 {
+    (((x0).signum() - (-7.75)).fract()).ln()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e276(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
+fn e276(x0: &[bool], x1: &[isize], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).abs() - x0[i]).max((x0[i] * x1[i]).floor()) + 0.0).atan2(x2[i]);
+        out[i] = (-((if x0[i] { x1[i] } else { 3 }) as f64)).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r276(x0: f32, x1: f32, x2: f32) -> f32 {
-    (((x0).abs() - x0).max((x0 * x1).floor()) + 0.0).atan2(x2)
+fn r276(x0: bool, x1: isize) -> f64 {
+    (-((if x0 { x1 } else { 3 }) as f64)).exp()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e277(x0: &[i16], x1: &[i16], x2: &[f32], x3: &[u16], out: &mut [f64]) {
+fn e277(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (-x0[i]).atan2(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r277(x0: f32, x1: f32) -> f32 {
+    (-x0).atan2(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e278(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] % x0[i]).max((x0[i]).round()) + 0.0).sin();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r278(x0: f64) -> f64 {
+    ((x0 % x0).max((x0).round()) + 0.0).sin()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e279(x0: &[f32], x1: &[f32], x2: &[usize], x3: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).rem_euclid(x1[i])).powf(
+            (if (x2[i] > x2[i]) {
+                (x3[i]).abs()
+            } else {
+                x0[i]
+            }),
+        );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r279(x0: f32, x1: f32, x2: usize, x3: f32) -> f32 {
+    ((x0).rem_euclid(x1)).powf((if (x2 > x2) { (x3).abs() } else { x0 }))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e280(x0: &[f32], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]) as f64).cos();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r280(x0: f32) -> f64 {
+    ((x0) as f64).cos()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e281(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).min(3.25) + 0.0) / x0[i]).powf(x0[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r281(x0: f64) -> f64 {
+    (((x0).min(3.25) + 0.0) / x0).powf(x0)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e282(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] + x0[i]).sin();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r282(x0: f64) -> f64 {
+    (x0 + x0).sin()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e283(x0: &[f32], x1: &[i64], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).powi(7) + ((x1[i]) as f32)).ln();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r283(x0: f32, x1: i64) -> f32 {
+    ((x0).powi(7) + ((x1) as f32)).ln()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e284(x0: &[usize], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i] >> 0) + (if true { x0[i] } else { x0[i] })) as f64).ln();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r284(x0: usize) -> f64 {
+    (((x0 >> 0) + (if true { x0 } else { x0 })) as f64).ln()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e285(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).rem_euclid(x1[i])).rem_euclid((x0[i] + 9.3e18))).ln();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r285(x0: f32, x1: f32) -> f32 {
+    (((x0).rem_euclid(x1)).rem_euclid((x0 + 9.3e18))).ln()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e286(x0: &[f32], x1: &[f32], x2: &[u32], x3: &[u16], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).mul_add((-0.0), x1[i]) - (x1[i] + x0[i])).atan2(
+            (if (x2[i] == x2[i]) {
+                ((x3[i]) as f32)
+            } else {
+                (-x1[i])
+            }),
+        );
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r286(x0: f32, x1: f32, x2: u32, x3: u16) -> f32 {
+    ((x0).mul_add((-0.0), x1) - (x1 + x0)).atan2((if (x2 == x2) { ((x3) as f32) } else { (-x1) }))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e287(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x1[i] + x0[i]).exp();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r287(x0: f64, x1: f64) -> f64 {
+    (x1 + x0).exp()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e288(x0: &[f32], x1: &[u64], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).mul_add(0.1, 4294967296.0)).atan2(((x1[i]) as f32).round());
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r288(x0: f32, x1: u64) -> f32 {
+    ((x0).mul_add(0.1, 4294967296.0)).atan2(((x1) as f32).round())
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e289(x0: &[usize], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]) as f32).exp();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r289(x0: usize) -> f32 {
+    ((x0) as f32).exp()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e290(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((2i8) as f64) + (x0[i]).signum()).ln();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r290(x0: f64) -> f64 {
+    (((2i8) as f64) + (x0).signum()).ln()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e291(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).signum()).atan2(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r291(x0: f64, x1: f64) -> f64 {
+    ((x0).signum()).atan2(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e292(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] % 255.5).atan2((x1[i] - x0[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r292(x0: f64, x1: f64) -> f64 {
+    (x0 % 255.5).atan2((x1 - x0))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e293(x0: &[i32], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] & x0[i]) as f64).ln();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r293(x0: i32) -> f64 {
+    ((x0 & x0) as f64).ln()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e294(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (-((x1[i] / 1.0) * (x0[i]).powi((-2)))).powf((x2[i]).ceil());
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r294(x0: f32, x1: f32, x2: f32) -> f32 {
+    (-((x1 / 1.0) * (x0).powi((-2)))).powf((x2).ceil())
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e295(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i]).mul_add(x0[i], x0[i])).ln();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r295(x0: f64) -> f64 {
+    ((x0).mul_add(x0, x0)).ln()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e296(x0: &[f64], x1: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]) as u16) as f32).powf(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r296(x0: f64, x1: f32) -> f32 {
+    (((x0) as u16) as f32).powf(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e297(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).signum() - x0[i]).rem_euclid((x0[i] * x1[i]).ceil())).atan2(x2[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r297(x0: f32, x1: f32, x2: f32) -> f32 {
+    (((x0).signum() - x0).rem_euclid((x0 * x1).ceil())).atan2(x2)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e298(x0: &[i16], x1: &[i16], x2: &[f32], x3: &[u16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (if ((x0[i] / ((x1[i] | 1) & i16::MAX)) <= (x0[i] % ((x0[i] | 1) & i16::MAX))) {
@@ -4332,7 +4742,7 @@ fn e277(x0: &[i16], x1: &[i16], x2: &[f32], x3: &[u16], out: &mut [f64]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r277(x0: i16, x1: i16, x2: f32, x3: u16) -> f64 {
+fn r298(x0: i16, x1: i16, x2: f32, x3: u16) -> f64 {
     (if ((x0 / ((x1 | 1) & i16::MAX)) <= (x0 % ((x0 | 1) & i16::MAX))) {
         (x1 as f64)
     } else {
@@ -4347,342 +4757,54 @@ fn r277(x0: i16, x1: i16, x2: f32, x3: u16) -> f64 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e278(x0: &[f64], out: &mut [f64]) {
+fn e299(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).mul_add(x0[i], 0.5)).max(x0[i]) + 0.0).ln();
+        out[i] = (((x0[i]).mul_add(x0[i], 0.5)).copysign(x0[i])).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r278(x0: f64) -> f64 {
-    (((x0).mul_add(x0, 0.5)).max(x0) + 0.0).ln()
+fn r299(x0: f64) -> f64 {
+    (((x0).mul_add(x0, 0.5)).copysign(x0)).ln()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e279(x0: &[f32], out: &mut [f32]) {
+fn e300(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (-x0[i]).sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r279(x0: f32) -> f32 {
+fn r300(x0: f32) -> f32 {
     (-x0).sin()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e280(x0: &[u8], out: &mut [f32]) {
+fn e301(x0: &[u8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i]) as f32).atan2(1e10);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r280(x0: u8) -> f32 {
+fn r301(x0: u8) -> f32 {
     ((x0) as f32).atan2(1e10)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e281(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+fn e302(x0: &[f64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).mul_add(x1[i], 1.5e-40) % ((x0[i]).max(x0[i]) + 0.0)).exp();
+        out[i] = ((x0[i]).mul_add(x1[i], 1.5e-40) % (x0[i]).rem_euclid(x0[i])).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r281(x0: f64, x1: f64) -> f64 {
-    ((x0).mul_add(x1, 1.5e-40) % ((x0).max(x0) + 0.0)).exp()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e282(x0: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] % x0[i]).sqrt()).exp();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r282(x0: f64) -> f64 {
-    ((x0 % x0).sqrt()).exp()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e283(x0: &[i64], x1: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]) as f64) - (x1[i]).sqrt()).ln();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r283(x0: i64, x1: f64) -> f64 {
-    (((x0) as f64) - (x1).sqrt()).ln()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e284(x0: &[f32], x1: &[f32], x2: &[bool], x3: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((-x0[i]).mul_add(
-            (x1[i]).mul_add(x0[i], x1[i]),
-            (if x2[i] { x3[i] } else { x3[i] }),
-        ) * x0[i])
-            .cos();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r284(x0: f32, x1: f32, x2: bool, x3: f32) -> f32 {
-    ((-x0).mul_add((x1).mul_add(x0, x1), (if x2 { x3 } else { x3 })) * x0).cos()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e285(x0: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).floor()).powf((x0[i]).sqrt());
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r285(x0: f64) -> f64 {
-    ((x0).floor()).powf((x0).sqrt())
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e286(x0: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] * x0[i]).sqrt()).exp();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r286(x0: f32) -> f32 {
-    ((x0 * x0).sqrt()).exp()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e287(x0: &[u8], x1: &[u8], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]) as f64).atan2(((x1[i]) as f64));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r287(x0: u8, x1: u8) -> f64 {
-    ((x0) as f64).atan2(((x1) as f64))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e288(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((2.0 * x2[i]) - (x1[i] % x0[i])).cos();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r288(x0: f32, x1: f32, x2: f32) -> f32 {
-    ((2.0 * x2) - (x1 % x0)).cos()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e289(x0: &[i64], x1: &[bool], x2: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]).wrapping_mul(2)).min((if x1[i] { x0[i] } else { x0[i] }))) as f64)
-            .atan2(x2[i]);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r289(x0: i64, x1: bool, x2: f64) -> f64 {
-    ((((x0).wrapping_mul(2)).min((if x1 { x0 } else { x0 }))) as f64).atan2(x2)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e290(x0: &[usize], x1: &[i16], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x1[i]) as f64) % ((x0[i]) as f64)).exp();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r290(x0: usize, x1: i16) -> f64 {
-    (((x1) as f64) % ((x0) as f64)).exp()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e291(x0: &[f64], x1: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x1[i] + x0[i]).exp();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r291(x0: f64, x1: f64) -> f64 {
-    (x1 + x0).exp()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e292(x0: &[i64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]).leading_zeros()) as u8) as f64).ln();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r292(x0: i64) -> f64 {
-    ((((x0).leading_zeros()) as u8) as f64).ln()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e293(x0: &[f64], x1: &[f64], x2: &[u16], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((-x0[i]) / x1[i]).powf(((x2[i]) as f64));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r293(x0: f64, x1: f64, x2: u16) -> f64 {
-    ((-x0) / x1).powf(((x2) as f64))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e294(x0: &[f64], x1: &[f64], x2: &[u8], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x1[i] % x0[i]).atan2(((x2[i]) as f64));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r294(x0: f64, x1: f64, x2: u8) -> f64 {
-    (x1 % x0).atan2(((x2) as f64))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e295(x0: &[isize], x1: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]) as f32).powf((4294967296.0 - x1[i]));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r295(x0: isize, x1: f32) -> f32 {
-    ((x0) as f32).powf((4294967296.0 - x1))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e296(x0: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x0[i]).ln();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r296(x0: f64) -> f64 {
-    (x0).ln()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e297(x0: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x0[i] - x0[i]).ln();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r297(x0: f64) -> f64 {
-    (x0 - x0).ln()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e298(x0: &[isize], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]) as f64).exp();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r298(x0: isize) -> f64 {
-    ((x0) as f64).exp()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e299(x0: &[bool], x1: &[f32], x2: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (if (x0[i] && x0[i]) {
-            (x2[i] - 2147483648.0)
-        } else {
-            (x1[i] % 2.0)
-        })
-        .cos();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r299(x0: bool, x1: f32, x2: f32) -> f32 {
-    (if (x0 && x0) {
-        (x2 - 2147483648.0)
-    } else {
-        (x1 % 2.0)
-    })
-    .cos()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e300(x0: &[f32], x1: &[i32], x2: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).powi(((x1[i]) % 40))).powf((0.1 / x2[i]));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r300(x0: f32, x1: i32, x2: f32) -> f32 {
-    ((x0).powi(((x1) % 40))).powf((0.1 / x2))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e301(x0: &[bool], x1: &[f64], x2: &[i16], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((if x0[i] { (-7.75) } else { x1[i] }) % (x1[i] - x1[i])).powf(((x2[i]) as f64));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r301(x0: bool, x1: f64, x2: i16) -> f64 {
-    ((if x0 { (-7.75) } else { x1 }) % (x1 - x1)).powf(((x2) as f64))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e302(x0: &[f32], x1: &[u32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x0[i]) as u32).min(x1[i])) as f32).cos();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r302(x0: f32, x1: u32) -> f32 {
-    ((((x0) as u32).min(x1)) as f32).cos()
+fn r302(x0: f64, x1: f64) -> f64 {
+    ((x0).mul_add(x1, 1.5e-40) % (x0).rem_euclid(x0)).exp()
 }
 
 #[gpu_kernel]
@@ -6354,12 +6476,12 @@ fn r430(x0: i8, x1: i8) -> i8 {
 fn e431(x0: &[i32], x1: &[i32], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).div_euclid((x1[i] | 1));
+        out[i] = (x0[i] | 1).div_euclid((x1[i] | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r431(x0: i32, x1: i32) -> i32 {
-    (x0).div_euclid((x1 | 1))
+    (x0 | 1).div_euclid((x1 | 1))
 }
 
 #[gpu_kernel]
@@ -6367,12 +6489,12 @@ fn r431(x0: i32, x1: i32) -> i32 {
 fn e432(x0: &[u8], x1: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).div_euclid((x1[i] | 1));
+        out[i] = (x0[i] | 1).div_euclid((x1[i] | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r432(x0: u8, x1: u8) -> u8 {
-    (x0).div_euclid((x1 | 1))
+    (x0 | 1).div_euclid((x1 | 1))
 }
 
 #[gpu_kernel]
@@ -6380,12 +6502,12 @@ fn r432(x0: u8, x1: u8) -> u8 {
 fn e433(x0: &[u64], x1: &[u64], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).div_euclid((x1[i] | 1));
+        out[i] = (x0[i] | 1).div_euclid((x1[i] | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r433(x0: u64, x1: u64) -> u64 {
-    (x0).div_euclid((x1 | 1))
+    (x0 | 1).div_euclid((x1 | 1))
 }
 
 #[gpu_kernel]
@@ -6393,12 +6515,12 @@ fn r433(x0: u64, x1: u64) -> u64 {
 fn e434(x0: &[i16], x1: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).div_euclid((x1[i] | 1));
+        out[i] = (x0[i] | 1).div_euclid((x1[i] | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r434(x0: i16, x1: i16) -> i16 {
-    (x0).div_euclid((x1 | 1))
+    (x0 | 1).div_euclid((x1 | 1))
 }
 
 #[gpu_kernel]
@@ -6406,12 +6528,12 @@ fn r434(x0: i16, x1: i16) -> i16 {
 fn e435(x0: &[i64], x1: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).rem_euclid((x1[i] | 1));
+        out[i] = (x0[i] | 1).rem_euclid((x1[i] | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r435(x0: i64, x1: i64) -> i64 {
-    (x0).rem_euclid((x1 | 1))
+    (x0 | 1).rem_euclid((x1 | 1))
 }
 
 #[gpu_kernel]
@@ -6419,12 +6541,12 @@ fn r435(x0: i64, x1: i64) -> i64 {
 fn e436(x0: &[u16], x1: &[u16], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).rem_euclid((x1[i] | 1));
+        out[i] = (x0[i] | 1).rem_euclid((x1[i] | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r436(x0: u16, x1: u16) -> u16 {
-    (x0).rem_euclid((x1 | 1))
+    (x0 | 1).rem_euclid((x1 | 1))
 }
 
 #[gpu_kernel]
@@ -6432,12 +6554,12 @@ fn r436(x0: u16, x1: u16) -> u16 {
 fn e437(x0: &[usize], x1: &[usize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).rem_euclid((x1[i] | 1));
+        out[i] = (x0[i] | 1).rem_euclid((x1[i] | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r437(x0: usize, x1: usize) -> usize {
-    (x0).rem_euclid((x1 | 1))
+    (x0 | 1).rem_euclid((x1 | 1))
 }
 
 #[gpu_kernel]
@@ -6445,12 +6567,12 @@ fn r437(x0: usize, x1: usize) -> usize {
 fn e438(x0: &[i32], x1: &[i32], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).rem_euclid((x1[i] | 1));
+        out[i] = (x0[i] | 1).rem_euclid((x1[i] | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r438(x0: i32, x1: i32) -> i32 {
-    (x0).rem_euclid((x1 | 1))
+    (x0 | 1).rem_euclid((x1 | 1))
 }
 
 #[gpu_kernel]
@@ -9293,7 +9415,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e1",
-        expr: "((x0).min((((x3) as f64) - ((((x0).max(x1) + 0.0)).min((x0 - x2)) + 0.0))) + 0.0)",
+        expr: "((x0).max((((x3) as f64) - (((x0).rem_euclid(x1)).min((x0 - x2)) + 0.0))) + 0.0)",
         params: &[F64, F64, F64, I8],
         out: F64,
         transcendental: false,
@@ -9311,7 +9433,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e2",
-        expr: "(((((4294967295 + (x1 as i64)) + (-(x3 as i64)))) as usize) | (((x0 * 1) >> (x1 / (x2 | 1)))).min(x3))",
+        expr: "(((((4294967295 + (x1 as i64)) + (-(x3 as i64)))) as usize) | (((x0 * 1) >> (x1 / (x2 | 1)))).saturating_add(x3))",
         params: &[Usize, U8, U8, Usize],
         out: Usize,
         transcendental: false,
@@ -9345,8 +9467,8 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e4",
-        expr: "(((((x1).min(x1) * ((x0) as u32))).wrapping_mul(((x2 - 33)).min(1000))).wrapping_add((((x2).max(1000) + (x2 - x3)) >> (((x1 << 2147483647isize)) as u64)))).min(((((7u32 + 0) * (if (x3 > 3) { x3 } else { x1 })) >> 16) + (((x2 | x3) | (x1 | x1)) * (7u32 - (x2).max(x2)))))",
-        params: &[U8, U32, U32, U32],
+        expr: "(((((x1).saturating_add(x1) * ((x0) as u32))).wrapping_sub(((x2 - 33)).rotate_right((((x3 * 100)) as u32) % 40))).wrapping_sub(((x1 + (!x2))).pow((((((x1 << 2147483647isize)) as u64)) as u32) % 40))).saturating_add(x1)",
+        params: &[U8, U32, U32, I8],
         out: U32,
         transcendental: false,
         source: || e4::CUDA_SOURCE.as_str(),
@@ -9354,7 +9476,7 @@ pub static CASES: &[Case] = &[
             let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
+            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
             let mut out = dev.zeros::<u32>(ins[0].len())?;
             e4::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -9363,80 +9485,82 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e5",
-        expr: "(((if x2 { x1 } else { x0 }) * ((x0).max(x1) + 0.0)) / (((x3).min(100)) as f32))",
-        params: &[F32, F32, Bool, Usize],
-        out: F32,
+        expr: "((((!x0)).leading_zeros()) as i64)",
+        params: &[U8],
+        out: I64,
         transcendental: false,
         source: || e5::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e5::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e5::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r5(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r5(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e6",
-        expr: "(((((x0 - (if x1 { x0 } else { x0 }))) as u8)) as f32)",
-        params: &[Isize, Bool],
-        out: F32,
+        expr: "(((!(x1 << x2)) - ((((256i16 + 31i16)).count_ones()) as i16)) ^ (((((((x0).min(0.5) + 0.0)) as u8)).count_ones()) as i16))",
+        params: &[F64, I16, U32],
+        out: I16,
         transcendental: false,
         source: || e6::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e6::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e6::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r6(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r6(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e7",
+        expr: "((((((x0).leading_zeros()) as i64)).wrapping_sub((((x1) as i64) / ((((x2 | x2) + (x3).reverse_bits()) | 1) & i64::MAX)))) as i16)",
+        params: &[Isize, Bool, I64, I64],
+        out: I16,
+        transcendental: false,
+        source: || e7::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e7::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r7(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e8",
+        expr: "(((((if x1 { 18446744073709551615 } else { x2 }) * ((x0) as usize))).min((((x3 * x3)) as usize))) as f32)",
+        params: &[I32, Bool, Usize, F32],
+        out: F32,
+        transcendental: false,
+        source: || e8::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e8::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r8(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e9",
         expr: "(((((x0 * x0)).leading_zeros()) as i32) >> 65)",
         params: &[I64],
         out: I32,
         transcendental: false,
-        source: || e7::CUDA_SOURCE.as_str(),
+        source: || e9::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
             let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e7::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r7(Bits::from_bits(x[0])).to_bits64(),
-    },
-    Case {
-        name: "e8",
-        expr: "(4294967295u64).max((x2 * (x0 >> x1)))",
-        params: &[U64, Isize, U64],
-        out: U64,
-        transcendental: false,
-        source: || e8::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e8::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r8(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
-    },
-    Case {
-        name: "e9",
-        expr: "((x0).mul_add(x0, (-0.0)) % (-x0))",
-        params: &[F32],
-        out: F32,
-        transcendental: false,
-        source: || e9::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e9::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -9444,16 +9568,16 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e10",
-        expr: "((((x0 / (x0 | 1))) as i32) / ((((x1).min(x2) | (x1 / ((x1 | 1) & i32::MAX))) | 1) & i32::MAX))",
-        params: &[U8, I32, I32],
-        out: I32,
+        expr: "(4294967295u64).pow((((x2 * (x0 >> x1))) as u32) % 40)",
+        params: &[U16, Isize, U16],
+        out: U64,
         transcendental: false,
         source: || e10::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
             e10::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -9461,64 +9585,65 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e11",
+        expr: "((x0).mul_add(x0, (-0.0)) % (-x0))",
+        params: &[F32],
+        out: F32,
+        transcendental: false,
+        source: || e11::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e11::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r11(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e12",
+        expr: "((((x0 / (x0 | 1))) as i32) / ((((x1).max(x2) | (x1 / ((x1 | 1) & i32::MAX))) | 1) & i32::MAX))",
+        params: &[U8, I32, I32],
+        out: I32,
+        transcendental: false,
+        source: || e12::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e12::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r12(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e13",
         expr: "(((!((x0) as i8)) | ((((x0 as f32)) as i8) + (if x1 { x2 } else { x3 }))) + (((x0).leading_zeros()) as i8))",
         params: &[I32, Bool, I8, I8],
         out: I8,
         transcendental: false,
-        source: || e11::CUDA_SOURCE.as_str(),
+        source: || e13::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
             let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e11::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e13::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r11(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r13(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e12",
+        name: "e14",
         expr: "(((x1 ^ ((x0) as i16))) as f32)",
         params: &[U8, I16],
         out: F32,
         transcendental: false,
-        source: || e12::CUDA_SOURCE.as_str(),
+        source: || e14::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e12::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r12(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
-    },
-    Case {
-        name: "e13",
-        expr: "((!x0)).trailing_zeros()",
-        params: &[U32],
-        out: U32,
-        transcendental: false,
-        source: || e13::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e13::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r13(Bits::from_bits(x[0])).to_bits64(),
-    },
-    Case {
-        name: "e14",
-        expr: "((x0).wrapping_sub(x0) * (!x1))",
-        params: &[U8, U8],
-        out: U8,
-        transcendental: false,
-        source: || e14::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e14::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -9526,32 +9651,30 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e15",
-        expr: "((((x0).leading_zeros()) as u8)).min(((((x1 % (x2 | 1))).trailing_zeros()) as u8))",
-        params: &[Usize, U32, U32],
-        out: U8,
+        expr: "((!x0)).trailing_zeros()",
+        params: &[U32],
+        out: U32,
         transcendental: false,
         source: || e15::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e15::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e15::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r15(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r15(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e16",
-        expr: "(((x0) as i32) >> ((-2147483648) * x1))",
-        params: &[Usize, Isize],
-        out: I32,
+        expr: "((x0).wrapping_sub(x0) * (!x1))",
+        params: &[U8, U8],
+        out: U8,
         transcendental: false,
         source: || e16::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e16::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -9559,230 +9682,228 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e17",
-        expr: "((((x0).abs() ^ (x0).abs())) as i32)",
-        params: &[I16],
-        out: I32,
+        expr: "((((x0).leading_zeros()) as u8)).rotate_left(((((((x1 % (x2 | 1))).trailing_zeros()) as i32)) as u32) % 40)",
+        params: &[Usize, U32, U32],
+        out: U8,
         transcendental: false,
         source: || e17::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e17::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e17::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r17(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r17(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e18",
-        expr: "(((x0).ceil()) as u16)",
-        params: &[F64],
-        out: U16,
+        expr: "(((x0) as i32) >> ((-2147483648) * x1))",
+        params: &[Usize, Isize],
+        out: I32,
         transcendental: false,
         source: || e18::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e18::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e18::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r18(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r18(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e19",
-        expr: "(((((((x2) as f32) / (x0 * x1)) * (((x3 + x3)) as f32))) as i16) << 15)",
-        params: &[F32, F32, Isize, U8],
-        out: I16,
+        expr: "((((x0).abs() & (x0 ^ 63i16))) as i32)",
+        params: &[I16],
+        out: I32,
         transcendental: false,
         source: || e19::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e19::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e19::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r19(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r19(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e20",
-        expr: "(if ((((-(x0 - x0)) | 1) % ((((x1) as i64) - (x2 + 128i64)) | 1)) > (((((x3 / (x3 | 1))).count_ones()) as i64) >> (x3 as i16))) { (x3 as i16) } else { ((((((((x0).count_ones()) as u16)).leading_zeros()) as i16) * (((x3 as i16) ^ (x2 as i16)) >> 31)) + (((((x3 > 255) || (x0 > 64))) as i16) - (-(((x1).leading_zeros()) as i16)))) })",
-        params: &[I64, Isize, I64, U32],
-        out: I16,
+        expr: "((((x0) as isize) >> 64) % ((((x1 ^ x2) << (((x2).trailing_zeros()) as i8)) | 1) & isize::MAX))",
+        params: &[F32, Isize, Isize],
+        out: Isize,
         transcendental: false,
         source: || e20::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e20::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e20::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r20(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r20(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e21",
-        expr: "(if (2 < x0) { (x1 * x1) } else { x1 })",
-        params: &[U32, Isize],
-        out: Isize,
+        expr: "(x0 + ((!((if x1 { x0 } else { 4294967296 }) + x0))).wrapping_add((((x0).max(128u64) + x0) & (((x2) as u64) % (x0 | 1)))))",
+        params: &[U64, Bool, U8],
+        out: U64,
         transcendental: false,
         source: || e21::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e21::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e21::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r21(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r21(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e22",
-        expr: "(((((x0).abs() >> ((127u32) as isize)) >> 63) | 1) % ((!((x0).min(x1) << ((x2) as u16))) | 1))",
-        params: &[I32, I32, Usize],
-        out: I32,
+        expr: "((((((x2 - x3) ^ (x3).wrapping_add(x3))) as i64) * ((((x3 as i64)).rotate_right((((-(x0 as i64))) as u32) % 40) | 1) % (((if (x3 > 2) { (x3 as i64) } else { 65535 }) | ((((x1 as i8)).count_ones()) as i64)) | 1))) & (((((((x1 * x1)) as isize) | x0)).count_ones()) as i64))",
+        params: &[Isize, U32, Usize, Usize],
+        out: I64,
         transcendental: false,
         source: || e22::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e22::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e22::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r22(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r22(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e23",
-        expr: "(((((x0).max(x0) + x0)) as f32) % 0.1)",
-        params: &[I64],
-        out: F32,
+        expr: "((((if true { x1 } else { x1 }) * (x0 + x0)) + x1) - (((x2 * x0)).signum() - x1))",
+        params: &[F64, F64, F64],
+        out: F64,
         transcendental: false,
         source: || e23::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e23::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e23::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r23(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r23(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e24",
-        expr: "(((((x0).trailing_zeros()) as i8)) as f64)",
-        params: &[I8],
-        out: F64,
+        expr: "(if (!x0) { (-(((-9223372036854775808) + x1) % (((!x1) | 1) & i64::MAX))) } else { (((((x2) as i64) / (((256 + x1) | 1) & i64::MAX)) % ((((x3).wrapping_sub(2147483648) ^ 32) | 1) & i64::MAX)) & (((x3 * x3) * (x3 << (x3 as u64))) * ((x3 * (-2i64)) | 7))) })",
+        params: &[Bool, I64, I16, I64],
+        out: I64,
         transcendental: false,
         source: || e24::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e24::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e24::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r24(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r24(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e25",
-        expr: "(-(x0).min((-2147483648)))",
-        params: &[I32],
-        out: I32,
+        expr: "(((!(((x0).wrapping_mul(x0) & (256 - x0)) | ((256 * x1)).saturating_mul((x1 / (4294967296usize | 1)))))) as i16)",
+        params: &[Usize, Usize],
+        out: I16,
         transcendental: false,
         source: || e25::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e25::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e25::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r25(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r25(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e26",
-        expr: "((((((-x1) * (x1).floor()) / ((if x2 { x1 } else { x1 })).abs())).min((((2.0 + x3)).powi(2)).sqrt()) + 0.0) + (0.0 * ((((-x0)).ceil()) as f32)))",
-        params: &[F64, F32, Bool, F32],
+        expr: "(x0 - (x0 / x0))",
+        params: &[F32],
         out: F32,
         transcendental: false,
         source: || e26::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e26::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e26::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r26(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r26(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e27",
-        expr: "(((if ((2147483648.0 >= (x0).ceil()) || ((x1).abs() < (x2 % x3))) { (((0.5 - x1) * x2) % ((x1 + x1)).sqrt()) } else { (((-x3) * ((x2).min(x1) + 0.0))).sqrt() })) as i16)",
-        params: &[F32, F64, F64, F64],
-        out: I16,
+        expr: "(0.5 - (x0 - x0))",
+        params: &[F32],
+        out: F32,
         transcendental: false,
         source: || e27::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e27::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e27::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r27(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r27(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e28",
-        expr: "(((x0 - x0)).wrapping_mul((-1i64)) >> ((((x0) as usize) - (x1 * x2)) >> ((x3 % ((x3 | 1) & i8::MAX)) << (((x0 as f32)) as usize))))",
-        params: &[I64, Usize, Usize, I8],
-        out: I64,
+        expr: "((x0).signum() + (if false { x0 } else { x1 }))",
+        params: &[I16, I16],
+        out: I16,
         transcendental: false,
         source: || e28::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e28::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e28::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r28(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r28(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e29",
-        expr: "((((x1) as f32)).mul_add(x2, x3) * (((x0 * x0)) as f32))",
-        params: &[Isize, I64, F32, F32],
-        out: F32,
+        expr: "(((x0 ^ 100) ^ (x0 << x1)) & x2)",
+        params: &[U8, U16, U8],
+        out: U8,
         transcendental: false,
         source: || e29::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e29::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e29::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r29(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r29(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e30",
-        expr: "(-(((x0).count_ones()) as i64))",
-        params: &[I16],
-        out: I64,
+        expr: "(((x0 + x0)) as u16)",
+        params: &[I32],
+        out: U16,
         transcendental: false,
         source: || e30::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
             e30::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -9790,166 +9911,170 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e31",
-        expr: "(((((x0 - x1) - (!x0))) as u64) ^ x2)",
-        params: &[I16, I16, U64],
-        out: U64,
+        expr: "(-((x0).powi(5)).sqrt())",
+        params: &[F64],
+        out: F64,
         transcendental: false,
         source: || e31::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e31::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e31::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r31(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r31(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e32",
-        expr: "(!(((!(x0).wrapping_sub(x0)) | 1) / (x0 | 1)))",
-        params: &[I8],
-        out: I8,
+        expr: "(x0).mul_add((if x1 { ((((((x3 as u16)) as u8)) as f64) * ((((x0 as f32) * ((x1 as u8) as f32))) as f64)) } else { (if (((x3) as usize) != (x2 << 32)) { ((((x0).min(3.25) + 0.0)).max((x0 % 1.0)) + 0.0) } else { ((((x0 as i32) / (((x1 as i32) | 1) & i32::MAX))) as f64) }) }), x0)",
+        params: &[F64, Bool, Usize, I8],
+        out: F64,
         transcendental: false,
         source: || e32::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e32::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e32::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r32(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r32(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e33",
-        expr: "((x0 + 3)).abs()",
-        params: &[I16],
-        out: I16,
+        expr: "((((x2 * x1) & ((x0) as isize)) * (((x3) as isize) - (-x1)))).rotate_right((((((((x0 as f32) % 1.0) * ((x1 as f32) / (x3 as f32)))) as u64)) as u32) % 40)",
+        params: &[U32, Isize, Isize, U8],
+        out: Isize,
         transcendental: false,
         source: || e33::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e33::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e33::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r33(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r33(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e34",
-        expr: "((((!x0) | (x1 << 8)) << ((x2) as u32)) / (((((x3) as u32)).min(x0) + x1) | 1))",
-        params: &[U32, U32, Isize, U16],
-        out: U32,
+        expr: "((((-x0) / (if x1 { x0 } else { x2 }))) as f64)",
+        params: &[F32, Bool, F32],
+        out: F64,
         transcendental: false,
         source: || e34::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e34::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e34::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r34(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r34(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e35",
-        expr: "(if x0 { (((((x3) as u64)) as u16) + (x1 << (64 * x2))) } else { x1 })",
-        params: &[Bool, U16, I64, Isize],
+        expr: "((((((x0).leading_zeros()) as u8)) as u16) << ((x1) as isize))",
+        params: &[Usize, I64],
         out: U16,
         transcendental: false,
         source: || e35::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
             let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e35::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e35::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r35(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r35(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e36",
-        expr: "(((x0).max(x1) + 0.0)).powi(10)",
-        params: &[F64, F64],
-        out: F64,
+        expr: "(((x0 * x0)).max((x0 << x1))).rotate_left((((if (x2 == 0.5) { (x3).saturating_add(x3) } else { (x3 % ((x3 | 1) & i32::MAX)) })) as u32) % 40)",
+        params: &[U32, Isize, F64, I32],
+        out: U32,
         transcendental: false,
         source: || e36::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e36::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e36::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r36(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r36(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e37",
+        expr: "((if ((x0 - x1) != (x0 - x0)) { (((x2) as i32) % (((x3 + x3) | 1) & i32::MAX)) } else { x3 })).wrapping_sub(((-(33 + x3)) * (-(((x1 as i8)) as i32))))",
+        params: &[Isize, Isize, I16, I32],
+        out: I32,
+        transcendental: false,
+        source: || e37::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e37::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r37(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e38",
+        expr: "((x2 % ((x3 - x3) | 1)) == (((x1 * x0)) as usize))",
+        params: &[U64, U64, Usize, Usize],
+        out: Bool,
+        transcendental: false,
+        source: || e38::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e38::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r38(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e39",
         expr: "((!x1) | ((((-(x0).wrapping_sub(x0))).leading_zeros()) as usize))",
         params: &[I8, Usize],
         out: Usize,
         transcendental: false,
-        source: || e37::CUDA_SOURCE.as_str(),
+        source: || e39::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
             let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e37::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e39::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r37(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r39(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e38",
-        expr: "(x0 / ((((((x1 * 1)) as f32)).powi((-3))).max((3.25 * x2)) + 0.0))",
+        name: "e40",
+        expr: "(x0 / (((((x1 * 1)) as f32)).powi((-3))).copysign((3.25 * x2)))",
         params: &[F32, U16, F32],
         out: F32,
         transcendental: false,
-        source: || e38::CUDA_SOURCE.as_str(),
+        source: || e40::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e38::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r38(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
-    },
-    Case {
-        name: "e39",
-        expr: "(((((((255 - x3)) as i16)).count_ones()) as usize) | (((x0 >> 0) / ((((x1).count_ones()) as usize) | 1)) >> ((x2 % ((x2 | 1) & i32::MAX)) % (((((x3).trailing_zeros()) as i32) | 1) & i32::MAX))))",
-        params: &[Usize, Isize, I32, U64],
-        out: Usize,
-        transcendental: false,
-        source: || e39::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e39::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r39(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e40",
-        expr: "((((x0).min(x1)).wrapping_add((x1 >> x2))) as i16)",
-        params: &[I32, I32, Usize],
-        out: I16,
-        transcendental: false,
-        source: || e40::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e40::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -9957,30 +10082,33 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e41",
-        expr: "(((256usize).min(x0)) as i64)",
-        params: &[Usize],
-        out: I64,
+        expr: "(((((((255 - x3)) as i16)).count_ones()) as usize) | (((x0 >> 0) / ((((x1).count_ones()) as usize) | 1)) >> ((x2 % ((x2 | 1) & i32::MAX)) % (((((x3).trailing_zeros()) as i32) | 1) & i32::MAX))))",
+        params: &[Usize, Isize, I32, U64],
+        out: Usize,
         transcendental: false,
         source: || e41::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e41::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e41::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r41(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r41(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e42",
-        expr: "(((256usize) as i64) - (x1 - x0))",
-        params: &[I64, I64],
-        out: I64,
+        expr: "((((x0).abs()).wrapping_add(x1)) as i16)",
+        params: &[I32, I32],
+        out: I16,
         transcendental: false,
         source: || e42::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e42::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -9988,71 +10116,65 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e43",
+        expr: "((x1 / x0) - (-x0))",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: false,
+        source: || e43::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e43::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r43(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e44",
+        expr: "((((x1).count_ones()) as i32) - x0)",
+        params: &[I32, U64],
+        out: I32,
+        transcendental: false,
+        source: || e44::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e44::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r44(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e45",
+        expr: "(((256usize) as i64) - (x1 - x0))",
+        params: &[I64, I64],
+        out: I64,
+        transcendental: false,
+        source: || e45::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e45::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r45(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e46",
         expr: "(((x0 & 4294967295) >> (x1 / (x2 | 1))) + (!(x0 + x3)))",
         params: &[U32, U8, U8, U32],
         out: U32,
         transcendental: false,
-        source: || e43::CUDA_SOURCE.as_str(),
+        source: || e46::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
             let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e43::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r43(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e44",
-        expr: "(if ((x1 * x0) == (x0 / x0)) { ((0 | x2) << (((x3).leading_zeros()) as i64)) } else { ((x2).max(x2) & x2) })",
-        params: &[F64, F64, U64, U16],
-        out: U64,
-        transcendental: false,
-        source: || e44::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e44::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r44(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e45",
-        expr: "(((((((x2).count_ones() - (x0 << x1)) / (((7 - x0)).max(((x3) as u32)) | 1))) as u64)) as i16)",
-        params: &[U32, U16, Isize, U8],
-        out: I16,
-        transcendental: false,
-        source: || e45::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e45::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r45(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e46",
-        expr: "(((((x0 + x0) - (x0 * 1.0)) % ((((-0.0) / x0)).max(((x1) as f64)) + 0.0))).min((((x3 % x2) / (x3 * 255.5)) + (((x2).floor()).max(((-1e-3) % x3)) + 0.0))) + 0.0)",
-        params: &[F64, F32, F64, F64],
-        out: F64,
-        transcendental: false,
-        source: || e46::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e46::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10060,17 +10182,17 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e47",
-        expr: "(((x3 * x2) * (2147483648.0 / x0)) <= ((x1 + x1) + (x0 / 2.0)))",
-        params: &[F32, F32, F32, F32],
-        out: Bool,
+        expr: "(if ((x1 * x0) == (x0 / x0)) { ((0 | x2) << (((x3).leading_zeros()) as i64)) } else { ((x2).midpoint(x2) & x2) })",
+        params: &[F64, F64, U64, U16],
+        out: U64,
         transcendental: false,
         source: || e47::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
             e47::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10078,65 +10200,65 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e48",
-        expr: "(((((x1 << (((x2).leading_zeros()) as i32))) as f64) + (((((((x1) as usize)).leading_zeros()) as u64)) as f64)) * (x0).powi(1))",
-        params: &[F64, U32, I16],
-        out: F64,
+        expr: "(((((((x2).count_ones() - (x0 << x1)) / (((7 - x0)).pow(((((x3) as u8)) as u32) % 40) | 1))) as u64)) as i16)",
+        params: &[U32, U16, Isize, U16],
+        out: I16,
         transcendental: false,
         source: || e48::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e48::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e48::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r48(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r48(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e49",
-        expr: "((x2 | (((x0 >> x1)) as u8)) * ((x3) as u8))",
-        params: &[U64, U8, U8, I16],
-        out: U8,
-        transcendental: false,
-        source: || e49::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e49::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r49(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e50",
-        expr: "((((x0) as u8)) as i32)",
-        params: &[Usize],
-        out: I32,
-        transcendental: false,
-        source: || e50::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e50::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r50(Bits::from_bits(x[0])).to_bits64(),
-    },
-    Case {
-        name: "e51",
-        expr: "((x0 - 128) & ((x1) as u16))",
+        expr: "(((((x0 + x0) * (x0 * x0)) + ((x1) as u16))).wrapping_neg() << 32)",
         params: &[U16, U8],
         out: U16,
         transcendental: false,
-        source: || e51::CUDA_SOURCE.as_str(),
+        source: || e49::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
             let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e49::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r49(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e50",
+        expr: "(((-1e-3) % x1) + (x0 - x0))",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: false,
+        source: || e50::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e50::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r50(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e51",
+        expr: "(((x0).powi(10) * ((x1) as f32))).abs()",
+        params: &[F32, I64],
+        out: F32,
+        transcendental: false,
+        source: || e51::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e51::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10144,17 +10266,17 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e52",
-        expr: "((((((x2).min(3.25) + 0.0) + ((x3) as f64)) % ((((x2 as i64)) as f64) % (-x2))) % ((((x1).abs()) as f64) % x0)) / (x2 - ((((x3 as u32)) as f64) % (((!(x1 as u16))) as f64))))",
-        params: &[F64, I8, F64, U64],
-        out: F64,
+        expr: "(((((-((x1).signum() * (x1 * 32))) + ((((x0) as i16) & (x1 + x1)) << ((32 - x2) >> x3)))).trailing_zeros()) as i16)",
+        params: &[Bool, I16, I32, Usize],
+        out: I16,
         transcendental: false,
         source: || e52::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e52::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10162,45 +10284,51 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e53",
-        expr: "((x0).sqrt()).ceil()",
-        params: &[F64],
-        out: F64,
+        expr: "(((((((x2 << x3) & (x2 >> 100))) as f64) - (-((((x0).max(x0) + 0.0)).max((x1 + x0)) + 0.0)))) as u16)",
+        params: &[F64, F64, I32, Usize],
+        out: U16,
         transcendental: false,
         source: || e53::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e53::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e53::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r53(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r53(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e54",
-        expr: "(((x0).min(65535)) as usize)",
-        params: &[U64],
-        out: Usize,
+        expr: "(((((((x2 * x3)) as i64) - ((!x1) * (((x0).leading_zeros()) as i64))) << ((((x1 as usize)).wrapping_add((x0 as usize)) - ((((x2 as u64)).leading_zeros()) as usize))).midpoint((((x1 as usize) | (x2 as usize)) - ((x3 as usize) % ((x0 as usize) | 1))))) | 1) / ((if (((((x3 as u32)) as i64) < x1) || ((x3 as f64) >= ((x1) as f64))) { (((((x2 as u8) + (x3 as u8))) as i64)).abs() } else { x1 }) | 1))",
+        params: &[I8, I64, U16, U16],
+        out: I64,
         transcendental: false,
         source: || e54::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e54::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e54::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r54(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r54(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e55",
-        expr: "(if x0 { x1 } else { (!x1) })",
-        params: &[Bool, Isize],
-        out: Isize,
+        expr: "((-x1) * (32 + x0))",
+        params: &[I16, I16],
+        out: I16,
         transcendental: false,
         source: || e55::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e55::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10208,15 +10336,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e56",
-        expr: "(((((x0) as isize)).wrapping_add(((x1) as isize))) as f32)",
-        params: &[U8, U64],
-        out: F32,
+        expr: "((x0 ^ 65535)).max(((x1) as i64))",
+        params: &[I64, F32],
+        out: I64,
         transcendental: false,
         source: || e56::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e56::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10224,17 +10352,17 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e57",
-        expr: "(x0 | (((((if x1 { x2 } else { (-100) }) | 1) % ((x0 % ((x2 | 1) & i8::MAX)) | 1)) - ((-x0) + (x0).abs())) / ((((x3) as i8) | 1) & i8::MAX)))",
-        params: &[I8, Bool, I8, F64],
-        out: I8,
+        expr: "(((!((x1).reverse_bits() & ((x0) as u8))) >> 8) + (!((((x2).pow(((x0) as u32) % 40)) as u8)).saturating_sub(((x3 & x1) & (((x0 as i32)) as u8)))))",
+        params: &[I16, U8, Usize, U8],
+        out: U8,
         transcendental: false,
         source: || e57::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e57::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10242,118 +10370,120 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e58",
-        expr: "(((((x3 - x3)) as f32) / (((x2).abs()) as f32)) * (-(((if x0 { x1 } else { x1 })) as f32)))",
-        params: &[Bool, U8, I32, I64],
+        expr: "(((x0).ceil()).max((x1 / 2147483648.0)) + 0.0)",
+        params: &[F32, F32],
         out: F32,
         transcendental: false,
         source: || e58::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e58::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e58::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r58(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r58(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e59",
-        expr: "(if (!x0) { (x1 << x2) } else { ((x0) as usize) })",
-        params: &[Bool, Usize, Usize],
-        out: Usize,
+        expr: "(((((x2).reverse_bits() % (((7 - x3) | 1) & i8::MAX))) as u8) - (((((x1) as i16)) as u8) + x0))",
+        params: &[U8, Isize, I8, I8],
+        out: U8,
         transcendental: false,
         source: || e59::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e59::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e59::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r59(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r59(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e60",
-        expr: "(((x0 - 2147483648)) as f64)",
-        params: &[U32],
-        out: F64,
+        expr: "((!(x0 - x0)) * (((x2) as u8) - (x1 | x0)))",
+        params: &[U8, U8, I32],
+        out: U8,
         transcendental: false,
         source: || e60::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e60::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e60::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r60(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r60(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e61",
-        expr: "(((!x0) / ((((x1 - x1)) as u64) | 1)) >> 100)",
-        params: &[U64, I16],
-        out: U64,
+        expr: "((!(x0 - (((255u8 % (x1 | 1))) as u16))) >> ((x2 + x3) + x2))",
+        params: &[U16, U8, U32, U32],
+        out: U16,
         transcendental: false,
         source: || e61::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e61::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e61::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r61(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r61(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e62",
-        expr: "((((x0 - x1) << ((x2) as u16))) as f32)",
-        params: &[U8, U8, Usize],
+        expr: "((-x0) + ((((((x1) as f32)).max((x2 + x3)) + 0.0)).powi((((if ((x0 as i8) == (x3 as i8)) { ((x2 as i32) - (x2 as i32)) } else { ((x1 as i32) + (x1 as i32)) })) % 40)) - ((((x1 as u16)) as f32)).mul_add((((256i32 ^ 7)) as f32), ((x2 * 2.0) % (x2 + 9.3e18)))))",
+        params: &[F32, Usize, F32, F32],
         out: F32,
         transcendental: false,
         source: || e62::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e62::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e62::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r62(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r62(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e63",
-        expr: "(((-x2) + (x2 * ((x3) as f32))) - (((x0).abs()).mul_add(((-1.0) - x0), ((x1) as f32)) / x2))",
-        params: &[F32, U8, F32, U16],
-        out: F32,
+        expr: "(((((((((x0).rotate_right(((x1) as u32) % 40)) as i16)).signum()).trailing_zeros()) as usize)) as u64)",
+        params: &[I32, Isize],
+        out: U64,
         transcendental: false,
         source: || e63::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e63::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e63::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r63(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r63(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e64",
-        expr: "(((x0).max(((x1) as f32)) + 0.0) + (((((((x2 / ((x3 | 1) & i32::MAX))).trailing_zeros()) as i32)) as f32) - (((x0).abs() * (x0 + 65536.0)) % (-((x2) as f32)))))",
-        params: &[F32, I8, I32, I32],
-        out: F32,
+        expr: "(((if ((x2 || x3) ^ ((x3 as i16) != (x1 as i16))) { x0 } else { ((((x1) as u64)) as i8) }) - ((((x0 | 1) % (x0 | 1))).wrapping_mul((((x1).count_ones()) as i8)) + (x0).wrapping_sub(x0))) << 33)",
+        params: &[I8, I32, Bool, Bool],
+        out: I8,
         transcendental: false,
         source: || e64::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
             e64::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10361,15 +10491,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e65",
-        expr: "(((((((((x0).abs()) as i16)).max(((x1 & x1)).min((x1 - x1)))).count_ones()) as usize)) as u64)",
-        params: &[I32, I16],
-        out: U64,
+        expr: "((x0 % (x0 | 1)) + ((x1) as usize))",
+        params: &[Usize, I64],
+        out: Usize,
         transcendental: false,
         source: || e65::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
             e65::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10377,101 +10507,102 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e66",
-        expr: "((((x0 * x0)).mul_add(((x1) as f32), ((x2) as f32)) / (((1.5e-40 + x0)).max(((x3) as f32)) + 0.0)) / (if ((((x2 as u16)) as u8) <= ((x0 as u8) + (x0 as u8))) { ((x0).ceil()).floor() } else { (-(x0).mul_add(1.5e-40, x0)) }))",
-        params: &[F32, I8, F64, I8],
-        out: F32,
+        expr: "((!x0)).swap_bytes()",
+        params: &[I64],
+        out: I64,
         transcendental: false,
         source: || e66::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e66::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e66::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r66(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r66(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e67",
-        expr: "((x0 / x0) % (2147483648.0 % x0))",
-        params: &[F32],
-        out: F32,
+        expr: "(((-(x3 % x3)) % ((((-2isize)).wrapping_sub((x2 as isize))) as f64)) % (((((x0) as f32)) as f64) * (((x1).pow(((x2) as u32) % 40)) as f64)))",
+        params: &[U32, U8, U16, F64],
+        out: F64,
         transcendental: false,
         source: || e67::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e67::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e67::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r67(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r67(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e68",
-        expr: "(!(((x1 * x0) | 1) / ((x1 - x1) | 1)))",
-        params: &[I64, I64],
-        out: I64,
+        expr: "(if (x0 == x0) { (2147483648.0 * x1) } else { (if x2 { x3 } else { x3 }) })",
+        params: &[F64, F32, Bool, F32],
+        out: F32,
         transcendental: false,
         source: || e68::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e68::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e68::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r68(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r68(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e69",
-        expr: "((((x1).abs() + ((x2) as f64)) / x1) - ((((x0 - x0) | (x0 | 0))) as f64))",
-        params: &[U8, F64, U32],
-        out: F64,
+        expr: "((((-(x1 * (-128))) & (((-1) & x3) / (((x1 + 32767) | 1) & i16::MAX))) + ((((x0) as i16)).saturating_mul((x1 - x1)) + (((x1 | 1) % (x1 | 1)) * ((x2) as i16)))) | x1)",
+        params: &[U64, I16, I64, I16],
+        out: I16,
         transcendental: false,
         source: || e69::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e69::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e69::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r69(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r69(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e70",
-        expr: "((((((((x0 << x2) * (x0 << x1)) - (((x3 - x3)) as i64))).leading_zeros()) as i32)) as i64)",
-        params: &[I64, I16, U64, Isize],
-        out: I64,
+        expr: "((((-1) & x0)).leading_zeros() >> (((!x1) | 1) % ((-x1) | 1)))",
+        params: &[I16, Isize],
+        out: U32,
         transcendental: false,
         source: || e70::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e70::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e70::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r70(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r70(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e71",
-        expr: "((x0 > (x0 - x0)) & ((x1 - x2) == (1i64 >> x3)))",
-        params: &[F32, I64, I64, Usize],
-        out: Bool,
+        expr: "(((((x3).saturating_mul(32)) as f32)).abs() / ((((x1) as f32) / ((x0) as f32)) * x2))",
+        params: &[I32, I8, F32, U8],
+        out: F32,
         transcendental: false,
         source: || e71::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
-            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e71::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10479,33 +10610,34 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e72",
-        expr: "(((((((x0).trailing_zeros()) as u16)) as i32) << 63) - (((x0 | x0)).max((x0 - x0)) >> ((x1 / (x1 | 1)) % ((x2 << x1) | 1))))",
-        params: &[I32, U8, U8],
-        out: I32,
+        expr: "(((x1 >> x3) + (x2 >> 65)) & (x0).midpoint(x1))",
+        params: &[I8, I8, I8, I16],
+        out: I8,
         transcendental: false,
         source: || e72::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e72::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e72::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r72(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r72(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e73",
-        expr: "(((((!x2) + (100i32 >> x1))) as i16) * x0)",
-        params: &[I16, U8, I32],
-        out: I16,
+        expr: "(((((-0.0) + x0)) as f64) + (((x2) as f64) + (x1 / 255.5)))",
+        params: &[F32, F64, I16],
+        out: F64,
         transcendental: false,
         source: || e73::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e73::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10513,34 +10645,32 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e74",
-        expr: "((((((((x0 | x0)) as u16)).count_ones()) as i64) | 1) % ((x1 & ((x2 << x3) * (x1 + x2))) | 1))",
-        params: &[I16, I64, I64, U32],
+        expr: "((x1 * x0) + 2147483647)",
+        params: &[I64, I64],
         out: I64,
         transcendental: false,
         source: || e74::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
             let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e74::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e74::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r74(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r74(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e75",
-        expr: "((((x0 / x0) / ((x2) as f64)) % ((x1) as f64)) + ((x0).max((((x0 * x0)).max((0.5 - x0)) + 0.0)) + 0.0))",
-        params: &[F64, U8, U8],
-        out: F64,
+        expr: "((x0 << x1)).pow((((x2 * 256)) as u32) % 40)",
+        params: &[U8, I8, I64],
+        out: U8,
         transcendental: false,
         source: || e75::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e75::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10548,50 +10678,48 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e76",
+        expr: "(((x0 - x0)).saturating_sub(((true) as u64)) + ((x0 - x0) + (x0 + x0)))",
+        params: &[U64],
+        out: U64,
+        transcendental: false,
+        source: || e76::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e76::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r76(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e77",
+        expr: "(((x1 * x1) + (x1 >> 15)) ^ (((100i16) as u32) << x0))",
+        params: &[I8, U32],
+        out: U32,
+        transcendental: false,
+        source: || e77::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e77::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r77(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e78",
         expr: "(((x0).min((if x1 { x2 } else { 127 })) + ((x2 * 3) << (x3 / ((x3 | 1) & i8::MAX)))) % ((((((x2 as u8) * 127)) as u16) * ((x0 & x2) ^ (x0 << x3))) | 1))",
         params: &[U16, Bool, U16, I8],
         out: U16,
         transcendental: false,
-        source: || e76::CUDA_SOURCE.as_str(),
+        source: || e78::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
             let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e76::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r76(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e77",
-        expr: "((x0 % x0) % (x0 % x0))",
-        params: &[F64],
-        out: F64,
-        transcendental: false,
-        source: || e77::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e77::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r77(Bits::from_bits(x[0])).to_bits64(),
-    },
-    Case {
-        name: "e78",
-        expr: "(if (((x0 | x1) == (x0).max(3)) && ((false || x2) || (x3 == x3))) { (((((x3 / 0.5)).min((-x3)) + 0.0)) as u8) } else { ((((((x0 as i8) << (x3 as u16)) | ((x3 as i8) & (x1 as i8)))).count_ones()) as u8) })",
-        params: &[U8, U8, Bool, F64],
-        out: U8,
-        transcendental: false,
-        source: || e78::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e78::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10599,50 +10727,47 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e79",
-        expr: "(!((!x0) << ((x1 * x2) ^ (x2 + 65535))))",
-        params: &[Usize, I32, I32],
-        out: Usize,
+        expr: "((x0 % x0) % (x0 % x0))",
+        params: &[F64],
+        out: F64,
         transcendental: false,
         source: || e79::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e79::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e79::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r79(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r79(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e80",
-        expr: "((((((x0 / ((x0 | 1) & i16::MAX))).leading_zeros()) as i8) >> ((x1 & x1) | (x3 * x2))) >> (((if (x3 > 2147483648u64) { 7 } else { (x3 as u16) })).max((x1 as u16))).max((((x1 as u16) * 64) % (((x2 as u16)).min((x3 as u16)) | 1))))",
-        params: &[I16, U64, U64, U64],
-        out: I8,
+        expr: "(if (((x0).rotate_right(((x0) as u32) % 40) >= (x0 + 128)) || (((-2147483648) * x1) != x1)) { (x0 ^ 255u8) } else { (x0 >> (-((x2) as i8))) })",
+        params: &[U8, Isize, U8],
+        out: U8,
         transcendental: false,
         source: || e80::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e80::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e80::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r80(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r80(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e81",
-        expr: "(((x0 | 1) % (x0 | 1)) - ((x1) as i16))",
-        params: &[I16, Bool],
-        out: I16,
+        expr: "(x0 << (x1 >> 7))",
+        params: &[I64, I16],
+        out: I64,
         transcendental: false,
         source: || e81::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e81::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10650,49 +10775,52 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e82",
-        expr: "((((((x0) as isize)) as f64) % x1)).sqrt()",
-        params: &[I16, F64],
+        expr: "(((((if (x2 && x2) { (x3 / (x3 | 1)) } else { (7 + x3) })) as f64) % (x1 % (-(x0 - x1)))) / ((((((x3 as i32)) as f64)).mul_add((((x1 as i8)) as f64), (((x1 as i64)) as f64))).round() % (((((x1 as u16)).reverse_bits()) as f64)).signum()))",
+        params: &[F64, F64, Bool, U32],
         out: F64,
         transcendental: false,
         source: || e82::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e82::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e82::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r82(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r82(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e83",
-        expr: "(!(((((x0).abs() | 1) / (((x1) as i32) | 1))) as u64))",
-        params: &[I32, Isize],
-        out: U64,
+        expr: "((((((x0) as i64) >> 3) | (((x2 | 1) % ((-2147483648i64) | 1)) | ((2147483647i64 | 1) % (x1 | 1))))) as i16)",
+        params: &[U16, I64, I64],
+        out: I16,
         transcendental: false,
         source: || e83::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e83::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e83::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r83(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r83(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e84",
-        expr: "(((((x1 | x1) | ((x0) as i32)) / ((((x1 ^ x2) >> (x0 & x3)) | 1) & i32::MAX))) as u32)",
-        params: &[U16, I32, I32, U16],
-        out: U32,
+        expr: "(((x0 ^ x0) << x1) / (((((x2 % (x3 | 1))).trailing_zeros()) as u8) | 1))",
+        params: &[U8, I8, U64, U64],
+        out: U8,
         transcendental: false,
         source: || e84::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e84::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10700,95 +10828,102 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e85",
-        expr: "(((x0) as f32)).floor()",
-        params: &[U32],
+        expr: "((((x0) as f32) + x1) * ((x2).mul_add(9.3e18, x3) % (0.1 * x1)))",
+        params: &[Isize, F32, F32, F32],
         out: F32,
         transcendental: false,
         source: || e85::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e85::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e85::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r85(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r85(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e86",
-        expr: "((((((x1) as u16) - (x0 - 100u16))).leading_zeros()) as u16)",
-        params: &[U16, Isize],
-        out: U16,
+        expr: "((((0.1 - ((x0) as f32))).min(((if x1 { x3 } else { x2 })).signum()) + 0.0) * ((((2 - (x1 as u32))) as f32)).ceil())",
+        params: &[U8, Bool, F32, F32],
+        out: F32,
         transcendental: false,
         source: || e86::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e86::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e86::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r86(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r86(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e87",
-        expr: "(((((255.5 - x0)).max(((x1) as f64)) + 0.0)).floor()).abs()",
-        params: &[F64, I32],
-        out: F64,
+        expr: "((((!x0) ^ (x0).wrapping_neg())).pow(((((x1 ^ (-100i32))).min((-128))) as u32) % 40) | (((((x2 | 64) / ((32 + x2) | 1))).leading_zeros()) as isize))",
+        params: &[Isize, I32, U16],
+        out: Isize,
         transcendental: false,
         source: || e87::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e87::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e87::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r87(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r87(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e88",
-        expr: "((((((x0 - x0) - (x1 >> x2)) * x1)) as i64)).abs()",
-        params: &[Usize, Usize, I8],
-        out: I64,
+        expr: "(!((x0).swap_bytes()).wrapping_mul(((x0 | 1) / (x1 | 1))))",
+        params: &[I8, I8],
+        out: I8,
         transcendental: false,
         source: || e88::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e88::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e88::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r88(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r88(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e89",
-        expr: "(-(((x0) as f32)).ceil())",
-        params: &[I8],
-        out: F32,
+        expr: "((x1 * x2) < (if x0 { (-1e-3) } else { x1 }))",
+        params: &[Bool, F64, F64],
+        out: Bool,
         transcendental: false,
         source: || e89::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e89::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e89::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r89(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r89(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e90",
-        expr: "(((((((x0 as f64)).abs()).sqrt()).ceil()) as f32) * (-(((((x0) as f32) * ((x1).min(x1) + 0.0))).min(((x2).powi(((x3) % 40))).abs()) + 0.0)))",
-        params: &[Usize, F32, F32, I32],
+        expr: "(((((((-129i32) << x0)) as i16)) as f32) - ((((x3 % x3)) as f32) / (((x1).min(x1) + 0.0) / (if false { x2 } else { x1 }))))",
+        params: &[Isize, F32, F32, F64],
         out: F32,
         transcendental: false,
         source: || e90::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
+            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
             e90::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -10797,65 +10932,66 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e91",
-        expr: "((((x2 % x2)) as f32) / (((x0).min(x0) + 0.0) / (if false { x1 } else { x0 })))",
-        params: &[F32, F32, F64],
+        expr: "((((((x0 << 0) - (-x0)) - ((x0 * 64) + (x1 ^ (-2))))).midpoint(((x1 - (x2 ^ x2))).wrapping_mul(((-x3) % (((63i8).midpoint(x0) | 1) & i8::MAX))))) as f32)",
+        params: &[I8, I8, I8, I8],
         out: F32,
         transcendental: false,
         source: || e91::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e91::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e91::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r91(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r91(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e92",
-        expr: "((((x0) as f32)).min(((-1.0) + x1)) + 0.0)",
-        params: &[U8, F32],
-        out: F32,
+        expr: "(!((x0) as isize))",
+        params: &[I16],
+        out: Isize,
         transcendental: false,
         source: || e92::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e92::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e92::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r92(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r92(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e93",
-        expr: "(((((x0 + (x0 | (x0 >> x1)))) as u8)) as f64)",
-        params: &[Isize, I32],
-        out: F64,
+        expr: "((((!x2)).trailing_zeros() + (((x0) as u32) * (1 + x1)))).wrapping_mul((((x1 + x1) - (!x2)) / (x2 | 1)))",
+        params: &[U16, U32, U32],
+        out: U32,
         transcendental: false,
         source: || e93::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e93::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e93::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r93(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r93(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e94",
-        expr: "((x0 << x1) / (((x2) as u64) | 1))",
-        params: &[U64, Usize, I8],
-        out: U64,
+        expr: "(((((x1 - x0) << (x2 & 64))) as u8)).swap_bytes()",
+        params: &[Usize, Usize, I8],
+        out: U8,
         transcendental: false,
         source: || e94::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e94::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10863,33 +10999,30 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e95",
-        expr: "((-((((x0 * 100)).trailing_zeros()) as i8)) % (((((x1 + x2) % ((((x3) as i8) | 1) & i8::MAX))).min(((x2).max(x1)).min(x1)) | 1) & i8::MAX))",
-        params: &[U8, I8, I8, U16],
-        out: I8,
+        expr: "((x0).recip()).trunc()",
+        params: &[F64],
+        out: F64,
         transcendental: false,
         source: || e95::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e95::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e95::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r95(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r95(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e96",
-        expr: "((((((x1 + x0) + ((x2) as isize))).abs()).count_ones()) as i8)",
-        params: &[Isize, Isize, I16],
+        expr: "(((((-128) * (-2i8)) << (x0 & x0)) + (-((x1) as i8))) * x2)",
+        params: &[I16, Isize, I8],
         out: I8,
         transcendental: false,
         source: || e96::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
             let mut out = dev.zeros::<i8>(ins[0].len())?;
             e96::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -10898,15 +11031,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e97",
-        expr: "((((x0 + x0) ^ (x0).min(x0)) ^ (!(((x1).trailing_zeros()) as i64))) >> 1)",
-        params: &[I64, I16],
-        out: I64,
+        expr: "(((x0).pow(((x1) as u32) % 40)) as u8)",
+        params: &[I32, U16],
+        out: U8,
         transcendental: false,
         source: || e97::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e97::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10914,114 +11047,118 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e98",
-        expr: "(((x0).wrapping_add(x0)) as f32)",
-        params: &[I16],
-        out: F32,
+        expr: "((((127 - x1)).saturating_mul((x3 + x1)) - ((x1 + x3) * (x1 & x2))) * (!((((x0) as usize)) as i8)))",
+        params: &[F32, I8, I8, I8],
+        out: I8,
         transcendental: false,
         source: || e98::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e98::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e98::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r98(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r98(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e99",
-        expr: "((((x0) as u64)) as i8)",
-        params: &[U32],
-        out: I8,
+        expr: "((((((((x1) as f32)) as u16) << (((x1) as i64) - ((x2 | 1) % (x2 | 1)))) + x0)) as f32)",
+        params: &[U16, Isize, I64],
+        out: F32,
         transcendental: false,
         source: || e99::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e99::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e99::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r99(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r99(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e100",
-        expr: "(((((((-1.0) / x1)) as i32) - x0)) as isize)",
-        params: &[I32, F64],
-        out: Isize,
+        expr: "(x0).saturating_mul((((((x1) as usize)) as i16) - ((((x2) as i16) | 1) / ((x0 * x3) | 1))))",
+        params: &[I16, Isize, Bool, I16],
+        out: I16,
         transcendental: false,
         source: || e100::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e100::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e100::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r100(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r100(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e101",
-        expr: "((((!(-x0)) + (-(((x2) as i32) + ((x1) as i32))))) as f32)",
-        params: &[I32, I8, I64],
-        out: F32,
+        expr: "((x0).reverse_bits() & (((((x3 ^ x3) + (((x3 as u8)) as u64)) | (if x1 { x3 } else { ((x2) as u64) }))) as i8))",
+        params: &[I8, Bool, Isize, U64],
+        out: I8,
         transcendental: false,
         source: || e101::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e101::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e101::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r101(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r101(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e102",
-        expr: "(((x0).max(x0) << x1) << (x2).min(((x3) as usize)))",
-        params: &[I32, U16, Usize, Isize],
-        out: I32,
+        expr: "(((!(x0 & x0))) as u64)",
+        params: &[Bool],
+        out: U64,
         transcendental: false,
         source: || e102::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e102::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e102::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r102(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r102(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e103",
-        expr: "((x2 | x0) + (x0 << x1))",
-        params: &[U8, I8, U8],
-        out: U8,
+        expr: "((x0 ^ x0) & (if x1 { x0 } else { x0 }))",
+        params: &[Isize, Bool],
+        out: Isize,
         transcendental: false,
         source: || e103::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e103::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e103::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r103(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r103(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e104",
-        expr: "(((((x0 + x0) >> 15) / ((((x1) as u8) + ((x2) as u8)) | 1))) as u16)",
-        params: &[U8, U64, Isize],
-        out: U16,
+        expr: "((x0 * ((((x1).rem_euclid((-7.75))).signum()) as i8)) ^ x2)",
+        params: &[I8, F32, I8],
+        out: I8,
         transcendental: false,
         source: || e104::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
             e104::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11029,16 +11166,16 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e105",
-        expr: "(((((x1) as f64) / ((x0) as f64))).max(((x2 % x2) / (x2).sqrt())) + 0.0)",
-        params: &[I8, F32, F64],
-        out: F64,
+        expr: "(x2 + (if x0 { x1 } else { x1 }))",
+        params: &[Bool, I16, I16],
+        out: I16,
         transcendental: false,
         source: || e105::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e105::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11046,35 +11183,33 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e106",
-        expr: "((((x1).sqrt()).mul_add((x1).abs(), (-x1)) + (-((x0) as f32))) * ((x1).ceil() * (((x2 ^ x3)) as f32)))",
-        params: &[I8, F32, U32, U32],
-        out: F32,
+        expr: "(x0).powi(((((x1) as i32)) % 40))",
+        params: &[F64, Bool],
+        out: F64,
         transcendental: false,
         source: || e106::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e106::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e106::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r106(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r106(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e107",
-        expr: "(((((((x0 * x0)) as f32)).mul_add((((x1).min(x1) + 0.0) % ((x2) as f32)), (((if x3 { x2 } else { 65535 })) as f32))) as usize) & ((((x3 as i16)) as usize) ^ (((((x1).min(x1) + 0.0)).floor()) as usize)))",
-        params: &[Usize, F32, U32, Bool],
-        out: Usize,
+        expr: "(((x1 >> ((31usize % ((x3 as usize) | 1)) + ((((x3 as i8)).trailing_zeros()) as usize)))).saturating_add((((((x3 as f64) + 65536.0)) as u32)).saturating_add(((x1 >> x1) | (((x2 as f32)) as u32)))) - (((((x0 + 2147483647)) as u32) & x1) >> (x2 / (((((x3) as isize) % (((x2 << (x2 as i16)) | 1) & isize::MAX)) | 1) & isize::MAX))))",
+        params: &[U64, U32, Isize, I64],
+        out: U32,
         transcendental: false,
         source: || e107::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
             e107::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11082,32 +11217,33 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e108",
-        expr: "(!(((-128i64) + (if true { x0 } else { x0 })) | ((((31u64).max(128)).trailing_zeros()) as i64)))",
-        params: &[I64],
-        out: I64,
+        expr: "((x0).trunc()).copysign(((x1) as f32))",
+        params: &[F32, U8],
+        out: F32,
         transcendental: false,
         source: || e108::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e108::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e108::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r108(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r108(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e109",
-        expr: "(((x1 >> ((31usize % ((x3 as usize) | 1)) + ((((x3 as i8)).trailing_zeros()) as usize)))).min((((((x3 as f64) + 65536.0)) as u32)).min(((x1 >> x1) | (((x2 as f32)) as u32)))) - (((((x0 + 2147483647)) as u32) & x1) >> (x2 / (((((x3) as isize) % (((x2 << (x2 as i16)) | 1) & isize::MAX)) | 1) & isize::MAX))))",
-        params: &[U64, U32, Isize, I64],
-        out: U32,
+        expr: "(((((x1 + 65535) & ((x2) as u16)) * ((!1u16) >> (x3).trailing_zeros())) ^ (((((x0).trailing_zeros()) as u16)).saturating_sub((x1 * x1)) & 127))).saturating_mul((((((((x3 as i8) - 31) & ((x2 as i8) - (x0 as i8))) >> (((x1 as i64) * 1000) + ((x0 as i64)).reverse_bits()))).trailing_zeros()) as u16))",
+        params: &[I32, U16, U32, I16],
+        out: U16,
         transcendental: false,
         source: || e109::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
             e109::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11115,15 +11251,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e110",
-        expr: "(((x0).ceil()).max(((x1) as f32)) + 0.0)",
-        params: &[F32, U8],
-        out: F32,
+        expr: "((((255 & x0) << ((-2i32) << x1))) as u32)",
+        params: &[U64, U32],
+        out: U32,
         transcendental: false,
         source: || e110::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
             e110::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11131,115 +11267,117 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e111",
-        expr: "(((((x1 + 65535) & ((x2) as u16)) * ((!1u16) >> (x3).trailing_zeros())) ^ (((((x0).trailing_zeros()) as u16)).min((x1 * x1)) & 127))).max((((((((x3 as i8) - 31) & ((x2 as i8) - (x0 as i8))) >> (((x0 as i64)).max((x1 as i64)) * (x0 as i64)))).leading_zeros()) as u16))",
-        params: &[I32, U16, U32, I16],
-        out: U16,
+        expr: "(((((-9223372036854775808) - (x0 >> x1)) >> 64)) as usize)",
+        params: &[I64, U8],
+        out: Usize,
         transcendental: false,
         source: || e111::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e111::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e111::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r111(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r111(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e112",
-        expr: "(((x0) as u16) >> (x1 << x2))",
-        params: &[I32, U32, I16],
-        out: U16,
+        expr: "((x0 / (((x0 / (x0 | 1)) >> (x1 / ((x2 | 1) & i16::MAX))) | 1)) % (((((x3) as usize)) as u8) | 1))",
+        params: &[U8, I16, I16, F32],
+        out: U8,
         transcendental: false,
         source: || e112::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e112::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e112::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r112(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r112(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e113",
-        expr: "((255u8 / (x0 | 1)) * ((x1) as u8))",
-        params: &[U8, Usize],
-        out: U8,
+        expr: "(((x0).ceil()) as usize)",
+        params: &[F64],
+        out: Usize,
         transcendental: false,
         source: || e113::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e113::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e113::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r113(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r113(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e114",
-        expr: "(((x1 / 2147483648.0) * (x1 % x0)) + (x1 - ((x2) as f64)))",
-        params: &[F64, F64, Isize],
-        out: F64,
+        expr: "((x0 - x0)).saturating_mul((x1 - x0))",
+        params: &[I32, I32],
+        out: I32,
         transcendental: false,
         source: || e114::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e114::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e114::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r114(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r114(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e115",
-        expr: "((((x0) as u16)) as f64)",
-        params: &[F32],
-        out: F64,
+        expr: "(((((!x2)).wrapping_add((x3 << 100u64)) - (((x0).wrapping_sub(x1)) as u8))) as usize)",
+        params: &[U16, U16, U8, U8],
+        out: Usize,
         transcendental: false,
         source: || e115::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e115::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e115::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r115(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r115(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e116",
-        expr: "((x0 - 1000) / (((x0 - x1) | 1) & i16::MAX))",
-        params: &[I16, I16],
-        out: I16,
+        expr: "((((if (x0 || x0) { ((x3) as u16) } else { (x1).rotate_left(((x2) as u32) % 40) }) / ((((((x0 as i8)).leading_zeros()) as u16) ^ (((x3 as f32)) as u16)) | 1)) - (((x1 + x1) >> ((x3 as i64) | (x0 as i64))) & ((((x2 as i8)).wrapping_add((-100))) as u16))) / ((((x2).wrapping_add((if (x3 < x3) { (x2).swap_bytes() } else { (x2).rotate_left((((x0 as i8)) as u32) % 40) }))) as u16) | 1))",
+        params: &[Bool, U16, U64, U32],
+        out: U16,
         transcendental: false,
         source: || e116::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e116::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e116::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r116(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r116(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e117",
-        expr: "(((x0) as i32)).wrapping_mul((((x1).mul_add(x2, 65536.0)) as i32))",
-        params: &[F32, F64, F64],
-        out: I32,
+        expr: "(x0 % ((x1).powi(((x2) % 40)) * (if false { x0 } else { x1 })))",
+        params: &[F64, F64, I32],
+        out: F64,
         transcendental: false,
         source: || e117::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e117::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11247,68 +11385,66 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e118",
-        expr: "((if x0 { ((((x1 & x1) | x1)) as usize) } else { (((((!x2)).count_ones()) as usize) & (((((x3).leading_zeros()) as u16)) as usize)) }) + (((((((x0 as u8)).max((x3 as u8)) / (((x0 as u8) << 0) | 1))) as i64)) as usize))",
-        params: &[Bool, U64, I32, I16],
-        out: Usize,
+        expr: "(((64isize | x1) - (x0 + x1)) / (((((x2 - 1)) as isize) | 1) & isize::MAX))",
+        params: &[Isize, Isize, I8],
+        out: Isize,
         transcendental: false,
         source: || e118::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e118::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e118::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r118(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r118(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e119",
-        expr: "(((((((x0 & x0)).leading_zeros()) as isize) >= (((x1 >> x2)) as isize)) || ((!(x3 || true)) && (((x1) as f32) > ((-1.0) / (x2 as f32))))) & (((((x3 as u8) - (x0 as u8))).min(((x2) as u8)) % (((if false { (x0 as u8) } else { (x1 as u8) }) + ((x2 as u8) | (x3 as u8))) | 1)) >= (((x2 as u8) >> ((x0 as u16) % ((x1 as u16) | 1))) - ((if x3 { (x0 as u8) } else { (x2 as u8) }) >> 3))))",
-        params: &[Usize, U32, I8, Bool],
-        out: Bool,
+        expr: "((x0).trunc()).floor()",
+        params: &[F32],
+        out: F32,
         transcendental: false,
         source: || e119::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
-            let mut out = dev.zeros::<bool>(ins[0].len())?;
-            e119::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e119::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r119(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r119(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e120",
-        expr: "((x0).ceil()).sqrt()",
-        params: &[F64],
-        out: F64,
-        transcendental: false,
-        source: || e120::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e120::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r120(Bits::from_bits(x[0])).to_bits64(),
-    },
-    Case {
-        name: "e121",
-        expr: "((((-x2) >> 32) & ((x1 * x0) * x0))).min(((x3 / (((((x1 as i32)) as i64) | 1) & i64::MAX)) * ((if (x0 > 255) { x3 } else { x2 })).wrapping_sub((x3 * x3))))",
-        params: &[I64, I64, I64, I64],
+        expr: "((((-x2) >> 32) & ((x1 * x0) * x0))).abs()",
+        params: &[I64, I64, I64],
         out: I64,
         transcendental: false,
-        source: || e121::CUDA_SOURCE.as_str(),
+        source: || e120::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
             let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e120::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r120(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e121",
+        expr: "(((x1 + x2) + (x0 - x1)) + (((x3).min(4294967296.0) + 0.0)).floor())",
+        params: &[F64, F64, F64, F64],
+        out: F64,
+        transcendental: false,
+        source: || e121::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e121::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11316,17 +11452,17 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e122",
-        expr: "((((if (!x2) { ((x1 as u32) - (x0 as u32)) } else { ((x3) as u32) })) as isize) * ((-128isize) ^ ((x0 & 2147483647)).wrapping_sub((x0 >> x1))))",
-        params: &[Isize, U64, Bool, U8],
-        out: Isize,
+        expr: "((((x0).signum() / ((x0).copysign(x1) * (x2 - x2)))).powi(0) + ((((x1 % x3) * x2) % ((((x3 as u8) * (x1 as u8))) as f32))).rem_euclid(x2))",
+        params: &[F32, F32, F32, F32],
+        out: F32,
         transcendental: false,
         source: || e122::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e122::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11334,35 +11470,34 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e123",
-        expr: "((if ((x0 << x1) >= x2) { ((if (x3 > (-7.75)) { x1 } else { x1 }) >> 100) } else { ((128u8 / (x1 | 1)) + ((x3) as u8)) }) | ((((x3) as u8) - (x1 & x1))).max(((128 - x1) - (32 * x1))))",
-        params: &[Usize, U8, Usize, F64],
-        out: U8,
+        expr: "((((((((x2).leading_zeros()) as i8) + x1) + (((128u32 / (x0 | 1))) as i8))).trailing_zeros()) as u16)",
+        params: &[U32, I8, I64],
+        out: U16,
         transcendental: false,
         source: || e123::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e123::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e123::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r123(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r123(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e124",
-        expr: "(((((x1).min(x1)).wrapping_mul((x1 + x1)) | (((x2) as usize) % (((x3) as usize) | 1))) | (((((x0).leading_zeros()) as usize) + (x1 % (x1 | 1))) >> 65))).max((((((!((((x2 as i8)).trailing_zeros()) as u64))) as u32)) as usize))",
-        params: &[U64, Usize, U16, I16],
-        out: Usize,
+        expr: "((((x1).max(1000) & (if x2 { x3 } else { 31u32 })) & (4294967295u32).pow((((x0 * x0)) as u32) % 40)) + (x1 * (if (x2 | x2) { (if false { x1 } else { x3 }) } else { (x3 % (x3 | 1)) })))",
+        params: &[U64, U32, Bool, U32],
+        out: U32,
         transcendental: false,
         source: || e124::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
             e124::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11370,50 +11505,50 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e125",
-        expr: "(((((if x0 { x1 } else { x1 })).max(((x2) as u16))) as i64)).max(((((64i64 | 1) / (x3 | 1)) - (((x3).count_ones()) as i64)) / ((((x3).max(x3) - (((x0 as u64)) as i64)) | 1) & i64::MAX)))",
-        params: &[Bool, U16, F32, I64],
-        out: I64,
+        expr: "((x0).floor() / ((x1) as f64))",
+        params: &[F64, Isize],
+        out: F64,
         transcendental: false,
         source: || e125::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e125::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e125::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r125(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r125(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e126",
-        expr: "((((((x0) as usize)) as u32)) as usize)",
-        params: &[U64],
-        out: Usize,
+        expr: "((((x0).pow(((((x1 << 64usize)).wrapping_sub((31 - x2))) as u32) % 40)).wrapping_sub((-((0 ^ x0) * (x0).swap_bytes())))) as i32)",
+        params: &[I16, I8, I8],
+        out: I32,
         transcendental: false,
         source: || e126::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e126::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e126::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r126(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r126(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e127",
-        expr: "(((((x1) as usize) + ((x0) as usize))).min((((x2).max(256)) as usize)) - (((((x3 | 127)).count_ones()) as usize)).min((x0 as usize)))",
-        params: &[I32, U8, U16, Isize],
-        out: Usize,
+        expr: "(((((x1 + x1) * (x0).copysign(x0))).signum() - ((if (x2 == (-1e-3)) { (x1 / 0.0) } else { (x3 * 0.0) }) * (((((x0 as u64)) as i32)) as f32))) * ((((((((x1 as u64) >> 64)) as usize)) as u32)) as f32))",
+        params: &[F32, F32, F64, F32],
+        out: F32,
         transcendental: false,
         source: || e127::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e127::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11421,47 +11556,47 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e128",
-        expr: "(((((x0 - x0) + (x1 >> x2))).leading_zeros()) as u8)",
-        params: &[U16, U16, I8],
-        out: U8,
+        expr: "((((((x1) as i8)).leading_zeros()) as u16) ^ ((255 | x0) >> 7))",
+        params: &[U16, U16],
+        out: U16,
         transcendental: false,
         source: || e128::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e128::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e128::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r128(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r128(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e129",
-        expr: "((x0).max(3.25) + 0.0)",
-        params: &[F32],
-        out: F32,
+        expr: "((x0).reverse_bits() - (x0 / (x1 | 1)))",
+        params: &[Usize, Usize],
+        out: Usize,
         transcendental: false,
         source: || e129::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e129::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e129::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r129(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r129(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e130",
-        expr: "(((((x0 == x0)) as i16) * ((x1).max(x1) >> 33))).abs()",
-        params: &[U64, I16],
-        out: I16,
+        expr: "((((x1).count_ones()) as u64) ^ (x0).swap_bytes())",
+        params: &[U64, Usize],
+        out: U64,
         transcendental: false,
         source: || e130::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
             e130::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11469,116 +11604,115 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e131",
-        expr: "(((((x0) as f64)).mul_add((-x1), (x2 / x2))).floor() + (if ((x1).sqrt() < (x3 / x1)) { ((x3).abs() / (((x2 as i16)) as f64)) } else { x1 }))",
-        params: &[F32, F64, F64, F64],
-        out: F64,
+        expr: "(x0 * (((((x1) as i8) * (-x0))).midpoint((((127 | x2)) as i8)) + x0))",
+        params: &[I8, Bool, I64],
+        out: I8,
         transcendental: false,
         source: || e131::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e131::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e131::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r131(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r131(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e132",
-        expr: "(if (x0 > 2) { (x1 | 33) } else { (!x1) })",
-        params: &[Usize, Isize],
-        out: Isize,
+        expr: "(((x0) as f64)).mul_add(((((x1 ^ (x1).min(255u8)) % (x2 | 1))) as f64), (((((3u64 + x3) >> 0) - ((!4294967295u64)).saturating_sub(x3))) as f64))",
+        params: &[F32, U8, U8, U64],
+        out: F64,
         transcendental: false,
         source: || e132::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e132::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e132::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r132(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r132(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e133",
-        expr: "(((x3) as u8) | (x0 + (x2 * x1)))",
-        params: &[U8, U8, U8, I16],
-        out: U8,
+        expr: "(32i32).wrapping_add((x0 % ((x0 | 1) & i32::MAX)))",
+        params: &[I32],
+        out: I32,
         transcendental: false,
         source: || e133::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e133::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e133::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r133(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r133(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e134",
-        expr: "(x0).max((!((((x1) as u32)) as u64)))",
-        params: &[U64, Bool],
-        out: U64,
+        expr: "(((x2 as i64)).saturating_mul(((-((x0) as i64)) | (((x2 ^ 65536)) as i64))) + ((((((if (x0 && true) { (x2).rotate_left(((x3) as u32) % 40) } else { ((x1) as u32) })) as u64)).leading_zeros()) as i64))",
+        params: &[Bool, U64, U32, Isize],
+        out: I64,
         transcendental: false,
         source: || e134::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e134::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e134::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r134(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r134(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e135",
-        expr: "((((x0).min(x0) | (x0 - x0))) as i16)",
-        params: &[U32],
-        out: I16,
+        expr: "(((x0 & x0) + (x0).saturating_add(x1)) << (((((x2).count_ones()) as i32)) as u32))",
+        params: &[U8, U8, I32],
+        out: U8,
         transcendental: false,
         source: || e135::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e135::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e135::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r135(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r135(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e136",
-        expr: "(((((x3 - x3)).max((x3 << (x3 as u8))) << 31) >> (!(x1).abs())) ^ (((((x0) as isize) ^ (((x1).leading_zeros()) as isize))).max(((1 + x3) * (x2 * 33))) / ((((if ((x3 as f64) >= (x1 as f64)) { (0 * x2) } else { (((x1 as u8)) as isize) }) - ((((x3 as u64)) as isize) - (((x2 as usize)) as isize))) | 1) & isize::MAX)))",
-        params: &[I32, I16, Isize, Isize],
-        out: Isize,
+        expr: "((x0 >> i8::MIN) % ((x0 & x0) | 1))",
+        params: &[U8],
+        out: U8,
         transcendental: false,
         source: || e136::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e136::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e136::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r136(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r136(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e137",
-        expr: "((((((x0) as usize)) as i64) | 1) / (((x1).min(65536) >> 16) | 1))",
-        params: &[F64, I64],
-        out: I64,
+        expr: "(((((x0).wrapping_neg() | (x0 >> x1)) ^ (!x0))) as isize)",
+        params: &[U64, I8],
+        out: Isize,
         transcendental: false,
         source: || e137::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
             e137::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11586,49 +11720,53 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e138",
-        expr: "(!(x1 - x0))",
-        params: &[I32, I32],
-        out: I32,
+        expr: "(((((((x0 ^ x0) + (x0 | x0))) as i64)) as usize) << (!(x1).pow(((((if x3 { x2 } else { x2 }) | (!x2))) as u32) % 40)))",
+        params: &[I8, I16, Usize, Bool],
+        out: Usize,
         transcendental: false,
         source: || e138::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e138::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e138::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r138(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r138(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e139",
-        expr: "(((x0).wrapping_mul(x1)) as isize)",
-        params: &[I64, I64],
-        out: Isize,
+        expr: "(((((((x0) as f32)).fract() - ((x0) as f32))) as u32)).saturating_sub(((x0 as u32) + (if (x1 || (x2 ^ x2)) { (1000 + 1u32) } else { (((x3) as u32) << (x0 as i16)) })))",
+        params: &[U64, Bool, Bool, F32],
+        out: U32,
         transcendental: false,
         source: || e139::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e139::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e139::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r139(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r139(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e140",
-        expr: "((((((x0) as f32)) as u8) << 1)).min(((1u8 & ((x2).min(x2) * (x1 ^ 0))) % (((x3 >> ((x0) as u16)) + x1) | 1)))",
-        params: &[I16, U8, U8, U8],
-        out: U8,
+        expr: "(((((x0 ^ x0)) as u32)).saturating_add(((x1 << x2) + (x1 / (x1 | 1))))).wrapping_sub((((x3 << 31) / ((u32::MAX).saturating_add(x3) | 1)) & (((x0) as u32) * (x1).leading_zeros())))",
+        params: &[I64, U32, I16, U32],
+        out: U32,
         transcendental: false,
         source: || e140::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
             e140::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11636,131 +11774,134 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e141",
-        expr: "((x0 / (x0 | 1)) * (!x0))",
-        params: &[U32],
-        out: U32,
+        expr: "(((((if x0 { x1 } else { x1 })) as u32)) as f64)",
+        params: &[Bool, U8],
+        out: F64,
         transcendental: false,
         source: || e141::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e141::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e141::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r141(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r141(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e142",
-        expr: "((-(x2 * x2)) ^ (((x0) as i32)).max((256 ^ x1)))",
-        params: &[U32, I32, I32],
-        out: I32,
+        expr: "(((x0) as i16) << (x1 << 65))",
+        params: &[F32, U16],
+        out: I16,
         transcendental: false,
         source: || e142::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e142::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e142::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r142(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r142(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e143",
-        expr: "((((((x0) as u8) << (x1 << 65)) - ((if x2 { x3 } else { x3 })).min((x3).max(x3)))).wrapping_mul((((63 * x3) % (x3 | 1)) + (if (x3 >= x3) { ((((x2 as i8)).count_ones()) as u8) } else { (x3 | x3) })))).wrapping_sub((((((-(x2 as i64)) % (((((x3 as i16)) as i64) | 1) & i64::MAX)) - (x3 as i64))) as u8))",
-        params: &[F32, U16, Bool, U8],
-        out: U8,
+        expr: "(((((((x0).saturating_add(x0)).min((x1 + 65535))) as i32)).count_ones()) as u16)",
+        params: &[U16, U16],
+        out: U16,
         transcendental: false,
         source: || e143::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e143::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e143::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r143(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r143(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e144",
-        expr: "((((((((x0 - 2)).max((x0).wrapping_mul(x0))) as usize) << (((x2 >> x3) - ((x1) as isize)) + (x2 + (x2).abs())))).trailing_zeros()) as isize)",
-        params: &[U32, U64, Isize, I64],
-        out: Isize,
+        expr: "(if ((((x1 | x1)) as usize) <= ((((x0) as f32)) as usize)) { 255 } else { x2 })",
+        params: &[I16, U64, U8],
+        out: U8,
         transcendental: false,
         source: || e144::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e144::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e144::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r144(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r144(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e145",
-        expr: "((((x0 % ((x1 | 1) & i16::MAX)) >> 31)) as usize)",
-        params: &[I16, I16],
-        out: Usize,
+        expr: "(((((x0 as i64) | (x3 as i64))) as f32) * (if (x0 > x1) { (x2 + x3) } else { ((x2).max(x3) + 0.0) }))",
+        params: &[U16, U16, F32, F32],
+        out: F32,
         transcendental: false,
         source: || e145::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e145::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e145::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r145(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r145(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e146",
-        expr: "(((((x0).leading_zeros()) as u16)) as f64)",
-        params: &[U64],
-        out: F64,
+        expr: "((((!((x0 * x1) * (-x0)))).count_ones()) as isize)",
+        params: &[I16, I16],
+        out: Isize,
         transcendental: false,
         source: || e146::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e146::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e146::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r146(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r146(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e147",
-        expr: "(((x0).max(255) >> 16)).wrapping_sub(((!x0) & (x0 - 65535)))",
-        params: &[U16],
-        out: U16,
+        expr: "(if x0 { (x1 << x3) } else { (x1 % ((x2 | 1) & i16::MAX)) })",
+        params: &[Bool, I16, I16, U8],
+        out: I16,
         transcendental: false,
         source: || e147::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e147::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e147::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r147(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r147(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e148",
-        expr: "(((((x0) as i16)).abs()).max((((-128) | x1) - (x1).wrapping_sub((-129)))) - (if ((x2).max(x3) == (x2 & x2)) { ((1000 - x1) >> ((((x3 as i8)).count_ones()) as i8)) } else { ((((x2 as isize)) as i16) - (x1 + x1)) }))",
-        params: &[F32, I16, Usize, Usize],
-        out: I16,
+        expr: "((if ((((x0) as i64) / (((x2 * x1) | 1) & i64::MAX)) < 256) { (((((if true { (x2 as u64) } else { (x0 as u64) })).count_ones()) as u8) % ((((x1 as u8) & 32) ^ ((x3) as u8)) | 1)) } else { ((!((x3) as u8)) - ((((x1 as f32) <= (x3 as f32))) as u8)) }) ^ ((((x0 as u32) * ((((x3 as i8)) as u32) - ((x3 as u32) * (x3 as u32))))) as u8))",
+        params: &[I32, I64, I64, I64],
+        out: U8,
         transcendental: false,
         source: || e148::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e148::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11768,16 +11909,16 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e149",
-        expr: "(((x0).sqrt()).max((if x1 { x2 } else { (-1e-3) })) + 0.0)",
-        params: &[F32, Bool, F32],
-        out: F32,
+        expr: "((((((if x0 { x1 } else { x2 })).count_ones()) as u16)) as isize)",
+        params: &[Bool, Isize, Isize],
+        out: Isize,
         transcendental: false,
         source: || e149::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
             e149::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11785,34 +11926,35 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e150",
-        expr: "((((((!((x0 ^ x1) || (32 == x2)))) as isize)).count_ones()) as i16)",
-        params: &[Bool, Bool, U32],
-        out: I16,
+        expr: "(((((x0 >> x1)) as i32)).max(x2) + ((((x3 + x3)) as i32)).saturating_sub(((x2 >> 1) * (((x2 as i16)) as i32))))",
+        params: &[Isize, Usize, I32, U8],
+        out: I32,
         transcendental: false,
         source: || e150::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e150::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e150::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r150(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r150(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e151",
-        expr: "(((((((x0).wrapping_sub(33)).trailing_zeros()) as u16) % (((x1 / (x1 | 1))).min((x1 << x2)) | 1)) + ((((x3).wrapping_mul(x3)) as u16)).min(((((x1) as isize)) as u16)))).min(((((x1 << (x0 as usize)) ^ 63u16) << 64) >> 100u16))",
-        params: &[I8, U16, Isize, I64],
-        out: U16,
+        expr: "(((((x2).saturating_add(x0) & (x0 + x1)) + ((x3 - x2)).wrapping_mul((x2 >> (x3 as u64)))) << ((((!(x1 as i16))) as u64) * ((((x0 as u8)) as u64) ^ (1000 + (x1 as u64)))))).midpoint(((x1 ^ ((x0 | x1) << 16)) - (((((x2 as isize) | (-2))).wrapping_sub(((x3 as isize) >> (x3 as i8)))) as i64)))",
+        params: &[I64, I64, I64, I64],
+        out: I64,
         transcendental: false,
         source: || e151::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e151::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11820,70 +11962,67 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e152",
-        expr: "((((x2) as f64) * ((x0).max((((x0).max(4294967296.0) + 0.0) + ((x1) as f64))) + 0.0)) * (((((((-x3)) as u8)) as u16)) as f64))",
-        params: &[F64, I64, Usize, I8],
+        expr: "((((x0 * (((false) as usize) * 63usize))) as f64)).signum()",
+        params: &[Usize],
         out: F64,
         transcendental: false,
         source: || e152::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e152::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r152(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e153",
+        expr: "((((x2) as f64) * (x0).rem_euclid(((x0).rem_euclid(4294967296.0) + ((x1) as f64)))) * (((((((-x3)) as u8)) as u16)) as f64))",
+        params: &[F64, I64, Usize, I8],
+        out: F64,
+        transcendental: false,
+        source: || e153::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e152::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e153::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r152(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r153(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e153",
+        name: "e154",
         expr: "(((((x1 + x0)).leading_zeros()) as u8) >> ((65535 - x2) << 7))",
         params: &[U64, U64, U16],
         out: U8,
         transcendental: false,
-        source: || e153::CUDA_SOURCE.as_str(),
+        source: || e154::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
             let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e153::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e154::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r153(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r154(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e154",
-        expr: "((((((x1) as i8) - (x0 ^ x0))) as u8)).wrapping_mul((((x3 ^ x2) | x3) | ((x2 + x2)).max((x3).min(100))))",
-        params: &[I8, I16, U8, U8],
+        name: "e155",
+        expr: "((((((x1) as i8) - (x0 ^ x0))) as u8)).wrapping_sub((((x2).rotate_right(((x0) as u32) % 40)).rotate_right((((x3 - x3)) as u32) % 40) | ((x2 + x2)).swap_bytes()))",
+        params: &[I8, I16, U8, U32],
         out: U8,
         transcendental: false,
-        source: || e154::CUDA_SOURCE.as_str(),
+        source: || e155::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
+            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
             let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e154::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r154(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e155",
-        expr: "((((if x3 { x2 } else { x2 })).wrapping_add((((x0).trailing_zeros()) as i32)) % (((((x3) as i32) - (((x1 as u64)) as i32)) | 1) & i32::MAX)) & (((x1 / ((x2 | 1) & i32::MAX)) - ((-100i32) ^ x1)) * ((((x0 << x1)).trailing_zeros()) as i32)))",
-        params: &[U16, I32, I32, Bool],
-        out: I32,
-        transcendental: false,
-        source: || e155::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
             e155::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11891,15 +12030,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e156",
-        expr: "(((x1) as u16) * (x0 << 31))",
-        params: &[U16, U32],
-        out: U16,
+        expr: "((((((x1 << x1)).swap_bytes()) as f32)).fract() / ((x0) as f32))",
+        params: &[U64, U8],
+        out: F32,
         transcendental: false,
         source: || e156::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e156::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11907,53 +12046,51 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e157",
-        expr: "(((x0 - (((x1 * 33)) as f64)) / (x0).mul_add(((x0).floor() / ((x2) as f64)), (((x0).abs()).max(((x3) as f64)) + 0.0))) - ((((((x0 * 65536.0)) as u8)) as f64)).sqrt())",
-        params: &[F64, I8, Isize, U8],
-        out: F64,
+        expr: "(((((x0 >> x1)) as i16)).min((((-x2)) as i16))).abs()",
+        params: &[U16, U32, F32],
+        out: I16,
         transcendental: false,
         source: || e157::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e157::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e157::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r157(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r157(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e158",
-        expr: "(((((if (false & false) { x2 } else { x2 }) - (if x0 { (x2 - x2) } else { (x1).count_ones() }))) as u16) / ((((((((-9223372036854775808) & x3)) as u32) >> ((x0 as usize) + (((x0 as i32)) as usize)))) as u16) | 1))",
-        params: &[Bool, Isize, U32, I64],
-        out: U16,
+        expr: "((x1).rotate_right(((x2) as u32) % 40) * ((x0) as i64))",
+        params: &[Bool, I64, U64],
+        out: I64,
         transcendental: false,
         source: || e158::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e158::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e158::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r158(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r158(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e159",
-        expr: "((((((x2 | 1) % (x3 | 1))).count_ones()) as u64) | ((x0 * 4294967295) % ((((x1).leading_zeros()) as u64) | 1)))",
-        params: &[U64, U32, I32, I32],
-        out: U64,
+        expr: "(((((((((x2 as i8)).reverse_bits() ^ ((x2 as i8) + (x3 as i8)))).trailing_zeros()) as i16) - (((x1 * x0) | ((-100i16)).wrapping_mul((-1))) + ((((x3).count_ones()) as i16) * x2)))) as u32)",
+        params: &[I16, I16, I16, Isize],
+        out: U32,
         transcendental: false,
         source: || e159::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
             e159::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11961,146 +12098,152 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e160",
-        expr: "(((((((x0 | (-2)) | 1) % (((x0 | 1) % (x0 | 1)) | 1)) | x1)).leading_zeros()) as i64)",
-        params: &[I16, I16],
+        expr: "(x0 ^ (((((x1 as isize)) as i64) + x2) | ((x2 >> x3) | ((x1) as i64))))",
+        params: &[I64, U64, I64, U8],
         out: I64,
         transcendental: false,
         source: || e160::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
             let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e160::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e160::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r160(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r160(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e161",
-        expr: "(((((-1e-3) / x1) * (x2 - 0.0)) + ((x0) as f32))).floor()",
-        params: &[I64, F32, F32],
-        out: F32,
+        expr: "(((((-x0)) as f32)) as u16)",
+        params: &[I16],
+        out: U16,
         transcendental: false,
         source: || e161::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e161::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e161::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r161(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r161(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e162",
-        expr: "(((x0).ceil()) as i8)",
-        params: &[F32],
-        out: I8,
+        expr: "((x0).pow((((((x0 * x0) >> 32) * ((((-9223372036854775808) & x1)) as u16))) as u32) % 40) << (-(-(((2147483648 - x1)) as i16))))",
+        params: &[U16, I64],
+        out: U16,
         transcendental: false,
         source: || e162::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e162::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e162::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r162(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r162(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e163",
-        expr: "(((if false { x0 } else { x0 })).wrapping_mul(x0) - ((x0 + x0) | (x1 >> 63)))",
-        params: &[I32, I32],
-        out: I32,
+        expr: "(((((x0 << x1)).min((64 & x2)) << (((x3 | 1) % (x3 | 1)) & (x3 - x3))) << ((((x2 - x0)) as usize) ^ ((((x1 as f64)).signum()) as usize))) - (((((((x0 as f64)) as usize)).rotate_right(((((x0 as usize) / ((x1 as usize) | 1))) as u32) % 40)) as u8)).wrapping_neg())",
+        params: &[U8, U32, U8, Isize],
+        out: U8,
         transcendental: false,
         source: || e163::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e163::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e163::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r163(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r163(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e164",
-        expr: "(-(-(if ((x0).wrapping_mul(x0) >= 1000usize) { 4294967296.0 } else { ((x2 / 0.5) / x1) })))",
-        params: &[Usize, F64, F64],
-        out: F64,
+        expr: "(((x2 >> x3) * ((x1) as u8)) | ((((x0) as i16)) as u8))",
+        params: &[U64, U64, U8, U32],
+        out: U8,
         transcendental: false,
         source: || e164::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e164::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e164::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r164(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r164(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e165",
-        expr: "((((false && true)) as i64)).max((x0).abs())",
-        params: &[I64],
-        out: I64,
+        expr: "((((x0).min(x1) - ((x2) as i8)) ^ ((x1).wrapping_sub(x3) ^ (x3 | x3)))).saturating_mul((if (((x3 as usize) > (x0 as usize)) && (false && x2)) { ((((((x3 as isize)) as u64)).count_ones()) as i8) } else { ((x1 + x1) & (x1 * (-2))) }))",
+        params: &[I8, I8, Bool, I8],
+        out: I8,
         transcendental: false,
         source: || e165::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e165::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e165::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r165(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r165(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e166",
-        expr: "((x0).wrapping_sub(x0) | (x0 / (x0 | 1)))",
-        params: &[U64],
-        out: U64,
+        expr: "((((((x1 * 4294967296.0) / (x0).mul_add(x1, 1e10))) as u64)) as isize)",
+        params: &[F32, F32],
+        out: Isize,
         transcendental: false,
         source: || e166::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e166::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e166::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r166(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r166(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e167",
-        expr: "((((((((x0 * x0)) as u16)).wrapping_sub(((x2 >> x3) - (x1 - 0))) | (((x2 / (x2 | 1)) * (((x1 as i8)) as u16))).wrapping_mul((((x3).max(x3)) as u16)))).count_ones()) as i16)",
-        params: &[U32, U16, U16, U64],
+        expr: "(((((x0) as usize)) as i16) * x1)",
+        params: &[U16, I16],
         out: I16,
         transcendental: false,
         source: || e167::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
             let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e167::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e167::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r167(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r167(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e168",
-        expr: "((((((x1).min(127)).abs() * (((x3) as isize)).wrapping_mul((((x0 as f64)) as isize))) & ((((x0 >> 65)) as isize)).max((((x2) as isize) - (x1).abs())))) as u16)",
-        params: &[I32, Isize, U64, U16],
-        out: U16,
+        expr: "((((((x0) as i16) ^ ((x1) as i16))).wrapping_add((if (x1 < x1) { (x3 ^ x3) } else { ((x2) as i16) }))) as f32)",
+        params: &[Bool, U32, U64, I16],
+        out: F32,
         transcendental: false,
         source: || e168::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e168::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12108,50 +12251,51 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e169",
-        expr: "((((if x0 { (((x0) as i8) << 65) } else { (((x1).max(1000)) as i8) })).abs()) as f32)",
-        params: &[Bool, U32],
-        out: F32,
+        expr: "((((((x0) as u64)).saturating_mul((x1 >> x2))) as i16)).pow((((((x3 + x3) + x3) >> (((((x3).count_ones()) as isize)) as i16))) as u32) % 40)",
+        params: &[F32, U64, U32, U32],
+        out: I16,
         transcendental: false,
         source: || e169::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e169::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e169::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r169(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r169(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e170",
-        expr: "((((!((x0).max(x2) ^ (x0).wrapping_mul(x1)))).leading_zeros()) as i32)",
-        params: &[U64, U64, U64],
-        out: I32,
+        expr: "((x0 % ((x0 | 1) & i16::MAX))).pow((((x1).saturating_add(2147483648)) as u32) % 40)",
+        params: &[I16, U64],
+        out: I16,
         transcendental: false,
         source: || e170::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e170::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e170::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r170(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r170(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e171",
-        expr: "(((((((x0 - x0)).min((x1).ceil()) + 0.0)).min((if (x2 <= 1e10) { ((x0).min(x3) + 0.0) } else { (x3 + x0) })) + 0.0)) as isize)",
-        params: &[F64, F64, F32, F64],
-        out: Isize,
+        expr: "((((((x3 as u64)).count_ones()) as i32) + ((x3) as i32)) ^ ((x0).saturating_mul(x1) >> (x2).abs()))",
+        params: &[I32, I32, I64, F32],
+        out: I32,
         transcendental: false,
         source: || e171::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
             e171::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12159,33 +12303,34 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e172",
-        expr: "(-(x1 - x0))",
-        params: &[F32, F32],
-        out: F32,
+        expr: "((((!((x0).wrapping_mul(x1) | (x0).rotate_right(((x2) as u32) % 40)))).trailing_zeros()) as i32)",
+        params: &[U64, U64, U32],
+        out: I32,
         transcendental: false,
         source: || e172::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e172::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e172::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r172(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r172(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e173",
-        expr: "(((((((((x3 as u32)) as i64)).trailing_zeros()) as u16) << (((((x1 as f32)) as f64)) as u32)) - 1000) ^ ((((64u16).max(100) ^ 127) << ((((x0).trailing_zeros()).leading_zeros()) as usize))).wrapping_sub((((x2 << x0)).max((x3 / (x2 | 1))) * (((255.5 == x1)) as u16))))",
-        params: &[U8, F64, U16, U16],
-        out: U16,
+        expr: "(((((x1) as f32) - (x3 - x2)) % x0)).abs()",
+        params: &[F32, U64, F32, F32],
+        out: F32,
         transcendental: false,
         source: || e173::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e173::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12193,66 +12338,61 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e174",
-        expr: "((x1 - x0) * 0.5)",
-        params: &[F64, F64],
-        out: F64,
+        expr: "(((((((!x0) >> 33)).leading_zeros()) as i32)) as f32)",
+        params: &[U64],
+        out: F32,
         transcendental: false,
         source: || e174::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e174::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e174::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r174(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r174(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e175",
-        expr: "(((((x0).wrapping_sub(x1) | 1) % ((x2 ^ x2) | 1))) as u64)",
-        params: &[I16, I16, I16],
-        out: U64,
+        expr: "(x0 - (127 | 256u32))",
+        params: &[U32],
+        out: U32,
         transcendental: false,
         source: || e175::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e175::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e175::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r175(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r175(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e176",
-        expr: "((((((if ((63 | x0) > (x0 * 1000)) { (((x2) as i16) * (((x1).leading_zeros()) as i16)) } else { (-x3) })).leading_zeros()) as usize)) as u64)",
-        params: &[Isize, U64, F32, I16],
-        out: U64,
+        expr: "((((((if (x0 >= x0) { (x1).saturating_add(x1) } else { 7 })) as i8)).leading_zeros()) as u8)",
+        params: &[Isize, U16],
+        out: U8,
         transcendental: false,
         source: || e176::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e176::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e176::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r176(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r176(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e177",
-        expr: "((x0 % (x0 | 1))).wrapping_mul((!x1))",
-        params: &[U32, U32],
-        out: U32,
+        expr: "(((x0 << (((x1) as u32) << (0i64).wrapping_neg()))) as f64)",
+        params: &[U64, F32],
+        out: F64,
         transcendental: false,
         source: || e177::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e177::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12260,16 +12400,16 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e178",
-        expr: "((((((100u64).count_ones()) as i8)).wrapping_add((x0).min(x0)) + (x0).abs()) + (if x1 { ((x0 & x0)).min(x0) } else { (((x2).trailing_zeros()) as i8) }))",
-        params: &[I8, Bool, Isize],
-        out: I8,
+        expr: "((((x0 - x0)) as isize)).wrapping_mul(((1 - x1) * (x2 & x1)))",
+        params: &[Usize, Isize, Isize],
+        out: Isize,
         transcendental: false,
         source: || e178::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
             e178::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12277,117 +12417,115 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e179",
-        expr: "((x0 * x0) * (if false { x1 } else { x0 }))",
-        params: &[F64, F64],
+        expr: "((((x0).wrapping_mul((32u8 + 7))) as f64)).abs()",
+        params: &[U8],
         out: F64,
         transcendental: false,
         source: || e179::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e179::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e179::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r179(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r179(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e180",
-        expr: "((((100 - x1) + (x0 | x0)) >> x2)).max((((x1 >> x3)).max((x0).min(64)) >> 0))",
-        params: &[I16, I16, I32, Isize],
-        out: I16,
+        expr: "((((((x0).wrapping_sub(x1) | 1) % ((x2 ^ x2) | 1))) as f32)).powi(64)",
+        params: &[I16, I16, I16],
+        out: F32,
         transcendental: false,
         source: || e180::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e180::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e180::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r180(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r180(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e181",
-        expr: "((((((x0).powi(1)) as i16)).trailing_zeros()) as usize)",
-        params: &[F64],
-        out: Usize,
+        expr: "((((((if ((63 | x0) > (x0 * 1000)) { (((x2) as i16) * (((x1).leading_zeros()) as i16)) } else { (-x3) })).leading_zeros()) as u64)) as f64)",
+        params: &[Isize, U64, F32, I16],
+        out: F64,
         transcendental: false,
         source: || e181::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e181::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e181::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r181(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r181(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e182",
-        expr: "(((((if x0 { x1 } else { x1 })).max((x2 >> x3))).max(((((x0 as u64) + (x2 as u64))) as usize)) / ((((((x2 as u16) - (x0 as u16)) * ((x3 as u16) >> 65))) as usize) | 1)) % ((((((x0) as usize)).min((x2 ^ 0)) * ((((isize::MIN + (x3 as isize))).count_ones()) as usize)) << (((((((x0 as u8) as f32) <= (x1 as f32))) as i16)) as u32)) | 1))",
-        params: &[Bool, Usize, Usize, U32],
-        out: Usize,
+        expr: "((x0 % (x0 | 1))).wrapping_mul((!x1))",
+        params: &[U32, U32],
+        out: U32,
         transcendental: false,
         source: || e182::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e182::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e182::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r182(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r182(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e183",
-        expr: "(-(((!(x1 == x0))) as i16))",
-        params: &[F32, F32],
-        out: I16,
+        expr: "((((((100u64).count_ones()) as i8)).wrapping_add((x0).min(x0)) + (x0).wrapping_neg()) + (if x1 { ((x0 & x0)).min(x0) } else { (((x2).trailing_zeros()) as i8) }))",
+        params: &[I8, Bool, Isize],
+        out: I8,
         transcendental: false,
         source: || e183::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e183::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e183::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r183(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r183(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e184",
-        expr: "((((((x1 + (((x0).count_ones()) as i32))) as i64)).wrapping_sub((((x2).abs() * (x2).max(x2))).min(x3))) as u64)",
-        params: &[U16, I32, I64, I64],
-        out: U64,
+        expr: "((x0 * x0) * (if false { x1 } else { x0 }))",
+        params: &[F64, F64],
+        out: F64,
         transcendental: false,
         source: || e184::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e184::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e184::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r184(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r184(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e185",
-        expr: "((((x0).count_ones()) as isize) >= (x1).max(x2))",
-        params: &[U32, Isize, Isize],
-        out: Bool,
+        expr: "((((100 - x1) + (x0 | x0)) >> x2)).reverse_bits()",
+        params: &[I16, I16, I32],
+        out: I16,
         transcendental: false,
         source: || e185::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e185::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12395,35 +12533,34 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e186",
-        expr: "(if x0 { (((((x1).wrapping_add(x2) - (x1 << x2)) % (((x2 + x3)).min(65536) | 1))) as isize) } else { (x1 as isize) })",
-        params: &[Bool, U32, U32, U32],
-        out: Isize,
+        expr: "((((if x0 { x2 } else { x1 }) % (((0 + x2) | 1) & i64::MAX)) >> 32)).trailing_zeros()",
+        params: &[Bool, I64, I64],
+        out: U32,
         transcendental: false,
         source: || e186::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e186::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e186::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r186(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r186(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e187",
-        expr: "(((x0 / ((((!x1)) as u64) | 1)) >> ((((((x3) as usize) & x2)).count_ones()) as i64)) / (((((((x3 % 2147483648.0)).ceil()) as u32)) as u64) | 1))",
-        params: &[U64, I32, Usize, F32],
-        out: U64,
+        expr: "((((((x0 - x0) / x0)).powi((((((if x1 { (-128) } else { x2 }) | 1) % (((x1) as i32) | 1))) % 40))) as u16) << (if ((((x3) as f32) == (((x2 as isize)) as f32)) && (((x2 as i16) & (x3 as i16)) > ((x3 as i16)).saturating_sub((-129)))) { x3 } else { (((x3).max(100) % (x3 | 1))).swap_bytes() }))",
+        params: &[F64, Bool, I32, U8],
+        out: U16,
         transcendental: false,
         source: || e187::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
             e187::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12431,17 +12568,17 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e188",
-        expr: "((((x1 & (x2 ^ x2)) & ((x1 * x2) >> ((x3) as i64))) & (((x0).wrapping_mul(x0) / ((x0 << 65536usize) | 1)) * ((x0 * x1)).max(x0))) >> 64)",
-        params: &[Usize, Usize, Usize, U16],
-        out: Usize,
+        expr: "((((x0 << x1)) as i8) >> ((x2 | 255)).pow((((x0 ^ x3)) as u32) % 40))",
+        params: &[I16, I16, U8, I16],
+        out: I8,
         transcendental: false,
         source: || e188::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
             e188::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12449,50 +12586,48 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e189",
-        expr: "(if (((((x0) as u8)).max(x1) - x2) > (x1 - ((x2 + x3) + 64))) { (((((0.0 - (x0 as f32))).floor() % (((x2 as f32) - (x2 as f32))).powi((((2 | (x1 as i32))) % 40)))).min((x2 as f32)) + 0.0) } else { ((((x3 as f32)).sqrt() % ((((x1 as i8) - (x2 as i8))) as f32))).sqrt() })",
-        params: &[I64, U8, U8, U8],
-        out: F32,
+        expr: "((((x0) as i32)) as u8)",
+        params: &[U64],
+        out: U8,
         transcendental: false,
         source: || e189::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e189::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e189::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r189(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r189(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e190",
-        expr: "(((((x0).leading_zeros()) as usize)) as f32)",
-        params: &[I64],
+        expr: "((((x0).trunc() + (x0).fract())).max(((((-1e-3) % x0)).max((x1 * (-7.75))) + 0.0)) + 0.0)",
+        params: &[F32, F32],
         out: F32,
         transcendental: false,
         source: || e190::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e190::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e190::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r190(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r190(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e191",
-        expr: "(if (!(2.0 > x0)) { (((x1).leading_zeros()) as i64) } else { ((x2 % ((x2 | 1) & i64::MAX)) >> x3) })",
-        params: &[F64, U8, I64, Isize],
-        out: I64,
+        expr: "(((if (((x1 & x0) << 15) < ((!x0) >> 16)) { (((((x0 as isize) < (x3 as isize)) ^ (x2 != x2))) as i64) } else { (((2147483647 * x2) - (x2 + x2)) & (if (x3 >= x3) { (x2 * x2) } else { (x2 ^ 2147483648i64) })) })) as u8)",
+        params: &[I8, I8, I64, U16],
+        out: U8,
         transcendental: false,
         source: || e191::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e191::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12500,30 +12635,29 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e192",
-        expr: "((x0).wrapping_add(((x1) as u32)) >> 0)",
-        params: &[U32, F64],
+        expr: "((((((x0) as u64)) as i32) & 2147483647)).leading_zeros()",
+        params: &[F64],
         out: U32,
         transcendental: false,
         source: || e192::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e192::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e192::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r192(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r192(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e193",
-        expr: "(1e10 - (x0).powi(0))",
-        params: &[F64],
-        out: F64,
+        expr: "((x0 - x0) * x0)",
+        params: &[Isize],
+        out: Isize,
         transcendental: false,
         source: || e193::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
             e193::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12531,32 +12665,35 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e194",
-        expr: "(((((x0) as u16)).trailing_zeros()) as u64)",
-        params: &[I16],
-        out: U64,
+        expr: "((((((if (x2 > 256) { (-(x2 as i16)) } else { (-1) })) as usize) - (((x2 * x1) + (x1 * x0))).wrapping_add((((x3 & x3)) as usize)))) as f64)",
+        params: &[Usize, Usize, Usize, I32],
+        out: F64,
         transcendental: false,
         source: || e194::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e194::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e194::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r194(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r194(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e195",
-        expr: "(((((((x0 - x1) / ((x2 >> x0) | 1))) as f32)) as i64) << (if (((x3 != 63) && ((x3 > 32) ^ false)) && (((x3 as f64) != (x3 as f64)) || ((x3 > 2) || (x3 > 7i8)))) { (x2 as i32) } else { (!(((x0 as i32)).wrapping_sub((x2 as i32)) - (((x1 as u8)) as i32))) }))",
-        params: &[U64, U64, U64, I8],
-        out: I64,
+        expr: "(((((((x2).rem_euclid((-1e-3)) + (x3 * 2147483648.0))) as f32)) as f64) + ((((x1 * x2)).floor() / (((x0 >> 65)) as f64))).ceil())",
+        params: &[I8, F64, F64, F64],
+        out: F64,
         transcendental: false,
         source: || e195::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e195::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12564,34 +12701,35 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e196",
-        expr: "(((((((x2 & 65536) - ((x1) as isize))) as u8)) as f64) / (9.3e18 / (((((x0).max(7)) as u8)) as f64)))",
-        params: &[I32, I64, Isize],
-        out: F64,
+        expr: "(if x0 { (((7 ^ x2) - x3) ^ ((x3 - x2) + ((-1i8)).min(31))) } else { (((!((x1) as i8)) | 1) % ((x2 - (x2 & 3)) | 1)) })",
+        params: &[Bool, F32, I8, I8],
+        out: I8,
         transcendental: false,
         source: || e196::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e196::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e196::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r196(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r196(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e197",
-        expr: "(((((x1) as u8) - x2) * ((((x0 >> 8)).leading_zeros()) as u8)) - (((x2).min(x2) * (((x3).count_ones()) as u8)) ^ ((x2).wrapping_sub(x2) - (x2 - 63))))",
-        params: &[I32, I16, U8, Isize],
-        out: U8,
+        expr: "(((((((x0).copysign(0.1) + (x1 * x0))) as i16)) as u64)).min(((if (!x2) { ((((((x1 as i16)) as u16)).count_ones()) as u64) } else { (((((x3) as i16)).count_ones()) as u64) }) << ((((((x1 as u64)) as f32)) as u32) >> 0)))",
+        params: &[F32, F32, Bool, I64],
+        out: U64,
         transcendental: false,
         source: || e197::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
             e197::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12599,15 +12737,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e198",
-        expr: "((((!(((100u64).leading_zeros()) as i16)) & ((x1).min((-100)) & x0)) % ((((x3 - ((x2) as i16)) << x0) | 1) & i16::MAX)) % (((x1 >> 3) | 1) & i16::MAX))",
-        params: &[I16, I16, U16, I16],
+        expr: "(((!(x0).midpoint((x0 + x0)))).wrapping_sub((if ((true && false) || (x1 >= 64u32)) { (x3 + x3) } else { (if (!true) { (!x0) } else { (!x2) }) })) >> (x2 as i64))",
+        params: &[I16, U32, I16, I16],
         out: I16,
         transcendental: false,
         source: || e198::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
             let mut out = dev.zeros::<i16>(ins[0].len())?;
             e198::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
@@ -12617,35 +12755,34 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e199",
-        expr: "(((((0 ^ ((x0) as u8)) << ((127 | x3) & (x1 % (x2 | 1))))).trailing_zeros()) as u16)",
-        params: &[I32, U16, U16, U16],
-        out: U16,
+        expr: "(((x0) as u32) + (x1 >> x2))",
+        params: &[Isize, U32, Usize],
+        out: U32,
         transcendental: false,
         source: || e199::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e199::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e199::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r199(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r199(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e200",
-        expr: "((((!((x2) as usize)) % (((x3).max(x3) / (((x2) as usize) | 1)) | 1)) & ((!((((x3 as u16)).trailing_zeros()) as usize)) - ((x3 >> 15)).min((x3).max(4294967295)))) + ((!(((x0) as usize) >> 31)) >> (x0 ^ ((((x1).trailing_zeros()) as i8) * (x0 | x0)))))",
-        params: &[I8, U32, I32, Usize],
-        out: Usize,
+        expr: "(((((((x0).signum()) as u8)) as f64) - 9.3e18) * ((((x2).abs() - (1.5e-40 / x3))).round() / (((((x1) as u16) ^ ((128u32) as u16))) as f64)))",
+        params: &[I32, Isize, F64, F64],
+        out: F64,
         transcendental: false,
         source: || e200::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e200::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12653,34 +12790,33 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e201",
-        expr: "((((((x0).min(x1)) as i32) + (((x2).min(x2)) as i32))) as usize)",
-        params: &[Isize, Isize, Usize],
-        out: Usize,
+        expr: "(x0 * ((x1) as isize))",
+        params: &[Isize, I32],
+        out: Isize,
         transcendental: false,
         source: || e201::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e201::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e201::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r201(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r201(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e202",
-        expr: "(if ((x0 - 128) < (!x0)) { ((x1 / (x0 | 1)) % ((((x1 as i64)) as u16) | 1)) } else { ((x0 + x1) >> (x2 << x3)) })",
-        params: &[U16, U16, U64, I16],
-        out: U16,
+        expr: "(((x3 - ((((((x1 as i8)).count_ones()) as usize)) as u32)) + (((x0 * x0)).wrapping_mul((!x1))).saturating_sub((((x2).wrapping_sub(x2)) as u32)))).saturating_mul((((((((x0 as u16)) as i32)) as u32) & x0) | (!((x2).wrapping_neg()).count_ones())))",
+        params: &[U32, U32, U64, U32],
+        out: U32,
         transcendental: false,
         source: || e202::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
             e202::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12688,51 +12824,51 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e203",
-        expr: "((((((((x0) as i32)) as usize)) as i64) ^ (((((x2) as i16)) as i64) ^ ((x1 * 65536)).abs())) - ((((((((x3).count_ones()) as i32)) as u32)) as i64) + ((x3) as i64)))",
-        params: &[F64, I64, U32, I8],
-        out: I64,
+        expr: "((((if (x0 != x0) { (x1 % (x1 | 1)) } else { (100 - x1) })).count_ones()) as u8)",
+        params: &[U16, U64],
+        out: U8,
         transcendental: false,
         source: || e203::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e203::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e203::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r203(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r203(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e204",
-        expr: "((x0 | x0) - (x1 | x1))",
-        params: &[I64, I64],
-        out: I64,
+        expr: "((x0 * (x0 - x0))).mul_add((((((x1 | 1) / (x2 | 1)) & 100)) as f64), ((((-7.75) + x0)).rem_euclid(((x3) as f64)) / ((x0 + (-1e-3))).floor()))",
+        params: &[F64, I64, I64, I16],
+        out: F64,
         transcendental: false,
         source: || e204::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e204::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e204::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r204(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r204(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e205",
-        expr: "((((2147483647 - ((x3) as u64)) + (((((x3) as u32)).leading_zeros()) as u64)) + ((((!x0)) as u64) % ((if (x1 == x1) { ((x2) as u64) } else { ((x3) as u64) }) | 1)))).min((x2 as u64))",
-        params: &[I8, Usize, Isize, I64],
-        out: U64,
+        expr: "(((((x0 + x0)).copysign(((x1) as f32))).max(x0) + 0.0)).powi((((((((x2) as i32) | (x3 + x3)) | 1) / (((((x1 as usize) | (x0 as usize))) as i32) | 1))) % 40))",
+        params: &[F32, Isize, U64, I32],
+        out: F32,
         transcendental: false,
         source: || e205::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e205::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12740,15 +12876,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e206",
-        expr: "(((((x0).wrapping_add(x0) * (1 * x0))) as f64) - (((1e10 + x1) - (-x1)) + (((x0 + x0)) as f64)))",
-        params: &[I64, F64],
-        out: F64,
+        expr: "(((if ((true && false) || (x0 == x0)) { ((x0).rem_euclid(x1) % x0) } else { (((!u32::MAX)) as f32) })) as i32)",
+        params: &[F32, F32],
+        out: I32,
         transcendental: false,
         source: || e206::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
             e206::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12756,46 +12892,51 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e207",
-        expr: "(((((((x0 - 256)).abs()) as i8)).max(((((x1 / 1.0) < x1)) as i8))) as u64)",
-        params: &[Isize, F64],
-        out: U64,
+        expr: "((((x2 % x0) * (x3).ceil()) + (x1 % (x0 * 2.0))) + (x1 / ((((x2 as isize) << (x2 as i16))) as f64)))",
+        params: &[F64, F64, F64, F64],
+        out: F64,
         transcendental: false,
         source: || e207::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e207::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e207::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r207(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r207(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e208",
-        expr: "(((1000i32) as f32) / ((x0).min(1e30) + 0.0))",
-        params: &[F32],
-        out: F32,
+        expr: "(((((x0).midpoint(x1) * (x2 + 31)) >> 31) << (-(x3 ^ ((x3 | 1) / (x3 | 1))))) | (((((((x1 as i32)) as u32)) as usize) << ((((x3 as u32) % ((x0 as u32) | 1))) as i8)) + (((x2 << (x2 as u32)) - (x1 - x2)) | ((((x0 as i32) << (x3 as i8))) as usize))))",
+        params: &[Usize, Usize, Usize, Isize],
+        out: Usize,
         transcendental: false,
         source: || e208::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e208::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e208::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r208(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r208(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e209",
-        expr: "(x1 | ((x0) as usize))",
-        params: &[I64, Usize],
-        out: Usize,
+        expr: "((((x0).trailing_zeros()) as i16) / ((((((((x0).count_ones()) as u16)) as i16) ^ (2 ^ ((x1 | 1) / (x1 | 1)))) | 1) & i16::MAX))",
+        params: &[Usize, I16],
+        out: I16,
         transcendental: false,
         source: || e209::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e209::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12803,253 +12944,246 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e210",
-        expr: "((-(x0 - x1))).leading_zeros()",
-        params: &[I8, I8],
-        out: U32,
+        expr: "((x0 >> x1) | (((x2).trailing_zeros()) as u16))",
+        params: &[U16, I64, U32],
+        out: U16,
         transcendental: false,
         source: || e210::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e210::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e210::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r210(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r210(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e211",
-        expr: "(((!(((x0) as i16) * 255))).max((((x1 >> x2) & (if x3 { 1 } else { x1 })) * ((x1 * x1)).wrapping_add((x1 * x1)))) << (((((x0 + x0) / x0)) as usize) - ((((x3 as usize)).max((x0 as usize)) + (((x2 as isize)) as usize)) << (-(x3 as i64)))))",
-        params: &[F64, I16, U64, Bool],
-        out: I16,
+        expr: "((((((x1).leading_zeros()) as f32)) as u64) & x0)",
+        params: &[U64, U8],
+        out: U64,
         transcendental: false,
         source: || e211::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e211::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e211::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r211(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r211(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e212",
-        expr: "(((x0 + x0)).floor()).powi(10)",
-        params: &[F64],
-        out: F64,
+        expr: "(((((x0).wrapping_add(x0)) as i32) / ((((-2147483648) - (if x1 { x3 } else { x2 })) | 1) & i32::MAX)) / ((x2 | 1) & i32::MAX))",
+        params: &[Isize, Bool, I32, I32],
+        out: I32,
         transcendental: false,
         source: || e212::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e212::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e212::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r212(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r212(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e213",
-        expr: "(x0 >> ((if (x0 < x0) { x1 } else { (x1).max(x1) }) - (((((x2).count_ones()) as u64)) as i32)))",
-        params: &[U16, I32, Usize],
-        out: U16,
+        expr: "(((((x1).wrapping_neg()) as f64) - (-(x0).rem_euclid(x0))) - x0)",
+        params: &[F64, I8],
+        out: F64,
         transcendental: false,
         source: || e213::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e213::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e213::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r213(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r213(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e214",
-        expr: "(((x0) as isize)).max(x1)",
-        params: &[U64, Isize],
-        out: Isize,
+        expr: "(((x0 | x0) - (x0 + x0))).wrapping_mul(((x0 >> x2) - (x0 >> x1)))",
+        params: &[U64, I64, I8],
+        out: U64,
         transcendental: false,
         source: || e214::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e214::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e214::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r214(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r214(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e215",
-        expr: "(((x0).min(x1) + 0.0) % ((x2) as f64))",
-        params: &[F64, F64, I8],
-        out: F64,
+        expr: "(x0).wrapping_sub(9223372036854775807)",
+        params: &[Isize],
+        out: Isize,
         transcendental: false,
         source: || e215::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e215::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e215::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r215(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r215(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e216",
-        expr: "(((((((((x1 - x0)).trailing_zeros()) as i32)) as f64)).powi(10)).min(((((((x2) as f64)).max(x3) + 0.0)).floor() + (((x3 - 65536.0) + ((x2) as f64))).mul_add(((((x0 as f32)) as f64)).powi((((x2 * x2)) % 40)), ((x3 / x3)).mul_add(x3, ((-0.0) % x3))))) + 0.0)",
-        params: &[U32, U32, I32, F64],
-        out: F64,
+        expr: "((((!x1)) as i64) | x0)",
+        params: &[I64, Usize],
+        out: I64,
         transcendental: false,
         source: || e216::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e216::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e216::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r216(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r216(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e217",
-        expr: "((x0 | ((!((x1) as u32)) + 65535))).max(((((x0).wrapping_sub(x2) >> (x3 * x3)) - ((((x3 as i8) & (x2 as i8))) as u32)) << (((((x0 as i64)) as u64) * (((x1 as u16)) as u64)) << 7)))",
-        params: &[U32, I16, U32, Usize],
-        out: U32,
+        expr: "((x0 ^ x0) << x1)",
+        params: &[I8, Usize],
+        out: I8,
         transcendental: false,
         source: || e217::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e217::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e217::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r217(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r217(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e218",
-        expr: "(((x1 + x0) + (if false { x2 } else { x1 })) * ((x0 % 1e10) % x0))",
-        params: &[F32, F32, F32],
-        out: F32,
+        expr: "(if x0 { (x3 as usize) } else { (((if (x1 <= x1) { (x2).saturating_sub(x3) } else { (x2 * x3) })) as usize) })",
+        params: &[Bool, I64, Isize, Isize],
+        out: Usize,
         transcendental: false,
         source: || e218::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e218::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e218::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r218(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r218(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e219",
-        expr: "(((((x1 ^ ((x0) as i16)) * (((x3) as i16) ^ (((x2).count_ones()) as i16)))).max(x1) | 1) % (((x1 | 1) % ((((((x2 as isize) & 255)) as i16) - (((x3) as i16)).wrapping_sub((((x3 as f64)) as i16))) | 1)) | 1))",
-        params: &[I8, I16, Usize, I64],
-        out: I16,
+        expr: "(((!x0)) as i64)",
+        params: &[I8],
+        out: I64,
         transcendental: false,
         source: || e219::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e219::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e219::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r219(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r219(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e220",
-        expr: "((((x2 >> x2)) as f32) - ((x1 + x0)).abs())",
-        params: &[F32, F32, U64],
-        out: F32,
+        expr: "(x0).midpoint(x0)",
+        params: &[U8],
+        out: U8,
         transcendental: false,
         source: || e220::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e220::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e220::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r220(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r220(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e221",
-        expr: "(((((x0) as u16)).min((((((x1) as f64)) as u16) << 16))) as i64)",
-        params: &[U64, F32],
-        out: I64,
+        expr: "(((((!(x0 / (x0 | 1))) ^ ((((x1) as i16)) as u8))).saturating_add(((((if x3 { (x3 as u64) } else { (x2 as u64) }) & ((x2) as u64))) as u8))) as usize)",
+        params: &[U8, Usize, F64, Bool],
+        out: Usize,
         transcendental: false,
         source: || e221::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e221::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e221::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r221(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r221(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e222",
-        expr: "((x0 == 65536) | (x1 && x2))",
-        params: &[U64, Bool, Bool],
-        out: Bool,
+        expr: "((x0).recip()).mul_add((2147483648.0 * (((x0 + x0) - (if true { x0 } else { 1.5e-40 }))).fract()), ((((x1 + 3.25)).ceil()).ceil()).mul_add((x2).powi((((!(x3).min(x3))) % 40)), (((((x3 as u8) / (32u8 | 1))) as f32)).mul_add(((x1).rem_euclid(x0) + (x2).fract()), x0)))",
+        params: &[F32, F32, F32, I32],
+        out: F32,
         transcendental: false,
         source: || e222::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
-            let mut out = dev.zeros::<bool>(ins[0].len())?;
-            e222::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e222::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r222(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r222(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e223",
-        expr: "(((x3 as f32) + (((-(x3 as f32)) / ((-1e-3) - (x3 as f32))) * (((((x0 as f32)) as usize)) as f32))) % (if (((x0 - 1.0)).sqrt() <= (x1 % (-x0))) { (((((x2) as f64) + (-0.0))) as f32) } else { ((((-1e-3) % ((x3) as f32))).min(((((x2 as f32) / (x0 as f32))).max(((x3 as f32)).powi((((x3 as i32)) % 40))) + 0.0)) + 0.0) }))",
-        params: &[F64, F64, U32, U64],
-        out: F32,
+        expr: "((x1).trunc() / x0)",
+        params: &[F64, F64],
+        out: F64,
         transcendental: false,
         source: || e223::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e223::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e223::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r223(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r223(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e224",
-        expr: "(((x0 & x1)) as u32)",
-        params: &[Bool, Bool],
-        out: U32,
+        expr: "(!((x0 - i32::MIN)).saturating_sub((x1 << 7)))",
+        params: &[I32, I32],
+        out: I32,
         transcendental: false,
         source: || e224::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
             e224::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13057,50 +13191,50 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e225",
-        expr: "(((((x0 * x0) / (x1).floor()) / ((x2 * (-0.0))).sqrt())) as i32)",
-        params: &[F32, F32, F32],
-        out: I32,
+        expr: "(-((x0) as f32))",
+        params: &[Isize],
+        out: F32,
         transcendental: false,
         source: || e225::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e225::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e225::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r225(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r225(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e226",
-        expr: "((x0 + 2147483647i64) >> ((x1) as u32))",
-        params: &[I64, Bool],
-        out: I64,
+        expr: "((((x0) as f32)).floor() % (if (x2 == x1) { (9.3e18 % x3) } else { (x3 + x3) }))",
+        params: &[U16, F64, F64, F32],
+        out: F32,
         transcendental: false,
         source: || e226::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e226::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e226::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r226(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r226(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e227",
-        expr: "(((((x1).wrapping_sub(x2) & (x2 ^ 100)) * x0)).max((((((x3) as usize)).max((((x2 as i64)) as usize))) as u8))).max((((((((((x0 as isize)) as u8)) as i16)) as f64)) as u8))",
-        params: &[U8, U8, U8, U64],
-        out: U8,
+        expr: "((-x0)).copysign((((x1) as f32) * ((((x2).max(x3) + 0.0) / (((x2 as u32)) as f32)) / x2)))",
+        params: &[F32, I64, F32, F32],
+        out: F32,
         transcendental: false,
         source: || e227::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e227::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13108,35 +13242,33 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e228",
-        expr: "((((if true { x0 } else { x0 })) as i8) | (if (x1 || x1) { (x3 >> (x1 as i32)) } else { (x2).abs() }))",
-        params: &[I64, Bool, I8, I8],
-        out: I8,
+        expr: "(((((((x0 - x1)) as f32)) as u16)) as i64)",
+        params: &[U8, U8],
+        out: I64,
         transcendental: false,
         source: || e228::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e228::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e228::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r228(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r228(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e229",
-        expr: "(((x0 - ((!x1)).max((x1).wrapping_mul(1000))) + (((if (1.0 >= x2) { (x3 - x3) } else { (x3 * x3) })) as u64)) << 63)",
-        params: &[U64, U64, F32, I32],
-        out: U64,
+        expr: "(((((x3).saturating_add((x3 << 0))) as i64)).swap_bytes() + (((((x0) as i64) / ((((x1 | 1) % (x2 | 1)) | 1) & i64::MAX)) << ((128 & x3) >> ((x3 as i8) - (x2 as i8))))).wrapping_sub((x1).wrapping_sub((((2u8).wrapping_add((x2 as u8))) as i64))))",
+        params: &[U32, I64, I64, I32],
+        out: I64,
         transcendental: false,
         source: || e229::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e229::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13144,48 +13276,46 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e230",
-        expr: "(((-(((x0 << 15)) as f64))) as isize)",
-        params: &[U8],
-        out: Isize,
+        expr: "(x1 % ((1e10 - x0)).signum())",
+        params: &[F32, F32],
+        out: F32,
         transcendental: false,
         source: || e230::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e230::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e230::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r230(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r230(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e231",
-        expr: "((((((x0).min(x0) >> (if x1 { x2 } else { x3 })) * (if ((x3 as f64) > ((x1 as u8) as f64)) { (if x1 { x0 } else { x0 }) } else { x0 }))) as i32) - ((((((x0) as i32) | 1) % ((x2 as i32) | 1)) * ((255i32).max((x1 as i32)) << ((x2 as u32) / ((x0 as u32) | 1)))) | ((((x3 as i32) >> (x1 as u32)) ^ 31) + (x1 as i32))))",
-        params: &[U16, Bool, U64, U64],
-        out: I32,
+        expr: "((x0).reverse_bits() * x0)",
+        params: &[U64],
+        out: U64,
         transcendental: false,
         source: || e231::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e231::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e231::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r231(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r231(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e232",
-        expr: "(((x0) as u32) & (!x1))",
-        params: &[I16, U32],
-        out: U32,
+        expr: "(((x1) as usize) + ((x0) as usize))",
+        params: &[Bool, U64],
+        out: Usize,
         transcendental: false,
         source: || e232::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
             e232::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13193,78 +13323,81 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e233",
-        expr: "((x0).mul_add(0.1, (-1e-3))).powi(64)",
-        params: &[F32],
-        out: F32,
+        expr: "(((((!x0) * (x0 + x0))) as u32) % ((x3 | (((x1 >> x2)) as u32)) | 1))",
+        params: &[I16, Usize, U16, U32],
+        out: U32,
         transcendental: false,
         source: || e233::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e233::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e233::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r233(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r233(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e234",
-        expr: "((((((!(x0 >> x1)) | (x2 >> (x3 - 9223372036854775807)))).count_ones()) as usize) >> 16)",
-        params: &[I32, I32, I32, Isize],
+        expr: "((((x0).signum() << 65)) as usize)",
+        params: &[Isize],
         out: Usize,
         transcendental: false,
         source: || e234::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
             let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e234::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e234::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r234(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r234(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e235",
-        expr: "(((65536.0 - x0)) as u16)",
-        params: &[F64],
-        out: U16,
+        expr: "(((!(!(x0).midpoint(x1)))) as isize)",
+        params: &[U32, U32],
+        out: Isize,
         transcendental: false,
         source: || e235::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e235::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e235::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r235(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r235(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e236",
-        expr: "(!((x0 | 4294967295)).min((x0).min(x1)))",
-        params: &[I64, I64],
-        out: I64,
+        expr: "((x2).wrapping_mul((((x2 ^ 1) + ((x3) as u32)) | ((x2 & x2) + (255u32 / (x2 | 1))))) ^ (if (((x0 - 1.0)).floor() <= (x1 % (-x0))) { (((((x2) as f64) + (-0.0))) as u32) } else { ((63u32 | ((x3) as u32))).midpoint(((x2).wrapping_mul(x2)).reverse_bits()) }))",
+        params: &[F64, F64, U32, Usize],
+        out: U32,
         transcendental: false,
         source: || e236::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e236::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e236::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r236(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r236(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e237",
-        expr: "(((x0 - 0.5)) as i64)",
-        params: &[F32],
-        out: I64,
+        expr: "((x0 >> x0) + (x0 * x0))",
+        params: &[U64],
+        out: U64,
         transcendental: false,
         source: || e237::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
             e237::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13272,48 +13405,52 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e238",
-        expr: "((((-(x0 ^ 100))).trailing_zeros()) as usize)",
-        params: &[Isize],
-        out: Usize,
+        expr: "(((((x0).max(256) >> ((x1) as usize))) as u8) * ((64u8 >> ((x2) as i16))).midpoint(127))",
+        params: &[Usize, I32, U8],
+        out: U8,
         transcendental: false,
         source: || e238::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e238::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e238::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r238(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r238(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e239",
-        expr: "(((((x1) as u16) & (!x0))) as u8)",
-        params: &[U16, U64],
-        out: U8,
+        expr: "(((((-(x0 ^ (-2147483648)))) as f32)).mul_add((((((x0 as i32)) as f32) - (x3 as f32)) - (if (x1 != x2) { ((x0 as f32) + (x3 as f32)) } else { ((x3) as f32) })), (((((if (x3 > 32767) { (x2 as u8) } else { (x2 as u8) })) as f32)).max((((x2 as f32) * (x3 as f32)) * ((x3 as f32) + (x3 as f32)))) + 0.0))).mul_add((((x0 as f32)).sqrt() + ((((((x3 as u8)) as f32)).max(((x3 as f32)).powi((-1))) + 0.0)).copysign(((((x0 as f64) / 65536.0)) as f32))), (x3 as f32))",
+        params: &[Isize, Usize, Usize, I16],
+        out: F32,
         transcendental: false,
         source: || e239::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e239::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e239::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r239(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r239(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e240",
-        expr: "(((if ((x1 * x0) == (x2 * x3)) { ((-7.75) / ((x0 as f64)).sqrt()) } else { (((x3 as i8)) as f64) })) as u8)",
-        params: &[F32, F32, F32, F32],
-        out: U8,
+        expr: "((((((((((x0 as u8)) as usize)) as u32) - (((false | x3)) as u32))).count_ones()) as i16) * (((((x0 + x0)).wrapping_mul(x1)).saturating_add(((x2) as u16))) as i16))",
+        params: &[U16, U16, I64, Bool],
+        out: I16,
         transcendental: false,
         source: || e240::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e240::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13321,31 +13458,33 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e241",
-        expr: "(((((x0) as i8)).leading_zeros()) as u64)",
-        params: &[F32],
-        out: U64,
+        expr: "((x0).pow(((x1) as u32) % 40) + ((x2) as u8))",
+        params: &[U8, I64, F32],
+        out: U8,
         transcendental: false,
         source: || e241::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e241::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e241::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r241(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r241(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e242",
-        expr: "((x0 >> 3) & (x2 ^ x1))",
-        params: &[U64, U64, U64],
-        out: U64,
+        expr: "(-(((x1 * x0)).pow((((256 - x2)) as u32) % 40) >> 63))",
+        params: &[Isize, Isize, I64],
+        out: Isize,
         transcendental: false,
         source: || e242::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
             e242::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13353,68 +13492,67 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e243",
-        expr: "(((x0 % 1.0)) as f64)",
-        params: &[F32],
+        expr: "((((2.0 - x2) + 1.5e-40) % (if (!x0) { ((x1) as f64) } else { (x3 + x2) }))).abs()",
+        params: &[Bool, Usize, F64, F64],
         out: F64,
         transcendental: false,
         source: || e243::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e243::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e243::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r243(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r243(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e244",
-        expr: "((((x1).wrapping_mul(x1) << x2)).min((((x3 * 127)) as i64)) - x0)",
-        params: &[I64, I64, U64, Isize],
-        out: I64,
+        expr: "(((((x0).leading_zeros()) as u8)) as f32)",
+        params: &[I64],
+        out: F32,
         transcendental: false,
         source: || e244::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e244::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e244::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r244(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r244(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e245",
-        expr: "(((x3).min(255)).wrapping_mul((x0 * 1000)) - ((x0 >> x2) * (x0).min(x1)))",
-        params: &[Usize, Usize, I8, Usize],
-        out: Usize,
+        expr: "((x0).count_ones() * (x1 - x2))",
+        params: &[U8, U32, U32],
+        out: U32,
         transcendental: false,
         source: || e245::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e245::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e245::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r245(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r245(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e246",
-        expr: "(((((((x3) as u32) / ((((x0 as i64)) as u32) | 1))).trailing_zeros()) as i8) - ((((x1 - x2) > (x0).max(100))) as i8))",
-        params: &[Usize, Usize, Usize, I32],
-        out: I8,
+        expr: "(((((((((x1 & x0)) as usize)).count_ones()) as usize)) as u64) % ((((((((x2 * x2)).count_ones()) as i16)) as u64) & (if ((true & x3) && ((-129) != (x2 as i32))) { ((if x3 { x2 } else { 128 }) - (x2).rotate_left(((x0) as u32) % 40)) } else { (((((x0 as i32)).trailing_zeros()) as u64) - (x2).reverse_bits()) })) | 1))",
+        params: &[Isize, Isize, U64, Bool],
+        out: U64,
         transcendental: false,
         source: || e246::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
             e246::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13422,15 +13560,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e247",
-        expr: "((((x1 * x0) - (x1).ceil())) as u16)",
-        params: &[F64, F64],
-        out: U16,
+        expr: "(!((x0 | 4294967295)).saturating_sub((x0).max(x1)))",
+        params: &[I64, I64],
+        out: I64,
         transcendental: false,
         source: || e247::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e247::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13438,46 +13576,44 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e248",
-        expr: "(((((((x0 << x1) | (((0u8).leading_zeros()) as isize))).trailing_zeros()) as i64)) as u64)",
-        params: &[Isize, I32],
-        out: U64,
+        expr: "(((x0 - 0.5)) as i64)",
+        params: &[F32],
+        out: I64,
         transcendental: false,
         source: || e248::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e248::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e248::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r248(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r248(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e249",
-        expr: "((x0 ^ x1) << 15)",
-        params: &[I32, I32],
-        out: I32,
+        expr: "((((-(x0 ^ 100))).trailing_zeros()) as usize)",
+        params: &[Isize],
+        out: Usize,
         transcendental: false,
         source: || e249::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e249::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e249::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r249(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r249(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e250",
-        expr: "(((x0).leading_zeros()) as u64)",
-        params: &[I8],
-        out: U64,
+        expr: "(-(x0).recip())",
+        params: &[F64],
+        out: F64,
         transcendental: false,
         source: || e250::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e250::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13485,66 +13621,65 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e251",
-        expr: "(((x1) as i64) + x0)",
-        params: &[I64, I8],
-        out: I64,
+        expr: "(((((x2 * x2)).count_ones()) as i16) * ((-x0)).min((x0).wrapping_mul(x1)))",
+        params: &[I16, I16, U8],
+        out: I16,
         transcendental: false,
         source: || e251::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e251::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e251::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r251(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r251(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e252",
-        expr: "(((((x1).max((((x0 as u32)) as usize))) as isize) & (if ((((x1 as u64)) as f32) < (x3).floor()) { x0 } else { (((((x3 as i32)).max((x2 as i32))).trailing_zeros()) as isize) })) - (((((x1) as isize)).min((64isize + 3)) * (!(x0 - x0))) ^ (((x0 >> x2)).wrapping_sub(((x3) as isize)) + (!((255u16) as isize)))))",
-        params: &[Isize, Usize, I16, F32],
-        out: Isize,
+        expr: "(if (!(x0 == 32)) { (x1 & (x1).rotate_right(((x2) as u32) % 40)) } else { 256usize })",
+        params: &[U8, Usize, U32],
+        out: Usize,
         transcendental: false,
         source: || e252::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e252::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e252::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r252(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r252(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e253",
-        expr: "(((x0).min(x1)) as u64)",
-        params: &[I8, I8],
-        out: U64,
+        expr: "(((((-x0)) as f32)) as f64)",
+        params: &[I32],
+        out: F64,
         transcendental: false,
         source: || e253::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e253::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e253::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r253(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r253(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e254",
-        expr: "(((-x0) << (x1).max(100))).min(x2)",
-        params: &[I16, I16, I16],
-        out: I16,
+        expr: "(x0).wrapping_add((((((x1 << 33u8) * (x1 & x1))).min((((x2) as u64) * (x1 + 256)))) as isize))",
+        params: &[Isize, U64, F64],
+        out: Isize,
         transcendental: false,
         source: || e254::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
             e254::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13552,16 +13687,16 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e255",
-        expr: "(((((x1).min(x2) - x1)) as i16) & ((x0) as i16))",
-        params: &[Isize, U64, U64],
-        out: I16,
+        expr: "(x0).wrapping_add((((x0 * x1) + ((x2) as u16))).swap_bytes())",
+        params: &[U16, U16, F32],
+        out: U16,
         transcendental: false,
         source: || e255::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
             e255::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13569,79 +13704,80 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e256",
-        expr: "(64u8 * (if x0 { x2 } else { x1 }))",
-        params: &[Bool, U8, U8],
-        out: U8,
+        expr: "(((((if true { x3 } else { x1 }) - (x1).min(x2)) << 33) >> 0) + (((!((x0) as u16)) / (x1 | 1))).saturating_sub(((((((x0) as u8)) as f64)) as u16)))",
+        params: &[I8, U16, U16, U16],
+        out: U16,
         transcendental: false,
         source: || e256::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e256::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e256::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r256(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r256(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e257",
-        expr: "(((x0) as i16)).max(((x1) as i16))",
-        params: &[U64, Usize],
-        out: I16,
+        expr: "((if x0 { (((x1 % x1) + (x1).rem_euclid(x1))).sqrt() } else { ((((x2).max(65536.0) + 0.0)).mul_add((x1 - x2), (x3 + x1)) * ((x3 * x2) - (((x3 as isize)) as f32))) })).mul_add(((((x2 as u16)) as f32)).floor(), (-1e-3))",
+        params: &[Bool, F32, F32, F32],
+        out: F32,
         transcendental: false,
         source: || e257::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e257::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e257::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r257(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r257(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e258",
-        expr: "(((((31isize / ((x0 | 1) & isize::MAX))) as usize)) as i32)",
-        params: &[Isize],
-        out: I32,
+        expr: "(((x1) as f32) + (9.3e18 + x0))",
+        params: &[F32, U16],
+        out: F32,
         transcendental: false,
         source: || e258::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e258::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e258::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r258(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r258(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e259",
-        expr: "(((((x0) as isize) | (-(x2 as isize)))).max((((1isize >> (x3 as isize)) << ((((x3 as u32)).count_ones()) as u16)) >> 7)) + ((((((x0).min(x0) - (!x0))) as isize) | 1) % (((((x1).min(x2)).wrapping_add((x3 << (x2 as isize)))) as isize) | 1)))",
-        params: &[Usize, I8, I8, I8],
+        expr: "((((((128u64).leading_zeros()) as i32) + (127 ^ x0))) as isize)",
+        params: &[I32],
         out: Isize,
         transcendental: false,
         source: || e259::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
             let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e259::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e259::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r259(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r259(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e260",
-        expr: "(x0).atan2(x1)",
-        params: &[F32, F32],
+        expr: "((if x0 { x1 } else { (-7.75) })).sin()",
+        params: &[Bool, F32],
         out: F32,
         transcendental: true,
         source: || e260::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
             e260::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
@@ -13651,22 +13787,23 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e261",
-        expr: "((x0 - (-1.0))).ln()",
-        params: &[F32],
-        out: F32,
+        expr: "((if true { x0 } else { 0.1 })).atan2((((x1).midpoint(x1)) as f64))",
+        params: &[F64, I16],
+        out: F64,
         transcendental: true,
         source: || e261::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e261::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e261::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r261(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r261(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e262",
-        expr: "((x0 / ((x0 - x0) * x0))).ln()",
+        expr: "((x0).fract()).sin()",
         params: &[F64],
         out: F64,
         transcendental: true,
@@ -13681,112 +13818,110 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e263",
-        expr: "(((x0 * (-1e-3))).floor()).exp()",
-        params: &[F64],
-        out: F64,
+        expr: "((((x0) as f32)).powi(((((x1).pow(((x1) as u32) % 40) / (((((x2).leading_zeros()) as i32) | 1) & i32::MAX))) % 40))).ln()",
+        params: &[U32, I32, I32],
+        out: F32,
         transcendental: true,
         source: || e263::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e263::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e263::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r263(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r263(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e264",
-        expr: "(((((x0) as i64)) as f64)).powf(x1)",
-        params: &[I16, F64],
+        expr: "(((x0) as f64)).cos()",
+        params: &[I16],
         out: F64,
         transcendental: true,
         source: || e264::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e264::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e264::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r264(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r264(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e265",
-        expr: "(((2.0 + x0)).powi((((x1 << 63)) % 40))).sin()",
-        params: &[F32, I32],
+        expr: "((-x0)).ln()",
+        params: &[F32],
         out: F32,
         transcendental: true,
         source: || e265::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e265::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e265::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r265(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r265(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e266",
-        expr: "(((((x0) as f32) % (if x1 { x3 } else { x2 })) / ((x3).powi((-3)) % (((x2 as u8)) as f32)))).sin()",
-        params: &[Usize, Bool, F32, F32],
+        expr: "((x0).copysign((4294967296.0 / x1))).atan2(x2)",
+        params: &[F32, F32, F32],
         out: F32,
         transcendental: true,
         source: || e266::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e266::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e266::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r266(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r266(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e267",
-        expr: "(((((x2 - x1)).min(x3) + 0.0) + (((1.0 * x0)).max((x1 / x0)) + 0.0))).powf(x3)",
-        params: &[F64, F64, F64, F64],
-        out: F64,
+        expr: "(((x0).copysign(x1) - (-x0))).sin()",
+        params: &[F32, F32],
+        out: F32,
         transcendental: true,
         source: || e267::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e267::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e267::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r267(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r267(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e268",
-        expr: "(x0).cos()",
-        params: &[F64],
+        expr: "(((((x0) as f64)).trunc() * (-1.0))).atan2((((-0.0) / x1) * (x1).powi((-31))))",
+        params: &[U8, F64],
         out: F64,
         transcendental: true,
         source: || e268::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e268::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e268::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r268(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r268(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e269",
-        expr: "((((x0) as f64) * x1)).cos()",
-        params: &[U32, F64],
+        expr: "((x0).powi(((x1) % 40))).cos()",
+        params: &[F64, I32],
         out: F64,
         transcendental: true,
         source: || e269::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
             e269::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -13795,14 +13930,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e270",
-        expr: "(x0).atan2((-((-1.0) - x0)))",
-        params: &[F32],
-        out: F32,
+        expr: "((x0 / 0.0)).cos()",
+        params: &[F64],
+        out: F64,
         transcendental: true,
         source: || e270::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e270::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13810,14 +13945,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e271",
-        expr: "((((x0) as f32)).powi(0)).cos()",
-        params: &[Usize],
-        out: F32,
+        expr: "(x0).ln()",
+        params: &[F64],
+        out: F64,
         transcendental: true,
         source: || e271::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e271::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13825,14 +13960,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e272",
-        expr: "(((x0) as f64)).powf(x1)",
-        params: &[Usize, F64],
+        expr: "((1.5e-40 % x0)).powf(((x1) as f64))",
+        params: &[F64, U32],
         out: F64,
         transcendental: true,
         source: || e272::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
             e272::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -13841,92 +13976,88 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e273",
-        expr: "((((-((x0) as f32))).min(x1) + 0.0)).ln()",
-        params: &[U64, F32],
+        expr: "(((x0) as f32)).powf((if false { x2 } else { x1 }))",
+        params: &[U64, F32, F32],
         out: F32,
         transcendental: true,
         source: || e273::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e273::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e273::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r273(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r273(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e274",
-        expr: "(((x0).powi((-31)) * ((x0).min(x1) + 0.0))).cos()",
-        params: &[F32, F32],
+        expr: "(((((x1) as f32) * (x0 % (-0.0))) % (((x0).min(x2) + 0.0)).sqrt())).exp()",
+        params: &[F32, I16, F32],
         out: F32,
         transcendental: true,
         source: || e274::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e274::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e274::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r274(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r274(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e275",
-        expr: "(((if (1000 != x0) { x2 } else { (x1 * 255.5) }) - (((x3) as f64) % (-x2)))).ln()",
-        params: &[Usize, F64, F64, Isize],
+        expr: "((((x0).signum() - (-7.75))).fract()).ln()",
+        params: &[F64],
         out: F64,
         transcendental: true,
         source: || e275::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e275::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e275::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r275(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r275(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e276",
-        expr: "(((((x0).abs() - x0)).max(((x0 * x1)).floor()) + 0.0)).atan2(x2)",
-        params: &[F32, F32, F32],
-        out: F32,
+        expr: "((-(((if x0 { x1 } else { 3 })) as f64))).exp()",
+        params: &[Bool, Isize],
+        out: F64,
         transcendental: true,
         source: || e276::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e276::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e276::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r276(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r276(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e277",
-        expr: "((if ((x0 / ((x1 | 1) & i16::MAX)) <= (x0 % ((x0 | 1) & i16::MAX))) { (x1 as f64) } else { (if (x2 < x2) { ((x3) as f64) } else { (x2 as f64) }) })).sin()",
-        params: &[I16, I16, F32, U16],
-        out: F64,
+        expr: "((-x0)).atan2(x1)",
+        params: &[F32, F32],
+        out: F32,
         transcendental: true,
         source: || e277::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e277::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e277::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r277(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r277(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e278",
-        expr: "((((x0).mul_add(x0, 0.5)).max(x0) + 0.0)).ln()",
+        expr: "((((x0 % x0)).max((x0).round()) + 0.0)).sin()",
         params: &[F64],
         out: F64,
         transcendental: true,
@@ -13941,29 +14072,32 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e279",
-        expr: "((-x0)).sin()",
-        params: &[F32],
+        expr: "((x0).rem_euclid(x1)).powf((if (x2 > x2) { (x3).abs() } else { x0 }))",
+        params: &[F32, F32, Usize, F32],
         out: F32,
         transcendental: true,
         source: || e279::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e279::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e279::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r279(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r279(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e280",
-        expr: "(((x0) as f32)).atan2(1e10)",
-        params: &[U8],
-        out: F32,
+        expr: "(((x0) as f64)).cos()",
+        params: &[F32],
+        out: F64,
         transcendental: true,
         source: || e280::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e280::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13971,23 +14105,22 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e281",
-        expr: "(((x0).mul_add(x1, 1.5e-40) % ((x0).max(x0) + 0.0))).exp()",
-        params: &[F64, F64],
+        expr: "((((x0).min(3.25) + 0.0) / x0)).powf(x0)",
+        params: &[F64],
         out: F64,
         transcendental: true,
         source: || e281::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e281::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e281::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r281(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r281(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e282",
-        expr: "(((x0 % x0)).sqrt()).exp()",
+        expr: "((x0 + x0)).sin()",
         params: &[F64],
         out: F64,
         transcendental: true,
@@ -14002,15 +14135,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e283",
-        expr: "((((x0) as f64) - (x1).sqrt())).ln()",
-        params: &[I64, F64],
-        out: F64,
+        expr: "(((x0).powi(7) + ((x1) as f32))).ln()",
+        params: &[F32, I64],
+        out: F32,
         transcendental: true,
         source: || e283::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e283::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -14018,62 +14151,63 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e284",
-        expr: "((((-x0)).mul_add((x1).mul_add(x0, x1), (if x2 { x3 } else { x3 })) * x0)).cos()",
-        params: &[F32, F32, Bool, F32],
-        out: F32,
+        expr: "(((((x0 >> 0) + (if true { x0 } else { x0 }))) as f64)).ln()",
+        params: &[Usize],
+        out: F64,
         transcendental: true,
         source: || e284::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e284::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e284::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r284(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r284(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e285",
-        expr: "((x0).floor()).powf((x0).sqrt())",
-        params: &[F64],
-        out: F64,
+        expr: "(((x0).rem_euclid(x1)).rem_euclid((x0 + 9.3e18))).ln()",
+        params: &[F32, F32],
+        out: F32,
         transcendental: true,
         source: || e285::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e285::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e285::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r285(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r285(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e286",
-        expr: "(((x0 * x0)).sqrt()).exp()",
-        params: &[F32],
+        expr: "(((x0).mul_add((-0.0), x1) - (x1 + x0))).atan2((if (x2 == x2) { ((x3) as f32) } else { (-x1) }))",
+        params: &[F32, F32, U32, U16],
         out: F32,
         transcendental: true,
         source: || e286::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e286::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e286::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r286(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r286(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e287",
-        expr: "(((x0) as f64)).atan2(((x1) as f64))",
-        params: &[U8, U8],
+        expr: "((x1 + x0)).exp()",
+        params: &[F64, F64],
         out: F64,
         transcendental: true,
         source: || e287::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
             e287::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -14082,57 +14216,53 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e288",
-        expr: "(((2.0 * x2) - (x1 % x0))).cos()",
-        params: &[F32, F32, F32],
+        expr: "((x0).mul_add(0.1, 4294967296.0)).atan2((((x1) as f32)).round())",
+        params: &[F32, U64],
         out: F32,
         transcendental: true,
         source: || e288::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e288::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e288::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r288(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r288(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e289",
-        expr: "(((((x0).wrapping_mul(2)).min((if x1 { x0 } else { x0 }))) as f64)).atan2(x2)",
-        params: &[I64, Bool, F64],
-        out: F64,
+        expr: "(((x0) as f32)).exp()",
+        params: &[Usize],
+        out: F32,
         transcendental: true,
         source: || e289::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e289::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e289::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r289(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r289(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e290",
-        expr: "((((x1) as f64) % ((x0) as f64))).exp()",
-        params: &[Usize, I16],
+        expr: "((((2i8) as f64) + (x0).signum())).ln()",
+        params: &[F64],
         out: F64,
         transcendental: true,
         source: || e290::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e290::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e290::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r290(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r290(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e291",
-        expr: "((x1 + x0)).exp()",
+        expr: "((x0).signum()).atan2(x1)",
         params: &[F64, F64],
         out: F64,
         transcendental: true,
@@ -14148,48 +14278,47 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e292",
-        expr: "((((((x0).leading_zeros()) as u8)) as f64)).ln()",
-        params: &[I64],
+        expr: "((x0 % 255.5)).atan2((x1 - x0))",
+        params: &[F64, F64],
         out: F64,
         transcendental: true,
         source: || e292::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e292::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e292::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r292(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r292(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e293",
-        expr: "(((-x0) / x1)).powf(((x2) as f64))",
-        params: &[F64, F64, U16],
+        expr: "((((x0 & x0)) as f64)).ln()",
+        params: &[I32],
         out: F64,
         transcendental: true,
         source: || e293::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e293::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e293::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r293(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r293(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e294",
-        expr: "((x1 % x0)).atan2(((x2) as f64))",
-        params: &[F64, F64, U8],
-        out: F64,
+        expr: "((-((x1 / 1.0) * (x0).powi((-2))))).powf((x2).ceil())",
+        params: &[F32, F32, F32],
+        out: F32,
         transcendental: true,
         source: || e294::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e294::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -14197,127 +14326,126 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e295",
-        expr: "(((x0) as f32)).powf((4294967296.0 - x1))",
-        params: &[Isize, F32],
-        out: F32,
+        expr: "((x0).mul_add(x0, x0)).ln()",
+        params: &[F64],
+        out: F64,
         transcendental: true,
         source: || e295::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e295::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e295::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r295(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r295(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e296",
-        expr: "(x0).ln()",
-        params: &[F64],
-        out: F64,
+        expr: "(((((x0) as u16)) as f32)).powf(x1)",
+        params: &[F64, F32],
+        out: F32,
         transcendental: true,
         source: || e296::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e296::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e296::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r296(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r296(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e297",
-        expr: "((x0 - x0)).ln()",
-        params: &[F64],
-        out: F64,
+        expr: "((((x0).signum() - x0)).rem_euclid(((x0 * x1)).ceil())).atan2(x2)",
+        params: &[F32, F32, F32],
+        out: F32,
         transcendental: true,
         source: || e297::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e297::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e297::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r297(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r297(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e298",
-        expr: "(((x0) as f64)).exp()",
-        params: &[Isize],
+        expr: "((if ((x0 / ((x1 | 1) & i16::MAX)) <= (x0 % ((x0 | 1) & i16::MAX))) { (x1 as f64) } else { (if (x2 < x2) { ((x3) as f64) } else { (x2 as f64) }) })).sin()",
+        params: &[I16, I16, F32, U16],
         out: F64,
         transcendental: true,
         source: || e298::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e298::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e298::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r298(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r298(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e299",
-        expr: "((if (x0 && x0) { (x2 - 2147483648.0) } else { (x1 % 2.0) })).cos()",
-        params: &[Bool, F32, F32],
-        out: F32,
+        expr: "(((x0).mul_add(x0, 0.5)).copysign(x0)).ln()",
+        params: &[F64],
+        out: F64,
         transcendental: true,
         source: || e299::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e299::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e299::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r299(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r299(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e300",
-        expr: "((x0).powi(((x1) % 40))).powf((0.1 / x2))",
-        params: &[F32, I32, F32],
+        expr: "((-x0)).sin()",
+        params: &[F32],
         out: F32,
         transcendental: true,
         source: || e300::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e300::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e300::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r300(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r300(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e301",
-        expr: "(((if x0 { (-7.75) } else { x1 }) % (x1 - x1))).powf(((x2) as f64))",
-        params: &[Bool, F64, I16],
-        out: F64,
+        expr: "(((x0) as f32)).atan2(1e10)",
+        params: &[U8],
+        out: F32,
         transcendental: true,
         source: || e301::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e301::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e301::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r301(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r301(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e302",
-        expr: "((((((x0) as u32)).min(x1)) as f32)).cos()",
-        params: &[F32, U32],
-        out: F32,
+        expr: "(((x0).mul_add(x1, 1.5e-40) % (x0).rem_euclid(x0))).exp()",
+        params: &[F64, F64],
+        out: F64,
         transcendental: true,
         source: || e302::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e302::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -16333,7 +16461,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e431",
-        expr: "(x0).div_euclid((x1 | 1))",
+        expr: "((x0 | 1)).div_euclid((x1 | 1))",
         params: &[I32, I32],
         out: I32,
         transcendental: false,
@@ -16349,7 +16477,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e432",
-        expr: "(x0).div_euclid((x1 | 1))",
+        expr: "((x0 | 1)).div_euclid((x1 | 1))",
         params: &[U8, U8],
         out: U8,
         transcendental: false,
@@ -16365,7 +16493,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e433",
-        expr: "(x0).div_euclid((x1 | 1))",
+        expr: "((x0 | 1)).div_euclid((x1 | 1))",
         params: &[U64, U64],
         out: U64,
         transcendental: false,
@@ -16381,7 +16509,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e434",
-        expr: "(x0).div_euclid((x1 | 1))",
+        expr: "((x0 | 1)).div_euclid((x1 | 1))",
         params: &[I16, I16],
         out: I16,
         transcendental: false,
@@ -16397,7 +16525,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e435",
-        expr: "(x0).rem_euclid((x1 | 1))",
+        expr: "((x0 | 1)).rem_euclid((x1 | 1))",
         params: &[I64, I64],
         out: I64,
         transcendental: false,
@@ -16413,7 +16541,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e436",
-        expr: "(x0).rem_euclid((x1 | 1))",
+        expr: "((x0 | 1)).rem_euclid((x1 | 1))",
         params: &[U16, U16],
         out: U16,
         transcendental: false,
@@ -16429,7 +16557,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e437",
-        expr: "(x0).rem_euclid((x1 | 1))",
+        expr: "((x0 | 1)).rem_euclid((x1 | 1))",
         params: &[Usize, Usize],
         out: Usize,
         transcendental: false,
@@ -16445,7 +16573,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e438",
-        expr: "(x0).rem_euclid((x1 | 1))",
+        expr: "((x0 | 1)).rem_euclid((x1 | 1))",
         params: &[I32, I32],
         out: I32,
         transcendental: false,

@@ -212,7 +212,7 @@ impl Intrinsic {
                 Scalar::I32x4 => "i32x4::splat",
                 _ => "f64x2::splat",
             },
-            Intrinsic::FromBits(s) if s == Scalar::F32 => "f32::from_bits",
+            Intrinsic::FromBits(Scalar::F32) => "f32::from_bits",
             Intrinsic::FromBits(_) => "f64::from_bits",
             Intrinsic::From(s) => match s {
                 Scalar::I8 => "i8::from",
@@ -258,7 +258,9 @@ impl Intrinsic {
             Intrinsic::BlockIdx => "the block's index in the grid (`blockIdx`)",
             Intrinsic::BlockDim => "the block's extent (`blockDim`)",
             Intrinsic::GridDim => "the grid's extent in blocks (`gridDim`)",
-            Intrinsic::Grid1d => "`block_idx().x * block_dim().x + thread_idx().x` (Numba's `cuda.grid(1)`)",
+            Intrinsic::Grid1d => {
+                "`block_idx().x * block_dim().x + thread_idx().x` (Numba's `cuda.grid(1)`)"
+            }
             Intrinsic::Grid2d => "the global `(x, y)` index",
             Intrinsic::Grid3d => "the global `(x, y, z)` index",
             Intrinsic::GridStride1d => "the grid's thread count in x, a grid-stride loop's step",
@@ -281,7 +283,9 @@ impl Intrinsic {
             Intrinsic::ShflXorSync => "the value of lane `lane ^ mask` (optional `width`)",
             Intrinsic::MatchAnySync => "the mask's lanes holding the same value",
             Intrinsic::ThisThreadBlock => "the block as a cooperative group",
-            Intrinsic::ThisGrid => "the grid as a cooperative group (`sync()` under `launch_cooperative`)",
+            Intrinsic::ThisGrid => {
+                "the grid as a cooperative group (`sync()` under `launch_cooperative`)"
+            }
             Intrinsic::F16FromF32 => "`f32` to `f16`, correctly rounded",
             Intrinsic::F16FromF64 => "`f64` to `f16`, correctly rounded (once)",
             Intrinsic::F16x2New => "two halves in one `f16x2`",
@@ -326,7 +330,7 @@ impl Intrinsic {
                 };
                 &all[..n]
             }
-            Intrinsic::FromBits(s) if s == crate::ir::ty::Scalar::F32 => {
+            Intrinsic::FromBits(crate::ir::ty::Scalar::F32) => {
                 &[Scalar(crate::ir::ty::Scalar::U32)]
             }
             Intrinsic::FromBits(_) => &[Scalar(crate::ir::ty::Scalar::U64)],
@@ -483,7 +487,7 @@ impl Intrinsic {
             Intrinsic::F16x2New => "ws_f16x2_new",
             Intrinsic::VectorNew(v) => return format!("{}_new", v.c_name()),
             Intrinsic::VectorSplat(v) => return format!("{}_splat", v.c_name()),
-            Intrinsic::FromBits(s) if s == Scalar::F32 => "ws_f32_from_bits",
+            Intrinsic::FromBits(Scalar::F32) => "ws_f32_from_bits",
             Intrinsic::FromBits(_) => "ws_f64_from_bits",
             // A cast, which the C writer spells (`cast_c`) from the argument's type.
             Intrinsic::From(_) => "",

@@ -72,7 +72,11 @@ pub fn intrinsics_table() -> String {
                 ParamKind::Scalar(s) => s.rust_name().to_string(),
             })
             .collect();
-        let width = if i.takes_width() { "[, width: u32]" } else { "" };
+        let width = if i.takes_width() {
+            "[, width: u32]"
+        } else {
+            ""
+        };
         let result = match i.result() {
             Result::Fixed(t) => t.to_string(),
             Result::Value => "T".to_string(),
