@@ -545,7 +545,8 @@ const KERNEL_WORDS: &[&str] = &[
     "f64", "bool", "char", "str", "String", "Vec", "Option", "Some", "None", "Ok", "Err", "Box",
     "len", "is_empty", "min", "max", "abs", "sqrt", "sin", "cos", "exp", "ln", "powi", "powf",
     "floor", "ceil", "mul_add", "atan2", "count_ones", "leading_zeros", "trailing_zeros",
-    "wrapping_add", "wrapping_sub", "wrapping_mul", "step_by", "rev", "iter", "x", "y", "z",
+    "wrapping_add", "wrapping_sub", "wrapping_mul", "rotate_left", "saturating_add", "clamp",
+    "to_bits", "from_bits", "from", "try_from", "ilog2", "isqrt", "sin_cos", "checked_add", "step_by", "rev", "iter", "x", "y", "z",
     "MAX", "MIN", "INFINITY", "NAN", "EPSILON", "NEG_INFINITY", "WARP_SIZE", "Dim3",
     "ThreadBlock", "GridGroup", "core", "std", "warpspeed", "prelude", "assert", "debug_assert",
     "panic", "println", "format", "vec", "unreachable", "matches", "dbg", "int", "float",
@@ -1346,9 +1347,14 @@ impl Gram<'_> {
         }
         if t == "u32" && self.r.pct(30) {
             let u = self.r.pick(INTS);
-            let m = self
-                .r
-                .pick(&["count_ones", "leading_zeros", "trailing_zeros"]);
+            let m = self.r.pick(&[
+                "count_ones",
+                "leading_zeros",
+                "trailing_zeros",
+                "count_zeros",
+                "leading_ones",
+                "trailing_ones",
+            ]);
             return format!("{}.{m}()", self.expr(u, d));
         }
         if is_float {
@@ -1356,8 +1362,10 @@ impl Gram<'_> {
                 0 => format!(
                     "{}.{}()",
                     self.expr(t, d),
-                    self.r
-                        .pick(&["sqrt", "sin", "cos", "exp", "ln", "floor", "ceil", "abs"])
+                    self.r.pick(&[
+                        "sqrt", "sin", "cos", "exp", "ln", "floor", "ceil", "abs", "round",
+                        "trunc", "tanh", "fract", "signum", "cbrt"
+                    ])
                 ),
                 1 => format!(
                     "{}.{}({})",
