@@ -74,9 +74,9 @@ fn logarithms_and_roots_of_invalid_values() {
         let a: Vec<u32> = vec![1, 2, 3, 1023, 1024, u32::MAX, 7, 8];
         let b: Vec<i32> = vec![1, 9, 10, 99, 100, i32::MAX, 123456, 1_000_000_000];
         let (da, db) = (dev.upload(&a).unwrap(), dev.upload(&b).unwrap());
-        let mut l2 = dev.upload(&vec![7u32; 8]).unwrap();
-        let mut l10 = dev.upload(&vec![7u32; 8]).unwrap();
-        let mut root = dev.upload(&vec![7i32; 8]).unwrap();
+        let mut l2 = dev.upload(&[7u32; 8]).unwrap();
+        let mut l10 = dev.upload(&[7u32; 8]).unwrap();
+        let mut root = dev.upload(&[7i32; 8]).unwrap();
         logs::launch(&dev, cfg(8), &da, &db, &mut l2, &mut l10, &mut root).unwrap();
         let want2: Vec<u32> = a.iter().map(|x| x.ilog2()).collect();
         let want10: Vec<u32> = b.iter().map(|x| x.ilog10()).collect();
