@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Generates tests/prop/kernels.rs: random, well-typed kernel expressions over mixed types.
 
-Deterministic (fixed seed); rerun with `python3 tests/prop/gen.py` after changing it and
-check the output in. Each case `eK` is a kernel where thread i computes
+Deterministic (fixed seed); rerun with `python3 tests/prop/gen.py && cargo fmt` after
+changing it and check the output in (`--large` writes the opt-in set of
+tests/semantics_prop_large.rs instead, which is not checked in). Each case `eK` is a kernel where thread i computes
 `out[i] = EXPR(x0[i], x1[i], ...)`, plus `rK`, the same expression as a plain Rust
 function that rustc types and evaluates on its own (the reference for the macro's type
 inference as well as for its emitted code).
@@ -15,6 +16,9 @@ Rules that keep the expressions valid Rust that never panics:
 - float literals always have a dot or an exponent.
 Transcendental cases (sin, cos, exp, ln, atan2, powf) apply the function last, to a
 bit-exact expression; they are compared with an ulp bound, not bit for bit.
+After the random cases come the method cases (`method_cases`): every numeric method of
+docs/methods.md applied to the parameters themselves, on several types each, so each
+method meets the edge inputs; transcendental ones compare with the ulp bound.
 """
 import random
 import sys
