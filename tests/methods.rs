@@ -198,6 +198,7 @@ fn nvrtc_compiles_these_kernels() {
         ceil_div::CUDA_SOURCE.as_str(),
         clamp_f::CUDA_SOURCE.as_str(),
         bits::CUDA_SOURCE.as_str(),
+        polar::CUDA_SOURCE.as_str(),
     ] {
         warpspeed::compile::compile_cubin(
             src,
@@ -205,5 +206,56 @@ fn nvrtc_compiles_these_kernels() {
             warpspeed::KernelOptions { fast_math: false },
         )
         .unwrap_or_else(|e| panic!("NVRTC rejects the emitted C: {e}"));
+    }
+}
+
+#[gpu_kernel]
+fn polar(r: &[f64], t: &[f64], x: &mut [f64], y: &mut [f64], s32: &mut [f32]) {
+    let i = grid_1d();
+    if i < x.len() {
+        let (s, c) = t[i].sin_cos();
+        x[i] = r[i] * c;
+        y[i] = r[i] * s;
+        s32[i] = (t[i] as f32).sin_cos().0;
+    }
+}
+
+#[test]
+fn sin_cos_binds_a_tuple() {
+    for dev in common::devices("sin_cos_binds_a_tuple") {
+        let r: Vec<f64> = (0..64).map(|k| 1.0 + k as f64 * 0.25).collect();
+        let t: Vec<f64> = (0..64).map(|k| (k as f64 - 32.0) * 0.37).collect();
+        let (dr, dt) = (dev.upload(&r).unwrap(), dev.upload(&t).unwrap());
+        let mut x = dev.upload(&[f64::NAN; 64]).unwrap();
+        let mut y = dev.upload(&[f64::NAN; 64]).unwrap();
+        let mut s32 = dev.upload(&[f32::NAN; 64]).unwrap();
+        polar::launch(&dev, cfg(64), &dr, &dt, &mut x, &mut y, &mut s32).unwrap();
+        let (x, y, s32) = (
+            x.download().unwrap(),
+            y.download().unwrap(),
+            s32.download().unwrap(),
+        );
+        for k in 0..64 {
+            let (s, c) = t[k].sin_cos();
+            // CUDA's sincos is within 2 ulp of the true value (docs/methods.md).
+            assert!(
+                (x[k] - r[k] * c).abs() <= 1e-14 * r[k],
+                "{k}: {} vs {}",
+                x[k],
+                r[k] * c
+            );
+            assert!(
+                (y[k] - r[k] * s).abs() <= 1e-14 * r[k],
+                "{k}: {} vs {}",
+                y[k],
+                r[k] * s
+            );
+            let w = (t[k] as f32).sin();
+            assert!(
+                (s32[k] - w).abs() <= 4.0 * f32::EPSILON,
+                "{k}: {} vs {w}",
+                s32[k]
+            );
+        }
     }
 }

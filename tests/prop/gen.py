@@ -418,6 +418,10 @@ def method_cases():
             a = ["{x%d}" % (j + 1) for j in range(len(args))]
             r = TRANS_INPUT.get(name, "{x0}").replace("%%", "%")
             cases.append((params, t, "(%s).%s(%s)" % (r, name, ", ".join(a)), True))
+    # sin_cos gives a tuple: each half is a case.
+    for t in FLOATS:
+        for half in (0, 1):
+            cases.append(([t], t, "({x0}).sin_cos().%d" % half, True))
     # Associated functions: the bits back into a float, and lossless conversions.
     cases.append((["u32"], "f32", "f32::from_bits({x0})", False))
     cases.append((["u64"], "f64", "f64::from_bits({x0})", False))

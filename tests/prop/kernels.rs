@@ -9177,222 +9177,274 @@ fn r638(x0: f64) -> f64 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e639(x0: &[u32], out: &mut [f32]) {
+fn e639(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).sin_cos().0;
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r639(x0: f32) -> f32 {
+    (x0).sin_cos().0
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e640(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).sin_cos().1;
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r640(x0: f32) -> f32 {
+    (x0).sin_cos().1
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e641(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).sin_cos().0;
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r641(x0: f64) -> f64 {
+    (x0).sin_cos().0
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e642(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).sin_cos().1;
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r642(x0: f64) -> f64 {
+    (x0).sin_cos().1
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e643(x0: &[u32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = f32::from_bits(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r639(x0: u32) -> f32 {
+fn r643(x0: u32) -> f32 {
     f32::from_bits(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e640(x0: &[u64], out: &mut [f64]) {
+fn e644(x0: &[u64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = f64::from_bits(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r640(x0: u64) -> f64 {
+fn r644(x0: u64) -> f64 {
     f64::from_bits(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e641(x0: &[f32], out: &mut [f32]) {
+fn e645(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = f32::from_bits((x0[i]).to_bits());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r641(x0: f32) -> f32 {
+fn r645(x0: f32) -> f32 {
     f32::from_bits((x0).to_bits())
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e642(x0: &[bool], out: &mut [i8]) {
+fn e646(x0: &[bool], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = i8::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r642(x0: bool) -> i8 {
+fn r646(x0: bool) -> i8 {
     i8::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e643(x0: &[bool], out: &mut [u64]) {
+fn e647(x0: &[bool], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = u64::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r643(x0: bool) -> u64 {
+fn r647(x0: bool) -> u64 {
     u64::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e644(x0: &[bool], out: &mut [f32]) {
+fn e648(x0: &[bool], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = f32::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r644(x0: bool) -> f32 {
+fn r648(x0: bool) -> f32 {
     f32::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e645(x0: &[u8], out: &mut [i16]) {
+fn e649(x0: &[u8], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = i16::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r645(x0: u8) -> i16 {
+fn r649(x0: u8) -> i16 {
     i16::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e646(x0: &[u8], out: &mut [usize]) {
+fn e650(x0: &[u8], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = usize::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r646(x0: u8) -> usize {
+fn r650(x0: u8) -> usize {
     usize::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e647(x0: &[u16], out: &mut [i32]) {
+fn e651(x0: &[u16], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = i32::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r647(x0: u16) -> i32 {
+fn r651(x0: u16) -> i32 {
     i32::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e648(x0: &[u16], out: &mut [f32]) {
+fn e652(x0: &[u16], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = f32::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r648(x0: u16) -> f32 {
+fn r652(x0: u16) -> f32 {
     f32::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e649(x0: &[u32], out: &mut [i64]) {
+fn e653(x0: &[u32], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = i64::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r649(x0: u32) -> i64 {
+fn r653(x0: u32) -> i64 {
     i64::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e650(x0: &[u32], out: &mut [f64]) {
+fn e654(x0: &[u32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = f64::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r650(x0: u32) -> f64 {
+fn r654(x0: u32) -> f64 {
     f64::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e651(x0: &[i8], out: &mut [isize]) {
+fn e655(x0: &[i8], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = isize::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r651(x0: i8) -> isize {
+fn r655(x0: i8) -> isize {
     isize::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e652(x0: &[i16], out: &mut [f32]) {
+fn e656(x0: &[i16], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = f32::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r652(x0: i16) -> f32 {
+fn r656(x0: i16) -> f32 {
     f32::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e653(x0: &[i32], out: &mut [f64]) {
+fn e657(x0: &[i32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = f64::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r653(x0: i32) -> f64 {
+fn r657(x0: i32) -> f64 {
     f64::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e654(x0: &[f32], out: &mut [f64]) {
+fn e658(x0: &[f32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = f64::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r654(x0: f32) -> f64 {
+fn r658(x0: f32) -> f64 {
     f64::from(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e655(x0: &[i64], out: &mut [i64]) {
+fn e659(x0: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = i64::from(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r655(x0: i64) -> i64 {
+fn r659(x0: i64) -> i64 {
     i64::from(x0)
 }
 
@@ -19645,13 +19697,13 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e639",
-        expr: "f32::from_bits(x0)",
-        params: &[U32],
+        expr: "(x0).sin_cos().0",
+        params: &[F32],
         out: F32,
-        transcendental: false,
+        transcendental: true,
         source: || e639::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
             e639::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -19660,14 +19712,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e640",
-        expr: "f64::from_bits(x0)",
-        params: &[U64],
-        out: F64,
-        transcendental: false,
+        expr: "(x0).sin_cos().1",
+        params: &[F32],
+        out: F32,
+        transcendental: true,
         source: || e640::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e640::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19675,14 +19727,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e641",
-        expr: "f32::from_bits((x0).to_bits())",
-        params: &[F32],
-        out: F32,
-        transcendental: false,
+        expr: "(x0).sin_cos().0",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
         source: || e641::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e641::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19690,14 +19742,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e642",
-        expr: "i8::from(x0)",
-        params: &[Bool],
-        out: I8,
-        transcendental: false,
+        expr: "(x0).sin_cos().1",
+        params: &[F64],
+        out: F64,
+        transcendental: true,
         source: || e642::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e642::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19705,14 +19757,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e643",
-        expr: "u64::from(x0)",
-        params: &[Bool],
-        out: U64,
+        expr: "f32::from_bits(x0)",
+        params: &[U32],
+        out: F32,
         transcendental: false,
         source: || e643::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e643::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19720,14 +19772,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e644",
-        expr: "f32::from(x0)",
-        params: &[Bool],
-        out: F32,
+        expr: "f64::from_bits(x0)",
+        params: &[U64],
+        out: F64,
         transcendental: false,
         source: || e644::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e644::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19735,14 +19787,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e645",
-        expr: "i16::from(x0)",
-        params: &[U8],
-        out: I16,
+        expr: "f32::from_bits((x0).to_bits())",
+        params: &[F32],
+        out: F32,
         transcendental: false,
         source: || e645::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e645::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19750,14 +19802,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e646",
-        expr: "usize::from(x0)",
-        params: &[U8],
-        out: Usize,
+        expr: "i8::from(x0)",
+        params: &[Bool],
+        out: I8,
         transcendental: false,
         source: || e646::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
             e646::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19765,14 +19817,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e647",
-        expr: "i32::from(x0)",
-        params: &[U16],
-        out: I32,
+        expr: "u64::from(x0)",
+        params: &[Bool],
+        out: U64,
         transcendental: false,
         source: || e647::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
             e647::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19781,12 +19833,12 @@ pub static CASES: &[Case] = &[
     Case {
         name: "e648",
         expr: "f32::from(x0)",
-        params: &[U16],
+        params: &[Bool],
         out: F32,
         transcendental: false,
         source: || e648::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
             e648::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -19795,14 +19847,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e649",
-        expr: "i64::from(x0)",
-        params: &[U32],
-        out: I64,
+        expr: "i16::from(x0)",
+        params: &[U8],
+        out: I16,
         transcendental: false,
         source: || e649::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e649::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19810,14 +19862,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e650",
-        expr: "f64::from(x0)",
-        params: &[U32],
-        out: F64,
+        expr: "usize::from(x0)",
+        params: &[U8],
+        out: Usize,
         transcendental: false,
         source: || e650::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
             e650::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19825,14 +19877,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e651",
-        expr: "isize::from(x0)",
-        params: &[I8],
-        out: Isize,
+        expr: "i32::from(x0)",
+        params: &[U16],
+        out: I32,
         transcendental: false,
         source: || e651::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
             e651::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19841,12 +19893,12 @@ pub static CASES: &[Case] = &[
     Case {
         name: "e652",
         expr: "f32::from(x0)",
-        params: &[I16],
+        params: &[U16],
         out: F32,
         transcendental: false,
         source: || e652::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
             e652::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -19855,14 +19907,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e653",
-        expr: "f64::from(x0)",
-        params: &[I32],
-        out: F64,
+        expr: "i64::from(x0)",
+        params: &[U32],
+        out: I64,
         transcendental: false,
         source: || e653::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e653::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -19871,12 +19923,12 @@ pub static CASES: &[Case] = &[
     Case {
         name: "e654",
         expr: "f64::from(x0)",
-        params: &[F32],
+        params: &[U32],
         out: F64,
         transcendental: false,
         source: || e654::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
             e654::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -19885,17 +19937,77 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e655",
-        expr: "i64::from(x0)",
-        params: &[I64],
-        out: I64,
+        expr: "isize::from(x0)",
+        params: &[I8],
+        out: Isize,
         transcendental: false,
         source: || e655::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
             e655::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
         reference: |x| r655(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e656",
+        expr: "f32::from(x0)",
+        params: &[I16],
+        out: F32,
+        transcendental: false,
+        source: || e656::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e656::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r656(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e657",
+        expr: "f64::from(x0)",
+        params: &[I32],
+        out: F64,
+        transcendental: false,
+        source: || e657::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e657::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r657(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e658",
+        expr: "f64::from(x0)",
+        params: &[F32],
+        out: F64,
+        transcendental: false,
+        source: || e658::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e658::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r658(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e659",
+        expr: "i64::from(x0)",
+        params: &[I64],
+        out: I64,
+        transcendental: false,
+        source: || e659::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e659::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r659(Bits::from_bits(x[0])).to_bits64(),
     },
 ];

@@ -4,7 +4,7 @@
 //! both emitters and the docs read this table and nothing else, so a method is added by
 //! adding a row (and its prelude helper, where it needs one).
 
-use crate::ir::ty::Scalar;
+use crate::ir::ty::{Scalar, Ty};
 
 /// The receivers a row takes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -96,6 +96,8 @@ pub enum Res {
     Bits,
     /// A half of an `f16x2`.
     F16,
+    /// `(Self, Self)` (`sin_cos`).
+    Pair,
 }
 
 impl Res {
@@ -112,6 +114,15 @@ impl Res {
             Res::Bits if s == Scalar::F32 => Scalar::U32,
             Res::Bits => Scalar::U64,
             Res::F16 => Scalar::F16,
+            Res::Pair => s,
+        }
+    }
+
+    /// The result's type: [`Res::of`], or a tuple of two for [`Res::Pair`].
+    pub fn ty(self, s: Scalar) -> Ty {
+        match self {
+            Res::Pair => Ty::Tuple(vec![Ty::Scalar(s); 2]),
+            r => Ty::Scalar(r.of(s)),
         }
     }
 
@@ -127,6 +138,7 @@ impl Res {
             Res::Signed => "signed Self",
             Res::Bits => "u32 / u64",
             Res::F16 => "f16",
+            Res::Pair => "(Self, Self)",
         }
     }
 }
@@ -377,6 +389,7 @@ pub static METHODS: &[Method] = &[
     row("hypot", Float, Same(1), R, Math("hypot"), Std("hypot"), "`sqrt(x² + y²)` without overflow").ulps(3, 2),
     row("sin", Float, A0, R, Math("sin"), Std("sin"), "sine").ulps(2, 2),
     row("cos", Float, A0, R, Math("cos"), Std("cos"), "cosine").ulps(2, 2),
+    row("sin_cos", Float, A0, Res::Pair, Func("ws_sin_cos"), Std("sin_cos"), "`(x.sin(), x.cos())` (`sincosf`); `let (s, c) = x.sin_cos();`").ulps(2, 2),
     row("tan", Float, A0, R, Math("tan"), Std("tan"), "tangent").ulps(4, 2),
     row("asin", Float, A0, R, Math("asin"), Std("asin"), "arcsine").ulps(2, 2),
     row("acos", Float, A0, R, Math("acos"), Std("acos"), "arccosine").ulps(2, 2),
@@ -398,9 +411,8 @@ pub static METHODS: &[Method] = &[
 /// Methods Rust has that kernels refuse on purpose, with what to write instead.
 pub fn refused(name: &str) -> Option<&'static str> {
     Some(match name {
-        "sin_cos" => "kernels have no tuple results from methods yet: call `x.sin()` and `x.cos()`",
         n if n.starts_with("checked_") => "kernels have no `Option`: test the operands first, or use the `wrapping_`/`saturating_` method",
-        n if n.starts_with("overflowing_") => "kernels have no tuple results from methods: use the `wrapping_` method, and test for overflow on the operands",
+        n if n.starts_with("overflowing_") => "kernels do not give `(value, overflowed)` pairs: use the `wrapping_` method, and test for overflow on the operands",
         "total_cmp" | "cmp" | "partial_cmp" => "kernels have no `Ordering` values: compare with `<`, `==`, `>`",
         "classify" => "kernels have no enums: use `is_nan()`, `is_infinite()`, `is_normal()`, `is_subnormal()`",
         "to_string" | "to_owned" | "clone" | "into" | "try_into" => "kernels compute on scalars: use the value itself, or `as` to convert",

@@ -1059,7 +1059,7 @@ impl<'a> Typeck<'a> {
             self.expect(&t, &w, a.range());
         }
         self.methods.insert(e.id, m);
-        Ty::Scalar(m.result.of(s))
+        m.result.ty(s)
     }
 
     /// The type a literal variable defaults to (i32 for integers, f64 for floats).

@@ -257,8 +257,13 @@ pub fn c_type(ty: &Ty) -> String {
     match ty {
         Ty::Scalar(s) => s.c_name().to_string(),
         Ty::Dim3 => "ws_dim3".into(),
-        Ty::Tuple(items) if items.len() == 2 => "ws_usize2".into(),
-        Ty::Tuple(_) => "ws_usize3".into(),
+        // The prelude's tuple structs: `grid_2d()`, `grid_3d()`, `sin_cos()`.
+        Ty::Tuple(items) => match (items.first(), items.len()) {
+            (Some(Ty::Scalar(Scalar::F32)), _) => "ws_f32_pair".into(),
+            (Some(Ty::Scalar(Scalar::F64)), _) => "ws_f64_pair".into(),
+            (_, 2) => "ws_usize2".into(),
+            _ => "ws_usize3".into(),
+        },
         Ty::Array(..) => c_decl(ty, ""),
         _ => "int".into(),
     }
