@@ -10,9 +10,10 @@ use std::sync::{Arc, OnceLock};
 use cudarc::driver::{sys::CUdevice_attribute as Attr, CudaContext, CudaStream};
 
 use crate::compile::FunctionCache;
+use crate::config::DeviceLimits;
+use crate::dim::Dim3;
 use crate::error::{panic_message, Error, Result};
-use crate::kernel_abi::Dim3;
-use crate::sim::SimOptions;
+use crate::sim::{SimDevice, SimOptions};
 
 /// Which machine runs a [`Device`]'s kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,46 +22,6 @@ pub enum Backend {
     Cuda,
     /// The CPU simulator: the kernel's Rust body, run with CUDA's thread indices.
     Simulator,
-}
-
-/// The limits a launch configuration is checked against, read once per device.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DeviceLimits {
-    /// Most threads in one block (`x * y * z`).
-    pub max_threads_per_block: u32,
-    /// Most threads along each block dimension.
-    pub max_block_dim: Dim3,
-    /// Most blocks along each grid dimension.
-    pub max_grid_dim: Dim3,
-    /// Most shared memory (static plus dynamic) one block may use without opting in.
-    pub max_shared_mem_per_block: u32,
-    /// Most shared memory (static plus dynamic) one block may use after opting in; a
-    /// launch asking for more dynamic shared memory than `max_shared_mem_per_block` allows
-    /// opts in for its kernel (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`) by itself.
-    pub max_shared_mem_per_block_optin: u32,
-    /// Threads per warp.
-    pub warp_size: u32,
-    /// Streaming multiprocessors on the device (the simulator: CPU worker threads).
-    pub multiprocessor_count: u32,
-    /// Whether the device can run cooperative launches (`launch_cooperative`, kernels that
-    /// call `this_grid().sync()`).
-    pub cooperative_launch: bool,
-}
-
-impl DeviceLimits {
-    /// CUDA's usual limits (every GPU since compute capability 3.0), which the simulator
-    /// enforces so a configuration that runs there also launches on a GPU; shared memory
-    /// above 48 KiB per block up to an H100's opt-in limit of 227 KiB.
-    pub const SIMULATOR: DeviceLimits = DeviceLimits {
-        max_threads_per_block: 1024,
-        max_block_dim: Dim3::new(1024, 1024, 64),
-        max_grid_dim: Dim3::new(i32::MAX as u32, 65535, 65535),
-        max_shared_mem_per_block: 48 * 1024,
-        max_shared_mem_per_block_optin: 227 * 1024,
-        warp_size: 32,
-        multiprocessor_count: 1,
-        cooperative_launch: true,
-    };
 }
 
 /// A device that runs kernels: a CUDA GPU or the CPU simulator. Cheap to clone (an `Arc`).
@@ -81,7 +42,7 @@ pub struct Device {
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum Inner {
     Cuda(CudaDevice),
-    Sim(SimDevice),
+    Simulator(SimDevice),
 }
 
 /// A GPU: its context, the stream every operation of this `Device` is ordered on, and
@@ -97,15 +58,6 @@ pub(crate) struct CudaDevice {
     pub(crate) bounds: crate::launch::bounds::ArmedRecords,
     /// The last launch, and whether a fault has lost the context.
     pub(crate) faults: crate::fault::FaultState,
-}
-
-pub(crate) struct SimDevice {
-    pub(crate) name: String,
-    pub(crate) limits: DeviceLimits,
-    /// CPU threads that run blocks in parallel.
-    pub(crate) workers: usize,
-    /// Checks and thread order.
-    pub(crate) options: SimOptions,
 }
 
 impl Device {
@@ -157,19 +109,8 @@ impl Device {
 
     /// The CPU simulator with `options`, whatever the environment says.
     pub fn simulator_with(options: SimOptions) -> Device {
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let limits = DeviceLimits {
-            multiprocessor_count: u32::try_from(workers).unwrap_or(u32::MAX),
-            ..DeviceLimits::SIMULATOR
-        };
-        let name = format!("warpspeed simulator ({workers} CPU threads)");
         Device {
-            inner: Arc::new(Inner::Sim(SimDevice {
-                name,
-                limits,
-                workers,
-                options,
-            })),
+            inner: Arc::new(Inner::Simulator(SimDevice::new(options))),
         }
     }
 
@@ -207,7 +148,7 @@ impl Device {
     pub fn backend(&self) -> Backend {
         match &*self.inner {
             Inner::Cuda(_) => Backend::Cuda,
-            Inner::Sim(_) => Backend::Simulator,
+            Inner::Simulator(_) => Backend::Simulator,
         }
     }
 
@@ -215,7 +156,7 @@ impl Device {
     pub fn name(&self) -> &str {
         match &*self.inner {
             Inner::Cuda(cuda) => &cuda.name,
-            Inner::Sim(sim) => &sim.name,
+            Inner::Simulator(sim) => &sim.name,
         }
     }
 
@@ -223,7 +164,7 @@ impl Device {
     pub fn compute_capability(&self) -> Option<(u32, u32)> {
         match &*self.inner {
             Inner::Cuda(cuda) => Some(cuda.compute_capability),
-            Inner::Sim(_) => None,
+            Inner::Simulator(_) => None,
         }
     }
 
@@ -231,7 +172,7 @@ impl Device {
     pub fn limits(&self) -> &DeviceLimits {
         match &*self.inner {
             Inner::Cuda(cuda) => &cuda.limits,
-            Inner::Sim(sim) => &sim.limits,
+            Inner::Simulator(sim) => &sim.limits,
         }
     }
 
@@ -240,7 +181,7 @@ impl Device {
     pub fn synchronize(&self) -> Result<()> {
         match &*self.inner {
             Inner::Cuda(cuda) => cuda.synchronize("synchronizing the device"),
-            Inner::Sim(_) => Ok(()),
+            Inner::Simulator(_) => Ok(()),
         }
     }
 
@@ -248,7 +189,7 @@ impl Device {
     pub fn cuda_stream(&self) -> Option<&Arc<CudaStream>> {
         match &*self.inner {
             Inner::Cuda(cuda) => Some(&cuda.stream),
-            Inner::Sim(_) => None,
+            Inner::Simulator(_) => None,
         }
     }
 
@@ -260,7 +201,7 @@ impl Device {
                 a.stream.context().cu_ctx() == b.stream.context().cu_ctx()
                     && a.stream.cu_stream() == b.stream.cu_stream()
             }
-            (Inner::Sim(_), Inner::Sim(_)) => true,
+            (Inner::Simulator(_), Inner::Simulator(_)) => true,
             _ => false,
         }
     }
@@ -276,7 +217,7 @@ impl Device {
                     cuda.name
                 )
             }
-            Inner::Sim(_) => "the simulator".into(),
+            Inner::Simulator(_) => "the simulator".into(),
         }
     }
 }

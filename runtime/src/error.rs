@@ -4,9 +4,10 @@
 //! launch configuration over the device's limits, an out-of-bounds access, a driver error —
 //! is one [`Error`] variant that carries the evidence a person needs to fix it: the kernel's
 //! name, the NVRTC log, the configuration and the limit it broke, the index and the line.
+//! A leaf: it imports only the other leaves (`dim`, `config`, `diagnostics`).
 
-use crate::kernel_abi::Dim3;
-use crate::launch::LaunchConfig;
+use crate::config::LaunchConfig;
+use crate::dim::Dim3;
 
 /// `Result` with warpspeed's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -49,7 +50,7 @@ pub enum Error {
     /// warning at its Rust file:line, with the generated C line it is about.
     #[error(
         "{}",
-        crate::compile::compile_message(kernel, diagnostics, log, options)
+        crate::diagnostics::compile_message(kernel, diagnostics, log, options)
     )]
     Compile {
         /// The kernel's Rust name.
@@ -59,7 +60,7 @@ pub enum Error {
         /// The NVRTC options used.
         options: Vec<String>,
         /// The log read message by message, each placed in the Rust and the generated C.
-        diagnostics: Vec<crate::compile::Diagnostic>,
+        diagnostics: Vec<crate::diagnostics::Diagnostic>,
     },
 
     /// An NVRTC call other than the compilation itself failed.
@@ -304,13 +305,6 @@ impl RaceAccess {
             "atomic" => "accessed atomically",
             other => other,
         }
-    }
-}
-
-/// `(x, y, z)`, as CUDA tools print indices.
-impl std::fmt::Display for Dim3 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({}, {}, {})", self.x, self.y, self.z)
     }
 }
 

@@ -9,8 +9,8 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use cudarc::driver::sys::CUresult;
 use cudarc::driver::DriverError;
 
+use crate::config::LaunchConfig;
 use crate::error::{Error, Result};
-use crate::launch::LaunchConfig;
 
 #[derive(Default)]
 pub(crate) struct FaultState {

@@ -16,24 +16,30 @@
 //! docs/simulator.md.
 
 pub mod compile;
+mod config;
 mod device;
+mod diagnostics;
+mod dim;
 mod error;
 mod fault;
 mod half_types;
 mod kernel_abi;
 mod launch;
 mod memory;
+mod scalar;
 mod sim;
 mod vector_types;
 
-pub use device::{Backend, Device, DeviceLimits};
+pub use config::{DeviceLimits, LaunchConfig};
+pub use device::{Backend, Device};
+pub use dim::Dim3;
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
 pub use half;
 pub use half_types::{f16, f16_from_f64, f16x2};
-pub use kernel_abi::{Dim3, KernelOptions, KernelScalar};
-pub use launch::LaunchConfig;
+pub use kernel_abi::KernelOptions;
 pub use memory::DeviceBuffer;
+pub use scalar::KernelScalar;
 pub use sim::SimOptions;
 pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
 
@@ -41,6 +47,6 @@ pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::kernel_abi::*;
-    pub use crate::launch::len::{check_len, sim_check_len, LenDecl};
+    pub use crate::launch::len::check_len;
     pub use crate::launch::{launch, launch_cooperative, KernelArgs};
 }

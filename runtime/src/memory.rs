@@ -6,15 +6,14 @@
 //! a raw pointer: simulated threads write it through raw pointers while the host holds a
 //! `&DeviceBuffer`, so no Rust reference to its elements exists during a launch.
 
-use std::alloc::Layout;
 use std::any::TypeId;
-use std::ptr::NonNull;
 
 use cudarc::driver::CudaSlice;
 
 use crate::device::{Device, Inner};
 use crate::error::{Error, Result};
-use crate::kernel_abi::KernelScalar;
+use crate::scalar::KernelScalar;
+use crate::sim::HostAlloc;
 use crate::vector_types::{whole_vectors, Vector};
 
 /// An array of `T` in a device's memory.
@@ -36,87 +35,7 @@ pub struct DeviceBuffer<T: KernelScalar> {
 
 pub(crate) enum Storage<T> {
     Cuda(CudaSlice<u8>),
-    Host(HostAlloc<T>),
-}
-
-/// `len` elements of `T` in a host allocation aligned as `cudaMalloc`'s (256 bytes), held
-/// as a raw pointer. The alignment lets [`DeviceBuffer::into_vectors`] view the memory of
-/// a buffer of `f32` as `f32x4` on the simulator as on a GPU.
-pub(crate) struct HostAlloc<T> {
-    ptr: NonNull<T>,
-    len: usize,
-    layout: Layout,
-}
-
-/// The alignment of simulated device memory: `cudaMalloc`'s.
-const HOST_ALIGN: usize = 256;
-
-// SAFETY: HostAlloc owns its elements like a `Box<[T]>`; T is Send + Sync (KernelScalar).
-unsafe impl<T: Send> Send for HostAlloc<T> {}
-// SAFETY: shared access only reads, except from simulated kernels, which the launch API
-// lets write only through a `&mut DeviceBuffer`.
-unsafe impl<T: Sync> Sync for HostAlloc<T> {}
-
-impl<T: KernelScalar> HostAlloc<T> {
-    /// `len` elements of zero bits (`0`, `0.0`, `false`: a valid value of every kernel
-    /// scalar).
-    fn zeroed(len: usize) -> Self {
-        let bytes = byte_len::<T>(len).max(1);
-        let layout = Layout::from_size_align(bytes, HOST_ALIGN.max(std::mem::align_of::<T>()))
-            .expect("buffer size overflows isize");
-        // SAFETY: the layout has a non-zero size.
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        HostAlloc { ptr, len, layout }
-    }
-
-    /// A copy of `data`.
-    fn from_slice(data: &[T]) -> Self {
-        let mut a = Self::zeroed(data.len());
-        a.as_mut_slice().copy_from_slice(data);
-        a
-    }
-
-    /// The same memory as `len` elements of `U` (same bytes, alignment checked by the
-    /// caller).
-    fn cast<U>(self, len: usize) -> HostAlloc<U> {
-        let this = std::mem::ManuallyDrop::new(self);
-        HostAlloc {
-            ptr: this.ptr.cast(),
-            len,
-            layout: this.layout,
-        }
-    }
-}
-
-impl<T> HostAlloc<T> {
-    /// The address simulated kernels use.
-    pub(crate) fn addr(&self) -> u64 {
-        self.ptr.as_ptr() as usize as u64
-    }
-
-    /// The elements. Only while no simulated kernel runs: launches are synchronous and
-    /// kernels write only buffers borrowed mutably, so a `&self` caller cannot overlap one.
-    fn as_slice(&self) -> &[T] {
-        // SAFETY: ptr/len describe initialised elements of a live allocation; no writer
-        // exists while `&self` is held outside a launch (see above).
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-
-    fn as_mut_slice(&mut self) -> &mut [T] {
-        // SAFETY: as above, and `&mut self` excludes every other access.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl<T> Drop for HostAlloc<T> {
-    fn drop(&mut self) {
-        // Kernel scalars are `Copy`: nothing to drop but the memory.
-        // SAFETY: allocated in `zeroed` with this layout, freed once, here.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) }
-    }
+    Simulator(HostAlloc<T>),
 }
 
 impl Device {
@@ -132,7 +51,7 @@ impl Device {
                     .map_err(driver("uploading a buffer"))?;
                 Storage::Cuda(slice)
             }
-            Inner::Sim(_) => Storage::Host(HostAlloc::from_slice(data)),
+            Inner::Simulator(_) => Storage::Simulator(HostAlloc::from_slice(data)),
         };
         Ok(DeviceBuffer {
             device: self.clone(),
@@ -152,7 +71,7 @@ impl Device {
                     .map_err(driver("allocating a buffer"))?;
                 Storage::Cuda(slice)
             }
-            Inner::Sim(_) => Storage::Host(HostAlloc::zeroed(len)),
+            Inner::Simulator(_) => Storage::Simulator(HostAlloc::zeroed(len)),
         };
         Ok(DeviceBuffer {
             device: self.clone(),
@@ -176,8 +95,12 @@ impl Device {
                     .clone_dtod(src)
                     .map_err(driver("copying a buffer on the device"))?,
             ),
-            (_, Storage::Host(src)) => Storage::Host(HostAlloc::from_slice(src.as_slice())),
-            (Inner::Sim(_), Storage::Cuda(_)) => unreachable!("checked by shares_memory_with"),
+            (_, Storage::Simulator(src)) => {
+                Storage::Simulator(HostAlloc::from_slice(src.as_slice()))
+            }
+            (Inner::Simulator(_), Storage::Cuda(_)) => {
+                unreachable!("checked by shares_memory_with")
+            }
         };
         Ok(DeviceBuffer {
             device: self.clone(),
@@ -242,11 +165,11 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                 }
                 cuda.synchronize("downloading a buffer")
             }
-            (Storage::Host(src), _) => {
+            (Storage::Simulator(src), _) => {
                 dst.copy_from_slice(src.as_slice());
                 Ok(())
             }
-            (Storage::Cuda(_), Inner::Sim(_)) => {
+            (Storage::Cuda(_), Inner::Simulator(_)) => {
                 unreachable!("a CUDA buffer always has a CUDA device")
             }
         }
@@ -265,11 +188,11 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                 }
                 Ok(())
             }
-            (Storage::Host(dst), _) => {
+            (Storage::Simulator(dst), _) => {
                 dst.as_mut_slice().copy_from_slice(src);
                 Ok(())
             }
-            (Storage::Cuda(_), Inner::Sim(_)) => {
+            (Storage::Cuda(_), Inner::Simulator(_)) => {
                 unreachable!("a CUDA buffer always has a CUDA device")
             }
         }
@@ -279,7 +202,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
     pub fn cuda_bytes(&self) -> Option<&CudaSlice<u8>> {
         match &self.storage {
             Storage::Cuda(slice) => Some(slice),
-            Storage::Host(_) => None,
+            Storage::Simulator(_) => None,
         }
     }
 }
@@ -326,7 +249,7 @@ impl<L: KernelScalar> DeviceBuffer<L> {
                 );
                 Storage::Cuda(bytes)
             }
-            Storage::Host(host) => Storage::Host(host.cast::<V>(len)),
+            Storage::Simulator(host) => Storage::Simulator(host.cast::<V>(len)),
         };
         Ok(DeviceBuffer {
             device,
@@ -345,7 +268,7 @@ impl<L: KernelScalar> DeviceBuffer<L> {
         } = vectors;
         let storage = match storage {
             Storage::Cuda(bytes) => Storage::Cuda(bytes),
-            Storage::Host(host) => Storage::Host(host.cast::<L>(len)),
+            Storage::Simulator(host) => Storage::Simulator(host.cast::<L>(len)),
         };
         DeviceBuffer {
             device,

@@ -5,14 +5,12 @@
 //! the [`DiskCache`] and only then runs NVRTC ([`compile_cubin`]), storing the CUBIN for the
 //! next process. Everything here except loading works without a GPU.
 
-mod diagnostics;
 mod disk_cache;
 mod function_cache;
 mod hash;
 mod nvrtc;
 
-pub(crate) use diagnostics::compile_message;
-pub use diagnostics::{parse_log, Diagnostic};
+pub use crate::diagnostics::{parse_log, Diagnostic};
 pub use disk_cache::{CacheKey, DiskCache};
 pub(crate) use function_cache::{FunctionCache, LoadedKernel};
 pub use nvrtc::{

@@ -8,8 +8,8 @@
 use cudarc::driver::{DevicePtr, DevicePtrMut, SyncOnDrop};
 
 use crate::device::{Device, Inner};
-use crate::kernel_abi::{Arg, KernelScalar};
 use crate::memory::{DeviceBuffer, Storage};
+use crate::scalar::{Arg, KernelScalar};
 
 /// The arguments of one launch, in the kernel's parameter order.
 #[derive(Default)]
@@ -36,8 +36,8 @@ impl<'a> KernelArgs<'a> {
                 self._guards.push(guard);
                 ptr
             }
-            (Storage::Host(host), _) => host.addr(),
-            (Storage::Cuda(_), Inner::Sim(_)) => {
+            (Storage::Simulator(host), _) => host.addr(),
+            (Storage::Cuda(_), Inner::Simulator(_)) => {
                 unreachable!("a CUDA buffer always has a CUDA device")
             }
         };
@@ -57,8 +57,8 @@ impl<'a> KernelArgs<'a> {
                 self._guards.push(guard);
                 ptr
             }
-            (Storage::Host(host), _) => host.addr(),
-            (Storage::Cuda(_), Inner::Sim(_)) => {
+            (Storage::Simulator(host), _) => host.addr(),
+            (Storage::Cuda(_), Inner::Simulator(_)) => {
                 unreachable!("a CUDA buffer always has a CUDA device")
             }
         };

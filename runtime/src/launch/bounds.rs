@@ -9,8 +9,8 @@ use std::sync::{Mutex, PoisonError};
 
 use cudarc::driver::{result, sys, CudaModule, CudaStream, DevicePtr};
 
+use crate::dim::Dim3;
 use crate::error::{DeclaredLen, Error, Result};
-use crate::kernel_abi::Dim3;
 
 /// The layout of `ws_oob_t` in prelude.cuh.
 const RECORD_BYTES: usize = 64;

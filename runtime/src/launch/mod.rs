@@ -14,11 +14,9 @@
 
 mod args;
 pub(crate) mod bounds;
-mod config;
 pub(crate) mod len;
 
 pub use args::KernelArgs;
-pub use config::LaunchConfig;
 
 use std::ffi::c_void;
 use std::sync::{Arc, PoisonError};
@@ -27,9 +25,12 @@ use cudarc::driver::sys::CUfunction_attribute as FuncAttr;
 use cudarc::nvrtc::Ptx;
 
 use crate::compile::{compile_cached, DiskCache, LoadedKernel};
+use crate::config::LaunchConfig;
 use crate::device::{CudaDevice, Device, Inner};
 use crate::error::{Error, Result};
-use crate::kernel_abi::{Arg, KernelDef};
+use crate::kernel_abi::KernelDef;
+use crate::scalar::Arg;
+use crate::sim::SimKernel;
 
 // Scalars are passed as a pointer to the low bytes of a u128.
 #[cfg(target_endian = "big")]
@@ -100,12 +101,17 @@ fn launch_with(
     }
     match &*dev.inner {
         Inner::Cuda(cuda) => launch_cuda(cuda, kernel, cfg, args, cooperative),
-        Inner::Sim(sim) => {
+        Inner::Simulator(sim) => {
             if cooperative {
                 let (per_sm, sms) = crate::sim::coresident_blocks(&sim.limits, &cfg);
                 check_coresident(kernel, cfg, per_sm, sms, "the simulator's")?;
             }
-            crate::sim::run(sim, kernel, cfg, &args.args, cooperative)
+            let sim_kernel = SimKernel {
+                name: kernel.rust_name,
+                params: kernel.params,
+                entry: kernel.sim,
+            };
+            crate::sim::run(sim, sim_kernel, cfg, &args.args, cooperative)
         }
     }
 }

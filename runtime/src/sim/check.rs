@@ -7,10 +7,10 @@ use std::any::Any;
 use std::cell::Cell;
 use std::sync::Once;
 
+use super::len::LenDecl;
 use super::site::SrcLoc;
+use crate::dim::Dim3;
 use crate::error::{panic_message, Error};
-use crate::kernel_abi::Dim3;
-use crate::launch::len::LenDecl;
 
 /// A failed check inside a simulated thread.
 pub(crate) enum Failure {

@@ -15,8 +15,9 @@ use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
 use super::shared::TooMuchShared;
 use super::site::{src_loc_by_id, SrcLoc};
 use super::warp::{check_arrival, WarpOp, WarpWait};
+use crate::dim::Dim3;
 use crate::error::{Error, RaceAccess};
-use crate::kernel_abi::{Arg, Dim3, KernelScalar};
+use crate::scalar::{Arg, KernelScalar};
 
 /// One simulated thread: where it stands in the grid, and its block's shared state.
 pub struct ThreadCtx<'a> {
@@ -209,7 +210,7 @@ impl<'a> ThreadCtx<'a> {
                     )
                 };
                 raise(Failure::Report(Box::new(Error::InvalidLaunch {
-                    kernel: launch.kernel.rust_name.to_string(),
+                    kernel: launch.kernel.name.to_string(),
                     config: launch.cfg,
                     reason,
                 })))
@@ -298,7 +299,7 @@ impl<'a> ThreadCtx<'a> {
         let launch = self.block.launch;
         if !launch.cooperative {
             raise(Failure::Report(Box::new(Error::InvalidLaunch {
-                kernel: launch.kernel.rust_name.to_string(),
+                kernel: launch.kernel.name.to_string(),
                 config: launch.cfg,
                 reason: format!(
                     "the kernel calls this_grid().sync() (at {at}), which needs every block \
@@ -494,7 +495,7 @@ impl<'a> ThreadCtx<'a> {
                     unreachable!("only shared memory is checked for initialisation")
                 };
                 block.note_uninitialized(|| Error::UninitializedShared {
-                    kernel: block.launch.kernel.rust_name.to_string(),
+                    kernel: block.launch.kernel.name.to_string(),
                     memory: block.shared.describe(region),
                     file: at.file().to_string(),
                     line: at.line(),
@@ -541,7 +542,7 @@ impl<'a> ThreadCtx<'a> {
         // The thread index of the other access, in its block (same shape as ours).
         let other_thread = block.thread_idx(other.tid());
         Error::DataRace {
-            kernel: launch.kernel.rust_name.to_string(),
+            kernel: launch.kernel.name.to_string(),
             memory,
             index: index as u64,
             first: Box::new(RaceAccess {

@@ -14,7 +14,7 @@ use super::atomic::{
 use super::ctx::ThreadCtx;
 use super::shadow::AccessKind;
 use super::site::SrcLoc;
-use crate::kernel_abi::KernelScalar;
+use crate::scalar::KernelScalar;
 
 /// Which race-check shadow a handle's accesses go to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -50,10 +50,13 @@
 
 mod atomic;
 mod block;
-pub(crate) mod check;
+mod check;
 mod ctx;
+mod device;
 mod grid;
 mod handles;
+mod len;
+mod memory;
 mod print;
 mod shadow;
 mod shared;
@@ -62,116 +65,53 @@ mod warp;
 
 pub use atomic::{AtomicArith, AtomicInt, AtomicScalar};
 pub use ctx::ThreadCtx;
+pub use device::SimOptions;
+pub(crate) use device::{coresident_blocks, SimDevice};
 pub use handles::{AtomicSlice, Slice, SliceMut};
+pub use len::{sim_check_len, LenDecl};
+pub(crate) use memory::HostAlloc;
 pub use print::{capture_sim_prints, format_g};
 pub use site::{src_loc_by_id, SrcLoc};
 
+use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use crate::device::{DeviceLimits, SimDevice};
+use crate::config::LaunchConfig;
+use crate::dim::Dim3;
 use crate::error::{Error, Result};
-use crate::kernel_abi::{Arg, Dim3, KernelDef, SimFuture};
-use crate::launch::LaunchConfig;
+use crate::scalar::Arg;
 use block::{Block, Progress, Runner};
 use check::{install_quiet_panic_hook, panic_to_error, QuietPanics};
 use grid::GridBarrier;
 use print::PrintSink;
 use shadow::{EpochTable, GlobalShadow};
 
-/// Blocks one multiprocessor of the simulator holds at once (an H100 SM's limit), for the
-/// co-resident limit of cooperative launches.
-pub(crate) const MAX_BLOCKS_PER_MULTIPROCESSOR: u32 = 32;
-/// Threads one multiprocessor of the simulator holds at once (an H100 SM's limit).
-pub(crate) const MAX_THREADS_PER_MULTIPROCESSOR: u32 = 2048;
-/// Shared memory of one multiprocessor of the simulator (an H100 SM's 228 KiB).
-pub(crate) const SHARED_MEM_PER_MULTIPROCESSOR: u32 = 228 * 1024;
+/// One simulated thread of a kernel: a future the simulator polls until it completes or
+/// suspends at a sync point.
+pub type SimFuture<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 
-/// How many blocks of `cfg` a cooperative launch on the simulator may have, as
-/// `(blocks per multiprocessor, multiprocessors)`: the simulator counts like a GPU whose
-/// multiprocessors are its CPU workers ([`DeviceLimits::multiprocessor_count`]), each
-/// holding at most 32 blocks, 2048 threads (a block's threads rounded up to whole warps)
-/// and 228 KiB of dynamic shared memory, as an H100's SM does. Registers and static
-/// shared memory are not counted (the simulator does not know them before running).
-pub(crate) fn coresident_blocks(limits: &DeviceLimits, cfg: &LaunchConfig) -> (u32, u32) {
-    let threads = (cfg.block.count().div_ceil(32) * 32).max(32);
-    let by_threads = u64::from(MAX_THREADS_PER_MULTIPROCESSOR) / threads;
-    let by_shared = match u64::from(cfg.shared_mem_bytes) {
-        0 => u64::MAX,
-        bytes => u64::from(SHARED_MEM_PER_MULTIPROCESSOR) / bytes,
-    };
-    let per_sm = by_threads
-        .min(by_shared)
-        .min(u64::from(MAX_BLOCKS_PER_MULTIPROCESSOR));
-    (per_sm as u32, limits.multiprocessor_count)
-}
+/// The simulator entry of a kernel: reads the thread's arguments from its [`ThreadCtx`]
+/// and returns the thread's future (`Box::pin(__sim(ctx, ctx.arg_slice::<f32>(0), ..))`).
+pub type SimEntry = for<'a> fn(&'a ThreadCtx<'a>) -> SimFuture<'a>;
 
-/// How the simulator runs kernels.
-///
-/// ```
-/// use warpspeed_runtime::{Device, SimOptions};
-/// let dev = Device::simulator_with(SimOptions { race_checks: false, seed: Some(7) });
-/// assert_eq!(dev.backend(), warpspeed_runtime::Backend::Simulator);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SimOptions {
-    /// Report data races on shared and global memory, and reads of shared memory no
-    /// thread wrote (default `true`). Bounds and barrier checks are always on.
-    pub race_checks: bool,
-    /// Poll the runnable threads of each block in an order shuffled by this seed (and the
-    /// block index) in every round, instead of thread order.
-    pub seed: Option<u64>,
-}
-
-impl Default for SimOptions {
-    fn default() -> Self {
-        SimOptions {
-            race_checks: true,
-            seed: None,
-        }
-    }
-}
-
-impl SimOptions {
-    /// The options `WARPSPEED_SIM_RACES` (`0`/`off`/`false`/`no` turn the race checks off)
-    /// and `WARPSPEED_SIM_SEED` (a `u64`, decimal or `0x` hexadecimal) ask for; other
-    /// values are ignored with a warning on stderr.
-    pub fn from_env() -> SimOptions {
-        Self::from_vars(
-            std::env::var("WARPSPEED_SIM_RACES").ok().as_deref(),
-            std::env::var("WARPSPEED_SIM_SEED").ok().as_deref(),
-        )
-    }
-
-    fn from_vars(races: Option<&str>, seed: Option<&str>) -> SimOptions {
-        let mut options = SimOptions::default();
-        if let Some(v) = races {
-            match v.trim().to_ascii_lowercase().as_str() {
-                "0" | "off" | "false" | "no" => options.race_checks = false,
-                "" | "1" | "on" | "true" | "yes" => {}
-                _ => eprintln!("warpspeed: ignoring WARPSPEED_SIM_RACES={v:?} (use 0/off or 1/on)"),
-            }
-        }
-        if let Some(v) = seed {
-            let t = v.trim();
-            let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-                Some(hex) => u64::from_str_radix(hex, 16),
-                None => t.parse(),
-            };
-            match parsed {
-                Ok(seed) => options.seed = Some(seed),
-                Err(_) if t.is_empty() => {}
-                Err(_) => eprintln!("warpspeed: ignoring WARPSPEED_SIM_SEED={v:?} (not a u64)"),
-            }
-        }
-        options
-    }
+/// What the simulator needs of a kernel (the launch path takes it from the kernel's
+/// `KernelDef`).
+#[derive(Clone, Copy)]
+pub(crate) struct SimKernel {
+    /// The kernel's Rust name, for reports.
+    pub(crate) name: &'static str,
+    /// Its parameter names in launch order, for race reports.
+    pub(crate) params: &'static [&'static str],
+    /// Starts one thread.
+    pub(crate) entry: SimEntry,
 }
 
 /// What every block of one launch shares.
 pub(crate) struct Launch<'l> {
-    pub(crate) kernel: &'static KernelDef,
+    pub(crate) kernel: SimKernel,
     pub(crate) cfg: LaunchConfig,
     pub(crate) args: &'l [Arg],
     pub(crate) options: SimOptions,
@@ -211,7 +151,7 @@ impl Launch<'_> {
 /// of blocks against [`coresident_blocks`] too).
 pub(crate) fn run(
     sim: &SimDevice,
-    kernel: &'static KernelDef,
+    kernel: SimKernel,
     cfg: LaunchConfig,
     args: &[Arg],
     cooperative: bool,
@@ -294,11 +234,11 @@ fn start_threads<'a>(
     let kernel = block.launch.kernel;
     let mut tasks: Vec<Option<SimFuture<'a>>> = Vec::with_capacity(ctxs.len());
     for (t, ctx) in ctxs.iter().enumerate() {
-        match catch_unwind(AssertUnwindSafe(|| (kernel.sim)(ctx))) {
+        match catch_unwind(AssertUnwindSafe(|| (kernel.entry)(ctx))) {
             Ok(task) => tasks.push(Some(task)),
             Err(payload) => {
                 return Err(panic_to_error(
-                    kernel.rust_name,
+                    kernel.name,
                     payload,
                     block.idx,
                     block.thread_idx(t as u32),
@@ -402,21 +342,5 @@ fn run_cooperative_share(
         if let (false, Some(generation)) = (ran, blocked_at) {
             grid.wait(launch, generation);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn options_from_vars() {
-        assert_eq!(SimOptions::from_vars(None, None), SimOptions::default());
-        assert!(!SimOptions::from_vars(Some("off"), None).race_checks);
-        assert!(!SimOptions::from_vars(Some("0"), None).race_checks);
-        assert!(SimOptions::from_vars(Some("1"), None).race_checks);
-        assert_eq!(SimOptions::from_vars(None, Some("42")).seed, Some(42));
-        assert_eq!(SimOptions::from_vars(None, Some("0x10")).seed, Some(16));
-        assert_eq!(SimOptions::from_vars(None, Some("x")).seed, None);
     }
 }

@@ -1,12 +1,53 @@
-//! Launch configurations and their validation against a device's limits.
+//! Launch configurations ([`LaunchConfig`]), the limits of a device ([`DeviceLimits`]) and
+//! the validation of one against the other. A leaf: both backends and the launch path use
+//! it.
 //!
 //! A [`LaunchConfig`] is checked before the driver (or the simulator) sees it, so a bad
 //! configuration is an [`Error::InvalidLaunch`] that names the limit it broke and the
 //! device's value, not an opaque `CUDA_ERROR_INVALID_VALUE`.
 
-use crate::device::DeviceLimits;
+use crate::dim::Dim3;
 use crate::error::{Error, Result};
-use crate::kernel_abi::Dim3;
+
+/// The limits a launch configuration is checked against, read once per device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DeviceLimits {
+    /// Most threads in one block (`x * y * z`).
+    pub max_threads_per_block: u32,
+    /// Most threads along each block dimension.
+    pub max_block_dim: Dim3,
+    /// Most blocks along each grid dimension.
+    pub max_grid_dim: Dim3,
+    /// Most shared memory (static plus dynamic) one block may use without opting in.
+    pub max_shared_mem_per_block: u32,
+    /// Most shared memory (static plus dynamic) one block may use after opting in; a
+    /// launch asking for more dynamic shared memory than `max_shared_mem_per_block` allows
+    /// opts in for its kernel (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`) by itself.
+    pub max_shared_mem_per_block_optin: u32,
+    /// Threads per warp.
+    pub warp_size: u32,
+    /// Streaming multiprocessors on the device (the simulator: CPU worker threads).
+    pub multiprocessor_count: u32,
+    /// Whether the device can run cooperative launches (`launch_cooperative`, kernels that
+    /// call `this_grid().sync()`).
+    pub cooperative_launch: bool,
+}
+
+impl DeviceLimits {
+    /// CUDA's usual limits (every GPU since compute capability 3.0), which the simulator
+    /// enforces so a configuration that runs there also launches on a GPU; shared memory
+    /// above 48 KiB per block up to an H100's opt-in limit of 227 KiB.
+    pub const SIMULATOR: DeviceLimits = DeviceLimits {
+        max_threads_per_block: 1024,
+        max_block_dim: Dim3::new(1024, 1024, 64),
+        max_grid_dim: Dim3::new(i32::MAX as u32, 65535, 65535),
+        max_shared_mem_per_block: 48 * 1024,
+        max_shared_mem_per_block_optin: 227 * 1024,
+        warp_size: 32,
+        multiprocessor_count: 1,
+        cooperative_launch: true,
+    };
+}
 
 /// Grid and block sizes of one launch, and the dynamic shared memory each block gets.
 ///
@@ -136,24 +177,6 @@ impl std::fmt::Display for LaunchConfig {
             )?;
         }
         Ok(())
-    }
-}
-
-impl From<u32> for Dim3 {
-    fn from(x: u32) -> Self {
-        Dim3::new(x, 1, 1)
-    }
-}
-
-impl From<(u32, u32)> for Dim3 {
-    fn from((x, y): (u32, u32)) -> Self {
-        Dim3::new(x, y, 1)
-    }
-}
-
-impl From<(u32, u32, u32)> for Dim3 {
-    fn from((x, y, z): (u32, u32, u32)) -> Self {
-        Dim3::new(x, y, z)
     }
 }
 
