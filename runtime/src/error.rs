@@ -253,15 +253,17 @@ pub enum Error {
     /// A kernel faulted on the GPU (an illegal address in `unchecked` code, a trap): CUDA's
     /// context is lost, and this device cannot be used again in this process.
     #[error(
-        "kernel `{kernel}` ({config}) faulted on the GPU, seen while {what}: {source}\n\
+        "kernel `{kernel}` ({config}) faulted on the GPU, seen while {what}: {source}{}\n\
          the GPU's CUDA context is lost: CUDA cannot recover it, so every later call on this \
          device returns Error::ContextLost. Restart the process to use the GPU again. To find \
          the fault: run the kernel on the simulator (WARPSPEED_BACKEND=sim), which reports the \
          Rust line, or remove `unchecked` so the GPU reports out-of-bounds indices, or run under \
-         compute-sanitizer"
+         compute-sanitizer",
+        later_candidates(later)
     )]
     KernelFault {
-        /// The last kernel launched on the device before the fault.
+        /// The launch that faulted: the first one queued since the last successful
+        /// synchronisation (docs/runtime.md says why).
         kernel: String,
         /// Its launch configuration.
         config: String,
@@ -269,6 +271,11 @@ pub enum Error {
         what: String,
         /// The driver's error code.
         source: cudarc::driver::DriverError,
+        /// The launches queued after `kernel` and not synchronised either, each as
+        /// `kernel (config)` (past eight, the last entry counts the rest): the driver does
+        /// not say which launch faulted, so it may be one of these. Empty when `kernel`
+        /// is the only launch that could have faulted.
+        later: Vec<String>,
     },
 
     /// A call on a device whose CUDA context was lost earlier by a [`Error::KernelFault`].
@@ -332,6 +339,18 @@ pub struct DeclaredLen {
     pub file: String,
     /// The Rust line of the declaration.
     pub line: u32,
+}
+
+/// The part of [`Error::KernelFault`]'s message that names the other candidates.
+fn later_candidates(later: &[String]) -> String {
+    if later.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nit was the first launch since the last synchronisation; these launches queued after \
+         it may have faulted instead: {}",
+        later.join(", ")
+    )
 }
 
 /// The message of [`Error::SliceTooShort`].

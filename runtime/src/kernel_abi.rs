@@ -12,6 +12,7 @@
 
 use std::sync::LazyLock;
 
+pub use crate::cuda::compile::KernelOptions;
 pub use crate::dim::Dim3;
 pub use crate::half_types::{f16, f16_from_f64, f16x2};
 pub use crate::scalar::{Arg, KernelScalar};
@@ -31,15 +32,6 @@ pub struct SourceItem {
     pub definition: &'static str,
     /// Device functions this item calls directly; their own `deps` are followed too.
     pub deps: &'static [&'static SourceItem],
-}
-
-/// Compile-time options a kernel carries into NVRTC.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct KernelOptions {
-    /// `#[gpu_kernel(fast_math)]`: lets NVRTC contract `a * b + c`, flush denormals and use
-    /// approximate division and square root. Off by default, so `+ - * / sqrt` agree with
-    /// Rust bit for bit.
-    pub fast_math: bool,
 }
 
 /// Everything the runtime needs to compile and run one kernel.

@@ -15,22 +15,23 @@
 //! shuffled by the seed, to shake out order-dependent bugs); see [`SimOptions`] and
 //! docs/simulator.md.
 
-pub mod compile;
 mod config;
+mod cuda;
 mod device;
 mod diagnostics;
 mod dim;
 mod error;
-mod fault;
 mod half_types;
 mod kernel_abi;
 mod launch;
 mod memory;
 mod scalar;
 mod sim;
+mod validate;
 mod vector_types;
 
 pub use config::{DeviceLimits, LaunchConfig};
+pub use cuda::compile;
 pub use device::{Backend, Device};
 pub use dim::Dim3;
 pub use error::{DeclaredLen, Error, RaceAccess, Result};

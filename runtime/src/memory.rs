@@ -1,15 +1,13 @@
 //! Device memory: [`DeviceBuffer<T>`], a typed array on a GPU or in simulated memory.
 //!
-//! On a GPU the buffer is a cudarc `CudaSlice<u8>` of `len * size_of::<T>()` bytes (bytes,
-//! because cudarc's `DeviceRepr` is not a bound of [`KernelScalar`]; every scalar kernels
-//! use is plain data of its C size). On the simulator it is a host allocation owned through
-//! a raw pointer: simulated threads write it through raw pointers while the host holds a
-//! `&DeviceBuffer`, so no Rust reference to its elements exists during a launch.
-
-use std::any::TypeId;
+//! One of the three places that match on the backend (with `device.rs` and `launch/`):
+//! each operation here picks the backend and hands the work to it. On a GPU the buffer is
+//! a `cuda::CudaBuffer` (bytes, `cuda/memory.rs`); on the simulator a `sim::HostAlloc`
+//! (`sim/memory.rs`). A buffer's storage always belongs to its device's backend.
 
 use cudarc::driver::CudaSlice;
 
+use crate::cuda::{self, CudaBuffer};
 use crate::device::{Device, Inner};
 use crate::error::{Error, Result};
 use crate::scalar::KernelScalar;
@@ -33,8 +31,9 @@ pub struct DeviceBuffer<T: KernelScalar> {
     pub(crate) storage: Storage<T>,
 }
 
+/// A buffer's memory, on its device's backend.
 pub(crate) enum Storage<T> {
-    Cuda(CudaSlice<u8>),
+    Cuda(CudaBuffer),
     Simulator(HostAlloc<T>),
 }
 
@@ -42,42 +41,19 @@ impl Device {
     /// Copies `data` into a new buffer on this device.
     pub fn upload<T: KernelScalar>(&self, data: &[T]) -> Result<DeviceBuffer<T>> {
         let storage = match &*self.inner {
-            Inner::Cuda(cuda) => {
-                cuda.faults.check()?;
-                let bytes = to_bytes(data);
-                let slice = cuda
-                    .stream
-                    .clone_htod(&*bytes)
-                    .map_err(driver("uploading a buffer"))?;
-                Storage::Cuda(slice)
-            }
+            Inner::Cuda(cuda) => Storage::Cuda(cuda.upload(data)?),
             Inner::Simulator(_) => Storage::Simulator(HostAlloc::from_slice(data)),
         };
-        Ok(DeviceBuffer {
-            device: self.clone(),
-            len: data.len(),
-            storage,
-        })
+        Ok(self.buffer(data.len(), storage))
     }
 
     /// A new buffer of `len` zeros (`0`, `0.0`, `false`).
     pub fn zeros<T: KernelScalar>(&self, len: usize) -> Result<DeviceBuffer<T>> {
         let storage = match &*self.inner {
-            Inner::Cuda(cuda) => {
-                cuda.faults.check()?;
-                let slice = cuda
-                    .stream
-                    .alloc_zeros::<u8>(byte_len::<T>(len))
-                    .map_err(driver("allocating a buffer"))?;
-                Storage::Cuda(slice)
-            }
+            Inner::Cuda(cuda) => Storage::Cuda(cuda.zeros::<T>(len)?),
             Inner::Simulator(_) => Storage::Simulator(HostAlloc::zeroed(len)),
         };
-        Ok(DeviceBuffer {
-            device: self.clone(),
-            len,
-            storage,
-        })
+        Ok(self.buffer(len, storage))
     }
 
     /// A new buffer on this device holding a copy of `buf` (device to device).
@@ -90,23 +66,21 @@ impl Device {
             });
         }
         let storage = match (&*self.inner, &buf.storage) {
-            (Inner::Cuda(cuda), Storage::Cuda(src)) => Storage::Cuda(
-                cuda.stream
-                    .clone_dtod(src)
-                    .map_err(driver("copying a buffer on the device"))?,
-            ),
-            (_, Storage::Simulator(src)) => {
+            (Inner::Cuda(cuda), Storage::Cuda(src)) => Storage::Cuda(cuda.copy(src)?),
+            (Inner::Simulator(_), Storage::Simulator(src)) => {
                 Storage::Simulator(HostAlloc::from_slice(src.as_slice()))
             }
-            (Inner::Simulator(_), Storage::Cuda(_)) => {
-                unreachable!("checked by shares_memory_with")
-            }
+            _ => unreachable!("checked by shares_memory_with"),
         };
-        Ok(DeviceBuffer {
+        Ok(self.buffer(buf.len, storage))
+    }
+
+    fn buffer<T: KernelScalar>(&self, len: usize, storage: Storage<T>) -> DeviceBuffer<T> {
+        DeviceBuffer {
             device: self.clone(),
-            len: buf.len,
+            len,
             storage,
-        })
+        }
     }
 }
 
@@ -138,40 +112,12 @@ impl<T: KernelScalar> DeviceBuffer<T> {
     pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
         check_len("copy_to_host", self.len, dst.len())?;
         match (&self.storage, &*self.device.inner) {
-            (Storage::Cuda(src), Inner::Cuda(cuda)) => {
-                cuda.faults.check()?;
-                // A fault of an earlier kernel may surface at this copy.
-                let driver = |what: &'static str| move |e| cuda.faults.classify(e, what);
-                if is_plain::<T>() {
-                    // SAFETY: T is a primitive integer or float (checked by TypeId): it has
-                    // no padding and every bit pattern is a valid value.
-                    let bytes = unsafe {
-                        std::slice::from_raw_parts_mut(
-                            dst.as_mut_ptr().cast::<u8>(),
-                            std::mem::size_of_val(dst),
-                        )
-                    };
-                    if !bytes.is_empty() {
-                        cuda.stream
-                            .memcpy_dtoh(src, bytes)
-                            .map_err(driver("downloading a buffer"))?;
-                    }
-                } else {
-                    let bytes = cuda
-                        .stream
-                        .clone_dtoh(src)
-                        .map_err(driver("downloading a buffer"))?;
-                    from_bytes(&bytes, dst);
-                }
-                cuda.synchronize("downloading a buffer")
-            }
-            (Storage::Simulator(src), _) => {
+            (Storage::Cuda(src), Inner::Cuda(cuda)) => cuda.download(src, dst),
+            (Storage::Simulator(src), Inner::Simulator(_)) => {
                 dst.copy_from_slice(src.as_slice());
                 Ok(())
             }
-            (Storage::Cuda(_), Inner::Simulator(_)) => {
-                unreachable!("a CUDA buffer always has a CUDA device")
-            }
+            _ => unreachable!("a buffer's storage is its device's backend"),
         }
     }
 
@@ -179,22 +125,12 @@ impl<T: KernelScalar> DeviceBuffer<T> {
     pub fn copy_from_host(&mut self, src: &[T]) -> Result<()> {
         check_len("copy_from_host", self.len, src.len())?;
         match (&mut self.storage, &*self.device.inner) {
-            (Storage::Cuda(dst), Inner::Cuda(cuda)) => {
-                cuda.faults.check()?;
-                if !src.is_empty() {
-                    cuda.stream
-                        .memcpy_htod(&*to_bytes(src), dst)
-                        .map_err(driver("uploading into a buffer"))?;
-                }
-                Ok(())
-            }
-            (Storage::Simulator(dst), _) => {
+            (Storage::Cuda(dst), Inner::Cuda(cuda)) => cuda.upload_into(src, dst),
+            (Storage::Simulator(dst), Inner::Simulator(_)) => {
                 dst.as_mut_slice().copy_from_slice(src);
                 Ok(())
             }
-            (Storage::Cuda(_), Inner::Simulator(_)) => {
-                unreachable!("a CUDA buffer always has a CUDA device")
-            }
+            _ => unreachable!("a buffer's storage is its device's backend"),
         }
     }
 
@@ -236,13 +172,8 @@ impl<L: KernelScalar> DeviceBuffer<L> {
             Storage::Cuda(bytes) => {
                 // cudarc's allocations are whole `cuMemAlloc`/`cuMemAllocAsync` blocks
                 // (never views into another): 256-byte aligned, which this checks.
-                let addr = {
-                    let stream = bytes.stream().clone();
-                    let (ptr, _sync) = cudarc::driver::DevicePtr::device_ptr(&bytes, &stream);
-                    ptr
-                };
                 assert_eq!(
-                    addr % std::mem::align_of::<V>() as u64,
+                    cuda::address(&bytes) % std::mem::align_of::<V>() as u64,
                     0,
                     "a device allocation not aligned for {}",
                     V::C_NAME
@@ -299,79 +230,5 @@ fn check_len(what: &str, expected: usize, found: usize) -> Result<()> {
             expected,
             found,
         })
-    }
-}
-
-fn driver(what: &'static str) -> impl Fn(cudarc::driver::DriverError) -> Error {
-    move |source| Error::Driver {
-        kernel: None,
-        what: what.into(),
-        source,
-    }
-}
-
-fn byte_len<T>(len: usize) -> usize {
-    len * std::mem::size_of::<T>()
-}
-
-/// Whether `T` is a primitive integer or float, `f16`/`f16x2` (16-bit words) or a vector
-/// type: no padding, every bit pattern valid, so its memory may be viewed as bytes both
-/// ways.
-/// (`bool` is not: not every byte is a valid `bool`.)
-fn is_plain<T: 'static>() -> bool {
-    let id = TypeId::of::<T>();
-    [
-        TypeId::of::<i8>(),
-        TypeId::of::<i16>(),
-        TypeId::of::<i32>(),
-        TypeId::of::<i64>(),
-        TypeId::of::<isize>(),
-        TypeId::of::<u8>(),
-        TypeId::of::<u16>(),
-        TypeId::of::<u32>(),
-        TypeId::of::<u64>(),
-        TypeId::of::<usize>(),
-        TypeId::of::<f32>(),
-        TypeId::of::<f64>(),
-        TypeId::of::<crate::f16>(),
-        TypeId::of::<crate::f16x2>(),
-        TypeId::of::<crate::f32x2>(),
-        TypeId::of::<crate::f32x4>(),
-        TypeId::of::<crate::u32x2>(),
-        TypeId::of::<crate::u32x4>(),
-        TypeId::of::<crate::i32x2>(),
-        TypeId::of::<crate::i32x4>(),
-        TypeId::of::<crate::f64x2>(),
-    ]
-    .contains(&id)
-}
-
-/// `data` as the bytes the GPU sees: borrowed for plain types, packed through
-/// `to_bits` otherwise (the low `size_of::<T>()` bytes, little endian).
-fn to_bytes<T: KernelScalar>(data: &[T]) -> std::borrow::Cow<'_, [u8]> {
-    if is_plain::<T>() {
-        // SAFETY: plain types have no padding, so every byte is initialized.
-        std::borrow::Cow::Borrowed(unsafe {
-            std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data))
-        })
-    } else {
-        let size = std::mem::size_of::<T>();
-        let mut out = Vec::with_capacity(std::mem::size_of_val(data));
-        for v in data {
-            let bits = v.to_bits128().to_le_bytes();
-            out.extend((0..size).map(|i| bits.get(i).copied().unwrap_or(0)));
-        }
-        std::borrow::Cow::Owned(out)
-    }
-}
-
-/// The inverse of [`to_bytes`] for non-plain types: each element through `from_bits`.
-fn from_bytes<T: KernelScalar>(bytes: &[u8], dst: &mut [T]) {
-    let size = std::mem::size_of::<T>();
-    for (v, chunk) in dst.iter_mut().zip(bytes.chunks_exact(size.max(1))) {
-        let mut bits = [0u8; 16];
-        let n = chunk.len().min(16);
-        bits[..n].copy_from_slice(&chunk[..n]);
-        *v = T::from_bits128(u128::from_le_bytes(bits));
     }
 }

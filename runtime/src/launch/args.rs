@@ -5,7 +5,7 @@
 //! The buffers stay borrowed for the launch, so the memory cannot be freed under it, and
 //! the device each buffer belongs to is remembered for the launch to check.
 
-use cudarc::driver::{DevicePtr, DevicePtrMut, SyncOnDrop};
+use cudarc::driver::SyncOnDrop;
 
 use crate::device::{Device, Inner};
 use crate::memory::{DeviceBuffer, Storage};
@@ -32,14 +32,12 @@ impl<'a> KernelArgs<'a> {
     pub fn slice<T: KernelScalar>(&mut self, buf: &'a DeviceBuffer<T>) -> &mut Self {
         let addr = match (&buf.storage, &*buf.device.inner) {
             (Storage::Cuda(slice), Inner::Cuda(cuda)) => {
-                let (ptr, guard) = slice.device_ptr(&cuda.stream);
+                let (ptr, guard) = cuda.arg(slice);
                 self._guards.push(guard);
                 ptr
             }
-            (Storage::Simulator(host), _) => host.addr(),
-            (Storage::Cuda(_), Inner::Simulator(_)) => {
-                unreachable!("a CUDA buffer always has a CUDA device")
-            }
+            (Storage::Simulator(host), Inner::Simulator(_)) => host.addr(),
+            _ => unreachable!("a buffer's storage is its device's backend"),
         };
         self.push_slice(addr, buf.len(), &buf.device)
     }
@@ -53,14 +51,12 @@ impl<'a> KernelArgs<'a> {
         let device: &'a Device = device;
         let addr = match (storage, &*device.inner) {
             (Storage::Cuda(slice), Inner::Cuda(cuda)) => {
-                let (ptr, guard) = slice.device_ptr_mut(&cuda.stream);
+                let (ptr, guard) = cuda.arg_mut(slice);
                 self._guards.push(guard);
                 ptr
             }
-            (Storage::Simulator(host), _) => host.addr(),
-            (Storage::Cuda(_), Inner::Simulator(_)) => {
-                unreachable!("a CUDA buffer always has a CUDA device")
-            }
+            (Storage::Simulator(host), Inner::Simulator(_)) => host.addr(),
+            _ => unreachable!("a buffer's storage is its device's backend"),
         };
         self.push_slice(addr, len, device)
     }

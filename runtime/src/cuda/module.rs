@@ -1,7 +1,8 @@
-//! The in-memory cache of loaded kernels, one per GPU device.
+//! The kernels loaded into a GPU's context: the in-memory cache, and loading a kernel
+//! (CUBIN from the disk cache or NVRTC, `compile/`, then the module and its entry).
 //!
-//! A launch looks its kernel up by the address of its `'static` [`KernelDef`] (a read lock
-//! and a hash of a pointer). On a miss the kernel is loaded under a per-kernel lock keyed by
+//! A launch looks its kernel up by the address of its `'static` source (a read lock and a
+//! hash of a pointer). On a miss the kernel is loaded under a per-kernel lock keyed by
 //! (entry, source hash, options), so concurrent first launches compile and load it once,
 //! and two definitions with the same source share one module.
 //!
@@ -9,13 +10,57 @@
 //! shared memory, the dynamic shared memory it has been opted in to, its occupancy.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError, RwLock};
 
 use cudarc::driver::CudaFunction;
+use cudarc::nvrtc::Ptx;
 
-use super::hash::fnv128;
+use super::bounds;
+use super::compile::hash::fnv128;
+use super::compile::{compile_cached, DiskCache, KernelOptions};
+use super::CudaDevice;
 use crate::error::Result;
-use crate::kernel_abi::{KernelDef, KernelOptions};
+
+/// What the CUDA backend needs of a kernel (the launch path takes it from the kernel's
+/// `KernelDef`).
+#[derive(Clone, Copy)]
+pub(crate) struct CudaKernel {
+    /// The kernel's Rust name, for messages.
+    pub(crate) name: &'static str,
+    /// The `extern "C" __global__` entry's name in `source`.
+    pub(crate) entry: &'static str,
+    /// The complete CUDA C of the kernel and the device functions it calls.
+    pub(crate) source: &'static LazyLock<String>,
+    /// What NVRTC is asked for.
+    pub(crate) options: KernelOptions,
+}
+
+impl CudaDevice {
+    /// The kernel's function in this context: memory cache, disk cache, or NVRTC.
+    pub(crate) fn load(&self, kernel: CudaKernel) -> Result<Arc<LoadedKernel>> {
+        self.functions.get(kernel, |source| {
+            let compiled = compile_cached(
+                kernel.name,
+                source,
+                self.compute_capability,
+                kernel.options,
+                DiskCache::from_env().as_ref(),
+            )?;
+            let ctx = self.stream.context();
+            let module = self.faults.check(
+                ctx.load_module(Ptx::from_binary(compiled.cubin)),
+                "loading the CUBIN",
+                Some(kernel.name),
+            )?;
+            let function = self.faults.check(
+                module.load_function(kernel.entry),
+                "finding the kernel entry in the CUBIN",
+                Some(kernel.name),
+            )?;
+            Ok((function, bounds::record_address(&module, &self.stream)))
+        })
+    }
+}
 
 type SlotKey = (&'static str, u128, KernelOptions);
 /// One kernel's place in the cache: loaded once, under its lock.
@@ -51,18 +96,22 @@ impl LoadedKernel {
 /// Loaded kernels of one device.
 #[derive(Default)]
 pub(crate) struct FunctionCache {
-    by_def: RwLock<HashMap<usize, Arc<LoadedKernel>>>,
+    by_def: RwLock<HashMap<(usize, usize), Arc<LoadedKernel>>>,
     slots: Mutex<HashMap<SlotKey, Slot>>,
 }
 
 impl FunctionCache {
     /// The loaded function of `kernel`, calling `load(source)` once if it is not loaded yet.
-    pub(crate) fn get(
+    fn get(
         &self,
-        kernel: &'static KernelDef,
+        kernel: CudaKernel,
         load: impl FnOnce(&str) -> Result<(CudaFunction, Option<u64>)>,
     ) -> Result<Arc<LoadedKernel>> {
-        let def_key = kernel as *const KernelDef as usize;
+        // A kernel's source and entry are `'static`: their addresses name it.
+        let def_key = (
+            kernel.source as *const LazyLock<String> as usize,
+            kernel.entry.as_ptr() as usize,
+        );
         if let Some(f) = self
             .by_def
             .read()
