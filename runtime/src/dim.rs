@@ -4,12 +4,16 @@
 /// Three unsigned components, as CUDA's `dim3`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Dim3 {
+    /// The first (fastest-varying) component.
     pub x: u32,
+    /// The second component.
     pub y: u32,
+    /// The third component.
     pub z: u32,
 }
 
 impl Dim3 {
+    /// `(x, y, z)`.
     pub const fn new(x: u32, y: u32, z: u32) -> Self {
         Dim3 { x, y, z }
     }

@@ -6,6 +6,12 @@
 //! device's limits, fetches the kernel's module from the in-memory cache, the disk cache or
 //! NVRTC (in that order), and launches it — or runs the kernel's simulator entry on the CPU.
 //!
+//! Layout (docs/runtime.md draws it): leaf modules at the bottom (`dim`, `config`,
+//! `validate`, `error`, `scalar`, the value types, `diagnostics`); the two backends,
+//! `cuda/` and `sim/`, side by side and importing only leaves; on top `Device`
+//! (`device.rs`), `DeviceBuffer` (`memory.rs`) and the launch path (`launch/`), the only
+//! code that matches on the backend.
+//!
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
 //! disables the disk cache, whose directory is `WARPSPEED_CACHE_DIR` (else
 //! `$XDG_CACHE_HOME/warpspeed`, else `~/.cache/warpspeed`); `WARPSPEED_LOG_NVRTC=1` prints

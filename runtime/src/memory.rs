@@ -5,7 +5,7 @@
 //! a `cuda::CudaBuffer` (bytes, `cuda/memory.rs`); on the simulator a `sim::HostAlloc`
 //! (`sim/memory.rs`). A buffer's storage always belongs to its device's backend.
 
-use cudarc::driver::CudaSlice;
+use cudarc::driver::{CudaSlice, SyncOnDrop};
 
 use crate::cuda::{self, CudaBuffer};
 use crate::device::{Device, Inner};
@@ -26,13 +26,13 @@ use crate::vector_types::{whole_vectors, Vector};
 /// # Ok(()) }
 /// ```
 pub struct DeviceBuffer<T: KernelScalar> {
-    pub(crate) device: Device,
+    device: Device,
     len: usize,
-    pub(crate) storage: Storage<T>,
+    storage: Storage<T>,
 }
 
 /// A buffer's memory, on its device's backend.
-pub(crate) enum Storage<T> {
+enum Storage<T> {
     Cuda(CudaBuffer),
     Simulator(HostAlloc<T>),
 }
@@ -132,6 +132,38 @@ impl<T: KernelScalar> DeviceBuffer<T> {
             }
             _ => unreachable!("a buffer's storage is its device's backend"),
         }
+    }
+
+    /// The buffer as a kernel argument: its address (device pointer or simulated host
+    /// address), on a GPU cudarc's record that orders other streams after the launch
+    /// (kept until the launch is queued), and its device.
+    pub(crate) fn arg(&self) -> (u64, Option<SyncOnDrop<'_>>, &Device) {
+        let (addr, guard) = match (&self.storage, &*self.device.inner) {
+            (Storage::Cuda(bytes), Inner::Cuda(cuda)) => {
+                let (addr, guard) = cuda.arg(bytes);
+                (addr, Some(guard))
+            }
+            (Storage::Simulator(host), Inner::Simulator(_)) => (host.addr(), None),
+            _ => unreachable!("a buffer's storage is its device's backend"),
+        };
+        (addr, guard, &self.device)
+    }
+
+    /// [`DeviceBuffer::arg`] for a kernel that writes the buffer.
+    pub(crate) fn arg_mut(&mut self) -> (u64, Option<SyncOnDrop<'_>>, &Device) {
+        let DeviceBuffer {
+            device, storage, ..
+        } = self;
+        let device: &Device = device;
+        let (addr, guard) = match (storage, &*device.inner) {
+            (Storage::Cuda(bytes), Inner::Cuda(cuda)) => {
+                let (addr, guard) = cuda.arg_mut(bytes);
+                (addr, Some(guard))
+            }
+            (Storage::Simulator(host), Inner::Simulator(_)) => (host.addr(), None),
+            _ => unreachable!("a buffer's storage is its device's backend"),
+        };
+        (addr, guard, device)
     }
 
     /// The underlying cudarc allocation (bytes) of a GPU buffer; `None` on the simulator.

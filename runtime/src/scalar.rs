@@ -9,7 +9,10 @@ use crate::half_types::{f16, f16x2};
 /// (16 of them for the 16-byte vector types).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arg {
+    /// A slice: its memory's address (device pointer or simulated host address) and its
+    /// length in elements.
     Slice { addr: u64, len: u64 },
+    /// A scalar: its bits in the low `size` bytes.
     Scalar { bits: u128, size: u8 },
 }
 

@@ -7,13 +7,24 @@
 use std::ffi::c_void;
 use std::sync::PoisonError;
 
-use cudarc::driver::sys::CUfunction_attribute as FuncAttr;
+use cudarc::driver::sys::{CUfunction, CUfunction_attribute as FuncAttr, CUstream};
+use cudarc::driver::DriverError;
 
 use super::module::{CudaKernel, LoadedKernel};
 use super::CudaDevice;
 use crate::config::LaunchConfig;
 use crate::error::Result;
 use crate::scalar::Arg;
+
+/// `cuLaunchKernel` or `cuLaunchCooperativeKernel` (the same parameters).
+type LaunchFn = unsafe fn(
+    CUfunction,
+    (u32, u32, u32),
+    (u32, u32, u32),
+    u32,
+    CUstream,
+    &mut [*mut c_void],
+) -> std::result::Result<(), DriverError>;
 
 // Scalars are passed as a pointer to the low bytes of a u128.
 #[cfg(target_endian = "big")]
@@ -66,6 +77,17 @@ impl CudaDevice {
         }
         let (g, b) = (cfg.grid, cfg.block);
         let function = loaded.function.cu_function();
+        let (enqueue, what) = if cooperative {
+            (
+                cudarc::driver::result::launch_cooperative_kernel as LaunchFn,
+                "launching the kernel cooperatively",
+            )
+        } else {
+            (
+                cudarc::driver::result::launch_kernel as LaunchFn,
+                "launching the kernel",
+            )
+        };
         // SAFETY: `function` comes from this context, which is bound to this thread;
         // `params` has one pointer per C parameter of the entry, in order and of the C type
         // the macro emitted (slices: device pointer and `unsigned long long` length;
@@ -73,32 +95,17 @@ impl CudaDevice {
         // `args`, which outlives the call; device pointers are live allocations the caller
         // keeps borrowed for the launch; the configuration was validated against the
         // device's limits, the function opted in to its dynamic shared memory, and a
-        // cooperative grid fits on the device.
+        // cooperative grid fits on the device (and `enqueue` is one of the two launch
+        // calls, which take the same parameters).
         let launched = unsafe {
-            if cooperative {
-                cudarc::driver::result::launch_cooperative_kernel(
-                    function,
-                    (g.x, g.y, g.z),
-                    (b.x, b.y, b.z),
-                    cfg.shared_mem_bytes,
-                    self.stream.cu_stream(),
-                    &mut params,
-                )
-            } else {
-                cudarc::driver::result::launch_kernel(
-                    function,
-                    (g.x, g.y, g.z),
-                    (b.x, b.y, b.z),
-                    cfg.shared_mem_bytes,
-                    self.stream.cu_stream(),
-                    &mut params,
-                )
-            }
-        };
-        let what = if cooperative {
-            "launching the kernel cooperatively"
-        } else {
-            "launching the kernel"
+            enqueue(
+                function,
+                (g.x, g.y, g.z),
+                (b.x, b.y, b.z),
+                cfg.shared_mem_bytes,
+                self.stream.cu_stream(),
+                &mut params,
+            )
         };
         // A launch the driver refused was not queued: it cannot be the one that faulted.
         self.faults.check(launched, what, Some(kernel.name))?;

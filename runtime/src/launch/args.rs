@@ -7,8 +7,8 @@
 
 use cudarc::driver::SyncOnDrop;
 
-use crate::device::{Device, Inner};
-use crate::memory::{DeviceBuffer, Storage};
+use crate::device::Device;
+use crate::memory::DeviceBuffer;
 use crate::scalar::{Arg, KernelScalar};
 
 /// The arguments of one launch, in the kernel's parameter order.
@@ -30,34 +30,16 @@ impl<'a> KernelArgs<'a> {
 
     /// A read-only slice parameter (`&[T]`).
     pub fn slice<T: KernelScalar>(&mut self, buf: &'a DeviceBuffer<T>) -> &mut Self {
-        let addr = match (&buf.storage, &*buf.device.inner) {
-            (Storage::Cuda(slice), Inner::Cuda(cuda)) => {
-                let (ptr, guard) = cuda.arg(slice);
-                self._guards.push(guard);
-                ptr
-            }
-            (Storage::Simulator(host), Inner::Simulator(_)) => host.addr(),
-            _ => unreachable!("a buffer's storage is its device's backend"),
-        };
-        self.push_slice(addr, buf.len(), &buf.device)
+        let (addr, guard, device) = buf.arg();
+        self._guards.extend(guard);
+        self.push_slice(addr, buf.len(), device)
     }
 
     /// A writable slice parameter (`&mut [T]`).
     pub fn slice_mut<T: KernelScalar>(&mut self, buf: &'a mut DeviceBuffer<T>) -> &mut Self {
         let len = buf.len();
-        let DeviceBuffer {
-            device, storage, ..
-        } = buf;
-        let device: &'a Device = device;
-        let addr = match (storage, &*device.inner) {
-            (Storage::Cuda(slice), Inner::Cuda(cuda)) => {
-                let (ptr, guard) = cuda.arg_mut(slice);
-                self._guards.push(guard);
-                ptr
-            }
-            (Storage::Simulator(host), Inner::Simulator(_)) => host.addr(),
-            _ => unreachable!("a buffer's storage is its device's backend"),
-        };
+        let (addr, guard, device) = buf.arg_mut();
+        self._guards.extend(guard);
         self.push_slice(addr, len, device)
     }
 

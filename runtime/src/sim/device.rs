@@ -3,10 +3,11 @@
 //! ([`coresident_blocks`]).
 
 use crate::config::{DeviceLimits, LaunchConfig};
-
 /// The simulator behind a `Device`: what a launch needs to know about it.
 pub(crate) struct SimDevice {
+    /// "warpspeed simulator (N CPU threads)".
     pub(crate) name: String,
+    /// CUDA's usual limits, with one multiprocessor per worker.
     pub(crate) limits: DeviceLimits,
     /// CPU threads that run blocks in parallel.
     pub(crate) workers: usize,
@@ -33,11 +34,11 @@ impl SimDevice {
 
 /// Blocks one multiprocessor of the simulator holds at once (an H100 SM's limit), for the
 /// co-resident limit of cooperative launches.
-pub(crate) const MAX_BLOCKS_PER_MULTIPROCESSOR: u32 = 32;
+const MAX_BLOCKS_PER_MULTIPROCESSOR: u32 = 32;
 /// Threads one multiprocessor of the simulator holds at once (an H100 SM's limit).
-pub(crate) const MAX_THREADS_PER_MULTIPROCESSOR: u32 = 2048;
+const MAX_THREADS_PER_MULTIPROCESSOR: u32 = 2048;
 /// Shared memory of one multiprocessor of the simulator (an H100 SM's 228 KiB).
-pub(crate) const SHARED_MEM_PER_MULTIPROCESSOR: u32 = 228 * 1024;
+const SHARED_MEM_PER_MULTIPROCESSOR: u32 = 228 * 1024;
 
 /// How many blocks of `cfg` a cooperative launch on the simulator may have, as
 /// `(blocks per multiprocessor, multiprocessors)`: the simulator counts like a GPU whose
