@@ -7,13 +7,12 @@ use std::pin::Pin;
 use std::sync::atomic::{fence, Ordering};
 use std::task::{Context, Poll};
 
-use super::atomic::AtomicScalar;
 use super::block::{BarrierKind, BarrierWait, Block, Slot, State};
 use super::check::{raise, Failure};
-use super::handles::{AtomicSlice, Slice, SliceMut, Track, Tracked};
 use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
 use super::shared::TooMuchShared;
 use super::site::{src_loc_by_id, SrcLoc};
+use super::track::{Track, Tracked};
 use super::warp::{check_arrival, WarpOp, WarpWait};
 use crate::dim::Dim3;
 use crate::error::{Error, RaceAccess};
@@ -124,7 +123,7 @@ impl<'a> ThreadCtx<'a> {
         }
     }
 
-    fn arg_buffer(&self, i: usize) -> (u64, usize) {
+    pub(super) fn arg_buffer(&self, i: usize) -> (u64, usize) {
         match self.arg(i) {
             Arg::Slice { addr, len } => (addr, len as usize),
             Arg::Scalar { .. } => {
@@ -134,7 +133,7 @@ impl<'a> ThreadCtx<'a> {
     }
 
     /// Race-check tracking of slice argument `i`.
-    fn arg_track(&self, i: usize) -> Track {
+    pub(super) fn arg_track(&self, i: usize) -> Track {
         if self.block.checks {
             Track::global(i)
         } else {
@@ -152,28 +151,9 @@ impl<'a> ThreadCtx<'a> {
         }
     }
 
-    /// Read-only slice argument `i` (`&[T]`). Never written during the launch, so its
-    /// reads need no race checks.
-    pub fn arg_slice<T: KernelScalar>(&self, i: usize) -> Slice<T> {
-        let (addr, len) = self.arg_buffer(i);
-        Slice::new(addr as usize as *const T, len, Track::NONE)
-    }
-
-    /// Writable slice argument `i` (`&mut [T]`).
-    pub fn arg_slice_mut<T: KernelScalar>(&self, i: usize) -> SliceMut<T> {
-        let (addr, len) = self.arg_buffer(i);
-        SliceMut::new(addr as usize as *mut T, len, self.arg_track(i))
-    }
-
-    /// Atomic slice argument `i` (`&[AtomicU32]` gives `T = u32`, `&[AtomicF32]` `f32`).
-    pub fn arg_atomic<T: AtomicScalar>(&self, i: usize) -> AtomicSlice<T> {
-        let (addr, len) = self.arg_buffer(i);
-        AtomicSlice::new(addr as usize as *mut T, len, self.arg_track(i))
-    }
-
     // ---- shared memory
 
-    fn shared_static<T: KernelScalar>(
+    pub(super) fn shared_static<T: KernelScalar>(
         &self,
         len: usize,
         at: &'static SrcLoc,
@@ -218,40 +198,25 @@ impl<'a> ThreadCtx<'a> {
         }
     }
 
+    /// The launch's dynamic shared memory as `T`s (see `dynamic_shared`).
+    pub(super) fn shared_dynamic<T: KernelScalar>(
+        &self,
+        at: &'static SrcLoc,
+    ) -> (*mut T, usize, Track) {
+        let bytes = self.block.launch.cfg.shared_mem_bytes as usize;
+        let (ptr, len, region) =
+            self.block
+                .shared
+                .get_dynamic(at, bytes, std::mem::size_of::<T>(), self.block.checks);
+        (ptr.as_ptr().cast(), len, self.shared_track(region))
+    }
+
     fn shared_track(&self, region: u32) -> Track {
         if self.block.checks {
             Track::shared(region)
         } else {
             Track::NONE
         }
-    }
-
-    /// The block's shared array at `at` (`SharedArray::<T, N>::new()`), `len` elements:
-    /// the same memory for every thread of the block; it starts as garbage (0xFF bytes).
-    pub fn shared_array<T: KernelScalar>(&self, len: usize, at: &'static SrcLoc) -> SliceMut<T> {
-        let (ptr, len, track) = self.shared_static::<T>(len, at);
-        SliceMut::new(ptr, len, track)
-    }
-
-    /// The block's shared array of atomics at `at`.
-    pub fn shared_atomic_array<T: AtomicScalar>(
-        &self,
-        len: usize,
-        at: &'static SrcLoc,
-    ) -> AtomicSlice<T> {
-        let (ptr, len, track) = self.shared_static::<T>(len, at);
-        AtomicSlice::new(ptr, len, track)
-    }
-
-    /// The launch's dynamic shared memory as `T`s: `cfg.shared_mem_bytes / size_of::<T>()`
-    /// elements, one allocation per block whatever `T`.
-    pub fn dynamic_shared<T: KernelScalar>(&self, at: &'static SrcLoc) -> SliceMut<T> {
-        let bytes = self.block.launch.cfg.shared_mem_bytes as usize;
-        let (ptr, len, region) =
-            self.block
-                .shared
-                .get_dynamic(at, bytes, std::mem::size_of::<T>(), self.block.checks);
-        SliceMut::new(ptr.as_ptr().cast(), len, self.shared_track(region))
     }
 
     // ---- sync points

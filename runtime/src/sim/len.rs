@@ -45,7 +45,7 @@ impl LenDecl {
 pub fn sim_check_len(decl: &'static LenDecl, len: usize, need: Option<u64>) {
     if !LenDecl::fits(len, need) {
         raise(Failure::SliceTooShort {
-            decl,
+            decl: Box::new(decl.named()),
             len: len as u64,
             need,
         });

@@ -61,6 +61,7 @@ mod print;
 mod shadow;
 mod shared;
 mod site;
+mod track;
 mod warp;
 
 pub use atomic::{AtomicArith, AtomicInt, AtomicScalar};
