@@ -1,17 +1,20 @@
-//! A launch on the GPU: the kernel's function (`module.rs`), its dynamic shared memory
-//! opt-in, the co-resident check of a cooperative launch, the parameter array, and
-//! `cuLaunchKernel` / `cuLaunchCooperativeKernel` on the device's stream. The launch is
+//! A launch on the GPU: the kernel's function (from `module.rs`'s cache, else loaded
+//! here), its dynamic shared memory opt-in, the co-resident check of a cooperative launch,
+//! the parameter array, and `cuLaunchKernel` / `cuLaunchCooperativeKernel` on the device's stream. The launch is
 //! asynchronous: it is recorded as unsynchronised (`result.rs`), and its bounds record is
 //! armed (`bounds.rs`), both settled at the next synchronisation.
 
 use std::ffi::c_void;
-use std::sync::PoisonError;
+use std::sync::{Arc, PoisonError};
 
 use cudarc::driver::sys::{CUfunction, CUfunction_attribute as FuncAttr, CUstream};
 use cudarc::driver::DriverError;
+use cudarc::nvrtc::Ptx;
 
+use super::bounds;
+use super::compile::{compile_cached, DiskCache};
+use super::device::CudaDevice;
 use super::module::{CudaKernel, LoadedKernel};
-use super::CudaDevice;
 use crate::config::LaunchConfig;
 use crate::error::Result;
 use crate::scalar::Arg;
@@ -31,6 +34,31 @@ type LaunchFn = unsafe fn(
 compile_error!("warpspeed's kernel ABI assumes a little-endian host");
 
 impl CudaDevice {
+    /// The kernel's function in this context: memory cache, disk cache, or NVRTC.
+    fn load(&self, kernel: CudaKernel) -> Result<Arc<LoadedKernel>> {
+        self.functions.get(kernel, |source| {
+            let compiled = compile_cached(
+                kernel.name,
+                source,
+                self.compute_capability,
+                kernel.options,
+                DiskCache::from_env().as_ref(),
+            )?;
+            let ctx = self.stream.context();
+            let module = self.faults.check(
+                ctx.load_module(Ptx::from_binary(compiled.cubin)),
+                "loading the CUBIN",
+                Some(kernel.name),
+            )?;
+            let function = self.faults.check(
+                module.load_function(kernel.entry),
+                "finding the kernel entry in the CUBIN",
+                Some(kernel.name),
+            )?;
+            Ok((function, bounds::record_address(&module, &self.stream)))
+        })
+    }
+
     /// Launches `kernel` with `cfg` and the packed `args` (device pointers that the caller
     /// keeps borrowed until this returns), cooperatively when `cooperative`. The
     /// configuration was validated against the device's limits by the caller.

@@ -11,7 +11,7 @@ use std::borrow::Cow;
 
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, SyncOnDrop};
 
-use super::CudaDevice;
+use super::device::CudaDevice;
 use crate::error::Result;
 use crate::half_types::{f16, f16x2};
 use crate::scalar::KernelScalar;

@@ -1,5 +1,6 @@
-//! The kernels loaded into a GPU's context: the in-memory cache, and loading a kernel
-//! (CUBIN from the disk cache or NVRTC, `compile/`, then the module and its entry).
+//! The kernels loaded into a GPU's context: the in-memory cache (`launch.rs` loads a
+//! kernel on a miss: CUBIN from the disk cache or NVRTC, `compile/`, then the module and
+//! its entry).
 //!
 //! A launch looks its kernel up by the address of its `'static` source (a read lock and a
 //! hash of a pointer). On a miss the kernel is loaded under a per-kernel lock keyed by
@@ -13,12 +14,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError, RwLock};
 
 use cudarc::driver::CudaFunction;
-use cudarc::nvrtc::Ptx;
 
-use super::bounds;
 use super::compile::hash::fnv128;
-use super::compile::{compile_cached, DiskCache, KernelOptions};
-use super::CudaDevice;
+use super::compile::KernelOptions;
 use crate::error::Result;
 
 /// What the CUDA backend needs of a kernel (the launch path takes it from the kernel's
@@ -33,33 +31,6 @@ pub(crate) struct CudaKernel {
     pub(crate) source: &'static LazyLock<String>,
     /// What NVRTC is asked for.
     pub(crate) options: KernelOptions,
-}
-
-impl CudaDevice {
-    /// The kernel's function in this context: memory cache, disk cache, or NVRTC.
-    pub(crate) fn load(&self, kernel: CudaKernel) -> Result<Arc<LoadedKernel>> {
-        self.functions.get(kernel, |source| {
-            let compiled = compile_cached(
-                kernel.name,
-                source,
-                self.compute_capability,
-                kernel.options,
-                DiskCache::from_env().as_ref(),
-            )?;
-            let ctx = self.stream.context();
-            let module = self.faults.check(
-                ctx.load_module(Ptx::from_binary(compiled.cubin)),
-                "loading the CUBIN",
-                Some(kernel.name),
-            )?;
-            let function = self.faults.check(
-                module.load_function(kernel.entry),
-                "finding the kernel entry in the CUBIN",
-                Some(kernel.name),
-            )?;
-            Ok((function, bounds::record_address(&module, &self.stream)))
-        })
-    }
 }
 
 type SlotKey = (&'static str, u128, KernelOptions);
@@ -102,7 +73,7 @@ pub(crate) struct FunctionCache {
 
 impl FunctionCache {
     /// The loaded function of `kernel`, calling `load(source)` once if it is not loaded yet.
-    fn get(
+    pub(super) fn get(
         &self,
         kernel: CudaKernel,
         load: impl FnOnce(&str) -> Result<(CudaFunction, Option<u64>)>,

@@ -28,11 +28,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::task::{Context, Poll, Waker};
 
 use super::check::panic_to_error;
+use super::launch::Launch;
+use super::launch::SimFuture;
 use super::shared::SharedMem;
 use super::site::src_loc_by_id;
 use super::warp::{self, WarpWait};
-use super::Launch;
-use super::SimFuture;
 use crate::dim::Dim3;
 use crate::error::{Error, Result};
 

@@ -55,6 +55,7 @@ mod ctx;
 mod device;
 mod grid;
 mod handles;
+mod launch;
 mod len;
 mod memory;
 mod print;
@@ -69,30 +70,25 @@ pub use ctx::ThreadCtx;
 pub use device::SimOptions;
 pub(crate) use device::{coresident_blocks, SimDevice};
 pub use handles::{AtomicSlice, Slice, SliceMut};
+pub use launch::SimFuture;
 pub use len::{sim_check_len, LenDecl};
 pub(crate) use memory::HostAlloc;
 pub use print::{capture_sim_prints, format_g};
 pub use site::{src_loc_by_id, SrcLoc};
 
-use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::config::LaunchConfig;
-use crate::dim::Dim3;
 use crate::error::{Error, Result};
 use crate::scalar::Arg;
 use block::{Block, Progress, Runner};
 use check::{install_quiet_panic_hook, panic_to_error, QuietPanics};
 use grid::GridBarrier;
+use launch::{KernelNames, Launch};
 use print::PrintSink;
 use shadow::{EpochTable, GlobalShadow};
-
-/// One simulated thread of a kernel: a future the simulator polls until it completes or
-/// suspends at a sync point.
-pub type SimFuture<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
 
 /// The simulator entry of a kernel: reads the thread's arguments from its [`ThreadCtx`]
 /// and returns the thread's future (`Box::pin(__sim(ctx, ctx.arg_slice::<f32>(0), ..))`).
@@ -110,43 +106,6 @@ pub(crate) struct SimKernel {
     pub(crate) entry: SimEntry,
 }
 
-/// What every block of one launch shares.
-pub(crate) struct Launch<'l> {
-    pub(crate) kernel: SimKernel,
-    pub(crate) cfg: LaunchConfig,
-    pub(crate) args: &'l [Arg],
-    pub(crate) options: SimOptions,
-    /// Static plus dynamic shared memory one block may use (the opt-in limit).
-    pub(crate) shared_limit: u32,
-    /// Static shared memory one block may use.
-    pub(crate) static_shared_limit: u32,
-    /// Launched with `launch_cooperative`: every block runs at once, grid syncs allowed.
-    pub(crate) cooperative: bool,
-    /// Where prints go.
-    pub(crate) print: PrintSink,
-    /// The race-check shadow of each slice argument (`None` for scalars, checks off).
-    pub(crate) globals: Box<[Option<GlobalShadow>]>,
-    pub(crate) epochs: EpochTable,
-    stop: AtomicBool,
-}
-
-impl Launch<'_> {
-    /// Whether another block failed, so this one may stop.
-    pub(crate) fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// `block_idx()` of block number `linear`.
-    pub(crate) fn block_idx(&self, linear: u64) -> Dim3 {
-        let (gx, gy) = (u64::from(self.cfg.grid.x), u64::from(self.cfg.grid.y));
-        Dim3::new(
-            (linear % gx) as u32,
-            (linear / gx % gy) as u32,
-            (linear / (gx * gy)) as u32,
-        )
-    }
-}
-
 /// Runs `kernel` over the grid of `cfg` with `args`; returns when every block is done.
 /// The configuration was validated by the caller (for a `cooperative` launch, the number
 /// of blocks against [`coresident_blocks`] too).
@@ -160,7 +119,10 @@ pub(crate) fn run(
     install_quiet_panic_hook();
     let options = sim.options;
     let launch = Launch {
-        kernel,
+        kernel: KernelNames {
+            name: kernel.name,
+            params: kernel.params,
+        },
         cfg,
         args,
         options,
@@ -183,7 +145,7 @@ pub(crate) fn run(
     let blocks = cfg.grid.count();
     let workers = (sim.workers as u64).clamp(1, blocks.max(1)) as usize;
     if cooperative {
-        return run_cooperative(&launch, workers);
+        return run_cooperative(&launch, kernel.entry, workers);
     }
     let next_block = AtomicU64::new(0);
     let failure: Mutex<Option<Error>> = Mutex::new(None);
@@ -194,7 +156,7 @@ pub(crate) fn run(
             if block >= blocks {
                 break;
             }
-            if let Err(err) = run_block(&launch, block) {
+            if let Err(err) = run_block(&launch, kernel.entry, block) {
                 launch.stop.store(true, Ordering::Relaxed);
                 failure
                     .lock()
@@ -220,22 +182,23 @@ pub(crate) fn run(
 }
 
 /// Runs every thread of block number `linear`.
-fn run_block(launch: &Launch<'_>, linear: u64) -> Result<()> {
+fn run_block(launch: &Launch<'_>, entry: SimEntry, linear: u64) -> Result<()> {
     let block = Block::new(launch, linear)?;
     let ctxs: Vec<ThreadCtx<'_>> = (0..block.size).map(|t| ThreadCtx::new(&block, t)).collect();
-    let mut runner = Runner::new(&block, start_threads(&block, &ctxs)?);
+    let mut runner = Runner::new(&block, start_threads(&block, entry, &ctxs)?);
     runner.run_to_end()
 }
 
 /// The future of every thread of `block`, in thread order.
 fn start_threads<'a>(
     block: &'a Block<'a>,
+    entry: SimEntry,
     ctxs: &'a [ThreadCtx<'a>],
 ) -> Result<Vec<Option<SimFuture<'a>>>> {
     let kernel = block.launch.kernel;
     let mut tasks: Vec<Option<SimFuture<'a>>> = Vec::with_capacity(ctxs.len());
     for (t, ctx) in ctxs.iter().enumerate() {
-        match catch_unwind(AssertUnwindSafe(|| (kernel.entry)(ctx))) {
+        match catch_unwind(AssertUnwindSafe(|| entry(ctx))) {
             Ok(task) => tasks.push(Some(task)),
             Err(payload) => {
                 return Err(panic_to_error(
@@ -251,12 +214,13 @@ fn start_threads<'a>(
 }
 
 /// Runs a cooperative launch: every block at once, block `b` on worker `b % workers`.
-fn run_cooperative(launch: &Launch<'_>, workers: usize) -> Result<()> {
+fn run_cooperative(launch: &Launch<'_>, entry: SimEntry, workers: usize) -> Result<()> {
     let grid = GridBarrier::new(launch.cfg.grid.count());
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     let worker = |first: usize| {
         let _quiet = QuietPanics::enter();
-        if let Err(err) = run_cooperative_share(launch, &grid, first as u64, workers as u64) {
+        let share = run_cooperative_share(launch, entry, &grid, first as u64, workers as u64);
+        if let Err(err) = share {
             launch.stop.store(true, Ordering::Relaxed);
             failure
                 .lock()
@@ -284,6 +248,7 @@ fn run_cooperative(launch: &Launch<'_>, workers: usize) -> Result<()> {
 /// round at a time, meeting the other workers' blocks at every grid sync.
 fn run_cooperative_share(
     launch: &Launch<'_>,
+    entry: SimEntry,
     grid: &GridBarrier,
     first: u64,
     stride: u64,
@@ -299,7 +264,7 @@ fn run_cooperative_share(
         .collect();
     let mut runners: Vec<Runner<'_>> = Vec::with_capacity(blocks.len());
     for (block, ctxs) in blocks.iter().zip(&ctxs) {
-        runners.push(Runner::new(block, start_threads(block, ctxs)?));
+        runners.push(Runner::new(block, start_threads(block, entry, ctxs)?));
     }
     // Per block: done, or the grid generation it waits to see pass.
     let mut done = vec![false; blocks.len()];

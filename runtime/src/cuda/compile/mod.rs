@@ -8,23 +8,16 @@
 mod disk_cache;
 pub(crate) mod hash;
 mod nvrtc;
+mod options;
 
 pub use crate::diagnostics::{parse_log, Diagnostic};
 pub use disk_cache::{CacheKey, DiskCache};
 pub use nvrtc::{
     compile_cubin, compile_ptx, nvrtc_available, nvrtc_compile_count, nvrtc_options, nvrtc_version,
 };
+pub use options::KernelOptions;
 
 use crate::error::Result;
-
-/// Compile-time options a kernel carries into NVRTC.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct KernelOptions {
-    /// `#[gpu_kernel(fast_math)]`: lets NVRTC contract `a * b + c`, flush denormals and use
-    /// approximate division and square root. Off by default, so `+ - * / sqrt` agree with
-    /// Rust bit for bit.
-    pub fast_math: bool,
-}
 
 /// Where a [`Compiled`] CUBIN came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use cudarc::nvrtc::{result, sys};
 
-use super::KernelOptions;
+use super::options::KernelOptions;
 use crate::diagnostics::{parse_log, warnings_message, PROGRAM_NAME};
 use crate::error::{panic_message, Error, Result};
 
