@@ -9,6 +9,7 @@ use std::sync::{Mutex, PoisonError};
 
 use cudarc::driver::{result, sys, CudaModule, CudaStream, DevicePtr};
 
+use super::result::Faults;
 use crate::dim::Dim3;
 use crate::error::{DeclaredLen, Error, Result};
 
@@ -16,17 +17,27 @@ use crate::error::{DeclaredLen, Error, Result};
 const RECORD_BYTES: usize = 64;
 const WRITTEN: u32 = 2;
 
-/// The device address of a module's `ws_oob` record, if the module has one.
+/// The device address of a module's `ws_oob` record; `None` when the module has none (a
+/// kernel written in C by hand).
 pub(crate) fn record_address(
     module: &std::sync::Arc<CudaModule>,
     stream: &std::sync::Arc<CudaStream>,
-) -> Option<u64> {
-    let view = module.get_global("ws_oob", stream).ok()?;
+    faults: &Faults,
+    kernel: &str,
+) -> Result<Option<u64>> {
+    let view = match module.get_global("ws_oob", stream) {
+        Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_FOUND => return Ok(None),
+        found => faults.check(
+            found,
+            "finding the bounds record in the CUBIN",
+            Some(kernel),
+        )?,
+    };
     if view.len() < RECORD_BYTES {
-        return None;
+        return Ok(None);
     }
     let (ptr, _sync) = view.device_ptr(stream);
-    Some(ptr)
+    Ok(Some(ptr))
 }
 
 /// Records to read at the next synchronisation, with their kernels' names.
@@ -43,8 +54,10 @@ impl ArmedRecords {
     }
 
     /// Reads and resets every armed record; the stream has been synchronised and the
-    /// context is bound. The first written record is the error.
-    pub(crate) fn check(&self) -> Result<()> {
+    /// context is bound. The first written record is the error (or the driver's, should
+    /// reading one fail).
+    pub(crate) fn check(&self, faults: &Faults) -> Result<()> {
+        const WHAT: &str = "reading the bounds records";
         let armed = std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner));
         let mut first = None;
         for (address, kernel) in armed {
@@ -52,11 +65,13 @@ impl ArmedRecords {
             // SAFETY: `address` is a live module global of RECORD_BYTES bytes in the bound
             // context (modules stay loaded for the device's life); no kernel runs.
             let read = unsafe { result::memcpy_dtoh_sync(&mut raw, address) };
-            if read.is_err() || u32_at(&raw, 0) != WRITTEN {
+            faults.check(read, WHAT, Some(kernel))?;
+            if u32_at(&raw, 0) != WRITTEN {
                 continue;
             }
             // SAFETY: as above; zero is the record's free state.
-            let _ = unsafe { result::memset_d8_sync(address, 0, RECORD_BYTES) };
+            let reset = unsafe { result::memset_d8_sync(address, 0, RECORD_BYTES) };
+            faults.check(reset, WHAT, Some(kernel))?;
             if first.is_none() {
                 first = Some(record_error(kernel, &raw));
             }

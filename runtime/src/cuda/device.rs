@@ -90,7 +90,7 @@ impl CudaDevice {
         // The records are read with the raw driver API, which needs the context current.
         self.faults
             .check(self.stream.context().bind_to_thread(), &what, None)?;
-        self.bounds.check()
+        self.bounds.check(&self.faults)
     }
 
     /// Whether a buffer of `other` may be used here: the same context and stream.

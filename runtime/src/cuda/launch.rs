@@ -55,7 +55,8 @@ impl CudaDevice {
                 "finding the kernel entry in the CUBIN",
                 Some(kernel.name),
             )?;
-            Ok((function, bounds::record_address(&module, &self.stream)))
+            let record = bounds::record_address(&module, &self.stream, &self.faults, kernel.name)?;
+            Ok((function, record))
         })
     }
 
