@@ -4,7 +4,7 @@
 //! One of the three places that match on the backend (with `memory.rs` and `launch/`):
 //! [`Device`] holds either backend's state and hands each call to it. [`Device::new`]
 //! reads `WARPSPEED_BACKEND` (`cuda`, `sim`, or unset for "GPU 0 when there is one, else
-//! the simulator"). Opening the GPU never panics (`cuda/mod.rs`).
+//! the simulator"). Opening the GPU never panics (`cuda/device.rs`).
 
 use std::sync::Arc;
 
