@@ -4,8 +4,15 @@
 //! armed on the device; at the next synchronisation (a download, `Device::synchronize`)
 //! each armed record is read, reset, and a written one becomes `Error::OutOfBounds` with
 //! the kernel, the Rust file:line, the block and thread, the index and the length.
+//!
+//! Reading a record is a device-to-host copy (several microseconds), and a program that
+//! synchronises after every few launches (seed 000's scan: 48 waits) would pay it at
+//! each. So a written record also raises one flag per device in page-locked host memory
+//! mapped into the device ([`DirtyFlag`]), whose device address each module gets in its
+//! `ws_oob_dirty` when it is loaded: a synchronisation reads the records only when the
+//! flag is up, and otherwise costs the driver's synchronisation alone.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use cudarc::driver::{result, sys, CudaModule, CudaStream, DevicePtr};
 
@@ -17,48 +24,125 @@ use crate::error::{DeclaredLen, Error, Result};
 const RECORD_BYTES: usize = 64;
 const WRITTEN: u32 = 2;
 
-/// The device address of a module's `ws_oob` record; `None` when the module has none (a
-/// kernel written in C by hand).
-pub(crate) fn record_address(
-    module: &std::sync::Arc<CudaModule>,
-    stream: &std::sync::Arc<CudaStream>,
-    faults: &Faults,
-    kernel: &str,
-) -> Result<Option<u64>> {
-    let view = match module.get_global("ws_oob", stream) {
-        Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_FOUND => return Ok(None),
-        found => faults.check(
-            found,
-            "finding the bounds record in the CUBIN",
-            Some(kernel),
-        )?,
-    };
-    if view.len() < RECORD_BYTES {
-        return Ok(None);
+/// One `u32` of page-locked host memory mapped into the device: 0, or 1 once a kernel
+/// has written a bounds record since the host last looked.
+struct DirtyFlag {
+    host: *mut u32,
+    device: u64,
+}
+
+// SAFETY: the flag is one u32 the device writes (1) while kernels run and the host reads
+// and clears (volatile accesses) only after a synchronisation, under ArmedRecords' lock;
+// the pointers stay valid until Drop.
+unsafe impl Send for DirtyFlag {}
+// SAFETY: as above.
+unsafe impl Sync for DirtyFlag {}
+
+impl DirtyFlag {
+    /// Allocates the flag in the bound context (a module is being loaded).
+    fn new(faults: &Faults, kernel: &str) -> Result<DirtyFlag> {
+        const WHAT: &str = "allocating the bounds checks' flag in mapped host memory";
+        let flags = sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE;
+        // SAFETY: allocates 4 bytes of page-locked host memory; freed in Drop.
+        let host = faults.check(unsafe { result::malloc_host(4, flags) }, WHAT, Some(kernel))?;
+        let host = host as *mut u32;
+        // SAFETY: `host` is a fresh allocation of 4 bytes, aligned for u32.
+        unsafe { host.write_volatile(0) };
+        let mut device: sys::CUdeviceptr = 0;
+        // SAFETY: `host` was allocated with CU_MEMHOSTALLOC_DEVICEMAP in this context.
+        let mapped =
+            unsafe { sys::cuMemHostGetDevicePointer_v2(&mut device, host.cast(), 0) }.result();
+        if let Err(e) = faults.check(mapped, WHAT, Some(kernel)) {
+            // SAFETY: allocated above and not shared yet.
+            let _ = unsafe { result::free_host(host.cast()) };
+            return Err(e);
+        }
+        Ok(DirtyFlag { host, device })
     }
-    let (ptr, _sync) = view.device_ptr(stream);
-    Ok(Some(ptr))
+
+    /// Whether a record was written since the last call; lowers the flag.
+    fn take(&self) -> bool {
+        // SAFETY: a live allocation (see the impls above); no kernel runs (synchronised).
+        unsafe {
+            let up = self.host.read_volatile() != 0;
+            if up {
+                self.host.write_volatile(0);
+            }
+            up
+        }
+    }
+}
+
+impl Drop for DirtyFlag {
+    fn drop(&mut self) {
+        // SAFETY: allocated by malloc_host in DirtyFlag::new; the device (and with it
+        // every module that points here) is being dropped.
+        let _ = unsafe { result::free_host(self.host.cast()) };
+    }
 }
 
 /// Records to read at the next synchronisation, with their kernels' names.
 #[derive(Default)]
-pub(crate) struct ArmedRecords(Mutex<Vec<(u64, &'static str)>>);
+pub(crate) struct ArmedRecords {
+    armed: Mutex<Vec<(u64, &'static str)>>,
+    dirty: OnceLock<DirtyFlag>,
+}
 
 impl ArmedRecords {
+    /// The device address of a just-loaded module's `ws_oob` record, after pointing the
+    /// module's `ws_oob_dirty` at this device's flag; `None` when the module cannot write a
+    /// record: it has none (a kernel written in C by hand), or NVRTC dropped the unused
+    /// `ws_oob_dirty` because no check calls `ws_oob_record` (which uses both). The context
+    /// is bound.
+    pub(crate) fn register(
+        &self,
+        module: &std::sync::Arc<CudaModule>,
+        stream: &std::sync::Arc<CudaStream>,
+        faults: &Faults,
+        kernel: &str,
+    ) -> Result<Option<u64>> {
+        let Some(record) = global(module, stream, faults, kernel, "ws_oob", RECORD_BYTES)? else {
+            return Ok(None);
+        };
+        let Some(pointer) = global(module, stream, faults, kernel, "ws_oob_dirty", 8)? else {
+            return Ok(None);
+        };
+        let flag = match self.dirty.get() {
+            Some(flag) => flag,
+            None => {
+                let new = DirtyFlag::new(faults, kernel)?;
+                self.dirty.get_or_init(|| new)
+            }
+        };
+        // SAFETY: `pointer` is the module's 8-byte `unsigned int*` global in the bound
+        // context; no kernel of the module has run yet.
+        let set = unsafe { result::memcpy_htod_sync(pointer, &flag.device.to_le_bytes()) };
+        faults.check(
+            set,
+            "pointing the module at the bounds checks' flag",
+            Some(kernel),
+        )?;
+        Ok(Some(record))
+    }
+
     /// After a launch of `kernel`, whose module's record is at `address`.
     pub(crate) fn arm(&self, address: u64, kernel: &'static str) {
-        let mut armed = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut armed = self.armed.lock().unwrap_or_else(PoisonError::into_inner);
         if !armed.iter().any(|&(a, _)| a == address) {
             armed.push((address, kernel));
         }
     }
 
-    /// Reads and resets every armed record; the stream has been synchronised and the
-    /// context is bound. The first written record is the error (or the driver's, should
-    /// reading one fail).
+    /// Reads and resets every armed record, if the flag says one was written; the stream
+    /// has been synchronised and the context is bound. The first written record is the
+    /// error (or the driver's, should reading one fail).
     pub(crate) fn check(&self, faults: &Faults) -> Result<()> {
         const WHAT: &str = "reading the bounds records";
-        let armed = std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner));
+        let armed = std::mem::take(&mut *self.armed.lock().unwrap_or_else(PoisonError::into_inner));
+        // Armed records mean a flag: every module with a record got it when loaded.
+        if armed.is_empty() || !self.dirty.get().is_some_and(DirtyFlag::take) {
+            return Ok(());
+        }
         let mut first = None;
         for (address, kernel) in armed {
             let mut raw = [0u8; RECORD_BYTES];
@@ -78,6 +162,31 @@ impl ArmedRecords {
         }
         first.map_or(Ok(()), Err)
     }
+}
+
+/// The device address of the module global `name` of at least `bytes` bytes; `None` when
+/// the module has none.
+fn global(
+    module: &std::sync::Arc<CudaModule>,
+    stream: &std::sync::Arc<CudaStream>,
+    faults: &Faults,
+    kernel: &str,
+    name: &str,
+    bytes: usize,
+) -> Result<Option<u64>> {
+    let view = match module.get_global(name, stream) {
+        Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_FOUND => return Ok(None),
+        found => faults.check(
+            found,
+            "finding the bounds record in the CUBIN",
+            Some(kernel),
+        )?,
+    };
+    if view.len() < bytes {
+        return Ok(None);
+    }
+    let (ptr, _sync) = view.device_ptr(stream);
+    Ok(Some(ptr))
 }
 
 /// The error a written record stands for: an index out of bounds, or (with `decl` set) a

@@ -11,7 +11,6 @@ use cudarc::driver::sys::{CUfunction, CUfunction_attribute as FuncAttr, CUstream
 use cudarc::driver::DriverError;
 use cudarc::nvrtc::Ptx;
 
-use super::bounds;
 use super::compile::{compile_cached, DiskCache};
 use super::device::CudaDevice;
 use super::module::{CudaKernel, LoadedKernel};
@@ -55,7 +54,9 @@ impl CudaDevice {
                 "finding the kernel entry in the CUBIN",
                 Some(kernel.name),
             )?;
-            let record = bounds::record_address(&module, &self.stream, &self.faults, kernel.name)?;
+            let record = self
+                .bounds
+                .register(&module, &self.stream, &self.faults, kernel.name)?;
             Ok((function, record))
         })
     }
