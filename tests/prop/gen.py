@@ -247,7 +247,13 @@ class Gen:
             # `+ 0.0` makes a zero result +0.0: Rust leaves the sign of min/max of
             # +0.0 and -0.0 unspecified (x86 and the GPU differ), see semantics.rs.
             m = r.choice(["min", "max", "copysign", "rem_euclid"])
-            if m in ("copysign", "rem_euclid"):
+            if m == "copysign":
+                # The sign of a NaN that arithmetic made is not specified (x86 and the GPU
+                # differ): the sign comes from a parameter, whose bits are kept.
+                j = self.param_of(t)
+                sign = "{x%d}" % j if j is not None else "(-1.0)"
+                return E("(%s).copysign(%s)" % (a.text, sign), True)
+            if m == "rem_euclid":
                 return E("(%s).%s(%s)" % (a.text, m, b.text), True)
             return E("((%s).%s(%s) + 0.0)" % (a.text, m, b.text), True)
         if k == "mul_add":

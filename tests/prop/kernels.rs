@@ -641,101 +641,88 @@ fn r39(x0: i8, x1: usize) -> usize {
 fn e40(x0: &[f32], x1: &[u16], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i] / (((x1[i] * 1) as f32).powi((-3))).copysign((3.25 * x2[i])));
+        out[i] = (x0[i] * (((x1[i] * 1) as f32).powi((-3))).copysign(x2[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r40(x0: f32, x1: u16, x2: f32) -> f32 {
-    (x0 / (((x1 * 1) as f32).powi((-3))).copysign((3.25 * x2)))
+    (x0 * (((x1 * 1) as f32).powi((-3))).copysign(x2))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e41(x0: &[usize], x1: &[isize], x2: &[i32], x3: &[u64], out: &mut [usize]) {
+fn e41(x0: &[u16], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((255 - x3[i]) as i16).count_ones()) as usize)
-            | (((x0[i] >> 0) / ((((x1[i]).count_ones()) as usize) | 1))
-                >> ((x2[i] % ((x2[i] | 1) & i32::MAX))
-                    % (((((x3[i]).trailing_zeros()) as i32) | 1) & i32::MAX))));
+        out[i] = ((!(x0[i]).saturating_mul(x0[i])) as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r41(x0: usize, x1: isize, x2: i32, x3: u64) -> usize {
-    (((((255 - x3) as i16).count_ones()) as usize)
-        | (((x0 >> 0) / ((((x1).count_ones()) as usize) | 1))
-            >> ((x2 % ((x2 | 1) & i32::MAX))
-                % (((((x3).trailing_zeros()) as i32) | 1) & i32::MAX))))
+fn r41(x0: u16) -> usize {
+    ((!(x0).saturating_mul(x0)) as usize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e42(x0: &[i32], x1: &[i32], out: &mut [i16]) {
+fn e42(x0: &[f32], x1: &[isize], x2: &[f64], x3: &[f64], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]).abs()).wrapping_add(x1[i])) as i16);
+        out[i] = (((((x2[i] % x3[i]) % (x2[i] - (-7.75))) as i32)
+            - (((x0[i] / x0[i]) as i32) ^ (!((x1[i]) as i32))))
+            & (x3[i] as i32));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r42(x0: i32, x1: i32) -> i16 {
-    ((((x0).abs()).wrapping_add(x1)) as i16)
+fn r42(x0: f32, x1: isize, x2: f64, x3: f64) -> i32 {
+    (((((x2 % x3) % (x2 - (-7.75))) as i32) - (((x0 / x0) as i32) ^ (!((x1) as i32))))
+        & (x3 as i32))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e43(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+fn e43(x0: &[f64], x1: &[f64], x2: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x1[i] / x0[i]) - (-x0[i]));
+        out[i] = (((x0[i] % (x0[i] / x0[i])).min((((x1[i]).max(x2[i]) + 0.0) / (x0[i]).fract()))
+            + 0.0)
+            .sqrt())
+        .fract();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r43(x0: f64, x1: f64) -> f64 {
-    ((x1 / x0) - (-x0))
+fn r43(x0: f64, x1: f64, x2: f64) -> f64 {
+    (((x0 % (x0 / x0)).min((((x1).max(x2) + 0.0) / (x0).fract())) + 0.0).sqrt()).fract()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e44(x0: &[i32], x1: &[u64], out: &mut [i32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x1[i]).count_ones()) as i32) - x0[i]);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r44(x0: i32, x1: u64) -> i32 {
-    ((((x1).count_ones()) as i32) - x0)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e45(x0: &[i64], x1: &[i64], out: &mut [i64]) {
+fn e44(x0: &[i64], x1: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((256usize) as i64) - (x1[i] - x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r45(x0: i64, x1: i64) -> i64 {
+fn r44(x0: i64, x1: i64) -> i64 {
     (((256usize) as i64) - (x1 - x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e46(x0: &[u32], x1: &[u8], x2: &[u8], x3: &[u32], out: &mut [u32]) {
+fn e45(x0: &[u32], x1: &[u8], x2: &[u8], x3: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x0[i] & 4294967295) >> (x1[i] / (x2[i] | 1))) + (!(x0[i] + x3[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r46(x0: u32, x1: u8, x2: u8, x3: u32) -> u32 {
+fn r45(x0: u32, x1: u8, x2: u8, x3: u32) -> u32 {
     (((x0 & 4294967295) >> (x1 / (x2 | 1))) + (!(x0 + x3)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e47(x0: &[f64], x1: &[f64], x2: &[u64], x3: &[u16], out: &mut [u64]) {
+fn e46(x0: &[f64], x1: &[f64], x2: &[u64], x3: &[u16], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (if ((x1[i] * x0[i]) == (x0[i] / x0[i])) {
@@ -746,7 +733,7 @@ fn e47(x0: &[f64], x1: &[f64], x2: &[u64], x3: &[u16], out: &mut [u64]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r47(x0: f64, x1: f64, x2: u64, x3: u16) -> u64 {
+fn r46(x0: f64, x1: f64, x2: u64, x3: u16) -> u64 {
     (if ((x1 * x0) == (x0 / x0)) {
         ((0 | x2) << (((x3).leading_zeros()) as i64))
     } else {
@@ -756,7 +743,7 @@ fn r47(x0: f64, x1: f64, x2: u64, x3: u16) -> u64 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e48(x0: &[u32], x1: &[u16], x2: &[isize], x3: &[u16], out: &mut [i16]) {
+fn e47(x0: &[u32], x1: &[u16], x2: &[isize], x3: &[u16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((x2[i]).count_ones() - (x0[i] << x1[i]))
@@ -765,53 +752,53 @@ fn e48(x0: &[u32], x1: &[u16], x2: &[isize], x3: &[u16], out: &mut [i16]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r48(x0: u32, x1: u16, x2: isize, x3: u16) -> i16 {
+fn r47(x0: u32, x1: u16, x2: isize, x3: u16) -> i16 {
     (((((x2).count_ones() - (x0 << x1)) / ((7 - x0).pow((((x3) as u8) as u32) % 40) | 1)) as u64)
         as i16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e49(x0: &[u16], x1: &[u8], out: &mut [u16]) {
+fn e48(x0: &[u16], x1: &[u8], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x0[i] + x0[i]) * (x0[i] * x0[i])) + ((x1[i]) as u16)).wrapping_neg() << 32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r49(x0: u16, x1: u8) -> u16 {
+fn r48(x0: u16, x1: u8) -> u16 {
     ((((x0 + x0) * (x0 * x0)) + ((x1) as u16)).wrapping_neg() << 32)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e50(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+fn e49(x0: &[f64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((-1e-3) % x1[i]) + (x0[i] - x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r50(x0: f64, x1: f64) -> f64 {
+fn r49(x0: f64, x1: f64) -> f64 {
     (((-1e-3) % x1) + (x0 - x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e51(x0: &[f32], x1: &[i64], out: &mut [f32]) {
+fn e50(x0: &[f32], x1: &[i64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i]).powi(10) * ((x1[i]) as f32)).abs();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r51(x0: f32, x1: i64) -> f32 {
+fn r50(x0: f32, x1: i64) -> f32 {
     ((x0).powi(10) * ((x1) as f32)).abs()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e52(x0: &[bool], x1: &[i16], x2: &[i32], x3: &[usize], out: &mut [i16]) {
+fn e51(x0: &[bool], x1: &[i16], x2: &[i32], x3: &[usize], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((-((x1[i]).signum() * (x1[i] * 32)))
@@ -820,14 +807,14 @@ fn e52(x0: &[bool], x1: &[i16], x2: &[i32], x3: &[usize], out: &mut [i16]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r52(x0: bool, x1: i16, x2: i32, x3: usize) -> i16 {
+fn r51(x0: bool, x1: i16, x2: i32, x3: usize) -> i16 {
     ((((-((x1).signum() * (x1 * 32))) + ((((x0) as i16) & (x1 + x1)) << ((32 - x2) >> x3)))
         .trailing_zeros()) as i16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e53(x0: &[f64], x1: &[f64], x2: &[i32], x3: &[usize], out: &mut [u16]) {
+fn e52(x0: &[f64], x1: &[f64], x2: &[i32], x3: &[usize], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((x2[i] << x3[i]) & (x2[i] >> 100)) as f64)
@@ -835,13 +822,13 @@ fn e53(x0: &[f64], x1: &[f64], x2: &[i32], x3: &[usize], out: &mut [u16]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r53(x0: f64, x1: f64, x2: i32, x3: usize) -> u16 {
+fn r52(x0: f64, x1: f64, x2: i32, x3: usize) -> u16 {
     (((((x2 << x3) & (x2 >> 100)) as f64) - (-(((x0).max(x0) + 0.0).max((x1 + x0)) + 0.0))) as u16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e54(x0: &[i8], x1: &[i64], x2: &[u16], x3: &[u16], out: &mut [i64]) {
+fn e53(x0: &[i8], x1: &[i64], x2: &[u16], x3: &[u16], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((((x2[i] * x3[i]) as i64) - ((!x1[i]) * (((x0[i]).leading_zeros()) as i64)))
@@ -860,7 +847,7 @@ fn e54(x0: &[i8], x1: &[i64], x2: &[u16], x3: &[u16], out: &mut [i64]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r54(x0: i8, x1: i64, x2: u16, x3: u16) -> i64 {
+fn r53(x0: i8, x1: i64, x2: u16, x3: u16) -> i64 {
     ((((((x2 * x3) as i64) - ((!x1) * (((x0).leading_zeros()) as i64)))
         << ((x1 as usize).wrapping_add((x0 as usize)) - (((x2 as u64).leading_zeros()) as usize))
             .midpoint((((x1 as usize) | (x2 as usize)) - ((x3 as usize) % ((x0 as usize) | 1)))))
@@ -874,33 +861,33 @@ fn r54(x0: i8, x1: i64, x2: u16, x3: u16) -> i64 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e55(x0: &[i16], x1: &[i16], out: &mut [i16]) {
+fn e54(x0: &[i16], x1: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((-x1[i]) * (32 + x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r55(x0: i16, x1: i16) -> i16 {
+fn r54(x0: i16, x1: i16) -> i16 {
     ((-x1) * (32 + x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e56(x0: &[i64], x1: &[f32], out: &mut [i64]) {
+fn e55(x0: &[i64], x1: &[f32], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (x0[i] ^ 65535).max(((x1[i]) as i64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r56(x0: i64, x1: f32) -> i64 {
+fn r55(x0: i64, x1: f32) -> i64 {
     (x0 ^ 65535).max(((x1) as i64))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e57(x0: &[i16], x1: &[u8], x2: &[usize], x3: &[u8], out: &mut [u8]) {
+fn e56(x0: &[i16], x1: &[u8], x2: &[usize], x3: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((!((x1[i]).reverse_bits() & ((x0[i]) as u8))) >> 8)
@@ -909,7 +896,7 @@ fn e57(x0: &[i16], x1: &[u8], x2: &[usize], x3: &[u8], out: &mut [u8]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r57(x0: i16, x1: u8, x2: usize, x3: u8) -> u8 {
+fn r56(x0: i16, x1: u8, x2: usize, x3: u8) -> u8 {
     (((!((x1).reverse_bits() & ((x0) as u8))) >> 8)
         + (!(((x2).pow(((x0) as u32) % 40)) as u8)
             .saturating_sub(((x3 & x1) & ((x0 as i32) as u8)))))
@@ -917,20 +904,20 @@ fn r57(x0: i16, x1: u8, x2: usize, x3: u8) -> u8 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e58(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+fn e57(x0: &[f32], x1: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x0[i]).ceil()).max((x1[i] / 2147483648.0)) + 0.0);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r58(x0: f32, x1: f32) -> f32 {
+fn r57(x0: f32, x1: f32) -> f32 {
     (((x0).ceil()).max((x1 / 2147483648.0)) + 0.0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e59(x0: &[u8], x1: &[isize], x2: &[i8], x3: &[i8], out: &mut [u8]) {
+fn e58(x0: &[u8], x1: &[isize], x2: &[i8], x3: &[i8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x2[i]).reverse_bits() % (((7 - x3[i]) | 1) & i8::MAX)) as u8)
@@ -938,39 +925,39 @@ fn e59(x0: &[u8], x1: &[isize], x2: &[i8], x3: &[i8], out: &mut [u8]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r59(x0: u8, x1: isize, x2: i8, x3: i8) -> u8 {
+fn r58(x0: u8, x1: isize, x2: i8, x3: i8) -> u8 {
     ((((x2).reverse_bits() % (((7 - x3) | 1) & i8::MAX)) as u8) - ((((x1) as i16) as u8) + x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e60(x0: &[u8], x1: &[u8], x2: &[i32], out: &mut [u8]) {
+fn e59(x0: &[u8], x1: &[u8], x2: &[i32], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((!(x0[i] - x0[i])) * (((x2[i]) as u8) - (x1[i] | x0[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r60(x0: u8, x1: u8, x2: i32) -> u8 {
+fn r59(x0: u8, x1: u8, x2: i32) -> u8 {
     ((!(x0 - x0)) * (((x2) as u8) - (x1 | x0)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e61(x0: &[u16], x1: &[u8], x2: &[u32], x3: &[u32], out: &mut [u16]) {
+fn e60(x0: &[u16], x1: &[u8], x2: &[u32], x3: &[u32], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((!(x0[i] - ((255u8 % (x1[i] | 1)) as u16))) >> ((x2[i] + x3[i]) + x2[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r61(x0: u16, x1: u8, x2: u32, x3: u32) -> u16 {
+fn r60(x0: u16, x1: u8, x2: u32, x3: u32) -> u16 {
     ((!(x0 - ((255u8 % (x1 | 1)) as u16))) >> ((x2 + x3) + x2))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e62(x0: &[f32], x1: &[usize], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+fn e61(x0: &[f32], x1: &[usize], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((-x0[i])
@@ -985,7 +972,7 @@ fn e62(x0: &[f32], x1: &[usize], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r62(x0: f32, x1: usize, x2: f32, x3: f32) -> f32 {
+fn r61(x0: f32, x1: usize, x2: f32, x3: f32) -> f32 {
     ((-x0)
         + ((((x1) as f32).max((x2 + x3)) + 0.0).powi(
             ((if ((x0 as i8) == (x3 as i8)) {
@@ -998,7 +985,7 @@ fn r62(x0: f32, x1: usize, x2: f32, x3: f32) -> f32 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e63(x0: &[i32], x1: &[isize], out: &mut [u64]) {
+fn e62(x0: &[i32], x1: &[isize], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((((x0[i]).rotate_right(((x1[i]) as u32) % 40)) as i16).signum())
@@ -1006,14 +993,14 @@ fn e63(x0: &[i32], x1: &[isize], out: &mut [u64]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r63(x0: i32, x1: isize) -> u64 {
+fn r62(x0: i32, x1: isize) -> u64 {
     (((((((x0).rotate_right(((x1) as u32) % 40)) as i16).signum()).trailing_zeros()) as usize)
         as u64)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e64(x0: &[i8], x1: &[i32], x2: &[bool], x3: &[bool], out: &mut [i8]) {
+fn e63(x0: &[i8], x1: &[i32], x2: &[bool], x3: &[bool], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((if ((x2[i] || x3[i]) ^ ((x3[i] as i16) != (x1[i] as i16))) {
@@ -1027,7 +1014,7 @@ fn e64(x0: &[i8], x1: &[i32], x2: &[bool], x3: &[bool], out: &mut [i8]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r64(x0: i8, x1: i32, x2: bool, x3: bool) -> i8 {
+fn r63(x0: i8, x1: i32, x2: bool, x3: bool) -> i8 {
     (((if ((x2 || x3) ^ ((x3 as i16) != (x1 as i16))) {
         x0
     } else {
@@ -1039,33 +1026,33 @@ fn r64(x0: i8, x1: i32, x2: bool, x3: bool) -> i8 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e65(x0: &[usize], x1: &[i64], out: &mut [usize]) {
+fn e64(x0: &[usize], x1: &[i64], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i] % (x0[i] | 1)) + ((x1[i]) as usize));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r65(x0: usize, x1: i64) -> usize {
+fn r64(x0: usize, x1: i64) -> usize {
     ((x0 % (x0 | 1)) + ((x1) as usize))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e66(x0: &[i64], out: &mut [i64]) {
+fn e65(x0: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (!x0[i]).swap_bytes();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r66(x0: i64) -> i64 {
+fn r65(x0: i64) -> i64 {
     (!x0).swap_bytes()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e67(x0: &[u32], x1: &[u8], x2: &[u16], x3: &[f64], out: &mut [f64]) {
+fn e66(x0: &[u32], x1: &[u8], x2: &[u16], x3: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((-(x3[i] % x3[i])) % (((-2isize).wrapping_sub((x2[i] as isize))) as f64))
@@ -1073,14 +1060,14 @@ fn e67(x0: &[u32], x1: &[u8], x2: &[u16], x3: &[f64], out: &mut [f64]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r67(x0: u32, x1: u8, x2: u16, x3: f64) -> f64 {
+fn r66(x0: u32, x1: u8, x2: u16, x3: f64) -> f64 {
     (((-(x3 % x3)) % (((-2isize).wrapping_sub((x2 as isize))) as f64))
         % ((((x0) as f32) as f64) * (((x1).pow(((x2) as u32) % 40)) as f64)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e68(x0: &[f64], x1: &[f32], x2: &[bool], x3: &[f32], out: &mut [f32]) {
+fn e67(x0: &[f64], x1: &[f32], x2: &[bool], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (if (x0[i] == x0[i]) {
@@ -1091,7 +1078,7 @@ fn e68(x0: &[f64], x1: &[f32], x2: &[bool], x3: &[f32], out: &mut [f32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r68(x0: f64, x1: f32, x2: bool, x3: f32) -> f32 {
+fn r67(x0: f64, x1: f32, x2: bool, x3: f32) -> f32 {
     (if (x0 == x0) {
         (2147483648.0 * x1)
     } else {
@@ -1101,7 +1088,7 @@ fn r68(x0: f64, x1: f32, x2: bool, x3: f32) -> f32 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e69(x0: &[u64], x1: &[i16], x2: &[i64], x3: &[i16], out: &mut [i16]) {
+fn e68(x0: &[u64], x1: &[i16], x2: &[i64], x3: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((-(x1[i] * (-128))) & (((-1) & x3[i]) / (((x1[i] + 32767) | 1) & i16::MAX)))
@@ -1111,7 +1098,7 @@ fn e69(x0: &[u64], x1: &[i16], x2: &[i64], x3: &[i16], out: &mut [i16]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r69(x0: u64, x1: i16, x2: i64, x3: i16) -> i16 {
+fn r68(x0: u64, x1: i16, x2: i64, x3: i16) -> i16 {
     ((((-(x1 * (-128))) & (((-1) & x3) / (((x1 + 32767) | 1) & i16::MAX)))
         + (((x0) as i16).saturating_mul((x1 - x1)) + (((x1 | 1) % (x1 | 1)) * ((x2) as i16))))
         | x1)
@@ -1119,20 +1106,20 @@ fn r69(x0: u64, x1: i16, x2: i64, x3: i16) -> i16 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e70(x0: &[i16], x1: &[isize], out: &mut [u32]) {
+fn e69(x0: &[i16], x1: &[isize], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((-1) & x0[i]).leading_zeros() >> (((!x1[i]) | 1) % ((-x1[i]) | 1)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r70(x0: i16, x1: isize) -> u32 {
+fn r69(x0: i16, x1: isize) -> u32 {
     (((-1) & x0).leading_zeros() >> (((!x1) | 1) % ((-x1) | 1)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e71(x0: &[i32], x1: &[i8], x2: &[f32], x3: &[u8], out: &mut [f32]) {
+fn e70(x0: &[i32], x1: &[i8], x2: &[f32], x3: &[u8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x3[i]).saturating_mul(32)) as f32).abs()
@@ -1140,65 +1127,65 @@ fn e71(x0: &[i32], x1: &[i8], x2: &[f32], x3: &[u8], out: &mut [f32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r71(x0: i32, x1: i8, x2: f32, x3: u8) -> f32 {
+fn r70(x0: i32, x1: i8, x2: f32, x3: u8) -> f32 {
     ((((x3).saturating_mul(32)) as f32).abs() / ((((x1) as f32) / ((x0) as f32)) * x2))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e72(x0: &[i8], x1: &[i8], x2: &[i8], x3: &[i16], out: &mut [i8]) {
+fn e71(x0: &[i8], x1: &[i8], x2: &[i8], x3: &[i16], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x1[i] >> x3[i]) + (x2[i] >> 65)) & (x0[i]).midpoint(x1[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r72(x0: i8, x1: i8, x2: i8, x3: i16) -> i8 {
+fn r71(x0: i8, x1: i8, x2: i8, x3: i16) -> i8 {
     (((x1 >> x3) + (x2 >> 65)) & (x0).midpoint(x1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e73(x0: &[f32], x1: &[f64], x2: &[i16], out: &mut [f64]) {
+fn e72(x0: &[f32], x1: &[f64], x2: &[i16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((-0.0) + x0[i]) as f64) + (((x2[i]) as f64) + (x1[i] / 255.5)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r73(x0: f32, x1: f64, x2: i16) -> f64 {
+fn r72(x0: f32, x1: f64, x2: i16) -> f64 {
     ((((-0.0) + x0) as f64) + (((x2) as f64) + (x1 / 255.5)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e74(x0: &[i64], x1: &[i64], out: &mut [i64]) {
+fn e73(x0: &[i64], x1: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x1[i] * x0[i]) + 2147483647);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r74(x0: i64, x1: i64) -> i64 {
+fn r73(x0: i64, x1: i64) -> i64 {
     ((x1 * x0) + 2147483647)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e75(x0: &[u8], x1: &[i8], x2: &[i64], out: &mut [u8]) {
+fn e74(x0: &[u8], x1: &[i8], x2: &[i64], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (x0[i] << x1[i]).pow(((x2[i] * 256) as u32) % 40);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r75(x0: u8, x1: i8, x2: i64) -> u8 {
+fn r74(x0: u8, x1: i8, x2: i64) -> u8 {
     (x0 << x1).pow(((x2 * 256) as u32) % 40)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e76(x0: &[u64], out: &mut [u64]) {
+fn e75(x0: &[u64], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] =
@@ -1206,26 +1193,26 @@ fn e76(x0: &[u64], out: &mut [u64]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r76(x0: u64) -> u64 {
+fn r75(x0: u64) -> u64 {
     ((x0 - x0).saturating_sub(((true) as u64)) + ((x0 - x0) + (x0 + x0)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e77(x0: &[i8], x1: &[u32], out: &mut [u32]) {
+fn e76(x0: &[i8], x1: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x1[i] * x1[i]) + (x1[i] >> 15)) ^ (((100i16) as u32) << x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r77(x0: i8, x1: u32) -> u32 {
+fn r76(x0: i8, x1: u32) -> u32 {
     (((x1 * x1) + (x1 >> 15)) ^ (((100i16) as u32) << x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e78(x0: &[u16], x1: &[bool], x2: &[u16], x3: &[i8], out: &mut [u16]) {
+fn e77(x0: &[u16], x1: &[bool], x2: &[u16], x3: &[i8], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x0[i]).min((if x1[i] { x2[i] } else { 127 }))
@@ -1234,27 +1221,27 @@ fn e78(x0: &[u16], x1: &[bool], x2: &[u16], x3: &[i8], out: &mut [u16]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r78(x0: u16, x1: bool, x2: u16, x3: i8) -> u16 {
+fn r77(x0: u16, x1: bool, x2: u16, x3: i8) -> u16 {
     (((x0).min((if x1 { x2 } else { 127 })) + ((x2 * 3) << (x3 / ((x3 | 1) & i8::MAX))))
         % (((((x2 as u8) * 127) as u16) * ((x0 & x2) ^ (x0 << x3))) | 1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e79(x0: &[f64], out: &mut [f64]) {
+fn e78(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i] % x0[i]) % (x0[i] % x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r79(x0: f64) -> f64 {
+fn r78(x0: f64) -> f64 {
     ((x0 % x0) % (x0 % x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e80(x0: &[u8], x1: &[isize], x2: &[u8], out: &mut [u8]) {
+fn e79(x0: &[u8], x1: &[isize], x2: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (if (((x0[i]).rotate_right(((x0[i]) as u32) % 40) >= (x0[i] + 128))
@@ -1267,7 +1254,7 @@ fn e80(x0: &[u8], x1: &[isize], x2: &[u8], out: &mut [u8]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r80(x0: u8, x1: isize, x2: u8) -> u8 {
+fn r79(x0: u8, x1: isize, x2: u8) -> u8 {
     (if (((x0).rotate_right(((x0) as u32) % 40) >= (x0 + 128)) || (((-2147483648) * x1) != x1)) {
         (x0 ^ 255u8)
     } else {
@@ -1277,20 +1264,20 @@ fn r80(x0: u8, x1: isize, x2: u8) -> u8 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e81(x0: &[i64], x1: &[i16], out: &mut [i64]) {
+fn e80(x0: &[i64], x1: &[i16], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (x0[i] << (x1[i] >> 7));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r81(x0: i64, x1: i16) -> i64 {
+fn r80(x0: i64, x1: i16) -> i64 {
     (x0 << (x1 >> 7))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e82(x0: &[f64], x1: &[f64], x2: &[bool], x3: &[u32], out: &mut [f64]) {
+fn e81(x0: &[f64], x1: &[f64], x2: &[bool], x3: &[u32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((if (x2[i] && x2[i]) {
@@ -1305,7 +1292,7 @@ fn e82(x0: &[f64], x1: &[f64], x2: &[bool], x3: &[u32], out: &mut [f64]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r82(x0: f64, x1: f64, x2: bool, x3: u32) -> f64 {
+fn r81(x0: f64, x1: f64, x2: bool, x3: u32) -> f64 {
     ((((if (x2 && x2) {
         (x3 / (x3 | 1))
     } else {
@@ -1318,7 +1305,7 @@ fn r82(x0: f64, x1: f64, x2: bool, x3: u32) -> f64 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e83(x0: &[u16], x1: &[i64], x2: &[i64], out: &mut [i16]) {
+fn e82(x0: &[u16], x1: &[i64], x2: &[i64], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((x0[i]) as i64) >> 3)
@@ -1327,14 +1314,14 @@ fn e83(x0: &[u16], x1: &[i64], x2: &[i64], out: &mut [i16]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r83(x0: u16, x1: i64, x2: i64) -> i16 {
+fn r82(x0: u16, x1: i64, x2: i64) -> i16 {
     (((((x0) as i64) >> 3)
         | (((x2 | 1) % ((-2147483648i64) | 1)) | ((2147483647i64 | 1) % (x1 | 1)))) as i16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e84(x0: &[u8], x1: &[i8], x2: &[u64], x3: &[u64], out: &mut [u8]) {
+fn e83(x0: &[u8], x1: &[i8], x2: &[u64], x3: &[u64], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] =
@@ -1342,26 +1329,26 @@ fn e84(x0: &[u8], x1: &[i8], x2: &[u64], x3: &[u64], out: &mut [u8]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r84(x0: u8, x1: i8, x2: u64, x3: u64) -> u8 {
+fn r83(x0: u8, x1: i8, x2: u64, x3: u64) -> u8 {
     (((x0 ^ x0) << x1) / ((((x2 % (x3 | 1)).trailing_zeros()) as u8) | 1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e85(x0: &[isize], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+fn e84(x0: &[isize], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x0[i]) as f32) + x1[i]) * ((x2[i]).mul_add(9.3e18, x3[i]) % (0.1 * x1[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r85(x0: isize, x1: f32, x2: f32, x3: f32) -> f32 {
+fn r84(x0: isize, x1: f32, x2: f32, x3: f32) -> f32 {
     ((((x0) as f32) + x1) * ((x2).mul_add(9.3e18, x3) % (0.1 * x1)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e86(x0: &[u8], x1: &[bool], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+fn e85(x0: &[u8], x1: &[bool], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((0.1 - ((x0[i]) as f32)).min((if x1[i] { x3[i] } else { x2[i] }).signum())
@@ -1370,14 +1357,14 @@ fn e86(x0: &[u8], x1: &[bool], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r86(x0: u8, x1: bool, x2: f32, x3: f32) -> f32 {
+fn r85(x0: u8, x1: bool, x2: f32, x3: f32) -> f32 {
     (((0.1 - ((x0) as f32)).min((if x1 { x3 } else { x2 }).signum()) + 0.0)
         * ((2 - (x1 as u32)) as f32).ceil())
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e87(x0: &[isize], x1: &[i32], x2: &[u16], out: &mut [isize]) {
+fn e86(x0: &[isize], x1: &[i32], x2: &[u16], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((!x0[i]) ^ (x0[i]).wrapping_neg())
@@ -1386,40 +1373,40 @@ fn e87(x0: &[isize], x1: &[i32], x2: &[u16], out: &mut [isize]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r87(x0: isize, x1: i32, x2: u16) -> isize {
+fn r86(x0: isize, x1: i32, x2: u16) -> isize {
     (((!x0) ^ (x0).wrapping_neg()).pow((((x1 ^ (-100i32)).min((-128))) as u32) % 40)
         | ((((x2 | 64) / ((32 + x2) | 1)).leading_zeros()) as isize))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e88(x0: &[i8], x1: &[i8], out: &mut [i8]) {
+fn e87(x0: &[i8], x1: &[i8], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (!((x0[i]).swap_bytes()).wrapping_mul(((x0[i] | 1) / (x1[i] | 1))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r88(x0: i8, x1: i8) -> i8 {
+fn r87(x0: i8, x1: i8) -> i8 {
     (!((x0).swap_bytes()).wrapping_mul(((x0 | 1) / (x1 | 1))))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e89(x0: &[bool], x1: &[f64], x2: &[f64], out: &mut [bool]) {
+fn e88(x0: &[bool], x1: &[f64], x2: &[f64], out: &mut [bool]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x1[i] * x2[i]) < (if x0[i] { (-1e-3) } else { x1[i] }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r89(x0: bool, x1: f64, x2: f64) -> bool {
+fn r88(x0: bool, x1: f64, x2: f64) -> bool {
     ((x1 * x2) < (if x0 { (-1e-3) } else { x1 }))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e90(x0: &[isize], x1: &[f32], x2: &[f32], x3: &[f64], out: &mut [f32]) {
+fn e89(x0: &[isize], x1: &[f32], x2: &[f32], x3: &[f64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((-129i32) << x0[i]) as i16) as f32)
@@ -1428,14 +1415,14 @@ fn e90(x0: &[isize], x1: &[f32], x2: &[f32], x3: &[f64], out: &mut [f32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r90(x0: isize, x1: f32, x2: f32, x3: f64) -> f32 {
+fn r89(x0: isize, x1: f32, x2: f32, x3: f64) -> f32 {
     (((((-129i32) << x0) as i16) as f32)
         - (((x3 % x3) as f32) / (((x1).min(x1) + 0.0) / (if false { x2 } else { x1 }))))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e91(x0: &[i8], x1: &[i8], x2: &[i8], x3: &[i8], out: &mut [f32]) {
+fn e90(x0: &[i8], x1: &[i8], x2: &[i8], x3: &[i8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((x0[i] << 0) - (-x0[i])) - ((x0[i] * 64) + (x1[i] ^ (-2)))).midpoint(
@@ -1445,7 +1432,7 @@ fn e91(x0: &[i8], x1: &[i8], x2: &[i8], x3: &[i8], out: &mut [f32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r91(x0: i8, x1: i8, x2: i8, x3: i8) -> f32 {
+fn r90(x0: i8, x1: i8, x2: i8, x3: i8) -> f32 {
     (((((x0 << 0) - (-x0)) - ((x0 * 64) + (x1 ^ (-2))))
         .midpoint((x1 - (x2 ^ x2)).wrapping_mul(((-x3) % (((63i8).midpoint(x0) | 1) & i8::MAX)))))
         as f32)
@@ -1453,20 +1440,20 @@ fn r91(x0: i8, x1: i8, x2: i8, x3: i8) -> f32 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e92(x0: &[i16], out: &mut [isize]) {
+fn e91(x0: &[i16], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (!((x0[i]) as isize));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r92(x0: i16) -> isize {
+fn r91(x0: i16) -> isize {
     (!((x0) as isize))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e93(x0: &[u16], x1: &[u32], x2: &[u32], out: &mut [u32]) {
+fn e92(x0: &[u16], x1: &[u32], x2: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((!x2[i]).trailing_zeros() + (((x0[i]) as u32) * (1 + x1[i])))
@@ -1474,66 +1461,66 @@ fn e93(x0: &[u16], x1: &[u32], x2: &[u32], out: &mut [u32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r93(x0: u16, x1: u32, x2: u32) -> u32 {
+fn r92(x0: u16, x1: u32, x2: u32) -> u32 {
     ((!x2).trailing_zeros() + (((x0) as u32) * (1 + x1)))
         .wrapping_mul((((x1 + x1) - (!x2)) / (x2 | 1)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e94(x0: &[usize], x1: &[usize], x2: &[i8], out: &mut [u8]) {
+fn e93(x0: &[usize], x1: &[usize], x2: &[i8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x1[i] - x0[i]) << (x2[i] & 64)) as u8).swap_bytes();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r94(x0: usize, x1: usize, x2: i8) -> u8 {
+fn r93(x0: usize, x1: usize, x2: i8) -> u8 {
     (((x1 - x0) << (x2 & 64)) as u8).swap_bytes()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e95(x0: &[f64], out: &mut [f64]) {
+fn e94(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i]).recip()).trunc();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r95(x0: f64) -> f64 {
+fn r94(x0: f64) -> f64 {
     ((x0).recip()).trunc()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e96(x0: &[i16], x1: &[isize], x2: &[i8], out: &mut [i8]) {
+fn e95(x0: &[i16], x1: &[isize], x2: &[i8], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((-128) * (-2i8)) << (x0[i] & x0[i])) + (-((x1[i]) as i8))) * x2[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r96(x0: i16, x1: isize, x2: i8) -> i8 {
+fn r95(x0: i16, x1: isize, x2: i8) -> i8 {
     (((((-128) * (-2i8)) << (x0 & x0)) + (-((x1) as i8))) * x2)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e97(x0: &[i32], x1: &[u16], out: &mut [u8]) {
+fn e96(x0: &[i32], x1: &[u16], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x0[i]).pow(((x1[i]) as u32) % 40)) as u8);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r97(x0: i32, x1: u16) -> u8 {
+fn r96(x0: i32, x1: u16) -> u8 {
     (((x0).pow(((x1) as u32) % 40)) as u8)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e98(x0: &[f32], x1: &[i8], x2: &[i8], x3: &[i8], out: &mut [i8]) {
+fn e97(x0: &[f32], x1: &[i8], x2: &[i8], x3: &[i8], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((127 - x1[i]).saturating_mul((x3[i] + x1[i]))
@@ -1542,13 +1529,13 @@ fn e98(x0: &[f32], x1: &[i8], x2: &[i8], x3: &[i8], out: &mut [i8]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r98(x0: f32, x1: i8, x2: i8, x3: i8) -> i8 {
+fn r97(x0: f32, x1: i8, x2: i8, x3: i8) -> i8 {
     (((127 - x1).saturating_mul((x3 + x1)) - ((x1 + x3) * (x1 & x2))) * (!(((x0) as usize) as i8)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e99(x0: &[u16], x1: &[isize], x2: &[i64], out: &mut [f32]) {
+fn e98(x0: &[u16], x1: &[isize], x2: &[i64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((((x1[i]) as f32) as u16) << (((x1[i]) as i64) - ((x2[i] | 1) % (x2[i] | 1))))
@@ -1556,13 +1543,13 @@ fn e99(x0: &[u16], x1: &[isize], x2: &[i64], out: &mut [f32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r99(x0: u16, x1: isize, x2: i64) -> f32 {
+fn r98(x0: u16, x1: isize, x2: i64) -> f32 {
     ((((((x1) as f32) as u16) << (((x1) as i64) - ((x2 | 1) % (x2 | 1)))) + x0) as f32)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e100(x0: &[i16], x1: &[isize], x2: &[bool], x3: &[i16], out: &mut [i16]) {
+fn e99(x0: &[i16], x1: &[isize], x2: &[bool], x3: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (x0[i]).saturating_mul(
@@ -1571,13 +1558,13 @@ fn e100(x0: &[i16], x1: &[isize], x2: &[bool], x3: &[i16], out: &mut [i16]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r100(x0: i16, x1: isize, x2: bool, x3: i16) -> i16 {
+fn r99(x0: i16, x1: isize, x2: bool, x3: i16) -> i16 {
     (x0).saturating_mul(((((x1) as usize) as i16) - ((((x2) as i16) | 1) / ((x0 * x3) | 1))))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e101(x0: &[i8], x1: &[bool], x2: &[isize], x3: &[u64], out: &mut [i8]) {
+fn e100(x0: &[i8], x1: &[bool], x2: &[isize], x3: &[u64], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i]).reverse_bits()
@@ -1586,79 +1573,79 @@ fn e101(x0: &[i8], x1: &[bool], x2: &[isize], x3: &[u64], out: &mut [i8]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r101(x0: i8, x1: bool, x2: isize, x3: u64) -> i8 {
+fn r100(x0: i8, x1: bool, x2: isize, x3: u64) -> i8 {
     ((x0).reverse_bits()
         & ((((x3 ^ x3) + ((x3 as u8) as u64)) | (if x1 { x3 } else { ((x2) as u64) })) as i8))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e102(x0: &[bool], out: &mut [u64]) {
+fn e101(x0: &[bool], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((!(x0[i] & x0[i])) as u64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r102(x0: bool) -> u64 {
+fn r101(x0: bool) -> u64 {
     ((!(x0 & x0)) as u64)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e103(x0: &[isize], x1: &[bool], out: &mut [isize]) {
+fn e102(x0: &[isize], x1: &[bool], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i] ^ x0[i]) & (if x1[i] { x0[i] } else { x0[i] }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r103(x0: isize, x1: bool) -> isize {
+fn r102(x0: isize, x1: bool) -> isize {
     ((x0 ^ x0) & (if x1 { x0 } else { x0 }))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e104(x0: &[i8], x1: &[f32], x2: &[i8], out: &mut [i8]) {
+fn e103(x0: &[i8], x1: &[f32], x2: &[i8], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i] * ((((x1[i]).rem_euclid((-7.75))).signum()) as i8)) ^ x2[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r104(x0: i8, x1: f32, x2: i8) -> i8 {
+fn r103(x0: i8, x1: f32, x2: i8) -> i8 {
     ((x0 * ((((x1).rem_euclid((-7.75))).signum()) as i8)) ^ x2)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e105(x0: &[bool], x1: &[i16], x2: &[i16], out: &mut [i16]) {
+fn e104(x0: &[bool], x1: &[i16], x2: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (x2[i] + (if x0[i] { x1[i] } else { x1[i] }));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r105(x0: bool, x1: i16, x2: i16) -> i16 {
+fn r104(x0: bool, x1: i16, x2: i16) -> i16 {
     (x2 + (if x0 { x1 } else { x1 }))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e106(x0: &[f64], x1: &[bool], out: &mut [f64]) {
+fn e105(x0: &[f64], x1: &[bool], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (x0[i]).powi((((x1[i]) as i32) % 40));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r106(x0: f64, x1: bool) -> f64 {
+fn r105(x0: f64, x1: bool) -> f64 {
     (x0).powi((((x1) as i32) % 40))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e107(x0: &[u64], x1: &[u32], x2: &[isize], x3: &[i64], out: &mut [u32]) {
+fn e106(x0: &[u64], x1: &[u32], x2: &[isize], x3: &[i64], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x1[i]
@@ -1675,7 +1662,7 @@ fn e107(x0: &[u64], x1: &[u32], x2: &[isize], x3: &[i64], out: &mut [u32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r107(x0: u64, x1: u32, x2: isize, x3: i64) -> u32 {
+fn r106(x0: u64, x1: u32, x2: isize, x3: i64) -> u32 {
     ((x1 >> ((31usize % ((x3 as usize) | 1)) + (((x3 as i8).trailing_zeros()) as usize)))
         .saturating_add(
             (((x3 as f64) + 65536.0) as u32).saturating_add(((x1 >> x1) | ((x2 as f32) as u32))),
@@ -1688,120 +1675,128 @@ fn r107(x0: u64, x1: u32, x2: isize, x3: i64) -> u32 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e108(x0: &[f32], x1: &[u8], out: &mut [f32]) {
+fn e107(x0: &[f32], x1: &[u8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).trunc()).copysign(((x1[i]) as f32));
+        out[i] = ((x0[i]).trunc()).copysign(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r108(x0: f32, x1: u8) -> f32 {
-    ((x0).trunc()).copysign(((x1) as f32))
+fn r107(x0: f32, x1: u8) -> f32 {
+    ((x0).trunc()).copysign(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e109(x0: &[i32], x1: &[u16], x2: &[u32], x3: &[i16], out: &mut [u16]) {
+fn e108(x0: &[i32], x1: &[u8], x2: &[u32], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i] + 65535) & ((x2[i]) as u16)) * ((!1u16) >> (x3[i]).trailing_zeros()))
-            ^ ((((x0[i]).trailing_zeros()) as u16).saturating_sub((x1[i] * x1[i])) & 127))
-            .saturating_mul(
-                ((((((x3[i] as i8) - 31) & ((x2[i] as i8) - (x0[i] as i8)))
-                    >> (((x1[i] as i64) * 1000) + (x0[i] as i64).reverse_bits()))
-                .trailing_zeros()) as u16),
-            );
+        out[i] = (((((x0[i]).trailing_zeros()) as u8).saturating_sub((x1[i] * x1[i])) & 127)
+            & (127 + ((x1[i] + 128) | ((x2[i]) as u8))));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r109(x0: i32, x1: u16, x2: u32, x3: i16) -> u16 {
-    ((((x1 + 65535) & ((x2) as u16)) * ((!1u16) >> (x3).trailing_zeros()))
-        ^ ((((x0).trailing_zeros()) as u16).saturating_sub((x1 * x1)) & 127))
-        .saturating_mul(
-            ((((((x3 as i8) - 31) & ((x2 as i8) - (x0 as i8)))
-                >> (((x1 as i64) * 1000) + (x0 as i64).reverse_bits()))
-            .trailing_zeros()) as u16),
-        )
+fn r108(x0: i32, x1: u8, x2: u32) -> u8 {
+    (((((x0).trailing_zeros()) as u8).saturating_sub((x1 * x1)) & 127)
+        & (127 + ((x1 + 128) | ((x2) as u8))))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e110(x0: &[u64], x1: &[u32], out: &mut [u32]) {
+fn e109(x0: &[i16], x1: &[i16], x2: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((255 & x0[i]) << ((-2i32) << x1[i])) as u32);
+        out[i] = ((x1[i] + x2[i]) - (((x0[i]).trailing_zeros()) as i16));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r110(x0: u64, x1: u32) -> u32 {
-    (((255 & x0) << ((-2i32) << x1)) as u32)
+fn r109(x0: i16, x1: i16, x2: i16) -> i16 {
+    ((x1 + x2) - (((x0).trailing_zeros()) as i16))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e111(x0: &[i64], x1: &[u8], out: &mut [usize]) {
+fn e110(x0: &[u8], x1: &[i8], x2: &[u64], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((-9223372036854775808) - (x0[i] >> x1[i])) >> 64) as usize);
+        out[i] = (((((x0[i]) as i8).midpoint((x1[i] * x1[i]))
+            / (((((x1[i]) as i16) as i8) | 1) & i8::MAX))
+            | 1)
+            % (((((x2[i]) as i32) as f64) as i8) | 1));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r111(x0: i64, x1: u8) -> usize {
-    ((((-9223372036854775808) - (x0 >> x1)) >> 64) as usize)
+fn r110(x0: u8, x1: i8, x2: u64) -> i8 {
+    (((((x0) as i8).midpoint((x1 * x1)) / (((((x1) as i16) as i8) | 1) & i8::MAX)) | 1)
+        % (((((x2) as i32) as f64) as i8) | 1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e112(x0: &[u8], x1: &[i16], x2: &[i16], x3: &[f32], out: &mut [u8]) {
+fn e111(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] / (((x0[i] / (x0[i] | 1)) >> (x1[i] / ((x2[i] | 1) & i16::MAX))) | 1))
-            % ((((x3[i]) as usize) as u8) | 1));
+        out[i] = ((x0[i] * 0.1) / (-x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r112(x0: u8, x1: i16, x2: i16, x3: f32) -> u8 {
-    ((x0 / (((x0 / (x0 | 1)) >> (x1 / ((x2 | 1) & i16::MAX))) | 1)) % ((((x3) as usize) as u8) | 1))
+fn r111(x0: f64) -> f64 {
+    ((x0 * 0.1) / (-x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e113(x0: &[f64], out: &mut [usize]) {
+fn e112(x0: &[isize], x1: &[i64], x2: &[i64], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).ceil()) as usize);
+        out[i] = ((x0[i] - x0[i]).wrapping_neg())
+            .rotate_right((((x1[i] - x2[i]) << (x0[i]).wrapping_add(x0[i])) as u32) % 40);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r113(x0: f64) -> usize {
-    (((x0).ceil()) as usize)
+fn r112(x0: isize, x1: i64, x2: i64) -> isize {
+    ((x0 - x0).wrapping_neg()).rotate_right((((x1 - x2) << (x0).wrapping_add(x0)) as u32) % 40)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e114(x0: &[i32], x1: &[i32], out: &mut [i32]) {
+fn e113(x0: &[i16], x1: &[i16], x2: &[i16], x3: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i] - x0[i]).saturating_mul((x1[i] - x0[i]));
+        out[i] = ((((x0[i] / ((x1[i] | 1) & i16::MAX)) as u8) as f64).powi((-3))).copysign(x3[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r114(x0: i32, x1: i32) -> i32 {
-    (x0 - x0).saturating_mul((x1 - x0))
+fn r113(x0: i16, x1: i16, x2: i16, x3: f64) -> f64 {
+    ((((x0 / ((x1 | 1) & i16::MAX)) as u8) as f64).powi((-3))).copysign(x3)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e115(x0: &[u16], x1: &[u16], x2: &[u8], x3: &[u8], out: &mut [usize]) {
+fn e114(x0: &[usize], x1: &[usize], x2: &[usize], x3: &[i8], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x2[i] ^ x1[i]) - x0[i])
+            .saturating_add((((((x3[i]).leading_zeros()) as isize).leading_zeros()) as usize));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r114(x0: usize, x1: usize, x2: usize, x3: i8) -> usize {
+    ((x2 ^ x1) - x0).saturating_add((((((x3).leading_zeros()) as isize).leading_zeros()) as usize))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e115(x0: &[u16], x1: &[u16], x2: &[u8], x3: &[u8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((!x2[i]).wrapping_add((x3[i] << 100u64)) - (((x0[i]).wrapping_sub(x1[i])) as u8))
-            as usize);
+            as f32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r115(x0: u16, x1: u16, x2: u8, x3: u8) -> usize {
-    (((!x2).wrapping_add((x3 << 100u64)) - (((x0).wrapping_sub(x1)) as u8)) as usize)
+fn r115(x0: u16, x1: u16, x2: u8, x3: u8) -> f32 {
+    (((!x2).wrapping_add((x3 << 100u64)) - (((x0).wrapping_sub(x1)) as u8)) as f32)
 }
 
 #[gpu_kernel]
@@ -1914,78 +1909,69 @@ fn r121(x0: f64, x1: f64, x2: f64, x3: f64) -> f64 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e122(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+fn e122(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[bool], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).signum() / ((x0[i]).copysign(x1[i]) * (x2[i] - x2[i]))).powi(0)
-            + (((x1[i] % x3[i]) * x2[i]) % (((x3[i] as u8) * (x1[i] as u8)) as f32))
-                .rem_euclid(x2[i]));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r122(x0: f32, x1: f32, x2: f32, x3: f32) -> f32 {
-    (((x0).signum() / ((x0).copysign(x1) * (x2 - x2))).powi(0)
-        + (((x1 % x3) * x2) % (((x3 as u8) * (x1 as u8)) as f32)).rem_euclid(x2))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e123(x0: &[u32], x1: &[i8], x2: &[i64], out: &mut [u16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((((x2[i]).leading_zeros()) as i8) + x1[i]) + ((128u32 / (x0[i] | 1)) as i8))
-            .trailing_zeros()) as u16);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r123(x0: u32, x1: i8, x2: i64) -> u16 {
-    (((((((x2).leading_zeros()) as i8) + x1) + ((128u32 / (x0 | 1)) as i8)).trailing_zeros())
-        as u16)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e124(x0: &[u64], x1: &[u32], x2: &[bool], x3: &[u32], out: &mut [u32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((x1[i]).max(1000) & (if x2[i] { x3[i] } else { 31u32 }))
-            & (4294967295u32).pow(((x0[i] * x0[i]) as u32) % 40))
-            + (x1[i]
-                * (if (x2[i] | x2[i]) {
-                    (if false { x1[i] } else { x3[i] })
-                } else {
-                    (x3[i] % (x3[i] | 1))
-                })));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r124(x0: u64, x1: u32, x2: bool, x3: u32) -> u32 {
-    ((((x1).max(1000) & (if x2 { x3 } else { 31u32 }))
-        & (4294967295u32).pow(((x0 * x0) as u32) % 40))
-        + (x1
-            * (if (x2 | x2) {
-                (if false { x1 } else { x3 })
+        out[i] = (((x0[i]).signum() * ((x0[i]).copysign(x0[i]) - (4294967296.0 - x2[i])))
+            .powi((((!x3[i]) as i32) % 40))
+            / (if ((x1[i] % x0[i]) < (x2[i]).recip()) {
+                (((x1[i] as u8) + (x1[i] as u8)) as f32)
             } else {
-                (x3 % (x3 | 1))
-            })))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e125(x0: &[f64], x1: &[isize], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).floor() / ((x1[i]) as f64));
+                (((i32::MAX).rotate_right(((x3[i] as i64) as u32) % 40)) as f32)
+            })
+            .powi(5));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r125(x0: f64, x1: isize) -> f64 {
-    ((x0).floor() / ((x1) as f64))
+fn r122(x0: f32, x1: f32, x2: f32, x3: bool) -> f32 {
+    (((x0).signum() * ((x0).copysign(x0) - (4294967296.0 - x2))).powi((((!x3) as i32) % 40))
+        / (if ((x1 % x0) < (x2).recip()) {
+            (((x1 as u8) + (x1 as u8)) as f32)
+        } else {
+            (((i32::MAX).rotate_right(((x3 as i64) as u32) % 40)) as f32)
+        })
+        .powi(5))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e126(x0: &[i16], x1: &[i8], x2: &[i8], out: &mut [i32]) {
+fn e123(x0: &[isize], x1: &[isize], x2: &[u8], x3: &[isize], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((-((x2[i]) as isize)) + ((x0[i] | 33) & (x0[i] * x1[i]))) * x3[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r123(x0: isize, x1: isize, x2: u8, x3: isize) -> isize {
+    (((-((x2) as isize)) + ((x0 | 33) & (x0 * x1))) * x3)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e124(x0: &[u32], x1: &[i32], x2: &[i32], x3: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((if (x1[i] < (-100)) {
+            (x0[i] % (x0[i] | 1))
+        } else {
+            ((x2[i]) as u32)
+        }) | (x0[i] * x0[i]).wrapping_neg())
+        .min((((x3[i]).saturating_add(x0[i]) % ((x3[i] * x3[i]) | 1)) >> 65));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r124(x0: u32, x1: i32, x2: i32, x3: u32) -> u32 {
+    ((if (x1 < (-100)) {
+        (x0 % (x0 | 1))
+    } else {
+        ((x2) as u32)
+    }) | (x0 * x0).wrapping_neg())
+    .min((((x3).saturating_add(x0) % ((x3 * x3) | 1)) >> 65))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e125(x0: &[i16], x1: &[i8], x2: &[i8], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x0[i]).pow((((x1[i] << 64usize).wrapping_sub((31 - x2[i]))) as u32) % 40))
@@ -1993,73 +1979,82 @@ fn e126(x0: &[i16], x1: &[i8], x2: &[i8], out: &mut [i32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r126(x0: i16, x1: i8, x2: i8) -> i32 {
+fn r125(x0: i16, x1: i8, x2: i8) -> i32 {
     ((((x0).pow((((x1 << 64usize).wrapping_sub((31 - x2))) as u32) % 40))
         .wrapping_sub((-((0 ^ x0) * (x0).swap_bytes())))) as i32)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e127(x0: &[f32], x1: &[f32], x2: &[f64], x3: &[f32], out: &mut [f32]) {
+fn e126(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i] + x1[i]) * (x0[i]).copysign(x0[i])).signum()
-            - ((if (x2[i] == (-1e-3)) {
-                (x1[i] / 0.0)
-            } else {
-                (x3[i] * 0.0)
-            }) * (((x0[i] as u64) as i32) as f32)))
-            * (((((x1[i] as u64) >> 64) as usize) as u32) as f32));
+        out[i] = (0.5 - (x3[i] * ((x2[i]).powi(10) + (x0[i]).copysign(x1[i])).abs()));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r127(x0: f32, x1: f32, x2: f64, x3: f32) -> f32 {
-    ((((x1 + x1) * (x0).copysign(x0)).signum()
-        - ((if (x2 == (-1e-3)) {
-            (x1 / 0.0)
-        } else {
-            (x3 * 0.0)
-        }) * (((x0 as u64) as i32) as f32)))
-        * (((((x1 as u64) >> 64) as usize) as u32) as f32))
+fn r126(x0: f32, x1: f32, x2: f32, x3: f32) -> f32 {
+    (0.5 - (x3 * ((x2).powi(10) + (x0).copysign(x1)).abs()))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e128(x0: &[u16], x1: &[u16], out: &mut [u16]) {
+fn e127(x0: &[i8], x1: &[u32], x2: &[isize], x3: &[usize], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x1[i]) as i8).leading_zeros()) as u16) ^ ((255 | x0[i]) >> 7));
+        out[i] = (((((x1[i]) as f32).max(((x2[i]) as f32)) + 0.0).mul_add(
+            (((x3[i]) as u32) as f32),
+            (((isize::MAX | 1) / (x2[i] | 1)) as f32),
+        ) - (((((x0[i]).saturating_add(x0[i])).leading_zeros()) as i16) as f32))
+            as u8);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r128(x0: u16, x1: u16) -> u16 {
-    (((((x1) as i8).leading_zeros()) as u16) ^ ((255 | x0) >> 7))
+fn r127(x0: i8, x1: u32, x2: isize, x3: usize) -> u8 {
+    (((((x1) as f32).max(((x2) as f32)) + 0.0).mul_add(
+        (((x3) as u32) as f32),
+        (((isize::MAX | 1) / (x2 | 1)) as f32),
+    ) - (((((x0).saturating_add(x0)).leading_zeros()) as i16) as f32)) as u8)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e129(x0: &[usize], x1: &[usize], out: &mut [usize]) {
+fn e128(x0: &[u16], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).reverse_bits() - (x0[i] / (x1[i] | 1)));
+        out[i] = ((x1[i] * x1[i]) / ((x0[i]) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r129(x0: usize, x1: usize) -> usize {
-    ((x0).reverse_bits() - (x0 / (x1 | 1)))
+fn r128(x0: u16, x1: f64) -> f64 {
+    ((x1 * x1) / ((x0) as f64))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e130(x0: &[u64], x1: &[usize], out: &mut [u64]) {
+fn e129(x0: &[u64], x1: &[u32], x2: &[u16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]).count_ones()) as u64) ^ (x0[i]).swap_bytes());
+        out[i] = (((((128u16 + x2[i]).count_ones()) as u64) | (x0[i] + ((x1[i]) as u64))) as f64)
+            .floor();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r130(x0: u64, x1: usize) -> u64 {
-    ((((x1).count_ones()) as u64) ^ (x0).swap_bytes())
+fn r129(x0: u64, x1: u32, x2: u16) -> f64 {
+    (((((128u16 + x2).count_ones()) as u64) | (x0 + ((x1) as u64))) as f64).floor()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e130(x0: &[i8], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).wrapping_neg()) as i16);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r130(x0: i8) -> i16 {
+    (((x0).wrapping_neg()) as i16)
 }
 
 #[gpu_kernel]
@@ -3161,236 +3156,286 @@ fn r196(x0: bool, x1: f32, x2: i8, x3: i8) -> i8 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e197(x0: &[f32], x1: &[f32], x2: &[bool], x3: &[i64], out: &mut [u64]) {
+fn e197(x0: &[f32], x1: &[f32], x2: &[u64], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i]).copysign(0.1) + (x1[i] * x0[i])) as i16) as u64).min(
-            ((if (!x2[i]) {
-                ((((x1[i] as i16) as u16).count_ones()) as u64)
-            } else {
-                ((((x3[i]) as i16).count_ones()) as u64)
-            }) << ((((x1[i] as u64) as f32) as u32) >> 0)),
-        );
+        out[i] =
+            ((((x0[i]).copysign(x0[i]) / (x0[i] + x1[i])) as i16) as u64).midpoint((x2[i] + 33));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r197(x0: f32, x1: f32, x2: bool, x3: i64) -> u64 {
-    ((((x0).copysign(0.1) + (x1 * x0)) as i16) as u64).min(
-        ((if (!x2) {
-            ((((x1 as i16) as u16).count_ones()) as u64)
+fn r197(x0: f32, x1: f32, x2: u64) -> u64 {
+    ((((x0).copysign(x0) / (x0 + x1)) as i16) as u64).midpoint((x2 + 33))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e198(x0: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).swap_bytes();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r198(x0: i64) -> i64 {
+    (x0).swap_bytes()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e199(x0: &[u64], out: &mut [isize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i] + x0[i]).trailing_zeros()) as isize);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r199(x0: u64) -> isize {
+    (((x0 + x0).trailing_zeros()) as isize)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e200(x0: &[u64], x1: &[usize], x2: &[u32], x3: &[i8], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (if (x1[i] == (!(7usize).rotate_right(((x0[i]) as u32) % 40))) {
+            ((x2[i]) as i8)
         } else {
-            ((((x3) as i16).count_ones()) as u64)
-        }) << ((((x1 as u64) as f32) as u32) >> 0)),
-    )
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e198(x0: &[i16], x1: &[u32], x2: &[i16], x3: &[i16], out: &mut [i16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((!(x0[i]).midpoint((x0[i] + x0[i]))).wrapping_sub(
-            (if ((true && false) || (x1[i] >= 64u32)) {
-                (x3[i] + x3[i])
-            } else {
-                (if (!true) { (!x0[i]) } else { (!x2[i]) })
-            }),
-        ) >> (x2[i] as i64));
+            (((x3[i] + x3[i]) | (x3[i]).wrapping_add(x3[i])) * ((x3[i] + x3[i]) | (x3[i] ^ x3[i])))
+        });
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r198(x0: i16, x1: u32, x2: i16, x3: i16) -> i16 {
-    ((!(x0).midpoint((x0 + x0))).wrapping_sub(
-        (if ((true && false) || (x1 >= 64u32)) {
-            (x3 + x3)
-        } else {
-            (if (!true) { (!x0) } else { (!x2) })
-        }),
-    ) >> (x2 as i64))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e199(x0: &[isize], x1: &[u32], x2: &[usize], out: &mut [u32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]) as u32) + (x1[i] >> x2[i]));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r199(x0: isize, x1: u32, x2: usize) -> u32 {
-    (((x0) as u32) + (x1 >> x2))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e200(x0: &[i32], x1: &[isize], x2: &[f64], x3: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((((((x0[i]).signum()) as u8) as f64) - 9.3e18)
-            * (((x2[i]).abs() - (1.5e-40 / x3[i])).round()
-                / ((((x1[i]) as u16) ^ ((128u32) as u16)) as f64)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r200(x0: i32, x1: isize, x2: f64, x3: f64) -> f64 {
-    ((((((x0).signum()) as u8) as f64) - 9.3e18)
-        * (((x2).abs() - (1.5e-40 / x3)).round() / ((((x1) as u16) ^ ((128u32) as u16)) as f64)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e201(x0: &[isize], x1: &[i32], out: &mut [isize]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x0[i] * ((x1[i]) as isize));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r201(x0: isize, x1: i32) -> isize {
-    (x0 * ((x1) as isize))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e202(x0: &[u32], x1: &[u32], x2: &[u64], x3: &[u32], out: &mut [u32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x3[i] - ((((x1[i] as i8).count_ones()) as usize) as u32))
-            + ((x0[i] * x0[i]).wrapping_mul((!x1[i])))
-                .saturating_sub((((x2[i]).wrapping_sub(x2[i])) as u32)))
-        .saturating_mul(
-            (((((x0[i] as u16) as i32) as u32) & x0[i]) | (!((x2[i]).wrapping_neg()).count_ones())),
-        );
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r202(x0: u32, x1: u32, x2: u64, x3: u32) -> u32 {
-    ((x3 - ((((x1 as i8).count_ones()) as usize) as u32))
-        + ((x0 * x0).wrapping_mul((!x1))).saturating_sub((((x2).wrapping_sub(x2)) as u32)))
-    .saturating_mul((((((x0 as u16) as i32) as u32) & x0) | (!((x2).wrapping_neg()).count_ones())))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e203(x0: &[u16], x1: &[u64], out: &mut [u8]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((if (x0[i] != x0[i]) {
-            (x1[i] % (x1[i] | 1))
-        } else {
-            (100 - x1[i])
-        })
-        .count_ones()) as u8);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r203(x0: u16, x1: u64) -> u8 {
-    (((if (x0 != x0) {
-        (x1 % (x1 | 1))
+fn r200(x0: u64, x1: usize, x2: u32, x3: i8) -> i8 {
+    (if (x1 == (!(7usize).rotate_right(((x0) as u32) % 40))) {
+        ((x2) as i8)
     } else {
-        (100 - x1)
+        (((x3 + x3) | (x3).wrapping_add(x3)) * ((x3 + x3) | (x3 ^ x3)))
     })
-    .count_ones()) as u8)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e204(x0: &[f64], x1: &[i64], x2: &[i64], x3: &[i16], out: &mut [f64]) {
+fn e201(x0: &[isize], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i] * (x0[i] - x0[i])).mul_add(
-            ((((x1[i] | 1) / (x2[i] | 1)) & 100) as f64),
-            (((-7.75) + x0[i]).rem_euclid(((x3[i]) as f64)) / (x0[i] + (-1e-3)).floor()),
-        );
+        out[i] = (!(x0[i] | x0[i]).abs());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r204(x0: f64, x1: i64, x2: i64, x3: i16) -> f64 {
-    (x0 * (x0 - x0)).mul_add(
-        ((((x1 | 1) / (x2 | 1)) & 100) as f64),
-        (((-7.75) + x0).rem_euclid(((x3) as f64)) / (x0 + (-1e-3)).floor()),
-    )
+fn r201(x0: isize) -> isize {
+    (!(x0 | x0).abs())
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e205(x0: &[f32], x1: &[isize], x2: &[u64], x3: &[i32], out: &mut [f32]) {
+fn e202(x0: &[u32], x1: &[u32], x2: &[isize], x3: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i] + x0[i]).copysign(((x1[i]) as f32))).max(x0[i]) + 0.0).powi(
-            ((((((x2[i]) as i32) | (x3[i] + x3[i])) | 1)
-                / ((((x1[i] as usize) | (x0[i] as usize)) as i32) | 1))
-                % 40),
-        );
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r205(x0: f32, x1: isize, x2: u64, x3: i32) -> f32 {
-    (((x0 + x0).copysign(((x1) as f32))).max(x0) + 0.0).powi(
-        ((((((x2) as i32) | (x3 + x3)) | 1) / ((((x1 as usize) | (x0 as usize)) as i32) | 1)) % 40),
-    )
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e206(x0: &[f32], x1: &[f32], out: &mut [i32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((if ((true && false) || (x0[i] == x0[i])) {
-            ((x0[i]).rem_euclid(x1[i]) % x0[i])
+        out[i] = (if (x1[i] < x0[i]) {
+            (x3[i] >> (x2[i] as u64))
         } else {
-            ((!u32::MAX) as f32)
-        }) as i32);
+            ((x2[i]) as u8)
+        })
+        .wrapping_mul(((x3[i] - x3[i]) * (!x3[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r206(x0: f32, x1: f32) -> i32 {
-    ((if ((true && false) || (x0 == x0)) {
-        ((x0).rem_euclid(x1) % x0)
+fn r202(x0: u32, x1: u32, x2: isize, x3: u8) -> u8 {
+    (if (x1 < x0) {
+        (x3 >> (x2 as u64))
     } else {
-        ((!u32::MAX) as f32)
-    }) as i32)
+        ((x2) as u8)
+    })
+    .wrapping_mul(((x3 - x3) * (!x3)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e207(x0: &[f64], x1: &[f64], x2: &[f64], x3: &[f64], out: &mut [f64]) {
+fn e203(x0: &[u32], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x2[i] % x0[i]) * (x3[i]).ceil()) + (x1[i] % (x0[i] * 2.0)))
-            + (x1[i] / (((x2[i] as isize) << (x2[i] as i16)) as f64)));
+        out[i] = ((x0[i] << 31) as u16);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r207(x0: f64, x1: f64, x2: f64, x3: f64) -> f64 {
-    ((((x2 % x0) * (x3).ceil()) + (x1 % (x0 * 2.0)))
-        + (x1 / (((x2 as isize) << (x2 as i16)) as f64)))
+fn r203(x0: u32) -> u16 {
+    ((x0 << 31) as u16)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e208(x0: &[usize], x1: &[usize], x2: &[usize], x3: &[isize], out: &mut [usize]) {
+fn e204(x0: &[u64], x1: &[isize], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((x0[i]).midpoint(x1[i]) * (x2[i] + 31)) >> 31)
-            << (-(x3[i] ^ ((x3[i] | 1) / (x3[i] | 1)))))
-            | (((((x1[i] as i32) as u32) as usize)
-                << (((x3[i] as u32) % ((x0[i] as u32) | 1)) as i8))
-                + (((x2[i] << (x2[i] as u32)) - (x1[i] - x2[i]))
-                    | (((x0[i] as i32) << (x3[i] as i8)) as usize))));
+        out[i] = ((((x1[i] & ((65536isize << 64) - x1[i])).count_ones()) as u64) + x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r208(x0: usize, x1: usize, x2: usize, x3: isize) -> usize {
-    (((((x0).midpoint(x1) * (x2 + 31)) >> 31) << (-(x3 ^ ((x3 | 1) / (x3 | 1)))))
-        | (((((x1 as i32) as u32) as usize) << (((x3 as u32) % ((x0 as u32) | 1)) as i8))
-            + (((x2 << (x2 as u32)) - (x1 - x2)) | (((x0 as i32) << (x3 as i8)) as usize))))
+fn r204(x0: u64, x1: isize) -> u64 {
+    ((((x1 & ((65536isize << 64) - x1)).count_ones()) as u64) + x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e209(x0: &[usize], x1: &[i16], out: &mut [i16]) {
+fn e205(x0: &[u8], x1: &[i8], x2: &[f64], x3: &[u64], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x3[i] ^ ((x1[i] as i32) as u64))
+            ^ (if true { x3[i] } else { x3[i] }).midpoint((x3[i] >> (x3[i] as usize))))
+            <= ((if (x2[i] <= x2[i]) {
+                x3[i]
+            } else {
+                (x3[i] >> (x3[i] as i64))
+            }) - ((((x0[i]).leading_zeros()) as u64) + (((x1[i]).leading_zeros()) as u64))));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r205(x0: u8, x1: i8, x2: f64, x3: u64) -> bool {
+    (((x3 ^ ((x1 as i32) as u64)) ^ (if true { x3 } else { x3 }).midpoint((x3 >> (x3 as usize))))
+        <= ((if (x2 <= x2) { x3 } else { (x3 >> (x3 as i64)) })
+            - ((((x0).leading_zeros()) as u64) + (((x1).leading_zeros()) as u64))))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e206(x0: &[usize], x1: &[usize], out: &mut [usize]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] >> (1000u16 << x1[i])) * ((false) as usize));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r206(x0: usize, x1: usize) -> usize {
+    ((x0 >> (1000u16 << x1)) * ((false) as usize))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e207(x0: &[i64], x1: &[i64], out: &mut [i64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x0[i] / ((x0[i] | 1) & i64::MAX)) | 1) / ((127 | x1[i]) | 1)) & 100);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r207(x0: i64, x1: i64) -> i64 {
+    ((((x0 / ((x0 | 1) & i64::MAX)) | 1) / ((127 | x1) | 1)) & 100)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e208(x0: &[i8], x1: &[u32], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((-(x0[i] & 64i8).wrapping_neg())
+            + ((((((x1[i]).trailing_zeros()) as isize).trailing_zeros()) as i32) as i8))
+            .leading_zeros();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r208(x0: i8, x1: u32) -> u32 {
+    ((-(x0 & 64i8).wrapping_neg())
+        + ((((((x1).trailing_zeros()) as isize).trailing_zeros()) as i32) as i8))
+        .leading_zeros()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e209(x0: &[i8], x1: &[u32], x2: &[u16], x3: &[u64], out: &mut [i8]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((-2)
+            ^ (((x0[i] ^ 2) * ((x1[i]) as i8))
+                % (((((x2[i]) as i8) | ((x3[i]) as i8)) | 1) & i8::MAX)));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r209(x0: i8, x1: u32, x2: u16, x3: u64) -> i8 {
+    ((-2) ^ (((x0 ^ 2) * ((x1) as i8)) % (((((x2) as i8) | ((x3) as i8)) | 1) & i8::MAX)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e210(x0: &[i8], x1: &[f64], x2: &[f64], out: &mut [u16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((x0[i]) as f64).recip()).rem_euclid((x1[i] / (x1[i] - x2[i]))) % 1.0) as u16);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r210(x0: i8, x1: f64, x2: f64) -> u16 {
+    (((((x0) as f64).recip()).rem_euclid((x1 / (x1 - x2))) % 1.0) as u16)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e211(x0: &[u32], x1: &[u32], x2: &[i16], x3: &[u8], out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((x0[i] ^ (x0[i] % (((63i32) as u32) | 1))) - (x1[i] + (x0[i] << 63)))
+            .saturating_add((((((x2[i] << x3[i]) & i16::MAX).trailing_zeros()) as i64) as u32));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r211(x0: u32, x1: u32, x2: i16, x3: u8) -> u32 {
+    ((x0 ^ (x0 % (((63i32) as u32) | 1))) - (x1 + (x0 << 63)))
+        .saturating_add((((((x2 << x3) & i16::MAX).trailing_zeros()) as i64) as u32))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e212(x0: &[isize], x1: &[isize], x2: &[i16], x3: &[i16], out: &mut [i16]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x2[i] - x2[i]) * ((x2[i] | 1) % (x3[i] | 1)))
+            | (if ((x0[i] + x0[i]) == (x1[i] + 31)) {
+                (-(x3[i] + x2[i]))
+            } else {
+                ((x3[i] + x2[i]) ^ (x2[i] / ((x2[i] | 1) & i16::MAX)))
+            }));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r212(x0: isize, x1: isize, x2: i16, x3: i16) -> i16 {
+    (((x2 - x2) * ((x2 | 1) % (x3 | 1)))
+        | (if ((x0 + x0) == (x1 + 31)) {
+            (-(x3 + x2))
+        } else {
+            ((x3 + x2) ^ (x2 / ((x2 | 1) & i16::MAX)))
+        }))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e213(x0: &[f32], x1: &[f32], x2: &[usize], out: &mut [bool]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((((x2[i]).leading_zeros()) as usize) as f32) <= (-((x0[i]).min(x1[i]) + 0.0)));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r213(x0: f32, x1: f32, x2: usize) -> bool {
+    (((((x2).leading_zeros()) as usize) as f32) <= (-((x0).min(x1) + 0.0)))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e214(x0: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] + x0[i]).midpoint((x0[i]).saturating_mul(x0[i]));
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r214(x0: i32) -> i32 {
+    (x0 + x0).midpoint((x0).saturating_mul(x0))
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e215(x0: &[usize], x1: &[i16], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x0[i]).trailing_zeros()) as i16)
@@ -3400,40 +3445,40 @@ fn e209(x0: &[usize], x1: &[i16], out: &mut [i16]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r209(x0: usize, x1: i16) -> i16 {
+fn r215(x0: usize, x1: i16) -> i16 {
     ((((x0).trailing_zeros()) as i16)
         / (((((((x0).count_ones()) as u16) as i16) ^ (2 ^ ((x1 | 1) / (x1 | 1)))) | 1) & i16::MAX))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e210(x0: &[u16], x1: &[i64], x2: &[u32], out: &mut [u16]) {
+fn e216(x0: &[u16], x1: &[i64], x2: &[u32], out: &mut [u16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i] >> x1[i]) | (((x2[i]).trailing_zeros()) as u16));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r210(x0: u16, x1: i64, x2: u32) -> u16 {
+fn r216(x0: u16, x1: i64, x2: u32) -> u16 {
     ((x0 >> x1) | (((x2).trailing_zeros()) as u16))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e211(x0: &[u64], x1: &[u8], out: &mut [u64]) {
+fn e217(x0: &[u64], x1: &[u8], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((x1[i]).leading_zeros()) as f32) as u64) & x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r211(x0: u64, x1: u8) -> u64 {
+fn r217(x0: u64, x1: u8) -> u64 {
     (((((x1).leading_zeros()) as f32) as u64) & x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e212(x0: &[isize], x1: &[bool], x2: &[i32], x3: &[i32], out: &mut [i32]) {
+fn e218(x0: &[isize], x1: &[bool], x2: &[i32], x3: &[i32], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((x0[i]).wrapping_add(x0[i])) as i32)
@@ -3442,7 +3487,7 @@ fn e212(x0: &[isize], x1: &[bool], x2: &[i32], x3: &[i32], out: &mut [i32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r212(x0: isize, x1: bool, x2: i32, x3: i32) -> i32 {
+fn r218(x0: isize, x1: bool, x2: i32, x3: i32) -> i32 {
     (((((x0).wrapping_add(x0)) as i32)
         / ((((-2147483648) - (if x1 { x3 } else { x2 })) | 1) & i32::MAX))
         / ((x2 | 1) & i32::MAX))
@@ -3450,20 +3495,20 @@ fn r212(x0: isize, x1: bool, x2: i32, x3: i32) -> i32 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e213(x0: &[f64], x1: &[i8], out: &mut [f64]) {
+fn e219(x0: &[f64], x1: &[i8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((x1[i]).wrapping_neg()) as f64) - (-(x0[i]).rem_euclid(x0[i]))) - x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r213(x0: f64, x1: i8) -> f64 {
+fn r219(x0: f64, x1: i8) -> f64 {
     (((((x1).wrapping_neg()) as f64) - (-(x0).rem_euclid(x0))) - x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e214(x0: &[u64], x1: &[i64], x2: &[i8], out: &mut [u64]) {
+fn e220(x0: &[u64], x1: &[i64], x2: &[i8], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] =
@@ -3471,52 +3516,52 @@ fn e214(x0: &[u64], x1: &[i64], x2: &[i8], out: &mut [u64]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r214(x0: u64, x1: i64, x2: i8) -> u64 {
+fn r220(x0: u64, x1: i64, x2: i8) -> u64 {
     ((x0 | x0) - (x0 + x0)).wrapping_mul(((x0 >> x2) - (x0 >> x1)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e215(x0: &[isize], out: &mut [isize]) {
+fn e221(x0: &[isize], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (x0[i]).wrapping_sub(9223372036854775807);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r215(x0: isize) -> isize {
+fn r221(x0: isize) -> isize {
     (x0).wrapping_sub(9223372036854775807)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e216(x0: &[i64], x1: &[usize], out: &mut [i64]) {
+fn e222(x0: &[i64], x1: &[usize], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((!x1[i]) as i64) | x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r216(x0: i64, x1: usize) -> i64 {
+fn r222(x0: i64, x1: usize) -> i64 {
     (((!x1) as i64) | x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e217(x0: &[i8], x1: &[usize], out: &mut [i8]) {
+fn e223(x0: &[i8], x1: &[usize], out: &mut [i8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i] ^ x0[i]) << x1[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r217(x0: i8, x1: usize) -> i8 {
+fn r223(x0: i8, x1: usize) -> i8 {
     ((x0 ^ x0) << x1)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e218(x0: &[bool], x1: &[i64], x2: &[isize], x3: &[isize], out: &mut [usize]) {
+fn e224(x0: &[bool], x1: &[i64], x2: &[isize], x3: &[isize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (if x0[i] {
@@ -3531,7 +3576,7 @@ fn e218(x0: &[bool], x1: &[i64], x2: &[isize], x3: &[isize], out: &mut [usize]) 
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r218(x0: bool, x1: i64, x2: isize, x3: isize) -> usize {
+fn r224(x0: bool, x1: i64, x2: isize, x3: isize) -> usize {
     (if x0 {
         (x3 as usize)
     } else {
@@ -3545,33 +3590,33 @@ fn r218(x0: bool, x1: i64, x2: isize, x3: isize) -> usize {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e219(x0: &[i8], out: &mut [i64]) {
+fn e225(x0: &[i8], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((!x0[i]) as i64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r219(x0: i8) -> i64 {
+fn r225(x0: i8) -> i64 {
     ((!x0) as i64)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e220(x0: &[u8], out: &mut [u8]) {
+fn e226(x0: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (x0[i]).midpoint(x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r220(x0: u8) -> u8 {
+fn r226(x0: u8) -> u8 {
     (x0).midpoint(x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e221(x0: &[u8], x1: &[usize], x2: &[f64], x3: &[bool], out: &mut [usize]) {
+fn e227(x0: &[u8], x1: &[usize], x2: &[f64], x3: &[bool], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((!(x0[i] / (x0[i] | 1))) ^ (((x1[i]) as i16) as u8)).saturating_add(
@@ -3584,7 +3629,7 @@ fn e221(x0: &[u8], x1: &[usize], x2: &[f64], x3: &[bool], out: &mut [usize]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r221(x0: u8, x1: usize, x2: f64, x3: bool) -> usize {
+fn r227(x0: u8, x1: usize, x2: f64, x3: bool) -> usize {
     ((((!(x0 / (x0 | 1))) ^ (((x1) as i16) as u8))
         .saturating_add((((if x3 { (x3 as u64) } else { (x2 as u64) }) & ((x2) as u64)) as u8)))
         as usize)
@@ -3592,7 +3637,7 @@ fn r221(x0: u8, x1: usize, x2: f64, x3: bool) -> usize {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e222(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[i32], out: &mut [f32]) {
+fn e228(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[i32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i]).recip()).mul_add(
@@ -3606,7 +3651,7 @@ fn e222(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[i32], out: &mut [f32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r222(x0: f32, x1: f32, x2: f32, x3: i32) -> f32 {
+fn r228(x0: f32, x1: f32, x2: f32, x3: i32) -> f32 {
     ((x0).recip()).mul_add(
         (2147483648.0 * ((x0 + x0) - (if true { x0 } else { 1.5e-40 })).fract()),
         (((x1 + 3.25).ceil()).ceil()).mul_add(
@@ -3618,46 +3663,46 @@ fn r222(x0: f32, x1: f32, x2: f32, x3: i32) -> f32 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e223(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+fn e229(x0: &[f64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x1[i]).trunc() / x0[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r223(x0: f64, x1: f64) -> f64 {
+fn r229(x0: f64, x1: f64) -> f64 {
     ((x1).trunc() / x0)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e224(x0: &[i32], x1: &[i32], out: &mut [i32]) {
+fn e230(x0: &[i32], x1: &[i32], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (!(x0[i] - i32::MIN).saturating_sub((x1[i] << 7)));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r224(x0: i32, x1: i32) -> i32 {
+fn r230(x0: i32, x1: i32) -> i32 {
     (!(x0 - i32::MIN).saturating_sub((x1 << 7)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e225(x0: &[isize], out: &mut [f32]) {
+fn e231(x0: &[isize], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (-((x0[i]) as f32));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r225(x0: isize) -> f32 {
+fn r231(x0: isize) -> f32 {
     (-((x0) as f32))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e226(x0: &[u16], x1: &[f64], x2: &[f64], x3: &[f32], out: &mut [f32]) {
+fn e232(x0: &[u16], x1: &[f64], x2: &[f64], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x0[i]) as f32).floor()
@@ -3669,99 +3714,93 @@ fn e226(x0: &[u16], x1: &[f64], x2: &[f64], x3: &[f32], out: &mut [f32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r226(x0: u16, x1: f64, x2: f64, x3: f32) -> f32 {
+fn r232(x0: u16, x1: f64, x2: f64, x3: f32) -> f32 {
     (((x0) as f32).floor() % (if (x2 == x1) { (9.3e18 % x3) } else { (x3 + x3) }))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e227(x0: &[f32], x1: &[i64], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+fn e233(x0: &[f32], x1: &[i64], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (-x0[i]).copysign(
-            (((x1[i]) as f32) * ((((x2[i]).max(x3[i]) + 0.0) / ((x2[i] as u32) as f32)) / x2[i])),
-        );
+        out[i] = (-x0[i]).copysign(x3[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r227(x0: f32, x1: i64, x2: f32, x3: f32) -> f32 {
-    (-x0).copysign((((x1) as f32) * ((((x2).max(x3) + 0.0) / ((x2 as u32) as f32)) / x2)))
+fn r233(x0: f32, x1: i64, x2: f32, x3: f32) -> f32 {
+    (-x0).copysign(x3)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e228(x0: &[u8], x1: &[u8], out: &mut [i64]) {
+fn e234(x0: &[u16], x1: &[f64], x2: &[i32], x3: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x0[i] - x1[i]) as f32) as u16) as i64);
+        out[i] = ((x1[i] % x3[i]).mul_add((x3[i] - x1[i]), (x3[i] / x3[i]))
+            * ((x1[i]).powi(((x2[i]) % 40)) * ((x0[i]) as f64)))
+            .ceil();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r228(x0: u8, x1: u8) -> i64 {
-    ((((x0 - x1) as f32) as u16) as i64)
+fn r234(x0: u16, x1: f64, x2: i32, x3: f64) -> f64 {
+    ((x1 % x3).mul_add((x3 - x1), (x3 / x3)) * ((x1).powi(((x2) % 40)) * ((x0) as f64))).ceil()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e229(x0: &[u32], x1: &[i64], x2: &[i64], x3: &[i32], out: &mut [i64]) {
+fn e235(x0: &[i16], x1: &[i16], x2: &[u16], out: &mut [i32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x3[i]).saturating_add((x3[i] << 0))) as i64).swap_bytes()
-            + ((((x0[i]) as i64) / ((((x1[i] | 1) % (x2[i] | 1)) | 1) & i64::MAX))
-                << ((128 & x3[i]) >> ((x3[i] as i8) - (x2[i] as i8))))
-                .wrapping_sub((x1[i]).wrapping_sub((((2u8).wrapping_add((x2[i] as u8))) as i64))));
+        out[i] = ((((x1[i] * x0[i]).wrapping_add((((x2[i]).leading_zeros()) as i16)))
+            .leading_zeros()) as i32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r229(x0: u32, x1: i64, x2: i64, x3: i32) -> i64 {
-    ((((x3).saturating_add((x3 << 0))) as i64).swap_bytes()
-        + ((((x0) as i64) / ((((x1 | 1) % (x2 | 1)) | 1) & i64::MAX))
-            << ((128 & x3) >> ((x3 as i8) - (x2 as i8))))
-            .wrapping_sub((x1).wrapping_sub((((2u8).wrapping_add((x2 as u8))) as i64))))
+fn r235(x0: i16, x1: i16, x2: u16) -> i32 {
+    ((((x1 * x0).wrapping_add((((x2).leading_zeros()) as i16))).leading_zeros()) as i32)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e230(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+fn e236(x0: &[i64], x1: &[f32], x2: &[i8], x3: &[usize], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x1[i] % (1e10 - x0[i]).signum());
+        out[i] = (((x0[i]).wrapping_sub(((x0[i] | 1) % (x0[i] | 1))) | x0[i])
+            - (((if (x1[i] == (-0.0)) {
+                ((x2[i]) as usize)
+            } else {
+                (2 + x3[i])
+            })
+            .count_ones()) as i64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r230(x0: f32, x1: f32) -> f32 {
-    (x1 % (1e10 - x0).signum())
+fn r236(x0: i64, x1: f32, x2: i8, x3: usize) -> i64 {
+    (((x0).wrapping_sub(((x0 | 1) % (x0 | 1))) | x0)
+        - (((if (x1 == (-0.0)) {
+            ((x2) as usize)
+        } else {
+            (2 + x3)
+        })
+        .count_ones()) as i64))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e231(x0: &[u64], out: &mut [u64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).reverse_bits() * x0[i]);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r231(x0: u64) -> u64 {
-    ((x0).reverse_bits() * x0)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e232(x0: &[bool], x1: &[u64], out: &mut [usize]) {
+fn e237(x0: &[bool], x1: &[u64], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x1[i]) as usize) + ((x0[i]) as usize));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r232(x0: bool, x1: u64) -> usize {
+fn r237(x0: bool, x1: u64) -> usize {
     (((x1) as usize) + ((x0) as usize))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e233(x0: &[i16], x1: &[usize], x2: &[u16], x3: &[u32], out: &mut [u32]) {
+fn e238(x0: &[i16], x1: &[usize], x2: &[u16], x3: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] =
@@ -3769,39 +3808,39 @@ fn e233(x0: &[i16], x1: &[usize], x2: &[u16], x3: &[u32], out: &mut [u32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r233(x0: i16, x1: usize, x2: u16, x3: u32) -> u32 {
+fn r238(x0: i16, x1: usize, x2: u16, x3: u32) -> u32 {
     ((((!x0) * (x0 + x0)) as u32) % ((x3 | ((x1 >> x2) as u32)) | 1))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e234(x0: &[isize], out: &mut [usize]) {
+fn e239(x0: &[isize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x0[i]).signum() << 65) as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r234(x0: isize) -> usize {
+fn r239(x0: isize) -> usize {
     (((x0).signum() << 65) as usize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e235(x0: &[u32], x1: &[u32], out: &mut [isize]) {
+fn e240(x0: &[u32], x1: &[u32], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((!(!(x0[i]).midpoint(x1[i]))) as isize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r235(x0: u32, x1: u32) -> isize {
+fn r240(x0: u32, x1: u32) -> isize {
     ((!(!(x0).midpoint(x1))) as isize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e236(x0: &[f64], x1: &[f64], x2: &[u32], x3: &[usize], out: &mut [u32]) {
+fn e241(x0: &[f64], x1: &[f64], x2: &[u32], x3: &[usize], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x2[i]).wrapping_mul(
@@ -3814,7 +3853,7 @@ fn e236(x0: &[f64], x1: &[f64], x2: &[u32], x3: &[usize], out: &mut [u32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r236(x0: f64, x1: f64, x2: u32, x3: usize) -> u32 {
+fn r241(x0: f64, x1: f64, x2: u32, x3: usize) -> u32 {
     ((x2).wrapping_mul((((x2 ^ 1) + ((x3) as u32)) | ((x2 & x2) + (255u32 / (x2 | 1)))))
         ^ (if ((x0 - 1.0).floor() <= (x1 % (-x0))) {
             ((((x2) as f64) + (-0.0)) as u32)
@@ -3825,20 +3864,20 @@ fn r236(x0: f64, x1: f64, x2: u32, x3: usize) -> u32 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e237(x0: &[u64], out: &mut [u64]) {
+fn e242(x0: &[u64], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i] >> x0[i]) + (x0[i] * x0[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r237(x0: u64) -> u64 {
+fn r242(x0: u64) -> u64 {
     ((x0 >> x0) + (x0 * x0))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e238(x0: &[usize], x1: &[i32], x2: &[u8], out: &mut [u8]) {
+fn e243(x0: &[usize], x1: &[i32], x2: &[u8], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x0[i]).max(256) >> ((x1[i]) as usize)) as u8)
@@ -3846,13 +3885,13 @@ fn e238(x0: &[usize], x1: &[i32], x2: &[u8], out: &mut [u8]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r238(x0: usize, x1: i32, x2: u8) -> u8 {
+fn r243(x0: usize, x1: i32, x2: u8) -> u8 {
     ((((x0).max(256) >> ((x1) as usize)) as u8) * (64u8 >> ((x2) as i16)).midpoint(127))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e239(x0: &[isize], x1: &[usize], x2: &[usize], x3: &[i16], out: &mut [f32]) {
+fn e244(x0: &[isize], x1: &[usize], x2: &[usize], x3: &[i16], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((-(x0[i] ^ (-2147483648))) as f32).mul_add(
@@ -3872,14 +3911,13 @@ fn e239(x0: &[isize], x1: &[usize], x2: &[usize], x3: &[i16], out: &mut [f32]) {
         ))
         .mul_add(
             ((x0[i] as f32).sqrt()
-                + (((x3[i] as u8) as f32).max((x3[i] as f32).powi((-1))) + 0.0)
-                    .copysign((((x0[i] as f64) / 65536.0) as f32))),
+                + (((x3[i] as u8) as f32).max((x3[i] as f32).powi((-1))) + 0.0).copysign((-1.0))),
             (x3[i] as f32),
         );
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r239(x0: isize, x1: usize, x2: usize, x3: i16) -> f32 {
+fn r244(x0: isize, x1: usize, x2: usize, x3: i16) -> f32 {
     (((-(x0 ^ (-2147483648))) as f32).mul_add(
         ((((x0 as i32) as f32) - (x3 as f32))
             - (if (x1 != x2) {
@@ -3893,15 +3931,14 @@ fn r239(x0: isize, x1: usize, x2: usize, x3: i16) -> f32 {
     ))
     .mul_add(
         ((x0 as f32).sqrt()
-            + (((x3 as u8) as f32).max((x3 as f32).powi((-1))) + 0.0)
-                .copysign((((x0 as f64) / 65536.0) as f32))),
+            + (((x3 as u8) as f32).max((x3 as f32).powi((-1))) + 0.0).copysign((-1.0))),
         (x3 as f32),
     )
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e240(x0: &[u16], x1: &[u16], x2: &[i64], x3: &[bool], out: &mut [i16]) {
+fn e245(x0: &[u16], x1: &[u16], x2: &[i64], x3: &[bool], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((((((x0[i] as u8) as usize) as u32) - ((false | x3[i]) as u32)).count_ones())
@@ -3910,40 +3947,40 @@ fn e240(x0: &[u16], x1: &[u16], x2: &[i64], x3: &[bool], out: &mut [i16]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r240(x0: u16, x1: u16, x2: i64, x3: bool) -> i16 {
+fn r245(x0: u16, x1: u16, x2: i64, x3: bool) -> i16 {
     (((((((x0 as u8) as usize) as u32) - ((false | x3) as u32)).count_ones()) as i16)
         * ((((x0 + x0).wrapping_mul(x1)).saturating_add(((x2) as u16))) as i16))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e241(x0: &[u8], x1: &[i64], x2: &[f32], out: &mut [u8]) {
+fn e246(x0: &[u8], x1: &[i64], x2: &[f32], out: &mut [u8]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i]).pow(((x1[i]) as u32) % 40) + ((x2[i]) as u8));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r241(x0: u8, x1: i64, x2: f32) -> u8 {
+fn r246(x0: u8, x1: i64, x2: f32) -> u8 {
     ((x0).pow(((x1) as u32) % 40) + ((x2) as u8))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e242(x0: &[isize], x1: &[isize], x2: &[i64], out: &mut [isize]) {
+fn e247(x0: &[isize], x1: &[isize], x2: &[i64], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (-((x1[i] * x0[i]).pow(((256 - x2[i]) as u32) % 40) >> 63));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r242(x0: isize, x1: isize, x2: i64) -> isize {
+fn r247(x0: isize, x1: isize, x2: i64) -> isize {
     (-((x1 * x0).pow(((256 - x2) as u32) % 40) >> 63))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e243(x0: &[bool], x1: &[usize], x2: &[f64], x3: &[f64], out: &mut [f64]) {
+fn e248(x0: &[bool], x1: &[usize], x2: &[f64], x3: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((2.0 - x2[i]) + 1.5e-40)
@@ -3956,39 +3993,39 @@ fn e243(x0: &[bool], x1: &[usize], x2: &[f64], x3: &[f64], out: &mut [f64]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r243(x0: bool, x1: usize, x2: f64, x3: f64) -> f64 {
+fn r248(x0: bool, x1: usize, x2: f64, x3: f64) -> f64 {
     (((2.0 - x2) + 1.5e-40) % (if (!x0) { ((x1) as f64) } else { (x3 + x2) })).abs()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e244(x0: &[i64], out: &mut [f32]) {
+fn e249(x0: &[i64], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((x0[i]).leading_zeros()) as u8) as f32);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r244(x0: i64) -> f32 {
+fn r249(x0: i64) -> f32 {
     ((((x0).leading_zeros()) as u8) as f32)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e245(x0: &[u8], x1: &[u32], x2: &[u32], out: &mut [u32]) {
+fn e250(x0: &[u8], x1: &[u32], x2: &[u32], out: &mut [u32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i]).count_ones() * (x1[i] - x2[i]));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r245(x0: u8, x1: u32, x2: u32) -> u32 {
+fn r250(x0: u8, x1: u32, x2: u32) -> u32 {
     ((x0).count_ones() * (x1 - x2))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e246(x0: &[isize], x1: &[isize], x2: &[u64], x3: &[bool], out: &mut [u64]) {
+fn e251(x0: &[isize], x1: &[isize], x2: &[u64], x3: &[bool], out: &mut [u64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((((((x1[i] & x0[i]) as usize).count_ones()) as usize) as u64)
@@ -4002,7 +4039,7 @@ fn e246(x0: &[isize], x1: &[isize], x2: &[u64], x3: &[bool], out: &mut [u64]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r246(x0: isize, x1: isize, x2: u64, x3: bool) -> u64 {
+fn r251(x0: isize, x1: isize, x2: u64, x3: bool) -> u64 {
     ((((((x1 & x0) as usize).count_ones()) as usize) as u64)
         % ((((((x2 * x2).count_ones()) as i16) as u64)
             & (if ((true & x3) && ((-129) != (x2 as i32))) {
@@ -4015,59 +4052,59 @@ fn r246(x0: isize, x1: isize, x2: u64, x3: bool) -> u64 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e247(x0: &[i64], x1: &[i64], out: &mut [i64]) {
+fn e252(x0: &[i64], x1: &[i64], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (!(x0[i] | 4294967295).saturating_sub((x0[i]).max(x1[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r247(x0: i64, x1: i64) -> i64 {
+fn r252(x0: i64, x1: i64) -> i64 {
     (!(x0 | 4294967295).saturating_sub((x0).max(x1)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e248(x0: &[f32], out: &mut [i64]) {
+fn e253(x0: &[f32], out: &mut [i64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i] - 0.5) as i64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r248(x0: f32) -> i64 {
+fn r253(x0: f32) -> i64 {
     ((x0 - 0.5) as i64)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e249(x0: &[isize], out: &mut [usize]) {
+fn e254(x0: &[isize], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((-(x0[i] ^ 100)).trailing_zeros()) as usize);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r249(x0: isize) -> usize {
+fn r254(x0: isize) -> usize {
     (((-(x0 ^ 100)).trailing_zeros()) as usize)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e250(x0: &[f64], out: &mut [f64]) {
+fn e255(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (-(x0[i]).recip());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r250(x0: f64) -> f64 {
+fn r255(x0: f64) -> f64 {
     (-(x0).recip())
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e251(x0: &[i16], x1: &[i16], x2: &[u8], out: &mut [i16]) {
+fn e256(x0: &[i16], x1: &[i16], x2: &[u8], out: &mut [i16]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] =
@@ -4075,13 +4112,13 @@ fn e251(x0: &[i16], x1: &[i16], x2: &[u8], out: &mut [i16]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r251(x0: i16, x1: i16, x2: u8) -> i16 {
+fn r256(x0: i16, x1: i16, x2: u8) -> i16 {
     ((((x2 * x2).count_ones()) as i16) * (-x0).min((x0).wrapping_mul(x1)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e252(x0: &[u8], x1: &[usize], x2: &[u32], out: &mut [usize]) {
+fn e257(x0: &[u8], x1: &[usize], x2: &[u32], out: &mut [usize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (if (!(x0[i] == 32)) {
@@ -4092,7 +4129,7 @@ fn e252(x0: &[u8], x1: &[usize], x2: &[u32], out: &mut [usize]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r252(x0: u8, x1: usize, x2: u32) -> usize {
+fn r257(x0: u8, x1: usize, x2: u32) -> usize {
     (if (!(x0 == 32)) {
         (x1 & (x1).rotate_right(((x2) as u32) % 40))
     } else {
@@ -4102,20 +4139,20 @@ fn r252(x0: u8, x1: usize, x2: u32) -> usize {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e253(x0: &[i32], out: &mut [f64]) {
+fn e258(x0: &[i32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((-x0[i]) as f32) as f64);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r253(x0: i32) -> f64 {
+fn r258(x0: i32) -> f64 {
     (((-x0) as f32) as f64)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e254(x0: &[isize], x1: &[u64], x2: &[f64], out: &mut [isize]) {
+fn e259(x0: &[isize], x1: &[u64], x2: &[f64], out: &mut [isize]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (x0[i]).wrapping_add(
@@ -4125,132 +4162,209 @@ fn e254(x0: &[isize], x1: &[u64], x2: &[f64], out: &mut [isize]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r254(x0: isize, x1: u64, x2: f64) -> isize {
+fn r259(x0: isize, x1: u64, x2: f64) -> isize {
     (x0).wrapping_add(((((x1 << 33u8) * (x1 & x1)).min((((x2) as u64) * (x1 + 256)))) as isize))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e255(x0: &[u16], x1: &[u16], x2: &[f32], out: &mut [u16]) {
+fn e260(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).wrapping_add(((x0[i] * x1[i]) + ((x2[i]) as u16)).swap_bytes());
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r255(x0: u16, x1: u16, x2: f32) -> u16 {
-    (x0).wrapping_add(((x0 * x1) + ((x2) as u16)).swap_bytes())
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e256(x0: &[i8], x1: &[u16], x2: &[u16], x3: &[u16], out: &mut [u16]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((((if true { x3[i] } else { x1[i] }) - (x1[i]).min(x2[i])) << 33) >> 0)
-            + ((!((x0[i]) as u16)) / (x1[i] | 1))
-                .saturating_sub(((((x0[i]) as u8) as f64) as u16)));
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r256(x0: i8, x1: u16, x2: u16, x3: u16) -> u16 {
-    (((((if true { x3 } else { x1 }) - (x1).min(x2)) << 33) >> 0)
-        + ((!((x0) as u16)) / (x1 | 1)).saturating_sub(((((x0) as u8) as f64) as u16)))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e257(x0: &[bool], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (if x0[i] {
-            ((x1[i] % x1[i]) + (x1[i]).rem_euclid(x1[i])).sqrt()
+        out[i] = (if (x0[i] == 2.0) {
+            (x0[i]).fract()
         } else {
-            (((x2[i]).max(65536.0) + 0.0).mul_add((x1[i] - x2[i]), (x3[i] + x1[i]))
-                * ((x3[i] * x2[i]) - ((x3[i] as isize) as f32)))
+            x0[i]
         })
-        .mul_add(((x2[i] as u16) as f32).floor(), (-1e-3));
+        .sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r257(x0: bool, x1: f32, x2: f32, x3: f32) -> f32 {
-    (if x0 {
-        ((x1 % x1) + (x1).rem_euclid(x1)).sqrt()
-    } else {
-        (((x2).max(65536.0) + 0.0).mul_add((x1 - x2), (x3 + x1))
-            * ((x3 * x2) - ((x3 as isize) as f32)))
-    })
-    .mul_add(((x2 as u16) as f32).floor(), (-1e-3))
+fn r260(x0: f32) -> f32 {
+    (if (x0 == 2.0) { (x0).fract() } else { x0 }).sin()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e258(x0: &[f32], x1: &[u16], out: &mut [f32]) {
+fn e261(x0: &[i8], x1: &[i32], x2: &[usize], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x1[i]) as f32) + (9.3e18 + x0[i]));
+        out[i] = ((if (x0[i] <= i8::MIN) {
+            x2[i]
+        } else {
+            ((x1[i]) as usize)
+        }) as f64)
+            .ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r258(x0: f32, x1: u16) -> f32 {
-    (((x1) as f32) + (9.3e18 + x0))
+fn r261(x0: i8, x1: i32, x2: usize) -> f64 {
+    ((if (x0 <= i8::MIN) { x2 } else { ((x1) as usize) }) as f64).ln()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e259(x0: &[i32], out: &mut [isize]) {
+fn e262(x0: &[u8], x1: &[f32], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((((128u64).leading_zeros()) as i32) + (127 ^ x0[i])) as isize);
+        out[i] = ((x2[i] - x1[i]) / ((x0[i]) as f32)).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r259(x0: i32) -> isize {
-    (((((128u64).leading_zeros()) as i32) + (127 ^ x0)) as isize)
+fn r262(x0: u8, x1: f32, x2: f32) -> f32 {
+    ((x2 - x1) / ((x0) as f32)).exp()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e260(x0: &[bool], x1: &[f32], out: &mut [f32]) {
+fn e263(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).min(2147483648.0) + 0.0).trunc()).powf(x1[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r263(x0: f64, x1: f64) -> f64 {
+    (((x0).min(2147483648.0) + 0.0).trunc()).powf(x1)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e264(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).powi(7)).abs() - ((x0[i]).signum() / (x2[i] - x1[i]))).exp();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r264(x0: f32, x1: f32, x2: f32) -> f32 {
+    (((x0).powi(7)).abs() - ((x0).signum() / (x2 - x1))).exp()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e265(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x0[i]).max(x0[i]) + 0.0).abs()).ln();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r265(x0: f64) -> f64 {
+    (((x0).max(x0) + 0.0).abs()).ln()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e266(x0: &[f64], x1: &[bool], x2: &[f32], x3: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (((x2[i]).max(65536.0) + 0.0).mul_add((x3[i] - x3[i]), (x2[i] + x2[i]))
+            * (((x0[i]) as f32) - (if x1[i] { x2[i] } else { x2[i] })))
+        .atan2(x3[i]);
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r266(x0: f64, x1: bool, x2: f32, x3: f32) -> f32 {
+    (((x2).max(65536.0) + 0.0).mul_add((x3 - x3), (x2 + x2))
+        * (((x0) as f32) - (if x1 { x2 } else { x2 })))
+    .atan2(x3)
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e267(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] % x1[i]).sin();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r267(x0: f64, x1: f64) -> f64 {
+    (x0 % x1).sin()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e268(x0: &[f64], out: &mut [f64]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i] + x0[i]).cos();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r268(x0: f64) -> f64 {
+    (x0 + x0).cos()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e269(x0: &[f32], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = (x0[i]).sin();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r269(x0: f32) -> f32 {
+    (x0).sin()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e270(x0: &[f32], x1: &[u16], x2: &[i16], out: &mut [f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = ((((x1[i]) as f32) + (9.3e18 + x0[i])).copysign(x0[i])).cos();
+    }
+}
+#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
+fn r270(x0: f32, x1: u16, x2: i16) -> f32 {
+    ((((x1) as f32) + (9.3e18 + x0)).copysign(x0)).cos()
+}
+
+#[gpu_kernel]
+#[allow(unused_parens, unused_variables, arithmetic_overflow)]
+fn e271(x0: &[bool], x1: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (if x0[i] { x1[i] } else { (-7.75) }).sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r260(x0: bool, x1: f32) -> f32 {
+fn r271(x0: bool, x1: f32) -> f32 {
     (if x0 { x1 } else { (-7.75) }).sin()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e261(x0: &[f64], x1: &[i16], out: &mut [f64]) {
+fn e272(x0: &[f64], x1: &[i16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (if true { x0[i] } else { 0.1 }).atan2((((x1[i]).midpoint(x1[i])) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r261(x0: f64, x1: i16) -> f64 {
+fn r272(x0: f64, x1: i16) -> f64 {
     (if true { x0 } else { 0.1 }).atan2((((x1).midpoint(x1)) as f64))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e262(x0: &[f64], out: &mut [f64]) {
+fn e273(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i]).fract()).sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r262(x0: f64) -> f64 {
+fn r273(x0: f64) -> f64 {
     ((x0).fract()).sin()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e263(x0: &[u32], x1: &[i32], x2: &[i32], out: &mut [f32]) {
+fn e274(x0: &[u32], x1: &[i32], x2: &[i32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (((x0[i]) as f32).powi(
@@ -4262,7 +4376,7 @@ fn e263(x0: &[u32], x1: &[i32], x2: &[i32], out: &mut [f32]) {
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r263(x0: u32, x1: i32, x2: i32) -> f32 {
+fn r274(x0: u32, x1: i32, x2: i32) -> f32 {
     (((x0) as f32).powi(
         (((x1).pow(((x1) as u32) % 40) / (((((x2).leading_zeros()) as i32) | 1) & i32::MAX)) % 40),
     ))
@@ -4271,314 +4385,161 @@ fn r263(x0: u32, x1: i32, x2: i32) -> f32 {
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e264(x0: &[i16], out: &mut [f64]) {
+fn e275(x0: &[i16], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = ((x0[i]) as f64).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r264(x0: i16) -> f64 {
+fn r275(x0: i16) -> f64 {
     ((x0) as f64).cos()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e265(x0: &[f32], out: &mut [f32]) {
+fn e276(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
         out[i] = (-x0[i]).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r265(x0: f32) -> f32 {
+fn r276(x0: f32) -> f32 {
     (-x0).ln()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e266(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
+fn e277(x0: &[f32], x1: &[f32], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).copysign((4294967296.0 / x1[i]))).atan2(x2[i]);
+        out[i] = ((x0[i]).copysign(x1[i])).powf(((2147483648.0 + x2[i]) % (x3[i]).fract()));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r266(x0: f32, x1: f32, x2: f32) -> f32 {
-    ((x0).copysign((4294967296.0 / x1))).atan2(x2)
+fn r277(x0: f32, x1: f32, x2: f32, x3: f32) -> f32 {
+    ((x0).copysign(x1)).powf(((2147483648.0 + x2) % (x3).fract()))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e267(x0: &[f32], x1: &[f32], out: &mut [f32]) {
+fn e278(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).copysign(x1[i]) - (-x0[i])).sin();
+        out[i] = ((x0[i]).rem_euclid(x1[i])).atan2((x2[i] + 9.3e18));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r267(x0: f32, x1: f32) -> f32 {
-    ((x0).copysign(x1) - (-x0)).sin()
+fn r278(x0: f32, x1: f32, x2: f32) -> f32 {
+    ((x0).rem_euclid(x1)).atan2((x2 + 9.3e18))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e268(x0: &[u8], x1: &[f64], out: &mut [f64]) {
+fn e279(x0: &[f64], x1: &[i64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] =
-            (((x0[i]) as f64).trunc() * (-1.0)).atan2((((-0.0) / x1[i]) * (x1[i]).powi((-31))));
+        out[i] = (((x1[i]) as f64) - x0[i]).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r268(x0: u8, x1: f64) -> f64 {
-    (((x0) as f64).trunc() * (-1.0)).atan2((((-0.0) / x1) * (x1).powi((-31))))
+fn r279(x0: f64, x1: i64) -> f64 {
+    (((x1) as f64) - x0).cos()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e269(x0: &[f64], x1: &[i32], out: &mut [f64]) {
+fn e280(x0: &[i16], x1: &[i16], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).powi(((x1[i]) % 40))).cos();
+        out[i] = ((((x0[i]).saturating_add(x1[i])) as f32) - x2[i]).sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r269(x0: f64, x1: i32) -> f64 {
-    ((x0).powi(((x1) % 40))).cos()
+fn r280(x0: i16, x1: i16, x2: f32) -> f32 {
+    ((((x0).saturating_add(x1)) as f32) - x2).sin()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e270(x0: &[f64], out: &mut [f64]) {
+fn e281(x0: &[i32], x1: &[isize], x2: &[isize], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i] / 0.0).cos();
+        out[i] = (((3 & x0[i]) as f32).powi((((x2[i] == x1[i]) as i32) % 40)))
+            .powf((if false { x3[i] } else { x3[i] }).recip());
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r270(x0: f64) -> f64 {
-    (x0 / 0.0).cos()
+fn r281(x0: i32, x1: isize, x2: isize, x3: f32) -> f32 {
+    (((3 & x0) as f32).powi((((x2 == x1) as i32) % 40))).powf((if false { x3 } else { x3 }).recip())
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e271(x0: &[f64], out: &mut [f64]) {
+fn e282(x0: &[i16], x1: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i]).ln();
+        out[i] = ((31i16 / ((x0[i] | 1) & i16::MAX)) as f32).atan2((x1[i] * 9.3e18));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r271(x0: f64) -> f64 {
-    (x0).ln()
+fn r282(x0: i16, x1: f32) -> f32 {
+    ((31i16 / ((x0 | 1) & i16::MAX)) as f32).atan2((x1 * 9.3e18))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e272(x0: &[f64], x1: &[u32], out: &mut [f64]) {
+fn e283(x0: &[i16], x1: &[u16], x2: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (1.5e-40 % x0[i]).powf(((x1[i]) as f64));
+        out[i] = ((((x0[i]).rotate_left(((x1[i]) as u32) % 40)) as f64)
+            - ((x2[i]).fract() * (x2[i] + x2[i])))
+            .cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r272(x0: f64, x1: u32) -> f64 {
-    (1.5e-40 % x0).powf(((x1) as f64))
+fn r283(x0: i16, x1: u16, x2: f64) -> f64 {
+    ((((x0).rotate_left(((x1) as u32) % 40)) as f64) - ((x2).fract() * (x2 + x2))).cos()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e273(x0: &[u64], x1: &[f32], x2: &[f32], out: &mut [f32]) {
+fn e284(x0: &[i8], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]) as f32).powf((if false { x2[i] } else { x1[i] }));
+        out[i] = ((x0[i]) as f64).sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r273(x0: u64, x1: f32, x2: f32) -> f32 {
-    ((x0) as f32).powf((if false { x2 } else { x1 }))
+fn r284(x0: i8) -> f64 {
+    ((x0) as f64).sin()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e274(x0: &[f32], x1: &[i16], x2: &[f32], out: &mut [f32]) {
+fn e285(x0: &[u8], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((((x1[i]) as f32) * (x0[i] % (-0.0))) % ((x0[i]).min(x2[i]) + 0.0).sqrt()).exp();
+        out[i] = ((x0[i]) as f32).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r274(x0: f32, x1: i16, x2: f32) -> f32 {
-    ((((x1) as f32) * (x0 % (-0.0))) % ((x0).min(x2) + 0.0).sqrt()).exp()
+fn r285(x0: u8) -> f32 {
+    ((x0) as f32).cos()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e275(x0: &[f64], out: &mut [f64]) {
+fn e286(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).signum() - (-7.75)).fract()).ln();
+        out[i] = ((-x0[i]).rem_euclid((x1[i] - x2[i]))).atan2(x1[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r275(x0: f64) -> f64 {
-    (((x0).signum() - (-7.75)).fract()).ln()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e276(x0: &[bool], x1: &[isize], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (-((if x0[i] { x1[i] } else { 3 }) as f64)).exp();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r276(x0: bool, x1: isize) -> f64 {
-    (-((if x0 { x1 } else { 3 }) as f64)).exp()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e277(x0: &[f32], x1: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (-x0[i]).atan2(x1[i]);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r277(x0: f32, x1: f32) -> f32 {
-    (-x0).atan2(x1)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e278(x0: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i] % x0[i]).max((x0[i]).round()) + 0.0).sin();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r278(x0: f64) -> f64 {
-    ((x0 % x0).max((x0).round()) + 0.0).sin()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e279(x0: &[f32], x1: &[f32], x2: &[usize], x3: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).rem_euclid(x1[i])).powf(
-            (if (x2[i] > x2[i]) {
-                (x3[i]).abs()
-            } else {
-                x0[i]
-            }),
-        );
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r279(x0: f32, x1: f32, x2: usize, x3: f32) -> f32 {
-    ((x0).rem_euclid(x1)).powf((if (x2 > x2) { (x3).abs() } else { x0 }))
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e280(x0: &[f32], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]) as f64).cos();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r280(x0: f32) -> f64 {
-    ((x0) as f64).cos()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e281(x0: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]).min(3.25) + 0.0) / x0[i]).powf(x0[i]);
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r281(x0: f64) -> f64 {
-    (((x0).min(3.25) + 0.0) / x0).powf(x0)
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e282(x0: &[f64], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (x0[i] + x0[i]).sin();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r282(x0: f64) -> f64 {
-    (x0 + x0).sin()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e283(x0: &[f32], x1: &[i64], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).powi(7) + ((x1[i]) as f32)).ln();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r283(x0: f32, x1: i64) -> f32 {
-    ((x0).powi(7) + ((x1) as f32)).ln()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e284(x0: &[usize], out: &mut [f64]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i] >> 0) + (if true { x0[i] } else { x0[i] })) as f64).ln();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r284(x0: usize) -> f64 {
-    (((x0 >> 0) + (if true { x0 } else { x0 })) as f64).ln()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e285(x0: &[f32], x1: &[f32], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = (((x0[i]).rem_euclid(x1[i])).rem_euclid((x0[i] + 9.3e18))).ln();
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r285(x0: f32, x1: f32) -> f32 {
-    (((x0).rem_euclid(x1)).rem_euclid((x0 + 9.3e18))).ln()
-}
-
-#[gpu_kernel]
-#[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e286(x0: &[f32], x1: &[f32], x2: &[u32], x3: &[u16], out: &mut [f32]) {
-    let i = grid_1d();
-    if i < out.len() {
-        out[i] = ((x0[i]).mul_add((-0.0), x1[i]) - (x1[i] + x0[i])).atan2(
-            (if (x2[i] == x2[i]) {
-                ((x3[i]) as f32)
-            } else {
-                (-x1[i])
-            }),
-        );
-    }
-}
-#[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r286(x0: f32, x1: f32, x2: u32, x3: u16) -> f32 {
-    ((x0).mul_add((-0.0), x1) - (x1 + x0)).atan2((if (x2 == x2) { ((x3) as f32) } else { (-x1) }))
+fn r286(x0: f32, x1: f32, x2: f32) -> f32 {
+    ((-x0).rem_euclid((x1 - x2))).atan2(x1)
 }
 
 #[gpu_kernel]
@@ -4586,38 +4547,41 @@ fn r286(x0: f32, x1: f32, x2: u32, x3: u16) -> f32 {
 fn e287(x0: &[f64], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x1[i] + x0[i]).exp();
+        out[i] = ((65536.0 / x1[i]) / x0[i]).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r287(x0: f64, x1: f64) -> f64 {
-    (x1 + x0).exp()
+    ((65536.0 / x1) / x0).exp()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e288(x0: &[f32], x1: &[u64], out: &mut [f32]) {
+fn e288(x0: &[i16], x1: &[i16], x2: &[i64], x3: &[f32], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).mul_add(0.1, 4294967296.0)).atan2(((x1[i]) as f32).round());
+        out[i] = ((((256i16).wrapping_mul(x0[i])).max((x1[i]).rotate_right(((x2[i]) as u32) % 40)))
+            as f64)
+            .powf(((0.0 - x3[i]) as f64));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r288(x0: f32, x1: u64) -> f32 {
-    ((x0).mul_add(0.1, 4294967296.0)).atan2(((x1) as f32).round())
+fn r288(x0: i16, x1: i16, x2: i64, x3: f32) -> f64 {
+    ((((256i16).wrapping_mul(x0)).max((x1).rotate_right(((x2) as u32) % 40))) as f64)
+        .powf(((0.0 - x3) as f64))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e289(x0: &[usize], out: &mut [f32]) {
+fn e289(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]) as f32).exp();
+        out[i] = (x0[i] - 4294967296.0).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r289(x0: usize) -> f32 {
-    ((x0) as f32).exp()
+fn r289(x0: f32) -> f32 {
+    (x0 - 4294967296.0).cos()
 }
 
 #[gpu_kernel]
@@ -4625,186 +4589,171 @@ fn r289(x0: usize) -> f32 {
 fn e290(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((2i8) as f64) + (x0[i]).signum()).ln();
+        out[i] = (x0[i]).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
 fn r290(x0: f64) -> f64 {
-    (((2i8) as f64) + (x0).signum()).ln()
+    (x0).cos()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e291(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+fn e291(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).signum()).atan2(x1[i]);
+        out[i] = (x0[i]).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r291(x0: f64, x1: f64) -> f64 {
-    ((x0).signum()).atan2(x1)
+fn r291(x0: f32) -> f32 {
+    (x0).ln()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e292(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+fn e292(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (x0[i] % 255.5).atan2((x1[i] - x0[i]));
+        out[i] = ((x0[i] * (-1e-3)).abs()).exp();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r292(x0: f64, x1: f64) -> f64 {
-    (x0 % 255.5).atan2((x1 - x0))
+fn r292(x0: f64) -> f64 {
+    ((x0 * (-1e-3)).abs()).exp()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e293(x0: &[i32], out: &mut [f64]) {
+fn e293(x0: &[i16], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i] & x0[i]) as f64).ln();
+        out[i] = (((x0[i]) as i64) as f64).powf(x1[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r293(x0: i32) -> f64 {
-    ((x0 & x0) as f64).ln()
+fn r293(x0: i16, x1: f64) -> f64 {
+    (((x0) as i64) as f64).powf(x1)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e294(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
+fn e294(x0: &[f32], x1: &[i32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (-((x1[i] / 1.0) * (x0[i]).powi((-2)))).powf((x2[i]).ceil());
+        out[i] = ((2.0 + x0[i]).powi(((x1[i] << 63) % 40))).sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r294(x0: f32, x1: f32, x2: f32) -> f32 {
-    (-((x1 / 1.0) * (x0).powi((-2)))).powf((x2).ceil())
+fn r294(x0: f32, x1: i32) -> f32 {
+    ((2.0 + x0).powi(((x1 << 63) % 40))).sin()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e295(x0: &[f64], out: &mut [f64]) {
+fn e295(x0: &[usize], x1: &[bool], x2: &[f32], x3: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).mul_add(x0[i], x0[i])).ln();
+        out[i] = ((((x0[i]) as f32) % (if x1[i] { x3[i] } else { x2[i] }))
+            / ((x3[i]).powi((-3)) % ((x2[i] as u8) as f32)))
+            .sin();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r295(x0: f64) -> f64 {
-    ((x0).mul_add(x0, x0)).ln()
+fn r295(x0: usize, x1: bool, x2: f32, x3: f32) -> f32 {
+    ((((x0) as f32) % (if x1 { x3 } else { x2 })) / ((x3).powi((-3)) % ((x2 as u8) as f32))).sin()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e296(x0: &[f64], x1: &[f32], out: &mut [f32]) {
+fn e296(x0: &[f64], x1: &[f64], x2: &[f64], x3: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]) as u16) as f32).powf(x1[i]);
+        out[i] = (((x2[i] - x1[i]).max(x3[i]) + 0.0) + (1.0 * x0[i]).rem_euclid((x1[i] / x0[i])))
+            .powf(x3[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r296(x0: f64, x1: f32) -> f32 {
-    (((x0) as u16) as f32).powf(x1)
+fn r296(x0: f64, x1: f64, x2: f64, x3: f64) -> f64 {
+    (((x2 - x1).max(x3) + 0.0) + (1.0 * x0).rem_euclid((x1 / x0))).powf(x3)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e297(x0: &[f32], x1: &[f32], x2: &[f32], out: &mut [f32]) {
+fn e297(x0: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).signum() - x0[i]).rem_euclid((x0[i] * x1[i]).ceil())).atan2(x2[i]);
+        out[i] = (x0[i]).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r297(x0: f32, x1: f32, x2: f32) -> f32 {
-    (((x0).signum() - x0).rem_euclid((x0 * x1).ceil())).atan2(x2)
+fn r297(x0: f64) -> f64 {
+    (x0).cos()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e298(x0: &[i16], x1: &[i16], x2: &[f32], x3: &[u16], out: &mut [f64]) {
+fn e298(x0: &[u32], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (if ((x0[i] / ((x1[i] | 1) & i16::MAX)) <= (x0[i] % ((x0[i] | 1) & i16::MAX))) {
-            (x1[i] as f64)
-        } else {
-            (if (x2[i] < x2[i]) {
-                ((x3[i]) as f64)
-            } else {
-                (x2[i] as f64)
-            })
-        })
-        .sin();
+        out[i] = (((x0[i]) as f64) * x1[i]).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r298(x0: i16, x1: i16, x2: f32, x3: u16) -> f64 {
-    (if ((x0 / ((x1 | 1) & i16::MAX)) <= (x0 % ((x0 | 1) & i16::MAX))) {
-        (x1 as f64)
-    } else {
-        (if (x2 < x2) {
-            ((x3) as f64)
-        } else {
-            (x2 as f64)
-        })
-    })
-    .sin()
+fn r298(x0: u32, x1: f64) -> f64 {
+    (((x0) as f64) * x1).cos()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e299(x0: &[f64], out: &mut [f64]) {
+fn e299(x0: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (((x0[i]).mul_add(x0[i], 0.5)).copysign(x0[i])).ln();
+        out[i] = (x0[i]).atan2((-((-1.0) - x0[i])));
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r299(x0: f64) -> f64 {
-    (((x0).mul_add(x0, 0.5)).copysign(x0)).ln()
+fn r299(x0: f32) -> f32 {
+    (x0).atan2((-((-1.0) - x0)))
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e300(x0: &[f32], out: &mut [f32]) {
+fn e300(x0: &[usize], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = (-x0[i]).sin();
+        out[i] = (((x0[i]) as f32).powi(0)).cos();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r300(x0: f32) -> f32 {
-    (-x0).sin()
+fn r300(x0: usize) -> f32 {
+    (((x0) as f32).powi(0)).cos()
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e301(x0: &[u8], out: &mut [f32]) {
+fn e301(x0: &[usize], x1: &[f64], out: &mut [f64]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]) as f32).atan2(1e10);
+        out[i] = ((x0[i]) as f64).powf(x1[i]);
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r301(x0: u8) -> f32 {
-    ((x0) as f32).atan2(1e10)
+fn r301(x0: usize, x1: f64) -> f64 {
+    ((x0) as f64).powf(x1)
 }
 
 #[gpu_kernel]
 #[allow(unused_parens, unused_variables, arithmetic_overflow)]
-fn e302(x0: &[f64], x1: &[f64], out: &mut [f64]) {
+fn e302(x0: &[u64], x1: &[f32], out: &mut [f32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = ((x0[i]).mul_add(x1[i], 1.5e-40) % (x0[i]).rem_euclid(x0[i])).exp();
+        out[i] = ((-((x0[i]) as f32)).min(x1[i]) + 0.0).ln();
     }
 }
 #[allow(unused_parens, unused_variables, arithmetic_overflow, clippy::all)]
-fn r302(x0: f64, x1: f64) -> f64 {
-    ((x0).mul_add(x1, 1.5e-40) % (x0).rem_euclid(x0)).exp()
+fn r302(x0: u64, x1: f32) -> f32 {
+    ((-((x0) as f32)).min(x1) + 0.0).ln()
 }
 
 #[gpu_kernel]
@@ -10117,7 +10066,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e40",
-        expr: "(x0 / (((((x1 * 1)) as f32)).powi((-3))).copysign((3.25 * x2)))",
+        expr: "(x0 * (((((x1 * 1)) as f32)).powi((-3))).copysign(x2))",
         params: &[F32, U16, F32],
         out: F32,
         transcendental: false,
@@ -10134,65 +10083,65 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e41",
-        expr: "(((((((255 - x3)) as i16)).count_ones()) as usize) | (((x0 >> 0) / ((((x1).count_ones()) as usize) | 1)) >> ((x2 % ((x2 | 1) & i32::MAX)) % (((((x3).trailing_zeros()) as i32) | 1) & i32::MAX))))",
-        params: &[Usize, Isize, I32, U64],
+        expr: "(((!(x0).saturating_mul(x0))) as usize)",
+        params: &[U16],
         out: Usize,
         transcendental: false,
         source: || e41::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e41::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e41::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r41(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r41(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e42",
-        expr: "((((x0).abs()).wrapping_add(x1)) as i16)",
-        params: &[I32, I32],
-        out: I16,
+        expr: "((((((x2 % x3) % (x2 - (-7.75)))) as i32) - ((((x0 / x0)) as i32) ^ (!((x1) as i32)))) & (x3 as i32))",
+        params: &[F32, Isize, F64, F64],
+        out: I32,
         transcendental: false,
         source: || e42::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e42::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e42::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r42(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r42(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e43",
-        expr: "((x1 / x0) - (-x0))",
-        params: &[F64, F64],
+        expr: "(((((x0 % (x0 / x0))).min((((x1).max(x2) + 0.0) / (x0).fract())) + 0.0)).sqrt()).fract()",
+        params: &[F64, F64, F64],
         out: F64,
         transcendental: false,
         source: || e43::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e43::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e43::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r43(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r43(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e44",
-        expr: "((((x1).count_ones()) as i32) - x0)",
-        params: &[I32, U64],
-        out: I32,
+        expr: "(((256usize) as i64) - (x1 - x0))",
+        params: &[I64, I64],
+        out: I64,
         transcendental: false,
         source: || e44::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e44::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10200,33 +10149,35 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e45",
-        expr: "(((256usize) as i64) - (x1 - x0))",
-        params: &[I64, I64],
-        out: I64,
-        transcendental: false,
-        source: || e45::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e45::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r45(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
-    },
-    Case {
-        name: "e46",
         expr: "(((x0 & 4294967295) >> (x1 / (x2 | 1))) + (!(x0 + x3)))",
         params: &[U32, U8, U8, U32],
         out: U32,
         transcendental: false,
-        source: || e46::CUDA_SOURCE.as_str(),
+        source: || e45::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
             let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e45::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r45(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e46",
+        expr: "(if ((x1 * x0) == (x0 / x0)) { ((0 | x2) << (((x3).leading_zeros()) as i64)) } else { ((x2).midpoint(x2) & x2) })",
+        params: &[F64, F64, U64, U16],
+        out: U64,
+        transcendental: false,
+        source: || e46::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
             e46::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10234,17 +10185,17 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e47",
-        expr: "(if ((x1 * x0) == (x0 / x0)) { ((0 | x2) << (((x3).leading_zeros()) as i64)) } else { ((x2).midpoint(x2) & x2) })",
-        params: &[F64, F64, U64, U16],
-        out: U64,
+        expr: "(((((((x2).count_ones() - (x0 << x1)) / (((7 - x0)).pow(((((x3) as u8)) as u32) % 40) | 1))) as u64)) as i16)",
+        params: &[U32, U16, Isize, U16],
+        out: I16,
         transcendental: false,
         source: || e47::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e47::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10252,33 +10203,31 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e48",
-        expr: "(((((((x2).count_ones() - (x0 << x1)) / (((7 - x0)).pow(((((x3) as u8)) as u32) % 40) | 1))) as u64)) as i16)",
-        params: &[U32, U16, Isize, U16],
-        out: I16,
-        transcendental: false,
-        source: || e48::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e48::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r48(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e49",
         expr: "(((((x0 + x0) * (x0 * x0)) + ((x1) as u16))).wrapping_neg() << 32)",
         params: &[U16, U8],
         out: U16,
         transcendental: false,
-        source: || e49::CUDA_SOURCE.as_str(),
+        source: || e48::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
             let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e48::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r48(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e49",
+        expr: "(((-1e-3) % x1) + (x0 - x0))",
+        params: &[F64, F64],
+        out: F64,
+        transcendental: false,
+        source: || e49::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e49::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10286,15 +10235,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e50",
-        expr: "(((-1e-3) % x1) + (x0 - x0))",
-        params: &[F64, F64],
-        out: F64,
+        expr: "(((x0).powi(10) * ((x1) as f32))).abs()",
+        params: &[F32, I64],
+        out: F32,
         transcendental: false,
         source: || e50::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e50::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10302,33 +10251,35 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e51",
-        expr: "(((x0).powi(10) * ((x1) as f32))).abs()",
-        params: &[F32, I64],
-        out: F32,
-        transcendental: false,
-        source: || e51::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e51::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r51(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
-    },
-    Case {
-        name: "e52",
         expr: "(((((-((x1).signum() * (x1 * 32))) + ((((x0) as i16) & (x1 + x1)) << ((32 - x2) >> x3)))).trailing_zeros()) as i16)",
         params: &[Bool, I16, I32, Usize],
         out: I16,
         transcendental: false,
-        source: || e52::CUDA_SOURCE.as_str(),
+        source: || e51::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
             let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e51::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r51(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e52",
+        expr: "(((((((x2 << x3) & (x2 >> 100))) as f64) - (-((((x0).max(x0) + 0.0)).max((x1 + x0)) + 0.0)))) as u16)",
+        params: &[F64, F64, I32, Usize],
+        out: U16,
+        transcendental: false,
+        source: || e52::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
             e52::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10336,17 +10287,17 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e53",
-        expr: "(((((((x2 << x3) & (x2 >> 100))) as f64) - (-((((x0).max(x0) + 0.0)).max((x1 + x0)) + 0.0)))) as u16)",
-        params: &[F64, F64, I32, Usize],
-        out: U16,
+        expr: "(((((((x2 * x3)) as i64) - ((!x1) * (((x0).leading_zeros()) as i64))) << ((((x1 as usize)).wrapping_add((x0 as usize)) - ((((x2 as u64)).leading_zeros()) as usize))).midpoint((((x1 as usize) | (x2 as usize)) - ((x3 as usize) % ((x0 as usize) | 1))))) | 1) / ((if (((((x3 as u32)) as i64) < x1) || ((x3 as f64) >= ((x1) as f64))) { (((((x2 as u8) + (x3 as u8))) as i64)).abs() } else { x1 }) | 1))",
+        params: &[I8, I64, U16, U16],
+        out: I64,
         transcendental: false,
         source: || e53::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e53::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10354,33 +10305,31 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e54",
-        expr: "(((((((x2 * x3)) as i64) - ((!x1) * (((x0).leading_zeros()) as i64))) << ((((x1 as usize)).wrapping_add((x0 as usize)) - ((((x2 as u64)).leading_zeros()) as usize))).midpoint((((x1 as usize) | (x2 as usize)) - ((x3 as usize) % ((x0 as usize) | 1))))) | 1) / ((if (((((x3 as u32)) as i64) < x1) || ((x3 as f64) >= ((x1) as f64))) { (((((x2 as u8) + (x3 as u8))) as i64)).abs() } else { x1 }) | 1))",
-        params: &[I8, I64, U16, U16],
-        out: I64,
-        transcendental: false,
-        source: || e54::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e54::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r54(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e55",
         expr: "((-x1) * (32 + x0))",
         params: &[I16, I16],
         out: I16,
         transcendental: false,
-        source: || e55::CUDA_SOURCE.as_str(),
+        source: || e54::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
             let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e54::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r54(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e55",
+        expr: "((x0 ^ 65535)).max(((x1) as i64))",
+        params: &[I64, F32],
+        out: I64,
+        transcendental: false,
+        source: || e55::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e55::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10388,102 +10337,104 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e56",
-        expr: "((x0 ^ 65535)).max(((x1) as i64))",
-        params: &[I64, F32],
-        out: I64,
-        transcendental: false,
-        source: || e56::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e56::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r56(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
-    },
-    Case {
-        name: "e57",
         expr: "(((!((x1).reverse_bits() & ((x0) as u8))) >> 8) + (!((((x2).pow(((x0) as u32) % 40)) as u8)).saturating_sub(((x3 & x1) & (((x0 as i32)) as u8)))))",
         params: &[I16, U8, Usize, U8],
         out: U8,
         transcendental: false,
-        source: || e57::CUDA_SOURCE.as_str(),
+        source: || e56::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
             let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e57::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e56::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r57(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r56(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e58",
+        name: "e57",
         expr: "(((x0).ceil()).max((x1 / 2147483648.0)) + 0.0)",
         params: &[F32, F32],
         out: F32,
         transcendental: false,
-        source: || e58::CUDA_SOURCE.as_str(),
+        source: || e57::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e58::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e57::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r58(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r57(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e59",
+        name: "e58",
         expr: "(((((x2).reverse_bits() % (((7 - x3) | 1) & i8::MAX))) as u8) - (((((x1) as i16)) as u8) + x0))",
         params: &[U8, Isize, I8, I8],
         out: U8,
         transcendental: false,
-        source: || e59::CUDA_SOURCE.as_str(),
+        source: || e58::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
             let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e59::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e58::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r59(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r58(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e60",
+        name: "e59",
         expr: "((!(x0 - x0)) * (((x2) as u8) - (x1 | x0)))",
         params: &[U8, U8, I32],
         out: U8,
         transcendental: false,
-        source: || e60::CUDA_SOURCE.as_str(),
+        source: || e59::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
             let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e60::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e59::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r60(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r59(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e61",
+        name: "e60",
         expr: "((!(x0 - (((255u8 % (x1 | 1))) as u16))) >> ((x2 + x3) + x2))",
         params: &[U16, U8, U32, U32],
         out: U16,
         transcendental: false,
-        source: || e61::CUDA_SOURCE.as_str(),
+        source: || e60::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
             let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e60::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r60(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e61",
+        expr: "((-x0) + ((((((x1) as f32)).max((x2 + x3)) + 0.0)).powi((((if ((x0 as i8) == (x3 as i8)) { ((x2 as i32) - (x2 as i32)) } else { ((x1 as i32) + (x1 as i32)) })) % 40)) - ((((x1 as u16)) as f32)).mul_add((((256i32 ^ 7)) as f32), ((x2 * 2.0) % (x2 + 9.3e18)))))",
+        params: &[F32, Usize, F32, F32],
+        out: F32,
+        transcendental: false,
+        source: || e61::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e61::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10491,100 +10442,100 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e62",
-        expr: "((-x0) + ((((((x1) as f32)).max((x2 + x3)) + 0.0)).powi((((if ((x0 as i8) == (x3 as i8)) { ((x2 as i32) - (x2 as i32)) } else { ((x1 as i32) + (x1 as i32)) })) % 40)) - ((((x1 as u16)) as f32)).mul_add((((256i32 ^ 7)) as f32), ((x2 * 2.0) % (x2 + 9.3e18)))))",
-        params: &[F32, Usize, F32, F32],
-        out: F32,
-        transcendental: false,
-        source: || e62::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e62::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r62(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e63",
         expr: "(((((((((x0).rotate_right(((x1) as u32) % 40)) as i16)).signum()).trailing_zeros()) as usize)) as u64)",
         params: &[I32, Isize],
         out: U64,
         transcendental: false,
-        source: || e63::CUDA_SOURCE.as_str(),
+        source: || e62::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
             let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e63::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e62::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r63(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r62(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e64",
+        name: "e63",
         expr: "(((if ((x2 || x3) ^ ((x3 as i16) != (x1 as i16))) { x0 } else { ((((x1) as u64)) as i8) }) - ((((x0 | 1) % (x0 | 1))).wrapping_mul((((x1).count_ones()) as i8)) + (x0).wrapping_sub(x0))) << 33)",
         params: &[I8, I32, Bool, Bool],
         out: I8,
         transcendental: false,
-        source: || e64::CUDA_SOURCE.as_str(),
+        source: || e63::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
             let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e64::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e63::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r64(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r63(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e65",
+        name: "e64",
         expr: "((x0 % (x0 | 1)) + ((x1) as usize))",
         params: &[Usize, I64],
         out: Usize,
         transcendental: false,
-        source: || e65::CUDA_SOURCE.as_str(),
+        source: || e64::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
             let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e65::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e64::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r65(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r64(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e66",
+        name: "e65",
         expr: "((!x0)).swap_bytes()",
         params: &[I64],
         out: I64,
         transcendental: false,
-        source: || e66::CUDA_SOURCE.as_str(),
+        source: || e65::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
             let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e66::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e65::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r66(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r65(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
-        name: "e67",
+        name: "e66",
         expr: "(((-(x3 % x3)) % ((((-2isize)).wrapping_sub((x2 as isize))) as f64)) % (((((x0) as f32)) as f64) * (((x1).pow(((x2) as u32) % 40)) as f64)))",
         params: &[U32, U8, U16, F64],
         out: F64,
         transcendental: false,
-        source: || e67::CUDA_SOURCE.as_str(),
+        source: || e66::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e66::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r66(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e67",
+        expr: "(if (x0 == x0) { (2147483648.0 * x1) } else { (if x2 { x3 } else { x3 }) })",
+        params: &[F64, F32, Bool, F32],
+        out: F32,
+        transcendental: false,
+        source: || e67::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e67::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10592,17 +10543,17 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e68",
-        expr: "(if (x0 == x0) { (2147483648.0 * x1) } else { (if x2 { x3 } else { x3 }) })",
-        params: &[F64, F32, Bool, F32],
-        out: F32,
+        expr: "((((-(x1 * (-128))) & (((-1) & x3) / (((x1 + 32767) | 1) & i16::MAX))) + ((((x0) as i16)).saturating_mul((x1 - x1)) + (((x1 | 1) % (x1 | 1)) * ((x2) as i16)))) | x1)",
+        params: &[U64, I16, I64, I16],
+        out: I16,
         transcendental: false,
         source: || e68::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e68::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10610,51 +10561,51 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e69",
-        expr: "((((-(x1 * (-128))) & (((-1) & x3) / (((x1 + 32767) | 1) & i16::MAX))) + ((((x0) as i16)).saturating_mul((x1 - x1)) + (((x1 | 1) % (x1 | 1)) * ((x2) as i16)))) | x1)",
-        params: &[U64, I16, I64, I16],
-        out: I16,
-        transcendental: false,
-        source: || e69::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e69::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r69(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e70",
         expr: "((((-1) & x0)).leading_zeros() >> (((!x1) | 1) % ((-x1) | 1)))",
         params: &[I16, Isize],
         out: U32,
         transcendental: false,
-        source: || e70::CUDA_SOURCE.as_str(),
+        source: || e69::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
             let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e70::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e69::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r70(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r69(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e71",
+        name: "e70",
         expr: "(((((x3).saturating_mul(32)) as f32)).abs() / ((((x1) as f32) / ((x0) as f32)) * x2))",
         params: &[I32, I8, F32, U8],
         out: F32,
         transcendental: false,
-        source: || e71::CUDA_SOURCE.as_str(),
+        source: || e70::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e70::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r70(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e71",
+        expr: "(((x1 >> x3) + (x2 >> 65)) & (x0).midpoint(x1))",
+        params: &[I8, I8, I8, I16],
+        out: I8,
+        transcendental: false,
+        source: || e71::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
             e71::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10662,217 +10613,217 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e72",
-        expr: "(((x1 >> x3) + (x2 >> 65)) & (x0).midpoint(x1))",
-        params: &[I8, I8, I8, I16],
-        out: I8,
-        transcendental: false,
-        source: || e72::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e72::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r72(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e73",
         expr: "(((((-0.0) + x0)) as f64) + (((x2) as f64) + (x1 / 255.5)))",
         params: &[F32, F64, I16],
         out: F64,
         transcendental: false,
-        source: || e73::CUDA_SOURCE.as_str(),
+        source: || e72::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e73::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e72::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r73(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r72(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e74",
+        name: "e73",
         expr: "((x1 * x0) + 2147483647)",
         params: &[I64, I64],
         out: I64,
         transcendental: false,
-        source: || e74::CUDA_SOURCE.as_str(),
+        source: || e73::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
             let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e74::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e73::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r74(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r73(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e75",
+        name: "e74",
         expr: "((x0 << x1)).pow((((x2 * 256)) as u32) % 40)",
         params: &[U8, I8, I64],
         out: U8,
         transcendental: false,
-        source: || e75::CUDA_SOURCE.as_str(),
+        source: || e74::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
             let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e75::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e74::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r75(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r74(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e76",
+        name: "e75",
         expr: "(((x0 - x0)).saturating_sub(((true) as u64)) + ((x0 - x0) + (x0 + x0)))",
         params: &[U64],
         out: U64,
         transcendental: false,
-        source: || e76::CUDA_SOURCE.as_str(),
+        source: || e75::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
             let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e76::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e75::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r76(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r75(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
-        name: "e77",
+        name: "e76",
         expr: "(((x1 * x1) + (x1 >> 15)) ^ (((100i16) as u32) << x0))",
         params: &[I8, U32],
         out: U32,
         transcendental: false,
-        source: || e77::CUDA_SOURCE.as_str(),
+        source: || e76::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
             let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e77::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e76::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r77(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r76(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e78",
+        name: "e77",
         expr: "(((x0).min((if x1 { x2 } else { 127 })) + ((x2 * 3) << (x3 / ((x3 | 1) & i8::MAX)))) % ((((((x2 as u8) * 127)) as u16) * ((x0 & x2) ^ (x0 << x3))) | 1))",
         params: &[U16, Bool, U16, I8],
         out: U16,
         transcendental: false,
-        source: || e78::CUDA_SOURCE.as_str(),
+        source: || e77::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
             let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e78::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e77::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r78(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r77(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e79",
+        name: "e78",
         expr: "((x0 % x0) % (x0 % x0))",
         params: &[F64],
         out: F64,
         transcendental: false,
-        source: || e79::CUDA_SOURCE.as_str(),
+        source: || e78::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e79::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e78::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r79(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r78(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
-        name: "e80",
+        name: "e79",
         expr: "(if (((x0).rotate_right(((x0) as u32) % 40) >= (x0 + 128)) || (((-2147483648) * x1) != x1)) { (x0 ^ 255u8) } else { (x0 >> (-((x2) as i8))) })",
         params: &[U8, Isize, U8],
         out: U8,
         transcendental: false,
-        source: || e80::CUDA_SOURCE.as_str(),
+        source: || e79::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
             let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e80::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e79::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r80(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r79(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e81",
+        name: "e80",
         expr: "(x0 << (x1 >> 7))",
         params: &[I64, I16],
         out: I64,
         transcendental: false,
-        source: || e81::CUDA_SOURCE.as_str(),
+        source: || e80::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
             let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e81::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e80::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r81(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r80(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e82",
+        name: "e81",
         expr: "(((((if (x2 && x2) { (x3 / (x3 | 1)) } else { (7 + x3) })) as f64) % (x1 % (-(x0 - x1)))) / ((((((x3 as i32)) as f64)).mul_add((((x1 as i8)) as f64), (((x1 as i64)) as f64))).round() % (((((x1 as u16)).reverse_bits()) as f64)).signum()))",
         params: &[F64, F64, Bool, U32],
         out: F64,
         transcendental: false,
-        source: || e82::CUDA_SOURCE.as_str(),
+        source: || e81::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e82::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e81::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r82(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r81(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e83",
+        name: "e82",
         expr: "((((((x0) as i64) >> 3) | (((x2 | 1) % ((-2147483648i64) | 1)) | ((2147483647i64 | 1) % (x1 | 1))))) as i16)",
         params: &[U16, I64, I64],
         out: I16,
         transcendental: false,
-        source: || e83::CUDA_SOURCE.as_str(),
+        source: || e82::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
             let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e83::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e82::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r83(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r82(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e84",
+        name: "e83",
         expr: "(((x0 ^ x0) << x1) / (((((x2 % (x3 | 1))).trailing_zeros()) as u8) | 1))",
         params: &[U8, I8, U64, U64],
         out: U8,
         transcendental: false,
-        source: || e84::CUDA_SOURCE.as_str(),
+        source: || e83::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
             let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e83::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r83(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e84",
+        expr: "((((x0) as f32) + x1) * ((x2).mul_add(9.3e18, x3) % (0.1 * x1)))",
+        params: &[Isize, F32, F32, F32],
+        out: F32,
+        transcendental: false,
+        source: || e84::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e84::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -10880,14 +10831,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e85",
-        expr: "((((x0) as f32) + x1) * ((x2).mul_add(9.3e18, x3) % (0.1 * x1)))",
-        params: &[Isize, F32, F32, F32],
+        expr: "((((0.1 - ((x0) as f32))).min(((if x1 { x3 } else { x2 })).signum()) + 0.0) * ((((2 - (x1 as u32))) as f32)).ceil())",
+        params: &[U8, Bool, F32, F32],
         out: F32,
         transcendental: false,
         source: || e85::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
@@ -10898,84 +10849,84 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e86",
-        expr: "((((0.1 - ((x0) as f32))).min(((if x1 { x3 } else { x2 })).signum()) + 0.0) * ((((2 - (x1 as u32))) as f32)).ceil())",
-        params: &[U8, Bool, F32, F32],
-        out: F32,
-        transcendental: false,
-        source: || e86::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e86::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r86(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e87",
         expr: "((((!x0) ^ (x0).wrapping_neg())).pow(((((x1 ^ (-100i32))).min((-128))) as u32) % 40) | (((((x2 | 64) / ((32 + x2) | 1))).leading_zeros()) as isize))",
         params: &[Isize, I32, U16],
         out: Isize,
         transcendental: false,
-        source: || e87::CUDA_SOURCE.as_str(),
+        source: || e86::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
             let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e87::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e86::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r87(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r86(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e88",
+        name: "e87",
         expr: "(!((x0).swap_bytes()).wrapping_mul(((x0 | 1) / (x1 | 1))))",
         params: &[I8, I8],
         out: I8,
         transcendental: false,
-        source: || e88::CUDA_SOURCE.as_str(),
+        source: || e87::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
             let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e88::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e87::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r88(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r87(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e89",
+        name: "e88",
         expr: "((x1 * x2) < (if x0 { (-1e-3) } else { x1 }))",
         params: &[Bool, F64, F64],
         out: Bool,
         transcendental: false,
-        source: || e89::CUDA_SOURCE.as_str(),
+        source: || e88::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
             let mut out = dev.zeros::<bool>(ins[0].len())?;
-            e89::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e88::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r89(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r88(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e90",
+        name: "e89",
         expr: "(((((((-129i32) << x0)) as i16)) as f32) - ((((x3 % x3)) as f32) / (((x1).min(x1) + 0.0) / (if false { x2 } else { x1 }))))",
         params: &[Isize, F32, F32, F64],
         out: F32,
         transcendental: false,
-        source: || e90::CUDA_SOURCE.as_str(),
+        source: || e89::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e89::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r89(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e90",
+        expr: "((((((x0 << 0) - (-x0)) - ((x0 * 64) + (x1 ^ (-2))))).midpoint(((x1 - (x2 ^ x2))).wrapping_mul(((-x3) % (((63i8).midpoint(x0) | 1) & i8::MAX))))) as f32)",
+        params: &[I8, I8, I8, I8],
+        out: F32,
+        transcendental: false,
+        source: || e90::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
             e90::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -10984,49 +10935,48 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e91",
-        expr: "((((((x0 << 0) - (-x0)) - ((x0 * 64) + (x1 ^ (-2))))).midpoint(((x1 - (x2 ^ x2))).wrapping_mul(((-x3) % (((63i8).midpoint(x0) | 1) & i8::MAX))))) as f32)",
-        params: &[I8, I8, I8, I8],
-        out: F32,
-        transcendental: false,
-        source: || e91::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e91::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r91(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e92",
         expr: "(!((x0) as isize))",
         params: &[I16],
         out: Isize,
         transcendental: false,
-        source: || e92::CUDA_SOURCE.as_str(),
+        source: || e91::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e92::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e91::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r92(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r91(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
-        name: "e93",
+        name: "e92",
         expr: "((((!x2)).trailing_zeros() + (((x0) as u32) * (1 + x1)))).wrapping_mul((((x1 + x1) - (!x2)) / (x2 | 1)))",
         params: &[U16, U32, U32],
         out: U32,
         transcendental: false,
-        source: || e93::CUDA_SOURCE.as_str(),
+        source: || e92::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
             let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e92::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r92(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e93",
+        expr: "(((((x1 - x0) << (x2 & 64))) as u8)).swap_bytes()",
+        params: &[Usize, Usize, I8],
+        out: U8,
+        transcendental: false,
+        source: || e93::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e93::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11034,117 +10984,118 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e94",
-        expr: "(((((x1 - x0) << (x2 & 64))) as u8)).swap_bytes()",
-        params: &[Usize, Usize, I8],
-        out: U8,
-        transcendental: false,
-        source: || e94::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e94::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r94(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
-    },
-    Case {
-        name: "e95",
         expr: "((x0).recip()).trunc()",
         params: &[F64],
         out: F64,
         transcendental: false,
-        source: || e95::CUDA_SOURCE.as_str(),
+        source: || e94::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e95::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e94::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r95(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r94(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
-        name: "e96",
+        name: "e95",
         expr: "(((((-128) * (-2i8)) << (x0 & x0)) + (-((x1) as i8))) * x2)",
         params: &[I16, Isize, I8],
         out: I8,
         transcendental: false,
-        source: || e96::CUDA_SOURCE.as_str(),
+        source: || e95::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
             let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e96::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e95::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r96(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r95(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e97",
+        name: "e96",
         expr: "(((x0).pow(((x1) as u32) % 40)) as u8)",
         params: &[I32, U16],
         out: U8,
         transcendental: false,
-        source: || e97::CUDA_SOURCE.as_str(),
+        source: || e96::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
             let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e97::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e96::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r97(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r96(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e98",
+        name: "e97",
         expr: "((((127 - x1)).saturating_mul((x3 + x1)) - ((x1 + x3) * (x1 & x2))) * (!((((x0) as usize)) as i8)))",
         params: &[F32, I8, I8, I8],
         out: I8,
         transcendental: false,
-        source: || e98::CUDA_SOURCE.as_str(),
+        source: || e97::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
             let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e98::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e97::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r98(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r97(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e99",
+        name: "e98",
         expr: "((((((((x1) as f32)) as u16) << (((x1) as i64) - ((x2 | 1) % (x2 | 1)))) + x0)) as f32)",
         params: &[U16, Isize, I64],
         out: F32,
         transcendental: false,
-        source: || e99::CUDA_SOURCE.as_str(),
+        source: || e98::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e99::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e98::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r99(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r98(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e100",
+        name: "e99",
         expr: "(x0).saturating_mul((((((x1) as usize)) as i16) - ((((x2) as i16) | 1) / ((x0 * x3) | 1))))",
         params: &[I16, Isize, Bool, I16],
         out: I16,
         transcendental: false,
-        source: || e100::CUDA_SOURCE.as_str(),
+        source: || e99::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
             let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e99::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r99(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e100",
+        expr: "((x0).reverse_bits() & (((((x3 ^ x3) + (((x3 as u8)) as u64)) | (if x1 { x3 } else { ((x2) as u64) }))) as i8))",
+        params: &[I8, Bool, Isize, U64],
+        out: I8,
+        transcendental: false,
+        source: || e100::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
             e100::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11152,65 +11103,64 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e101",
-        expr: "((x0).reverse_bits() & (((((x3 ^ x3) + (((x3 as u8)) as u64)) | (if x1 { x3 } else { ((x2) as u64) }))) as i8))",
-        params: &[I8, Bool, Isize, U64],
-        out: I8,
-        transcendental: false,
-        source: || e101::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
-            e101::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r101(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e102",
         expr: "(((!(x0 & x0))) as u64)",
         params: &[Bool],
         out: U64,
         transcendental: false,
-        source: || e102::CUDA_SOURCE.as_str(),
+        source: || e101::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
             let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e102::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e101::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r102(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r101(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
-        name: "e103",
+        name: "e102",
         expr: "((x0 ^ x0) & (if x1 { x0 } else { x0 }))",
         params: &[Isize, Bool],
         out: Isize,
         transcendental: false,
-        source: || e103::CUDA_SOURCE.as_str(),
+        source: || e102::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
             let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e103::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e102::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r103(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r102(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e104",
+        name: "e103",
         expr: "((x0 * ((((x1).rem_euclid((-7.75))).signum()) as i8)) ^ x2)",
         params: &[I8, F32, I8],
         out: I8,
         transcendental: false,
-        source: || e104::CUDA_SOURCE.as_str(),
+        source: || e103::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
             let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e103::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r103(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e104",
+        expr: "(x2 + (if x0 { x1 } else { x1 }))",
+        params: &[Bool, I16, I16],
+        out: I16,
+        transcendental: false,
+        source: || e104::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e104::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11218,175 +11168,178 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e105",
-        expr: "(x2 + (if x0 { x1 } else { x1 }))",
-        params: &[Bool, I16, I16],
-        out: I16,
-        transcendental: false,
-        source: || e105::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e105::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r105(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
-    },
-    Case {
-        name: "e106",
         expr: "(x0).powi(((((x1) as i32)) % 40))",
         params: &[F64, Bool],
         out: F64,
         transcendental: false,
-        source: || e106::CUDA_SOURCE.as_str(),
+        source: || e105::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e106::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e105::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r106(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r105(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
-        name: "e107",
+        name: "e106",
         expr: "(((x1 >> ((31usize % ((x3 as usize) | 1)) + ((((x3 as i8)).trailing_zeros()) as usize)))).saturating_add((((((x3 as f64) + 65536.0)) as u32)).saturating_add(((x1 >> x1) | (((x2 as f32)) as u32)))) - (((((x0 + 2147483647)) as u32) & x1) >> (x2 / (((((x3) as isize) % (((x2 << (x2 as i16)) | 1) & isize::MAX)) | 1) & isize::MAX))))",
         params: &[U64, U32, Isize, I64],
         out: U32,
         transcendental: false,
-        source: || e107::CUDA_SOURCE.as_str(),
+        source: || e106::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
             let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e107::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e106::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r107(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r106(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e108",
-        expr: "((x0).trunc()).copysign(((x1) as f32))",
+        name: "e107",
+        expr: "((x0).trunc()).copysign(x0)",
         params: &[F32, U8],
         out: F32,
         transcendental: false,
-        source: || e108::CUDA_SOURCE.as_str(),
+        source: || e107::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e108::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e107::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r108(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r107(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e108",
+        expr: "((((((x0).trailing_zeros()) as u8)).saturating_sub((x1 * x1)) & 127) & (127 + ((x1 + 128) | ((x2) as u8))))",
+        params: &[I32, U8, U32],
+        out: U8,
+        transcendental: false,
+        source: || e108::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e108::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r108(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e109",
-        expr: "(((((x1 + 65535) & ((x2) as u16)) * ((!1u16) >> (x3).trailing_zeros())) ^ (((((x0).trailing_zeros()) as u16)).saturating_sub((x1 * x1)) & 127))).saturating_mul((((((((x3 as i8) - 31) & ((x2 as i8) - (x0 as i8))) >> (((x1 as i64) * 1000) + ((x0 as i64)).reverse_bits()))).trailing_zeros()) as u16))",
-        params: &[I32, U16, U32, I16],
-        out: U16,
+        expr: "((x1 + x2) - (((x0).trailing_zeros()) as i16))",
+        params: &[I16, I16, I16],
+        out: I16,
         transcendental: false,
         source: || e109::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e109::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e109::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r109(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r109(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e110",
-        expr: "((((255 & x0) << ((-2i32) << x1))) as u32)",
-        params: &[U64, U32],
-        out: U32,
+        expr: "((((((x0) as i8)).midpoint((x1 * x1)) / ((((((x1) as i16)) as i8) | 1) & i8::MAX)) | 1) % (((((((x2) as i32)) as f64)) as i8) | 1))",
+        params: &[U8, I8, U64],
+        out: I8,
         transcendental: false,
         source: || e110::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e110::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e110::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r110(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r110(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e111",
-        expr: "(((((-9223372036854775808) - (x0 >> x1)) >> 64)) as usize)",
-        params: &[I64, U8],
-        out: Usize,
+        expr: "((x0 * 0.1) / (-x0))",
+        params: &[F64],
+        out: F64,
         transcendental: false,
         source: || e111::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e111::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e111::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r111(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r111(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e112",
-        expr: "((x0 / (((x0 / (x0 | 1)) >> (x1 / ((x2 | 1) & i16::MAX))) | 1)) % (((((x3) as usize)) as u8) | 1))",
-        params: &[U8, I16, I16, F32],
-        out: U8,
+        expr: "(((x0 - x0)).wrapping_neg()).rotate_right(((((x1 - x2) << (x0).wrapping_add(x0))) as u32) % 40)",
+        params: &[Isize, I64, I64],
+        out: Isize,
         transcendental: false,
         source: || e112::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e112::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e112::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r112(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r112(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e113",
-        expr: "(((x0).ceil()) as usize)",
-        params: &[F64],
-        out: Usize,
+        expr: "(((((((x0 / ((x1 | 1) & i16::MAX))) as u8)) as f64)).powi((-3))).copysign(x3)",
+        params: &[I16, I16, I16, F64],
+        out: F64,
         transcendental: false,
         source: || e113::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e113::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e113::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r113(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r113(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e114",
-        expr: "((x0 - x0)).saturating_mul((x1 - x0))",
-        params: &[I32, I32],
-        out: I32,
+        expr: "(((x2 ^ x1) - x0)).saturating_add(((((((x3).leading_zeros()) as isize)).leading_zeros()) as usize))",
+        params: &[Usize, Usize, Usize, I8],
+        out: Usize,
         transcendental: false,
         source: || e114::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e114::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e114::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r114(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r114(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e115",
-        expr: "(((((!x2)).wrapping_add((x3 << 100u64)) - (((x0).wrapping_sub(x1)) as u8))) as usize)",
+        expr: "(((((!x2)).wrapping_add((x3 << 100u64)) - (((x0).wrapping_sub(x1)) as u8))) as f32)",
         params: &[U16, U16, U8, U8],
-        out: Usize,
+        out: F32,
         transcendental: false,
         source: || e115::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
@@ -11394,7 +11347,7 @@ pub static CASES: &[Case] = &[
             let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e115::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11504,8 +11457,8 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e122",
-        expr: "((((x0).signum() / ((x0).copysign(x1) * (x2 - x2)))).powi(0) + ((((x1 % x3) * x2) % ((((x3 as u8) * (x1 as u8))) as f32))).rem_euclid(x2))",
-        params: &[F32, F32, F32, F32],
+        expr: "((((x0).signum() * ((x0).copysign(x0) - (4294967296.0 - x2)))).powi((((((!x3)) as i32)) % 40)) / ((if ((x1 % x0) < (x2).recip()) { ((((x1 as u8) + (x1 as u8))) as f32) } else { (((i32::MAX).rotate_right((((x3 as i64)) as u32) % 40)) as f32) })).powi(5))",
+        params: &[F32, F32, F32, Bool],
         out: F32,
         transcendental: false,
         source: || e122::CUDA_SOURCE.as_str(),
@@ -11513,7 +11466,7 @@ pub static CASES: &[Case] = &[
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
             e122::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -11522,32 +11475,33 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e123",
-        expr: "((((((((x2).leading_zeros()) as i8) + x1) + (((128u32 / (x0 | 1))) as i8))).trailing_zeros()) as u16)",
-        params: &[U32, I8, I64],
-        out: U16,
+        expr: "(((-((x2) as isize)) + ((x0 | 33) & (x0 * x1))) * x3)",
+        params: &[Isize, Isize, U8, Isize],
+        out: Isize,
         transcendental: false,
         source: || e123::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e123::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e123::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r123(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r123(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e124",
-        expr: "((((x1).max(1000) & (if x2 { x3 } else { 31u32 })) & (4294967295u32).pow((((x0 * x0)) as u32) % 40)) + (x1 * (if (x2 | x2) { (if false { x1 } else { x3 }) } else { (x3 % (x3 | 1)) })))",
-        params: &[U64, U32, Bool, U32],
+        expr: "(((if (x1 < (-100)) { (x0 % (x0 | 1)) } else { ((x2) as u32) }) | ((x0 * x0)).wrapping_neg())).min((((x3).saturating_add(x0) % ((x3 * x3) | 1)) >> 65))",
+        params: &[U32, I32, I32, U32],
         out: U32,
         transcendental: false,
         source: || e124::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
             let mut out = dev.zeros::<u32>(ins[0].len())?;
             e124::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
@@ -11557,50 +11511,52 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e125",
-        expr: "((x0).floor() / ((x1) as f64))",
-        params: &[F64, Isize],
-        out: F64,
-        transcendental: false,
-        source: || e125::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e125::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r125(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
-    },
-    Case {
-        name: "e126",
         expr: "((((x0).pow(((((x1 << 64usize)).wrapping_sub((31 - x2))) as u32) % 40)).wrapping_sub((-((0 ^ x0) * (x0).swap_bytes())))) as i32)",
         params: &[I16, I8, I8],
         out: I32,
         transcendental: false,
-        source: || e126::CUDA_SOURCE.as_str(),
+        source: || e125::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
             let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e126::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e125::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r126(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r125(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e127",
-        expr: "(((((x1 + x1) * (x0).copysign(x0))).signum() - ((if (x2 == (-1e-3)) { (x1 / 0.0) } else { (x3 * 0.0) }) * (((((x0 as u64)) as i32)) as f32))) * ((((((((x1 as u64) >> 64)) as usize)) as u32)) as f32))",
-        params: &[F32, F32, F64, F32],
+        name: "e126",
+        expr: "(0.5 - (x3 * (((x2).powi(10) + (x0).copysign(x1))).abs()))",
+        params: &[F32, F32, F32, F32],
         out: F32,
         transcendental: false,
-        source: || e127::CUDA_SOURCE.as_str(),
+        source: || e126::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e126::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r126(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e127",
+        expr: "((((((((x1) as f32)).max(((x2) as f32)) + 0.0)).mul_add(((((x3) as u32)) as f32), ((((isize::MAX | 1) / (x2 | 1))) as f32)) - ((((((x0).saturating_add(x0)).leading_zeros()) as i16)) as f32))) as u8)",
+        params: &[I8, U32, Isize, Usize],
+        out: U8,
+        transcendental: false,
+        source: || e127::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e127::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11608,15 +11564,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e128",
-        expr: "((((((x1) as i8)).leading_zeros()) as u16) ^ ((255 | x0) >> 7))",
-        params: &[U16, U16],
-        out: U16,
+        expr: "((x1 * x1) / ((x0) as f64))",
+        params: &[U16, F64],
+        out: F64,
         transcendental: false,
         source: || e128::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e128::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -11624,35 +11580,35 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e129",
-        expr: "((x0).reverse_bits() - (x0 / (x1 | 1)))",
-        params: &[Usize, Usize],
-        out: Usize,
+        expr: "((((((((128u16 + x2)).count_ones()) as u64) | (x0 + ((x1) as u64)))) as f64)).floor()",
+        params: &[U64, U32, U16],
+        out: F64,
         transcendental: false,
         source: || e129::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e129::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e129::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r129(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r129(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e130",
-        expr: "((((x1).count_ones()) as u64) ^ (x0).swap_bytes())",
-        params: &[U64, Usize],
-        out: U64,
+        expr: "(((x0).wrapping_neg()) as i16)",
+        params: &[I8],
+        out: I16,
         transcendental: false,
         source: || e130::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e130::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e130::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r130(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r130(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e131",
@@ -12771,70 +12727,64 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e197",
-        expr: "(((((((x0).copysign(0.1) + (x1 * x0))) as i16)) as u64)).min(((if (!x2) { ((((((x1 as i16)) as u16)).count_ones()) as u64) } else { (((((x3) as i16)).count_ones()) as u64) }) << ((((((x1 as u64)) as f32)) as u32) >> 0)))",
-        params: &[F32, F32, Bool, I64],
+        expr: "(((((((x0).copysign(x0) / (x0 + x1))) as i16)) as u64)).midpoint((x2 + 33))",
+        params: &[F32, F32, U64],
         out: U64,
         transcendental: false,
         source: || e197::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<bool>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i64>(&ins[3]))?;
+            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
             let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e197::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e197::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r197(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r197(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e198",
-        expr: "(((!(x0).midpoint((x0 + x0)))).wrapping_sub((if ((true && false) || (x1 >= 64u32)) { (x3 + x3) } else { (if (!true) { (!x0) } else { (!x2) }) })) >> (x2 as i64))",
-        params: &[I16, U32, I16, I16],
-        out: I16,
+        expr: "(x0).swap_bytes()",
+        params: &[I64],
+        out: I64,
         transcendental: false,
         source: || e198::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e198::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e198::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r198(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r198(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e199",
-        expr: "(((x0) as u32) + (x1 >> x2))",
-        params: &[Isize, U32, Usize],
-        out: U32,
+        expr: "((((x0 + x0)).trailing_zeros()) as isize)",
+        params: &[U64],
+        out: Isize,
         transcendental: false,
         source: || e199::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e199::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e199::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r199(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r199(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e200",
-        expr: "(((((((x0).signum()) as u8)) as f64) - 9.3e18) * ((((x2).abs() - (1.5e-40 / x3))).round() / (((((x1) as u16) ^ ((128u32) as u16))) as f64)))",
-        params: &[I32, Isize, F64, F64],
-        out: F64,
+        expr: "(if (x1 == (!(7usize).rotate_right(((x0) as u32) % 40))) { ((x2) as i8) } else { (((x3 + x3) | (x3).wrapping_add(x3)) * ((x3 + x3) | (x3 ^ x3))) })",
+        params: &[U64, Usize, U32, I8],
+        out: I8,
         transcendental: false,
         source: || e200::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i8>(&ins[3]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
             e200::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12842,33 +12792,32 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e201",
-        expr: "(x0 * ((x1) as isize))",
-        params: &[Isize, I32],
+        expr: "(!((x0 | x0)).abs())",
+        params: &[Isize],
         out: Isize,
         transcendental: false,
         source: || e201::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
             let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e201::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e201::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r201(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r201(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e202",
-        expr: "(((x3 - ((((((x1 as i8)).count_ones()) as usize)) as u32)) + (((x0 * x0)).wrapping_mul((!x1))).saturating_sub((((x2).wrapping_sub(x2)) as u32)))).saturating_mul((((((((x0 as u16)) as i32)) as u32) & x0) | (!((x2).wrapping_neg()).count_ones())))",
-        params: &[U32, U32, U64, U32],
-        out: U32,
+        expr: "((if (x1 < x0) { (x3 >> (x2 as u64)) } else { ((x2) as u8) })).wrapping_mul(((x3 - x3) * (!x3)))",
+        params: &[U32, U32, Isize, U8],
+        out: U8,
         transcendental: false,
         source: || e202::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
             e202::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12876,51 +12825,48 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e203",
-        expr: "((((if (x0 != x0) { (x1 % (x1 | 1)) } else { (100 - x1) })).count_ones()) as u8)",
-        params: &[U16, U64],
-        out: U8,
+        expr: "(((x0 << 31)) as u16)",
+        params: &[U32],
+        out: U16,
         transcendental: false,
         source: || e203::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e203::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e203::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r203(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r203(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e204",
-        expr: "((x0 * (x0 - x0))).mul_add((((((x1 | 1) / (x2 | 1)) & 100)) as f64), ((((-7.75) + x0)).rem_euclid(((x3) as f64)) / ((x0 + (-1e-3))).floor()))",
-        params: &[F64, I64, I64, I16],
-        out: F64,
+        expr: "(((((x1 & ((65536isize << 64) - x1))).count_ones()) as u64) + x0)",
+        params: &[U64, Isize],
+        out: U64,
         transcendental: false,
         source: || e204::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e204::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e204::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r204(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r204(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e205",
-        expr: "(((((x0 + x0)).copysign(((x1) as f32))).max(x0) + 0.0)).powi((((((((x2) as i32) | (x3 + x3)) | 1) / (((((x1 as usize) | (x0 as usize))) as i32) | 1))) % 40))",
-        params: &[F32, Isize, U64, I32],
-        out: F32,
+        expr: "(((x3 ^ (((x1 as i32)) as u64)) ^ ((if true { x3 } else { x3 })).midpoint((x3 >> (x3 as usize)))) <= ((if (x2 <= x2) { x3 } else { (x3 >> (x3 as i64)) }) - ((((x0).leading_zeros()) as u64) + (((x1).leading_zeros()) as u64))))",
+        params: &[U8, I8, F64, U64],
+        out: Bool,
         transcendental: false,
         source: || e205::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
             e205::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12928,15 +12874,15 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e206",
-        expr: "(((if ((true && false) || (x0 == x0)) { ((x0).rem_euclid(x1) % x0) } else { (((!u32::MAX)) as f32) })) as i32)",
-        params: &[F32, F32],
-        out: I32,
+        expr: "((x0 >> (1000u16 << x1)) * ((false) as usize))",
+        params: &[Usize, Usize],
+        out: Usize,
         transcendental: false,
         source: || e206::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
             e206::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -12944,67 +12890,65 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e207",
-        expr: "((((x2 % x0) * (x3).ceil()) + (x1 % (x0 * 2.0))) + (x1 / ((((x2 as isize) << (x2 as i16))) as f64)))",
-        params: &[F64, F64, F64, F64],
-        out: F64,
+        expr: "((((x0 / ((x0 | 1) & i64::MAX)) | 1) / ((127 | x1) | 1)) & 100)",
+        params: &[I64, I64],
+        out: I64,
         transcendental: false,
         source: || e207::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e207::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e207::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r207(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r207(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e208",
-        expr: "(((((x0).midpoint(x1) * (x2 + 31)) >> 31) << (-(x3 ^ ((x3 | 1) / (x3 | 1))))) | (((((((x1 as i32)) as u32)) as usize) << ((((x3 as u32) % ((x0 as u32) | 1))) as i8)) + (((x2 << (x2 as u32)) - (x1 - x2)) | ((((x0 as i32) << (x3 as i8))) as usize))))",
-        params: &[Usize, Usize, Usize, Isize],
-        out: Usize,
+        expr: "(((-((x0 & 64i8)).wrapping_neg()) + ((((((((x1).trailing_zeros()) as isize)).trailing_zeros()) as i32)) as i8))).leading_zeros()",
+        params: &[I8, U32],
+        out: U32,
         transcendental: false,
         source: || e208::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e208::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e208::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r208(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r208(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e209",
-        expr: "((((x0).trailing_zeros()) as i16) / ((((((((x0).count_ones()) as u16)) as i16) ^ (2 ^ ((x1 | 1) / (x1 | 1)))) | 1) & i16::MAX))",
-        params: &[Usize, I16],
-        out: I16,
+        expr: "((-2) ^ (((x0 ^ 2) * ((x1) as i8)) % (((((x2) as i8) | ((x3) as i8)) | 1) & i8::MAX)))",
+        params: &[I8, U32, U16, U64],
+        out: I8,
         transcendental: false,
         source: || e209::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e209::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u64>(&ins[3]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            e209::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r209(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r209(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e210",
-        expr: "((x0 >> x1) | (((x2).trailing_zeros()) as u16))",
-        params: &[U16, I64, U32],
+        expr: "(((((((x0) as f64)).recip()).rem_euclid((x1 / (x1 - x2))) % 1.0)) as u16)",
+        params: &[I8, F64, F64],
         out: U16,
         transcendental: false,
         source: || e210::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
             let mut out = dev.zeros::<u16>(ins[0].len())?;
             e210::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -13013,33 +12957,35 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e211",
-        expr: "((((((x1).leading_zeros()) as f32)) as u64) & x0)",
-        params: &[U64, U8],
-        out: U64,
+        expr: "(((x0 ^ (x0 % (((63i32) as u32) | 1))) - (x1 + (x0 << 63)))).saturating_add((((((((x2 << x3) & i16::MAX)).trailing_zeros()) as i64)) as u32))",
+        params: &[U32, U32, I16, U8],
+        out: U32,
         transcendental: false,
         source: || e211::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e211::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u8>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e211::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r211(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r211(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e212",
-        expr: "(((((x0).wrapping_add(x0)) as i32) / ((((-2147483648) - (if x1 { x3 } else { x2 })) | 1) & i32::MAX)) / ((x2 | 1) & i32::MAX))",
-        params: &[Isize, Bool, I32, I32],
-        out: I32,
+        expr: "(((x2 - x2) * ((x2 | 1) % (x3 | 1))) | (if ((x0 + x0) == (x1 + 31)) { (-(x3 + x2)) } else { ((x3 + x2) ^ (x2 / ((x2 | 1) & i16::MAX))) }))",
+        params: &[Isize, Isize, I16, I16],
+        out: I16,
         transcendental: false,
         source: || e212::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
             e212::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13047,79 +12993,80 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e213",
-        expr: "(((((x1).wrapping_neg()) as f64) - (-(x0).rem_euclid(x0))) - x0)",
-        params: &[F64, I8],
-        out: F64,
+        expr: "((((((x2).leading_zeros()) as usize)) as f32) <= (-((x0).min(x1) + 0.0)))",
+        params: &[F32, F32, Usize],
+        out: Bool,
         transcendental: false,
         source: || e213::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e213::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
+            let mut out = dev.zeros::<bool>(ins[0].len())?;
+            e213::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r213(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r213(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e214",
-        expr: "(((x0 | x0) - (x0 + x0))).wrapping_mul(((x0 >> x2) - (x0 >> x1)))",
-        params: &[U64, I64, I8],
-        out: U64,
+        expr: "((x0 + x0)).midpoint((x0).saturating_mul(x0))",
+        params: &[I32],
+        out: I32,
         transcendental: false,
         source: || e214::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e214::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e214::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r214(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r214(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e215",
-        expr: "(x0).wrapping_sub(9223372036854775807)",
-        params: &[Isize],
-        out: Isize,
+        expr: "((((x0).trailing_zeros()) as i16) / ((((((((x0).count_ones()) as u16)) as i16) ^ (2 ^ ((x1 | 1) / (x1 | 1)))) | 1) & i16::MAX))",
+        params: &[Usize, I16],
+        out: I16,
         transcendental: false,
         source: || e215::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e215::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e215::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r215(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r215(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e216",
-        expr: "((((!x1)) as i64) | x0)",
-        params: &[I64, Usize],
-        out: I64,
+        expr: "((x0 >> x1) | (((x2).trailing_zeros()) as u16))",
+        params: &[U16, I64, U32],
+        out: U16,
         transcendental: false,
         source: || e216::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e216::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let mut out = dev.zeros::<u16>(ins[0].len())?;
+            e216::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r216(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r216(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e217",
-        expr: "((x0 ^ x0) << x1)",
-        params: &[I8, Usize],
-        out: I8,
+        expr: "((((((x1).leading_zeros()) as f32)) as u64) & x0)",
+        params: &[U64, U8],
+        out: U64,
         transcendental: false,
         source: || e217::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let mut out = dev.zeros::<i8>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
             e217::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13127,17 +13074,17 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e218",
-        expr: "(if x0 { (x3 as usize) } else { (((if (x1 <= x1) { (x2).saturating_sub(x3) } else { (x2 * x3) })) as usize) })",
-        params: &[Bool, I64, Isize, Isize],
-        out: Usize,
+        expr: "(((((x0).wrapping_add(x0)) as i32) / ((((-2147483648) - (if x1 { x3 } else { x2 })) | 1) & i32::MAX)) / ((x2 | 1) & i32::MAX))",
+        params: &[Isize, Bool, I32, I32],
+        out: I32,
         transcendental: false,
         source: || e218::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
             e218::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13145,81 +13092,79 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e219",
-        expr: "(((!x0)) as i64)",
-        params: &[I8],
-        out: I64,
+        expr: "(((((x1).wrapping_neg()) as f64) - (-(x0).rem_euclid(x0))) - x0)",
+        params: &[F64, I8],
+        out: F64,
         transcendental: false,
         source: || e219::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e219::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i8>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e219::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r219(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r219(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e220",
-        expr: "(x0).midpoint(x0)",
-        params: &[U8],
-        out: U8,
+        expr: "(((x0 | x0) - (x0 + x0))).wrapping_mul(((x0 >> x2) - (x0 >> x1)))",
+        params: &[U64, I64, I8],
+        out: U64,
         transcendental: false,
         source: || e220::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e220::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e220::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r220(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r220(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e221",
-        expr: "(((((!(x0 / (x0 | 1))) ^ ((((x1) as i16)) as u8))).saturating_add(((((if x3 { (x3 as u64) } else { (x2 as u64) }) & ((x2) as u64))) as u8))) as usize)",
-        params: &[U8, Usize, F64, Bool],
-        out: Usize,
+        expr: "(x0).wrapping_sub(9223372036854775807)",
+        params: &[Isize],
+        out: Isize,
         transcendental: false,
         source: || e221::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e221::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e221::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r221(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r221(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e222",
-        expr: "((x0).recip()).mul_add((2147483648.0 * (((x0 + x0) - (if true { x0 } else { 1.5e-40 }))).fract()), ((((x1 + 3.25)).ceil()).ceil()).mul_add((x2).powi((((!(x3).min(x3))) % 40)), (((((x3 as u8) / (32u8 | 1))) as f32)).mul_add(((x1).rem_euclid(x0) + (x2).fract()), x0)))",
-        params: &[F32, F32, F32, I32],
-        out: F32,
+        expr: "((((!x1)) as i64) | x0)",
+        params: &[I64, Usize],
+        out: I64,
         transcendental: false,
         source: || e222::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e222::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e222::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r222(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r222(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e223",
-        expr: "((x1).trunc() / x0)",
-        params: &[F64, F64],
-        out: F64,
+        expr: "((x0 ^ x0) << x1)",
+        params: &[I8, Usize],
+        out: I8,
         transcendental: false,
         source: || e223::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let mut out = dev.zeros::<i8>(ins[0].len())?;
             e223::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13227,30 +13172,32 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e224",
-        expr: "(!((x0 - i32::MIN)).saturating_sub((x1 << 7)))",
-        params: &[I32, I32],
-        out: I32,
+        expr: "(if x0 { (x3 as usize) } else { (((if (x1 <= x1) { (x2).saturating_sub(x3) } else { (x2 * x3) })) as usize) })",
+        params: &[Bool, I64, Isize, Isize],
+        out: Usize,
         transcendental: false,
         source: || e224::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let mut out = dev.zeros::<i32>(ins[0].len())?;
-            e224::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<isize>(&ins[3]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e224::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r224(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r224(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e225",
-        expr: "(-((x0) as f32))",
-        params: &[Isize],
-        out: F32,
+        expr: "(((!x0)) as i64)",
+        params: &[I8],
+        out: I64,
         transcendental: false,
         source: || e225::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e225::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13258,35 +13205,32 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e226",
-        expr: "((((x0) as f32)).floor() % (if (x2 == x1) { (9.3e18 % x3) } else { (x3 + x3) }))",
-        params: &[U16, F64, F64, F32],
-        out: F32,
+        expr: "(x0).midpoint(x0)",
+        params: &[U8],
+        out: U8,
         transcendental: false,
         source: || e226::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e226::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let mut out = dev.zeros::<u8>(ins[0].len())?;
+            e226::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r226(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r226(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e227",
-        expr: "((-x0)).copysign((((x1) as f32) * ((((x2).max(x3) + 0.0) / (((x2 as u32)) as f32)) / x2)))",
-        params: &[F32, I64, F32, F32],
-        out: F32,
+        expr: "(((((!(x0 / (x0 | 1))) ^ ((((x1) as i16)) as u8))).saturating_add(((((if x3 { (x3 as u64) } else { (x2 as u64) }) & ((x2) as u64))) as u8))) as usize)",
+        params: &[U8, Usize, F64, Bool],
+        out: Usize,
         transcendental: false,
         source: || e227::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
             e227::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13294,49 +13238,49 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e228",
-        expr: "(((((((x0 - x1)) as f32)) as u16)) as i64)",
-        params: &[U8, U8],
-        out: I64,
+        expr: "((x0).recip()).mul_add((2147483648.0 * (((x0 + x0) - (if true { x0 } else { 1.5e-40 }))).fract()), ((((x1 + 3.25)).ceil()).ceil()).mul_add((x2).powi((((!(x3).min(x3))) % 40)), (((((x3 as u8) / (32u8 | 1))) as f32)).mul_add(((x1).rem_euclid(x0) + (x2).fract()), x0)))",
+        params: &[F32, F32, F32, I32],
+        out: F32,
         transcendental: false,
         source: || e228::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u8>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e228::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e228::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r228(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r228(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e229",
-        expr: "(((((x3).saturating_add((x3 << 0))) as i64)).swap_bytes() + (((((x0) as i64) / ((((x1 | 1) % (x2 | 1)) | 1) & i64::MAX)) << ((128 & x3) >> ((x3 as i8) - (x2 as i8))))).wrapping_sub((x1).wrapping_sub((((2u8).wrapping_add((x2 as u8))) as i64))))",
-        params: &[U32, I64, I64, I32],
-        out: I64,
+        expr: "((x1).trunc() / x0)",
+        params: &[F64, F64],
+        out: F64,
         transcendental: false,
         source: || e229::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<i32>(&ins[3]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e229::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e229::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r229(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r229(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e230",
-        expr: "(x1 % ((1e10 - x0)).signum())",
-        params: &[F32, F32],
-        out: F32,
+        expr: "(!((x0 - i32::MIN)).saturating_sub((x1 << 7)))",
+        params: &[I32, I32],
+        out: I32,
         transcendental: false,
         source: || e230::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
             e230::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13344,14 +13288,14 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e231",
-        expr: "((x0).reverse_bits() * x0)",
-        params: &[U64],
-        out: U64,
+        expr: "(-((x0) as f32))",
+        params: &[Isize],
+        out: F32,
         transcendental: false,
         source: || e231::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e231::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13359,33 +13303,35 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e232",
-        expr: "(((x1) as usize) + ((x0) as usize))",
-        params: &[Bool, U64],
-        out: Usize,
+        expr: "((((x0) as f32)).floor() % (if (x2 == x1) { (9.3e18 % x3) } else { (x3 + x3) }))",
+        params: &[U16, F64, F64, F32],
+        out: F32,
         transcendental: false,
         source: || e232::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e232::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e232::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r232(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r232(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e233",
-        expr: "(((((!x0) * (x0 + x0))) as u32) % ((x3 | (((x1 >> x2)) as u32)) | 1))",
-        params: &[I16, Usize, U16, U32],
-        out: U32,
+        expr: "((-x0)).copysign(x3)",
+        params: &[F32, I64, F32, F32],
+        out: F32,
         transcendental: false,
         source: || e233::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e233::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13393,48 +13339,52 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e234",
-        expr: "((((x0).signum() << 65)) as usize)",
-        params: &[Isize],
-        out: Usize,
+        expr: "((((x1 % x3)).mul_add((x3 - x1), (x3 / x3)) * ((x1).powi(((x2) % 40)) * ((x0) as f64)))).ceil()",
+        params: &[U16, F64, I32, F64],
+        out: F64,
         transcendental: false,
         source: || e234::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e234::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e234::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r234(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r234(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e235",
-        expr: "(((!(!(x0).midpoint(x1)))) as isize)",
-        params: &[U32, U32],
-        out: Isize,
+        expr: "(((((x1 * x0)).wrapping_add((((x2).leading_zeros()) as i16))).leading_zeros()) as i32)",
+        params: &[I16, I16, U16],
+        out: I32,
         transcendental: false,
         source: || e235::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e235::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let mut out = dev.zeros::<i32>(ins[0].len())?;
+            e235::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r235(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r235(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e236",
-        expr: "((x2).wrapping_mul((((x2 ^ 1) + ((x3) as u32)) | ((x2 & x2) + (255u32 / (x2 | 1))))) ^ (if (((x0 - 1.0)).floor() <= (x1 % (-x0))) { (((((x2) as f64) + (-0.0))) as u32) } else { ((63u32 | ((x3) as u32))).midpoint(((x2).wrapping_mul(x2)).reverse_bits()) }))",
-        params: &[F64, F64, U32, Usize],
-        out: U32,
+        expr: "(((x0).wrapping_sub(((x0 | 1) % (x0 | 1))) | x0) - ((((if (x1 == (-0.0)) { ((x2) as usize) } else { (2 + x3) })).count_ones()) as i64))",
+        params: &[I64, F32, I8, Usize],
+        out: I64,
         transcendental: false,
         source: || e236::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i8>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e236::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13442,215 +13392,217 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e237",
+        expr: "(((x1) as usize) + ((x0) as usize))",
+        params: &[Bool, U64],
+        out: Usize,
+        transcendental: false,
+        source: || e237::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e237::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r237(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e238",
+        expr: "(((((!x0) * (x0 + x0))) as u32) % ((x3 | (((x1 >> x2)) as u32)) | 1))",
+        params: &[I16, Usize, U16, U32],
+        out: U32,
+        transcendental: false,
+        source: || e238::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<u32>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e238::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r238(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e239",
+        expr: "((((x0).signum() << 65)) as usize)",
+        params: &[Isize],
+        out: Usize,
+        transcendental: false,
+        source: || e239::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e239::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r239(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e240",
+        expr: "(((!(!(x0).midpoint(x1)))) as isize)",
+        params: &[U32, U32],
+        out: Isize,
+        transcendental: false,
+        source: || e240::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let mut out = dev.zeros::<isize>(ins[0].len())?;
+            e240::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r240(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+    },
+    Case {
+        name: "e241",
+        expr: "((x2).wrapping_mul((((x2 ^ 1) + ((x3) as u32)) | ((x2 & x2) + (255u32 / (x2 | 1))))) ^ (if (((x0 - 1.0)).floor() <= (x1 % (-x0))) { (((((x2) as f64) + (-0.0))) as u32) } else { ((63u32 | ((x3) as u32))).midpoint(((x2).wrapping_mul(x2)).reverse_bits()) }))",
+        params: &[F64, F64, U32, Usize],
+        out: U32,
+        transcendental: false,
+        source: || e241::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<usize>(&ins[3]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e241::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r241(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+    },
+    Case {
+        name: "e242",
         expr: "((x0 >> x0) + (x0 * x0))",
         params: &[U64],
         out: U64,
         transcendental: false,
-        source: || e237::CUDA_SOURCE.as_str(),
+        source: || e242::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
             let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e237::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e242::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r237(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r242(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
-        name: "e238",
+        name: "e243",
         expr: "(((((x0).max(256) >> ((x1) as usize))) as u8) * ((64u8 >> ((x2) as i16))).midpoint(127))",
         params: &[Usize, I32, U8],
         out: U8,
         transcendental: false,
-        source: || e238::CUDA_SOURCE.as_str(),
+        source: || e243::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
             let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e238::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e243::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r238(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r243(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e239",
-        expr: "(((((-(x0 ^ (-2147483648)))) as f32)).mul_add((((((x0 as i32)) as f32) - (x3 as f32)) - (if (x1 != x2) { ((x0 as f32) + (x3 as f32)) } else { ((x3) as f32) })), (((((if (x3 > 32767) { (x2 as u8) } else { (x2 as u8) })) as f32)).max((((x2 as f32) * (x3 as f32)) * ((x3 as f32) + (x3 as f32)))) + 0.0))).mul_add((((x0 as f32)).sqrt() + ((((((x3 as u8)) as f32)).max(((x3 as f32)).powi((-1))) + 0.0)).copysign(((((x0 as f64) / 65536.0)) as f32))), (x3 as f32))",
+        name: "e244",
+        expr: "(((((-(x0 ^ (-2147483648)))) as f32)).mul_add((((((x0 as i32)) as f32) - (x3 as f32)) - (if (x1 != x2) { ((x0 as f32) + (x3 as f32)) } else { ((x3) as f32) })), (((((if (x3 > 32767) { (x2 as u8) } else { (x2 as u8) })) as f32)).max((((x2 as f32) * (x3 as f32)) * ((x3 as f32) + (x3 as f32)))) + 0.0))).mul_add((((x0 as f32)).sqrt() + ((((((x3 as u8)) as f32)).max(((x3 as f32)).powi((-1))) + 0.0)).copysign((-1.0))), (x3 as f32))",
         params: &[Isize, Usize, Usize, I16],
         out: F32,
         transcendental: false,
-        source: || e239::CUDA_SOURCE.as_str(),
+        source: || e244::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<i16>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e239::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e244::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r239(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r244(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e240",
+        name: "e245",
         expr: "((((((((((x0 as u8)) as usize)) as u32) - (((false | x3)) as u32))).count_ones()) as i16) * (((((x0 + x0)).wrapping_mul(x1)).saturating_add(((x2) as u16))) as i16))",
         params: &[U16, U16, I64, Bool],
         out: I16,
         transcendental: false,
-        source: || e240::CUDA_SOURCE.as_str(),
+        source: || e245::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
             let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e240::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e245::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r240(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r245(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e241",
+        name: "e246",
         expr: "((x0).pow(((x1) as u32) % 40) + ((x2) as u8))",
         params: &[U8, I64, F32],
         out: U8,
         transcendental: false,
-        source: || e241::CUDA_SOURCE.as_str(),
+        source: || e246::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
             let mut out = dev.zeros::<u8>(ins[0].len())?;
-            e241::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e246::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r241(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r246(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e242",
+        name: "e247",
         expr: "(-(((x1 * x0)).pow((((256 - x2)) as u32) % 40) >> 63))",
         params: &[Isize, Isize, I64],
         out: Isize,
         transcendental: false,
-        source: || e242::CUDA_SOURCE.as_str(),
+        source: || e247::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
             let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e242::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e247::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r242(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r247(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
-        name: "e243",
+        name: "e248",
         expr: "((((2.0 - x2) + 1.5e-40) % (if (!x0) { ((x1) as f64) } else { (x3 + x2) }))).abs()",
         params: &[Bool, Usize, F64, F64],
         out: F64,
         transcendental: false,
-        source: || e243::CUDA_SOURCE.as_str(),
+        source: || e248::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
             let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e243::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e248::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r243(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r248(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
-        name: "e244",
+        name: "e249",
         expr: "(((((x0).leading_zeros()) as u8)) as f32)",
         params: &[I64],
         out: F32,
         transcendental: false,
-        source: || e244::CUDA_SOURCE.as_str(),
+        source: || e249::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e244::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r244(Bits::from_bits(x[0])).to_bits64(),
-    },
-    Case {
-        name: "e245",
-        expr: "((x0).count_ones() * (x1 - x2))",
-        params: &[U8, U32, U32],
-        out: U32,
-        transcendental: false,
-        source: || e245::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let mut out = dev.zeros::<u32>(ins[0].len())?;
-            e245::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r245(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
-    },
-    Case {
-        name: "e246",
-        expr: "(((((((((x1 & x0)) as usize)).count_ones()) as usize)) as u64) % ((((((((x2 * x2)).count_ones()) as i16)) as u64) & (if ((true & x3) && ((-129) != (x2 as i32))) { ((if x3 { x2 } else { 128 }) - (x2).rotate_left(((x0) as u32) % 40)) } else { (((((x0 as i32)).trailing_zeros()) as u64) - (x2).reverse_bits()) })) | 1))",
-        params: &[Isize, Isize, U64, Bool],
-        out: U64,
-        transcendental: false,
-        source: || e246::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
-            let mut out = dev.zeros::<u64>(ins[0].len())?;
-            e246::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r246(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e247",
-        expr: "(!((x0 | 4294967295)).saturating_sub((x0).max(x1)))",
-        params: &[I64, I64],
-        out: I64,
-        transcendental: false,
-        source: || e247::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e247::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r247(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
-    },
-    Case {
-        name: "e248",
-        expr: "(((x0 - 0.5)) as i64)",
-        params: &[F32],
-        out: I64,
-        transcendental: false,
-        source: || e248::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<i64>(ins[0].len())?;
-            e248::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r248(Bits::from_bits(x[0])).to_bits64(),
-    },
-    Case {
-        name: "e249",
-        expr: "((((-(x0 ^ 100))).trailing_zeros()) as usize)",
-        params: &[Isize],
-        out: Usize,
-        transcendental: false,
-        source: || e249::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
             e249::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13658,63 +13610,65 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e250",
-        expr: "(-(x0).recip())",
-        params: &[F64],
-        out: F64,
+        expr: "((x0).count_ones() * (x1 - x2))",
+        params: &[U8, U32, U32],
+        out: U32,
         transcendental: false,
         source: || e250::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e250::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let mut out = dev.zeros::<u32>(ins[0].len())?;
+            e250::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r250(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r250(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e251",
-        expr: "(((((x2 * x2)).count_ones()) as i16) * ((-x0)).min((x0).wrapping_mul(x1)))",
-        params: &[I16, I16, U8],
-        out: I16,
+        expr: "(((((((((x1 & x0)) as usize)).count_ones()) as usize)) as u64) % ((((((((x2 * x2)).count_ones()) as i16)) as u64) & (if ((true & x3) && ((-129) != (x2 as i32))) { ((if x3 { x2 } else { 128 }) - (x2).rotate_left(((x0) as u32) % 40)) } else { (((((x0 as i32)).trailing_zeros()) as u64) - (x2).reverse_bits()) })) | 1))",
+        params: &[Isize, Isize, U64, Bool],
+        out: U64,
         transcendental: false,
         source: || e251::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
-            let mut out = dev.zeros::<i16>(ins[0].len())?;
-            e251::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<bool>(&ins[3]))?;
+            let mut out = dev.zeros::<u64>(ins[0].len())?;
+            e251::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r251(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r251(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e252",
-        expr: "(if (!(x0 == 32)) { (x1 & (x1).rotate_right(((x2) as u32) % 40)) } else { 256usize })",
-        params: &[U8, Usize, U32],
-        out: Usize,
+        expr: "(!((x0 | 4294967295)).saturating_sub((x0).max(x1)))",
+        params: &[I64, I64],
+        out: I64,
         transcendental: false,
         source: || e252::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let mut out = dev.zeros::<usize>(ins[0].len())?;
-            e252::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
+            e252::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r252(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r252(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e253",
-        expr: "(((((-x0)) as f32)) as f64)",
-        params: &[I32],
-        out: F64,
+        expr: "(((x0 - 0.5)) as i64)",
+        params: &[F32],
+        out: I64,
         transcendental: false,
         source: || e253::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<i64>(ins[0].len())?;
             e253::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13722,194 +13676,192 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e254",
+        expr: "((((-(x0 ^ 100))).trailing_zeros()) as usize)",
+        params: &[Isize],
+        out: Usize,
+        transcendental: false,
+        source: || e254::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e254::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r254(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e255",
+        expr: "(-(x0).recip())",
+        params: &[F64],
+        out: F64,
+        transcendental: false,
+        source: || e255::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e255::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r255(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e256",
+        expr: "(((((x2 * x2)).count_ones()) as i16) * ((-x0)).min((x0).wrapping_mul(x1)))",
+        params: &[I16, I16, U8],
+        out: I16,
+        transcendental: false,
+        source: || e256::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u8>(&ins[2]))?;
+            let mut out = dev.zeros::<i16>(ins[0].len())?;
+            e256::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r256(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e257",
+        expr: "(if (!(x0 == 32)) { (x1 & (x1).rotate_right(((x2) as u32) % 40)) } else { 256usize })",
+        params: &[U8, Usize, U32],
+        out: Usize,
+        transcendental: false,
+        source: || e257::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<usize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
+            let mut out = dev.zeros::<usize>(ins[0].len())?;
+            e257::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r257(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+    },
+    Case {
+        name: "e258",
+        expr: "(((((-x0)) as f32)) as f64)",
+        params: &[I32],
+        out: F64,
+        transcendental: false,
+        source: || e258::CUDA_SOURCE.as_str(),
+        launch: |dev, ins| {
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e258::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            Ok(to_bits(&out.download()?))
+        },
+        reference: |x| r258(Bits::from_bits(x[0])).to_bits64(),
+    },
+    Case {
+        name: "e259",
         expr: "(x0).wrapping_add((((((x1 << 33u8) * (x1 & x1))).min((((x2) as u64) * (x1 + 256)))) as isize))",
         params: &[Isize, U64, F64],
         out: Isize,
         transcendental: false,
-        source: || e254::CUDA_SOURCE.as_str(),
+        source: || e259::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<isize>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
             let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e254::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e259::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r254(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
-    },
-    Case {
-        name: "e255",
-        expr: "(x0).wrapping_add((((x0 * x1) + ((x2) as u16))).swap_bytes())",
-        params: &[U16, U16, F32],
-        out: U16,
-        transcendental: false,
-        source: || e255::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e255::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r255(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
-    },
-    Case {
-        name: "e256",
-        expr: "(((((if true { x3 } else { x1 }) - (x1).min(x2)) << 33) >> 0) + (((!((x0) as u16)) / (x1 | 1))).saturating_sub(((((((x0) as u8)) as f64)) as u16)))",
-        params: &[I8, U16, U16, U16],
-        out: U16,
-        transcendental: false,
-        source: || e256::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u16>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
-            let mut out = dev.zeros::<u16>(ins[0].len())?;
-            e256::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r256(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e257",
-        expr: "((if x0 { (((x1 % x1) + (x1).rem_euclid(x1))).sqrt() } else { ((((x2).max(65536.0) + 0.0)).mul_add((x1 - x2), (x3 + x1)) * ((x3 * x2) - (((x3 as isize)) as f32))) })).mul_add(((((x2 as u16)) as f32)).floor(), (-1e-3))",
-        params: &[Bool, F32, F32, F32],
-        out: F32,
-        transcendental: false,
-        source: || e257::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e257::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r257(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
-    },
-    Case {
-        name: "e258",
-        expr: "(((x1) as f32) + (9.3e18 + x0))",
-        params: &[F32, U16],
-        out: F32,
-        transcendental: false,
-        source: || e258::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e258::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r258(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
-    },
-    Case {
-        name: "e259",
-        expr: "((((((128u64).leading_zeros()) as i32) + (127 ^ x0))) as isize)",
-        params: &[I32],
-        out: Isize,
-        transcendental: false,
-        source: || e259::CUDA_SOURCE.as_str(),
-        launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
-            let mut out = dev.zeros::<isize>(ins[0].len())?;
-            e259::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
-            Ok(to_bits(&out.download()?))
-        },
-        reference: |x| r259(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r259(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e260",
-        expr: "((if x0 { x1 } else { (-7.75) })).sin()",
-        params: &[Bool, F32],
+        expr: "((if (x0 == 2.0) { (x0).fract() } else { x0 })).sin()",
+        params: &[F32],
         out: F32,
         transcendental: true,
         source: || e260::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e260::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e260::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r260(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r260(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e261",
-        expr: "((if true { x0 } else { 0.1 })).atan2((((x1).midpoint(x1)) as f64))",
-        params: &[F64, I16],
+        expr: "((((if (x0 <= i8::MIN) { x2 } else { ((x1) as usize) })) as f64)).ln()",
+        params: &[I8, I32, Usize],
         out: F64,
         transcendental: true,
         source: || e261::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e261::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e261::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r261(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r261(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e262",
-        expr: "((x0).fract()).sin()",
-        params: &[F64],
-        out: F64,
+        expr: "(((x2 - x1) / ((x0) as f32))).exp()",
+        params: &[U8, F32, F32],
+        out: F32,
         transcendental: true,
         source: || e262::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e262::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e262::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r262(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r262(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e263",
-        expr: "((((x0) as f32)).powi(((((x1).pow(((x1) as u32) % 40) / (((((x2).leading_zeros()) as i32) | 1) & i32::MAX))) % 40))).ln()",
-        params: &[U32, I32, I32],
-        out: F32,
+        expr: "((((x0).min(2147483648.0) + 0.0)).trunc()).powf(x1)",
+        params: &[F64, F64],
+        out: F64,
         transcendental: true,
         source: || e263::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e263::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e263::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r263(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r263(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e264",
-        expr: "(((x0) as f64)).cos()",
-        params: &[I16],
-        out: F64,
+        expr: "((((x0).powi(7)).abs() - ((x0).signum() / (x2 - x1)))).exp()",
+        params: &[F32, F32, F32],
+        out: F32,
         transcendental: true,
         source: || e264::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e264::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e264::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r264(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r264(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e265",
-        expr: "((-x0)).ln()",
-        params: &[F32],
-        out: F32,
+        expr: "((((x0).max(x0) + 0.0)).abs()).ln()",
+        params: &[F64],
+        out: F64,
         transcendental: true,
         source: || e265::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e265::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13917,32 +13869,33 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e266",
-        expr: "((x0).copysign((4294967296.0 / x1))).atan2(x2)",
-        params: &[F32, F32, F32],
+        expr: "(((((x2).max(65536.0) + 0.0)).mul_add((x3 - x3), (x2 + x2)) * (((x0) as f32) - (if x1 { x2 } else { x2 })))).atan2(x3)",
+        params: &[F64, Bool, F32, F32],
         out: F32,
         transcendental: true,
         source: || e266::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
             let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e266::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e266::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r266(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r266(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e267",
-        expr: "(((x0).copysign(x1) - (-x0))).sin()",
-        params: &[F32, F32],
-        out: F32,
+        expr: "((x0 % x1)).sin()",
+        params: &[F64, F64],
+        out: F64,
         transcendental: true,
         source: || e267::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
             e267::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -13950,76 +13903,77 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e268",
-        expr: "(((((x0) as f64)).trunc() * (-1.0))).atan2((((-0.0) / x1) * (x1).powi((-31))))",
-        params: &[U8, F64],
+        expr: "((x0 + x0)).cos()",
+        params: &[F64],
         out: F64,
         transcendental: true,
         source: || e268::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e268::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e268::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r268(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r268(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e269",
-        expr: "((x0).powi(((x1) % 40))).cos()",
-        params: &[F64, I32],
-        out: F64,
+        expr: "(x0).sin()",
+        params: &[F32],
+        out: F32,
         transcendental: true,
         source: || e269::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e269::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e269::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r269(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r269(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e270",
-        expr: "((x0 / 0.0)).cos()",
-        params: &[F64],
-        out: F64,
+        expr: "(((((x1) as f32) + (9.3e18 + x0))).copysign(x0)).cos()",
+        params: &[F32, U16, I16],
+        out: F32,
         transcendental: true,
         source: || e270::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e270::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i16>(&ins[2]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e270::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r270(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r270(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e271",
-        expr: "(x0).ln()",
-        params: &[F64],
-        out: F64,
+        expr: "((if x0 { x1 } else { (-7.75) })).sin()",
+        params: &[Bool, F32],
+        out: F32,
         transcendental: true,
         source: || e271::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e271::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e271::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r271(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r271(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e272",
-        expr: "((1.5e-40 % x0)).powf(((x1) as f64))",
-        params: &[F64, U32],
+        expr: "((if true { x0 } else { 0.1 })).atan2((((x1).midpoint(x1)) as f64))",
+        params: &[F64, I16],
         out: F64,
         transcendental: true,
         source: || e272::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u32>(&ins[1]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
             e272::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -14028,32 +13982,30 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e273",
-        expr: "(((x0) as f32)).powf((if false { x2 } else { x1 }))",
-        params: &[U64, F32, F32],
-        out: F32,
+        expr: "((x0).fract()).sin()",
+        params: &[F64],
+        out: F64,
         transcendental: true,
         source: || e273::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e273::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e273::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r273(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r273(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e274",
-        expr: "(((((x1) as f32) * (x0 % (-0.0))) % (((x0).min(x2) + 0.0)).sqrt())).exp()",
-        params: &[F32, I16, F32],
+        expr: "((((x0) as f32)).powi(((((x1).pow(((x1) as u32) % 40) / (((((x2).leading_zeros()) as i32) | 1) & i32::MAX))) % 40))).ln()",
+        params: &[U32, I32, I32],
         out: F32,
         transcendental: true,
         source: || e274::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i32>(&ins[2]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
             e274::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -14062,13 +14014,13 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e275",
-        expr: "((((x0).signum() - (-7.75))).fract()).ln()",
-        params: &[F64],
+        expr: "(((x0) as f64)).cos()",
+        params: &[I16],
         out: F64,
         transcendental: true,
         source: || e275::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
             e275::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -14077,139 +14029,147 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e276",
-        expr: "((-(((if x0 { x1 } else { 3 })) as f64))).exp()",
-        params: &[Bool, Isize],
-        out: F64,
+        expr: "((-x0)).ln()",
+        params: &[F32],
+        out: F32,
         transcendental: true,
         source: || e276::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<bool>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e276::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e276::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r276(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r276(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e277",
-        expr: "((-x0)).atan2(x1)",
-        params: &[F32, F32],
+        expr: "((x0).copysign(x1)).powf(((2147483648.0 + x2) % (x3).fract()))",
+        params: &[F32, F32, F32, F32],
         out: F32,
         transcendental: true,
         source: || e277::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e277::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e277::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r277(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r277(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e278",
-        expr: "((((x0 % x0)).max((x0).round()) + 0.0)).sin()",
-        params: &[F64],
-        out: F64,
+        expr: "((x0).rem_euclid(x1)).atan2((x2 + 9.3e18))",
+        params: &[F32, F32, F32],
+        out: F32,
         transcendental: true,
         source: || e278::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e278::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e278::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r278(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r278(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e279",
-        expr: "((x0).rem_euclid(x1)).powf((if (x2 > x2) { (x3).abs() } else { x0 }))",
-        params: &[F32, F32, Usize, F32],
-        out: F32,
+        expr: "((((x1) as f64) - x0)).cos()",
+        params: &[F64, I64],
+        out: F64,
         transcendental: true,
         source: || e279::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<usize>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e279::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e279::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r279(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r279(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e280",
-        expr: "(((x0) as f64)).cos()",
-        params: &[F32],
-        out: F64,
+        expr: "(((((x0).saturating_add(x1)) as f32) - x2)).sin()",
+        params: &[I16, I16, F32],
+        out: F32,
         transcendental: true,
         source: || e280::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e280::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e280::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r280(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r280(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e281",
-        expr: "((((x0).min(3.25) + 0.0) / x0)).powf(x0)",
-        params: &[F64],
-        out: F64,
+        expr: "(((((3 & x0)) as f32)).powi((((((x2 == x1)) as i32)) % 40))).powf(((if false { x3 } else { x3 })).recip())",
+        params: &[I32, Isize, Isize, F32],
+        out: F32,
         transcendental: true,
         source: || e281::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e281::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<isize>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<isize>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e281::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r281(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r281(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e282",
-        expr: "((x0 + x0)).sin()",
-        params: &[F64],
-        out: F64,
+        expr: "((((31i16 / ((x0 | 1) & i16::MAX))) as f32)).atan2((x1 * 9.3e18))",
+        params: &[I16, F32],
+        out: F32,
         transcendental: true,
         source: || e282::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e282::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e282::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r282(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r282(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e283",
-        expr: "(((x0).powi(7) + ((x1) as f32))).ln()",
-        params: &[F32, I64],
-        out: F32,
+        expr: "(((((x0).rotate_left(((x1) as u32) % 40)) as f64) - ((x2).fract() * (x2 + x2)))).cos()",
+        params: &[I16, U16, F64],
+        out: F64,
         transcendental: true,
         source: || e283::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i64>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e283::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<u16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e283::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r283(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r283(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e284",
-        expr: "(((((x0 >> 0) + (if true { x0 } else { x0 }))) as f64)).ln()",
-        params: &[Usize],
+        expr: "(((x0) as f64)).sin()",
+        params: &[I8],
         out: F64,
         transcendental: true,
         source: || e284::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<i8>(&ins[0]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
             e284::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -14218,41 +14178,39 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e285",
-        expr: "(((x0).rem_euclid(x1)).rem_euclid((x0 + 9.3e18))).ln()",
-        params: &[F32, F32],
+        expr: "(((x0) as f32)).cos()",
+        params: &[U8],
         out: F32,
         transcendental: true,
         source: || e285::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e285::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e285::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r285(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r285(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e286",
-        expr: "(((x0).mul_add((-0.0), x1) - (x1 + x0))).atan2((if (x2 == x2) { ((x3) as f32) } else { (-x1) }))",
-        params: &[F32, F32, U32, U16],
+        expr: "(((-x0)).rem_euclid((x1 - x2))).atan2(x1)",
+        params: &[F32, F32, F32],
         out: F32,
         transcendental: true,
         source: || e286::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<u32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e286::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e286::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r286(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r286(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
     },
     Case {
         name: "e287",
-        expr: "((x1 + x0)).exp()",
+        expr: "(((65536.0 / x1) / x0)).exp()",
         params: &[F64, F64],
         out: F64,
         transcendental: true,
@@ -14268,29 +14226,31 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e288",
-        expr: "((x0).mul_add(0.1, 4294967296.0)).atan2((((x1) as f32)).round())",
-        params: &[F32, U64],
-        out: F32,
+        expr: "(((((256i16).wrapping_mul(x0)).max((x1).rotate_right(((x2) as u32) % 40))) as f64)).powf((((0.0 - x3)) as f64))",
+        params: &[I16, I16, I64, F32],
+        out: F64,
         transcendental: true,
         source: || e288::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<u64>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e288::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<i64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e288::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r288(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r288(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e289",
-        expr: "(((x0) as f32)).exp()",
-        params: &[Usize],
+        expr: "((x0 - 4294967296.0)).cos()",
+        params: &[F32],
         out: F32,
         transcendental: true,
         source: || e289::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
             e289::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -14299,7 +14259,7 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e290",
-        expr: "((((2i8) as f64) + (x0).signum())).ln()",
+        expr: "(x0).cos()",
         params: &[F64],
         out: F64,
         transcendental: true,
@@ -14314,144 +14274,143 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e291",
-        expr: "((x0).signum()).atan2(x1)",
-        params: &[F64, F64],
-        out: F64,
+        expr: "(x0).ln()",
+        params: &[F32],
+        out: F32,
         transcendental: true,
         source: || e291::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e291::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e291::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r291(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r291(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e292",
-        expr: "((x0 % 255.5)).atan2((x1 - x0))",
-        params: &[F64, F64],
+        expr: "(((x0 * (-1e-3))).abs()).exp()",
+        params: &[F64],
         out: F64,
         transcendental: true,
         source: || e292::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e292::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            e292::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r292(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r292(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e293",
-        expr: "((((x0 & x0)) as f64)).ln()",
-        params: &[I32],
+        expr: "(((((x0) as i64)) as f64)).powf(x1)",
+        params: &[I16, F64],
         out: F64,
         transcendental: true,
         source: || e293::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i32>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e293::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            e293::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r293(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r293(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e294",
-        expr: "((-((x1 / 1.0) * (x0).powi((-2))))).powf((x2).ceil())",
-        params: &[F32, F32, F32],
+        expr: "(((2.0 + x0)).powi((((x1 << 63)) % 40))).sin()",
+        params: &[F32, I32],
         out: F32,
         transcendental: true,
         source: || e294::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b1 = dev.upload(&from_bits::<i32>(&ins[1]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e294::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            e294::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r294(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r294(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e295",
-        expr: "((x0).mul_add(x0, x0)).ln()",
-        params: &[F64],
-        out: F64,
+        expr: "(((((x0) as f32) % (if x1 { x3 } else { x2 })) / ((x3).powi((-3)) % (((x2 as u8)) as f32)))).sin()",
+        params: &[Usize, Bool, F32, F32],
+        out: F32,
         transcendental: true,
         source: || e295::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e295::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<bool>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f32>(&ins[3]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
+            e295::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r295(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r295(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e296",
-        expr: "(((((x0) as u16)) as f32)).powf(x1)",
-        params: &[F64, F32],
-        out: F32,
+        expr: "(((((x2 - x1)).max(x3) + 0.0) + ((1.0 * x0)).rem_euclid((x1 / x0)))).powf(x3)",
+        params: &[F64, F64, F64, F64],
+        out: F64,
         transcendental: true,
         source: || e296::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
             let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e296::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let b2 = dev.upload(&from_bits::<f64>(&ins[2]))?;
+            let b3 = dev.upload(&from_bits::<f64>(&ins[3]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e296::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r296(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
+        reference: |x| r296(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
     },
     Case {
         name: "e297",
-        expr: "((((x0).signum() - x0)).rem_euclid(((x0 * x1)).ceil())).atan2(x2)",
-        params: &[F32, F32, F32],
-        out: F32,
+        expr: "(x0).cos()",
+        params: &[F64],
+        out: F64,
         transcendental: true,
         source: || e297::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e297::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &mut out)?;
+            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e297::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r297(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2])).to_bits64(),
+        reference: |x| r297(Bits::from_bits(x[0])).to_bits64(),
     },
     Case {
         name: "e298",
-        expr: "((if ((x0 / ((x1 | 1) & i16::MAX)) <= (x0 % ((x0 | 1) & i16::MAX))) { (x1 as f64) } else { (if (x2 < x2) { ((x3) as f64) } else { (x2 as f64) }) })).sin()",
-        params: &[I16, I16, F32, U16],
+        expr: "((((x0) as f64) * x1)).cos()",
+        params: &[U32, F64],
         out: F64,
         transcendental: true,
         source: || e298::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<i16>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<i16>(&ins[1]))?;
-            let b2 = dev.upload(&from_bits::<f32>(&ins[2]))?;
-            let b3 = dev.upload(&from_bits::<u16>(&ins[3]))?;
+            let b0 = dev.upload(&from_bits::<u32>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
             let mut out = dev.zeros::<f64>(ins[0].len())?;
-            e298::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &b2, &b3, &mut out)?;
+            e298::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r298(Bits::from_bits(x[0]), Bits::from_bits(x[1]), Bits::from_bits(x[2]), Bits::from_bits(x[3])).to_bits64(),
+        reference: |x| r298(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e299",
-        expr: "(((x0).mul_add(x0, 0.5)).copysign(x0)).ln()",
-        params: &[F64],
-        out: F64,
+        expr: "(x0).atan2((-((-1.0) - x0)))",
+        params: &[F32],
+        out: F32,
         transcendental: true,
         source: || e299::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e299::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
@@ -14459,13 +14418,13 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e300",
-        expr: "((-x0)).sin()",
-        params: &[F32],
+        expr: "((((x0) as f32)).powi(0)).cos()",
+        params: &[Usize],
         out: F32,
         transcendental: true,
         source: || e300::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f32>(&ins[0]))?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
             let mut out = dev.zeros::<f32>(ins[0].len())?;
             e300::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
             Ok(to_bits(&out.download()?))
@@ -14474,30 +14433,31 @@ pub static CASES: &[Case] = &[
     },
     Case {
         name: "e301",
-        expr: "(((x0) as f32)).atan2(1e10)",
-        params: &[U8],
-        out: F32,
+        expr: "(((x0) as f64)).powf(x1)",
+        params: &[Usize, F64],
+        out: F64,
         transcendental: true,
         source: || e301::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<u8>(&ins[0]))?;
-            let mut out = dev.zeros::<f32>(ins[0].len())?;
-            e301::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &mut out)?;
+            let b0 = dev.upload(&from_bits::<usize>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
+            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            e301::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
-        reference: |x| r301(Bits::from_bits(x[0])).to_bits64(),
+        reference: |x| r301(Bits::from_bits(x[0]), Bits::from_bits(x[1])).to_bits64(),
     },
     Case {
         name: "e302",
-        expr: "(((x0).mul_add(x1, 1.5e-40) % (x0).rem_euclid(x0))).exp()",
-        params: &[F64, F64],
-        out: F64,
+        expr: "((((-((x0) as f32))).min(x1) + 0.0)).ln()",
+        params: &[U64, F32],
+        out: F32,
         transcendental: true,
         source: || e302::CUDA_SOURCE.as_str(),
         launch: |dev, ins| {
-            let b0 = dev.upload(&from_bits::<f64>(&ins[0]))?;
-            let b1 = dev.upload(&from_bits::<f64>(&ins[1]))?;
-            let mut out = dev.zeros::<f64>(ins[0].len())?;
+            let b0 = dev.upload(&from_bits::<u64>(&ins[0]))?;
+            let b1 = dev.upload(&from_bits::<f32>(&ins[1]))?;
+            let mut out = dev.zeros::<f32>(ins[0].len())?;
             e302::launch(dev, LaunchConfig::for_num_elems(ins[0].len() as u32), &b0, &b1, &mut out)?;
             Ok(to_bits(&out.download()?))
         },
