@@ -35,6 +35,7 @@ mod scalar;
 mod sim;
 mod validate;
 mod vector_types;
+mod view;
 
 pub use config::{DeviceLimits, LaunchConfig};
 pub use cuda::compile;
@@ -44,11 +45,12 @@ pub use error::{DeclaredLen, Error, RaceAccess, Result};
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
 pub use half;
 pub use half_types::{f16, f16_from_f64, f16x2};
-pub use kernel_abi::KernelOptions;
+pub use kernel_abi::{KernelDef, KernelOptions};
 pub use memory::DeviceBuffer;
 pub use scalar::KernelScalar;
 pub use sim::SimOptions;
 pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
+pub use view::{AsDeviceView, AsDeviceViewMut, DeviceView, DeviceViewMut};
 
 /// Items generated code uses. Not a public API: it may change in any release.
 #[doc(hidden)]
