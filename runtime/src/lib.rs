@@ -52,6 +52,19 @@ pub use sim::SimOptions;
 pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
 pub use view::{AsDeviceView, AsDeviceViewMut, DeviceView, DeviceViewMut};
 
+// The host API may be used from several host threads (docs/host-api.md): a `Device` and
+// its buffers are `Send + Sync`, views are as a `&[T]`/`&mut [T]` is. Checked here so a
+// field that is not (a raw pointer, an `Rc`) fails the build, not a user's program.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Device>();
+    send_sync::<DeviceBuffer<f32>>();
+    send_sync::<DeviceBuffer<f32x4>>();
+    send_sync::<DeviceView<'static, u8>>();
+    send_sync::<DeviceViewMut<'static, f64>>();
+    send_sync::<Error>();
+};
+
 /// Items generated code uses. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {

@@ -41,6 +41,18 @@ use crate::scalar::KernelScalar;
 /// assert!(buf.try_slice(4..7).is_none());
 /// # Ok(()) }
 /// ```
+///
+/// A view cannot outlive its buffer:
+///
+/// ```compile_fail,E0505
+/// # fn main() -> Result<(), warpspeed_runtime::Error> {
+/// let dev = warpspeed_runtime::Device::simulator();
+/// let buf = dev.upload(&[1u8, 2, 3])?;
+/// let view = buf.slice(1..);
+/// drop(buf); // error: `buf` is borrowed by `view`
+/// view.download()?;
+/// # Ok(()) }
+/// ```
 pub struct DeviceView<'a, T: KernelScalar> {
     buf: &'a DeviceBuffer<T>,
     offset: usize,
@@ -60,6 +72,18 @@ pub struct DeviceView<'a, T: KernelScalar> {
 /// view.fill(7)?;
 /// view.slice_mut(2..).copy_from_host(&[9])?;
 /// assert_eq!(buf.download()?, vec![0, 7, 7, 9, 0, 0]);
+/// # Ok(()) }
+/// ```
+///
+/// While the view lives, the buffer cannot be used otherwise, not even read:
+///
+/// ```compile_fail,E0502
+/// # fn main() -> Result<(), warpspeed_runtime::Error> {
+/// let dev = warpspeed_runtime::Device::simulator();
+/// let mut buf = dev.zeros::<i32>(6)?;
+/// let mut view = buf.slice_mut(1..4);
+/// let read = buf.download()?; // error: `buf` is borrowed mutably by `view`
+/// view.fill(7)?;
 /// # Ok(()) }
 /// ```
 pub struct DeviceViewMut<'a, T: KernelScalar> {
