@@ -1,7 +1,10 @@
 //! Device memory: [`DeviceBuffer<T>`], a typed array on a GPU or in simulated memory.
 //!
 //! One of the three places that match on the backend (with `device.rs` and `launch/`):
-//! each operation here picks the backend and hands the work to it. On a GPU the buffer is
+//! each operation here picks the backend and hands the work to it. The host's reads and
+//! writes work on an element range (`read_at`, `write_at`, `fill_range`, `copy_in`,
+//! `arg_at`), which `view.rs` gives for a whole buffer or a view. Buffers also move to
+//! and from cudarc's `CudaSlice` without copying (docs/host-api.md). On a GPU the buffer is
 //! a `cuda::CudaBuffer` (bytes, `cuda/memory.rs`); on the simulator a `sim::HostAlloc`
 //! (`sim/memory.rs`). A buffer's storage always belongs to its device's backend.
 

@@ -13,6 +13,9 @@
 //!
 //! GPU launches are asynchronous: an error inside the kernel surfaces at the next
 //! [`Device::synchronize`] or download. Simulator launches finish before returning.
+//!
+//! [`LaunchConfig::for_occupancy`] lives here too: the block size of highest occupancy is
+//! the backend's to say (`cuOccupancyMaxPotentialBlockSize`, or the simulator's model).
 
 mod args;
 pub(crate) mod len;
