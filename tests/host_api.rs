@@ -415,3 +415,26 @@ fn cudarc_round_trip(dev: &Device, buf: DeviceBuffer<f32>) {
     scale::launch(&from_ctx, LaunchConfig::new(1, 32), &mut out, &ys, 0.25).unwrap();
     assert_eq!(out.download().unwrap(), vec![1.0, 2.0]);
 }
+
+#[test]
+fn empty_buffers_and_views() {
+    for dev in devices("empty_buffers_and_views") {
+        let empty = dev.upload::<f32>(&[]).unwrap();
+        assert!(empty.is_empty());
+        assert_eq!(empty.download().unwrap(), Vec::<f32>::new());
+        let mut zeros = dev.zeros::<bool>(0).unwrap();
+        zeros.fill(true).unwrap();
+        assert_eq!(zeros.download().unwrap(), Vec::<bool>::new());
+        let mut buf = dev.upload(&[true, false, true]).unwrap();
+        assert_eq!(buf.slice(3..).download().unwrap(), Vec::<bool>::new());
+        buf.slice_mut(1..1).copy_from(&zeros).unwrap();
+        assert_eq!(dev.copy(&buf.slice(2..2)).unwrap().len(), 0);
+        // A kernel over an empty view writes nothing.
+        let mut out = dev.upload(&[5.0f32; 4]).unwrap();
+        let cfg = LaunchConfig::new(1, 32);
+        scale::launch(&dev, cfg, &mut out.slice_mut(2..2), &empty, 3.0).unwrap();
+        scale::launch(&dev, cfg, &mut out.slice_mut(4..), &empty, 3.0).unwrap();
+        assert_eq!(out.download().unwrap(), vec![5.0; 4], "{:?}", dev.backend());
+        assert_eq!(buf.download().unwrap(), vec![true, false, true]);
+    }
+}

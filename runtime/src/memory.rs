@@ -72,9 +72,6 @@ impl Device {
         let (buf, range) = (src.buffer(), src.range());
         self.check_shares(buf, "copying a buffer")?;
         let storage = match (&*self.inner, &buf.storage) {
-            (Inner::Cuda(_), Storage::Cuda(_)) if range.is_empty() => {
-                return self.zeros(0);
-            }
             (Inner::Cuda(cuda), Storage::Cuda(bytes)) => {
                 Storage::Cuda(cuda.copy(bytes, byte_range::<T>(range.clone()))?)
             }
@@ -243,6 +240,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
     }
 
     /// The underlying cudarc allocation (bytes) of a GPU buffer; `None` on the simulator.
+    /// A buffer of no elements holds one unused byte (`cuMemAlloc` refuses 0 bytes).
     pub fn cuda_bytes(&self) -> Option<&CudaSlice<u8>> {
         match &self.storage {
             Storage::Cuda(slice) => Some(slice),

@@ -72,6 +72,9 @@ pub struct DeviceView<'a, T: KernelScalar> {
 /// view.fill(7)?;
 /// view.slice_mut(2..).copy_from_host(&[9])?;
 /// assert_eq!(buf.download()?, vec![0, 7, 7, 9, 0, 0]);
+/// let src = dev.upload(&[1, 2, 3, 4])?;
+/// buf.slice_mut(4..).copy_from(&src.slice(1..3))?; // device to device
+/// assert_eq!(buf.download()?, vec![0, 7, 7, 9, 2, 3]);
 /// # Ok(()) }
 /// ```
 ///
@@ -327,82 +330,108 @@ impl<'a, T: KernelScalar> DeviceViewMut<'a, T> {
         self.as_device_view()
     }
 
-    /// The elements `range` of this view (relative to it), read-only.
-    ///
-    /// # Panics
-    /// When `range` is out of bounds; [`DeviceViewMut::try_slice`] returns `None` instead.
-    #[track_caller]
-    pub fn slice(&self, range: impl RangeBounds<usize>) -> DeviceView<'_, T> {
-        self.as_view().slice(range)
-    }
-
-    /// [`DeviceViewMut::slice`], or `None` when `range` is out of bounds.
-    pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<DeviceView<'_, T>> {
-        self.as_view().try_slice(range)
-    }
-
-    /// The elements `range` of this view (relative to it), writable, for as long as this
-    /// view is borrowed.
-    ///
-    /// # Panics
-    /// When `range` is out of bounds; [`DeviceViewMut::try_slice_mut`] returns `None`
-    /// instead.
-    #[track_caller]
-    pub fn slice_mut(&mut self, range: impl RangeBounds<usize>) -> DeviceViewMut<'_, T> {
-        let r = resolve_or_panic(range, self.len);
-        self.as_device_view_mut().sub_mut_owned(r)
-    }
-
-    /// [`DeviceViewMut::slice_mut`], or `None` when `range` is out of bounds.
-    pub fn try_slice_mut(
-        &mut self,
-        range: impl RangeBounds<usize>,
-    ) -> Option<DeviceViewMut<'_, T>> {
-        let r = resolve(&range, self.len)?;
-        Some(self.as_device_view_mut().sub_mut_owned(r))
-    }
-
-    /// [`DeviceView::download`].
-    pub fn download(&self) -> Result<Vec<T>> {
-        self.as_view().download()
-    }
-
-    /// [`DeviceView::copy_to_host`].
-    pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
-        self.as_view().copy_to_host(dst)
-    }
-
-    /// Overwrites the view with `src`, which must have the same length
-    /// ([`Error::LengthMismatch`] otherwise).
-    pub fn copy_from_host(&mut self, src: &[T]) -> Result<()> {
-        same_len("copy_from_host", self.len, src.len())?;
-        self.buf.write_at(self.offset, src)
-    }
-
-    /// Sets every element to `value` (on a GPU `cuMemsetD8/D16/D32Async`, or
-    /// `cuMemsetD2D32Async` per 32-bit word for 8- and 16-byte types; ordered on the
-    /// device's stream like a launch).
-    pub fn fill(&mut self, value: T) -> Result<()> {
-        self.buf
-            .fill_range(self.offset..self.offset + self.len, value)
-    }
-
-    /// Copies `src` (a buffer or a view of the same length, on the same device) into the
-    /// view, device to device: [`Error::LengthMismatch`] or [`Error::DeviceMismatch`]
-    /// otherwise. Like cudarc's `memcpy_dtod`, ordered on the device's stream.
-    pub fn copy_from(&mut self, src: &impl AsDeviceView<Elem = T>) -> Result<()> {
-        let src = src.as_device_view();
-        same_len("copy_from", self.len, src.len)?;
-        self.buf.copy_in(self.offset, src)
-    }
-
     /// The view as a kernel argument ([`DeviceBuffer::arg_at_mut`]).
     pub(crate) fn into_arg(self) -> (u64, Option<SyncOnDrop<'a>>, &'a Device) {
         self.buf.arg_at_mut(self.offset)
     }
+
+    /// `r` of this view (relative to it), consuming it.
+    fn sub_mut(self, r: Range<usize>) -> DeviceViewMut<'a, T> {
+        DeviceViewMut {
+            buf: self.buf,
+            offset: self.offset + r.start,
+            len: r.len(),
+        }
+    }
+
+    // The writes, once for buffers and views (`writable_memory!` calls them).
+
+    fn write_host(self, src: &[T]) -> Result<()> {
+        same_len("copy_from_host", self.len, src.len())?;
+        self.buf.write_at(self.offset, src)
+    }
+
+    fn fill_with(self, value: T) -> Result<()> {
+        self.buf
+            .fill_range(self.offset..self.offset + self.len, value)
+    }
+
+    fn copy_device(self, src: DeviceView<'_, T>) -> Result<()> {
+        same_len("copy_from", self.len, src.len)?;
+        self.buf.copy_in(self.offset, src)
+    }
 }
 
-/// The host operations of a whole buffer: those of its view.
+/// The methods of writable device memory, the same on a [`DeviceBuffer`] (all of it) and a
+/// [`DeviceViewMut`] (its range), so neither needs a trait in scope.
+macro_rules! writable_memory {
+    ($ty:ty, $what:literal) => {
+        impl<T: KernelScalar> $ty {
+            #[doc = concat!("Elements `range` of ", $what, " as a read-only view (`.slice(2..5)`, `.slice(..n)`, `.slice(k..)`), which borrows it. Pass `&view` to a kernel's `&[T]` parameter.")]
+            ///
+            /// # Panics
+            /// When `range` is out of bounds, as `&v[a..b]` and cudarc's
+            /// `CudaSlice::slice` do; `try_slice` returns `None` instead.
+            #[track_caller]
+            pub fn slice(&self, range: impl RangeBounds<usize>) -> DeviceView<'_, T> {
+                self.as_device_view().slice(range)
+            }
+
+            /// `slice`, or `None` when `range` is out of bounds (as `v.get(a..b)`).
+            pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<DeviceView<'_, T>> {
+                self.as_device_view().try_slice(range)
+            }
+
+            #[doc = concat!("Elements `range` of ", $what, " as a writable view, which borrows it mutably: nothing else may use it while the view lives. Pass `&mut view` to a kernel's `&mut [T]` parameter.")]
+            ///
+            /// # Panics
+            /// When `range` is out of bounds; `try_slice_mut` returns `None` instead.
+            #[track_caller]
+            pub fn slice_mut(&mut self, range: impl RangeBounds<usize>) -> DeviceViewMut<'_, T> {
+                let r = resolve_or_panic(range, AsDeviceView::len(self));
+                self.as_device_view_mut().sub_mut(r)
+            }
+
+            /// `slice_mut`, or `None` when `range` is out of bounds.
+            pub fn try_slice_mut(
+                &mut self,
+                range: impl RangeBounds<usize>,
+            ) -> Option<DeviceViewMut<'_, T>> {
+                let r = resolve(&range, AsDeviceView::len(self))?;
+                Some(self.as_device_view_mut().sub_mut(r))
+            }
+
+            #[doc = concat!("Copies ", $what, " to a new `Vec`, after every launch queued before has finished; an error of such a launch is reported here.")]
+            pub fn download(&self) -> Result<Vec<T>> {
+                self.as_device_view().download()
+            }
+
+            #[doc = concat!("Copies ", $what, " into `dst`, which must have the same length ([`Error::LengthMismatch`] otherwise).")]
+            pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
+                self.as_device_view().copy_to_host(dst)
+            }
+
+            #[doc = concat!("Overwrites ", $what, " with `src`, which must have the same length ([`Error::LengthMismatch`] otherwise).")]
+            pub fn copy_from_host(&mut self, src: &[T]) -> Result<()> {
+                self.as_device_view_mut().write_host(src)
+            }
+
+            #[doc = concat!("Sets every element of ", $what, " to `value`: on a GPU `cuMemsetD8/D16/D32Async`, or `cuMemsetD2D32Async` per 32-bit word for 8- and 16-byte types, ordered on the device's stream like a launch.")]
+            pub fn fill(&mut self, value: T) -> Result<()> {
+                self.as_device_view_mut().fill_with(value)
+            }
+
+            #[doc = concat!("Copies `src` (a buffer or a view of the same length, on the same device) into ", $what, ", device to device: [`Error::LengthMismatch`] or [`Error::DeviceMismatch`] otherwise. Like cudarc's `memcpy_dtod`, ordered on the device's stream.")]
+            pub fn copy_from(&mut self, src: &impl AsDeviceView<Elem = T>) -> Result<()> {
+                self.as_device_view_mut().copy_device(src.as_device_view())
+            }
+        }
+    };
+}
+
+writable_memory!(DeviceBuffer<T>, "the buffer");
+writable_memory!(DeviceViewMut<'_, T>, "the view");
+
 impl<T: KernelScalar> DeviceBuffer<T> {
     /// The whole buffer as a read-only view.
     pub fn as_view(&self) -> DeviceView<'_, T> {
@@ -412,102 +441,6 @@ impl<T: KernelScalar> DeviceBuffer<T> {
     /// The whole buffer as a writable view.
     pub fn as_view_mut(&mut self) -> DeviceViewMut<'_, T> {
         self.as_device_view_mut()
-    }
-
-    /// Elements `range` of the buffer as a read-only view, which borrows the buffer:
-    /// `buf.slice(2..5)`, `buf.slice(..n)`, `buf.slice(k..)`. Pass `&view` to a kernel's
-    /// `&[T]` parameter.
-    ///
-    /// # Panics
-    /// When `range` is out of bounds (as `&v[a..b]` and cudarc's `CudaSlice::slice`);
-    /// [`DeviceBuffer::try_slice`] returns `None` instead.
-    #[track_caller]
-    pub fn slice(&self, range: impl RangeBounds<usize>) -> DeviceView<'_, T> {
-        self.as_view().slice(range)
-    }
-
-    /// [`DeviceBuffer::slice`], or `None` when `range` is out of bounds (as `v.get(a..b)`).
-    pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<DeviceView<'_, T>> {
-        self.as_view().try_slice(range)
-    }
-
-    /// Elements `range` of the buffer as a writable view, which borrows the buffer mutably
-    /// (nothing else may use it while the view lives). Pass `&mut view` to a kernel's
-    /// `&mut [T]` parameter.
-    ///
-    /// # Panics
-    /// When `range` is out of bounds; [`DeviceBuffer::try_slice_mut`] returns `None`
-    /// instead.
-    #[track_caller]
-    pub fn slice_mut(&mut self, range: impl RangeBounds<usize>) -> DeviceViewMut<'_, T> {
-        let r = resolve_or_panic(range, DeviceBuffer::len(self));
-        self.as_view_mut().sub_mut_owned(r)
-    }
-
-    /// [`DeviceBuffer::slice_mut`], or `None` when `range` is out of bounds.
-    pub fn try_slice_mut(
-        &mut self,
-        range: impl RangeBounds<usize>,
-    ) -> Option<DeviceViewMut<'_, T>> {
-        let r = resolve(&range, DeviceBuffer::len(self))?;
-        Some(self.as_view_mut().sub_mut_owned(r))
-    }
-
-    /// Copies the buffer to a new `Vec`, after every launch queued before it has finished;
-    /// an error of such a launch is reported here.
-    pub fn download(&self) -> Result<Vec<T>> {
-        self.as_view().download()
-    }
-
-    /// Copies the buffer into `dst`, which must have the same length.
-    pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
-        self.as_view().copy_to_host(dst)
-    }
-
-    /// Overwrites the buffer with `src`, which must have the same length.
-    pub fn copy_from_host(&mut self, src: &[T]) -> Result<()> {
-        self.as_view_mut().copy_from_host(src)
-    }
-
-    /// Sets every element to `value` ([`DeviceViewMut::fill`]).
-    ///
-    /// ```
-    /// # fn main() -> Result<(), warpspeed_runtime::Error> {
-    /// let dev = warpspeed_runtime::Device::simulator();
-    /// let mut buf = dev.zeros::<f64>(3)?;
-    /// buf.fill(-0.5)?;
-    /// assert_eq!(buf.download()?, vec![-0.5; 3]);
-    /// # Ok(()) }
-    /// ```
-    pub fn fill(&mut self, value: T) -> Result<()> {
-        self.as_view_mut().fill(value)
-    }
-
-    /// Copies `src` (a buffer or view of the same length, on the same device) into the
-    /// buffer, device to device ([`DeviceViewMut::copy_from`]).
-    ///
-    /// ```
-    /// # fn main() -> Result<(), warpspeed_runtime::Error> {
-    /// let dev = warpspeed_runtime::Device::simulator();
-    /// let src = dev.upload(&[1u8, 2, 3, 4])?;
-    /// let mut dst = dev.zeros::<u8>(2)?;
-    /// dst.copy_from(&src.slice(1..3))?;
-    /// assert_eq!(dst.download()?, vec![2, 3]);
-    /// # Ok(()) }
-    /// ```
-    pub fn copy_from(&mut self, src: &impl AsDeviceView<Elem = T>) -> Result<()> {
-        self.as_view_mut().copy_from(src)
-    }
-}
-
-impl<'a, T: KernelScalar> DeviceViewMut<'a, T> {
-    /// `r` of this view, consuming it (keeps the buffer's whole borrow).
-    fn sub_mut_owned(self, r: Range<usize>) -> DeviceViewMut<'a, T> {
-        DeviceViewMut {
-            buf: self.buf,
-            offset: self.offset + r.start,
-            len: r.len(),
-        }
     }
 }
 

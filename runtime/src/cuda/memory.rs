@@ -25,14 +25,19 @@ impl CudaDevice {
     /// A new buffer holding a copy of `data`.
     pub(crate) fn upload<T: KernelScalar>(&self, data: &[T]) -> Result<CudaBuffer> {
         self.faults.alive()?;
+        if data.is_empty() {
+            return self.zeros::<T>(0);
+        }
         let copied = self.stream.clone_htod(&*to_bytes(data));
         self.faults.check(copied, "uploading a buffer", None)
     }
 
-    /// A new buffer of `len` elements of zero bits.
+    /// A new buffer of `len` elements of zero bits. `cuMemAlloc` refuses 0 bytes, so a
+    /// buffer of no elements holds one unused byte (the address is still a valid,
+    /// 256-byte-aligned allocation, as a kernel argument needs).
     pub(crate) fn zeros<T: KernelScalar>(&self, len: usize) -> Result<CudaBuffer> {
         self.faults.alive()?;
-        let bytes = len * std::mem::size_of::<T>();
+        let bytes = (len * std::mem::size_of::<T>()).max(1);
         let allocated = self.stream.alloc_zeros::<u8>(bytes);
         self.faults.check(allocated, "allocating a buffer", None)
     }
@@ -40,6 +45,9 @@ impl CudaDevice {
     /// A new buffer holding a copy of the bytes `range` of `src` (device to device).
     pub(crate) fn copy(&self, src: &CudaBuffer, range: Range<usize>) -> Result<CudaBuffer> {
         self.faults.alive()?;
+        if range.is_empty() {
+            return self.zeros::<u8>(0);
+        }
         let copied = self.stream.clone_dtod(&src.slice(range));
         self.faults
             .check(copied, "copying a buffer on the device", None)
@@ -118,6 +126,9 @@ impl CudaDevice {
     ) -> Result<()> {
         const WHAT: &str = "downloading a buffer";
         self.faults.alive()?;
+        if dst.is_empty() {
+            return self.synchronize(WHAT);
+        }
         let src = src.slice(at..at + std::mem::size_of_val(dst));
         if is_plain::<T>() {
             // SAFETY: T is a primitive integer or float, or a half or vector type (checked
@@ -128,10 +139,8 @@ impl CudaDevice {
                     std::mem::size_of_val(dst),
                 )
             };
-            if !bytes.is_empty() {
-                self.faults
-                    .check(self.stream.memcpy_dtoh(&src, bytes), WHAT, None)?;
-            }
+            self.faults
+                .check(self.stream.memcpy_dtoh(&src, bytes), WHAT, None)?;
         } else {
             let bytes = self
                 .faults
@@ -188,7 +197,8 @@ impl CudaDevice {
         buf: CudaBuffer,
         len: usize,
     ) -> CudaSlice<T> {
-        debug_assert_eq!(buf.len(), len * std::mem::size_of::<T>());
+        // An empty buffer holds one unused byte (`zeros`).
+        debug_assert!(buf.len() >= len * std::mem::size_of::<T>());
         let ptr = buf.leak();
         // SAFETY: `ptr` is a live allocation of `len * size_of::<T>()` bytes on this
         // device's stream, owned by nobody since `leak`; it holds `len` values of `T` that
