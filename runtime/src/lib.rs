@@ -10,7 +10,9 @@
 //! `validate`, `error`, `scalar`, the value types, `diagnostics`); the two backends,
 //! `cuda/` and `sim/`, side by side and importing only leaves; on top `Device`
 //! (`device.rs`), `DeviceBuffer` (`memory.rs`) and the launch path (`launch/`), the only
-//! code that matches on the backend.
+//! code that matches on the backend, and the views of buffers (`view.rs`, [`DeviceView`],
+//! [`DeviceViewMut`]), which kernels take as buffers are taken. docs/host-api.md has the
+//! host API's decisions: views, fill, copies, occupancy, cudarc interop, host threads.
 //!
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
 //! disables the disk cache, whose directory is `WARPSPEED_CACHE_DIR` (else
