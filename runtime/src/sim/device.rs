@@ -150,6 +150,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn best_block_sizes() {
+        let limits = DeviceLimits::SIMULATOR;
+        // 1024 threads: 2 blocks, 2048 resident threads, found first from the top.
+        assert_eq!(max_potential_block_size(&limits, 0), 1024);
+        // Under 100: 96 leaves 21 blocks (2016 threads); 64 fills the model (32 blocks).
+        assert_eq!(max_potential_block_size(&limits, 100), 64);
+        // Less than a warp: what is allowed.
+        assert_eq!(max_potential_block_size(&limits, 16), 16);
+    }
+
+    #[test]
     fn options_from_vars() {
         assert_eq!(SimOptions::from_vars(None, None), SimOptions::default());
         assert!(!SimOptions::from_vars(Some("off"), None).race_checks);
