@@ -18,7 +18,6 @@ use crate::error::{Error, Result};
 use crate::scalar::KernelScalar;
 use crate::sim::HostAlloc;
 use crate::vector_types::{whole_vectors, Vector};
-use crate::view::{AsDeviceView, DeviceView};
 
 /// An array of `T` in a device's memory.
 ///
@@ -62,14 +61,13 @@ impl Device {
         Ok(self.buffer(len, storage))
     }
 
-    /// A new buffer on this device holding a copy of `src` (device to device): a whole
-    /// buffer (`dev.copy(&buf)`) or a view (`dev.copy(&buf.slice(2..5))`).
-    pub fn copy<T: KernelScalar>(
+    /// A new buffer holding a copy of the elements `range` of `buf` (device to device);
+    /// `Device::copy` (`view.rs`) gives it a buffer's or a view's range.
+    pub(crate) fn copy_range<T: KernelScalar>(
         &self,
-        src: &impl AsDeviceView<Elem = T>,
+        buf: &DeviceBuffer<T>,
+        range: Range<usize>,
     ) -> Result<DeviceBuffer<T>> {
-        let src = src.as_device_view();
-        let (buf, range) = (src.buffer(), src.range());
         self.check_shares(buf, "copying a buffer")?;
         let storage = match (&*self.inner, &buf.storage) {
             (Inner::Cuda(cuda), Storage::Cuda(bytes)) => {
@@ -183,10 +181,14 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         }
     }
 
-    /// Copies `src` (device to device) to the elements from `at` on; `src` has been checked
-    /// to fit.
-    pub(crate) fn copy_in(&mut self, at: usize, src: DeviceView<'_, T>) -> Result<()> {
-        let (buf, range) = (src.buffer(), src.range());
+    /// Copies the elements `range` of `buf` (device to device) to the elements from `at`
+    /// on; they have been checked to fit.
+    pub(crate) fn copy_in(
+        &mut self,
+        at: usize,
+        buf: &DeviceBuffer<T>,
+        range: Range<usize>,
+    ) -> Result<()> {
         debug_assert!(at + range.len() <= self.len);
         self.device.check_shares(buf, "copying between buffers")?;
         match (&mut self.storage, &buf.storage, &*self.device.inner) {

@@ -280,13 +280,8 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
         self.buf.read_at(self.offset, dst)
     }
 
-    /// The buffer the view borrows.
-    pub(crate) fn buffer(&self) -> &'a DeviceBuffer<T> {
-        self.buf
-    }
-
     /// The view's elements in its buffer.
-    pub(crate) fn range(&self) -> Range<usize> {
+    fn range(&self) -> Range<usize> {
         self.offset..self.offset + self.len
     }
 
@@ -358,7 +353,7 @@ impl<'a, T: KernelScalar> DeviceViewMut<'a, T> {
 
     fn copy_device(self, src: DeviceView<'_, T>) -> Result<()> {
         same_len("copy_from", self.len, src.len)?;
-        self.buf.copy_in(self.offset, src)
+        self.buf.copy_in(self.offset, src.buf, src.range())
     }
 }
 
@@ -431,6 +426,19 @@ macro_rules! writable_memory {
 
 writable_memory!(DeviceBuffer<T>, "the buffer");
 writable_memory!(DeviceViewMut<'_, T>, "the view");
+
+impl Device {
+    /// A new buffer on this device holding a copy of `src` (device to device): a whole
+    /// buffer (`dev.copy(&buf)`) or a view (`dev.copy(&buf.slice(2..5))`).
+    /// [`Error::DeviceMismatch`] when this device cannot use `src`'s memory.
+    pub fn copy<T: KernelScalar>(
+        &self,
+        src: &impl AsDeviceView<Elem = T>,
+    ) -> Result<DeviceBuffer<T>> {
+        let src = src.as_device_view();
+        self.copy_range(src.buf, src.range())
+    }
+}
 
 impl<T: KernelScalar> DeviceBuffer<T> {
     /// The whole buffer as a read-only view.
