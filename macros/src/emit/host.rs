@@ -8,6 +8,7 @@ use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod};
 use crate::ir::intrinsics::Intrinsic;
 use crate::ir::methods::Method;
+use crate::ir::numeric_consts::ConstPath;
 use crate::ir::ty::{Scalar, Ty};
 use crate::ir::typeck::Types;
 use crate::parse::ast::*;
@@ -485,20 +486,24 @@ impl RustWriter<'_> {
                 quote!((-#l))
             }
             ExprKind::Lit(l) => self.lit(l, t, span, false),
-            ExprKind::Const(s, c) => {
-                let ty = scalar_ty(*s);
-                let c = format_ident!(
-                    "{}",
-                    match c {
-                        AssocConst::Max => "MAX",
-                        AssocConst::Min => "MIN",
-                        AssocConst::Infinity => "INFINITY",
-                        AssocConst::NegInfinity => "NEG_INFINITY",
-                        AssocConst::Nan => "NAN",
-                        AssocConst::Epsilon => "EPSILON",
+            ExprKind::Const(c) => {
+                let ty = scalar_ty(c.ty);
+                let path = match c.path {
+                    ConstPath::Assoc(owner, name) => {
+                        let (owner, name) = (scalar_ty(owner), Ident::new(name, span));
+                        quote_spanned!(span=> <#owner>::#name)
                     }
-                );
-                quote_spanned!(span=> <#ty>::#c)
+                    ConstPath::Module { krate, float, name } => {
+                        let (krate, float, name) = (
+                            Ident::new(krate, span),
+                            scalar_ty(float),
+                            Ident::new(name, span),
+                        );
+                        quote_spanned!(span=> ::#krate::#float::consts::#name)
+                    }
+                };
+                // rustc checks the constant has the type the macro gave it.
+                quote_spanned!(span=> ::core::convert::identity::<#ty>(#path))
             }
             ExprKind::Var(name, _) => quote!(#name),
             ExprKind::Binary(op, l, r) => {

@@ -5,5 +5,6 @@ pub mod atomics;
 pub mod groups;
 pub mod intrinsics;
 pub mod methods;
+pub mod numeric_consts;
 pub mod ty;
 pub mod typeck;

@@ -455,7 +455,7 @@ impl<'a> Typeck<'a> {
                 },
             },
             ExprKind::Lit(Lit::Bool(_)) => Ty::BOOL,
-            ExprKind::Const(s, _) => Ty::Scalar(*s),
+            ExprKind::Const(c) => Ty::Scalar(c.ty),
             ExprKind::Var(name, slot) => match self.lookup(&name.to_string()) {
                 Some(v) => {
                     slot.set(Some(v));

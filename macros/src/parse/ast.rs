@@ -214,17 +214,6 @@ pub enum Lit {
     Bool(bool),
 }
 
-/// Associated constants such as `u32::MAX` or `f32::INFINITY`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum AssocConst {
-    Max,
-    Min,
-    Infinity,
-    NegInfinity,
-    Nan,
-    Epsilon,
-}
-
 pub struct RangeLoop {
     pub start: Box<Expr>,
     pub end: Box<Expr>,
@@ -248,7 +237,8 @@ pub enum Unroll {
 
 pub enum ExprKind {
     Lit(Lit),
-    Const(Scalar, AssocConst),
+    /// A numeric constant of the standard library (`u32::MAX`, `core::f32::consts::PI`).
+    Const(crate::ir::numeric_consts::NumConst),
     /// A local or parameter, resolved by the type checker.
     Var(Ident, std::cell::Cell<Option<VarId>>),
     Binary(BinOp, Box<Expr>, Box<Expr>),

@@ -748,26 +748,11 @@ impl<'a> Parser<'a> {
                     last_span(p),
                 ));
             }
-            // `u32::MAX`, `f32::INFINITY`, also as `core::f32::INFINITY`/`std::f32::NAN`.
+            // `u32::MAX`, `f32::MIN_POSITIVE`, `core::f32::consts::PI`, also as
+            // `core::f32::INFINITY`/`std::f32::NAN`.
             let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-            let n = segs.len();
-            if n >= 2 {
-                if let Some(s) = Scalar::from_name(&segs[n - 2]).filter(|s| !s.is_library()) {
-                    let c = match segs[n - 1].as_str() {
-                        "MAX" => Some(AssocConst::Max),
-                        "MIN" => Some(AssocConst::Min),
-                        "INFINITY" if s.is_float() => Some(AssocConst::Infinity),
-                        "NEG_INFINITY" if s.is_float() => Some(AssocConst::NegInfinity),
-                        "NAN" if s.is_float() => Some(AssocConst::Nan),
-                        "EPSILON" if s.is_float() => Some(AssocConst::Epsilon),
-                        _ => None,
-                    };
-                    if let Some(c) = c {
-                        if s != Scalar::Bool {
-                            return Some(self.expr(ExprKind::Const(s, c), span, last_span(p)));
-                        }
-                    }
-                }
+            if let Some(c) = crate::ir::numeric_consts::lookup(&segs) {
+                return Some(self.expr(ExprKind::Const(c), span, last_span(p)));
             }
         }
         self.unsupported(p, "this path is", "kernels see their parameters, locals and constants such as `u32::MAX`; pass other values as parameters")

@@ -10,6 +10,7 @@ use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
 use crate::ir::groups::GroupMethod;
 use crate::ir::intrinsics::ParamKind;
 use crate::ir::methods::Method;
+use crate::ir::numeric_consts::ConstValue;
 use crate::ir::ty::{Scalar, Ty};
 use crate::parse::ast::*;
 
@@ -96,7 +97,7 @@ impl<'a> FnWriter<'a> {
     pub(super) fn value(&mut self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Lit(lit) => self.lit(lit, self.ty(e), false),
-            ExprKind::Const(s, c) => const_c(*s, *c),
+            ExprKind::Const(c) => const_c(c.value, c.ty),
             ExprKind::Var(..) => self.var_name(e),
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), l, r) => {
                 let a = self.value(l);
@@ -596,35 +597,13 @@ pub fn float_c(text: &str, s: Scalar, negated: bool) -> String {
     }
 }
 
-fn const_c(s: Scalar, c: AssocConst) -> String {
-    use AssocConst::*;
-    match (s, c) {
-        (Scalar::F32, _) => {
-            let v = match c {
-                Max => f32::MAX,
-                Min => f32::MIN,
-                Infinity => f32::INFINITY,
-                NegInfinity => f32::NEG_INFINITY,
-                Nan => f32::NAN,
-                Epsilon => f32::EPSILON,
-            };
-            format!("__int_as_float(0x{:08x})", v.to_bits())
-        }
-        (Scalar::F64, _) => {
-            let v = match c {
-                Max => f64::MAX,
-                Min => f64::MIN,
-                Infinity => f64::INFINITY,
-                NegInfinity => f64::NEG_INFINITY,
-                Nan => f64::NAN,
-                Epsilon => f64::EPSILON,
-            };
-            format!("__longlong_as_double(0x{:016x}ll)", v.to_bits())
-        }
-        (s, Max) if s.is_signed_int() => int_c((1u128 << (s.bits() - 1)) - 1, s, false),
-        (s, Min) if s.is_signed_int() => int_c(1u128 << (s.bits() - 1), s, true),
-        (s, Max) => int_c((1u128 << s.bits()) - 1, s, false),
-        (s, _) => int_c(0, s, false),
+/// A constant's exact value as C of type `s`: floats by their bits (NaN and infinities
+/// have no C literal, and a decimal could round differently).
+pub fn const_c(v: ConstValue, s: Scalar) -> String {
+    match v {
+        ConstValue::F32(bits) => format!("__int_as_float(0x{bits:08x})"),
+        ConstValue::F64(bits) => format!("__longlong_as_double(0x{bits:016x}ll)"),
+        ConstValue::Int(v) => int_c(v.unsigned_abs(), s, v < 0),
     }
 }
 
