@@ -137,7 +137,7 @@ fn numeric_constants_in_arithmetic() {
 }
 
 /// Every kernel of this file, for the NVRTC check.
-pub fn kernels() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
+fn kernels() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
     vec![
         ("numeric_consts", &numeric_consts::KERNEL),
         ("degrees_to_turns", &degrees_to_turns::KERNEL),

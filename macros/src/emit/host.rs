@@ -769,6 +769,30 @@ impl RustWriter<'_> {
                 });
                 quote_spanned!(span=> if #c #then #els)
             }
+            ExprKind::Match(scrutinee, arms) => {
+                let s = self.expr(scrutinee);
+                let ty = self.ty(scrutinee).scalar().unwrap_or(Scalar::I32);
+                let arms = arms.iter().map(|arm| {
+                    let alts: Vec<TokenStream> =
+                        arm.pats.iter().map(|p| match_pat(p, ty)).collect();
+                    let pat = match (&arm.binding, alts.as_slice()) {
+                        (Some(b), [_]) if matches!(arm.pats[0], MatchPat::Any) => binding(b),
+                        (Some(b), _) => {
+                            let b = binding(b);
+                            quote!(#b @ (#(#alts)|*))
+                        }
+                        (None, _) => quote!(#(#alts)|*),
+                    };
+                    let guard = arm.guard.as_ref().map(|g| {
+                        let g = self.expr(g);
+                        quote!(if #g)
+                    });
+                    let body = self.expr(&arm.body);
+                    quote!(#pat #guard => #body,)
+                });
+                // rustc checks this `match` again, exhaustiveness included.
+                quote_spanned!(span=> match #s { #(#arms)* })
+            }
             ExprKind::While(label, c, body) => {
                 let label = label.as_ref().map(|l| {
                     let l = lifetime(l);
@@ -965,6 +989,46 @@ fn binary(op: BinOp, lt: &Ty, l: TokenStream, r: TokenStream, span: Span) -> Tok
     }
     let tok: TokenStream = op.rust_token().parse().unwrap_or_default();
     quote_spanned!(span=> (#l #tok #r))
+}
+
+/// A pattern of an integer or bool `match`, its integers suffixed with the scrutinee's type.
+fn match_pat(p: &MatchPat, s: Scalar) -> TokenStream {
+    let int = |i: &PatInt| {
+        let l = syn::LitInt::new(
+            &format!("{}{}", i.value.unsigned_abs(), s.rust_name()),
+            i.span,
+        );
+        if i.value < 0 {
+            quote!(-#l)
+        } else {
+            quote!(#l)
+        }
+    };
+    match p {
+        MatchPat::Any => quote!(_),
+        MatchPat::Bool(b, span) => quote_spanned!(*span=> #b),
+        MatchPat::Int(i) => int(i),
+        MatchPat::Range {
+            lo, hi, inclusive, ..
+        } => {
+            let (lo, hi) = (lo.as_ref().map(int), hi.as_ref().map(int));
+            if *inclusive {
+                quote!(#lo..=#hi)
+            } else {
+                quote!(#lo..#hi)
+            }
+        }
+    }
+}
+
+/// `n` or `mut n` binding a `match` arm's value.
+fn binding(b: &Binding) -> TokenStream {
+    let n = &b.name;
+    if b.mutable {
+        quote!(mut #n)
+    } else {
+        quote!(#n)
+    }
 }
 
 /// A loop label as Rust spells it (`'outer`); the AST keeps the bare name.

@@ -2,6 +2,7 @@
 //! the type checker.
 
 pub mod atomics;
+pub mod exhaustive;
 pub mod groups;
 pub mod intrinsics;
 pub mod methods;

@@ -254,6 +254,8 @@ pub enum ExprKind {
     Assign(Box<Expr>, Box<Expr>),
     AssignOp(BinOp, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Block, Option<Box<Expr>>),
+    /// `match` on an integer or a bool.
+    Match(Box<Expr>, Vec<Arm>),
     While(Option<Ident>, Box<Expr>, Block),
     Loop(Option<Ident>, Block),
     For(Option<Ident>, Pat, RangeLoop, Block),
@@ -275,6 +277,47 @@ pub enum ExprKind {
     Print(Print),
     /// `Ordering::Relaxed`, ...: the memory order of an atomic method.
     Ordering(MemOrder, syn::Path),
+}
+
+/// One arm of a `match`: `1 | 3..=5 => body`, `n @ 10.. if n % 2 == 0 => body`, `_ => body`.
+pub struct Arm {
+    /// The alternatives of `|`.
+    pub pats: Vec<MatchPat>,
+    /// `n` or `n @ ..`: the scrutinee's value, named in the guard and the body.
+    pub binding: Option<Binding>,
+    pub guard: Option<Expr>,
+    pub body: Expr,
+}
+
+pub struct Binding {
+    pub name: Ident,
+    pub mutable: bool,
+    pub var: VarId,
+}
+
+/// A pattern of an integer or bool `match`.
+#[derive(Clone, Debug)]
+pub enum MatchPat {
+    /// `_` or a binding: every value.
+    Any,
+    Bool(bool, Span),
+    Int(PatInt),
+    /// `a..=b`, `a..b`, `a..`, `..=b`.
+    Range {
+        lo: Option<PatInt>,
+        hi: Option<PatInt>,
+        inclusive: bool,
+        span: (Span, Span),
+    },
+}
+
+/// An integer in a pattern: a literal (`-5`, `7u8`) or a numeric constant (`i32::MIN`).
+#[derive(Clone, Debug)]
+pub struct PatInt {
+    pub value: i128,
+    /// The suffix of a literal, or the type of a constant.
+    pub ty: Option<Scalar>,
+    pub span: Span,
 }
 
 /// A parsed `gpu_print!`: literal pieces and argument slots, in order.

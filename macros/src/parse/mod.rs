@@ -4,6 +4,7 @@
 
 pub mod ast;
 mod len;
+mod matching;
 mod print;
 mod shared;
 mod types;
@@ -612,9 +613,7 @@ impl<'a> Parser<'a> {
                     "pass slice parameters by name (`f(data)`) and scalars by value",
                 )
             }
-            syn::Expr::Match(_) => {
-                return self.unsupported(e, "`match` is", "use `if`/`else if` chains")
-            }
+            syn::Expr::Match(m) => self.match_expr(m)?,
             syn::Expr::Struct(_) => {
                 return self.unsupported(
                     e,

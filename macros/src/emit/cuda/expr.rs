@@ -21,6 +21,7 @@ pub fn effect(e: &Expr) -> u8 {
     let own = match &e.kind {
         ExprKind::Block(b) if !b.stmts.is_empty() || b.tail.is_none() => 2,
         ExprKind::While(..)
+        | ExprKind::Match(..)
         | ExprKind::Loop(..)
         | ExprKind::For(..)
         | ExprKind::Return(_)
@@ -286,6 +287,17 @@ impl<'a> FnWriter<'a> {
                 let tmp = self.namer.temp();
                 self.raw(&format!("{};", super::c_decl(&t, &tmp)));
                 self.if_stmt(cond, then, els.as_deref(), &Dest::Assign(tmp.clone()));
+                tmp
+            }
+            ExprKind::Match(s, arms) => {
+                let t = self.ty(e).clone();
+                if matches!(t, Ty::Unit | Ty::Never) {
+                    self.match_stmt(s, arms, &Dest::Discard);
+                    return "0".into();
+                }
+                let tmp = self.namer.temp();
+                self.raw(&format!("{};", super::c_decl(&t, &tmp)));
+                self.match_stmt(s, arms, &Dest::Assign(tmp.clone()));
                 tmp
             }
             ExprKind::Block(b) => {

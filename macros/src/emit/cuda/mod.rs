@@ -11,6 +11,7 @@
 mod expr;
 mod groups;
 mod keywords;
+mod matching;
 mod namer;
 mod print;
 mod proof;
@@ -195,6 +196,15 @@ pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
             visit(Child::Block(t));
             if let Some(e) = e {
                 ex(e, visit);
+            }
+        }
+        ExprKind::Match(s, arms) => {
+            ex(s, visit);
+            for arm in arms {
+                if let Some(g) = &arm.guard {
+                    ex(g, visit);
+                }
+                ex(&arm.body, visit);
             }
         }
         ExprKind::While(_, c, b) => {

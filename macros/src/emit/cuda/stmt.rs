@@ -216,6 +216,7 @@ impl<'a> FnWriter<'a> {
                 self.if_stmt(cond, then, els.as_deref(), &Dest::Discard)
             }
             ExprKind::Block(b) => self.braced(b, &Dest::Discard),
+            ExprKind::Match(s, arms) => self.match_stmt(s, arms, &Dest::Discard),
             ExprKind::While(label, cond, body) => self.while_stmt(label, cond, body),
             ExprKind::Loop(label, body) => {
                 self.entering_loop(body);
@@ -272,6 +273,27 @@ impl<'a> FnWriter<'a> {
                     } else {
                         self.raw(&format!("(void)({v});"));
                     }
+                }
+            }
+        }
+    }
+
+    /// `e` with its value going to `dest` (a block's tail, a branch, a `match` arm).
+    pub(super) fn to_dest(&mut self, e: &Expr, dest: &Dest) {
+        match &e.kind {
+            ExprKind::Block(b) => self.block_body(b, dest),
+            ExprKind::If(c, t, els) => self.if_stmt(c, t, els.as_deref(), dest),
+            ExprKind::Match(s, arms) => self.match_stmt(s, arms, dest),
+            _ if matches!(dest, Dest::Discard) || matches!(self.ty(e), Ty::Unit | Ty::Never) => {
+                self.expr_stmt(e)
+            }
+            _ => {
+                self.line_directive(e.line);
+                let v = self.value(e);
+                match dest {
+                    Dest::Assign(t) => self.raw(&format!("{t} = {v};")),
+                    Dest::Return => self.raw(&format!("return {v};")),
+                    Dest::Discard => {}
                 }
             }
         }

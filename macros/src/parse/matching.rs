@@ -1,0 +1,204 @@
+//! `match` on integers and bools: arms with literal, range, `|` and `_` patterns, an
+//! optional binding (`n`, `n @ 1..=9`) and an optional guard. Anything else in a pattern
+//! (floats, tuples, named constants, ...) is a spanned error that says what to write.
+
+use super::ast::*;
+use super::{last_span, Parser};
+use crate::ir::numeric_consts::{self, ConstValue};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+
+impl Parser<'_> {
+    /// `match scrutinee { arms }`.
+    pub(super) fn match_expr(&mut self, m: &syn::ExprMatch) -> Option<ExprKind> {
+        let scrutinee = self.boxed(&m.expr);
+        let mut arms = Vec::new();
+        let mut ok = true;
+        for arm in &m.arms {
+            match self.arm(arm) {
+                Some(a) => arms.push(a),
+                None => ok = false,
+            }
+        }
+        let scrutinee = scrutinee?;
+        ok.then_some(ExprKind::Match(scrutinee, arms))
+    }
+
+    fn arm(&mut self, arm: &syn::Arm) -> Option<Arm> {
+        let (binding, pat) = match &arm.pat {
+            syn::Pat::Ident(pi) if pi.by_ref.is_none() => {
+                if !self.binding_name(&pi.ident) {
+                    return None;
+                }
+                let binding = Binding {
+                    name: pi.ident.clone(),
+                    mutable: pi.mutability.is_some(),
+                    var: self.var(),
+                };
+                (Some(binding), pi.subpat.as_ref().map(|(_, p)| &**p))
+            }
+            p => (None, Some(p)),
+        };
+        let pats = match pat {
+            None => vec![MatchPat::Any],
+            Some(p) => self.alternatives(p)?,
+        };
+        let guard = match &arm.guard {
+            Some((_, g)) => Some(self.expr_of(g)?),
+            None => None,
+        };
+        let body = self.expr_of(&arm.body)?;
+        Some(Arm {
+            pats,
+            binding,
+            guard,
+            body,
+        })
+    }
+
+    /// A binding's name: lowercase, since rustc reads a capitalised name that names a
+    /// constant in scope as that constant, which the macro cannot see.
+    fn binding_name(&self, name: &proc_macro2::Ident) -> bool {
+        let text = name.to_string();
+        if text.starts_with(|c: char| c.is_ascii_uppercase()) {
+            self.cx.error_spanned_by(
+                name,
+                format!("`{text}` in a pattern: a capitalised name may be a constant, which a kernel's `match` does not take; write the value, or bind a lowercase name and compare in a guard (`v if v == {text}`)"),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// `a | b | c` (also in parentheses).
+    fn alternatives(&mut self, p: &syn::Pat) -> Option<Vec<MatchPat>> {
+        match p {
+            syn::Pat::Or(or) => {
+                let alts: Vec<Option<Vec<MatchPat>>> =
+                    or.cases.iter().map(|c| self.alternatives(c)).collect();
+                let alts: Vec<Vec<MatchPat>> = alts.into_iter().collect::<Option<_>>()?;
+                Some(alts.into_iter().flatten().collect())
+            }
+            syn::Pat::Paren(inner) => self.alternatives(&inner.pat),
+            p => Some(vec![self.single_pat(p)?]),
+        }
+    }
+
+    fn single_pat(&mut self, p: &syn::Pat) -> Option<MatchPat> {
+        match p {
+            syn::Pat::Wild(_) => Some(MatchPat::Any),
+            syn::Pat::Lit(l) => match &l.lit {
+                syn::Lit::Bool(b) => Some(MatchPat::Bool(b.value, b.span)),
+                lit => Some(MatchPat::Int(self.pat_int_lit(lit)?)),
+            },
+            syn::Pat::Path(path) if path.qself.is_none() => {
+                Some(MatchPat::Int(self.pat_int_path(&path.path)?))
+            }
+            syn::Pat::Range(r) => {
+                let lo = match &r.start {
+                    Some(e) => Some(self.pat_bound(e)?),
+                    None => None,
+                };
+                let hi = match &r.end {
+                    Some(e) => Some(self.pat_bound(e)?),
+                    None => None,
+                };
+                Some(MatchPat::Range {
+                    lo,
+                    hi,
+                    inclusive: matches!(r.limits, syn::RangeLimits::Closed(_)),
+                    span: (r.span(), last_span(r)),
+                })
+            }
+            syn::Pat::Ident(pi) => {
+                // A binding below an alternative or `@`.
+                if self.binding_name(&pi.ident) {
+                    self.cx.error_spanned_by(
+                        pi,
+                        "a binding in a kernel's `match` names the whole arm: `n => ..` or `n @ 1..=9 => ..`",
+                    );
+                }
+                None
+            }
+            other => {
+                self.cx.error_spanned_by(
+                    other,
+                    "this pattern is not supported in kernels: a `match` takes integer and bool literals, ranges (`1..=9`, `10..`), `|` and `_`",
+                );
+                None
+            }
+        }
+    }
+
+    /// A range bound: a literal or a numeric constant.
+    fn pat_bound(&mut self, e: &syn::Expr) -> Option<PatInt> {
+        match e {
+            syn::Expr::Lit(l) => self.pat_int_lit(&l.lit),
+            syn::Expr::Path(p) if p.qself.is_none() => self.pat_int_path(&p.path),
+            other => {
+                self.cx.error_spanned_by(
+                    other,
+                    "a range pattern's ends are integer literals or constants such as `i32::MIN`",
+                );
+                None
+            }
+        }
+    }
+
+    fn pat_int_lit(&mut self, lit: &syn::Lit) -> Option<PatInt> {
+        match lit {
+            syn::Lit::Int(i) => {
+                let ty = match i.suffix() {
+                    "" => None,
+                    s => Some(super::scalar_suffix(self.cx, i, s)?),
+                };
+                match i.base10_parse::<i128>() {
+                    Ok(value) => Some(PatInt {
+                        value,
+                        ty,
+                        span: i.span(),
+                    }),
+                    Err(_) => {
+                        self.cx.error_spanned_by(
+                            i,
+                            "integer literal too large: the widest kernel integers are 64-bit",
+                        );
+                        None
+                    }
+                }
+            }
+            syn::Lit::Float(f) => {
+                self.cx.error_spanned_by(
+                    f,
+                    "a kernel's `match` takes integers and bools, not floats: compare with `if` (`if x < 0.5 { .. } else { .. }`)",
+                );
+                None
+            }
+            other => {
+                self.cx
+                    .error_spanned_by(other, "a kernel's `match` takes integer and bool literals");
+                None
+            }
+        }
+    }
+
+    /// `i32::MIN`, `u8::MAX` in a pattern.
+    fn pat_int_path(&mut self, path: &syn::Path) -> Option<PatInt> {
+        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if let Some(c) = numeric_consts::lookup(&segs) {
+            if let ConstValue::Int(value) = c.value {
+                return Some(PatInt {
+                    value,
+                    ty: Some(c.ty),
+                    span: path.span(),
+                });
+            }
+        }
+        let at: &dyn ToTokens = path;
+        self.cx.error_spanned_by(
+            at,
+            "named constants are not supported in a kernel's `match` (the macro cannot see their values): write the value, or bind the value and compare in a guard (`v if v == N`); `i32::MIN`, `u8::MAX` and the like are fine",
+        );
+        None
+    }
+}
