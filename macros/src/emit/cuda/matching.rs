@@ -100,7 +100,7 @@ impl FnWriter<'_> {
             self.raw(&format!("{} = {v};", super::c_decl(&ty, &name)));
             self.var_names.insert(b.var, name);
         }
-        self.to_dest(&arm.body, dest);
+        self.value_to(&arm.body, dest);
         self.facts.reset(facts);
     }
 }

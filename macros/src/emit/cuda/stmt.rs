@@ -279,7 +279,7 @@ impl<'a> FnWriter<'a> {
     }
 
     /// `e` with its value going to `dest` (a block's tail, a branch, a `match` arm).
-    pub(super) fn to_dest(&mut self, e: &Expr, dest: &Dest) {
+    pub(super) fn value_to(&mut self, e: &Expr, dest: &Dest) {
         match &e.kind {
             ExprKind::Block(b) => self.block_body(b, dest),
             ExprKind::If(c, t, els) => self.if_stmt(c, t, els.as_deref(), dest),
