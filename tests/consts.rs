@@ -136,11 +136,173 @@ fn numeric_constants_in_arithmetic() {
     }
 }
 
+// ---------------------------------------------------------------- module-level constants
+
+const N: usize = 8;
+const SCALE: f32 = 2.5;
+const SHIFT: u32 = 3;
+const NEG: i64 = i64::MIN + 70;
+const LIMIT: u8 = 200;
+const FLAG: bool = true;
+const TINY: f64 = f64::MIN_POSITIVE;
+const QUIET: f32 = f32::NAN;
+
+mod config {
+    pub const BLOCK: usize = 64;
+    pub const BIAS: i32 = -17;
+}
+use config::BLOCK;
+use core::f32::consts::PI;
+
+/// Module constants as values (each typed by its use), as local and shared array lengths,
+/// converted with `as` where nothing else gives their type, by path and through `use`.
+#[gpu_kernel]
+fn module_consts(x: &[f32], out: &mut [f32], ints: &mut [i64], bytes: &[u8], small: &mut [u8]) {
+    let tile = SharedArray::<f32, BLOCK>::new();
+    let t = thread_idx().x as usize;
+    let i = block_idx().x as usize * config::BLOCK + t;
+    let mut acc = [0.0f32; N];
+    for k in 0..N {
+        acc[k] = k as f32 * SCALE;
+    }
+    let mut rows = [[0i32; N]; 2];
+    rows[1][N - 1] = config::BIAS;
+    if i < x.len() {
+        tile[t] = x[i] * PI;
+    }
+    sync_threads();
+    if i < x.len() {
+        let mut s = tile[(t + 1) % BLOCK];
+        for k in 0..N {
+            s += acc[k];
+        }
+        out[i] = s;
+        let bits = (i as u32) << SHIFT;
+        let flagged = if FLAG { 1i64 } else { 0 };
+        ints[i] = NEG + bits as i64 + rows[1][N - 1] as i64 + flagged + (N as i64) * 1000;
+        small[i] = if bytes[i] > LIMIT { LIMIT } else { bytes[i] };
+    }
+    if i == 0 {
+        // A constant whose type nothing around it fixes is bound with its type.
+        let tiny: f64 = TINY;
+        let quiet: f32 = QUIET;
+        out[0] = (tiny * 2.0) as f32 + quiet.min(1.0) + BLOCK as f32;
+    }
+}
+
+fn module_consts_host(x: &[f32], bytes: &[u8]) -> (Vec<f32>, Vec<i64>, Vec<u8>) {
+    let n = x.len();
+    let acc: Vec<f32> = (0..N).map(|k| k as f32 * SCALE).collect();
+    let mut out = vec![0.0f32; n];
+    let mut ints = vec![0i64; n];
+    let mut small = vec![0u8; n];
+    for i in 0..n {
+        let (b, t) = (i / BLOCK, i % BLOCK);
+        let j = b * BLOCK + (t + 1) % BLOCK;
+        let mut s = if j < n { x[j] * PI } else { f32::NAN };
+        for a in &acc {
+            s += a;
+        }
+        out[i] = s;
+        let bits = (i as u32) << SHIFT;
+        ints[i] = NEG + bits as i64 + config::BIAS as i64 + 1 + (N as i64) * 1000;
+        small[i] = bytes[i].min(LIMIT);
+    }
+    out[0] = (TINY * 2.0) as f32 + QUIET.min(1.0) + BLOCK as f32;
+    (out, ints, small)
+}
+
+#[test]
+fn module_constants() {
+    let mut rng = Rng::new(5);
+    // Whole blocks, so every thread's neighbour in the tile was loaded.
+    let n = BLOCK * 20;
+    let x: Vec<f32> = (0..n).map(|_| rng.range_f32(-4.0, 4.0)).collect();
+    let bytes: Vec<u8> = (0..n).map(|_| rng.next_u32() as u8).collect();
+    let (want_out, want_ints, want_small) = module_consts_host(&x, &bytes);
+    for dev in devices("module_constants") {
+        let (dx, db) = (dev.upload(&x).unwrap(), dev.upload(&bytes).unwrap());
+        let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
+        let mut ints = dev.upload(&vec![7i64; n]).unwrap();
+        let mut small = dev.upload(&vec![7u8; n]).unwrap();
+        let cfg = LaunchConfig::new((n / BLOCK) as u32, BLOCK as u32);
+        module_consts::launch(&dev, cfg, &dx, &mut out, &mut ints, &db, &mut small).unwrap();
+        let out: Vec<u32> = out
+            .download()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect();
+        let want: Vec<u32> = want_out.iter().map(|v| v.to_bits()).collect();
+        assert_eq!(out, want, "{:?}", dev.backend());
+        assert_eq!(ints.download().unwrap(), want_ints, "{:?}", dev.backend());
+        assert_eq!(small.download().unwrap(), want_small, "{:?}", dev.backend());
+    }
+}
+
+/// The C program defines each constant from the value rustc computed.
+#[test]
+fn module_constants_reach_the_c() {
+    let src = module_consts::CUDA_SOURCE.as_str();
+    assert!(
+        src.contains("#define ws_c0_BLOCK ((unsigned long long)64ull)"),
+        "{src}"
+    );
+    assert!(
+        src.contains(&format!("__int_as_float(0x{:08x})", SCALE.to_bits())),
+        "{src}"
+    );
+    assert!(
+        src.contains(&format!("__int_as_float(0x{:08x})", QUIET.to_bits())),
+        "{src}"
+    );
+    assert!(
+        src.contains("((long long)(-9223372036854775737ll - 1ll))"),
+        "{src}"
+    );
+}
+
+mod other {
+    use warpspeed::prelude::*;
+    /// Another `N`, of another type and value, in the same C program as the kernel's.
+    pub const N: u32 = 3;
+
+    #[gpu_device]
+    pub fn times_n(x: u32) -> u32 {
+        let a = [N; 2];
+        x * N + a[1]
+    }
+}
+
+#[gpu_kernel]
+fn two_ns(out: &mut [u32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        let v: u32 = other::times_n(i as u32);
+        out[i] = v + N as u32;
+    }
+}
+
+#[test]
+fn each_function_sees_its_own_constants() {
+    let n = 300;
+    for dev in devices("each_function_sees_its_own_constants") {
+        let mut out = dev.upload(&vec![0u32; n]).unwrap();
+        two_ns::launch(&dev, LaunchConfig::for_num_elems(n as u32), &mut out).unwrap();
+        let want: Vec<u32> = (0..n as u32)
+            .map(|i| i * other::N + other::N + N as u32)
+            .collect();
+        assert_eq!(out.download().unwrap(), want, "{:?}", dev.backend());
+    }
+}
+
 /// Every kernel of this file, for the NVRTC check.
 fn kernels() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
     vec![
         ("numeric_consts", &numeric_consts::KERNEL),
         ("degrees_to_turns", &degrees_to_turns::KERNEL),
+        ("module_consts", &module_consts::KERNEL),
+        ("two_ns", &two_ns::KERNEL),
     ]
 }
 

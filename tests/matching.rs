@@ -4,6 +4,9 @@
 //! against the same `match` run by Rust on the host over random and edge inputs; and NVRTC
 //! compiles every kernel here.
 
+// The host twins are the kernels' own matches, overlapping arms (first wins) included.
+#![allow(clippy::manual_range_patterns, clippy::match_overlapping_arm)]
+
 use warpspeed::prelude::*;
 use warpspeed::LaunchConfig;
 
@@ -217,7 +220,7 @@ fn values<T: Copy>(rng: &mut Rng, n: usize, edges: &[T], random: impl Fn(u64) ->
         .map(|i| {
             if i < edges.len() {
                 edges[i]
-            } else if rng.next_u32() % 4 == 0 {
+            } else if rng.next_u32().is_multiple_of(4) {
                 edges[rng.next_u32() as usize % edges.len()]
             } else {
                 random(rng.next_u64())
@@ -495,7 +498,7 @@ fn host_statements(flag: bool, x: i32) -> (u32, i32) {
 fn match_as_statement_with_guards_and_jumps() {
     let mut rng = Rng::new(3);
     let n = 2000;
-    let flags: Vec<bool> = (0..n).map(|_| rng.next_u32() % 2 == 0).collect();
+    let flags: Vec<bool> = (0..n).map(|_| rng.next_u32().is_multiple_of(2)).collect();
     let xs: Vec<i32> = (0..n)
         .map(|i| match i % 3 {
             0 => (rng.next_u32() % 120) as i32 - 60,

@@ -9,8 +9,8 @@ use crate::ir::groups::{GroupKind, GroupMethod};
 use crate::ir::intrinsics::Intrinsic;
 use crate::ir::methods::Method;
 use crate::ir::numeric_consts::ConstPath;
-use crate::ir::ty::{Scalar, Ty};
-use crate::ir::typeck::Types;
+use crate::ir::ty::{Len, Scalar, Ty};
+use crate::ir::typeck::{ConstInfo, Types};
 use crate::parse::ast::*;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -25,6 +25,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
     let definition = with_file(&c.definition);
     let deps = device_deps(&f.body);
     let sim = sim_fn(f, types);
+    let (consts_fn, consts) = consts_fn(types);
     let item = quote! {
         /// The CUDA C of this function (see `CUDA_SOURCE` on kernels for the whole program).
         pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
@@ -32,7 +33,9 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
             prototype: #prototype,
             definition: #definition,
             deps: &[#(&#deps::ITEM),*],
+            consts: #consts,
         };
+        #consts_fn
     };
     let kernel_items = match f.kind {
         FnKind::Device => quote!(),
@@ -313,6 +316,75 @@ fn scalar_ty(s: Scalar) -> TokenStream {
     }
 }
 
+/// An array length as Rust: the literal, or the constant's path from inside the module
+/// (rustc requires a `usize` there, which is the type the macro gave it).
+fn len_rust(n: &Len) -> TokenStream {
+    match n {
+        Len::Lit(n) => {
+            let n = *n as usize;
+            quote!(#n)
+        }
+        Len::Const(c) => match syn::parse_str::<syn::Path>(&c.path) {
+            // On the user's tokens, so rustc's "expected `usize`" points at the constant.
+            Ok(p) => path_from_module(&p)
+                .into_iter()
+                .map(|mut t| {
+                    t.set_span(c.span);
+                    t
+                })
+                .collect(),
+            Err(_) => quote!(0usize),
+        },
+    }
+}
+
+/// A module-level constant's value as the simulator reads it, rustc checking its type:
+/// `identity::<u32>(super::N)`, or `(super::N as f32)` for a constant converted where
+/// the macro does not know its type.
+fn const_value(c: &ConstInfo, span: Span) -> TokenStream {
+    let p = path_from_module(&c.path);
+    match (c.cast, &c.ty) {
+        (Some(to), _) => {
+            let to = scalar_ty(to);
+            quote_spanned!(span=> ((#p) as #to))
+        }
+        (None, t) => {
+            let t = rust_ty(t);
+            quote_spanned!(span=> ::core::convert::identity::<#t>(#p))
+        }
+    }
+}
+
+/// `fn __consts() -> String`: the C macros of the module-level constants the function
+/// names, their values read when the program is assembled (see `c_const`).
+fn consts_fn(types: &Types) -> (TokenStream, TokenStream) {
+    if types.consts.is_empty() {
+        return (quote!(), quote!(::core::option::Option::None));
+    }
+    // The value's type is the constant's own here: the simulator body checked it is the
+    // macro's (a second check would repeat rustc's error).
+    let defs = types.consts.iter().map(|c| {
+        let name = c.c_name();
+        let p = path_from_module(&c.path);
+        let v = match c.cast {
+            Some(to) => {
+                let to = scalar_ty(to);
+                quote!(((#p) as #to))
+            }
+            None => p,
+        };
+        quote!(s.push_str(&::warpspeed::__private::c_const(#name, #v));)
+    });
+    let f = quote! {
+        fn __consts() -> ::std::string::String {
+            let mut s = ::std::string::String::new();
+            #(#defs)*
+            s
+        }
+    };
+    (f, quote!(::core::option::Option::Some(__consts)))
+}
+
 fn rust_ty(t: &Ty) -> TokenStream {
     match t {
         Ty::Scalar(s) => {
@@ -326,7 +398,7 @@ fn rust_ty(t: &Ty) -> TokenStream {
         }
         Ty::Array(elem, n) => {
             let e = rust_ty(elem);
-            let n = *n as usize;
+            let n = len_rust(n);
             quote!([#e; #n])
         }
         Ty::Slice(s, false) => {
@@ -473,6 +545,9 @@ impl RustWriter<'_> {
     fn expr(&self, e: &Expr) -> TokenStream {
         let span = e.span;
         let t = self.ty(e);
+        if let Some(&c) = self.types.const_uses.get(&e.id) {
+            return const_value(&self.types.consts[c], span);
+        }
         match &e.kind {
             ExprKind::Lit(Lit::Int(v, _)) if self.types.call_literals.contains(&e.id) => {
                 let l = syn::LitInt::new(&v.to_string(), span);
@@ -506,6 +581,8 @@ impl RustWriter<'_> {
                 quote_spanned!(span=> ::core::convert::identity::<#ty>(#path))
             }
             ExprKind::Var(name, _) => quote!(#name),
+            // Always in `const_uses` (above).
+            ExprKind::ConstItem(path) => path_from_module(path),
             ExprKind::Binary(op, l, r) => {
                 let (a, b) = (self.expr(l), self.expr(r));
                 binary(*op, self.ty(l), a, b, span)
@@ -662,7 +739,9 @@ impl RustWriter<'_> {
             ExprKind::SharedArray(d) => {
                 let ctx = hyg("__ctx");
                 let t = scalar_ty(d.elem);
-                let n = d.elements() as usize;
+                let n = len_rust(&d.len);
+                let w = d.width.unwrap_or(1) as usize;
+                let n = quote!((#n * #w));
                 let at = site(e);
                 if d.atomic {
                     quote_spanned!(span=> #ctx.shared_atomic_array::<#t>(#n, #at))
@@ -854,7 +933,7 @@ impl RustWriter<'_> {
             }
             ExprKind::Repeat(v, n) => {
                 let v = self.expr(v);
-                let n = *n as usize;
+                let n = len_rust(n);
                 quote_spanned!(span=> [#v; #n])
             }
         }

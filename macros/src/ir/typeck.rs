@@ -9,7 +9,7 @@ use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod, Sig};
 use crate::ir::intrinsics::{self, Intrinsic, ParamKind};
 use crate::ir::methods::{Args, Method};
-use crate::ir::ty::{Scalar, Ty};
+use crate::ir::ty::{ConstRef, Len, Scalar, Ty};
 use crate::parse::ast::*;
 use proc_macro2::{Ident, Span};
 
@@ -51,6 +51,36 @@ pub struct Types {
     pub groups: std::collections::HashMap<ExprId, (GroupKind, GroupMethod)>,
     /// The kernel calls `this_grid().sync()`: it must be launched cooperatively.
     pub grid_sync: bool,
+    /// The module-level constants the function names; the first ones are
+    /// [`Function::consts`], in order (their [`ConstRef::id`]s).
+    pub consts: Vec<ConstInfo>,
+    /// Expressions that are a module-level constant (`N`, `config::N`, also `N as f32`),
+    /// by id, to their index in `consts`.
+    pub const_uses: std::collections::HashMap<ExprId, usize>,
+}
+
+/// A module-level constant as the function uses it: rustc knows its value, the macro its
+/// type (from the uses, as rustc infers it; rustc checks it in the simulator body).
+pub struct ConstInfo {
+    pub path: syn::Path,
+    /// `N as f32` where nothing else gives `N` a type: the converted value is the constant
+    /// (the conversion is Rust's, done on the host), of the type converted to.
+    pub cast: Option<Scalar>,
+    pub ty: Ty,
+    /// The index in the table, which names the C macro.
+    pub id: usize,
+}
+
+impl ConstInfo {
+    /// The C macro standing for the value (`ws_c0_N`).
+    pub fn c_name(&self) -> String {
+        ConstRef {
+            id: self.id,
+            path: crate::parse::path_text(&self.path),
+            span: Span::call_site(),
+        }
+        .c_name()
+    }
 }
 
 enum Obligation {
@@ -93,6 +123,8 @@ pub struct Typeck<'a> {
     discarded_calls: Vec<Ty>,
     /// The `match`es, checked once their scrutinee's type is final.
     matches: Vec<PendingMatch>,
+    consts: Vec<ConstInfo>,
+    const_uses: std::collections::HashMap<ExprId, usize>,
 }
 
 /// A `match` whose patterns are checked against its scrutinee's type at the end.
@@ -124,6 +156,19 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         negated_lit: Default::default(),
         discarded_calls: Vec::new(),
         matches: Vec::new(),
+        // The parser's constants are array lengths: `usize`, as rustc requires.
+        consts: f
+            .consts
+            .iter()
+            .enumerate()
+            .map(|(id, path)| ConstInfo {
+                path: path.clone(),
+                cast: None,
+                ty: Ty::USIZE,
+                id,
+            })
+            .collect(),
+        const_uses: Default::default(),
     };
     for p in &f.params {
         tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
@@ -467,6 +512,14 @@ impl<'a> Typeck<'a> {
             },
             ExprKind::Lit(Lit::Bool(_)) => Ty::BOOL,
             ExprKind::Const(c) => Ty::Scalar(c.ty),
+            ExprKind::ConstItem(_) | ExprKind::Var(..) if self.const_path(e).is_some() => {
+                let path = self
+                    .const_path(e)
+                    .unwrap_or_else(|| syn::Path::from(Ident::new("_", e.span)));
+                self.const_use(e, &path, None)
+            }
+            // Always a constant (above).
+            ExprKind::ConstItem(_) => Ty::Never,
             ExprKind::Var(name, slot) => match self.lookup(&name.to_string()) {
                 Some(v) => {
                     slot.set(Some(v));
@@ -500,6 +553,13 @@ impl<'a> Typeck<'a> {
                 t
             }
             ExprKind::Cast(inner, to) => {
+                if let Some(path) = self.const_path(inner) {
+                    if !self.const_type_known(&path) {
+                        // `N as f32` with `N`'s type unknown: the converted value is the
+                        // constant (Rust converts it on the host).
+                        return self.const_use(e, &path, Some(*to));
+                    }
+                }
                 // rustc lets a bare literal take the type it is cast to (`1 as u64`).
                 let hint = match &inner.kind {
                     ExprKind::Lit(Lit::Int(..)) if to.is_int() => Some(Ty::Scalar(*to)),
@@ -638,7 +698,7 @@ impl<'a> Typeck<'a> {
             ExprKind::AssignOp(op, place, value) => {
                 let pt = self.place(place);
                 if matches!(op, BinOp::Shl | BinOp::Shr) {
-                    let vt = self.infer(value, None);
+                    let vt = self.shift_amount(value);
                     self.obligations.push(Obligation::Int(
                         vt,
                         value.range().into(),
@@ -797,7 +857,7 @@ impl<'a> Typeck<'a> {
                     let t = self.infer(it, Some(&first));
                     self.expect(&t, &first, it.range());
                 }
-                Ty::Array(Box::new(first), items.len() as u64)
+                Ty::Array(Box::new(first), Len::Lit(items.len() as u64))
             }
             ExprKind::Repeat(value, n) => {
                 let elem_hint = match expected.map(|t| self.shallow(t)) {
@@ -805,9 +865,76 @@ impl<'a> Typeck<'a> {
                     _ => None,
                 };
                 let t = self.infer(value, elem_hint.as_ref());
-                Ty::Array(Box::new(t), *n)
+                Ty::Array(Box::new(t), n.clone())
             }
         }
+    }
+
+    /// The module-level constant `e` names, if it is one: a path, or a capitalised name
+    /// that no local has.
+    fn const_path(&self, e: &Expr) -> Option<syn::Path> {
+        match &e.kind {
+            ExprKind::ConstItem(path) => Some(path.clone()),
+            ExprKind::Var(name, _) if self.lookup(&name.to_string()).is_none() => {
+                let path = syn::Path::from(name.clone());
+                crate::parse::is_const_name(&path).then_some(path)
+            }
+            _ => None,
+        }
+    }
+
+    /// A shift amount: any integer. A constant whose type nothing gives is read as `u32`
+    /// (`SHIFT as u32`), which shifts the same: Rust masks the amount's low bits either way.
+    fn shift_amount(&mut self, r: &Expr) -> Ty {
+        match self.const_path(r) {
+            Some(path) if !self.const_type_known(&path) => {
+                self.const_use(r, &path, Some(Scalar::U32))
+            }
+            _ => self.infer(r, None),
+        }
+    }
+
+    fn const_index(&self, path: &syn::Path, cast: Option<Scalar>) -> Option<usize> {
+        let key = crate::parse::path_text(path);
+        self.consts
+            .iter()
+            .position(|c| c.cast == cast && crate::parse::path_text(&c.path) == key)
+    }
+
+    fn const_type_known(&self, path: &syn::Path) -> bool {
+        self.const_index(path, None)
+            .is_some_and(|i| !matches!(self.shallow(&self.consts[i].ty), Ty::Var(_)))
+    }
+
+    /// A use of the module-level constant `path` (converted to `cast`): one table entry
+    /// per constant, whose type the uses infer as rustc would; a type nothing fixes is an
+    /// error that asks for one.
+    fn const_use(&mut self, e: &Expr, path: &syn::Path, cast: Option<Scalar>) -> Ty {
+        let id = match self.const_index(path, cast) {
+            Some(id) => id,
+            None => {
+                let name = crate::parse::path_text(path);
+                let ty = match cast {
+                    Some(s) => Ty::Scalar(s),
+                    None => self.fresh(
+                        Kind::Any,
+                        Some((
+                            e.range().into(),
+                            format!("cannot infer the type of the constant `{name}`: the macro does not see items outside the kernel, so a constant takes its type from where it is used; use it where the type is fixed (`let n: u32 = {name};`, `{name} as f32`, `i < {name}`)"),
+                        )),
+                    ),
+                };
+                self.consts.push(ConstInfo {
+                    path: path.clone(),
+                    cast,
+                    ty,
+                    id: self.consts.len(),
+                });
+                self.consts.len() - 1
+            }
+        };
+        self.const_uses.insert(e.id, id);
+        self.consts[id].ty.clone()
     }
 
     /// `match`: the patterns give the scrutinee's type where it has none yet (`1u8`); the
@@ -1013,7 +1140,7 @@ impl<'a> Typeck<'a> {
             }
             BinOp::Shl | BinOp::Shr => {
                 let lt = self.infer(l, expected);
-                let rt = self.infer(r, None);
+                let rt = self.shift_amount(r);
                 self.obligations
                     .push(Obligation::Int(rt, r.range().into(), "a shift amount"));
                 self.obligations
@@ -1491,6 +1618,16 @@ impl<'a> Typeck<'a> {
                 },
             })
             .collect();
+        let consts = self
+            .consts
+            .iter()
+            .map(|c| ConstInfo {
+                path: c.path.clone(),
+                cast: c.cast,
+                ty: self.resolve(&c.ty),
+                id: c.id,
+            })
+            .collect();
         Some(Types {
             expr,
             vars,
@@ -1500,6 +1637,8 @@ impl<'a> Typeck<'a> {
             cas_uses: self.cas_uses,
             call_literals: self.call_literals,
             grid_sync: self.grid_sync,
+            consts,
+            const_uses: self.const_uses,
         })
     }
 

@@ -2,7 +2,7 @@
 //! its span, so later stages put errors on the user's exact tokens. Expressions carry an
 //! [`ExprId`] under which the type checker records their type.
 
-use crate::ir::ty::{Scalar, Ty};
+use crate::ir::ty::{Len, Scalar, Ty};
 use proc_macro2::{Ident, Span};
 
 pub type ExprId = usize;
@@ -33,6 +33,10 @@ pub struct Function {
     pub block: Option<[u32; 3]>,
     /// Number of expression ids handed out.
     pub expr_count: usize,
+    /// The module-level constants the parser met as array lengths and paths (`N`,
+    /// `config::N`), by [`ConstRef::id`](crate::ir::ty::ConstRef); the type checker adds
+    /// the bare names it finds to be constants.
+    pub consts: Vec<syn::Path>,
     pub docs: Vec<syn::Attribute>,
     /// `#[allow(..)]` on the function: applied to the simulator body, where rustc lints it.
     pub allows: Vec<syn::Attribute>,
@@ -266,7 +270,10 @@ pub enum ExprKind {
     /// `[a, b, c]`
     Array(Vec<Expr>),
     /// `[value; N]`
-    Repeat(Box<Expr>, u64),
+    Repeat(Box<Expr>, Len),
+    /// A module-level constant named by a path (`config::N`); a bare `N` is a `Var` until
+    /// the type checker finds no local of that name.
+    ConstItem(syn::Path),
     /// `SharedArray::<T, N>::new()`: block-wide memory, declared by a `let`.
     SharedArray(SharedDecl),
     /// `dynamic_shared::<T>()`: the block's shared memory sized by the launch.
@@ -343,7 +350,7 @@ pub struct FmtSpec {
 }
 
 /// The element layout of a `SharedArray`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SharedDecl {
     pub elem: Scalar,
     /// `SharedArray::<AtomicU32, N>`.
@@ -351,7 +358,7 @@ pub struct SharedDecl {
     /// `SharedArray::<[T; W], H>`: rows of `W` elements.
     pub width: Option<u64>,
     /// `N` (or `H` rows).
-    pub len: u64,
+    pub len: Len,
 }
 
 impl SharedDecl {
@@ -362,9 +369,9 @@ impl SharedDecl {
             (false, None) => Ty::Slice(self.elem, true),
         }
     }
-    /// Elements in all (rows times width).
-    pub fn elements(&self) -> u64 {
-        self.len * self.width.unwrap_or(1)
+    /// Elements in all (rows times width), when the length is a literal.
+    pub fn elements(&self) -> Option<u64> {
+        Some(self.len.known()? * self.width.unwrap_or(1))
     }
 }
 

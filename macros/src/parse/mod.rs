@@ -22,6 +22,8 @@ pub struct Parser<'a> {
     pub cx: &'a Ctxt,
     next_expr: ExprId,
     pub next_var: VarId,
+    /// Module-level constants met so far (see [`Function::consts`]).
+    consts: Vec<syn::Path>,
 }
 
 fn line_of(span: Span) -> usize {
@@ -29,7 +31,7 @@ fn line_of(span: Span) -> usize {
 }
 
 /// `Box::new` as the user wrote it (a token stream prints `Box :: new`).
-fn path_text(path: &syn::Path) -> String {
+pub fn path_text(path: &syn::Path) -> String {
     path.to_token_stream().to_string().replace(' ', "")
 }
 
@@ -48,6 +50,7 @@ impl<'a> Parser<'a> {
             cx,
             next_expr: 0,
             next_var: 0,
+            consts: Vec::new(),
         }
     }
 
@@ -61,6 +64,64 @@ impl<'a> Parser<'a> {
             end,
             line: line_of(span),
         }
+    }
+
+    /// The function's entry for the module-level constant `path` (one per path).
+    fn const_ref(&mut self, path: &syn::Path) -> crate::ir::ty::ConstRef {
+        let text = path_text(path);
+        let id = match self.consts.iter().position(|p| path_text(p) == text) {
+            Some(id) => id,
+            None => {
+                self.consts.push(path.clone());
+                self.consts.len() - 1
+            }
+        };
+        crate::ir::ty::ConstRef {
+            id,
+            path: text,
+            span: path.span(),
+        }
+    }
+
+    /// An array length: an integer literal, or a module-level constant (`N`,
+    /// `config::N`, also as `{ N }`), whose value rustc checks is a `usize`.
+    fn array_len(&mut self, e: &syn::Expr, what: &str) -> Option<crate::ir::ty::Len> {
+        use crate::ir::ty::Len;
+        match e {
+            syn::Expr::Path(p) if p.qself.is_none() && is_const_name(&p.path) => {
+                Some(Len::Const(self.const_ref(&p.path)))
+            }
+            syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                syn::Stmt::Expr(inner, None) => self.array_len(inner, what),
+                _ => self.array_len_error(e, what),
+            },
+            syn::Expr::Paren(p) => self.array_len(&p.expr, what),
+            syn::Expr::Group(g) => self.array_len(&g.expr, what),
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => match i.base10_parse::<u64>() {
+                Ok(0) => {
+                    self.cx
+                        .error_spanned_by(i, format!("{what} needs at least one element"));
+                    None
+                }
+                Ok(n) => Some(Len::Lit(n)),
+                Err(err) => {
+                    self.cx.syn_error(err);
+                    None
+                }
+            },
+            other => self.array_len_error(other, what),
+        }
+    }
+
+    fn array_len_error(&self, e: &syn::Expr, what: &str) -> Option<crate::ir::ty::Len> {
+        self.cx.error_spanned_by(
+            e,
+            format!("the length of {what} must be an integer literal or a constant (`N`, a module-level `const N: usize`)"),
+        );
+        None
     }
 
     fn var(&mut self) -> VarId {
@@ -221,6 +282,7 @@ impl<'a> Parser<'a> {
             unchecked: false,
             block: None,
             expr_count: self.next_expr,
+            consts: std::mem::take(&mut self.consts),
             docs,
             allows,
         })
@@ -572,7 +634,7 @@ impl<'a> Parser<'a> {
             }
             syn::Expr::Repeat(r) => {
                 let value = self.boxed(&r.expr);
-                let len = const_len(self.cx, &r.len);
+                let len = self.array_len(&r.len, "a local array");
                 ExprKind::Repeat(value?, len?)
             }
             syn::Expr::Closure(_) => {
@@ -752,6 +814,10 @@ impl<'a> Parser<'a> {
             let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
             if let Some(c) = crate::ir::numeric_consts::lookup(&segs) {
                 return Some(self.expr(ExprKind::Const(c), span, last_span(p)));
+            }
+            // `config::N`, `crate::N`: a module-level constant.
+            if is_const_name(path) {
+                return Some(self.expr(ExprKind::ConstItem(path.clone()), span, last_span(p)));
             }
         }
         self.unsupported(p, "this path is", "kernels see their parameters, locals and constants such as `u32::MAX`; pass other values as parameters")
@@ -974,29 +1040,13 @@ fn forbidden_call(path: &syn::Path) -> Option<&'static str> {
     }
 }
 
-/// The length of `[x; N]`: a literal.
-fn const_len(cx: &Ctxt, e: &syn::Expr) -> Option<u64> {
-    match e {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(i),
-            ..
-        }) => match i.base10_parse::<u64>() {
-            Ok(0) => {
-                cx.error_spanned_by(i, "a local array needs at least one element");
-                None
-            }
-            Ok(n) => Some(n),
-            Err(err) => {
-                cx.syn_error(err);
-                None
-            }
-        },
-        other => {
-            cx.error_spanned_by(
-                other,
-                "the length of a local array must be an integer literal",
-            );
-            None
-        }
-    }
+/// A path whose last name is capitalised (`N`, `config::BLOCK`): Rust's spelling of a
+/// constant.
+pub fn is_const_name(path: &syn::Path) -> bool {
+    path.segments.iter().all(|s| s.arguments.is_none())
+        && path.segments.last().is_some_and(|s| {
+            s.ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_uppercase())
+        })
 }

@@ -3,7 +3,7 @@
 
 use super::ast::{ExprKind, SharedDecl};
 use super::Parser;
-use crate::ir::ty::Scalar;
+use crate::ir::ty::{Len, Scalar};
 
 impl Parser<'_> {
     /// `None` when `path` is not a shared-memory call; `Some(None)` when it is one with an
@@ -107,7 +107,8 @@ impl Parser<'_> {
             width,
             len,
         };
-        let bytes = decl.elements() * u64::from(elem.bits() / 8).max(1);
+        // A constant's size is NVRTC's to check (ptxas refuses too much shared data).
+        let bytes = decl.elements().unwrap_or(0) * u64::from(elem.bits() / 8).max(1);
         if bytes > 48 * 1024 {
             self.cx.error_spanned_by(
                 seg,
@@ -118,22 +119,20 @@ impl Parser<'_> {
         Some(decl)
     }
 
-    fn shared_len(&mut self, arg: &syn::GenericArgument) -> Option<u64> {
-        let n = match arg {
-            syn::GenericArgument::Const(e) => literal_len(e),
-            _ => None,
-        };
-        match n {
-            Some(0) => {
-                self.cx
-                    .error_spanned_by(arg, "a shared array needs at least one element");
-                None
+    /// `N` of `SharedArray::<T, N>`: a literal or a module-level constant (which syn reads
+    /// as a type: `SharedArray::<u32, N>` cannot tell the two apart).
+    fn shared_len(&mut self, arg: &syn::GenericArgument) -> Option<Len> {
+        match arg {
+            syn::GenericArgument::Const(e) => self.array_len(e, "a shared array"),
+            syn::GenericArgument::Type(syn::Type::Path(p))
+                if p.qself.is_none() && super::is_const_name(&p.path) =>
+            {
+                Some(Len::Const(self.const_ref(&p.path)))
             }
-            Some(n) => Some(n),
-            None => {
+            _ => {
                 self.cx.error_spanned_by(
                     arg,
-                    "the length of a shared array must be an integer literal (the GPU sizes shared memory when the kernel compiles); for a length chosen at launch use `dynamic_shared::<T>()`",
+                    "the length of a shared array must be an integer literal or a constant (the GPU sizes shared memory when the kernel compiles); for a length chosen at launch use `dynamic_shared::<T>()`",
                 );
                 None
             }

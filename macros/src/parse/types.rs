@@ -175,7 +175,7 @@ pub fn parse_ty(cx: &Ctxt, ty: &syn::Type) -> Option<Ty> {
                 );
                 return None;
             };
-            Some(Ty::Array(Box::new(elem), len))
+            Some(Ty::Array(Box::new(elem), crate::ir::ty::Len::Lit(len)))
         }
         syn::Type::Tuple(t) if !t.elems.is_empty() => {
             let items: Option<Vec<Ty>> = t.elems.iter().map(|e| parse_ty(cx, e)).collect();

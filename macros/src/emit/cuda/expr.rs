@@ -96,6 +96,9 @@ impl<'a> FnWriter<'a> {
 
     /// The C expression for `e`, writing any statements it needs first.
     pub(super) fn value(&mut self, e: &Expr) -> String {
+        if let Some(&c) = self.types.const_uses.get(&e.id) {
+            return self.types.consts[c].c_name();
+        }
         match &e.kind {
             ExprKind::Lit(lit) => self.lit(lit, self.ty(e), false),
             ExprKind::Const(c) => const_c(c.value, c.ty),
@@ -379,7 +382,7 @@ impl<'a> FnWriter<'a> {
             return None;
         }
         let (c_len, known) = match (self.ty(base), &base.kind) {
-            (Ty::Array(_, n), _) => (format!("{n}ull"), Some(Poly::constant(*n as i128))),
+            (Ty::Array(_, n), _) => (n.c(), n.known().map(|n| Poly::constant(n as i128))),
             (_, ExprKind::Index(inner, _)) => match self.ty(inner) {
                 Ty::Rows(_, w) => (format!("{w}ull"), Some(Poly::constant(*w as i128))),
                 _ => return None,

@@ -17,11 +17,11 @@ mod print;
 mod proof;
 mod stmt;
 
-use crate::ir::ty::{Scalar, Ty};
+use crate::ir::ty::{Len, Scalar, Ty};
 use crate::ir::typeck::Types;
 use crate::parse::ast::*;
-pub use namer::fn_name;
 use namer::Namer;
+pub use namer::{fn_name, sanitize};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -168,7 +168,7 @@ pub enum Child<'a> {
 pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
     let ex = |x: &'a Expr, visit: &mut dyn FnMut(Child<'a>)| visit(Child::Expr(x));
     match &e.kind {
-        ExprKind::Lit(_) | ExprKind::Const(..) | ExprKind::Var(..) => {}
+        ExprKind::Lit(_) | ExprKind::Const(..) | ExprKind::Var(..) | ExprKind::ConstItem(_) => {}
         ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) | ExprKind::Ordering(..) => {}
         ExprKind::Break(_) | ExprKind::Continue(_) => {}
         ExprKind::Binary(_, a, b)
@@ -363,7 +363,8 @@ pub fn c_type(ty: &Ty) -> String {
 /// A declaration of `name` with type `ty`: `int x`, `float a[4][4]`.
 pub fn c_decl(ty: &Ty, name: &str) -> String {
     match ty {
-        Ty::Array(elem, n) => c_decl(elem, &format!("{name}[{n}]")),
+        Ty::Array(elem, Len::Lit(n)) => c_decl(elem, &format!("{name}[{n}]")),
+        Ty::Array(elem, Len::Const(c)) => c_decl(elem, &format!("{name}[{}]", c.c_name())),
         other => format!("{} {name}", c_type(other)),
     }
 }

@@ -3,7 +3,7 @@
 //! `return`; and blocks whose value goes somewhere ([`Dest`]).
 
 use super::{c_decl, FnWriter};
-use crate::ir::ty::Ty;
+use crate::ir::ty::{Len, Ty};
 use crate::parse::ast::*;
 
 /// Where the value of a block goes.
@@ -75,13 +75,19 @@ impl<'a> FnWriter<'a> {
                 if let Some(ExprKind::SharedArray(d)) = init.map(|i| &i.kind) {
                     // Static per block, as every thread of the block sees it.
                     let cname = self.namer.fresh(&name.to_string());
+                    let rows = match &d.len {
+                        Len::Lit(n) => n.to_string(),
+                        Len::Const(c) => c.c_name(),
+                    };
                     let dims = match d.width {
-                        Some(w) => format!("[{}][{w}]", d.len),
-                        None => format!("[{}]", d.len),
+                        Some(w) => format!("[{rows}][{w}]"),
+                        None => format!("[{rows}]"),
                     };
                     self.raw(&format!("__shared__ {} {cname}{dims};", d.elem.c_name()));
-                    self.slice_len.insert(*var, format!("{}ull", d.len));
-                    self.shared_len.insert(*var, d.len);
+                    self.slice_len.insert(*var, d.len.c());
+                    if let Some(n) = d.len.known() {
+                        self.shared_len.insert(*var, n);
+                    }
                     self.shared_vars.insert(*var);
                     self.var_names.insert(*var, cname);
                     return;
@@ -163,7 +169,7 @@ impl<'a> FnWriter<'a> {
                 let mut dims = Vec::new();
                 let mut inner = init;
                 while let ExprKind::Repeat(v, n) = &inner.kind {
-                    dims.push(*n);
+                    dims.push(n.c());
                     inner = v;
                 }
                 let elem_ty = self.ty(inner).clone();
@@ -175,14 +181,13 @@ impl<'a> FnWriter<'a> {
                 };
                 self.raw(&format!("{};", c_decl(ty, cname)));
                 let mut index = String::new();
-                for (d, n) in dims.iter().enumerate() {
+                for n in &dims {
                     let i = self.namer.temp();
                     self.raw(&format!(
-                        "for (unsigned long long {i} = 0; {i} < {n}ull; ++{i}) {{"
+                        "for (unsigned long long {i} = 0; {i} < {n}; ++{i}) {{"
                     ));
                     self.indent += 1;
                     index.push_str(&format!("[{i}]"));
-                    let _ = d;
                 }
                 self.raw(&format!("{cname}{index} = {v};"));
                 for _ in &dims {
