@@ -14,10 +14,10 @@
 //!    CPU replicas of their order of additions, and compared with the anchor figure;
 //! 5. the single-pass scan with decoupled look-back (Merrill and Garland 2016, CUB's
 //!    `DeviceScan`; kernels/scan_lookback.rs): one launch, so each element is read once
-//!    and written once (8 bytes of traffic per u32). A block takes its tile (`16 *
-//!    --lookback-block` elements, 4096 by default) from an atomic counter, so tiles go out
+//!    and written once (8 bytes of traffic per u32). A block takes its tile (`32 *
+//!    --lookback-block` elements, 8192 by default) from an atomic counter, so tiles go out
 //!    in the order blocks start; scans it in registers (coalesced loads transposed through
-//!    shared memory, 16 consecutive elements per thread, warp shuffles); publishes the
+//!    shared memory, 32 consecutive elements per thread, warp shuffles); publishes the
 //!    tile's total in a 64-bit status word (flag and value in one atomic, so no fence); and
 //!    its first warp looks back at the predecessors' words 32 at a time, adding aggregates
 //!    up to the nearest inclusive prefix, before publishing its own prefix. Checked against
@@ -38,7 +38,7 @@
 //! ```text
 //! cargo run --release --example scan                        # GPU if present, else simulator
 //! WARPSPEED_BACKEND=sim cargo run --release --example scan -- --len 100001 --kind exclusive
-//! cargo run --release --example scan -- --lookback-block 128 # tiles of 2048
+//! cargo run --release --example scan -- --lookback-block 128 # tiles of 4096
 //! cargo run --release --example scan -- --print-cuda        # the generated CUDA C
 //! cargo run --release --example scan -- --check-nvrtc       # compile every kernel (sm_90)
 //! ```

@@ -20,44 +20,36 @@ pub struct HandSource {
     pub twin: &'static KernelDef,
 }
 
+/// `cuda/<file>` and the warpspeed kernel whose options it is compiled with.
+macro_rules! hand_source {
+    ($file:literal, $twin:expr) => {
+        HandSource {
+            file: $file,
+            source: include_str!(concat!("cuda/", $file)),
+            twin: &$twin,
+        }
+    };
+}
+
 /// Every hand-written source of the bench.
 pub fn sources() -> Vec<HandSource> {
     vec![
-        HandSource {
-            file: "life.cu",
-            source: include_str!("cuda/life.cu"),
-            twin: &crate::life_kernels::conway::KERNEL,
-        },
-        HandSource {
-            file: "scan.cu",
-            source: include_str!("cuda/scan.cu"),
-            twin: &crate::scan_kernels::blelloch_tiles_u32::KERNEL,
-        },
-        HandSource {
-            file: "histogram.cu",
-            source: include_str!("cuda/histogram.cu"),
-            twin: &crate::histogram_kernels::histogram_words_bytes::KERNEL,
-        },
-        HandSource {
-            file: "matmul.cu",
-            source: include_str!("cuda/matmul.cu"),
-            twin: &crate::matmul_kernels::matmul_tiled::KERNEL,
-        },
-        HandSource {
-            file: "convolve.cu",
-            source: include_str!("cuda/convolve.cu"),
-            twin: &crate::convolve_kernels::convolve_shared::KERNEL,
-        },
-        HandSource {
-            file: "polyval.cu",
-            source: include_str!("cuda/polyval.cu"),
-            twin: &crate::polyval_kernels::polyval_f32::KERNEL,
-        },
-        HandSource {
-            file: "vector_add.cu",
-            source: include_str!("cuda/vector_add.cu"),
-            twin: &crate::vector_add_kernels::vector_add::KERNEL,
-        },
+        hand_source!("life.cu", crate::life_kernels::conway::KERNEL),
+        hand_source!("scan.cu", crate::scan_kernels::blelloch_tiles_u32::KERNEL),
+        hand_source!(
+            "histogram.cu",
+            crate::histogram_kernels::histogram_words_bytes::KERNEL
+        ),
+        hand_source!("matmul.cu", crate::matmul_kernels::matmul_tiled::KERNEL),
+        hand_source!(
+            "convolve.cu",
+            crate::convolve_kernels::convolve_shared::KERNEL
+        ),
+        hand_source!("polyval.cu", crate::polyval_kernels::polyval_f32::KERNEL),
+        hand_source!(
+            "vector_add.cu",
+            crate::vector_add_kernels::vector_add::KERNEL
+        ),
     ]
 }
 

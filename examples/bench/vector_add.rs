@@ -4,7 +4,7 @@
 //! hand with a `float4` struct). Every output equals the CPU's sum.
 
 use cudarc::driver::PushKernelArg;
-use warpspeed::{f32x4, DeviceBuffer, LaunchConfig};
+use warpspeed::{f32x4, DeviceBuffer, KernelScalar, LaunchConfig};
 
 use crate::common::XorShift;
 use crate::hand::{cfg, raw};
@@ -24,6 +24,15 @@ pub fn kernels() -> Vec<Kernel> {
     ]
 }
 
+/// A vector-add kernel's launch, for `f32` and `f32x4` alike.
+type Launch<E> = fn(
+    &warpspeed::Device,
+    LaunchConfig,
+    &DeviceBuffer<E>,
+    &DeviceBuffer<E>,
+    &mut DeviceBuffer<E>,
+) -> warpspeed::Result<()>;
+
 pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     let log2 = b.sizes.vector_log2;
     let n = 1usize << log2;
@@ -33,109 +42,86 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     let hb: Vec<f32> = (0..n).map(|_| rng.range_f32(-1e3, 1e3)).collect();
     let want: Vec<f32> = ha.iter().zip(&hb).map(|(x, y)| x + y).collect();
     let (a, bb) = (dev.upload(&ha)?, dev.upload(&hb)?);
-    // Poisoned: an element no thread writes stays NaN and fails the comparison.
-    let poison = vec![f32::NAN; n];
     drop((ha, hb));
-    let mut out_c = dev.upload(&poison)?;
-    let mut out_u = dev.upload(&poison)?;
-    let out_h = dev.upload(&poison)?;
-    let config = LaunchConfig::for_num_elems(u32::try_from(n)?);
-    let f = b.hand.function("vector_add.cu", "vector_add_hand")?;
-    let n64 = n as u64;
-    let mut steps: Vec<Step> = vec![
-        Box::new(|| {
-            Ok(checked::vector_add::launch(
-                dev, config, &a, &bb, &mut out_c,
-            )?)
-        }),
-        Box::new(|| {
-            Ok(unchecked::vector_add::launch(
-                dev, config, &a, &bb, &mut out_u,
-            )?)
-        }),
-        Box::new(|| {
-            let mut l = b.stream.launch_builder(&f);
-            l.arg(raw(&a)).arg(raw(&bb)).arg(raw(&out_h)).arg(&n64);
-            // SAFETY: vector_add_hand(const float* a, const float* b, float* out,
-            // unsigned long long n): three live buffers of n f32 on this context; the kernel
-            // checks i < n.
-            unsafe { l.launch(cfg(config)) }?;
-            Ok(())
-        }),
-    ];
-    let t = best_ms(b, &mut steps)?;
-    drop(steps);
-    for (who, out) in [("checked", &out_c), ("unchecked", &out_u), ("hand", &out_h)] {
-        b.check(
-            &format!("vector add 2^{log2}, {who}, against the CPU"),
-            &out.download()?,
-            &want,
-            f32::to_bits,
-        );
-    }
+    // Poisoned: an element no thread writes stays NaN and fails the comparison.
+    let poison = || dev.upload(&vec![f32::NAN; n]);
+    let outs = [poison()?, poison()?, poison()?];
+    let kernels: [Launch<f32>; 2] = [checked::vector_add::launch, unchecked::vector_add::launch];
+    let (t, outs) = contest(b, &a, &bb, outs, kernels, "vector_add_hand")?;
+    check(b, &format!("vector add 2^{log2}"), outs, &want)?;
     let scalar = Row::new("vector add", format!("2^{log2} f32"), Unit::Ms)
         .times(t[0], Some(t[1]), Some(t[2]))
         .peers(b.peers(&format!("vector_add_2^{log2}_f32"), Unit::Ms))
         .note(b.bandwidth_note(12.0 * n as f64, t[0]));
-    drop((out_c, out_u, out_h));
-    let vector = vector_rows(b, log2, a, bb, &poison, &want)?;
-    Ok(vec![scalar, vector])
-}
 
-/// The `f32x4` row: the scalar row's inputs viewed as vectors (no copy).
-fn vector_rows(
-    b: &Bench,
-    log2: u32,
-    a: DeviceBuffer<f32>,
-    bb: DeviceBuffer<f32>,
-    poison: &[f32],
-    want: &[f32],
-) -> Res<Row> {
-    let dev = &b.dev;
-    let n4 = a.len() / 4;
+    // The same sum on the same buffers viewed as 2^(log2 - 2) `f32x4` (no copy).
     let (a, bb) = (a.into_vectors::<f32x4>()?, bb.into_vectors::<f32x4>()?);
-    let mut out_c = dev.upload(poison)?.into_vectors::<f32x4>()?;
-    let mut out_u = dev.upload(poison)?.into_vectors::<f32x4>()?;
-    let out_h = dev.upload(poison)?.into_vectors::<f32x4>()?;
-    let config = LaunchConfig::for_num_elems(u32::try_from(n4)?);
-    let f = b.hand.function("vector_add.cu", "vector_add4_hand")?;
-    let n64 = n4 as u64;
-    let mut steps: Vec<Step> = vec![
-        Box::new(|| {
-            Ok(checked::vector_add4::launch(
-                dev, config, &a, &bb, &mut out_c,
-            )?)
-        }),
-        Box::new(|| {
-            Ok(unchecked::vector_add4::launch(
-                dev, config, &a, &bb, &mut out_u,
-            )?)
-        }),
-        Box::new(|| {
-            let mut l = b.stream.launch_builder(&f);
-            l.arg(raw(&a)).arg(raw(&bb)).arg(raw(&out_h)).arg(&n64);
-            // SAFETY: vector_add4_hand(const float4_hand* a, const float4_hand* b,
-            // float4_hand* out, unsigned long long n): three live buffers of n f32x4 (16
-            // bytes, 16-aligned) on this context; the kernel checks i < n.
-            unsafe { l.launch(cfg(config)) }?;
-            Ok(())
-        }),
+    let outs = [
+        poison()?.into_vectors::<f32x4>()?,
+        poison()?.into_vectors::<f32x4>()?,
+        poison()?.into_vectors::<f32x4>()?,
     ];
-    let t = best_ms(b, &mut steps)?;
-    drop(steps);
-    for (who, out) in [("checked", out_c), ("unchecked", out_u), ("hand", out_h)] {
-        b.check(
-            &format!("vector add 2^{log2} as f32x4, {who}, against the CPU"),
-            &DeviceBuffer::from_vectors(out).download()?,
-            want,
-            f32::to_bits,
-        );
-    }
-    Ok(Row::new(
+    let kernels: [Launch<f32x4>; 2] =
+        [checked::vector_add4::launch, unchecked::vector_add4::launch];
+    let (t, outs) = contest(b, &a, &bb, outs, kernels, "vector_add4_hand")?;
+    check(
+        b,
+        &format!("vector add 2^{log2} as f32x4"),
+        outs.map(DeviceBuffer::from_vectors),
+        &want,
+    )?;
+    let vector = Row::new(
         "vector add f32x4",
         format!("2^{} f32x4", log2 - 2),
         Unit::Ms,
     )
     .times(t[0], Some(t[1]), Some(t[2]))
-    .note(b.bandwidth_note(12.0 * (4 * n4) as f64, t[0])))
+    .note(b.bandwidth_note(12.0 * n as f64, t[0]));
+    Ok(vec![scalar, vector])
+}
+
+/// Times `out = a + b` by the checked and unchecked kernels and the hand-written
+/// `hand(const E* a, const E* b, E* out, unsigned long long n)`, each into its own output.
+fn contest<E: KernelScalar>(
+    b: &Bench,
+    a: &DeviceBuffer<E>,
+    bb: &DeviceBuffer<E>,
+    outs: [DeviceBuffer<E>; 3],
+    kernels: [Launch<E>; 2],
+    hand: &str,
+) -> Res<(Vec<f64>, [DeviceBuffer<E>; 3])> {
+    let dev = &b.dev;
+    let [mut out_c, mut out_u, out_h] = outs;
+    let config = LaunchConfig::for_num_elems(u32::try_from(a.len())?);
+    let f = b.hand.function("vector_add.cu", hand)?;
+    let n64 = a.len() as u64;
+    let mut steps: Vec<Step> = vec![
+        Box::new(|| Ok(kernels[0](dev, config, a, bb, &mut out_c)?)),
+        Box::new(|| Ok(kernels[1](dev, config, a, bb, &mut out_u)?)),
+        Box::new(|| {
+            let mut l = b.stream.launch_builder(&f);
+            l.arg(raw(a)).arg(raw(bb)).arg(raw(&out_h)).arg(&n64);
+            // SAFETY: vector_add_hand / vector_add4_hand(const E* a, const E* b, E* out,
+            // unsigned long long n), E float or float4_hand (16 bytes, 16-aligned): three
+            // live buffers of n E on this context; the kernel checks i < n.
+            unsafe { l.launch(cfg(config)) }?;
+            Ok(())
+        }),
+    ];
+    let t = best_ms(b, &mut steps)?;
+    drop(steps);
+    Ok((t, [out_c, out_u, out_h]))
+}
+
+/// Each contestant's output (checked, unchecked, hand) against the CPU's sum.
+fn check(b: &Bench, what: &str, outs: [DeviceBuffer<f32>; 3], want: &[f32]) -> Res<()> {
+    for (who, out) in ["checked", "unchecked", "hand"].into_iter().zip(outs) {
+        b.check(
+            &format!("{what}, {who}, against the CPU"),
+            &out.download()?,
+            want,
+            f32::to_bits,
+        );
+    }
+    Ok(())
 }

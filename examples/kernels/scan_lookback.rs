@@ -18,11 +18,11 @@
 //!                           &input, &mut out, &mut status, &mut counter, epoch, inclusive)
 //! ```
 //! - `block`: threads per block, a multiple of 32 up to [`MAX_LOOKBACK_BLOCK`] (256, the
-//!   default [`LOOKBACK_BLOCK`]). A tile is `16 * block` elements ([`ITEMS_PER_THREAD`]):
-//!   4096 with 256 threads, so 2^28 elements are 65536 tiles.
-//! - grid: exactly `tiles = len.div_ceil(16 * block)` blocks (the block that draws the last
+//!   default [`LOOKBACK_BLOCK`]). A tile is `32 * block` elements ([`ITEMS_PER_THREAD`]):
+//!   8192 with 256 threads, so 2^28 elements are 32768 tiles.
+//! - grid: exactly `tiles = len.div_ceil(32 * block)` blocks (the block that draws the last
 //!   tile id resets the counter). No dynamic shared memory; the static shared memory is
-//!   16.5 KiB (8 warps' transpose buffers). 38 registers (unchecked, sm_90, NVRTC 13.0).
+//!   33 KiB (8 warps' transpose buffers). 64 registers (sm_90, NVRTC 13.0).
 //! - `input: &DeviceBuffer<T>`, `out: &mut DeviceBuffer<T>`, the same length, not 0.
 //! - `status: &mut DeviceBuffer<u64>` (`&[AtomicU64]` in the kernel): one word per tile,
 //!   zeroed once when allocated, never between launches (see `epoch`).
@@ -52,9 +52,9 @@
 //!    blocks have started: on a GPU, which may start blocks in any order, and on the
 //!    simulator, which runs each started block to its end on one CPU thread while its
 //!    other workers run other blocks.
-//! 2. Each warp loads its 512 consecutive elements coalesced (lane `l` reads `l + 32 j`,
-//!    `j < 16`), passes them through shared memory (one padding word per 32, so neither
-//!    pattern has bank conflicts) so that each lane holds 16 consecutive elements, and scans
+//! 2. Each warp loads its 1024 consecutive elements coalesced (lane `l` reads `l + 32 j`,
+//!    `j < 32`), passes them through shared memory (one padding word per 32, so neither
+//!    pattern has bank conflicts) so that each lane holds 32 consecutive elements, and scans
 //!    them in registers. A `shfl_up_sync` scan of the lanes' totals and the warps' totals in
 //!    shared memory give each element its offset inside the tile and the tile's total (its
 //!    *aggregate*).
@@ -93,14 +93,17 @@ use warpspeed::{Device, DeviceBuffer, KernelScalar, LaunchConfig};
 pub const LOOKBACK_BLOCK: u32 = 256;
 /// The largest block the kernels take (their shared memory holds 8 warps' buffers).
 pub const MAX_LOOKBACK_BLOCK: u32 = 256;
-/// Elements each thread scans (the kernels' local array and loops are written for 16).
-pub const ITEMS_PER_THREAD: u32 = 16;
+/// Elements each thread scans (the kernels' local array and loops are written for 32).
+/// 32 rather than 16: the longer tile halves the look-back steps per element; on an H100
+/// the hand-written twin ran 2^28 `u32` at 71% of copy bandwidth with 16 and 77% with 32
+/// (docs/scan.md).
+pub const ITEMS_PER_THREAD: u32 = 32;
 
 /// The look-back scan kernel for one element type, bounds-checked or, with `[unchecked]`,
 /// not (as `life_naive!` in life.rs). Parameters: see the module's documentation. Literals
-/// in the body: 16 items per thread ([`ITEMS_PER_THREAD`]), 512 elements per warp, 528
-/// shared words per warp (512 and one padding word per 32), 8 warps at most
-/// ([`MAX_LOOKBACK_BLOCK`]; `& 7`), 4224 = 8 x 528.
+/// in the body: 32 items per thread ([`ITEMS_PER_THREAD`]), 1024 elements per warp, 1056
+/// shared words per warp (1024 and one padding word per 32), 8 warps at most
+/// ([`MAX_LOOKBACK_BLOCK`]; `& 7`), 8448 = 8 x 1056.
 macro_rules! lookback_scan {
     ($name:ident, $t:ident, $zero:tt, [$($option:ident)?]) => {
         #[gpu_kernel($($option)?)]
@@ -112,8 +115,8 @@ macro_rules! lookback_scan {
             epoch: u32,
             inclusive: bool,
         ) {
-            // Each warp's transpose buffer: 512 elements, element s at s + s / 32.
-            let stage = SharedArray::<$t, 4224>::new();
+            // Each warp's transpose buffer: 1024 elements, element s at s + s / 32.
+            let stage = SharedArray::<$t, 8448>::new();
             let warp_totals = SharedArray::<$t, 8>::new();
             let tile_id = SharedArray::<u32, 1>::new();
             let tile_prefix = SharedArray::<$t, 1>::new();
@@ -122,7 +125,6 @@ macro_rules! lookback_scan {
             // Shared-memory indexes are 64-bit sums of values bounded by `&` (the launch
             // allows at most 8 warps), so the bounds prover removes their checks.
             let lane = lane_id() as usize & 31;
-            let half_lane = lane_id() as usize / 2 & 15;
             let warp = (tid / 32) as usize & 7;
             let warps = block_dim().x / 32;
 
@@ -144,29 +146,29 @@ macro_rules! lookback_scan {
             }
 
             // 2. Coalesced loads (the identity past the end), through shared memory into
-            // 16 consecutive elements per lane, scanned in registers. The loops over the
-            // 16 items are `while` loops: NVRTC unrolls them (the local array stays in
+            // 32 consecutive elements per lane, scanned in registers. The loops over the
+            // 32 items are `while` loops: NVRTC unrolls them (the local array stays in
             // registers), which it does not do with the C the macro emits for `for`.
-            let warp_base = tile as usize * (block_dim().x * 16) as usize + warp * 512;
+            let warp_base = tile as usize * (block_dim().x * 32) as usize + warp * 1024;
             let mut j = 0usize;
-            while j < 16 {
-                let jj = j & 15;
+            while j < 32 {
+                let jj = j & 31;
                 let g = warp_base + lane + 32 * jj;
                 let mut v = $zero;
                 if g < input.len() {
                     v = input[g];
                 }
-                stage[warp * 528 + lane + 33 * jj] = v; // element lane + 32 jj of the warp
+                stage[warp * 1056 + lane + 33 * jj] = v; // element lane + 32 jj of the warp, at lane + 33 jj
                 j += 1;
             }
             sync_warp(0xffff_ffff);
-            let mut x = [$zero; 16];
+            let mut x = [$zero; 32];
             let mut acc = $zero;
             let mut j = 0usize;
-            while j < 16 {
-                let jj = j & 15;
-                // Element 16 lane + jj of the warp.
-                acc = acc.wrapping_add(stage[warp * 528 + lane * 16 + half_lane + jj]);
+            while j < 32 {
+                let jj = j & 31;
+                // Element 32 lane + jj of the warp, at 33 lane + jj.
+                acc = acc.wrapping_add(stage[warp * 1056 + lane * 33 + jj]);
                 x[jj] = acc;
                 j += 1;
             }
@@ -263,20 +265,20 @@ macro_rules! lookback_scan {
                 .wrapping_add(lanes_incl.wrapping_sub(total));
             let mut before = $zero;
             let mut j = 0usize;
-            while j < 16 {
-                let jj = j & 15;
+            while j < 32 {
+                let jj = j & 31;
                 let v = if inclusive { x[jj] } else { before };
                 before = x[jj];
-                stage[warp * 528 + lane * 16 + half_lane + jj] = offset.wrapping_add(v);
+                stage[warp * 1056 + lane * 33 + jj] = offset.wrapping_add(v);
                 j += 1;
             }
             sync_warp(0xffff_ffff);
             let mut j = 0usize;
-            while j < 16 {
-                let jj = j & 15;
+            while j < 32 {
+                let jj = j & 31;
                 let g = warp_base + lane + 32 * jj;
                 if g < out.len() {
-                    out[g] = stage[warp * 528 + lane + 33 * jj];
+                    out[g] = stage[warp * 1056 + lane + 33 * jj];
                 }
                 j += 1;
             }
@@ -357,7 +359,7 @@ pub struct LookbackScan {
 
 impl LookbackScan {
     /// A plan for `len > 0` elements with blocks of `block` threads (a multiple of 32 up to
-    /// [`MAX_LOOKBACK_BLOCK`]; tiles of `16 * block` elements).
+    /// [`MAX_LOOKBACK_BLOCK`]; tiles of `32 * block` elements).
     pub fn new(dev: &Device, len: usize, block: u32) -> Result<Self, warpspeed::Error> {
         assert!(
             block.is_multiple_of(32) && (32..=MAX_LOOKBACK_BLOCK).contains(&block),
@@ -472,13 +474,13 @@ __device__ __forceinline__ void lb_store_relaxed(unsigned long long* p, unsigned
     asm volatile("st.relaxed.gpu.u64 [%0], %1;" :: "l"(p), "l"(v) : "memory");
 }
 
-// blockDim.x: a multiple of 32 up to 256; a tile is blockDim.x * 16 elements; one block
+// blockDim.x: a multiple of 32 up to 256; a tile is blockDim.x * 32 elements; one block
 // per tile; counter zero before the first launch; epoch 1, 2, ... (below 2^31).
 extern "C" __global__ void lookback_scan_hand_u32(
         const unsigned int* __restrict__ in, unsigned int* __restrict__ out,
         unsigned long long n, unsigned long long* __restrict__ status,
         unsigned int* __restrict__ counter, unsigned int epoch, unsigned int inclusive) {
-    __shared__ unsigned int stage[8 * 528];  // per warp 512 elements, s at s + s / 32
+    __shared__ unsigned int stage[8 * 1056];  // per warp 1024 elements, s at s + s / 32
     __shared__ unsigned int warp_totals[8];
     __shared__ unsigned int tile_id, tile_prefix;
     const unsigned int full = 0xffffffffu;
@@ -495,21 +497,21 @@ extern "C" __global__ void lookback_scan_hand_u32(
     const unsigned int tile = tile_id;
     if (tile >= gridDim.x) return;  // one status word per block, as the DSL kernel checks
 
-    // Coalesced loads, transposed through shared memory: 16 consecutive elements a lane.
+    // Coalesced loads, transposed through shared memory: 32 consecutive elements a lane.
     const unsigned long long warp_base =
-        (unsigned long long)tile * (blockDim.x * 16u) + warp * 512u;
-    unsigned int* striped = stage + warp * 528u + lane;                   // [33 j]: lane + 32 j
-    unsigned int* blocked = stage + warp * 528u + lane * 16u + lane / 2u; // [j]: 16 lane + j
+        (unsigned long long)tile * (blockDim.x * 32u) + warp * 1024u;
+    unsigned int* striped = stage + warp * 1056u + lane;       // [33 j]: lane + 32 j
+    unsigned int* blocked = stage + warp * 1056u + lane * 33u; // [j]: 32 lane + j
 #pragma unroll
-    for (unsigned int j = 0; j < 16u; ++j) {
+    for (unsigned int j = 0; j < 32u; ++j) {
         unsigned long long g = warp_base + lane + 32u * j;
         striped[33u * j] = g < n ? in[g] : 0u;
     }
     __syncwarp(full);
-    unsigned int x[16];
+    unsigned int x[32];
     unsigned int acc = 0u;
 #pragma unroll
-    for (unsigned int j = 0; j < 16u; ++j) {
+    for (unsigned int j = 0; j < 32u; ++j) {
         acc += blocked[j];
         x[j] = acc;
     }
@@ -569,14 +571,14 @@ extern "C" __global__ void lookback_scan_hand_u32(
     const unsigned int offset = tile_prefix + warp_prefix + (lanes_incl - total);
     unsigned int before = 0u;
 #pragma unroll
-    for (unsigned int j = 0; j < 16u; ++j) {
+    for (unsigned int j = 0; j < 32u; ++j) {
         unsigned int v = inclusive ? x[j] : before;
         before = x[j];
         blocked[j] = offset + v;
     }
     __syncwarp(full);
 #pragma unroll
-    for (unsigned int j = 0; j < 16u; ++j) {
+    for (unsigned int j = 0; j < 32u; ++j) {
         unsigned long long g = warp_base + lane + 32u * j;
         if (g < n) out[g] = striped[33u * j];
     }

@@ -158,6 +158,11 @@ impl Scalar {
     pub fn is_float(self) -> bool {
         matches!(self, Scalar::F32 | Scalar::F64)
     }
+    /// `u32`, `u64`, `usize`: C computes these in their own type (no promotion to `int`)
+    /// and wraps them as Rust's release build does, so their `+ - * / %` need no helper.
+    pub fn is_wide_unsigned(self) -> bool {
+        matches!(self, Scalar::U32 | Scalar::U64 | Scalar::Usize)
+    }
     pub fn is_signed_int(self) -> bool {
         matches!(
             self,
