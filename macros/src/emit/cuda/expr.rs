@@ -382,7 +382,7 @@ impl<'a> FnWriter<'a> {
             return None;
         }
         let (c_len, known) = match (self.ty(base), &base.kind) {
-            (Ty::Array(_, n), _) => (n.c(), n.known().map(|n| Poly::constant(n as i128))),
+            (Ty::Array(_, n), _) => (n.c(), Some(proof::array_len(n))),
             (_, ExprKind::Index(inner, _)) => match self.ty(inner) {
                 Ty::Rows(_, w) => (format!("{w}ull"), Some(Poly::constant(*w as i128))),
                 _ => return None,
@@ -393,7 +393,7 @@ impl<'a> FnWriter<'a> {
                 let known = self
                     .shared_len
                     .get(&v)
-                    .map(|n| Poly::constant(*n as i128))
+                    .cloned()
                     .or_else(|| self.facts.declared_len(v).cloned());
                 (c, known)
             }

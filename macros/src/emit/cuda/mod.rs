@@ -272,7 +272,7 @@ pub(crate) struct FnWriter<'a> {
     var_names: HashMap<VarId, String>,
     slice_len: HashMap<VarId, String>,
     /// Shared arrays' lengths (rows of a 2-D tile), for the prover.
-    shared_len: HashMap<VarId, u64>,
+    shared_len: HashMap<VarId, proof::Poly>,
     /// Variables that are shared memory (static arrays and `dynamic_shared`), whose checked
     /// accesses use `ws_at_shared`.
     shared_vars: HashSet<VarId>,
