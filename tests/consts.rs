@@ -161,7 +161,7 @@ fn module_consts(x: &[f32], out: &mut [f32], ints: &mut [i64], bytes: &[u8], sma
     let tile = SharedArray::<f32, BLOCK>::new();
     let t = thread_idx().x as usize;
     let i = block_idx().x as usize * config::BLOCK + t;
-    let mut acc = [0.0f32; N];
+    let mut acc: [f32; N] = [0.0; N];
     for k in 0..N {
         acc[k] = k as f32 * SCALE;
     }

@@ -116,6 +116,24 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A `let` annotation: [`parse_ty`], with array lengths that may be constants
+    /// (`[f32; N]`).
+    fn annotation(&mut self, ty: &syn::Type) -> Option<Ty> {
+        match ty {
+            syn::Type::Array(a) => {
+                let elem = self.annotation(&a.elem);
+                let len = self.array_len(&a.len, "a local array");
+                Some(Ty::Array(Box::new(elem?), len?))
+            }
+            syn::Type::Paren(p) => self.annotation(&p.elem),
+            syn::Type::Tuple(t) if !t.elems.is_empty() => {
+                let items: Vec<Option<Ty>> = t.elems.iter().map(|e| self.annotation(e)).collect();
+                Some(Ty::Tuple(items.into_iter().collect::<Option<_>>()?))
+            }
+            other => parse_ty(self.cx, other),
+        }
+    }
+
     fn array_len_error(&self, e: &syn::Expr, what: &str) -> Option<crate::ir::ty::Len> {
         self.cx.error_spanned_by(
             e,
@@ -341,7 +359,7 @@ impl<'a> Parser<'a> {
             syn::Pat::Type(pt) => (
                 self.pat(&pt.pat),
                 Some(
-                    parse_ty(self.cx, &pt.ty)
+                    self.annotation(&pt.ty)
                         .map(|t| (t, pt.ty.span()))
                         .unwrap_or((Ty::Never, pt.ty.span())),
                 ),

@@ -156,27 +156,10 @@ pub fn parse_param_ty(cx: &Ctxt, ty: &syn::Type) -> Option<ParamTy> {
     }
 }
 
-/// A `let` annotation: scalars, local arrays `[T; N]`, `Dim3` and `(usize, usize)`.
+/// A `let` annotation's scalars, `Dim3` and `(usize, usize)`; the parser takes arrays
+/// (whose lengths may be constants) itself.
 pub fn parse_ty(cx: &Ctxt, ty: &syn::Type) -> Option<Ty> {
     match ty {
-        syn::Type::Array(a) => {
-            let elem = parse_ty(cx, &a.elem)?;
-            let len = match &a.len {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Int(i),
-                    ..
-                }) => i.base10_parse::<u64>().ok(),
-                _ => None,
-            };
-            let Some(len) = len.filter(|n| *n > 0) else {
-                cx.error_spanned_by(
-                    &a.len,
-                    "the length of a local array must be a non-zero integer literal",
-                );
-                return None;
-            };
-            Some(Ty::Array(Box::new(elem), crate::ir::ty::Len::Lit(len)))
-        }
         syn::Type::Tuple(t) if !t.elems.is_empty() => {
             let items: Option<Vec<Ty>> = t.elems.iter().map(|e| parse_ty(cx, e)).collect();
             Some(Ty::Tuple(items?))

@@ -85,7 +85,8 @@ impl<'a> FnWriter<'a> {
                     };
                     self.raw(&format!("__shared__ {} {cname}{dims};", d.elem.c_name()));
                     self.slice_len.insert(*var, d.len.c());
-                    self.shared_len.insert(*var, super::proof::array_len(&d.len));
+                    self.shared_len
+                        .insert(*var, super::proof::array_len(&d.len));
                     self.shared_vars.insert(*var);
                     self.var_names.insert(*var, cname);
                     return;
