@@ -430,9 +430,9 @@ fn sim_fn(f: &Function, types: &Types) -> TokenStream {
         let t = rust_ty(&p.ty.ty());
         quote!(#m #n: #t)
     });
-    let ret = match f.ret {
-        Some((s, _)) => {
-            let t = scalar_ty(s);
+    let ret = match &f.ret {
+        Some((t, _)) => {
+            let t = rust_ty(t);
             quote!(-> #t)
         }
         None => quote!(),
@@ -930,6 +930,10 @@ impl RustWriter<'_> {
             ExprKind::Array(items) => {
                 let items = items.iter().map(|i| self.expr(i));
                 quote_spanned!(span=> [#(#items),*])
+            }
+            ExprKind::Tuple(items) => {
+                let items = items.iter().map(|i| self.expr(i));
+                quote_spanned!(span=> (#(#items,)*))
             }
             ExprKind::Repeat(v, n) => {
                 let v = self.expr(v);

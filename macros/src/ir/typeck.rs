@@ -107,7 +107,7 @@ pub struct Typeck<'a> {
     vars: Vec<Option<VarInfo>>,
     scopes: Vec<Vec<(String, VarId)>>,
     loops: Vec<LoopFrame>,
-    ret: Option<Scalar>,
+    ret: Option<Ty>,
     kind: FnKind,
     obligations: Vec<Obligation>,
     methods: std::collections::HashMap<ExprId, Method>,
@@ -143,7 +143,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         vars: (0..var_count).map(|_| None).collect(),
         scopes: vec![Vec::new()],
         loops: Vec::new(),
-        ret: f.ret.map(|r| r.0),
+        ret: f.ret.as_ref().map(|r| r.0.clone()),
         kind: f.kind,
         obligations: Vec::new(),
         methods: Default::default(),
@@ -177,17 +177,17 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         // Its type was rejected already: uses of it raise no second error.
         tc.bind(name, *var, Ty::Never, true);
     }
-    let body_ty = tc.block(&f.body, f.ret.map(|r| Ty::Scalar(r.0)).as_ref());
-    match f.ret {
+    let body_ty = tc.block(&f.body, f.ret.as_ref().map(|r| r.0.clone()).as_ref());
+    match &f.ret {
         Some((r, span)) => {
-            if tc.unify(&body_ty, &Ty::Scalar(r)).is_err() {
+            let span = *span;
+            if tc.unify(&body_ty, r).is_err() {
                 let found = tc.show(&body_ty);
                 let at = f.body.tail.as_ref().map(|t| t.span).unwrap_or(span);
                 cx.error_at(
                     at,
                     format!(
-                        "mismatched types: the function returns `{}`, its body gives `{found}`",
-                        r.rust_name()
+                        "mismatched types: the function returns `{r}`, its body gives `{found}`"
                     ),
                 );
             }
@@ -814,11 +814,11 @@ impl<'a> Typeck<'a> {
                 Ty::Never
             }
             ExprKind::Return(value) => {
-                match (value, self.ret, self.kind) {
+                match (value, self.ret.clone(), self.kind) {
                     (None, None, _) => {}
                     (Some(v), Some(r), _) => {
-                        let t = self.infer(v, Some(&Ty::Scalar(r)));
-                        self.expect(&t, &Ty::Scalar(r), v.range());
+                        let t = self.infer(v, Some(&r));
+                        self.expect(&t, &r, v.range());
                     }
                     (Some(v), None, FnKind::Kernel) => {
                         self.infer(v, None);
@@ -837,10 +837,7 @@ impl<'a> Typeck<'a> {
                     (None, Some(r), _) => {
                         self.cx.error_at(
                             e.range(),
-                            format!(
-                                "this function returns `{}`: write `return value;`",
-                                r.rust_name()
-                            ),
+                            format!("this function returns `{r}`: write `return value;`"),
                         );
                     }
                 }
@@ -858,6 +855,33 @@ impl<'a> Typeck<'a> {
                     self.expect(&t, &first, it.range());
                 }
                 Ty::Array(Box::new(first), Len::Lit(items.len() as u64))
+            }
+            ExprKind::Tuple(items) => {
+                let hints: Vec<Option<Ty>> = match expected.map(|t| self.shallow(t)) {
+                    Some(Ty::Tuple(ts)) if ts.len() == items.len() => {
+                        ts.into_iter().map(Some).collect()
+                    }
+                    _ => vec![None; items.len()],
+                };
+                let tys = items
+                    .iter()
+                    .zip(hints)
+                    .map(|(it, h)| {
+                        let t = self.infer(it, h.as_ref());
+                        match self.shallow(&t) {
+                            Ty::Scalar(_) | Ty::Tuple(_) | Ty::Dim3 | Ty::Var(_) | Ty::Never => {}
+                            other => {
+                                let msg = format!(
+                                    "a tuple in a kernel holds scalars and tuples, not `{}`",
+                                    self.show(&other)
+                                );
+                                self.cx.error_at(it.range(), msg);
+                            }
+                        }
+                        t
+                    })
+                    .collect();
+                Ty::Tuple(tys)
             }
             ExprKind::Repeat(value, n) => {
                 let elem_hint = match expected.map(|t| self.shallow(t)) {
@@ -1098,6 +1122,12 @@ impl<'a> Typeck<'a> {
             ExprKind::Field(base, _) => {
                 let t = self.infer(place, None);
                 let bt = self.shallow(&self.expr[base.id].clone());
+                // `pair.0 = ..`, `(t.1).0 += ..` on a local tuple.
+                if matches!(bt, Ty::Tuple(_))
+                    && matches!(base.kind, ExprKind::Var(..) | ExprKind::Field(..))
+                {
+                    return t;
+                }
                 match (&base.kind, bt.scalar().filter(|s| s.is_vector())) {
                     (ExprKind::Var(..), Some(_)) => t,
                     (_, Some(v)) => {

@@ -14,8 +14,8 @@ pub struct Function {
     pub vis: syn::Visibility,
     pub name: Ident,
     pub params: Vec<Param>,
-    /// Device functions may return a scalar; kernels return nothing.
-    pub ret: Option<(Scalar, Span)>,
+    /// Device functions may return a scalar or a tuple of them; kernels return nothing.
+    pub ret: Option<(Ty, Span)>,
     pub body: Block,
     /// Parameters whose type was rejected (already reported): bound to an error type so
     /// their uses raise no second error.
@@ -269,6 +269,8 @@ pub enum ExprKind {
     Block(Block),
     /// `[a, b, c]`
     Array(Vec<Expr>),
+    /// `(a, b)`: a tuple value.
+    Tuple(Vec<Expr>),
     /// `[value; N]`
     Repeat(Box<Expr>, Len),
     /// A module-level constant named by a path (`config::N`); a bare `N` is a `Var` until

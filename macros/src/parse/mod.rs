@@ -18,6 +18,9 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 pub use types::{parse_param_ty, parse_scalar, parse_ty};
 
+/// The most elements a tuple has in kernels (the prelude's `ws_tuple2` .. `ws_tuple6`).
+pub const MAX_TUPLE: usize = 6;
+
 pub struct Parser<'a> {
     pub cx: &'a Ctxt,
     next_expr: ExprId,
@@ -131,6 +134,25 @@ impl<'a> Parser<'a> {
                 Some(Ty::Tuple(items.into_iter().collect::<Option<_>>()?))
             }
             other => parse_ty(self.cx, other),
+        }
+    }
+
+    /// A device function's return type: a scalar, or a tuple of scalars and tuples.
+    fn return_ty(&mut self, ty: &syn::Type) -> Option<Ty> {
+        match ty {
+            syn::Type::Tuple(t) if t.elems.len() > MAX_TUPLE => {
+                self.cx.error_spanned_by(
+                    t,
+                    format!("tuples in kernels have at most {MAX_TUPLE} elements"),
+                );
+                None
+            }
+            syn::Type::Tuple(t) if !t.elems.is_empty() => {
+                let items: Vec<Option<Ty>> = t.elems.iter().map(|e| self.return_ty(e)).collect();
+                Some(Ty::Tuple(items.into_iter().collect::<Option<_>>()?))
+            }
+            syn::Type::Paren(p) => self.return_ty(&p.elem),
+            other => parse_scalar(self.cx, other).map(Ty::Scalar),
         }
     }
 
@@ -260,9 +282,9 @@ impl<'a> Parser<'a> {
                     }
                     None
                 } else {
-                    let s = parse_scalar(self.cx, ty);
-                    ret_rejected = s.is_none();
-                    s.map(|s| (s, ty.span()))
+                    let t = self.return_ty(ty);
+                    ret_rejected = t.is_none();
+                    t.map(|t| (t, ty.span()))
                 }
             }
         };
@@ -708,12 +730,16 @@ impl<'a> Parser<'a> {
                     "leave the block without a tail expression",
                 )
             }
-            syn::Expr::Tuple(_) => {
+            syn::Expr::Tuple(t) if t.elems.len() > MAX_TUPLE => {
                 return self.unsupported(
                     e,
-                    "tuple values are",
-                    "use separate variables; tuples come only from intrinsics such as `grid_2d()`",
+                    &format!("tuples of more than {MAX_TUPLE} elements are"),
+                    "split the values",
                 )
+            }
+            syn::Expr::Tuple(t) => {
+                let items: Vec<Option<Expr>> = t.elems.iter().map(|x| self.expr_of(x)).collect();
+                ExprKind::Tuple(items.into_iter().collect::<Option<_>>()?)
             }
             syn::Expr::Range(_) => {
                 return self.unsupported(

@@ -319,6 +319,12 @@ impl<'a> FnWriter<'a> {
                 self.braced(b, &Dest::Assign(tmp.clone()));
                 tmp
             }
+            ExprKind::Tuple(items) => {
+                // Braced initialisers evaluate left to right, as Rust does.
+                let ops: Vec<&Expr> = items.iter().collect();
+                let vals = self.operands(&ops);
+                format!("{}{{{}}}", c_type(self.ty(e)), vals.join(", "))
+            }
             ExprKind::Array(_) | ExprKind::Repeat(..) => "0".into(),
             _ => {
                 self.expr_stmt(e);

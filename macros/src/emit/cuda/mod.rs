@@ -75,7 +75,11 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
             format!("extern \"C\" __global__ void {bounds}{c_name}({params})")
         }
         FnKind::Device => {
-            let ret = f.ret.map(|r| r.0.c_name()).unwrap_or("void");
+            let ret = f
+                .ret
+                .as_ref()
+                .map(|r| c_type(&r.0))
+                .unwrap_or("void".into());
             format!("__device__ {ret} {c_name}({params})")
         }
     };
@@ -123,8 +127,8 @@ impl FnWriter<'_> {
                 self.raw(&format!("__builtin_assume(!({len} < {need}));"));
                 continue;
             }
-            let ret = match f.ret {
-                Some((s, _)) => format!("return ws_zero<{}>();", s.c_name()),
+            let ret = match &f.ret {
+                Some((t, _)) => format!("return ws_zero<{}>();", c_type(t)),
                 None => "return;".into(),
             };
             let what = format!("{}\\t{}\\t{}", f.name, p.name, decl.text);
@@ -187,9 +191,10 @@ pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
             ex(r, visit);
             args.iter().for_each(|a| ex(a, visit));
         }
-        ExprKind::Intrinsic(_, args) | ExprKind::Call(_, args) | ExprKind::Array(args) => {
-            args.iter().for_each(|a| ex(a, visit))
-        }
+        ExprKind::Intrinsic(_, args)
+        | ExprKind::Call(_, args)
+        | ExprKind::Array(args)
+        | ExprKind::Tuple(args) => args.iter().for_each(|a| ex(a, visit)),
         ExprKind::Print(p) => p.args.iter().for_each(|a| ex(a, visit)),
         ExprKind::If(c, t, e) => {
             ex(c, visit);
@@ -353,8 +358,10 @@ pub fn c_type(ty: &Ty) -> String {
     match ty {
         Ty::Scalar(s) => s.c_name().to_string(),
         Ty::Dim3 => "ws_dim3".into(),
-        Ty::Tuple(items) if items.len() == 2 => "ws_usize2".into(),
-        Ty::Tuple(_) => "ws_usize3".into(),
+        Ty::Tuple(items) => {
+            let items: Vec<String> = items.iter().map(c_type).collect();
+            format!("ws_tuple{}<{}>", items.len(), items.join(", "))
+        }
         Ty::Array(..) => c_decl(ty, ""),
         _ => "int".into(),
     }
