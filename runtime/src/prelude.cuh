@@ -58,6 +58,11 @@ __device__ __forceinline__ double ws_powi_f64(double a, int b) {
 }
 // ---- index intrinsics (thread_idx(), grid_1d(), ...): values, as the kernel language has them
 struct ws_dim3 { unsigned int x, y, z; };
+// Rust's array copies (`let b = a;`, `b = a;`), which C does not assign: element by element.
+template <typename T> __device__ __forceinline__ void ws_copy(T& d, const T& s) { d = s; }
+template <typename T, unsigned long long N> __device__ __forceinline__ void ws_copy(T (&d)[N], const T (&s)[N]) {
+    for (unsigned long long i = 0; i < N; ++i) ws_copy(d[i], s[i]);
+}
 // Rust's tuples (values, returns of device functions): aggregates with fields `_0`, `_1`, ...
 template <typename A, typename B> struct ws_tuple2 { A _0; B _1; };
 template <typename A, typename B, typename C> struct ws_tuple3 { A _0; B _1; C _2; };

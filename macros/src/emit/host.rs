@@ -167,6 +167,8 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
             ParamTy::Slice { mutable: false, .. } => ("slice", "arg_slice"),
             ParamTy::Slice { mutable: true, .. } => ("slice_mut", "arg_slice_mut"),
             ParamTy::Atomics(_) => ("slice_mut", "arg_atomic"),
+            // Kernels take no arrays by value (the parser refuses them).
+            ParamTy::Array { .. } => ("scalar", "arg_scalar"),
         };
         let t = scalar_ty(param_elem(p.ty));
         let (push, get) = (
@@ -233,7 +235,7 @@ pub fn launch_param(p: &Param) -> TokenStream {
     let n = &p.name;
     let t = scalar_ty(param_elem(p.ty));
     match p.ty {
-        ParamTy::Scalar(_) => quote!(#n: #t),
+        ParamTy::Scalar(_) | ParamTy::Array { .. } => quote!(#n: #t),
         ParamTy::Slice { mutable: false, .. } => quote!(#n: &::warpspeed::DeviceBuffer<#t>),
         ParamTy::Slice { mutable: true, .. } | ParamTy::Atomics(_) => {
             quote!(#n: &mut ::warpspeed::DeviceBuffer<#t>)
@@ -244,7 +246,10 @@ pub fn launch_param(p: &Param) -> TokenStream {
 /// The scalar a parameter holds or points at.
 fn param_elem(p: ParamTy) -> Scalar {
     match p {
-        ParamTy::Scalar(s) | ParamTy::Slice { elem: s, .. } | ParamTy::Atomics(s) => s,
+        ParamTy::Scalar(s)
+        | ParamTy::Slice { elem: s, .. }
+        | ParamTy::Atomics(s)
+        | ParamTy::Array { elem: s, .. } => s,
     }
 }
 

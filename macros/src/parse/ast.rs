@@ -88,6 +88,12 @@ pub enum ParamTy {
     },
     /// `&[AtomicU32]` and friends: memory updated with atomic methods.
     Atomics(Scalar),
+    /// `[T; N]` or `[[T; M]; N]` by value (device functions only): `dims` is `[N, M]`, `M`
+    /// 0 for one dimension.
+    Array {
+        elem: Scalar,
+        dims: [u64; 2],
+    },
 }
 
 impl ParamTy {
@@ -96,6 +102,13 @@ impl ParamTy {
             ParamTy::Scalar(s) => Ty::Scalar(s),
             ParamTy::Slice { elem, mutable } => Ty::Slice(elem, mutable),
             ParamTy::Atomics(elem) => Ty::Atomics(elem),
+            ParamTy::Array { elem, dims: [n, 0] } => {
+                Ty::Array(Box::new(Ty::Scalar(elem)), Len::Lit(n))
+            }
+            ParamTy::Array { elem, dims: [n, m] } => Ty::Array(
+                Box::new(Ty::Array(Box::new(Ty::Scalar(elem)), Len::Lit(m))),
+                Len::Lit(n),
+            ),
         }
     }
 }

@@ -152,6 +152,10 @@ impl<'a> Parser<'a> {
                 Some(Ty::Tuple(items.into_iter().collect::<Option<_>>()?))
             }
             syn::Type::Paren(p) => self.return_ty(&p.elem),
+            syn::Type::Array(_) => {
+                self.cx.error_spanned_by(ty, "a device function does not return an array (a C function cannot): return a tuple, or write into a `&mut [T]` parameter");
+                None
+            }
             other => parse_scalar(self.cx, other).map(Ty::Scalar),
         }
     }
@@ -245,6 +249,13 @@ impl<'a> Parser<'a> {
                         );
                     }
                     match parse_param_ty(self.cx, &pt.ty) {
+                        Some(ParamTy::Array { .. }) if kind == FnKind::Kernel => {
+                            self.cx.error_spanned_by(
+                                &pt.ty,
+                                "a kernel takes arrays as slices (`&[T]`, `&mut [T]`): arrays by value are parameters of #[gpu_device] functions",
+                            );
+                            error_params.push((name, var));
+                        }
                         Some(ty) => {
                             params.push(Param {
                                 name,

@@ -279,7 +279,8 @@ impl<'a> FnWriter<'a> {
                 format!("{name}({})", c_args.join(", "))
             }
             ExprKind::If(cond, then, els) => {
-                if ternary_able(e) {
+                // C's `?:` would decay arrays to pointers.
+                if ternary_able(e) && !matches!(self.ty(e), Ty::Array(..)) {
                     return self.ternary(cond, then, els.as_deref().unwrap());
                 }
                 let t = self.ty(e).clone();

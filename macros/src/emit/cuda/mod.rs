@@ -44,15 +44,29 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     collect_called(&f.body, &mut |name| w.namer.reserve(&fn_name(name)));
     let c_name = fn_name(&f.name.to_string());
     let mut params = Vec::new();
+    // `mut` array parameters: (declaration, name, the argument it copies).
+    let mut array_copies = Vec::new();
     for p in &f.params {
         let name = w.namer.fresh(&p.name.to_string());
         match p.ty {
             ParamTy::Scalar(s) => params.push(format!("{} {name}", s.c_name())),
+            // By reference to const: the callee cannot change it, so this is Rust's copy
+            // (a `mut` one is copied in the prologue, below).
+            ParamTy::Array { .. } => {
+                let ty = p.ty.ty();
+                if p.mutable {
+                    let arg = w.namer.fresh(&format!("{}_in", p.name));
+                    params.push(format!("const {}", c_decl(&ty, &format!("(&{arg})"))));
+                    array_copies.push((c_decl(&ty, &name), name.clone(), arg));
+                } else {
+                    params.push(format!("const {}", c_decl(&ty, &format!("(&{name})"))));
+                }
+            }
             ParamTy::Slice { .. } | ParamTy::Atomics(_) => {
                 let (elem, mutable) = match p.ty {
                     ParamTy::Slice { elem, mutable } => (elem, mutable),
                     ParamTy::Atomics(elem) => (elem, true),
-                    ParamTy::Scalar(_) => unreachable!(),
+                    ParamTy::Scalar(_) | ParamTy::Array { .. } => unreachable!(),
                 };
                 let len = w.namer.fresh(&format!("{name}_len"));
                 let cnst = if mutable { "" } else { "const " };
@@ -91,6 +105,10 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     w.raw(&format!("{head} {{"));
     w.indent += 1;
     w.declared_lengths(f);
+    for (decl, name, arg) in array_copies {
+        w.raw(&format!("{decl};"));
+        w.raw(&format!("ws_copy({name}, {arg});"));
+    }
     let dest = if f.ret.is_some() {
         stmt::Dest::Return
     } else {
@@ -348,8 +366,23 @@ impl<'a> FnWriter<'a> {
     fn hoist(&mut self, ty: &Ty, value: &str) -> String {
         let t = self.namer.temp();
         let decl = c_decl(ty, &t);
-        self.raw(&format!("{decl} = {value};"));
+        if let Ty::Array(..) = ty {
+            self.raw(&format!("{decl};"));
+            self.store(&t, ty, value);
+        } else {
+            self.raw(&format!("{decl} = {value};"));
+        }
         t
+    }
+
+    /// `target = value;` for a value of type `ty`: arrays, which C does not assign, are
+    /// copied element by element (`ws_copy`), as Rust copies them.
+    fn store(&mut self, target: &str, ty: &Ty, value: &str) {
+        if let Ty::Array(..) = ty {
+            self.raw(&format!("ws_copy({target}, {value});"));
+        } else {
+            self.raw(&format!("{target} = {value};"));
+        }
     }
 }
 

@@ -42,7 +42,7 @@ impl<'a> FnWriter<'a> {
                 Dest::Assign(target) => {
                     self.line_directive(tail.line);
                     let v = self.value(tail);
-                    self.raw(&format!("{target} = {v};"));
+                    self.store(target, &t, &v);
                 }
                 Dest::Return => {
                     self.line_directive(tail.line);
@@ -188,15 +188,17 @@ impl<'a> FnWriter<'a> {
                     self.indent += 1;
                     index.push_str(&format!("[{i}]"));
                 }
-                self.raw(&format!("{cname}{index} = {v};"));
+                self.store(&format!("{cname}{index}"), &elem_ty, &v);
                 for _ in &dims {
                     self.indent -= 1;
                     self.raw("}");
                 }
             }
+            // Another array (`let b = a;`, a block's or a branch's value): a copy.
             _ => {
+                let v = self.value(init);
                 self.raw(&format!("{};", c_decl(ty, cname)));
-                self.raw("/* arrays are initialised only from [..] literals */");
+                self.store(cname, ty, &v);
             }
         }
     }
@@ -237,7 +239,8 @@ impl<'a> FnWriter<'a> {
                     v
                 };
                 let p = self.place(place);
-                self.raw(&format!("{p} = {v};"));
+                let t = self.ty(place).clone();
+                self.store(&p, &t, &v);
                 self.assigned(place);
             }
             ExprKind::AssignOp(op, place, value) => {
@@ -294,8 +297,9 @@ impl<'a> FnWriter<'a> {
             _ => {
                 self.line_directive(e.line);
                 let v = self.value(e);
+                let ty = self.ty(e).clone();
                 match dest {
-                    Dest::Assign(t) => self.raw(&format!("{t} = {v};")),
+                    Dest::Assign(t) => self.store(t, &ty, &v),
                     Dest::Return => self.raw(&format!("return {v};")),
                     Dest::Discard => {}
                 }
@@ -324,8 +328,9 @@ impl<'a> FnWriter<'a> {
                     ExprKind::Block(b) => self.block_body(b, dest),
                     _ => {
                         let v = self.value(e);
+                        let ty = self.ty(e).clone();
                         match dest {
-                            Dest::Assign(t) => self.raw(&format!("{t} = {v};")),
+                            Dest::Assign(t) => self.store(t, &ty, &v),
                             Dest::Return => self.raw(&format!("return {v};")),
                             Dest::Discard => {}
                         }
