@@ -58,7 +58,8 @@ fn tuples(
         outd[i] = (m.1).1;
         let (v, neg): (i32, bool) = magnitude(a[i] as i32 - 1000);
         let both = if neg { (-v, 1) } else { (v * 2, 0) };
-        outi[i] = both.0 + both.1;
+        let one = (both.1,);
+        outi[i] = both.0 + one.0;
     }
 }
 

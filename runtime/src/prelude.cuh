@@ -64,6 +64,7 @@ template <typename T, unsigned long long N> __device__ __forceinline__ void ws_c
     for (unsigned long long i = 0; i < N; ++i) ws_copy(d[i], s[i]);
 }
 // Rust's tuples (values, returns of device functions): aggregates with fields `_0`, `_1`, ...
+template <typename A> struct ws_tuple1 { A _0; };
 template <typename A, typename B> struct ws_tuple2 { A _0; B _1; };
 template <typename A, typename B, typename C> struct ws_tuple3 { A _0; B _1; C _2; };
 template <typename A, typename B, typename C, typename D> struct ws_tuple4 { A _0; B _1; C _2; D _3; };

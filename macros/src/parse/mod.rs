@@ -18,7 +18,7 @@ use quote::ToTokens;
 use syn::spanned::Spanned;
 pub use types::{parse_param_ty, parse_scalar, parse_ty};
 
-/// The most elements a tuple has in kernels (the prelude's `ws_tuple2` .. `ws_tuple6`).
+/// The most elements a tuple has in kernels (the prelude's `ws_tuple1` .. `ws_tuple6`).
 pub const MAX_TUPLE: usize = 6;
 
 pub struct Parser<'a> {

@@ -391,6 +391,12 @@ pub fn c_type(ty: &Ty) -> String {
     match ty {
         Ty::Scalar(s) => s.c_name().to_string(),
         Ty::Dim3 => "ws_dim3".into(),
+        // `grid_2d()`'s and `grid_3d()`'s, by the prelude's short names.
+        Ty::Tuple(items)
+            if (2..=3).contains(&items.len()) && items.iter().all(|t| *t == Ty::USIZE) =>
+        {
+            format!("ws_usize{}", items.len())
+        }
         Ty::Tuple(items) => {
             let items: Vec<String> = items.iter().map(c_type).collect();
             format!("ws_tuple{}<{}>", items.len(), items.join(", "))

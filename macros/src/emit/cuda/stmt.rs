@@ -323,19 +323,7 @@ impl<'a> FnWriter<'a> {
                 self.raw("} else {");
                 self.indent += 1;
                 self.prover().assume(cond, false);
-                match &e.kind {
-                    ExprKind::If(c2, t2, e2) => self.if_stmt(c2, t2, e2.as_deref(), dest),
-                    ExprKind::Block(b) => self.block_body(b, dest),
-                    _ => {
-                        let v = self.value(e);
-                        let ty = self.ty(e).clone();
-                        match dest {
-                            Dest::Assign(t) => self.store(t, &ty, &v),
-                            Dest::Return => self.raw(&format!("return {v};")),
-                            Dest::Discard => {}
-                        }
-                    }
-                }
+                self.value_to(e, dest);
                 self.facts.reset(facts);
                 self.indent -= 1;
                 self.raw("}");
