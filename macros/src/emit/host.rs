@@ -398,8 +398,9 @@ fn rust_ty(t: &Ty) -> TokenStream {
         }
         Ty::Dim3 => quote!(::warpspeed::__private::Dim3),
         Ty::Tuple(items) => {
+            // A trailing comma, so a one-element tuple stays one: `(i32,)`.
             let items = items.iter().map(rust_ty);
-            quote!((#(#items),*))
+            quote!((#(#items,)*))
         }
         Ty::Array(elem, n) => {
             let e = rust_ty(elem);
@@ -526,7 +527,7 @@ impl RustWriter<'_> {
             Pat::Wild => quote!(_),
             Pat::Tuple(items, _) => {
                 let items = items.iter().map(|i| self.pat(i));
-                quote!((#(#items),*))
+                quote!((#(#items,)*))
             }
         }
     }
