@@ -112,6 +112,28 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
     quote!(#lead #(#segs)::*)
 }
 
+/// A constant expression (`N`, `2 * config::N`, see `parse::const_expr`) as seen from
+/// inside the generated module: each path through [`path_from_module`].
+fn expr_from_module(e: &syn::Expr) -> TokenStream {
+    match e {
+        syn::Expr::Path(p) => path_from_module(&p.path),
+        syn::Expr::Paren(p) => {
+            let inner = expr_from_module(&p.expr);
+            quote!((#inner))
+        }
+        syn::Expr::Group(g) => expr_from_module(&g.expr),
+        syn::Expr::Cast(c) => {
+            let (inner, ty) = (expr_from_module(&c.expr), &c.ty);
+            quote!((#inner as #ty))
+        }
+        syn::Expr::Binary(b) => {
+            let (l, op, r) = (expr_from_module(&b.left), &b.op, expr_from_module(&b.right));
+            quote!((#l #op #r))
+        }
+        other => quote!(#other),
+    }
+}
+
 fn device_deps(b: &Block) -> Vec<TokenStream> {
     let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();
@@ -329,9 +351,9 @@ fn len_rust(n: &Len) -> TokenStream {
             let n = *n as usize;
             quote!(#n)
         }
-        Len::Const(c) => match syn::parse_str::<syn::Path>(&c.path) {
+        Len::Const(c) => match syn::parse_str::<syn::Expr>(&c.path) {
             // On the user's tokens, so rustc's "expected `usize`" points at the constant.
-            Ok(p) => path_from_module(&p)
+            Ok(e) => expr_from_module(&e)
                 .into_iter()
                 .map(|mut t| {
                     t.set_span(c.span);
@@ -347,7 +369,7 @@ fn len_rust(n: &Len) -> TokenStream {
 /// `identity::<u32>(super::N)`, or `(super::N as f32)` for a constant converted where
 /// the macro does not know its type.
 fn const_value(c: &ConstInfo, span: Span) -> TokenStream {
-    let p = path_from_module(&c.path);
+    let p = expr_from_module(&c.expr);
     match (c.cast, &c.ty) {
         (Some(to), _) => {
             let to = scalar_ty(to);
@@ -370,7 +392,7 @@ fn consts_fn(types: &Types) -> (TokenStream, TokenStream) {
     // macro's (a second check would repeat rustc's error).
     let defs = types.consts.iter().map(|c| {
         let name = c.c_name();
-        let p = path_from_module(&c.path);
+        let p = expr_from_module(&c.expr);
         let v = match c.cast {
             Some(to) => {
                 let to = scalar_ty(to);
@@ -625,7 +647,7 @@ impl RustWriter<'_> {
                 match self.ty(base) {
                     Ty::Slice(..) => quote_spanned!(span=> #b.load(#ctx, #i, #at)),
                     Ty::Rows(_, w) => {
-                        let w = *w as usize;
+                        let w = len_rust(w);
                         quote_spanned!(span=> #b.row(#i, #w, #at))
                     }
                     _ => quote_spanned!(span=> #b[#i]),
@@ -691,7 +713,7 @@ impl RustWriter<'_> {
                 let Ty::Rows(_, w) = self.ty(recv) else {
                     unreachable!()
                 };
-                let w = *w as usize;
+                let w = len_rust(w);
                 let r = self.expr(recv);
                 let rows = quote_spanned!(span=> ((#r).len() / #w));
                 let _ = args;
@@ -746,7 +768,7 @@ impl RustWriter<'_> {
                 let ctx = hyg("__ctx");
                 let t = scalar_ty(d.elem);
                 let n = len_rust(&d.len);
-                let w = d.width.unwrap_or(1) as usize;
+                let w = len_rust(d.width.as_ref().unwrap_or(&Len::Lit(1)));
                 let n = quote!((#n * #w));
                 let at = site(e);
                 if d.atomic {

@@ -242,8 +242,13 @@ impl Eq for ConstRef {}
 impl ConstRef {
     /// The C macro standing for the constant in its function: `ws_c0_N`.
     pub fn c_name(&self) -> String {
+        // The last name of a path; of an expression, its letters (`2*N` -> `2_N`).
         let last = self.path.rsplit("::").next().unwrap_or("c");
-        format!("ws_c{}_{}", self.id, crate::emit::cuda::sanitize(last))
+        let name: String = last
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        format!("ws_c{}_{name}", self.id)
     }
 }
 
@@ -291,7 +296,7 @@ pub enum Ty {
     Atomics(Scalar),
     /// A 2-D shared tile `SharedArray::<[T; W], H>`: indexing gives a row, a `Slice(T, true)`
     /// of width `W`.
-    Rows(Scalar, u64),
+    Rows(Scalar, Len),
     /// `Ordering::Relaxed` and friends: only as arguments of atomic methods.
     Ordering,
     /// The `Result` of `compare_exchange` on atomics of this scalar: only a receiver of

@@ -62,7 +62,8 @@ pub struct Types {
 /// A module-level constant as the function uses it: rustc knows its value, the macro its
 /// type (from the uses, as rustc infers it; rustc checks it in the simulator body).
 pub struct ConstInfo {
-    pub path: syn::Path,
+    /// The constant's path, or (for an array length) an expression of constants.
+    pub expr: syn::Expr,
     /// `N as f32` where nothing else gives `N` a type: the converted value is the constant
     /// (the conversion is Rust's, done on the host), of the type converted to.
     pub cast: Option<Scalar>,
@@ -76,7 +77,7 @@ impl ConstInfo {
     pub fn c_name(&self) -> String {
         ConstRef {
             id: self.id,
-            path: crate::parse::path_text(&self.path),
+            path: crate::parse::expr_text(&self.expr),
             span: Span::call_site(),
         }
         .c_name()
@@ -161,8 +162,8 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
             .consts
             .iter()
             .enumerate()
-            .map(|(id, path)| ConstInfo {
-                path: path.clone(),
+            .map(|(id, expr)| ConstInfo {
+                expr: expr.clone(),
                 cast: None,
                 ty: Ty::USIZE,
                 id,
@@ -922,7 +923,7 @@ impl<'a> Typeck<'a> {
         let key = crate::parse::path_text(path);
         self.consts
             .iter()
-            .position(|c| c.cast == cast && crate::parse::path_text(&c.path) == key)
+            .position(|c| c.cast == cast && crate::parse::expr_text(&c.expr) == key)
     }
 
     fn const_type_known(&self, path: &syn::Path) -> bool {
@@ -949,7 +950,7 @@ impl<'a> Typeck<'a> {
                     ),
                 };
                 self.consts.push(ConstInfo {
-                    path: path.clone(),
+                    expr: path_expr(path),
                     cast,
                     ty,
                     id: self.consts.len(),
@@ -1652,7 +1653,7 @@ impl<'a> Typeck<'a> {
             .consts
             .iter()
             .map(|c| ConstInfo {
-                path: c.path.clone(),
+                expr: c.expr.clone(),
                 cast: c.cast,
                 ty: self.resolve(&c.ty),
                 id: c.id,
@@ -1863,4 +1864,13 @@ fn is_block_like(e: &Expr) -> bool {
             | ExprKind::Block(_)
             | ExprKind::Match(..)
     )
+}
+
+/// `path` as an expression.
+fn path_expr(path: &syn::Path) -> syn::Expr {
+    syn::Expr::Path(syn::ExprPath {
+        attrs: Vec::new(),
+        qself: None,
+        path: path.clone(),
+    })
 }

@@ -33,10 +33,10 @@ pub struct Function {
     pub block: Option<[u32; 3]>,
     /// Number of expression ids handed out.
     pub expr_count: usize,
-    /// The module-level constants the parser met as array lengths and paths (`N`,
-    /// `config::N`), by [`ConstRef::id`](crate::ir::ty::ConstRef); the type checker adds
+    /// The module-level constants the parser met as array lengths (`N`, `config::N`,
+    /// `{ 2 * N }`), by [`ConstRef::id`](crate::ir::ty::ConstRef); the type checker adds
     /// the bare names it finds to be constants.
-    pub consts: Vec<syn::Path>,
+    pub consts: Vec<syn::Expr>,
     pub docs: Vec<syn::Attribute>,
     /// `#[allow(..)]` on the function: applied to the simulator body, where rustc lints it.
     pub allows: Vec<syn::Attribute>,
@@ -371,22 +371,26 @@ pub struct SharedDecl {
     /// `SharedArray::<AtomicU32, N>`.
     pub atomic: bool,
     /// `SharedArray::<[T; W], H>`: rows of `W` elements.
-    pub width: Option<u64>,
+    pub width: Option<Len>,
     /// `N` (or `H` rows).
     pub len: Len,
 }
 
 impl SharedDecl {
     pub fn ty(&self) -> Ty {
-        match (self.atomic, self.width) {
+        match (self.atomic, &self.width) {
             (true, _) => Ty::Atomics(self.elem),
-            (false, Some(w)) => Ty::Rows(self.elem, w),
+            (false, Some(w)) => Ty::Rows(self.elem, w.clone()),
             (false, None) => Ty::Slice(self.elem, true),
         }
     }
     /// Elements in all (rows times width), when the length is a literal.
     pub fn elements(&self) -> Option<u64> {
-        Some(self.len.known()? * self.width.unwrap_or(1))
+        let w = match &self.width {
+            Some(w) => w.known()?,
+            None => 1,
+        };
+        Some(self.len.known()? * w)
     }
 }
 

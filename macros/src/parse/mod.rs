@@ -26,7 +26,7 @@ pub struct Parser<'a> {
     next_expr: ExprId,
     pub next_var: VarId,
     /// Module-level constants met so far (see [`Function::consts`]).
-    consts: Vec<syn::Path>,
+    consts: Vec<syn::Expr>,
 }
 
 fn line_of(span: Span) -> usize {
@@ -69,20 +69,21 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The function's entry for the module-level constant `path` (one per path).
-    fn const_ref(&mut self, path: &syn::Path) -> crate::ir::ty::ConstRef {
-        let text = path_text(path);
-        let id = match self.consts.iter().position(|p| path_text(p) == text) {
+    /// The function's entry for the constant expression `e` (a constant's path, or
+    /// arithmetic on constants): one per expression.
+    fn const_ref(&mut self, e: &syn::Expr) -> crate::ir::ty::ConstRef {
+        let text = expr_text(e);
+        let id = match self.consts.iter().position(|c| expr_text(c) == text) {
             Some(id) => id,
             None => {
-                self.consts.push(path.clone());
+                self.consts.push(e.clone());
                 self.consts.len() - 1
             }
         };
         crate::ir::ty::ConstRef {
             id,
             path: text,
-            span: path.span(),
+            span: e.span(),
         }
     }
 
@@ -92,8 +93,19 @@ impl<'a> Parser<'a> {
         use crate::ir::ty::Len;
         match e {
             syn::Expr::Path(p) if p.qself.is_none() && is_const_name(&p.path) => {
-                Some(Len::Const(self.const_ref(&p.path)))
+                Some(Len::Const(self.const_ref(e)))
             }
+            // `{ 2 * N }`: the value is Rust's; literals alone the macro computes.
+            syn::Expr::Binary(_) | syn::Expr::Cast(_) if const_expr(e) => match const_eval(e) {
+                Some(0) => {
+                    self.cx
+                        .error_spanned_by(e, format!("{what} needs at least one element"));
+                    None
+                }
+                Some(n) => Some(Len::Lit(n)),
+                None if mentions_const(e) => Some(Len::Const(self.const_ref(e))),
+                None => self.array_len_error(e, what),
+            },
             syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
                 syn::Stmt::Expr(inner, None) => self.array_len(inner, what),
                 _ => self.array_len_error(e, what),
@@ -1090,6 +1102,86 @@ fn forbidden_call(path: &syn::Path) -> Option<&'static str> {
         }
         ("Some", _) | ("None", _) | ("Ok", _) | ("Err", _) => {
             Some("kernels have no enums; use a flag or a sentinel value")
+        }
+        _ => None,
+    }
+}
+
+/// `N` as written, without spaces: the key of a constant expression.
+pub fn expr_text(e: &syn::Expr) -> String {
+    e.to_token_stream().to_string().replace(' ', "")
+}
+
+/// An expression Rust evaluates at compile time from integer literals and constants:
+/// `+ - * / % << >> & | ^`, parentheses and `as`.
+pub fn const_expr(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(_),
+            ..
+        }) => true,
+        syn::Expr::Path(p) => p.qself.is_none() && is_const_name(&p.path),
+        syn::Expr::Paren(p) => const_expr(&p.expr),
+        syn::Expr::Group(g) => const_expr(&g.expr),
+        syn::Expr::Cast(c) => const_expr(&c.expr),
+        syn::Expr::Binary(b) => {
+            use syn::BinOp as B;
+            matches!(
+                b.op,
+                B::Add(_)
+                    | B::Sub(_)
+                    | B::Mul(_)
+                    | B::Div(_)
+                    | B::Rem(_)
+                    | B::Shl(_)
+                    | B::Shr(_)
+                    | B::BitAnd(_)
+                    | B::BitOr(_)
+                    | B::BitXor(_)
+            ) && const_expr(&b.left)
+                && const_expr(&b.right)
+        }
+        _ => false,
+    }
+}
+
+fn mentions_const(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Path(_) => true,
+        syn::Expr::Paren(p) => mentions_const(&p.expr),
+        syn::Expr::Group(g) => mentions_const(&g.expr),
+        syn::Expr::Cast(c) => mentions_const(&c.expr),
+        syn::Expr::Binary(b) => mentions_const(&b.left) || mentions_const(&b.right),
+        _ => false,
+    }
+}
+
+/// The value of a [`const_expr`] of literals only (`16 * 16`), as `usize` arithmetic
+/// (`None` where it names a constant or overflows, which rustc then reports).
+fn const_eval(e: &syn::Expr) -> Option<u64> {
+    match e {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse().ok(),
+        syn::Expr::Paren(p) => const_eval(&p.expr),
+        syn::Expr::Group(g) => const_eval(&g.expr),
+        syn::Expr::Binary(b) => {
+            use syn::BinOp as B;
+            let (l, r) = (const_eval(&b.left)?, const_eval(&b.right)?);
+            match b.op {
+                B::Add(_) => l.checked_add(r),
+                B::Sub(_) => l.checked_sub(r),
+                B::Mul(_) => l.checked_mul(r),
+                B::Div(_) => l.checked_div(r),
+                B::Rem(_) => l.checked_rem(r),
+                B::Shl(_) => l.checked_shl(u32::try_from(r).ok()?),
+                B::Shr(_) => l.checked_shr(u32::try_from(r).ok()?),
+                B::BitAnd(_) => Some(l & r),
+                B::BitOr(_) => Some(l | r),
+                B::BitXor(_) => Some(l ^ r),
+                _ => None,
+            }
         }
         _ => None,
     }

@@ -79,13 +79,7 @@ impl Parser<'_> {
         let (elem, atomic, width) = match elem {
             syn::Type::Array(a) => {
                 let inner = super::types::parse_scalar(self.cx, &a.elem);
-                let width = literal_len(&a.len);
-                if width.is_none() {
-                    self.cx.error_spanned_by(
-                        &a.len,
-                        "the row length of a 2-D shared array must be an integer literal (the GPU sizes shared memory when the kernel compiles)",
-                    );
-                }
+                let width = self.array_len(&a.len, "a row of a 2-D shared array");
                 (inner?, false, Some(width?))
             }
             syn::Type::Path(p) if p.qself.is_none() => {
@@ -127,7 +121,12 @@ impl Parser<'_> {
             syn::GenericArgument::Type(syn::Type::Path(p))
                 if p.qself.is_none() && super::is_const_name(&p.path) =>
             {
-                Some(Len::Const(self.const_ref(&p.path)))
+                let e = syn::Expr::Path(syn::ExprPath {
+                    attrs: Vec::new(),
+                    qself: None,
+                    path: p.path.clone(),
+                });
+                Some(Len::Const(self.const_ref(&e)))
             }
             _ => {
                 self.cx.error_spanned_by(

@@ -391,7 +391,7 @@ impl<'a> FnWriter<'a> {
         let (c_len, known) = match (self.ty(base), &base.kind) {
             (Ty::Array(_, n), _) => (n.c(), Some(proof::array_len(n))),
             (_, ExprKind::Index(inner, _)) => match self.ty(inner) {
-                Ty::Rows(_, w) => (format!("{w}ull"), Some(Poly::constant(*w as i128))),
+                Ty::Rows(_, w) => (w.c(), Some(proof::array_len(w))),
                 _ => return None,
             },
             (_, ExprKind::Var(_, slot)) => {

@@ -20,8 +20,8 @@ mod stmt;
 use crate::ir::ty::{Len, Scalar, Ty};
 use crate::ir::typeck::Types;
 use crate::parse::ast::*;
+pub use namer::fn_name;
 use namer::Namer;
-pub use namer::{fn_name, sanitize};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 

@@ -79,8 +79,9 @@ impl<'a> FnWriter<'a> {
                         Len::Lit(n) => n.to_string(),
                         Len::Const(c) => c.c_name(),
                     };
-                    let dims = match d.width {
-                        Some(w) => format!("[{rows}][{w}]"),
+                    let dims = match &d.width {
+                        Some(Len::Lit(w)) => format!("[{rows}][{w}]"),
+                        Some(Len::Const(w)) => format!("[{rows}][{}]", w.c_name()),
                         None => format!("[{rows}]"),
                     };
                     self.raw(&format!("__shared__ {} {cname}{dims};", d.elem.c_name()));
