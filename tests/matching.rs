@@ -529,11 +529,61 @@ fn match_as_statement_with_guards_and_jumps() {
     }
 }
 
+const OP_ADD: u8 = 1;
+const OP_SUB: u8 = 2;
+mod ops {
+    pub const MUL: u8 = 7;
+}
+
+/// Opcode dispatch on module-level constants (by name, by path, in alternatives).
+#[gpu_kernel]
+fn dispatch(code: &[u8], a: &[i32], b: &[i32], out: &mut [i32]) {
+    let i = grid_1d();
+    if i < code.len() {
+        out[i] = match code[i] {
+            OP_ADD => a[i] + b[i],
+            OP_SUB | 3 => a[i] - b[i],
+            ops::MUL => a[i] * b[i],
+            0 => 0,
+            _ => -1,
+        };
+    }
+}
+
+#[test]
+fn match_on_module_constants() {
+    let mut rng = Rng::new(13);
+    let n = 1000;
+    let code: Vec<u8> = (0..n).map(|_| (rng.next_u32() % 10) as u8).collect();
+    let a: Vec<i32> = (0..n).map(|_| rng.next_u32() as i32).collect();
+    let b: Vec<i32> = (0..n).map(|_| rng.next_u32() as i32).collect();
+    let want: Vec<i32> = (0..n)
+        .map(|i| match code[i] {
+            OP_ADD => a[i].wrapping_add(b[i]),
+            OP_SUB | 3 => a[i].wrapping_sub(b[i]),
+            ops::MUL => a[i].wrapping_mul(b[i]),
+            0 => 0,
+            _ => -1,
+        })
+        .collect();
+    for dev in devices("match_on_module_constants") {
+        let (dc, da, db) = (
+            dev.upload(&code).unwrap(),
+            dev.upload(&a).unwrap(),
+            dev.upload(&b).unwrap(),
+        );
+        let mut out = dev.upload(&vec![55i32; n]).unwrap();
+        dispatch::launch(&dev, cfg(n), &dc, &da, &db, &mut out).unwrap();
+        assert_eq!(out.download().unwrap(), want, "{:?}", dev.backend());
+    }
+}
+
 /// Every kernel of this file, for the NVRTC check.
 fn kernels() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
     vec![
         ("match_ints", &match_ints::KERNEL),
         ("match_statements", &match_statements::KERNEL),
+        ("dispatch", &dispatch::KERNEL),
     ]
 }
 

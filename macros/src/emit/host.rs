@@ -1117,6 +1117,7 @@ fn match_pat(p: &MatchPat, s: Scalar) -> TokenStream {
     };
     match p {
         MatchPat::Any => quote!(_),
+        MatchPat::Const(path) => path_from_module(path),
         MatchPat::Bool(b, span) => quote_spanned!(*span=> #b),
         MatchPat::Int(i) => int(i),
         MatchPat::Range {

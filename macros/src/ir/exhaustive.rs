@@ -70,7 +70,7 @@ pub fn check_pats(s: Scalar, pats: &[MatchPat]) -> Vec<PatError> {
                     _ => {}
                 }
             }
-            MatchPat::Any | MatchPat::Bool(..) => {}
+            MatchPat::Any | MatchPat::Bool(..) | MatchPat::Const(_) => {}
         }
     }
     out
@@ -102,6 +102,7 @@ pub fn missing(s: Scalar, covered: &[&MatchPat]) -> Vec<String> {
 /// The values a pattern matches, clipped to the domain.
 fn interval(p: &MatchPat, dlo: i128, dhi: i128) -> Option<(i128, i128)> {
     let (a, b) = match p {
+        MatchPat::Const(_) => return None,
         MatchPat::Any => (dlo, dhi),
         MatchPat::Bool(v, _) => (i128::from(*v), i128::from(*v)),
         MatchPat::Int(i) => (i.value, i.value),

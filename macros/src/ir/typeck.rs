@@ -12,6 +12,7 @@ use crate::ir::methods::{Args, Method};
 use crate::ir::ty::{ConstRef, Len, Scalar, Ty};
 use crate::parse::ast::*;
 use proc_macro2::{Ident, Span};
+use syn::spanned::Spanned;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -70,6 +71,16 @@ pub struct ConstInfo {
     pub ty: Ty,
     /// The index in the table, which names the C macro.
     pub id: usize,
+}
+
+impl Types {
+    /// The entry of the constant `path` read as it is (a pattern's constant).
+    pub fn const_named(&self, path: &syn::Path) -> Option<&ConstInfo> {
+        let key = crate::parse::path_text(path);
+        self.consts
+            .iter()
+            .find(|c| c.cast.is_none() && crate::parse::expr_text(&c.expr) == key)
+    }
 }
 
 impl ConstInfo {
@@ -935,7 +946,20 @@ impl<'a> Typeck<'a> {
     /// per constant, whose type the uses infer as rustc would; a type nothing fixes is an
     /// error that asks for one.
     fn const_use(&mut self, e: &Expr, path: &syn::Path, cast: Option<Scalar>) -> Ty {
-        let id = match self.const_index(path, cast) {
+        let id = self.const_entry(path, cast, e.range().into());
+        self.const_uses.insert(e.id, id);
+        self.consts[id].ty.clone()
+    }
+
+    /// The type of the constant `path` as a pattern (its entry made if it is new).
+    fn const_ty(&mut self, path: &syn::Path) -> Ty {
+        let at = ErrSpan::from(path.span());
+        let id = self.const_entry(path, None, at);
+        self.consts[id].ty.clone()
+    }
+
+    fn const_entry(&mut self, path: &syn::Path, cast: Option<Scalar>, at: ErrSpan) -> usize {
+        match self.const_index(path, cast) {
             Some(id) => id,
             None => {
                 let name = crate::parse::path_text(path);
@@ -944,7 +968,7 @@ impl<'a> Typeck<'a> {
                     None => self.fresh(
                         Kind::Any,
                         Some((
-                            e.range().into(),
+                            at,
                             format!("cannot infer the type of the constant `{name}`: the macro does not see items outside the kernel, so a constant takes its type from where it is used; use it where the type is fixed (`let n: u32 = {name};`, `{name} as f32`, `i < {name}`)"),
                         )),
                     ),
@@ -957,9 +981,7 @@ impl<'a> Typeck<'a> {
                 });
                 self.consts.len() - 1
             }
-        };
-        self.const_uses.insert(e.id, id);
-        self.consts[id].ty.clone()
+        }
     }
 
     /// `match`: the patterns give the scrutinee's type where it has none yet (`1u8`); the
@@ -970,6 +992,11 @@ impl<'a> Typeck<'a> {
         for p in arms.iter().flat_map(|a| &a.pats) {
             let (want, at) = match p {
                 MatchPat::Any => continue,
+                MatchPat::Const(path) => {
+                    // The constant has the scrutinee's type (rustc checks the pattern).
+                    let t = self.const_ty(path);
+                    (t, path.span())
+                }
                 MatchPat::Bool(_, span) => (Ty::BOOL, *span),
                 MatchPat::Int(i) => (self.pat_int_ty(i), i.span),
                 MatchPat::Range { lo, hi, span, .. } => {
@@ -1074,7 +1101,11 @@ impl<'a> Typeck<'a> {
             .collect();
         let missing = exhaustive::missing(s, &covered);
         if !missing.is_empty() {
-            self.cx.error_at(m.at, exhaustive::message(&missing));
+            let mut msg = exhaustive::message(&missing);
+            if covered.iter().any(|p| matches!(p, MatchPat::Const(_))) {
+                msg.push_str(" (the macro cannot see a constant's value, so a constant pattern covers nothing here)");
+            }
+            self.cx.error_at(m.at, msg);
         }
     }
 

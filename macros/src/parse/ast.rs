@@ -324,6 +324,9 @@ pub enum MatchPat {
     Any,
     Bool(bool, Span),
     Int(PatInt),
+    /// A module-level constant (`OP_ADD`, `ops::ADD`): equal to its value, which only rustc
+    /// knows (so for the macro's exhaustiveness check it covers nothing for sure).
+    Const(syn::Path),
     /// `a..=b`, `a..b`, `a..`, `..=b`.
     Range {
         lo: Option<PatInt>,

@@ -26,10 +26,7 @@ impl Parser<'_> {
 
     fn arm(&mut self, arm: &syn::Arm) -> Option<Arm> {
         let (binding, pat) = match &arm.pat {
-            syn::Pat::Ident(pi) if pi.by_ref.is_none() => {
-                if !self.binding_name(&pi.ident) {
-                    return None;
-                }
+            syn::Pat::Ident(pi) if pi.by_ref.is_none() && !is_capitalised(&pi.ident) => {
                 let binding = Binding {
                     name: pi.ident.clone(),
                     mutable: pi.mutability.is_some(),
@@ -56,20 +53,6 @@ impl Parser<'_> {
         })
     }
 
-    /// A binding's name: lowercase, since rustc reads a capitalised name that names a
-    /// constant in scope as that constant, which the macro cannot see.
-    fn binding_name(&self, name: &proc_macro2::Ident) -> bool {
-        let text = name.to_string();
-        if text.starts_with(|c: char| c.is_ascii_uppercase()) {
-            self.cx.error_spanned_by(
-                name,
-                format!("`{text}` in a pattern: a capitalised name may be a constant, which a kernel's `match` does not take; write the value, or bind a lowercase name and compare in a guard (`v if v == {text}`)"),
-            );
-            return false;
-        }
-        true
-    }
-
     /// `a | b | c` (also in parentheses).
     fn alternatives(&mut self, p: &syn::Pat) -> Option<Vec<MatchPat>> {
         match p {
@@ -91,8 +74,14 @@ impl Parser<'_> {
                 syn::Lit::Bool(b) => Some(MatchPat::Bool(b.value, b.span)),
                 lit => Some(MatchPat::Int(self.pat_int_lit(lit)?)),
             },
-            syn::Pat::Path(path) if path.qself.is_none() => {
-                Some(MatchPat::Int(self.pat_int_path(&path.path)?))
+            syn::Pat::Path(path) if path.qself.is_none() => self.pat_path(&path.path),
+            // `OP_ADD =>`: rustc reads a capitalised name as the constant in scope (and
+            // would bind it only where none is: then the simulator's read of the constant
+            // fails to compile, so the two never differ silently).
+            syn::Pat::Ident(pi)
+                if pi.by_ref.is_none() && pi.subpat.is_none() && is_capitalised(&pi.ident) =>
+            {
+                self.pat_path(&syn::Path::from(pi.ident.clone()))
             }
             syn::Pat::Range(r) => {
                 let lo = match &r.start {
@@ -112,18 +101,16 @@ impl Parser<'_> {
             }
             syn::Pat::Ident(pi) => {
                 // A binding below an alternative or `@`.
-                if self.binding_name(&pi.ident) {
-                    self.cx.error_spanned_by(
-                        pi,
-                        "a binding in a kernel's `match` names the whole arm: `n => ..` or `n @ 1..=9 => ..`",
-                    );
-                }
+                self.cx.error_spanned_by(
+                    pi,
+                    "a binding in a kernel's `match` names the whole arm: `n => ..` or `n @ 1..=9 => ..`",
+                );
                 None
             }
             other => {
                 self.cx.error_spanned_by(
                     other,
-                    "this pattern is not supported in kernels: a `match` takes integer and bool literals, ranges (`1..=9`, `10..`), `|` and `_`",
+                    "this pattern is not supported in kernels: a `match` takes integer and bool literals, constants, ranges (`1..=9`, `10..`), `|` and `_`",
                 );
                 None
             }
@@ -182,6 +169,15 @@ impl Parser<'_> {
         }
     }
 
+    /// A path pattern: a numeric constant (`i32::MIN`) or a module-level one.
+    fn pat_path(&mut self, path: &syn::Path) -> Option<MatchPat> {
+        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if numeric_consts::lookup(&segs).is_none() && super::is_const_name(path) {
+            return Some(MatchPat::Const(path.clone()));
+        }
+        Some(MatchPat::Int(self.pat_int_path(path)?))
+    }
+
     /// `i32::MIN`, `u8::MAX` in a pattern.
     fn pat_int_path(&mut self, path: &syn::Path) -> Option<PatInt> {
         let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
@@ -197,8 +193,13 @@ impl Parser<'_> {
         let at: &dyn ToTokens = path;
         self.cx.error_spanned_by(
             at,
-            "named constants are not supported in a kernel's `match` (the macro cannot see their values): write the value, or bind the value and compare in a guard (`v if v == N`); `i32::MIN`, `u8::MAX` and the like are fine",
+            "a range pattern's ends are integer literals or numeric constants such as `i32::MIN` (the macro cannot see a module-level constant's value): write the value, or compare in a guard (`v if v <= N`)",
         );
         None
     }
+}
+
+fn is_capitalised(name: &proc_macro2::Ident) -> bool {
+    name.to_string()
+        .starts_with(|c: char| c.is_ascii_uppercase())
 }

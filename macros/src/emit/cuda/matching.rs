@@ -9,6 +9,7 @@ use super::expr::{effect, int_c};
 use super::stmt::Dest;
 use super::FnWriter;
 use crate::ir::ty::{Scalar, Ty};
+use crate::ir::typeck::Types;
 use crate::parse::ast::*;
 
 impl FnWriter<'_> {
@@ -16,7 +17,10 @@ impl FnWriter<'_> {
         let s = self.scalar(scrutinee);
         let v = self.value(scrutinee);
         let v = self.hoist(&Ty::Scalar(s), &v);
-        let tests: Vec<Option<String>> = arms.iter().map(|a| arm_test(s, &v, a)).collect();
+        let tests: Vec<Option<String>> = arms
+            .iter()
+            .map(|a| arm_test(self.types, s, &v, a))
+            .collect();
         if arms
             .iter()
             .any(|a| a.guard.as_ref().is_some_and(|g| effect(g) >= 2))
@@ -106,10 +110,19 @@ impl FnWriter<'_> {
 }
 
 /// The C test of an arm's patterns on `v` (`None`: every value matches).
-fn arm_test(s: Scalar, v: &str, arm: &Arm) -> Option<String> {
+fn arm_test(types: &Types, s: Scalar, v: &str, arm: &Arm) -> Option<String> {
     let mut alts = Vec::new();
     for p in &arm.pats {
-        alts.push(pat_test(s, v, p)?);
+        alts.push(match p {
+            MatchPat::Const(path) => {
+                let c = types
+                    .const_named(path)
+                    .map(|c| c.c_name())
+                    .unwrap_or_default();
+                format!("({v} == {c})")
+            }
+            p => pat_test(s, v, p)?,
+        });
     }
     Some(if alts.len() == 1 {
         alts.remove(0)
@@ -126,7 +139,7 @@ fn pat_test(s: Scalar, v: &str, p: &MatchPat) -> Option<String> {
         (0, (1i128 << s.bits()) - 1)
     };
     match p {
-        MatchPat::Any => None,
+        MatchPat::Any | MatchPat::Const(_) => None,
         MatchPat::Bool(true, _) => Some(v.to_string()),
         MatchPat::Bool(false, _) => Some(format!("!{v}")),
         MatchPat::Int(i) => Some(format!("({v} == {})", lit(i))),
