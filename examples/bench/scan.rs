@@ -3,7 +3,8 @@
 //! 2^28 u32 (`MultiBlockScan`: tiles of 2048, their totals scanned level by level, the
 //! offsets added back, no host synchronisation), and the single-pass scan with decoupled
 //! look-back (`LookbackScan`, one launch), each against the same algorithm by hand; peers
-//! torch.cumsum and cupy.cumsum.
+//! torch.cumsum and cupy.cumsum. Also seed 000's own work-efficient scan of 2^24 f64, one
+//! launch per level with the host waiting in between, as the seed runs it.
 //!
 //! Every scan has all three columns: checked, `unchecked`, by hand.
 
@@ -13,11 +14,12 @@ use warpspeed::{DeviceBuffer, LaunchConfig};
 use crate::common::XorShift;
 use crate::hand::{cfg, raw};
 use crate::scan_kernels::{
-    cpu_naive_prefix, cpu_scan, naive_prefix, unchecked, MultiBlockScan, ScanElem,
+    cpu_naive_prefix, cpu_scan, cpu_seed_work_efficient, naive_prefix, seed_scan_plan,
+    seed_work_efficient_scan_with, unchecked, MultiBlockScan, ScanElem, SeedStep,
 };
 use crate::scan_lookback::{HandLookback, LookbackElem, LookbackScan, LOOKBACK_BLOCK};
 use crate::table::{Row, Unit};
-use crate::timing::{best_ms, Step};
+use crate::timing::{best_ms, best_ms_counted, Step};
 use crate::{Bench, Kernel, Res};
 
 /// Threads per block of the multi-block scan (tiles of twice that), as the scan example.
@@ -30,13 +32,137 @@ pub fn kernels() -> Vec<Kernel> {
     ];
     all.extend(u32::kernels().map(|k| ("checked", k)));
     all.extend(u32::unchecked_kernels().map(|k| ("unchecked", k)));
+    all.extend([
+        ("checked", &crate::scan_kernels::seed_up_sweep::KERNEL),
+        ("checked", &crate::scan_kernels::seed_down_sweep::KERNEL),
+        ("checked", &crate::scan_kernels::copy_f64::KERNEL),
+        ("unchecked", &unchecked::seed_up_sweep::KERNEL),
+        ("unchecked", &unchecked::seed_down_sweep::KERNEL),
+        ("unchecked", &unchecked::copy_f64::KERNEL),
+    ]);
     let [checked, unchecked] = u32::lookback_kernels();
     all.extend([("checked", checked), ("unchecked", unchecked)]);
     all
 }
 
 pub fn rows(b: &Bench) -> Res<Vec<Row>> {
-    Ok(vec![naive(b)?, multi_block(b)?, lookback(b)?])
+    Ok(vec![
+        naive(b)?,
+        seed_work_efficient(b)?,
+        multi_block(b)?,
+        lookback(b)?,
+    ])
+}
+
+/// Seed 000's host-synchronised work-efficient scan of 2^(scan_log2 - 4) f64 (2^24 by
+/// default, as the scan example): one launch per level and copy, the host waiting after
+/// each level; by hand, the same [`seed_scan_plan`] on cudarc. Each contestant scans its
+/// own copy of the input in place, so every run after the first scans the previous
+/// result: the outputs are checked after one fresh run each.
+fn seed_work_efficient(b: &Bench) -> Res<Row> {
+    let dev = &b.dev;
+    let log2 = b.sizes.scan_log2 - 4;
+    let n = 1usize << log2;
+    let mut rng = XorShift::new(n as u64);
+    // Small integers: every sum is exact in any order.
+    let x: Vec<f64> = (0..n).map(|_| (rng.next_u64() % 17) as f64 - 8.0).collect();
+    let fresh = || dev.upload(&x);
+    let (mut xc, mut oc) = (fresh()?, fresh()?);
+    let (mut xu, mut ou) = (fresh()?, fresh()?);
+    let (xh, oh) = (fresh()?, fresh()?);
+    let hand = SeedHand::new(b)?;
+    let mut steps: Vec<Step> = vec![
+        Box::new(|| Ok(seed_work_efficient_scan_with(dev, &mut xc, &mut oc, true)?)),
+        Box::new(|| Ok(seed_work_efficient_scan_with(dev, &mut xu, &mut ou, false)?)),
+        Box::new(|| hand.run(&xh, &oh)),
+    ];
+    let (runs, t) = best_ms_counted(b, &mut steps)?;
+    drop(steps);
+    let want = cpu_seed_work_efficient(&x);
+    let (mut xc, mut oc) = (fresh()?, fresh()?);
+    let (mut xu, mut ou) = (fresh()?, fresh()?);
+    let (xh, oh) = (fresh()?, fresh()?);
+    seed_work_efficient_scan_with(dev, &mut xc, &mut oc, true)?;
+    seed_work_efficient_scan_with(dev, &mut xu, &mut ou, false)?;
+    hand.run(&xh, &oh)?;
+    for (who, out) in [("checked", &xc), ("unchecked", &xu), ("hand", &xh)] {
+        b.check(
+            &format!("seed work-efficient scan 2^{log2}, {who}, against the CPU"),
+            &out.download()?,
+            &want,
+            f64::to_bits,
+        );
+    }
+    let launches = seed_scan_plan(n)
+        .iter()
+        .filter(|s| !matches!(s, SeedStep::Wait))
+        .count();
+    Ok(Row::new(
+        "scan seed work-efficient",
+        format!("2^{log2} f64"),
+        Unit::Ms,
+    )
+    .times(t[0], Some(t[1]), Some(t[2]))
+    .note(format!(
+        "{launches} launches, {} host waits; {runs} runs",
+        2 * log2
+    )))
+}
+
+/// The seed's scan by hand: [`seed_scan_plan`]'s launches of `seed_up_sweep_hand`,
+/// `seed_down_sweep_hand` and `copy_f64_hand` on cudarc.
+struct SeedHand<'a> {
+    b: &'a Bench,
+    up: CudaFunction,
+    down: CudaFunction,
+    copy: CudaFunction,
+}
+
+impl<'a> SeedHand<'a> {
+    fn new(b: &'a Bench) -> Res<SeedHand<'a>> {
+        Ok(SeedHand {
+            b,
+            up: b.hand.function("scan.cu", "seed_up_sweep_hand")?,
+            down: b.hand.function("scan.cu", "seed_down_sweep_hand")?,
+            copy: b.hand.function("scan.cu", "copy_f64_hand")?,
+        })
+    }
+
+    /// Scans `x` in place, `old` the scratch buffer (both of the same power-of-two length).
+    fn run(&self, x: &DeviceBuffer<f64>, old: &DeviceBuffer<f64>) -> Res<()> {
+        let n = x.len() as u64;
+        let all = LaunchConfig::for_num_elems(u32::try_from(n)?);
+        for step in seed_scan_plan(x.len()) {
+            let (f, config, dst, src) = match step {
+                SeedStep::Copy { to_x: false, .. } => (&self.copy, all, old, x),
+                SeedStep::Copy { to_x: true, .. } => (&self.copy, all, x, old),
+                SeedStep::Up(_, c) => (&self.up, c, x, old),
+                SeedStep::Down(_, c) => (&self.down, c, x, old),
+                SeedStep::Wait => {
+                    self.b.stream.synchronize()?;
+                    continue;
+                }
+            };
+            let mut l = self.b.stream.launch_builder(f);
+            l.arg(raw(dst)).arg(raw(src)).arg(&n);
+            let (k, set_last, last) = match step {
+                SeedStep::Up(k, _) | SeedStep::Down(k, _) => (k, 0u32, 0.0f64),
+                SeedStep::Copy { zero_last, .. } => (0, u32::from(zero_last), 0.0),
+                SeedStep::Wait => unreachable!("handled above"),
+            };
+            if matches!(step, SeedStep::Copy { .. }) {
+                l.arg(&set_last).arg(&last);
+            } else {
+                l.arg(&k);
+            }
+            // SAFETY: seed_up_sweep_hand / seed_down_sweep_hand(double* x, const double*
+            // x_old, unsigned long long n, unsigned k) and copy_f64_hand(double* dst, const
+            // double* src, unsigned long long n, unsigned set_last, double last): two live,
+            // distinct buffers of n f64 on this context; every access is tested against n.
+            unsafe { l.launch(cfg(config)) }?;
+        }
+        Ok(())
+    }
 }
 
 /// Seed 000's naive scan of 1024 f64 in one block, against the CPU in its order of sums.

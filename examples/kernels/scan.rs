@@ -43,19 +43,68 @@ macro_rules! naive_prefix_kernel {
     };
 }
 
-/// The naive scan with bounds checks (the default).
+/// Seed 000's host-synchronised work-efficient scan: its three kernels, written once and
+/// instantiated checked (the default) and `unchecked` below.
+macro_rules! seed_scan_kernels {
+    ($($opt:tt)*) => {
+        /// Seed 000's `up_ker`: level `k` of the up-sweep, one thread per pair. Reads the previous
+        /// level from `x_old` and writes `x` (the host copies `x` to `x_old` after each level).
+        #[gpu_kernel($($opt)*)]
+        pub fn seed_up_sweep(x: &mut [f64], x_old: &[f64], k: u32) {
+            let tid = grid_1d();
+            let two_k = 1usize << k;
+            let two_k1 = 1usize << (k + 1);
+            let j = tid * two_k1;
+            if j + two_k1 - 1 < x.len() {
+                x[j + two_k1 - 1] = x_old[j + two_k - 1] + x_old[j + two_k1 - 1];
+            }
+        }
+
+        /// Seed 000's `down_ker` (the seed's listing declares `j` twice and never defines `tid`;
+        /// this is what it means): level `k` of the down-sweep.
+        #[gpu_kernel($($opt)*)]
+        pub fn seed_down_sweep(y: &mut [f64], y_old: &[f64], k: u32) {
+            let tid = grid_1d();
+            let two_k = 1usize << k;
+            let two_k1 = 1usize << (k + 1);
+            let j = tid * two_k1;
+            if j + two_k1 - 1 < y.len() {
+                y[j + two_k - 1] = y_old[j + two_k1 - 1];
+                y[j + two_k1 - 1] = y_old[j + two_k1 - 1] + y_old[j + two_k - 1];
+            }
+        }
+
+        /// `dst = src` (the seed's `x_old_gpu[:] = x_gpu[:]`); also sets the last element to
+        /// `last` when `set_last` (the down-sweep's `y[-1] = 0`).
+        #[gpu_kernel($($opt)*)]
+        pub fn copy_f64(dst: &mut [f64], src: &[f64], set_last: bool, last: f64) {
+            let i = grid_1d();
+            if i < dst.len() {
+                dst[i] = if set_last && i + 1 == dst.len() {
+                    last
+                } else {
+                    src[i]
+                };
+            }
+        }
+    };
+}
+
+/// The naive scan and the seed's work-efficient scan with bounds checks (the default).
 pub mod checked {
     use super::*;
     naive_prefix_kernel!();
+    seed_scan_kernels!();
 }
 
-/// The naive scan `#[gpu_kernel(unchecked)]`.
+/// The same kernels `#[gpu_kernel(unchecked)]`.
 pub mod unchecked {
     use super::*;
     naive_prefix_kernel!(unchecked);
+    seed_scan_kernels!(unchecked);
 }
 
-pub use checked::naive_prefix;
+pub use checked::{copy_f64, naive_prefix, seed_down_sweep, seed_up_sweep};
 
 /// The seed's original kernel, race included: kept to show the simulator's report.
 #[gpu_kernel]
@@ -500,63 +549,32 @@ pub fn cpu_multi_block_scan<T: ScanElem>(x: &[T], tile: usize, inclusive: bool) 
 
 // ---- the seed's host-synchronised work-efficient scan ---------------------------------
 
-/// Seed 000's `up_ker`: level `k` of the up-sweep, one thread per pair. Reads the previous
-/// level from `x_old` and writes `x` (the host copies `x` to `x_old` after each level).
-#[gpu_kernel]
-pub fn seed_up_sweep(x: &mut [f64], x_old: &[f64], k: u32) {
-    let tid = grid_1d();
-    let two_k = 1usize << k;
-    let two_k1 = 1usize << (k + 1);
-    let j = tid * two_k1;
-    if j + two_k1 - 1 < x.len() {
-        x[j + two_k1 - 1] = x_old[j + two_k - 1] + x_old[j + two_k1 - 1];
-    }
+/// One launch (or wait) of the seed's work-efficient scan of `n` elements, in order: see
+/// [`seed_scan_plan`].
+#[derive(Clone, Copy, Debug)]
+pub enum SeedStep {
+    /// `copy_f64`: `old = x` (`to_x` false) or `x = old` (`to_x` true), with the last
+    /// element set to 0 when `zero_last`.
+    Copy { to_x: bool, zero_last: bool },
+    /// `seed_up_sweep(x, old, k)` on `pairs` threads.
+    Up(u32, LaunchConfig),
+    /// `seed_down_sweep(x, old, k)` on `pairs` threads.
+    Down(u32, LaunchConfig),
+    /// The host waits for the device (the seed's PyCUDA copy after each level).
+    Wait,
 }
 
-/// Seed 000's `down_ker` (the seed's listing declares `j` twice and never defines `tid`;
-/// this is what it means): level `k` of the down-sweep.
-#[gpu_kernel]
-pub fn seed_down_sweep(y: &mut [f64], y_old: &[f64], k: u32) {
-    let tid = grid_1d();
-    let two_k = 1usize << k;
-    let two_k1 = 1usize << (k + 1);
-    let j = tid * two_k1;
-    if j + two_k1 - 1 < y.len() {
-        y[j + two_k - 1] = y_old[j + two_k1 - 1];
-        y[j + two_k1 - 1] = y_old[j + two_k1 - 1] + y_old[j + two_k - 1];
-    }
-}
-
-/// `dst = src` (the seed's `x_old_gpu[:] = x_gpu[:]`); also sets the last element to
-/// `last` when `set_last` (the down-sweep's `y[-1] = 0`).
-#[gpu_kernel]
-pub fn copy_f64(dst: &mut [f64], src: &[f64], set_last: bool, last: f64) {
-    let i = grid_1d();
-    if i < dst.len() {
-        dst[i] = if set_last && i + 1 == dst.len() {
-            last
-        } else {
-            src[i]
-        };
-    }
-}
-
-/// The seed's `efficient_prefix` (exclusive scan of a power-of-two length) with its
-/// launch configuration (blocks of 32 threads, one thread per pair), the host looping over
-/// the levels and waiting for each (`dev.synchronize()`, as PyCUDA's copy does). `x` holds
-/// the input and receives the result; `old` is scratch of the same length.
-pub fn seed_work_efficient_scan(
-    dev: &Device,
-    x: &mut DeviceBuffer<f64>,
-    old: &mut DeviceBuffer<f64>,
-) -> Result<(), warpspeed::Error> {
-    let n = x.len();
+/// The seed's `efficient_prefix` (exclusive scan of a power-of-two length `n`) as the
+/// launches it makes, with its launch configuration (blocks of 32 threads, one thread per
+/// pair) and the host waiting after each level. `x` holds the input and receives the
+/// result; `old` is scratch of the same length. Shared by [`seed_work_efficient_scan`] and
+/// the bench's hand-written twin, so both make the same launches.
+pub fn seed_scan_plan(n: usize) -> Vec<SeedStep> {
     assert!(
         n.is_power_of_two() && n >= 2,
         "the seed's scan needs a power of two"
     );
     let levels = n.trailing_zeros();
-    let all = LaunchConfig::for_num_elems(u32::try_from(n).expect("too long"));
     let pairs = |k: u32| {
         let threads = (n >> (k + 1)) as u32;
         if threads > 32 {
@@ -565,19 +583,90 @@ pub fn seed_work_efficient_scan(
             LaunchConfig::new(1, threads)
         }
     };
-    copy_f64::launch(dev, all, old, x, false, 0.0)?;
+    let copy = |to_x, zero_last| SeedStep::Copy { to_x, zero_last };
+    let mut plan = vec![copy(false, false)];
     for k in 0..levels {
-        seed_up_sweep::launch(dev, pairs(k), x, old, k)?;
-        copy_f64::launch(dev, all, old, x, false, 0.0)?;
-        dev.synchronize()?;
+        plan.extend([
+            SeedStep::Up(k, pairs(k)),
+            copy(false, false),
+            SeedStep::Wait,
+        ]);
     }
     // y[-1] = 0, in both copies.
-    copy_f64::launch(dev, all, x, old, true, 0.0)?;
-    copy_f64::launch(dev, all, old, x, false, 0.0)?;
+    plan.extend([copy(true, true), copy(false, false)]);
     for k in (0..levels).rev() {
-        seed_down_sweep::launch(dev, pairs(k), x, old, k)?;
-        copy_f64::launch(dev, all, old, x, false, 0.0)?;
-        dev.synchronize()?;
+        plan.extend([
+            SeedStep::Down(k, pairs(k)),
+            copy(false, false),
+            SeedStep::Wait,
+        ]);
+    }
+    plan
+}
+
+/// [`seed_scan_plan`] run with the checked kernels (the default).
+pub fn seed_work_efficient_scan(
+    dev: &Device,
+    x: &mut DeviceBuffer<f64>,
+    old: &mut DeviceBuffer<f64>,
+) -> Result<(), warpspeed::Error> {
+    seed_work_efficient_scan_with(dev, x, old, true)
+}
+
+/// A launch of `seed_up_sweep` or `seed_down_sweep`.
+type SweepLaunch = fn(
+    &Device,
+    LaunchConfig,
+    &mut DeviceBuffer<f64>,
+    &DeviceBuffer<f64>,
+    u32,
+) -> Result<(), warpspeed::Error>;
+/// A launch of `copy_f64`.
+type CopyLaunch = fn(
+    &Device,
+    LaunchConfig,
+    &mut DeviceBuffer<f64>,
+    &DeviceBuffer<f64>,
+    bool,
+    f64,
+) -> Result<(), warpspeed::Error>;
+
+/// [`seed_scan_plan`] run with the checked or the `unchecked` kernels.
+pub fn seed_work_efficient_scan_with(
+    dev: &Device,
+    x: &mut DeviceBuffer<f64>,
+    old: &mut DeviceBuffer<f64>,
+    checked: bool,
+) -> Result<(), warpspeed::Error> {
+    let (up, down, copy): (SweepLaunch, SweepLaunch, CopyLaunch) = if checked {
+        (
+            seed_up_sweep::launch,
+            seed_down_sweep::launch,
+            copy_f64::launch,
+        )
+    } else {
+        use self::unchecked as u;
+        (
+            u::seed_up_sweep::launch,
+            u::seed_down_sweep::launch,
+            u::copy_f64::launch,
+        )
+    };
+    let all = LaunchConfig::for_num_elems(u32::try_from(x.len()).expect("too long"));
+    for step in seed_scan_plan(x.len()) {
+        match step {
+            SeedStep::Copy {
+                to_x: false,
+                zero_last,
+            } => copy(dev, all, old, x, zero_last, 0.0)?,
+            SeedStep::Copy {
+                to_x: true,
+                zero_last,
+            } => copy(dev, all, x, old, zero_last, 0.0)?,
+            SeedStep::Up(k, cfg) => up(dev, cfg, x, old, k)?,
+            SeedStep::Down(k, cfg) => down(dev, cfg, x, old, k)?,
+            SeedStep::Wait => dev.synchronize()?,
+        }
     }
     Ok(())
 }

@@ -37,8 +37,9 @@
 //!   (`out[0] = 0`).
 //!
 //! The hand-written `lookback_scan_hand_u32` takes the same grid, block, status buffer,
-//! counter and epochs, as `(const unsigned* in, unsigned* out, unsigned long long n,
-//! unsigned long long* status, unsigned* counter, unsigned epoch, unsigned inclusive)`, and
+//! counter and epochs, as `(const unsigned* in, unsigned long long in_len, unsigned* out,
+//! unsigned long long out_len, unsigned long long* status, unsigned* counter, unsigned
+//! epoch, unsigned inclusive)` (each buffer with its length, as the kernels get them), and
 //! scans `i32` data too (a wrapping sum has the same bits either way). [`HandLookback`]
 //! compiles it as the kernels are compiled (`warpspeed::compile::compile_cubin(
 //! LOOKBACK_HAND_CUDA, cc, lookback_scan_u32::KERNEL.options)`), loads it with cudarc and
@@ -477,8 +478,9 @@ __device__ __forceinline__ void lb_store_relaxed(unsigned long long* p, unsigned
 // blockDim.x: a multiple of 32 up to 256; a tile is blockDim.x * 32 elements; one block
 // per tile; counter zero before the first launch; epoch 1, 2, ... (below 2^31).
 extern "C" __global__ void lookback_scan_hand_u32(
-        const unsigned int* __restrict__ in, unsigned int* __restrict__ out,
-        unsigned long long n, unsigned long long* __restrict__ status,
+        const unsigned int* __restrict__ in, unsigned long long in_len,
+        unsigned int* __restrict__ out, unsigned long long out_len,
+        unsigned long long* __restrict__ status,
         unsigned int* __restrict__ counter, unsigned int epoch, unsigned int inclusive) {
     __shared__ unsigned int stage[8 * 1056];  // per warp 1024 elements, s at s + s / 32
     __shared__ unsigned int warp_totals[8];
@@ -505,7 +507,7 @@ extern "C" __global__ void lookback_scan_hand_u32(
 #pragma unroll
     for (unsigned int j = 0; j < 32u; ++j) {
         unsigned long long g = warp_base + lane + 32u * j;
-        striped[33u * j] = g < n ? in[g] : 0u;
+        striped[33u * j] = g < in_len ? in[g] : 0u;
     }
     __syncwarp(full);
     unsigned int x[32];
@@ -580,7 +582,7 @@ extern "C" __global__ void lookback_scan_hand_u32(
 #pragma unroll
     for (unsigned int j = 0; j < 32u; ++j) {
         unsigned long long g = warp_base + lane + 32u * j;
-        if (g < n) out[g] = striped[33u * j];
+        if (g < out_len) out[g] = striped[33u * j];
     }
 }
 "#;
@@ -656,6 +658,7 @@ impl HandLookback {
         let mut launch = self.stream.launch_builder(&self.function);
         launch
             .arg(gpu(input.cuda_bytes()))
+            .arg(&n)
             .arg(gpu(out.cuda_bytes()))
             .arg(&n)
             .arg(gpu(plan.status.cuda_bytes()))
@@ -663,13 +666,13 @@ impl HandLookback {
             .arg(&epoch)
             .arg(&inclusive);
         // SAFETY: the arguments are those of lookback_scan_hand_u32 (const unsigned* in,
-        // unsigned* out, unsigned long long n, unsigned long long* status, unsigned* counter,
-        // unsigned epoch, unsigned inclusive), in this order and these sizes. `input` and
-        // `out` are live buffers of n 32-bit words of this context, distinct (`out` is
+        // unsigned long long in_len, unsigned* out, unsigned long long out_len, unsigned long
+        // long* status, unsigned* counter, unsigned epoch, unsigned inclusive), in this order
+        // and these sizes. `input` and `out` are live buffers of n 32-bit words of this context, distinct (`out` is
         // borrowed mutably); the grid has one block per status word; the counter is one
         // word and zero (the block with the last tile zeroes it; the plan resets it after a
         // failed launch); the epoch is new for the status words. Every access of the kernel
-        // is guarded by n or within the tile's shared memory.
+        // is guarded by its buffer's length or within the tile's shared memory.
         let result = unsafe { launch.launch(config) };
         if result.is_err() {
             plan.launch_failed();

@@ -87,3 +87,35 @@ extern "C" __global__ void add_tile_offsets_u32_hand(unsigned int* __restrict__ 
     unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) data[i] += offsets[i >> tile_log2];
 }
+
+// Seed 000's host-synchronised work-efficient scan (examples/kernels/scan.rs,
+// seed_scan_plan): level k of the up-sweep and of the down-sweep, one thread per pair,
+// reading the previous level from *_old; and the copy between the levels, which can set the
+// last element to `last`.
+extern "C" __global__ void seed_up_sweep_hand(double* __restrict__ x,
+                                              const double* __restrict__ x_old,
+                                              unsigned long long n, unsigned int k) {
+    unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long two_k = 1ull << k, two_k1 = 1ull << (k + 1);
+    unsigned long long j = tid * two_k1;
+    if (j + two_k1 - 1 < n) x[j + two_k1 - 1] = x_old[j + two_k - 1] + x_old[j + two_k1 - 1];
+}
+
+extern "C" __global__ void seed_down_sweep_hand(double* __restrict__ y,
+                                                const double* __restrict__ y_old,
+                                                unsigned long long n, unsigned int k) {
+    unsigned long long tid = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long two_k = 1ull << k, two_k1 = 1ull << (k + 1);
+    unsigned long long j = tid * two_k1;
+    if (j + two_k1 - 1 < n) {
+        y[j + two_k - 1] = y_old[j + two_k1 - 1];
+        y[j + two_k1 - 1] = y_old[j + two_k1 - 1] + y_old[j + two_k - 1];
+    }
+}
+
+extern "C" __global__ void copy_f64_hand(double* __restrict__ dst,
+                                         const double* __restrict__ src, unsigned long long n,
+                                         unsigned int set_last, double last) {
+    unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) dst[i] = set_last && i + 1 == n ? last : src[i];
+}
