@@ -393,7 +393,7 @@ impl SharedDecl {
             Some(w) => w.known()?,
             None => 1,
         };
-        Some(self.len.known()? * w)
+        Some(self.len.known()?.saturating_mul(w))
     }
 }
 

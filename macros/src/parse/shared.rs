@@ -102,7 +102,10 @@ impl Parser<'_> {
             len,
         };
         // A constant's size is NVRTC's to check (ptxas refuses too much shared data).
-        let bytes = decl.elements().unwrap_or(0) * u64::from(elem.bits() / 8).max(1);
+        let bytes = decl
+            .elements()
+            .unwrap_or(0)
+            .saturating_mul(u64::from(elem.bits() / 8).max(1));
         if bytes > 48 * 1024 {
             self.cx.error_spanned_by(
                 seg,
