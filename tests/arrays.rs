@@ -48,11 +48,14 @@ fn arrays(x: &[f32], v: &[i32], outf: &mut [f32], outi: &mut [i32]) {
         outf[i] = dot + a[0] + b[0] + before;
         let t = [v[i], v[i] * 2, 7];
         let bumped: i32 = bump(t, 3);
-        let mut m = [[0i32; 3]; 3];
+        let mut m = [[5i32; 3]; 3];
+        let five = m[2][0];
+        m = [[0; 3]; 3];
+        m[0] = [0, 2, 0];
         m[1] = t;
         m[2][2] = bumped;
         let tr: i32 = trace(m);
-        outi[i] = tr + t[0];
+        outi[i] = tr + t[0] + five + m[2][0] + m[0][1];
     }
 }
 
@@ -74,7 +77,10 @@ fn host(x: f32, v: i32) -> (f32, i32) {
         .wrapping_add(u[1].wrapping_mul(10))
         .wrapping_add(u[2]);
     let tr = t[1].wrapping_add(bumped);
-    (dot + a[0] + b[0] + 1.0, tr.wrapping_add(t[0]))
+    (
+        dot + a[0] + b[0] + 1.0,
+        tr.wrapping_add(t[0]).wrapping_add(5 + 2),
+    )
 }
 
 #[test]

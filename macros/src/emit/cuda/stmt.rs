@@ -231,6 +231,17 @@ impl<'a> FnWriter<'a> {
                 self.loop_body(label, body);
             }
             ExprKind::For(label, pat, range, body) => self.for_stmt(label, pat, range, body),
+            ExprKind::Assign(place, value)
+                if matches!(value.kind, ExprKind::Array(_) | ExprKind::Repeat(..)) =>
+            {
+                // `a = [1, 2, 3];`: the literal in a temporary array, then copied.
+                let ty = self.ty(value).clone();
+                let tmp = self.namer.temp();
+                self.array_init(&ty, &tmp, value);
+                let p = self.place(place);
+                self.store(&p, &ty, &tmp);
+                self.assigned(place);
+            }
             ExprKind::Assign(place, value) => {
                 // Rust evaluates the value, then the place.
                 let v = self.value(value);
