@@ -14,6 +14,11 @@ use crate::ir::typeck::{ConstInfo, Types};
 use crate::parse::ast::*;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+
+mod consts;
+mod matching;
+use consts::{const_value, consts_fn, len_rust};
+use matching::{binding, match_pat};
 use syn::spanned::Spanned;
 
 pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
@@ -110,28 +115,6 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
         quote!()
     };
     quote!(#lead #(#segs)::*)
-}
-
-/// A constant expression (`N`, `2 * config::N`, see `parse::const_expr`) as seen from
-/// inside the generated module: each path through [`path_from_module`].
-fn expr_from_module(e: &syn::Expr) -> TokenStream {
-    match e {
-        syn::Expr::Path(p) => path_from_module(&p.path),
-        syn::Expr::Paren(p) => {
-            let inner = expr_from_module(&p.expr);
-            quote!((#inner))
-        }
-        syn::Expr::Group(g) => expr_from_module(&g.expr),
-        syn::Expr::Cast(c) => {
-            let (inner, ty) = (expr_from_module(&c.expr), &c.ty);
-            quote!((#inner as #ty))
-        }
-        syn::Expr::Binary(b) => {
-            let (l, op, r) = (expr_from_module(&b.left), &b.op, expr_from_module(&b.right));
-            quote!((#l #op #r))
-        }
-        other => quote!(#other),
-    }
 }
 
 fn device_deps(b: &Block) -> Vec<TokenStream> {
@@ -341,75 +324,6 @@ fn scalar_ty(s: Scalar) -> TokenStream {
     } else {
         quote!(#id)
     }
-}
-
-/// An array length as Rust: the literal, or the constant's path from inside the module
-/// (rustc requires a `usize` there, which is the type the macro gave it).
-fn len_rust(n: &Len) -> TokenStream {
-    match n {
-        Len::Lit(n) => {
-            let n = *n as usize;
-            quote!(#n)
-        }
-        Len::Const(c) => match syn::parse_str::<syn::Expr>(&c.path) {
-            // On the user's tokens, so rustc's "expected `usize`" points at the constant.
-            Ok(e) => expr_from_module(&e)
-                .into_iter()
-                .map(|mut t| {
-                    t.set_span(c.span);
-                    t
-                })
-                .collect(),
-            Err(_) => quote!(0usize),
-        },
-    }
-}
-
-/// A module-level constant's value as the simulator reads it, rustc checking its type:
-/// `identity::<u32>(super::N)`, or `(super::N as f32)` for a constant converted where
-/// the macro does not know its type.
-fn const_value(c: &ConstInfo, span: Span) -> TokenStream {
-    let p = expr_from_module(&c.expr);
-    match (c.cast, &c.ty) {
-        (Some(to), _) => {
-            let to = scalar_ty(to);
-            quote_spanned!(span=> ((#p) as #to))
-        }
-        (None, t) => {
-            let t = rust_ty(t);
-            quote_spanned!(span=> ::core::convert::identity::<#t>(#p))
-        }
-    }
-}
-
-/// `fn __consts() -> String`: the C macros of the module-level constants the function
-/// names, their values read when the program is assembled (see `c_const`).
-fn consts_fn(types: &Types) -> (TokenStream, TokenStream) {
-    if types.consts.is_empty() {
-        return (quote!(), quote!(::core::option::Option::None));
-    }
-    // The value's type is the constant's own here: the simulator body checked it is the
-    // macro's (a second check would repeat rustc's error).
-    let defs = types.consts.iter().map(|c| {
-        let name = c.c_name();
-        let p = expr_from_module(&c.expr);
-        let v = match c.cast {
-            Some(to) => {
-                let to = scalar_ty(to);
-                quote!(((#p) as #to))
-            }
-            None => p,
-        };
-        quote!(s.push_str(&::warpspeed::__private::c_const(#name, #v));)
-    });
-    let f = quote! {
-        fn __consts() -> ::std::string::String {
-            let mut s = ::std::string::String::new();
-            #(#defs)*
-            s
-        }
-    };
-    (f, quote!(::core::option::Option::Some(__consts)))
 }
 
 fn rust_ty(t: &Ty) -> TokenStream {
@@ -1100,47 +1014,6 @@ fn binary(op: BinOp, lt: &Ty, l: TokenStream, r: TokenStream, span: Span) -> Tok
     }
     let tok: TokenStream = op.rust_token().parse().unwrap_or_default();
     quote_spanned!(span=> (#l #tok #r))
-}
-
-/// A pattern of an integer or bool `match`, its integers suffixed with the scrutinee's type.
-fn match_pat(p: &MatchPat, s: Scalar) -> TokenStream {
-    let int = |i: &PatInt| {
-        let l = syn::LitInt::new(
-            &format!("{}{}", i.value.unsigned_abs(), s.rust_name()),
-            i.span,
-        );
-        if i.value < 0 {
-            quote!(-#l)
-        } else {
-            quote!(#l)
-        }
-    };
-    match p {
-        MatchPat::Any => quote!(_),
-        MatchPat::Const(path) => path_from_module(path),
-        MatchPat::Bool(b, span) => quote_spanned!(*span=> #b),
-        MatchPat::Int(i) => int(i),
-        MatchPat::Range {
-            lo, hi, inclusive, ..
-        } => {
-            let (lo, hi) = (lo.as_ref().map(int), hi.as_ref().map(int));
-            if *inclusive {
-                quote!(#lo..=#hi)
-            } else {
-                quote!(#lo..#hi)
-            }
-        }
-    }
-}
-
-/// `n` or `mut n` binding a `match` arm's value.
-fn binding(b: &Binding) -> TokenStream {
-    let n = &b.name;
-    if b.mutable {
-        quote!(mut #n)
-    } else {
-        quote!(#n)
-    }
 }
 
 /// A loop label as Rust spells it (`'outer`); the AST keeps the bare name.

@@ -12,7 +12,10 @@ use crate::ir::methods::{Args, Method};
 use crate::ir::ty::{ConstRef, Len, Scalar, Ty};
 use crate::parse::ast::*;
 use proc_macro2::{Ident, Span};
-use syn::spanned::Spanned;
+
+mod consts;
+mod matching;
+use matching::PendingMatch;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -137,14 +140,6 @@ pub struct Typeck<'a> {
     matches: Vec<PendingMatch>,
     consts: Vec<ConstInfo>,
     const_uses: std::collections::HashMap<ExprId, usize>,
-}
-
-/// A `match` whose patterns are checked against its scrutinee's type at the end.
-struct PendingMatch {
-    scrutinee: Ty,
-    at: ErrSpan,
-    /// Each arm's patterns, and whether the arm has a guard (so covers nothing for sure).
-    arms: Vec<(Vec<MatchPat>, bool)>,
 }
 
 pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
@@ -903,209 +898,6 @@ impl<'a> Typeck<'a> {
                 let t = self.infer(value, elem_hint.as_ref());
                 Ty::Array(Box::new(t), n.clone())
             }
-        }
-    }
-
-    /// The module-level constant `e` names, if it is one: a path, or a capitalised name
-    /// that no local has.
-    fn const_path(&self, e: &Expr) -> Option<syn::Path> {
-        match &e.kind {
-            ExprKind::ConstItem(path) => Some(path.clone()),
-            ExprKind::Var(name, _) if self.lookup(&name.to_string()).is_none() => {
-                let path = syn::Path::from(name.clone());
-                crate::parse::is_const_name(&path).then_some(path)
-            }
-            _ => None,
-        }
-    }
-
-    /// A shift amount: any integer. A constant whose type nothing gives is read as `u32`
-    /// (`SHIFT as u32`), which shifts the same: Rust masks the amount's low bits either way.
-    fn shift_amount(&mut self, r: &Expr) -> Ty {
-        match self.const_path(r) {
-            Some(path) if !self.const_type_known(&path) => {
-                self.const_use(r, &path, Some(Scalar::U32))
-            }
-            _ => self.infer(r, None),
-        }
-    }
-
-    fn const_index(&self, path: &syn::Path, cast: Option<Scalar>) -> Option<usize> {
-        let key = crate::parse::path_text(path);
-        self.consts
-            .iter()
-            .position(|c| c.cast == cast && crate::parse::expr_text(&c.expr) == key)
-    }
-
-    fn const_type_known(&self, path: &syn::Path) -> bool {
-        self.const_index(path, None)
-            .is_some_and(|i| !matches!(self.shallow(&self.consts[i].ty), Ty::Var(_)))
-    }
-
-    /// A use of the module-level constant `path` (converted to `cast`): one table entry
-    /// per constant, whose type the uses infer as rustc would; a type nothing fixes is an
-    /// error that asks for one.
-    fn const_use(&mut self, e: &Expr, path: &syn::Path, cast: Option<Scalar>) -> Ty {
-        let id = self.const_entry(path, cast, e.range().into());
-        self.const_uses.insert(e.id, id);
-        self.consts[id].ty.clone()
-    }
-
-    /// The type of the constant `path` as a pattern (its entry made if it is new).
-    fn const_ty(&mut self, path: &syn::Path) -> Ty {
-        let at = ErrSpan::from(path.span());
-        let id = self.const_entry(path, None, at);
-        self.consts[id].ty.clone()
-    }
-
-    fn const_entry(&mut self, path: &syn::Path, cast: Option<Scalar>, at: ErrSpan) -> usize {
-        match self.const_index(path, cast) {
-            Some(id) => id,
-            None => {
-                let name = crate::parse::path_text(path);
-                let ty = match cast {
-                    Some(s) => Ty::Scalar(s),
-                    None => self.fresh(
-                        Kind::Any,
-                        Some((
-                            at,
-                            format!("cannot infer the type of the constant `{name}`: the macro does not see items outside the kernel, so a constant takes its type from where it is used; use it where the type is fixed (`let n: u32 = {name};`, `{name} as f32`, `i < {name}`)"),
-                        )),
-                    ),
-                };
-                self.consts.push(ConstInfo {
-                    expr: path_expr(path),
-                    cast,
-                    ty,
-                    id: self.consts.len(),
-                });
-                self.consts.len() - 1
-            }
-        }
-    }
-
-    /// `match`: the patterns give the scrutinee's type where it has none yet (`1u8`); the
-    /// arms' values meet as `if`/`else` branches do. Patterns and exhaustiveness are checked
-    /// in [`Typeck::finish`], when the scrutinee's type is final.
-    fn match_expr(&mut self, scrutinee: &Expr, arms: &[Arm], expected: Option<&Ty>) -> Ty {
-        let st = self.infer(scrutinee, None);
-        for p in arms.iter().flat_map(|a| &a.pats) {
-            let (want, at) = match p {
-                MatchPat::Any => continue,
-                MatchPat::Const(path) => {
-                    // The constant has the scrutinee's type (rustc checks the pattern).
-                    let t = self.const_ty(path);
-                    (t, path.span())
-                }
-                MatchPat::Bool(_, span) => (Ty::BOOL, *span),
-                MatchPat::Int(i) => (self.pat_int_ty(i), i.span),
-                MatchPat::Range { lo, hi, span, .. } => {
-                    let t = lo.iter().chain(hi).fold(None, |t: Option<Ty>, i| {
-                        let it = self.pat_int_ty(i);
-                        if let Some(t) = &t {
-                            let _ = self.unify(t, &it);
-                        }
-                        t.or(Some(it))
-                    });
-                    (t.unwrap_or(Ty::Never), span.0)
-                }
-            };
-            if self.unify(&st, &want).is_err() {
-                let msg = format!(
-                    "mismatched types: this pattern is `{}`, the value matched is `{}`",
-                    self.show(&want),
-                    self.show(&st)
-                );
-                self.cx.error_at(at, msg);
-            }
-        }
-        let mut result: Option<Ty> = None;
-        for arm in arms {
-            self.scopes.push(Vec::new());
-            if let Some(b) = &arm.binding {
-                self.bind(&b.name, b.var, st.clone(), b.mutable);
-            }
-            if let Some(g) = &arm.guard {
-                let gt = self.infer(g, Some(&Ty::BOOL));
-                self.expect(&gt, &Ty::BOOL, g.range());
-            }
-            let hint = expected.cloned().or_else(|| result.clone());
-            let t = self.infer(&arm.body, hint.as_ref());
-            self.scopes.pop();
-            match &result {
-                _ if self.shallow(&t) == Ty::Never => {}
-                None => result = Some(t),
-                Some(r) => {
-                    if self.unify(&t, r).is_err() {
-                        let msg = format!(
-                            "`match` arms have incompatible types: expected `{}`, found `{}`",
-                            self.show(r),
-                            self.show(&t)
-                        );
-                        self.cx.error_at(arm.body.range(), msg);
-                    }
-                }
-            }
-        }
-        self.matches.push(PendingMatch {
-            scrutinee: st,
-            at: scrutinee.range().into(),
-            arms: arms
-                .iter()
-                .map(|a| (a.pats.clone(), a.guard.is_some()))
-                .collect(),
-        });
-        result.unwrap_or(Ty::Never)
-    }
-
-    /// The type of an integer in a pattern: its suffix's, or an integer still to infer.
-    fn pat_int_ty(&mut self, i: &PatInt) -> Ty {
-        match i.ty {
-            Some(s) => Ty::Scalar(s),
-            None => self.fresh(Kind::Int, None),
-        }
-    }
-
-    /// A `match`'s patterns against its scrutinee's final type, and its exhaustiveness.
-    fn check_match(&self, m: &PendingMatch) {
-        use crate::ir::exhaustive;
-        let s = match self.resolve(&m.scrutinee) {
-            Ty::Scalar(s) if s.is_int() || s == Scalar::Bool => s,
-            Ty::Never => return,
-            other => {
-                self.cx.error_at(
-                    m.at,
-                    format!(
-                        "a kernel's `match` is on integers and bools, not `{}`: compare with `if`",
-                        self.show(&other)
-                    ),
-                );
-                return;
-            }
-        };
-        let mut bad = false;
-        for (pats, _) in &m.arms {
-            for exhaustive::PatError(span, msg) in exhaustive::check_pats(s, pats) {
-                self.cx.error_at(span, msg);
-                bad = true;
-            }
-        }
-        if bad {
-            return;
-        }
-        let covered: Vec<&MatchPat> = m
-            .arms
-            .iter()
-            .filter(|(_, guarded)| !guarded)
-            .flat_map(|(pats, _)| pats)
-            .collect();
-        let missing = exhaustive::missing(s, &covered);
-        if !missing.is_empty() {
-            let mut msg = exhaustive::message(&missing);
-            if covered.iter().any(|p| matches!(p, MatchPat::Const(_))) {
-                msg.push_str(" (the macro cannot see a constant's value, so a constant pattern covers nothing here)");
-            }
-            self.cx.error_at(m.at, msg);
         }
     }
 
@@ -1895,13 +1687,4 @@ fn is_block_like(e: &Expr) -> bool {
             | ExprKind::Block(_)
             | ExprKind::Match(..)
     )
-}
-
-/// `path` as an expression.
-fn path_expr(path: &syn::Path) -> syn::Expr {
-    syn::Expr::Path(syn::ExprPath {
-        attrs: Vec::new(),
-        qself: None,
-        path: path.clone(),
-    })
 }
