@@ -44,6 +44,10 @@ pub fn c_const<T: ConstScalar>(name: &str, value: T) -> String {
 }
 
 /// The types a module-level constant used in a kernel may have.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a kernel's constant: a constant used in a kernel is a bool, an integer, `f32` or `f64`",
+    label = "a constant of type `{Self}`"
+)]
 pub trait ConstScalar: KernelScalar {
     /// The value as a C expression of exactly the type [`KernelScalar::C_NAME`].
     fn c_value(self) -> String;
