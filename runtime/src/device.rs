@@ -1,18 +1,19 @@
-//! Devices: a CUDA GPU (through cudarc) or the CPU simulator, behind one [`Device`] handle.
+//! Devices: a CUDA GPU (`cuda/`) or the CPU simulator (`sim/`), behind one [`Device`]
+//! handle.
 //!
-//! [`Device::new`] reads `WARPSPEED_BACKEND` (`cuda`, `sim`, or unset for "GPU 0 when there
-//! is one, else the simulator"). Opening the GPU never panics: the driver library is looked
-//! for first, and every driver call on the way is turned into [`Error::NoDevice`]. The
-//! device's limits are read once, here, and every launch is validated against them.
+//! One of the three places that match on the backend (with `memory.rs` and `launch/`):
+//! [`Device`] holds either backend's state and hands each call to it. [`Device::new`]
+//! reads `WARPSPEED_BACKEND` (`cuda`, `sim`, or unset for "GPU 0 when there is one, else
+//! the simulator"). Opening the GPU never panics (`cuda/device.rs`).
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use cudarc::driver::{sys::CUdevice_attribute as Attr, CudaContext, CudaStream};
+use cudarc::driver::CudaStream;
 
-use crate::compile::FunctionCache;
-use crate::error::{panic_message, Error, Result};
-use crate::kernel_abi::Dim3;
-use crate::sim::SimOptions;
+use crate::config::DeviceLimits;
+use crate::cuda::CudaDevice;
+use crate::error::{Error, Result};
+use crate::sim::{SimDevice, SimOptions};
 
 /// Which machine runs a [`Device`]'s kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,46 +22,6 @@ pub enum Backend {
     Cuda,
     /// The CPU simulator: the kernel's Rust body, run with CUDA's thread indices.
     Simulator,
-}
-
-/// The limits a launch configuration is checked against, read once per device.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DeviceLimits {
-    /// Most threads in one block (`x * y * z`).
-    pub max_threads_per_block: u32,
-    /// Most threads along each block dimension.
-    pub max_block_dim: Dim3,
-    /// Most blocks along each grid dimension.
-    pub max_grid_dim: Dim3,
-    /// Most shared memory (static plus dynamic) one block may use without opting in.
-    pub max_shared_mem_per_block: u32,
-    /// Most shared memory (static plus dynamic) one block may use after opting in; a
-    /// launch asking for more dynamic shared memory than `max_shared_mem_per_block` allows
-    /// opts in for its kernel (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`) by itself.
-    pub max_shared_mem_per_block_optin: u32,
-    /// Threads per warp.
-    pub warp_size: u32,
-    /// Streaming multiprocessors on the device (the simulator: CPU worker threads).
-    pub multiprocessor_count: u32,
-    /// Whether the device can run cooperative launches (`launch_cooperative`, kernels that
-    /// call `this_grid().sync()`).
-    pub cooperative_launch: bool,
-}
-
-impl DeviceLimits {
-    /// CUDA's usual limits (every GPU since compute capability 3.0), which the simulator
-    /// enforces so a configuration that runs there also launches on a GPU; shared memory
-    /// above 48 KiB per block up to an H100's opt-in limit of 227 KiB.
-    pub const SIMULATOR: DeviceLimits = DeviceLimits {
-        max_threads_per_block: 1024,
-        max_block_dim: Dim3::new(1024, 1024, 64),
-        max_grid_dim: Dim3::new(i32::MAX as u32, 65535, 65535),
-        max_shared_mem_per_block: 48 * 1024,
-        max_shared_mem_per_block_optin: 227 * 1024,
-        warp_size: 32,
-        multiprocessor_count: 1,
-        cooperative_launch: true,
-    };
 }
 
 /// A device that runs kernels: a CUDA GPU or the CPU simulator. Cheap to clone (an `Arc`).
@@ -77,35 +38,12 @@ pub struct Device {
     pub(crate) inner: Arc<Inner>,
 }
 
+/// A device's backend and its state; the variants are named as [`Backend`]'s.
 // Behind the `Arc` of `Device`: the variants' sizes do not matter.
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum Inner {
     Cuda(CudaDevice),
-    Sim(SimDevice),
-}
-
-/// A GPU: its context, the stream every operation of this `Device` is ordered on, and
-/// what was read from the driver once.
-pub(crate) struct CudaDevice {
-    pub(crate) stream: Arc<CudaStream>,
-    pub(crate) name: String,
-    pub(crate) compute_capability: (u32, u32),
-    pub(crate) limits: DeviceLimits,
-    /// Kernels compiled and loaded into this context.
-    pub(crate) functions: FunctionCache,
-    /// Bounds-check records of the kernels launched since the last synchronisation.
-    pub(crate) bounds: crate::launch::bounds::ArmedRecords,
-    /// The last launch, and whether a fault has lost the context.
-    pub(crate) faults: crate::fault::FaultState,
-}
-
-pub(crate) struct SimDevice {
-    pub(crate) name: String,
-    pub(crate) limits: DeviceLimits,
-    /// CPU threads that run blocks in parallel.
-    pub(crate) workers: usize,
-    /// Checks and thread order.
-    pub(crate) options: SimOptions,
+    Simulator(SimDevice),
 }
 
 impl Device {
@@ -131,21 +69,7 @@ impl Device {
     /// The CUDA GPU with index `ordinal`, on its primary context and default stream.
     /// [`Error::NoDevice`] when there is no driver, no such GPU, or the driver fails.
     pub fn cuda(ordinal: usize) -> Result<Device> {
-        if !driver_library_present() {
-            return Err(Error::NoDevice {
-                reason: "the CUDA driver library (libcuda.so / nvcuda.dll) was not found".into(),
-            });
-        }
-        // cudarc panics where a driver symbol is missing (an older driver); a device that
-        // cannot be opened must be an `Err`, never a crash.
-        std::panic::catch_unwind(|| open_cuda(ordinal)).unwrap_or_else(|payload| {
-            Err(Error::NoDevice {
-                reason: format!(
-                    "the CUDA driver could not be used: {}",
-                    panic_message(&*payload)
-                ),
-            })
-        })
+        Ok(Device::from(Inner::Cuda(CudaDevice::open(ordinal)?)))
     }
 
     /// The CPU simulator, running blocks on every available core, with the options the
@@ -157,57 +81,20 @@ impl Device {
 
     /// The CPU simulator with `options`, whatever the environment says.
     pub fn simulator_with(options: SimOptions) -> Device {
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let limits = DeviceLimits {
-            multiprocessor_count: u32::try_from(workers).unwrap_or(u32::MAX),
-            ..DeviceLimits::SIMULATOR
-        };
-        let name = format!("warpspeed simulator ({workers} CPU threads)");
-        Device {
-            inner: Arc::new(Inner::Sim(SimDevice {
-                name,
-                limits,
-                workers,
-                options,
-            })),
-        }
+        Device::from(Inner::Simulator(SimDevice::new(options)))
     }
 
     /// Adopts a cudarc stream: kernels, copies and allocations of this `Device` are ordered
     /// on `stream`, so a cudarc program can move to warpspeed one kernel at a time.
     pub fn from_cudarc_stream(stream: Arc<CudaStream>) -> Result<Device> {
-        let ctx = stream.context().clone();
-        let driver = |what: &str| {
-            let what = what.to_string();
-            move |source| Error::Driver {
-                kernel: None,
-                what,
-                source,
-            }
-        };
-        let name = ctx.name().map_err(driver("reading the device name"))?;
-        let (major, minor) = ctx
-            .compute_capability()
-            .map_err(driver("reading the compute capability"))?;
-        let limits = read_limits(&ctx)?;
-        Ok(Device {
-            inner: Arc::new(Inner::Cuda(CudaDevice {
-                stream,
-                name,
-                compute_capability: (major as u32, minor as u32),
-                limits,
-                functions: FunctionCache::default(),
-                bounds: Default::default(),
-                faults: Default::default(),
-            })),
-        })
+        Ok(Device::from(Inner::Cuda(CudaDevice::from_stream(stream)?)))
     }
 
     /// Which backend runs this device's kernels.
     pub fn backend(&self) -> Backend {
         match &*self.inner {
             Inner::Cuda(_) => Backend::Cuda,
-            Inner::Sim(_) => Backend::Simulator,
+            Inner::Simulator(_) => Backend::Simulator,
         }
     }
 
@@ -215,7 +102,7 @@ impl Device {
     pub fn name(&self) -> &str {
         match &*self.inner {
             Inner::Cuda(cuda) => &cuda.name,
-            Inner::Sim(sim) => &sim.name,
+            Inner::Simulator(sim) => &sim.name,
         }
     }
 
@@ -223,7 +110,7 @@ impl Device {
     pub fn compute_capability(&self) -> Option<(u32, u32)> {
         match &*self.inner {
             Inner::Cuda(cuda) => Some(cuda.compute_capability),
-            Inner::Sim(_) => None,
+            Inner::Simulator(_) => None,
         }
     }
 
@@ -231,7 +118,7 @@ impl Device {
     pub fn limits(&self) -> &DeviceLimits {
         match &*self.inner {
             Inner::Cuda(cuda) => &cuda.limits,
-            Inner::Sim(sim) => &sim.limits,
+            Inner::Simulator(sim) => &sim.limits,
         }
     }
 
@@ -240,7 +127,7 @@ impl Device {
     pub fn synchronize(&self) -> Result<()> {
         match &*self.inner {
             Inner::Cuda(cuda) => cuda.synchronize("synchronizing the device"),
-            Inner::Sim(_) => Ok(()),
+            Inner::Simulator(_) => Ok(()),
         }
     }
 
@@ -248,7 +135,7 @@ impl Device {
     pub fn cuda_stream(&self) -> Option<&Arc<CudaStream>> {
         match &*self.inner {
             Inner::Cuda(cuda) => Some(&cuda.stream),
-            Inner::Sim(_) => None,
+            Inner::Simulator(_) => None,
         }
     }
 
@@ -256,11 +143,8 @@ impl Device {
     /// context and stream, or both simulators (simulated memory is host memory).
     pub(crate) fn shares_memory_with(&self, other: &Device) -> bool {
         match (&*self.inner, &*other.inner) {
-            (Inner::Cuda(a), Inner::Cuda(b)) => {
-                a.stream.context().cu_ctx() == b.stream.context().cu_ctx()
-                    && a.stream.cu_stream() == b.stream.cu_stream()
-            }
-            (Inner::Sim(_), Inner::Sim(_)) => true,
+            (Inner::Cuda(a), Inner::Cuda(b)) => a.same_memory(b),
+            (Inner::Simulator(_), Inner::Simulator(_)) => true,
             _ => false,
         }
     }
@@ -268,36 +152,17 @@ impl Device {
     /// Says which device this is, for error messages.
     pub(crate) fn describe(&self) -> String {
         match &*self.inner {
-            Inner::Cuda(cuda) => {
-                let (major, minor) = cuda.compute_capability;
-                format!(
-                    "CUDA device {} ({}, sm_{major}{minor})",
-                    cuda.stream.context().ordinal(),
-                    cuda.name
-                )
-            }
-            Inner::Sim(_) => "the simulator".into(),
+            Inner::Cuda(cuda) => cuda.describe(),
+            Inner::Simulator(_) => "the simulator".into(),
         }
     }
 }
 
-impl CudaDevice {
-    /// Synchronizes the stream and surfaces errors cudarc recorded along the way.
-    pub(crate) fn synchronize(&self, what: &str) -> Result<()> {
-        self.faults.check()?;
-        let wrap = |source| {
-            self.faults.classify(
-                source,
-                &format!(
-                    "{what} (the error may come from an earlier asynchronous kernel launch or copy)"
-                ),
-            )
-        };
-        self.stream.synchronize().map_err(wrap)?;
-        self.stream.context().check_err().map_err(wrap)?;
-        // The records are read with the raw driver API, which needs the context current.
-        self.stream.context().bind_to_thread().map_err(wrap)?;
-        self.bounds.check()
+impl From<Inner> for Device {
+    fn from(inner: Inner) -> Device {
+        Device {
+            inner: Arc::new(inner),
+        }
     }
 }
 
@@ -311,74 +176,10 @@ impl std::fmt::Debug for Device {
     }
 }
 
-/// Whether libcuda can be loaded; asked once per process (loading it is not free).
-fn driver_library_present() -> bool {
-    static PRESENT: OnceLock<bool> = OnceLock::new();
-    // SAFETY: `is_culib_present` only tries to dlopen the driver library by its usual
-    // names and drops it again; it has no preconditions.
-    *PRESENT.get_or_init(|| unsafe { cudarc::driver::sys::is_culib_present() })
-}
-
-/// Opens GPU `ordinal`: init, count, primary context, default stream.
-fn open_cuda(ordinal: usize) -> Result<Device> {
-    let no_device = |what: &str| {
-        let what = what.to_string();
-        move |e: cudarc::driver::DriverError| Error::NoDevice {
-            reason: format!("{what} failed: {e}"),
-        }
-    };
-    cudarc::driver::result::init().map_err(no_device("initializing the CUDA driver (cuInit)"))?;
-    let count = CudaContext::device_count().map_err(no_device("counting GPUs"))?;
-    if count <= 0 {
-        return Err(Error::NoDevice {
-            reason: "the CUDA driver is installed but found no GPU".into(),
-        });
-    }
-    if ordinal >= count as usize {
-        return Err(Error::NoDevice {
-            reason: format!("GPU {ordinal} was asked for, but the driver found only {count}"),
-        });
-    }
-    let ctx = CudaContext::new(ordinal).map_err(no_device("creating a CUDA context"))?;
-    Device::from_cudarc_stream(ctx.default_stream())
-}
-
-/// Reads the launch limits from the driver.
-fn read_limits(ctx: &Arc<CudaContext>) -> Result<DeviceLimits> {
-    let get = |attr: Attr| -> Result<u32> {
-        ctx.attribute(attr)
-            .map(|v| v.max(0) as u32)
-            .map_err(|source| Error::Driver {
-                kernel: None,
-                what: format!("reading device attribute {attr:?}"),
-                source,
-            })
-    };
-    Ok(DeviceLimits {
-        max_threads_per_block: get(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?,
-        max_block_dim: Dim3::new(
-            get(Attr::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X)?,
-            get(Attr::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y)?,
-            get(Attr::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z)?,
-        ),
-        max_grid_dim: Dim3::new(
-            get(Attr::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)?,
-            get(Attr::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)?,
-            get(Attr::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)?,
-        ),
-        max_shared_mem_per_block: get(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?,
-        max_shared_mem_per_block_optin: get(
-            Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-        )?,
-        warp_size: get(Attr::CU_DEVICE_ATTRIBUTE_WARP_SIZE)?,
-        multiprocessor_count: get(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
-        cooperative_launch: get(Attr::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)? != 0,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dim::Dim3;
 
     fn gpu_required() -> bool {
         std::env::var("WARPSPEED_REQUIRE_GPU").is_ok_and(|v| v == "1")

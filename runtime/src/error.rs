@@ -4,9 +4,10 @@
 //! launch configuration over the device's limits, an out-of-bounds access, a driver error —
 //! is one [`Error`] variant that carries the evidence a person needs to fix it: the kernel's
 //! name, the NVRTC log, the configuration and the limit it broke, the index and the line.
+//! A leaf: it imports only the other leaves (`dim`, `config`, `diagnostics`).
 
-use crate::kernel_abi::Dim3;
-use crate::launch::LaunchConfig;
+use crate::config::LaunchConfig;
+use crate::dim::Dim3;
 
 /// `Result` with warpspeed's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -49,7 +50,7 @@ pub enum Error {
     /// warning at its Rust file:line, with the generated C line it is about.
     #[error(
         "{}",
-        crate::compile::compile_message(kernel, diagnostics, log, options)
+        crate::diagnostics::compile_message(kernel, diagnostics, log, options)
     )]
     Compile {
         /// The kernel's Rust name.
@@ -59,7 +60,7 @@ pub enum Error {
         /// The NVRTC options used.
         options: Vec<String>,
         /// The log read message by message, each placed in the Rust and the generated C.
-        diagnostics: Vec<crate::compile::Diagnostic>,
+        diagnostics: Vec<crate::diagnostics::Diagnostic>,
     },
 
     /// An NVRTC call other than the compilation itself failed.
@@ -252,15 +253,17 @@ pub enum Error {
     /// A kernel faulted on the GPU (an illegal address in `unchecked` code, a trap): CUDA's
     /// context is lost, and this device cannot be used again in this process.
     #[error(
-        "kernel `{kernel}` ({config}) faulted on the GPU, seen while {what}: {source}\n\
+        "kernel `{kernel}` ({config}) faulted on the GPU, seen while {what}: {source}{}\n\
          the GPU's CUDA context is lost: CUDA cannot recover it, so every later call on this \
          device returns Error::ContextLost. Restart the process to use the GPU again. To find \
          the fault: run the kernel on the simulator (WARPSPEED_BACKEND=sim), which reports the \
          Rust line, or remove `unchecked` so the GPU reports out-of-bounds indices, or run under \
-         compute-sanitizer"
+         compute-sanitizer",
+        later_candidates(later)
     )]
     KernelFault {
-        /// The last kernel launched on the device before the fault.
+        /// The launch that faulted: the first one queued since the last successful
+        /// synchronisation (docs/runtime.md says why).
         kernel: String,
         /// Its launch configuration.
         config: String,
@@ -268,6 +271,11 @@ pub enum Error {
         what: String,
         /// The driver's error code.
         source: cudarc::driver::DriverError,
+        /// The launches queued after `kernel` and not synchronised either, each as
+        /// `kernel (config)` (past eight, the last entry counts the rest): the driver does
+        /// not say which launch faulted, so it may be one of these. Empty when `kernel`
+        /// is the only launch that could have faulted.
+        later: Vec<String>,
     },
 
     /// A call on a device whose CUDA context was lost earlier by a [`Error::KernelFault`].
@@ -307,13 +315,6 @@ impl RaceAccess {
     }
 }
 
-/// `(x, y, z)`, as CUDA tools print indices.
-impl std::fmt::Display for Dim3 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({}, {}, {})", self.x, self.y, self.z)
-    }
-}
-
 /// The text of a panic payload (`panic!("...")` gives a `&str` or a `String`).
 pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
@@ -338,6 +339,18 @@ pub struct DeclaredLen {
     pub file: String,
     /// The Rust line of the declaration.
     pub line: u32,
+}
+
+/// The part of [`Error::KernelFault`]'s message that names the other candidates.
+fn later_candidates(later: &[String]) -> String {
+    if later.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nit was the first launch since the last synchronisation; these launches queued after \
+         it may have faulted instead: {}",
+        later.join(", ")
+    )
 }
 
 /// The message of [`Error::SliceTooShort`].

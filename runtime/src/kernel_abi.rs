@@ -10,14 +10,15 @@
 //!
 //! Generated code reaches this module only through `warpspeed::__private`.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::LazyLock;
 
+pub use crate::cuda::compile::KernelOptions;
+pub use crate::dim::Dim3;
 pub use crate::half_types::{f16, f16_from_f64, f16x2};
+pub use crate::scalar::{Arg, KernelScalar};
 pub use crate::sim::{
-    capture_sim_prints, format_g, src_loc_by_id, AtomicArith, AtomicInt, AtomicScalar, AtomicSlice,
-    Slice, SliceMut, SrcLoc, ThreadCtx,
+    capture_sim_prints, format_g, sim_check_len, src_loc_by_id, AtomicArith, AtomicInt,
+    AtomicScalar, AtomicSlice, LenDecl, SimEntry, SimFuture, Slice, SliceMut, SrcLoc, ThreadCtx,
 };
 pub use crate::vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4};
 
@@ -90,15 +91,6 @@ impl ConstScalar for f64 {
     }
 }
 
-/// Compile-time options a kernel carries into NVRTC.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct KernelOptions {
-    /// `#[gpu_kernel(fast_math)]`: lets NVRTC contract `a * b + c`, flush denormals and use
-    /// approximate division and square root. Off by default, so `+ - * / sqrt` agree with
-    /// Rust bit for bit.
-    pub fast_math: bool,
-}
-
 /// Everything the runtime needs to compile and run one kernel.
 pub struct KernelDef {
     /// The Rust name of the kernel (`life`), for messages.
@@ -119,14 +111,6 @@ pub struct KernelDef {
     /// Starts one thread of the kernel on the CPU (simulator backend).
     pub sim: SimEntry,
 }
-
-/// One simulated thread of a kernel: a future the simulator polls until it completes or
-/// suspends at a sync point.
-pub type SimFuture<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
-
-/// The simulator entry of a kernel: reads the thread's arguments from its [`ThreadCtx`]
-/// and returns the thread's future (`Box::pin(__sim(ctx, ctx.arg_slice::<f32>(0), ..))`).
-pub type SimEntry = for<'a> fn(&'a ThreadCtx<'a>) -> SimFuture<'a>;
 
 /// Concatenates the prelude, the prototypes of every device function reachable from
 /// `root` (each once, in first-reached order) and then every definition, `root` last.
@@ -164,91 +148,3 @@ pub fn collect_source(root: &'static SourceItem) -> String {
 /// semantics (wrapping arithmetic, masked shifts, saturating float-to-int casts).
 /// It includes no header: NVRTC as users get it has none.
 pub const CUDA_PRELUDE: &str = include_str!("prelude.cuh");
-
-/// Three unsigned components, as CUDA's `dim3`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Dim3 {
-    pub x: u32,
-    pub y: u32,
-    pub z: u32,
-}
-
-impl Dim3 {
-    pub const fn new(x: u32, y: u32, z: u32) -> Self {
-        Dim3 { x, y, z }
-    }
-    /// `x * y * z`, the number of threads or blocks this size holds.
-    pub const fn count(&self) -> u64 {
-        self.x as u64 * self.y as u64 * self.z as u64
-    }
-}
-
-/// One packed kernel argument. Slices become (address, length): on the GPU a device
-/// pointer, on the simulator a host address. Scalars keep their bits in the low bytes
-/// (16 of them for the 16-byte vector types).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arg {
-    Slice { addr: u64, len: u64 },
-    Scalar { bits: u128, size: u8 },
-}
-
-impl Arg {
-    /// Reads a scalar back in the simulator entry.
-    pub fn scalar<T: KernelScalar>(&self) -> T {
-        match *self {
-            Arg::Scalar { bits, .. } => T::from_bits128(bits),
-            Arg::Slice { .. } => unreachable!("kernel ABI mismatch: slice where a scalar belongs"),
-        }
-    }
-}
-
-/// Types a kernel takes by value or as slice elements: the scalars, the half types and the
-/// vector types ([`Vector`](crate::Vector)), each plain data of its C type's size (at most
-/// 16 bytes) and aligned to its size.
-pub trait KernelScalar: Copy + Send + Sync + 'static {
-    /// The C spelling, for messages.
-    const C_NAME: &'static str;
-    /// The value's bits in the low `size_of::<Self>()` bytes (its memory, little endian);
-    /// of a 16-byte vector type the low 8 bytes (lanes `x` and `y` of an `f32x4`; all
-    /// of them: [`KernelScalar::to_bits128`]).
-    fn to_bits(self) -> u64;
-    /// The inverse of [`KernelScalar::to_bits`] (a 16-byte vector's high 8 bytes zero).
-    fn from_bits(bits: u64) -> Self;
-    /// All of the value's bits, as [`KernelScalar::to_bits`] for every size up to 16
-    /// bytes: what a kernel argument and an element of simulated memory hold.
-    fn to_bits128(self) -> u128 {
-        u128::from(self.to_bits())
-    }
-    /// The inverse of [`KernelScalar::to_bits128`].
-    fn from_bits128(bits: u128) -> Self {
-        Self::from_bits(bits as u64)
-    }
-}
-
-macro_rules! kernel_scalar {
-    ($($t:ty => $c:literal, |$v:ident| $to:expr, |$b:ident| $from:expr;)*) => {$(
-        impl KernelScalar for $t {
-            const C_NAME: &'static str = $c;
-            fn to_bits(self) -> u64 { let $v = self; $to }
-            fn from_bits($b: u64) -> Self { $from }
-        }
-    )*};
-}
-
-kernel_scalar! {
-    bool => "bool", |v| v as u64, |b| b != 0;
-    i8 => "signed char", |v| v as u8 as u64, |b| b as u8 as i8;
-    i16 => "short", |v| v as u16 as u64, |b| b as u16 as i16;
-    i32 => "int", |v| v as u32 as u64, |b| b as u32 as i32;
-    i64 => "long long", |v| v as u64, |b| b as i64;
-    isize => "long long", |v| v as u64, |b| b as isize;
-    u8 => "unsigned char", |v| v as u64, |b| b as u8;
-    u16 => "unsigned short", |v| v as u64, |b| b as u16;
-    u32 => "unsigned int", |v| v as u64, |b| b as u32;
-    u64 => "unsigned long long", |v| v, |b| b;
-    usize => "unsigned long long", |v| v as u64, |b| b as usize;
-    f32 => "float", |v| v.to_bits() as u64, |b| f32::from_bits(b as u32);
-    f64 => "double", |v| v.to_bits(), |b| f64::from_bits(b);
-    f16 => "ws_f16", |v| u64::from(v.to_bits()), |b| f16::from_bits(b as u16);
-    f16x2 => "ws_f16x2", |v| u64::from(v.to_bits()), |b| f16x2::from_bits(b as u32);
-}

@@ -6,6 +6,12 @@
 //! device's limits, fetches the kernel's module from the in-memory cache, the disk cache or
 //! NVRTC (in that order), and launches it — or runs the kernel's simulator entry on the CPU.
 //!
+//! Layout (docs/runtime.md draws it): leaf modules at the bottom (`dim`, `config`,
+//! `validate`, `error`, `scalar`, the value types, `diagnostics`); the two backends,
+//! `cuda/` and `sim/`, side by side and importing only leaves; on top `Device`
+//! (`device.rs`), `DeviceBuffer` (`memory.rs`) and the launch path (`launch/`), the only
+//! code that matches on the backend.
+//!
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
 //! disables the disk cache, whose directory is `WARPSPEED_CACHE_DIR` (else
 //! `$XDG_CACHE_HOME/warpspeed`, else `~/.cache/warpspeed`); `WARPSPEED_LOG_NVRTC=1` prints
@@ -15,25 +21,32 @@
 //! shuffled by the seed, to shake out order-dependent bugs); see [`SimOptions`] and
 //! docs/simulator.md.
 
-pub mod compile;
+mod config;
+mod cuda;
 mod device;
+mod diagnostics;
+mod dim;
 mod error;
-mod fault;
 mod half_types;
 mod kernel_abi;
 mod launch;
 mod memory;
+mod scalar;
 mod sim;
+mod validate;
 mod vector_types;
 
-pub use device::{Backend, Device, DeviceLimits};
+pub use config::{DeviceLimits, LaunchConfig};
+pub use cuda::compile;
+pub use device::{Backend, Device};
+pub use dim::Dim3;
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
 pub use half;
 pub use half_types::{f16, f16_from_f64, f16x2};
-pub use kernel_abi::{Dim3, KernelOptions, KernelScalar};
-pub use launch::LaunchConfig;
+pub use kernel_abi::KernelOptions;
 pub use memory::DeviceBuffer;
+pub use scalar::KernelScalar;
 pub use sim::SimOptions;
 pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
 
@@ -41,6 +54,6 @@ pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::kernel_abi::*;
-    pub use crate::launch::len::{check_len, sim_check_len, LenDecl};
+    pub use crate::launch::len::check_len;
     pub use crate::launch::{launch, launch_cooperative, KernelArgs};
 }

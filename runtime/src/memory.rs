@@ -1,20 +1,17 @@
 //! Device memory: [`DeviceBuffer<T>`], a typed array on a GPU or in simulated memory.
 //!
-//! On a GPU the buffer is a cudarc `CudaSlice<u8>` of `len * size_of::<T>()` bytes (bytes,
-//! because cudarc's `DeviceRepr` is not a bound of [`KernelScalar`]; every scalar kernels
-//! use is plain data of its C size). On the simulator it is a host allocation owned through
-//! a raw pointer: simulated threads write it through raw pointers while the host holds a
-//! `&DeviceBuffer`, so no Rust reference to its elements exists during a launch.
+//! One of the three places that match on the backend (with `device.rs` and `launch/`):
+//! each operation here picks the backend and hands the work to it. On a GPU the buffer is
+//! a `cuda::CudaBuffer` (bytes, `cuda/memory.rs`); on the simulator a `sim::HostAlloc`
+//! (`sim/memory.rs`). A buffer's storage always belongs to its device's backend.
 
-use std::alloc::Layout;
-use std::any::TypeId;
-use std::ptr::NonNull;
+use cudarc::driver::{CudaSlice, SyncOnDrop};
 
-use cudarc::driver::CudaSlice;
-
+use crate::cuda::{self, CudaBuffer};
 use crate::device::{Device, Inner};
 use crate::error::{Error, Result};
-use crate::kernel_abi::KernelScalar;
+use crate::scalar::KernelScalar;
+use crate::sim::HostAlloc;
 use crate::vector_types::{whole_vectors, Vector};
 
 /// An array of `T` in a device's memory.
@@ -29,136 +26,34 @@ use crate::vector_types::{whole_vectors, Vector};
 /// # Ok(()) }
 /// ```
 pub struct DeviceBuffer<T: KernelScalar> {
-    pub(crate) device: Device,
+    device: Device,
     len: usize,
-    pub(crate) storage: Storage<T>,
+    storage: Storage<T>,
 }
 
-pub(crate) enum Storage<T> {
-    Cuda(CudaSlice<u8>),
-    Host(HostAlloc<T>),
-}
-
-/// `len` elements of `T` in a host allocation aligned as `cudaMalloc`'s (256 bytes), held
-/// as a raw pointer. The alignment lets [`DeviceBuffer::into_vectors`] view the memory of
-/// a buffer of `f32` as `f32x4` on the simulator as on a GPU.
-pub(crate) struct HostAlloc<T> {
-    ptr: NonNull<T>,
-    len: usize,
-    layout: Layout,
-}
-
-/// The alignment of simulated device memory: `cudaMalloc`'s.
-const HOST_ALIGN: usize = 256;
-
-// SAFETY: HostAlloc owns its elements like a `Box<[T]>`; T is Send + Sync (KernelScalar).
-unsafe impl<T: Send> Send for HostAlloc<T> {}
-// SAFETY: shared access only reads, except from simulated kernels, which the launch API
-// lets write only through a `&mut DeviceBuffer`.
-unsafe impl<T: Sync> Sync for HostAlloc<T> {}
-
-impl<T: KernelScalar> HostAlloc<T> {
-    /// `len` elements of zero bits (`0`, `0.0`, `false`: a valid value of every kernel
-    /// scalar).
-    fn zeroed(len: usize) -> Self {
-        let bytes = byte_len::<T>(len).max(1);
-        let layout = Layout::from_size_align(bytes, HOST_ALIGN.max(std::mem::align_of::<T>()))
-            .expect("buffer size overflows isize");
-        // SAFETY: the layout has a non-zero size.
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        HostAlloc { ptr, len, layout }
-    }
-
-    /// A copy of `data`.
-    fn from_slice(data: &[T]) -> Self {
-        let mut a = Self::zeroed(data.len());
-        a.as_mut_slice().copy_from_slice(data);
-        a
-    }
-
-    /// The same memory as `len` elements of `U` (same bytes, alignment checked by the
-    /// caller).
-    fn cast<U>(self, len: usize) -> HostAlloc<U> {
-        let this = std::mem::ManuallyDrop::new(self);
-        HostAlloc {
-            ptr: this.ptr.cast(),
-            len,
-            layout: this.layout,
-        }
-    }
-}
-
-impl<T> HostAlloc<T> {
-    /// The address simulated kernels use.
-    pub(crate) fn addr(&self) -> u64 {
-        self.ptr.as_ptr() as usize as u64
-    }
-
-    /// The elements. Only while no simulated kernel runs: launches are synchronous and
-    /// kernels write only buffers borrowed mutably, so a `&self` caller cannot overlap one.
-    fn as_slice(&self) -> &[T] {
-        // SAFETY: ptr/len describe initialised elements of a live allocation; no writer
-        // exists while `&self` is held outside a launch (see above).
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-
-    fn as_mut_slice(&mut self) -> &mut [T] {
-        // SAFETY: as above, and `&mut self` excludes every other access.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl<T> Drop for HostAlloc<T> {
-    fn drop(&mut self) {
-        // Kernel scalars are `Copy`: nothing to drop but the memory.
-        // SAFETY: allocated in `zeroed` with this layout, freed once, here.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) }
-    }
+/// A buffer's memory, on its device's backend.
+enum Storage<T> {
+    Cuda(CudaBuffer),
+    Simulator(HostAlloc<T>),
 }
 
 impl Device {
     /// Copies `data` into a new buffer on this device.
     pub fn upload<T: KernelScalar>(&self, data: &[T]) -> Result<DeviceBuffer<T>> {
         let storage = match &*self.inner {
-            Inner::Cuda(cuda) => {
-                cuda.faults.check()?;
-                let bytes = to_bytes(data);
-                let slice = cuda
-                    .stream
-                    .clone_htod(&*bytes)
-                    .map_err(driver("uploading a buffer"))?;
-                Storage::Cuda(slice)
-            }
-            Inner::Sim(_) => Storage::Host(HostAlloc::from_slice(data)),
+            Inner::Cuda(cuda) => Storage::Cuda(cuda.upload(data)?),
+            Inner::Simulator(_) => Storage::Simulator(HostAlloc::from_slice(data)),
         };
-        Ok(DeviceBuffer {
-            device: self.clone(),
-            len: data.len(),
-            storage,
-        })
+        Ok(self.buffer(data.len(), storage))
     }
 
     /// A new buffer of `len` zeros (`0`, `0.0`, `false`).
     pub fn zeros<T: KernelScalar>(&self, len: usize) -> Result<DeviceBuffer<T>> {
         let storage = match &*self.inner {
-            Inner::Cuda(cuda) => {
-                cuda.faults.check()?;
-                let slice = cuda
-                    .stream
-                    .alloc_zeros::<u8>(byte_len::<T>(len))
-                    .map_err(driver("allocating a buffer"))?;
-                Storage::Cuda(slice)
-            }
-            Inner::Sim(_) => Storage::Host(HostAlloc::zeroed(len)),
+            Inner::Cuda(cuda) => Storage::Cuda(cuda.zeros::<T>(len)?),
+            Inner::Simulator(_) => Storage::Simulator(HostAlloc::zeroed(len)),
         };
-        Ok(DeviceBuffer {
-            device: self.clone(),
-            len,
-            storage,
-        })
+        Ok(self.buffer(len, storage))
     }
 
     /// A new buffer on this device holding a copy of `buf` (device to device).
@@ -171,19 +66,21 @@ impl Device {
             });
         }
         let storage = match (&*self.inner, &buf.storage) {
-            (Inner::Cuda(cuda), Storage::Cuda(src)) => Storage::Cuda(
-                cuda.stream
-                    .clone_dtod(src)
-                    .map_err(driver("copying a buffer on the device"))?,
-            ),
-            (_, Storage::Host(src)) => Storage::Host(HostAlloc::from_slice(src.as_slice())),
-            (Inner::Sim(_), Storage::Cuda(_)) => unreachable!("checked by shares_memory_with"),
+            (Inner::Cuda(cuda), Storage::Cuda(src)) => Storage::Cuda(cuda.copy(src)?),
+            (Inner::Simulator(_), Storage::Simulator(src)) => {
+                Storage::Simulator(HostAlloc::from_slice(src.as_slice()))
+            }
+            _ => unreachable!("checked by shares_memory_with"),
         };
-        Ok(DeviceBuffer {
+        Ok(self.buffer(buf.len, storage))
+    }
+
+    fn buffer<T: KernelScalar>(&self, len: usize, storage: Storage<T>) -> DeviceBuffer<T> {
+        DeviceBuffer {
             device: self.clone(),
-            len: buf.len,
+            len,
             storage,
-        })
+        }
     }
 }
 
@@ -215,40 +112,12 @@ impl<T: KernelScalar> DeviceBuffer<T> {
     pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
         check_len("copy_to_host", self.len, dst.len())?;
         match (&self.storage, &*self.device.inner) {
-            (Storage::Cuda(src), Inner::Cuda(cuda)) => {
-                cuda.faults.check()?;
-                // A fault of an earlier kernel may surface at this copy.
-                let driver = |what: &'static str| move |e| cuda.faults.classify(e, what);
-                if is_plain::<T>() {
-                    // SAFETY: T is a primitive integer or float (checked by TypeId): it has
-                    // no padding and every bit pattern is a valid value.
-                    let bytes = unsafe {
-                        std::slice::from_raw_parts_mut(
-                            dst.as_mut_ptr().cast::<u8>(),
-                            std::mem::size_of_val(dst),
-                        )
-                    };
-                    if !bytes.is_empty() {
-                        cuda.stream
-                            .memcpy_dtoh(src, bytes)
-                            .map_err(driver("downloading a buffer"))?;
-                    }
-                } else {
-                    let bytes = cuda
-                        .stream
-                        .clone_dtoh(src)
-                        .map_err(driver("downloading a buffer"))?;
-                    from_bytes(&bytes, dst);
-                }
-                cuda.synchronize("downloading a buffer")
-            }
-            (Storage::Host(src), _) => {
+            (Storage::Cuda(src), Inner::Cuda(cuda)) => cuda.download(src, dst),
+            (Storage::Simulator(src), Inner::Simulator(_)) => {
                 dst.copy_from_slice(src.as_slice());
                 Ok(())
             }
-            (Storage::Cuda(_), Inner::Sim(_)) => {
-                unreachable!("a CUDA buffer always has a CUDA device")
-            }
+            _ => unreachable!("a buffer's storage is its device's backend"),
         }
     }
 
@@ -256,30 +125,52 @@ impl<T: KernelScalar> DeviceBuffer<T> {
     pub fn copy_from_host(&mut self, src: &[T]) -> Result<()> {
         check_len("copy_from_host", self.len, src.len())?;
         match (&mut self.storage, &*self.device.inner) {
-            (Storage::Cuda(dst), Inner::Cuda(cuda)) => {
-                cuda.faults.check()?;
-                if !src.is_empty() {
-                    cuda.stream
-                        .memcpy_htod(&*to_bytes(src), dst)
-                        .map_err(driver("uploading into a buffer"))?;
-                }
-                Ok(())
-            }
-            (Storage::Host(dst), _) => {
+            (Storage::Cuda(dst), Inner::Cuda(cuda)) => cuda.upload_into(src, dst),
+            (Storage::Simulator(dst), Inner::Simulator(_)) => {
                 dst.as_mut_slice().copy_from_slice(src);
                 Ok(())
             }
-            (Storage::Cuda(_), Inner::Sim(_)) => {
-                unreachable!("a CUDA buffer always has a CUDA device")
-            }
+            _ => unreachable!("a buffer's storage is its device's backend"),
         }
+    }
+
+    /// The buffer as a kernel argument: its address (device pointer or simulated host
+    /// address), on a GPU cudarc's record that orders other streams after the launch
+    /// (kept until the launch is queued), and its device.
+    pub(crate) fn arg(&self) -> (u64, Option<SyncOnDrop<'_>>, &Device) {
+        let (addr, guard) = match (&self.storage, &*self.device.inner) {
+            (Storage::Cuda(bytes), Inner::Cuda(cuda)) => {
+                let (addr, guard) = cuda.arg(bytes);
+                (addr, Some(guard))
+            }
+            (Storage::Simulator(host), Inner::Simulator(_)) => (host.addr(), None),
+            _ => unreachable!("a buffer's storage is its device's backend"),
+        };
+        (addr, guard, &self.device)
+    }
+
+    /// [`DeviceBuffer::arg`] for a kernel that writes the buffer.
+    pub(crate) fn arg_mut(&mut self) -> (u64, Option<SyncOnDrop<'_>>, &Device) {
+        let DeviceBuffer {
+            device, storage, ..
+        } = self;
+        let device: &Device = device;
+        let (addr, guard) = match (storage, &*device.inner) {
+            (Storage::Cuda(bytes), Inner::Cuda(cuda)) => {
+                let (addr, guard) = cuda.arg_mut(bytes);
+                (addr, Some(guard))
+            }
+            (Storage::Simulator(host), Inner::Simulator(_)) => (host.addr(), None),
+            _ => unreachable!("a buffer's storage is its device's backend"),
+        };
+        (addr, guard, device)
     }
 
     /// The underlying cudarc allocation (bytes) of a GPU buffer; `None` on the simulator.
     pub fn cuda_bytes(&self) -> Option<&CudaSlice<u8>> {
         match &self.storage {
             Storage::Cuda(slice) => Some(slice),
-            Storage::Host(_) => None,
+            Storage::Simulator(_) => None,
         }
     }
 }
@@ -313,20 +204,15 @@ impl<L: KernelScalar> DeviceBuffer<L> {
             Storage::Cuda(bytes) => {
                 // cudarc's allocations are whole `cuMemAlloc`/`cuMemAllocAsync` blocks
                 // (never views into another): 256-byte aligned, which this checks.
-                let addr = {
-                    let stream = bytes.stream().clone();
-                    let (ptr, _sync) = cudarc::driver::DevicePtr::device_ptr(&bytes, &stream);
-                    ptr
-                };
                 assert_eq!(
-                    addr % std::mem::align_of::<V>() as u64,
+                    cuda::address(&bytes) % std::mem::align_of::<V>() as u64,
                     0,
                     "a device allocation not aligned for {}",
                     V::C_NAME
                 );
                 Storage::Cuda(bytes)
             }
-            Storage::Host(host) => Storage::Host(host.cast::<V>(len)),
+            Storage::Simulator(host) => Storage::Simulator(host.cast::<V>(len)),
         };
         Ok(DeviceBuffer {
             device,
@@ -345,7 +231,7 @@ impl<L: KernelScalar> DeviceBuffer<L> {
         } = vectors;
         let storage = match storage {
             Storage::Cuda(bytes) => Storage::Cuda(bytes),
-            Storage::Host(host) => Storage::Host(host.cast::<L>(len)),
+            Storage::Simulator(host) => Storage::Simulator(host.cast::<L>(len)),
         };
         DeviceBuffer {
             device,
@@ -376,79 +262,5 @@ fn check_len(what: &str, expected: usize, found: usize) -> Result<()> {
             expected,
             found,
         })
-    }
-}
-
-fn driver(what: &'static str) -> impl Fn(cudarc::driver::DriverError) -> Error {
-    move |source| Error::Driver {
-        kernel: None,
-        what: what.into(),
-        source,
-    }
-}
-
-fn byte_len<T>(len: usize) -> usize {
-    len * std::mem::size_of::<T>()
-}
-
-/// Whether `T` is a primitive integer or float, `f16`/`f16x2` (16-bit words) or a vector
-/// type: no padding, every bit pattern valid, so its memory may be viewed as bytes both
-/// ways.
-/// (`bool` is not: not every byte is a valid `bool`.)
-fn is_plain<T: 'static>() -> bool {
-    let id = TypeId::of::<T>();
-    [
-        TypeId::of::<i8>(),
-        TypeId::of::<i16>(),
-        TypeId::of::<i32>(),
-        TypeId::of::<i64>(),
-        TypeId::of::<isize>(),
-        TypeId::of::<u8>(),
-        TypeId::of::<u16>(),
-        TypeId::of::<u32>(),
-        TypeId::of::<u64>(),
-        TypeId::of::<usize>(),
-        TypeId::of::<f32>(),
-        TypeId::of::<f64>(),
-        TypeId::of::<crate::f16>(),
-        TypeId::of::<crate::f16x2>(),
-        TypeId::of::<crate::f32x2>(),
-        TypeId::of::<crate::f32x4>(),
-        TypeId::of::<crate::u32x2>(),
-        TypeId::of::<crate::u32x4>(),
-        TypeId::of::<crate::i32x2>(),
-        TypeId::of::<crate::i32x4>(),
-        TypeId::of::<crate::f64x2>(),
-    ]
-    .contains(&id)
-}
-
-/// `data` as the bytes the GPU sees: borrowed for plain types, packed through
-/// `to_bits` otherwise (the low `size_of::<T>()` bytes, little endian).
-fn to_bytes<T: KernelScalar>(data: &[T]) -> std::borrow::Cow<'_, [u8]> {
-    if is_plain::<T>() {
-        // SAFETY: plain types have no padding, so every byte is initialized.
-        std::borrow::Cow::Borrowed(unsafe {
-            std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data))
-        })
-    } else {
-        let size = std::mem::size_of::<T>();
-        let mut out = Vec::with_capacity(std::mem::size_of_val(data));
-        for v in data {
-            let bits = v.to_bits128().to_le_bytes();
-            out.extend((0..size).map(|i| bits.get(i).copied().unwrap_or(0)));
-        }
-        std::borrow::Cow::Owned(out)
-    }
-}
-
-/// The inverse of [`to_bytes`] for non-plain types: each element through `from_bits`.
-fn from_bytes<T: KernelScalar>(bytes: &[u8], dst: &mut [T]) {
-    let size = std::mem::size_of::<T>();
-    for (v, chunk) in dst.iter_mut().zip(bytes.chunks_exact(size.max(1))) {
-        let mut bits = [0u8; 16];
-        let n = chunk.len().min(16);
-        bits[..n].copy_from_slice(&chunk[..n]);
-        *v = T::from_bits128(u128::from_le_bytes(bits));
     }
 }

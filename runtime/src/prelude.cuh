@@ -102,6 +102,10 @@ struct ws_oob_t {
     const char* decl;
 };
 __device__ ws_oob_t ws_oob;
+// Set by the host when it loads the module: a flag in page-locked host memory mapped into
+// the device, one per device. A written record also raises it, so a synchronisation reads
+// the records (a device-to-host copy each) only when one of them was written.
+__device__ unsigned int* ws_oob_dirty;
 __device__ __align__(16) unsigned long long ws_oob_sink[6144]; // 16: a vector store may land here
 // Inlined at each check (its stores stay in the cold branch): a call there costs the hot
 // path more (measured on an H200: Life with checks 1.28x unchecked with a call, 1.20x inlined).
@@ -112,6 +116,7 @@ __device__ __forceinline__ void ws_oob_record(unsigned long long i, unsigned lon
         ws_oob.thread[0] = threadIdx.x; ws_oob.thread[1] = threadIdx.y; ws_oob.thread[2] = threadIdx.z;
         __threadfence();
         atomicExch(&ws_oob.state, 2u);
+        if (ws_oob_dirty) { __threadfence_system(); *(volatile unsigned int*)ws_oob_dirty = 1u; }
     }
 }
 __device__ __forceinline__ void ws_oob_report(unsigned long long i, unsigned long long n, unsigned int line, const char* file) {

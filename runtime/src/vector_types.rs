@@ -17,7 +17,7 @@
 use std::ops::{Add, AddAssign, Mul, MulAssign, Sub, SubAssign};
 
 use crate::error::{Error, Result};
-use crate::kernel_abi::KernelScalar;
+use crate::scalar::KernelScalar;
 
 /// A vector type: `LANES` values of type [`Vector::Lane`] side by side, with no padding
 /// and aligned to its size. Implemented by [`f32x2`], [`f32x4`], [`u32x2`], [`u32x4`],

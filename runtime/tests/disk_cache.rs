@@ -119,7 +119,7 @@ fn damaged_entries_are_recompiled_never_loaded() {
     let other_key_entry = std::fs::read(cache.path(key((8, 0)))).unwrap();
     assert_ne!(other_key_entry, entry);
 
-    // The layout (runtime/src/compile/disk_cache.rs): magic (8 bytes), key (16), payload
+    // The layout (runtime/src/cuda/compile/disk_cache.rs): magic (8 bytes), key (16), payload
     // length (8), payload checksum (16), payload.
     const PAYLOAD: usize = 8 + 16 + 8 + 16;
     assert_eq!(&entry[PAYLOAD..], &good.cubin[..]);

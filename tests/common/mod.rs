@@ -135,3 +135,62 @@ pub fn nvrtc_compiles(kernels: &[(&str, &'static warpspeed::__private::KernelDef
         }
     }
 }
+
+/// Calls made one after another on a GPU whose context a launch of `kernel` with `cfg` has
+/// lost, without a synchronisation in between, as tests/fault_*.rs expect them: every call
+/// is `Ok` until the first that sees the fault, which is `Error::KernelFault` naming
+/// `kernel` and `cfg` (and, as later candidates, exactly the launches of `queued_after`
+/// that were queued before it), and every call after it is `Error::ContextLost` naming
+/// `kernel`. `calls` are `(what, result, is a launch of queued_after)`; at least one call
+/// must see the fault.
+#[allow(dead_code)] // only the fault tests use it
+pub fn assert_fault_seen_once(
+    kernel: &str,
+    cfg: warpspeed::LaunchConfig,
+    queued_after: (&str, warpspeed::LaunchConfig),
+    calls: Vec<(&str, warpspeed::Result<()>, bool)>,
+) {
+    let mut queued = Vec::new();
+    let mut seen = false;
+    for (what, result, is_later_launch) in calls {
+        match (seen, result) {
+            (false, Ok(())) => {
+                println!("{what}: Ok (the fault was not visible yet)");
+                if is_later_launch {
+                    queued.push(format!("{} ({})", queued_after.0, queued_after.1));
+                }
+            }
+            (false, Err(err)) => {
+                println!("{what}: {err}");
+                let text = err.to_string();
+                match err {
+                    warpspeed::Error::KernelFault {
+                        kernel: k,
+                        config,
+                        later,
+                        ..
+                    } => {
+                        assert_eq!(
+                            (k.as_str(), config),
+                            (kernel, cfg.to_string()),
+                            "{what}: {text}"
+                        );
+                        assert_eq!(later, queued, "{what}: {text}");
+                    }
+                    _ => panic!("{what}: expected KernelFault, got: {text}"),
+                }
+                assert!(
+                    text.contains("context is lost") && text.contains("Restart the process"),
+                    "{text}"
+                );
+                seen = true;
+            }
+            (true, Err(warpspeed::Error::ContextLost { first })) => {
+                println!("{what}: ContextLost ({first})");
+                assert!(first.contains(&format!("`{kernel}`")), "{what}: {first}")
+            }
+            (true, other) => panic!("{what}: expected ContextLost, got {other:?}"),
+        }
+    }
+    assert!(seen, "no call saw the fault of `{kernel}`");
+}

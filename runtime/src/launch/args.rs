@@ -5,11 +5,11 @@
 //! The buffers stay borrowed for the launch, so the memory cannot be freed under it, and
 //! the device each buffer belongs to is remembered for the launch to check.
 
-use cudarc::driver::{DevicePtr, DevicePtrMut, SyncOnDrop};
+use cudarc::driver::SyncOnDrop;
 
-use crate::device::{Device, Inner};
-use crate::kernel_abi::{Arg, KernelScalar};
-use crate::memory::{DeviceBuffer, Storage};
+use crate::device::Device;
+use crate::memory::DeviceBuffer;
+use crate::scalar::{Arg, KernelScalar};
 
 /// The arguments of one launch, in the kernel's parameter order.
 #[derive(Default)]
@@ -30,38 +30,16 @@ impl<'a> KernelArgs<'a> {
 
     /// A read-only slice parameter (`&[T]`).
     pub fn slice<T: KernelScalar>(&mut self, buf: &'a DeviceBuffer<T>) -> &mut Self {
-        let addr = match (&buf.storage, &*buf.device.inner) {
-            (Storage::Cuda(slice), Inner::Cuda(cuda)) => {
-                let (ptr, guard) = slice.device_ptr(&cuda.stream);
-                self._guards.push(guard);
-                ptr
-            }
-            (Storage::Host(host), _) => host.addr(),
-            (Storage::Cuda(_), Inner::Sim(_)) => {
-                unreachable!("a CUDA buffer always has a CUDA device")
-            }
-        };
-        self.push_slice(addr, buf.len(), &buf.device)
+        let (addr, guard, device) = buf.arg();
+        self._guards.extend(guard);
+        self.push_slice(addr, buf.len(), device)
     }
 
     /// A writable slice parameter (`&mut [T]`).
     pub fn slice_mut<T: KernelScalar>(&mut self, buf: &'a mut DeviceBuffer<T>) -> &mut Self {
         let len = buf.len();
-        let DeviceBuffer {
-            device, storage, ..
-        } = buf;
-        let device: &'a Device = device;
-        let addr = match (storage, &*device.inner) {
-            (Storage::Cuda(slice), Inner::Cuda(cuda)) => {
-                let (ptr, guard) = slice.device_ptr_mut(&cuda.stream);
-                self._guards.push(guard);
-                ptr
-            }
-            (Storage::Host(host), _) => host.addr(),
-            (Storage::Cuda(_), Inner::Sim(_)) => {
-                unreachable!("a CUDA buffer always has a CUDA device")
-            }
-        };
+        let (addr, guard, device) = buf.arg_mut();
+        self._guards.extend(guard);
         self.push_slice(addr, len, device)
     }
 

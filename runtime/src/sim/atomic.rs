@@ -13,7 +13,7 @@ use std::sync::atomic::{
 };
 
 use crate::half_types::{f16, f16x2};
-use crate::kernel_abi::KernelScalar;
+use crate::scalar::KernelScalar;
 
 /// Reads one element as a Relaxed atomic load of its width; a 16-byte vector
 /// ([`f32x4`](crate::f32x4), [`f64x2`](crate::f64x2), ...) as two 8-byte ones, low half

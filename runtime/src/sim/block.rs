@@ -28,12 +28,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::task::{Context, Poll, Waker};
 
 use super::check::panic_to_error;
+use super::launch::Launch;
+use super::launch::SimFuture;
 use super::shared::SharedMem;
 use super::site::src_loc_by_id;
 use super::warp::{self, WarpWait};
-use super::Launch;
+use crate::dim::Dim3;
 use crate::error::{Error, Result};
-use crate::kernel_abi::{Dim3, SimFuture};
 
 /// How many rounds `active_mask()` waits for lanes of its warp that keep yielding.
 const MAX_HELD_ROUNDS: u32 = 64;
@@ -211,7 +212,7 @@ impl<'l> Block<'l> {
                 Ok(())
             }
             None => Err(Error::KernelPanic {
-                kernel: self.launch.kernel.rust_name.to_string(),
+                kernel: self.launch.kernel.name.to_string(),
                 message: "the launch ran more than 2^32 barrier intervals, more than the race \
                           checks can count; set WARPSPEED_SIM_RACES=off"
                     .into(),
@@ -278,7 +279,7 @@ impl<'l> Block<'l> {
 
     pub(crate) fn divergent(&self, detail: String) -> Error {
         Error::DivergentBarrier {
-            kernel: self.launch.kernel.rust_name.to_string(),
+            kernel: self.launch.kernel.name.to_string(),
             block: self.idx,
             detail,
         }
@@ -711,7 +712,7 @@ impl<'a> Runner<'a> {
                 }
                 Err(payload) => {
                     return Err(block.prefer_uninitialized(panic_to_error(
-                        block.launch.kernel.rust_name,
+                        block.launch.kernel.name,
                         payload,
                         block.idx,
                         block.thread_idx(t),

@@ -8,9 +8,8 @@ use std::cell::Cell;
 use std::sync::Once;
 
 use super::site::SrcLoc;
-use crate::error::{panic_message, Error};
-use crate::kernel_abi::Dim3;
-use crate::launch::len::LenDecl;
+use crate::dim::Dim3;
+use crate::error::{panic_message, DeclaredLen, Error};
 
 /// A failed check inside a simulated thread.
 pub(crate) enum Failure {
@@ -23,7 +22,7 @@ pub(crate) enum Failure {
     /// A slice shorter than a device function's `#[len(..)]`; the executor adds the
     /// kernel, block and thread.
     SliceTooShort {
-        decl: &'static LenDecl,
+        decl: Box<DeclaredLen>,
         len: u64,
         need: Option<u64>,
     },
@@ -61,7 +60,7 @@ pub(crate) fn panic_to_error(
                 },
                 Failure::SliceTooShort { decl, len, need } => Error::SliceTooShort {
                     kernel,
-                    decl: Box::new(decl.named()),
+                    decl,
                     need,
                     len,
                     at: Some((block, thread)),

@@ -7,16 +7,16 @@ use std::pin::Pin;
 use std::sync::atomic::{fence, Ordering};
 use std::task::{Context, Poll};
 
-use super::atomic::AtomicScalar;
 use super::block::{BarrierKind, BarrierWait, Block, Slot, State};
 use super::check::{raise, Failure};
-use super::handles::{AtomicSlice, Slice, SliceMut, Track, Tracked};
 use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
 use super::shared::TooMuchShared;
 use super::site::{src_loc_by_id, SrcLoc};
+use super::track::{Track, Tracked};
 use super::warp::{check_arrival, WarpOp, WarpWait};
+use crate::dim::Dim3;
 use crate::error::{Error, RaceAccess};
-use crate::kernel_abi::{Arg, Dim3, KernelScalar};
+use crate::scalar::{Arg, KernelScalar};
 
 /// One simulated thread: where it stands in the grid, and its block's shared state.
 pub struct ThreadCtx<'a> {
@@ -123,7 +123,7 @@ impl<'a> ThreadCtx<'a> {
         }
     }
 
-    fn arg_buffer(&self, i: usize) -> (u64, usize) {
+    pub(super) fn arg_buffer(&self, i: usize) -> (u64, usize) {
         match self.arg(i) {
             Arg::Slice { addr, len } => (addr, len as usize),
             Arg::Scalar { .. } => {
@@ -133,7 +133,7 @@ impl<'a> ThreadCtx<'a> {
     }
 
     /// Race-check tracking of slice argument `i`.
-    fn arg_track(&self, i: usize) -> Track {
+    pub(super) fn arg_track(&self, i: usize) -> Track {
         if self.block.checks {
             Track::global(i)
         } else {
@@ -151,28 +151,9 @@ impl<'a> ThreadCtx<'a> {
         }
     }
 
-    /// Read-only slice argument `i` (`&[T]`). Never written during the launch, so its
-    /// reads need no race checks.
-    pub fn arg_slice<T: KernelScalar>(&self, i: usize) -> Slice<T> {
-        let (addr, len) = self.arg_buffer(i);
-        Slice::new(addr as usize as *const T, len, Track::NONE)
-    }
-
-    /// Writable slice argument `i` (`&mut [T]`).
-    pub fn arg_slice_mut<T: KernelScalar>(&self, i: usize) -> SliceMut<T> {
-        let (addr, len) = self.arg_buffer(i);
-        SliceMut::new(addr as usize as *mut T, len, self.arg_track(i))
-    }
-
-    /// Atomic slice argument `i` (`&[AtomicU32]` gives `T = u32`, `&[AtomicF32]` `f32`).
-    pub fn arg_atomic<T: AtomicScalar>(&self, i: usize) -> AtomicSlice<T> {
-        let (addr, len) = self.arg_buffer(i);
-        AtomicSlice::new(addr as usize as *mut T, len, self.arg_track(i))
-    }
-
     // ---- shared memory
 
-    fn shared_static<T: KernelScalar>(
+    pub(super) fn shared_static<T: KernelScalar>(
         &self,
         len: usize,
         at: &'static SrcLoc,
@@ -209,12 +190,25 @@ impl<'a> ThreadCtx<'a> {
                     )
                 };
                 raise(Failure::Report(Box::new(Error::InvalidLaunch {
-                    kernel: launch.kernel.rust_name.to_string(),
+                    kernel: launch.kernel.name.to_string(),
                     config: launch.cfg,
                     reason,
                 })))
             }
         }
+    }
+
+    /// The launch's dynamic shared memory as `T`s (see `dynamic_shared`).
+    pub(super) fn shared_dynamic<T: KernelScalar>(
+        &self,
+        at: &'static SrcLoc,
+    ) -> (*mut T, usize, Track) {
+        let bytes = self.block.launch.cfg.shared_mem_bytes as usize;
+        let (ptr, len, region) =
+            self.block
+                .shared
+                .get_dynamic(at, bytes, std::mem::size_of::<T>(), self.block.checks);
+        (ptr.as_ptr().cast(), len, self.shared_track(region))
     }
 
     fn shared_track(&self, region: u32) -> Track {
@@ -223,34 +217,6 @@ impl<'a> ThreadCtx<'a> {
         } else {
             Track::NONE
         }
-    }
-
-    /// The block's shared array at `at` (`SharedArray::<T, N>::new()`), `len` elements:
-    /// the same memory for every thread of the block; it starts as garbage (0xFF bytes).
-    pub fn shared_array<T: KernelScalar>(&self, len: usize, at: &'static SrcLoc) -> SliceMut<T> {
-        let (ptr, len, track) = self.shared_static::<T>(len, at);
-        SliceMut::new(ptr, len, track)
-    }
-
-    /// The block's shared array of atomics at `at`.
-    pub fn shared_atomic_array<T: AtomicScalar>(
-        &self,
-        len: usize,
-        at: &'static SrcLoc,
-    ) -> AtomicSlice<T> {
-        let (ptr, len, track) = self.shared_static::<T>(len, at);
-        AtomicSlice::new(ptr, len, track)
-    }
-
-    /// The launch's dynamic shared memory as `T`s: `cfg.shared_mem_bytes / size_of::<T>()`
-    /// elements, one allocation per block whatever `T`.
-    pub fn dynamic_shared<T: KernelScalar>(&self, at: &'static SrcLoc) -> SliceMut<T> {
-        let bytes = self.block.launch.cfg.shared_mem_bytes as usize;
-        let (ptr, len, region) =
-            self.block
-                .shared
-                .get_dynamic(at, bytes, std::mem::size_of::<T>(), self.block.checks);
-        SliceMut::new(ptr.as_ptr().cast(), len, self.shared_track(region))
     }
 
     // ---- sync points
@@ -298,7 +264,7 @@ impl<'a> ThreadCtx<'a> {
         let launch = self.block.launch;
         if !launch.cooperative {
             raise(Failure::Report(Box::new(Error::InvalidLaunch {
-                kernel: launch.kernel.rust_name.to_string(),
+                kernel: launch.kernel.name.to_string(),
                 config: launch.cfg,
                 reason: format!(
                     "the kernel calls this_grid().sync() (at {at}), which needs every block \
@@ -494,7 +460,7 @@ impl<'a> ThreadCtx<'a> {
                     unreachable!("only shared memory is checked for initialisation")
                 };
                 block.note_uninitialized(|| Error::UninitializedShared {
-                    kernel: block.launch.kernel.rust_name.to_string(),
+                    kernel: block.launch.kernel.name.to_string(),
                     memory: block.shared.describe(region),
                     file: at.file().to_string(),
                     line: at.line(),
@@ -541,7 +507,7 @@ impl<'a> ThreadCtx<'a> {
         // The thread index of the other access, in its block (same shape as ours).
         let other_thread = block.thread_idx(other.tid());
         Error::DataRace {
-            kernel: launch.kernel.rust_name.to_string(),
+            kernel: launch.kernel.name.to_string(),
             memory,
             index: index as u64,
             first: Box::new(RaceAccess {

@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::block::Block;
+use super::launch::Launch;
 use super::site::src_loc_by_id;
-use super::Launch;
 use crate::error::Result;
 
 /// The grid sync of one cooperative launch.

@@ -14,45 +14,53 @@ use super::atomic::{
 use super::ctx::ThreadCtx;
 use super::shadow::AccessKind;
 use super::site::SrcLoc;
-use crate::kernel_abi::KernelScalar;
+use super::track::Track;
+use crate::scalar::KernelScalar;
 
-/// Which race-check shadow a handle's accesses go to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Track(u32);
-
-const SHARED_BIT: u32 = 1 << 31;
-
-/// Where a [`Track`] points.
-pub(crate) enum Tracked {
-    /// Global memory of slice argument `i`.
-    Global(usize),
-    /// Shared region `r` of the block.
-    Shared(u32),
-}
-
-impl Track {
-    /// Not race-checked (read-only arguments, checks off).
-    pub(crate) const NONE: Track = Track(0);
-
-    pub(crate) fn global(arg: usize) -> Track {
-        Track(u32::try_from(arg + 1).expect("fewer than 2^31 arguments") & !SHARED_BIT)
+/// The handles a thread gets from its context: its slice arguments and the block's shared
+/// memory (`ctx.rs` keeps the arguments and shared memory themselves).
+impl ThreadCtx<'_> {
+    /// Read-only slice argument `i` (`&[T]`). Never written during the launch, so its
+    /// reads need no race checks.
+    pub fn arg_slice<T: KernelScalar>(&self, i: usize) -> Slice<T> {
+        let (addr, len) = self.arg_buffer(i);
+        Slice::new(addr as usize as *const T, len, Track::NONE)
     }
 
-    pub(crate) fn shared(region: u32) -> Track {
-        Track(region | SHARED_BIT)
+    /// Writable slice argument `i` (`&mut [T]`).
+    pub fn arg_slice_mut<T: KernelScalar>(&self, i: usize) -> SliceMut<T> {
+        let (addr, len) = self.arg_buffer(i);
+        SliceMut::new(addr as usize as *mut T, len, self.arg_track(i))
     }
 
-    #[inline]
-    pub(crate) fn is_none(self) -> bool {
-        self.0 == 0
+    /// Atomic slice argument `i` (`&[AtomicU32]` gives `T = u32`, `&[AtomicF32]` `f32`).
+    pub fn arg_atomic<T: AtomicScalar>(&self, i: usize) -> AtomicSlice<T> {
+        let (addr, len) = self.arg_buffer(i);
+        AtomicSlice::new(addr as usize as *mut T, len, self.arg_track(i))
     }
 
-    pub(crate) fn get(self) -> Tracked {
-        if self.0 & SHARED_BIT != 0 {
-            Tracked::Shared(self.0 & !SHARED_BIT)
-        } else {
-            Tracked::Global(self.0 as usize - 1)
-        }
+    /// The block's shared array at `at` (`SharedArray::<T, N>::new()`), `len` elements:
+    /// the same memory for every thread of the block; it starts as garbage (0xFF bytes).
+    pub fn shared_array<T: KernelScalar>(&self, len: usize, at: &'static SrcLoc) -> SliceMut<T> {
+        let (ptr, len, track) = self.shared_static::<T>(len, at);
+        SliceMut::new(ptr, len, track)
+    }
+
+    /// The block's shared array of atomics at `at`.
+    pub fn shared_atomic_array<T: AtomicScalar>(
+        &self,
+        len: usize,
+        at: &'static SrcLoc,
+    ) -> AtomicSlice<T> {
+        let (ptr, len, track) = self.shared_static::<T>(len, at);
+        AtomicSlice::new(ptr, len, track)
+    }
+
+    /// The launch's dynamic shared memory as `T`s: `cfg.shared_mem_bytes / size_of::<T>()`
+    /// elements, one allocation per block whatever `T`.
+    pub fn dynamic_shared<T: KernelScalar>(&self, at: &'static SrcLoc) -> SliceMut<T> {
+        let (ptr, len, track) = self.shared_dynamic::<T>(at);
+        SliceMut::new(ptr, len, track)
     }
 }
 

@@ -50,19 +50,29 @@
 
 mod atomic;
 mod block;
-pub(crate) mod check;
+mod check;
 mod ctx;
+mod device;
 mod grid;
 mod handles;
+mod launch;
+mod len;
+mod memory;
 mod print;
 mod shadow;
 mod shared;
 mod site;
+mod track;
 mod warp;
 
 pub use atomic::{AtomicArith, AtomicInt, AtomicScalar};
 pub use ctx::ThreadCtx;
+pub use device::SimOptions;
+pub(crate) use device::{coresident_blocks, SimDevice};
 pub use handles::{AtomicSlice, Slice, SliceMut};
+pub use launch::SimFuture;
+pub use len::{sim_check_len, LenDecl};
+pub(crate) use memory::HostAlloc;
 pub use print::{capture_sim_prints, format_g};
 pub use site::{src_loc_by_id, SrcLoc};
 
@@ -70,140 +80,30 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use crate::device::{DeviceLimits, SimDevice};
+use crate::config::LaunchConfig;
 use crate::error::{Error, Result};
-use crate::kernel_abi::{Arg, Dim3, KernelDef, SimFuture};
-use crate::launch::LaunchConfig;
+use crate::scalar::Arg;
 use block::{Block, Progress, Runner};
 use check::{install_quiet_panic_hook, panic_to_error, QuietPanics};
 use grid::GridBarrier;
+use launch::{KernelNames, Launch};
 use print::PrintSink;
 use shadow::{EpochTable, GlobalShadow};
 
-/// Blocks one multiprocessor of the simulator holds at once (an H100 SM's limit), for the
-/// co-resident limit of cooperative launches.
-pub(crate) const MAX_BLOCKS_PER_MULTIPROCESSOR: u32 = 32;
-/// Threads one multiprocessor of the simulator holds at once (an H100 SM's limit).
-pub(crate) const MAX_THREADS_PER_MULTIPROCESSOR: u32 = 2048;
-/// Shared memory of one multiprocessor of the simulator (an H100 SM's 228 KiB).
-pub(crate) const SHARED_MEM_PER_MULTIPROCESSOR: u32 = 228 * 1024;
+/// The simulator entry of a kernel: reads the thread's arguments from its [`ThreadCtx`]
+/// and returns the thread's future (`Box::pin(__sim(ctx, ctx.arg_slice::<f32>(0), ..))`).
+pub type SimEntry = for<'a> fn(&'a ThreadCtx<'a>) -> SimFuture<'a>;
 
-/// How many blocks of `cfg` a cooperative launch on the simulator may have, as
-/// `(blocks per multiprocessor, multiprocessors)`: the simulator counts like a GPU whose
-/// multiprocessors are its CPU workers ([`DeviceLimits::multiprocessor_count`]), each
-/// holding at most 32 blocks, 2048 threads (a block's threads rounded up to whole warps)
-/// and 228 KiB of dynamic shared memory, as an H100's SM does. Registers and static
-/// shared memory are not counted (the simulator does not know them before running).
-pub(crate) fn coresident_blocks(limits: &DeviceLimits, cfg: &LaunchConfig) -> (u32, u32) {
-    let threads = (cfg.block.count().div_ceil(32) * 32).max(32);
-    let by_threads = u64::from(MAX_THREADS_PER_MULTIPROCESSOR) / threads;
-    let by_shared = match u64::from(cfg.shared_mem_bytes) {
-        0 => u64::MAX,
-        bytes => u64::from(SHARED_MEM_PER_MULTIPROCESSOR) / bytes,
-    };
-    let per_sm = by_threads
-        .min(by_shared)
-        .min(u64::from(MAX_BLOCKS_PER_MULTIPROCESSOR));
-    (per_sm as u32, limits.multiprocessor_count)
-}
-
-/// How the simulator runs kernels.
-///
-/// ```
-/// use warpspeed_runtime::{Device, SimOptions};
-/// let dev = Device::simulator_with(SimOptions { race_checks: false, seed: Some(7) });
-/// assert_eq!(dev.backend(), warpspeed_runtime::Backend::Simulator);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct SimOptions {
-    /// Report data races on shared and global memory, and reads of shared memory no
-    /// thread wrote (default `true`). Bounds and barrier checks are always on.
-    pub race_checks: bool,
-    /// Poll the runnable threads of each block in an order shuffled by this seed (and the
-    /// block index) in every round, instead of thread order.
-    pub seed: Option<u64>,
-}
-
-impl Default for SimOptions {
-    fn default() -> Self {
-        SimOptions {
-            race_checks: true,
-            seed: None,
-        }
-    }
-}
-
-impl SimOptions {
-    /// The options `WARPSPEED_SIM_RACES` (`0`/`off`/`false`/`no` turn the race checks off)
-    /// and `WARPSPEED_SIM_SEED` (a `u64`, decimal or `0x` hexadecimal) ask for; other
-    /// values are ignored with a warning on stderr.
-    pub fn from_env() -> SimOptions {
-        Self::from_vars(
-            std::env::var("WARPSPEED_SIM_RACES").ok().as_deref(),
-            std::env::var("WARPSPEED_SIM_SEED").ok().as_deref(),
-        )
-    }
-
-    fn from_vars(races: Option<&str>, seed: Option<&str>) -> SimOptions {
-        let mut options = SimOptions::default();
-        if let Some(v) = races {
-            match v.trim().to_ascii_lowercase().as_str() {
-                "0" | "off" | "false" | "no" => options.race_checks = false,
-                "" | "1" | "on" | "true" | "yes" => {}
-                _ => eprintln!("warpspeed: ignoring WARPSPEED_SIM_RACES={v:?} (use 0/off or 1/on)"),
-            }
-        }
-        if let Some(v) = seed {
-            let t = v.trim();
-            let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-                Some(hex) => u64::from_str_radix(hex, 16),
-                None => t.parse(),
-            };
-            match parsed {
-                Ok(seed) => options.seed = Some(seed),
-                Err(_) if t.is_empty() => {}
-                Err(_) => eprintln!("warpspeed: ignoring WARPSPEED_SIM_SEED={v:?} (not a u64)"),
-            }
-        }
-        options
-    }
-}
-
-/// What every block of one launch shares.
-pub(crate) struct Launch<'l> {
-    pub(crate) kernel: &'static KernelDef,
-    pub(crate) cfg: LaunchConfig,
-    pub(crate) args: &'l [Arg],
-    pub(crate) options: SimOptions,
-    /// Static plus dynamic shared memory one block may use (the opt-in limit).
-    pub(crate) shared_limit: u32,
-    /// Static shared memory one block may use.
-    pub(crate) static_shared_limit: u32,
-    /// Launched with `launch_cooperative`: every block runs at once, grid syncs allowed.
-    pub(crate) cooperative: bool,
-    /// Where prints go.
-    pub(crate) print: PrintSink,
-    /// The race-check shadow of each slice argument (`None` for scalars, checks off).
-    pub(crate) globals: Box<[Option<GlobalShadow>]>,
-    pub(crate) epochs: EpochTable,
-    stop: AtomicBool,
-}
-
-impl Launch<'_> {
-    /// Whether another block failed, so this one may stop.
-    pub(crate) fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// `block_idx()` of block number `linear`.
-    pub(crate) fn block_idx(&self, linear: u64) -> Dim3 {
-        let (gx, gy) = (u64::from(self.cfg.grid.x), u64::from(self.cfg.grid.y));
-        Dim3::new(
-            (linear % gx) as u32,
-            (linear / gx % gy) as u32,
-            (linear / (gx * gy)) as u32,
-        )
-    }
+/// What the simulator needs of a kernel (the launch path takes it from the kernel's
+/// `KernelDef`).
+#[derive(Clone, Copy)]
+pub(crate) struct SimKernel {
+    /// The kernel's Rust name, for reports.
+    pub(crate) name: &'static str,
+    /// Its parameter names in launch order, for race reports.
+    pub(crate) params: &'static [&'static str],
+    /// Starts one thread.
+    pub(crate) entry: SimEntry,
 }
 
 /// Runs `kernel` over the grid of `cfg` with `args`; returns when every block is done.
@@ -211,7 +111,7 @@ impl Launch<'_> {
 /// of blocks against [`coresident_blocks`] too).
 pub(crate) fn run(
     sim: &SimDevice,
-    kernel: &'static KernelDef,
+    kernel: SimKernel,
     cfg: LaunchConfig,
     args: &[Arg],
     cooperative: bool,
@@ -219,7 +119,10 @@ pub(crate) fn run(
     install_quiet_panic_hook();
     let options = sim.options;
     let launch = Launch {
-        kernel,
+        kernel: KernelNames {
+            name: kernel.name,
+            params: kernel.params,
+        },
         cfg,
         args,
         options,
@@ -242,7 +145,7 @@ pub(crate) fn run(
     let blocks = cfg.grid.count();
     let workers = (sim.workers as u64).clamp(1, blocks.max(1)) as usize;
     if cooperative {
-        return run_cooperative(&launch, workers);
+        return run_cooperative(&launch, kernel.entry, workers);
     }
     let next_block = AtomicU64::new(0);
     let failure: Mutex<Option<Error>> = Mutex::new(None);
@@ -253,7 +156,7 @@ pub(crate) fn run(
             if block >= blocks {
                 break;
             }
-            if let Err(err) = run_block(&launch, block) {
+            if let Err(err) = run_block(&launch, kernel.entry, block) {
                 launch.stop.store(true, Ordering::Relaxed);
                 failure
                     .lock()
@@ -279,26 +182,27 @@ pub(crate) fn run(
 }
 
 /// Runs every thread of block number `linear`.
-fn run_block(launch: &Launch<'_>, linear: u64) -> Result<()> {
+fn run_block(launch: &Launch<'_>, entry: SimEntry, linear: u64) -> Result<()> {
     let block = Block::new(launch, linear)?;
     let ctxs: Vec<ThreadCtx<'_>> = (0..block.size).map(|t| ThreadCtx::new(&block, t)).collect();
-    let mut runner = Runner::new(&block, start_threads(&block, &ctxs)?);
+    let mut runner = Runner::new(&block, start_threads(&block, entry, &ctxs)?);
     runner.run_to_end()
 }
 
 /// The future of every thread of `block`, in thread order.
 fn start_threads<'a>(
     block: &'a Block<'a>,
+    entry: SimEntry,
     ctxs: &'a [ThreadCtx<'a>],
 ) -> Result<Vec<Option<SimFuture<'a>>>> {
     let kernel = block.launch.kernel;
     let mut tasks: Vec<Option<SimFuture<'a>>> = Vec::with_capacity(ctxs.len());
     for (t, ctx) in ctxs.iter().enumerate() {
-        match catch_unwind(AssertUnwindSafe(|| (kernel.sim)(ctx))) {
+        match catch_unwind(AssertUnwindSafe(|| entry(ctx))) {
             Ok(task) => tasks.push(Some(task)),
             Err(payload) => {
                 return Err(panic_to_error(
-                    kernel.rust_name,
+                    kernel.name,
                     payload,
                     block.idx,
                     block.thread_idx(t as u32),
@@ -310,12 +214,13 @@ fn start_threads<'a>(
 }
 
 /// Runs a cooperative launch: every block at once, block `b` on worker `b % workers`.
-fn run_cooperative(launch: &Launch<'_>, workers: usize) -> Result<()> {
+fn run_cooperative(launch: &Launch<'_>, entry: SimEntry, workers: usize) -> Result<()> {
     let grid = GridBarrier::new(launch.cfg.grid.count());
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     let worker = |first: usize| {
         let _quiet = QuietPanics::enter();
-        if let Err(err) = run_cooperative_share(launch, &grid, first as u64, workers as u64) {
+        let share = run_cooperative_share(launch, entry, &grid, first as u64, workers as u64);
+        if let Err(err) = share {
             launch.stop.store(true, Ordering::Relaxed);
             failure
                 .lock()
@@ -343,6 +248,7 @@ fn run_cooperative(launch: &Launch<'_>, workers: usize) -> Result<()> {
 /// round at a time, meeting the other workers' blocks at every grid sync.
 fn run_cooperative_share(
     launch: &Launch<'_>,
+    entry: SimEntry,
     grid: &GridBarrier,
     first: u64,
     stride: u64,
@@ -358,7 +264,7 @@ fn run_cooperative_share(
         .collect();
     let mut runners: Vec<Runner<'_>> = Vec::with_capacity(blocks.len());
     for (block, ctxs) in blocks.iter().zip(&ctxs) {
-        runners.push(Runner::new(block, start_threads(block, ctxs)?));
+        runners.push(Runner::new(block, start_threads(block, entry, ctxs)?));
     }
     // Per block: done, or the grid generation it waits to see pass.
     let mut done = vec![false; blocks.len()];
@@ -402,21 +308,5 @@ fn run_cooperative_share(
         if let (false, Some(generation)) = (ran, blocked_at) {
             grid.wait(launch, generation);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn options_from_vars() {
-        assert_eq!(SimOptions::from_vars(None, None), SimOptions::default());
-        assert!(!SimOptions::from_vars(Some("off"), None).race_checks);
-        assert!(!SimOptions::from_vars(Some("0"), None).race_checks);
-        assert!(SimOptions::from_vars(Some("1"), None).race_checks);
-        assert_eq!(SimOptions::from_vars(None, Some("42")).seed, Some(42));
-        assert_eq!(SimOptions::from_vars(None, Some("0x10")).seed, Some(16));
-        assert_eq!(SimOptions::from_vars(None, Some("x")).seed, None);
     }
 }

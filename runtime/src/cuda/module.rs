@@ -1,7 +1,9 @@
-//! The in-memory cache of loaded kernels, one per GPU device.
+//! The kernels loaded into a GPU's context: the in-memory cache (`launch.rs` loads a
+//! kernel on a miss: CUBIN from the disk cache or NVRTC, `compile/`, then the module and
+//! its entry).
 //!
-//! A launch looks its kernel up by the address of its `'static` [`KernelDef`] (a read lock
-//! and a hash of a pointer). On a miss the kernel is loaded under a per-kernel lock keyed by
+//! A launch looks its kernel up by the address of its `'static` source (a read lock and a
+//! hash of a pointer). On a miss the kernel is loaded under a per-kernel lock keyed by
 //! (entry, source hash, options), so concurrent first launches compile and load it once,
 //! and two definitions with the same source share one module.
 //!
@@ -9,13 +11,27 @@
 //! shared memory, the dynamic shared memory it has been opted in to, its occupancy.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError, RwLock};
 
 use cudarc::driver::CudaFunction;
 
-use super::hash::fnv128;
+use super::compile::hash::fnv128;
+use super::compile::KernelOptions;
 use crate::error::Result;
-use crate::kernel_abi::{KernelDef, KernelOptions};
+
+/// What the CUDA backend needs of a kernel (the launch path takes it from the kernel's
+/// `KernelDef`).
+#[derive(Clone, Copy)]
+pub(crate) struct CudaKernel {
+    /// The kernel's Rust name, for messages.
+    pub(crate) name: &'static str,
+    /// The `extern "C" __global__` entry's name in `source`.
+    pub(crate) entry: &'static str,
+    /// The complete CUDA C of the kernel and the device functions it calls.
+    pub(crate) source: &'static LazyLock<String>,
+    /// What NVRTC is asked for.
+    pub(crate) options: KernelOptions,
+}
 
 type SlotKey = (&'static str, u128, KernelOptions);
 /// One kernel's place in the cache: loaded once, under its lock.
@@ -51,18 +67,22 @@ impl LoadedKernel {
 /// Loaded kernels of one device.
 #[derive(Default)]
 pub(crate) struct FunctionCache {
-    by_def: RwLock<HashMap<usize, Arc<LoadedKernel>>>,
+    by_def: RwLock<HashMap<(usize, usize), Arc<LoadedKernel>>>,
     slots: Mutex<HashMap<SlotKey, Slot>>,
 }
 
 impl FunctionCache {
     /// The loaded function of `kernel`, calling `load(source)` once if it is not loaded yet.
-    pub(crate) fn get(
+    pub(super) fn get(
         &self,
-        kernel: &'static KernelDef,
+        kernel: CudaKernel,
         load: impl FnOnce(&str) -> Result<(CudaFunction, Option<u64>)>,
     ) -> Result<Arc<LoadedKernel>> {
-        let def_key = kernel as *const KernelDef as usize;
+        // A kernel's source and entry are `'static`: their addresses name it.
+        let def_key = (
+            kernel.source as *const LazyLock<String> as usize,
+            kernel.entry.as_ptr() as usize,
+        );
         if let Some(f) = self
             .by_def
             .read()

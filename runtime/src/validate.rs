@@ -1,77 +1,16 @@
-//! Launch configurations and their validation against a device's limits.
-//!
-//! A [`LaunchConfig`] is checked before the driver (or the simulator) sees it, so a bad
-//! configuration is an [`Error::InvalidLaunch`] that names the limit it broke and the
-//! device's value, not an opaque `CUDA_ERROR_INVALID_VALUE`.
+//! A [`LaunchConfig`] checked against a device's [`DeviceLimits`] before the driver (or the
+//! simulator) sees it, so a bad configuration is an [`Error::InvalidLaunch`] that names the
+//! limit it broke and the device's value, not an opaque `CUDA_ERROR_INVALID_VALUE`. A leaf:
+//! both backends and the launch path use it.
 
-use crate::device::DeviceLimits;
+use crate::config::{DeviceLimits, LaunchConfig};
+use crate::dim::Dim3;
 use crate::error::{Error, Result};
-use crate::kernel_abi::Dim3;
-
-/// Grid and block sizes of one launch, and the dynamic shared memory each block gets.
-///
-/// ```
-/// use warpspeed_runtime::{Dim3, LaunchConfig};
-/// let cfg = LaunchConfig::new((64, 64), (16, 16)).with_shared_mem(1024);
-/// assert_eq!(cfg.grid, Dim3::new(64, 64, 1));
-/// assert_eq!(cfg.block, Dim3::new(16, 16, 1));
-/// assert_eq!(cfg.shared_mem_bytes, 1024);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LaunchConfig {
-    /// Blocks in the grid (`gridDim`).
-    pub grid: Dim3,
-    /// Threads in each block (`blockDim`).
-    pub block: Dim3,
-    /// Bytes of dynamic shared memory per block (`dynamic_shared::<T>()`).
-    pub shared_mem_bytes: u32,
-}
 
 impl LaunchConfig {
-    /// Threads per block that [`LaunchConfig::for_num_elems`] uses.
-    pub const DEFAULT_BLOCK: u32 = 256;
-
-    /// A grid of `grid` blocks of `block` threads each; each accepts `u32`, `(u32, u32)`,
-    /// `(u32, u32, u32)` or a [`Dim3`]; missing dimensions are 1.
-    pub fn new(grid: impl Into<Dim3>, block: impl Into<Dim3>) -> Self {
-        LaunchConfig {
-            grid: grid.into(),
-            block: block.into(),
-            shared_mem_bytes: 0,
-        }
-    }
-
-    /// One thread per element for `n` elements: blocks of 256 threads, as many blocks as
-    /// needed (at least one, so `n == 0` is still a valid launch; the kernel is expected to
-    /// check its index against `n`, as every grid-sized kernel does).
-    ///
-    /// ```
-    /// use warpspeed_runtime::LaunchConfig;
-    /// let cfg = LaunchConfig::for_num_elems(1000);
-    /// assert_eq!((cfg.grid.x, cfg.block.x), (4, 256));
-    /// ```
-    pub fn for_num_elems(n: u32) -> Self {
-        Self::new(n.div_ceil(Self::DEFAULT_BLOCK).max(1), Self::DEFAULT_BLOCK)
-    }
-
-    /// The same configuration with `bytes` of dynamic shared memory per block. Above
-    /// 48 KiB (`DeviceLimits::max_shared_mem_per_block`) the launch opts the kernel in to
-    /// more, up to the device's `max_shared_mem_per_block_optin` (227 KiB on an H100)
-    /// less the kernel's static shared memory.
-    pub fn with_shared_mem(mut self, bytes: u32) -> Self {
-        self.shared_mem_bytes = bytes;
-        self
-    }
-
     /// Checks the configuration against `limits`; `kernel` names the kernel in the error.
     pub fn validate(&self, limits: &DeviceLimits, kernel: &str) -> Result<()> {
-        let fail = |reason: String| {
-            Err(Error::InvalidLaunch {
-                kernel: kernel.to_string(),
-                config: *self,
-                reason,
-            })
-        };
+        let fail = |reason: String| Err(self.invalid(kernel, reason));
         if self.grid.count() == 0 {
             return fail(format!(
                 "the grid {} has no blocks: every dimension must be at least 1",
@@ -114,6 +53,42 @@ impl LaunchConfig {
         }
         Ok(())
     }
+
+    /// An [`Error::InvalidLaunch`] of `kernel` with this configuration, for `reason`.
+    pub(crate) fn invalid(&self, kernel: &str, reason: String) -> Error {
+        Error::InvalidLaunch {
+            kernel: kernel.to_string(),
+            config: *self,
+            reason,
+        }
+    }
+
+    /// Refuses a cooperative launch whose grid has more blocks than fit on the device at
+    /// once: `per_sm` blocks on each of `whose` `sms` multiprocessors.
+    pub(crate) fn check_coresident(
+        &self,
+        kernel: &str,
+        per_sm: u32,
+        sms: u32,
+        whose: &str,
+    ) -> Result<()> {
+        let blocks = self.grid.count();
+        let max = u64::from(per_sm) * u64::from(sms);
+        if blocks <= max {
+            return Ok(());
+        }
+        Err(self.invalid(
+            kernel,
+            format!(
+                "a cooperative launch needs every block on the device at once, but the grid \
+                 has {blocks} blocks and at most {max} fit ({per_sm} per multiprocessor for \
+                 this kernel with {} threads and {} bytes of dynamic shared memory per block, \
+                 times {whose} {sms} multiprocessors)",
+                self.block.count(),
+                self.shared_mem_bytes
+            ),
+        ))
+    }
 }
 
 /// Pairs each axis of `got` with the same axis of `max`.
@@ -123,38 +98,6 @@ fn axes(got: Dim3, max: Dim3) -> [(char, u32, u32); 3] {
         ('y', got.y, max.y),
         ('z', got.z, max.z),
     ]
-}
-
-impl std::fmt::Display for LaunchConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "grid {}, block {}", self.grid, self.block)?;
-        if self.shared_mem_bytes > 0 {
-            write!(
-                f,
-                ", {} bytes of dynamic shared memory",
-                self.shared_mem_bytes
-            )?;
-        }
-        Ok(())
-    }
-}
-
-impl From<u32> for Dim3 {
-    fn from(x: u32) -> Self {
-        Dim3::new(x, 1, 1)
-    }
-}
-
-impl From<(u32, u32)> for Dim3 {
-    fn from((x, y): (u32, u32)) -> Self {
-        Dim3::new(x, y, 1)
-    }
-}
-
-impl From<(u32, u32, u32)> for Dim3 {
-    fn from((x, y, z): (u32, u32, u32)) -> Self {
-        Dim3::new(x, y, z)
-    }
 }
 
 #[cfg(test)]

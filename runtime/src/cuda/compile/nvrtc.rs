@@ -10,9 +10,9 @@ use std::sync::OnceLock;
 
 use cudarc::nvrtc::{result, sys};
 
-use super::diagnostics::{parse_log, warnings_message, PROGRAM_NAME};
+use super::options::KernelOptions;
+use crate::diagnostics::{parse_log, warnings_message, PROGRAM_NAME};
 use crate::error::{panic_message, Error, Result};
-use crate::kernel_abi::KernelOptions;
 
 /// NVRTC compilations this process has run (the disk cache's hits are not counted).
 static COMPILATIONS: AtomicU64 = AtomicU64::new(0);

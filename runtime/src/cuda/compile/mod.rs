@@ -1,26 +1,23 @@
-//! From a kernel's CUDA C to a loaded `CudaFunction`: NVRTC, the disk cache, the
-//! in-memory cache.
+//! From a kernel's CUDA C to a CUBIN: NVRTC and the disk cache.
 //!
-//! A launch asks the device's in-memory function cache first; on a miss [`compile_cached`] looks in
-//! the [`DiskCache`] and only then runs NVRTC ([`compile_cubin`]), storing the CUBIN for the
-//! next process. Everything here except loading works without a GPU.
+//! A launch asks the device's in-memory function cache first (`cuda/module.rs`); on a miss
+//! [`compile_cached`] looks in the [`DiskCache`] and only then runs NVRTC
+//! ([`compile_cubin`]), storing the CUBIN for the next process. Everything here works
+//! without a GPU: only `libnvrtc` is needed. Public as `warpspeed_runtime::compile`.
 
-mod diagnostics;
 mod disk_cache;
-mod function_cache;
-mod hash;
+pub(crate) mod hash;
 mod nvrtc;
+mod options;
 
-pub(crate) use diagnostics::compile_message;
-pub use diagnostics::{parse_log, Diagnostic};
+pub use crate::diagnostics::{parse_log, Diagnostic};
 pub use disk_cache::{CacheKey, DiskCache};
-pub(crate) use function_cache::{FunctionCache, LoadedKernel};
 pub use nvrtc::{
     compile_cubin, compile_ptx, nvrtc_available, nvrtc_compile_count, nvrtc_options, nvrtc_version,
 };
+pub use options::KernelOptions;
 
 use crate::error::Result;
-use crate::kernel_abi::KernelOptions;
 
 /// Where a [`Compiled`] CUBIN came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -21,7 +21,7 @@ use std::sync::{Mutex, PoisonError};
 
 use super::hash::{fnv128, Fnv128};
 use super::nvrtc::nvrtc_options;
-use crate::kernel_abi::KernelOptions;
+use super::options::KernelOptions;
 
 /// Bumped whenever the file layout or the meaning of a key changes.
 const FORMAT: &[u8; 8] = b"WSCUBIN1";

@@ -1,0 +1,28 @@
+//! The CUDA backend: a GPU through the driver API (cudarc), behind [`CudaDevice`].
+//!
+//! Layers, as in cudarc (`sys`, `result`, `safe`): cudarc's safe types at the bottom;
+//! `result.rs`, the one place a driver result becomes a warpspeed `Result` (and a sticky
+//! fault becomes `KernelFault`, then `ContextLost`); on top, one file per job:
+//! - `device.rs`: [`CudaDevice`], opening a GPU or adopting a cudarc stream, its limits,
+//!   synchronisation;
+//! - `memory.rs`: allocations and copies of buffers (bytes);
+//! - `module.rs`: the kernels loaded into the context (the in-memory function cache);
+//! - `launch.rs`: loading a kernel (disk cache or NVRTC, `compile/`), the parameter array,
+//!   shared-memory opt-in, occupancy, `cuLaunchKernel`;
+//! - `bounds.rs`: the device-side out-of-bounds records, read at synchronisation.
+//!
+//! This backend imports only the leaf modules (`error`, `config`, `dim`, `scalar`, the
+//! value types, `diagnostics`): never `sim/`, never the `Device` above it.
+//! docs/runtime.md draws the whole runtime.
+
+mod bounds;
+pub mod compile;
+mod device;
+mod launch;
+mod memory;
+mod module;
+mod result;
+
+pub(crate) use device::CudaDevice;
+pub(crate) use memory::{address, CudaBuffer};
+pub(crate) use module::CudaKernel;

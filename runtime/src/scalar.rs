@@ -1,0 +1,78 @@
+//! The values a kernel takes: [`KernelScalar`] (what may be a parameter or a slice
+//! element, and its bits) and [`Arg`] (one packed argument of a launch). A leaf, shared by
+//! both backends and the generated code.
+
+use crate::half_types::{f16, f16x2};
+
+/// One packed kernel argument. Slices become (address, length): on the GPU a device
+/// pointer, on the simulator a host address. Scalars keep their bits in the low bytes
+/// (16 of them for the 16-byte vector types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// A slice: its memory's address (device pointer or simulated host address) and its
+    /// length in elements.
+    Slice { addr: u64, len: u64 },
+    /// A scalar: its bits in the low `size` bytes.
+    Scalar { bits: u128, size: u8 },
+}
+
+impl Arg {
+    /// Reads a scalar back in the simulator entry.
+    pub fn scalar<T: KernelScalar>(&self) -> T {
+        match *self {
+            Arg::Scalar { bits, .. } => T::from_bits128(bits),
+            Arg::Slice { .. } => unreachable!("kernel ABI mismatch: slice where a scalar belongs"),
+        }
+    }
+}
+
+/// Types a kernel takes by value or as slice elements: the scalars, the half types and the
+/// vector types ([`Vector`](crate::Vector)), each plain data of its C type's size (at most
+/// 16 bytes) and aligned to its size.
+pub trait KernelScalar: Copy + Send + Sync + 'static {
+    /// The C spelling, for messages.
+    const C_NAME: &'static str;
+    /// The value's bits in the low `size_of::<Self>()` bytes (its memory, little endian);
+    /// of a 16-byte vector type the low 8 bytes (lanes `x` and `y` of an `f32x4`; all
+    /// of them: [`KernelScalar::to_bits128`]).
+    fn to_bits(self) -> u64;
+    /// The inverse of [`KernelScalar::to_bits`] (a 16-byte vector's high 8 bytes zero).
+    fn from_bits(bits: u64) -> Self;
+    /// All of the value's bits, as [`KernelScalar::to_bits`] for every size up to 16
+    /// bytes: what a kernel argument and an element of simulated memory hold.
+    fn to_bits128(self) -> u128 {
+        u128::from(self.to_bits())
+    }
+    /// The inverse of [`KernelScalar::to_bits128`].
+    fn from_bits128(bits: u128) -> Self {
+        Self::from_bits(bits as u64)
+    }
+}
+
+macro_rules! kernel_scalar {
+    ($($t:ty => $c:literal, |$v:ident| $to:expr, |$b:ident| $from:expr;)*) => {$(
+        impl KernelScalar for $t {
+            const C_NAME: &'static str = $c;
+            fn to_bits(self) -> u64 { let $v = self; $to }
+            fn from_bits($b: u64) -> Self { $from }
+        }
+    )*};
+}
+
+kernel_scalar! {
+    bool => "bool", |v| v as u64, |b| b != 0;
+    i8 => "signed char", |v| v as u8 as u64, |b| b as u8 as i8;
+    i16 => "short", |v| v as u16 as u64, |b| b as u16 as i16;
+    i32 => "int", |v| v as u32 as u64, |b| b as u32 as i32;
+    i64 => "long long", |v| v as u64, |b| b as i64;
+    isize => "long long", |v| v as u64, |b| b as isize;
+    u8 => "unsigned char", |v| v as u64, |b| b as u8;
+    u16 => "unsigned short", |v| v as u64, |b| b as u16;
+    u32 => "unsigned int", |v| v as u64, |b| b as u32;
+    u64 => "unsigned long long", |v| v, |b| b;
+    usize => "unsigned long long", |v| v as u64, |b| b as usize;
+    f32 => "float", |v| v.to_bits() as u64, |b| f32::from_bits(b as u32);
+    f64 => "double", |v| v.to_bits(), |b| f64::from_bits(b);
+    f16 => "ws_f16", |v| u64::from(v.to_bits()), |b| f16::from_bits(b as u16);
+    f16x2 => "ws_f16x2", |v| u64::from(v.to_bits()), |b| f16x2::from_bits(b as u32);
+}
