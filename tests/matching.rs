@@ -531,6 +531,7 @@ fn match_as_statement_with_guards_and_jumps() {
 
 const OP_ADD: u8 = 1;
 const OP_SUB: u8 = 2;
+const OP_LAST: u8 = 6;
 mod ops {
     pub const MUL: u8 = 7;
 }
@@ -545,6 +546,8 @@ fn dispatch(code: &[u8], a: &[i32], b: &[i32], out: &mut [i32]) {
             OP_SUB | 3 => a[i] - b[i],
             ops::MUL => a[i] * b[i],
             0 => 0,
+            4..OP_LAST => a[i] ^ b[i],
+            OP_LAST..=9 => 100,
             _ => -1,
         };
     }
@@ -554,7 +557,7 @@ fn dispatch(code: &[u8], a: &[i32], b: &[i32], out: &mut [i32]) {
 fn match_on_module_constants() {
     let mut rng = Rng::new(13);
     let n = 1000;
-    let code: Vec<u8> = (0..n).map(|_| (rng.next_u32() % 10) as u8).collect();
+    let code: Vec<u8> = (0..n).map(|_| (rng.next_u32() % 12) as u8).collect();
     let a: Vec<i32> = (0..n).map(|_| rng.next_u32() as i32).collect();
     let b: Vec<i32> = (0..n).map(|_| rng.next_u32() as i32).collect();
     let want: Vec<i32> = (0..n)
@@ -563,6 +566,8 @@ fn match_on_module_constants() {
             OP_SUB | 3 => a[i].wrapping_sub(b[i]),
             ops::MUL => a[i].wrapping_mul(b[i]),
             0 => 0,
+            4..OP_LAST => a[i] ^ b[i],
+            OP_LAST..=9 => 100,
             _ => -1,
         })
         .collect();

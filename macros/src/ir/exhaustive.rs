@@ -40,7 +40,7 @@ pub fn check_pats(s: Scalar, pats: &[MatchPat]) -> Vec<PatError> {
     let mut out = Vec::new();
     let (min, max) = bounds(s);
     let fits = |p: &PatInt, out: &mut Vec<PatError>| {
-        if p.value < min || p.value > max {
+        if p.konst.is_none() && (p.value < min || p.value > max) {
             out.push(PatError(
                 p.span,
                 format!("literal out of range for `{}`", s.rust_name()),
@@ -54,6 +54,9 @@ pub fn check_pats(s: Scalar, pats: &[MatchPat]) -> Vec<PatError> {
                 lo, hi, inclusive, ..
             } => {
                 lo.iter().chain(hi).for_each(|i| fits(i, &mut out));
+                if lo.iter().chain(hi).any(|i| i.konst.is_some()) {
+                    continue; // rustc checks what it knows of the constant
+                }
                 match (lo, hi, inclusive) {
                     (Some(l), Some(h), true) if l.value > h.value => out.push(PatError(
                         l.span,
@@ -106,6 +109,9 @@ fn interval(p: &MatchPat, dlo: i128, dhi: i128) -> Option<(i128, i128)> {
         MatchPat::Any => (dlo, dhi),
         MatchPat::Bool(v, _) => (i128::from(*v), i128::from(*v)),
         MatchPat::Int(i) => (i.value, i.value),
+        MatchPat::Range { lo, hi, .. } if lo.iter().chain(hi).any(|i| i.konst.is_some()) => {
+            return None
+        }
         MatchPat::Range {
             lo, hi, inclusive, ..
         } => (
@@ -176,6 +182,7 @@ mod tests {
     fn int(v: i128) -> PatInt {
         PatInt {
             value: v,
+            konst: None,
             ty: None,
             span: Span::call_site(),
         }

@@ -339,7 +339,10 @@ pub enum MatchPat {
 /// An integer in a pattern: a literal (`-5`, `7u8`) or a numeric constant (`i32::MIN`).
 #[derive(Clone, Debug)]
 pub struct PatInt {
+    /// The value (0 for a module-level constant, whose value only rustc knows).
     pub value: i128,
+    /// A range end that is a module-level constant (`0..=LIMIT`).
+    pub konst: Option<syn::Path>,
     /// The suffix of a literal, or the type of a constant.
     pub ty: Option<Scalar>,
     pub span: Span,

@@ -117,10 +117,22 @@ impl Parser<'_> {
         }
     }
 
-    /// A range bound: a literal or a numeric constant.
+    /// A range bound: a literal, a numeric constant or a module-level constant.
     fn pat_bound(&mut self, e: &syn::Expr) -> Option<PatInt> {
         match e {
             syn::Expr::Lit(l) => self.pat_int_lit(&l.lit),
+            syn::Expr::Path(p)
+                if p.qself.is_none()
+                    && super::is_const_name(&p.path)
+                    && numeric_consts::lookup(&segments(&p.path)).is_none() =>
+            {
+                Some(PatInt {
+                    value: 0,
+                    konst: Some(p.path.clone()),
+                    ty: None,
+                    span: p.span(),
+                })
+            }
             syn::Expr::Path(p) if p.qself.is_none() => self.pat_int_path(&p.path),
             other => {
                 self.cx.error_spanned_by(
@@ -142,6 +154,7 @@ impl Parser<'_> {
                 match i.base10_parse::<i128>() {
                     Ok(value) => Some(PatInt {
                         value,
+                        konst: None,
                         ty,
                         span: i.span(),
                     }),
@@ -171,8 +184,7 @@ impl Parser<'_> {
 
     /// A path pattern: a numeric constant (`i32::MIN`) or a module-level one.
     fn pat_path(&mut self, path: &syn::Path) -> Option<MatchPat> {
-        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-        if numeric_consts::lookup(&segs).is_none() && super::is_const_name(path) {
+        if numeric_consts::lookup(&segments(path)).is_none() && super::is_const_name(path) {
             return Some(MatchPat::Const(path.clone()));
         }
         Some(MatchPat::Int(self.pat_int_path(path)?))
@@ -180,11 +192,11 @@ impl Parser<'_> {
 
     /// `i32::MIN`, `u8::MAX` in a pattern.
     fn pat_int_path(&mut self, path: &syn::Path) -> Option<PatInt> {
-        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-        if let Some(c) = numeric_consts::lookup(&segs) {
+        if let Some(c) = numeric_consts::lookup(&segments(path)) {
             if let ConstValue::Int(value) = c.value {
                 return Some(PatInt {
                     value,
+                    konst: None,
                     ty: Some(c.ty),
                     span: path.span(),
                 });
@@ -193,7 +205,7 @@ impl Parser<'_> {
         let at: &dyn ToTokens = path;
         self.cx.error_spanned_by(
             at,
-            "a range pattern's ends are integer literals or numeric constants such as `i32::MIN` (the macro cannot see a module-level constant's value): write the value, or compare in a guard (`v if v <= N`)",
+            "this path is no constant: a pattern takes integer and bool literals, numeric constants such as `i32::MIN` and module-level constants (capitalised names)",
         );
         None
     }
@@ -202,4 +214,8 @@ impl Parser<'_> {
 fn is_capitalised(name: &proc_macro2::Ident) -> bool {
     name.to_string()
         .starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+fn segments(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
 }

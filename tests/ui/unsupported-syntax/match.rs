@@ -1,7 +1,7 @@
 use warpspeed::prelude::*;
 
-// `match` takes integer and bool patterns and constants; tuples, floats and ranges ending
-// at a module-level constant are refused; a constant pattern covers nothing for sure.
+// `match` takes integer and bool patterns and constants; tuples, floats and paths that are
+// no constant are refused; a constant pattern covers nothing for sure.
 const LIMIT: i32 = 4;
 
 #[gpu_kernel]
@@ -12,7 +12,7 @@ fn k(out: &mut [i32], n: i32, x: f32) {
         _ => 2,
     };
     out[1] = match n {
-        0..=LIMIT => 1,
+        0..=core::i32::lower => 1,
         _ => 2,
     };
     out[2] = match n {

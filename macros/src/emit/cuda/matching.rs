@@ -121,7 +121,7 @@ fn arm_test(types: &Types, s: Scalar, v: &str, arm: &Arm) -> Option<String> {
                     .unwrap_or_default();
                 format!("({v} == {c})")
             }
-            p => pat_test(s, v, p)?,
+            p => pat_test(types, s, v, p)?,
         });
     }
     Some(if alts.len() == 1 {
@@ -131,8 +131,14 @@ fn arm_test(types: &Types, s: Scalar, v: &str, arm: &Arm) -> Option<String> {
     })
 }
 
-fn pat_test(s: Scalar, v: &str, p: &MatchPat) -> Option<String> {
-    let lit = |i: &PatInt| int_c(i.value.unsigned_abs(), s, i.value < 0);
+fn pat_test(types: &Types, s: Scalar, v: &str, p: &MatchPat) -> Option<String> {
+    let lit = |i: &PatInt| match &i.konst {
+        Some(path) => types
+            .const_named(path)
+            .map(|c| c.c_name())
+            .unwrap_or_default(),
+        None => int_c(i.value.unsigned_abs(), s, i.value < 0),
+    };
     let (min, max) = if s.is_signed_int() {
         (-(1i128 << (s.bits() - 1)), (1i128 << (s.bits() - 1)) - 1)
     } else {
@@ -149,11 +155,13 @@ fn pat_test(s: Scalar, v: &str, p: &MatchPat) -> Option<String> {
             // Ends at the type's limits test nothing (and would draw NVRTC's "pointless
             // comparison" warning).
             let mut parts = Vec::new();
-            if let Some(l) = lo.as_ref().filter(|l| l.value > min) {
+            if let Some(l) = lo.as_ref().filter(|l| l.konst.is_some() || l.value > min) {
                 parts.push(format!("{v} >= {}", lit(l)));
             }
             match hi {
-                Some(h) if *inclusive && h.value < max => parts.push(format!("{v} <= {}", lit(h))),
+                Some(h) if *inclusive && (h.konst.is_some() || h.value < max) => {
+                    parts.push(format!("{v} <= {}", lit(h)))
+                }
                 Some(h) if !*inclusive => parts.push(format!("{v} < {}", lit(h))),
                 _ => {}
             }

@@ -5,6 +5,9 @@ use super::*;
 /// A pattern of an integer or bool `match`, its integers suffixed with the scrutinee's type.
 pub(super) fn match_pat(p: &MatchPat, s: Scalar) -> TokenStream {
     let int = |i: &PatInt| {
+        if let Some(path) = &i.konst {
+            return path_from_module(path);
+        }
         let l = syn::LitInt::new(
             &format!("{}{}", i.value.unsigned_abs(), s.rust_name()),
             i.span,

@@ -95,6 +95,9 @@ impl Typeck<'_> {
 
     /// The type of an integer in a pattern: its suffix's, or an integer still to infer.
     pub(super) fn pat_int_ty(&mut self, i: &PatInt) -> Ty {
+        if let Some(path) = &i.konst {
+            return self.const_ty(path);
+        }
         match i.ty {
             Some(s) => Ty::Scalar(s),
             None => self.fresh(Kind::Int, None),
