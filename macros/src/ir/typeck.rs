@@ -1272,7 +1272,9 @@ impl<'a> Typeck<'a> {
             };
             let s = match t {
                 Ty::Scalar(s) => s,
-                Ty::Never => continue,
+                // Not a literal: its unknown type is reported where it comes from (a
+                // constant, a device call) if nothing else fixes it.
+                Ty::Never | Ty::Var(_) => continue,
                 other => {
                     let msg = format!("`gpu_print!` prints scalars, not `{}`", self.show(&other));
                     self.cx.error_at(a.range(), msg);
