@@ -91,7 +91,10 @@ impl ConstScalar for f64 {
     }
 }
 
-/// Everything the runtime needs to compile and run one kernel.
+/// Everything the runtime needs to compile and run one kernel: what `#[gpu_kernel]`
+/// generates as `<kernel>::KERNEL`. Name it to ask about the kernel
+/// ([`LaunchConfig::for_occupancy`](crate::LaunchConfig::for_occupancy)`(&dev,
+/// &my_kernel::KERNEL, n)`); its fields are the generated code's contract with the runtime.
 pub struct KernelDef {
     /// The Rust name of the kernel (`life`), for messages.
     pub rust_name: &'static str,
@@ -99,6 +102,7 @@ pub struct KernelDef {
     pub entry: &'static str,
     /// The complete, self-contained CUDA C of the kernel and every device function it calls.
     pub source: &'static LazyLock<String>,
+    /// What NVRTC is asked for (`#[gpu_kernel(fast_math)]`).
     pub options: KernelOptions,
     /// The kernel's parameter names in launch order (for race reports).
     pub params: &'static [&'static str],

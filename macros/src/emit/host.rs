@@ -234,16 +234,19 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
     }
 }
 
-/// A parameter of the generated `launch`: scalars by value, buffers by reference (`&mut`
-/// where the kernel writes, atomics included).
+/// A parameter of the generated `launch`: scalars by value, device memory by reference
+/// (`&mut` where the kernel writes, atomics included): a `DeviceBuffer` or a view of one
+/// (`buf.slice(a..b)`), through the runtime's `AsDeviceView`/`AsDeviceViewMut`.
 pub fn launch_param(p: &Param) -> TokenStream {
     let n = &p.name;
     let t = scalar_ty(param_elem(p.ty));
     match p.ty {
         ParamTy::Scalar(_) | ParamTy::Array { .. } => quote!(#n: #t),
-        ParamTy::Slice { mutable: false, .. } => quote!(#n: &::warpspeed::DeviceBuffer<#t>),
+        ParamTy::Slice { mutable: false, .. } => {
+            quote!(#n: &impl ::warpspeed::AsDeviceView<Elem = #t>)
+        }
         ParamTy::Slice { mutable: true, .. } | ParamTy::Atomics(_) => {
-            quote!(#n: &mut ::warpspeed::DeviceBuffer<#t>)
+            quote!(#n: &mut impl ::warpspeed::AsDeviceViewMut<Elem = #t>)
         }
     }
 }
