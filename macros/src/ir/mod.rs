@@ -2,8 +2,10 @@
 //! the type checker.
 
 pub mod atomics;
+pub mod exhaustive;
 pub mod groups;
 pub mod intrinsics;
 pub mod methods;
+pub mod numeric_consts;
 pub mod ty;
 pub mod typeck;

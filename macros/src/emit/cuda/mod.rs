@@ -11,12 +11,13 @@
 mod expr;
 mod groups;
 mod keywords;
+mod matching;
 mod namer;
 mod print;
 mod proof;
 mod stmt;
 
-use crate::ir::ty::{Scalar, Ty};
+use crate::ir::ty::{Len, Scalar, Ty};
 use crate::ir::typeck::Types;
 use crate::parse::ast::*;
 pub use namer::fn_name;
@@ -43,15 +44,29 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     collect_called(&f.body, &mut |name| w.namer.reserve(&fn_name(name)));
     let c_name = fn_name(&f.name.to_string());
     let mut params = Vec::new();
+    // `mut` array parameters: (declaration, name, the argument it copies).
+    let mut array_copies = Vec::new();
     for p in &f.params {
         let name = w.namer.fresh(&p.name.to_string());
         match p.ty {
             ParamTy::Scalar(s) => params.push(format!("{} {name}", s.c_name())),
+            // By reference to const: the callee cannot change it, so this is Rust's copy
+            // (a `mut` one is copied in the prologue, below).
+            ParamTy::Array { .. } => {
+                let ty = p.ty.ty();
+                if p.mutable {
+                    let arg = w.namer.fresh(&format!("{}_in", p.name));
+                    params.push(format!("const {}", c_decl(&ty, &format!("(&{arg})"))));
+                    array_copies.push((c_decl(&ty, &name), name.clone(), arg));
+                } else {
+                    params.push(format!("const {}", c_decl(&ty, &format!("(&{name})"))));
+                }
+            }
             ParamTy::Slice { .. } | ParamTy::Atomics(_) => {
                 let (elem, mutable) = match p.ty {
                     ParamTy::Slice { elem, mutable } => (elem, mutable),
                     ParamTy::Atomics(elem) => (elem, true),
-                    ParamTy::Scalar(_) => unreachable!(),
+                    ParamTy::Scalar(_) | ParamTy::Array { .. } => unreachable!(),
                 };
                 let len = w.namer.fresh(&format!("{name}_len"));
                 let cnst = if mutable { "" } else { "const " };
@@ -74,7 +89,11 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
             format!("extern \"C\" __global__ void {bounds}{c_name}({params})")
         }
         FnKind::Device => {
-            let ret = f.ret.map(|r| r.0.c_name()).unwrap_or("void");
+            let ret = f
+                .ret
+                .as_ref()
+                .map(|r| c_type(&r.0))
+                .unwrap_or("void".into());
             format!("__device__ {ret} {c_name}({params})")
         }
     };
@@ -86,6 +105,10 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     w.raw(&format!("{head} {{"));
     w.indent += 1;
     w.declared_lengths(f);
+    for (decl, name, arg) in array_copies {
+        w.raw(&format!("{decl};"));
+        w.raw(&format!("ws_copy({name}, {arg});"));
+    }
     let dest = if f.ret.is_some() {
         stmt::Dest::Return
     } else {
@@ -122,8 +145,8 @@ impl FnWriter<'_> {
                 self.raw(&format!("__builtin_assume(!({len} < {need}));"));
                 continue;
             }
-            let ret = match f.ret {
-                Some((s, _)) => format!("return ws_zero<{}>();", s.c_name()),
+            let ret = match &f.ret {
+                Some((t, _)) => format!("return ws_zero<{}>();", c_type(t)),
                 None => "return;".into(),
             };
             let what = format!("{}\\t{}\\t{}", f.name, p.name, decl.text);
@@ -167,7 +190,7 @@ pub enum Child<'a> {
 pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
     let ex = |x: &'a Expr, visit: &mut dyn FnMut(Child<'a>)| visit(Child::Expr(x));
     match &e.kind {
-        ExprKind::Lit(_) | ExprKind::Const(..) | ExprKind::Var(..) => {}
+        ExprKind::Lit(_) | ExprKind::Const(..) | ExprKind::Var(..) | ExprKind::ConstItem(_) => {}
         ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) | ExprKind::Ordering(..) => {}
         ExprKind::Break(_) | ExprKind::Continue(_) => {}
         ExprKind::Binary(_, a, b)
@@ -186,15 +209,25 @@ pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
             ex(r, visit);
             args.iter().for_each(|a| ex(a, visit));
         }
-        ExprKind::Intrinsic(_, args) | ExprKind::Call(_, args) | ExprKind::Array(args) => {
-            args.iter().for_each(|a| ex(a, visit))
-        }
+        ExprKind::Intrinsic(_, args)
+        | ExprKind::Call(_, args)
+        | ExprKind::Array(args)
+        | ExprKind::Tuple(args) => args.iter().for_each(|a| ex(a, visit)),
         ExprKind::Print(p) => p.args.iter().for_each(|a| ex(a, visit)),
         ExprKind::If(c, t, e) => {
             ex(c, visit);
             visit(Child::Block(t));
             if let Some(e) = e {
                 ex(e, visit);
+            }
+        }
+        ExprKind::Match(s, arms) => {
+            ex(s, visit);
+            for arm in arms {
+                if let Some(g) = &arm.guard {
+                    ex(g, visit);
+                }
+                ex(&arm.body, visit);
             }
         }
         ExprKind::While(_, c, b) => {
@@ -262,7 +295,7 @@ pub(crate) struct FnWriter<'a> {
     var_names: HashMap<VarId, String>,
     slice_len: HashMap<VarId, String>,
     /// Shared arrays' lengths (rows of a 2-D tile), for the prover.
-    shared_len: HashMap<VarId, u64>,
+    shared_len: HashMap<VarId, proof::Poly>,
     /// Variables that are shared memory (static arrays and `dynamic_shared`), whose checked
     /// accesses use `ws_at_shared`.
     shared_vars: HashSet<VarId>,
@@ -333,8 +366,23 @@ impl<'a> FnWriter<'a> {
     fn hoist(&mut self, ty: &Ty, value: &str) -> String {
         let t = self.namer.temp();
         let decl = c_decl(ty, &t);
-        self.raw(&format!("{decl} = {value};"));
+        if let Ty::Array(..) = ty {
+            self.raw(&format!("{decl};"));
+            self.store(&t, ty, value);
+        } else {
+            self.raw(&format!("{decl} = {value};"));
+        }
         t
+    }
+
+    /// `target = value;` for a value of type `ty`: arrays, which C does not assign, are
+    /// copied element by element (`ws_copy`), as Rust copies them.
+    fn store(&mut self, target: &str, ty: &Ty, value: &str) {
+        if let Ty::Array(..) = ty {
+            self.raw(&format!("ws_copy({target}, {value});"));
+        } else {
+            self.raw(&format!("{target} = {value};"));
+        }
     }
 }
 
@@ -343,8 +391,16 @@ pub fn c_type(ty: &Ty) -> String {
     match ty {
         Ty::Scalar(s) => s.c_name().to_string(),
         Ty::Dim3 => "ws_dim3".into(),
-        Ty::Tuple(items) if items.len() == 2 => "ws_usize2".into(),
-        Ty::Tuple(_) => "ws_usize3".into(),
+        // `grid_2d()`'s and `grid_3d()`'s, by the prelude's short names.
+        Ty::Tuple(items)
+            if (2..=3).contains(&items.len()) && items.iter().all(|t| *t == Ty::USIZE) =>
+        {
+            format!("ws_usize{}", items.len())
+        }
+        Ty::Tuple(items) => {
+            let items: Vec<String> = items.iter().map(c_type).collect();
+            format!("ws_tuple{}<{}>", items.len(), items.join(", "))
+        }
         Ty::Array(..) => c_decl(ty, ""),
         _ => "int".into(),
     }
@@ -353,7 +409,8 @@ pub fn c_type(ty: &Ty) -> String {
 /// A declaration of `name` with type `ty`: `int x`, `float a[4][4]`.
 pub fn c_decl(ty: &Ty, name: &str) -> String {
     match ty {
-        Ty::Array(elem, n) => c_decl(elem, &format!("{name}[{n}]")),
+        Ty::Array(elem, Len::Lit(n)) => c_decl(elem, &format!("{name}[{n}]")),
+        Ty::Array(elem, Len::Const(c)) => c_decl(elem, &format!("{name}[{}]", c.c_name())),
         other => format!("{} {name}", c_type(other)),
     }
 }
