@@ -36,6 +36,7 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ("sim_speed", &["--runs", "1"]),
     ("bench", &["--quick"]),
     ("bench_raw_start", &[]),
+    ("cudarc_interop", &["--len", "20001"]),
 ];
 
 /// target/<profile>/examples/, next to this test's own target/<profile>/deps/.

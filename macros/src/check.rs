@@ -61,7 +61,8 @@ fn check_unique_params(cx: &Ctxt, f: &Function) {
     }
 }
 
-/// `let a = [0; 4];` is fine; `f([1, 2])` or `let b = a;` would copy a C array.
+/// `let a = [0; 4];` and `a = [1, 2, 3, 4];` are fine; elsewhere (`f([1, 2])`, a block's
+/// value) an array literal would need a C array temporary that nothing names.
 fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, _in_let: bool) {
     fn expr(cx: &Ctxt, e: &Expr, allowed: bool) {
         match &e.kind {
@@ -69,7 +70,7 @@ fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, _in_let: bool) {
                 if !allowed {
                     cx.error_at(
                         e.span,
-                        "array literals are only supported as the initial value of a `let`",
+                        "array literals are only supported as the initial value of a `let` or the value assigned to an array (`a = [0; 4];`)",
                     );
                 }
                 for i in items {
@@ -81,7 +82,7 @@ fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, _in_let: bool) {
                 if !allowed {
                     cx.error_at(
                         e.span,
-                        "array literals are only supported as the initial value of a `let`",
+                        "array literals are only supported as the initial value of a `let` or the value assigned to an array (`a = [0; 4];`)",
                     );
                 }
                 expr(
@@ -89,6 +90,11 @@ fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, _in_let: bool) {
                     v,
                     allowed && matches!(v.kind, ExprKind::Repeat(..) | ExprKind::Array(_)),
                 );
+                return;
+            }
+            ExprKind::Assign(place, value) => {
+                expr(cx, place, false);
+                expr(cx, value, true);
                 return;
             }
             _ => {}

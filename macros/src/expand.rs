@@ -198,7 +198,7 @@ fn fallback(f: &Function) -> TokenStream {
         #[allow(dead_code, unused_variables)]
         #vis mod #name {
             pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
-                rust_name: "", prototype: "", definition: "", deps: &[],
+                rust_name: "", prototype: "", definition: "", deps: &[], consts: None,
             };
             #launch
         }

@@ -1225,7 +1225,7 @@ impl Gram<'_> {
         let d = depth - 1;
         let is_int = INTS.contains(&t);
         let is_float = t == "f32" || t == "f64";
-        match self.r.below(22) {
+        match self.r.below(24) {
             0..=3 => self.atom(t),
             4..=7 if is_int || is_float || t == "f16" => {
                 let ops: &[&str] = if is_int {
@@ -1320,8 +1320,59 @@ impl Gram<'_> {
                 };
                 format!("{t}::{}", self.r.pick(consts))
             }
+            21 => self.match_expr(t, d),
+            22 => {
+                // A tuple value, read back by a field.
+                let other = self.scalar();
+                let (a, b) = (self.expr(t, d), self.expr(other, d));
+                if self.r.pct(50) {
+                    format!("({a}, {b}).0")
+                } else {
+                    format!("({b}, ({a},)).1 .0")
+                }
+            }
             _ => self.atom(t),
         }
+    }
+
+    /// A `match` giving a `t`: on an integer or a bool, with literals, ranges, `|`,
+    /// bindings, guards, constants and `_` (exhaustive when clean).
+    fn match_expr(&mut self, t: &'static str, d: u32) -> String {
+        let st = self
+            .r
+            .pick(&["u8", "i8", "i32", "u64", "usize", "isize", "bool", "i16"]);
+        let scrutinee = self.expr(st, d);
+        let mut arms = String::new();
+        for _ in 0..self.r.range(0, 4) {
+            let pat = if st == "bool" {
+                self.r.pick(&["true", "false", "true | false"]).to_string()
+            } else {
+                let (a, b) = (self.r.below(20), self.r.below(20));
+                match self.r.below(if self.clean { 6 } else { 9 }) {
+                    0 => format!("{a}"),
+                    1 => format!("{} ..= {}", a.min(b), a.max(b)),
+                    2 => format!("{a}.."),
+                    3 => format!("{a} | {b}"),
+                    4 => format!("n @ {}..{}", a.min(b), a.max(b) + 1),
+                    5 => format!("{st}::MAX | {st}::MIN"),
+                    6 => format!("{b}..={a}"),
+                    7 => "LIMIT".to_string(),
+                    _ => format!("{a}.0"),
+                }
+            };
+            let guard = if self.r.pct(20) {
+                format!(" if {}", self.expr("bool", d))
+            } else {
+                String::new()
+            };
+            let body = self.expr(t, d);
+            let _ = write!(arms, "{pat}{guard} => {body}, ");
+        }
+        if self.clean || self.r.pct(70) {
+            let body = self.expr(t, d);
+            let _ = write!(arms, "_ => {body},");
+        }
+        format!("match {scrutinee} {{ {arms} }}")
     }
 
     fn atom(&mut self, t: &'static str) -> String {
@@ -3048,6 +3099,8 @@ fn replay(spec: &str, corpus: &[Seed]) {
 const FOUND: &[&str] = &[
     // A method on a receiver that never has a value: no method is resolved (2026-11-22).
     "fn e98() { let i = grid_1d(); if i < return.len() {} }",
+    // A 2-D shared tile whose element count overflows u64 (2026-11-23).
+    "fn t(o: &mut [u32]) { let t = SharedArray::<[u32; 14812710283509236051u64], 16>::new(); o[0] = t[0][0]; }",
 ];
 
 #[test]

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::CudaStream;
+use cudarc::driver::{CudaContext, CudaStream};
 
 use crate::config::DeviceLimits;
 use crate::cuda::CudaDevice;
@@ -90,6 +90,11 @@ impl Device {
         Ok(Device::from(Inner::Cuda(CudaDevice::from_stream(stream)?)))
     }
 
+    /// Adopts a cudarc context: [`Device::from_cudarc_stream`] on its default stream.
+    pub fn from_cudarc_context(ctx: &Arc<CudaContext>) -> Result<Device> {
+        Device::from_cudarc_stream(ctx.default_stream())
+    }
+
     /// Which backend runs this device's kernels.
     pub fn backend(&self) -> Backend {
         match &*self.inner {
@@ -137,6 +142,11 @@ impl Device {
             Inner::Cuda(cuda) => Some(&cuda.stream),
             Inner::Simulator(_) => None,
         }
+    }
+
+    /// The cudarc context of this device's GPU; `None` on the simulator.
+    pub fn cuda_context(&self) -> Option<&Arc<CudaContext>> {
+        self.cuda_stream().map(|stream| stream.context())
     }
 
     /// Whether a buffer of `other` may be used by a kernel of `self`: the same GPU

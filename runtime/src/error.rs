@@ -278,6 +278,14 @@ pub enum Error {
         later: Vec<String>,
     },
 
+    /// An operation that exists only on a GPU (handing a buffer to cudarc) was asked of a
+    /// simulator device or buffer.
+    #[error("{what} needs a CUDA device, but this one is the simulator")]
+    NotCuda {
+        /// The operation.
+        what: String,
+    },
+
     /// A call on a device whose CUDA context was lost earlier by a [`Error::KernelFault`].
     #[error(
         "this device's CUDA context was lost earlier ({first}); restart the process to use the GPU again"

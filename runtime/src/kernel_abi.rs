@@ -32,9 +32,69 @@ pub struct SourceItem {
     pub definition: &'static str,
     /// Device functions this item calls directly; their own `deps` are followed too.
     pub deps: &'static [&'static SourceItem],
+    /// The module-level constants the definition names, as C macros written right before
+    /// it (see [`c_const`]); built at run time, since a macro cannot see a constant's value.
+    pub consts: Option<fn() -> String>,
 }
 
-/// Everything the runtime needs to compile and run one kernel.
+/// A module-level constant of a kernel as C: `#undef NAME` and `#define NAME value`, its
+/// value exact and of the constant's C type. Each item defines its constants right before
+/// its definition, so two items may give the same name different values.
+pub fn c_const<T: ConstScalar>(name: &str, value: T) -> String {
+    format!("#undef {name}\n#define {name} {}\n", value.c_value())
+}
+
+/// The types a module-level constant used in a kernel may have.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a kernel's constant: a constant used in a kernel is a bool, an integer, `f32` or `f64`",
+    label = "a constant of type `{Self}`"
+)]
+pub trait ConstScalar: KernelScalar {
+    /// The value as a C expression of exactly the type [`KernelScalar::C_NAME`].
+    fn c_value(self) -> String;
+}
+
+macro_rules! const_int {
+    ($($t:ty),*) => {$(
+        impl ConstScalar for $t {
+            fn c_value(self) -> String {
+                let c = <$t as KernelScalar>::C_NAME;
+                // A negative value as `-(m) - 1`, so the type's minimum needs no literal
+                // that overflows.
+                if (self as i128) < 0 {
+                    format!("(({c})(-{}ll - 1ll))", -((self as i128) + 1))
+                } else {
+                    format!("(({c}){}ull)", self as i128)
+                }
+            }
+        }
+    )*};
+}
+const_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+impl ConstScalar for bool {
+    fn c_value(self) -> String {
+        self.to_string()
+    }
+}
+
+impl ConstScalar for f32 {
+    /// By its bits: exact, NaN and infinities included.
+    fn c_value(self) -> String {
+        format!("__int_as_float(0x{:08x})", self.to_bits())
+    }
+}
+
+impl ConstScalar for f64 {
+    fn c_value(self) -> String {
+        format!("__longlong_as_double(0x{:016x}ll)", self.to_bits())
+    }
+}
+
+/// Everything the runtime needs to compile and run one kernel: what `#[gpu_kernel]`
+/// generates as `<kernel>::KERNEL`. Name it to ask about the kernel
+/// ([`LaunchConfig::for_occupancy`](crate::LaunchConfig::for_occupancy)`(&dev,
+/// &my_kernel::KERNEL, n)`); its fields are the generated code's contract with the runtime.
 pub struct KernelDef {
     /// The Rust name of the kernel (`life`), for messages.
     pub rust_name: &'static str,
@@ -42,6 +102,7 @@ pub struct KernelDef {
     pub entry: &'static str,
     /// The complete, self-contained CUDA C of the kernel and every device function it calls.
     pub source: &'static LazyLock<String>,
+    /// What NVRTC is asked for (`#[gpu_kernel(fast_math)]`).
     pub options: KernelOptions,
     /// The kernel's parameter names in launch order (for race reports).
     pub params: &'static [&'static str],
@@ -77,12 +138,13 @@ pub fn collect_source(root: &'static SourceItem) -> String {
         out.push_str(item.prototype);
         out.push('\n');
     }
-    for item in items.iter().skip(1).rev() {
+    for item in items.iter().skip(1).rev().chain([&root]) {
         out.push('\n');
+        if let Some(consts) = item.consts {
+            out.push_str(&consts());
+        }
         out.push_str(item.definition);
     }
-    out.push('\n');
-    out.push_str(root.definition);
     out
 }
 

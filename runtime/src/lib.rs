@@ -10,7 +10,9 @@
 //! `validate`, `error`, `scalar`, the value types, `diagnostics`); the two backends,
 //! `cuda/` and `sim/`, side by side and importing only leaves; on top `Device`
 //! (`device.rs`), `DeviceBuffer` (`memory.rs`) and the launch path (`launch/`), the only
-//! code that matches on the backend.
+//! code that matches on the backend, and the views of buffers (`view.rs`, [`DeviceView`],
+//! [`DeviceViewMut`]), which kernels take as buffers are taken. docs/host-api.md has the
+//! host API's decisions: views, fill, copies, occupancy, cudarc interop, host threads.
 //!
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
 //! disables the disk cache, whose directory is `WARPSPEED_CACHE_DIR` (else
@@ -36,6 +38,7 @@ mod scalar;
 mod sim;
 mod validate;
 mod vector_types;
+mod view;
 
 pub use config::{DeviceLimits, LaunchConfig};
 pub use cuda::compile;
@@ -45,11 +48,25 @@ pub use error::{DeclaredLen, Error, RaceAccess, Result};
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
 pub use half;
 pub use half_types::{f16, f16_from_f64, f16x2};
-pub use kernel_abi::KernelOptions;
+pub use kernel_abi::{KernelDef, KernelOptions};
 pub use memory::DeviceBuffer;
 pub use scalar::KernelScalar;
 pub use sim::SimOptions;
 pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
+pub use view::{AsDeviceView, AsDeviceViewMut, DeviceView, DeviceViewMut};
+
+// The host API may be used from several host threads (docs/host-api.md): a `Device` and
+// its buffers are `Send + Sync`, views are as a `&[T]`/`&mut [T]` is. Checked here so a
+// field that is not (a raw pointer, an `Rc`) fails the build, not a user's program.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    send_sync::<Device>();
+    send_sync::<DeviceBuffer<f32>>();
+    send_sync::<DeviceBuffer<f32x4>>();
+    send_sync::<DeviceView<'static, u8>>();
+    send_sync::<DeviceViewMut<'static, f64>>();
+    send_sync::<Error>();
+};
 
 /// Items generated code uses. Not a public API: it may change in any release.
 #[doc(hidden)]

@@ -1,11 +1,16 @@
 //! Device memory: [`DeviceBuffer<T>`], a typed array on a GPU or in simulated memory.
 //!
 //! One of the three places that match on the backend (with `device.rs` and `launch/`):
-//! each operation here picks the backend and hands the work to it. On a GPU the buffer is
+//! each operation here picks the backend and hands the work to it. The host's reads and
+//! writes work on an element range (`read_at`, `write_at`, `fill_range`, `copy_in`,
+//! `arg_at`), which `view.rs` gives for a whole buffer or a view. Buffers also move to
+//! and from cudarc's `CudaSlice` without copying (docs/host-api.md). On a GPU the buffer is
 //! a `cuda::CudaBuffer` (bytes, `cuda/memory.rs`); on the simulator a `sim::HostAlloc`
 //! (`sim/memory.rs`). A buffer's storage always belongs to its device's backend.
 
-use cudarc::driver::{CudaSlice, SyncOnDrop};
+use std::ops::Range;
+
+use cudarc::driver::{CudaSlice, DeviceRepr, SyncOnDrop};
 
 use crate::cuda::{self, CudaBuffer};
 use crate::device::{Device, Inner};
@@ -56,23 +61,24 @@ impl Device {
         Ok(self.buffer(len, storage))
     }
 
-    /// A new buffer on this device holding a copy of `buf` (device to device).
-    pub fn copy<T: KernelScalar>(&self, buf: &DeviceBuffer<T>) -> Result<DeviceBuffer<T>> {
-        if !self.shares_memory_with(&buf.device) {
-            return Err(Error::DeviceMismatch {
-                what: "copying a buffer".into(),
-                buffer_device: buf.device.describe(),
-                device: self.describe(),
-            });
-        }
+    /// A new buffer holding a copy of the elements `range` of `buf` (device to device);
+    /// `Device::copy` (`view.rs`) gives it a buffer's or a view's range.
+    pub(crate) fn copy_range<T: KernelScalar>(
+        &self,
+        buf: &DeviceBuffer<T>,
+        range: Range<usize>,
+    ) -> Result<DeviceBuffer<T>> {
+        self.check_shares(buf, "copying a buffer")?;
         let storage = match (&*self.inner, &buf.storage) {
-            (Inner::Cuda(cuda), Storage::Cuda(src)) => Storage::Cuda(cuda.copy(src)?),
-            (Inner::Simulator(_), Storage::Simulator(src)) => {
-                Storage::Simulator(HostAlloc::from_slice(src.as_slice()))
+            (Inner::Cuda(cuda), Storage::Cuda(bytes)) => {
+                Storage::Cuda(cuda.copy(bytes, byte_range::<T>(range.clone()))?)
             }
-            _ => unreachable!("checked by shares_memory_with"),
+            (Inner::Simulator(_), Storage::Simulator(host)) => {
+                Storage::Simulator(HostAlloc::from_slice(&host.as_slice()[range.clone()]))
+            }
+            _ => unreachable!("checked by check_shares"),
         };
-        Ok(self.buffer(buf.len, storage))
+        Ok(self.buffer(range.len(), storage))
     }
 
     fn buffer<T: KernelScalar>(&self, len: usize, storage: Storage<T>) -> DeviceBuffer<T> {
@@ -82,6 +88,24 @@ impl Device {
             storage,
         }
     }
+
+    /// `Err(DeviceMismatch)` unless this device may use `buf`'s memory.
+    fn check_shares<T: KernelScalar>(&self, buf: &DeviceBuffer<T>, what: &str) -> Result<()> {
+        if self.shares_memory_with(&buf.device) {
+            return Ok(());
+        }
+        Err(Error::DeviceMismatch {
+            what: what.into(),
+            buffer_device: buf.device.describe(),
+            device: self.describe(),
+        })
+    }
+}
+
+/// Element range `range` of a buffer of `T` as a byte range.
+fn byte_range<T>(range: Range<usize>) -> Range<usize> {
+    let size = std::mem::size_of::<T>();
+    range.start * size..range.end * size
 }
 
 impl<T: KernelScalar> DeviceBuffer<T> {
@@ -100,44 +124,94 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         &self.device
     }
 
-    /// Copies the buffer to a new `Vec`, after every launch queued before it has finished;
-    /// an error of such a launch is reported here.
-    pub fn download(&self) -> Result<Vec<T>> {
-        let mut out = vec![T::from_bits(0); self.len];
-        self.copy_to_host(&mut out)?;
-        Ok(out)
-    }
+    // The operations below work on an element range of the buffer (the whole buffer, or
+    // a view's range, `view.rs`); the range has been checked against the length. They are
+    // the only code that reads or writes a buffer's memory from the host.
 
-    /// Copies the buffer into `dst`, which must have the same length.
-    pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
-        check_len("copy_to_host", self.len, dst.len())?;
+    /// Copies the elements from `at` on into `dst`, after every launch queued before has
+    /// finished; an error of such a launch is reported here.
+    pub(crate) fn read_at(&self, at: usize, dst: &mut [T]) -> Result<()> {
+        debug_assert!(at + dst.len() <= self.len);
         match (&self.storage, &*self.device.inner) {
-            (Storage::Cuda(src), Inner::Cuda(cuda)) => cuda.download(src, dst),
+            (Storage::Cuda(src), Inner::Cuda(cuda)) => {
+                cuda.download(src, at * std::mem::size_of::<T>(), dst)
+            }
             (Storage::Simulator(src), Inner::Simulator(_)) => {
-                dst.copy_from_slice(src.as_slice());
+                dst.copy_from_slice(&src.as_slice()[at..at + dst.len()]);
                 Ok(())
             }
             _ => unreachable!("a buffer's storage is its device's backend"),
         }
     }
 
-    /// Overwrites the buffer with `src`, which must have the same length.
-    pub fn copy_from_host(&mut self, src: &[T]) -> Result<()> {
-        check_len("copy_from_host", self.len, src.len())?;
+    /// Overwrites the elements from `at` on with `src`.
+    pub(crate) fn write_at(&mut self, at: usize, src: &[T]) -> Result<()> {
+        debug_assert!(at + src.len() <= self.len);
         match (&mut self.storage, &*self.device.inner) {
-            (Storage::Cuda(dst), Inner::Cuda(cuda)) => cuda.upload_into(src, dst),
+            (Storage::Cuda(dst), Inner::Cuda(cuda)) => {
+                cuda.upload_into(src, dst, at * std::mem::size_of::<T>())
+            }
             (Storage::Simulator(dst), Inner::Simulator(_)) => {
-                dst.as_mut_slice().copy_from_slice(src);
+                dst.as_mut_slice()[at..at + src.len()].copy_from_slice(src);
                 Ok(())
             }
             _ => unreachable!("a buffer's storage is its device's backend"),
         }
     }
 
-    /// The buffer as a kernel argument: its address (device pointer or simulated host
-    /// address), on a GPU cudarc's record that orders other streams after the launch
-    /// (kept until the launch is queued), and its device.
-    pub(crate) fn arg(&self) -> (u64, Option<SyncOnDrop<'_>>, &Device) {
+    /// Sets the elements of `range` to `value`.
+    pub(crate) fn fill_range(&mut self, range: Range<usize>, value: T) -> Result<()> {
+        debug_assert!(range.end <= self.len);
+        match (&mut self.storage, &*self.device.inner) {
+            (Storage::Cuda(dst), Inner::Cuda(cuda)) => {
+                let size = std::mem::size_of::<T>();
+                cuda.fill(
+                    dst,
+                    range.start * size,
+                    range.len(),
+                    size,
+                    value.to_bits128(),
+                )
+            }
+            (Storage::Simulator(dst), Inner::Simulator(_)) => {
+                dst.as_mut_slice()[range].fill(value);
+                Ok(())
+            }
+            _ => unreachable!("a buffer's storage is its device's backend"),
+        }
+    }
+
+    /// Copies the elements `range` of `buf` (device to device) to the elements from `at`
+    /// on; they have been checked to fit.
+    pub(crate) fn copy_in(
+        &mut self,
+        at: usize,
+        buf: &DeviceBuffer<T>,
+        range: Range<usize>,
+    ) -> Result<()> {
+        debug_assert!(at + range.len() <= self.len);
+        self.device.check_shares(buf, "copying between buffers")?;
+        match (&mut self.storage, &buf.storage, &*self.device.inner) {
+            (Storage::Cuda(dst), Storage::Cuda(src), Inner::Cuda(cuda)) => {
+                let at = at * std::mem::size_of::<T>();
+                cuda.copy_into(src, byte_range::<T>(range), dst, at)
+            }
+            (Storage::Simulator(dst), Storage::Simulator(src), Inner::Simulator(_)) => {
+                // Two buffers: `self` is borrowed mutably, `src` shared.
+                let len = range.len();
+                dst.as_mut_slice()[at..at + len].copy_from_slice(&src.as_slice()[range]);
+                Ok(())
+            }
+            _ => unreachable!("checked by check_shares"),
+        }
+    }
+
+    /// The elements from `at` on as a kernel argument: their address (device pointer or
+    /// simulated host address), on a GPU cudarc's record that orders other streams after
+    /// the launch (kept until the launch is queued; it covers the whole allocation), and
+    /// the buffer's device.
+    pub(crate) fn arg_at(&self, at: usize) -> (u64, Option<SyncOnDrop<'_>>, &Device) {
+        let offset = (at * std::mem::size_of::<T>()) as u64;
         let (addr, guard) = match (&self.storage, &*self.device.inner) {
             (Storage::Cuda(bytes), Inner::Cuda(cuda)) => {
                 let (addr, guard) = cuda.arg(bytes);
@@ -146,11 +220,12 @@ impl<T: KernelScalar> DeviceBuffer<T> {
             (Storage::Simulator(host), Inner::Simulator(_)) => (host.addr(), None),
             _ => unreachable!("a buffer's storage is its device's backend"),
         };
-        (addr, guard, &self.device)
+        (addr + offset, guard, &self.device)
     }
 
-    /// [`DeviceBuffer::arg`] for a kernel that writes the buffer.
-    pub(crate) fn arg_mut(&mut self) -> (u64, Option<SyncOnDrop<'_>>, &Device) {
+    /// [`DeviceBuffer::arg_at`] for a kernel that writes the elements.
+    pub(crate) fn arg_at_mut(&mut self, at: usize) -> (u64, Option<SyncOnDrop<'_>>, &Device) {
+        let offset = (at * std::mem::size_of::<T>()) as u64;
         let DeviceBuffer {
             device, storage, ..
         } = self;
@@ -163,14 +238,59 @@ impl<T: KernelScalar> DeviceBuffer<T> {
             (Storage::Simulator(host), Inner::Simulator(_)) => (host.addr(), None),
             _ => unreachable!("a buffer's storage is its device's backend"),
         };
-        (addr, guard, device)
+        (addr + offset, guard, device)
     }
 
     /// The underlying cudarc allocation (bytes) of a GPU buffer; `None` on the simulator.
+    /// A buffer of no elements holds one unused byte (`cuMemAlloc` refuses 0 bytes).
     pub fn cuda_bytes(&self) -> Option<&CudaSlice<u8>> {
         match &self.storage {
             Storage::Cuda(slice) => Some(slice),
             Storage::Simulator(_) => None,
+        }
+    }
+}
+
+/// Moving buffers between warpspeed and cudarc, without copying (docs/host-api.md).
+impl<T: KernelScalar + DeviceRepr> DeviceBuffer<T> {
+    /// Adopts a cudarc `CudaSlice<T>` of `dev`'s CUDA context as a buffer, without copying.
+    /// The buffer is ordered on `dev`'s stream (which first waits for the work queued on
+    /// the slice's stream, when that is another one) and freed there.
+    /// [`Error::NotCuda`] when `dev` is the simulator, [`Error::DeviceMismatch`] when the
+    /// slice belongs to another context.
+    pub fn from_cudarc(dev: &Device, slice: CudaSlice<T>) -> Result<DeviceBuffer<T>> {
+        let Inner::Cuda(cuda) = &*dev.inner else {
+            return Err(Error::NotCuda {
+                what: "adopting a cudarc CudaSlice".into(),
+            });
+        };
+        if !cuda.same_context(slice.context()) {
+            return Err(Error::DeviceMismatch {
+                what: "adopting a cudarc CudaSlice".into(),
+                buffer_device: format!("CUDA device {} (another context)", slice.ordinal()),
+                device: dev.describe(),
+            });
+        }
+        let len = slice.len();
+        Ok(dev.buffer(len, Storage::Cuda(cuda.adopt(slice)?)))
+    }
+
+    /// The buffer as a cudarc `CudaSlice<T>` on its device's stream
+    /// ([`Device::cuda_stream`]), without copying: the inverse of
+    /// [`DeviceBuffer::from_cudarc`]. [`Error::NotCuda`] on the simulator (where device
+    /// memory is host memory: use [`DeviceBuffer::download`]).
+    pub fn into_cudarc(self) -> Result<CudaSlice<T>> {
+        let DeviceBuffer {
+            device,
+            len,
+            storage,
+        } = self;
+        match (storage, &*device.inner) {
+            (Storage::Cuda(bytes), Inner::Cuda(cuda)) => Ok(cuda.hand_out(bytes, len)),
+            (Storage::Simulator(_), Inner::Simulator(_)) => Err(Error::NotCuda {
+                what: "turning a buffer into a cudarc CudaSlice".into(),
+            }),
+            _ => unreachable!("a buffer's storage is its device's backend"),
         }
     }
 }
@@ -250,17 +370,5 @@ impl<T: KernelScalar> std::fmt::Debug for DeviceBuffer<T> {
             self.len,
             self.device.describe()
         )
-    }
-}
-
-fn check_len(what: &str, expected: usize, found: usize) -> Result<()> {
-    if expected == found {
-        Ok(())
-    } else {
-        Err(Error::LengthMismatch {
-            what: what.into(),
-            expected,
-            found,
-        })
     }
 }

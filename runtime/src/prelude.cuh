@@ -58,8 +58,20 @@ __device__ __forceinline__ double ws_powi_f64(double a, int b) {
 }
 // ---- index intrinsics (thread_idx(), grid_1d(), ...): values, as the kernel language has them
 struct ws_dim3 { unsigned int x, y, z; };
-struct ws_usize2 { unsigned long long _0, _1; };
-struct ws_usize3 { unsigned long long _0, _1, _2; };
+// Rust's array copies (`let b = a;`, `b = a;`), which C does not assign: element by element.
+template <typename T> __device__ __forceinline__ void ws_copy(T& d, const T& s) { d = s; }
+template <typename T, unsigned long long N> __device__ __forceinline__ void ws_copy(T (&d)[N], const T (&s)[N]) {
+    for (unsigned long long i = 0; i < N; ++i) ws_copy(d[i], s[i]);
+}
+// Rust's tuples (values, returns of device functions): aggregates with fields `_0`, `_1`, ...
+template <typename A> struct ws_tuple1 { A _0; };
+template <typename A, typename B> struct ws_tuple2 { A _0; B _1; };
+template <typename A, typename B, typename C> struct ws_tuple3 { A _0; B _1; C _2; };
+template <typename A, typename B, typename C, typename D> struct ws_tuple4 { A _0; B _1; C _2; D _3; };
+template <typename A, typename B, typename C, typename D, typename E> struct ws_tuple5 { A _0; B _1; C _2; D _3; E _4; };
+template <typename A, typename B, typename C, typename D, typename E, typename F> struct ws_tuple6 { A _0; B _1; C _2; D _3; E _4; F _5; };
+typedef ws_tuple2<unsigned long long, unsigned long long> ws_usize2;
+typedef ws_tuple3<unsigned long long, unsigned long long, unsigned long long> ws_usize3;
 __device__ __forceinline__ ws_dim3 ws_thread_idx() { ws_dim3 d = { threadIdx.x, threadIdx.y, threadIdx.z }; return d; }
 __device__ __forceinline__ ws_dim3 ws_block_idx() { ws_dim3 d = { blockIdx.x, blockIdx.y, blockIdx.z }; return d; }
 __device__ __forceinline__ ws_dim3 ws_block_dim() { ws_dim3 d = { blockDim.x, blockDim.y, blockDim.z }; return d; }

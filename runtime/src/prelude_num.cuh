@@ -264,9 +264,7 @@ __device__ __forceinline__ float ws_powi(float a, int b) { return ws_powi_f32(a,
 __device__ __forceinline__ double ws_powi(double a, int b) { return ws_powi_f64(a, b); }
 template <typename T> __device__ __forceinline__ bool ws_is_positive(T a) { return a > (T)0; }
 template <typename T> __device__ __forceinline__ T ws_to_le(T a) { return a; }
-// f32::sin_cos: the tuple `(sin, cos)` as a struct, as `grid_2d()`'s (`._0`, `._1`).
-struct ws_f32_pair { float _0, _1; };
-struct ws_f64_pair { double _0, _1; };
-__device__ __forceinline__ ws_f32_pair ws_sin_cos(float x) { ws_f32_pair r; sincosf(x, &r._0, &r._1); return r; }
-__device__ __forceinline__ ws_f64_pair ws_sin_cos(double x) { ws_f64_pair r; sincos(x, &r._0, &r._1); return r; }
+// f32::sin_cos: the tuple `(sin, cos)`, a ws_tuple2 as every kernel tuple.
+__device__ __forceinline__ ws_tuple2<float, float> ws_sin_cos(float x) { ws_tuple2<float, float> r; sincosf(x, &r._0, &r._1); return r; }
+__device__ __forceinline__ ws_tuple2<double, double> ws_sin_cos(double x) { ws_tuple2<double, double> r; sincos(x, &r._0, &r._1); return r; }
 // ---- end of the prelude: the kernel follows

@@ -34,6 +34,7 @@ static SCALE: SourceItem = SourceItem {
         "}"
     ),
     deps: &[],
+    consts: None,
 };
 
 static MISMATCH: SourceItem = SourceItem {
@@ -62,6 +63,7 @@ static MISMATCH: SourceItem = SourceItem {
         "}"
     ),
     deps: &[&SCALE],
+    consts: None,
 };
 
 /// The line number, counted from 1, of the one line of `source` that is exactly `text`.
@@ -154,6 +156,7 @@ fn prelude_template_mismatch_shows_both_sides() {
             "}"
         ),
         deps: &[],
+        consts: None,
     };
     let source = collect_source(&BAD_ADD);
     let err = compile_cubin(&source, (9, 0), EXACT).unwrap_err();
@@ -212,6 +215,7 @@ static NOISY: SourceItem = SourceItem {
         "}"
     ),
     deps: &[],
+    consts: None,
 };
 
 /// This test binary again, running only `test` with `env` set.

@@ -37,6 +37,7 @@ static EXCHANGE_ITEM: SourceItem = SourceItem {
     }
 }"#,
     deps: &[],
+    consts: None,
 };
 static EXCHANGE_SOURCE: LazyLock<String> = LazyLock::new(|| collect_source(&EXCHANGE_ITEM));
 static EXCHANGE: KernelDef = KernelDef {
@@ -122,6 +123,7 @@ static BIG_SHARED_ITEM: SourceItem = SourceItem {
     out[(unsigned long long)blockIdx.x * blockDim.x + t] = acc + (unsigned int)n;
 }"#,
     deps: &[],
+    consts: None,
 };
 static BIG_SHARED_SOURCE: LazyLock<String> = LazyLock::new(|| collect_source(&BIG_SHARED_ITEM));
 static BIG_SHARED: KernelDef = KernelDef {

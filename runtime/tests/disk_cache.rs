@@ -347,6 +347,7 @@ static FILL_ITEM: SourceItem = SourceItem {
     if (i < out_len) { out[i] = v + (unsigned int)i; }
 }"#,
     deps: &[],
+    consts: None,
 };
 static FILL_SOURCE: LazyLock<String> = LazyLock::new(|| collect_source(&FILL_ITEM));
 static FILL: KernelDef = KernelDef {

@@ -33,6 +33,7 @@ macro_rules! kernel_def {
             prototype: "",
             definition: $c,
             deps: &[],
+            consts: None,
         };
         static $source: LazyLock<String> = LazyLock::new(|| collect_source(&$item));
         static $name: KernelDef = KernelDef {

@@ -29,6 +29,7 @@ static VADD_ITEM: SourceItem = SourceItem {
     if (i < n) { out[i] = a[i] + b[i]; }
 }"#,
     deps: &[],
+    consts: None,
 };
 static VADD_SOURCE: LazyLock<String> = LazyLock::new(|| collect_source(&VADD_ITEM));
 static VADD: KernelDef = KernelDef {
@@ -87,6 +88,7 @@ static IDX_ITEM: SourceItem = SourceItem {
     out[block * per_block + thread] = block * 1000u + thread;
 }"#,
     deps: &[],
+    consts: None,
 };
 static IDX_SOURCE: LazyLock<String> = LazyLock::new(|| collect_source(&IDX_ITEM));
 static INDICES: KernelDef = KernelDef {
@@ -131,6 +133,7 @@ static SCALARS_ITEM: SourceItem = SourceItem {
     out[7] = h; out[8] = (double)i; out[9] = j; out[10] = k; out[11] = (double)l; out[12] = (double)m; out[13] = (double)out_len;
 }"#,
     deps: &[],
+    consts: None,
 };
 static SCALARS_SOURCE: LazyLock<String> = LazyLock::new(|| collect_source(&SCALARS_ITEM));
 static SCALARS: KernelDef = KernelDef {
@@ -179,6 +182,7 @@ static OOPS_ITEM: SourceItem = SourceItem {
     prototype: "",
     definition: r#"extern "C" __global__ void oops(int* __restrict__ out, unsigned long long out_len, int mode) {}"#,
     deps: &[],
+    consts: None,
 };
 static OOPS_SOURCE: LazyLock<String> = LazyLock::new(|| collect_source(&OOPS_ITEM));
 static OOPS: KernelDef = KernelDef {

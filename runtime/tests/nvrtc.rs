@@ -58,6 +58,7 @@ static BUILTINS: SourceItem = SourceItem {
     f[1] = isnan(f[2]) ? 1.0f : (isinf(f[2]) ? 2.0f : 0.0f);
 }"#,
     deps: &[],
+    consts: None,
 };
 
 /// Every helper of the prelude, and the CUDA builtins the emitter relies on, compile in

@@ -85,6 +85,17 @@ extern "C" __global__ void ws_every_helper(unsigned long long* __restrict__ out,
     __syncthreads();
     ws_grid_sync();
     printf("lane %u of %u: %g %d %s\n", lane, m, (double)x * 0.5, (int)x, "text");
+    { // tuples and array copies (1-D, 2-D, of a row)
+        const ws_tuple1<int> t1 = ws_tuple1<int>{(int)x};
+        const ws_tuple3<float, ws_tuple2<bool, long long>, ws_dim3> t3 = { 1.5f, { x > 3u, -7ll }, ws_thread_idx() };
+        acc += (unsigned long long)(t1._0 + (t3._1._0 ? t3._1._1 : 0ll)) + t3._2.x + (unsigned long long)t3._0;
+        int a[4] = { (int)x, 2, 3, 4 }, b[4];
+        ws_copy(b, a);
+        int m2[2][3] = { { 1, 2, 3 }, { 4, 5, 6 } }, n2[2][3];
+        ws_copy(n2, m2);
+        ws_copy(n2[0], m2[1]);
+        acc += b[0] + b[3] + n2[0][0] + n2[1][2];
+    }
     { // half precision: conversions, arithmetic, comparisons, pairs
         const float* fs = (const float*)(mem + 512);
         const double* ds = (const double*)(mem + 768);

@@ -116,6 +116,26 @@ pub fn expect_oob(
     }
 }
 
+/// Compiles each kernel's CUDA C with the real NVRTC for a few architectures, or says it
+/// skipped (a failure when `WARPSPEED_REQUIRE_NVRTC=1`).
+pub fn nvrtc_compiles(kernels: &[(&str, &'static warpspeed::__private::KernelDef)]) {
+    if !warpspeed::compile::nvrtc_available() {
+        assert!(
+            std::env::var("WARPSPEED_REQUIRE_NVRTC").as_deref() != Ok("1"),
+            "NVRTC is required (WARPSPEED_REQUIRE_NVRTC=1) but not loadable"
+        );
+        println!("SKIPPED: NVRTC is not loadable here");
+        return;
+    }
+    for arch in [(7, 5), (9, 0)] {
+        for (name, k) in kernels {
+            warpspeed::compile::compile_cubin(k.source.as_str(), arch, k.options).unwrap_or_else(
+                |e| panic!("{name} does not compile for sm_{}{}: {e}", arch.0, arch.1),
+            );
+        }
+    }
+}
+
 /// Calls made one after another on a GPU whose context a launch of `kernel` with `cfg` has
 /// lost, without a synchronisation in between, as tests/fault_*.rs expect them: every call
 /// is `Ok` until the first that sees the fault, which is `Error::KernelFault` naming

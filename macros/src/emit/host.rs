@@ -8,11 +8,17 @@ use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod};
 use crate::ir::intrinsics::Intrinsic;
 use crate::ir::methods::Sim;
-use crate::ir::ty::{Scalar, Ty};
-use crate::ir::typeck::Types;
+use crate::ir::numeric_consts::ConstPath;
+use crate::ir::ty::{Len, Scalar, Ty};
+use crate::ir::typeck::{ConstInfo, Types};
 use crate::parse::ast::*;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+
+mod consts;
+mod matching;
+use consts::{const_value, consts_fn, len_rust};
+use matching::{binding, match_pat};
 use syn::spanned::Spanned;
 
 pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
@@ -24,6 +30,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
     let definition = with_file(&c.definition);
     let deps = device_deps(&f.body);
     let sim = sim_fn(f, types);
+    let (consts_fn, consts) = consts_fn(types);
     let item = quote! {
         /// The CUDA C of this function (see `CUDA_SOURCE` on kernels for the whole program).
         pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
@@ -31,7 +38,9 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
             prototype: #prototype,
             definition: #definition,
             deps: &[#(&#deps::ITEM),*],
+            consts: #consts,
         };
+        #consts_fn
     };
     let kernel_items = match f.kind {
         FnKind::Device => quote!(),
@@ -163,6 +172,8 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
             ParamTy::Slice { mutable: false, .. } => ("slice", "arg_slice"),
             ParamTy::Slice { mutable: true, .. } => ("slice_mut", "arg_slice_mut"),
             ParamTy::Atomics(_) => ("slice_mut", "arg_atomic"),
+            // Kernels take no arrays by value (the parser refuses them).
+            ParamTy::Array { .. } => ("scalar", "arg_scalar"),
         };
         let t = scalar_ty(param_elem(p.ty));
         let (push, get) = (
@@ -223,16 +234,19 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
     }
 }
 
-/// A parameter of the generated `launch`: scalars by value, buffers by reference (`&mut`
-/// where the kernel writes, atomics included).
+/// A parameter of the generated `launch`: scalars by value, device memory by reference
+/// (`&mut` where the kernel writes, atomics included): a `DeviceBuffer` or a view of one
+/// (`buf.slice(a..b)`), through the runtime's `AsDeviceView`/`AsDeviceViewMut`.
 pub fn launch_param(p: &Param) -> TokenStream {
     let n = &p.name;
     let t = scalar_ty(param_elem(p.ty));
     match p.ty {
-        ParamTy::Scalar(_) => quote!(#n: #t),
-        ParamTy::Slice { mutable: false, .. } => quote!(#n: &::warpspeed::DeviceBuffer<#t>),
+        ParamTy::Scalar(_) | ParamTy::Array { .. } => quote!(#n: #t),
+        ParamTy::Slice { mutable: false, .. } => {
+            quote!(#n: &impl ::warpspeed::AsDeviceView<Elem = #t>)
+        }
         ParamTy::Slice { mutable: true, .. } | ParamTy::Atomics(_) => {
-            quote!(#n: &mut ::warpspeed::DeviceBuffer<#t>)
+            quote!(#n: &mut impl ::warpspeed::AsDeviceViewMut<Elem = #t>)
         }
     }
 }
@@ -240,7 +254,10 @@ pub fn launch_param(p: &Param) -> TokenStream {
 /// The scalar a parameter holds or points at.
 fn param_elem(p: ParamTy) -> Scalar {
     match p {
-        ParamTy::Scalar(s) | ParamTy::Slice { elem: s, .. } | ParamTy::Atomics(s) => s,
+        ParamTy::Scalar(s)
+        | ParamTy::Slice { elem: s, .. }
+        | ParamTy::Atomics(s)
+        | ParamTy::Array { elem: s, .. } => s,
     }
 }
 
@@ -320,12 +337,13 @@ fn rust_ty(t: &Ty) -> TokenStream {
         }
         Ty::Dim3 => quote!(::warpspeed::__private::Dim3),
         Ty::Tuple(items) => {
+            // A trailing comma, so a one-element tuple stays one: `(i32,)`.
             let items = items.iter().map(rust_ty);
-            quote!((#(#items),*))
+            quote!((#(#items,)*))
         }
         Ty::Array(elem, n) => {
             let e = rust_ty(elem);
-            let n = *n as usize;
+            let n = len_rust(n);
             quote!([#e; #n])
         }
         Ty::Slice(s, false) => {
@@ -357,9 +375,9 @@ fn sim_fn(f: &Function, types: &Types) -> TokenStream {
         let t = rust_ty(&p.ty.ty());
         quote!(#m #n: #t)
     });
-    let ret = match f.ret {
-        Some((s, _)) => {
-            let t = scalar_ty(s);
+    let ret = match &f.ret {
+        Some((t, _)) => {
+            let t = rust_ty(t);
             quote!(-> #t)
         }
         None => quote!(),
@@ -448,7 +466,7 @@ impl RustWriter<'_> {
             Pat::Wild => quote!(_),
             Pat::Tuple(items, _) => {
                 let items = items.iter().map(|i| self.pat(i));
-                quote!((#(#items),*))
+                quote!((#(#items,)*))
             }
         }
     }
@@ -472,6 +490,9 @@ impl RustWriter<'_> {
     fn expr(&self, e: &Expr) -> TokenStream {
         let span = e.span;
         let t = self.ty(e);
+        if let Some(&c) = self.types.const_uses.get(&e.id) {
+            return const_value(&self.types.consts[c], span);
+        }
         match &e.kind {
             ExprKind::Lit(Lit::Int(v, _)) if self.types.call_literals.contains(&e.id) => {
                 let l = syn::LitInt::new(&v.to_string(), span);
@@ -485,22 +506,28 @@ impl RustWriter<'_> {
                 quote!((-#l))
             }
             ExprKind::Lit(l) => self.lit(l, t, span, false),
-            ExprKind::Const(s, c) => {
-                let ty = scalar_ty(*s);
-                let c = format_ident!(
-                    "{}",
-                    match c {
-                        AssocConst::Max => "MAX",
-                        AssocConst::Min => "MIN",
-                        AssocConst::Infinity => "INFINITY",
-                        AssocConst::NegInfinity => "NEG_INFINITY",
-                        AssocConst::Nan => "NAN",
-                        AssocConst::Epsilon => "EPSILON",
+            ExprKind::Const(c) => {
+                let ty = scalar_ty(c.ty);
+                let path = match c.path {
+                    ConstPath::Assoc(owner, name) => {
+                        let (owner, name) = (scalar_ty(owner), Ident::new(name, span));
+                        quote_spanned!(span=> <#owner>::#name)
                     }
-                );
-                quote_spanned!(span=> <#ty>::#c)
+                    ConstPath::Module { krate, float, name } => {
+                        let (krate, float, name) = (
+                            Ident::new(krate, span),
+                            scalar_ty(float),
+                            Ident::new(name, span),
+                        );
+                        quote_spanned!(span=> ::#krate::#float::consts::#name)
+                    }
+                };
+                // rustc checks the constant has the type the macro gave it.
+                quote_spanned!(span=> ::core::convert::identity::<#ty>(#path))
             }
             ExprKind::Var(name, _) => quote!(#name),
+            // Always in `const_uses` (above).
+            ExprKind::ConstItem(path) => path_from_module(path),
             ExprKind::Binary(op, l, r) => {
                 let (a, b) = (self.expr(l), self.expr(r));
                 binary(*op, self.ty(l), a, b, span)
@@ -537,7 +564,7 @@ impl RustWriter<'_> {
                 match self.ty(base) {
                     Ty::Slice(..) => quote_spanned!(span=> #b.load(#ctx, #i, #at)),
                     Ty::Rows(_, w) => {
-                        let w = *w as usize;
+                        let w = len_rust(w);
                         quote_spanned!(span=> #b.row(#i, #w, #at))
                     }
                     _ => quote_spanned!(span=> #b[#i]),
@@ -600,7 +627,7 @@ impl RustWriter<'_> {
                 let Ty::Rows(_, w) = self.ty(recv) else {
                     unreachable!()
                 };
-                let w = *w as usize;
+                let w = len_rust(w);
                 let r = self.expr(recv);
                 let rows = quote_spanned!(span=> ((#r).len() / #w));
                 let _ = args;
@@ -657,7 +684,9 @@ impl RustWriter<'_> {
             ExprKind::SharedArray(d) => {
                 let ctx = hyg("__ctx");
                 let t = scalar_ty(d.elem);
-                let n = d.elements() as usize;
+                let n = len_rust(&d.len);
+                let w = len_rust(d.width.as_ref().unwrap_or(&Len::Lit(1)));
+                let n = quote!((#n * #w));
                 let at = site(e);
                 if d.atomic {
                     quote_spanned!(span=> #ctx.shared_atomic_array::<#t>(#n, #at))
@@ -764,6 +793,30 @@ impl RustWriter<'_> {
                 });
                 quote_spanned!(span=> if #c #then #els)
             }
+            ExprKind::Match(scrutinee, arms) => {
+                let s = self.expr(scrutinee);
+                let ty = self.ty(scrutinee).scalar().unwrap_or(Scalar::I32);
+                let arms = arms.iter().map(|arm| {
+                    let alts: Vec<TokenStream> =
+                        arm.pats.iter().map(|p| match_pat(p, ty)).collect();
+                    let pat = match (&arm.binding, alts.as_slice()) {
+                        (Some(b), [_]) if matches!(arm.pats[0], MatchPat::Any) => binding(b),
+                        (Some(b), _) => {
+                            let b = binding(b);
+                            quote!(#b @ (#(#alts)|*))
+                        }
+                        (None, _) => quote!(#(#alts)|*),
+                    };
+                    let guard = arm.guard.as_ref().map(|g| {
+                        let g = self.expr(g);
+                        quote!(if #g)
+                    });
+                    let body = self.expr(&arm.body);
+                    quote!(#pat #guard => #body,)
+                });
+                // rustc checks this `match` again, exhaustiveness included.
+                quote_spanned!(span=> match #s { #(#arms)* })
+            }
             ExprKind::While(label, c, body) => {
                 let label = label.as_ref().map(|l| {
                     let l = lifetime(l);
@@ -823,9 +876,13 @@ impl RustWriter<'_> {
                 let items = items.iter().map(|i| self.expr(i));
                 quote_spanned!(span=> [#(#items),*])
             }
+            ExprKind::Tuple(items) => {
+                let items = items.iter().map(|i| self.expr(i));
+                quote_spanned!(span=> (#(#items,)*))
+            }
             ExprKind::Repeat(v, n) => {
                 let v = self.expr(v);
-                let n = *n as usize;
+                let n = len_rust(n);
                 quote_spanned!(span=> [#v; #n])
             }
         }

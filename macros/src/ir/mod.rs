@@ -2,10 +2,12 @@
 //! the type checker.
 
 pub mod atomics;
+pub mod exhaustive;
 pub mod groups;
 pub mod intrinsics;
 pub mod methods;
 #[cfg(test)]
 mod methods_doc;
+pub mod numeric_consts;
 pub mod ty;
 pub mod typeck;

@@ -230,6 +230,71 @@ impl Scalar {
     }
 }
 
+/// The length of a local or shared array: a literal, or a module-level constant whose value
+/// only rustc knows (`[0u32; N]`), named in C by a macro the runtime defines.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Len {
+    Lit(u64),
+    Const(ConstRef),
+}
+
+/// A module-level constant of a function: its index in the function's constant table and
+/// its path as written (`N`, `config::N`), with where it was written (for rustc's errors;
+/// not part of its identity).
+#[derive(Clone, Debug)]
+pub struct ConstRef {
+    pub id: usize,
+    pub path: String,
+    pub span: proc_macro2::Span,
+}
+
+impl PartialEq for ConstRef {
+    fn eq(&self, o: &Self) -> bool {
+        self.id == o.id && self.path == o.path
+    }
+}
+
+impl Eq for ConstRef {}
+
+impl ConstRef {
+    /// The C macro standing for the constant in its function: `ws_c0_N`.
+    pub fn c_name(&self) -> String {
+        // The last name of a path; of an expression, its letters (`2*N` -> `2_N`).
+        let last = self.path.rsplit("::").next().unwrap_or("c");
+        let name: String = last
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        format!("ws_c{}_{name}", self.id)
+    }
+}
+
+impl Len {
+    /// The literal length, if the macro knows it.
+    pub fn known(&self) -> Option<u64> {
+        match self {
+            Len::Lit(n) => Some(*n),
+            Len::Const(_) => None,
+        }
+    }
+    /// The length as a C expression of type `unsigned long long`.
+    pub fn c(&self) -> String {
+        match self {
+            Len::Lit(n) => format!("{n}ull"),
+            Len::Const(c) => format!("((unsigned long long){})", c.c_name()),
+        }
+    }
+}
+
+impl fmt::Display for Len {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Len::Lit(n) => write!(f, "{n}"),
+            Len::Const(c) => f.write_str(&c.path),
+        }
+    }
+}
+
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Ty {
     Scalar(Scalar),
@@ -240,7 +305,7 @@ pub enum Ty {
     Dim3,
     /// `(usize, usize)` and `(usize, usize, usize)` from `grid_2d()`/`grid_3d()`.
     Tuple(Vec<Ty>),
-    Array(Box<Ty>, u64),
+    Array(Box<Ty>, Len),
     /// A kernel parameter `&[T]` (false) or `&mut [T]` (true); also a 1-D shared array
     /// (`SharedArray::<T, N>`, writable) and a row of a 2-D one.
     Slice(Scalar, bool),
@@ -248,7 +313,7 @@ pub enum Ty {
     Atomics(Scalar),
     /// A 2-D shared tile `SharedArray::<[T; W], H>`: indexing gives a row, a `Slice(T, true)`
     /// of width `W`.
-    Rows(Scalar, u64),
+    Rows(Scalar, Len),
     /// `Ordering::Relaxed` and friends: only as arguments of atomic methods.
     Ordering,
     /// The `Result` of `compare_exchange` on atomics of this scalar: only a receiver of

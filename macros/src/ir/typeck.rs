@@ -9,9 +9,13 @@ use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod, Sig};
 use crate::ir::intrinsics::{self, Intrinsic, ParamKind};
 use crate::ir::methods::{self, Method};
-use crate::ir::ty::{Scalar, Ty};
+use crate::ir::ty::{ConstRef, Len, Scalar, Ty};
 use crate::parse::ast::*;
 use proc_macro2::{Ident, Span};
+
+mod consts;
+mod matching;
+use matching::PendingMatch;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -51,6 +55,47 @@ pub struct Types {
     pub groups: std::collections::HashMap<ExprId, (GroupKind, GroupMethod)>,
     /// The kernel calls `this_grid().sync()`: it must be launched cooperatively.
     pub grid_sync: bool,
+    /// The module-level constants the function names; the first ones are
+    /// [`Function::consts`], in order (their [`ConstRef::id`]s).
+    pub consts: Vec<ConstInfo>,
+    /// Expressions that are a module-level constant (`N`, `config::N`, also `N as f32`),
+    /// by id, to their index in `consts`.
+    pub const_uses: std::collections::HashMap<ExprId, usize>,
+}
+
+/// A module-level constant as the function uses it: rustc knows its value, the macro its
+/// type (from the uses, as rustc infers it; rustc checks it in the simulator body).
+pub struct ConstInfo {
+    /// The constant's path, or (for an array length) an expression of constants.
+    pub expr: syn::Expr,
+    /// `N as f32` where nothing else gives `N` a type: the converted value is the constant
+    /// (the conversion is Rust's, done on the host), of the type converted to.
+    pub cast: Option<Scalar>,
+    pub ty: Ty,
+    /// The index in the table, which names the C macro.
+    pub id: usize,
+}
+
+impl Types {
+    /// The entry of the constant `path` read as it is (a pattern's constant).
+    pub fn const_named(&self, path: &syn::Path) -> Option<&ConstInfo> {
+        let key = crate::parse::path_text(path);
+        self.consts
+            .iter()
+            .find(|c| c.cast.is_none() && crate::parse::expr_text(&c.expr) == key)
+    }
+}
+
+impl ConstInfo {
+    /// The C macro standing for the value (`ws_c0_N`).
+    pub fn c_name(&self) -> String {
+        ConstRef {
+            id: self.id,
+            path: crate::parse::expr_text(&self.expr),
+            span: Span::call_site(),
+        }
+        .c_name()
+    }
 }
 
 enum Obligation {
@@ -77,7 +122,7 @@ pub struct Typeck<'a> {
     vars: Vec<Option<VarInfo>>,
     scopes: Vec<Vec<(String, VarId)>>,
     loops: Vec<LoopFrame>,
-    ret: Option<Scalar>,
+    ret: Option<Ty>,
     kind: FnKind,
     obligations: Vec<Obligation>,
     methods: std::collections::HashMap<ExprId, &'static Method>,
@@ -91,6 +136,10 @@ pub struct Typeck<'a> {
     negated_lit: std::collections::HashSet<ExprId>,
     /// Device calls whose value is dropped (`f(x);`): their type may stay unknown.
     discarded_calls: Vec<Ty>,
+    /// The `match`es, checked once their scrutinee's type is final.
+    matches: Vec<PendingMatch>,
+    consts: Vec<ConstInfo>,
+    const_uses: std::collections::HashMap<ExprId, usize>,
 }
 
 pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
@@ -101,7 +150,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         vars: (0..var_count).map(|_| None).collect(),
         scopes: vec![Vec::new()],
         loops: Vec::new(),
-        ret: f.ret.map(|r| r.0),
+        ret: f.ret.as_ref().map(|r| r.0.clone()),
         kind: f.kind,
         obligations: Vec::new(),
         methods: Default::default(),
@@ -113,6 +162,20 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         loops_broken: Default::default(),
         negated_lit: Default::default(),
         discarded_calls: Vec::new(),
+        matches: Vec::new(),
+        // The parser's constants are array lengths: `usize`, as rustc requires.
+        consts: f
+            .consts
+            .iter()
+            .enumerate()
+            .map(|(id, expr)| ConstInfo {
+                expr: expr.clone(),
+                cast: None,
+                ty: Ty::USIZE,
+                id,
+            })
+            .collect(),
+        const_uses: Default::default(),
     };
     for p in &f.params {
         tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
@@ -121,17 +184,17 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         // Its type was rejected already: uses of it raise no second error.
         tc.bind(name, *var, Ty::Never, true);
     }
-    let body_ty = tc.block(&f.body, f.ret.map(|r| Ty::Scalar(r.0)).as_ref());
-    match f.ret {
+    let body_ty = tc.block(&f.body, f.ret.as_ref().map(|r| r.0.clone()).as_ref());
+    match &f.ret {
         Some((r, span)) => {
-            if tc.unify(&body_ty, &Ty::Scalar(r)).is_err() {
+            let span = *span;
+            if tc.unify(&body_ty, r).is_err() {
                 let found = tc.show(&body_ty);
                 let at = f.body.tail.as_ref().map(|t| t.span).unwrap_or(span);
                 cx.error_at(
                     at,
                     format!(
-                        "mismatched types: the function returns `{}`, its body gives `{found}`",
-                        r.rust_name()
+                        "mismatched types: the function returns `{r}`, its body gives `{found}`"
                     ),
                 );
             }
@@ -455,7 +518,15 @@ impl<'a> Typeck<'a> {
                 },
             },
             ExprKind::Lit(Lit::Bool(_)) => Ty::BOOL,
-            ExprKind::Const(s, _) => Ty::Scalar(*s),
+            ExprKind::Const(c) => Ty::Scalar(c.ty),
+            ExprKind::ConstItem(_) | ExprKind::Var(..) if self.const_path(e).is_some() => {
+                let path = self
+                    .const_path(e)
+                    .unwrap_or_else(|| syn::Path::from(Ident::new("_", e.span)));
+                self.const_use(e, &path, None)
+            }
+            // Always a constant (above).
+            ExprKind::ConstItem(_) => Ty::Never,
             ExprKind::Var(name, slot) => match self.lookup(&name.to_string()) {
                 Some(v) => {
                     slot.set(Some(v));
@@ -489,6 +560,13 @@ impl<'a> Typeck<'a> {
                 t
             }
             ExprKind::Cast(inner, to) => {
+                if let Some(path) = self.const_path(inner) {
+                    if !self.const_type_known(&path) {
+                        // `N as f32` with `N`'s type unknown: the converted value is the
+                        // constant (Rust converts it on the host).
+                        return self.const_use(e, &path, Some(*to));
+                    }
+                }
                 // rustc lets a bare literal take the type it is cast to (`1 as u64`).
                 let hint = match &inner.kind {
                     ExprKind::Lit(Lit::Int(..)) if to.is_int() => Some(Ty::Scalar(*to)),
@@ -627,7 +705,7 @@ impl<'a> Typeck<'a> {
             ExprKind::AssignOp(op, place, value) => {
                 let pt = self.place(place);
                 if matches!(op, BinOp::Shl | BinOp::Shr) {
-                    let vt = self.infer(value, None);
+                    let vt = self.shift_amount(value);
                     self.obligations.push(Obligation::Int(
                         vt,
                         value.range().into(),
@@ -675,6 +753,7 @@ impl<'a> Typeck<'a> {
                     }
                 }
             }
+            ExprKind::Match(scrutinee, arms) => self.match_expr(scrutinee, arms, expected),
             ExprKind::While(label, cond, body) => {
                 let ct = self.infer(cond, Some(&Ty::BOOL));
                 self.expect(&ct, &Ty::BOOL, cond.range());
@@ -742,11 +821,11 @@ impl<'a> Typeck<'a> {
                 Ty::Never
             }
             ExprKind::Return(value) => {
-                match (value, self.ret, self.kind) {
+                match (value, self.ret.clone(), self.kind) {
                     (None, None, _) => {}
                     (Some(v), Some(r), _) => {
-                        let t = self.infer(v, Some(&Ty::Scalar(r)));
-                        self.expect(&t, &Ty::Scalar(r), v.range());
+                        let t = self.infer(v, Some(&r));
+                        self.expect(&t, &r, v.range());
                     }
                     (Some(v), None, FnKind::Kernel) => {
                         self.infer(v, None);
@@ -765,10 +844,7 @@ impl<'a> Typeck<'a> {
                     (None, Some(r), _) => {
                         self.cx.error_at(
                             e.range(),
-                            format!(
-                                "this function returns `{}`: write `return value;`",
-                                r.rust_name()
-                            ),
+                            format!("this function returns `{r}`: write `return value;`"),
                         );
                     }
                 }
@@ -785,7 +861,34 @@ impl<'a> Typeck<'a> {
                     let t = self.infer(it, Some(&first));
                     self.expect(&t, &first, it.range());
                 }
-                Ty::Array(Box::new(first), items.len() as u64)
+                Ty::Array(Box::new(first), Len::Lit(items.len() as u64))
+            }
+            ExprKind::Tuple(items) => {
+                let hints: Vec<Option<Ty>> = match expected.map(|t| self.shallow(t)) {
+                    Some(Ty::Tuple(ts)) if ts.len() == items.len() => {
+                        ts.into_iter().map(Some).collect()
+                    }
+                    _ => vec![None; items.len()],
+                };
+                let tys = items
+                    .iter()
+                    .zip(hints)
+                    .map(|(it, h)| {
+                        let t = self.infer(it, h.as_ref());
+                        match self.shallow(&t) {
+                            Ty::Scalar(_) | Ty::Tuple(_) | Ty::Dim3 | Ty::Var(_) | Ty::Never => {}
+                            other => {
+                                let msg = format!(
+                                    "a tuple in a kernel holds scalars and tuples, not `{}`",
+                                    self.show(&other)
+                                );
+                                self.cx.error_at(it.range(), msg);
+                            }
+                        }
+                        t
+                    })
+                    .collect();
+                Ty::Tuple(tys)
             }
             ExprKind::Repeat(value, n) => {
                 let elem_hint = match expected.map(|t| self.shallow(t)) {
@@ -793,7 +896,7 @@ impl<'a> Typeck<'a> {
                     _ => None,
                 };
                 let t = self.infer(value, elem_hint.as_ref());
-                Ty::Array(Box::new(t), *n)
+                Ty::Array(Box::new(t), n.clone())
             }
         }
     }
@@ -843,6 +946,12 @@ impl<'a> Typeck<'a> {
             ExprKind::Field(base, _) => {
                 let t = self.infer(place, None);
                 let bt = self.shallow(&self.expr[base.id].clone());
+                // `pair.0 = ..`, `(t.1).0 += ..` on a local tuple.
+                if matches!(bt, Ty::Tuple(_))
+                    && matches!(base.kind, ExprKind::Var(..) | ExprKind::Field(..))
+                {
+                    return t;
+                }
                 match (&base.kind, bt.scalar().filter(|s| s.is_vector())) {
                     (ExprKind::Var(..), Some(_)) => t,
                     (_, Some(v)) => {
@@ -885,7 +994,7 @@ impl<'a> Typeck<'a> {
             }
             BinOp::Shl | BinOp::Shr => {
                 let lt = self.infer(l, expected);
-                let rt = self.infer(r, None);
+                let rt = self.shift_amount(r);
                 self.obligations
                     .push(Obligation::Int(rt, r.range().into(), "a shift amount"));
                 self.obligations
@@ -1168,7 +1277,9 @@ impl<'a> Typeck<'a> {
             };
             let s = match t {
                 Ty::Scalar(s) => s,
-                Ty::Never => continue,
+                // Not a literal: its unknown type is reported where it comes from (a
+                // constant, a device call) if nothing else fixes it.
+                Ty::Never | Ty::Var(_) => continue,
                 other => {
                     let msg = format!("`gpu_print!` prints scalars, not `{}`", self.show(&other));
                     self.cx.error_at(a.range(), msg);
@@ -1372,6 +1483,9 @@ impl<'a> Typeck<'a> {
         for ob in std::mem::take(&mut self.obligations) {
             self.obligation(ob);
         }
+        for m in std::mem::take(&mut self.matches) {
+            self.check_match(&m);
+        }
         let expr = self.expr.iter().map(|t| self.resolve(t)).collect();
         let vars = self
             .vars
@@ -1389,6 +1503,16 @@ impl<'a> Typeck<'a> {
                 },
             })
             .collect();
+        let consts = self
+            .consts
+            .iter()
+            .map(|c| ConstInfo {
+                expr: c.expr.clone(),
+                cast: c.cast,
+                ty: self.resolve(&c.ty),
+                id: c.id,
+            })
+            .collect();
         Some(Types {
             expr,
             vars,
@@ -1398,6 +1522,8 @@ impl<'a> Typeck<'a> {
             cas_uses: self.cas_uses,
             call_literals: self.call_literals,
             grid_sync: self.grid_sync,
+            consts,
+            const_uses: self.const_uses,
         })
     }
 
@@ -1590,6 +1716,7 @@ fn is_block_like(e: &Expr) -> bool {
             | ExprKind::Loop(..)
             | ExprKind::For(..)
             | ExprKind::Block(_)
+            | ExprKind::Match(..)
     )
 }
 

@@ -2,7 +2,7 @@
 //! its span, so later stages put errors on the user's exact tokens. Expressions carry an
 //! [`ExprId`] under which the type checker records their type.
 
-use crate::ir::ty::{Scalar, Ty};
+use crate::ir::ty::{Len, Scalar, Ty};
 use proc_macro2::{Ident, Span};
 
 pub type ExprId = usize;
@@ -14,8 +14,8 @@ pub struct Function {
     pub vis: syn::Visibility,
     pub name: Ident,
     pub params: Vec<Param>,
-    /// Device functions may return a scalar; kernels return nothing.
-    pub ret: Option<(Scalar, Span)>,
+    /// Device functions may return a scalar or a tuple of them; kernels return nothing.
+    pub ret: Option<(Ty, Span)>,
     pub body: Block,
     /// Parameters whose type was rejected (already reported): bound to an error type so
     /// their uses raise no second error.
@@ -33,6 +33,10 @@ pub struct Function {
     pub block: Option<[u32; 3]>,
     /// Number of expression ids handed out.
     pub expr_count: usize,
+    /// The module-level constants the parser met as array lengths (`N`, `config::N`,
+    /// `{ 2 * N }`), by [`ConstRef::id`](crate::ir::ty::ConstRef); the type checker adds
+    /// the bare names it finds to be constants.
+    pub consts: Vec<syn::Expr>,
     pub docs: Vec<syn::Attribute>,
     /// `#[allow(..)]` on the function: applied to the simulator body, where rustc lints it.
     pub allows: Vec<syn::Attribute>,
@@ -84,6 +88,12 @@ pub enum ParamTy {
     },
     /// `&[AtomicU32]` and friends: memory updated with atomic methods.
     Atomics(Scalar),
+    /// `[T; N]` or `[[T; M]; N]` by value (device functions only): `dims` is `[N, M]`, `M`
+    /// 0 for one dimension.
+    Array {
+        elem: Scalar,
+        dims: [u64; 2],
+    },
 }
 
 impl ParamTy {
@@ -92,6 +102,13 @@ impl ParamTy {
             ParamTy::Scalar(s) => Ty::Scalar(s),
             ParamTy::Slice { elem, mutable } => Ty::Slice(elem, mutable),
             ParamTy::Atomics(elem) => Ty::Atomics(elem),
+            ParamTy::Array { elem, dims: [n, 0] } => {
+                Ty::Array(Box::new(Ty::Scalar(elem)), Len::Lit(n))
+            }
+            ParamTy::Array { elem, dims: [n, m] } => Ty::Array(
+                Box::new(Ty::Array(Box::new(Ty::Scalar(elem)), Len::Lit(m))),
+                Len::Lit(n),
+            ),
         }
     }
 }
@@ -214,17 +231,6 @@ pub enum Lit {
     Bool(bool),
 }
 
-/// Associated constants such as `u32::MAX` or `f32::INFINITY`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum AssocConst {
-    Max,
-    Min,
-    Infinity,
-    NegInfinity,
-    Nan,
-    Epsilon,
-}
-
 pub struct RangeLoop {
     pub start: Box<Expr>,
     pub end: Box<Expr>,
@@ -248,7 +254,8 @@ pub enum Unroll {
 
 pub enum ExprKind {
     Lit(Lit),
-    Const(Scalar, AssocConst),
+    /// A numeric constant of the standard library (`u32::MAX`, `core::f32::consts::PI`).
+    Const(crate::ir::numeric_consts::NumConst),
     /// A local or parameter, resolved by the type checker.
     Var(Ident, std::cell::Cell<Option<VarId>>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
@@ -264,6 +271,8 @@ pub enum ExprKind {
     Assign(Box<Expr>, Box<Expr>),
     AssignOp(BinOp, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Block, Option<Box<Expr>>),
+    /// `match` on an integer or a bool.
+    Match(Box<Expr>, Vec<Arm>),
     While(Option<Ident>, Box<Expr>, Block),
     Loop(Option<Ident>, Block),
     For(Option<Ident>, Pat, RangeLoop, Block),
@@ -273,8 +282,13 @@ pub enum ExprKind {
     Block(Block),
     /// `[a, b, c]`
     Array(Vec<Expr>),
+    /// `(a, b)`: a tuple value.
+    Tuple(Vec<Expr>),
     /// `[value; N]`
-    Repeat(Box<Expr>, u64),
+    Repeat(Box<Expr>, Len),
+    /// A module-level constant named by a path (`config::N`); a bare `N` is a `Var` until
+    /// the type checker finds no local of that name.
+    ConstItem(syn::Path),
     /// `SharedArray::<T, N>::new()`: block-wide memory, declared by a `let`.
     SharedArray(SharedDecl),
     /// `dynamic_shared::<T>()`: the block's shared memory sized by the launch.
@@ -285,6 +299,53 @@ pub enum ExprKind {
     Print(Print),
     /// `Ordering::Relaxed`, ...: the memory order of an atomic method.
     Ordering(MemOrder, syn::Path),
+}
+
+/// One arm of a `match`: `1 | 3..=5 => body`, `n @ 10.. if n % 2 == 0 => body`, `_ => body`.
+pub struct Arm {
+    /// The alternatives of `|`.
+    pub pats: Vec<MatchPat>,
+    /// `n` or `n @ ..`: the scrutinee's value, named in the guard and the body.
+    pub binding: Option<Binding>,
+    pub guard: Option<Expr>,
+    pub body: Expr,
+}
+
+pub struct Binding {
+    pub name: Ident,
+    pub mutable: bool,
+    pub var: VarId,
+}
+
+/// A pattern of an integer or bool `match`.
+#[derive(Clone, Debug)]
+pub enum MatchPat {
+    /// `_` or a binding: every value.
+    Any,
+    Bool(bool, Span),
+    Int(PatInt),
+    /// A module-level constant (`OP_ADD`, `ops::ADD`): equal to its value, which only rustc
+    /// knows (so for the macro's exhaustiveness check it covers nothing for sure).
+    Const(syn::Path),
+    /// `a..=b`, `a..b`, `a..`, `..=b`.
+    Range {
+        lo: Option<PatInt>,
+        hi: Option<PatInt>,
+        inclusive: bool,
+        span: (Span, Span),
+    },
+}
+
+/// An integer in a pattern: a literal (`-5`, `7u8`) or a numeric constant (`i32::MIN`).
+#[derive(Clone, Debug)]
+pub struct PatInt {
+    /// The value (0 for a module-level constant, whose value only rustc knows).
+    pub value: i128,
+    /// A range end that is a module-level constant (`0..=LIMIT`).
+    pub konst: Option<syn::Path>,
+    /// The suffix of a literal, or the type of a constant.
+    pub ty: Option<Scalar>,
+    pub span: Span,
 }
 
 /// A parsed `gpu_print!`: literal pieces and argument slots, in order.
@@ -310,28 +371,32 @@ pub struct FmtSpec {
 }
 
 /// The element layout of a `SharedArray`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SharedDecl {
     pub elem: Scalar,
     /// `SharedArray::<AtomicU32, N>`.
     pub atomic: bool,
     /// `SharedArray::<[T; W], H>`: rows of `W` elements.
-    pub width: Option<u64>,
+    pub width: Option<Len>,
     /// `N` (or `H` rows).
-    pub len: u64,
+    pub len: Len,
 }
 
 impl SharedDecl {
     pub fn ty(&self) -> Ty {
-        match (self.atomic, self.width) {
+        match (self.atomic, &self.width) {
             (true, _) => Ty::Atomics(self.elem),
-            (false, Some(w)) => Ty::Rows(self.elem, w),
+            (false, Some(w)) => Ty::Rows(self.elem, w.clone()),
             (false, None) => Ty::Slice(self.elem, true),
         }
     }
-    /// Elements in all (rows times width).
-    pub fn elements(&self) -> u64 {
-        self.len * self.width.unwrap_or(1)
+    /// Elements in all (rows times width), when the length is a literal.
+    pub fn elements(&self) -> Option<u64> {
+        let w = match &self.width {
+            Some(w) => w.known()?,
+            None => 1,
+        };
+        Some(self.len.known()?.saturating_mul(w))
     }
 }
 

@@ -28,7 +28,7 @@ pub fn resolve(cx: &Ctxt, params: &mut [Param], attrs: &[Vec<syn::Attribute>]) {
                 );
                 continue;
             }
-            if matches!(p.ty, ParamTy::Scalar(_)) {
+            if matches!(p.ty, ParamTy::Scalar(_) | ParamTy::Array { .. }) {
                 cx.error_spanned_by(
                     attr,
                     format!(

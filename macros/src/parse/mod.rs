@@ -3,7 +3,9 @@
 //! problems show in one build.
 
 pub mod ast;
+mod consts;
 mod len;
+mod matching;
 mod print;
 mod shared;
 mod types;
@@ -13,15 +15,21 @@ use crate::ctxt::Ctxt;
 use crate::ir::intrinsics::Intrinsic;
 use crate::ir::ty::{Scalar, Ty};
 use ast::*;
+pub use consts::{expr_text, is_const_name};
 use proc_macro2::{Ident, Span};
 use quote::ToTokens;
 use syn::spanned::Spanned;
 pub use types::{parse_param_ty, parse_scalar, parse_ty};
 
+/// The most elements a tuple has in kernels (the prelude's `ws_tuple1` .. `ws_tuple6`).
+pub const MAX_TUPLE: usize = 6;
+
 pub struct Parser<'a> {
     pub cx: &'a Ctxt,
     next_expr: ExprId,
     pub next_var: VarId,
+    /// Module-level constants met so far (see [`Function::consts`]).
+    consts: Vec<syn::Expr>,
 }
 
 fn line_of(span: Span) -> usize {
@@ -29,7 +37,7 @@ fn line_of(span: Span) -> usize {
 }
 
 /// `Box::new` as the user wrote it (a token stream prints `Box :: new`).
-fn path_text(path: &syn::Path) -> String {
+pub fn path_text(path: &syn::Path) -> String {
     path.to_token_stream().to_string().replace(' ', "")
 }
 
@@ -48,6 +56,7 @@ impl<'a> Parser<'a> {
             cx,
             next_expr: 0,
             next_var: 0,
+            consts: Vec::new(),
         }
     }
 
@@ -60,6 +69,47 @@ impl<'a> Parser<'a> {
             span,
             end,
             line: line_of(span),
+        }
+    }
+
+    /// A `let` annotation: [`parse_ty`], with array lengths that may be constants
+    /// (`[f32; N]`).
+    fn annotation(&mut self, ty: &syn::Type) -> Option<Ty> {
+        match ty {
+            syn::Type::Array(a) => {
+                let elem = self.annotation(&a.elem);
+                let len = self.array_len(&a.len, "a local array");
+                Some(Ty::Array(Box::new(elem?), len?))
+            }
+            syn::Type::Paren(p) => self.annotation(&p.elem),
+            syn::Type::Tuple(t) if !t.elems.is_empty() => {
+                let items: Vec<Option<Ty>> = t.elems.iter().map(|e| self.annotation(e)).collect();
+                Some(Ty::Tuple(items.into_iter().collect::<Option<_>>()?))
+            }
+            other => parse_ty(self.cx, other),
+        }
+    }
+
+    /// A device function's return type: a scalar, or a tuple of scalars and tuples.
+    fn return_ty(&mut self, ty: &syn::Type) -> Option<Ty> {
+        match ty {
+            syn::Type::Tuple(t) if t.elems.len() > MAX_TUPLE => {
+                self.cx.error_spanned_by(
+                    t,
+                    format!("tuples in kernels have at most {MAX_TUPLE} elements"),
+                );
+                None
+            }
+            syn::Type::Tuple(t) if !t.elems.is_empty() => {
+                let items: Vec<Option<Ty>> = t.elems.iter().map(|e| self.return_ty(e)).collect();
+                Some(Ty::Tuple(items.into_iter().collect::<Option<_>>()?))
+            }
+            syn::Type::Paren(p) => self.return_ty(&p.elem),
+            syn::Type::Array(_) => {
+                self.cx.error_spanned_by(ty, "a device function does not return an array (a C function cannot): return a tuple, or write into a `&mut [T]` parameter");
+                None
+            }
+            other => parse_scalar(self.cx, other).map(Ty::Scalar),
         }
     }
 
@@ -144,6 +194,13 @@ impl<'a> Parser<'a> {
                         );
                     }
                     match parse_param_ty(self.cx, &pt.ty) {
+                        Some(ParamTy::Array { .. }) if kind == FnKind::Kernel => {
+                            self.cx.error_spanned_by(
+                                &pt.ty,
+                                "a kernel takes arrays as slices (`&[T]`, `&mut [T]`): arrays by value are parameters of #[gpu_device] functions",
+                            );
+                            error_params.push((name, var));
+                        }
                         Some(ty) => {
                             params.push(Param {
                                 name,
@@ -181,9 +238,9 @@ impl<'a> Parser<'a> {
                     }
                     None
                 } else {
-                    let s = parse_scalar(self.cx, ty);
-                    ret_rejected = s.is_none();
-                    s.map(|s| (s, ty.span()))
+                    let t = self.return_ty(ty);
+                    ret_rejected = t.is_none();
+                    t.map(|t| (t, ty.span()))
                 }
             }
         };
@@ -221,6 +278,7 @@ impl<'a> Parser<'a> {
             unchecked: false,
             block: None,
             expr_count: self.next_expr,
+            consts: std::mem::take(&mut self.consts),
             docs,
             allows,
         })
@@ -279,7 +337,7 @@ impl<'a> Parser<'a> {
             syn::Pat::Type(pt) => (
                 self.pat(&pt.pat),
                 Some(
-                    parse_ty(self.cx, &pt.ty)
+                    self.annotation(&pt.ty)
                         .map(|t| (t, pt.ty.span()))
                         .unwrap_or((Ty::Never, pt.ty.span())),
                 ),
@@ -576,7 +634,7 @@ impl<'a> Parser<'a> {
             }
             syn::Expr::Repeat(r) => {
                 let value = self.boxed(&r.expr);
-                let len = const_len(self.cx, &r.len);
+                let len = self.array_len(&r.len, "a local array");
                 ExprKind::Repeat(value?, len?)
             }
             syn::Expr::Closure(_) => {
@@ -617,9 +675,7 @@ impl<'a> Parser<'a> {
                     "pass slice parameters by name (`f(data)`) and scalars by value",
                 )
             }
-            syn::Expr::Match(_) => {
-                return self.unsupported(e, "`match` is", "use `if`/`else if` chains")
-            }
+            syn::Expr::Match(m) => self.match_expr(m)?,
             syn::Expr::Struct(_) => {
                 return self.unsupported(
                     e,
@@ -634,12 +690,16 @@ impl<'a> Parser<'a> {
                     "leave the block without a tail expression",
                 )
             }
-            syn::Expr::Tuple(_) => {
+            syn::Expr::Tuple(t) if t.elems.len() > MAX_TUPLE => {
                 return self.unsupported(
                     e,
-                    "tuple values are",
-                    "use separate variables; tuples come only from intrinsics such as `grid_2d()`",
+                    &format!("tuples of more than {MAX_TUPLE} elements are"),
+                    "split the values",
                 )
+            }
+            syn::Expr::Tuple(t) => {
+                let items: Vec<Option<Expr>> = t.elems.iter().map(|x| self.expr_of(x)).collect();
+                ExprKind::Tuple(items.into_iter().collect::<Option<_>>()?)
             }
             syn::Expr::Range(_) => {
                 return self.unsupported(
@@ -753,26 +813,15 @@ impl<'a> Parser<'a> {
                     last_span(p),
                 ));
             }
-            // `u32::MAX`, `f32::INFINITY`, also as `core::f32::INFINITY`/`std::f32::NAN`.
+            // `u32::MAX`, `f32::MIN_POSITIVE`, `core::f32::consts::PI`, also as
+            // `core::f32::INFINITY`/`std::f32::NAN`.
             let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-            let n = segs.len();
-            if n >= 2 {
-                if let Some(s) = Scalar::from_name(&segs[n - 2]).filter(|s| !s.is_library()) {
-                    let c = match segs[n - 1].as_str() {
-                        "MAX" => Some(AssocConst::Max),
-                        "MIN" => Some(AssocConst::Min),
-                        "INFINITY" if s.is_float() => Some(AssocConst::Infinity),
-                        "NEG_INFINITY" if s.is_float() => Some(AssocConst::NegInfinity),
-                        "NAN" if s.is_float() => Some(AssocConst::Nan),
-                        "EPSILON" if s.is_float() => Some(AssocConst::Epsilon),
-                        _ => None,
-                    };
-                    if let Some(c) = c {
-                        if s != Scalar::Bool {
-                            return Some(self.expr(ExprKind::Const(s, c), span, last_span(p)));
-                        }
-                    }
-                }
+            if let Some(c) = crate::ir::numeric_consts::lookup(&segs) {
+                return Some(self.expr(ExprKind::Const(c), span, last_span(p)));
+            }
+            // `config::N`, `crate::N`: a module-level constant.
+            if is_const_name(path) {
+                return Some(self.expr(ExprKind::ConstItem(path.clone()), span, last_span(p)));
             }
         }
         self.unsupported(p, "this path is", "kernels see their parameters, locals and constants such as `u32::MAX`; pass other values as parameters")
@@ -1021,32 +1070,5 @@ fn forbidden_call(path: &syn::Path) -> Option<&'static str> {
             Some("kernels have no enums; use a flag or a sentinel value")
         }
         _ => None,
-    }
-}
-
-/// The length of `[x; N]`: a literal.
-fn const_len(cx: &Ctxt, e: &syn::Expr) -> Option<u64> {
-    match e {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(i),
-            ..
-        }) => match i.base10_parse::<u64>() {
-            Ok(0) => {
-                cx.error_spanned_by(i, "a local array needs at least one element");
-                None
-            }
-            Ok(n) => Some(n),
-            Err(err) => {
-                cx.syn_error(err);
-                None
-            }
-        },
-        other => {
-            cx.error_spanned_by(
-                other,
-                "the length of a local array must be an integer literal",
-            );
-            None
-        }
     }
 }

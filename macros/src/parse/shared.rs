@@ -3,7 +3,7 @@
 
 use super::ast::{ExprKind, SharedDecl};
 use super::Parser;
-use crate::ir::ty::Scalar;
+use crate::ir::ty::{Len, Scalar};
 
 impl Parser<'_> {
     /// `None` when `path` is not a shared-memory call; `Some(None)` when it is one with an
@@ -79,13 +79,7 @@ impl Parser<'_> {
         let (elem, atomic, width) = match elem {
             syn::Type::Array(a) => {
                 let inner = super::types::parse_scalar(self.cx, &a.elem);
-                let width = literal_len(&a.len);
-                if width.is_none() {
-                    self.cx.error_spanned_by(
-                        &a.len,
-                        "the row length of a 2-D shared array must be an integer literal (the GPU sizes shared memory when the kernel compiles)",
-                    );
-                }
+                let width = self.array_len(&a.len, "a row of a 2-D shared array");
                 (inner?, false, Some(width?))
             }
             syn::Type::Path(p) if p.qself.is_none() => {
@@ -107,7 +101,11 @@ impl Parser<'_> {
             width,
             len,
         };
-        let bytes = decl.elements() * u64::from(elem.bits() / 8).max(1);
+        // A constant's size is NVRTC's to check (ptxas refuses too much shared data).
+        let bytes = decl
+            .elements()
+            .unwrap_or(0)
+            .saturating_mul(u64::from(elem.bits() / 8).max(1));
         if bytes > 48 * 1024 {
             self.cx.error_spanned_by(
                 seg,
@@ -118,22 +116,25 @@ impl Parser<'_> {
         Some(decl)
     }
 
-    fn shared_len(&mut self, arg: &syn::GenericArgument) -> Option<u64> {
-        let n = match arg {
-            syn::GenericArgument::Const(e) => literal_len(e),
-            _ => None,
-        };
-        match n {
-            Some(0) => {
-                self.cx
-                    .error_spanned_by(arg, "a shared array needs at least one element");
-                None
+    /// `N` of `SharedArray::<T, N>`: a literal or a module-level constant (which syn reads
+    /// as a type: `SharedArray::<u32, N>` cannot tell the two apart).
+    fn shared_len(&mut self, arg: &syn::GenericArgument) -> Option<Len> {
+        match arg {
+            syn::GenericArgument::Const(e) => self.array_len(e, "a shared array"),
+            syn::GenericArgument::Type(syn::Type::Path(p))
+                if p.qself.is_none() && super::is_const_name(&p.path) =>
+            {
+                let e = syn::Expr::Path(syn::ExprPath {
+                    attrs: Vec::new(),
+                    qself: None,
+                    path: p.path.clone(),
+                });
+                Some(Len::Const(self.const_ref(&e)))
             }
-            Some(n) => Some(n),
-            None => {
+            _ => {
                 self.cx.error_spanned_by(
                     arg,
-                    "the length of a shared array must be an integer literal (the GPU sizes shared memory when the kernel compiles); for a length chosen at launch use `dynamic_shared::<T>()`",
+                    "the length of a shared array must be an integer literal or a constant (the GPU sizes shared memory when the kernel compiles); for a length chosen at launch use `dynamic_shared::<T>()`",
                 );
                 None
             }

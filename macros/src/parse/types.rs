@@ -152,31 +152,43 @@ pub fn parse_param_ty(cx: &Ctxt, ty: &syn::Type) -> Option<ParamTy> {
             );
             None
         }
+        syn::Type::Array(a) => {
+            let n = array_param_len(cx, &a.len)?;
+            let (elem, m) = match &*a.elem {
+                syn::Type::Array(inner) => (
+                    parse_scalar(cx, &inner.elem)?,
+                    array_param_len(cx, &inner.len)?,
+                ),
+                other => (parse_scalar(cx, other)?, 0),
+            };
+            Some(ParamTy::Array { elem, dims: [n, m] })
+        }
         other => parse_scalar(cx, other).map(ParamTy::Scalar),
     }
 }
 
-/// A `let` annotation: scalars, local arrays `[T; N]`, `Dim3` and `(usize, usize)`.
+/// The length of an array parameter: a non-zero integer literal.
+fn array_param_len(cx: &Ctxt, e: &syn::Expr) -> Option<u64> {
+    if let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(i),
+        ..
+    }) = e
+    {
+        if let Ok(n @ 1..) = i.base10_parse::<u64>() {
+            return Some(n);
+        }
+    }
+    cx.error_spanned_by(
+        e,
+        "an array parameter's length is a non-zero integer literal (`a: [f32; 4]`)",
+    );
+    None
+}
+
+/// A `let` annotation's scalars, `Dim3` and `(usize, usize)`; the parser takes arrays
+/// (whose lengths may be constants) itself.
 pub fn parse_ty(cx: &Ctxt, ty: &syn::Type) -> Option<Ty> {
     match ty {
-        syn::Type::Array(a) => {
-            let elem = parse_ty(cx, &a.elem)?;
-            let len = match &a.len {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Int(i),
-                    ..
-                }) => i.base10_parse::<u64>().ok(),
-                _ => None,
-            };
-            let Some(len) = len.filter(|n| *n > 0) else {
-                cx.error_spanned_by(
-                    &a.len,
-                    "the length of a local array must be a non-zero integer literal",
-                );
-                return None;
-            };
-            Some(Ty::Array(Box::new(elem), len))
-        }
         syn::Type::Tuple(t) if !t.elems.is_empty() => {
             let items: Option<Vec<Ty>> = t.elems.iter().map(|e| parse_ty(cx, e)).collect();
             Some(Ty::Tuple(items?))

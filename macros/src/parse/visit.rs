@@ -14,7 +14,7 @@ pub enum Child<'a> {
 pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
     let ex = |x: &'a Expr, visit: &mut dyn FnMut(Child<'a>)| visit(Child::Expr(x));
     match &e.kind {
-        ExprKind::Lit(_) | ExprKind::Const(..) | ExprKind::Var(..) => {}
+        ExprKind::Lit(_) | ExprKind::Const(..) | ExprKind::Var(..) | ExprKind::ConstItem(_) => {}
         ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) | ExprKind::Ordering(..) => {}
         ExprKind::Break(_) | ExprKind::Continue(_) => {}
         ExprKind::Binary(_, a, b)
@@ -33,15 +33,25 @@ pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
             ex(r, visit);
             args.iter().for_each(|a| ex(a, visit));
         }
-        ExprKind::Intrinsic(_, args) | ExprKind::Call(_, args) | ExprKind::Array(args) => {
-            args.iter().for_each(|a| ex(a, visit))
-        }
+        ExprKind::Intrinsic(_, args)
+        | ExprKind::Call(_, args)
+        | ExprKind::Array(args)
+        | ExprKind::Tuple(args) => args.iter().for_each(|a| ex(a, visit)),
         ExprKind::Print(p) => p.args.iter().for_each(|a| ex(a, visit)),
         ExprKind::If(c, t, e) => {
             ex(c, visit);
             visit(Child::Block(t));
             if let Some(e) = e {
                 ex(e, visit);
+            }
+        }
+        ExprKind::Match(s, arms) => {
+            ex(s, visit);
+            for arm in arms {
+                if let Some(g) = &arm.guard {
+                    ex(g, visit);
+                }
+                ex(&arm.body, visit);
             }
         }
         ExprKind::While(_, c, b) => {

@@ -1,7 +1,12 @@
 //! [`CudaDevice`]: a GPU opened by ordinal or adopted from a cudarc stream, its limits
 //! (read once), and synchronisation. Opening never panics, even without a CUDA driver.
+//!
+//! Host threads: a `CudaDevice` is shared by every clone of its `Device`, on any thread
+//! (cudarc's context, stream and functions are `Send + Sync`, and each driver call binds
+//! the context to the calling thread). Launches from several threads go on the one stream
+//! in the order they are queued; a synchronisation waits for all of them.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock, RwLockReadGuard};
 
 use cudarc::driver::{sys::CUdevice_attribute as Attr, CudaContext, CudaStream};
 
@@ -29,6 +34,11 @@ pub(crate) struct CudaDevice {
     pub(super) bounds: ArmedRecords,
     /// Launches since the last synchronisation, and whether a fault has lost the context.
     pub(super) faults: Faults,
+    /// Shared while a launch is queued and recorded (in `faults`, `bounds`), exclusive
+    /// while a synchronisation waits for the stream and settles those records. Without it
+    /// a launch that another host thread queues during the wait would be forgotten as if
+    /// it had finished, and its bounds record read (and disarmed) while it runs.
+    settling: RwLock<()>,
 }
 
 impl CudaDevice {
@@ -72,6 +82,7 @@ impl CudaDevice {
             functions: FunctionCache::default(),
             bounds: ArmedRecords::default(),
             faults,
+            settling: RwLock::new(()),
         })
     }
 
@@ -80,6 +91,10 @@ impl CudaDevice {
     /// cudarc recorded along the way, or a written bounds record (`OutOfBounds`).
     pub(crate) fn synchronize(&self, what: &str) -> Result<()> {
         self.faults.alive()?;
+        let _settling = self
+            .settling
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
         let what = format!(
             "{what} (the error may come from an earlier asynchronous kernel launch or copy)"
         );
@@ -93,10 +108,21 @@ impl CudaDevice {
         self.bounds.check(&self.faults)
     }
 
+    /// Held while a launch is queued and recorded: a synchronisation on another host
+    /// thread waits until the launch is recorded, then settles it with the rest.
+    pub(super) fn queueing(&self) -> RwLockReadGuard<'_, ()> {
+        self.settling.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// Whether a buffer of `other` may be used here: the same context and stream.
     pub(crate) fn same_memory(&self, other: &CudaDevice) -> bool {
         self.stream.context().cu_ctx() == other.stream.context().cu_ctx()
             && self.stream.cu_stream() == other.stream.cu_stream()
+    }
+
+    /// Whether `ctx` is this device's context.
+    pub(crate) fn same_context(&self, ctx: &CudaContext) -> bool {
+        self.stream.context().cu_ctx() == ctx.cu_ctx()
     }
 
     /// "CUDA device 0 (NVIDIA H100, sm_90)", for messages.

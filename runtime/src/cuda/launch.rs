@@ -2,7 +2,8 @@
 //! here), its dynamic shared memory opt-in, the co-resident check of a cooperative launch,
 //! the parameter array, and `cuLaunchKernel` / `cuLaunchCooperativeKernel` on the device's stream. The launch is
 //! asynchronous: it is recorded as unsynchronised (`result.rs`), and its bounds record is
-//! armed (`bounds.rs`), both settled at the next synchronisation.
+//! armed (`bounds.rs`), both settled at the next synchronisation. Also the block size of
+//! highest occupancy, for `LaunchConfig::for_occupancy`.
 
 use std::ffi::c_void;
 use std::sync::{Arc, PoisonError};
@@ -118,6 +119,7 @@ impl CudaDevice {
                 "launching the kernel",
             )
         };
+        let queueing = self.queueing();
         // SAFETY: `function` comes from this context, which is bound to this thread;
         // `params` has one pointer per C parameter of the entry, in order and of the C type
         // the macro emitted (slices: device pointer and `unsigned long long` length;
@@ -143,7 +145,33 @@ impl CudaDevice {
         if let Some(record) = loaded.oob_record {
             self.bounds.arm(record, kernel.name);
         }
+        drop(queueing);
         Ok(())
+    }
+
+    /// The block size that gives `kernel` the highest occupancy on this GPU, with no
+    /// dynamic shared memory and at most `limit` threads per block:
+    /// `cuOccupancyMaxPotentialBlockSize` (which weighs the kernel's registers and static
+    /// shared memory against the multiprocessor's). Loads (compiles) the kernel if needed.
+    pub(crate) fn max_potential_block_size(&self, kernel: CudaKernel, limit: u32) -> Result<u32> {
+        extern "C" fn no_dynamic_shared(_block_size: std::ffi::c_int) -> usize {
+            0
+        }
+        self.faults.alive()?;
+        let loaded = self.load(kernel)?;
+        let bound = self.stream.context().bind_to_thread();
+        self.faults
+            .check(bound, "binding the CUDA context", Some(kernel.name))?;
+        let asked =
+            loaded
+                .function
+                .occupancy_max_potential_block_size(no_dynamic_shared, 0, limit, None);
+        let (_min_grid, block) = self.faults.check(
+            asked,
+            "computing the kernel's best block size (cuOccupancyMaxPotentialBlockSize)",
+            Some(kernel.name),
+        )?;
+        Ok(block)
     }
 
     /// Checks the launch's dynamic shared memory against the device's opt-in limit less the

@@ -8,8 +8,9 @@
 
 use std::any::TypeId;
 use std::borrow::Cow;
+use std::ops::Range;
 
-use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, SyncOnDrop};
+use cudarc::driver::{sys, CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, SyncOnDrop};
 
 use super::device::CudaDevice;
 use crate::error::Result;
@@ -24,31 +25,111 @@ impl CudaDevice {
     /// A new buffer holding a copy of `data`.
     pub(crate) fn upload<T: KernelScalar>(&self, data: &[T]) -> Result<CudaBuffer> {
         self.faults.alive()?;
+        if data.is_empty() {
+            return self.zeros::<T>(0);
+        }
         let copied = self.stream.clone_htod(&*to_bytes(data));
         self.faults.check(copied, "uploading a buffer", None)
     }
 
-    /// A new buffer of `len` elements of zero bits.
+    /// A new buffer of `len` elements of zero bits. `cuMemAlloc` refuses 0 bytes, so a
+    /// buffer of no elements holds one unused byte (the address is still a valid,
+    /// 256-byte-aligned allocation, as a kernel argument needs).
     pub(crate) fn zeros<T: KernelScalar>(&self, len: usize) -> Result<CudaBuffer> {
         self.faults.alive()?;
-        let bytes = len * std::mem::size_of::<T>();
+        let bytes = (len * std::mem::size_of::<T>()).max(1);
         let allocated = self.stream.alloc_zeros::<u8>(bytes);
         self.faults.check(allocated, "allocating a buffer", None)
     }
 
-    /// A new buffer holding a copy of `src` (device to device).
-    pub(crate) fn copy(&self, src: &CudaBuffer) -> Result<CudaBuffer> {
+    /// A new buffer holding a copy of the bytes `range` of `src` (device to device).
+    pub(crate) fn copy(&self, src: &CudaBuffer, range: Range<usize>) -> Result<CudaBuffer> {
         self.faults.alive()?;
-        let copied = self.stream.clone_dtod(src);
+        if range.is_empty() {
+            return self.zeros::<u8>(0);
+        }
+        let copied = self.stream.clone_dtod(&src.slice(range));
         self.faults
             .check(copied, "copying a buffer on the device", None)
     }
 
-    /// Copies `src` into `dst` (the same number of bytes), after every launch queued
-    /// before; an error of such a launch is reported here.
-    pub(crate) fn download<T: KernelScalar>(&self, src: &CudaBuffer, dst: &mut [T]) -> Result<()> {
+    /// Copies the bytes `from` of `src` to `dst` from byte `at` on (device to device, on
+    /// the device's stream).
+    pub(crate) fn copy_into(
+        &self,
+        src: &CudaBuffer,
+        from: Range<usize>,
+        dst: &mut CudaBuffer,
+        at: usize,
+    ) -> Result<()> {
+        self.faults.alive()?;
+        if from.is_empty() {
+            return Ok(());
+        }
+        let len = from.len();
+        let copied = self
+            .stream
+            .memcpy_dtod(&src.slice(from), &mut dst.slice_mut(at..at + len));
+        self.faults
+            .check(copied, "copying between buffers on the device", None)
+    }
+
+    /// Sets `count` elements of `size` bytes (1, 2, 4, 8 or 16) from byte `at` of `dst` to
+    /// the low `size` bytes of `bits`: one `cuMemsetD8/D16/D32Async` for sizes up to 4;
+    /// for 8 and 16 bytes one `cuMemsetD2D32Async` per 32-bit word of the element, as a
+    /// column of `count` rows whose pitch is the element's size (the driver has no 64- or
+    /// 128-bit memset). Asynchronous, on the device's stream.
+    pub(crate) fn fill(
+        &self,
+        dst: &mut CudaBuffer,
+        at: usize,
+        count: usize,
+        size: usize,
+        bits: u128,
+    ) -> Result<()> {
+        const WHAT: &str = "filling a buffer (cuMemset)";
+        self.faults.alive()?;
+        if count == 0 {
+            return Ok(());
+        }
+        let bound = self.stream.context().bind_to_thread();
+        self.faults.check(bound, WHAT, None)?;
+        let stream = self.stream.cu_stream();
+        let (base, _record) = dst.device_ptr_mut(&self.stream);
+        let ptr = base + at as u64;
+        // SAFETY: `ptr .. ptr + count * size` lies inside `dst`'s allocation (the caller
+        // checked the range), aligned to `size` (allocations are 256-byte aligned and `at`
+        // is a multiple of `size`); the context is bound and the stream is `dst`'s.
+        let set = unsafe {
+            match size {
+                1 => sys::cuMemsetD8Async(ptr, bits as u8, count, stream).result(),
+                2 => sys::cuMemsetD16Async(ptr, bits as u16, count, stream).result(),
+                4 => sys::cuMemsetD32Async(ptr, bits as u32, count, stream).result(),
+                8 | 16 => (0..size / 4).try_for_each(|word| {
+                    let value = (bits >> (32 * word)) as u32;
+                    let column = ptr + 4 * word as u64;
+                    sys::cuMemsetD2D32Async(column, size, value, 1, count, stream).result()
+                }),
+                _ => unreachable!("kernel scalars are 1, 2, 4, 8 or 16 bytes"),
+            }
+        };
+        self.faults.check(set, WHAT, None)
+    }
+
+    /// Copies `src` from byte `at` on into `dst`, after every launch queued before; an
+    /// error of such a launch is reported here.
+    pub(crate) fn download<T: KernelScalar>(
+        &self,
+        src: &CudaBuffer,
+        at: usize,
+        dst: &mut [T],
+    ) -> Result<()> {
         const WHAT: &str = "downloading a buffer";
         self.faults.alive()?;
+        if dst.is_empty() {
+            return self.synchronize(WHAT);
+        }
+        let src = src.slice(at..at + std::mem::size_of_val(dst));
         if is_plain::<T>() {
             // SAFETY: T is a primitive integer or float, or a half or vector type (checked
             // by TypeId): it has no padding and every bit pattern is a valid value.
@@ -58,29 +139,72 @@ impl CudaDevice {
                     std::mem::size_of_val(dst),
                 )
             };
-            if !bytes.is_empty() {
-                self.faults
-                    .check(self.stream.memcpy_dtoh(src, bytes), WHAT, None)?;
-            }
+            self.faults
+                .check(self.stream.memcpy_dtoh(&src, bytes), WHAT, None)?;
         } else {
-            let bytes = self.faults.check(self.stream.clone_dtoh(src), WHAT, None)?;
+            let bytes = self
+                .faults
+                .check(self.stream.clone_dtoh(&src), WHAT, None)?;
             from_bytes(&bytes, dst);
         }
         self.synchronize(WHAT)
     }
 
-    /// Overwrites `dst` with `src` (the same number of bytes).
+    /// Overwrites `dst` from byte `at` on with `src`.
     pub(crate) fn upload_into<T: KernelScalar>(
         &self,
         src: &[T],
         dst: &mut CudaBuffer,
+        at: usize,
     ) -> Result<()> {
         self.faults.alive()?;
         if src.is_empty() {
             return Ok(());
         }
-        let copied = self.stream.memcpy_htod(&*to_bytes(src), dst);
+        let mut dst = dst.slice_mut(at..at + std::mem::size_of_val(src));
+        let copied = self.stream.memcpy_htod(&*to_bytes(src), &mut dst);
         self.faults.check(copied, "uploading into a buffer", None)
+    }
+
+    /// Adopts a cudarc allocation of this context as a buffer, without copying: owned from
+    /// now on by the device's stream (freed on it), which first waits for the work queued
+    /// on `slice`'s own stream.
+    pub(crate) fn adopt<T>(&self, slice: CudaSlice<T>) -> Result<CudaBuffer> {
+        self.faults.alive()?;
+        let theirs = slice.stream().clone();
+        let bytes = slice.num_bytes();
+        // `leak` orders `theirs` after the slice's pending reads and writes (cudarc's
+        // events), then gives up the allocation without freeing it.
+        let ptr = slice.leak();
+        // SAFETY: `ptr` is a live allocation of this context of `bytes` bytes, owned by
+        // nobody since `leak`; the bytes were `T`s, which are valid `u8`s.
+        let buf = unsafe { self.stream.upgrade_device_ptr::<u8>(ptr, bytes) };
+        if theirs.cu_stream() != self.stream.cu_stream() {
+            let joined = self.stream.join(&theirs);
+            self.faults.check(
+                joined,
+                "ordering the device's stream after the cudarc slice's stream",
+                None,
+            )?;
+        }
+        Ok(buf)
+    }
+
+    /// Hands a buffer to cudarc as `len` elements of `T`, without copying, on the device's
+    /// stream.
+    pub(crate) fn hand_out<T: KernelScalar + DeviceRepr>(
+        &self,
+        buf: CudaBuffer,
+        len: usize,
+    ) -> CudaSlice<T> {
+        // An empty buffer holds one unused byte (`zeros`).
+        debug_assert!(buf.len() >= len * std::mem::size_of::<T>());
+        let ptr = buf.leak();
+        // SAFETY: `ptr` is a live allocation of `len * size_of::<T>()` bytes on this
+        // device's stream, owned by nobody since `leak`; it holds `len` values of `T` that
+        // warpspeed wrote (each a valid `T`: uploads and kernels write whole values, and
+        // allocations start zeroed, a valid value of every kernel scalar).
+        unsafe { self.stream.upgrade_device_ptr::<T>(ptr, len) }
     }
 
     /// The device address of `buf` for a kernel argument, and cudarc's record that keeps

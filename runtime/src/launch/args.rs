@@ -1,15 +1,16 @@
 //! [`KernelArgs`]: a kernel's arguments packed in ABI order by the generated `launch`.
 //!
-//! Each slice becomes one [`Arg::Slice`] (device pointer or simulated host address, and
-//! length: two C parameters), each scalar one [`Arg::Scalar`] (its bits in the low bytes).
+//! Each slice (a buffer or a view of one, `view.rs`) becomes one [`Arg::Slice`] (device
+//! pointer or simulated host address of its first element, and its length: two C
+//! parameters), each scalar one [`Arg::Scalar`] (its bits in the low bytes).
 //! The buffers stay borrowed for the launch, so the memory cannot be freed under it, and
 //! the device each buffer belongs to is remembered for the launch to check.
 
 use cudarc::driver::SyncOnDrop;
 
 use crate::device::Device;
-use crate::memory::DeviceBuffer;
 use crate::scalar::{Arg, KernelScalar};
+use crate::view::{AsDeviceView, AsDeviceViewMut};
 
 /// The arguments of one launch, in the kernel's parameter order.
 #[derive(Default)]
@@ -28,17 +29,26 @@ impl<'a> KernelArgs<'a> {
         Self::default()
     }
 
-    /// A read-only slice parameter (`&[T]`).
-    pub fn slice<T: KernelScalar>(&mut self, buf: &'a DeviceBuffer<T>) -> &mut Self {
-        let (addr, guard, device) = buf.arg();
+    /// A read-only slice parameter (`&[T]`): a buffer or a view of one.
+    pub fn slice<T: KernelScalar>(
+        &mut self,
+        buf: &'a (impl AsDeviceView<Elem = T> + ?Sized),
+    ) -> &mut Self {
+        let view = buf.as_device_view();
+        let len = view.len();
+        let (addr, guard, device) = view.arg();
         self._guards.extend(guard);
-        self.push_slice(addr, buf.len(), device)
+        self.push_slice(addr, len, device)
     }
 
-    /// A writable slice parameter (`&mut [T]`).
-    pub fn slice_mut<T: KernelScalar>(&mut self, buf: &'a mut DeviceBuffer<T>) -> &mut Self {
-        let len = buf.len();
-        let (addr, guard, device) = buf.arg_mut();
+    /// A writable slice parameter (`&mut [T]`): a buffer or a mutable view of one.
+    pub fn slice_mut<T: KernelScalar>(
+        &mut self,
+        buf: &'a mut (impl AsDeviceViewMut<Elem = T> + ?Sized),
+    ) -> &mut Self {
+        let view = buf.as_device_view_mut();
+        let len = view.len();
+        let (addr, guard, device) = view.into_arg();
         self._guards.extend(guard);
         self.push_slice(addr, len, device)
     }

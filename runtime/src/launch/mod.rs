@@ -13,6 +13,9 @@
 //!
 //! GPU launches are asynchronous: an error inside the kernel surfaces at the next
 //! [`Device::synchronize`] or download. Simulator launches finish before returning.
+//!
+//! [`LaunchConfig::for_occupancy`] lives here too: the block size of highest occupancy is
+//! the backend's to say (`cuOccupancyMaxPotentialBlockSize`, or the simulator's model).
 
 mod args;
 pub(crate) mod len;
@@ -24,7 +27,7 @@ use crate::cuda::CudaKernel;
 use crate::device::{Device, Inner};
 use crate::error::{Error, Result};
 use crate::kernel_abi::KernelDef;
-use crate::sim::{coresident_blocks, SimKernel};
+use crate::sim::{coresident_blocks, max_potential_block_size, SimKernel};
 
 /// Launches `kernel` on `dev` with `cfg` and the packed `args`. Called by the `launch`
 /// function `#[gpu_kernel]` generates. A kernel that calls `this_grid().sync()` is refused
@@ -89,12 +92,7 @@ fn launch_with(
     }
     match &*dev.inner {
         Inner::Cuda(cuda) => {
-            let code = CudaKernel {
-                name: kernel.rust_name,
-                entry: kernel.entry,
-                source: kernel.source,
-                options: kernel.options,
-            };
+            let code = cuda_kernel(kernel);
             // `args` keeps the buffers borrowed, and cudarc's stream records alive, until
             // the launch is queued.
             cuda.launch(code, cfg, &args.args, cooperative)
@@ -111,5 +109,53 @@ fn launch_with(
             };
             crate::sim::run(sim, code, cfg, &args.args, cooperative)
         }
+    }
+}
+
+/// What the CUDA backend needs of `kernel`.
+fn cuda_kernel(kernel: &'static KernelDef) -> CudaKernel {
+    CudaKernel {
+        name: kernel.rust_name,
+        entry: kernel.entry,
+        source: kernel.source,
+        options: kernel.options,
+    }
+}
+
+impl LaunchConfig {
+    /// One thread per element for `n` elements, in blocks of the size that gives `kernel`
+    /// the highest occupancy on `dev` (as Numba's `forall` does), with no dynamic shared
+    /// memory: `grid = ceil(n / block)` blocks (at least one; the kernel checks its index
+    /// against `n`).
+    ///
+    /// On a GPU the block size is `cuOccupancyMaxPotentialBlockSize`'s for the kernel
+    /// (compiling and loading it first if needed, as a launch would). On the simulator,
+    /// which has no registers to count, it is the same search over the simulator's
+    /// multiprocessor model (docs/host-api.md): 1024 threads. A kernel that declares its
+    /// block (`#[gpu_kernel(block = (256, 1, 1))]`) gets that block; one whose declared
+    /// block has more than one dimension is an [`Error::InvalidLaunch`] (build its
+    /// configuration with [`LaunchConfig::new`]).
+    ///
+    /// ```ignore
+    /// let cfg = LaunchConfig::for_occupancy(&dev, &scale::KERNEL, n as u32)?;
+    /// scale::launch(&dev, cfg, &mut out, 2.0)?;
+    /// ```
+    pub fn for_occupancy(dev: &Device, kernel: &'static KernelDef, n: u32) -> Result<Self> {
+        let block = match kernel.block {
+            Some([x, 1, 1]) => x,
+            Some([x, y, z]) => {
+                let cfg = LaunchConfig::new(n.div_ceil(x).max(1), (x, y, z));
+                return Err(cfg.invalid(
+                    kernel.rust_name,
+                    format!("the kernel declares a {x}x{y}x{z} block, so one thread per element of a 1-D range does not fit it: build the configuration with LaunchConfig::new"),
+                ));
+            }
+            None => match &*dev.inner {
+                Inner::Cuda(cuda) => cuda
+                    .max_potential_block_size(cuda_kernel(kernel), dev.limits().max_block_dim.x)?,
+                Inner::Simulator(sim) => max_potential_block_size(&sim.limits, 0),
+            },
+        };
+        Ok(LaunchConfig::new(n.div_ceil(block).max(1), block))
     }
 }

@@ -59,6 +59,30 @@ pub(crate) fn coresident_blocks(limits: &DeviceLimits, cfg: &LaunchConfig) -> (u
     (per_sm as u32, limits.multiprocessor_count)
 }
 
+/// The block size of highest occupancy on the simulator, at most `limit` threads
+/// (0: no limit besides the device's), for `LaunchConfig::for_occupancy`: the search
+/// `cuOccupancyMaxPotentialBlockSize` makes (whole warps from the largest block down, the
+/// first block size whose resident threads per multiprocessor are the most wins), over
+/// the multiprocessor [`coresident_blocks`] models (32 blocks, 2048 threads; registers
+/// and shared memory are not counted). With that model every kernel gets 1024 threads.
+pub(crate) fn max_potential_block_size(limits: &DeviceLimits, limit: u32) -> u32 {
+    let max = match limit {
+        0 => limits.max_threads_per_block,
+        l => l.min(limits.max_threads_per_block),
+    };
+    let mut best = (0u64, max.max(1));
+    let mut threads = max - max % 32;
+    while threads >= 32 {
+        let (per_sm, _) = coresident_blocks(limits, &LaunchConfig::new(1, threads));
+        let resident = u64::from(per_sm) * u64::from(threads);
+        if resident > best.0 {
+            best = (resident, threads);
+        }
+        threads -= 32;
+    }
+    best.1
+}
+
 /// How the simulator runs kernels.
 ///
 /// ```
@@ -124,6 +148,17 @@ impl SimOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn best_block_sizes() {
+        let limits = DeviceLimits::SIMULATOR;
+        // 1024 threads: 2 blocks, 2048 resident threads, found first from the top.
+        assert_eq!(max_potential_block_size(&limits, 0), 1024);
+        // Under 100: 96 leaves 21 blocks (2016 threads); 64 fills the model (32 blocks).
+        assert_eq!(max_potential_block_size(&limits, 100), 64);
+        // Less than a warp: what is allowed.
+        assert_eq!(max_potential_block_size(&limits, 16), 16);
+    }
 
     #[test]
     fn options_from_vars() {

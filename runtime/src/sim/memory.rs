@@ -23,7 +23,9 @@ const HOST_ALIGN: usize = 256;
 // SAFETY: HostAlloc owns its elements like a `Box<[T]>`; T is Send + Sync (KernelScalar).
 unsafe impl<T: Send> Send for HostAlloc<T> {}
 // SAFETY: shared access only reads, except from simulated kernels, which the launch API
-// lets write only through a `&mut DeviceBuffer`.
+// lets write only through a `&mut DeviceBuffer` (directly or held by a `DeviceViewMut`),
+// and launches finish before they return; so `&DeviceBuffer`s on several host threads
+// only ever read at once (docs/host-api.md, "Host threads").
 unsafe impl<T: Sync> Sync for HostAlloc<T> {}
 
 impl<T: KernelScalar> HostAlloc<T> {

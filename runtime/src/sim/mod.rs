@@ -68,7 +68,7 @@ mod warp;
 pub use atomic::{AtomicArith, AtomicInt, AtomicScalar};
 pub use ctx::ThreadCtx;
 pub use device::SimOptions;
-pub(crate) use device::{coresident_blocks, SimDevice};
+pub(crate) use device::{coresident_blocks, max_potential_block_size, SimDevice};
 pub use handles::{AtomicSlice, Slice, SliceMut};
 pub use launch::SimFuture;
 pub use len::{sim_check_len, LenDecl};

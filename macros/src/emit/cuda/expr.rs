@@ -10,6 +10,7 @@ use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
 use crate::ir::groups::GroupMethod;
 use crate::ir::intrinsics::ParamKind;
 use crate::ir::methods::{self, Method};
+use crate::ir::numeric_consts::ConstValue;
 use crate::ir::ty::{Scalar, Ty};
 use crate::parse::ast::*;
 
@@ -20,6 +21,7 @@ pub fn effect(e: &Expr) -> u8 {
     let own = match &e.kind {
         ExprKind::Block(b) if !b.stmts.is_empty() || b.tail.is_none() => 2,
         ExprKind::While(..)
+        | ExprKind::Match(..)
         | ExprKind::Loop(..)
         | ExprKind::For(..)
         | ExprKind::Return(_)
@@ -94,9 +96,12 @@ impl<'a> FnWriter<'a> {
 
     /// The C expression for `e`, writing any statements it needs first.
     pub(super) fn value(&mut self, e: &Expr) -> String {
+        if let Some(&c) = self.types.const_uses.get(&e.id) {
+            return self.types.consts[c].c_name();
+        }
         match &e.kind {
             ExprKind::Lit(lit) => self.lit(lit, self.ty(e), false),
-            ExprKind::Const(s, c) => const_c(*s, *c),
+            ExprKind::Const(c) => const_c(c.value, c.ty),
             ExprKind::Var(..) => self.var_name(e),
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), l, r) => {
                 let a = self.value(l);
@@ -278,7 +283,8 @@ impl<'a> FnWriter<'a> {
                 format!("{name}({})", c_args.join(", "))
             }
             ExprKind::If(cond, then, els) => {
-                if ternary_able(e) {
+                // C's `?:` would decay arrays to pointers.
+                if ternary_able(e) && !matches!(self.ty(e), Ty::Array(..)) {
                     return self.ternary(cond, then, els.as_deref().unwrap());
                 }
                 let t = self.ty(e).clone();
@@ -289,6 +295,17 @@ impl<'a> FnWriter<'a> {
                 let tmp = self.namer.temp();
                 self.raw(&format!("{};", super::c_decl(&t, &tmp)));
                 self.if_stmt(cond, then, els.as_deref(), &Dest::Assign(tmp.clone()));
+                tmp
+            }
+            ExprKind::Match(s, arms) => {
+                let t = self.ty(e).clone();
+                if matches!(t, Ty::Unit | Ty::Never) {
+                    self.match_stmt(s, arms, &Dest::Discard);
+                    return "0".into();
+                }
+                let tmp = self.namer.temp();
+                self.raw(&format!("{};", super::c_decl(&t, &tmp)));
+                self.match_stmt(s, arms, &Dest::Assign(tmp.clone()));
                 tmp
             }
             ExprKind::Block(b) => {
@@ -306,6 +323,12 @@ impl<'a> FnWriter<'a> {
                 self.raw(&format!("{};", super::c_decl(&t, &tmp)));
                 self.braced(b, &Dest::Assign(tmp.clone()));
                 tmp
+            }
+            ExprKind::Tuple(items) => {
+                // Braced initialisers evaluate left to right, as Rust does.
+                let ops: Vec<&Expr> = items.iter().collect();
+                let vals = self.operands(&ops);
+                format!("{}{{{}}}", c_type(self.ty(e)), vals.join(", "))
             }
             ExprKind::Array(_) | ExprKind::Repeat(..) => "0".into(),
             _ => {
@@ -370,9 +393,9 @@ impl<'a> FnWriter<'a> {
             return None;
         }
         let (c_len, known) = match (self.ty(base), &base.kind) {
-            (Ty::Array(_, n), _) => (format!("{n}ull"), Some(Poly::constant(*n as i128))),
+            (Ty::Array(_, n), _) => (n.c(), Some(proof::array_len(n))),
             (_, ExprKind::Index(inner, _)) => match self.ty(inner) {
-                Ty::Rows(_, w) => (format!("{w}ull"), Some(Poly::constant(*w as i128))),
+                Ty::Rows(_, w) => (w.c(), Some(proof::array_len(w))),
                 _ => return None,
             },
             (_, ExprKind::Var(_, slot)) => {
@@ -381,7 +404,7 @@ impl<'a> FnWriter<'a> {
                 let known = self
                     .shared_len
                     .get(&v)
-                    .map(|n| Poly::constant(*n as i128))
+                    .cloned()
                     .or_else(|| self.facts.declared_len(v).cloned());
                 (c, known)
             }
@@ -607,35 +630,13 @@ pub fn float_c(text: &str, s: Scalar, negated: bool) -> String {
     }
 }
 
-fn const_c(s: Scalar, c: AssocConst) -> String {
-    use AssocConst::*;
-    match (s, c) {
-        (Scalar::F32, _) => {
-            let v = match c {
-                Max => f32::MAX,
-                Min => f32::MIN,
-                Infinity => f32::INFINITY,
-                NegInfinity => f32::NEG_INFINITY,
-                Nan => f32::NAN,
-                Epsilon => f32::EPSILON,
-            };
-            format!("__int_as_float(0x{:08x})", v.to_bits())
-        }
-        (Scalar::F64, _) => {
-            let v = match c {
-                Max => f64::MAX,
-                Min => f64::MIN,
-                Infinity => f64::INFINITY,
-                NegInfinity => f64::NEG_INFINITY,
-                Nan => f64::NAN,
-                Epsilon => f64::EPSILON,
-            };
-            format!("__longlong_as_double(0x{:016x}ll)", v.to_bits())
-        }
-        (s, Max) if s.is_signed_int() => int_c((1u128 << (s.bits() - 1)) - 1, s, false),
-        (s, Min) if s.is_signed_int() => int_c(1u128 << (s.bits() - 1), s, true),
-        (s, Max) => int_c((1u128 << s.bits()) - 1, s, false),
-        (s, _) => int_c(0, s, false),
+/// A constant's exact value as C of type `s`: floats by their bits (NaN and infinities
+/// have no C literal, and a decimal could round differently).
+pub fn const_c(v: ConstValue, s: Scalar) -> String {
+    match v {
+        ConstValue::F32(bits) => format!("__int_as_float(0x{bits:08x})"),
+        ConstValue::F64(bits) => format!("__longlong_as_double(0x{bits:016x}ll)"),
+        ConstValue::Int(v) => int_c(v.unsigned_abs(), s, v < 0),
     }
 }
 

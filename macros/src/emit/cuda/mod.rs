@@ -11,12 +11,13 @@
 mod expr;
 mod groups;
 mod keywords;
+mod matching;
 mod namer;
 mod print;
 mod proof;
 mod stmt;
 
-use crate::ir::ty::{Scalar, Ty};
+use crate::ir::ty::{Len, Scalar, Ty};
 use crate::ir::typeck::Types;
 use crate::parse::ast::*;
 pub use crate::parse::visit::{visit_children, walk_block, Child};
@@ -44,15 +45,29 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     collect_called(&f.body, &mut |name| w.namer.reserve(&fn_name(name)));
     let c_name = fn_name(&f.name.to_string());
     let mut params = Vec::new();
+    // `mut` array parameters: (declaration, name, the argument it copies).
+    let mut array_copies = Vec::new();
     for p in &f.params {
         let name = w.namer.fresh(&p.name.to_string());
         match p.ty {
             ParamTy::Scalar(s) => params.push(format!("{} {name}", s.c_name())),
+            // By reference to const: the callee cannot change it, so this is Rust's copy
+            // (a `mut` one is copied in the prologue, below).
+            ParamTy::Array { .. } => {
+                let ty = p.ty.ty();
+                if p.mutable {
+                    let arg = w.namer.fresh(&format!("{}_in", p.name));
+                    params.push(format!("const {}", c_decl(&ty, &format!("(&{arg})"))));
+                    array_copies.push((c_decl(&ty, &name), name.clone(), arg));
+                } else {
+                    params.push(format!("const {}", c_decl(&ty, &format!("(&{name})"))));
+                }
+            }
             ParamTy::Slice { .. } | ParamTy::Atomics(_) => {
                 let (elem, mutable) = match p.ty {
                     ParamTy::Slice { elem, mutable } => (elem, mutable),
                     ParamTy::Atomics(elem) => (elem, true),
-                    ParamTy::Scalar(_) => unreachable!(),
+                    ParamTy::Scalar(_) | ParamTy::Array { .. } => unreachable!(),
                 };
                 let len = w.namer.fresh(&format!("{name}_len"));
                 let cnst = if mutable { "" } else { "const " };
@@ -75,7 +90,11 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
             format!("extern \"C\" __global__ void {bounds}{c_name}({params})")
         }
         FnKind::Device => {
-            let ret = f.ret.map(|r| r.0.c_name()).unwrap_or("void");
+            let ret = f
+                .ret
+                .as_ref()
+                .map(|r| c_type(&r.0))
+                .unwrap_or("void".into());
             format!("__device__ {ret} {c_name}({params})")
         }
     };
@@ -87,6 +106,10 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     w.raw(&format!("{head} {{"));
     w.indent += 1;
     w.declared_lengths(f);
+    for (decl, name, arg) in array_copies {
+        w.raw(&format!("{decl};"));
+        w.raw(&format!("ws_copy({name}, {arg});"));
+    }
     let dest = if f.ret.is_some() {
         stmt::Dest::Return
     } else {
@@ -123,8 +146,8 @@ impl FnWriter<'_> {
                 self.raw(&format!("__builtin_assume(!({len} < {need}));"));
                 continue;
             }
-            let ret = match f.ret {
-                Some((s, _)) => format!("return ws_zero<{}>();", s.c_name()),
+            let ret = match &f.ret {
+                Some((t, _)) => format!("return ws_zero<{}>();", c_type(t)),
                 None => "return;".into(),
             };
             let what = format!("{}\\t{}\\t{}", f.name, p.name, decl.text);
@@ -176,7 +199,7 @@ pub(crate) struct FnWriter<'a> {
     var_names: HashMap<VarId, String>,
     slice_len: HashMap<VarId, String>,
     /// Shared arrays' lengths (rows of a 2-D tile), for the prover.
-    shared_len: HashMap<VarId, u64>,
+    shared_len: HashMap<VarId, proof::Poly>,
     /// Variables that are shared memory (static arrays and `dynamic_shared`), whose checked
     /// accesses use `ws_at_shared`.
     shared_vars: HashSet<VarId>,
@@ -247,8 +270,23 @@ impl<'a> FnWriter<'a> {
     fn hoist(&mut self, ty: &Ty, value: &str) -> String {
         let t = self.namer.temp();
         let decl = c_decl(ty, &t);
-        self.raw(&format!("{decl} = {value};"));
+        if let Ty::Array(..) = ty {
+            self.raw(&format!("{decl};"));
+            self.store(&t, ty, value);
+        } else {
+            self.raw(&format!("{decl} = {value};"));
+        }
         t
+    }
+
+    /// `target = value;` for a value of type `ty`: arrays, which C does not assign, are
+    /// copied element by element (`ws_copy`), as Rust copies them.
+    fn store(&mut self, target: &str, ty: &Ty, value: &str) {
+        if let Ty::Array(..) = ty {
+            self.raw(&format!("ws_copy({target}, {value});"));
+        } else {
+            self.raw(&format!("{target} = {value};"));
+        }
     }
 }
 
@@ -257,13 +295,16 @@ pub fn c_type(ty: &Ty) -> String {
     match ty {
         Ty::Scalar(s) => s.c_name().to_string(),
         Ty::Dim3 => "ws_dim3".into(),
-        // The prelude's tuple structs: `grid_2d()`, `grid_3d()`, `sin_cos()`.
-        Ty::Tuple(items) => match (items.first(), items.len()) {
-            (Some(Ty::Scalar(Scalar::F32)), _) => "ws_f32_pair".into(),
-            (Some(Ty::Scalar(Scalar::F64)), _) => "ws_f64_pair".into(),
-            (_, 2) => "ws_usize2".into(),
-            _ => "ws_usize3".into(),
-        },
+        // `grid_2d()`'s and `grid_3d()`'s, by the prelude's short names.
+        Ty::Tuple(items)
+            if (2..=3).contains(&items.len()) && items.iter().all(|t| *t == Ty::USIZE) =>
+        {
+            format!("ws_usize{}", items.len())
+        }
+        Ty::Tuple(items) => {
+            let items: Vec<String> = items.iter().map(c_type).collect();
+            format!("ws_tuple{}<{}>", items.len(), items.join(", "))
+        }
         Ty::Array(..) => c_decl(ty, ""),
         _ => "int".into(),
     }
@@ -272,7 +313,8 @@ pub fn c_type(ty: &Ty) -> String {
 /// A declaration of `name` with type `ty`: `int x`, `float a[4][4]`.
 pub fn c_decl(ty: &Ty, name: &str) -> String {
     match ty {
-        Ty::Array(elem, n) => c_decl(elem, &format!("{name}[{n}]")),
+        Ty::Array(elem, Len::Lit(n)) => c_decl(elem, &format!("{name}[{n}]")),
+        Ty::Array(elem, Len::Const(c)) => c_decl(elem, &format!("{name}[{}]", c.c_name())),
         other => format!("{} {name}", c_type(other)),
     }
 }

@@ -146,6 +146,19 @@ fn dim_atom(d: Dim, axis: usize) -> VarId {
     DIM_ATOMS + d as usize * 3 + axis
 }
 
+/// The atoms standing for module-level constants (by their index in the function's
+/// table): values only rustc knows, but the same value at every use, so `for k in 0..N`
+/// proves `a[k]` of an array `[T; N]` in bounds.
+const CONST_ATOMS: VarId = 3 << 40;
+
+/// An array length as the prover sees it: a constant, or the constant's atom.
+pub fn array_len(n: &crate::ir::ty::Len) -> Poly {
+    match n {
+        crate::ir::ty::Len::Lit(n) => Poly::constant(*n as i128),
+        crate::ir::ty::Len::Const(c) => Poly::atom(CONST_ATOMS + c.id),
+    }
+}
+
 fn dim_of_atom(a: VarId) -> Option<(Dim, usize)> {
     let k = a.checked_sub(DIM_ATOMS)?;
     let d = match k / 3 {
@@ -317,6 +330,10 @@ impl<'a> Prover<'a> {
     /// An atom: an immutable unsigned variable, `s.len()` of a slice (which never
     /// changes), or an index intrinsic's `.x`/`.y`/`.z`; widened as it is.
     fn atom_of(&self, e: &Expr) -> Option<VarId> {
+        if let Some(&c) = self.types.const_uses.get(&e.id) {
+            self.unsigned_of(e)?;
+            return Some(CONST_ATOMS + c);
+        }
         match &e.kind {
             // `thread_idx().x` and its kin.
             ExprKind::Field(base, Member::Named(axis)) => {

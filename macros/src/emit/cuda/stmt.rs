@@ -3,7 +3,7 @@
 //! `return`; and blocks whose value goes somewhere ([`Dest`]).
 
 use super::{c_decl, FnWriter};
-use crate::ir::ty::Ty;
+use crate::ir::ty::{Len, Ty};
 use crate::parse::ast::*;
 
 /// Where the value of a block goes.
@@ -42,7 +42,7 @@ impl<'a> FnWriter<'a> {
                 Dest::Assign(target) => {
                     self.line_directive(tail.line);
                     let v = self.value(tail);
-                    self.raw(&format!("{target} = {v};"));
+                    self.store(target, &t, &v);
                 }
                 Dest::Return => {
                     self.line_directive(tail.line);
@@ -75,13 +75,19 @@ impl<'a> FnWriter<'a> {
                 if let Some(ExprKind::SharedArray(d)) = init.map(|i| &i.kind) {
                     // Static per block, as every thread of the block sees it.
                     let cname = self.namer.fresh(&name.to_string());
-                    let dims = match d.width {
-                        Some(w) => format!("[{}][{w}]", d.len),
-                        None => format!("[{}]", d.len),
+                    let rows = match &d.len {
+                        Len::Lit(n) => n.to_string(),
+                        Len::Const(c) => c.c_name(),
+                    };
+                    let dims = match &d.width {
+                        Some(Len::Lit(w)) => format!("[{rows}][{w}]"),
+                        Some(Len::Const(w)) => format!("[{rows}][{}]", w.c_name()),
+                        None => format!("[{rows}]"),
                     };
                     self.raw(&format!("__shared__ {} {cname}{dims};", d.elem.c_name()));
-                    self.slice_len.insert(*var, format!("{}ull", d.len));
-                    self.shared_len.insert(*var, d.len);
+                    self.slice_len.insert(*var, d.len.c());
+                    self.shared_len
+                        .insert(*var, super::proof::array_len(&d.len));
                     self.shared_vars.insert(*var);
                     self.var_names.insert(*var, cname);
                     return;
@@ -163,7 +169,7 @@ impl<'a> FnWriter<'a> {
                 let mut dims = Vec::new();
                 let mut inner = init;
                 while let ExprKind::Repeat(v, n) = &inner.kind {
-                    dims.push(*n);
+                    dims.push(n.c());
                     inner = v;
                 }
                 let elem_ty = self.ty(inner).clone();
@@ -175,24 +181,25 @@ impl<'a> FnWriter<'a> {
                 };
                 self.raw(&format!("{};", c_decl(ty, cname)));
                 let mut index = String::new();
-                for (d, n) in dims.iter().enumerate() {
+                for n in &dims {
                     let i = self.namer.temp();
                     self.raw(&format!(
-                        "for (unsigned long long {i} = 0; {i} < {n}ull; ++{i}) {{"
+                        "for (unsigned long long {i} = 0; {i} < {n}; ++{i}) {{"
                     ));
                     self.indent += 1;
                     index.push_str(&format!("[{i}]"));
-                    let _ = d;
                 }
-                self.raw(&format!("{cname}{index} = {v};"));
+                self.store(&format!("{cname}{index}"), &elem_ty, &v);
                 for _ in &dims {
                     self.indent -= 1;
                     self.raw("}");
                 }
             }
+            // Another array (`let b = a;`, a block's or a branch's value): a copy.
             _ => {
+                let v = self.value(init);
                 self.raw(&format!("{};", c_decl(ty, cname)));
-                self.raw("/* arrays are initialised only from [..] literals */");
+                self.store(cname, ty, &v);
             }
         }
     }
@@ -216,6 +223,7 @@ impl<'a> FnWriter<'a> {
                 self.if_stmt(cond, then, els.as_deref(), &Dest::Discard)
             }
             ExprKind::Block(b) => self.braced(b, &Dest::Discard),
+            ExprKind::Match(s, arms) => self.match_stmt(s, arms, &Dest::Discard),
             ExprKind::While(label, cond, body) => self.while_stmt(label, cond, body),
             ExprKind::Loop(label, body) => {
                 self.entering_loop(body);
@@ -223,6 +231,17 @@ impl<'a> FnWriter<'a> {
                 self.loop_body(label, body);
             }
             ExprKind::For(label, pat, range, body) => self.for_stmt(label, pat, range, body),
+            ExprKind::Assign(place, value)
+                if matches!(value.kind, ExprKind::Array(_) | ExprKind::Repeat(..)) =>
+            {
+                // `a = [1, 2, 3];`: the literal in a temporary array, then copied.
+                let ty = self.ty(value).clone();
+                let tmp = self.namer.temp();
+                self.array_init(&ty, &tmp, value);
+                let p = self.place(place);
+                self.store(&p, &ty, &tmp);
+                self.assigned(place);
+            }
             ExprKind::Assign(place, value) => {
                 // Rust evaluates the value, then the place.
                 let v = self.value(value);
@@ -232,7 +251,8 @@ impl<'a> FnWriter<'a> {
                     v
                 };
                 let p = self.place(place);
-                self.raw(&format!("{p} = {v};"));
+                let t = self.ty(place).clone();
+                self.store(&p, &t, &v);
                 self.assigned(place);
             }
             ExprKind::AssignOp(op, place, value) => {
@@ -277,6 +297,28 @@ impl<'a> FnWriter<'a> {
         }
     }
 
+    /// `e` with its value going to `dest` (a block's tail, a branch, a `match` arm).
+    pub(super) fn value_to(&mut self, e: &Expr, dest: &Dest) {
+        match &e.kind {
+            ExprKind::Block(b) => self.block_body(b, dest),
+            ExprKind::If(c, t, els) => self.if_stmt(c, t, els.as_deref(), dest),
+            ExprKind::Match(s, arms) => self.match_stmt(s, arms, dest),
+            _ if matches!(dest, Dest::Discard) || matches!(self.ty(e), Ty::Unit | Ty::Never) => {
+                self.expr_stmt(e)
+            }
+            _ => {
+                self.line_directive(e.line);
+                let v = self.value(e);
+                let ty = self.ty(e).clone();
+                match dest {
+                    Dest::Assign(t) => self.store(t, &ty, &v),
+                    Dest::Return => self.raw(&format!("return {v};")),
+                    Dest::Discard => {}
+                }
+            }
+        }
+    }
+
     /// `if` in statement position, or with its value going to `dest`.
     pub(super) fn if_stmt(&mut self, cond: &Expr, then: &Block, els: Option<&Expr>, dest: &Dest) {
         let c = self.value(cond);
@@ -293,18 +335,7 @@ impl<'a> FnWriter<'a> {
                 self.raw("} else {");
                 self.indent += 1;
                 self.prover().assume(cond, false);
-                match &e.kind {
-                    ExprKind::If(c2, t2, e2) => self.if_stmt(c2, t2, e2.as_deref(), dest),
-                    ExprKind::Block(b) => self.block_body(b, dest),
-                    _ => {
-                        let v = self.value(e);
-                        match dest {
-                            Dest::Assign(t) => self.raw(&format!("{t} = {v};")),
-                            Dest::Return => self.raw(&format!("return {v};")),
-                            Dest::Discard => {}
-                        }
-                    }
-                }
+                self.value_to(e, dest);
                 self.facts.reset(facts);
                 self.indent -= 1;
                 self.raw("}");

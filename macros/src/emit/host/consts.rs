@@ -1,0 +1,96 @@
+//! Module-level constants on the Rust side: their values as the simulator reads them
+//! (rustc checking the type), the `__consts` function that gives the C their values, and
+//! array lengths that name them.
+
+use super::*;
+
+/// An array length as Rust: the literal, or the constant's path from inside the module
+/// (rustc requires a `usize` there, which is the type the macro gave it).
+pub(super) fn len_rust(n: &Len) -> TokenStream {
+    match n {
+        Len::Lit(n) => {
+            let n = *n as usize;
+            quote!(#n)
+        }
+        Len::Const(c) => match syn::parse_str::<syn::Expr>(&c.path) {
+            // On the user's tokens, so rustc's "expected `usize`" points at the constant.
+            Ok(e) => expr_from_module(&e)
+                .into_iter()
+                .map(|mut t| {
+                    t.set_span(c.span);
+                    t
+                })
+                .collect(),
+            Err(_) => quote!(0usize),
+        },
+    }
+}
+
+/// A module-level constant's value as the simulator reads it, rustc checking its type:
+/// `identity::<u32>(super::N)`, or `(super::N as f32)` for a constant converted where
+/// the macro does not know its type.
+pub(super) fn const_value(c: &ConstInfo, span: Span) -> TokenStream {
+    let p = expr_from_module(&c.expr);
+    match (c.cast, &c.ty) {
+        (Some(to), _) => {
+            let to = scalar_ty(to);
+            quote_spanned!(span=> ((#p) as #to))
+        }
+        (None, t) => {
+            let t = rust_ty(t);
+            quote_spanned!(span=> ::core::convert::identity::<#t>(#p))
+        }
+    }
+}
+
+/// `fn __consts() -> String`: the C macros of the module-level constants the function
+/// names, their values read when the program is assembled (see `c_const`).
+pub(super) fn consts_fn(types: &Types) -> (TokenStream, TokenStream) {
+    if types.consts.is_empty() {
+        return (quote!(), quote!(::core::option::Option::None));
+    }
+    // The value's type is the constant's own here: the simulator body checked it is the
+    // macro's (a second check would repeat rustc's error).
+    let defs = types.consts.iter().map(|c| {
+        let name = c.c_name();
+        let p = expr_from_module(&c.expr);
+        let v = match c.cast {
+            Some(to) => {
+                let to = scalar_ty(to);
+                quote!(((#p) as #to))
+            }
+            None => p,
+        };
+        quote!(s.push_str(&::warpspeed::__private::c_const(#name, #v));)
+    });
+    let f = quote! {
+        fn __consts() -> ::std::string::String {
+            let mut s = ::std::string::String::new();
+            #(#defs)*
+            s
+        }
+    };
+    (f, quote!(::core::option::Option::Some(__consts)))
+}
+
+/// A constant expression (`N`, `2 * config::N`, see `parse::const_expr`) as seen from
+/// inside the generated module: each path through [`path_from_module`].
+pub(super) fn expr_from_module(e: &syn::Expr) -> TokenStream {
+    match e {
+        syn::Expr::Path(p) => path_from_module(&p.path),
+        syn::Expr::Paren(p) => {
+            let inner = expr_from_module(&p.expr);
+            quote!((#inner))
+        }
+        syn::Expr::Group(g) => expr_from_module(&g.expr),
+        syn::Expr::Cast(c) => {
+            let (inner, ty) = (expr_from_module(&c.expr), &c.ty);
+            quote!((#inner as #ty))
+        }
+        syn::Expr::Binary(b) => {
+            let (l, op, r) = (expr_from_module(&b.left), &b.op, expr_from_module(&b.right));
+            quote!((#l #op #r))
+        }
+        other => quote!(#other),
+    }
+}

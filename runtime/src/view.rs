@@ -1,0 +1,477 @@
+//! Views of device memory: [`DeviceView`] (`&[T]`) and [`DeviceViewMut`] (`&mut [T]`), a
+//! range of a [`DeviceBuffer`] that borrows it, as cudarc's `CudaView`/`CudaViewMut`
+//! borrow a `CudaSlice`; and the host operations every one of them offers (download,
+//! upload, fill, device-to-device copy), once for buffers and views alike.
+//!
+//! A kernel's `&[T]` parameter takes anything that is [`AsDeviceView`] (a buffer, a view,
+//! a mutable view), its `&mut [T]` parameter anything that is [`AsDeviceViewMut`] (a
+//! buffer or a mutable view): the generated `launch` is generic over these traits, and
+//! the kernel sees the view's elements only (index 0 is the view's first element; its
+//! length is the view's, and bounds checks use it).
+//!
+//! Ranges are checked when the view is made: `slice(a..b)` panics when the range is out
+//! of bounds, as `&v[a..b]` and cudarc's `CudaSlice::slice` do, and `try_slice` returns
+//! `None` instead, as `v.get(a..b)` and cudarc's `try_slice` do. A mutable view holds the
+//! buffer's `&mut`, so nothing else can use the buffer while it lives (docs/host-api.md).
+//!
+//! This module does not match on the backend: it computes ranges and calls the range
+//! operations of `memory.rs`.
+
+use std::ops::{Bound, Range, RangeBounds};
+
+use cudarc::driver::SyncOnDrop;
+
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::memory::DeviceBuffer;
+use crate::scalar::KernelScalar;
+
+/// `&[T]` in a device's memory: elements `offset .. offset + len` of a [`DeviceBuffer`],
+/// borrowed. Made by [`DeviceBuffer::slice`]; cheap to copy. Pass `&view` to a kernel's
+/// `&[T]` parameter.
+///
+/// ```
+/// # fn main() -> Result<(), warpspeed_runtime::Error> {
+/// let dev = warpspeed_runtime::Device::simulator();
+/// let buf = dev.upload(&[0u32, 1, 2, 3, 4, 5])?;
+/// let view = buf.slice(2..5);
+/// assert_eq!((view.offset(), view.len()), (2, 3));
+/// assert_eq!(view.download()?, vec![2, 3, 4]);
+/// assert_eq!(view.slice(1..).download()?, vec![3, 4]);
+/// assert!(buf.try_slice(4..7).is_none());
+/// # Ok(()) }
+/// ```
+///
+/// A view cannot outlive its buffer:
+///
+/// ```compile_fail,E0505
+/// # fn main() -> Result<(), warpspeed_runtime::Error> {
+/// let dev = warpspeed_runtime::Device::simulator();
+/// let buf = dev.upload(&[1u8, 2, 3])?;
+/// let view = buf.slice(1..);
+/// drop(buf); // error: `buf` is borrowed by `view`
+/// view.download()?;
+/// # Ok(()) }
+/// ```
+pub struct DeviceView<'a, T: KernelScalar> {
+    buf: &'a DeviceBuffer<T>,
+    offset: usize,
+    len: usize,
+}
+
+/// `&mut [T]` in a device's memory: elements `offset .. offset + len` of a
+/// [`DeviceBuffer`], borrowed mutably (nothing else can use the buffer while the view
+/// lives). Made by [`DeviceBuffer::slice_mut`]. Pass `&mut view` to a kernel's `&mut [T]`
+/// parameter (or `&view` to a `&[T]` one).
+///
+/// ```
+/// # fn main() -> Result<(), warpspeed_runtime::Error> {
+/// let dev = warpspeed_runtime::Device::simulator();
+/// let mut buf = dev.zeros::<i32>(6)?;
+/// let mut view = buf.slice_mut(1..4);
+/// view.fill(7)?;
+/// view.slice_mut(2..).copy_from_host(&[9])?;
+/// assert_eq!(buf.download()?, vec![0, 7, 7, 9, 0, 0]);
+/// let src = dev.upload(&[1, 2, 3, 4])?;
+/// buf.slice_mut(4..).copy_from(&src.slice(1..3))?; // device to device
+/// assert_eq!(buf.download()?, vec![0, 7, 7, 9, 2, 3]);
+/// # Ok(()) }
+/// ```
+///
+/// While the view lives, the buffer cannot be used otherwise, not even read:
+///
+/// ```compile_fail,E0502
+/// # fn main() -> Result<(), warpspeed_runtime::Error> {
+/// let dev = warpspeed_runtime::Device::simulator();
+/// let mut buf = dev.zeros::<i32>(6)?;
+/// let mut view = buf.slice_mut(1..4);
+/// let read = buf.download()?; // error: `buf` is borrowed mutably by `view`
+/// view.fill(7)?;
+/// # Ok(()) }
+/// ```
+pub struct DeviceViewMut<'a, T: KernelScalar> {
+    buf: &'a mut DeviceBuffer<T>,
+    offset: usize,
+    len: usize,
+}
+
+/// Device memory that a kernel's `&[T]` parameter takes: a [`DeviceBuffer`], a
+/// [`DeviceView`] or a [`DeviceViewMut`]. The generated `launch` takes
+/// `&impl AsDeviceView<Elem = T>`.
+pub trait AsDeviceView {
+    /// The element type.
+    type Elem: KernelScalar;
+
+    /// The memory as a view (a whole buffer: all of it).
+    fn as_device_view(&self) -> DeviceView<'_, Self::Elem>;
+
+    /// Number of elements.
+    fn len(&self) -> usize {
+        self.as_device_view().len
+    }
+
+    /// Whether there are no elements.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Device memory that a kernel's `&mut [T]` parameter takes: a [`DeviceBuffer`] or a
+/// [`DeviceViewMut`]. The generated `launch` takes `&mut impl AsDeviceViewMut<Elem = T>`.
+pub trait AsDeviceViewMut: AsDeviceView {
+    /// The memory as a mutable view (a whole buffer: all of it).
+    fn as_device_view_mut(&mut self) -> DeviceViewMut<'_, Self::Elem>;
+}
+
+impl<T: KernelScalar> AsDeviceView for DeviceBuffer<T> {
+    type Elem = T;
+    fn as_device_view(&self) -> DeviceView<'_, T> {
+        DeviceView {
+            buf: self,
+            offset: 0,
+            len: DeviceBuffer::len(self),
+        }
+    }
+}
+
+impl<T: KernelScalar> AsDeviceViewMut for DeviceBuffer<T> {
+    fn as_device_view_mut(&mut self) -> DeviceViewMut<'_, T> {
+        let len = DeviceBuffer::len(self);
+        DeviceViewMut {
+            buf: self,
+            offset: 0,
+            len,
+        }
+    }
+}
+
+impl<T: KernelScalar> AsDeviceView for DeviceView<'_, T> {
+    type Elem = T;
+    fn as_device_view(&self) -> DeviceView<'_, T> {
+        *self
+    }
+}
+
+impl<T: KernelScalar> AsDeviceView for DeviceViewMut<'_, T> {
+    type Elem = T;
+    fn as_device_view(&self) -> DeviceView<'_, T> {
+        DeviceView {
+            buf: self.buf,
+            offset: self.offset,
+            len: self.len,
+        }
+    }
+}
+
+impl<T: KernelScalar> AsDeviceViewMut for DeviceViewMut<'_, T> {
+    fn as_device_view_mut(&mut self) -> DeviceViewMut<'_, T> {
+        DeviceViewMut {
+            buf: self.buf,
+            offset: self.offset,
+            len: self.len,
+        }
+    }
+}
+
+impl<T: KernelScalar> Clone for DeviceView<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: KernelScalar> Copy for DeviceView<'_, T> {}
+
+/// `range` as `start..end` within `len` elements; `None` when out of bounds (or its end
+/// overflows), as `<[T]>::get` answers.
+fn resolve(range: &impl RangeBounds<usize>, len: usize) -> Option<Range<usize>> {
+    let start = match range.start_bound() {
+        Bound::Included(&n) => n,
+        Bound::Excluded(&n) => n.checked_add(1)?,
+        Bound::Unbounded => 0,
+    };
+    let end = match range.end_bound() {
+        Bound::Included(&n) => n.checked_add(1)?,
+        Bound::Excluded(&n) => n,
+        Bound::Unbounded => len,
+    };
+    (start <= end && end <= len).then_some(start..end)
+}
+
+/// [`resolve`], or the panic `&v[a..b]` gives.
+#[track_caller]
+fn resolve_or_panic(range: impl RangeBounds<usize>, len: usize) -> Range<usize> {
+    if let Some(r) = resolve(&range, len) {
+        return r;
+    }
+    // In u128, so that `..=usize::MAX` is written as asked.
+    let start = match range.start_bound() {
+        Bound::Included(&n) => n as u128,
+        Bound::Excluded(&n) => n as u128 + 1,
+        Bound::Unbounded => 0,
+    };
+    let end = match range.end_bound() {
+        Bound::Included(&n) => n as u128 + 1,
+        Bound::Excluded(&n) => n as u128,
+        Bound::Unbounded => len as u128,
+    };
+    panic!("range {start}..{end} out of bounds for device memory of {len} elements")
+}
+
+/// `Err(LengthMismatch)` unless `expected == found`.
+fn same_len(what: &str, expected: usize, found: usize) -> Result<()> {
+    if expected == found {
+        return Ok(());
+    }
+    Err(Error::LengthMismatch {
+        what: what.into(),
+        expected,
+        found,
+    })
+}
+
+impl<'a, T: KernelScalar> DeviceView<'a, T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the view has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Where the view starts in its buffer, in elements.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The device whose memory holds the view.
+    pub fn device(&self) -> &'a Device {
+        self.buf.device()
+    }
+
+    /// The elements `range` of this view (relative to it), as a view of the same buffer.
+    ///
+    /// # Panics
+    /// When `range` is out of bounds (as `&v[a..b]`); [`DeviceView::try_slice`] returns
+    /// `None` instead.
+    #[track_caller]
+    pub fn slice(&self, range: impl RangeBounds<usize>) -> DeviceView<'a, T> {
+        self.sub(resolve_or_panic(range, self.len))
+    }
+
+    /// [`DeviceView::slice`], or `None` when `range` is out of bounds.
+    pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<DeviceView<'a, T>> {
+        resolve(&range, self.len).map(|r| self.sub(r))
+    }
+
+    /// Copies the view to a new `Vec`, after every launch queued before it has finished;
+    /// an error of such a launch is reported here.
+    pub fn download(&self) -> Result<Vec<T>> {
+        let mut out = vec![T::from_bits(0); self.len];
+        self.copy_to_host(&mut out)?;
+        Ok(out)
+    }
+
+    /// Copies the view into `dst`, which must have the same length
+    /// ([`Error::LengthMismatch`] otherwise).
+    pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
+        same_len("copy_to_host", self.len, dst.len())?;
+        self.buf.read_at(self.offset, dst)
+    }
+
+    /// The view's elements in its buffer.
+    fn range(&self) -> Range<usize> {
+        self.offset..self.offset + self.len
+    }
+
+    /// The view as a kernel argument ([`DeviceBuffer::arg_at`]).
+    pub(crate) fn arg(self) -> (u64, Option<SyncOnDrop<'a>>, &'a Device) {
+        self.buf.arg_at(self.offset)
+    }
+
+    fn sub(&self, r: Range<usize>) -> DeviceView<'a, T> {
+        DeviceView {
+            buf: self.buf,
+            offset: self.offset + r.start,
+            len: r.len(),
+        }
+    }
+}
+
+impl<'a, T: KernelScalar> DeviceViewMut<'a, T> {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the view has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Where the view starts in its buffer, in elements.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The device whose memory holds the view.
+    pub fn device(&self) -> &Device {
+        self.buf.device()
+    }
+
+    /// The same elements, read-only, for as long as this view is borrowed.
+    pub fn as_view(&self) -> DeviceView<'_, T> {
+        self.as_device_view()
+    }
+
+    /// The view as a kernel argument ([`DeviceBuffer::arg_at_mut`]).
+    pub(crate) fn into_arg(self) -> (u64, Option<SyncOnDrop<'a>>, &'a Device) {
+        self.buf.arg_at_mut(self.offset)
+    }
+
+    /// `r` of this view (relative to it), consuming it.
+    fn sub_mut(self, r: Range<usize>) -> DeviceViewMut<'a, T> {
+        DeviceViewMut {
+            buf: self.buf,
+            offset: self.offset + r.start,
+            len: r.len(),
+        }
+    }
+
+    // The writes, once for buffers and views (`writable_memory!` calls them).
+
+    fn write_host(self, src: &[T]) -> Result<()> {
+        same_len("copy_from_host", self.len, src.len())?;
+        self.buf.write_at(self.offset, src)
+    }
+
+    fn fill_with(self, value: T) -> Result<()> {
+        self.buf
+            .fill_range(self.offset..self.offset + self.len, value)
+    }
+
+    fn copy_device(self, src: DeviceView<'_, T>) -> Result<()> {
+        same_len("copy_from", self.len, src.len)?;
+        self.buf.copy_in(self.offset, src.buf, src.range())
+    }
+}
+
+/// The methods of writable device memory, the same on a [`DeviceBuffer`] (all of it) and a
+/// [`DeviceViewMut`] (its range), so neither needs a trait in scope.
+macro_rules! writable_memory {
+    ($ty:ty, $what:literal) => {
+        impl<T: KernelScalar> $ty {
+            #[doc = concat!("Elements `range` of ", $what, " as a read-only view (`.slice(2..5)`, `.slice(..n)`, `.slice(k..)`), which borrows it. Pass `&view` to a kernel's `&[T]` parameter.")]
+            ///
+            /// # Panics
+            /// When `range` is out of bounds, as `&v[a..b]` and cudarc's
+            /// `CudaSlice::slice` do; `try_slice` returns `None` instead.
+            #[track_caller]
+            pub fn slice(&self, range: impl RangeBounds<usize>) -> DeviceView<'_, T> {
+                self.as_device_view().slice(range)
+            }
+
+            /// `slice`, or `None` when `range` is out of bounds (as `v.get(a..b)`).
+            pub fn try_slice(&self, range: impl RangeBounds<usize>) -> Option<DeviceView<'_, T>> {
+                self.as_device_view().try_slice(range)
+            }
+
+            #[doc = concat!("Elements `range` of ", $what, " as a writable view, which borrows it mutably: nothing else may use it while the view lives. Pass `&mut view` to a kernel's `&mut [T]` parameter.")]
+            ///
+            /// # Panics
+            /// When `range` is out of bounds; `try_slice_mut` returns `None` instead.
+            #[track_caller]
+            pub fn slice_mut(&mut self, range: impl RangeBounds<usize>) -> DeviceViewMut<'_, T> {
+                let r = resolve_or_panic(range, AsDeviceView::len(self));
+                self.as_device_view_mut().sub_mut(r)
+            }
+
+            /// `slice_mut`, or `None` when `range` is out of bounds.
+            pub fn try_slice_mut(
+                &mut self,
+                range: impl RangeBounds<usize>,
+            ) -> Option<DeviceViewMut<'_, T>> {
+                let r = resolve(&range, AsDeviceView::len(self))?;
+                Some(self.as_device_view_mut().sub_mut(r))
+            }
+
+            #[doc = concat!("Copies ", $what, " to a new `Vec`, after every launch queued before has finished; an error of such a launch is reported here.")]
+            pub fn download(&self) -> Result<Vec<T>> {
+                self.as_device_view().download()
+            }
+
+            #[doc = concat!("Copies ", $what, " into `dst`, which must have the same length ([`Error::LengthMismatch`] otherwise).")]
+            pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
+                self.as_device_view().copy_to_host(dst)
+            }
+
+            #[doc = concat!("Overwrites ", $what, " with `src`, which must have the same length ([`Error::LengthMismatch`] otherwise).")]
+            pub fn copy_from_host(&mut self, src: &[T]) -> Result<()> {
+                self.as_device_view_mut().write_host(src)
+            }
+
+            #[doc = concat!("Sets every element of ", $what, " to `value`: on a GPU `cuMemsetD8/D16/D32Async`, or `cuMemsetD2D32Async` per 32-bit word for 8- and 16-byte types, ordered on the device's stream like a launch.")]
+            pub fn fill(&mut self, value: T) -> Result<()> {
+                self.as_device_view_mut().fill_with(value)
+            }
+
+            #[doc = concat!("Copies `src` (a buffer or a view of the same length, on the same device) into ", $what, ", device to device: [`Error::LengthMismatch`] or [`Error::DeviceMismatch`] otherwise. Like cudarc's `memcpy_dtod`, ordered on the device's stream.")]
+            pub fn copy_from(&mut self, src: &impl AsDeviceView<Elem = T>) -> Result<()> {
+                self.as_device_view_mut().copy_device(src.as_device_view())
+            }
+        }
+    };
+}
+
+writable_memory!(DeviceBuffer<T>, "the buffer");
+writable_memory!(DeviceViewMut<'_, T>, "the view");
+
+impl Device {
+    /// A new buffer on this device holding a copy of `src` (device to device): a whole
+    /// buffer (`dev.copy(&buf)`) or a view (`dev.copy(&buf.slice(2..5))`).
+    /// [`Error::DeviceMismatch`] when this device cannot use `src`'s memory.
+    pub fn copy<T: KernelScalar>(
+        &self,
+        src: &impl AsDeviceView<Elem = T>,
+    ) -> Result<DeviceBuffer<T>> {
+        let src = src.as_device_view();
+        self.copy_range(src.buf, src.range())
+    }
+}
+
+impl<T: KernelScalar> DeviceBuffer<T> {
+    /// The whole buffer as a read-only view.
+    pub fn as_view(&self) -> DeviceView<'_, T> {
+        self.as_device_view()
+    }
+
+    /// The whole buffer as a writable view.
+    pub fn as_view_mut(&mut self) -> DeviceViewMut<'_, T> {
+        self.as_device_view_mut()
+    }
+}
+
+impl<T: KernelScalar> std::fmt::Debug for DeviceView<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "DeviceView[{}..{}] of {:?}",
+            self.offset,
+            self.offset + self.len,
+            self.buf
+        )
+    }
+}
+
+impl<T: KernelScalar> std::fmt::Debug for DeviceViewMut<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "DeviceViewMut[{}..{}] of {:?}",
+            self.offset,
+            self.offset + self.len,
+            self.buf
+        )
+    }
+}
