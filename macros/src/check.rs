@@ -2,12 +2,38 @@
 
 use crate::ctxt::Ctxt;
 use crate::parse::ast::*;
-use crate::parse::visit::{visit_children, Child};
+use crate::parse::visit::{visit_children, walk_block, Child};
 
 pub fn check(cx: &Ctxt, f: &Function) {
     check_unique_params(cx, f);
     check_arrays_only_in_let(cx, &f.body, false);
     check_shared_only_in_let(cx, &f.body);
+    check_no_self_call(cx, f);
+}
+
+/// `fn fact(n: u32) -> u32 { .. fact(n - 1) .. }`: a function that calls itself. The
+/// simulator runs each thread's body as a future, which cannot contain itself, and CUDA's
+/// per-thread stack is small and fixed, so recursion is refused here, at the call, rather
+/// than as rustc's "recursion in an async fn requires boxing". (A cycle through other
+/// functions is invisible to one function's macro and still ends in rustc's error.)
+fn check_no_self_call(cx: &Ctxt, f: &Function) {
+    walk_block(&f.body, &mut |e| {
+        let ExprKind::Call(path, _) = &e.kind else {
+            return;
+        };
+        let first = path.segments.first().map(|s| s.ident.to_string());
+        let local = path.segments.len() == 1
+            || matches!(first.as_deref(), Some("self" | "super" | "crate"));
+        if local && path.segments.last().map(|s| &s.ident) == Some(&f.name) {
+            cx.error_spanned_by(
+                path,
+                format!(
+                    "`{}` calls itself: kernels and device functions cannot recurse (the GPU's per-thread stack is small and fixed); write the recursion as a loop",
+                    f.name
+                ),
+            );
+        }
+    });
 }
 
 /// `let tile = SharedArray::<f32, 256>::new();` declares the block's array; anywhere else
