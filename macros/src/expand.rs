@@ -39,6 +39,14 @@ pub(crate) fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) 
             return cx.fail("parser");
         }
     };
+    if !item.sig.generics.params.is_empty() || item.sig.generics.where_clause.is_some() {
+        let o = crate::generics::Options {
+            fast_math: options.fast_math,
+            unchecked: options.unchecked,
+            block: options.block,
+        };
+        return crate::generics::expand(cx, &item, kind, o);
+    }
     let mut parser = Parser::new(&cx);
     let f = parser
         .function(&item, kind, options.fast_math)

@@ -9,6 +9,7 @@ mod emit;
 mod expand;
 #[cfg(test)]
 mod fuzz_tests;
+mod generics;
 mod ir;
 mod parse;
 

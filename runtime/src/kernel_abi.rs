@@ -119,6 +119,12 @@ pub struct KernelDef {
 /// Concatenates the prelude, the prototypes of every device function reachable from
 /// `root` (each once, in first-reached order) and then every definition, `root` last.
 pub fn collect_source(root: &'static SourceItem) -> String {
+    collect_source_with(root, root.consts)
+}
+
+/// [`collect_source`] with `root_consts` as the root's constants: a generic kernel's
+/// instance, whose constants' values include its const parameters'.
+pub fn collect_source_with(root: &'static SourceItem, root_consts: Option<fn() -> String>) -> String {
     let mut items: Vec<&'static SourceItem> = Vec::new();
     fn visit(item: &'static SourceItem, items: &mut Vec<&'static SourceItem>) {
         if items.iter().any(|seen| std::ptr::eq(*seen, item)) {
@@ -138,14 +144,38 @@ pub fn collect_source(root: &'static SourceItem) -> String {
         out.push_str(item.prototype);
         out.push('\n');
     }
-    for item in items.iter().skip(1).rev().chain([&root]) {
+    for item in items.iter().skip(1).rev() {
         out.push('\n');
         if let Some(consts) = item.consts {
             out.push_str(&consts());
         }
         out.push_str(item.definition);
     }
+    out.push('\n');
+    if let Some(consts) = root_consts {
+        out.push_str(&consts());
+    }
+    out.push_str(root.definition);
     out
+}
+
+/// The [`KernelDef`] of one instance of a generic kernel, built by `make` at its first
+/// use and kept for the program's life (so its source's address names it in the
+/// in-memory cache, as a concrete kernel's static does). `key` is the instance's
+/// `TypeId` (the generated module's `__Instance<T, B>`).
+pub fn kernel_instance(key: std::any::TypeId, make: impl FnOnce() -> KernelDef) -> &'static KernelDef {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, PoisonError};
+    static INSTANCES: LazyLock<Mutex<HashMap<std::any::TypeId, &'static KernelDef>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    let mut map = INSTANCES.lock().unwrap_or_else(PoisonError::into_inner);
+    // One leak per instance a program launches: bounded by the instances it names.
+    map.entry(key).or_insert_with(|| Box::leak(Box::new(make())))
+}
+
+/// A `'static` lazily assembled source for an instance's [`KernelDef::source`].
+pub fn leak_source(source: fn() -> String) -> &'static LazyLock<String> {
+    Box::leak(Box::new(LazyLock::new(source)))
 }
 
 /// The C that every kernel starts with: typedefs and the helpers that give C Rust's

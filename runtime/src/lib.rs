@@ -29,6 +29,7 @@ mod device;
 mod diagnostics;
 mod dim;
 mod error;
+mod generic;
 mod half_types;
 mod kernel_abi;
 mod launch;
@@ -45,6 +46,7 @@ pub use cuda::compile;
 pub use device::{Backend, Device};
 pub use dim::Dim3;
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
+pub use generic::{Float, Int, Scalar};
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
 pub use half;
 pub use half_types::{f16, f16_from_f64, f16x2};
@@ -71,6 +73,7 @@ const _: () = {
 /// Items generated code uses. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, NumVal};
     pub use crate::kernel_abi::*;
     pub use crate::launch::len::check_len;
     pub use crate::launch::{launch, launch_cooperative, KernelArgs};

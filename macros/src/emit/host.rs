@@ -16,7 +16,9 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
 mod consts;
+mod generic;
 mod matching;
+pub(crate) use generic::generic_module;
 use consts::{const_value, consts_fn, len_rust};
 use matching::{binding, match_pat};
 use syn::spanned::Spanned;
@@ -97,6 +99,10 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
     // are the same from inside the module.
     let extern_crate =
         ["core", "std", "alloc", "warpspeed"].contains(&first.as_str()) && path.segments.len() > 1;
+    // A const parameter of a generic function is in scope in the generated functions.
+    if let Some(id) = path.get_ident().filter(|id| generic::is_const_param(id)) {
+        return quote!(#id);
+    }
     if path.leading_colon.is_some() || first == "crate" || extern_crate {
         // absolute: unchanged
     } else {
@@ -322,6 +328,10 @@ fn hyg(name: &str) -> Ident {
 /// (library types whose names the user's scope may not have).
 fn scalar_ty(s: Scalar) -> TokenStream {
     let id = Ident::new(s.rust_name(), Span::call_site());
+    if let Scalar::Param(name) = s {
+        let id = generic::param_ident(name);
+        return quote!(#id);
+    }
     if s.is_library() {
         quote!(::warpspeed::#id)
     } else {
@@ -368,11 +378,16 @@ fn rust_ty(t: &Ty) -> TokenStream {
 }
 
 fn sim_fn(f: &Function, types: &Types) -> TokenStream {
+    sim_fn_with(f, types, quote!())
+}
+
+/// The simulator body; `generics` are a generic function's parameters (`<T: Float>`).
+fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStream {
     let allows = &f.allows;
     let params = f.params.iter().map(|p| {
         let n = &p.name;
         let m = if p.mutable { quote!(mut) } else { quote!() };
-        let t = rust_ty(&p.ty.ty());
+        let t = rust_ty(&generic::or_ast(p.ty.ty(), &types.vars[p.var].ty));
         quote!(#m #n: #t)
     });
     let ret = match &f.ret {
@@ -411,7 +426,7 @@ fn sim_fn(f: &Function, types: &Types) -> TokenStream {
         /// One thread of this function on the CPU simulator, with every type spelled out.
         #[allow(unused_parens, unused_braces, unreachable_code, clippy::all)]
         #(#allows)*
-        pub async fn __sim(#ctx: &::warpspeed::__private::ThreadCtx<'_>, #(#params),*) #ret #body
+        pub async fn __sim #generics (#ctx: &::warpspeed::__private::ThreadCtx<'_>, #(#params),*) #ret #body
         #(#atomic_checks)*
     }
 }
@@ -529,7 +544,7 @@ impl RustWriter<'_> {
             // Always in `const_uses` (above).
             ExprKind::ConstItem(path) => path_from_module(path),
             ExprKind::Binary(op, l, r) => {
-                let (a, b) = (self.expr(l), self.expr(r));
+                let (a, b) = (self.expr(l), generic::shift_amount(*op, self.ty(r), self.expr(r)));
                 binary(*op, self.ty(l), a, b, span)
             }
             ExprKind::Unary(UnOp::Neg, inner)
@@ -544,12 +559,16 @@ impl RustWriter<'_> {
             ExprKind::Unary(op, inner) => {
                 let v = self.expr(inner);
                 match (op, t.scalar()) {
+                    (_, Some(Scalar::Param(_))) => generic::unary(*op, v, span),
                     (UnOp::Neg, Some(s)) if s.is_int() => {
                         quote_spanned!(span=> (#v).wrapping_neg())
                     }
                     (UnOp::Neg, _) => quote_spanned!(span=> (-#v)),
                     (UnOp::Not, _) => quote_spanned!(span=> (!#v)),
                 }
+            }
+            ExprKind::Cast(inner, _) if t.has_param() || self.ty(inner).has_param() => {
+                generic::cast(self.ty(inner), t, self.expr(inner), span)
             }
             ExprKind::Cast(inner, to) => {
                 let v = self.expr(inner);
@@ -683,7 +702,7 @@ impl RustWriter<'_> {
             }
             ExprKind::SharedArray(d) => {
                 let ctx = hyg("__ctx");
-                let t = scalar_ty(d.elem);
+                let t = scalar_ty(generic::elem(t, d.elem));
                 let n = len_rust(&d.len);
                 let w = len_rust(d.width.as_ref().unwrap_or(&Len::Lit(1)));
                 let n = quote!((#n * #w));
@@ -696,7 +715,7 @@ impl RustWriter<'_> {
             }
             ExprKind::DynamicShared(s) => {
                 let ctx = hyg("__ctx");
-                let t = scalar_ty(*s);
+                let t = scalar_ty(generic::elem(t, *s));
                 let at = site(e);
                 quote_spanned!(span=> #ctx.dynamic_shared::<#t>(#at))
             }
@@ -749,7 +768,7 @@ impl RustWriter<'_> {
                 }
             }
             ExprKind::AssignOp(op, place, value) => {
-                let v = self.expr(value);
+                let v = generic::shift_amount(*op, self.ty(value), self.expr(value));
                 let vt = rust_ty(self.ty(value));
                 let pt = self.ty(place).clone();
                 // Hygienic: a user variable named `__value` or `__index` stays the user's.
@@ -997,6 +1016,11 @@ impl RustWriter<'_> {
 
 /// `l op r` in Rust with the GPU's semantics: integer arithmetic wraps.
 fn binary(op: BinOp, lt: &Ty, l: TokenStream, r: TokenStream, span: Span) -> TokenStream {
+    if let Some(Scalar::Param(_)) = lt.scalar() {
+        if let Some(call) = generic::binary(op, &l, &r, span) {
+            return call;
+        }
+    }
     let int = lt.scalar().is_some_and(|s| s.is_int());
     let method = match op {
         BinOp::Add => "wrapping_add",

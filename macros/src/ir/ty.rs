@@ -31,6 +31,9 @@ pub enum Scalar {
     I32x2,
     I32x4,
     F64x2,
+    /// A type parameter of a generic function (`T`), only in the simulator body's types
+    /// (`generics::diff`): the type checker and the C see each instance's concrete type.
+    Param(&'static str),
 }
 
 pub const ALL_SCALARS: [Scalar; 22] = [
@@ -87,6 +90,7 @@ impl Scalar {
             Scalar::I32x2 => "i32x2",
             Scalar::I32x4 => "i32x4",
             Scalar::F64x2 => "f64x2",
+            Scalar::Param(name) => name,
         }
     }
 
@@ -113,13 +117,20 @@ impl Scalar {
             Scalar::I32x2 => "ws_i32x2",
             Scalar::I32x4 => "ws_i32x4",
             Scalar::F64x2 => "ws_f64x2",
+            // Never reaches the C: each instance is emitted with its concrete types.
+            Scalar::Param(_) => "ws_generic",
         }
     }
 
     pub fn is_int(self) -> bool {
         !matches!(
             self,
-            Scalar::Bool | Scalar::F32 | Scalar::F64 | Scalar::F16 | Scalar::F16x2
+            Scalar::Bool
+                | Scalar::F32
+                | Scalar::F64
+                | Scalar::F16
+                | Scalar::F16x2
+                | Scalar::Param(_)
         ) && !self.is_vector()
     }
     /// `f32x4` and the other vector types.
@@ -325,6 +336,18 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// Whether a type parameter (`Scalar::Param`) occurs in the type.
+    pub fn has_param(&self) -> bool {
+        match self {
+            Ty::Scalar(s) | Ty::Slice(s, _) | Ty::Atomics(s) | Ty::Rows(s, _) | Ty::CasResult(s) => {
+                matches!(s, Scalar::Param(_))
+            }
+            Ty::Tuple(items) => items.iter().any(Ty::has_param),
+            Ty::Array(elem, _) => elem.has_param(),
+            _ => false,
+        }
+    }
+
     pub const USIZE: Ty = Ty::Scalar(Scalar::Usize);
     pub const BOOL: Ty = Ty::Scalar(Scalar::Bool);
     pub const U32: Ty = Ty::Scalar(Scalar::U32);

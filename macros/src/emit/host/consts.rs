@@ -46,6 +46,18 @@ pub(super) fn const_value(c: &ConstInfo, span: Span) -> TokenStream {
 /// `fn __consts() -> String`: the C macros of the module-level constants the function
 /// names, their values read when the program is assembled (see `c_const`).
 pub(super) fn consts_fn(types: &Types) -> (TokenStream, TokenStream) {
+    consts_fn_named(types, &format_ident!("__consts"), &quote!(), &quote!())
+}
+
+/// [`consts_fn`] under another name, generic over a generic function's parameters
+/// (`decl` = `<T: ::warpspeed::Float, const B: usize>`, `args` = `::<T, B>`), whose const
+/// parameters it reads as constants.
+pub(super) fn consts_fn_named(
+    types: &Types,
+    name: &Ident,
+    decl: &TokenStream,
+    args: &TokenStream,
+) -> (TokenStream, TokenStream) {
     if types.consts.is_empty() {
         return (quote!(), quote!(::core::option::Option::None));
     }
@@ -64,13 +76,16 @@ pub(super) fn consts_fn(types: &Types) -> (TokenStream, TokenStream) {
         quote!(s.push_str(&::warpspeed::__private::c_const(#name, #v));)
     });
     let f = quote! {
-        fn __consts() -> ::std::string::String {
+        fn #name #decl () -> ::std::string::String {
             let mut s = ::std::string::String::new();
             #(#defs)*
             s
         }
     };
-    (f, quote!(::core::option::Option::Some(__consts)))
+    (
+        f,
+        quote!(::core::option::Option::Some(#name #args as fn() -> ::std::string::String)),
+    )
 }
 
 /// A constant expression (`N`, `2 * config::N`, see `parse::const_expr`) as seen from

@@ -1,0 +1,361 @@
+//! The Rust side of a generic kernel (`fn axpy<T: Float>`, `fn block_sum<const B: usize>`):
+//! one C definition per type instance, each its own `SourceItem` with a mangled entry
+//! (`axpy__f32`); a generic `launch::<T, B>` that picks the instance by `TypeId` and gets
+//! its `KernelDef` from the runtime's instance table (built once per `(T, B)`, the const
+//! parameters given to the C as the constants' macros); and one simulator body, generic
+//! Rust over the same parameters, so rustc checks it against the bounds. Also the pieces
+//! the simulator writer uses where a type is a parameter (`Scalar::Param`).
+
+use super::*;
+use crate::generics::params::{GenericRef, Generics};
+use crate::generics::Instance;
+use quote::ToTokens;
+use std::cell::RefCell;
+
+thread_local! {
+    /// The function being emitted: its type parameters' idents (by name) and its const
+    /// parameters. Set by [`generic_module`] for the duration of the emission; the
+    /// writer's free functions (`scalar_ty`, `path_from_module`) read it.
+    static SCOPE: RefCell<(Vec<Ident>, Vec<Ident>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// The user's ident of the type parameter `name` (its span, for rustc's messages).
+pub(super) fn param_ident(name: &str) -> Ident {
+    SCOPE.with(|s| {
+        s.borrow()
+            .0
+            .iter()
+            .find(|i| *i == name)
+            .cloned()
+            .unwrap_or_else(|| Ident::new(name, Span::call_site()))
+    })
+}
+
+/// Whether `id` is a const parameter of the function being emitted.
+pub(super) fn is_const_param(id: &Ident) -> bool {
+    SCOPE.with(|s| s.borrow().1.iter().any(|c| c == id))
+}
+
+/// A parameter's type: the type checker's where it names a type parameter, else as written.
+pub(super) fn or_ast(ast: Ty, typed: &Ty) -> Ty {
+    if typed.has_param() {
+        typed.clone()
+    } else {
+        ast
+    }
+}
+
+/// The element type of a shared array or dynamic shared memory of type `t`.
+pub(super) fn elem(t: &Ty, ast: Scalar) -> Scalar {
+    match t {
+        Ty::Slice(s, _) | Ty::Atomics(s) | Ty::Rows(s, _) if t.has_param() => *s,
+        _ => ast,
+    }
+}
+
+/// `l op r` on a `T`: the hidden traits' methods, which have the GPU's semantics (integer
+/// arithmetic wraps, shifts mask). `None` for comparisons and `&&`/`||`, which Rust
+/// spells the same for every type.
+pub(super) fn binary(op: BinOp, l: &TokenStream, r: &TokenStream, span: Span) -> Option<TokenStream> {
+    let (tr, m) = match op {
+        BinOp::Add => ("GpuOps", "ws_add"),
+        BinOp::Sub => ("GpuOps", "ws_sub"),
+        BinOp::Mul => ("GpuOps", "ws_mul"),
+        BinOp::Div => ("GpuOps", "ws_div"),
+        BinOp::Rem => ("GpuOps", "ws_rem"),
+        BinOp::BitAnd => ("GpuBits", "ws_and"),
+        BinOp::BitOr => ("GpuBits", "ws_or"),
+        BinOp::BitXor => ("GpuBits", "ws_xor"),
+        BinOp::Shl => ("GpuBits", "ws_shl"),
+        BinOp::Shr => ("GpuBits", "ws_shr"),
+        _ => return None,
+    };
+    let (tr, m) = (Ident::new(tr, span), Ident::new(m, span));
+    Some(if matches!(op, BinOp::Shl | BinOp::Shr) {
+        quote_spanned!(span=> ::warpspeed::__private::#tr::#m(#l, (#r) as u32))
+    } else {
+        quote_spanned!(span=> ::warpspeed::__private::#tr::#m(#l, #r))
+    })
+}
+
+/// A shift amount of type `T` as the `u32` the shift reads (`as`, which masks alike).
+pub(super) fn shift_amount(op: BinOp, t: &Ty, v: TokenStream) -> TokenStream {
+    if matches!(op, BinOp::Shl | BinOp::Shr) && t.has_param() {
+        let t = rust_ty(t);
+        quote!(::warpspeed::__private::cast::<#t, u32>(#v))
+    } else {
+        v
+    }
+}
+
+/// `-x` and `!x` on a `T`.
+pub(super) fn unary(op: UnOp, v: TokenStream, span: Span) -> TokenStream {
+    match op {
+        UnOp::Neg => quote_spanned!(span=> ::warpspeed::__private::GpuOps::ws_neg(#v)),
+        UnOp::Not => quote_spanned!(span=> ::warpspeed::__private::GpuBits::ws_not(#v)),
+    }
+}
+
+/// A conversion to or from a `T` (`T::from_f32(v)`, `x.to_usize()`): Rust's `as`, through
+/// the runtime's `cast`, since Rust has no `as` for a type parameter.
+pub(super) fn cast(from: &Ty, to: &Ty, v: TokenStream, span: Span) -> TokenStream {
+    let (from, to) = (rust_ty(from), rust_ty(to));
+    quote_spanned!(span=> ::warpspeed::__private::cast::<#from, #to>(#v))
+}
+
+/// The module of a generic function. `f` and `types` are the base instance's, with the
+/// type parameters marked (`generics::diff`); `instances` hold every instance's C.
+pub(crate) fn generic_module(
+    f: &Function,
+    types: &Types,
+    g: &Generics,
+    instances: &[Instance],
+) -> TokenStream {
+    let type_names: Vec<Ident> = g.types.iter().map(|t| t.name.clone()).collect();
+    let const_names: Vec<Ident> = g.consts.iter().map(|c| c.name.clone()).collect();
+    SCOPE.with(|s| *s.borrow_mut() = (type_names, const_names));
+    let out = module_tokens(f, types, g, instances);
+    SCOPE.with(|s| *s.borrow_mut() = (Vec::new(), Vec::new()));
+    out
+}
+
+fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instance]) -> TokenStream {
+    let name = &f.name;
+    let vis = &f.vis;
+    let docs = &f.docs;
+    let rust_name = name.to_string();
+    // `<T: ::warpspeed::Float, const B: usize>` and `::<T, B>`.
+    let decl_items: Vec<TokenStream> = g
+        .order
+        .iter()
+        .map(|r| match *r {
+            GenericRef::Type(i) => {
+                let (n, b) = (&g.types[i].name, Ident::new(g.types[i].bound.name(), Span::call_site()));
+                quote!(#n: ::warpspeed::#b)
+            }
+            GenericRef::Const(i) => {
+                let (n, t) = (&g.consts[i].name, &g.consts[i].ty);
+                quote!(const #n: #t)
+            }
+        })
+        .collect();
+    let arg_items: Vec<TokenStream> = g
+        .order
+        .iter()
+        .map(|r| match *r {
+            GenericRef::Type(i) => g.types[i].name.to_token_stream(),
+            GenericRef::Const(i) => g.consts[i].name.to_token_stream(),
+        })
+        .collect();
+    let decl = quote!(<#(#decl_items),*>);
+    let args = quote!(::<#(#arg_items),*>);
+    let deps = device_deps(&f.body);
+    let type_params: Vec<&Ident> = g.types.iter().map(|t| &t.name).collect();
+    let type_count = type_params.len();
+    let mut items = Vec::new();
+    let mut arms = Vec::new();
+    for (i, inst) in instances.iter().enumerate() {
+        let item = format_ident!("__ITEM_{}", i);
+        let consts = format_ident!("__consts_{}", i);
+        let (prototype, definition, entry) = (
+            &inst.c.prototype,
+            with_file(&inst.c.definition),
+            &inst.c.c_name,
+        );
+        let (consts_fn, consts_ref) = consts::consts_fn_named(&inst.types, &consts, &decl, &args);
+        items.push(quote! {
+            static #item: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
+                rust_name: #rust_name,
+                prototype: #prototype,
+                definition: #definition,
+                deps: &[#(&#deps::ITEM),*],
+                consts: ::core::option::Option::None,
+            };
+            #consts_fn
+        });
+        let tys = inst.scalars.iter().map(|s| scalar_ty(*s));
+        arms.push(quote! {
+            if __t == [#(::core::any::TypeId::of::<#tys>()),*] {
+                return (#entry, &#item, #consts_ref);
+            }
+        });
+    }
+    let bounds: Vec<String> = g
+        .types
+        .iter()
+        .map(|t| {
+            let names: Vec<&str> = t.bound.types().iter().map(|s| s.rust_name()).collect();
+            format!("`{}: {}` ({})", t.name, t.bound.name(), names.join(", "))
+        })
+        .collect();
+    let what = format!(
+        "The generic GPU kernel `{rust_name}`, compiled once per instance{}: launch it with [`{rust_name}::launch`](self::launch), which infers the type parameters from its arguments (or takes them named, `launch::<..>`).",
+        if bounds.is_empty() { String::new() } else { format!(" of {}", bounds.join(", ")) }
+    );
+    let kernel_items = kernel_items(f, types, g, (&decl, &decl_items, &args));
+    let sim = sim_fn_with(f, types, decl.clone());
+    quote! {
+        #(#docs)*
+        #[doc = ""]
+        #[doc = #what]
+        #[allow(dead_code, non_snake_case, clippy::all)]
+        #vis mod #name {
+            #(#items)*
+
+            /// The instance of the type parameters: its C entry, its definition and the
+            /// constants' macros (the const parameters' values among them).
+            fn __instance #decl () -> (
+                &'static str,
+                &'static ::warpspeed::__private::SourceItem,
+                ::core::option::Option<fn() -> ::std::string::String>,
+            ) {
+                let __t: [::core::any::TypeId; #type_count] =
+                    [#(::core::any::TypeId::of::<#type_params>()),*];
+                #(#arms)*
+                unreachable!("the bounds are sealed: every type they admit has an instance")
+            }
+
+            /// The complete CUDA C program of one instance, as NVRTC compiles it.
+            pub fn cuda_source #decl () -> ::std::string::String {
+                let (_, __item, __consts) = __instance #args ();
+                ::warpspeed::__private::collect_source_with(__item, __consts)
+            }
+
+            #kernel_items
+            #sim
+        }
+    }
+}
+
+/// `kernel::<..>()`, `launch`, `launch_cooperative` and the simulator entry.
+fn kernel_items(
+    f: &Function,
+    types: &Types,
+    g: &Generics,
+    (decl, decl_items, args_g): (&TokenStream, &[TokenStream], &TokenStream),
+) -> TokenStream {
+    let rust_name = f.name.to_string();
+    let fast_math = f.fast_math;
+    let grid_sync = types.grid_sync;
+    let block = match f.block {
+        Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
+        None => quote!(::core::option::Option::None),
+    };
+    let taken: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
+    let pick = |n: &str| {
+        if taken.iter().any(|t| t == n) {
+            format_ident!("__{}", n)
+        } else {
+            format_ident!("{}", n)
+        }
+    };
+    let (dev, cfg) = (pick("dev"), pick("cfg"));
+    let (args, ctx) = (hyg("__args"), hyg("__ctx"));
+    let mut params = Vec::new();
+    let mut pushes = Vec::new();
+    let mut unpack = Vec::new();
+    for (i, p) in f.params.iter().enumerate() {
+        let n = &p.name;
+        let ty = or_ast(p.ty.ty(), &types.vars[p.var].ty);
+        let elem = match &ty {
+            Ty::Scalar(s) | Ty::Slice(s, _) | Ty::Atomics(s) => *s,
+            _ => param_elem(p.ty),
+        };
+        let t = scalar_ty(elem);
+        let (param, push, get) = match p.ty {
+            ParamTy::Scalar(_) | ParamTy::Array { .. } => (quote!(#n: #t), "scalar", "arg_scalar"),
+            ParamTy::Slice { mutable: false, .. } => (
+                quote!(#n: &impl ::warpspeed::AsDeviceView<Elem = #t>),
+                "slice",
+                "arg_slice",
+            ),
+            ParamTy::Slice { mutable: true, .. } => (
+                quote!(#n: &mut impl ::warpspeed::AsDeviceViewMut<Elem = #t>),
+                "slice_mut",
+                "arg_slice_mut",
+            ),
+            ParamTy::Atomics(_) => (
+                quote!(#n: &mut impl ::warpspeed::AsDeviceViewMut<Elem = #t>),
+                "slice_mut",
+                "arg_atomic",
+            ),
+        };
+        let (push, get) = (Ident::new(push, Span::call_site()), Ident::new(get, Span::call_site()));
+        params.push(param);
+        pushes.push(quote!(#args.#push::<#t>(#n);));
+        unpack.push(quote!(#ctx.#get::<#t>(#i)));
+    }
+    let checks: Vec<TokenStream> = f
+        .params
+        .iter()
+        .filter_map(|p| {
+            let decl = p.len.as_ref()?;
+            let (n, need) = (&p.name, len_need(&decl.expr));
+            let decl = len_decl(f, p, decl);
+            Some(quote! {
+                ::warpspeed::__private::check_len(#rust_name, #decl, #n.len(), #need)?;
+            })
+        })
+        .collect();
+    let param_names: Vec<String> = taken.clone();
+    let launchers = ["launch", "launch_cooperative"].map(|name| {
+        let doc = format!(
+            "`{rust_name}::{name}`: as a concrete kernel's, the instance picked by the type and const parameters (inferred from the arguments where they can be, else named: `{rust_name}::{name}::<..>(..)`). The instance is compiled at its first launch on a device, once."
+        );
+        let name = Ident::new(name, Span::call_site());
+        quote! {
+            #[doc = #doc]
+            pub fn #name #decl (
+                #dev: &::warpspeed::Device,
+                #cfg: ::warpspeed::LaunchConfig,
+                #(#params),*
+            ) -> ::core::result::Result<(), ::warpspeed::Error> {
+                #(#checks)*
+                let mut #args = ::warpspeed::__private::KernelArgs::new();
+                #(#pushes)*
+                ::warpspeed::__private::#name(#dev, kernel #args_g (), #cfg, #args)
+            }
+        }
+    });
+    let key_params: Vec<TokenStream> = g
+        .order
+        .iter()
+        .map(|r| match *r {
+            GenericRef::Type(i) => g.types[i].name.to_token_stream(),
+            GenericRef::Const(i) => {
+                let (n, t) = (&g.consts[i].name, &g.consts[i].ty);
+                quote!(const #n: #t)
+            }
+        })
+        .collect();
+    let phantom: Vec<&Ident> = g.types.iter().map(|t| &t.name).collect();
+    quote! {
+        /// Names one instance in the runtime's table (`TypeId`).
+        struct __Instance<#(#key_params),*>(::core::marker::PhantomData<(#(#phantom,)*)>);
+
+        /// What the runtime needs to compile and launch one instance (built once).
+        pub fn kernel #decl () -> &'static ::warpspeed::KernelDef {
+            ::warpspeed::__private::kernel_instance(
+                ::core::any::TypeId::of::<__Instance #args_g>(),
+                || ::warpspeed::KernelDef {
+                    rust_name: #rust_name,
+                    entry: __instance #args_g ().0,
+                    source: ::warpspeed::__private::leak_source(cuda_source #args_g),
+                    options: ::warpspeed::__private::KernelOptions { fast_math: #fast_math },
+                    params: &[#(#param_names),*],
+                    grid_sync: #grid_sync,
+                    block: #block,
+                    sim: __sim_entry #args_g,
+                },
+            )
+        }
+
+        #(#launchers)*
+
+        fn __sim_entry<'a, #(#decl_items),*>(
+            #ctx: &'a ::warpspeed::__private::ThreadCtx<'a>,
+        ) -> ::warpspeed::__private::SimFuture<'a> {
+            ::std::boxed::Box::pin(__sim #args_g (#ctx, #(#unpack),*))
+        }
+    }
+}

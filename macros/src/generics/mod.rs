@@ -1,0 +1,210 @@
+//! Generic kernels: `#[gpu_kernel] fn axpy<T: Float>(..)`, `fn block_sum<const B: usize>`.
+//!
+//! Each instance (one type per type parameter, from its bound's set) is a plain function
+//! (`subst`) that goes through the unchanged pipeline: parse, check, type, emit C, so every
+//! instance has the exact semantics of the concrete kernel it stands for, under its own C
+//! entry (`axpy__f32`). Const parameters stay constants: their values reach the C as the
+//! constants' macros when the launch assembles the program. The simulator body is one
+//! generic Rust function: its types come from two instances that differ in one parameter
+//! (`diff`), `T` where they differ. docs/language.md ("Generics") has the decisions.
+
+pub mod diff;
+pub mod params;
+pub mod subst;
+
+use crate::ctxt::Ctxt;
+use crate::emit::cuda::CFunction;
+use crate::ir::ty::{Scalar, Ty};
+use crate::ir::typeck::Types;
+use crate::parse::ast::{ExprKind, FnKind, Function, Lit};
+use crate::parse::Parser;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+/// What the expansion of a non-generic function takes from `#[gpu_kernel(..)]`.
+pub struct Options {
+    pub fast_math: bool,
+    pub unchecked: bool,
+    pub block: Option<[u32; 3]>,
+}
+
+/// One instance: its types (one per type parameter, in order), its type-checked types
+/// (for its constants) and its C.
+pub struct Instance {
+    pub scalars: Vec<Scalar>,
+    pub types: Types,
+    pub c: CFunction,
+}
+
+/// The expansion of a generic `#[gpu_kernel]`.
+pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> TokenStream {
+    if kind == FnKind::Device {
+        cx.error_spanned_by(
+            &item.sig.generics,
+            "generic #[gpu_device] functions are not supported yet: make the kernel generic and the device function concrete, or write one device function per type",
+        );
+        return cx.fail("parser");
+    }
+    let Some(g) = params::parse(&cx, &item.sig.generics) else {
+        return cx.fail("parser");
+    };
+    let names: Vec<Ident> = g.types.iter().map(|t| t.name.clone()).collect();
+    subst::check(&cx, item, &names);
+    if let Err(errors) = cx.check() {
+        return errors;
+    }
+    // Every combination of the bounds' types, the first parameter varying slowest.
+    let mut combos: Vec<Vec<Scalar>> = vec![Vec::new()];
+    for t in &g.types {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                t.bound.types().into_iter().map(move |s| {
+                    let mut c = c.clone();
+                    c.push(s);
+                    c
+                })
+            })
+            .collect();
+    }
+    let base: Vec<Scalar> = g.types.iter().map(|t| t.bound.representatives().0).collect();
+    let mut instances = Vec::new();
+    let mut base_fn = None;
+    for scalars in combos {
+        let suffix: Vec<&str> = scalars.iter().map(|s| s.rust_name()).collect();
+        let name = if suffix.is_empty() {
+            item.sig.ident.clone()
+        } else {
+            format_ident!("{}__{}", item.sig.ident, suffix.join("_"))
+        };
+        let inst = subst::instance(item, &names, &scalars, name);
+        match analyse(&inst, kind, &options) {
+            Ok((f, types)) => {
+                let c = crate::emit::cuda::write_function(&f, &types);
+                if scalars == base {
+                    base_fn = Some(f);
+                }
+                instances.push(Instance { scalars, types, c });
+            }
+            Err(errors) => return instance_failed(errors, &g, &scalars, item),
+        }
+    }
+    let Some(mut f) = base_fn else {
+        return quote!(compile_error!("internal error in #[gpu_kernel]: no base instance (this is a warpspeed bug)"););
+    };
+    f.name = item.sig.ident.clone();
+    let Some(b) = generic_types(&g, &base, &mut instances) else {
+        return quote!(compile_error!("internal error in #[gpu_kernel]: an instance is missing (this is a warpspeed bug)"););
+    };
+    let cx = Ctxt::new();
+    literals(&cx, &f, &instances[b].types, &g);
+    if let Err(errors) = cx.check() {
+        return errors;
+    }
+    crate::emit::host::generic_module(&f, &instances[b].types, &g, &instances)
+}
+
+/// Parse, check and type one instance (as `expand` does a concrete function).
+fn analyse(item: &syn::ItemFn, kind: FnKind, o: &Options) -> Result<(Function, Types), TokenStream> {
+    let cx = Ctxt::new();
+    let mut parser = Parser::new(&cx);
+    let f = parser.function(item, kind, o.fast_math).map(|mut f| {
+        f.unchecked = o.unchecked;
+        f.block = o.block;
+        f
+    });
+    let var_count = parser.next_var;
+    let Some(f) = f else {
+        return Err(cx.fail("parser"));
+    };
+    crate::check::check(&cx, &f);
+    match crate::ir::typeck::check(&cx, &f, var_count) {
+        Some(types) if !cx.has_errors() => {
+            cx.check()?;
+            Ok((f, types))
+        }
+        _ => Err(cx.fail("type checker")),
+    }
+}
+
+/// The errors of the first instance that does not compile, and which instance it is.
+fn instance_failed(
+    errors: TokenStream,
+    g: &params::Generics,
+    scalars: &[Scalar],
+    item: &syn::ItemFn,
+) -> TokenStream {
+    let which: Vec<String> = g
+        .types
+        .iter()
+        .zip(scalars)
+        .map(|(t, s)| format!("`{} = {}`", t.name, s.rust_name()))
+        .collect();
+    let bounds: Vec<String> = g
+        .types
+        .iter()
+        .map(|t| {
+            let names: Vec<&str> = t.bound.types().iter().map(|s| s.rust_name()).collect();
+            format!("`{}` covers {}", t.bound.name(), names.join(", "))
+        })
+        .collect();
+    let msg = format!(
+        "`{}` does not compile with {}: a generic kernel is compiled for every type of its bounds ({}), and the errors here are this instance's",
+        item.sig.ident,
+        which.join(", "),
+        bounds.join("; ")
+    );
+    let at = g.types.first().map_or(item.sig.ident.span(), |t| t.name.span());
+    let note = syn::Error::new(at, msg).to_compile_error();
+    quote!(#errors #note)
+}
+
+/// Marks the type parameters in the base instance's types (which then serve the
+/// simulator body; its C is written already, and its constants' C names do not change);
+/// the base instance's index.
+fn generic_types(g: &params::Generics, base: &[Scalar], instances: &mut [Instance]) -> Option<usize> {
+    let at = |instances: &[Instance], want: &[Scalar]| instances.iter().position(|i| i.scalars == want);
+    let b = at(instances, base)?;
+    let snapshot = diff::snapshot(&instances[b].types);
+    for (k, t) in g.types.iter().enumerate() {
+        let mut alt = base.to_vec();
+        alt[k] = t.bound.representatives().1;
+        let a = at(instances, &alt)?;
+        // A proc macro's strings live as long as the expansion: leaked, once per parameter.
+        let name: &'static str = Box::leak(t.name.to_string().into_boxed_str());
+        let (cur, other) = if a < b {
+            let (l, r) = instances.split_at_mut(b);
+            (&mut r[0].types, &l[a].types)
+        } else {
+            let (l, r) = instances.split_at_mut(a);
+            (&mut l[b].types, &r[0].types)
+        };
+        diff::mark(cur, &snapshot, other, name);
+    }
+    Some(b)
+}
+
+/// Rust has no literal of a type parameter's type (`let x: T = 2.0` is an error): nor
+/// has a kernel, which says what to write instead.
+fn literals(cx: &Ctxt, f: &Function, types: &Types, g: &params::Generics) {
+    crate::parse::visit::walk_block(&f.body, &mut |e| {
+        if !matches!(e.kind, ExprKind::Lit(Lit::Int(..) | Lit::Float { .. })) {
+            return;
+        }
+        if let Ty::Scalar(Scalar::Param(name)) = &types.expr[e.id] {
+            let float = g
+                .types
+                .iter()
+                .any(|t| t.name == name && t.bound == params::Bound::Float);
+            let hint = if float {
+                format!("`{name}::from_f32(2.5)`, `{name}::zero()`, `{name}::one()`")
+            } else {
+                format!("`{name}::from_i32(3)`, `{name}::zero()`, `{name}::one()`")
+            };
+            cx.error_at(
+                e.range(),
+                format!("a literal cannot have the type parameter's type `{name}` (Rust has no literals of a type parameter): write {hint}"),
+            );
+        }
+    });
+}

@@ -1,0 +1,373 @@
+//! The bounds of generic kernels: [`Scalar`], [`Float`] and [`Int`].
+//!
+//! `#[gpu_kernel] fn axpy<T: Float>(..)` is compiled once per type of the bound (its C is
+//! emitted for `f16`, `f32` and `f64`), and its simulator body is generic Rust over `T`, so
+//! rustc checks it against these traits. The traits are sealed: their type sets are the
+//! instances the macro emits, and no other type can be launched.
+//!
+//! What the traits offer is what every type of the bound has on the GPU and the simulator
+//! alike; docs/language.md ("Generics") lists it. The hidden supertraits [`GpuOps`],
+//! [`GpuBits`] and [`AsNum`] are what the generated simulator body calls for operators and
+//! conversions on a `T` (with the GPU's semantics: integer arithmetic wraps).
+
+use crate::half_types::{f16, f16_from_f64};
+use crate::scalar::KernelScalar;
+use std::fmt::Debug;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// Any scalar a kernel may be generic over: `bool`, the integers (`i8`..`i64`, `isize`,
+/// `u8`..`u64`, `usize`) and the floats (`f16`, `f32`, `f64`).
+///
+/// A kernel generic over `T: Scalar` may copy `T` values, load and store them, and compare
+/// them (`==`, `!=`, `<`, ..., as `PartialEq`/`PartialOrd`); it has no arithmetic (`bool`
+/// has none). The macro compiles such a kernel for each of the 14 types.
+pub trait Scalar: KernelScalar + PartialEq + PartialOrd + Debug + sealed::Sealed {}
+
+/// The numbers' conversions, with Rust's `as` semantics, shared by [`Float`] and [`Int`]:
+/// in a generic kernel they stand in for literals (`T::from_f32(0.5)`, `T::one()`) and for
+/// `as` (`x.to_usize()`), which Rust has not for a type parameter.
+macro_rules! conversions {
+    () => {
+        /// `0` of this type.
+        fn zero() -> Self {
+            cast(0i32)
+        }
+        /// `1` of this type.
+        fn one() -> Self {
+            cast(1i32)
+        }
+        /// `v as Self`.
+        fn from_f32(v: f32) -> Self {
+            cast(v)
+        }
+        /// `v as Self`.
+        fn from_f64(v: f64) -> Self {
+            cast(v)
+        }
+        /// `v as Self`.
+        fn from_i32(v: i32) -> Self {
+            cast(v)
+        }
+        /// `v as Self`.
+        fn from_u32(v: u32) -> Self {
+            cast(v)
+        }
+        /// `v as Self`.
+        fn from_i64(v: i64) -> Self {
+            cast(v)
+        }
+        /// `v as Self`.
+        fn from_u64(v: u64) -> Self {
+            cast(v)
+        }
+        /// `v as Self`.
+        fn from_usize(v: usize) -> Self {
+            cast(v)
+        }
+        /// `self as f32`.
+        fn to_f32(self) -> f32 {
+            cast(self)
+        }
+        /// `self as f64`.
+        fn to_f64(self) -> f64 {
+            cast(self)
+        }
+        /// `self as i32`.
+        fn to_i32(self) -> i32 {
+            cast(self)
+        }
+        /// `self as u32`.
+        fn to_u32(self) -> u32 {
+            cast(self)
+        }
+        /// `self as i64`.
+        fn to_i64(self) -> i64 {
+            cast(self)
+        }
+        /// `self as u64`.
+        fn to_u64(self) -> u64 {
+            cast(self)
+        }
+        /// `self as usize`.
+        fn to_usize(self) -> usize {
+            cast(self)
+        }
+    };
+}
+
+/// The floats a kernel may be generic over: `f16`, `f32`, `f64`.
+///
+/// A kernel generic over `T: Float` has `+ - * / %` and unary `-` on `T` (exactly as the
+/// concrete kernels: IEEE, no contraction), comparisons, and the conversions (`T::zero()`,
+/// `T::one()`, `T::from_f32(v)`, ..., `x.to_f32()`, ..., each Rust's `as`). The math
+/// methods (`sqrt`, `min`, ...) are not offered: `f16` has none in kernels; convert
+/// (`T::from_f32(x.to_f32().sqrt())`) or write the kernel for `f32`/`f64`.
+pub trait Float:
+    Scalar
+    + GpuOps
+    + AsNum
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Neg<Output = Self>
+{
+    conversions!();
+}
+
+/// The integers a kernel may be generic over: `i8`, `i16`, `i32`, `i64`, `isize`, `u8`,
+/// `u16`, `u32`, `u64`, `usize`.
+///
+/// A kernel generic over `T: Int` has `+ - * / %` (wrapping, as the release build and the
+/// concrete kernels), `& | ^ !`, `<< >>` (the amount masked to the width), comparisons,
+/// `min`/`max`/`clamp` (from `Ord`), the methods below (Rust's, bit-exact on the GPU) and
+/// the conversions (`T::zero()`, `T::from_u32(v)`, `x.to_usize()`, ..., each Rust's `as`).
+pub trait Int: Scalar + Ord + GpuOps + GpuBits + AsNum {
+    conversions!();
+    /// `self.wrapping_add(rhs)`.
+    fn wrapping_add(self, rhs: Self) -> Self;
+    /// `self.wrapping_sub(rhs)`.
+    fn wrapping_sub(self, rhs: Self) -> Self;
+    /// `self.wrapping_mul(rhs)`.
+    fn wrapping_mul(self, rhs: Self) -> Self;
+    /// `self.wrapping_div(rhs)` (panics on a zero divisor, as Rust).
+    fn wrapping_div(self, rhs: Self) -> Self;
+    /// `self.wrapping_rem(rhs)` (panics on a zero divisor, as Rust).
+    fn wrapping_rem(self, rhs: Self) -> Self;
+    /// `self.wrapping_neg()`.
+    fn wrapping_neg(self) -> Self;
+    /// `self.wrapping_shl(n)`: the amount masked to the width.
+    fn wrapping_shl(self, n: u32) -> Self;
+    /// `self.wrapping_shr(n)`: the amount masked to the width.
+    fn wrapping_shr(self, n: u32) -> Self;
+    /// `self.wrapping_pow(n)` (what `pow` computes in a kernel).
+    fn wrapping_pow(self, n: u32) -> Self;
+    /// `self.wrapping_div_euclid(rhs)` (what `div_euclid` computes in a kernel).
+    fn wrapping_div_euclid(self, rhs: Self) -> Self;
+    /// `self.wrapping_rem_euclid(rhs)` (what `rem_euclid` computes in a kernel).
+    fn wrapping_rem_euclid(self, rhs: Self) -> Self;
+    /// `self.saturating_add(rhs)`.
+    fn saturating_add(self, rhs: Self) -> Self;
+    /// `self.saturating_sub(rhs)`.
+    fn saturating_sub(self, rhs: Self) -> Self;
+    /// `self.saturating_mul(rhs)`.
+    fn saturating_mul(self, rhs: Self) -> Self;
+    /// `self.rotate_left(n)`.
+    fn rotate_left(self, n: u32) -> Self;
+    /// `self.rotate_right(n)`.
+    fn rotate_right(self, n: u32) -> Self;
+    /// `self.swap_bytes()`.
+    fn swap_bytes(self) -> Self;
+    /// `self.reverse_bits()`.
+    fn reverse_bits(self) -> Self;
+    /// `self.count_ones()`.
+    fn count_ones(self) -> u32;
+    /// `self.count_zeros()`.
+    fn count_zeros(self) -> u32;
+    /// `self.leading_zeros()`.
+    fn leading_zeros(self) -> u32;
+    /// `self.trailing_zeros()`.
+    fn trailing_zeros(self) -> u32;
+    /// `self.leading_ones()`.
+    fn leading_ones(self) -> u32;
+    /// `self.trailing_ones()`.
+    fn trailing_ones(self) -> u32;
+}
+
+/// The operators of a generic kernel's simulator body, with the GPU's semantics (integers
+/// wrap). Not an API: the generated code calls it.
+#[doc(hidden)]
+pub trait GpuOps: Copy {
+    fn ws_add(self, r: Self) -> Self;
+    fn ws_sub(self, r: Self) -> Self;
+    fn ws_mul(self, r: Self) -> Self;
+    fn ws_div(self, r: Self) -> Self;
+    fn ws_rem(self, r: Self) -> Self;
+    fn ws_neg(self) -> Self;
+}
+
+/// The integer-only operators of a generic kernel's simulator body (shifts mask the
+/// amount, as on the GPU). Not an API.
+#[doc(hidden)]
+pub trait GpuBits: Copy {
+    fn ws_and(self, r: Self) -> Self;
+    fn ws_or(self, r: Self) -> Self;
+    fn ws_xor(self, r: Self) -> Self;
+    fn ws_not(self) -> Self;
+    fn ws_shl(self, n: u32) -> Self;
+    fn ws_shr(self, n: u32) -> Self;
+}
+
+/// A number as an integer or a float, wide enough that every `as` between the kernel
+/// scalars goes through it exactly. Not an API.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum NumVal {
+    Int(i128),
+    Float(f64),
+}
+
+/// Conversion through [`NumVal`] with `as` semantics. Not an API.
+#[doc(hidden)]
+pub trait AsNum: Copy {
+    fn to_num(self) -> NumVal;
+    fn from_num(v: NumVal) -> Self;
+}
+
+/// `s as D` for any two kernel numbers, as Rust's `as`: integers truncate (wrap), floats to
+/// integers saturate (NaN to 0), integers to floats and f64 to f32 round to nearest. The
+/// generated simulator body calls it where a `T` is converted.
+#[doc(hidden)]
+pub fn cast<S: AsNum, D: AsNum>(s: S) -> D {
+    D::from_num(s.to_num())
+}
+
+macro_rules! int_impls {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Scalar for $t {}
+        impl AsNum for $t {
+            fn to_num(self) -> NumVal {
+                NumVal::Int(self as i128)
+            }
+            fn from_num(v: NumVal) -> Self {
+                match v {
+                    NumVal::Int(i) => i as $t,
+                    NumVal::Float(f) => f as $t,
+                }
+            }
+        }
+        impl GpuOps for $t {
+            fn ws_add(self, r: Self) -> Self { <$t>::wrapping_add(self, r) }
+            fn ws_sub(self, r: Self) -> Self { <$t>::wrapping_sub(self, r) }
+            fn ws_mul(self, r: Self) -> Self { <$t>::wrapping_mul(self, r) }
+            fn ws_div(self, r: Self) -> Self { <$t>::wrapping_div(self, r) }
+            fn ws_rem(self, r: Self) -> Self { <$t>::wrapping_rem(self, r) }
+            fn ws_neg(self) -> Self { <$t>::wrapping_neg(self) }
+        }
+        impl GpuBits for $t {
+            fn ws_and(self, r: Self) -> Self { self & r }
+            fn ws_or(self, r: Self) -> Self { self | r }
+            fn ws_xor(self, r: Self) -> Self { self ^ r }
+            fn ws_not(self) -> Self { !self }
+            fn ws_shl(self, n: u32) -> Self { <$t>::wrapping_shl(self, n) }
+            fn ws_shr(self, n: u32) -> Self { <$t>::wrapping_shr(self, n) }
+        }
+        impl Int for $t {
+            fn wrapping_add(self, rhs: Self) -> Self { <$t>::wrapping_add(self, rhs) }
+            fn wrapping_sub(self, rhs: Self) -> Self { <$t>::wrapping_sub(self, rhs) }
+            fn wrapping_mul(self, rhs: Self) -> Self { <$t>::wrapping_mul(self, rhs) }
+            fn wrapping_div(self, rhs: Self) -> Self { <$t>::wrapping_div(self, rhs) }
+            fn wrapping_rem(self, rhs: Self) -> Self { <$t>::wrapping_rem(self, rhs) }
+            fn wrapping_neg(self) -> Self { <$t>::wrapping_neg(self) }
+            fn wrapping_shl(self, n: u32) -> Self { <$t>::wrapping_shl(self, n) }
+            fn wrapping_shr(self, n: u32) -> Self { <$t>::wrapping_shr(self, n) }
+            fn wrapping_pow(self, n: u32) -> Self { <$t>::wrapping_pow(self, n) }
+            fn wrapping_div_euclid(self, rhs: Self) -> Self { <$t>::wrapping_div_euclid(self, rhs) }
+            fn wrapping_rem_euclid(self, rhs: Self) -> Self { <$t>::wrapping_rem_euclid(self, rhs) }
+            fn saturating_add(self, rhs: Self) -> Self { <$t>::saturating_add(self, rhs) }
+            fn saturating_sub(self, rhs: Self) -> Self { <$t>::saturating_sub(self, rhs) }
+            fn saturating_mul(self, rhs: Self) -> Self { <$t>::saturating_mul(self, rhs) }
+            fn rotate_left(self, n: u32) -> Self { <$t>::rotate_left(self, n) }
+            fn rotate_right(self, n: u32) -> Self { <$t>::rotate_right(self, n) }
+            fn swap_bytes(self) -> Self { <$t>::swap_bytes(self) }
+            fn reverse_bits(self) -> Self { <$t>::reverse_bits(self) }
+            fn count_ones(self) -> u32 { <$t>::count_ones(self) }
+            fn count_zeros(self) -> u32 { <$t>::count_zeros(self) }
+            fn leading_zeros(self) -> u32 { <$t>::leading_zeros(self) }
+            fn trailing_zeros(self) -> u32 { <$t>::trailing_zeros(self) }
+            fn leading_ones(self) -> u32 { <$t>::leading_ones(self) }
+            fn trailing_ones(self) -> u32 { <$t>::trailing_ones(self) }
+        }
+    )*};
+}
+int_impls!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+macro_rules! float_impls {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Scalar for $t {}
+        impl AsNum for $t {
+            fn to_num(self) -> NumVal {
+                NumVal::Float(self as f64)
+            }
+            fn from_num(v: NumVal) -> Self {
+                match v {
+                    NumVal::Int(i) => i as $t,
+                    NumVal::Float(f) => f as $t,
+                }
+            }
+        }
+        impl GpuOps for $t {
+            fn ws_add(self, r: Self) -> Self { self + r }
+            fn ws_sub(self, r: Self) -> Self { self - r }
+            fn ws_mul(self, r: Self) -> Self { self * r }
+            fn ws_div(self, r: Self) -> Self { self / r }
+            fn ws_rem(self, r: Self) -> Self { self % r }
+            fn ws_neg(self) -> Self { -self }
+        }
+        impl Float for $t {}
+    )*};
+}
+float_impls!(f32, f64);
+
+impl sealed::Sealed for f16 {}
+impl Scalar for f16 {}
+impl AsNum for f16 {
+    fn to_num(self) -> NumVal {
+        NumVal::Float(self.to_f64())
+    }
+    /// From f64, one rounding; from an integer through f64, which is exact for every
+    /// integer `f16` does not overflow on (above 2^53 the result is infinity either way).
+    fn from_num(v: NumVal) -> Self {
+        match v {
+            NumVal::Int(i) => f16_from_f64(i as f64),
+            NumVal::Float(f) => f16_from_f64(f),
+        }
+    }
+}
+impl GpuOps for f16 {
+    fn ws_add(self, r: Self) -> Self {
+        self + r
+    }
+    fn ws_sub(self, r: Self) -> Self {
+        self - r
+    }
+    fn ws_mul(self, r: Self) -> Self {
+        self * r
+    }
+    fn ws_div(self, r: Self) -> Self {
+        self / r
+    }
+    fn ws_rem(self, r: Self) -> Self {
+        self % r
+    }
+    fn ws_neg(self) -> Self {
+        -self
+    }
+}
+impl Float for f16 {}
+
+impl sealed::Sealed for bool {}
+impl Scalar for bool {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cast_is_as() {
+        assert_eq!(cast::<f32, i32>(f32::NAN), 0);
+        assert_eq!(cast::<f64, u8>(300.7), 255);
+        assert_eq!(cast::<i32, u8>(-1), 255);
+        assert_eq!(cast::<u64, f32>(u64::MAX), u64::MAX as f32);
+        assert_eq!(cast::<f64, f32>(0.1), 0.1f64 as f32);
+        assert_eq!(cast::<i64, f16>(3), f16::from_f32(3.0));
+        assert_eq!(<i64 as Int>::from_f32(-2.5), -2);
+        assert_eq!(<f16 as Float>::one(), f16::from_f32(1.0));
+        assert_eq!(<u32 as Int>::to_usize(7), 7usize);
+    }
+}

@@ -1,0 +1,277 @@
+//! Generic kernels (docs/language.md, "Generics"): type parameters bounded by `Float`,
+//! `Int` and `Scalar`, const parameters as lengths and values, each instance its own C
+//! function compiled once. Each kernel runs on the simulator and on the GPU where there is
+//! one, against a CPU reference, outputs poisoned first; NVRTC compiles every instance.
+
+use warpspeed::prelude::*;
+use warpspeed::{f16, LaunchConfig};
+
+mod common;
+use common::{devices, Rng};
+
+#[gpu_kernel]
+fn axpy<T: Float>(y: &mut [T], a: T, x: &[T]) {
+    let i = grid_1d();
+    if i < y.len() {
+        y[i] = a * x[i] + y[i];
+    }
+}
+
+/// Literals through the trait's conversions; a concrete f32 parameter next to `T`.
+#[gpu_kernel]
+fn affine<T: Float>(out: &mut [T], x: &[T], scale: f32) {
+    let i = grid_1d();
+    if i < out.len() {
+        let half: T = T::from_f32(0.5);
+        let v = x[i] * T::from_f32(scale) - half + T::one();
+        out[i] = if v < T::zero() { -v } else { v };
+    }
+}
+
+/// Integer arithmetic wraps, shifts mask, bit operations and the `Int` methods: bit-exact
+/// with Rust for every instance launched.
+#[gpu_kernel]
+fn mix<T: Int>(out: &mut [T], a: &[T], b: &[T], k: u32) {
+    let i = grid_1d();
+    if i < out.len() {
+        let (x, y) = (a[i], b[i]);
+        let mut v = x * y + (x ^ y) - (x & !y);
+        v = v.wrapping_add(x.rotate_left(k)) | (y >> k);
+        v += T::from_u32(x.count_ones() + y.leading_zeros());
+        if y != T::zero() {
+            v = v ^ (x / y) ^ (x % y);
+        }
+        let shift = y.to_u32();
+        out[i] = v << shift ^ x.max(y).min(v).wrapping_mul(T::from_i32(-3));
+    }
+}
+
+/// A block's sum of `B` elements in shared memory of `B` words, a tree with `B` as a bound.
+#[gpu_kernel]
+fn block_sum<const B: usize>(sums: &mut [u32], x: &[u32]) {
+    let tile = SharedArray::<u32, B>::new();
+    let t = thread_idx().x as usize;
+    let base = block_idx().x as usize * B;
+    tile[t] = x[base + t];
+    sync_threads();
+    let mut stride = B / 2;
+    while stride > 0 {
+        if t < stride {
+            tile[t] = tile[t].wrapping_add(tile[t + stride]);
+        }
+        sync_threads();
+        stride /= 2;
+    }
+    if t == 0 {
+        sums[block_idx().x as usize] = tile[0] + B as u32 * 0;
+    }
+}
+
+/// A type and a const parameter together: a local array of `N` elements of `T`.
+#[gpu_kernel]
+fn window_max<T: Scalar, const N: usize>(out: &mut [T], x: &[T]) {
+    let i = grid_1d();
+    if i + N <= x.len() {
+        let mut w = [x[i]; N];
+        for k in 0..N {
+            w[k] = x[i + k];
+        }
+        let mut m = w[0];
+        for k in 1..N {
+            if w[k] > m {
+                m = w[k];
+            }
+        }
+        out[i] = m;
+    }
+}
+
+fn cfg(n: usize) -> LaunchConfig {
+    LaunchConfig::new(n.div_ceil(64) as u32, 64)
+}
+
+#[test]
+fn axpy_f32_f64_f16_inferred_and_named() {
+    let n = 1000;
+    let mut rng = Rng::new(11);
+    let x32: Vec<f32> = (0..n).map(|_| rng.range_f32(-10.0, 10.0)).collect();
+    let y32: Vec<f32> = (0..n).map(|_| rng.range_f32(-10.0, 10.0)).collect();
+    let x64: Vec<f64> = (0..n).map(|_| rng.range_f64(-10.0, 10.0)).collect();
+    let y64: Vec<f64> = (0..n).map(|_| rng.range_f64(-10.0, 10.0)).collect();
+    let x16: Vec<f16> = x32.iter().map(|v| f16::from_f32(*v)).collect();
+    let y16: Vec<f16> = y32.iter().map(|v| f16::from_f32(*v)).collect();
+    for dev in devices("axpy_f32_f64_f16_inferred_and_named") {
+        // f32, T inferred.
+        let x = dev.upload(&x32).unwrap();
+        let mut y = dev.upload(&y32).unwrap();
+        axpy::launch(&dev, cfg(n), &mut y, 1.5f32, &x).unwrap();
+        let want: Vec<f32> = x32.iter().zip(&y32).map(|(x, y)| 1.5f32 * x + y).collect();
+        let got = y.download().unwrap();
+        assert!(got.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()), "{:?}", dev.backend());
+        // f64, T named.
+        let x = dev.upload(&x64).unwrap();
+        let mut y = dev.upload(&y64).unwrap();
+        axpy::launch::<f64>(&dev, cfg(n), &mut y, -2.25, &x).unwrap();
+        let want: Vec<f64> = x64.iter().zip(&y64).map(|(x, y)| -2.25 * x + y).collect();
+        let got = y.download().unwrap();
+        assert!(got.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()));
+        // f16: one rounding per operation, as `half` computes.
+        let x = dev.upload(&x16).unwrap();
+        let mut y = dev.upload(&y16).unwrap();
+        let a = f16::from_f32(0.75);
+        axpy::launch(&dev, cfg(n), &mut y, a, &x).unwrap();
+        let want: Vec<f16> = x16.iter().zip(&y16).map(|(x, y)| a * *x + *y).collect();
+        let got = y.download().unwrap();
+        assert!(got.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+}
+
+#[test]
+fn conversions_stand_in_for_literals() {
+    let n = 300;
+    let mut rng = Rng::new(12);
+    let x32: Vec<f32> = (0..n).map(|_| rng.range_f32(-4.0, 4.0)).collect();
+    let x64: Vec<f64> = (0..n).map(|_| rng.range_f64(-4.0, 4.0)).collect();
+    let scale = 1.25f32;
+    for dev in devices("conversions_stand_in_for_literals") {
+        let x = dev.upload(&x32).unwrap();
+        let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
+        affine::launch(&dev, cfg(n), &mut out, &x, scale).unwrap();
+        let want: Vec<f32> = x32.iter().map(|x| (x * scale - 0.5 + 1.0).abs()).collect();
+        assert_eq!(out.download().unwrap(), want);
+        let x = dev.upload(&x64).unwrap();
+        let mut out = dev.upload(&vec![f64::NAN; n]).unwrap();
+        affine::launch::<f64>(&dev, cfg(n), &mut out, &x, scale).unwrap();
+        let want: Vec<f64> = x64.iter().map(|x| (x * scale as f64 - 0.5 + 1.0).abs()).collect();
+        assert_eq!(out.download().unwrap(), want);
+    }
+}
+
+
+fn mix_host<T>(x: T, y: T, k: u32) -> T
+where
+    T: Int + std::ops::BitXor<Output = T> + std::ops::BitAnd<Output = T> + std::ops::BitOr<Output = T> + std::ops::Not<Output = T>,
+{
+    let mut v = x.wrapping_mul(y).wrapping_add(x ^ y).wrapping_sub(x & !y);
+    v = v.wrapping_add(x.rotate_left(k)) | y.wrapping_shr(k);
+    v = v.wrapping_add(T::from_u32(x.count_ones() + y.leading_zeros()));
+    if y != T::zero() {
+        v = v ^ x.wrapping_div(y) ^ x.wrapping_rem(y);
+    }
+    v.wrapping_shl(y.to_u32()) ^ x.max(y).min(v).wrapping_mul(T::from_i32(-3))
+}
+
+fn check_mix<T>(dev: &Device, a: Vec<T>, b: Vec<T>, poison: T)
+where
+    T: Int + std::fmt::Debug + std::ops::BitXor<Output = T> + std::ops::BitAnd<Output = T> + std::ops::BitOr<Output = T> + std::ops::Not<Output = T>,
+{
+    let n = a.len();
+    let k = 7;
+    let (da, db) = (dev.upload(&a).unwrap(), dev.upload(&b).unwrap());
+    let mut out = dev.upload(&vec![poison; n]).unwrap();
+    mix::launch(dev, cfg(n), &mut out, &da, &db, k).unwrap();
+    let want: Vec<T> = a.iter().zip(&b).map(|(x, y)| mix_host(*x, *y, k)).collect();
+    assert_eq!(out.download().unwrap(), want, "{:?}", dev.backend());
+}
+
+#[test]
+fn int_kernel_is_bit_exact_for_u32_i64_u8_i16() {
+    let n = 777;
+    let mut rng = Rng::new(13);
+    let mut edge = |i: usize, r: u64| -> u64 { if i % 17 == 0 { u64::MAX - (i as u64 % 3) } else if i % 13 == 0 { 0 } else { r } };
+    let raw: Vec<(u64, u64)> = (0..n).map(|i| (edge(i, rng.next_u64()), edge(i + 5, rng.next_u64()))).collect();
+    for dev in devices("int_kernel_is_bit_exact_for_u32_i64_u8_i16") {
+        check_mix::<u32>(&dev, raw.iter().map(|p| p.0 as u32).collect(), raw.iter().map(|p| p.1 as u32).collect(), 0xDEAD_BEEF);
+        check_mix::<i64>(&dev, raw.iter().map(|p| p.0 as i64).collect(), raw.iter().map(|p| p.1 as i64).collect(), i64::MIN + 1);
+        check_mix::<u8>(&dev, raw.iter().map(|p| p.0 as u8).collect(), raw.iter().map(|p| p.1 as u8).collect(), 0xA5);
+        check_mix::<i16>(&dev, raw.iter().map(|p| p.0 as i16).collect(), raw.iter().map(|p| p.1 as i16).collect(), -12345);
+    }
+}
+
+#[test]
+fn const_generic_block_sum_two_sizes_in_one_program() {
+    let mut rng = Rng::new(14);
+    let x: Vec<u32> = (0..4096).map(|_| rng.next_u32()).collect();
+    let want = |b: usize| -> Vec<u32> {
+        x.chunks(b).map(|c| c.iter().fold(0u32, |s, v| s.wrapping_add(*v))).collect()
+    };
+    for dev in devices("const_generic_block_sum_two_sizes_in_one_program") {
+        let dx = dev.upload(&x).unwrap();
+        let mut s256 = dev.upload(&vec![0xFFFF_FFFFu32; 16]).unwrap();
+        block_sum::launch::<256>(&dev, LaunchConfig::new(16, 256), &mut s256, &dx).unwrap();
+        let mut s64 = dev.upload(&vec![0xFFFF_FFFFu32; 64]).unwrap();
+        block_sum::launch::<64>(&dev, LaunchConfig::new(64, 64), &mut s64, &dx).unwrap();
+        assert_eq!(s256.download().unwrap(), want(256));
+        assert_eq!(s64.download().unwrap(), want(64));
+    }
+}
+
+#[test]
+fn type_and_const_parameters_together() {
+    let mut rng = Rng::new(15);
+    let xi: Vec<i32> = (0..500).map(|_| rng.next_u32() as i32).collect();
+    let xf: Vec<f64> = (0..500).map(|_| rng.range_f64(-1e3, 1e3)).collect();
+    fn want<T: PartialOrd + Copy>(x: &[T], n: usize, poison: T) -> Vec<T> {
+        (0..x.len())
+            .map(|i| {
+                if i + n > x.len() {
+                    return poison;
+                }
+                x[i..i + n].iter().copied().fold(x[i], |m, v| if v > m { v } else { m })
+            })
+            .collect()
+    }
+    for dev in devices("type_and_const_parameters_together") {
+        let dx = dev.upload(&xi).unwrap();
+        let mut out = dev.upload(&vec![7i32; 500]).unwrap();
+        window_max::launch::<i32, 5>(&dev, cfg(500), &mut out, &dx).unwrap();
+        assert_eq!(out.download().unwrap(), want(&xi, 5, 7));
+        let dx = dev.upload(&xf).unwrap();
+        let mut out = dev.upload(&vec![0.5f64; 500]).unwrap();
+        window_max::launch::<f64, 3>(&dev, cfg(500), &mut out, &dx).unwrap();
+        assert_eq!(out.download().unwrap(), want(&xf, 3, 0.5));
+    }
+}
+
+#[test]
+fn nvrtc_compiles_every_instance() {
+    common::nvrtc_compiles(&[
+        ("axpy::<f16>", axpy::kernel::<f16>()),
+        ("axpy::<f32>", axpy::kernel::<f32>()),
+        ("axpy::<f64>", axpy::kernel::<f64>()),
+        ("affine::<f16>", affine::kernel::<f16>()),
+        ("affine::<f32>", affine::kernel::<f32>()),
+        ("affine::<f64>", affine::kernel::<f64>()),
+        ("mix::<i8>", mix::kernel::<i8>()),
+        ("mix::<i16>", mix::kernel::<i16>()),
+        ("mix::<i32>", mix::kernel::<i32>()),
+        ("mix::<i64>", mix::kernel::<i64>()),
+        ("mix::<isize>", mix::kernel::<isize>()),
+        ("mix::<u8>", mix::kernel::<u8>()),
+        ("mix::<u16>", mix::kernel::<u16>()),
+        ("mix::<u32>", mix::kernel::<u32>()),
+        ("mix::<u64>", mix::kernel::<u64>()),
+        ("mix::<usize>", mix::kernel::<usize>()),
+        ("block_sum::<64>", block_sum::kernel::<64>()),
+        ("block_sum::<256>", block_sum::kernel::<256>()),
+        ("window_max::<bool, 2>", window_max::kernel::<bool, 2>()),
+        ("window_max::<i32, 5>", window_max::kernel::<i32, 5>()),
+        ("window_max::<f16, 4>", window_max::kernel::<f16, 4>()),
+        ("window_max::<f64, 3>", window_max::kernel::<f64, 3>()),
+    ]);
+}
+
+#[test]
+fn each_instance_is_its_own_definition_built_once() {
+    // The same instance is the same definition (so the in-memory cache, keyed by its
+    // source's address, finds it); another instance is another, with its own entry.
+    assert!(std::ptr::eq(axpy::kernel::<f32>(), axpy::kernel::<f32>()));
+    assert!(!std::ptr::eq(axpy::kernel::<f32>(), axpy::kernel::<f64>()));
+    assert_ne!(axpy::kernel::<f32>().entry, axpy::kernel::<f64>().entry);
+    assert!(std::ptr::eq(block_sum::kernel::<64>(), block_sum::kernel::<64>()));
+    assert!(!std::ptr::eq(block_sum::kernel::<64>(), block_sum::kernel::<256>()));
+    // Const parameters reach the C as the constants' values, so the sources differ.
+    assert_ne!(block_sum::cuda_source::<64>(), block_sum::cuda_source::<256>());
+    assert!(axpy::cuda_source::<f64>().contains("double"));
+    assert!(!axpy::cuda_source::<f32>().contains("double* __restrict__ y"));
+}
