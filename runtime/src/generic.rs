@@ -24,6 +24,10 @@ mod sealed {
 /// A kernel generic over `T: Scalar` may copy `T` values, load and store them, and compare
 /// them (`==`, `!=`, `<`, ..., as `PartialEq`/`PartialOrd`); it has no arithmetic (`bool`
 /// has none). The macro compiles such a kernel for each of the 14 types.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a kernel scalar: `Scalar` covers bool, the integers, f16, f32 and f64",
+    label = "not one of `Scalar`'s types"
+)]
 pub trait Scalar: KernelScalar + PartialEq + PartialOrd + Debug + sealed::Sealed {}
 
 /// The numbers' conversions, with Rust's `as` semantics, shared by [`Float`] and [`Int`]:
@@ -105,6 +109,10 @@ macro_rules! conversions {
 /// `T::one()`, `T::from_f32(v)`, ..., `x.to_f32()`, ..., each Rust's `as`). The math
 /// methods (`sqrt`, `min`, ...) are not offered: `f16` has none in kernels; convert
 /// (`T::from_f32(x.to_f32().sqrt())`) or write the kernel for `f32`/`f64`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a float: `Float` covers f16, f32 and f64",
+    label = "not one of `Float`'s types"
+)]
 pub trait Float:
     Scalar
     + GpuOps
@@ -125,6 +133,10 @@ pub trait Float:
 /// concrete kernels), `& | ^ !`, `<< >>` (the amount masked to the width), comparisons,
 /// `min`/`max`/`clamp` (from `Ord`), the methods below (Rust's, bit-exact on the GPU) and
 /// the conversions (`T::zero()`, `T::from_u32(v)`, `x.to_usize()`, ..., each Rust's `as`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an integer: `Int` covers i8, i16, i32, i64, isize, u8, u16, u32, u64 and usize",
+    label = "not one of `Int`'s types"
+)]
 pub trait Int: Scalar + Ord + GpuOps + GpuBits + AsNum {
     conversions!();
     /// `self.wrapping_add(rhs)`.

@@ -68,9 +68,29 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
             .collect();
     }
     let base: Vec<Scalar> = g.types.iter().map(|t| t.bound.representatives().0).collect();
+    // The representatives first (the base and, per parameter, the base with that one
+    // changed): they give the simulator body's types, and a literal typed `T` is reported
+    // as such before another instance reports it in its own words.
+    let reps: Vec<Vec<Scalar>> = std::iter::once(base.clone())
+        .chain(g.types.iter().enumerate().map(|(k, t)| {
+            let mut alt = base.clone();
+            alt[k] = t.bound.representatives().1;
+            alt
+        }))
+        .collect();
+    combos.sort_by_key(|c| !reps.contains(c));
     let mut instances = Vec::new();
     let mut base_fn = None;
     for scalars in combos {
+        if instances.len() == reps.len() {
+            // The representatives passed: the generic types, and their literal rule.
+            let Some(f) = base_fn.as_mut() else {
+                return internal("no base instance");
+            };
+            if let Err(errors) = generic_view(f, item, &g, &base, &mut instances) {
+                return errors;
+            }
+        }
         let suffix: Vec<&str> = scalars.iter().map(|s| s.rust_name()).collect();
         let name = if suffix.is_empty() {
             item.sig.ident.clone()
@@ -90,18 +110,38 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
         }
     }
     let Some(mut f) = base_fn else {
-        return quote!(compile_error!("internal error in #[gpu_kernel]: no base instance (this is a warpspeed bug)"););
+        return internal("no base instance");
     };
-    f.name = item.sig.ident.clone();
-    let Some(b) = generic_types(&g, &base, &mut instances) else {
-        return quote!(compile_error!("internal error in #[gpu_kernel]: an instance is missing (this is a warpspeed bug)"););
-    };
-    let cx = Ctxt::new();
-    literals(&cx, &f, &instances[b].types, &g);
-    if let Err(errors) = cx.check() {
-        return errors;
+    if instances.len() == reps.len() {
+        if let Err(errors) = generic_view(&mut f, item, &g, &base, &mut instances) {
+            return errors;
+        }
     }
+    let b = 0;
     crate::emit::host::generic_module(&f, &instances[b].types, &g, &instances)
+}
+
+fn internal(what: &str) -> TokenStream {
+    let msg = format!("internal error in #[gpu_kernel]: {what} (this is a warpspeed bug: please report it with the kernel that caused it)");
+    quote!(compile_error!(#msg);)
+}
+
+/// Turns the base instance (`instances[0]`, `f`) into the generic view the simulator body
+/// is written from: its name the user's, its types marked; and checks the literal rule.
+fn generic_view(
+    f: &mut Function,
+    item: &syn::ItemFn,
+    g: &params::Generics,
+    base: &[Scalar],
+    instances: &mut [Instance],
+) -> Result<(), TokenStream> {
+    f.name = item.sig.ident.clone();
+    if generic_types(g, base, instances) != Some(0) {
+        return Err(internal("an instance is missing"));
+    }
+    let cx = Ctxt::new();
+    literals(&cx, f, &instances[0].types, g);
+    cx.check()
 }
 
 /// Parse, check and type one instance (as `expand` does a concrete function).
@@ -148,12 +188,15 @@ fn instance_failed(
             format!("`{}` covers {}", t.bound.name(), names.join(", "))
         })
         .collect();
-    let msg = format!(
+    let mut msg = format!(
         "`{}` does not compile with {}: a generic kernel is compiled for every type of its bounds ({}), and the errors here are this instance's",
         item.sig.ident,
         which.join(", "),
         bounds.join("; ")
     );
+    if scalars.contains(&Scalar::F16) {
+        msg.push_str(". `f16` has no `as` and no math methods in kernels: convert with `T::from_f32(..)`/`x.to_f32()` (e.g. `T::from_f32(x.to_f32().sqrt())`)");
+    }
     let at = g.types.first().map_or(item.sig.ident.span(), |t| t.name.span());
     let note = syn::Error::new(at, msg).to_compile_error();
     quote!(#errors #note)

@@ -1,0 +1,6 @@
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui/generics/*.rs");
+    t.compile_fail("tests/ui/unsupported-syntax/generics.rs");
+}
