@@ -28,6 +28,15 @@ fn affine<T: Float>(out: &mut [T], x: &[T], scale: f32) {
     }
 }
 
+/// What `Float` leaves out (f16 has no math methods in kernels), through the conversions.
+#[gpu_kernel]
+fn root<T: Float>(out: &mut [T], x: &[T]) {
+    let i = grid_1d();
+    if i < out.len() {
+        out[i] = T::from_f32(x[i].to_f32().sqrt());
+    }
+}
+
 /// Integer arithmetic wraps, shifts mask, bit operations and the `Int` methods: bit-exact
 /// with Rust for every instance launched.
 #[gpu_kernel]
@@ -86,6 +95,48 @@ fn window_max<T: Scalar, const N: usize>(out: &mut [T], x: &[T]) {
     }
 }
 
+/// A generic device function: one C overload per type, picked by the arguments' types.
+#[gpu_device]
+fn lerp<T: Float>(a: T, b: T, t: T) -> T {
+    a + (b - a) * t
+}
+
+#[gpu_device]
+fn sum3<T: Int>(v: &[T], i: usize) -> T {
+    v[i] + v[i + 1] + v[i + 2]
+}
+
+/// Calls the generic device functions from a generic kernel (inferred and turbofish).
+#[gpu_kernel]
+fn blend<T: Float>(out: &mut [T], a: &[T], b: &[T]) {
+    let i = grid_1d();
+    if i < out.len() {
+        let quarter: T = T::from_f32(0.25);
+        let x: T = lerp(a[i], b[i], quarter);
+        let y: T = lerp::<T>(x, b[i], T::from_f32(0.5));
+        out[i] = y;
+    }
+}
+
+/// ... and from concrete kernels (the f32 and the u16 instances).
+#[gpu_kernel]
+fn blend_f32(out: &mut [f32], a: &[f32], b: &[f32]) {
+    let i = grid_1d();
+    if i < out.len() {
+        let x: f32 = lerp(a[i], b[i], 0.25f32);
+        out[i] = lerp::<f32>(x, b[i], 0.5f32);
+    }
+}
+
+#[gpu_kernel]
+fn window_u16(out: &mut [u16], v: &[u16]) {
+    let i = grid_1d();
+    if i + 2 < v.len() {
+        let s: u16 = sum3(v, i);
+        out[i] = s;
+    }
+}
+
 fn cfg(n: usize) -> LaunchConfig {
     LaunchConfig::new(n.div_ceil(64) as u32, 64)
 }
@@ -123,6 +174,28 @@ fn axpy_f32_f64_f16_inferred_and_named() {
         let want: Vec<f16> = x16.iter().zip(&y16).map(|(x, y)| a * *x + *y).collect();
         let got = y.download().unwrap();
         assert!(got.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+}
+
+#[test]
+fn math_through_f32_for_every_float() {
+    let n = 200;
+    let mut rng = Rng::new(17);
+    let x32: Vec<f32> = (0..n).map(|_| rng.range_f32(0.0, 1000.0)).collect();
+    let x16: Vec<f16> = x32.iter().map(|v| f16::from_f32(*v)).collect();
+    let x64: Vec<f64> = x32.iter().map(|v| *v as f64 * 1.000_000_1).collect();
+    for dev in devices("math_through_f32_for_every_float") {
+        let x = dev.upload(&x16).unwrap();
+        let mut out = dev.upload(&vec![f16::NAN; n]).unwrap();
+        root::launch(&dev, cfg(n), &mut out, &x).unwrap();
+        let want: Vec<u16> = x16.iter().map(|v| f16::from_f32(v.to_f32().sqrt()).to_bits()).collect();
+        let got: Vec<u16> = out.download().unwrap().iter().map(|v| v.to_bits()).collect();
+        assert_eq!(got, want);
+        let x = dev.upload(&x64).unwrap();
+        let mut out = dev.upload(&vec![f64::NAN; n]).unwrap();
+        root::launch(&dev, cfg(n), &mut out, &x).unwrap();
+        let want: Vec<f64> = x64.iter().map(|v| (*v as f32).sqrt() as f64).collect();
+        assert_eq!(out.download().unwrap(), want);
     }
 }
 
@@ -178,7 +251,7 @@ where
 fn int_kernel_is_bit_exact_for_u32_i64_u8_i16() {
     let n = 777;
     let mut rng = Rng::new(13);
-    let mut edge = |i: usize, r: u64| -> u64 { if i % 17 == 0 { u64::MAX - (i as u64 % 3) } else if i % 13 == 0 { 0 } else { r } };
+    let edge = |i: usize, r: u64| -> u64 { if i % 17 == 0 { u64::MAX - (i as u64 % 3) } else if i % 13 == 0 { 0 } else { r } };
     let raw: Vec<(u64, u64)> = (0..n).map(|i| (edge(i, rng.next_u64()), edge(i + 5, rng.next_u64()))).collect();
     for dev in devices("int_kernel_is_bit_exact_for_u32_i64_u8_i16") {
         check_mix::<u32>(&dev, raw.iter().map(|p| p.0 as u32).collect(), raw.iter().map(|p| p.1 as u32).collect(), 0xDEAD_BEEF);
@@ -234,8 +307,60 @@ fn type_and_const_parameters_together() {
 }
 
 #[test]
+fn generic_device_functions_from_generic_and_concrete_kernels() {
+    let n = 400;
+    let mut rng = Rng::new(16);
+    let a64: Vec<f64> = (0..n).map(|_| rng.range_f64(-100.0, 100.0)).collect();
+    let b64: Vec<f64> = (0..n).map(|_| rng.range_f64(-100.0, 100.0)).collect();
+    let a32: Vec<f32> = a64.iter().map(|v| *v as f32).collect();
+    let b32: Vec<f32> = b64.iter().map(|v| *v as f32).collect();
+    let a16: Vec<f16> = a64.iter().map(|v| f16::from_f64(*v)).collect();
+    let b16: Vec<f16> = b64.iter().map(|v| f16::from_f64(*v)).collect();
+    let v16: Vec<u16> = (0..n).map(|_| rng.next_u32() as u16).collect();
+    fn lerp_host<T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T>>(a: T, b: T, t: T) -> T {
+        a + (b - a) * t
+    }
+    for dev in devices("generic_device_functions_from_generic_and_concrete_kernels") {
+        let (da, db) = (dev.upload(&a64).unwrap(), dev.upload(&b64).unwrap());
+        let mut out = dev.upload(&vec![f64::NAN; n]).unwrap();
+        blend::launch(&dev, cfg(n), &mut out, &da, &db).unwrap();
+        let want: Vec<f64> = a64.iter().zip(&b64).map(|(a, b)| lerp_host(lerp_host(*a, *b, 0.25), *b, 0.5)).collect();
+        assert_eq!(out.download().unwrap(), want);
+
+        let (da, db) = (dev.upload(&a16).unwrap(), dev.upload(&b16).unwrap());
+        let mut out = dev.upload(&vec![f16::NAN; n]).unwrap();
+        blend::launch(&dev, cfg(n), &mut out, &da, &db).unwrap();
+        let (q, h) = (f16::from_f32(0.25), f16::from_f32(0.5));
+        let want: Vec<f16> = a16.iter().zip(&b16).map(|(a, b)| lerp_host(lerp_host(*a, *b, q), *b, h)).collect();
+        let got = out.download().unwrap();
+        assert!(got.iter().zip(&want).all(|(g, w)| g.to_bits() == w.to_bits()));
+
+        let (da, db) = (dev.upload(&a32).unwrap(), dev.upload(&b32).unwrap());
+        let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
+        blend_f32::launch(&dev, cfg(n), &mut out, &da, &db).unwrap();
+        let want: Vec<f32> = a32.iter().zip(&b32).map(|(a, b)| lerp_host(lerp_host(*a, *b, 0.25), *b, 0.5)).collect();
+        assert_eq!(out.download().unwrap(), want);
+
+        let dv = dev.upload(&v16).unwrap();
+        let mut out = dev.upload(&vec![0xBEEFu16; n]).unwrap();
+        window_u16::launch(&dev, cfg(n), &mut out, &dv).unwrap();
+        let want: Vec<u16> = (0..n)
+            .map(|i| if i + 2 < n { v16[i].wrapping_add(v16[i + 1]).wrapping_add(v16[i + 2]) } else { 0xBEEF })
+            .collect();
+        assert_eq!(out.download().unwrap(), want);
+    }
+}
+
+#[test]
 fn nvrtc_compiles_every_instance() {
     common::nvrtc_compiles(&[
+        ("root::<f16>", root::kernel::<f16>()),
+        ("root::<f64>", root::kernel::<f64>()),
+        ("blend::<f16>", blend::kernel::<f16>()),
+        ("blend::<f32>", blend::kernel::<f32>()),
+        ("blend::<f64>", blend::kernel::<f64>()),
+        ("blend_f32", &blend_f32::KERNEL),
+        ("window_u16", &window_u16::KERNEL),
         ("axpy::<f16>", axpy::kernel::<f16>()),
         ("axpy::<f32>", axpy::kernel::<f32>()),
         ("axpy::<f64>", axpy::kernel::<f64>()),

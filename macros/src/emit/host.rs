@@ -740,7 +740,9 @@ impl RustWriter<'_> {
                     }
                 });
                 let ctx = hyg("__ctx");
-                let call = quote_spanned!(span=> #p::__sim(#ctx, #(#args),*).await);
+                // A generic device function named with a turbofish: its `__sim` takes them.
+                let turbofish = generic::turbofish(path);
+                let call = quote_spanned!(span=> #p::__sim #turbofish (#ctx, #(#args),*).await);
                 match t {
                     Ty::Unit | Ty::Never | Ty::Var(_) => call,
                     t => {

@@ -44,7 +44,9 @@ fn merge_scalar(c: Scalar, b: Scalar, a: Scalar, name: &'static str) -> Scalar {
     }
 }
 
-fn merge(c: &Ty, b: &Ty, a: &Ty, name: &'static str) -> Ty {
+/// `c` (a type of the base instance), with `T` where the base's `b` and the other
+/// instance's `a` differ.
+pub fn merge(c: &Ty, b: &Ty, a: &Ty, name: &'static str) -> Ty {
     let m = |c: Scalar, b: Scalar, a: Scalar| merge_scalar(c, b, a, name);
     match (c, b, a) {
         (Ty::Scalar(c), Ty::Scalar(b), Ty::Scalar(a)) => Ty::Scalar(m(*c, *b, *a)),

@@ -8,6 +8,7 @@
 //! generic Rust function: its types come from two instances that differ in one parameter
 //! (`diff`), `T` where they differ. docs/language.md ("Generics") has the decisions.
 
+pub mod device;
 pub mod diff;
 pub mod params;
 pub mod subst;
@@ -34,24 +35,22 @@ pub struct Instance {
     pub scalars: Vec<Scalar>,
     pub types: Types,
     pub c: CFunction,
+    /// A device function's return type.
+    pub ret: Option<Ty>,
 }
 
 /// The expansion of a generic `#[gpu_kernel]`.
 pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> TokenStream {
-    if kind == FnKind::Device {
-        cx.error_spanned_by(
-            &item.sig.generics,
-            "generic #[gpu_device] functions are not supported yet: make the kernel generic and the device function concrete, or write one device function per type",
-        );
-        return cx.fail("parser");
-    }
     let Some(g) = params::parse(&cx, &item.sig.generics) else {
-        return cx.fail("parser");
+        return failed(cx.fail("parser"), item, kind);
     };
     let names: Vec<Ident> = g.types.iter().map(|t| t.name.clone()).collect();
     subst::check(&cx, item, &names);
+    if kind == FnKind::Device {
+        device::check(&cx, item, &g);
+    }
     if let Err(errors) = cx.check() {
-        return errors;
+        return failed(errors, item, kind);
     }
     // Every combination of the bounds' types, the first parameter varying slowest.
     let mut combos: Vec<Vec<Scalar>> = vec![Vec::new()];
@@ -88,11 +87,12 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
                 return internal("no base instance");
             };
             if let Err(errors) = generic_view(f, item, &g, &base, &mut instances) {
-                return errors;
+                return failed(errors, item, kind);
             }
         }
         let suffix: Vec<&str> = scalars.iter().map(|s| s.rust_name()).collect();
-        let name = if suffix.is_empty() {
+        // A device function's instances are overloads of one C name (`generics::device`).
+        let name = if suffix.is_empty() || kind == FnKind::Device {
             item.sig.ident.clone()
         } else {
             format_ident!("{}__{}", item.sig.ident, suffix.join("_"))
@@ -101,12 +101,13 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
         match analyse(&inst, kind, &options) {
             Ok((f, types)) => {
                 let c = crate::emit::cuda::write_function(&f, &types);
+                let ret = f.ret.as_ref().map(|(t, _)| t.clone());
                 if scalars == base {
                     base_fn = Some(f);
                 }
-                instances.push(Instance { scalars, types, c });
+                instances.push(Instance { scalars, types, c, ret });
             }
-            Err(errors) => return instance_failed(errors, &g, &scalars, item),
+            Err(errors) => return failed(instance_failed(errors, &g, &scalars, item), item, kind),
         }
     }
     let Some(mut f) = base_fn else {
@@ -114,11 +115,20 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
     };
     if instances.len() == reps.len() {
         if let Err(errors) = generic_view(&mut f, item, &g, &base, &mut instances) {
-            return errors;
+            return failed(errors, item, kind);
         }
     }
-    let b = 0;
-    crate::emit::host::generic_module(&f, &instances[b].types, &g, &instances)
+    crate::emit::host::generic_module(&f, &instances[0].types, &g, &instances)
+}
+
+/// The errors, and for a device function a stub its callers' simulator bodies still find
+/// (their errors are then this function's, not a missing internal name).
+fn failed(errors: TokenStream, item: &syn::ItemFn, kind: FnKind) -> TokenStream {
+    if kind == FnKind::Kernel {
+        return errors;
+    }
+    let stub = device::stub(item);
+    quote!(#errors #stub)
 }
 
 fn internal(what: &str) -> TokenStream {
@@ -138,6 +148,19 @@ fn generic_view(
     f.name = item.sig.ident.clone();
     if generic_types(g, base, instances) != Some(0) {
         return Err(internal("an instance is missing"));
+    }
+    // The return type, `T` where the representatives' differ.
+    if let Some((ret, _)) = f.ret.as_mut() {
+        let snapshot = ret.clone();
+        for (k, t) in g.types.iter().enumerate() {
+            let name: &'static str = Box::leak(t.name.to_string().into_boxed_str());
+            let mut want = base.to_vec();
+            want[k] = t.bound.representatives().1;
+            let alt = instances.iter().find(|i| i.scalars == want);
+            if let Some(alt) = alt.and_then(|i| i.ret.as_ref()) {
+                *ret = diff::merge(ret, &snapshot, alt, name);
+            }
+        }
     }
     let cx = Ctxt::new();
     literals(&cx, f, &instances[0].types, g);

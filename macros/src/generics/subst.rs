@@ -104,6 +104,17 @@ fn type_param(t: &syn::Type, params: &[Ident]) -> Option<usize> {
     params.iter().position(|n| n == id)
 }
 
+/// The generic arguments of a call of a device function (`lerp::<T>(..)`); not of the
+/// intrinsics that take types (`dynamic_shared::<T>()`), which are the kernel's own.
+fn turbofish_of_call(e: &mut syn::Expr) -> Option<&mut syn::PathArguments> {
+    let syn::Expr::Call(call) = e else { return None };
+    let syn::Expr::Path(p) = &mut *call.func else { return None };
+    let last = p.path.segments.last_mut()?;
+    let intrinsic = ["dynamic_shared", "tiled_partition"].contains(&last.ident.to_string().as_str());
+    (!intrinsic && matches!(last.arguments, syn::PathArguments::AngleBracketed(_)))
+        .then_some(&mut last.arguments)
+}
+
 fn scalar_type(s: Scalar, span: Span) -> syn::Type {
     let id = Ident::new(s.rust_name(), span);
     syn::parse_quote!(#id)
@@ -145,8 +156,14 @@ impl VisitMut for Subst<'_> {
     }
 
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        // A generic device function's turbofish (`lerp::<T>(..)`) stays as written: the
+        // simulator body (written from an instance) passes it on, and the C ignores it.
+        let kept = turbofish_of_call(e).map(std::mem::take);
         // Inner expressions first: `T::from_f32(x.to_f32())` rewrites both.
         syn::visit_mut::visit_expr_mut(self, e);
+        if let (Some(kept), Some(slot)) = (kept, turbofish_of_call(e)) {
+            *slot = kept;
+        }
         match e {
             syn::Expr::Call(call) => {
                 let syn::Expr::Path(p) = &*call.func else { return };

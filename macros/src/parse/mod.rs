@@ -513,11 +513,19 @@ impl<'a> Parser<'a> {
                 }
                 let last = path.segments.last()?;
                 if let syn::PathArguments::AngleBracketed(g) = &last.arguments {
-                    return self.unsupported(
-                        g,
-                        "generic arguments on calls are",
-                        "device functions are not generic yet",
-                    );
+                    // A generic device function's types (`lerp::<f32>(..)`): the simulator
+                    // body passes them on; the C picks the overload by the arguments.
+                    let types_only = g
+                        .args
+                        .iter()
+                        .all(|a| matches!(a, syn::GenericArgument::Type(_)));
+                    if !types_only || intrinsic_of(path).is_some() {
+                        return self.unsupported(
+                            g,
+                            "generic arguments on this call are",
+                            "name the types of a generic #[gpu_device] function only (`lerp::<f32>(..)`)",
+                        );
+                    }
                 }
                 match intrinsic_of(path) {
                     Some(i) => {

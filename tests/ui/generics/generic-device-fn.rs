@@ -1,8 +1,15 @@
 use warpspeed::prelude::*;
 
+// A call picks a generic device function's instance by its arguments' types: `T` must be
+// a parameter's type.
 #[gpu_device]
-fn twice<T: Float>(x: T) -> T {
-    x + x
+fn zero<T: Float>(n: u32) -> T {
+    T::zero()
+}
+
+#[gpu_device]
+fn nth<const N: usize>(x: &[f32]) -> f32 {
+    x[N]
 }
 
 fn main() {}

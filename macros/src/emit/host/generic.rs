@@ -88,6 +88,17 @@ pub(super) fn shift_amount(op: BinOp, t: &Ty, v: TokenStream) -> TokenStream {
     }
 }
 
+/// `::<f32>` of a call `scale::<f32>(..)`, for the callee's `__sim`.
+pub(super) fn turbofish(path: &syn::Path) -> TokenStream {
+    match path.segments.last().map(|s| &s.arguments) {
+        Some(syn::PathArguments::AngleBracketed(a)) => {
+            let args = &a.args;
+            quote!(::<#args>)
+        }
+        _ => quote!(),
+    }
+}
+
 /// `-x` and `!x` on a `T`.
 pub(super) fn unary(op: UnOp, v: TokenStream, span: Span) -> TokenStream {
     match op {
@@ -120,6 +131,9 @@ pub(crate) fn generic_module(
 }
 
 fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instance]) -> TokenStream {
+    if f.kind == FnKind::Device {
+        return device_module(f, types, g, instances);
+    }
     let name = &f.name;
     let vis = &f.vis;
     let docs = &f.docs;
@@ -222,6 +236,64 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
             }
 
             #kernel_items
+            #sim
+        }
+    }
+}
+
+/// `<T: ::warpspeed::Float, const B: usize>`, in the order written.
+fn decl(g: &Generics) -> TokenStream {
+    let items = g.order.iter().map(|r| match *r {
+        GenericRef::Type(i) => {
+            let (n, b) = (&g.types[i].name, Ident::new(g.types[i].bound.name(), Span::call_site()));
+            quote!(#n: ::warpspeed::#b)
+        }
+        GenericRef::Const(i) => {
+            let (n, t) = (&g.consts[i].name, &g.consts[i].ty);
+            quote!(const #n: #t)
+        }
+    });
+    quote!(<#(#items),*>)
+}
+
+/// A generic device function's module: one `ITEM` holding every instance, each a C++
+/// overload of the function's C name (`generics::device`), those whose C coincides once;
+/// and the generic simulator body its callers' bodies call.
+fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instance]) -> TokenStream {
+    let (name, vis, docs) = (&f.name, &f.vis, &f.docs);
+    let rust_name = name.to_string();
+    let mut seen: Vec<&str> = Vec::new();
+    let (mut prototypes, mut definitions) = (String::new(), String::new());
+    for inst in instances {
+        if seen.contains(&inst.c.prototype.as_str()) {
+            continue;
+        }
+        seen.push(&inst.c.prototype);
+        prototypes.push_str(&inst.c.prototype);
+        prototypes.push('\n');
+        definitions.push_str(&inst.c.definition);
+        definitions.push('\n');
+    }
+    let definition = with_file(&definitions);
+    let deps = device_deps(&f.body);
+    let (consts_fn, consts) = consts_fn(&instances[0].types);
+    let sim = sim_fn_with(f, types, decl(g));
+    let what = format!("The generic device function `{rust_name}`, callable from kernels: one C overload per instance.");
+    quote! {
+        #(#docs)*
+        #[doc = ""]
+        #[doc = #what]
+        #[allow(dead_code, non_snake_case, clippy::all)]
+        #vis mod #name {
+            /// The CUDA C of every instance of this function.
+            pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
+                rust_name: #rust_name,
+                prototype: #prototypes,
+                definition: #definition,
+                deps: &[#(&#deps::ITEM),*],
+                consts: #consts,
+            };
+            #consts_fn
             #sim
         }
     }

@@ -1,0 +1,70 @@
+//! Generic `#[gpu_device]` functions: `fn scale<T: Float>(a: T, x: T) -> T`.
+//!
+//! Each instance is a C++ overload of the one C name (`scale(float, float)`,
+//! `scale(double, double)`, ...), so a caller's C, which cannot know the callee's
+//! signature, calls `scale(a, x)` and the C++ compiler picks the instance from the
+//! arguments' types, as rustc infers `T` from them in the simulator body. Instances whose C
+//! types coincide (`u64` and `usize` are both `unsigned long long`, and compute alike) are
+//! one overload. So that the overloads differ, every type parameter must be the type (or
+//! element type) of a parameter. Const parameters are refused for now.
+
+use super::params::Generics;
+use crate::ctxt::Ctxt;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// What a generic device function must satisfy beyond a kernel's rules.
+pub fn check(cx: &Ctxt, item: &syn::ItemFn, g: &Generics) {
+    for c in &g.consts {
+        cx.error_spanned_by(
+            &c.name,
+            "const parameters of a #[gpu_device] function are not supported yet: pass the value as a parameter, or make the kernel generic over it",
+        );
+    }
+    for t in &g.types {
+        let in_params = item.sig.inputs.iter().any(|arg| match arg {
+            syn::FnArg::Typed(pt) => mentions(&pt.ty, &t.name),
+            syn::FnArg::Receiver(_) => false,
+        });
+        if !in_params {
+            cx.error_spanned_by(
+                &t.name,
+                format!("`{}` must be the type of a parameter (`x: {0}`, `x: &[{0}]`): a call picks the instance from its arguments' types", t.name),
+            );
+        }
+    }
+}
+
+fn mentions(t: &syn::Type, name: &proc_macro2::Ident) -> bool {
+    struct Find<'a>(&'a proc_macro2::Ident, bool);
+    impl syn::visit::Visit<'_> for Find<'_> {
+        fn visit_path(&mut self, p: &syn::Path) {
+            if p.is_ident(self.0) {
+                self.1 = true;
+            }
+            syn::visit::visit_path(self, p);
+        }
+    }
+    let mut f = Find(name, false);
+    syn::visit::Visit::visit_type(&mut f, t);
+    f.1
+}
+
+/// After an error: the module with an empty item and a simulator entry any call fits.
+pub fn stub(item: &syn::ItemFn) -> TokenStream {
+    let (name, vis) = (&item.sig.ident, &item.vis);
+    let generics: Vec<_> = (0..item.sig.inputs.len())
+        .map(|i| format_ident!("A{}", i))
+        .collect();
+    quote! {
+        #[allow(dead_code, unused_variables)]
+        #vis mod #name {
+            pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
+                rust_name: "", prototype: "", definition: "", deps: &[], consts: None,
+            };
+            pub async fn __sim<R, #(#generics),*>(_: &::warpspeed::__private::ThreadCtx<'_>, #(_: #generics),*) -> R {
+                unreachable!()
+            }
+        }
+    }
+}
