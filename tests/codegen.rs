@@ -366,6 +366,24 @@ mod kernels {
             out[y * w + x] = pairs(v, m);
         }
     }
+
+    /// A generic device function: one C++ overload per type of its bound.
+    #[gpu_device]
+    pub fn generic_lerp<T: Float>(a: T, b: T, t: T) -> T {
+        a + (b - a) * t
+    }
+
+    /// A generic kernel: one C entry per type (`generics_uf16`), the const parameter's
+    /// value given to the C as its constant's macro when the instance is assembled.
+    #[gpu_kernel]
+    pub fn generics<T: Float, const N: usize>(out: &mut [T], x: &[T]) {
+        let tile = SharedArray::<T, N>::new();
+        let (i, t) = (grid_1d(), thread_idx().x as usize);
+        tile[t] = x[i];
+        sync_threads();
+        let w: T = generic_lerp(tile[t], tile[N - 1 - t], T::from_f32(0.5));
+        out[i] = w * T::from_usize(N) + T::one();
+    }
 }
 
 use kernels::*;
@@ -390,6 +408,8 @@ fn all() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
         ("warp_functions", &warp_functions::KERNEL),
         ("atomics", &atomics::KERNEL),
         ("declared_lengths", &declared_lengths::KERNEL),
+        ("generics_f16_32", generics::kernel::<warpspeed::f16, 32>()),
+        ("generics_f64_64", generics::kernel::<f64, 64>()),
     ]
 }
 

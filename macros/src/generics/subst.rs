@@ -115,6 +115,32 @@ fn turbofish_of_call(e: &mut syn::Expr) -> Option<&mut syn::PathArguments> {
         .then_some(&mut last.arguments)
 }
 
+/// `0.5` as `0.5f32` where the argument's type is `f32` (`-0.5`, `2` as `2i32` likewise):
+/// a literal Rust would give that type, written with it. `None` for anything else.
+fn typed_literal(e: &syn::Expr, ty: Scalar) -> Option<proc_macro2::TokenStream> {
+    let (neg, lit) = match e {
+        syn::Expr::Lit(l) => (false, &l.lit),
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
+            syn::Expr::Lit(l) => (true, &l.lit),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let suffix = ty.rust_name();
+    let minus = if neg { quote::quote!(-) } else { quote::quote!() };
+    match lit {
+        syn::Lit::Float(f) if ty.is_float() && (f.suffix().is_empty() || f.suffix() == suffix) => {
+            let l = syn::LitFloat::new(&format!("{}{suffix}", f.base10_digits()), f.span());
+            Some(quote::quote!((#minus #l)))
+        }
+        syn::Lit::Int(i) if ty.is_int() && (i.suffix().is_empty() || i.suffix() == suffix) => {
+            let l = syn::LitInt::new(&format!("{}{suffix}", i.base10_digits()), i.span());
+            Some(quote::quote!((#minus #l)))
+        }
+        _ => None,
+    }
+}
+
 fn scalar_type(s: Scalar, span: Span) -> syn::Type {
     let id = Ident::new(s.rust_name(), span);
     syn::parse_quote!(#id)
@@ -129,7 +155,11 @@ impl Subst<'_> {
     fn from(&self, to: Scalar, arg_ty: Scalar, arg: &syn::Expr, span: Span) -> syn::Expr {
         let a = Ident::new(arg_ty.rust_name(), span);
         let v = Ident::new("ws_generic_value", span);
-        let typed = quote_spanned!(span=> ({ let #v: #a = #arg; #v }));
+        // A literal takes the type as its suffix; anything else through a typed `let`.
+        let typed = match typed_literal(arg, arg_ty) {
+            Some(lit) => lit,
+            None => quote_spanned!(span=> ({ let #v: #a = #arg; #v })),
+        };
         let tokens = if to == Scalar::F16 {
             match arg_ty {
                 Scalar::F32 => quote_spanned!(span=> f16::from_f32(#typed)),
