@@ -137,6 +137,31 @@ fn window_u16(out: &mut [u16], v: &[u16]) {
     }
 }
 
+/// Printing a `T` prints what its instance prints (`%g` for a float).
+#[gpu_kernel]
+fn show<T: Scalar>(x: &[T]) {
+    let i = grid_1d();
+    if i < x.len() {
+        gpu_print!("[{}] [{:7}]\n", x[i], x[i]);
+    }
+}
+
+#[gpu_kernel]
+fn show_f32(x: &[f32]) {
+    let i = grid_1d();
+    if i < x.len() {
+        gpu_print!("[{}] [{:7}]\n", x[i], x[i]);
+    }
+}
+
+#[gpu_kernel]
+fn show_bool(x: &[bool]) {
+    let i = grid_1d();
+    if i < x.len() {
+        gpu_print!("[{}] [{:7}]\n", x[i], x[i]);
+    }
+}
+
 fn cfg(n: usize) -> LaunchConfig {
     LaunchConfig::new(n.div_ceil(64) as u32, 64)
 }
@@ -356,6 +381,9 @@ fn nvrtc_compiles_every_instance() {
     common::nvrtc_compiles(&[
         ("root::<f16>", root::kernel::<f16>()),
         ("root::<f64>", root::kernel::<f64>()),
+        ("show::<bool>", show::kernel::<bool>()),
+        ("show::<f16>", show::kernel::<f16>()),
+        ("show::<u64>", show::kernel::<u64>()),
         ("blend::<f16>", blend::kernel::<f16>()),
         ("blend::<f32>", blend::kernel::<f32>()),
         ("blend::<f64>", blend::kernel::<f64>()),
@@ -399,4 +427,25 @@ fn each_instance_is_its_own_definition_built_once() {
     assert_ne!(block_sum::cuda_source::<64>(), block_sum::cuda_source::<256>());
     assert!(axpy::cuda_source::<f64>().contains("double"));
     assert!(!axpy::cuda_source::<f32>().contains("double* __restrict__ y"));
+}
+
+#[test]
+fn printing_a_type_parameter_prints_as_its_instance() {
+    use warpspeed::__private::capture_sim_prints;
+    let dev = Device::simulator();
+    let f = dev.upload(&[1.5f32, 1e20, -0.0, 3.0]).unwrap();
+    let b = dev.upload(&[true, false]).unwrap();
+    let cfg1 = LaunchConfig::new(1, 1);
+    let (_, generic) = capture_sim_prints(|| {
+        show::launch(&dev, cfg1, &f).unwrap();
+        show::launch(&dev, cfg1, &b).unwrap();
+        dev.synchronize().unwrap();
+    });
+    let (_, concrete) = capture_sim_prints(|| {
+        show_f32::launch(&dev, cfg1, &f).unwrap();
+        show_bool::launch(&dev, cfg1, &b).unwrap();
+        dev.synchronize().unwrap();
+    });
+    assert_eq!(generic, concrete);
+    assert_eq!(generic, "[1.5] [    1.5]\n[true] [true   ]\n");
 }

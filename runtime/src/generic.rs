@@ -28,7 +28,15 @@ mod sealed {
     message = "`{Self}` is not a kernel scalar: `Scalar` covers bool, the integers, f16, f32 and f64",
     label = "not one of `Scalar`'s types"
 )]
-pub trait Scalar: KernelScalar + PartialEq + PartialOrd + Debug + sealed::Sealed {}
+pub trait Scalar: KernelScalar + PartialEq + PartialOrd + Debug + GpuPrint + sealed::Sealed {}
+
+/// A value as `gpu_print!("{:w}", x)` prints it on the GPU: a float as C's `%g` and an
+/// integer right-aligned in `width`, a bool as text, left-aligned. Not an API: the
+/// generic simulator body calls it.
+#[doc(hidden)]
+pub trait GpuPrint: Copy {
+    fn ws_display(self, width: usize) -> String;
+}
 
 /// The numbers' conversions, with Rust's `as` semantics, shared by [`Float`] and [`Int`]:
 /// in a generic kernel they stand in for literals (`T::from_f32(0.5)`, `T::one()`) and for
@@ -297,6 +305,29 @@ macro_rules! int_impls {
     )*};
 }
 int_impls!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+macro_rules! print_impls {
+    ($($t:ty => |$v:ident| $e:expr;)*) => {$(
+        impl GpuPrint for $t {
+            fn ws_display(self, width: usize) -> String {
+                let $v = self;
+                format!("{:>width$}", $e)
+            }
+        }
+    )*};
+}
+print_impls! {
+    i8 => |v| v; i16 => |v| v; i32 => |v| v; i64 => |v| v; isize => |v| v;
+    u8 => |v| v; u16 => |v| v; u32 => |v| v; u64 => |v| v; usize => |v| v;
+    f32 => |v| crate::sim::format_g(v as f64); f64 => |v| crate::sim::format_g(v);
+    f16 => |v| crate::sim::format_g(v.to_f64());
+}
+
+impl GpuPrint for bool {
+    fn ws_display(self, width: usize) -> String {
+        format!("{self:width$}")
+    }
+}
 
 macro_rules! float_impls {
     ($($t:ty),*) => {$(

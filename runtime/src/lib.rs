@@ -73,7 +73,7 @@ const _: () = {
 /// Items generated code uses. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, NumVal};
+    pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, GpuPrint, NumVal};
     pub use crate::kernel_abi::*;
     pub use crate::launch::len::check_len;
     pub use crate::launch::{launch, launch_cooperative, KernelArgs};
