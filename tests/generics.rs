@@ -183,14 +183,23 @@ fn axpy_f32_f64_f16_inferred_and_named() {
         axpy::launch(&dev, cfg(n), &mut y, 1.5f32, &x).unwrap();
         let want: Vec<f32> = x32.iter().zip(&y32).map(|(x, y)| 1.5f32 * x + y).collect();
         let got = y.download().unwrap();
-        assert!(got.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()), "{:?}", dev.backend());
+        assert!(
+            got.iter()
+                .zip(&want)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{:?}",
+            dev.backend()
+        );
         // f64, T named.
         let x = dev.upload(&x64).unwrap();
         let mut y = dev.upload(&y64).unwrap();
         axpy::launch::<f64>(&dev, cfg(n), &mut y, -2.25, &x).unwrap();
         let want: Vec<f64> = x64.iter().zip(&y64).map(|(x, y)| -2.25 * x + y).collect();
         let got = y.download().unwrap();
-        assert!(got.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert!(got
+            .iter()
+            .zip(&want)
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
         // f16: one rounding per operation, as `half` computes.
         let x = dev.upload(&x16).unwrap();
         let mut y = dev.upload(&y16).unwrap();
@@ -198,7 +207,10 @@ fn axpy_f32_f64_f16_inferred_and_named() {
         axpy::launch(&dev, cfg(n), &mut y, a, &x).unwrap();
         let want: Vec<f16> = x16.iter().zip(&y16).map(|(x, y)| a * *x + *y).collect();
         let got = y.download().unwrap();
-        assert!(got.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert!(got
+            .iter()
+            .zip(&want)
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
     }
 }
 
@@ -213,8 +225,16 @@ fn math_through_f32_for_every_float() {
         let x = dev.upload(&x16).unwrap();
         let mut out = dev.upload(&vec![f16::NAN; n]).unwrap();
         root::launch(&dev, cfg(n), &mut out, &x).unwrap();
-        let want: Vec<u16> = x16.iter().map(|v| f16::from_f32(v.to_f32().sqrt()).to_bits()).collect();
-        let got: Vec<u16> = out.download().unwrap().iter().map(|v| v.to_bits()).collect();
+        let want: Vec<u16> = x16
+            .iter()
+            .map(|v| f16::from_f32(v.to_f32().sqrt()).to_bits())
+            .collect();
+        let got: Vec<u16> = out
+            .download()
+            .unwrap()
+            .iter()
+            .map(|v| v.to_bits())
+            .collect();
         assert_eq!(got, want);
         let x = dev.upload(&x64).unwrap();
         let mut out = dev.upload(&vec![f64::NAN; n]).unwrap();
@@ -240,15 +260,21 @@ fn conversions_stand_in_for_literals() {
         let x = dev.upload(&x64).unwrap();
         let mut out = dev.upload(&vec![f64::NAN; n]).unwrap();
         affine::launch::<f64>(&dev, cfg(n), &mut out, &x, scale).unwrap();
-        let want: Vec<f64> = x64.iter().map(|x| (x * scale as f64 - 0.5 + 1.0).abs()).collect();
+        let want: Vec<f64> = x64
+            .iter()
+            .map(|x| (x * scale as f64 - 0.5 + 1.0).abs())
+            .collect();
         assert_eq!(out.download().unwrap(), want);
     }
 }
 
-
 fn mix_host<T>(x: T, y: T, k: u32) -> T
 where
-    T: Int + std::ops::BitXor<Output = T> + std::ops::BitAnd<Output = T> + std::ops::BitOr<Output = T> + std::ops::Not<Output = T>,
+    T: Int
+        + std::ops::BitXor<Output = T>
+        + std::ops::BitAnd<Output = T>
+        + std::ops::BitOr<Output = T>
+        + std::ops::Not<Output = T>,
 {
     let mut v = x.wrapping_mul(y).wrapping_add(x ^ y).wrapping_sub(x & !y);
     v = v.wrapping_add(x.rotate_left(k)) | y.wrapping_shr(k);
@@ -261,7 +287,12 @@ where
 
 fn check_mix<T>(dev: &Device, a: Vec<T>, b: Vec<T>, poison: T)
 where
-    T: Int + std::fmt::Debug + std::ops::BitXor<Output = T> + std::ops::BitAnd<Output = T> + std::ops::BitOr<Output = T> + std::ops::Not<Output = T>,
+    T: Int
+        + std::fmt::Debug
+        + std::ops::BitXor<Output = T>
+        + std::ops::BitAnd<Output = T>
+        + std::ops::BitOr<Output = T>
+        + std::ops::Not<Output = T>,
 {
     let n = a.len();
     let k = 7;
@@ -276,13 +307,43 @@ where
 fn int_kernel_is_bit_exact_for_u32_i64_u8_i16() {
     let n = 777;
     let mut rng = Rng::new(13);
-    let edge = |i: usize, r: u64| -> u64 { if i % 17 == 0 { u64::MAX - (i as u64 % 3) } else if i % 13 == 0 { 0 } else { r } };
-    let raw: Vec<(u64, u64)> = (0..n).map(|i| (edge(i, rng.next_u64()), edge(i + 5, rng.next_u64()))).collect();
+    let edge = |i: usize, r: u64| -> u64 {
+        if i.is_multiple_of(17) {
+            u64::MAX - (i as u64 % 3)
+        } else if i.is_multiple_of(13) {
+            0
+        } else {
+            r
+        }
+    };
+    let raw: Vec<(u64, u64)> = (0..n)
+        .map(|i| (edge(i, rng.next_u64()), edge(i + 5, rng.next_u64())))
+        .collect();
     for dev in devices("int_kernel_is_bit_exact_for_u32_i64_u8_i16") {
-        check_mix::<u32>(&dev, raw.iter().map(|p| p.0 as u32).collect(), raw.iter().map(|p| p.1 as u32).collect(), 0xDEAD_BEEF);
-        check_mix::<i64>(&dev, raw.iter().map(|p| p.0 as i64).collect(), raw.iter().map(|p| p.1 as i64).collect(), i64::MIN + 1);
-        check_mix::<u8>(&dev, raw.iter().map(|p| p.0 as u8).collect(), raw.iter().map(|p| p.1 as u8).collect(), 0xA5);
-        check_mix::<i16>(&dev, raw.iter().map(|p| p.0 as i16).collect(), raw.iter().map(|p| p.1 as i16).collect(), -12345);
+        check_mix::<u32>(
+            &dev,
+            raw.iter().map(|p| p.0 as u32).collect(),
+            raw.iter().map(|p| p.1 as u32).collect(),
+            0xDEAD_BEEF,
+        );
+        check_mix::<i64>(
+            &dev,
+            raw.iter().map(|p| p.0 as i64).collect(),
+            raw.iter().map(|p| p.1 as i64).collect(),
+            i64::MIN + 1,
+        );
+        check_mix::<u8>(
+            &dev,
+            raw.iter().map(|p| p.0 as u8).collect(),
+            raw.iter().map(|p| p.1 as u8).collect(),
+            0xA5,
+        );
+        check_mix::<i16>(
+            &dev,
+            raw.iter().map(|p| p.0 as i16).collect(),
+            raw.iter().map(|p| p.1 as i16).collect(),
+            -12345,
+        );
     }
 }
 
@@ -291,11 +352,13 @@ fn const_generic_block_sum_two_sizes_in_one_program() {
     let mut rng = Rng::new(14);
     let x: Vec<u32> = (0..4096).map(|_| rng.next_u32()).collect();
     let want = |b: usize| -> Vec<u32> {
-        x.chunks(b).map(|c| c.iter().fold(0u32, |s, v| s.wrapping_add(*v))).collect()
+        x.chunks(b)
+            .map(|c| c.iter().fold(0u32, |s, v| s.wrapping_add(*v)))
+            .collect()
     };
     for dev in devices("const_generic_block_sum_two_sizes_in_one_program") {
         let dx = dev.upload(&x).unwrap();
-        let mut s256 = dev.upload(&vec![0xFFFF_FFFFu32; 16]).unwrap();
+        let mut s256 = dev.upload(&[0xFFFF_FFFFu32; 16]).unwrap();
         block_sum::launch::<256>(&dev, LaunchConfig::new(16, 256), &mut s256, &dx).unwrap();
         let mut s64 = dev.upload(&vec![0xFFFF_FFFFu32; 64]).unwrap();
         block_sum::launch::<64>(&dev, LaunchConfig::new(64, 64), &mut s64, &dx).unwrap();
@@ -315,7 +378,10 @@ fn type_and_const_parameters_together() {
                 if i + n > x.len() {
                     return poison;
                 }
-                x[i..i + n].iter().copied().fold(x[i], |m, v| if v > m { v } else { m })
+                x[i..i + n]
+                    .iter()
+                    .copied()
+                    .fold(x[i], |m, v| if v > m { v } else { m })
             })
             .collect()
     }
@@ -342,35 +408,62 @@ fn generic_device_functions_from_generic_and_concrete_kernels() {
     let a16: Vec<f16> = a64.iter().map(|v| f16::from_f64(*v)).collect();
     let b16: Vec<f16> = b64.iter().map(|v| f16::from_f64(*v)).collect();
     let v16: Vec<u16> = (0..n).map(|_| rng.next_u32() as u16).collect();
-    fn lerp_host<T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T>>(a: T, b: T, t: T) -> T {
+    fn lerp_host<
+        T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T>,
+    >(
+        a: T,
+        b: T,
+        t: T,
+    ) -> T {
         a + (b - a) * t
     }
     for dev in devices("generic_device_functions_from_generic_and_concrete_kernels") {
         let (da, db) = (dev.upload(&a64).unwrap(), dev.upload(&b64).unwrap());
         let mut out = dev.upload(&vec![f64::NAN; n]).unwrap();
         blend::launch(&dev, cfg(n), &mut out, &da, &db).unwrap();
-        let want: Vec<f64> = a64.iter().zip(&b64).map(|(a, b)| lerp_host(lerp_host(*a, *b, 0.25), *b, 0.5)).collect();
+        let want: Vec<f64> = a64
+            .iter()
+            .zip(&b64)
+            .map(|(a, b)| lerp_host(lerp_host(*a, *b, 0.25), *b, 0.5))
+            .collect();
         assert_eq!(out.download().unwrap(), want);
 
         let (da, db) = (dev.upload(&a16).unwrap(), dev.upload(&b16).unwrap());
         let mut out = dev.upload(&vec![f16::NAN; n]).unwrap();
         blend::launch(&dev, cfg(n), &mut out, &da, &db).unwrap();
         let (q, h) = (f16::from_f32(0.25), f16::from_f32(0.5));
-        let want: Vec<f16> = a16.iter().zip(&b16).map(|(a, b)| lerp_host(lerp_host(*a, *b, q), *b, h)).collect();
+        let want: Vec<f16> = a16
+            .iter()
+            .zip(&b16)
+            .map(|(a, b)| lerp_host(lerp_host(*a, *b, q), *b, h))
+            .collect();
         let got = out.download().unwrap();
-        assert!(got.iter().zip(&want).all(|(g, w)| g.to_bits() == w.to_bits()));
+        assert!(got
+            .iter()
+            .zip(&want)
+            .all(|(g, w)| g.to_bits() == w.to_bits()));
 
         let (da, db) = (dev.upload(&a32).unwrap(), dev.upload(&b32).unwrap());
         let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
         blend_f32::launch(&dev, cfg(n), &mut out, &da, &db).unwrap();
-        let want: Vec<f32> = a32.iter().zip(&b32).map(|(a, b)| lerp_host(lerp_host(*a, *b, 0.25), *b, 0.5)).collect();
+        let want: Vec<f32> = a32
+            .iter()
+            .zip(&b32)
+            .map(|(a, b)| lerp_host(lerp_host(*a, *b, 0.25), *b, 0.5))
+            .collect();
         assert_eq!(out.download().unwrap(), want);
 
         let dv = dev.upload(&v16).unwrap();
         let mut out = dev.upload(&vec![0xBEEFu16; n]).unwrap();
         window_u16::launch(&dev, cfg(n), &mut out, &dv).unwrap();
         let want: Vec<u16> = (0..n)
-            .map(|i| if i + 2 < n { v16[i].wrapping_add(v16[i + 1]).wrapping_add(v16[i + 2]) } else { 0xBEEF })
+            .map(|i| {
+                if i + 2 < n {
+                    v16[i].wrapping_add(v16[i + 1]).wrapping_add(v16[i + 2])
+                } else {
+                    0xBEEF
+                }
+            })
             .collect();
         assert_eq!(out.download().unwrap(), want);
     }
@@ -421,10 +514,19 @@ fn each_instance_is_its_own_definition_built_once() {
     assert!(std::ptr::eq(axpy::kernel::<f32>(), axpy::kernel::<f32>()));
     assert!(!std::ptr::eq(axpy::kernel::<f32>(), axpy::kernel::<f64>()));
     assert_ne!(axpy::kernel::<f32>().entry, axpy::kernel::<f64>().entry);
-    assert!(std::ptr::eq(block_sum::kernel::<64>(), block_sum::kernel::<64>()));
-    assert!(!std::ptr::eq(block_sum::kernel::<64>(), block_sum::kernel::<256>()));
+    assert!(std::ptr::eq(
+        block_sum::kernel::<64>(),
+        block_sum::kernel::<64>()
+    ));
+    assert!(!std::ptr::eq(
+        block_sum::kernel::<64>(),
+        block_sum::kernel::<256>()
+    ));
     // Const parameters reach the C as the constants' values, so the sources differ.
-    assert_ne!(block_sum::cuda_source::<64>(), block_sum::cuda_source::<256>());
+    assert_ne!(
+        block_sum::cuda_source::<64>(),
+        block_sum::cuda_source::<256>()
+    );
     assert!(axpy::cuda_source::<f64>().contains("double"));
     assert!(!axpy::cuda_source::<f32>().contains("double* __restrict__ y"));
 }

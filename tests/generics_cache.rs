@@ -37,9 +37,20 @@ fn second_launch_of_an_instance_does_not_recompile() {
         assert_eq!(y32.download().unwrap(), vec![12.0f32; 64]);
         assert_eq!(y64.download().unwrap(), vec![0.75f64; 64]);
         if dev.backend() == Backend::Cuda {
-            assert_eq!(first, start + 1, "the first launch of scale::<f32> compiles it");
-            assert_eq!(second, first, "a second launch of scale::<f32> does not recompile");
-            assert_eq!(other, second + 1, "scale::<f64> is compiled once, on its own");
+            assert_eq!(
+                first,
+                start + 1,
+                "the first launch of scale::<f32> compiles it"
+            );
+            assert_eq!(
+                second, first,
+                "a second launch of scale::<f32> does not recompile"
+            );
+            assert_eq!(
+                other,
+                second + 1,
+                "scale::<f64> is compiled once, on its own"
+            );
         } else {
             assert_eq!(other, start, "the simulator compiles nothing");
         }

@@ -28,7 +28,10 @@ mod sealed {
     message = "`{Self}` is not a kernel scalar: `Scalar` covers bool, the integers, f16, f32 and f64",
     label = "not one of `Scalar`'s types"
 )]
-pub trait Scalar: KernelScalar + PartialEq + PartialOrd + Debug + GpuPrint + sealed::Sealed {}
+pub trait Scalar:
+    KernelScalar + PartialEq + PartialOrd + Debug + GpuPrint + sealed::Sealed
+{
+}
 
 /// A value as `gpu_print!("{:w}", x)` prints it on the GPU: a float as C's `%g` and an
 /// integer right-aligned in `width`, a bool as text, left-aligned. Not an API: the

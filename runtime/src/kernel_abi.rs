@@ -124,7 +124,10 @@ pub fn collect_source(root: &'static SourceItem) -> String {
 
 /// [`collect_source`] with `root_consts` as the root's constants: a generic kernel's
 /// instance, whose constants' values include its const parameters'.
-pub fn collect_source_with(root: &'static SourceItem, root_consts: Option<fn() -> String>) -> String {
+pub fn collect_source_with(
+    root: &'static SourceItem,
+    root_consts: Option<fn() -> String>,
+) -> String {
     let mut items: Vec<&'static SourceItem> = Vec::new();
     fn visit(item: &'static SourceItem, items: &mut Vec<&'static SourceItem>) {
         if items.iter().any(|seen| std::ptr::eq(*seen, item)) {
@@ -163,14 +166,18 @@ pub fn collect_source_with(root: &'static SourceItem, root_consts: Option<fn() -
 /// use and kept for the program's life (so its source's address names it in the
 /// in-memory cache, as a concrete kernel's static does). `key` is the instance's
 /// `TypeId` (the generated module's `__Instance<T, B>`).
-pub fn kernel_instance(key: std::any::TypeId, make: impl FnOnce() -> KernelDef) -> &'static KernelDef {
+pub fn kernel_instance(
+    key: std::any::TypeId,
+    make: impl FnOnce() -> KernelDef,
+) -> &'static KernelDef {
     use std::collections::HashMap;
     use std::sync::{Mutex, PoisonError};
     static INSTANCES: LazyLock<Mutex<HashMap<std::any::TypeId, &'static KernelDef>>> =
         LazyLock::new(|| Mutex::new(HashMap::new()));
     let mut map = INSTANCES.lock().unwrap_or_else(PoisonError::into_inner);
     // One leak per instance a program launches: bounded by the instances it names.
-    map.entry(key).or_insert_with(|| Box::leak(Box::new(make())))
+    map.entry(key)
+        .or_insert_with(|| Box::leak(Box::new(make())))
 }
 
 /// A `'static` lazily assembled source for an instance's [`KernelDef::source`].

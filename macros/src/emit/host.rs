@@ -18,8 +18,8 @@ use quote::{format_ident, quote, quote_spanned};
 mod consts;
 mod generic;
 mod matching;
-pub(crate) use generic::generic_module;
 use consts::{const_value, consts_fn, len_rust};
+pub(crate) use generic::generic_module;
 use matching::{binding, match_pat};
 use syn::spanned::Spanned;
 
@@ -544,7 +544,10 @@ impl RustWriter<'_> {
             // Always in `const_uses` (above).
             ExprKind::ConstItem(path) => path_from_module(path),
             ExprKind::Binary(op, l, r) => {
-                let (a, b) = (self.expr(l), generic::shift_amount(*op, self.ty(r), self.expr(r)));
+                let (a, b) = (
+                    self.expr(l),
+                    generic::shift_amount(*op, self.ty(r), self.expr(r)),
+                );
                 binary(*op, self.ty(l), a, b, span)
             }
             ExprKind::Unary(UnOp::Neg, inner)
@@ -990,7 +993,9 @@ impl RustWriter<'_> {
                     let v = self.expr(a);
                     let s = self.ty(a).scalar().unwrap_or(Scalar::I32);
                     let width = spec.width.map(|w| w.to_string()).unwrap_or_default();
-                    if let (Scalar::Param(_), None, None, false) = (s, spec.precision, spec.hex, spec.zero) {
+                    if let (Scalar::Param(_), None, None, false) =
+                        (s, spec.precision, spec.hex, spec.zero)
+                    {
                         // A `T`: as its instance prints it (`%g` for a float, `%d` for an integer).
                         let w = spec.width.unwrap_or(0) as usize;
                         fmt.push_str("{}");

@@ -66,7 +66,11 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
             })
             .collect();
     }
-    let base: Vec<Scalar> = g.types.iter().map(|t| t.bound.representatives().0).collect();
+    let base: Vec<Scalar> = g
+        .types
+        .iter()
+        .map(|t| t.bound.representatives().0)
+        .collect();
     // The representatives first (the base and, per parameter, the base with that one
     // changed): they give the simulator body's types, and a literal typed `T` is reported
     // as such before another instance reports it in its own words.
@@ -105,7 +109,12 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
                 if scalars == base {
                     base_fn = Some(f);
                 }
-                instances.push(Instance { scalars, types, c, ret });
+                instances.push(Instance {
+                    scalars,
+                    types,
+                    c,
+                    ret,
+                });
             }
             Err(errors) => return failed(instance_failed(errors, &g, &scalars, item), item, kind),
         }
@@ -168,7 +177,11 @@ fn generic_view(
 }
 
 /// Parse, check and type one instance (as `expand` does a concrete function).
-fn analyse(item: &syn::ItemFn, kind: FnKind, o: &Options) -> Result<(Function, Types), TokenStream> {
+fn analyse(
+    item: &syn::ItemFn,
+    kind: FnKind,
+    o: &Options,
+) -> Result<(Function, Types), TokenStream> {
     let cx = Ctxt::new();
     let mut parser = Parser::new(&cx);
     let f = parser.function(item, kind, o.fast_math).map(|mut f| {
@@ -220,7 +233,10 @@ fn instance_failed(
     if scalars.contains(&Scalar::F16) {
         msg.push_str(". `f16` has no `as` and no math methods in kernels: convert with `T::from_f32(..)`/`x.to_f32()` (e.g. `T::from_f32(x.to_f32().sqrt())`)");
     }
-    let at = g.types.first().map_or(item.sig.ident.span(), |t| t.name.span());
+    let at = g
+        .types
+        .first()
+        .map_or(item.sig.ident.span(), |t| t.name.span());
     let note = syn::Error::new(at, msg).to_compile_error();
     quote!(#errors #note)
 }
@@ -228,8 +244,13 @@ fn instance_failed(
 /// Marks the type parameters in the base instance's types (which then serve the
 /// simulator body; its C is written already, and its constants' C names do not change);
 /// the base instance's index.
-fn generic_types(g: &params::Generics, base: &[Scalar], instances: &mut [Instance]) -> Option<usize> {
-    let at = |instances: &[Instance], want: &[Scalar]| instances.iter().position(|i| i.scalars == want);
+fn generic_types(
+    g: &params::Generics,
+    base: &[Scalar],
+    instances: &mut [Instance],
+) -> Option<usize> {
+    let at =
+        |instances: &[Instance], want: &[Scalar]| instances.iter().position(|i| i.scalars == want);
     let b = at(instances, base)?;
     let snapshot = diff::snapshot(&instances[b].types);
     for (k, t) in g.types.iter().enumerate() {

@@ -162,7 +162,10 @@ fn type_param(cx: &Ctxt, t: &syn::TypeParam) -> Option<TypeParam> {
         )
     };
     if let Some(d) = &t.default {
-        cx.error_spanned_by(d, "a kernel's type parameter has no default: the launch infers or names it");
+        cx.error_spanned_by(
+            d,
+            "a kernel's type parameter has no default: the launch infers or names it",
+        );
         return None;
     }
     let bounds: Vec<&syn::TypeParamBound> = t.bounds.iter().collect();

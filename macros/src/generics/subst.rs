@@ -62,9 +62,8 @@ pub fn check(cx: &Ctxt, item: &syn::ItemFn, params: &[Ident]) {
                     let first = &p.path.segments[0].ident;
                     if self.params.contains(first) {
                         let name = &p.path.segments[1].ident;
-                        let known = name == "zero"
-                            || name == "one"
-                            || FROM.iter().any(|(n, _)| name == n);
+                        let known =
+                            name == "zero" || name == "one" || FROM.iter().any(|(n, _)| name == n);
                         if !known {
                             self.cx.error_spanned_by(
                                 p,
@@ -82,7 +81,12 @@ pub fn check(cx: &Ctxt, item: &syn::ItemFn, params: &[Ident]) {
 }
 
 /// The instance of `item` with `params[i]` = `types[i]`, named `name`.
-pub fn instance(item: &syn::ItemFn, params: &[Ident], types: &[Scalar], name: Ident) -> syn::ItemFn {
+pub fn instance(
+    item: &syn::ItemFn,
+    params: &[Ident],
+    types: &[Scalar],
+    name: Ident,
+) -> syn::ItemFn {
     let mut item = item.clone();
     // Const parameters stay names (constants); type parameters are gone.
     item.sig.generics = syn::Generics::default();
@@ -107,10 +111,15 @@ fn type_param(t: &syn::Type, params: &[Ident]) -> Option<usize> {
 /// The generic arguments of a call of a device function (`lerp::<T>(..)`); not of the
 /// intrinsics that take types (`dynamic_shared::<T>()`), which are the kernel's own.
 fn turbofish_of_call(e: &mut syn::Expr) -> Option<&mut syn::PathArguments> {
-    let syn::Expr::Call(call) = e else { return None };
-    let syn::Expr::Path(p) = &mut *call.func else { return None };
+    let syn::Expr::Call(call) = e else {
+        return None;
+    };
+    let syn::Expr::Path(p) = &mut *call.func else {
+        return None;
+    };
     let last = p.path.segments.last_mut()?;
-    let intrinsic = ["dynamic_shared", "tiled_partition"].contains(&last.ident.to_string().as_str());
+    let intrinsic =
+        ["dynamic_shared", "tiled_partition"].contains(&last.ident.to_string().as_str());
     (!intrinsic && matches!(last.arguments, syn::PathArguments::AngleBracketed(_)))
         .then_some(&mut last.arguments)
 }
@@ -127,7 +136,11 @@ fn typed_literal(e: &syn::Expr, ty: Scalar) -> Option<proc_macro2::TokenStream> 
         _ => return None,
     };
     let suffix = ty.rust_name();
-    let minus = if neg { quote::quote!(-) } else { quote::quote!() };
+    let minus = if neg {
+        quote::quote!(-)
+    } else {
+        quote::quote!()
+    };
     match lit {
         syn::Lit::Float(f) if ty.is_float() && (f.suffix().is_empty() || f.suffix() == suffix) => {
             let l = syn::LitFloat::new(&format!("{}{suffix}", f.base10_digits()), f.span());
@@ -178,7 +191,11 @@ impl Subst<'_> {
 impl VisitMut for Subst<'_> {
     fn visit_type_mut(&mut self, t: &mut syn::Type) {
         if let Some(i) = type_param(t, self.params) {
-            let span = t.to_token_stream().into_iter().next().map_or(Span::call_site(), |t| t.span());
+            let span = t
+                .to_token_stream()
+                .into_iter()
+                .next()
+                .map_or(Span::call_site(), |t| t.span());
             *t = scalar_type(self.types[i], span);
             return;
         }
@@ -196,7 +213,9 @@ impl VisitMut for Subst<'_> {
         }
         match e {
             syn::Expr::Call(call) => {
-                let syn::Expr::Path(p) = &*call.func else { return };
+                let syn::Expr::Path(p) = &*call.func else {
+                    return;
+                };
                 if p.qself.is_some() || p.path.segments.len() != 2 {
                     return;
                 }

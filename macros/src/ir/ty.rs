@@ -339,7 +339,11 @@ impl Ty {
     /// Whether a type parameter (`Scalar::Param`) occurs in the type.
     pub fn has_param(&self) -> bool {
         match self {
-            Ty::Scalar(s) | Ty::Slice(s, _) | Ty::Atomics(s) | Ty::Rows(s, _) | Ty::CasResult(s) => {
+            Ty::Scalar(s)
+            | Ty::Slice(s, _)
+            | Ty::Atomics(s)
+            | Ty::Rows(s, _)
+            | Ty::CasResult(s) => {
                 matches!(s, Scalar::Param(_))
             }
             Ty::Tuple(items) => items.iter().any(Ty::has_param),

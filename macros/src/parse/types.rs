@@ -148,7 +148,7 @@ pub fn parse_param_ty(cx: &Ctxt, ty: &syn::Type) -> Option<ParamTy> {
         syn::Type::ImplTrait(_) | syn::Type::TraitObject(_) => {
             cx.error_spanned_by(
                 ty,
-                "traits are not supported in kernels yet: write one kernel per concrete type",
+                "`impl Trait` and `dyn Trait` are not kernel types (closures and trait objects have no GPU form): for a kernel over several element types, write a type parameter, `fn k<T: Float>(x: T)`",
             );
             None
         }

@@ -56,7 +56,12 @@ pub(super) fn elem(t: &Ty, ast: Scalar) -> Scalar {
 /// `l op r` on a `T`: the hidden traits' methods, which have the GPU's semantics (integer
 /// arithmetic wraps, shifts mask). `None` for comparisons and `&&`/`||`, which Rust
 /// spells the same for every type.
-pub(super) fn binary(op: BinOp, l: &TokenStream, r: &TokenStream, span: Span) -> Option<TokenStream> {
+pub(super) fn binary(
+    op: BinOp,
+    l: &TokenStream,
+    r: &TokenStream,
+    span: Span,
+) -> Option<TokenStream> {
     let (tr, m) = match op {
         BinOp::Add => ("GpuOps", "ws_add"),
         BinOp::Sub => ("GpuOps", "ws_sub"),
@@ -144,7 +149,10 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
         .iter()
         .map(|r| match *r {
             GenericRef::Type(i) => {
-                let (n, b) = (&g.types[i].name, Ident::new(g.types[i].bound.name(), Span::call_site()));
+                let (n, b) = (
+                    &g.types[i].name,
+                    Ident::new(g.types[i].bound.name(), Span::call_site()),
+                );
                 quote!(#n: ::warpspeed::#b)
             }
             GenericRef::Const(i) => {
@@ -245,7 +253,10 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
 fn decl(g: &Generics) -> TokenStream {
     let items = g.order.iter().map(|r| match *r {
         GenericRef::Type(i) => {
-            let (n, b) = (&g.types[i].name, Ident::new(g.types[i].bound.name(), Span::call_site()));
+            let (n, b) = (
+                &g.types[i].name,
+                Ident::new(g.types[i].bound.name(), Span::call_site()),
+            );
             quote!(#n: ::warpspeed::#b)
         }
         GenericRef::Const(i) => {
@@ -352,7 +363,10 @@ fn kernel_items(
                 "arg_atomic",
             ),
         };
-        let (push, get) = (Ident::new(push, Span::call_site()), Ident::new(get, Span::call_site()));
+        let (push, get) = (
+            Ident::new(push, Span::call_site()),
+            Ident::new(get, Span::call_site()),
+        );
         params.push(param);
         pushes.push(quote!(#args.#push::<#t>(#n);));
         unpack.push(quote!(#ctx.#get::<#t>(#i)));
