@@ -141,78 +141,13 @@ fn device_deps(b: &Block) -> Vec<TokenStream> {
 fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
     let rust_name = f.name.to_string();
     let fast_math = f.fast_math;
-    let block = match f.block {
-        Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
-        None => quote!(::core::option::Option::None),
-    };
-    let taken: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
-    let dev = if taken.iter().any(|n| n == "dev") {
-        format_ident!("__dev")
-    } else {
-        format_ident!("dev")
-    };
-    let cfg = if taken.iter().any(|n| n == "cfg") {
-        format_ident!("__cfg")
-    } else {
-        format_ident!("cfg")
-    };
-    let mut params = Vec::new();
-    let mut pushes = Vec::new();
-    let mut unpack = Vec::new();
-    let args = hyg("__args");
+    let block = block_shape(f);
+    let LaunchParts {
+        launchers,
+        unpack,
+        param_names,
+    } = launch_parts(f, &|p| param_elem(p.ty), &quote!(), &quote!(&KERNEL));
     let ctx = hyg("__ctx");
-    let checks = f.params.iter().filter_map(|p| {
-        let decl = p.len.as_ref()?;
-        let (n, need) = (&p.name, len_need(&decl.expr));
-        let decl = len_decl(f, p, decl);
-        Some(quote! {
-            ::warpspeed::__private::check_len(#rust_name, #decl, #n.len(), #need)?;
-        })
-    });
-    let checks: Vec<TokenStream> = checks.collect();
-    for (i, p) in f.params.iter().enumerate() {
-        let n = &p.name;
-        params.push(launch_param(p));
-        let (push, get) = match p.ty {
-            ParamTy::Scalar(_) => ("scalar", "arg_scalar"),
-            ParamTy::Slice { mutable: false, .. } => ("slice", "arg_slice"),
-            ParamTy::Slice { mutable: true, .. } => ("slice_mut", "arg_slice_mut"),
-            ParamTy::Atomics(_) => ("slice_mut", "arg_atomic"),
-            // Kernels take no arrays by value (the parser refuses them).
-            ParamTy::Array { .. } => ("scalar", "arg_scalar"),
-        };
-        let t = scalar_ty(param_elem(p.ty));
-        let (push, get) = (
-            Ident::new(push, Span::call_site()),
-            Ident::new(get, Span::call_site()),
-        );
-        pushes.push(quote!(#args.#push::<#t>(#n);));
-        unpack.push(quote!(#ctx.#get::<#t>(#i)));
-    }
-    let param_names: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
-    let coop_doc = format!(
-        "Launches `{rust_name}` so that every block of the grid is resident at once (CUDA's cooperative launch), as `this_grid().sync()` needs; an error if the grid is larger than the device holds at once."
-    );
-    let doc = format!(
-        "Launches `{rust_name}` on `{dev}` with the grid and blocks of `{cfg}`. Returns once the launch is queued; errors of the run itself surface at the next synchronisation (`download`, `Device::synchronize`)."
-    );
-    // `launch` and `launch_cooperative`: the same arguments, a different runtime entry.
-    let launchers = [("launch", doc), ("launch_cooperative", coop_doc)].map(|(name, doc)| {
-        let name = Ident::new(name, Span::call_site());
-        quote! {
-            #[doc = #doc]
-            pub fn #name(
-                #dev: &::warpspeed::Device,
-                #cfg: ::warpspeed::LaunchConfig,
-                #(#params),*
-            ) -> ::core::result::Result<(), ::warpspeed::Error> {
-                #(#checks)*
-                let mut #args = ::warpspeed::__private::KernelArgs::new();
-                #(#pushes)*
-                ::warpspeed::__private::#name(#dev, &KERNEL, #cfg, #args)
-            }
-        }
-    });
     quote! {
         /// The complete CUDA C program of this kernel, as NVRTC compiles it.
         pub static CUDA_SOURCE: ::std::sync::LazyLock<::std::string::String> =
@@ -240,12 +175,116 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
     }
 }
 
+/// `#[gpu_kernel(block = ..)]` as the `KernelDef`'s `Option<[u32; 3]>`.
+fn block_shape(f: &Function) -> TokenStream {
+    match f.block {
+        Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// What the launch functions of a kernel are made of.
+struct LaunchParts {
+    /// `launch` and `launch_cooperative`.
+    launchers: [TokenStream; 2],
+    /// The simulator entry's reads of the arguments, in order.
+    unpack: Vec<TokenStream>,
+    param_names: Vec<String>,
+}
+
+/// `launch` and `launch_cooperative` of `f`, its parameters' element types given by
+/// `elem` (a generic kernel's are `T` where the types say so), generic over `decl`
+/// (`<T: ::warpspeed::Float>`, or nothing), launching the definition `kernel`.
+fn launch_parts(
+    f: &Function,
+    elem: &dyn Fn(&Param) -> Scalar,
+    decl: &TokenStream,
+    kernel: &TokenStream,
+) -> LaunchParts {
+    let rust_name = f.name.to_string();
+    let taken: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
+    let pick = |n: &str| {
+        if taken.iter().any(|t| t == n) {
+            format_ident!("__{}", n)
+        } else {
+            format_ident!("{}", n)
+        }
+    };
+    let (dev, cfg) = (pick("dev"), pick("cfg"));
+    let mut params = Vec::new();
+    let mut pushes = Vec::new();
+    let mut unpack = Vec::new();
+    let args = hyg("__args");
+    let ctx = hyg("__ctx");
+    let checks = f.params.iter().filter_map(|p| {
+        let decl = p.len.as_ref()?;
+        let (n, need) = (&p.name, len_need(&decl.expr));
+        let decl = len_decl(f, p, decl);
+        Some(quote! {
+            ::warpspeed::__private::check_len(#rust_name, #decl, #n.len(), #need)?;
+        })
+    });
+    let checks: Vec<TokenStream> = checks.collect();
+    for (i, p) in f.params.iter().enumerate() {
+        let n = &p.name;
+        params.push(launch_param_of(p, elem(p)));
+        let (push, get) = match p.ty {
+            ParamTy::Scalar(_) => ("scalar", "arg_scalar"),
+            ParamTy::Slice { mutable: false, .. } => ("slice", "arg_slice"),
+            ParamTy::Slice { mutable: true, .. } => ("slice_mut", "arg_slice_mut"),
+            ParamTy::Atomics(_) => ("slice_mut", "arg_atomic"),
+            // Kernels take no arrays by value (the parser refuses them).
+            ParamTy::Array { .. } => ("scalar", "arg_scalar"),
+        };
+        let t = scalar_ty(elem(p));
+        let (push, get) = (
+            Ident::new(push, Span::call_site()),
+            Ident::new(get, Span::call_site()),
+        );
+        pushes.push(quote!(#args.#push::<#t>(#n);));
+        unpack.push(quote!(#ctx.#get::<#t>(#i)));
+    }
+    let coop_doc = format!(
+        "Launches `{rust_name}` so that every block of the grid is resident at once (CUDA's cooperative launch), as `this_grid().sync()` needs; an error if the grid is larger than the device holds at once."
+    );
+    let doc = format!(
+        "Launches `{rust_name}` on `{dev}` with the grid and blocks of `{cfg}`. Returns once the launch is queued; errors of the run itself surface at the next synchronisation (`download`, `Device::synchronize`)."
+    );
+    // `launch` and `launch_cooperative`: the same arguments, a different runtime entry.
+    let launchers = [("launch", doc), ("launch_cooperative", coop_doc)].map(|(name, doc)| {
+        let name = Ident::new(name, Span::call_site());
+        quote! {
+            #[doc = #doc]
+            pub fn #name #decl (
+                #dev: &::warpspeed::Device,
+                #cfg: ::warpspeed::LaunchConfig,
+                #(#params),*
+            ) -> ::core::result::Result<(), ::warpspeed::Error> {
+                #(#checks)*
+                let mut #args = ::warpspeed::__private::KernelArgs::new();
+                #(#pushes)*
+                ::warpspeed::__private::#name(#dev, #kernel, #cfg, #args)
+            }
+        }
+    });
+    LaunchParts {
+        launchers,
+        unpack,
+        param_names: taken,
+    }
+}
+
 /// A parameter of the generated `launch`: scalars by value, device memory by reference
 /// (`&mut` where the kernel writes, atomics included): a `DeviceBuffer` or a view of one
 /// (`buf.slice(a..b)`), through the runtime's `AsDeviceView`/`AsDeviceViewMut`.
 pub fn launch_param(p: &Param) -> TokenStream {
+    launch_param_of(p, param_elem(p.ty))
+}
+
+/// [`launch_param`] with the element type `elem` (a generic kernel's `T`).
+fn launch_param_of(p: &Param, elem: Scalar) -> TokenStream {
     let n = &p.name;
-    let t = scalar_ty(param_elem(p.ty));
+    let t = scalar_ty(elem);
     match p.ty {
         ParamTy::Scalar(_) | ParamTy::Array { .. } => quote!(#n: #t),
         ParamTy::Slice { mutable: false, .. } => {

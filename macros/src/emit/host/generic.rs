@@ -144,23 +144,7 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
     let docs = &f.docs;
     let rust_name = name.to_string();
     // `<T: ::warpspeed::Float, const B: usize>` and `::<T, B>`.
-    let decl_items: Vec<TokenStream> = g
-        .order
-        .iter()
-        .map(|r| match *r {
-            GenericRef::Type(i) => {
-                let (n, b) = (
-                    &g.types[i].name,
-                    Ident::new(g.types[i].bound.name(), Span::call_site()),
-                );
-                quote!(#n: ::warpspeed::#b)
-            }
-            GenericRef::Const(i) => {
-                let (n, t) = (&g.consts[i].name, &g.consts[i].ty);
-                quote!(const #n: #t)
-            }
-        })
-        .collect();
+    let decl_items = decl_items(g);
     let arg_items: Vec<TokenStream> = g
         .order
         .iter()
@@ -249,21 +233,29 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
     }
 }
 
-/// `<T: ::warpspeed::Float, const B: usize>`, in the order written.
+/// `T: ::warpspeed::Float`, `const B: usize`, in the order written.
+fn decl_items(g: &Generics) -> Vec<TokenStream> {
+    g.order
+        .iter()
+        .map(|r| match *r {
+            GenericRef::Type(i) => {
+                let (n, b) = (
+                    &g.types[i].name,
+                    Ident::new(g.types[i].bound.name(), Span::call_site()),
+                );
+                quote!(#n: ::warpspeed::#b)
+            }
+            GenericRef::Const(i) => {
+                let (n, t) = (&g.consts[i].name, &g.consts[i].ty);
+                quote!(const #n: #t)
+            }
+        })
+        .collect()
+}
+
+/// `<T: ::warpspeed::Float, const B: usize>`.
 fn decl(g: &Generics) -> TokenStream {
-    let items = g.order.iter().map(|r| match *r {
-        GenericRef::Type(i) => {
-            let (n, b) = (
-                &g.types[i].name,
-                Ident::new(g.types[i].bound.name(), Span::call_site()),
-            );
-            quote!(#n: ::warpspeed::#b)
-        }
-        GenericRef::Const(i) => {
-            let (n, t) = (&g.consts[i].name, &g.consts[i].ty);
-            quote!(const #n: #t)
-        }
-    });
+    let items = decl_items(g);
     quote!(<#(#items),*>)
 }
 
@@ -320,89 +312,17 @@ fn kernel_items(
     let rust_name = f.name.to_string();
     let fast_math = f.fast_math;
     let grid_sync = types.grid_sync;
-    let block = match f.block {
-        Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
-        None => quote!(::core::option::Option::None),
+    let block = block_shape(f);
+    let ctx = hyg("__ctx");
+    let elem = |p: &Param| match or_ast(p.ty.ty(), &types.vars[p.var].ty) {
+        Ty::Scalar(s) | Ty::Slice(s, _) | Ty::Atomics(s) => s,
+        _ => param_elem(p.ty),
     };
-    let taken: Vec<String> = f.params.iter().map(|p| p.name.to_string()).collect();
-    let pick = |n: &str| {
-        if taken.iter().any(|t| t == n) {
-            format_ident!("__{}", n)
-        } else {
-            format_ident!("{}", n)
-        }
-    };
-    let (dev, cfg) = (pick("dev"), pick("cfg"));
-    let (args, ctx) = (hyg("__args"), hyg("__ctx"));
-    let mut params = Vec::new();
-    let mut pushes = Vec::new();
-    let mut unpack = Vec::new();
-    for (i, p) in f.params.iter().enumerate() {
-        let n = &p.name;
-        let ty = or_ast(p.ty.ty(), &types.vars[p.var].ty);
-        let elem = match &ty {
-            Ty::Scalar(s) | Ty::Slice(s, _) | Ty::Atomics(s) => *s,
-            _ => param_elem(p.ty),
-        };
-        let t = scalar_ty(elem);
-        let (param, push, get) = match p.ty {
-            ParamTy::Scalar(_) | ParamTy::Array { .. } => (quote!(#n: #t), "scalar", "arg_scalar"),
-            ParamTy::Slice { mutable: false, .. } => (
-                quote!(#n: &impl ::warpspeed::AsDeviceView<Elem = #t>),
-                "slice",
-                "arg_slice",
-            ),
-            ParamTy::Slice { mutable: true, .. } => (
-                quote!(#n: &mut impl ::warpspeed::AsDeviceViewMut<Elem = #t>),
-                "slice_mut",
-                "arg_slice_mut",
-            ),
-            ParamTy::Atomics(_) => (
-                quote!(#n: &mut impl ::warpspeed::AsDeviceViewMut<Elem = #t>),
-                "slice_mut",
-                "arg_atomic",
-            ),
-        };
-        let (push, get) = (
-            Ident::new(push, Span::call_site()),
-            Ident::new(get, Span::call_site()),
-        );
-        params.push(param);
-        pushes.push(quote!(#args.#push::<#t>(#n);));
-        unpack.push(quote!(#ctx.#get::<#t>(#i)));
-    }
-    let checks: Vec<TokenStream> = f
-        .params
-        .iter()
-        .filter_map(|p| {
-            let decl = p.len.as_ref()?;
-            let (n, need) = (&p.name, len_need(&decl.expr));
-            let decl = len_decl(f, p, decl);
-            Some(quote! {
-                ::warpspeed::__private::check_len(#rust_name, #decl, #n.len(), #need)?;
-            })
-        })
-        .collect();
-    let param_names: Vec<String> = taken.clone();
-    let launchers = ["launch", "launch_cooperative"].map(|name| {
-        let doc = format!(
-            "`{rust_name}::{name}`: as a concrete kernel's, the instance picked by the type and const parameters (inferred from the arguments where they can be, else named: `{rust_name}::{name}::<..>(..)`). The instance is compiled at its first launch on a device, once."
-        );
-        let name = Ident::new(name, Span::call_site());
-        quote! {
-            #[doc = #doc]
-            pub fn #name #decl (
-                #dev: &::warpspeed::Device,
-                #cfg: ::warpspeed::LaunchConfig,
-                #(#params),*
-            ) -> ::core::result::Result<(), ::warpspeed::Error> {
-                #(#checks)*
-                let mut #args = ::warpspeed::__private::KernelArgs::new();
-                #(#pushes)*
-                ::warpspeed::__private::#name(#dev, kernel #args_g (), #cfg, #args)
-            }
-        }
-    });
+    let LaunchParts {
+        launchers,
+        unpack,
+        param_names,
+    } = launch_parts(f, &elem, decl, &quote!(kernel #args_g ()));
     let key_params: Vec<TokenStream> = g
         .order
         .iter()
