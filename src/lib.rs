@@ -14,8 +14,9 @@ pub use warpspeed_runtime::*;
 /// `use warpspeed::prelude::*;` brings the macros, the host API ([`Device`],
 /// [`DeviceBuffer`] and its views [`DeviceView`]/[`DeviceViewMut`], [`LaunchConfig`],
 /// [`Error`]), the kernel language's vocabulary ([`kernel`]: `thread_idx`,
-/// `sync_threads`, `SharedArray`, ...) and the vector types kernels name in their
-/// signatures (`&[f32x4]`) with their [`Vector`] trait into scope. It leaves out [`Result`], which would shadow the
+/// `sync_threads`, `SharedArray`, ...), the bounds of generic kernels ([`Float`], [`Int`],
+/// [`Scalar`]) and the vector types kernels name in their signatures (`&[f32x4]`) with
+/// their [`Vector`] trait into scope. It leaves out [`Result`], which would shadow the
 /// standard one.
 pub mod prelude {
     pub use crate::kernel::*;
