@@ -37,6 +37,23 @@ fn root<T: Float>(out: &mut [T], x: &[T]) {
     }
 }
 
+/// The methods `Float` offers, on every instance (f16's through f32).
+#[gpu_kernel]
+fn float_methods<T: Float>(out: &mut [T], x: &[T], y: &[T]) {
+    let i = grid_1d();
+    if i < x.len() {
+        let (a, b) = (x[i], y[i]);
+        out[8 * i] = a.abs().sqrt();
+        out[8 * i + 1] = a.abs();
+        out[8 * i + 2] = a.min(b);
+        out[8 * i + 3] = a.max(b);
+        out[8 * i + 4] = a.floor();
+        out[8 * i + 5] = a.ceil();
+        out[8 * i + 6] = a.round();
+        out[8 * i + 7] = a.trunc();
+    }
+}
+
 /// Integer arithmetic wraps, shifts mask, bit operations and the `Int` methods: bit-exact
 /// with Rust for every instance launched.
 #[gpu_kernel]
@@ -241,6 +258,91 @@ fn math_through_f32_for_every_float() {
         root::launch(&dev, cfg(n), &mut out, &x).unwrap();
         let want: Vec<f64> = x64.iter().map(|v| (*v as f32).sqrt() as f64).collect();
         assert_eq!(out.download().unwrap(), want);
+    }
+}
+
+/// The reference, through f64 (which holds every f16 and f32, and rounds `sqrt` once more
+/// innocuously): independent of the simulator's f16 helpers.
+fn float_methods_host<T: Float>(x: &[T], y: &[T]) -> Vec<T> {
+    let f = |v: f64| T::from_f64(v);
+    x.iter()
+        .zip(y)
+        .flat_map(|(a, b)| {
+            let (a, b) = (a.to_f64(), b.to_f64());
+            [
+                f(a.abs().sqrt()),
+                f(a.abs()),
+                f(a.min(b)),
+                f(a.max(b)),
+                f(a.floor()),
+                f(a.ceil()),
+                f(a.round()),
+                f(a.trunc()),
+            ]
+        })
+        .collect()
+}
+
+/// Equal, NaN to NaN (Rust does not fix a NaN's bits, nor does the GPU).
+fn same<T: Float>(got: &[T], want: &[T]) {
+    assert_eq!(got.len(), want.len());
+    for (k, (g, w)) in got.iter().zip(want).enumerate() {
+        let nan = |v: &T| v != v;
+        assert!(
+            (nan(g) && nan(w)) || g.to_bits() == w.to_bits(),
+            "element {k}: {g:?} != {w:?}"
+        );
+    }
+}
+
+#[test]
+fn float_methods_on_every_instance() {
+    let n = 600;
+    let mut rng = Rng::new(18);
+    // Halves for the ties of `round`, signed zeros, NaN, infinities, f16's largest.
+    let special = [
+        0.5,
+        -0.5,
+        2.5,
+        -2.5,
+        0.0,
+        -0.0,
+        f64::NAN,
+        f64::INFINITY,
+        -f64::INFINITY,
+        65504.0,
+    ];
+    let x64: Vec<f64> = (0..n)
+        .map(|i| {
+            special
+                .get(i % 40)
+                .copied()
+                .unwrap_or_else(|| rng.range_f64(-3000.0, 3000.0))
+        })
+        .collect();
+    let y64: Vec<f64> = (0..n)
+        .map(|i| {
+            if i % 7 == 0 {
+                f64::NAN
+            } else {
+                rng.range_f64(-3000.0, 3000.0)
+            }
+        })
+        .collect();
+    for dev in devices("float_methods_on_every_instance") {
+        macro_rules! check {
+            ($t:ty, $conv:expr) => {{
+                let x: Vec<$t> = x64.iter().map($conv).collect();
+                let y: Vec<$t> = y64.iter().map($conv).collect();
+                let (dx, dy) = (dev.upload(&x).unwrap(), dev.upload(&y).unwrap());
+                let mut out = dev.upload(&vec![<$t>::from_f32(7.0); 8 * n]).unwrap();
+                float_methods::launch(&dev, cfg(n), &mut out, &dx, &dy).unwrap();
+                same(&out.download().unwrap(), &float_methods_host(&x, &y));
+            }};
+        }
+        check!(f16, |v: &f64| f16::from_f64(*v));
+        check!(f32, |v: &f64| *v as f32);
+        check!(f64, |v: &f64| *v);
     }
 }
 
@@ -472,6 +574,9 @@ fn generic_device_functions_from_generic_and_concrete_kernels() {
 #[test]
 fn nvrtc_compiles_every_instance() {
     common::nvrtc_compiles(&[
+        ("float_methods::<f16>", float_methods::kernel::<f16>()),
+        ("float_methods::<f32>", float_methods::kernel::<f32>()),
+        ("float_methods::<f64>", float_methods::kernel::<f64>()),
         ("root::<f16>", root::kernel::<f16>()),
         ("root::<f64>", root::kernel::<f64>()),
         ("show::<bool>", show::kernel::<bool>()),

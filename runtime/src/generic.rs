@@ -10,6 +10,7 @@
 //! [`GpuBits`] and [`AsNum`] are what the generated simulator body calls for operators and
 //! conversions on a `T` (with the GPU's semantics: integer arithmetic wraps).
 
+use crate::half_math::HalfMath;
 use crate::half_types::{f16, f16_from_f64};
 use crate::scalar::KernelScalar;
 use std::fmt::Debug;
@@ -116,10 +117,11 @@ macro_rules! conversions {
 /// The floats a kernel may be generic over: `f16`, `f32`, `f64`.
 ///
 /// A kernel generic over `T: Float` has `+ - * / %` and unary `-` on `T` (exactly as the
-/// concrete kernels: IEEE, no contraction), comparisons, and the conversions (`T::zero()`,
-/// `T::one()`, `T::from_f32(v)`, ..., `x.to_f32()`, ..., each Rust's `as`). The math
-/// methods (`sqrt`, `min`, ...) are not offered: `f16` has none in kernels; convert
-/// (`T::from_f32(x.to_f32().sqrt())`) or write the kernel for `f32`/`f64`.
+/// concrete kernels: IEEE, no contraction), comparisons, the methods below (bit-exact on
+/// the GPU for every type of the bound; `f16`'s through `f32`), and the conversions
+/// (`T::zero()`, `T::one()`, `T::from_f32(v)`, ..., `x.to_f32()`, ..., each Rust's `as`).
+/// The other math methods (`sin`, `exp`, `mul_add`, ...) are `f32`/`f64` only: convert
+/// (`T::from_f32(x.to_f32().sin())`) or write the kernel for `f32`/`f64`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a float: `Float` covers f16, f32 and f64",
     label = "not one of `Float`'s types"
@@ -135,6 +137,22 @@ pub trait Float:
     + std::ops::Neg<Output = Self>
 {
     conversions!();
+    /// `self.sqrt()`: correctly rounded.
+    fn sqrt(self) -> Self;
+    /// `self.abs()`: the sign bit cleared.
+    fn abs(self) -> Self;
+    /// `self.min(other)`: a NaN operand loses.
+    fn min(self, other: Self) -> Self;
+    /// `self.max(other)`: a NaN operand loses.
+    fn max(self, other: Self) -> Self;
+    /// `self.floor()`.
+    fn floor(self) -> Self;
+    /// `self.ceil()`.
+    fn ceil(self) -> Self;
+    /// `self.round()`: ties away from zero.
+    fn round(self) -> Self;
+    /// `self.trunc()`.
+    fn trunc(self) -> Self;
 }
 
 /// The integers a kernel may be generic over: `i8`, `i16`, `i32`, `i64`, `isize`, `u8`,
@@ -355,7 +373,16 @@ macro_rules! float_impls {
             fn ws_rem(self, r: Self) -> Self { self % r }
             fn ws_neg(self) -> Self { -self }
         }
-        impl Float for $t {}
+        impl Float for $t {
+            fn sqrt(self) -> Self { <$t>::sqrt(self) }
+            fn abs(self) -> Self { <$t>::abs(self) }
+            fn min(self, other: Self) -> Self { <$t>::min(self, other) }
+            fn max(self, other: Self) -> Self { <$t>::max(self, other) }
+            fn floor(self) -> Self { <$t>::floor(self) }
+            fn ceil(self) -> Self { <$t>::ceil(self) }
+            fn round(self) -> Self { <$t>::round(self) }
+            fn trunc(self) -> Self { <$t>::trunc(self) }
+        }
     )*};
 }
 float_impls!(f32, f64);
@@ -395,7 +422,32 @@ impl GpuOps for f16 {
         -self
     }
 }
-impl Float for f16 {}
+impl Float for f16 {
+    fn sqrt(self) -> Self {
+        HalfMath::sqrt(self)
+    }
+    fn abs(self) -> Self {
+        HalfMath::abs(self)
+    }
+    fn min(self, other: Self) -> Self {
+        HalfMath::min(self, other)
+    }
+    fn max(self, other: Self) -> Self {
+        HalfMath::max(self, other)
+    }
+    fn floor(self) -> Self {
+        HalfMath::floor(self)
+    }
+    fn ceil(self) -> Self {
+        HalfMath::ceil(self)
+    }
+    fn round(self) -> Self {
+        HalfMath::round(self)
+    }
+    fn trunc(self) -> Self {
+        HalfMath::trunc(self)
+    }
+}
 
 impl sealed::Sealed for bool {}
 impl Scalar for bool {}

@@ -30,6 +30,7 @@ mod diagnostics;
 mod dim;
 mod error;
 mod generic;
+mod half_math;
 mod half_types;
 mod kernel_abi;
 mod launch;
@@ -74,6 +75,7 @@ const _: () = {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, GpuPrint, NumVal};
+    pub use crate::half_math::HalfMath;
     pub use crate::kernel_abi::*;
     pub use crate::launch::len::check_len;
     pub use crate::launch::{launch, launch_cooperative, KernelArgs};

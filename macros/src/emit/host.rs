@@ -707,6 +707,10 @@ impl RustWriter<'_> {
                         let f = Ident::new(f, name.span());
                         quote_spanned!(span=> ::warpspeed::__private::ReleaseInt::#f(#r, #(#args),*))
                     }
+                    Some(Sim::Half(f)) => {
+                        let f = Ident::new(f, name.span());
+                        quote_spanned!(span=> ::warpspeed::__private::HalfMath::#f(#r, #(#args),*))
+                    }
                     Some(Sim::Std(f)) => {
                         let f = Ident::new(f, name.span());
                         quote_spanned!(span=> (#r).#f(#(#args),*))

@@ -167,6 +167,9 @@ pub enum Sim {
     /// `::warpspeed::__private::ReleaseInt::name(recv, args)`: a std method whose release
     /// result has no std spelling that works in debug builds (`next_power_of_two`).
     Release(&'static str),
+    /// `::warpspeed::__private::HalfMath::name(recv, args)`: an `f16` method the `half`
+    /// crate lacks, computed through `f32` as the GPU does.
+    Half(&'static str),
 }
 
 /// How exactly the GPU follows Rust for a row.
@@ -267,7 +270,7 @@ impl Method {
 use Args::{None as A0, Same, I32, U32 as Au32};
 use Recv::{F16x2, Float, Int, Signed, Slice, Unsigned, F16};
 use Res::{Bool, Same as R, U32 as Ru32};
-use Sim::{Release, Std};
+use Sim::{Half, Release, Std};
 use C::{Func, Math, Tmpl};
 
 /// Where an integer divisor of 0 panics in Rust.
@@ -402,6 +405,14 @@ pub static METHODS: &[Method] = &[
     row("acosh", Float, A0, R, Math("acosh"), Std("acosh"), "inverse hyperbolic cosine").ulps(4, 3),
     row("atanh", Float, A0, R, Math("atanh"), Std("atanh"), "inverse hyperbolic tangent").ulps(3, 2),
     // ---- half precision
+    row("sqrt", F16, A0, R, Func("ws_f16_sqrt"), Half("sqrt"), "square root through `f32`, correctly rounded"),
+    row("abs", F16, A0, R, Func("ws_f16_abs"), Half("abs"), "absolute value (clears the sign bit)"),
+    row("min", F16, Same(1), R, Func("ws_f16_min"), Half("min"), "the smaller value; a NaN operand loses"),
+    row("max", F16, Same(1), R, Func("ws_f16_max"), Half("max"), "the larger value; a NaN operand loses"),
+    row("floor", F16, A0, R, Func("ws_f16_floor"), Half("floor"), "rounded down"),
+    row("ceil", F16, A0, R, Func("ws_f16_ceil"), Half("ceil"), "rounded up"),
+    row("round", F16, A0, R, Func("ws_f16_round"), Half("round"), "rounded to nearest, ties away from zero"),
+    row("trunc", F16, A0, R, Func("ws_f16_trunc"), Half("trunc"), "rounded toward zero"),
     row("to_f32", F16, A0, Res::F32, Func("ws_f16_to_f32"), Std("to_f32"), "exact conversion"),
     row("to_f64", F16, A0, Res::F64, Func("ws_f16_to_f64"), Std("to_f64"), "exact conversion"),
     row("lo", F16x2, A0, Res::F16, Func("ws_f16x2_lo"), Std("lo"), "the low half (an `f16`)"),
