@@ -133,11 +133,76 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
 /// The errors, and for a device function a stub its callers' simulator bodies still find
 /// (their errors are then this function's, not a missing internal name).
 fn failed(errors: TokenStream, item: &syn::ItemFn, kind: FnKind) -> TokenStream {
-    if kind == FnKind::Kernel {
-        return errors;
-    }
-    let stub = device::stub(item);
+    let stub = match kind {
+        FnKind::Kernel => kernel_stub(item),
+        FnKind::Device => device::stub(item),
+    };
     quote!(#errors #stub)
+}
+
+/// A stub launch's parameter: what the real one takes where the type is plain (so type
+/// parameters are inferred as they would be), anything elsewhere.
+fn stub_arg(arg: &syn::FnArg) -> TokenStream {
+    let any = quote!(_: impl ::core::marker::Sized);
+    let syn::FnArg::Typed(pt) = arg else { return any };
+    match &*pt.ty {
+        syn::Type::Reference(r) => {
+            let syn::Type::Slice(sl) = &*r.elem else { return any };
+            let elem = &sl.elem;
+            let atomic = quote!(#elem).to_string().contains("Atomic");
+            match (r.mutability.is_some(), atomic) {
+                (_, true) => any,
+                (true, false) => quote!(_: &mut impl ::warpspeed::AsDeviceViewMut<Elem = #elem>),
+                (false, false) => quote!(_: &impl ::warpspeed::AsDeviceView<Elem = #elem>),
+            }
+        }
+        syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+            let t = &pt.ty;
+            quote!(_: #t)
+        }
+        _ => any,
+    }
+}
+
+/// After an error: `launch` and friends with the kernel's generic parameters (unbounded)
+/// and any arguments, so the launches elsewhere add no errors of their own.
+fn kernel_stub(item: &syn::ItemFn) -> TokenStream {
+    let (name, vis) = (&item.sig.ident, &item.vis);
+    let generics: Vec<TokenStream> = item
+        .sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => {
+                let id = &t.ident;
+                Some(quote!(#id))
+            }
+            syn::GenericParam::Const(c) => {
+                let (id, ty) = (&c.ident, &c.ty);
+                Some(quote!(const #id: #ty))
+            }
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    let args: Vec<TokenStream> = item.sig.inputs.iter().map(stub_arg).collect();
+    quote! {
+        #[allow(dead_code, unused_variables)]
+        #vis mod #name {
+            pub fn launch<#(#generics),*>(_: &::warpspeed::Device, _: ::warpspeed::LaunchConfig, #(#args),*) -> ::core::result::Result<(), ::warpspeed::Error> {
+                unreachable!()
+            }
+            pub fn launch_cooperative<#(#generics),*>(_: &::warpspeed::Device, _: ::warpspeed::LaunchConfig, #(#args),*) -> ::core::result::Result<(), ::warpspeed::Error> {
+                unreachable!()
+            }
+            pub fn kernel<#(#generics),*>() -> &'static ::warpspeed::KernelDef {
+                unreachable!()
+            }
+            pub fn cuda_source<#(#generics),*>() -> ::std::string::String {
+                unreachable!()
+            }
+        }
+    }
 }
 
 fn internal(what: &str) -> TokenStream {

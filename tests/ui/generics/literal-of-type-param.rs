@@ -13,4 +13,13 @@ fn offset<T: Int>(out: &mut [T], x: &[T]) {
     out[i] = x[i] + one;
 }
 
-fn main() {}
+// The launches of a kernel that failed add no errors of their own.
+fn main() {
+    let dev = Device::simulator();
+    let mut y = dev.zeros::<f32>(4).unwrap();
+    let x = dev.zeros::<f32>(4).unwrap();
+    let _ = scale::launch(&dev, LaunchConfig::new(1, 4), &mut y, &x);
+    let mut a = dev.zeros::<u32>(4).unwrap();
+    let b = dev.zeros::<u32>(4).unwrap();
+    let _ = offset::launch::<u32>(&dev, LaunchConfig::new(1, 4), &mut a, &b);
+}
