@@ -3,6 +3,7 @@
 //! function compiled once. Each kernel runs on the simulator and on the GPU where there is
 //! one, against a CPU reference, outputs poisoned first; NVRTC compiles every instance.
 
+use core::sync::atomic::{AtomicU32, Ordering};
 use warpspeed::prelude::*;
 use warpspeed::{f16, LaunchConfig};
 
@@ -176,6 +177,15 @@ fn show_bool(x: &[bool]) {
     let i = grid_1d();
     if i < x.len() {
         gpu_print!("[{}] [{:7}]\n", x[i], x[i]);
+    }
+}
+
+/// The kernel options, a declared length and atomics work in a generic kernel as in any.
+#[gpu_kernel(block = 64)]
+fn count_above<T: Scalar>(#[len(n)] x: &[T], limit: T, hits: &[AtomicU32], n: usize) {
+    let i = grid_1d();
+    if i < n && x[i] > limit {
+        hits[0].fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -579,6 +589,9 @@ fn nvrtc_compiles_every_instance() {
         ("float_methods::<f64>", float_methods::kernel::<f64>()),
         ("root::<f16>", root::kernel::<f16>()),
         ("root::<f64>", root::kernel::<f64>()),
+        ("count_above::<i64>", count_above::kernel::<i64>()),
+        ("count_above::<bool>", count_above::kernel::<bool>()),
+        ("count_above::<f16>", count_above::kernel::<f16>()),
         ("show::<bool>", show::kernel::<bool>()),
         ("show::<f16>", show::kernel::<f16>()),
         ("show::<u64>", show::kernel::<u64>()),
@@ -655,4 +668,46 @@ fn printing_a_type_parameter_prints_as_its_instance() {
     });
     assert_eq!(generic, concrete);
     assert_eq!(generic, "[1.5] [    1.5]\n[true] [true   ]\n");
+}
+
+#[test]
+fn options_lengths_and_atomics_in_a_generic_kernel() {
+    let n: usize = 1000;
+    let mut rng = Rng::new(19);
+    let xi: Vec<i64> = (0..n).map(|_| rng.next_u64() as i64).collect();
+    let xb: Vec<bool> = (0..n).map(|_| rng.next_u32() % 3 == 0).collect();
+    let xh: Vec<f16> = (0..n)
+        .map(|_| f16::from_f32(rng.range_f32(-5.0, 5.0)))
+        .collect();
+    let limit = f16::from_f32(1.25);
+    for dev in devices("options_lengths_and_atomics_in_a_generic_kernel") {
+        let launch = LaunchConfig::new(n.div_ceil(64) as u32, 64);
+        let x = dev.upload(&xi).unwrap();
+        let mut hits = dev.upload(&[0u32]).unwrap();
+        count_above::launch(&dev, launch, &x, 12345i64, &mut hits, n).unwrap();
+        let want = xi.iter().filter(|v| **v > 12345).count() as u32;
+        assert_eq!(hits.download().unwrap(), vec![want]);
+
+        let x = dev.upload(&xb).unwrap();
+        let mut hits = dev.upload(&[0u32]).unwrap();
+        count_above::launch(&dev, launch, &x, false, &mut hits, n).unwrap();
+        assert_eq!(
+            hits.download().unwrap(),
+            vec![xb.iter().filter(|v| **v).count() as u32]
+        );
+
+        let x = dev.upload(&xh).unwrap();
+        let mut hits = dev.upload(&[0u32]).unwrap();
+        count_above::launch(&dev, launch, &x, limit, &mut hits, n).unwrap();
+        assert_eq!(
+            hits.download().unwrap(),
+            vec![xh.iter().filter(|v| **v > limit).count() as u32]
+        );
+
+        // The declared length and the declared block shape are checked at launch.
+        let err = count_above::launch(&dev, launch, &x, limit, &mut hits, n + 1).unwrap_err();
+        assert!(err.to_string().contains("count_above"), "{err}");
+        let wide = LaunchConfig::new(8, 128);
+        assert!(count_above::launch(&dev, wide, &x, limit, &mut hits, n).is_err());
+    }
 }

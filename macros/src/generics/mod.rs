@@ -144,10 +144,14 @@ fn failed(errors: TokenStream, item: &syn::ItemFn, kind: FnKind) -> TokenStream 
 /// parameters are inferred as they would be), anything elsewhere.
 fn stub_arg(arg: &syn::FnArg) -> TokenStream {
     let any = quote!(_: impl ::core::marker::Sized);
-    let syn::FnArg::Typed(pt) = arg else { return any };
+    let syn::FnArg::Typed(pt) = arg else {
+        return any;
+    };
     match &*pt.ty {
         syn::Type::Reference(r) => {
-            let syn::Type::Slice(sl) = &*r.elem else { return any };
+            let syn::Type::Slice(sl) = &*r.elem else {
+                return any;
+            };
             let elem = &sl.elem;
             let atomic = quote!(#elem).to_string().contains("Atomic");
             match (r.mutability.is_some(), atomic) {
