@@ -165,6 +165,22 @@ fn show<T: Scalar>(x: &[T]) {
 }
 
 #[gpu_kernel]
+fn show_int<T: Int>(x: &[T]) {
+    let i = grid_1d();
+    if i < x.len() {
+        gpu_print!("[{}] [{:6}] [{:06}] [{:x}]\n", x[i], x[i], x[i], x[i]);
+    }
+}
+
+#[gpu_kernel]
+fn show_i32(x: &[i32]) {
+    let i = grid_1d();
+    if i < x.len() {
+        gpu_print!("[{}] [{:6}] [{:06}] [{:x}]\n", x[i], x[i], x[i], x[i]);
+    }
+}
+
+#[gpu_kernel]
 fn show_f32(x: &[f32]) {
     let i = grid_1d();
     if i < x.len() {
@@ -593,6 +609,8 @@ fn nvrtc_compiles_every_instance() {
         ("count_above::<bool>", count_above::kernel::<bool>()),
         ("count_above::<f16>", count_above::kernel::<f16>()),
         ("show::<bool>", show::kernel::<bool>()),
+        ("show_int::<i8>", show_int::kernel::<i8>()),
+        ("show_int::<u64>", show_int::kernel::<u64>()),
         ("show::<f16>", show::kernel::<f16>()),
         ("show::<u64>", show::kernel::<u64>()),
         ("blend::<f16>", blend::kernel::<f16>()),
@@ -668,6 +686,18 @@ fn printing_a_type_parameter_prints_as_its_instance() {
     });
     assert_eq!(generic, concrete);
     assert_eq!(generic, "[1.5] [    1.5]\n[true] [true   ]\n");
+    let x = dev.upload(&[-42i32, 7]).unwrap();
+    let cfg2 = LaunchConfig::new(1, 2);
+    let (_, generic) = capture_sim_prints(|| {
+        show_int::launch(&dev, cfg2, &x).unwrap();
+        dev.synchronize().unwrap();
+    });
+    let (_, concrete) = capture_sim_prints(|| {
+        show_i32::launch(&dev, cfg2, &x).unwrap();
+        dev.synchronize().unwrap();
+    });
+    assert_eq!(generic, concrete);
+    assert!(generic.contains("[-42] [   -42] [-00042]"), "{generic}");
 }
 
 #[test]

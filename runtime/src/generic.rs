@@ -34,12 +34,13 @@ pub trait Scalar:
 {
 }
 
-/// A value as `gpu_print!("{:w}", x)` prints it on the GPU: a float as C's `%g` and an
-/// integer right-aligned in `width`, a bool as text, left-aligned. Not an API: the
-/// generic simulator body calls it.
+/// A value as `gpu_print!("{:w}", x)` / `("{:0w}", x)` prints it on the GPU: a float as
+/// C's `%g` right-aligned in `width` (`0` ignored, as for a concrete float), an integer
+/// right-aligned or zero-padded, a bool as text, left-aligned. Not an API: the generic
+/// simulator body calls it.
 #[doc(hidden)]
 pub trait GpuPrint: Copy {
-    fn ws_display(self, width: usize) -> String;
+    fn ws_display(self, width: usize, zero: bool) -> String;
 }
 
 /// The numbers' conversions, with Rust's `as` semantics, shared by [`Float`] and [`Int`]:
@@ -166,7 +167,9 @@ pub trait Float:
     message = "`{Self}` is not an integer: `Int` covers i8, i16, i32, i64, isize, u8, u16, u32, u64 and usize",
     label = "not one of `Int`'s types"
 )]
-pub trait Int: Scalar + Ord + GpuOps + GpuBits + AsNum {
+pub trait Int:
+    Scalar + Ord + std::fmt::LowerHex + std::fmt::UpperHex + GpuOps + GpuBits + AsNum
+{
     conversions!();
     /// `self.wrapping_add(rhs)`.
     fn wrapping_add(self, rhs: Self) -> Self;
@@ -327,25 +330,39 @@ macro_rules! int_impls {
 }
 int_impls!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
-macro_rules! print_impls {
-    ($($t:ty => |$v:ident| $e:expr;)*) => {$(
+macro_rules! print_ints {
+    ($($t:ty),*) => {$(
         impl GpuPrint for $t {
-            fn ws_display(self, width: usize) -> String {
-                let $v = self;
-                format!("{:>width$}", $e)
+            fn ws_display(self, width: usize, zero: bool) -> String {
+                if zero {
+                    format!("{self:0width$}")
+                } else {
+                    format!("{self:width$}")
+                }
             }
         }
     )*};
 }
-print_impls! {
-    i8 => |v| v; i16 => |v| v; i32 => |v| v; i64 => |v| v; isize => |v| v;
-    u8 => |v| v; u16 => |v| v; u32 => |v| v; u64 => |v| v; usize => |v| v;
-    f32 => |v| crate::sim::format_g(v as f64); f64 => |v| crate::sim::format_g(v);
-    f16 => |v| crate::sim::format_g(v.to_f64());
+print_ints!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+macro_rules! print_floats {
+    ($($t:ty => |$v:ident| $e:expr;)*) => {$(
+        impl GpuPrint for $t {
+            fn ws_display(self, width: usize, _zero: bool) -> String {
+                let $v = self;
+                format!("{:>width$}", crate::sim::format_g($e))
+            }
+        }
+    )*};
+}
+print_floats! {
+    f32 => |v| v as f64;
+    f64 => |v| v;
+    f16 => |v| v.to_f64();
 }
 
 impl GpuPrint for bool {
-    fn ws_display(self, width: usize) -> String {
+    fn ws_display(self, width: usize, _zero: bool) -> String {
         format!("{self:width$}")
     }
 }

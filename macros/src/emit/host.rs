@@ -1035,13 +1035,13 @@ impl RustWriter<'_> {
                     let v = self.expr(a);
                     let s = self.ty(a).scalar().unwrap_or(Scalar::I32);
                     let width = spec.width.map(|w| w.to_string()).unwrap_or_default();
-                    if let (Scalar::Param(_), None, None, false) =
-                        (s, spec.precision, spec.hex, spec.zero)
-                    {
+                    if let (Scalar::Param(_), None, None) = (s, spec.precision, spec.hex) {
                         // A `T`: as its instance prints it (`%g` for a float, `%d` for an integer).
-                        let w = spec.width.unwrap_or(0) as usize;
+                        let (w, zero) = (spec.width.unwrap_or(0) as usize, spec.zero);
                         fmt.push_str("{}");
-                        args.push(quote!(::warpspeed::__private::GpuPrint::ws_display(#v, #w)));
+                        args.push(
+                            quote!(::warpspeed::__private::GpuPrint::ws_display(#v, #w, #zero)),
+                        );
                         continue;
                     }
                     let zero = if spec.zero { "0" } else { "" };
