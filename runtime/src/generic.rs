@@ -6,9 +6,10 @@
 //! instances the macro emits, and no other type can be launched.
 //!
 //! What the traits offer is what every type of the bound has on the GPU and the simulator
-//! alike; docs/language.md ("Generics") lists it. The hidden supertraits [`GpuOps`],
-//! [`GpuBits`] and [`AsNum`] are what the generated simulator body calls for operators and
-//! conversions on a `T` (with the GPU's semantics: integer arithmetic wraps).
+//! alike; docs/language.md ("Generics") lists it. The hidden supertraits `GpuOps`,
+//! `GpuBits`, `AsNum` and `GpuPrint` are what the generated simulator body calls for
+//! operators, conversions and printing on a `T` (with the GPU's semantics: integer
+//! arithmetic wraps).
 
 use crate::half_math::HalfMath;
 use crate::half_types::{f16, f16_from_f64};

@@ -247,7 +247,12 @@ impl Method {
         }
         let mut which: Vec<&str> = rows.iter().map(|m| m.recv.text()).collect();
         which.dedup();
-        Err(Some(which.join(" and ")))
+        // "integers", "integers and floats", "signed integers, floats and `f16`".
+        let text = match which.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => which.join(""),
+        };
+        Err(Some(text))
     }
 
     /// Whether some row has this name.
