@@ -220,17 +220,15 @@ __device__ __forceinline__ ws_f16 ws_f16_neg(ws_f16 a) { return ws_f16_of_bits((
 // h.sqrt(), .floor(), .ceil(), .round(), .trunc(), .min(o), .max(o) through f32, which
 // holds every f16: each result is exact or correctly rounded back (sqrt's double rounding
 // is innocuous: 24 >= 2 * 11 + 2 bits); .abs() clears the sign bit.
-#define WS_F16_UNARY(NAME, EXPR) \
-__device__ __forceinline__ ws_f16 NAME(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_of_bits(ws_cvt_f16_f32(EXPR)); }
-WS_F16_UNARY(ws_f16_sqrt, sqrtf(x))
-WS_F16_UNARY(ws_f16_floor, floorf(x))
-WS_F16_UNARY(ws_f16_ceil, ceilf(x))
-WS_F16_UNARY(ws_f16_round, roundf(x))
-WS_F16_UNARY(ws_f16_trunc, truncf(x))
-#undef WS_F16_UNARY
+__device__ __forceinline__ ws_f16 ws_f16_via_f32(float x) { return ws_f16_of_bits(ws_cvt_f16_f32(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_sqrt(ws_f16 a) { return ws_f16_via_f32(sqrtf(ws_cvt_f32_f16(a.bits))); }
+__device__ __forceinline__ ws_f16 ws_f16_floor(ws_f16 a) { return ws_f16_via_f32(floorf(ws_cvt_f32_f16(a.bits))); }
+__device__ __forceinline__ ws_f16 ws_f16_ceil(ws_f16 a) { return ws_f16_via_f32(ceilf(ws_cvt_f32_f16(a.bits))); }
+__device__ __forceinline__ ws_f16 ws_f16_round(ws_f16 a) { return ws_f16_via_f32(roundf(ws_cvt_f32_f16(a.bits))); }
+__device__ __forceinline__ ws_f16 ws_f16_trunc(ws_f16 a) { return ws_f16_via_f32(truncf(ws_cvt_f32_f16(a.bits))); }
 __device__ __forceinline__ ws_f16 ws_f16_abs(ws_f16 a) { return ws_f16_of_bits((unsigned short)(a.bits & 0x7fffu)); }
-__device__ __forceinline__ ws_f16 ws_f16_min(ws_f16 a, ws_f16 b) { return ws_f16_of_bits(ws_cvt_f16_f32(fminf(ws_cvt_f32_f16(a.bits), ws_cvt_f32_f16(b.bits)))); }
-__device__ __forceinline__ ws_f16 ws_f16_max(ws_f16 a, ws_f16 b) { return ws_f16_of_bits(ws_cvt_f16_f32(fmaxf(ws_cvt_f32_f16(a.bits), ws_cvt_f32_f16(b.bits)))); }
+__device__ __forceinline__ ws_f16 ws_f16_min(ws_f16 a, ws_f16 b) { return ws_f16_via_f32(fminf(ws_cvt_f32_f16(a.bits), ws_cvt_f32_f16(b.bits))); }
+__device__ __forceinline__ ws_f16 ws_f16_max(ws_f16 a, ws_f16 b) { return ws_f16_via_f32(fmaxf(ws_cvt_f32_f16(a.bits), ws_cvt_f32_f16(b.bits))); }
 // Comparisons as float's: NaN is unordered, -0 == +0.
 #define WS_F16_CMP(NAME, OP) \
 __device__ __forceinline__ bool NAME(ws_f16 a, ws_f16 b) { return ws_cvt_f32_f16(a.bits) OP ws_cvt_f32_f16(b.bits); }
