@@ -36,6 +36,8 @@ mod memory;
 mod release_int;
 mod scalar;
 mod sim;
+mod texel;
+mod texture;
 mod validate;
 mod vector_types;
 mod view;
@@ -52,6 +54,8 @@ pub use kernel_abi::{KernelDef, KernelOptions};
 pub use memory::DeviceBuffer;
 pub use scalar::KernelScalar;
 pub use sim::SimOptions;
+pub use texel::{AddressMode, Texel, TexelFormat};
+pub use texture::Texture2D;
 pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
 pub use view::{AsDeviceView, AsDeviceViewMut, DeviceView, DeviceViewMut};
 
@@ -66,6 +70,7 @@ const _: () = {
     send_sync::<DeviceView<'static, u8>>();
     send_sync::<DeviceViewMut<'static, f64>>();
     send_sync::<Error>();
+    send_sync::<Texture2D<u8>>();
 };
 
 /// Items generated code uses. Not a public API: it may change in any release.

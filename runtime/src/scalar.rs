@@ -3,6 +3,7 @@
 //! both backends and the generated code.
 
 use crate::half_types::{f16, f16x2};
+use crate::texel::TexArg;
 
 /// One packed kernel argument. Slices become (address, length): on the GPU a device
 /// pointer, on the simulator a host address. Scalars keep their bits in the low bytes
@@ -14,6 +15,8 @@ pub enum Arg {
     Slice { addr: u64, len: u64 },
     /// A scalar: its bits in the low `size` bytes.
     Scalar { bits: u128, size: u8 },
+    /// A `Texture2D<T>` parameter (`texel.rs`).
+    Texture(TexArg),
 }
 
 impl Arg {
@@ -21,7 +24,9 @@ impl Arg {
     pub fn scalar<T: KernelScalar>(&self) -> T {
         match *self {
             Arg::Scalar { bits, .. } => T::from_bits128(bits),
-            Arg::Slice { .. } => unreachable!("kernel ABI mismatch: slice where a scalar belongs"),
+            Arg::Slice { .. } | Arg::Texture(_) => {
+                unreachable!("kernel ABI mismatch: memory where a scalar belongs")
+            }
         }
     }
 }
