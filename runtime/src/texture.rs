@@ -237,6 +237,14 @@ impl<T: Texel> Texture2D<T> {
         (self.handle != 0).then_some(self.handle)
     }
 
+    /// The device address of texel (0, 0) of [`memory`](Self::memory) (rows
+    /// [`pitch`](Self::pitch) elements apart), for hand-written CUDA kernels that write
+    /// the next texels; `None` on the simulator. Valid while the texture lives; the caller
+    /// keeps kernels from writing it while a launch reads the texture.
+    pub fn cuda_device_ptr(&self) -> Option<u64> {
+        (self.handle != 0).then(|| self.memory.arg_at(self.offset).0)
+    }
+
     /// The texture as a kernel argument, on a GPU with cudarc's record that orders other
     /// streams after the launch, and its device.
     pub(crate) fn arg(&self) -> (TexArg, Option<SyncOnDrop<'_>>, &Device) {
