@@ -389,8 +389,9 @@ fn texture_life_matches_cpu() {
     }
 }
 
-/// NVRTC compiles the texture fetch for sm_90 to CUBIN (ptxas checks the inline PTX), and
-/// the PTX reads through the texture unit, one instruction per element kind.
+/// NVRTC compiles the texture fetch to CUBIN for sm_75 and sm_90 (NVRTC runs ptxas, which
+/// checks the inline PTX), and the PTX reads through the texture unit, one instruction per
+/// element kind.
 #[test]
 fn nvrtc_compiles_the_texture_fetch() {
     let c = &*fetch_u8::CUDA_SOURCE;
@@ -399,15 +400,7 @@ fn nvrtc_compiles_the_texture_fetch() {
         c.contains("ws_tex2d_fetch<unsigned char>(tex, tex_width, tex_height, tex_mode"),
         "{c}"
     );
-    if !warpspeed::compile::nvrtc_available() {
-        assert!(
-            std::env::var("WARPSPEED_REQUIRE_NVRTC").as_deref() != Ok("1"),
-            "NVRTC is required (WARPSPEED_REQUIRE_NVRTC=1) but not loadable"
-        );
-        println!("SKIPPED the NVRTC check: NVRTC is not loadable here");
-        return;
-    }
-    for (k, want) in [
+    let kernels = [
         (&fetch_f32::KERNEL, "tex.2d.v4.f32.f32"),
         (&fetch_u32::KERNEL, "tex.2d.v4.u32.f32"),
         (&fetch_i32::KERNEL, "tex.2d.v4.s32.f32"),
@@ -420,12 +413,14 @@ fn nvrtc_compiles_the_texture_fetch() {
             &life_kernels::unchecked::conway_texture::KERNEL,
             "tex.2d.v4.s32.f32",
         ),
-    ] {
+    ];
+    let named: Vec<_> = kernels.iter().map(|(k, _)| (k.rust_name, *k)).collect();
+    common::nvrtc_compiles(&named);
+    if !warpspeed::compile::nvrtc_available() {
+        return; // said by nvrtc_compiles
+    }
+    for (k, want) in kernels {
         let ptx = warpspeed::compile::compile_ptx(k.source.as_str(), (9, 0), k.options).unwrap();
         assert!(ptx.contains(want), "{}: no {want} in\n{ptx}", k.rust_name);
-        for arch in [(7, 5), (8, 0), (9, 0)] {
-            warpspeed::compile::compile_cubin(k.source.as_str(), arch, k.options)
-                .unwrap_or_else(|e| panic!("{} for sm_{}{}: {e}", k.rust_name, arch.0, arch.1));
-        }
     }
 }

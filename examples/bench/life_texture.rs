@@ -6,7 +6,7 @@
 //! second texture of each pair starts poisoned (-1).
 
 use cudarc::driver::{CudaFunction, PushKernelArg};
-use warpspeed::{AddressMode, LaunchConfig, Texture2D};
+use warpspeed::{AddressMode, Device, DeviceViewMut, LaunchConfig, Texture2D};
 
 use crate::hand::cfg;
 use crate::life_kernels::{checked, cpu_run, unchecked};
@@ -19,6 +19,15 @@ struct Pair {
     cur: Texture2D<i32>,
     next: Texture2D<i32>,
 }
+
+/// `conway_texture::launch` (checked or unchecked) for the memory of a texture.
+type WsLaunch = fn(
+    &Device,
+    LaunchConfig,
+    &mut DeviceViewMut<'_, i32>,
+    &Texture2D<i32>,
+    u32,
+) -> warpspeed::Result<()>;
 
 #[derive(Clone, Copy)]
 enum Contestant<'a> {
@@ -41,20 +50,14 @@ fn steps<'a>(
             Box::new(move || {
                 let pitch = u32::try_from(p.next.pitch())?;
                 match c {
-                    Contestant::Checked => checked::conway_texture::launch(
-                        &b.dev,
-                        config,
-                        &mut p.next.memory_mut(),
-                        &p.cur,
-                        pitch,
-                    )?,
-                    Contestant::Unchecked => unchecked::conway_texture::launch(
-                        &b.dev,
-                        config,
-                        &mut p.next.memory_mut(),
-                        &p.cur,
-                        pitch,
-                    )?,
+                    Contestant::Checked | Contestant::Unchecked => {
+                        let launch: WsLaunch = if matches!(c, Contestant::Checked) {
+                            |d, c, o, t, p| checked::conway_texture::launch(d, c, o, t, p)
+                        } else {
+                            |d, c, o, t, p| unchecked::conway_texture::launch(d, c, o, t, p)
+                        };
+                        launch(&b.dev, config, &mut p.next.memory_mut(), &p.cur, pitch)?;
+                    }
                     Contestant::Hand(f) => {
                         let out = p.next.cuda_device_ptr().ok_or("a GPU texture")?;
                         let tex = p.cur.cuda_texture_object().ok_or("a GPU texture")?;

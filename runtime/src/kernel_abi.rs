@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 pub use crate::cuda::compile::KernelOptions;
 pub use crate::dim::Dim3;
 pub use crate::half_types::{f16, f16_from_f64, f16x2};
-pub use crate::scalar::{Arg, KernelScalar};
+pub use crate::scalar::{Arg, KernelScalar, TexArg};
 pub use crate::sim::{
     capture_sim_prints, format_g, sim_check_len, src_loc_by_id, AtomicArith, AtomicInt,
     AtomicScalar, AtomicSlice, LenDecl, SimEntry, SimFuture, SimTexture, Slice, SliceMut, SrcLoc,

@@ -9,9 +9,10 @@
 //! Layout (docs/runtime.md draws it): leaf modules at the bottom (`dim`, `config`,
 //! `validate`, `error`, `scalar`, the value types, `diagnostics`); the two backends,
 //! `cuda/` and `sim/`, side by side and importing only leaves; on top `Device`
-//! (`device.rs`), `DeviceBuffer` (`memory.rs`) and the launch path (`launch/`), the only
-//! code that matches on the backend, and the views of buffers (`view.rs`, [`DeviceView`],
-//! [`DeviceViewMut`]), which kernels take as buffers are taken. docs/host-api.md has the
+//! (`device.rs`), `DeviceBuffer` (`memory.rs`), the launch path (`launch/`) and
+//! [`Texture2D`] (`texture.rs`, docs/textures.md), the only code that matches on the
+//! backend, and the views of buffers (`view.rs`, [`DeviceView`], [`DeviceViewMut`]), which
+//! kernels take as buffers are taken. docs/host-api.md has the
 //! host API's decisions: views, fill, copies, occupancy, cudarc interop, host threads.
 //!
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`

@@ -1,7 +1,7 @@
 //! What a texture is made of, shared by both backends and the generated code: the element
 //! types a texture may hold ([`Texel`]), the addressing of coordinates outside it
-//! ([`AddressMode`]), and [`TexArg`], one texture as a packed kernel argument. A leaf:
-//! imports only `scalar`. docs/textures.md has the decisions.
+//! ([`AddressMode`]). A leaf: imports only `scalar` (which holds `TexArg`, one texture as
+//! a packed kernel argument). docs/textures.md has the decisions.
 
 use crate::scalar::KernelScalar;
 
@@ -31,6 +31,15 @@ impl AddressMode {
             AddressMode::Wrap => 0,
             AddressMode::Clamp => 1,
             AddressMode::Border => 2,
+        }
+    }
+
+    /// The mode back from its [`code`](Self::code) (an unknown code reads as `Border`).
+    pub fn from_code(code: i32) -> AddressMode {
+        match code {
+            0 => AddressMode::Wrap,
+            1 => AddressMode::Clamp,
+            _ => AddressMode::Border,
         }
     }
 
@@ -90,37 +99,6 @@ macro_rules! texel {
 }
 
 texel!(u8 => U8, i8 => I8, u16 => U16, i16 => I16, u32 => U32, i32 => I32, f32 => F32);
-
-/// One texture as a kernel argument. On a GPU the kernel receives four C parameters:
-/// `handle` (the `cudaTextureObject_t`), `width`, `height` and `mode`
-/// ([`AddressMode::code`]); the simulator reads the memory at `addr` itself, rows `pitch`
-/// elements apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TexArg {
-    /// The texture object (0 on the simulator).
-    pub handle: u64,
-    /// Width in texels (at least 1).
-    pub width: i32,
-    /// Height in texels (at least 1).
-    pub height: i32,
-    /// [`AddressMode::code`].
-    pub mode: i32,
-    /// The address of texel (0, 0): a device pointer, or a simulated host address.
-    pub addr: u64,
-    /// Elements from one row to the next.
-    pub pitch: u64,
-}
-
-impl TexArg {
-    /// The mode back from its code.
-    pub fn address_mode(&self) -> AddressMode {
-        match self.mode {
-            0 => AddressMode::Wrap,
-            1 => AddressMode::Clamp,
-            _ => AddressMode::Border,
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {

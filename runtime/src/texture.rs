@@ -19,7 +19,8 @@ use crate::cuda::{PitchTexture, TextureLimits};
 use crate::device::{Device, Inner};
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
-use crate::texel::{AddressMode, TexArg, Texel};
+use crate::scalar::TexArg;
+use crate::texel::{AddressMode, Texel};
 use crate::view::{AsDeviceView, DeviceView, DeviceViewMut};
 
 /// A 2-D texture of `T` on a device, for a kernel's `Texture2D<T>` parameter.

@@ -694,7 +694,8 @@ impl<'a> Typeck<'a> {
                         self.call_literals.insert(a.id);
                         continue;
                     }
-                    self.infer(a, None);
+                    let t = self.infer(a, None);
+                    self.texture_argument(a, &t);
                 }
                 let name = quote::ToTokens::to_token_stream(path)
                     .to_string()

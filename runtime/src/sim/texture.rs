@@ -8,8 +8,8 @@ use super::ctx::ThreadCtx;
 use super::handles::Slice;
 use super::site::SrcLoc;
 use super::track::Track;
-use crate::scalar::{Arg, KernelScalar};
-use crate::texel::{AddressMode, TexArg};
+use crate::scalar::{Arg, KernelScalar, TexArg};
+use crate::texel::AddressMode;
 
 /// A 2-D texture in a simulated kernel: `width` x `height` texels, rows `pitch` apart.
 pub struct SimTexture<T> {
@@ -38,7 +38,7 @@ impl<T: KernelScalar> SimTexture<T> {
             width,
             height,
             pitch,
-            mode: arg.address_mode(),
+            mode: AddressMode::from_code(arg.mode),
         }
     }
 

@@ -51,6 +51,18 @@ impl Typeck<'_> {
     }
 }
 
+impl Typeck<'_> {
+    /// A texture passed to a `#[gpu_device]` function, which never takes one.
+    pub(super) fn texture_argument(&mut self, a: &Expr, t: &Ty) {
+        if let Ty::Texture2D(_) = self.shallow(t) {
+            self.cx.error_at(
+                a.range(),
+                "a #[gpu_device] function takes no texture: fetch the texels here and pass them as values",
+            );
+        }
+    }
+}
+
 /// The message for `fetch` called on something that is not a texture, if `name` is it.
 pub(super) fn fetch_on_non_texture(name: &str, on: &str) -> Option<String> {
     (name == "fetch").then(|| {
