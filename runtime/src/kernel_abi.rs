@@ -156,6 +156,7 @@ pub fn collect_source(root: &'static SourceItem) -> String {
 /// the texture fetch (`ws_tex2d_fetch<T>`).
 pub const CUDA_PRELUDE: &str = concat!(
     include_str!("prelude.cuh"),
-    include_str!("prelude_num.cuh"),
-    include_str!("prelude_tex.cuh")
+    include_str!("prelude_tex.cuh"),
+    // Last: it ends with the line that marks the end of the prelude.
+    include_str!("prelude_num.cuh")
 );
