@@ -21,13 +21,11 @@ __device__ __forceinline__ int ws_tex2d_s32(unsigned long long t, float x, float
     asm("tex.2d.v4.s32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];" : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "l"(t), "f"(x), "f"(y));
     return a;
 }
-__device__ __forceinline__ float ws_tex2d_f32(unsigned long long t, float x, float y) {
-    float a, b, c, d;
-    asm("tex.2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];" : "=f"(a), "=f"(b), "=f"(c), "=f"(d) : "l"(t), "f"(x), "f"(y));
-    return a;
-}
 // The channel of one texel as T: integer formats come back zero- (unsigned) or
-// sign-extended (signed) to 32 bits, so the cast keeps the value.
+// sign-extended (signed) to 32 bits, so the cast keeps the value. An f32 texture is a
+// 32-bit unsigned integer texture to the texture unit (the runtime creates it so), read
+// as its bits: point sampling needs no float path, and the bits come back as they are
+// (NaN payloads, subnormals), as a load would.
 template <typename T> struct ws_texel;
 template <> struct ws_texel<unsigned char>  { static __device__ __forceinline__ unsigned char  read(unsigned long long t, float x, float y) { return (unsigned char)ws_tex2d_u32(t, x, y); } };
 template <> struct ws_texel<unsigned short> { static __device__ __forceinline__ unsigned short read(unsigned long long t, float x, float y) { return (unsigned short)ws_tex2d_u32(t, x, y); } };
@@ -35,7 +33,7 @@ template <> struct ws_texel<unsigned int>   { static __device__ __forceinline__ 
 template <> struct ws_texel<signed char>    { static __device__ __forceinline__ signed char    read(unsigned long long t, float x, float y) { return (signed char)ws_tex2d_s32(t, x, y); } };
 template <> struct ws_texel<short>          { static __device__ __forceinline__ short          read(unsigned long long t, float x, float y) { return (short)ws_tex2d_s32(t, x, y); } };
 template <> struct ws_texel<int>            { static __device__ __forceinline__ int            read(unsigned long long t, float x, float y) { return ws_tex2d_s32(t, x, y); } };
-template <> struct ws_texel<float>          { static __device__ __forceinline__ float          read(unsigned long long t, float x, float y) { return ws_tex2d_f32(t, x, y); } };
+template <> struct ws_texel<float>          { static __device__ __forceinline__ float          read(unsigned long long t, float x, float y) { return __uint_as_float(ws_tex2d_u32(t, x, y)); } };
 template <typename T>
 __device__ __forceinline__ T ws_tex2d_fetch(unsigned long long tex, int w, int h, int mode, int x, int y) {
     if (mode == 0) {

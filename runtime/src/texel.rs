@@ -58,7 +58,7 @@ impl AddressMode {
 }
 
 /// The element format of a texture, as the driver names it (`CU_AD_FORMAT_*`) and the
-/// kernel reads it back (`tex.2d.v4.{u32,s32,f32}`).
+/// kernel reads it back (`tex.2d.v4.u32` or `.s32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TexelFormat {
     /// `u8`: `CU_AD_FORMAT_UNSIGNED_INT8`, read as an integer.
@@ -73,7 +73,7 @@ pub enum TexelFormat {
     U32,
     /// `i32`: `CU_AD_FORMAT_SIGNED_INT32`.
     I32,
-    /// `f32`: `CU_AD_FORMAT_FLOAT`.
+    /// `f32`: read as its bits (`CU_AD_FORMAT_UNSIGNED_INT32`, reinterpreted by the kernel).
     F32,
 }
 

@@ -56,7 +56,7 @@ impl CudaDevice {
     }
 
     /// A texture object reading `tex` with point sampling, unnormalised coordinates and
-    /// integer formats read as integers. Wrap is done by the kernel before it fetches
+    /// integer formats read as integers (`f32` texels as their bits). Wrap is done by the kernel before it fetches
     /// (CUDA wraps only normalised coordinates), so a `Wrap` texture clamps in hardware,
     /// which the kernel's in-range coordinates never reach.
     pub(crate) fn create_texture(&self, tex: &PitchTexture) -> Result<u64> {
@@ -85,10 +85,9 @@ impl CudaDevice {
         desc.addressMode = [mode; 3];
         desc.filterMode = CUfilter_mode::CU_TR_FILTER_MODE_POINT;
         desc.mipmapFilterMode = CUfilter_mode::CU_TR_FILTER_MODE_POINT;
-        desc.flags = match tex.format {
-            TexelFormat::F32 => 0,
-            _ => sys::CU_TRSF_READ_AS_INTEGER,
-        };
+        // Integers as integers (not normalised to [0, 1]); f32 texels are 32-bit integers
+        // to the texture unit (`array_format`), read as such and reinterpreted.
+        desc.flags = sys::CU_TRSF_READ_AS_INTEGER;
         let mut handle: sys::CUtexObject = 0;
         // SAFETY: the context is bound; `res` describes memory the caller keeps allocated
         // (and checked aligned and large enough) for the life of the texture object, which
@@ -125,6 +124,8 @@ fn array_format(f: TexelFormat) -> CUarray_format {
         TexelFormat::I16 => CUarray_format::CU_AD_FORMAT_SIGNED_INT16,
         TexelFormat::U32 => CUarray_format::CU_AD_FORMAT_UNSIGNED_INT32,
         TexelFormat::I32 => CUarray_format::CU_AD_FORMAT_SIGNED_INT32,
-        TexelFormat::F32 => CUarray_format::CU_AD_FORMAT_FLOAT,
+        // Read as bits: point sampling needs no float path, and bits are what a load
+        // gives (the kernel's `__uint_as_float`, prelude_tex.cuh).
+        TexelFormat::F32 => CUarray_format::CU_AD_FORMAT_UNSIGNED_INT32,
     }
 }
