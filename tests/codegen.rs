@@ -372,10 +372,9 @@ mod kernels {
     #[gpu_kernel]
     pub fn textures(out: &mut [f32], img: &Texture2D<f32>, mask: Texture2D<u8>) {
         let (x, y) = grid_2d();
-        let (x, y) = (x as i32, y as i32);
         if x < img.width() && y < img.height() {
-            let m = mask.fetch(x % mask.width(), y % mask.height());
-            out[(y * img.width() + x) as usize] = img.fetch(x - 1, y + 1) * m as f32;
+            let m = mask.fetch((x % mask.width()) as i32, (y % mask.height()) as i32);
+            out[y * img.width() + x] = img.fetch(x as i32 - 1, y as i32 + 1) * m as f32;
         }
     }
 }

@@ -37,13 +37,14 @@ fetch_kernel!(fetch_i8, i8);
 fetch_kernel!(fetch_u16, u16);
 fetch_kernel!(fetch_i16, i16);
 
-/// The size the kernel sees, and a fetch whose coordinates are computed from it.
+/// The size the kernel sees (a `usize`, as on the host), and a fetch whose coordinates
+/// are computed from it.
 #[gpu_kernel]
 fn size_of_tex(out: &mut [i32], tex: Texture2D<i32>) {
     if grid_1d() == 0 {
-        out[0] = tex.width();
-        out[1] = tex.height();
-        out[2] = tex.fetch(tex.width() - 1, tex.height());
+        out[0] = tex.width() as i32;
+        out[1] = tex.height() as i32;
+        out[2] = tex.fetch(tex.width() as i32 - 1, tex.height() as i32);
     }
 }
 
@@ -51,11 +52,10 @@ fn size_of_tex(out: &mut [i32], tex: Texture2D<i32>) {
 /// memory (rows `pitch` apart), as Life does.
 #[gpu_kernel]
 fn shift_sum(out: &mut [u32], src: &Texture2D<u32>, pitch: u32) {
-    let x = (block_idx().x * block_dim().x + thread_idx().x) as i32;
-    let y = (block_idx().y * block_dim().y + thread_idx().y) as i32;
+    let (x, y) = grid_2d();
     if x < src.width() && y < src.height() {
-        let v = src.fetch(x - 1, y) + 2 * src.fetch(x, y + 1);
-        out[(y as u32 * pitch + x as u32) as usize] = v;
+        let v = src.fetch(x as i32 - 1, y as i32) + 2 * src.fetch(x as i32, y as i32 + 1);
+        out[y * pitch as usize + x] = v;
     }
 }
 
@@ -151,7 +151,11 @@ fn check_fetches<T: Texel + std::fmt::Debug>(
             for mode in [AddressMode::Wrap, AddressMode::Clamp, AddressMode::Border] {
                 let tex = Texture2D::upload(&dev, &data, w, h, mode).unwrap();
                 let bits = |v: &[T]| v.iter().map(|t| t.to_bits128()).collect::<Vec<_>>();
-                assert_eq!(bits(&tex.download().unwrap()), bits(&data), "{name}: round trip");
+                assert_eq!(
+                    bits(&tex.download().unwrap()),
+                    bits(&data),
+                    "{name}: round trip"
+                );
                 assert!(tex.pitch() >= w);
                 let mut out = dev.upload(&vec![poison; xs.len()]).unwrap();
                 let cfg = LaunchConfig::new((xs.len() as u32).div_ceil(128), 128);

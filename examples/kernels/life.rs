@@ -226,21 +226,23 @@ macro_rules! life_kernels {
         /// launch with a grid that covers the lattice.
         #[gpu_kernel($($opt)*)]
         pub fn conway_texture(out: &mut [i32], cells: &Texture2D<i32>, pitch: u32) {
-            let x = (block_idx().x * block_dim().x + thread_idx().x) as i32;
-            let y = (block_idx().y * block_dim().y + thread_idx().y) as i32;
-            if x >= cells.width() || y >= cells.height() {
+            let x = block_idx().x * block_dim().x + thread_idx().x;
+            let y = block_idx().y * block_dim().y + thread_idx().y;
+            if x as usize >= cells.width() || y as usize >= cells.height() {
                 return;
             }
-            let k = cells.fetch(x - 1, y - 1)
-                + cells.fetch(x, y - 1)
-                + cells.fetch(x + 1, y - 1)
-                + cells.fetch(x - 1, y)
-                + cells.fetch(x + 1, y)
-                + cells.fetch(x - 1, y + 1)
-                + cells.fetch(x, y + 1)
-                + cells.fetch(x + 1, y + 1);
-            let alive = cells.fetch(x, y) == 1;
-            out[(y as u32 * pitch + x as u32) as usize] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
+            // Texture coordinates are i32: -1 is a coordinate the texture wraps.
+            let (tx, ty) = (x as i32, y as i32);
+            let k = cells.fetch(tx - 1, ty - 1)
+                + cells.fetch(tx, ty - 1)
+                + cells.fetch(tx + 1, ty - 1)
+                + cells.fetch(tx - 1, ty)
+                + cells.fetch(tx + 1, ty)
+                + cells.fetch(tx - 1, ty + 1)
+                + cells.fetch(tx, ty + 1)
+                + cells.fetch(tx + 1, ty + 1);
+            let alive = cells.fetch(tx, ty) == 1;
+            out[(y * pitch + x) as usize] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
         }
     };
 }

@@ -55,13 +55,13 @@ impl<T: KernelScalar> SimTexture<T> {
     }
 
     /// `tex.width()`.
-    pub fn width(&self) -> i32 {
-        self.width as i32
+    pub fn width(&self) -> usize {
+        self.width
     }
 
     /// `tex.height()`.
-    pub fn height(&self) -> i32 {
-        self.height as i32
+    pub fn height(&self) -> usize {
+        self.height
     }
 }
 

@@ -53,8 +53,8 @@ impl FnWriter<'_> {
             return "0".into();
         };
         match m {
-            TexMethod::Width => names.width.clone(),
-            TexMethod::Height => names.height.clone(),
+            TexMethod::Width => format!("((unsigned long long){})", names.width),
+            TexMethod::Height => format!("((unsigned long long){})", names.height),
             TexMethod::Fetch => {
                 let (w, h, mode) = (
                     names.width.clone(),

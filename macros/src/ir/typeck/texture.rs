@@ -1,5 +1,6 @@
 //! Texture methods in the type checker (`ir/texture.rs` has the table): `tex.fetch(x, y)`
-//! gives the texture's element type from `i32` coordinates; `fetch` on anything that is
+//! gives the texture's element type from `i32` coordinates, `width()` and `height()` a
+//! `usize`; `fetch` on anything that is
 //! not a texture is refused with a message that names the parameter type to use.
 
 use super::*;
@@ -46,7 +47,7 @@ impl Typeck<'_> {
         }
         match m {
             TexMethod::Fetch => Ty::Scalar(elem),
-            TexMethod::Width | TexMethod::Height => i32_ty,
+            TexMethod::Width | TexMethod::Height => Ty::USIZE,
         }
     }
 }
