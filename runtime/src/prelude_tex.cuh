@@ -11,15 +11,21 @@ __device__ __forceinline__ int ws_tex_wrap(int c, int n) {
     int r = c % n;
     return r < 0 ? r + n : r;
 }
+// tex.2d.v4 writes four channels; a one-channel texture fills the first, and the other
+// three go to registers local to the asm block (so C declares no unused variables).
 __device__ __forceinline__ unsigned int ws_tex2d_u32(unsigned long long t, float x, float y) {
-    unsigned int a, b, c, d;
-    asm("tex.2d.v4.u32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];" : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "l"(t), "f"(x), "f"(y));
-    return a;
+    unsigned int r;
+    asm("{ .reg .u32 ws_u1, ws_u2, ws_u3;\n\t"
+        "tex.2d.v4.u32.f32 {%0, ws_u1, ws_u2, ws_u3}, [%1, {%2, %3}]; }"
+        : "=r"(r) : "l"(t), "f"(x), "f"(y));
+    return r;
 }
 __device__ __forceinline__ int ws_tex2d_s32(unsigned long long t, float x, float y) {
-    int a, b, c, d;
-    asm("tex.2d.v4.s32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];" : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "l"(t), "f"(x), "f"(y));
-    return a;
+    int r;
+    asm("{ .reg .s32 ws_s1, ws_s2, ws_s3;\n\t"
+        "tex.2d.v4.s32.f32 {%0, ws_s1, ws_s2, ws_s3}, [%1, {%2, %3}]; }"
+        : "=r"(r) : "l"(t), "f"(x), "f"(y));
+    return r;
 }
 // The channel of one texel as T: integer formats come back zero- (unsigned) or
 // sign-extended (signed) to 32 bits, so the cast keeps the value. An f32 texture is a

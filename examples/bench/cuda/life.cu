@@ -140,11 +140,11 @@ extern "C" __global__ void __launch_bounds__(1024) life_tiled(int* __restrict__ 
 // apart, as examples/kernels/life.rs's conway_texture does.
 
 __device__ __forceinline__ int tex_fetch_int(unsigned long long t, int x, int y) {
-    int a, b, c, d;
-    asm("tex.2d.v4.s32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
-        : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
-        : "l"(t), "f"((float)x + 0.5f), "f"((float)y + 0.5f));
-    return a;
+    int r;
+    asm("{ .reg .s32 t1, t2, t3;\n\t"
+        "tex.2d.v4.s32.f32 {%0, t1, t2, t3}, [%1, {%2, %3}]; }"
+        : "=r"(r) : "l"(t), "f"((float)x + 0.5f), "f"((float)y + 0.5f));
+    return r;
 }
 
 extern "C" __global__ void life_texture(int* __restrict__ out, unsigned long long tex,
