@@ -367,6 +367,17 @@ mod kernels {
         }
     }
 
+    /// Textures: four C parameters each, `fetch` through the prelude's `ws_tex2d_fetch<T>`
+    /// (coordinates evaluated left to right), `width()`/`height()` the size parameters.
+    #[gpu_kernel]
+    pub fn textures(out: &mut [f32], img: &Texture2D<f32>, mask: Texture2D<u8>) {
+        let (x, y) = grid_2d();
+        if x < img.width() && y < img.height() {
+            let m = mask.fetch((x % mask.width()) as i32, (y % mask.height()) as i32);
+            out[y * img.width() + x] = img.fetch(x as i32 - 1, y as i32 + 1) * m as f32;
+        }
+    }
+
     /// A generic device function: one C++ overload per type of its bound.
     #[gpu_device]
     pub fn generic_lerp<T: Float>(a: T, b: T, t: T) -> T {
@@ -410,6 +421,7 @@ fn all() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
         ("declared_lengths", &declared_lengths::KERNEL),
         ("generics_f16_32", generics::kernel::<warpspeed::f16, 32>()),
         ("generics_f64_64", generics::kernel::<f64, 64>()),
+        ("textures", &textures::KERNEL),
     ]
 }
 
