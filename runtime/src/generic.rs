@@ -11,7 +11,6 @@
 //! operators, conversions and printing on a `T` (with the GPU's semantics: integer
 //! arithmetic wraps).
 
-use crate::half_math::HalfMath;
 use crate::half_types::{f16, f16_from_f64};
 use crate::scalar::KernelScalar;
 use std::fmt::Debug;
@@ -440,32 +439,7 @@ impl GpuOps for f16 {
         -self
     }
 }
-impl Float for f16 {
-    fn sqrt(self) -> Self {
-        HalfMath::sqrt(self)
-    }
-    fn abs(self) -> Self {
-        HalfMath::abs(self)
-    }
-    fn min(self, other: Self) -> Self {
-        HalfMath::min(self, other)
-    }
-    fn max(self, other: Self) -> Self {
-        HalfMath::max(self, other)
-    }
-    fn floor(self) -> Self {
-        HalfMath::floor(self)
-    }
-    fn ceil(self) -> Self {
-        HalfMath::ceil(self)
-    }
-    fn round(self) -> Self {
-        HalfMath::round(self)
-    }
-    fn trunc(self) -> Self {
-        HalfMath::trunc(self)
-    }
-}
+// `impl Float for f16`: half_math.rs (its methods go through f32).
 
 impl sealed::Sealed for bool {}
 impl Scalar for bool {}

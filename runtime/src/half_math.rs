@@ -1,29 +1,18 @@
-//! The `f16` methods kernels have that the `half` crate lacks (`h.sqrt()`, `h.min(o)`,
-//! ...), for the simulator: computed through `f32` exactly as the GPU's prelude helpers
-//! (`ws_f16_sqrt`, ...) compute them. f32 holds every f16, so each result is exact or
-//! rounded once back to f16 (for `sqrt`, rounding twice is innocuous: f32 has at least
-//! 2 * 11 + 2 bits). Not an API: the generated simulator body calls it.
+//! `f16`'s [`Float`] methods (`h.sqrt()`, `h.min(o)`, ...), which the `half` crate lacks:
+//! computed through `f32` exactly as the GPU's prelude helpers (`ws_f16_sqrt`, ...) compute
+//! them. f32 holds every f16, so each result is exact or rounded once back to f16 (for
+//! `sqrt`, rounding twice is innocuous: f32 has at least 2 * 11 + 2 bits). A concrete
+//! kernel's simulator body calls them as `<f16 as Float>::sqrt(h)` too.
 
+use crate::generic::Float;
 use crate::half_types::f16;
-
-#[doc(hidden)]
-pub trait HalfMath: Copy {
-    fn sqrt(self) -> Self;
-    fn abs(self) -> Self;
-    fn min(self, other: Self) -> Self;
-    fn max(self, other: Self) -> Self;
-    fn floor(self) -> Self;
-    fn ceil(self) -> Self;
-    fn round(self) -> Self;
-    fn trunc(self) -> Self;
-}
 
 /// `op` on the value as f32, rounded back.
 fn via_f32(h: f16, op: impl FnOnce(f32) -> f32) -> f16 {
     f16::from_f32(op(h.to_f32()))
 }
 
-impl HalfMath for f16 {
+impl Float for f16 {
     fn sqrt(self) -> Self {
         via_f32(self, f32::sqrt)
     }
@@ -57,11 +46,11 @@ mod tests {
     #[test]
     fn through_f32_is_exact_where_it_should_be() {
         let h = |v: f32| f16::from_f32(v);
-        assert_eq!(HalfMath::sqrt(h(2.25)), h(1.5));
-        assert_eq!(HalfMath::abs(h(-0.0)).to_bits(), 0);
-        assert_eq!(HalfMath::min(h(f32::NAN), h(3.0)), h(3.0));
-        assert_eq!(HalfMath::round(h(-2.5)), h(-3.0));
-        assert_eq!(HalfMath::trunc(h(-2.75)), h(-2.0));
-        assert_eq!(HalfMath::floor(h(65504.0)), h(65504.0));
+        assert_eq!(Float::sqrt(h(2.25)), h(1.5));
+        assert_eq!(Float::abs(h(-0.0)).to_bits(), 0);
+        assert_eq!(Float::min(h(f32::NAN), h(3.0)), h(3.0));
+        assert_eq!(Float::round(h(-2.5)), h(-3.0));
+        assert_eq!(Float::trunc(h(-2.75)), h(-2.0));
+        assert_eq!(Float::floor(h(65504.0)), h(65504.0));
     }
 }

@@ -81,7 +81,6 @@ const _: () = {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, GpuPrint, NumVal};
-    pub use crate::half_math::HalfMath;
     pub use crate::kernel_abi::*;
     pub use crate::launch::len::check_len;
     pub use crate::launch::{launch, launch_cooperative, KernelArgs};

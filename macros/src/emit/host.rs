@@ -23,10 +23,7 @@ use matching::{binding, match_pat};
 use syn::spanned::Spanned;
 
 pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
-    let name = &f.name;
-    let vis = &f.vis;
-    let docs = &f.docs;
-    let rust_name = name.to_string();
+    let rust_name = f.name.to_string();
     let prototype = &c.prototype;
     let definition = with_file(&c.definition);
     let deps = device_deps(&f.body);
@@ -53,15 +50,20 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
         ),
         FnKind::Device => format!("The device function `{rust_name}`, callable from kernels."),
     };
+    fn_module(f, &what, quote!(#item #kernel_items #sim))
+}
+
+/// The module named after a function (`mod life`, next to `fn life`'s name in the other
+/// namespace): the function's docs, what the module is, and `body`.
+fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
+    let (name, vis, docs) = (&f.name, &f.vis, &f.docs);
     quote! {
         #(#docs)*
         #[doc = ""]
         #[doc = #what]
         #[allow(dead_code, non_snake_case, clippy::all)]
         #vis mod #name {
-            #item
-            #kernel_items
-            #sim
+            #body
         }
     }
 }
@@ -725,7 +727,7 @@ impl RustWriter<'_> {
                     }
                     Some(Sim::Half(f)) => {
                         let f = Ident::new(f, name.span());
-                        quote_spanned!(span=> ::warpspeed::__private::HalfMath::#f(#r, #(#args),*))
+                        quote_spanned!(span=> <::warpspeed::f16 as ::warpspeed::Float>::#f(#r, #(#args),*))
                     }
                     Some(Sim::Std(f)) => {
                         let f = Ident::new(f, name.span());

@@ -167,8 +167,8 @@ pub enum Sim {
     /// `::warpspeed::__private::ReleaseInt::name(recv, args)`: a std method whose release
     /// result has no std spelling that works in debug builds (`next_power_of_two`).
     Release(&'static str),
-    /// `::warpspeed::__private::HalfMath::name(recv, args)`: an `f16` method the `half`
-    /// crate lacks, computed through `f32` as the GPU does.
+    /// `<::warpspeed::f16 as ::warpspeed::Float>::name(recv, args)`: an `f16` method the
+    /// `half` crate lacks, computed through `f32` as the GPU does.
     Half(&'static str),
 }
 

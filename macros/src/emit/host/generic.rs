@@ -139,10 +139,7 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
     if f.kind == FnKind::Device {
         return device_module(f, types, g, instances);
     }
-    let name = &f.name;
-    let vis = &f.vis;
-    let docs = &f.docs;
-    let rust_name = name.to_string();
+    let rust_name = f.name.to_string();
     // `<T: ::warpspeed::Float, const B: usize>` and `::<T, B>`.
     let decl_items = decl_items(g);
     let arg_items: Vec<TokenStream> = g
@@ -200,12 +197,7 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
     );
     let kernel_items = kernel_items(f, types, g, (&decl, &decl_items, &args));
     let sim = sim_fn_with(f, types, decl.clone());
-    quote! {
-        #(#docs)*
-        #[doc = ""]
-        #[doc = #what]
-        #[allow(dead_code, non_snake_case, clippy::all)]
-        #vis mod #name {
+    let body = quote! {
             #(#items)*
 
             /// The instance of the type parameters: its C entry, its definition and the
@@ -229,8 +221,8 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
 
             #kernel_items
             #sim
-        }
-    }
+    };
+    fn_module(f, &what, body)
 }
 
 /// `T: ::warpspeed::Float`, `const B: usize`, in the order written.
@@ -263,8 +255,7 @@ fn decl(g: &Generics) -> TokenStream {
 /// overload of the function's C name (`generics::device`), those whose C coincides once;
 /// and the generic simulator body its callers' bodies call.
 fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instance]) -> TokenStream {
-    let (name, vis, docs) = (&f.name, &f.vis, &f.docs);
-    let rust_name = name.to_string();
+    let rust_name = f.name.to_string();
     let mut seen: Vec<&str> = Vec::new();
     let (mut prototypes, mut definitions) = (String::new(), String::new());
     for inst in instances {
@@ -282,12 +273,7 @@ fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
     let (consts_fn, consts) = consts_fn(&instances[0].types);
     let sim = sim_fn_with(f, types, decl(g));
     let what = format!("The generic device function `{rust_name}`, callable from kernels: one C overload per instance.");
-    quote! {
-        #(#docs)*
-        #[doc = ""]
-        #[doc = #what]
-        #[allow(dead_code, non_snake_case, clippy::all)]
-        #vis mod #name {
+    let body = quote! {
             /// The CUDA C of every instance of this function.
             pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
                 rust_name: #rust_name,
@@ -298,8 +284,8 @@ fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
             };
             #consts_fn
             #sim
-        }
-    }
+    };
+    fn_module(f, &what, body)
 }
 
 /// `kernel::<..>()`, `launch`, `launch_cooperative` and the simulator entry.
