@@ -7,7 +7,9 @@
 mod atomic_float;
 
 pub use atomic_float::{AtomicF16, AtomicF16x2, AtomicF32, AtomicF64};
-pub use warpspeed_macros::{gpu_device, gpu_kernel};
+pub use warpspeed_macros::{gpu_device, gpu_kernel, gpu_struct};
+#[doc(hidden)]
+pub use warpspeed_macros::__gpu_resolved;
 pub use warpspeed_runtime::*;
 
 /// `use warpspeed::prelude::*;` brings the macros, the host API ([`Device`],
@@ -17,7 +19,7 @@ pub use warpspeed_runtime::*;
 /// standard one.
 pub mod prelude {
     pub use crate::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
-    pub use crate::{gpu_device, gpu_kernel};
+    pub use crate::{gpu_device, gpu_kernel, gpu_struct};
     pub use crate::{Device, DeviceBuffer, DeviceView, DeviceViewMut, Error, LaunchConfig};
 }
 

@@ -29,6 +29,7 @@ mod device;
 mod diagnostics;
 mod dim;
 mod error;
+mod gpu_struct;
 mod half_types;
 mod kernel_abi;
 mod launch;
@@ -45,6 +46,7 @@ pub use cuda::compile;
 pub use device::{Backend, Device};
 pub use dim::Dim3;
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
+pub use gpu_struct::GpuStruct;
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
 pub use half;
 pub use half_types::{f16, f16_from_f64, f16x2};
@@ -71,7 +73,13 @@ const _: () = {
 /// Items generated code uses. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::gpu_struct::{
+        assert_gpu_struct, c_layout_checks, read_array, sim_load_array, sim_store_array,
+        struct_from_bits128, struct_to_bits128, write_array,
+    };
     pub use crate::kernel_abi::*;
+    pub use crate::scalar::StructAccess;
+    pub use crate::sim::{sim_load_field, sim_store_field};
     pub use crate::launch::len::check_len;
     pub use crate::launch::{launch, launch_cooperative, KernelArgs};
     pub use crate::release_int::ReleaseInt;

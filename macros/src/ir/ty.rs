@@ -31,6 +31,9 @@ pub enum Scalar {
     I32x2,
     I32x4,
     F64x2,
+    /// A `#[gpu_struct]`, by its index in the kernel's table (`ir/structs.rs`): a value
+    /// with named fields, taken and stored whole like the scalars (no arithmetic).
+    Struct(u16),
 }
 
 pub const ALL_SCALARS: [Scalar; 22] = [
@@ -87,6 +90,7 @@ impl Scalar {
             Scalar::I32x2 => "i32x2",
             Scalar::I32x4 => "i32x4",
             Scalar::F64x2 => "f64x2",
+            Scalar::Struct(id) => crate::ir::structs::names(id).0,
         }
     }
 
@@ -113,6 +117,7 @@ impl Scalar {
             Scalar::I32x2 => "ws_i32x2",
             Scalar::I32x4 => "ws_i32x4",
             Scalar::F64x2 => "ws_f64x2",
+            Scalar::Struct(id) => crate::ir::structs::names(id).1,
         }
     }
 
@@ -121,6 +126,11 @@ impl Scalar {
             self,
             Scalar::Bool | Scalar::F32 | Scalar::F64 | Scalar::F16 | Scalar::F16x2
         ) && !self.is_vector()
+            && !self.is_struct()
+    }
+    /// A `#[gpu_struct]`.
+    pub fn is_struct(self) -> bool {
+        matches!(self, Scalar::Struct(_))
     }
     /// `f32x4` and the other vector types.
     pub fn is_vector(self) -> bool {

@@ -15,6 +15,7 @@ use proc_macro2::{Ident, Span};
 
 mod consts;
 mod matching;
+mod structs;
 use matching::PendingMatch;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -623,6 +624,7 @@ impl<'a> Typeck<'a> {
                         self.cx.error_at(e.range(), msg);
                         Ty::Never
                     }
+                    (Ty::Scalar(Scalar::Struct(id)), m) => self.struct_field(e, id, m),
                     (Ty::Tuple(items), Member::Index(i)) if (*i as usize) < items.len() => {
                         items[*i as usize].clone()
                     }
@@ -648,6 +650,7 @@ impl<'a> Typeck<'a> {
             ExprKind::SharedArray(d) => d.ty(),
             ExprKind::DynamicShared(s) => Ty::Slice(*s, true),
             ExprKind::Ordering(..) => Ty::Ordering,
+            ExprKind::StructLit(l) => self.struct_lit(e, l),
             ExprKind::TiledPartition(n, group) => {
                 let gt = self.infer(group, None);
                 match self.shallow(&gt) {
@@ -923,6 +926,9 @@ impl<'a> Typeck<'a> {
             ExprKind::Var(..) => self.infer(place, None),
             ExprKind::Index(base, _) => {
                 let t = self.infer(place, None);
+                if let Some(t) = self.struct_place(place, &t) {
+                    return t;
+                }
                 let mut root = &**base;
                 while let ExprKind::Index(b, _) = &root.kind {
                     root = b;
@@ -945,6 +951,9 @@ impl<'a> Typeck<'a> {
             // `v.x = 1.0` on a local vector.
             ExprKind::Field(base, _) => {
                 let t = self.infer(place, None);
+                if let Some(t) = self.struct_place(place, &t) {
+                    return t;
+                }
                 let bt = self.shallow(&self.expr[base.id].clone());
                 // `pair.0 = ..`, `(t.1).0 += ..` on a local tuple.
                 if matches!(bt, Ty::Tuple(_))
