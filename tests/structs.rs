@@ -106,3 +106,159 @@ fn struct_parameter_by_value() {
 fn nvrtc_compiles_struct_kernels() {
     nvrtc_compiles(&[("apply", &apply::KERNEL)]);
 }
+
+#[gpu_struct]
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Particle {
+    pos: Vec3,
+    vel: Vec3,
+    mass: f64,
+    hits: u16,
+}
+
+#[gpu_kernel]
+fn step(ps: &mut [Particle], forces: &[Vec3], dt: f32) {
+    let i = grid_1d();
+    if i < ps.len() {
+        let mut p = ps[i];
+        let f = forces[i];
+        let inv = (1.0 / p.mass) as f32;
+        p.vel.x += f.x * inv * dt;
+        p.vel.y += f.y * inv * dt;
+        p.vel.z = p.vel.z + f.z * inv * dt;
+        p.pos = Vec3 {
+            x: p.pos.x + p.vel.x * dt,
+            y: p.pos.y + p.vel.y * dt,
+            z: p.pos.z + p.vel.z * dt,
+        };
+        if p.pos.y < 0.0 {
+            p.hits += 1;
+        }
+        ps[i] = p;
+        ps[i].mass = ps[i].mass * 0.5;
+    }
+}
+
+fn host_step(mut p: Particle, f: Vec3, dt: f32) -> Particle {
+    let inv = (1.0 / p.mass) as f32;
+    p.vel.x += f.x * inv * dt;
+    p.vel.y += f.y * inv * dt;
+    p.vel.z += f.z * inv * dt;
+    p.pos = Vec3 {
+        x: p.pos.x + p.vel.x * dt,
+        y: p.pos.y + p.vel.y * dt,
+        z: p.pos.z + p.vel.z * dt,
+    };
+    if p.pos.y < 0.0 {
+        p.hits = p.hits.wrapping_add(1);
+    }
+    p.mass *= 0.5;
+    p
+}
+
+#[test]
+fn buffer_of_structs_round_trip_and_update() {
+    let mut rng = Rng::new(5);
+    let n = 1500;
+    let mut v3 = |r: f32| Vec3 {
+        x: rng.range_f32(-r, r),
+        y: rng.range_f32(-r, r),
+        z: rng.range_f32(-r, r),
+    };
+    let forces: Vec<Vec3> = (0..n).map(|_| v3(10.0)).collect();
+    let ps: Vec<Particle> = (0..n)
+        .map(|i| Particle {
+            pos: v3(1.0),
+            vel: v3(2.0),
+            mass: 0.5 + (i % 7) as f64,
+            hits: (i % 3) as u16 * 30000,
+        })
+        .collect();
+    for dev in devices("buffer_of_structs_round_trip_and_update") {
+        let mut dp = dev.upload(&ps).unwrap();
+        assert_eq!(dp.download().unwrap(), ps, "{:?}: upload/download", dev.backend());
+        let df = dev.upload(&forces).unwrap();
+        let mut want = ps.clone();
+        for _ in 0..3 {
+            step::launch(&dev, LaunchConfig::for_num_elems(n as u32), &mut dp, &df, 0.01).unwrap();
+            for (w, f) in want.iter_mut().zip(&forces) {
+                *w = host_step(*w, *f, 0.01);
+            }
+        }
+        let got = dp.download().unwrap();
+        for i in 0..n {
+            assert_eq!(got[i], want[i], "{:?} at {i}", dev.backend());
+        }
+        // Zeroed buffers of structs are all-zero values.
+        let z = dev.zeros::<Particle>(3).unwrap().download().unwrap();
+        assert!(z.iter().all(|p| p.mass == 0.0 && p.hits == 0 && p.pos.x == 0.0));
+    }
+}
+
+/// Padding between and after fields: C's rule, which `#[repr(C)]` is.
+#[gpu_struct]
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Padded {
+    a: u8,
+    b: f64,
+    c: u16,
+}
+
+#[gpu_kernel]
+fn padded(ps: &[Padded], out: &mut [Padded], k: Padded) {
+    let i = grid_1d();
+    if i < ps.len() {
+        let p = ps[i];
+        out[i] = Padded {
+            c: p.c ^ k.c,
+            a: p.a.wrapping_add(k.a),
+            b: p.b * k.b,
+        };
+    }
+}
+
+#[test]
+fn layout_with_padding() {
+    assert_eq!(std::mem::size_of::<Padded>(), 24);
+    assert_eq!(std::mem::align_of::<Padded>(), 8);
+    assert_eq!(std::mem::offset_of!(Padded, a), 0);
+    assert_eq!(std::mem::offset_of!(Padded, b), 8);
+    assert_eq!(std::mem::offset_of!(Padded, c), 16);
+    assert_eq!(std::mem::size_of::<Params>(), 36);
+    assert_eq!(std::mem::offset_of!(Params, origin), 20);
+    assert_eq!(std::mem::offset_of!(Params, flag), 32);
+    // The C side: NVRTC checks its own layout against these numbers.
+    let src = padded::CUDA_SOURCE.as_str();
+    assert!(src.contains("struct ws_s_Padded { unsigned char a; double b; unsigned short c; };"));
+    assert!(src.contains("sizeof(ws_s_Padded) == 24ull"));
+    let mut rng = Rng::new(3);
+    let n = 700;
+    let ps: Vec<Padded> = (0..n)
+        .map(|_| Padded {
+            a: rng.next_u32() as u8,
+            b: rng.range_f32(-1e3, 1e3) as f64,
+            c: rng.next_u32() as u16,
+        })
+        .collect();
+    let k = Padded { a: 200, b: 1.5, c: 0xa5a5 };
+    for dev in devices("layout_with_padding") {
+        let dps = dev.upload(&ps).unwrap();
+        let poison = Padded { a: 7, b: f64::NAN, c: 7 };
+        let mut out = dev.upload(&vec![poison; n]).unwrap();
+        padded::launch(&dev, LaunchConfig::for_num_elems(n as u32), &dps, &mut out, k).unwrap();
+        let out = out.download().unwrap();
+        for i in 0..n {
+            let w = Padded {
+                a: ps[i].a.wrapping_add(k.a),
+                b: ps[i].b * k.b,
+                c: ps[i].c ^ k.c,
+            };
+            assert_eq!(out[i], w, "{:?} at {i}", dev.backend());
+        }
+    }
+}
+
+#[test]
+fn nvrtc_compiles_more_struct_kernels() {
+    nvrtc_compiles(&[("step", &step::KERNEL), ("padded", &padded::KERNEL)]);
+}
