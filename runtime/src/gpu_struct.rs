@@ -27,9 +27,6 @@ pub unsafe trait GpuStruct: KernelScalar {
     const ITEM: &'static SourceItem;
 }
 
-/// Asserts at compile time that `T` is a `#[gpu_struct]` (a kernel names it).
-pub const fn assert_gpu_struct<T: GpuStruct>() {}
-
 /// The low 16 bytes of a struct's memory (its [`KernelScalar::to_bits128`]).
 pub fn struct_to_bits128<T: KernelScalar>(value: T) -> u128 {
     let mut bytes = vec![0u8; std::mem::size_of::<T>().max(16)];

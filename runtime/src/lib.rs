@@ -74,7 +74,7 @@ const _: () = {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::gpu_struct::{
-        assert_gpu_struct, c_layout_checks, read_array, sim_load_array, sim_store_array,
+        c_layout_checks, read_array, sim_load_array, sim_store_array,
         struct_from_bits128, struct_to_bits128, write_array,
     };
     pub use crate::kernel_abi::*;

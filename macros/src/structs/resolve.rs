@@ -23,7 +23,7 @@ pub fn ask(path: &syn::Path, leaf: &str, known: &[StructDef], continuation: Toke
     };
     let span = path.span();
     quote_spanned! {span=>
-        const _: () = ::warpspeed::__private::assert_gpu_struct::<#path>();
+        const _: &::warpspeed::__private::SourceItem = <#path as ::warpspeed::GpuStruct>::ITEM;
         #path! { {#leaf} #known #continuation }
     }
 }
