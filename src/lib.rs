@@ -7,9 +7,9 @@
 mod atomic_float;
 
 pub use atomic_float::{AtomicF16, AtomicF16x2, AtomicF32, AtomicF64};
-pub use warpspeed_macros::{gpu_device, gpu_kernel, gpu_struct};
 #[doc(hidden)]
 pub use warpspeed_macros::__gpu_resolved;
+pub use warpspeed_macros::{gpu_device, gpu_kernel, gpu_struct};
 pub use warpspeed_runtime::*;
 
 /// `use warpspeed::prelude::*;` brings the macros, the host API ([`Device`],

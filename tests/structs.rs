@@ -54,7 +54,11 @@ fn apply(p: Params, xs: &[f32], out: &mut [f32], outv: &mut [Vec3]) {
         let v: Vec3 = scaled(q.origin, xs[i]);
         let s = if p.flag { q.w[k] } else { -q.w[k] };
         out[i] = s * q.dt + dot(v, p.origin);
-        outv[i] = Vec3 { z: v.z, x: v.x + 1.0, y: q.w[2] };
+        outv[i] = Vec3 {
+            z: v.z,
+            x: v.x + 1.0,
+            y: q.w[2],
+        };
         outv[i].y += 0.5;
     }
 }
@@ -65,10 +69,18 @@ fn host_apply(p: Params, x: f32, i: usize) -> (f32, Vec3) {
     q.w[1] += x;
     let k = (i as u32 % p.n) as usize;
     let o = q.origin;
-    let v = Vec3 { x: o.x * x, y: o.y * x, z: o.z * x };
+    let v = Vec3 {
+        x: o.x * x,
+        y: o.y * x,
+        z: o.z * x,
+    };
     let s = if p.flag { q.w[k] } else { -q.w[k] };
     let d = v.x * p.origin.x + v.y * p.origin.y + v.z * p.origin.z;
-    let mut ov = Vec3 { z: v.z, x: v.x + 1.0, y: q.w[2] };
+    let mut ov = Vec3 {
+        z: v.z,
+        x: v.x + 1.0,
+        y: q.w[2],
+    };
     ov.y += 0.5;
     (s * q.dt + d, ov)
 }
@@ -82,16 +94,36 @@ fn struct_parameter_by_value() {
         let p = Params {
             dt: rng.range_f32(0.0, 1.0),
             n: 3,
-            w: [rng.range_f32(-5.0, 5.0), rng.range_f32(-5.0, 5.0), rng.range_f32(-5.0, 5.0)],
-            origin: Vec3 { x: rng.range_f32(-1.0, 1.0), y: rng.range_f32(-1.0, 1.0), z: rng.range_f32(-1.0, 1.0) },
+            w: [
+                rng.range_f32(-5.0, 5.0),
+                rng.range_f32(-5.0, 5.0),
+                rng.range_f32(-5.0, 5.0),
+            ],
+            origin: Vec3 {
+                x: rng.range_f32(-1.0, 1.0),
+                y: rng.range_f32(-1.0, 1.0),
+                z: rng.range_f32(-1.0, 1.0),
+            },
             flag,
         };
         for dev in devices("struct_parameter_by_value") {
             let dx = dev.upload(&xs).unwrap();
             let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
-            let poison = Vec3 { x: f32::NAN, y: f32::NAN, z: f32::NAN };
+            let poison = Vec3 {
+                x: f32::NAN,
+                y: f32::NAN,
+                z: f32::NAN,
+            };
             let mut outv = dev.upload(&vec![poison; n]).unwrap();
-            apply::launch(&dev, LaunchConfig::for_num_elems(n as u32), p, &dx, &mut out, &mut outv).unwrap();
+            apply::launch(
+                &dev,
+                LaunchConfig::for_num_elems(n as u32),
+                p,
+                &dx,
+                &mut out,
+                &mut outv,
+            )
+            .unwrap();
             let (out, outv) = (out.download().unwrap(), outv.download().unwrap());
             for i in 0..n {
                 let (w, wv) = host_apply(p, xs[i], i);
@@ -176,11 +208,23 @@ fn buffer_of_structs_round_trip_and_update() {
         .collect();
     for dev in devices("buffer_of_structs_round_trip_and_update") {
         let mut dp = dev.upload(&ps).unwrap();
-        assert_eq!(dp.download().unwrap(), ps, "{:?}: upload/download", dev.backend());
+        assert_eq!(
+            dp.download().unwrap(),
+            ps,
+            "{:?}: upload/download",
+            dev.backend()
+        );
         let df = dev.upload(&forces).unwrap();
         let mut want = ps.clone();
         for _ in 0..3 {
-            step::launch(&dev, LaunchConfig::for_num_elems(n as u32), &mut dp, &df, 0.01).unwrap();
+            step::launch(
+                &dev,
+                LaunchConfig::for_num_elems(n as u32),
+                &mut dp,
+                &df,
+                0.01,
+            )
+            .unwrap();
             for (w, f) in want.iter_mut().zip(&forces) {
                 *w = host_step(*w, *f, 0.01);
             }
@@ -191,7 +235,9 @@ fn buffer_of_structs_round_trip_and_update() {
         }
         // Zeroed buffers of structs are all-zero values.
         let z = dev.zeros::<Particle>(3).unwrap().download().unwrap();
-        assert!(z.iter().all(|p| p.mass == 0.0 && p.hits == 0 && p.pos.x == 0.0));
+        assert!(z
+            .iter()
+            .all(|p| p.mass == 0.0 && p.hits == 0 && p.pos.x == 0.0));
     }
 }
 
@@ -240,12 +286,27 @@ fn layout_with_padding() {
             c: rng.next_u32() as u16,
         })
         .collect();
-    let k = Padded { a: 200, b: 1.5, c: 0xa5a5 };
+    let k = Padded {
+        a: 200,
+        b: 1.5,
+        c: 0xa5a5,
+    };
     for dev in devices("layout_with_padding") {
         let dps = dev.upload(&ps).unwrap();
-        let poison = Padded { a: 7, b: f64::NAN, c: 7 };
+        let poison = Padded {
+            a: 7,
+            b: f64::NAN,
+            c: 7,
+        };
         let mut out = dev.upload(&vec![poison; n]).unwrap();
-        padded::launch(&dev, LaunchConfig::for_num_elems(n as u32), &dps, &mut out, k).unwrap();
+        padded::launch(
+            &dev,
+            LaunchConfig::for_num_elems(n as u32),
+            &dps,
+            &mut out,
+            k,
+        )
+        .unwrap();
         let out = out.download().unwrap();
         for i in 0..n {
             let w = Padded {

@@ -35,9 +35,8 @@ pub fn gpu_device(args: TokenStream, input: TokenStream) -> TokenStream {
 /// See docs/language.md, "Structs".
 #[proc_macro_attribute]
 pub fn gpu_struct(args: TokenStream, input: TokenStream) -> TokenStream {
-    let out = std::panic::catch_unwind(|| {
-        structs::define::expand(args.into(), input.into(), Vec::new())
-    });
+    let out =
+        std::panic::catch_unwind(|| structs::define::expand(args.into(), input.into(), Vec::new()));
     match out {
         Ok(ts) => ts.into(),
         Err(_) => quote::quote!(compile_error!("internal error in #[gpu_struct] (this is a warpspeed bug: please report it)");).into(),

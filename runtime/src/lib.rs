@@ -74,13 +74,13 @@ const _: () = {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::gpu_struct::{
-        c_layout_checks, read_array, sim_load_array, sim_store_array,
-        struct_from_bits128, struct_to_bits128, write_array,
+        c_layout_checks, read_array, sim_load_array, sim_store_array, struct_from_bits128,
+        struct_to_bits128, write_array,
     };
     pub use crate::kernel_abi::*;
-    pub use crate::scalar::StructAccess;
-    pub use crate::sim::{sim_load_field, sim_store_field};
     pub use crate::launch::len::check_len;
     pub use crate::launch::{launch, launch_cooperative, KernelArgs};
     pub use crate::release_int::ReleaseInt;
+    pub use crate::scalar::StructAccess;
+    pub use crate::sim::{sim_load_field, sim_store_field};
 }

@@ -737,20 +737,26 @@ impl RustWriter<'_> {
                 }
             }
             ExprKind::Assign(place, value)
-                if self.elem_field_write(e, place, value, |_, _| quote!()).is_some() =>
+                if self
+                    .elem_field_write(e, place, value, |_, _| quote!())
+                    .is_some() =>
             {
                 let set = |p, v| quote!(#p = #v);
-                self.elem_field_write(e, place, value, set).unwrap_or_default()
+                self.elem_field_write(e, place, value, set)
+                    .unwrap_or_default()
             }
             ExprKind::AssignOp(op, place, value)
-                if self.elem_field_write(e, place, value, |_, _| quote!()).is_some() =>
+                if self
+                    .elem_field_write(e, place, value, |_, _| quote!())
+                    .is_some() =>
             {
                 let pt = self.ty(place).clone();
                 let set = |p: TokenStream, v| {
                     let combined = binary(*op, &pt, p.clone(), v, span);
                     quote!(#p = #combined)
                 };
-                self.elem_field_write(e, place, value, set).unwrap_or_default()
+                self.elem_field_write(e, place, value, set)
+                    .unwrap_or_default()
             }
             ExprKind::StructLit(l) => self.struct_lit(e, l),
             ExprKind::Assign(place, value) => {

@@ -50,7 +50,10 @@ pub fn with_defs<R>(defs: Vec<StructDef>, f: impl FnOnce() -> R) -> R {
         .map(|d| {
             let name = d.names.first().cloned().unwrap_or_default();
             let c = c_struct_name(&name);
-            (&*Box::leak(name.into_boxed_str()), &*Box::leak(c.into_boxed_str()))
+            (
+                &*Box::leak(name.into_boxed_str()),
+                &*Box::leak(c.into_boxed_str()),
+            )
         })
         .collect();
     DEFS.with(|d| *d.borrow_mut() = defs);
@@ -96,7 +99,11 @@ pub fn names(id: u16) -> (&'static str, &'static str) {
 
 /// The type of field `name` of struct `id`.
 pub fn field(id: u16, name: &str) -> Option<Ty> {
-    def(id)?.fields.into_iter().find(|f| f.name == name).map(|f| f.ty)
+    def(id)?
+        .fields
+        .into_iter()
+        .find(|f| f.name == name)
+        .map(|f| f.ty)
 }
 
 /// Every struct the function names, with the path it names it by (their C definitions are

@@ -36,7 +36,8 @@ impl Parser<'_> {
         let mut ok = true;
         for fv in &e.fields {
             let syn::Member::Named(name) = &fv.member else {
-                self.cx.error_spanned_by(&fv.member, "a #[gpu_struct] has named fields");
+                self.cx
+                    .error_spanned_by(&fv.member, "a #[gpu_struct] has named fields");
                 ok = false;
                 continue;
             };

@@ -27,7 +27,10 @@ pub fn expand(args: TokenStream, item: TokenStream, mut known: Vec<StructDef>) -
     let item: syn::ItemStruct = match syn::parse2(item) {
         Ok(item) => item,
         Err(e) => {
-            cx.syn_error(syn::Error::new(e.span(), format!("#[gpu_struct] applies to a struct with named fields: {e}")));
+            cx.syn_error(syn::Error::new(
+                e.span(),
+                format!("#[gpu_struct] applies to a struct with named fields: {e}"),
+            ));
             return cx.fail("parser");
         }
     };
@@ -86,7 +89,10 @@ fn check_item(cx: &Ctxt, item: &syn::ItemStruct) {
         ),
     }
     for a in item.attrs.iter().filter(|a| a.path().is_ident("repr")) {
-        cx.error_spanned_by(a, "#[gpu_struct] makes the struct `#[repr(C)]` itself: remove this `repr`");
+        cx.error_spanned_by(
+            a,
+            "#[gpu_struct] makes the struct `#[repr(C)]` itself: remove this `repr`",
+        );
     }
 }
 
@@ -113,11 +119,16 @@ fn field_ty(cx: &Ctxt, ty: &syn::Type, known: &[StructDef]) -> Option<FieldTy> {
                 _ => None,
             };
             let Some(n) = n else {
-                cx.error_spanned_by(&a.len, "the length of an array field of a #[gpu_struct] is a non-zero integer literal");
+                cx.error_spanned_by(
+                    &a.len,
+                    "the length of an array field of a #[gpu_struct] is a non-zero integer literal",
+                );
                 return None;
             };
             if matches!(&*a.elem, syn::Type::Array(_)) {
-                return unsupported(" (arrays of arrays are not fields yet: use a struct for the rows)");
+                return unsupported(
+                    " (arrays of arrays are not fields yet: use a struct for the rows)",
+                );
             }
             match field_ty(cx, &a.elem, known)? {
                 FieldTy::Known(t) => Some(FieldTy::Known(Ty::Array(Box::new(t), Len::Lit(n)))),
@@ -161,7 +172,11 @@ fn output(item: &syn::ItemStruct, defs: &[StructDef], own: usize) -> TokenStream
     let syn::Fields::Named(named) = &item.fields else {
         return quote!();
     };
-    let idents: Vec<&Ident> = named.named.iter().filter_map(|f| f.ident.as_ref()).collect();
+    let idents: Vec<&Ident> = named
+        .named
+        .iter()
+        .filter_map(|f| f.ident.as_ref())
+        .collect();
     let c_fields: Vec<String> = def
         .fields
         .iter()
@@ -191,7 +206,11 @@ fn output(item: &syn::ItemStruct, defs: &[StructDef], own: usize) -> TokenStream
             Some(quote!(<#ty as ::warpspeed::GpuStruct>::ITEM))
         })
         .collect();
-    let is_array: Vec<bool> = def.fields.iter().map(|f| matches!(f.ty, Ty::Array(..))).collect();
+    let is_array: Vec<bool> = def
+        .fields
+        .iter()
+        .map(|f| matches!(f.ty, Ty::Array(..)))
+        .collect();
     let p = quote!(::warpspeed::__private);
     let writes = idents.iter().zip(&is_array).map(|(f, arr)| {
         if *arr {
@@ -319,4 +338,3 @@ fn elem_type(ty: &syn::Type) -> &syn::Type {
         t => t,
     }
 }
-

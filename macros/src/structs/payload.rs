@@ -63,7 +63,10 @@ pub fn read(group: &Group, requested: &str, known: &mut Vec<StructDef>) -> Optio
             .iter()
             .map(|f| {
                 let ty = &f.ty;
-                (f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(), quote!(#ty))
+                (
+                    f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default(),
+                    quote!(#ty),
+                )
             })
             .collect();
         parsed.push((name.to_string(), fields));

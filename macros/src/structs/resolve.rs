@@ -15,7 +15,12 @@ use syn::visit::Visit;
 
 /// Asks the macro of struct `path` (last name `leaf`) for its definition; it calls back
 /// with `continuation` (`@struct <item>`, `@kernel (<args>) <fn>`, `@device (<args>) <fn>`).
-pub fn ask(path: &syn::Path, leaf: &str, known: &[StructDef], continuation: TokenStream) -> TokenStream {
+pub fn ask(
+    path: &syn::Path,
+    leaf: &str,
+    known: &[StructDef],
+    continuation: TokenStream,
+) -> TokenStream {
     let known = if known.is_empty() {
         quote!({})
     } else {
@@ -30,15 +35,26 @@ pub fn ask(path: &syn::Path, leaf: &str, known: &[StructDef], continuation: Toke
 
 /// A kernel or device function: asks for the first struct it names that is not known
 /// yet, or runs the pipeline with the structs `known`.
-pub fn function(args: TokenStream, input: TokenStream, kind: FnKind, known: Vec<StructDef>) -> TokenStream {
+pub fn function(
+    args: TokenStream,
+    input: TokenStream,
+    kind: FnKind,
+    known: Vec<StructDef>,
+) -> TokenStream {
     if let Ok(item) = syn::parse2::<syn::ItemFn>(input.clone()) {
         let mut scan = Scan {
             known: &known,
-            generics: item.sig.generics.params.iter().filter_map(|g| match g {
-                syn::GenericParam::Type(t) => Some(t.ident.to_string()),
-                syn::GenericParam::Const(c) => Some(c.ident.to_string()),
-                syn::GenericParam::Lifetime(_) => None,
-            }).collect(),
+            generics: item
+                .sig
+                .generics
+                .params
+                .iter()
+                .filter_map(|g| match g {
+                    syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+                    syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+                    syn::GenericParam::Lifetime(_) => None,
+                })
+                .collect(),
             found: None,
         };
         scan.visit_item_fn(&item);
@@ -75,7 +91,8 @@ pub fn resolved(input: TokenStream) -> TokenStream {
     if super::payload::read(&new, &asked, &mut known).is_none() {
         return malformed();
     }
-    let (Some(TokenTree::Punct(at)), Some(TokenTree::Ident(what))) = (toks.get(3), toks.get(4)) else {
+    let (Some(TokenTree::Punct(at)), Some(TokenTree::Ident(what))) = (toks.get(3), toks.get(4))
+    else {
         return malformed();
     };
     if at.as_char() != '@' {
@@ -85,7 +102,11 @@ pub fn resolved(input: TokenStream) -> TokenStream {
     match what.to_string().as_str() {
         "struct" => super::define::expand(TokenStream::new(), rest, known),
         "kernel" | "device" => {
-            let kind = if what == "kernel" { FnKind::Kernel } else { FnKind::Device };
+            let kind = if what == "kernel" {
+                FnKind::Kernel
+            } else {
+                FnKind::Device
+            };
             let mut it = rest.into_iter();
             let Some(TokenTree::Group(args)) = it.next() else {
                 return malformed();
@@ -98,8 +119,19 @@ pub fn resolved(input: TokenStream) -> TokenStream {
 
 /// Type names that are the language's own, never structs.
 const BUILTIN: &[&str] = &[
-    "Dim3", "Ordering", "SharedArray", "ThreadBlock", "ThreadBlockTile", "GridGroup", "Self",
-    "String", "Vec", "Box", "Option", "Result", "HashMap",
+    "Dim3",
+    "Ordering",
+    "SharedArray",
+    "ThreadBlock",
+    "ThreadBlockTile",
+    "GridGroup",
+    "Self",
+    "String",
+    "Vec",
+    "Box",
+    "Option",
+    "Result",
+    "HashMap",
 ];
 
 /// Finds the first type path in a function that may be a struct not known yet.

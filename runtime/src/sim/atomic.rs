@@ -26,9 +26,7 @@ use crate::scalar::KernelScalar;
 /// warpspeed supports; a struct is read field by field, each as here).
 #[inline(always)]
 pub(crate) unsafe fn load_elem<T: KernelScalar>(p: *const T) -> T {
-    const {
-        assert!(T::STRUCT.is_some() || std::mem::align_of::<T>() >= std::mem::size_of::<T>())
-    };
+    const { assert!(T::STRUCT.is_some() || std::mem::align_of::<T>() >= std::mem::size_of::<T>()) };
     if let Some(access) = T::STRUCT {
         // SAFETY: as the caller promised; a struct reads each field through this function.
         return unsafe { (access.load)(p) };
@@ -62,9 +60,7 @@ pub(crate) unsafe fn load_elem<T: KernelScalar>(p: *const T) -> T {
 /// As [`load_elem`], and the memory is writable.
 #[inline(always)]
 pub(crate) unsafe fn store_elem<T: KernelScalar>(p: *mut T, value: T) {
-    const {
-        assert!(T::STRUCT.is_some() || std::mem::align_of::<T>() >= std::mem::size_of::<T>())
-    };
+    const { assert!(T::STRUCT.is_some() || std::mem::align_of::<T>() >= std::mem::size_of::<T>()) };
     if let Some(access) = T::STRUCT {
         // SAFETY: as the caller promised; a struct writes each field through this function.
         return unsafe { (access.store)(p, value) };

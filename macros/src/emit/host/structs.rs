@@ -47,7 +47,11 @@ impl RustWriter<'_> {
 
     /// A place inside an element of a slice (`out[i].x`, `out[i].v[k]`): the slice, the
     /// index, and the rest of the place as applied to the element.
-    fn elem_place<'e>(&self, place: &'e Expr, elem: &Ident) -> Option<(&'e Expr, &'e Expr, TokenStream)> {
+    fn elem_place<'e>(
+        &self,
+        place: &'e Expr,
+        elem: &Ident,
+    ) -> Option<(&'e Expr, &'e Expr, TokenStream)> {
         let mut path = Vec::new();
         let mut cur = place;
         loop {

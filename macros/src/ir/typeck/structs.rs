@@ -17,7 +17,11 @@ impl Typeck<'_> {
         let mut seen: Vec<String> = Vec::new();
         for (field, value) in &lit.fields {
             let f = field.to_string();
-            let declared = def.fields.iter().find(|d| d.name == f).map(|d| d.ty.clone());
+            let declared = def
+                .fields
+                .iter()
+                .find(|d| d.name == f)
+                .map(|d| d.ty.clone());
             let t = self.infer(value, declared.as_ref());
             match declared {
                 None => {
@@ -25,13 +29,19 @@ impl Typeck<'_> {
                         def.fields.iter().map(|d| format!("`{}`", d.name)).collect();
                     self.cx.error_at(
                         field.span(),
-                        format!("struct `{name}` has no field named `{f}`: its fields are {}", names.join(", ")),
+                        format!(
+                            "struct `{name}` has no field named `{f}`: its fields are {}",
+                            names.join(", ")
+                        ),
                     );
                 }
                 Some(d) => self.expect(&t, &d, value.range()),
             }
             if seen.contains(&f) {
-                self.cx.error_at(field.span(), format!("field `{f}` specified more than once"));
+                self.cx.error_at(
+                    field.span(),
+                    format!("field `{f}` specified more than once"),
+                );
             }
             seen.push(f);
         }
@@ -45,7 +55,10 @@ impl Typeck<'_> {
             let s = if missing.len() > 1 { "s" } else { "" };
             self.cx.error_at(
                 (e.span, e.end),
-                format!("missing field{s} {} in initializer of `{name}`", missing.join(", ")),
+                format!(
+                    "missing field{s} {} in initializer of `{name}`",
+                    missing.join(", ")
+                ),
             );
         }
         Ty::Scalar(lit.ty)
