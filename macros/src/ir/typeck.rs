@@ -1285,6 +1285,10 @@ impl<'a> Typeck<'a> {
                 t => t,
             };
             let s = match t {
+                Ty::Scalar(s) if s.is_struct() => {
+                    self.refuse_struct(s, a.range().into(), "`gpu_print!` prints scalars");
+                    continue;
+                }
                 Ty::Scalar(s) => s,
                 // Not a literal: its unknown type is reported where it comes from (a
                 // constant, a device call) if nothing else fixes it.
@@ -1365,6 +1369,10 @@ impl<'a> Typeck<'a> {
                 ParamKind::Value => {
                     let t = self.infer(a, None);
                     match self.shallow(&t) {
+                        Ty::Scalar(s) if s.is_struct() => {
+                            let what = format!("`{}` exchanges scalars between lanes", i.rust_name());
+                            self.refuse_struct(s, a.range().into(), &what);
+                        }
                         Ty::Scalar(s) if s.is_vector() => {
                             let msg = format!(
                                 "`{}` exchanges scalars between lanes, not `{}`: exchange each of its lanes (`v.x`, `v.y`, ...)",
@@ -1553,6 +1561,11 @@ impl<'a> Typeck<'a> {
                     }
                     return;
                 };
+                if s.is_struct() {
+                    let what = format!("`{}` applies to scalars", op.rust_token());
+                    self.refuse_struct(s, span, &what);
+                    return;
+                }
                 if s.is_vector() && !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
                     cx.error_at(
                         span,
@@ -1626,6 +1639,11 @@ impl<'a> Typeck<'a> {
                     }
                     return;
                 };
+                if f.is_struct() || to.is_struct() {
+                    let s = if f.is_struct() { f } else { to };
+                    self.refuse_struct(s, span, "`as` converts scalars");
+                    return;
+                }
                 if f.is_vector() || to.is_vector() {
                     cx.error_at(
                         span,

@@ -124,4 +124,15 @@ impl Typeck<'_> {
         }
         Some(t.clone())
     }
+
+    /// A `#[gpu_struct]` where only scalars go: `what` says where.
+    pub(super) fn refuse_struct(&self, s: Scalar, span: ErrSpan, what: &str) {
+        self.cx.error_at(
+            span,
+            format!(
+                "{what}, not the #[gpu_struct] `{}`: use its fields",
+                s.rust_name()
+            ),
+        );
+    }
 }
