@@ -323,3 +323,94 @@ fn layout_with_padding() {
 fn nvrtc_compiles_more_struct_kernels() {
     nvrtc_compiles(&[("step", &step::KERNEL), ("padded", &padded::KERNEL)]);
 }
+
+/// Structs named through paths and imports: the kernel finds each struct's definition as
+/// rustc finds the type.
+mod geo {
+    use warpspeed::prelude::*;
+
+    #[gpu_struct]
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct Seg {
+        pub a: super::Vec3,
+        pub len: f32,
+        pub tag: [u8; 3],
+    }
+}
+
+mod paths {
+    use super::geo;
+    use super::geo::Seg as S;
+    use warpspeed::prelude::*;
+
+    #[gpu_kernel]
+    pub fn flip(segs: &[geo::Seg], out: &mut [S]) {
+        let i = grid_1d();
+        if i < segs.len() {
+            let s: S = segs[i];
+            let mut pts: [S; 2] = [s, s];
+            pts[1].len = -s.len;
+            pts[1].tag[2] = s.tag[0];
+            let a: super::Vec3 = s.a;
+            out[i] = geo::Seg {
+                len: pts[1].len + pts[0].len * 2.0,
+                a: super::Vec3 {
+                    x: a.y,
+                    y: a.x,
+                    z: a.z,
+                },
+                tag: pts[1].tag,
+            };
+        }
+    }
+}
+
+#[test]
+fn structs_through_paths_and_aliases() {
+    let mut rng = Rng::new(21);
+    let n = 500;
+    let segs: Vec<geo::Seg> = (0..n)
+        .map(|_| geo::Seg {
+            a: Vec3 {
+                x: rng.range_f32(-1.0, 1.0),
+                y: rng.range_f32(-1.0, 1.0),
+                z: rng.range_f32(-1.0, 1.0),
+            },
+            len: rng.range_f32(0.0, 4.0),
+            tag: [
+                rng.next_u32() as u8,
+                rng.next_u32() as u8,
+                rng.next_u32() as u8,
+            ],
+        })
+        .collect();
+    for dev in devices("structs_through_paths_and_aliases") {
+        let ds = dev.upload(&segs).unwrap();
+        let poison = geo::Seg {
+            a: Vec3 {
+                x: f32::NAN,
+                y: f32::NAN,
+                z: f32::NAN,
+            },
+            len: f32::NAN,
+            tag: [9; 3],
+        };
+        let mut out = dev.upload(&vec![poison; n]).unwrap();
+        paths::flip::launch(&dev, LaunchConfig::for_num_elems(n as u32), &ds, &mut out).unwrap();
+        let out = out.download().unwrap();
+        for i in 0..n {
+            let s = segs[i];
+            let w = geo::Seg {
+                len: -s.len + s.len * 2.0,
+                a: Vec3 {
+                    x: s.a.y,
+                    y: s.a.x,
+                    z: s.a.z,
+                },
+                tag: [s.tag[0], s.tag[1], s.tag[0]],
+            };
+            assert_eq!(out[i], w, "{:?} at {i}", dev.backend());
+        }
+    }
+    nvrtc_compiles(&[("flip", &paths::flip::KERNEL)]);
+}

@@ -1370,7 +1370,8 @@ impl<'a> Typeck<'a> {
                     let t = self.infer(a, None);
                     match self.shallow(&t) {
                         Ty::Scalar(s) if s.is_struct() => {
-                            let what = format!("`{}` exchanges scalars between lanes", i.rust_name());
+                            let what =
+                                format!("`{}` exchanges scalars between lanes", i.rust_name());
                             self.refuse_struct(s, a.range().into(), &what);
                         }
                         Ty::Scalar(s) if s.is_vector() => {

@@ -240,6 +240,10 @@ fn output(item: &syn::ItemStruct, defs: &[StructDef], own: usize) -> TokenStream
             quote!(#p::sim_store_field(&raw mut (*p).#f, value.#f);)
         }
     });
+    let ((size, align), offsets) = super::layout::struct_layout(def, defs);
+    let (size, align) = (size as usize, align as usize);
+    let offsets = offsets.iter().map(|o| *o as usize);
+    let layout_msg = format!("#[gpu_struct] {name}: rustc's #[repr(C)] layout is not C's (a warpspeed bug: please report it)");
     let c_field_lits = &c_fields;
     let ftys: Vec<&syn::Type> = named.named.iter().map(|f| &f.ty).collect();
     let rust_name = name.to_string();
@@ -300,6 +304,15 @@ fn output(item: &syn::ItemStruct, defs: &[StructDef], own: usize) -> TokenStream
                 ::core::option::Option::Some(#p::StructAccess { load, store })
             };
         }
+
+        // The layout by C's rule, as the macro computed it, is rustc's.
+        const _: () = {
+            assert!(
+                ::core::mem::size_of::<#name>() == #size && ::core::mem::align_of::<#name>() == #align,
+                #layout_msg
+            );
+            #(assert!(::core::mem::offset_of!(#name, #idents) == #offsets, #layout_msg);)*
+        };
 
         // SAFETY: the struct is `#[repr(C)]` with the fields its C definition declares.
         unsafe impl ::warpspeed::GpuStruct for #name {

@@ -3,5 +3,6 @@
 //! `resolve` finds the structs a function names and asks their macros for them.
 
 pub mod define;
+mod layout;
 mod payload;
 pub mod resolve;
