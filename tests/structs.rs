@@ -414,3 +414,44 @@ fn structs_through_paths_and_aliases() {
     }
     nvrtc_compiles(&[("flip", &paths::flip::KERNEL)]);
 }
+
+/// Structs in shared memory: a block reverses its elements through a shared array.
+#[gpu_kernel(block = 64)]
+fn reverse_in_block(ps: &mut [Vec3]) {
+    let tile = SharedArray::<Vec3, 64>::new();
+    let t = thread_idx().x as usize;
+    let i = grid_1d();
+    tile[t] = ps[i];
+    sync_threads();
+    let mut v = tile[63 - t];
+    v.z = -v.z;
+    ps[i] = v;
+}
+
+#[test]
+fn structs_in_shared_memory() {
+    let mut rng = Rng::new(8);
+    let n = 64 * 10;
+    let ps: Vec<Vec3> = (0..n)
+        .map(|_| Vec3 {
+            x: rng.range_f32(-1.0, 1.0),
+            y: rng.range_f32(-1.0, 1.0),
+            z: rng.range_f32(-1.0, 1.0),
+        })
+        .collect();
+    for dev in devices("structs_in_shared_memory") {
+        let mut d = dev.upload(&ps).unwrap();
+        reverse_in_block::launch(&dev, LaunchConfig::new(10, 64), &mut d).unwrap();
+        let got = d.download().unwrap();
+        for i in 0..n {
+            let src = ps[i / 64 * 64 + 63 - i % 64];
+            assert_eq!(
+                got[i],
+                Vec3 { z: -src.z, ..src },
+                "{:?} at {i}",
+                dev.backend()
+            );
+        }
+    }
+    nvrtc_compiles(&[("reverse_in_block", &reverse_in_block::KERNEL)]);
+}
