@@ -233,6 +233,13 @@ fn buffer_of_structs_round_trip_and_update() {
         for i in 0..n {
             assert_eq!(got[i], want[i], "{:?} at {i}", dev.backend());
         }
+        // cudarc hands the same memory out and back (GPU only: the simulator's memory is
+        // host memory).
+        if dev.backend() == warpspeed::Backend::Cuda {
+            let slice = dp.into_cudarc().unwrap();
+            let back = DeviceBuffer::from_cudarc(&dev, slice).unwrap();
+            assert_eq!(back.download().unwrap(), want, "through cudarc");
+        }
         // Zeroed buffers of structs are all-zero values.
         let z = dev.zeros::<Particle>(3).unwrap().download().unwrap();
         assert!(z

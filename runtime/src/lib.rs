@@ -83,4 +83,6 @@ pub mod __private {
     pub use crate::release_int::ReleaseInt;
     pub use crate::scalar::StructAccess;
     pub use crate::sim::{sim_load_field, sim_store_field};
+    /// cudarc's element trait, which `#[gpu_struct]`s implement (`DeviceBuffer::into_cudarc`).
+    pub use cudarc::driver::DeviceRepr;
 }

@@ -314,6 +314,10 @@ fn output(item: &syn::ItemStruct, defs: &[StructDef], own: usize) -> TokenStream
             #(assert!(::core::mem::offset_of!(#name, #idents) == #offsets, #layout_msg);)*
         };
 
+        // SAFETY: a `#[repr(C)]` `Copy` struct of plain data, as the kernel's C declares it
+        // (cudarc passes and copies it by its bytes).
+        unsafe impl #p::DeviceRepr for #name {}
+
         // SAFETY: the struct is `#[repr(C)]` with the fields its C definition declares.
         unsafe impl ::warpspeed::GpuStruct for #name {
             const ITEM: &'static #p::SourceItem = {
