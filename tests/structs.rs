@@ -462,3 +462,52 @@ fn structs_in_shared_memory() {
     }
     nvrtc_compiles(&[("reverse_in_block", &reverse_in_block::KERNEL)]);
 }
+
+/// A kernel before the struct it uses, whose fields are named like C words.
+#[gpu_kernel]
+fn c_words(ws: &mut [Words]) {
+    let i = grid_1d();
+    if i < ws.len() {
+        let w = ws[i];
+        ws[i].int = w.int.wrapping_mul(3);
+        ws[i].double = w.double + w.int as f32;
+        ws[i].threadIdx[1] = w.threadIdx[0] ^ 0xff;
+    }
+}
+
+#[gpu_struct]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(non_snake_case)]
+struct Words {
+    int: i32,
+    double: f32,
+    threadIdx: [u8; 2],
+}
+
+#[test]
+fn struct_after_its_kernel_with_c_words_as_fields() {
+    let mut rng = Rng::new(4);
+    let n = 300;
+    let ws: Vec<Words> = (0..n)
+        .map(|_| Words {
+            int: rng.next_u32() as i32,
+            double: rng.range_f32(-9.0, 9.0),
+            threadIdx: [rng.next_u32() as u8, 0],
+        })
+        .collect();
+    for dev in devices("struct_after_its_kernel_with_c_words_as_fields") {
+        let mut d = dev.upload(&ws).unwrap();
+        c_words::launch(&dev, LaunchConfig::for_num_elems(n as u32), &mut d).unwrap();
+        let got = d.download().unwrap();
+        for i in 0..n {
+            let w = ws[i];
+            let want = Words {
+                int: w.int.wrapping_mul(3),
+                double: w.double + w.int as f32,
+                threadIdx: [w.threadIdx[0], w.threadIdx[0] ^ 0xff],
+            };
+            assert_eq!(got[i], want, "{:?} at {i}", dev.backend());
+        }
+    }
+    nvrtc_compiles(&[("c_words", &c_words::KERNEL)]);
+}

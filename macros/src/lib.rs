@@ -30,9 +30,27 @@ pub fn gpu_device(args: TokenStream, input: TokenStream) -> TokenStream {
 
 /// Makes a struct of kernel scalars, arrays of them and other `#[gpu_struct]`s usable in
 /// kernels: as a parameter (by value), a slice element (`&[Params]`, `DeviceBuffer<Params>`),
-/// a local, a field and a device function's parameter or result. The struct becomes
-/// `#[repr(C)]`; its C definition is checked against rustc's layout when NVRTC compiles it.
-/// See docs/language.md, "Structs".
+/// a local, a field and a device function's parameter or result.
+///
+/// ```text
+/// #[gpu_struct]
+/// #[derive(Clone, Copy)]
+/// struct Params { dt: f32, n: u32, w: [f32; 3] }
+///
+/// #[gpu_kernel]
+/// fn step(p: Params, xs: &mut [f32]) {
+///     let i = grid_1d();
+///     let mut q = p;
+///     q.dt = 2.0 * p.dt;
+///     xs[i] += q.dt * q.w[i % 3];
+/// }
+/// ```
+///
+/// The struct becomes `#[repr(C)]`; the macro checks at compile time that rustc's layout is
+/// C's, and the struct's C definition makes NVRTC check its own. Fields are the kernel
+/// scalars, 1-D arrays `[T; N]` (N a literal) and other gpu_structs; no generics. The
+/// struct is usable in kernels of the crate that defines it. See docs/language.md,
+/// "Structs".
 #[proc_macro_attribute]
 pub fn gpu_struct(args: TokenStream, input: TokenStream) -> TokenStream {
     let out =
