@@ -511,3 +511,81 @@ fn struct_after_its_kernel_with_c_words_as_fields() {
     }
     nvrtc_compiles(&[("c_words", &c_words::KERNEL)]);
 }
+
+/// Array literals and repeats inside struct literals; `fill` and views of a buffer of
+/// structs.
+#[gpu_kernel]
+fn literals(out: &mut [Params], k: f32) {
+    let i = grid_1d();
+    if i < out.len() {
+        let o = Vec3 {
+            x: k,
+            y: 0.0,
+            z: -k,
+        };
+        out[i] = Params {
+            w: [k, k * 2.0, i as f32],
+            n: i as u32,
+            origin: o,
+            flag: i % 2 == 0,
+            dt: out[i].dt + 1.0,
+        };
+        if i % 3 == 0 {
+            let mut p = out[i];
+            p.w = [0.5; 3];
+            out[i] = p;
+        }
+    }
+}
+
+#[test]
+fn array_literals_in_struct_literals_and_fill() {
+    let n = 90;
+    let base = Params {
+        dt: 0.25,
+        n: 0,
+        w: [9.0; 3],
+        origin: Vec3 {
+            x: 1.0,
+            y: 2.0,
+            z: 3.0,
+        },
+        flag: false,
+    };
+    for dev in devices("array_literals_in_struct_literals_and_fill") {
+        let mut d = dev.zeros::<Params>(n).unwrap();
+        d.fill(base).unwrap();
+        assert!(
+            d.download().unwrap().iter().all(|p| *p == base),
+            "{:?}: fill",
+            dev.backend()
+        );
+        // A view of the second half only.
+        let mut half = d.slice_mut(n / 2..);
+        literals::launch(&dev, LaunchConfig::for_num_elems(n as u32), &mut half, 1.5).unwrap();
+        let got = d.download().unwrap();
+        for (i, g) in got.iter().enumerate() {
+            if i < n / 2 {
+                assert_eq!(*g, base, "{:?} at {i}: outside the view", dev.backend());
+                continue;
+            }
+            let j = i - n / 2;
+            let mut want = Params {
+                w: [1.5, 3.0, j as f32],
+                n: j as u32,
+                origin: Vec3 {
+                    x: 1.5,
+                    y: 0.0,
+                    z: -1.5,
+                },
+                flag: j % 2 == 0,
+                dt: 1.25,
+            };
+            if j % 3 == 0 {
+                want.w = [0.5; 3];
+            }
+            assert_eq!(*g, want, "{:?} at {i}", dev.backend());
+        }
+    }
+    nvrtc_compiles(&[("literals", &literals::KERNEL)]);
+}

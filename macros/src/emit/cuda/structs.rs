@@ -14,7 +14,10 @@ impl FnWriter<'_> {
             let field = format!("{tmp}.{}", c_field_name(&name.to_string()));
             let ft = self.ty(v).clone();
             if matches!(v.kind, ExprKind::Array(_) | ExprKind::Repeat(..)) {
-                self.array_init(&ft, &field, v);
+                // The literal in a temporary array (which declares it), then copied.
+                let arr = self.namer.temp();
+                self.array_init(&ft, &arr, v);
+                self.store(&field, &ft, &arr);
             } else {
                 let val = self.value(v);
                 self.store(&field, &ft, &val);
