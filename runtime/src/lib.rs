@@ -9,9 +9,10 @@
 //! Layout (docs/runtime.md draws it): leaf modules at the bottom (`dim`, `config`,
 //! `validate`, `error`, `scalar`, the value types, `diagnostics`); the two backends,
 //! `cuda/` and `sim/`, side by side and importing only leaves; on top `Device`
-//! (`device.rs`), `DeviceBuffer` (`memory.rs`) and the launch path (`launch/`), the only
-//! code that matches on the backend, and the views of buffers (`view.rs`, [`DeviceView`],
-//! [`DeviceViewMut`]), which kernels take as buffers are taken. docs/host-api.md has the
+//! (`device.rs`), `DeviceBuffer` (`memory.rs`), the launch path (`launch/`) and
+//! [`Texture2D`] (`texture.rs`, docs/textures.md), the only code that matches on the
+//! backend, and the views of buffers (`view.rs`, [`DeviceView`], [`DeviceViewMut`]), which
+//! kernels take as buffers are taken. docs/host-api.md has the
 //! host API's decisions: views, fill, copies, occupancy, cudarc interop, host threads.
 //!
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
@@ -37,6 +38,8 @@ mod memory;
 mod release_int;
 mod scalar;
 mod sim;
+mod texel;
+mod texture;
 mod validate;
 mod vector_types;
 mod view;
@@ -54,6 +57,8 @@ pub use kernel_abi::{KernelDef, KernelOptions};
 pub use memory::DeviceBuffer;
 pub use scalar::KernelScalar;
 pub use sim::SimOptions;
+pub use texel::{AddressMode, Texel, TexelFormat};
+pub use texture::Texture2D;
 pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
 pub use view::{AsDeviceView, AsDeviceViewMut, DeviceView, DeviceViewMut};
 
@@ -68,6 +73,7 @@ const _: () = {
     send_sync::<DeviceView<'static, u8>>();
     send_sync::<DeviceViewMut<'static, f64>>();
     send_sync::<Error>();
+    send_sync::<Texture2D<u8>>();
 };
 
 /// Items generated code uses. Not a public API: it may change in any release.

@@ -18,6 +18,28 @@ pub enum Arg {
     /// A value of more than 16 bytes (a `#[gpu_struct]`): its memory, padding zero, in a
     /// buffer of 16-byte words (the GPU reads it at the parameter's alignment, at most 16).
     Bytes(Box<[u128]>),
+    /// A `Texture2D<T>` parameter (`texture.rs`).
+    Texture(TexArg),
+}
+
+/// One texture as a kernel argument. On a GPU the kernel receives four C parameters:
+/// `handle` (the `cudaTextureObject_t`), `width`, `height` and `mode`
+/// (`AddressMode::code`); the simulator reads the memory at `addr` itself, rows `pitch`
+/// elements apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TexArg {
+    /// The texture object (0 on the simulator).
+    pub handle: u64,
+    /// Width in texels (at least 1).
+    pub width: i32,
+    /// Height in texels (at least 1).
+    pub height: i32,
+    /// `AddressMode::code`.
+    pub mode: i32,
+    /// The address of texel (0, 0): a device pointer, or a simulated host address.
+    pub addr: u64,
+    /// Elements from one row to the next.
+    pub pitch: u64,
 }
 
 impl Arg {
@@ -26,7 +48,9 @@ impl Arg {
         match self {
             Arg::Scalar { bits, .. } => T::from_bits128(*bits),
             Arg::Bytes(words) => T::read_bytes(words_as_bytes(words)),
-            Arg::Slice { .. } => unreachable!("kernel ABI mismatch: slice where a scalar belongs"),
+            Arg::Slice { .. } | Arg::Texture(_) => {
+                unreachable!("kernel ABI mismatch: memory where a scalar belongs")
+            }
         }
     }
 

@@ -10,5 +10,6 @@ pub mod methods;
 mod methods_doc;
 pub mod numeric_consts;
 pub mod structs;
+pub mod texture;
 pub mod ty;
 pub mod typeck;

@@ -132,6 +132,8 @@ const BUILTIN: &[&str] = &[
     "Option",
     "Result",
     "HashMap",
+    "Texture2D",
+    "AddressMode",
 ];
 
 /// Finds the first type path in a function that may be a struct not known yet.

@@ -10,6 +10,8 @@ use cudarc::driver::SyncOnDrop;
 
 use crate::device::Device;
 use crate::scalar::{Arg, KernelScalar};
+use crate::texel::Texel;
+use crate::texture::Texture2D;
 use crate::view::{AsDeviceView, AsDeviceViewMut};
 
 /// The arguments of one launch, in the kernel's parameter order.
@@ -56,6 +58,16 @@ impl<'a> KernelArgs<'a> {
     /// A scalar (or `#[gpu_struct]`) parameter, passed by value.
     pub fn scalar<T: KernelScalar>(&mut self, value: T) -> &mut Self {
         self.args.push(Arg::of(value));
+        self
+    }
+
+    /// A texture parameter (`Texture2D<T>`): the texture stays borrowed for the launch,
+    /// so its memory can be neither written nor freed under it.
+    pub fn texture<T: Texel>(&mut self, tex: &'a Texture2D<T>) -> &mut Self {
+        let (arg, guard, device) = tex.arg();
+        self._guards.extend(guard);
+        self.devices.push((self.args.len(), device));
+        self.args.push(Arg::Texture(arg));
         self
     }
 

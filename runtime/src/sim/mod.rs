@@ -62,6 +62,7 @@ mod print;
 mod shadow;
 mod shared;
 mod site;
+mod texture;
 mod track;
 mod warp;
 
@@ -75,6 +76,7 @@ pub use len::{sim_check_len, LenDecl};
 pub(crate) use memory::HostAlloc;
 pub use print::{capture_sim_prints, format_g};
 pub use site::{src_loc_by_id, SrcLoc};
+pub use texture::SimTexture;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
