@@ -8,7 +8,9 @@ mod atomic_float;
 pub mod kernel;
 
 pub use atomic_float::{AtomicF16, AtomicF16x2, AtomicF32, AtomicF64};
-pub use warpspeed_macros::{gpu_device, gpu_kernel};
+#[doc(hidden)]
+pub use warpspeed_macros::__gpu_resolved;
+pub use warpspeed_macros::{gpu_device, gpu_kernel, gpu_struct};
 pub use warpspeed_runtime::*;
 
 /// `use warpspeed::prelude::*;` brings the macros, the host API ([`Device`],
@@ -21,7 +23,7 @@ pub use warpspeed_runtime::*;
 pub mod prelude {
     pub use crate::kernel::*;
     pub use crate::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
-    pub use crate::{gpu_device, gpu_kernel};
+    pub use crate::{gpu_device, gpu_kernel, gpu_struct};
     pub use crate::{AddressMode, Texture2D};
     pub use crate::{Device, DeviceBuffer, DeviceView, DeviceViewMut, Error, LaunchConfig};
     pub use crate::{Float, Int, Scalar};

@@ -87,7 +87,7 @@ fn check_unique_params(cx: &Ctxt, f: &Function) {
     }
 }
 
-/// `let a = [0; 4];` and `a = [1, 2, 3, 4];` are fine; elsewhere (`f([1, 2])`, a block's
+/// `let a = [0; 4];`, `a = [1, 2, 3, 4];` and a struct literal's field are fine; elsewhere (`f([1, 2])`, a block's
 /// value) an array literal would need a C array temporary that nothing names.
 fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, _in_let: bool) {
     fn expr(cx: &Ctxt, e: &Expr, allowed: bool) {
@@ -121,6 +121,13 @@ fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, _in_let: bool) {
             ExprKind::Assign(place, value) => {
                 expr(cx, place, false);
                 expr(cx, value, true);
+                return;
+            }
+            // `Params { w: [0.0; 3], .. }`: the field is set in place (emit/cuda/structs.rs).
+            ExprKind::StructLit(lit) => {
+                for (_, v) in &lit.fields {
+                    expr(cx, v, true);
+                }
                 return;
             }
             _ => {}

@@ -12,6 +12,7 @@ mod fuzz_tests;
 mod generics;
 mod ir;
 mod parse;
+mod structs;
 
 use parse::ast::FnKind;
 use proc_macro::TokenStream;
@@ -19,11 +20,56 @@ use proc_macro::TokenStream;
 /// Turns a Rust function into a GPU kernel; see the crate `warpspeed` for the language.
 #[proc_macro_attribute]
 pub fn gpu_kernel(args: TokenStream, input: TokenStream) -> TokenStream {
-    expand::expand(args.into(), input.into(), FnKind::Kernel).into()
+    structs::resolve::function(args.into(), input.into(), FnKind::Kernel, Vec::new()).into()
 }
 
 /// Turns a Rust function into a device function that kernels can call.
 #[proc_macro_attribute]
 pub fn gpu_device(args: TokenStream, input: TokenStream) -> TokenStream {
-    expand::expand(args.into(), input.into(), FnKind::Device).into()
+    structs::resolve::function(args.into(), input.into(), FnKind::Device, Vec::new()).into()
+}
+
+/// Makes a struct of kernel scalars, arrays of them and other `#[gpu_struct]`s usable in
+/// kernels: as a parameter (by value), a slice element (`&[Params]`, `DeviceBuffer<Params>`),
+/// a local, a field and a device function's parameter or result.
+///
+/// ```text
+/// #[gpu_struct]
+/// #[derive(Clone, Copy)]
+/// struct Params { dt: f32, n: u32, w: [f32; 3] }
+///
+/// #[gpu_kernel]
+/// fn step(p: Params, xs: &mut [f32]) {
+///     let i = grid_1d();
+///     let mut q = p;
+///     q.dt = 2.0 * p.dt;
+///     xs[i] += q.dt * q.w[i % 3];
+/// }
+/// ```
+///
+/// The struct becomes `#[repr(C)]`; the macro checks at compile time that rustc's layout is
+/// C's, and the struct's C definition makes NVRTC check its own. Fields are the kernel
+/// scalars, 1-D arrays `[T; N]` (N a literal) and other gpu_structs; no generics. The
+/// struct is usable in kernels of the crate that defines it. See docs/language.md,
+/// "Structs".
+#[proc_macro_attribute]
+pub fn gpu_struct(args: TokenStream, input: TokenStream) -> TokenStream {
+    let out =
+        std::panic::catch_unwind(|| structs::define::expand(args.into(), input.into(), Vec::new()));
+    match out {
+        Ok(ts) => ts.into(),
+        Err(_) => quote::quote!(compile_error!("internal error in #[gpu_struct] (this is a warpspeed bug: please report it)");).into(),
+    }
+}
+
+/// A `#[gpu_struct]`'s definition handed to the macro that asked for it (generated code
+/// only).
+#[doc(hidden)]
+#[proc_macro]
+pub fn __gpu_resolved(input: TokenStream) -> TokenStream {
+    let out = std::panic::catch_unwind(|| structs::resolve::resolved(input.into()));
+    match out {
+        Ok(ts) => ts.into(),
+        Err(_) => quote::quote!(compile_error!("internal error in #[gpu_struct] (this is a warpspeed bug: please report it)");).into(),
+    }
 }

@@ -142,6 +142,18 @@ pub fn collect_source_with(
     visit(root, &mut items);
     let mut out = String::from(CUDA_PRELUDE);
     out.push('\n');
+    // Types (`#[gpu_struct]`s) before every function that may name them, each after the
+    // types it holds.
+    let mut types = Vec::new();
+    type_order(root, &mut types);
+    for item in &types {
+        out.push_str(item.prototype);
+        out.push('\n');
+        if let Some(checks) = item.consts {
+            out.push_str(&checks());
+        }
+    }
+    let items: Vec<&'static SourceItem> = items.into_iter().filter(|i| !i.is_type()).collect();
     // Prototypes first, so device functions may call each other in any order (recursion
     // is refused by NVRTC's stack limits only at run time, not by C's declaration order).
     for item in items.iter().skip(1) {
@@ -184,6 +196,35 @@ pub fn kernel_instance(
 /// A `'static` lazily assembled source for an instance's [`KernelDef::source`].
 pub fn leak_source(source: fn() -> String) -> &'static LazyLock<String> {
     Box::leak(Box::new(LazyLock::new(source)))
+}
+
+impl SourceItem {
+    /// A type (a `#[gpu_struct]`'s C definition): a prototype and no definition; its
+    /// `consts` are its layout checks, written after it.
+    pub fn is_type(&self) -> bool {
+        self.definition.is_empty() && !self.prototype.is_empty()
+    }
+}
+
+/// The types reachable from `item`, each after the types it depends on (post-order).
+fn type_order(item: &'static SourceItem, out: &mut Vec<&'static SourceItem>) {
+    fn go(
+        item: &'static SourceItem,
+        seen: &mut Vec<&'static SourceItem>,
+        out: &mut Vec<&'static SourceItem>,
+    ) {
+        if seen.iter().any(|s| std::ptr::eq(*s, item)) {
+            return;
+        }
+        seen.push(item);
+        for dep in item.deps {
+            go(dep, seen, out);
+        }
+        if item.is_type() {
+            out.push(item);
+        }
+    }
+    go(item, &mut Vec::new(), out);
 }
 
 /// The C that every kernel starts with: typedefs and the helpers that give C Rust's

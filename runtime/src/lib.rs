@@ -32,6 +32,7 @@ mod dim;
 mod error;
 mod generic;
 mod half_math;
+mod gpu_struct;
 mod half_types;
 mod kernel_abi;
 mod launch;
@@ -51,6 +52,7 @@ pub use device::{Backend, Device};
 pub use dim::Dim3;
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
 pub use generic::{Float, Int, Scalar};
+pub use gpu_struct::GpuStruct;
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
 pub use half;
 pub use half_types::{f16, f16_from_f64, f16x2};
@@ -81,8 +83,16 @@ const _: () = {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, GpuPrint, NumVal};
+    pub use crate::gpu_struct::{
+        c_layout_checks, read_array, sim_load_array, sim_store_array, struct_from_bits128,
+        struct_to_bits128, write_array,
+    };
     pub use crate::kernel_abi::*;
     pub use crate::launch::len::check_len;
     pub use crate::launch::{launch, launch_cooperative, KernelArgs};
     pub use crate::release_int::ReleaseInt;
+    pub use crate::scalar::StructAccess;
+    pub use crate::sim::{sim_load_field, sim_store_field};
+    /// cudarc's element trait, which `#[gpu_struct]`s implement (`DeviceBuffer::into_cudarc`).
+    pub use cudarc::driver::DeviceRepr;
 }

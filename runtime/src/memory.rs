@@ -163,6 +163,10 @@ impl<T: KernelScalar> DeviceBuffer<T> {
     pub(crate) fn fill_range(&mut self, range: Range<usize>, value: T) -> Result<()> {
         debug_assert!(range.end <= self.len);
         match (&mut self.storage, &*self.device.inner) {
+            // A struct's memory has no one word to repeat: its copies are uploaded.
+            (Storage::Cuda(_), Inner::Cuda(_)) if T::STRUCT.is_some() => {
+                self.write_at(range.start, &vec![value; range.len()])
+            }
             (Storage::Cuda(dst), Inner::Cuda(cuda)) => {
                 let size = std::mem::size_of::<T>();
                 cuda.fill(

@@ -6,14 +6,18 @@ use crate::half_types::{f16, f16x2};
 
 /// One packed kernel argument. Slices become (address, length): on the GPU a device
 /// pointer, on the simulator a host address. Scalars keep their bits in the low bytes
-/// (16 of them for the 16-byte vector types).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// (16 of them for the 16-byte vector types); a `#[gpu_struct]` larger than 16 bytes
+/// keeps its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Arg {
     /// A slice: its memory's address (device pointer or simulated host address) and its
     /// length in elements.
     Slice { addr: u64, len: u64 },
     /// A scalar: its bits in the low `size` bytes.
     Scalar { bits: u128, size: u8 },
+    /// A value of more than 16 bytes (a `#[gpu_struct]`): its memory, padding zero, in a
+    /// buffer of 16-byte words (the GPU reads it at the parameter's alignment, at most 16).
+    Bytes(Box<[u128]>),
     /// A `Texture2D<T>` parameter (`texture.rs`).
     Texture(TexArg),
 }
@@ -41,18 +45,57 @@ pub struct TexArg {
 impl Arg {
     /// Reads a scalar back in the simulator entry.
     pub fn scalar<T: KernelScalar>(&self) -> T {
-        match *self {
-            Arg::Scalar { bits, .. } => T::from_bits128(bits),
+        match self {
+            Arg::Scalar { bits, .. } => T::from_bits128(*bits),
+            Arg::Bytes(words) => T::read_bytes(words_as_bytes(words)),
             Arg::Slice { .. } | Arg::Texture(_) => {
                 unreachable!("kernel ABI mismatch: memory where a scalar belongs")
             }
         }
     }
+
+    /// `value` as an argument: its bits, or its bytes when it has more than 16.
+    pub fn of<T: KernelScalar>(value: T) -> Arg {
+        let size = std::mem::size_of::<T>();
+        if size <= 16 {
+            return Arg::Scalar {
+                bits: value.to_bits128(),
+                size: size as u8,
+            };
+        }
+        let mut words = vec![0u128; size.div_ceil(16)].into_boxed_slice();
+        let mut bytes = vec![0u8; size];
+        value.write_bytes(&mut bytes);
+        for (w, chunk) in words.iter_mut().zip(bytes.chunks(16)) {
+            let mut b = [0u8; 16];
+            b[..chunk.len()].copy_from_slice(chunk);
+            *w = u128::from_le_bytes(b);
+        }
+        Arg::Bytes(words)
+    }
+}
+
+/// The bytes of little-endian 16-byte words, in memory order.
+fn words_as_bytes(words: &[u128]) -> &[u8] {
+    // SAFETY: u128 has no padding and every byte of it is initialised; the bytes of a
+    // little-endian word are its memory (warpspeed's hosts are little endian, as the GPU).
+    unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words)) }
+}
+
+/// How the simulator reads and writes an element of a `#[gpu_struct]` type: field by
+/// field, each through the simulator's element access (a struct has padding, which is
+/// never read, and may be larger than any atomic access).
+pub struct StructAccess<T> {
+    /// Reads the element at the pointer.
+    pub load: unsafe fn(*const T) -> T,
+    /// Writes the element at the pointer.
+    pub store: unsafe fn(*mut T, T),
 }
 
 /// Types a kernel takes by value or as slice elements: the scalars, the half types and the
 /// vector types ([`Vector`](crate::Vector)), each plain data of its C type's size (at most
-/// 16 bytes) and aligned to its size.
+/// 16 bytes) and aligned to its size; and the `#[gpu_struct]`s, `#[repr(C)]` structs of
+/// these (any size), for which the macro implements this trait.
 pub trait KernelScalar: Copy + Send + Sync + 'static {
     /// The C spelling, for messages.
     const C_NAME: &'static str;
@@ -71,6 +114,24 @@ pub trait KernelScalar: Copy + Send + Sync + 'static {
     fn from_bits128(bits: u128) -> Self {
         Self::from_bits(bits as u64)
     }
+    /// Writes the value's memory as the GPU holds it into `out[..size_of::<Self>()]`
+    /// (padding bytes zero): what uploads and struct arguments send. For the types of at
+    /// most 16 bytes, the bytes of [`KernelScalar::to_bits128`]; a `#[gpu_struct]`
+    /// writes each field at its offset.
+    fn write_bytes(self, out: &mut [u8]) {
+        let n = std::mem::size_of::<Self>();
+        out[..n].copy_from_slice(&self.to_bits128().to_le_bytes()[..n]);
+    }
+    /// The inverse of [`KernelScalar::write_bytes`].
+    fn read_bytes(bytes: &[u8]) -> Self {
+        let n = std::mem::size_of::<Self>();
+        let mut b = [0u8; 16];
+        b[..n].copy_from_slice(&bytes[..n]);
+        Self::from_bits128(u128::from_le_bytes(b))
+    }
+    /// `Some` for a `#[gpu_struct]`: how the simulator reads and writes one in memory.
+    #[doc(hidden)]
+    const STRUCT: Option<StructAccess<Self>> = None;
 }
 
 macro_rules! kernel_scalar {

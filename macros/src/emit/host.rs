@@ -17,6 +17,7 @@ use quote::{format_ident, quote, quote_spanned};
 mod consts;
 mod generic;
 mod matching;
+mod structs;
 use consts::{const_value, consts_fn, len_rust};
 pub(crate) use generic::generic_module;
 use matching::{binding, match_pat};
@@ -27,6 +28,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
     let prototype = &c.prototype;
     let definition = with_file(&c.definition);
     let deps = device_deps(&f.body);
+    let struct_deps = structs::struct_deps();
     let sim = sim_fn(f, types);
     let (consts_fn, consts) = consts_fn(types);
     let item = quote! {
@@ -35,7 +37,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
             rust_name: #rust_name,
             prototype: #prototype,
             definition: #definition,
-            deps: &[#(&#deps::ITEM),*],
+            deps: &[#(&#deps::ITEM,)* #(#struct_deps),*],
             consts: #consts,
         };
         #consts_fn
@@ -370,6 +372,9 @@ fn hyg(name: &str) -> Ident {
 /// The Rust type of a scalar: the primitive, or warpspeed's `f16`/`f16x2`/`f32x4`/...
 /// (library types whose names the user's scope may not have).
 fn scalar_ty(s: Scalar) -> TokenStream {
+    if s.is_struct() {
+        return structs::struct_ty(s);
+    }
     let id = Ident::new(s.rust_name(), Span::call_site());
     if let Scalar::Param(name) = s {
         let id = generic::param_ident(name);
@@ -815,6 +820,29 @@ impl RustWriter<'_> {
                     }
                 }
             }
+            ExprKind::Assign(place, value)
+                if self
+                    .elem_field_write(e, place, value, |_, _| quote!())
+                    .is_some() =>
+            {
+                let set = |p, v| quote!(#p = #v);
+                self.elem_field_write(e, place, value, set)
+                    .unwrap_or_default()
+            }
+            ExprKind::AssignOp(op, place, value)
+                if self
+                    .elem_field_write(e, place, value, |_, _| quote!())
+                    .is_some() =>
+            {
+                let pt = self.ty(place).clone();
+                let set = |p: TokenStream, v| {
+                    let combined = binary(*op, &pt, p.clone(), v, span);
+                    quote!(#p = #combined)
+                };
+                self.elem_field_write(e, place, value, set)
+                    .unwrap_or_default()
+            }
+            ExprKind::StructLit(l) => self.struct_lit(e, l),
             ExprKind::Assign(place, value) => {
                 let v = self.expr(value);
                 match &place.kind {

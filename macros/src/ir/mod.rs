@@ -9,6 +9,7 @@ pub mod methods;
 #[cfg(test)]
 mod methods_doc;
 pub mod numeric_consts;
+pub mod structs;
 pub mod texture;
 pub mod ty;
 pub mod typeck;

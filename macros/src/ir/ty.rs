@@ -34,6 +34,9 @@ pub enum Scalar {
     /// A type parameter of a generic function (`T`), only in the simulator body's types
     /// (`generics::diff`): the type checker and the C see each instance's concrete type.
     Param(&'static str),
+    /// A `#[gpu_struct]`, by its index in the kernel's table (`ir/structs.rs`): a value
+    /// with named fields, taken and stored whole like the scalars (no arithmetic).
+    Struct(u16),
 }
 
 pub const ALL_SCALARS: [Scalar; 22] = [
@@ -91,6 +94,7 @@ impl Scalar {
             Scalar::I32x4 => "i32x4",
             Scalar::F64x2 => "f64x2",
             Scalar::Param(name) => name,
+            Scalar::Struct(id) => crate::ir::structs::names(id).0,
         }
     }
 
@@ -119,6 +123,7 @@ impl Scalar {
             Scalar::F64x2 => "ws_f64x2",
             // Never reaches the C: each instance is emitted with its concrete types.
             Scalar::Param(_) => "ws_generic",
+            Scalar::Struct(id) => crate::ir::structs::names(id).1,
         }
     }
 
@@ -132,6 +137,11 @@ impl Scalar {
                 | Scalar::F16x2
                 | Scalar::Param(_)
         ) && !self.is_vector()
+            && !self.is_struct()
+    }
+    /// A `#[gpu_struct]`.
+    pub fn is_struct(self) -> bool {
+        matches!(self, Scalar::Struct(_))
     }
     /// `f32x4` and the other vector types.
     pub fn is_vector(self) -> bool {

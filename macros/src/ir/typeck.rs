@@ -15,6 +15,7 @@ use proc_macro2::{Ident, Span};
 
 mod consts;
 mod matching;
+mod structs;
 mod texture;
 use matching::PendingMatch;
 
@@ -635,6 +636,7 @@ impl<'a> Typeck<'a> {
                         self.cx.error_at(e.range(), msg);
                         Ty::Never
                     }
+                    (Ty::Scalar(Scalar::Struct(id)), m) => self.struct_field(e, id, m),
                     (Ty::Tuple(items), Member::Index(i)) if (*i as usize) < items.len() => {
                         items[*i as usize].clone()
                     }
@@ -660,6 +662,7 @@ impl<'a> Typeck<'a> {
             ExprKind::SharedArray(d) => d.ty(),
             ExprKind::DynamicShared(s) => Ty::Slice(*s, true),
             ExprKind::Ordering(..) => Ty::Ordering,
+            ExprKind::StructLit(l) => self.struct_lit(e, l),
             ExprKind::TiledPartition(n, group) => {
                 let gt = self.infer(group, None);
                 match self.shallow(&gt) {
@@ -936,6 +939,9 @@ impl<'a> Typeck<'a> {
             ExprKind::Var(..) => self.infer(place, None),
             ExprKind::Index(base, _) => {
                 let t = self.infer(place, None);
+                if let Some(t) = self.struct_place(place, &t) {
+                    return t;
+                }
                 let mut root = &**base;
                 while let ExprKind::Index(b, _) = &root.kind {
                     root = b;
@@ -958,6 +964,9 @@ impl<'a> Typeck<'a> {
             // `v.x = 1.0` on a local vector.
             ExprKind::Field(base, _) => {
                 let t = self.infer(place, None);
+                if let Some(t) = self.struct_place(place, &t) {
+                    return t;
+                }
                 let bt = self.shallow(&self.expr[base.id].clone());
                 // `pair.0 = ..`, `(t.1).0 += ..` on a local tuple.
                 if matches!(bt, Ty::Tuple(_))
@@ -1294,6 +1303,10 @@ impl<'a> Typeck<'a> {
                 t => t,
             };
             let s = match t {
+                Ty::Scalar(s) if s.is_struct() => {
+                    self.refuse_struct(s, a.range().into(), "`gpu_print!` prints scalars");
+                    continue;
+                }
                 Ty::Scalar(s) => s,
                 // Not a literal: its unknown type is reported where it comes from (a
                 // constant, a device call) if nothing else fixes it.
@@ -1374,6 +1387,11 @@ impl<'a> Typeck<'a> {
                 ParamKind::Value => {
                     let t = self.infer(a, None);
                     match self.shallow(&t) {
+                        Ty::Scalar(s) if s.is_struct() => {
+                            let what =
+                                format!("`{}` exchanges scalars between lanes", i.rust_name());
+                            self.refuse_struct(s, a.range().into(), &what);
+                        }
                         Ty::Scalar(s) if s.is_vector() => {
                             let msg = format!(
                                 "`{}` exchanges scalars between lanes, not `{}`: exchange each of its lanes (`v.x`, `v.y`, ...)",
@@ -1562,6 +1580,11 @@ impl<'a> Typeck<'a> {
                     }
                     return;
                 };
+                if s.is_struct() {
+                    let what = format!("`{}` applies to scalars", op.rust_token());
+                    self.refuse_struct(s, span, &what);
+                    return;
+                }
                 if s.is_vector() && !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
                     cx.error_at(
                         span,
@@ -1635,6 +1658,11 @@ impl<'a> Typeck<'a> {
                     }
                     return;
                 };
+                if f.is_struct() || to.is_struct() {
+                    let s = if f.is_struct() { f } else { to };
+                    self.refuse_struct(s, span, "`as` converts scalars");
+                    return;
+                }
                 if f.is_vector() || to.is_vector() {
                     cx.error_at(
                         span,

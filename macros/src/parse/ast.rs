@@ -302,6 +302,16 @@ pub enum ExprKind {
     Print(Print),
     /// `Ordering::Relaxed`, ...: the memory order of an atomic method.
     Ordering(MemOrder, syn::Path),
+    /// `Params { dt: 0.1, n: 3 }`: a `#[gpu_struct]` value.
+    StructLit(StructLit),
+}
+
+/// A `#[gpu_struct]` literal: the struct, its path as written, and the fields in the
+/// order written (Rust evaluates them in that order).
+pub struct StructLit {
+    pub ty: Scalar,
+    pub path: syn::Path,
+    pub fields: Vec<(Ident, Expr)>,
 }
 
 /// One arm of a `match`: `1 | 3..=5 => body`, `n @ 10.. if n % 2 == 0 => body`, `_ => body`.

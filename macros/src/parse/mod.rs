@@ -8,6 +8,7 @@ mod len;
 mod matching;
 mod print;
 mod shared;
+mod structs;
 mod texture;
 mod types;
 pub mod visit;
@@ -692,13 +693,7 @@ impl<'a> Parser<'a> {
                 )
             }
             syn::Expr::Match(m) => self.match_expr(m)?,
-            syn::Expr::Struct(_) => {
-                return self.unsupported(
-                    e,
-                    "struct literals are",
-                    "kernels work on scalars, slices and local arrays",
-                )
-            }
+            syn::Expr::Struct(st) => self.struct_lit(st)?,
             syn::Expr::Tuple(t) if t.elems.is_empty() => {
                 return self.unsupported(
                     e,

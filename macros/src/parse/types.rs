@@ -78,6 +78,9 @@ pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
                     }
                 }
             }
+            if let Some(s) = super::structs::struct_scalar(&p.path) {
+                return Some(s);
+            }
             cx.error_spanned_by(ty, type_hint(ty));
             None
         }

@@ -38,6 +38,7 @@ pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
         | ExprKind::Array(args)
         | ExprKind::Tuple(args) => args.iter().for_each(|a| ex(a, visit)),
         ExprKind::Print(p) => p.args.iter().for_each(|a| ex(a, visit)),
+        ExprKind::StructLit(l) => l.fields.iter().for_each(|(_, a)| ex(a, visit)),
         ExprKind::If(c, t, e) => {
             ex(c, visit);
             visit(Child::Block(t));

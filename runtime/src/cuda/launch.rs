@@ -104,6 +104,7 @@ impl CudaDevice {
                     params.push(len as *const u64 as *mut c_void);
                 }
                 Arg::Scalar { bits, .. } => params.push(bits as *const u128 as *mut c_void),
+                Arg::Bytes(words) => params.push(words.as_ptr() as *mut c_void),
                 // Four C parameters: the texture object, width, height, mode.
                 Arg::Texture(t) => {
                     params.push(&t.handle as *const u64 as *mut c_void);

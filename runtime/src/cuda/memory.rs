@@ -259,7 +259,8 @@ fn is_plain<T: 'static>() -> bool {
 }
 
 /// `data` as the bytes the GPU sees: borrowed for plain types, packed through
-/// `to_bits` otherwise (the low `size_of::<T>()` bytes, little endian).
+/// `write_bytes` otherwise (`bool`: `to_bits`' low byte; a `#[gpu_struct]`: each field at
+/// its offset, padding zero).
 fn to_bytes<T: KernelScalar>(data: &[T]) -> Cow<'_, [u8]> {
     if is_plain::<T>() {
         // SAFETY: plain types have no padding, so every byte is initialized.
@@ -268,22 +269,18 @@ fn to_bytes<T: KernelScalar>(data: &[T]) -> Cow<'_, [u8]> {
         })
     } else {
         let size = std::mem::size_of::<T>();
-        let mut out = Vec::with_capacity(std::mem::size_of_val(data));
-        for v in data {
-            let bits = v.to_bits128().to_le_bytes();
-            out.extend((0..size).map(|i| bits.get(i).copied().unwrap_or(0)));
+        let mut out = vec![0u8; std::mem::size_of_val(data)];
+        for (v, chunk) in data.iter().zip(out.chunks_exact_mut(size.max(1))) {
+            v.write_bytes(chunk);
         }
         Cow::Owned(out)
     }
 }
 
-/// The inverse of [`to_bytes`] for non-plain types: each element through `from_bits`.
+/// The inverse of [`to_bytes`] for non-plain types: each element through `read_bytes`.
 fn from_bytes<T: KernelScalar>(bytes: &[u8], dst: &mut [T]) {
     let size = std::mem::size_of::<T>();
     for (v, chunk) in dst.iter_mut().zip(bytes.chunks_exact(size.max(1))) {
-        let mut bits = [0u8; 16];
-        let n = chunk.len().min(16);
-        bits[..n].copy_from_slice(&chunk[..n]);
-        *v = T::from_bits128(u128::from_le_bytes(bits));
+        *v = T::read_bytes(chunk);
     }
 }

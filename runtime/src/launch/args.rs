@@ -55,12 +55,9 @@ impl<'a> KernelArgs<'a> {
         self.push_slice(addr, len, device)
     }
 
-    /// A scalar parameter, passed by value.
+    /// A scalar (or `#[gpu_struct]`) parameter, passed by value.
     pub fn scalar<T: KernelScalar>(&mut self, value: T) -> &mut Self {
-        self.args.push(Arg::Scalar {
-            bits: value.to_bits128(),
-            size: std::mem::size_of::<T>() as u8,
-        });
+        self.args.push(Arg::of(value));
         self
     }
 

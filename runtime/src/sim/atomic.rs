@@ -22,10 +22,15 @@ use crate::scalar::KernelScalar;
 ///
 /// # Safety
 /// `p` is in bounds of a live allocation and aligned for `T` (whose alignment equals its
-/// size for every [`KernelScalar`] on the 64-bit targets warpspeed supports).
+/// size for every [`KernelScalar`] but the `#[gpu_struct]`s on the 64-bit targets
+/// warpspeed supports; a struct is read field by field, each as here).
 #[inline(always)]
 pub(crate) unsafe fn load_elem<T: KernelScalar>(p: *const T) -> T {
-    const { assert!(std::mem::align_of::<T>() >= std::mem::size_of::<T>()) };
+    const { assert!(T::STRUCT.is_some() || std::mem::align_of::<T>() >= std::mem::size_of::<T>()) };
+    if let Some(access) = T::STRUCT {
+        // SAFETY: as the caller promised; a struct reads each field through this function.
+        return unsafe { (access.load)(p) };
+    }
     let p = p.cast_mut();
     // SAFETY (each arm): as the caller promised; the atomic type has T's size and
     // alignment (16 bytes: two 8-byte halves, each aligned), and no non-atomic access to
@@ -55,7 +60,11 @@ pub(crate) unsafe fn load_elem<T: KernelScalar>(p: *const T) -> T {
 /// As [`load_elem`], and the memory is writable.
 #[inline(always)]
 pub(crate) unsafe fn store_elem<T: KernelScalar>(p: *mut T, value: T) {
-    const { assert!(std::mem::align_of::<T>() >= std::mem::size_of::<T>()) };
+    const { assert!(T::STRUCT.is_some() || std::mem::align_of::<T>() >= std::mem::size_of::<T>()) };
+    if let Some(access) = T::STRUCT {
+        // SAFETY: as the caller promised; a struct writes each field through this function.
+        return unsafe { (access.store)(p, value) };
+    }
     let bits = value.to_bits128();
     // SAFETY: as the caller promised (see load_elem).
     unsafe {
@@ -368,4 +377,25 @@ pub(crate) unsafe fn atomic_dec(p: *mut u32, limit: u32) -> u32 {
         })
     })
     .unwrap_or_else(|old| old)
+}
+
+/// A field of a `#[gpu_struct]` element in simulated memory, read as [`load_elem`] reads
+/// an element (the struct's generated `StructAccess` calls this).
+///
+/// # Safety
+/// `p` points to the field of a live, aligned element of simulated memory.
+#[doc(hidden)]
+pub unsafe fn sim_load_field<T: KernelScalar>(p: *const T) -> T {
+    // SAFETY: as the caller promised.
+    unsafe { load_elem(p) }
+}
+
+/// The store of [`sim_load_field`].
+///
+/// # Safety
+/// As [`sim_load_field`], and the memory is writable.
+#[doc(hidden)]
+pub unsafe fn sim_store_field<T: KernelScalar>(p: *mut T, value: T) {
+    // SAFETY: as the caller promised.
+    unsafe { store_elem(p, value) }
 }

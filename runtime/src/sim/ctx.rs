@@ -113,9 +113,9 @@ impl<'a> ThreadCtx<'a> {
 
     // ---- arguments
 
-    pub(super) fn arg(&self, i: usize) -> Arg {
+    pub(super) fn arg(&self, i: usize) -> &Arg {
         match self.block.launch.args.get(i) {
-            Some(arg) => *arg,
+            Some(arg) => arg,
             None => panic!(
                 "kernel ABI mismatch: argument {i} asked for, but the launch passed {}",
                 self.block.launch.args.len()
@@ -125,8 +125,8 @@ impl<'a> ThreadCtx<'a> {
 
     pub(super) fn arg_buffer(&self, i: usize) -> (u64, usize) {
         match self.arg(i) {
-            Arg::Slice { addr, len } => (addr, len as usize),
-            Arg::Scalar { .. } | Arg::Texture(_) => {
+            Arg::Slice { addr, len } => (*addr, *len as usize),
+            Arg::Scalar { .. } | Arg::Bytes(_) | Arg::Texture(_) => {
                 panic!("kernel ABI mismatch: argument {i} is not a slice")
             }
         }
@@ -144,10 +144,10 @@ impl<'a> ThreadCtx<'a> {
     /// Scalar argument `i`.
     pub fn arg_scalar<T: KernelScalar>(&self, i: usize) -> T {
         match self.arg(i) {
-            Arg::Scalar { bits, .. } => T::from_bits128(bits),
             Arg::Slice { .. } | Arg::Texture(_) => {
                 panic!("kernel ABI mismatch: argument {i} is memory where a scalar belongs")
             }
+            scalar => scalar.scalar(),
         }
     }
 

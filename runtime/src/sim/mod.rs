@@ -66,7 +66,7 @@ mod texture;
 mod track;
 mod warp;
 
-pub use atomic::{AtomicArith, AtomicInt, AtomicScalar};
+pub use atomic::{sim_load_field, sim_store_field, AtomicArith, AtomicInt, AtomicScalar};
 pub use ctx::ThreadCtx;
 pub use device::SimOptions;
 pub(crate) use device::{coresident_blocks, max_potential_block_size, SimDevice};
@@ -134,9 +134,9 @@ pub(crate) fn run(
         print: PrintSink::current(),
         globals: args
             .iter()
-            .map(|arg| match *arg {
+            .map(|arg| match arg {
                 Arg::Slice { len, .. } if options.race_checks => {
-                    Some(GlobalShadow::new(len as usize))
+                    Some(GlobalShadow::new(*len as usize))
                 }
                 _ => None,
             })

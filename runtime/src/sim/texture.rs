@@ -69,8 +69,8 @@ impl ThreadCtx<'_> {
     /// Texture argument `i` (`Texture2D<T>`).
     pub fn arg_texture<T: KernelScalar>(&self, i: usize) -> SimTexture<T> {
         match self.arg(i) {
-            Arg::Texture(t) => SimTexture::new(&t),
-            Arg::Slice { .. } | Arg::Scalar { .. } => {
+            Arg::Texture(t) => SimTexture::new(t),
+            Arg::Slice { .. } | Arg::Scalar { .. } | Arg::Bytes(_) => {
                 panic!("kernel ABI mismatch: argument {i} is not a texture")
             }
         }

@@ -173,6 +173,9 @@ impl<'a> FnWriter<'a> {
                 }
                 let b = self.value(base);
                 match member {
+                    Member::Named(n) if self.ty(base).scalar().is_some_and(|s| s.is_struct()) => {
+                        format!("{b}.{}", super::c_field_name(n))
+                    }
                     Member::Named(n) => format!("{b}.{n}"),
                     Member::Index(i) => format!("{b}._{i}"),
                 }
@@ -342,6 +345,7 @@ impl<'a> FnWriter<'a> {
                 let vals = self.operands(&ops);
                 format!("{}{{{}}}", c_type(self.ty(e)), vals.join(", "))
             }
+            ExprKind::StructLit(l) => self.struct_lit_c(e, l),
             ExprKind::Array(_) | ExprKind::Repeat(..) => "0".into(),
             _ => {
                 self.expr_stmt(e);
@@ -526,6 +530,13 @@ impl<'a> FnWriter<'a> {
                     self.hoist(&Ty::USIZE, &i)
                 };
                 self.elem(&b, base, idx, &i, e.line)
+            }
+            // `out[i].x`, `p.v[k]`: a field of a struct place is a place.
+            ExprKind::Field(base, Member::Named(n))
+                if self.ty(base).scalar().is_some_and(|s| s.is_struct()) =>
+            {
+                let b = self.place(base);
+                format!("{b}.{}", super::c_field_name(n))
             }
             _ => self.value(e),
         }

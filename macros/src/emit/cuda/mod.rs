@@ -16,6 +16,7 @@ mod namer;
 mod print;
 mod proof;
 mod stmt;
+mod structs;
 mod texture;
 
 use crate::ir::ty::{Len, Scalar, Ty};
@@ -294,6 +295,16 @@ impl<'a> FnWriter<'a> {
         } else {
             self.raw(&format!("{target} = {value};"));
         }
+    }
+}
+
+/// The C name of a `#[gpu_struct]` field (Rust names that are C or CUDA words get a
+/// suffix), in the struct's C definition and at every use.
+pub fn c_field_name(name: &str) -> String {
+    if keywords::is_reserved(name) {
+        format!("{name}_")
+    } else {
+        name.to_string()
     }
 }
 

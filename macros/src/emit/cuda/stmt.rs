@@ -158,7 +158,7 @@ impl<'a> FnWriter<'a> {
     }
 
     /// `let a = [v; N]` / `let a = [x, y]`: declare, then fill.
-    fn array_init(&mut self, ty: &Ty, cname: &str, init: &Expr) {
+    pub(super) fn array_init(&mut self, ty: &Ty, cname: &str, init: &Expr) {
         match &init.kind {
             ExprKind::Array(_) => {
                 let list = self.array_list(init);

@@ -1,0 +1,138 @@
+//! Typing `#[gpu_struct]` values: literals (every field once, each of its declared type),
+//! field reads, and places that write a field (`p.dt = ..`, `out[i].pos.x += ..`).
+
+use super::*;
+use crate::ir::structs;
+
+impl Typeck<'_> {
+    /// `Params { dt: 0.1, n: 3 }`.
+    pub(super) fn struct_lit(&mut self, e: &Expr, lit: &StructLit) -> Ty {
+        let Scalar::Struct(id) = lit.ty else {
+            return Ty::Never;
+        };
+        let Some(def) = structs::def(id) else {
+            return Ty::Never;
+        };
+        let name = lit.ty.rust_name();
+        let mut seen: Vec<String> = Vec::new();
+        for (field, value) in &lit.fields {
+            let f = field.to_string();
+            let declared = def
+                .fields
+                .iter()
+                .find(|d| d.name == f)
+                .map(|d| d.ty.clone());
+            let t = self.infer(value, declared.as_ref());
+            match declared {
+                None => {
+                    let names: Vec<String> =
+                        def.fields.iter().map(|d| format!("`{}`", d.name)).collect();
+                    self.cx.error_at(
+                        field.span(),
+                        format!(
+                            "struct `{name}` has no field named `{f}`: its fields are {}",
+                            names.join(", ")
+                        ),
+                    );
+                }
+                Some(d) => self.expect(&t, &d, value.range()),
+            }
+            if seen.contains(&f) {
+                self.cx.error_at(
+                    field.span(),
+                    format!("field `{f}` specified more than once"),
+                );
+            }
+            seen.push(f);
+        }
+        let missing: Vec<String> = def
+            .fields
+            .iter()
+            .filter(|d| !seen.contains(&d.name))
+            .map(|d| format!("`{}`", d.name))
+            .collect();
+        if !missing.is_empty() {
+            let s = if missing.len() > 1 { "s" } else { "" };
+            self.cx.error_at(
+                (e.span, e.end),
+                format!(
+                    "missing field{s} {} in initializer of `{name}`",
+                    missing.join(", ")
+                ),
+            );
+        }
+        Ty::Scalar(lit.ty)
+    }
+
+    /// `base.name` where `base` is struct `id`.
+    pub(super) fn struct_field(&mut self, e: &Expr, id: u16, member: &Member) -> Ty {
+        let t = match member {
+            Member::Named(n) => structs::field(id, n),
+            Member::Index(_) => None,
+        };
+        t.unwrap_or_else(|| {
+            let m = match member {
+                Member::Named(n) => n.clone(),
+                Member::Index(i) => i.to_string(),
+            };
+            let fields: Vec<String> = structs::def(id)
+                .map(|d| d.fields.iter().map(|f| format!("`{}`", f.name)).collect())
+                .unwrap_or_default();
+            let msg = format!(
+                "no field `{m}` on type `{}`: its fields are {}",
+                Scalar::Struct(id).rust_name(),
+                fields.join(", ")
+            );
+            self.cx.error_at(e.range(), msg);
+            Ty::Never
+        })
+    }
+
+    /// A place that writes a field of a struct (`p.dt`, `p.v[2]`, `out[i].pos.x`), already
+    /// typed `t`: `Some(t)` once checked, `None` when `place` goes through no struct field.
+    /// Rust allows it on locals and on elements of `&mut [T]`; not through a `&[T]`.
+    pub(super) fn struct_place(&mut self, place: &Expr, t: &Ty) -> Option<Ty> {
+        let mut cur = place;
+        let mut found = false;
+        loop {
+            match &cur.kind {
+                ExprKind::Field(b, _) => {
+                    let bt = self.shallow(&self.expr[b.id].clone());
+                    found |= matches!(bt, Ty::Scalar(Scalar::Struct(_)));
+                    cur = b;
+                }
+                ExprKind::Index(b, _) => cur = b,
+                _ => break,
+            }
+        }
+        if !found {
+            return None;
+        }
+        match &cur.kind {
+            ExprKind::Var(name, _) => {
+                if let Ty::Slice(_, false) = self.shallow(&self.expr[cur.id].clone()) {
+                    self.cx.error_at(
+                        place.range(),
+                        format!("cannot assign through `{name}`, a `&[T]` parameter: declare it `&mut [T]` to write to it"),
+                    );
+                }
+            }
+            _ => self.cx.error_at(
+                place.range(),
+                "invalid left-hand side of an assignment: assign to a field of a local struct (`p.x`) or of an element of a `&mut [T]` (`out[i].x`)",
+            ),
+        }
+        Some(t.clone())
+    }
+
+    /// A `#[gpu_struct]` where only scalars go: `what` says where.
+    pub(super) fn refuse_struct(&self, s: Scalar, span: ErrSpan, what: &str) {
+        self.cx.error_at(
+            span,
+            format!(
+                "{what}, not the #[gpu_struct] `{}`: use its fields",
+                s.rust_name()
+            ),
+        );
+    }
+}

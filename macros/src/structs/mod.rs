@@ -1,0 +1,8 @@
+//! `#[gpu_struct]` and how kernels learn the structs they use: `define` expands the
+//! attribute, `payload` writes and reads the definitions a struct's macro hands over,
+//! `resolve` finds the structs a function names and asks their macros for them.
+
+pub mod define;
+mod layout;
+mod payload;
+pub mod resolve;

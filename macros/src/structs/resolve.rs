@@ -1,0 +1,205 @@
+//! The structs a `#[gpu_kernel]`/`#[gpu_device]` (or a `#[gpu_struct]` holding another)
+//! needs: a function names a struct it cannot see, so it calls the struct's macro (named
+//! like the struct, so `Params`, `geo::Params` and `use geo::Params as P;` resolve as the
+//! type does), passing its own tokens; the struct's macro calls `__gpu_resolved!` with
+//! its definition prepended, which runs the pipeline again with one more struct known. A
+//! name that is no `#[gpu_struct]` fails rustc's check that it implements `GpuStruct`,
+//! whose message says so, on the user's token.
+
+use crate::ir::structs::StructDef;
+use crate::parse::ast::FnKind;
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::visit::Visit;
+
+/// Asks the macro of struct `path` (last name `leaf`) for its definition; it calls back
+/// with `continuation` (`@struct <item>`, `@kernel (<args>) <fn>`, `@device (<args>) <fn>`).
+pub fn ask(
+    path: &syn::Path,
+    leaf: &str,
+    known: &[StructDef],
+    continuation: TokenStream,
+) -> TokenStream {
+    let known = if known.is_empty() {
+        quote!({})
+    } else {
+        super::payload::write(known, 0)
+    };
+    let span = path.span();
+    quote_spanned! {span=>
+        const _: &::warpspeed::__private::SourceItem = <#path as ::warpspeed::GpuStruct>::ITEM;
+        #path! { {#leaf} #known #continuation }
+    }
+}
+
+/// A kernel or device function: asks for the first struct it names that is not known
+/// yet, or runs the pipeline with the structs `known`.
+pub fn function(
+    args: TokenStream,
+    input: TokenStream,
+    kind: FnKind,
+    known: Vec<StructDef>,
+) -> TokenStream {
+    if let Ok(item) = syn::parse2::<syn::ItemFn>(input.clone()) {
+        let mut scan = Scan {
+            known: &known,
+            generics: item
+                .sig
+                .generics
+                .params
+                .iter()
+                .filter_map(|g| match g {
+                    syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+                    syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+                    syn::GenericParam::Lifetime(_) => None,
+                })
+                .collect(),
+            found: None,
+        };
+        scan.visit_item_fn(&item);
+        if let Some((path, leaf)) = scan.found {
+            let kind = match kind {
+                FnKind::Kernel => quote!(kernel),
+                FnKind::Device => quote!(device),
+            };
+            return ask(&path, &leaf, &known, quote!(@#kind (#args) #input));
+        }
+    }
+    crate::ir::structs::with_defs(known, || crate::expand::expand(args, input, kind))
+}
+
+/// `__gpu_resolved! { {<new defs>} {<name asked for>} {<known defs>} @<what> .. }`.
+pub fn resolved(input: TokenStream) -> TokenStream {
+    let toks: Vec<TokenTree> = input.into_iter().collect();
+    let group = |i: usize| match toks.get(i) {
+        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => Some(g.clone()),
+        _ => None,
+    };
+    let malformed = || quote!(compile_error!("internal error in #[gpu_struct]'s hand-over (this is a warpspeed bug: please report it)"););
+    let (Some(new), Some(asked), Some(old)) = (group(0), group(1), group(2)) else {
+        return malformed();
+    };
+    let mut known = Vec::new();
+    if !old.stream().is_empty() && super::payload::read(&old, "", &mut known).is_none() {
+        return malformed();
+    }
+    let asked = match syn::parse2::<syn::LitStr>(asked.stream()) {
+        Ok(s) => s.value(),
+        Err(_) => return malformed(),
+    };
+    if super::payload::read(&new, &asked, &mut known).is_none() {
+        return malformed();
+    }
+    let (Some(TokenTree::Punct(at)), Some(TokenTree::Ident(what))) = (toks.get(3), toks.get(4))
+    else {
+        return malformed();
+    };
+    if at.as_char() != '@' {
+        return malformed();
+    }
+    let rest: TokenStream = toks[5..].iter().cloned().collect();
+    match what.to_string().as_str() {
+        "struct" => super::define::expand(TokenStream::new(), rest, known),
+        "kernel" | "device" => {
+            let kind = if what == "kernel" {
+                FnKind::Kernel
+            } else {
+                FnKind::Device
+            };
+            let mut it = rest.into_iter();
+            let Some(TokenTree::Group(args)) = it.next() else {
+                return malformed();
+            };
+            function(args.stream(), it.collect(), kind, known)
+        }
+        _ => malformed(),
+    }
+}
+
+/// Type names that are the language's own, never structs.
+const BUILTIN: &[&str] = &[
+    "Dim3",
+    "Ordering",
+    "SharedArray",
+    "ThreadBlock",
+    "ThreadBlockTile",
+    "GridGroup",
+    "Self",
+    "String",
+    "Vec",
+    "Box",
+    "Option",
+    "Result",
+    "HashMap",
+    "Texture2D",
+    "AddressMode",
+];
+
+/// Finds the first type path in a function that may be a struct not known yet.
+struct Scan<'a> {
+    known: &'a [StructDef],
+    generics: Vec<String>,
+    found: Option<(syn::Path, String)>,
+}
+
+impl Scan<'_> {
+    fn path(&mut self, path: &syn::Path) {
+        if self.found.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
+            return;
+        }
+        let Some(last) = path.segments.last() else {
+            return;
+        };
+        let leaf = last.ident.to_string();
+        let candidate = leaf.starts_with(|c: char| c.is_ascii_uppercase())
+            && !BUILTIN.contains(&leaf.as_str())
+            && crate::ir::ty::Scalar::from_atomic_name(&leaf).is_none()
+            && !leaf.starts_with("Atomic")
+            && !self.generics.contains(&leaf)
+            && !self.known.iter().any(|d| d.names.contains(&leaf));
+        if candidate {
+            self.found = Some((path.clone(), leaf));
+        }
+    }
+
+    /// Types in signatures and `let` annotations: through references, slices, arrays,
+    /// tuples.
+    fn ty(&mut self, t: &syn::Type) {
+        match t {
+            syn::Type::Path(p) if p.qself.is_none() => self.path(&p.path),
+            syn::Type::Reference(r) => self.ty(&r.elem),
+            syn::Type::Slice(s) => self.ty(&s.elem),
+            syn::Type::Array(a) => self.ty(&a.elem),
+            syn::Type::Paren(p) => self.ty(&p.elem),
+            syn::Type::Group(g) => self.ty(&g.elem),
+            syn::Type::Tuple(t) => t.elems.iter().for_each(|e| self.ty(e)),
+            _ => {}
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Scan<'_> {
+    fn visit_signature(&mut self, sig: &'ast syn::Signature) {
+        for input in &sig.inputs {
+            if let syn::FnArg::Typed(pt) = input {
+                self.ty(&pt.ty);
+            }
+        }
+        if let syn::ReturnType::Type(_, t) = &sig.output {
+            self.ty(t);
+        }
+    }
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        if let syn::Pat::Type(pt) = &l.pat {
+            self.ty(&pt.ty);
+        }
+        syn::visit::visit_local(self, l);
+    }
+    fn visit_expr_struct(&mut self, e: &'ast syn::ExprStruct) {
+        if e.qself.is_none() {
+            self.path(&e.path);
+        }
+        syn::visit::visit_expr_struct(self, e);
+    }
+}

@@ -1,0 +1,10 @@
+use warpspeed::prelude::*;
+
+#[gpu_struct]
+#[derive(Clone, Copy)]
+struct Pair<T> {
+    a: T,
+    b: T,
+}
+
+fn main() {}
