@@ -589,3 +589,66 @@ fn array_literals_in_struct_literals_and_fill() {
     }
     nvrtc_compiles(&[("literals", &literals::KERNEL)]);
 }
+
+/// A generic kernel taking a struct: every instance's C starts with the struct's definition.
+#[gpu_kernel]
+fn affine_generic<T: warpspeed::Float>(v: Vec3, x: &[T], out: &mut [T]) {
+    let i = grid_1d();
+    if i < x.len() && i < out.len() {
+        out[i] = x[i] * T::from_f32(v.x) + T::from_f32(v.y - v.z);
+    }
+}
+
+#[test]
+fn generic_kernels_take_structs() {
+    let mut rng = Rng::new(77);
+    let n = 1000;
+    let v = Vec3 {
+        x: 1.5,
+        y: -0.25,
+        z: 2.0,
+    };
+    let x32: Vec<f32> = (0..n).map(|_| rng.range_f32(-10.0, 10.0)).collect();
+    let x64: Vec<f64> = x32.iter().map(|&x| f64::from(x) * 1.000_001).collect();
+    for dev in devices("generic_kernels_take_structs") {
+        let cfg = LaunchConfig::for_num_elems(n as u32);
+        let dx = dev.upload(&x32).unwrap();
+        let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
+        affine_generic::launch(&dev, cfg, v, &dx, &mut out).unwrap();
+        let want: Vec<u32> = x32
+            .iter()
+            .map(|&x| (x * v.x + (v.y - v.z)).to_bits())
+            .collect();
+        let got: Vec<u32> = out
+            .download()
+            .unwrap()
+            .iter()
+            .map(|g| g.to_bits())
+            .collect();
+        assert_eq!(got, want, "f32 on {:?}", dev.backend());
+        let dx = dev.upload(&x64).unwrap();
+        let mut out = dev.upload(&vec![f64::NAN; n]).unwrap();
+        affine_generic::launch::<f64>(&dev, cfg, v, &dx, &mut out).unwrap();
+        let (k, b) = (f64::from(v.x), f64::from(v.y - v.z));
+        let want: Vec<u64> = x64.iter().map(|&x| (x * k + b).to_bits()).collect();
+        let got: Vec<u64> = out
+            .download()
+            .unwrap()
+            .iter()
+            .map(|g| g.to_bits())
+            .collect();
+        assert_eq!(got, want, "f64 on {:?}", dev.backend());
+    }
+}
+
+#[test]
+fn nvrtc_compiles_generic_struct_kernels() {
+    nvrtc_compiles(&[
+        ("affine_generic::<f32>", affine_generic::kernel::<f32>()),
+        ("affine_generic::<f64>", affine_generic::kernel::<f64>()),
+        (
+            "affine_generic::<f16>",
+            affine_generic::kernel::<warpspeed::f16>(),
+        ),
+    ]);
+}

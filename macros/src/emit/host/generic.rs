@@ -153,6 +153,8 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
     let decl = quote!(<#(#decl_items),*>);
     let args = quote!(::<#(#arg_items),*>);
     let deps = device_deps(&f.body);
+    // The `#[gpu_struct]`s the function names: their C definitions come first.
+    let struct_deps = super::structs::struct_deps();
     let type_params: Vec<&Ident> = g.types.iter().map(|t| &t.name).collect();
     let type_count = type_params.len();
     let mut items = Vec::new();
@@ -171,7 +173,7 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
                 rust_name: #rust_name,
                 prototype: #prototype,
                 definition: #definition,
-                deps: &[#(&#deps::ITEM),*],
+                deps: &[#(&#deps::ITEM,)* #(#struct_deps),*],
                 consts: ::core::option::Option::None,
             };
             #consts_fn
@@ -270,6 +272,8 @@ fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
     }
     let definition = with_file(&definitions);
     let deps = device_deps(&f.body);
+    // The `#[gpu_struct]`s the function names: their C definitions come first.
+    let struct_deps = super::structs::struct_deps();
     let (consts_fn, consts) = consts_fn(&instances[0].types);
     let sim = sim_fn_with(f, types, decl(g));
     let what = format!("The generic device function `{rust_name}`, callable from kernels: one C overload per instance.");
@@ -279,7 +283,7 @@ fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
                 rust_name: #rust_name,
                 prototype: #prototypes,
                 definition: #definition,
-                deps: &[#(&#deps::ITEM),*],
+                deps: &[#(&#deps::ITEM,)* #(#struct_deps),*],
                 consts: #consts,
             };
             #consts_fn
