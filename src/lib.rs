@@ -12,13 +12,14 @@ pub use warpspeed_runtime::*;
 
 /// `use warpspeed::prelude::*;` brings the macros, the host API ([`Device`],
 /// [`DeviceBuffer`] and its views [`DeviceView`]/[`DeviceViewMut`], [`LaunchConfig`],
-/// [`Error`]) and the vector types kernels name in their signatures (`&[f32x4]`) with
+/// [`Error`], and [`Stream`], [`Event`], [`PinnedBuffer`]) and the vector types kernels name in their signatures (`&[f32x4]`) with
 /// their [`Vector`] trait into scope. It leaves out [`Result`], which would shadow the
 /// standard one.
 pub mod prelude {
     pub use crate::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
     pub use crate::{gpu_device, gpu_kernel};
     pub use crate::{Device, DeviceBuffer, DeviceView, DeviceViewMut, Error, LaunchConfig};
+    pub use crate::{Event, PinnedBuffer, Stream};
 }
 
 #[doc(hidden)]

@@ -2,18 +2,21 @@
 //! handle.
 //!
 //! One of the three places that match on the backend (with `memory.rs` and `launch/`):
-//! [`Device`] holds either backend's state and hands each call to it. [`Device::new`]
+//! [`Device`] holds either backend's state and hands each call to it; so do the
+//! backend-dependent methods of [`Stream`] and [`Event`] (`stream.rs` has the types). [`Device::new`]
 //! reads `WARPSPEED_BACKEND` (`cuda`, `sim`, or unset for "GPU 0 when there is one, else
 //! the simulator"). Opening the GPU never panics (`cuda/device.rs`).
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use cudarc::driver::{CudaContext, CudaStream};
 
 use crate::config::DeviceLimits;
 use crate::cuda::CudaDevice;
 use crate::error::{Error, Result};
-use crate::sim::{SimDevice, SimOptions};
+use crate::sim::{SimDevice, SimOptions, StreamId, DEVICE_QUEUE};
+use crate::stream::{Event, EventInner, Stream, StreamInner};
 
 /// Which machine runs a [`Device`]'s kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -127,12 +130,37 @@ impl Device {
         }
     }
 
-    /// Waits until every launch and copy queued on this device is done, and reports the
-    /// first asynchronous error among them.
+    /// Waits until every launch and copy queued on this device, on its own queue and on
+    /// its [`Stream`]s, is done, and reports the first asynchronous error among them.
     pub fn synchronize(&self) -> Result<()> {
         match &*self.inner {
             Inner::Cuda(cuda) => cuda.synchronize("synchronizing the device"),
-            Inner::Simulator(_) => Ok(()),
+            Inner::Simulator(sim) => {
+                sim.order.barrier();
+                Ok(())
+            }
+        }
+    }
+
+    /// A new [`Stream`] of this device: work queued on it runs in order, and
+    /// concurrently with the device's other streams (on a GPU, a non-blocking CUDA stream).
+    pub fn create_stream(&self) -> Result<Stream> {
+        let inner = match &*self.inner {
+            Inner::Cuda(cuda) => StreamInner::Cuda(cuda.create_stream()?),
+            Inner::Simulator(sim) => StreamInner::Simulator(sim.order.new_stream()),
+        };
+        Ok(Stream {
+            device: self.clone(),
+            inner,
+        })
+    }
+
+    /// Whether `other` is this device (its handle, or a clone of it), or a `Device` of the
+    /// same CUDA context: events and streams of one may be used with the other.
+    fn same_device(&self, other: &Device) -> bool {
+        match (&*self.inner, &*other.inner) {
+            (Inner::Cuda(a), Inner::Cuda(b)) => a.same_context(b.stream.context()),
+            _ => Arc::ptr_eq(&self.inner, &other.inner),
         }
     }
 
@@ -164,6 +192,124 @@ impl Device {
         match &*self.inner {
             Inner::Cuda(cuda) => cuda.describe(),
             Inner::Simulator(_) => "the simulator".into(),
+        }
+    }
+}
+
+impl Stream {
+    /// Waits until everything queued on this stream is done, and reports a fault among it
+    /// (`KernelFault`). Out-of-bounds records of kernels on streams are read at the next
+    /// [`Device::synchronize`] or download (docs/host-api.md).
+    pub fn synchronize(&self) -> Result<()> {
+        match (&self.inner, &*self.device.inner) {
+            (StreamInner::Cuda(stream), Inner::Cuda(cuda)) => cuda.synchronize_stream(stream),
+            (StreamInner::Simulator(id), Inner::Simulator(sim)) => {
+                sim.order.host_waits(&sim.order.record(*id));
+                Ok(())
+            }
+            _ => unreachable!("a stream is its device's backend"),
+        }
+    }
+
+    /// An [`Event`] recorded now: it completes when everything queued on this stream so far
+    /// is done.
+    pub fn record(&self) -> Result<Event> {
+        let inner = match (&self.inner, &*self.device.inner) {
+            (StreamInner::Cuda(stream), Inner::Cuda(cuda)) => EventInner::Cuda(cuda.record(stream)?),
+            (StreamInner::Simulator(id), Inner::Simulator(sim)) => EventInner::Simulator {
+                at: Instant::now(),
+                clock: sim.order.record(*id),
+            },
+            _ => unreachable!("a stream is its device's backend"),
+        };
+        Ok(Event {
+            device: self.device.clone(),
+            inner,
+        })
+    }
+
+    /// Makes the work queued on this stream from now on wait until `event` completes
+    /// (`cuStreamWaitEvent`); the host does not wait. [`Error::DeviceMismatch`] when the
+    /// event belongs to another device.
+    pub fn wait(&self, event: &Event) -> Result<()> {
+        if !self.device.same_device(&event.device) {
+            return Err(Error::DeviceMismatch {
+                what: "a stream waiting for an event".into(),
+                buffer_device: event.device.describe(),
+                device: self.device.describe(),
+            });
+        }
+        match (&self.inner, &event.inner, &*self.device.inner) {
+            (StreamInner::Cuda(stream), EventInner::Cuda(ev), Inner::Cuda(cuda)) => {
+                cuda.wait(stream, ev)
+            }
+            (
+                StreamInner::Simulator(id),
+                EventInner::Simulator { clock, .. },
+                Inner::Simulator(sim),
+            ) => {
+                sim.order.wait(*id, clock);
+                Ok(())
+            }
+            _ => unreachable!("checked by same_device"),
+        }
+    }
+
+    /// The cudarc stream; `None` on the simulator.
+    pub fn cuda_stream(&self) -> Option<&Arc<CudaStream>> {
+        match &self.inner {
+            StreamInner::Cuda(stream) => Some(stream),
+            StreamInner::Simulator(_) => None,
+        }
+    }
+
+    /// The stream's number among its device's, for the simulator's order checks.
+    pub(crate) fn sim_id(&self) -> StreamId {
+        match &self.inner {
+            StreamInner::Simulator(id) => *id,
+            StreamInner::Cuda(_) => DEVICE_QUEUE,
+        }
+    }
+}
+
+impl Event {
+    /// Waits until the work recorded before this event is done, and reports a fault among
+    /// it.
+    pub fn synchronize(&self) -> Result<()> {
+        match (&self.inner, &*self.device.inner) {
+            (EventInner::Cuda(ev), Inner::Cuda(cuda)) => cuda.synchronize_event(ev),
+            (EventInner::Simulator { clock, .. }, Inner::Simulator(sim)) => {
+                sim.order.host_waits(clock);
+                Ok(())
+            }
+            _ => unreachable!("an event is its device's backend"),
+        }
+    }
+
+    /// The time from `start` to this event, once both are done (it waits for them): on a
+    /// GPU the device's clock between the two records (`cuEventElapsedTime`, about half a
+    /// microsecond of resolution), on the simulator, which runs work when it is queued, the
+    /// host's time between the two records. [`Error::DeviceMismatch`] when `start` belongs
+    /// to another device.
+    pub fn elapsed_since(&self, start: &Event) -> Result<Duration> {
+        if !self.device.same_device(&start.device) {
+            return Err(Error::DeviceMismatch {
+                what: "measuring the time between two events".into(),
+                buffer_device: start.device.describe(),
+                device: self.device.describe(),
+            });
+        }
+        match (&start.inner, &self.inner, &*self.device.inner) {
+            (EventInner::Cuda(a), EventInner::Cuda(b), Inner::Cuda(cuda)) => {
+                let ms = cuda.elapsed_ms(a, b)?;
+                Ok(Duration::from_secs_f64(f64::from(ms.max(0.0)) / 1e3))
+            }
+            (
+                EventInner::Simulator { at: a, .. },
+                EventInner::Simulator { at: b, .. },
+                Inner::Simulator(_),
+            ) => Ok(b.saturating_duration_since(*a)),
+            _ => unreachable!("checked by same_device"),
         }
     }
 }

@@ -11,8 +11,10 @@
 //! `cuda/` and `sim/`, side by side and importing only leaves; on top `Device`
 //! (`device.rs`), `DeviceBuffer` (`memory.rs`) and the launch path (`launch/`), the only
 //! code that matches on the backend, and the views of buffers (`view.rs`, [`DeviceView`],
-//! [`DeviceViewMut`]), which kernels take as buffers are taken. docs/host-api.md has the
-//! host API's decisions: views, fill, copies, occupancy, cudarc interop, host threads.
+//! [`DeviceViewMut`]), which kernels take as buffers are taken. Streams, events and pinned
+//! host memory ([`Stream`], [`Event`], [`PinnedBuffer`], `stream.rs`): a kernel's `launch`
+//! takes a `&Device` or a `&Stream` ([`LaunchTarget`]). docs/host-api.md has the host
+//! API's decisions: views, fill, copies, occupancy, cudarc interop, host threads, streams.
 //!
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
 //! disables the disk cache, whose directory is `WARPSPEED_CACHE_DIR` (else
@@ -36,6 +38,7 @@ mod memory;
 mod release_int;
 mod scalar;
 mod sim;
+mod stream;
 mod validate;
 mod vector_types;
 mod view;
@@ -52,6 +55,7 @@ pub use kernel_abi::{KernelDef, KernelOptions};
 pub use memory::DeviceBuffer;
 pub use scalar::KernelScalar;
 pub use sim::SimOptions;
+pub use stream::{Event, LaunchTarget, PinnedBuffer, Stream};
 pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
 pub use view::{AsDeviceView, AsDeviceViewMut, DeviceView, DeviceViewMut};
 
@@ -66,6 +70,9 @@ const _: () = {
     send_sync::<DeviceView<'static, u8>>();
     send_sync::<DeviceViewMut<'static, f64>>();
     send_sync::<Error>();
+    send_sync::<Stream>();
+    send_sync::<Event>();
+    send_sync::<PinnedBuffer<f32>>();
 };
 
 /// Items generated code uses. Not a public API: it may change in any release.

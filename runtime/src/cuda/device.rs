@@ -4,7 +4,8 @@
 //! Host threads: a `CudaDevice` is shared by every clone of its `Device`, on any thread
 //! (cudarc's context, stream and functions are `Send + Sync`, and each driver call binds
 //! the context to the calling thread). Launches from several threads go on the one stream
-//! in the order they are queued; a synchronisation waits for all of them.
+//! in the order they are queued; a synchronisation waits for all of them, and for the
+//! device's other streams (`stream.rs`).
 
 use std::sync::{Arc, OnceLock, PoisonError, RwLock, RwLockReadGuard};
 
@@ -21,8 +22,8 @@ use crate::error::{panic_message, Error, Result};
 /// driver once, and the state of the context (kernels loaded, bounds records armed,
 /// unsynchronised launches and faults).
 ///
-/// With streams, `stream` becomes one of several and the rest is shared by them: loaded
-/// kernels and faults belong to the context, not to one stream.
+/// `Stream`s of the device (`stream.rs`) share the rest: loaded kernels, bounds records
+/// and faults belong to the context, not to one stream.
 pub(crate) struct CudaDevice {
     pub(crate) stream: Arc<CudaStream>,
     pub(crate) name: String,
@@ -86,7 +87,8 @@ impl CudaDevice {
         })
     }
 
-    /// Waits until everything queued on the stream is done, and reports the first
+    /// Waits until everything queued on the device's stream and its other streams is done
+    /// (`cuCtxSynchronize`), and reports the first
     /// asynchronous error among it: a fault (`KernelFault`, naming the launch), an error
     /// cudarc recorded along the way, or a written bounds record (`OutOfBounds`).
     pub(crate) fn synchronize(&self, what: &str) -> Result<()> {
@@ -98,7 +100,10 @@ impl CudaDevice {
         let what = format!(
             "{what} (the error may come from an earlier asynchronous kernel launch or copy)"
         );
-        self.faults.check(self.stream.synchronize(), &what, None)?;
+        // The whole context: the device's stream and every `Stream` created on it
+        // (`stream.rs`), so every unsynchronised launch and armed bounds record is settled.
+        self.faults
+            .check(self.stream.context().synchronize(), &what, None)?;
         self.faults
             .check(self.stream.context().check_err(), &what, None)?;
         self.faults.synchronised();

@@ -9,8 +9,11 @@
 use std::any::TypeId;
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
-use cudarc::driver::{sys, CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, SyncOnDrop};
+use cudarc::driver::{
+    sys, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, SyncOnDrop,
+};
 
 use super::device::CudaDevice;
 use crate::error::Result;
@@ -207,15 +210,26 @@ impl CudaDevice {
         unsafe { self.stream.upgrade_device_ptr::<T>(ptr, len) }
     }
 
-    /// The device address of `buf` for a kernel argument, and cudarc's record that keeps
-    /// other streams ordered after the launch (drop it once the launch is queued).
-    pub(crate) fn arg<'a>(&'a self, buf: &'a CudaBuffer) -> (u64, SyncOnDrop<'a>) {
-        buf.device_ptr(&self.stream)
+    /// The device address of `buf` for a kernel argument of a launch on `stream` (the
+    /// device's when `None`), and cudarc's record that keeps other streams ordered after
+    /// the launch (drop it once the launch is queued): `stream` first waits for the
+    /// buffer's earlier writes on other streams.
+    pub(crate) fn arg<'a>(
+        &'a self,
+        buf: &'a CudaBuffer,
+        stream: Option<&'a Arc<CudaStream>>,
+    ) -> (u64, SyncOnDrop<'a>) {
+        buf.device_ptr(stream.unwrap_or(&self.stream))
     }
 
-    /// [`CudaDevice::arg`] for a buffer the kernel writes.
-    pub(crate) fn arg_mut<'a>(&'a self, buf: &'a mut CudaBuffer) -> (u64, SyncOnDrop<'a>) {
-        buf.device_ptr_mut(&self.stream)
+    /// [`CudaDevice::arg`] for a buffer the kernel writes (the stream also waits for the
+    /// buffer's earlier reads).
+    pub(crate) fn arg_mut<'a>(
+        &'a self,
+        buf: &'a mut CudaBuffer,
+        stream: Option<&'a Arc<CudaStream>>,
+    ) -> (u64, SyncOnDrop<'a>) {
+        buf.device_ptr_mut(stream.unwrap_or(&self.stream))
     }
 }
 
@@ -230,7 +244,7 @@ pub(crate) fn address(buf: &CudaBuffer) -> u64 {
 /// type: no padding, every bit pattern valid, so its memory may be viewed as bytes both
 /// ways.
 /// (`bool` is not: not every byte is a valid `bool`.)
-fn is_plain<T: 'static>() -> bool {
+pub(super) fn is_plain<T: 'static>() -> bool {
     let id = TypeId::of::<T>();
     [
         TypeId::of::<i8>(),

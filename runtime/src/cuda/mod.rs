@@ -9,7 +9,8 @@
 //! - `module.rs`: the kernels loaded into the context (the in-memory function cache);
 //! - `launch.rs`: loading a kernel (disk cache or NVRTC, `compile/`), the parameter array,
 //!   shared-memory opt-in, occupancy, `cuLaunchKernel`;
-//! - `bounds.rs`: the device-side out-of-bounds records, read at synchronisation.
+//! - `bounds.rs`: the device-side out-of-bounds records, read at synchronisation;
+//! - `stream.rs`: streams, events, pinned host memory and the copies on a stream.
 //!
 //! This backend imports only the leaf modules (`error`, `config`, `dim`, `scalar`, the
 //! value types, `diagnostics`): never `sim/`, never the `Device` above it.
@@ -22,6 +23,7 @@ mod launch;
 mod memory;
 mod module;
 mod result;
+mod stream;
 
 pub(crate) use device::CudaDevice;
 pub(crate) use memory::{address, CudaBuffer};

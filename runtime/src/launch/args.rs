@@ -4,18 +4,29 @@
 //! pointer or simulated host address of its first element, and its length: two C
 //! parameters), each scalar one [`Arg::Scalar`] (its bits in the low bytes).
 //! The buffers stay borrowed for the launch, so the memory cannot be freed under it, and
-//! the device each buffer belongs to is remembered for the launch to check.
+//! the device each buffer belongs to is remembered for the launch to check. On a GPU each
+//! buffer's cudarc record is taken on the launch's stream (`KernelArgs::on`), so the
+//! stream waits for the buffer's earlier uses on other streams and their later users wait
+//! for the launch; on the simulator the memory each slice touches is kept for the
+//! stream-order checks.
 
 use cudarc::driver::SyncOnDrop;
 
 use crate::device::Device;
 use crate::scalar::{Arg, KernelScalar};
+use crate::sim::Access;
+use crate::stream::{LaunchTarget, Stream};
 use crate::view::{AsDeviceView, AsDeviceViewMut};
 
 /// The arguments of one launch, in the kernel's parameter order.
 #[derive(Default)]
 pub struct KernelArgs<'a> {
     pub(crate) args: Vec<Arg>,
+    /// The stream the launch goes on (`None`: the device's own queue): cudarc's records
+    /// order each buffer on it.
+    stream: Option<&'a Stream>,
+    /// The memory each slice argument touches, for the simulator's stream-order checks.
+    pub(crate) accesses: Vec<Access>,
     /// The device of every slice argument, with its position in `args`.
     pub(crate) devices: Vec<(usize, &'a Device)>,
     /// cudarc's stream-ordering records for the buffers; dropped after the launch is
@@ -24,9 +35,17 @@ pub struct KernelArgs<'a> {
 }
 
 impl<'a> KernelArgs<'a> {
-    /// No arguments yet.
+    /// No arguments yet, for a launch on a device's own queue.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// No arguments yet, for a launch on `target` (a `Device` or a `Stream`).
+    pub fn on(target: &'a (impl LaunchTarget + ?Sized)) -> Self {
+        KernelArgs {
+            stream: target.stream(),
+            ..Self::default()
+        }
     }
 
     /// A read-only slice parameter (`&[T]`): a buffer or a view of one.
@@ -36,7 +55,8 @@ impl<'a> KernelArgs<'a> {
     ) -> &mut Self {
         let view = buf.as_device_view();
         let len = view.len();
-        let (addr, guard, device) = view.arg();
+        self.accesses.extend(view.access());
+        let (addr, guard, device) = view.arg(self.stream);
         self._guards.extend(guard);
         self.push_slice(addr, len, device)
     }
@@ -48,7 +68,8 @@ impl<'a> KernelArgs<'a> {
     ) -> &mut Self {
         let view = buf.as_device_view_mut();
         let len = view.len();
-        let (addr, guard, device) = view.into_arg();
+        self.accesses.extend(view.access());
+        let (addr, guard, device) = view.into_arg(self.stream);
         self._guards.extend(guard);
         self.push_slice(addr, len, device)
     }

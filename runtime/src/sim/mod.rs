@@ -58,6 +58,7 @@ mod handles;
 mod launch;
 mod len;
 mod memory;
+mod order;
 mod print;
 mod shadow;
 mod shared;
@@ -73,6 +74,7 @@ pub use handles::{AtomicSlice, Slice, SliceMut};
 pub use launch::SimFuture;
 pub use len::{sim_check_len, LenDecl};
 pub(crate) use memory::HostAlloc;
+pub(crate) use order::{Access, EventClock, StreamId, DEVICE_QUEUE};
 pub use print::{capture_sim_prints, format_g};
 pub use site::{src_loc_by_id, SrcLoc};
 
