@@ -249,7 +249,12 @@ fn pinned_round_trip_on_a_stream() {
             s.copy(&buf, &mut copy).unwrap();
             let mut back = dev.alloc_pinned::<f64>(n).unwrap();
             s.download(&copy, &mut back).unwrap();
-            let got: Vec<u64> = back.as_slice().unwrap().iter().map(|x| x.to_bits()).collect();
+            let got: Vec<u64> = back
+                .as_slice()
+                .unwrap()
+                .iter()
+                .map(|x| x.to_bits())
+                .collect();
             let want: Vec<u64> = data.iter().map(|x| x.to_bits()).collect();
             assert_eq!(got, want, "{:?} n = {n}", dev.backend());
         }
@@ -282,7 +287,10 @@ fn events_measure_time() {
         let took = end.elapsed_since(&start).unwrap();
         println!("{:?}: busy took {took:?}", dev.backend());
         if dev.backend() == Backend::Cuda {
-            assert!(took > Duration::ZERO && took < Duration::from_secs(60), "{took:?}");
+            assert!(
+                took > Duration::ZERO && took < Duration::from_secs(60),
+                "{took:?}"
+            );
         }
         // The end event is done: the kernel's results are there.
         end.synchronize().unwrap();
@@ -293,7 +301,11 @@ fn events_measure_time() {
             other.wait(&start),
             Err(Error::DeviceMismatch { .. })
         ));
-        let again = Device::simulator().create_stream().unwrap().record().unwrap();
+        let again = Device::simulator()
+            .create_stream()
+            .unwrap()
+            .record()
+            .unwrap();
         assert!(matches!(
             again.elapsed_since(&start),
             Err(Error::DeviceMismatch { .. })

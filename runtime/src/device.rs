@@ -3,20 +3,21 @@
 //!
 //! One of the three places that match on the backend (with `memory.rs` and `launch/`):
 //! [`Device`] holds either backend's state and hands each call to it; so do the
-//! backend-dependent methods of [`Stream`] and [`Event`] (`stream.rs` has the types). [`Device::new`]
+//! device's [`Stream`]s and their [`Event`]s, defined here too (a `Stream` holds its
+//! `Device`, and `Device::create_stream` makes one: one file, so no two files import each
+//! other). [`Device::new`]
 //! reads `WARPSPEED_BACKEND` (`cuda`, `sim`, or unset for "GPU 0 when there is one, else
 //! the simulator"). Opening the GPU never panics (`cuda/device.rs`).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cudarc::driver::{CudaContext, CudaStream};
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 
 use crate::config::DeviceLimits;
 use crate::cuda::CudaDevice;
 use crate::error::{Error, Result};
-use crate::sim::{SimDevice, SimOptions, StreamId, DEVICE_QUEUE};
-use crate::stream::{Event, EventInner, Stream, StreamInner};
+use crate::sim::{EventClock, SimDevice, SimOptions, StreamId, DEVICE_QUEUE};
 
 /// Which machine runs a [`Device`]'s kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,6 +48,63 @@ pub struct Device {
 pub(crate) enum Inner {
     Cuda(CudaDevice),
     Simulator(SimDevice),
+}
+
+/// A queue of work on a device: kernels launched and copies queued on one stream run in
+/// order, and concurrently with the device's other streams. Created by
+/// [`Device::create_stream`]; cheap to clone (the clones are the same stream).
+///
+/// Launch on it through a kernel's `launch`, which takes a `&Stream` as it takes a
+/// `&Device` (`scale::launch(&s, cfg, &mut buf, 2.0)?`); copy with
+/// [`Stream::upload`]/[`Stream::download`] (from and to [`PinnedBuffer`]s) and
+/// [`Stream::copy`]; order it after another stream with [`Stream::wait`] on an
+/// [`Event`] that stream recorded.
+///
+/// ```
+/// # fn main() -> Result<(), warpspeed_runtime::Error> {
+/// use warpspeed_runtime::Device;
+/// let dev = Device::simulator();
+/// let (s, t) = (dev.create_stream()?, dev.create_stream()?);
+/// let mut buf = dev.zeros::<f32>(4)?;
+/// let mut pinned = dev.alloc_pinned::<f32>(4)?;
+/// pinned.as_mut_slice()?.copy_from_slice(&[1.0, 2.0, 3.0, 4.0]);
+/// s.upload(&pinned, &mut buf)?;
+/// let uploaded = s.record()?;
+/// t.wait(&uploaded)?; // without it, t's download would be refused on the simulator
+/// let mut back = dev.alloc_pinned::<f32>(4)?;
+/// t.download(&buf, &mut back)?;
+/// assert_eq!(back.as_slice()?, &[1.0, 2.0, 3.0, 4.0]); // waits for the download
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Stream {
+    pub(crate) device: Device,
+    pub(crate) inner: StreamInner,
+}
+
+/// A stream on its device's backend (the variants are named as `Backend`'s).
+#[derive(Clone)]
+pub(crate) enum StreamInner {
+    Cuda(Arc<CudaStream>),
+    /// Its number among the simulated device's streams (from 1).
+    Simulator(StreamId),
+}
+
+/// A point in a stream's work, recorded by [`Stream::record`]: another stream may wait for
+/// it ([`Stream::wait`]), the host may wait for it ([`Event::synchronize`]), and two of
+/// them measure the time between ([`Event::elapsed_since`]).
+pub struct Event {
+    pub(crate) device: Device,
+    pub(crate) inner: EventInner,
+}
+
+/// An event on its device's backend.
+pub(crate) enum EventInner {
+    /// A CUDA event with timing.
+    Cuda(CudaEvent),
+    /// The simulator runs work when it is queued: the host's time then, and the stream's
+    /// order at the record (`sim/order.rs`).
+    Simulator { at: Instant, clock: EventClock },
 }
 
 impl Device {
@@ -197,6 +255,11 @@ impl Device {
 }
 
 impl Stream {
+    /// The device whose work this stream queues.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
     /// Waits until everything queued on this stream is done, and reports a fault among it
     /// (`KernelFault`). Out-of-bounds records of kernels on streams are read at the next
     /// [`Device::synchronize`] or download (docs/host-api.md).
@@ -215,7 +278,9 @@ impl Stream {
     /// is done.
     pub fn record(&self) -> Result<Event> {
         let inner = match (&self.inner, &*self.device.inner) {
-            (StreamInner::Cuda(stream), Inner::Cuda(cuda)) => EventInner::Cuda(cuda.record(stream)?),
+            (StreamInner::Cuda(stream), Inner::Cuda(cuda)) => {
+                EventInner::Cuda(cuda.record(stream)?)
+            }
             (StreamInner::Simulator(id), Inner::Simulator(sim)) => EventInner::Simulator {
                 at: Instant::now(),
                 clock: sim.order.record(*id),
@@ -329,6 +394,18 @@ impl std::fmt::Debug for Device {
             .field("name", &self.name())
             .field("compute_capability", &self.compute_capability())
             .finish()
+    }
+}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Stream on {}", self.device.describe())
+    }
+}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Event on {}", self.device.describe())
     }
 }
 

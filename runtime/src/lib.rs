@@ -12,8 +12,8 @@
 //! (`device.rs`), `DeviceBuffer` (`memory.rs`) and the launch path (`launch/`), the only
 //! code that matches on the backend, and the views of buffers (`view.rs`, [`DeviceView`],
 //! [`DeviceViewMut`]), which kernels take as buffers are taken. Streams, events and pinned
-//! host memory ([`Stream`], [`Event`], [`PinnedBuffer`], `stream.rs`): a kernel's `launch`
-//! takes a `&Device` or a `&Stream` ([`LaunchTarget`]). docs/host-api.md has the host
+//! host memory ([`Stream`], [`Event`] in `device.rs`, [`PinnedBuffer`] in `pinned.rs`): a
+//! kernel's `launch` takes a `&Device` or a `&Stream` ([`LaunchTarget`], `launch/`). docs/host-api.md has the host
 //! API's decisions: views, fill, copies, occupancy, cudarc interop, host threads, streams.
 //!
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
@@ -35,27 +35,28 @@ mod half_types;
 mod kernel_abi;
 mod launch;
 mod memory;
+mod pinned;
 mod release_int;
 mod scalar;
 mod sim;
-mod stream;
 mod validate;
 mod vector_types;
 mod view;
 
 pub use config::{DeviceLimits, LaunchConfig};
 pub use cuda::compile;
-pub use device::{Backend, Device};
+pub use device::{Backend, Device, Event, Stream};
 pub use dim::Dim3;
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
 pub use half;
 pub use half_types::{f16, f16_from_f64, f16x2};
 pub use kernel_abi::{KernelDef, KernelOptions};
+pub use launch::LaunchTarget;
 pub use memory::DeviceBuffer;
+pub use pinned::PinnedBuffer;
 pub use scalar::KernelScalar;
 pub use sim::SimOptions;
-pub use stream::{Event, LaunchTarget, PinnedBuffer, Stream};
 pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
 pub use view::{AsDeviceView, AsDeviceViewMut, DeviceView, DeviceViewMut};
 

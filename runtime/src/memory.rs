@@ -15,11 +15,12 @@ use std::ops::Range;
 use cudarc::driver::{CudaSlice, DeviceRepr, PinnedHostSlice, SyncOnDrop};
 
 use crate::cuda::{self, CudaBuffer};
-use crate::device::{Device, Inner};
+use crate::device::{Device, Inner, Stream, StreamInner};
 use crate::error::{Error, Result};
 use crate::scalar::KernelScalar;
 use crate::sim::{Access, HostAlloc};
-use crate::stream::{PinnedBuffer, PinnedStorage, Stream, StreamInner};
+
+use crate::pinned::{PinnedBuffer, PinnedStorage};
 use crate::vector_types::{whole_vectors, Vector};
 
 /// An array of `T` in a device's memory.
@@ -94,7 +95,11 @@ impl Device {
     }
 
     /// `Err(DeviceMismatch)` unless this device may use `buf`'s memory.
-    pub(crate) fn check_shares<T: KernelScalar>(&self, buf: &DeviceBuffer<T>, what: &str) -> Result<()> {
+    pub(crate) fn check_shares<T: KernelScalar>(
+        &self,
+        buf: &DeviceBuffer<T>,
+        what: &str,
+    ) -> Result<()> {
         if self.shares_memory_with(&buf.device) {
             return Ok(());
         }
@@ -283,11 +288,19 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         stream.device.check_shares(self, "Stream::upload")?;
         check_pinned(stream, src, "Stream::upload")?;
         let size = std::mem::size_of::<T>();
-        match (&mut self.storage, &src.storage, &stream.inner, &*self.device.inner) {
+        match (
+            &mut self.storage,
+            &src.storage,
+            &stream.inner,
+            &*self.device.inner,
+        ) {
             _ if src.len == 0 => Ok(()),
-            (Storage::Cuda(dst), PinnedStorage::Cuda(pinned), StreamInner::Cuda(s), Inner::Cuda(cuda)) => {
-                cuda.upload_pinned(s, pinned, dst, at * size)
-            }
+            (
+                Storage::Cuda(dst),
+                PinnedStorage::Cuda(pinned),
+                StreamInner::Cuda(s),
+                Inner::Cuda(cuda),
+            ) => cuda.upload_pinned(s, pinned, dst, at * size),
             (
                 Storage::Simulator(dst),
                 PinnedStorage::Simulator(pinned),
@@ -296,9 +309,17 @@ impl<T: KernelScalar> DeviceBuffer<T> {
             ) => {
                 let accesses = [
                     whole(pinned, false),
-                    Access { alloc: dst.id(), bytes: byte_range::<T>(at..at + src.len), write: true },
+                    Access {
+                        alloc: dst.id(),
+                        bytes: byte_range::<T>(at..at + src.len),
+                        write: true,
+                    },
                 ];
-                sim.order.enqueue(*id, || "Stream::upload from pinned memory".into(), &accesses)?;
+                sim.order.enqueue(
+                    *id,
+                    || "Stream::upload from pinned memory".into(),
+                    &accesses,
+                )?;
                 dst.as_mut_slice()[at..at + src.len].copy_from_slice(pinned.as_slice());
                 Ok(())
             }
@@ -319,11 +340,19 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         check_pinned(stream, dst, "Stream::download")?;
         let size = std::mem::size_of::<T>();
         let n = dst.len;
-        match (&self.storage, &mut dst.storage, &stream.inner, &*self.device.inner) {
+        match (
+            &self.storage,
+            &mut dst.storage,
+            &stream.inner,
+            &*self.device.inner,
+        ) {
             _ if n == 0 => Ok(()),
-            (Storage::Cuda(src), PinnedStorage::Cuda(pinned), StreamInner::Cuda(s), Inner::Cuda(cuda)) => {
-                cuda.download_pinned(s, src, at * size, pinned)
-            }
+            (
+                Storage::Cuda(src),
+                PinnedStorage::Cuda(pinned),
+                StreamInner::Cuda(s),
+                Inner::Cuda(cuda),
+            ) => cuda.download_pinned(s, src, at * size, pinned),
             (
                 Storage::Simulator(src),
                 PinnedStorage::Simulator(pinned),
@@ -331,11 +360,21 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                 Inner::Simulator(sim),
             ) => {
                 let accesses = [
-                    Access { alloc: src.id(), bytes: byte_range::<T>(at..at + n), write: false },
+                    Access {
+                        alloc: src.id(),
+                        bytes: byte_range::<T>(at..at + n),
+                        write: false,
+                    },
                     whole(pinned, true),
                 ];
-                sim.order.enqueue(*id, || "Stream::download into pinned memory".into(), &accesses)?;
-                pinned.as_mut_slice().copy_from_slice(&src.as_slice()[at..at + n]);
+                sim.order.enqueue(
+                    *id,
+                    || "Stream::download into pinned memory".into(),
+                    &accesses,
+                )?;
+                pinned
+                    .as_mut_slice()
+                    .copy_from_slice(&src.as_slice()[at..at + n]);
                 Ok(())
             }
             _ => unreachable!("checked by check_shares and check_pinned"),
@@ -355,7 +394,12 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         stream.device.check_shares(self, "Stream::copy")?;
         stream.device.check_shares(buf, "Stream::copy")?;
         let len = range.len();
-        match (&mut self.storage, &buf.storage, &stream.inner, &*self.device.inner) {
+        match (
+            &mut self.storage,
+            &buf.storage,
+            &stream.inner,
+            &*self.device.inner,
+        ) {
             _ if len == 0 => Ok(()),
             (Storage::Cuda(dst), Storage::Cuda(src), StreamInner::Cuda(s), Inner::Cuda(cuda)) => {
                 let at = at * std::mem::size_of::<T>();
@@ -368,10 +412,19 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                 Inner::Simulator(sim),
             ) => {
                 let accesses = [
-                    Access { alloc: src.id(), bytes: byte_range::<T>(range.clone()), write: false },
-                    Access { alloc: dst.id(), bytes: byte_range::<T>(at..at + len), write: true },
+                    Access {
+                        alloc: src.id(),
+                        bytes: byte_range::<T>(range.clone()),
+                        write: false,
+                    },
+                    Access {
+                        alloc: dst.id(),
+                        bytes: byte_range::<T>(at..at + len),
+                        write: true,
+                    },
                 ];
-                sim.order.enqueue(*id, || "Stream::copy between buffers".into(), &accesses)?;
+                sim.order
+                    .enqueue(*id, || "Stream::copy between buffers".into(), &accesses)?;
                 dst.as_mut_slice()[at..at + len].copy_from_slice(&src.as_slice()[range]);
                 Ok(())
             }

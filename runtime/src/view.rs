@@ -23,11 +23,12 @@ use std::ops::{Bound, Range, RangeBounds};
 use cudarc::driver::SyncOnDrop;
 
 use crate::device::Device;
+use crate::device::Stream;
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
+use crate::pinned::PinnedBuffer;
 use crate::scalar::KernelScalar;
 use crate::sim::Access;
-use crate::stream::{PinnedBuffer, Stream};
 
 /// `&[T]` in a device's memory: elements `offset .. offset + len` of a [`DeviceBuffer`],
 /// borrowed. Made by [`DeviceBuffer::slice`]; cheap to copy. Pass `&view` to a kernel's
@@ -289,7 +290,10 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
     }
 
     /// The view as an argument of a launch on `stream` ([`DeviceBuffer::arg_at`]).
-    pub(crate) fn arg(self, stream: Option<&'a Stream>) -> (u64, Option<SyncOnDrop<'a>>, &'a Device) {
+    pub(crate) fn arg(
+        self,
+        stream: Option<&'a Stream>,
+    ) -> (u64, Option<SyncOnDrop<'a>>, &'a Device) {
         self.buf.arg_at(self.offset, stream)
     }
 

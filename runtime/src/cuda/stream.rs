@@ -26,7 +26,8 @@ use super::memory::CudaBuffer;
 use crate::error::Result;
 
 /// What waiting for pinned memory's copies is called in errors.
-const PINNED_WAIT: &str = "waiting for the copies that use pinned memory (the error may come from an \
+const PINNED_WAIT: &str =
+    "waiting for the copies that use pinned memory (the error may come from an \
                            earlier asynchronous kernel launch or copy)";
 
 impl CudaDevice {
@@ -61,8 +62,11 @@ impl CudaDevice {
     /// `stream` waits for `event` (`cuStreamWaitEvent`) before its later work.
     pub(crate) fn wait(&self, stream: &CudaStream, event: &CudaEvent) -> Result<()> {
         self.faults.alive()?;
-        self.faults
-            .check(stream.wait(event), "making a stream wait for an event", None)
+        self.faults.check(
+            stream.wait(event),
+            "making a stream wait for an event",
+            None,
+        )
     }
 
     /// Waits until the work before `event` is done.
@@ -159,11 +163,8 @@ impl CudaDevice {
         }
         let len = from.len();
         let copied = stream.memcpy_dtod(&src.slice(from), &mut dst.slice_mut(at..at + len));
-        self.faults.check(
-            copied,
-            "queuing a copy between buffers on a stream",
-            None,
-        )
+        self.faults
+            .check(copied, "queuing a copy between buffers on a stream", None)
     }
 
     /// The start of `pinned`, once the copies queued on it are done (cudarc's event of

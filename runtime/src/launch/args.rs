@@ -12,10 +12,11 @@
 
 use cudarc::driver::SyncOnDrop;
 
+use super::target::LaunchTarget;
 use crate::device::Device;
+use crate::device::Stream;
 use crate::scalar::{Arg, KernelScalar};
 use crate::sim::Access;
-use crate::stream::{LaunchTarget, Stream};
 use crate::view::{AsDeviceView, AsDeviceViewMut};
 
 /// The arguments of one launch, in the kernel's parameter order.

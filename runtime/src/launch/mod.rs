@@ -20,16 +20,18 @@
 
 mod args;
 pub(crate) mod len;
+mod target;
 
 pub use args::KernelArgs;
+pub use target::LaunchTarget;
 
 use crate::config::LaunchConfig;
 use crate::cuda::CudaKernel;
+use crate::device::Stream;
 use crate::device::{Device, Inner};
 use crate::error::{Error, Result};
 use crate::kernel_abi::KernelDef;
 use crate::sim::{coresident_blocks, max_potential_block_size, SimKernel, DEVICE_QUEUE};
-use crate::stream::{LaunchTarget, Stream};
 
 /// Launches `kernel` on `target` (a device's own queue or a stream) with `cfg` and the
 /// packed `args` (made by [`KernelArgs::on`] the same target). Called by the `launch`

@@ -130,15 +130,13 @@ impl StreamOrder {
             !(before && accesses.iter().any(|a| a.covers(&r.access)))
         });
         let op = op();
-        state
-            .pending
-            .extend(accesses.iter().map(|access| Recorded {
-                access: access.clone(),
-                stream,
-                seq,
-                clock: clock.clone(),
-                op: op.clone(),
-            }));
+        state.pending.extend(accesses.iter().map(|access| Recorded {
+            access: access.clone(),
+            stream,
+            seq,
+            clock: clock.clone(),
+            op: op.clone(),
+        }));
         Ok(())
     }
 
@@ -296,13 +294,17 @@ mod tests {
         order.wait(b, &event);
         order.enqueue(b, op("consume"), &[read(7, 0..64)]).unwrap();
         // b now writes; a reads again only after the host synchronised b.
-        order.enqueue(b, op("overwrite"), &[write(7, 0..8)]).unwrap();
+        order
+            .enqueue(b, op("overwrite"), &[write(7, 0..8)])
+            .unwrap();
         assert!(order.enqueue(a, op("reread"), &[read(7, 0..8)]).is_err());
         order.host_waits(&order.record(b));
         order.enqueue(a, op("reread"), &[read(7, 0..8)]).unwrap();
         order.enqueue(a, op("rewrite"), &[write(7, 0..8)]).unwrap();
         order.barrier();
-        order.enqueue(b, op("after the barrier"), &[write(7, 0..64)]).unwrap();
+        order
+            .enqueue(b, op("after the barrier"), &[write(7, 0..64)])
+            .unwrap();
     }
 
     #[test]
@@ -312,10 +314,16 @@ mod tests {
         order.enqueue(a, op("left"), &[write(1, 0..32)]).unwrap();
         order.enqueue(b, op("right"), &[write(1, 32..64)]).unwrap();
         order.enqueue(a, op("read x"), &[read(2, 0..8)]).unwrap();
-        order.enqueue(b, op("read x too"), &[read(2, 0..8)]).unwrap();
-        order.enqueue(a, op("left again"), &[write(1, 0..32)]).unwrap();
+        order
+            .enqueue(b, op("read x too"), &[read(2, 0..8)])
+            .unwrap();
+        order
+            .enqueue(a, op("left again"), &[write(1, 0..32)])
+            .unwrap();
         // Another allocation at the same bytes is another buffer.
-        order.enqueue(b, op("other buffer"), &[write(3, 0..32)]).unwrap();
+        order
+            .enqueue(b, op("other buffer"), &[write(3, 0..32)])
+            .unwrap();
     }
 
     #[test]
@@ -330,6 +338,8 @@ mod tests {
             .enqueue(b, op("download"), &[read(1, 0..8), write(9, 0..8)])
             .unwrap();
         order.host_waits_for(9);
-        order.enqueue(c, op("overwrite"), &[write(1, 0..8)]).unwrap();
+        order
+            .enqueue(c, op("overwrite"), &[write(1, 0..8)])
+            .unwrap();
     }
 }
