@@ -213,13 +213,22 @@ impl Device {
         })
     }
 
-    /// Whether `other` is this device (its handle, or a clone of it), or a `Device` of the
-    /// same CUDA context: events and streams of one may be used with the other.
-    fn same_device(&self, other: &Device) -> bool {
-        match (&*self.inner, &*other.inner) {
+    /// `Err(DeviceMismatch)` (naming `what`) unless `other` is this device (its handle, or
+    /// a clone of it) or a `Device` of the same CUDA context: the devices whose events
+    /// and streams may be used together.
+    fn check_same(&self, other: &Device, what: &str) -> Result<()> {
+        let same = match (&*self.inner, &*other.inner) {
             (Inner::Cuda(a), Inner::Cuda(b)) => a.same_context(b.stream.context()),
             _ => Arc::ptr_eq(&self.inner, &other.inner),
+        };
+        if same {
+            return Ok(());
         }
+        Err(Error::DeviceMismatch {
+            what: what.into(),
+            buffer_device: other.describe(),
+            device: self.describe(),
+        })
     }
 
     /// The cudarc stream this device orders its work on; `None` on the simulator.
@@ -297,13 +306,8 @@ impl Stream {
     /// (`cuStreamWaitEvent`); the host does not wait. [`Error::DeviceMismatch`] when the
     /// event belongs to another device.
     pub fn wait(&self, event: &Event) -> Result<()> {
-        if !self.device.same_device(&event.device) {
-            return Err(Error::DeviceMismatch {
-                what: "a stream waiting for an event".into(),
-                buffer_device: event.device.describe(),
-                device: self.device.describe(),
-            });
-        }
+        self.device
+            .check_same(&event.device, "a stream waiting for an event")?;
         match (&self.inner, &event.inner, &*self.device.inner) {
             (StreamInner::Cuda(stream), EventInner::Cuda(ev), Inner::Cuda(cuda)) => {
                 cuda.wait(stream, ev)
@@ -316,7 +320,7 @@ impl Stream {
                 sim.order.wait(*id, clock);
                 Ok(())
             }
-            _ => unreachable!("checked by same_device"),
+            _ => unreachable!("checked by check_same"),
         }
     }
 
@@ -357,13 +361,8 @@ impl Event {
     /// host's time between the two records. [`Error::DeviceMismatch`] when `start` belongs
     /// to another device.
     pub fn elapsed_since(&self, start: &Event) -> Result<Duration> {
-        if !self.device.same_device(&start.device) {
-            return Err(Error::DeviceMismatch {
-                what: "measuring the time between two events".into(),
-                buffer_device: start.device.describe(),
-                device: self.device.describe(),
-            });
-        }
+        self.device
+            .check_same(&start.device, "measuring the time between two events")?;
         match (&start.inner, &self.inner, &*self.device.inner) {
             (EventInner::Cuda(a), EventInner::Cuda(b), Inner::Cuda(cuda)) => {
                 let ms = cuda.elapsed_ms(a, b)?;
@@ -374,7 +373,7 @@ impl Event {
                 EventInner::Simulator { at: b, .. },
                 Inner::Simulator(_),
             ) => Ok(b.saturating_duration_since(*a)),
-            _ => unreachable!("checked by same_device"),
+            _ => unreachable!("checked by check_same"),
         }
     }
 }

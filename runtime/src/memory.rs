@@ -206,7 +206,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         match (&mut self.storage, &buf.storage, &*self.device.inner) {
             (Storage::Cuda(dst), Storage::Cuda(src), Inner::Cuda(cuda)) => {
                 let at = at * std::mem::size_of::<T>();
-                cuda.copy_into(src, byte_range::<T>(range), dst, at)
+                cuda.copy_into(None, src, byte_range::<T>(range), dst, at)
             }
             (Storage::Simulator(dst), Storage::Simulator(src), Inner::Simulator(sim)) => {
                 sim.order.barrier();
@@ -267,11 +267,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
     /// (`sim/order.rs`); `None` on a GPU, where cudarc's events order streams.
     pub(crate) fn access(&self, range: Range<usize>, write: bool) -> Option<Access> {
         match &self.storage {
-            Storage::Simulator(host) => Some(Access {
-                alloc: host.id(),
-                bytes: byte_range::<T>(range),
-                write,
-            }),
+            Storage::Simulator(host) => Some(elements(host, range, write)),
             Storage::Cuda(_) => None,
         }
     }
@@ -307,14 +303,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                 StreamInner::Simulator(id),
                 Inner::Simulator(sim),
             ) => {
-                let accesses = [
-                    whole(pinned, false),
-                    Access {
-                        alloc: dst.id(),
-                        bytes: byte_range::<T>(at..at + src.len),
-                        write: true,
-                    },
-                ];
+                let accesses = [whole(pinned, false), elements(dst, at..at + src.len, true)];
                 sim.order.enqueue(
                     *id,
                     || "Stream::upload from pinned memory".into(),
@@ -359,14 +348,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                 StreamInner::Simulator(id),
                 Inner::Simulator(sim),
             ) => {
-                let accesses = [
-                    Access {
-                        alloc: src.id(),
-                        bytes: byte_range::<T>(at..at + n),
-                        write: false,
-                    },
-                    whole(pinned, true),
-                ];
+                let accesses = [elements(src, at..at + n, false), whole(pinned, true)];
                 sim.order.enqueue(
                     *id,
                     || "Stream::download into pinned memory".into(),
@@ -403,7 +385,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
             _ if len == 0 => Ok(()),
             (Storage::Cuda(dst), Storage::Cuda(src), StreamInner::Cuda(s), Inner::Cuda(cuda)) => {
                 let at = at * std::mem::size_of::<T>();
-                cuda.copy_on(s, src, byte_range::<T>(range), dst, at)
+                cuda.copy_into(Some(s), src, byte_range::<T>(range), dst, at)
             }
             (
                 Storage::Simulator(dst),
@@ -412,16 +394,8 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                 Inner::Simulator(sim),
             ) => {
                 let accesses = [
-                    Access {
-                        alloc: src.id(),
-                        bytes: byte_range::<T>(range.clone()),
-                        write: false,
-                    },
-                    Access {
-                        alloc: dst.id(),
-                        bytes: byte_range::<T>(at..at + len),
-                        write: true,
-                    },
+                    elements(src, range.clone(), false),
+                    elements(dst, at..at + len, true),
                 ];
                 sim.order
                     .enqueue(*id, || "Stream::copy between buffers".into(), &accesses)?;
@@ -552,6 +526,16 @@ impl<L: KernelScalar> DeviceBuffer<L> {
     }
 }
 
+/// The elements `range` of a simulated allocation, as the simulator's order checks see
+/// them.
+fn elements<T>(host: &HostAlloc<T>, range: Range<usize>, write: bool) -> Access {
+    Access {
+        alloc: host.id(),
+        bytes: byte_range::<T>(range),
+        write,
+    }
+}
+
 /// All of a pinned allocation, as the simulator's order checks see it.
 fn whole<T>(pinned: &HostAlloc<T>, write: bool) -> Access {
     Access {
@@ -609,38 +593,34 @@ impl<T: KernelScalar> PinnedBuffer<T> {
     /// this memory (the in-flight rule, docs/host-api.md), and reports a fault among
     /// them.
     pub fn as_slice(&self) -> Result<&[T]> {
-        match (&self.storage, &*self.device.inner) {
-            (PinnedStorage::Cuda(bytes), Inner::Cuda(cuda)) => {
-                let bytes = cuda.pinned_bytes(bytes)?;
-                // SAFETY: `bytes` holds `len` elements of `T` (`len * size_of::<T>()`
-                // bytes, page-aligned), each valid: zeroed when allocated (zero bits are a
-                // valid value of every kernel scalar), then written whole by the host or
-                // by copies of device memory, which holds whole `T`s; no copy writes it
-                // now (waited for), and none can start while `&self` is borrowed.
-                Ok(unsafe { std::slice::from_raw_parts(bytes.cast::<T>(), self.len) })
-            }
-            (PinnedStorage::Simulator(host), Inner::Simulator(sim)) => {
-                sim.order.host_waits_for(host.id());
-                Ok(host.as_slice())
-            }
-            _ => unreachable!("pinned memory is its device's backend"),
-        }
+        let ptr = self.settled()?;
+        // SAFETY: `ptr` holds `len` elements of `T`, each valid (`settled`); no copy
+        // writes them now (waited for), and none can start while `&self` is borrowed.
+        Ok(unsafe { std::slice::from_raw_parts(ptr, self.len) })
     }
 
     /// The elements, writable, once no queued copy uses them (as [`PinnedBuffer::as_slice`],
     /// also waiting for the copies that read them).
     pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
-        match (&mut self.storage, &*self.device.inner) {
+        let ptr = self.settled()?;
+        // SAFETY: as in `as_slice`, and `&mut self` excludes every other access from the
+        // host and every new copy while the slice lives.
+        Ok(unsafe { std::slice::from_raw_parts_mut(ptr, self.len) })
+    }
+
+    /// The first element, once every copy queued on the memory is done.
+    fn settled(&self) -> Result<*mut T> {
+        match (&self.storage, &*self.device.inner) {
+            // `bytes` holds `len` elements of `T` (`len * size_of::<T>()` bytes,
+            // page-aligned), each valid: zeroed when allocated (zero bits are a valid value
+            // of every kernel scalar), then written whole by the host or by copies of
+            // device memory, which holds whole `T`s.
             (PinnedStorage::Cuda(bytes), Inner::Cuda(cuda)) => {
-                let bytes = cuda.pinned_bytes_mut(bytes)?;
-                // SAFETY: as in `as_slice`, and `&mut self` excludes every other access
-                // from the host; no copy uses the memory now, and none can start while
-                // `&mut self` is borrowed.
-                Ok(unsafe { std::slice::from_raw_parts_mut(bytes.cast::<T>(), self.len) })
+                Ok(cuda.pinned_bytes(bytes)?.cast_mut().cast::<T>())
             }
             (PinnedStorage::Simulator(host), Inner::Simulator(sim)) => {
                 sim.order.host_waits_for(host.id());
-                Ok(host.as_mut_slice())
+                Ok(host.as_ptr())
             }
             _ => unreachable!("pinned memory is its device's backend"),
         }

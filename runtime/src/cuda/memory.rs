@@ -54,10 +54,11 @@ impl CudaDevice {
             .check(copied, "copying a buffer on the device", None)
     }
 
-    /// Copies the bytes `from` of `src` to `dst` from byte `at` on (device to device, on
-    /// the device's stream).
+    /// Copies the bytes `from` of `src` to `dst` from byte `at` on (device to device), on
+    /// `stream` (a `Stream`'s) or else the device's stream.
     pub(crate) fn copy_into(
         &self,
+        stream: Option<&Arc<CudaStream>>,
         src: &CudaBuffer,
         from: Range<usize>,
         dst: &mut CudaBuffer,
@@ -68,11 +69,12 @@ impl CudaDevice {
             return Ok(());
         }
         let len = from.len();
-        let copied = self
-            .stream
-            .memcpy_dtod(&src.slice(from), &mut dst.slice_mut(at..at + len));
-        self.faults
-            .check(copied, "copying between buffers on the device", None)
+        let (on, what) = match stream {
+            Some(stream) => (stream, "queuing a copy between buffers on a stream"),
+            None => (&self.stream, "copying between buffers on the device"),
+        };
+        let copied = on.memcpy_dtod(&src.slice(from), &mut dst.slice_mut(at..at + len));
+        self.faults.check(copied, what, None)
     }
 
     /// Sets `count` elements of `size` bytes (1, 2, 4, 8 or 16) from byte `at` of `dst` to

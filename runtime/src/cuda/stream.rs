@@ -15,7 +15,6 @@
 //! write-combined flag, so the host may read it quickly), viewed as elements by the
 //! caller.
 
-use std::ops::Range;
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUevent_flags;
@@ -148,35 +147,10 @@ impl CudaDevice {
         )
     }
 
-    /// Queues a copy of the bytes `from` of `src` to `dst` from byte `at` on, on `stream`.
-    pub(crate) fn copy_on(
-        &self,
-        stream: &Arc<CudaStream>,
-        src: &CudaBuffer,
-        from: Range<usize>,
-        dst: &mut CudaBuffer,
-        at: usize,
-    ) -> Result<()> {
-        self.faults.alive()?;
-        if from.is_empty() {
-            return Ok(());
-        }
-        let len = from.len();
-        let copied = stream.memcpy_dtod(&src.slice(from), &mut dst.slice_mut(at..at + len));
-        self.faults
-            .check(copied, "queuing a copy between buffers on a stream", None)
-    }
-
     /// The start of `pinned`, once the copies queued on it are done (cudarc's event of
     /// its last copy); a fault among them is reported.
     pub(crate) fn pinned_bytes(&self, pinned: &PinnedHostSlice<u8>) -> Result<*const u8> {
         self.faults.alive()?;
         self.faults.check(pinned.as_ptr(), PINNED_WAIT, None)
-    }
-
-    /// [`CudaDevice::pinned_bytes`] for writing.
-    pub(crate) fn pinned_bytes_mut(&self, pinned: &mut PinnedHostSlice<u8>) -> Result<*mut u8> {
-        self.faults.alive()?;
-        self.faults.check(pinned.as_mut_ptr(), PINNED_WAIT, None)
     }
 }

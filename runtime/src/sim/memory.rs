@@ -92,6 +92,12 @@ impl<T> HostAlloc<T> {
         self.len * std::mem::size_of::<T>()
     }
 
+    /// The first element, for a caller that makes a slice of the elements under the
+    /// rules of `as_slice` and `as_mut_slice`.
+    pub(crate) fn as_ptr(&self) -> *mut T {
+        self.ptr.as_ptr()
+    }
+
     /// The elements. Only while no simulated kernel runs: launches are synchronous and
     /// kernels write only buffers borrowed mutably, so a `&self` caller cannot overlap one.
     pub(crate) fn as_slice(&self) -> &[T] {
