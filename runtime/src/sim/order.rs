@@ -308,6 +308,40 @@ mod tests {
     }
 
     #[test]
+    fn a_write_after_an_unordered_read_or_write_is_reported_too() {
+        let order = StreamOrder::default();
+        let (a, b) = (order.new_stream(), order.new_stream());
+        order.enqueue(a, op("read"), &[read(4, 0..16)]).unwrap();
+        let err = order.enqueue(b, op("overwrite"), &[write(4, 8..24)]);
+        assert!(
+            matches!(
+                &err,
+                Err(Error::UnorderedStreams {
+                    earlier_writes: false,
+                    later_writes: true,
+                    ..
+                })
+            ),
+            "{err:?}"
+        );
+        order
+            .enqueue(b, op("elsewhere"), &[write(4, 16..24)])
+            .unwrap();
+        let err = order.enqueue(a, op("again"), &[write(4, 20..21)]);
+        assert!(
+            matches!(
+                &err,
+                Err(Error::UnorderedStreams {
+                    earlier_writes: true,
+                    later_writes: true,
+                    ..
+                })
+            ),
+            "{err:?}"
+        );
+    }
+
+    #[test]
     fn disjoint_ranges_reads_and_one_stream_need_no_order() {
         let order = StreamOrder::default();
         let (a, b) = (order.new_stream(), order.new_stream());
