@@ -56,7 +56,7 @@ pub(crate) enum Inner {
 ///
 /// Launch on it through a kernel's `launch`, which takes a `&Stream` as it takes a
 /// `&Device` (`scale::launch(&s, cfg, &mut buf, 2.0)?`); copy with
-/// [`Stream::upload`]/[`Stream::download`] (from and to [`PinnedBuffer`]s) and
+/// [`Stream::upload`]/[`Stream::download`] (from and to [`PinnedBuffer`](crate::PinnedBuffer)s) and
 /// [`Stream::copy`]; order it after another stream with [`Stream::wait`] on an
 /// [`Event`] that stream recorded.
 ///

@@ -8,8 +8,8 @@ use crate::device::Device;
 use crate::scalar::KernelScalar;
 use crate::sim::HostAlloc;
 
-/// Page-locked ("pinned") host memory of `len` elements of `T`, which a [`Stream`] copies
-/// from and to asynchronously ([`Stream::upload`], [`Stream::download`]); allocated zeroed
+/// Page-locked ("pinned") host memory of `len` elements of `T`, which a [`Stream`](crate::Stream) copies
+/// from and to asynchronously ([`Stream::upload`](crate::Stream::upload), [`Stream::download`](crate::Stream::download)); allocated zeroed
 /// by [`Device::alloc_pinned`] or [`Device::pinned_from`].
 ///
 /// The host reaches the elements only through [`PinnedBuffer::as_slice`] and
