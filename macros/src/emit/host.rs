@@ -196,7 +196,7 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
         quote! {
             #[doc = #doc]
             pub fn #name(
-                #dev: &(impl ::warpspeed::LaunchTarget + ?::core::marker::Sized),
+                #dev: &impl ::warpspeed::LaunchTarget,
                 #cfg: ::warpspeed::LaunchConfig,
                 #(#params),*
             ) -> ::core::result::Result<(), ::warpspeed::Error> {
