@@ -25,30 +25,29 @@ fn add(out: &mut [f32], a: &[f32], b: &[f32]) {
     }
 }
 
-/// `out[i]` becomes `i * 3 + seed`, after `iters` steps of a linear congruential generator
-/// that leave it unchanged (they run, the result does not depend on them).
+/// `out[i]` becomes `i + seed` after `iters` steps of a linear congruential generator: a
+/// chain of dependent multiplications that keeps a GPU busy (and that a compiler cannot
+/// fold: the CPU reference, `busy_expected`, composes the steps into one affine map).
 #[gpu_kernel]
 fn busy(out: &mut [u32], seed: u32, iters: u32) {
     let i = grid_1d();
     if i < out.len() {
-        let mut x = i as u32;
+        let mut x = (i as u32).wrapping_add(seed);
         let mut k = 0u32;
         while k < iters {
             x = x.wrapping_mul(1664525).wrapping_add(1013904223);
             k += 1;
         }
-        // `x | 1` is odd, never 0: the product is 0 only by accident, so `keep` is 1.
-        let keep = if (x | 1) != 0 { 1u32 } else { 0u32 };
-        out[i] = (i as u32 * 3 + seed) * keep;
+        out[i] = x;
     }
 }
 
-/// `out[i] = 2 * x[i] + 1`.
+/// `out[i] = 2 * x[i] + 1` (wrapping).
 #[gpu_kernel]
 fn twice_plus_one(out: &mut [u32], x: &[u32]) {
     let i = grid_1d();
     if i < out.len() {
-        out[i] = 2 * x[i] + 1;
+        out[i] = x[i].wrapping_mul(2).wrapping_add(1);
     }
 }
 
@@ -65,8 +64,16 @@ fn busy_iters(dev: &Device) -> u32 {
     }
 }
 
-fn busy_expected(n: usize, seed: u32) -> Vec<u32> {
-    (0..n as u32).map(|i| i * 3 + seed).collect()
+/// What `busy` writes: the `iters` steps composed into `x -> a * x + c` (mod 2^32).
+fn busy_expected(n: usize, seed: u32, iters: u32) -> Vec<u32> {
+    let (mut a, mut c) = (1u32, 0u32);
+    for _ in 0..iters {
+        a = a.wrapping_mul(1664525);
+        c = c.wrapping_mul(1664525).wrapping_add(1013904223);
+    }
+    (0..n as u32)
+        .map(|i| a.wrapping_mul(i.wrapping_add(seed)).wrapping_add(c))
+        .collect()
 }
 
 #[test]
@@ -145,7 +152,10 @@ fn produce_consume(dev: &Device, wait: bool) -> Result<Vec<u32>, Error> {
 fn a_stream_that_waits_for_an_event_reads_what_the_other_produced() {
     for dev in devices("a_stream_that_waits_for_an_event_reads_what_the_other_produced") {
         let got = produce_consume(&dev, true).unwrap();
-        let want: Vec<u32> = busy_expected(4096, 7).iter().map(|x| 2 * x + 1).collect();
+        let want: Vec<u32> = busy_expected(4096, 7, busy_iters(&dev))
+            .iter()
+            .map(|x| x.wrapping_mul(2).wrapping_add(1))
+            .collect();
         assert_eq!(got, want, "{:?}", dev.backend());
     }
 }
@@ -184,7 +194,7 @@ fn the_simulator_reports_unordered_copies_and_accepts_every_ordering_edge() {
     let (s, t) = (dev.create_stream().unwrap(), dev.create_stream().unwrap());
     let mut buf = dev.zeros::<u32>(n).unwrap();
     let mut out = dev.zeros::<u32>(n).unwrap();
-    let pinned = dev.pinned_from(&busy_expected(n, 1)).unwrap();
+    let pinned = dev.pinned_from(&busy_expected(n, 1, 0)).unwrap();
 
     // An upload on s, then a kernel on t that reads it: unordered.
     s.upload(&pinned, &mut buf).unwrap();
@@ -221,7 +231,7 @@ fn the_simulator_reports_unordered_copies_and_accepts_every_ordering_edge() {
     assert!(matches!(err, Error::UnorderedStreams { .. }), "{err}");
     t.wait(&s.record().unwrap()).unwrap();
     t.download(&buf, &mut back).unwrap();
-    assert_eq!(back.as_slice().unwrap(), &busy_expected(n, 9)[..]);
+    assert_eq!(back.as_slice().unwrap(), &busy_expected(n, 9, 1)[..]);
     // The host waited for `back`'s download, which came after `busy` on s: a kernel on t
     // may now overwrite `buf` without another edge, but s may not read it yet.
     busy::launch(&t, cfg(n), &mut buf, 3, 1).unwrap();
@@ -294,7 +304,10 @@ fn events_measure_time() {
         }
         // The end event is done: the kernel's results are there.
         end.synchronize().unwrap();
-        assert_eq!(out.download().unwrap(), busy_expected(n, 1));
+        assert_eq!(
+            out.download().unwrap(),
+            busy_expected(n, 1, busy_iters(&dev))
+        );
         // An event of another device is refused.
         let other = Device::simulator().create_stream().unwrap();
         assert!(matches!(
@@ -323,17 +336,20 @@ fn the_host_waits_for_the_copies_that_use_pinned_memory() {
         let mut back = dev.alloc_pinned::<u32>(n).unwrap();
         busy::launch(&s, cfg(n), &mut buf, 5, busy_iters(&dev)).unwrap();
         s.download(&buf, &mut back).unwrap();
-        assert_eq!(back.as_slice().unwrap(), &busy_expected(n, 5)[..]);
+        assert_eq!(
+            back.as_slice().unwrap(),
+            &busy_expected(n, 5, busy_iters(&dev))[..]
+        );
 
         // Writing: an upload queued behind a slow kernel reads the pinned memory later;
         // `as_mut_slice` waits until it has, so the buffer gets the old contents.
-        let mut src = dev.pinned_from(&busy_expected(n, 11)).unwrap();
+        let mut src = dev.pinned_from(&busy_expected(n, 11, 0)).unwrap();
         let mut other = dev.zeros::<u32>(n).unwrap();
         busy::launch(&s, cfg(n), &mut other, 0, busy_iters(&dev)).unwrap();
         s.upload(&src, &mut buf).unwrap();
         src.as_mut_slice().unwrap().fill(0xBAD);
         s.synchronize().unwrap();
-        assert_eq!(buf.download().unwrap(), busy_expected(n, 11));
+        assert_eq!(buf.download().unwrap(), busy_expected(n, 11, 0));
 
         // Dropping pinned memory a queued download writes waits for it (no write into
         // freed memory: the process would be corrupted, and sanitizers would say so).
@@ -366,7 +382,10 @@ fn buffers_in_use_are_neither_reused_nor_read_early() {
         // The device's download of a buffer a stream's kernel writes waits for that kernel.
         let mut buf = dev.zeros::<u32>(n).unwrap();
         busy::launch(&s, cfg(n), &mut buf, 8, busy_iters(&dev)).unwrap();
-        assert_eq!(buf.download().unwrap(), busy_expected(n, 8));
+        assert_eq!(
+            buf.download().unwrap(),
+            busy_expected(n, 8, busy_iters(&dev))
+        );
         // And the device's writes are ordered after it: fill then read on the stream.
         busy::launch(&s, cfg(n), &mut buf, 9, busy_iters(&dev)).unwrap();
         buf.fill(4).unwrap();
