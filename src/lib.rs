@@ -5,6 +5,7 @@
 //! See README.md for the language and a first kernel.
 
 mod atomic_float;
+pub mod kernel;
 
 pub use atomic_float::{AtomicF16, AtomicF16x2, AtomicF32, AtomicF64};
 pub use warpspeed_macros::{gpu_device, gpu_kernel};
@@ -12,10 +13,13 @@ pub use warpspeed_runtime::*;
 
 /// `use warpspeed::prelude::*;` brings the macros, the host API ([`Device`],
 /// [`DeviceBuffer`] and its views [`DeviceView`]/[`DeviceViewMut`], [`LaunchConfig`],
-/// [`Error`], and [`Stream`], [`Event`], [`PinnedBuffer`]) and the vector types kernels name in their signatures (`&[f32x4]`) with
-/// their [`Vector`] trait into scope. It leaves out [`Result`], which would shadow the
+/// [`Error`], [`Stream`], [`Event`], [`PinnedBuffer`]), the kernel language's vocabulary
+/// ([`kernel`]: `thread_idx`, `sync_threads`, `SharedArray`, ...) and the vector types
+/// kernels name in their signatures (`&[f32x4]`) with their [`Vector`] trait into scope.
+/// It leaves out [`Result`], which would shadow the
 /// standard one.
 pub mod prelude {
+    pub use crate::kernel::*;
     pub use crate::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
     pub use crate::{gpu_device, gpu_kernel};
     pub use crate::{Device, DeviceBuffer, DeviceView, DeviceViewMut, Error, LaunchConfig};

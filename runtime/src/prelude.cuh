@@ -18,6 +18,13 @@ template <typename T> __device__ __forceinline__ T ws_add(T a, T b) { typedef ty
 template <typename T> __device__ __forceinline__ T ws_sub(T a, T b) { typedef typename ws_int<T>::type U; return (T)((U)a - (U)b); }
 template <typename T> __device__ __forceinline__ T ws_mul(T a, T b) { typedef typename ws_int<T>::type U; return (T)((U)a * (U)b); }
 template <typename T> __device__ __forceinline__ T ws_neg(T a) { typedef typename ws_int<T>::type U; return (T)((U)0 - (U)a); }
+// ptxas (CUDA 13.0, sm_90) leaves `neg.s16`'s result unextended: `(-x) as i64` of
+// x = i16::MIN gave 32768 on an H100 although the PTX (`neg.s16`, `cvt.s64.s16`) is right.
+// So 16-bit negation (and `abs`, which uses it) goes through a 32-bit `neg` that the
+// compiler cannot narrow. 8-bit negation is right as it is (tests/narrow_ints.rs).
+#ifndef WS_HOST_SHIM
+template <> __device__ __forceinline__ short ws_neg<short>(short a) { int r; asm("neg.s32 %0, %1;" : "=r"(r) : "r"((int)a)); return (short)r; }
+#endif
 // Division truncates in both languages; MIN / -1 wraps to MIN (Rust's wrapping_div)
 // instead of C's undefined behaviour, and MIN % -1 is 0.
 template <typename T> __device__ __forceinline__ T ws_div(T a, T b) { return (ws_int<T>::is_signed && b == (T)-1) ? ws_neg(a) : (T)(a / b); }

@@ -6,7 +6,6 @@
 use crate::emit::cuda::{CFunction, FILE_MARKER};
 use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod};
-use crate::ir::intrinsics::Intrinsic;
 use crate::ir::methods::Sim;
 use crate::ir::numeric_consts::ConstPath;
 use crate::ir::ty::{Len, Scalar, Ty};
@@ -654,14 +653,14 @@ impl RustWriter<'_> {
                     None => quote_spanned!(span=> (#r).#name(#(#args),*)),
                 }
             }
-            ExprKind::Intrinsic(Intrinsic::ThisThreadBlock | Intrinsic::ThisGrid, _) => quote!(()),
+            ExprKind::Intrinsic(i, _) if i.is_group() => quote!(()),
             ExprKind::TiledPartition(_, group) => {
                 let g = self.expr(group);
                 quote!({ let _: () = #g; })
             }
-            ExprKind::Intrinsic(i, args) if i.sim_function().is_some() => {
-                let (krate, f) = i.sim_function().unwrap_or_default();
-                let path: TokenStream = format!("::{krate}::{f}").parse().unwrap_or_default();
+            ExprKind::Intrinsic(i, args) if i.sim_path().is_some() => {
+                let f = i.sim_path().unwrap_or_default();
+                let path: TokenStream = format!("::{f}").parse().unwrap_or_default();
                 let args = args.iter().map(|a| self.expr(a));
                 quote_spanned!(span=> #path(#(#args),*))
             }

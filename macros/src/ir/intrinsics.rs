@@ -1,115 +1,304 @@
-//! The table of kernel intrinsics: free functions the kernel language knows by name,
-//! with their parameters, their result types and their spellings in CUDA C and in the
-//! simulator's Rust (the simulator's `ThreadCtx` has a method of the same name).
+//! The table of kernel intrinsics: the free functions and associated functions the kernel
+//! language knows by name. Each is one [`Row`] of [`TABLE`]: its name, parameters and
+//! result (the type checker's), its C (a prelude helper, a CUDA builtin, or a cast), its
+//! simulator call (the `ThreadCtx` method of the same name, or a path), whether it is a
+//! barrier or a fence, and its line in docs/methods.md. Adding an intrinsic is adding a
+//! row (and its prelude helper and `ThreadCtx` method, which the drift tests in
+//! ir/methods_doc.rs demand); nothing else in the macro names intrinsics one by one.
 
+use crate::ir::groups::GroupKind;
 use crate::ir::ty::{Scalar, Ty};
+use std::fmt;
 
+/// One intrinsic: everything the macro knows of it.
+#[derive(Debug)]
+pub struct Row {
+    /// What users write: `thread_idx`, or `f32::from_bits` for associated functions.
+    pub name: &'static str,
+    pub params: &'static [ParamKind],
+    /// Takes an optional last `width` (a power of two up to 32), as CUDA's shuffles'
+    /// default argument `width = warpSize`.
+    pub width: bool,
+    pub result: Res,
+    pub c: C,
+    /// For `thread_idx()` and its kin: the CUDA built-in variable behind `.x`/`.y`/`.z`.
+    pub builtin: Option<Builtin>,
+    /// The path the simulator calls (`warpspeed::f16::from_f32`); `None`: the simulator's
+    /// `ThreadCtx` method of the same name.
+    pub sim: Option<&'static str>,
+    pub effect: Effect,
+    /// The line docs/methods.md shows.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub doc: &'static str,
+}
+
+/// What an intrinsic gives.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Intrinsic {
+pub enum Res {
+    Scalar(Scalar),
+    Unit,
+    Dim3,
+    /// `(usize, usize)` or `(usize, usize, usize)`.
+    Usizes(usize),
+    Group(GroupKind),
+    /// The type of its `Value` argument (shuffles).
+    Value,
+}
+
+/// How the C spells a call.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum C {
+    /// A function: a prelude helper or a CUDA builtin; templated on the `Value`
+    /// argument's C type where the row has one (`ws_shfl_sync<float>`).
+    Fn(&'static str),
+    /// `x as T`, which the C writer spells from the argument's type (`T::from`).
+    Cast,
+    /// No run-time value (cooperative groups: their methods are the code).
+    NoValue,
+}
+
+/// The CUDA built-in variables behind `thread_idx()`, `block_idx()`, `block_dim()`,
+/// `grid_dim()`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Builtin {
     ThreadIdx,
     BlockIdx,
     BlockDim,
     GridDim,
-    Grid1d,
-    Grid2d,
-    Grid3d,
-    GridStride1d,
-    LaneId,
-    ActiveMask,
-    SyncThreads,
-    SyncThreadsCount,
-    SyncThreadsAnd,
-    SyncThreadsOr,
-    SyncWarp,
-    ThreadFence,
-    ThreadFenceBlock,
-    ThreadFenceSystem,
-    BallotSync,
-    AllSync,
-    AnySync,
-    ShflSync,
-    ShflUpSync,
-    ShflDownSync,
-    ShflXorSync,
-    MatchAnySync,
-    ThisThreadBlock,
-    ThisGrid,
-    /// `f16::from_f32(x)`, `f16::from_f64(x)`, `f16x2::new(lo, hi)`.
-    F16FromF32,
-    F16FromF64,
-    F16x2New,
-    /// `f32x4::new(x, y, z, w)` and the other vector types' constructors.
-    VectorNew(Scalar),
-    /// `f32x4::splat(v)`: every lane `v`.
-    VectorSplat(Scalar),
-    /// `f32::from_bits(b)`, `f64::from_bits(b)`: the float with these IEEE bits.
-    FromBits(Scalar),
-    /// `u32::from(x)`, `f64::from(x)`, ...: Rust's lossless `From` conversions between
-    /// scalars, which are `x as T`.
-    From(Scalar),
 }
 
-pub const ALL: [Intrinsic; 59] = [
-    Intrinsic::ThreadIdx,
-    Intrinsic::BlockIdx,
-    Intrinsic::BlockDim,
-    Intrinsic::GridDim,
-    Intrinsic::Grid1d,
-    Intrinsic::Grid2d,
-    Intrinsic::Grid3d,
-    Intrinsic::GridStride1d,
-    Intrinsic::LaneId,
-    Intrinsic::ActiveMask,
-    Intrinsic::SyncThreads,
-    Intrinsic::SyncThreadsCount,
-    Intrinsic::SyncThreadsAnd,
-    Intrinsic::SyncThreadsOr,
-    Intrinsic::SyncWarp,
-    Intrinsic::ThreadFence,
-    Intrinsic::ThreadFenceBlock,
-    Intrinsic::ThreadFenceSystem,
-    Intrinsic::BallotSync,
-    Intrinsic::AllSync,
-    Intrinsic::AnySync,
-    Intrinsic::ShflSync,
-    Intrinsic::ShflUpSync,
-    Intrinsic::ShflDownSync,
-    Intrinsic::ShflXorSync,
-    Intrinsic::MatchAnySync,
-    Intrinsic::ThisThreadBlock,
-    Intrinsic::ThisGrid,
-    Intrinsic::F16FromF32,
-    Intrinsic::F16FromF64,
-    Intrinsic::F16x2New,
-    Intrinsic::VectorNew(Scalar::F32x2),
-    Intrinsic::VectorNew(Scalar::F32x4),
-    Intrinsic::VectorNew(Scalar::U32x2),
-    Intrinsic::VectorNew(Scalar::U32x4),
-    Intrinsic::VectorNew(Scalar::I32x2),
-    Intrinsic::VectorNew(Scalar::I32x4),
-    Intrinsic::VectorNew(Scalar::F64x2),
-    Intrinsic::VectorSplat(Scalar::F32x2),
-    Intrinsic::VectorSplat(Scalar::F32x4),
-    Intrinsic::VectorSplat(Scalar::U32x2),
-    Intrinsic::VectorSplat(Scalar::U32x4),
-    Intrinsic::VectorSplat(Scalar::I32x2),
-    Intrinsic::VectorSplat(Scalar::I32x4),
-    Intrinsic::VectorSplat(Scalar::F64x2),
-    Intrinsic::FromBits(Scalar::F32),
-    Intrinsic::FromBits(Scalar::F64),
-    Intrinsic::From(Scalar::I8),
-    Intrinsic::From(Scalar::I16),
-    Intrinsic::From(Scalar::I32),
-    Intrinsic::From(Scalar::I64),
-    Intrinsic::From(Scalar::Isize),
-    Intrinsic::From(Scalar::U8),
-    Intrinsic::From(Scalar::U16),
-    Intrinsic::From(Scalar::U32),
-    Intrinsic::From(Scalar::U64),
-    Intrinsic::From(Scalar::Usize),
-    Intrinsic::From(Scalar::F32),
-    Intrinsic::From(Scalar::F64),
+impl Builtin {
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Builtin::ThreadIdx => "threadIdx",
+            Builtin::BlockIdx => "blockIdx",
+            Builtin::BlockDim => "blockDim",
+            Builtin::GridDim => "gridDim",
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Effect {
+    /// A value, nothing else: may be dropped or reordered.
+    Pure,
+    /// A memory fence: kept in order, but no thread waits.
+    Fence,
+    /// A barrier or warp collective: a point where simulated threads wait for each other
+    /// (the simulator awaits it and passes the call site), kept in order in the C.
+    Sync,
+}
+
+/// One parameter of an intrinsic.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ParamKind {
+    /// A `u32`: a lane mask, a lane, a delta or a width.
+    U32,
+    /// A `bool` predicate.
+    Bool,
+    /// The value a warp function exchanges: any scalar; the result has its type.
+    Value,
+    /// A scalar that converts to the intrinsic's type without loss (`T::from`).
+    Lossless,
+    /// A value of this scalar type.
+    Scalar(Scalar),
+}
+
+/// What an intrinsic gives, as the type checker reads it.
+pub enum Result {
+    Fixed(Ty),
+    /// The type of its `Value` argument (shuffles).
+    Value,
+}
+
+/// A row with no parameters, no effect, a C function and a `ThreadCtx` method; the
+/// builders below change what differs.
+const fn row(
+    name: &'static str,
+    params: &'static [ParamKind],
+    result: Res,
+    c: &'static str,
+    doc: &'static str,
+) -> Row {
+    Row {
+        name,
+        params,
+        width: false,
+        result,
+        c: C::Fn(c),
+        builtin: None,
+        sim: None,
+        effect: Effect::Pure,
+        doc,
+    }
+}
+
+impl Row {
+    const fn sync(mut self) -> Row {
+        self.effect = Effect::Sync;
+        self
+    }
+    const fn fence(mut self) -> Row {
+        self.effect = Effect::Fence;
+        self
+    }
+    const fn width(mut self) -> Row {
+        self.width = true;
+        self
+    }
+    const fn builtin(mut self, b: Builtin) -> Row {
+        self.builtin = Some(b);
+        self
+    }
+    const fn sim(mut self, path: &'static str) -> Row {
+        self.sim = Some(path);
+        self
+    }
+    const fn no_value(mut self) -> Row {
+        self.c = C::NoValue;
+        self
+    }
+}
+
+/// `u32::from(x)` and its kin: Rust's lossless `From` conversions, which are `x as T`.
+const fn from(name: &'static str, to: Scalar, sim: &'static str) -> Row {
+    let mut r = row(
+        name,
+        &[ParamKind::Lossless],
+        Res::Scalar(to),
+        "",
+        "a lossless conversion (Rust's `From`): `x as T`",
+    );
+    r.c = C::Cast;
+    r.sim = Some(sim);
+    r
+}
+
+/// `f32x4::new(x, y, z, w)`: a vector from its lanes.
+const fn vector_new(
+    name: &'static str,
+    v: Scalar,
+    lanes: &'static [ParamKind],
+    c: &'static str,
+    sim: &'static str,
+) -> Row {
+    row(name, lanes, Res::Scalar(v), c, "a vector from its lanes").sim(sim)
+}
+
+/// `f32x4::splat(v)`: every lane `v`.
+const fn vector_splat(
+    name: &'static str,
+    v: Scalar,
+    lane: &'static [ParamKind],
+    c: &'static str,
+    sim: &'static str,
+) -> Row {
+    row(
+        name,
+        lane,
+        Res::Scalar(v),
+        c,
+        "a vector with every lane the same",
+    )
+    .sim(sim)
+}
+
+use ParamKind::{Bool as B, Value as V, U32 as U};
+const F32: ParamKind = ParamKind::Scalar(Scalar::F32);
+const F64: ParamKind = ParamKind::Scalar(Scalar::F64);
+const U32: ParamKind = ParamKind::Scalar(Scalar::U32);
+const I32: ParamKind = ParamKind::Scalar(Scalar::I32);
+const U64: ParamKind = ParamKind::Scalar(Scalar::U64);
+const F16: ParamKind = ParamKind::Scalar(Scalar::F16);
+
+/// Every intrinsic, in the order docs/methods.md lists them: one row each.
+#[rustfmt::skip]
+pub static TABLE: &[Row] = &[
+    row("thread_idx", &[], Res::Dim3, "ws_thread_idx", "the thread's index in its block (`threadIdx`)").builtin(Builtin::ThreadIdx),
+    row("block_idx", &[], Res::Dim3, "ws_block_idx", "the block's index in the grid (`blockIdx`)").builtin(Builtin::BlockIdx),
+    row("block_dim", &[], Res::Dim3, "ws_block_dim", "the block's extent (`blockDim`)").builtin(Builtin::BlockDim),
+    row("grid_dim", &[], Res::Dim3, "ws_grid_dim", "the grid's extent in blocks (`gridDim`)").builtin(Builtin::GridDim),
+    row("grid_1d", &[], Res::Scalar(Scalar::Usize), "ws_grid_1d", "`block_idx().x * block_dim().x + thread_idx().x` (Numba's `cuda.grid(1)`)"),
+    row("grid_2d", &[], Res::Usizes(2), "ws_grid_2d", "the global `(x, y)` index"),
+    row("grid_3d", &[], Res::Usizes(3), "ws_grid_3d", "the global `(x, y, z)` index"),
+    row("grid_stride_1d", &[], Res::Scalar(Scalar::Usize), "ws_grid_stride_1d", "the grid's thread count in x, a grid-stride loop's step"),
+    row("lane_id", &[], Res::Scalar(Scalar::U32), "ws_lane_id", "the lane in the warp, 0..32"),
+    // `active_mask()` gives the lanes converged here: the simulator waits to know.
+    row("active_mask", &[], Res::Scalar(Scalar::U32), "ws_active_mask", "the lanes converged here (`__activemask`)").sync(),
+    row("sync_threads", &[], Res::Unit, "__syncthreads", "block barrier (`__syncthreads`)").sync(),
+    row("sync_threads_count", &[B], Res::Scalar(Scalar::U32), "ws_sync_threads_count", "block barrier; how many threads' predicate holds").sync(),
+    row("sync_threads_and", &[B], Res::Scalar(Scalar::Bool), "ws_sync_threads_and", "block barrier; whether every thread's predicate holds").sync(),
+    row("sync_threads_or", &[B], Res::Scalar(Scalar::Bool), "ws_sync_threads_or", "block barrier; whether some thread's predicate holds").sync(),
+    row("sync_warp", &[U], Res::Unit, "__syncwarp", "barrier of the mask's lanes (`__syncwarp`)").sync(),
+    row("thread_fence", &[], Res::Unit, "ws_thread_fence", "memory fence, device scope (`__threadfence`)").fence(),
+    row("thread_fence_block", &[], Res::Unit, "ws_thread_fence_block", "memory fence, block scope").fence(),
+    row("thread_fence_system", &[], Res::Unit, "ws_thread_fence_system", "memory fence, system scope").fence(),
+    row("ballot_sync", &[U, B], Res::Scalar(Scalar::U32), "ws_ballot_sync", "the mask's lanes whose predicate holds, as bits").sync(),
+    row("all_sync", &[U, B], Res::Scalar(Scalar::Bool), "ws_all_sync", "whether the predicate holds on every lane of the mask").sync(),
+    row("any_sync", &[U, B], Res::Scalar(Scalar::Bool), "ws_any_sync", "whether the predicate holds on some lane of the mask").sync(),
+    row("shfl_sync", &[U, V, U], Res::Value, "ws_shfl_sync", "the value of lane `src` (optional `width`)").sync().width(),
+    row("shfl_up_sync", &[U, V, U], Res::Value, "ws_shfl_up_sync", "the value of lane `lane - delta` (optional `width`)").sync().width(),
+    row("shfl_down_sync", &[U, V, U], Res::Value, "ws_shfl_down_sync", "the value of lane `lane + delta` (optional `width`)").sync().width(),
+    row("shfl_xor_sync", &[U, V, U], Res::Value, "ws_shfl_xor_sync", "the value of lane `lane ^ mask` (optional `width`)").sync().width(),
+    row("match_any_sync", &[U, V], Res::Scalar(Scalar::U32), "ws_match_any_sync", "the mask's lanes holding the same value").sync(),
+    row("this_thread_block", &[], Res::Group(GroupKind::Block), "", "the block as a cooperative group").no_value(),
+    row("this_grid", &[], Res::Group(GroupKind::Grid), "", "the grid as a cooperative group (`sync()` under `launch_cooperative`)").no_value(),
+    // `from_f64` is warpspeed's correctly rounded one (as the GPU's single
+    // `cvt.rn.f16.f64`), not `half`'s, which rounds through f32 on some CPUs.
+    row("f16::from_f32", &[F32], Res::Scalar(Scalar::F16), "ws_f16_from_f32", "`f32` to `f16`, correctly rounded").sim("warpspeed::f16::from_f32"),
+    row("f16::from_f64", &[F64], Res::Scalar(Scalar::F16), "ws_f16_from_f64", "`f64` to `f16`, correctly rounded (once)").sim("warpspeed::__private::f16_from_f64"),
+    row("f16x2::new", &[F16, F16], Res::Scalar(Scalar::F16x2), "ws_f16x2_new", "two halves in one `f16x2`").sim("warpspeed::f16x2::new"),
+    vector_new("f32x2::new", Scalar::F32x2, &[F32; 2], "ws_f32x2_new", "warpspeed::f32x2::new"),
+    vector_new("f32x4::new", Scalar::F32x4, &[F32; 4], "ws_f32x4_new", "warpspeed::f32x4::new"),
+    vector_new("u32x2::new", Scalar::U32x2, &[U32; 2], "ws_u32x2_new", "warpspeed::u32x2::new"),
+    vector_new("u32x4::new", Scalar::U32x4, &[U32; 4], "ws_u32x4_new", "warpspeed::u32x4::new"),
+    vector_new("i32x2::new", Scalar::I32x2, &[I32; 2], "ws_i32x2_new", "warpspeed::i32x2::new"),
+    vector_new("i32x4::new", Scalar::I32x4, &[I32; 4], "ws_i32x4_new", "warpspeed::i32x4::new"),
+    vector_new("f64x2::new", Scalar::F64x2, &[F64; 2], "ws_f64x2_new", "warpspeed::f64x2::new"),
+    vector_splat("f32x2::splat", Scalar::F32x2, &[F32], "ws_f32x2_splat", "warpspeed::f32x2::splat"),
+    vector_splat("f32x4::splat", Scalar::F32x4, &[F32], "ws_f32x4_splat", "warpspeed::f32x4::splat"),
+    vector_splat("u32x2::splat", Scalar::U32x2, &[U32], "ws_u32x2_splat", "warpspeed::u32x2::splat"),
+    vector_splat("u32x4::splat", Scalar::U32x4, &[U32], "ws_u32x4_splat", "warpspeed::u32x4::splat"),
+    vector_splat("i32x2::splat", Scalar::I32x2, &[I32], "ws_i32x2_splat", "warpspeed::i32x2::splat"),
+    vector_splat("i32x4::splat", Scalar::I32x4, &[I32], "ws_i32x4_splat", "warpspeed::i32x4::splat"),
+    vector_splat("f64x2::splat", Scalar::F64x2, &[F64], "ws_f64x2_splat", "warpspeed::f64x2::splat"),
+    row("f32::from_bits", &[U32], Res::Scalar(Scalar::F32), "ws_f32_from_bits", "the float with these IEEE bits (exact, NaN payloads kept)").sim("core::primitive::f32::from_bits"),
+    row("f64::from_bits", &[U64], Res::Scalar(Scalar::F64), "ws_f64_from_bits", "the float with these IEEE bits (exact, NaN payloads kept)").sim("core::primitive::f64::from_bits"),
+    from("i8::from", Scalar::I8, "core::primitive::i8::from"),
+    from("i16::from", Scalar::I16, "core::primitive::i16::from"),
+    from("i32::from", Scalar::I32, "core::primitive::i32::from"),
+    from("i64::from", Scalar::I64, "core::primitive::i64::from"),
+    from("isize::from", Scalar::Isize, "core::primitive::isize::from"),
+    from("u8::from", Scalar::U8, "core::primitive::u8::from"),
+    from("u16::from", Scalar::U16, "core::primitive::u16::from"),
+    from("u32::from", Scalar::U32, "core::primitive::u32::from"),
+    from("u64::from", Scalar::U64, "core::primitive::u64::from"),
+    from("usize::from", Scalar::Usize, "core::primitive::usize::from"),
+    from("f32::from", Scalar::F32, "core::primitive::f32::from"),
+    from("f64::from", Scalar::F64, "core::primitive::f64::from"),
 ];
+
+/// An intrinsic: a row of [`TABLE`].
+#[derive(Clone, Copy)]
+pub struct Intrinsic(&'static Row);
+
+impl PartialEq for Intrinsic {
+    fn eq(&self, other: &Intrinsic) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl Eq for Intrinsic {}
+
+impl fmt::Debug for Intrinsic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}()", self.0.name)
+    }
+}
+
+/// Every intrinsic.
+pub fn all() -> impl Iterator<Item = Intrinsic> {
+    TABLE.iter().map(Intrinsic)
+}
 
 /// Whether Rust has `impl From<from> for to` (a conversion that loses nothing).
 pub fn lossless(from: Scalar, to: Scalar) -> bool {
@@ -132,223 +321,35 @@ pub fn lossless(from: Scalar, to: Scalar) -> bool {
     }
 }
 
-/// One parameter of an intrinsic.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum ParamKind {
-    /// A `u32`: a lane mask, a lane, a delta or a width.
-    U32,
-    /// A `bool` predicate.
-    Bool,
-    /// The value a warp function exchanges: any scalar; the result has its type.
-    Value,
-    /// A scalar that converts to the intrinsic's type without loss (`T::from`).
-    Lossless,
-    /// A value of this scalar type.
-    Scalar(Scalar),
-}
-
-/// What an intrinsic gives.
-pub enum Result {
-    Fixed(Ty),
-    /// The type of its `Value` argument (shuffles).
-    Value,
-}
-
 impl Intrinsic {
     pub fn from_name(name: &str) -> Option<Intrinsic> {
-        ALL.iter().copied().find(|i| i.rust_name() == name)
+        all().find(|i| i.0.name == name)
     }
 
     /// The name users write, which is also the simulator's `ThreadCtx` method.
     pub fn rust_name(self) -> &'static str {
-        match self {
-            Intrinsic::ThreadIdx => "thread_idx",
-            Intrinsic::BlockIdx => "block_idx",
-            Intrinsic::BlockDim => "block_dim",
-            Intrinsic::GridDim => "grid_dim",
-            Intrinsic::Grid1d => "grid_1d",
-            Intrinsic::Grid2d => "grid_2d",
-            Intrinsic::Grid3d => "grid_3d",
-            Intrinsic::GridStride1d => "grid_stride_1d",
-            Intrinsic::LaneId => "lane_id",
-            Intrinsic::ActiveMask => "active_mask",
-            Intrinsic::SyncThreads => "sync_threads",
-            Intrinsic::SyncThreadsCount => "sync_threads_count",
-            Intrinsic::SyncThreadsAnd => "sync_threads_and",
-            Intrinsic::SyncThreadsOr => "sync_threads_or",
-            Intrinsic::SyncWarp => "sync_warp",
-            Intrinsic::ThreadFence => "thread_fence",
-            Intrinsic::ThreadFenceBlock => "thread_fence_block",
-            Intrinsic::ThreadFenceSystem => "thread_fence_system",
-            Intrinsic::BallotSync => "ballot_sync",
-            Intrinsic::AllSync => "all_sync",
-            Intrinsic::AnySync => "any_sync",
-            Intrinsic::ShflSync => "shfl_sync",
-            Intrinsic::ShflUpSync => "shfl_up_sync",
-            Intrinsic::ShflDownSync => "shfl_down_sync",
-            Intrinsic::ShflXorSync => "shfl_xor_sync",
-            Intrinsic::MatchAnySync => "match_any_sync",
-            Intrinsic::ThisThreadBlock => "this_thread_block",
-            Intrinsic::ThisGrid => "this_grid",
-            // Associated functions, matched by their path.
-            Intrinsic::F16FromF32 => "f16::from_f32",
-            Intrinsic::F16FromF64 => "f16::from_f64",
-            Intrinsic::F16x2New => "f16x2::new",
-            Intrinsic::VectorNew(v) => match v {
-                Scalar::F32x2 => "f32x2::new",
-                Scalar::F32x4 => "f32x4::new",
-                Scalar::U32x2 => "u32x2::new",
-                Scalar::U32x4 => "u32x4::new",
-                Scalar::I32x2 => "i32x2::new",
-                Scalar::I32x4 => "i32x4::new",
-                _ => "f64x2::new",
-            },
-            Intrinsic::VectorSplat(v) => match v {
-                Scalar::F32x2 => "f32x2::splat",
-                Scalar::F32x4 => "f32x4::splat",
-                Scalar::U32x2 => "u32x2::splat",
-                Scalar::U32x4 => "u32x4::splat",
-                Scalar::I32x2 => "i32x2::splat",
-                Scalar::I32x4 => "i32x4::splat",
-                _ => "f64x2::splat",
-            },
-            Intrinsic::FromBits(Scalar::F32) => "f32::from_bits",
-            Intrinsic::FromBits(_) => "f64::from_bits",
-            Intrinsic::From(s) => match s {
-                Scalar::I8 => "i8::from",
-                Scalar::I16 => "i16::from",
-                Scalar::I32 => "i32::from",
-                Scalar::I64 => "i64::from",
-                Scalar::Isize => "isize::from",
-                Scalar::U8 => "u8::from",
-                Scalar::U16 => "u16::from",
-                Scalar::U32 => "u32::from",
-                Scalar::U64 => "u64::from",
-                Scalar::Usize => "usize::from",
-                Scalar::F32 => "f32::from",
-                _ => "f64::from",
-            },
-        }
+        self.0.name
     }
 
-    /// The function the simulator calls for these (not `ThreadCtx` methods), as a path
-    /// in `warpspeed` (`f16::from_f32`) or in `core::primitive` (`f32::from_bits`).
-    /// `from_f64` is warpspeed's correctly rounded one (as the GPU's single
-    /// `cvt.rn.f16.f64`), not `half`'s, which rounds through f32 on some CPUs.
-    pub fn sim_function(self) -> Option<(&'static str, &'static str)> {
-        match self {
-            Intrinsic::F16FromF32 => Some(("warpspeed", "f16::from_f32")),
-            Intrinsic::F16FromF64 => Some(("warpspeed", "__private::f16_from_f64")),
-            Intrinsic::F16x2New => Some(("warpspeed", "f16x2::new")),
-            Intrinsic::VectorNew(_) | Intrinsic::VectorSplat(_) => {
-                Some(("warpspeed", self.rust_name()))
-            }
-            Intrinsic::FromBits(_) | Intrinsic::From(_) => {
-                Some(("core::primitive", self.rust_name()))
-            }
-            _ => None,
-        }
+    /// The path the simulator calls instead of a `ThreadCtx` method.
+    pub fn sim_path(self) -> Option<&'static str> {
+        self.0.sim
     }
 
     /// The line docs/methods.md shows (read by its generator, a test).
     #[cfg_attr(not(test), allow(dead_code))]
     pub fn doc(self) -> &'static str {
-        match self {
-            Intrinsic::ThreadIdx => "the thread's index in its block (`threadIdx`)",
-            Intrinsic::BlockIdx => "the block's index in the grid (`blockIdx`)",
-            Intrinsic::BlockDim => "the block's extent (`blockDim`)",
-            Intrinsic::GridDim => "the grid's extent in blocks (`gridDim`)",
-            Intrinsic::Grid1d => {
-                "`block_idx().x * block_dim().x + thread_idx().x` (Numba's `cuda.grid(1)`)"
-            }
-            Intrinsic::Grid2d => "the global `(x, y)` index",
-            Intrinsic::Grid3d => "the global `(x, y, z)` index",
-            Intrinsic::GridStride1d => "the grid's thread count in x, a grid-stride loop's step",
-            Intrinsic::LaneId => "the lane in the warp, 0..32",
-            Intrinsic::ActiveMask => "the lanes converged here (`__activemask`)",
-            Intrinsic::SyncThreads => "block barrier (`__syncthreads`)",
-            Intrinsic::SyncThreadsCount => "block barrier; how many threads' predicate holds",
-            Intrinsic::SyncThreadsAnd => "block barrier; whether every thread's predicate holds",
-            Intrinsic::SyncThreadsOr => "block barrier; whether some thread's predicate holds",
-            Intrinsic::SyncWarp => "barrier of the mask's lanes (`__syncwarp`)",
-            Intrinsic::ThreadFence => "memory fence, device scope (`__threadfence`)",
-            Intrinsic::ThreadFenceBlock => "memory fence, block scope",
-            Intrinsic::ThreadFenceSystem => "memory fence, system scope",
-            Intrinsic::BallotSync => "the mask's lanes whose predicate holds, as bits",
-            Intrinsic::AllSync => "whether the predicate holds on every lane of the mask",
-            Intrinsic::AnySync => "whether the predicate holds on some lane of the mask",
-            Intrinsic::ShflSync => "the value of lane `src` (optional `width`)",
-            Intrinsic::ShflUpSync => "the value of lane `lane - delta` (optional `width`)",
-            Intrinsic::ShflDownSync => "the value of lane `lane + delta` (optional `width`)",
-            Intrinsic::ShflXorSync => "the value of lane `lane ^ mask` (optional `width`)",
-            Intrinsic::MatchAnySync => "the mask's lanes holding the same value",
-            Intrinsic::ThisThreadBlock => "the block as a cooperative group",
-            Intrinsic::ThisGrid => {
-                "the grid as a cooperative group (`sync()` under `launch_cooperative`)"
-            }
-            Intrinsic::F16FromF32 => "`f32` to `f16`, correctly rounded",
-            Intrinsic::F16FromF64 => "`f64` to `f16`, correctly rounded (once)",
-            Intrinsic::F16x2New => "two halves in one `f16x2`",
-            Intrinsic::VectorNew(_) => "a vector from its lanes",
-            Intrinsic::VectorSplat(_) => "a vector with every lane the same",
-            Intrinsic::FromBits(_) => "the float with these IEEE bits (exact, NaN payloads kept)",
-            Intrinsic::From(_) => "a lossless conversion (Rust's `From`): `x as T`",
-        }
+        self.0.doc
     }
 
     /// The parameters, in order.
     pub fn params(self) -> &'static [ParamKind] {
-        use ParamKind::*;
-        match self {
-            Intrinsic::SyncThreadsCount | Intrinsic::SyncThreadsAnd | Intrinsic::SyncThreadsOr => {
-                &[Bool]
-            }
-            Intrinsic::SyncWarp => &[U32],
-            Intrinsic::BallotSync | Intrinsic::AllSync | Intrinsic::AnySync => &[U32, Bool],
-            Intrinsic::ShflSync
-            | Intrinsic::ShflUpSync
-            | Intrinsic::ShflDownSync
-            | Intrinsic::ShflXorSync => &[U32, Value, U32],
-            Intrinsic::MatchAnySync => &[U32, Value],
-            Intrinsic::F16FromF32 => &[Scalar(crate::ir::ty::Scalar::F32)],
-            Intrinsic::F16FromF64 => &[Scalar(crate::ir::ty::Scalar::F64)],
-            Intrinsic::F16x2New => &[
-                Scalar(crate::ir::ty::Scalar::F16),
-                Scalar(crate::ir::ty::Scalar::F16),
-            ],
-            Intrinsic::VectorNew(v) | Intrinsic::VectorSplat(v) => {
-                use crate::ir::ty::Scalar::{F32, F64, I32, U32};
-                let all: &'static [ParamKind] = match v.vector() {
-                    Some((F32, _)) => &[Scalar(F32); 4],
-                    Some((U32, _)) => &[Scalar(U32); 4],
-                    Some((I32, _)) => &[Scalar(I32); 4],
-                    _ => &[Scalar(F64); 4],
-                };
-                let n = match self {
-                    Intrinsic::VectorSplat(_) => 1,
-                    _ => v.vector().map_or(1, |(_, n)| n),
-                };
-                &all[..n]
-            }
-            Intrinsic::FromBits(crate::ir::ty::Scalar::F32) => {
-                &[Scalar(crate::ir::ty::Scalar::U32)]
-            }
-            Intrinsic::FromBits(_) => &[Scalar(crate::ir::ty::Scalar::U64)],
-            Intrinsic::From(_) => &[Lossless],
-            _ => &[],
-        }
+        self.0.params
     }
 
-    /// Shuffles take an optional last `width` (a power of two up to 32), as CUDA's
-    /// default argument `width = warpSize`.
+    /// Shuffles take an optional last `width`.
     pub fn takes_width(self) -> bool {
-        matches!(
-            self,
-            Intrinsic::ShflSync
-                | Intrinsic::ShflUpSync
-                | Intrinsic::ShflDownSync
-                | Intrinsic::ShflXorSync
-        )
+        self.0.width
     }
 
     /// "1 argument", "3 or 4 arguments", for messages.
@@ -366,72 +367,38 @@ impl Intrinsic {
     }
 
     pub fn result(self) -> Result {
-        use crate::ir::groups::GroupKind;
-        Result::Fixed(match self {
-            Intrinsic::ThisThreadBlock => Ty::Group(GroupKind::Block),
-            Intrinsic::F16FromF32 | Intrinsic::F16FromF64 => Ty::Scalar(Scalar::F16),
-            Intrinsic::F16x2New => Ty::Scalar(Scalar::F16x2),
-            Intrinsic::VectorNew(v) | Intrinsic::VectorSplat(v) => Ty::Scalar(v),
-            Intrinsic::FromBits(s) | Intrinsic::From(s) => Ty::Scalar(s),
-            Intrinsic::ThisGrid => Ty::Group(GroupKind::Grid),
-            Intrinsic::ThreadIdx
-            | Intrinsic::BlockIdx
-            | Intrinsic::BlockDim
-            | Intrinsic::GridDim => Ty::Dim3,
-            Intrinsic::Grid1d | Intrinsic::GridStride1d => Ty::Scalar(Scalar::Usize),
-            Intrinsic::Grid2d => Ty::Tuple(vec![Ty::USIZE; 2]),
-            Intrinsic::Grid3d => Ty::Tuple(vec![Ty::USIZE; 3]),
-            Intrinsic::LaneId
-            | Intrinsic::ActiveMask
-            | Intrinsic::SyncThreadsCount
-            | Intrinsic::BallotSync
-            | Intrinsic::MatchAnySync => Ty::U32,
-            Intrinsic::SyncThreadsAnd
-            | Intrinsic::SyncThreadsOr
-            | Intrinsic::AllSync
-            | Intrinsic::AnySync => Ty::BOOL,
-            Intrinsic::SyncThreads
-            | Intrinsic::SyncWarp
-            | Intrinsic::ThreadFence
-            | Intrinsic::ThreadFenceBlock
-            | Intrinsic::ThreadFenceSystem => Ty::Unit,
-            Intrinsic::ShflSync
-            | Intrinsic::ShflUpSync
-            | Intrinsic::ShflDownSync
-            | Intrinsic::ShflXorSync => return Result::Value,
+        Result::Fixed(match self.0.result {
+            Res::Scalar(s) => Ty::Scalar(s),
+            Res::Unit => Ty::Unit,
+            Res::Dim3 => Ty::Dim3,
+            Res::Usizes(n) => Ty::Tuple(vec![Ty::USIZE; n]),
+            Res::Group(g) => Ty::Group(g),
+            Res::Value => return Result::Value,
         })
+    }
+
+    /// The scalar `T::from(x)` converts to, for the `From` rows.
+    pub fn cast_to(self) -> Option<Scalar> {
+        match (self.0.c, self.0.result) {
+            (C::Cast, Res::Scalar(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A cooperative group, which has no run-time value.
+    pub fn is_group(self) -> bool {
+        self.0.c == C::NoValue
     }
 
     /// A barrier or warp collective: a point where simulated threads wait for each other
     /// (the simulator awaits it), and an effect the C must keep in order.
     pub fn is_sync(self) -> bool {
-        matches!(
-            self,
-            // `active_mask()` gives the lanes converged here: the simulator waits to know.
-            Intrinsic::ActiveMask
-                | Intrinsic::SyncThreads
-                | Intrinsic::SyncThreadsCount
-                | Intrinsic::SyncThreadsAnd
-                | Intrinsic::SyncThreadsOr
-                | Intrinsic::SyncWarp
-                | Intrinsic::BallotSync
-                | Intrinsic::AllSync
-                | Intrinsic::AnySync
-                | Intrinsic::ShflSync
-                | Intrinsic::ShflUpSync
-                | Intrinsic::ShflDownSync
-                | Intrinsic::ShflXorSync
-                | Intrinsic::MatchAnySync
-        )
+        self.0.effect == Effect::Sync
     }
 
     /// Has an effect (barriers, collectives, fences): never dropped or reordered.
     pub fn has_effect(self) -> bool {
-        self.is_sync()
-            || matches!(
-                self,
-                Intrinsic::ThreadFence | Intrinsic::ThreadFenceBlock | Intrinsic::ThreadFenceSystem
-            )
+        self.0.effect != Effect::Pure
     }
 
     /// The simulator call takes the source location (sync points name their site).
@@ -440,61 +407,33 @@ impl Intrinsic {
     }
 
     /// The CUDA built-in variable behind a `Dim3` intrinsic, for `thread_idx().x`.
-    pub fn cuda_builtin(self) -> Option<&'static str> {
-        match self {
-            Intrinsic::ThreadIdx => Some("threadIdx"),
-            Intrinsic::BlockIdx => Some("blockIdx"),
-            Intrinsic::BlockDim => Some("blockDim"),
-            Intrinsic::GridDim => Some("gridDim"),
-            _ => None,
-        }
+    pub fn builtin(self) -> Option<Builtin> {
+        self.0.builtin
     }
 
     /// The C function (a builtin or a prelude helper) the call becomes; `value` is the C
-    /// type of the `Value` argument for the templated warp functions.
+    /// type of the `Value` argument for the templated warp functions. Empty for a cast,
+    /// "0" for a group.
     pub fn c_function(self, value: Option<&str>) -> String {
-        let plain = match self {
-            Intrinsic::ThreadIdx => "ws_thread_idx",
-            Intrinsic::BlockIdx => "ws_block_idx",
-            Intrinsic::BlockDim => "ws_block_dim",
-            Intrinsic::GridDim => "ws_grid_dim",
-            Intrinsic::Grid1d => "ws_grid_1d",
-            Intrinsic::Grid2d => "ws_grid_2d",
-            Intrinsic::Grid3d => "ws_grid_3d",
-            Intrinsic::GridStride1d => "ws_grid_stride_1d",
-            Intrinsic::LaneId => "ws_lane_id",
-            Intrinsic::ActiveMask => "ws_active_mask",
-            Intrinsic::SyncThreads => "__syncthreads",
-            Intrinsic::SyncThreadsCount => "ws_sync_threads_count",
-            Intrinsic::SyncThreadsAnd => "ws_sync_threads_and",
-            Intrinsic::SyncThreadsOr => "ws_sync_threads_or",
-            Intrinsic::SyncWarp => "__syncwarp",
-            Intrinsic::ThreadFence => "ws_thread_fence",
-            Intrinsic::ThreadFenceBlock => "ws_thread_fence_block",
-            Intrinsic::ThreadFenceSystem => "ws_thread_fence_system",
-            Intrinsic::BallotSync => "ws_ballot_sync",
-            Intrinsic::AllSync => "ws_all_sync",
-            Intrinsic::AnySync => "ws_any_sync",
-            Intrinsic::ShflSync => "ws_shfl_sync",
-            Intrinsic::ShflUpSync => "ws_shfl_up_sync",
-            Intrinsic::ShflDownSync => "ws_shfl_down_sync",
-            Intrinsic::ShflXorSync => "ws_shfl_xor_sync",
-            Intrinsic::MatchAnySync => "ws_match_any_sync",
-            // Groups have no run-time value in C.
-            Intrinsic::ThisThreadBlock | Intrinsic::ThisGrid => "0",
-            Intrinsic::F16FromF32 => "ws_f16_from_f32",
-            Intrinsic::F16FromF64 => "ws_f16_from_f64",
-            Intrinsic::F16x2New => "ws_f16x2_new",
-            Intrinsic::VectorNew(v) => return format!("{}_new", v.c_name()),
-            Intrinsic::VectorSplat(v) => return format!("{}_splat", v.c_name()),
-            Intrinsic::FromBits(Scalar::F32) => "ws_f32_from_bits",
-            Intrinsic::FromBits(_) => "ws_f64_from_bits",
-            // A cast, which the C writer spells (`cast_c`) from the argument's type.
-            Intrinsic::From(_) => "",
+        let plain = match self.0.c {
+            C::Fn(f) => f,
+            C::Cast => "",
+            C::NoValue => "0",
         };
         match value {
             Some(t) if self.params().contains(&ParamKind::Value) => format!("{plain}<{t}>"),
             _ => plain.to_string(),
         }
+    }
+}
+
+#[test]
+fn names_are_unique() {
+    for (k, a) in TABLE.iter().enumerate() {
+        assert!(
+            TABLE[k + 1..].iter().all(|b| b.name != a.name),
+            "two rows named `{}`",
+            a.name
+        );
     }
 }

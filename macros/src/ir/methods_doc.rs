@@ -56,11 +56,11 @@ const END: &str = "<!-- end of generated tables -->\n";
 
 /// The intrinsics' table: `name(params) -> result` and its line.
 pub fn intrinsics_table() -> String {
-    use crate::ir::intrinsics::{ParamKind, Result, ALL};
+    use crate::ir::intrinsics::{all, ParamKind, Result};
     let mut out = String::from(
         "\n### Intrinsics and associated functions\n\n| function | does | C |\n|---|---|---|\n",
     );
-    for i in ALL {
+    for i in all() {
         let params: Vec<String> = i
             .params()
             .iter()
@@ -169,12 +169,13 @@ fn every_method_helper_is_in_the_prelude() {
 /// side only would otherwise read as a call of a device function.
 #[test]
 fn intrinsics_match_the_prelude_and_the_simulator() {
-    use crate::ir::intrinsics::{Intrinsic, ALL};
+    use crate::ir::intrinsics::{all, Intrinsic, Result};
     let text = prelude();
-    for i in ALL {
+    for i in all() {
         let f = i.c_function(Some("int"));
         let f = f.split('<').next().unwrap_or_default();
-        let vector = matches!(i, Intrinsic::VectorNew(_) | Intrinsic::VectorSplat(_));
+        let vector =
+            matches!(i.result(), Result::Fixed(crate::ir::ty::Ty::Scalar(s)) if s.is_vector());
         let ok = f.is_empty()
             || f == "0"
             || f.starts_with("__")
@@ -219,14 +220,134 @@ fn intrinsics_match_the_prelude_and_the_simulator() {
             "ThreadCtx::{name} has no row in ir/intrinsics.rs (a kernel calling it would read as a device function)"
         );
     }
-    for i in ALL {
-        let on_ctx = i.sim_function().is_none()
-            && !matches!(i, Intrinsic::ThisThreadBlock | Intrinsic::ThisGrid);
+    for i in all() {
+        let on_ctx = i.sim_path().is_none() && !i.is_group();
         if on_ctx {
             assert!(
                 ctx_fns.iter().any(|n| n == i.rust_name()),
                 "{i:?}: the simulator has no ThreadCtx::{}",
                 i.rust_name()
+            );
+        }
+    }
+}
+
+/// The documented items of `warpspeed::kernel` (src/kernel/) are the table's intrinsics
+/// with the table's types, and the group types' methods are the ones ir/groups.rs knows:
+/// rustdoc and the IDE show what the macro accepts.
+#[test]
+fn kernel_module_matches_the_table() {
+    use crate::ir::groups::{GroupKind, GroupMethod};
+    use crate::ir::intrinsics::{all, ParamKind, Res, Row};
+    use quote::ToTokens;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/kernel");
+    let mut fns: Vec<syn::ItemFn> = Vec::new();
+    let mut impls: Vec<syn::ItemImpl> = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("src/kernel") {
+        let path = entry.expect("a file of src/kernel").path();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let file = syn::parse_file(&text).expect("src/kernel parses");
+        for item in file.items {
+            match item {
+                syn::Item::Fn(f) => fns.push(f),
+                syn::Item::Impl(i) => impls.push(i),
+                _ => {}
+            }
+        }
+    }
+    let text = |t: &dyn ToTokens| t.to_token_stream().to_string().replace(' ', "");
+    let row_types = |r: &Row| -> (Vec<String>, String) {
+        let params = r
+            .params
+            .iter()
+            .map(|p| match p {
+                ParamKind::U32 => "u32".to_string(),
+                ParamKind::Bool => "bool".to_string(),
+                ParamKind::Value | ParamKind::Lossless => "T".to_string(),
+                ParamKind::Scalar(s) => s.rust_name().to_string(),
+            })
+            .collect();
+        let result = match r.result {
+            Res::Scalar(s) => s.rust_name().to_string(),
+            Res::Unit => String::new(),
+            Res::Dim3 => "Dim3".into(),
+            Res::Usizes(n) => format!("({})", vec!["usize"; n].join(",")),
+            Res::Group(GroupKind::Block) => "ThreadBlock".into(),
+            Res::Group(GroupKind::Grid) => "GridGroup".into(),
+            Res::Group(GroupKind::Tile(_)) => "ThreadBlockTile<N>".into(),
+            Res::Value => "T".into(),
+        };
+        (params, result)
+    };
+    let fn_types = |f: &syn::ItemFn| -> (Vec<String>, String) {
+        let params = f
+            .sig
+            .inputs
+            .iter()
+            .map(|a| match a {
+                syn::FnArg::Typed(p) => text(&p.ty),
+                syn::FnArg::Receiver(r) => text(r),
+            })
+            .collect();
+        let result = match &f.sig.output {
+            syn::ReturnType::Default => String::new(),
+            syn::ReturnType::Type(_, t) => text(t),
+        };
+        (params, result)
+    };
+    let others = ["outside_kernel", "tiled_partition", "dynamic_shared"];
+    for f in &fns {
+        let name = f.sig.ident.to_string();
+        if others.contains(&name.as_str()) {
+            continue;
+        }
+        let i = crate::ir::intrinsics::Intrinsic::from_name(&name)
+            .unwrap_or_else(|| panic!("warpspeed::kernel::{name} has no row in ir/intrinsics.rs"));
+        let row = all()
+            .position(|j| j == i)
+            .map(|k| &crate::ir::intrinsics::TABLE[k]);
+        let row = row.expect("a row");
+        assert_eq!(
+            fn_types(f),
+            row_types(row),
+            "warpspeed::kernel::{name}: its signature differs from its row"
+        );
+    }
+    for r in crate::ir::intrinsics::TABLE {
+        if !r.name.contains("::") {
+            assert!(
+                fns.iter().any(|f| f.sig.ident == r.name),
+                "the intrinsic `{}` has no documented item in src/kernel/",
+                r.name
+            );
+        }
+    }
+    for (ty, kind) in [
+        ("ThreadBlock", GroupKind::Block),
+        ("ThreadBlockTile<N>", GroupKind::Tile(32)),
+        ("GridGroup", GroupKind::Grid),
+    ] {
+        let methods: Vec<String> = impls
+            .iter()
+            .filter(|i| text(&i.self_ty) == ty)
+            .flat_map(|i| i.items.iter())
+            .filter_map(|it| match it {
+                syn::ImplItem::Fn(m) => Some(m.sig.ident.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert!(!methods.is_empty(), "src/kernel/ has no methods for {ty}");
+        for m in &methods {
+            assert!(
+                GroupMethod::lookup(kind, m).is_some(),
+                "{ty}::{m} is documented but ir/groups.rs does not know it"
+            );
+        }
+        for name in GroupMethod::names(kind).split(", ") {
+            let name = name.split(' ').next().unwrap_or_default();
+            assert!(
+                methods.iter().any(|m| m == name),
+                "{ty} lacks the documented method `{name}` that ir/groups.rs accepts"
             );
         }
     }

@@ -1012,18 +1012,21 @@ fn memory_order(path: &syn::Path) -> Option<MemOrder> {
     None
 }
 
-/// `thread_idx()`, also spelled `warpspeed::thread_idx()`.
+/// `thread_idx()`, also spelled `warpspeed::thread_idx()`, `kernel::thread_idx()` or
+/// `warpspeed::kernel::thread_idx()` (the documented items of `warpspeed::kernel`).
 fn intrinsic_of(path: &syn::Path) -> Option<Intrinsic> {
     let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    match segs.as_slice() {
+    let ours = segs
+        .iter()
+        .take_while(|s| ["warpspeed", "kernel", "prelude"].contains(&s.as_str()))
+        .count();
+    match &segs[ours..] {
         [name] => Intrinsic::from_name(name),
         // `f16::from_f32(x)`, `f32x4::new(..)`, `f32::from_bits(b)`, `u32::from(x)`:
         // associated functions of the kernel types.
         [ty, name] if Scalar::from_name(ty).is_some() => {
             Intrinsic::from_name(&format!("{ty}::{name}"))
         }
-        [krate, ty, name] if krate == "warpspeed" => Intrinsic::from_name(&format!("{ty}::{name}")),
-        [krate, name] if krate == "warpspeed" => Intrinsic::from_name(name),
         _ => None,
     }
 }

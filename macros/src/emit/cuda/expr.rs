@@ -167,8 +167,8 @@ impl<'a> FnWriter<'a> {
             }
             ExprKind::Field(base, member) => {
                 if let (ExprKind::Intrinsic(i, _), Member::Named(n)) = (&base.kind, member) {
-                    if let Some(b) = i.cuda_builtin() {
-                        return format!("{b}.{n}");
+                    if let Some(b) = i.builtin() {
+                        return format!("{}.{n}", b.c_name());
                     }
                 }
                 let b = self.value(base);
@@ -233,9 +233,10 @@ impl<'a> FnWriter<'a> {
                 let v = self.operands(&ops);
                 method_c(m, self.scalar(recv), &v)
             }
-            ExprKind::Intrinsic(crate::ir::intrinsics::Intrinsic::From(to), args) => {
+            ExprKind::Intrinsic(i, args) if i.cast_to().is_some() => {
+                let to = i.cast_to().unwrap_or(Scalar::Bool);
                 let v = self.value(&args[0]);
-                cast_c(self.scalar(&args[0]), *to, &v)
+                cast_c(self.scalar(&args[0]), to, &v)
             }
             ExprKind::Intrinsic(i, args) => {
                 let ops: Vec<&Expr> = args.iter().collect();

@@ -32,7 +32,7 @@
 //! proven ordered, a mutable variable after an assignment) keeps its check: the prover
 //! only removes checks, it never adds a reason to trust one.
 
-use crate::ir::intrinsics::Intrinsic;
+use crate::ir::intrinsics::Builtin;
 use crate::ir::ty::{Scalar, Ty};
 use crate::ir::typeck::Types;
 use crate::parse::ast::*;
@@ -340,12 +340,11 @@ impl<'a> Prover<'a> {
                 let ExprKind::Intrinsic(i, _) = &base.kind else {
                     return None;
                 };
-                let d = match i {
-                    Intrinsic::ThreadIdx => Dim::Thread,
-                    Intrinsic::BlockIdx => Dim::Block,
-                    Intrinsic::BlockDim => Dim::BlockSize,
-                    Intrinsic::GridDim => Dim::GridSize,
-                    _ => return None,
+                let d = match i.builtin()? {
+                    Builtin::ThreadIdx => Dim::Thread,
+                    Builtin::BlockIdx => Dim::Block,
+                    Builtin::BlockDim => Dim::BlockSize,
+                    Builtin::GridDim => Dim::GridSize,
                 };
                 let axis = ["x", "y", "z"].iter().position(|a| a == axis)?;
                 Some(dim_atom(d, axis))

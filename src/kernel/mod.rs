@@ -1,0 +1,60 @@
+//! The kernel language's vocabulary as Rust items: what a `#[gpu_kernel]` or
+//! `#[gpu_device]` body may call, with its real signature, so `cargo doc` shows each one
+//! with its types and an editor completes it. `use warpspeed::prelude::*;` brings them in.
+//!
+//! Inside a kernel the macro translates each call into CUDA C (`thread_idx()` is
+//! `threadIdx`, `shfl_down_sync` is `__shfl_down_sync`) and, for the simulator, into a call
+//! on the simulated thread; these functions are the contract both follow. Called from
+//! ordinary host code they panic: there is no thread, block or warp there. The macro
+//! accepts each name bare (`thread_idx()`), through the prelude, or by path
+//! (`warpspeed::kernel::thread_idx()`, `kernel::sync_threads()`).
+//!
+//! | group | items |
+//! |---|---|
+//! | where am I | [`thread_idx`], [`block_idx`], [`block_dim`], [`grid_dim`], [`grid_1d`], [`grid_2d`], [`grid_3d`], [`grid_stride_1d`], [`lane_id`] |
+//! | barriers and fences | [`sync_threads`], [`sync_threads_count`], [`sync_threads_and`], [`sync_threads_or`], [`sync_warp`], [`thread_fence`], [`thread_fence_block`], [`thread_fence_system`] |
+//! | warp functions | [`active_mask`], [`ballot_sync`], [`all_sync`], [`any_sync`], [`shfl_sync`], [`shfl_up_sync`], [`shfl_down_sync`], [`shfl_xor_sync`], [`match_any_sync`] |
+//! | cooperative groups | [`this_thread_block`], [`tiled_partition`], [`this_grid`], [`ThreadBlock`], [`ThreadBlockTile`], [`GridGroup`] |
+//! | shared memory | [`SharedArray`], [`dynamic_shared`] |
+//!
+//! Atomics are Rust's own types: a kernel parameter `&[AtomicU32]` (or
+//! `SharedArray::<AtomicU32, N>`) and `a[i].fetch_add(1, Ordering::Relaxed)`, with
+//! `core::sync::atomic`'s integer atomics and warpspeed's [`AtomicF32`](crate::AtomicF32),
+//! [`AtomicF64`](crate::AtomicF64), [`AtomicF16`](crate::AtomicF16) and
+//! [`AtomicF16x2`](crate::AtomicF16x2). Printing is `gpu_print!`/`gpu_println!`; numeric
+//! methods (`x.rotate_left(3)`, `y.tanh()`) are Rust's, listed in docs/methods.md with
+//! their CUDA C and error bounds. docs/methods.md also lists these intrinsics; a test
+//! checks that both name the same functions with the same types.
+
+mod groups;
+mod index;
+mod shared;
+mod sync;
+mod warp;
+
+pub use crate::Dim3;
+pub use groups::{
+    this_grid, this_thread_block, tiled_partition, GridGroup, ThreadBlock, ThreadBlockTile,
+};
+pub use index::{
+    block_dim, block_idx, grid_1d, grid_2d, grid_3d, grid_dim, grid_stride_1d, lane_id, thread_idx,
+};
+pub use shared::{dynamic_shared, SharedArray};
+pub use sync::{
+    sync_threads, sync_threads_and, sync_threads_count, sync_threads_or, sync_warp, thread_fence,
+    thread_fence_block, thread_fence_system,
+};
+pub use warp::{
+    active_mask, all_sync, any_sync, ballot_sync, match_any_sync, shfl_down_sync, shfl_sync,
+    shfl_up_sync, shfl_xor_sync, WarpValue,
+};
+
+/// What every item here does on the host: a kernel's vocabulary has no meaning outside a
+/// kernel, so calling it from host code is a bug in the caller, said plainly.
+#[cold]
+#[track_caller]
+fn outside_kernel(name: &str) -> ! {
+    panic!(
+        "`{name}` is kernel code: it runs only inside a #[gpu_kernel] or #[gpu_device] body, which the macro translates for the GPU and the simulator"
+    )
+}
