@@ -7,6 +7,7 @@
 //! in the order they are queued; a synchronisation waits for all of them, and for the
 //! device's other streams (`stream.rs`).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, RwLock, RwLockReadGuard};
 
 use cudarc::driver::{sys::CUdevice_attribute as Attr, CudaContext, CudaStream};
@@ -40,6 +41,9 @@ pub(crate) struct CudaDevice {
     /// a launch that another host thread queues during the wait would be forgotten as if
     /// it had finished, and its bounds record read (and disarmed) while it runs.
     settling: RwLock<()>,
+    /// Whether a `Stream` of this device was created: synchronisations then wait for the
+    /// whole context.
+    pub(super) has_streams: AtomicBool,
 }
 
 impl CudaDevice {
@@ -84,11 +88,12 @@ impl CudaDevice {
             bounds: ArmedRecords::default(),
             faults,
             settling: RwLock::new(()),
+            has_streams: AtomicBool::new(false),
         })
     }
 
     /// Waits until everything queued on the device's stream and its other streams is done
-    /// (`cuCtxSynchronize`), and reports the first
+    /// (`cuCtxSynchronize` once a `Stream` exists), and reports the first
     /// asynchronous error among it: a fault (`KernelFault`, naming the launch), an error
     /// cudarc recorded along the way, or a written bounds record (`OutOfBounds`).
     pub(crate) fn synchronize(&self, what: &str) -> Result<()> {
@@ -100,10 +105,16 @@ impl CudaDevice {
         let what = format!(
             "{what} (the error may come from an earlier asynchronous kernel launch or copy)"
         );
-        // The whole context: the device's stream and every `Stream` created on it
-        // (`stream.rs`), so every unsynchronised launch and armed bounds record is settled.
-        self.faults
-            .check(self.stream.context().synchronize(), &what, None)?;
+        // Once a `Stream` was created (`stream.rs`), the whole context: the device's stream
+        // and every `Stream`, so every unsynchronised launch and armed bounds record is
+        // settled. Before, the device's stream alone, as a program without streams always
+        // waited.
+        let waited = if self.has_streams.load(Ordering::Acquire) {
+            self.stream.context().synchronize()
+        } else {
+            self.stream.synchronize()
+        };
+        self.faults.check(waited, &what, None)?;
         self.faults
             .check(self.stream.context().check_err(), &what, None)?;
         self.faults.synchronised();

@@ -15,6 +15,7 @@
 //! write-combined flag, so the host may read it quickly), viewed as elements by the
 //! caller.
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUevent_flags;
@@ -33,6 +34,9 @@ impl CudaDevice {
     /// A new stream of this device's context.
     pub(crate) fn create_stream(&self) -> Result<Arc<CudaStream>> {
         self.faults.alive()?;
+        // Set first: a synchronisation that starts once the stream exists must wait for
+        // it (a stream made by a failed call is never used).
+        self.has_streams.store(true, Ordering::Release);
         let created = self.stream.context().new_stream();
         self.faults.check(created, "creating a stream", None)
     }
