@@ -9,6 +9,10 @@
 //! - `block-shared`: the same, with the lattice copied into a shared-memory tile and back.
 //! - `tiled`: seed 003's tiled kernel for any lattice size: each 32x32 block loads its tile
 //!   plus a one-cell halo into a 34x34 shared tile, waits, and computes from shared memory.
+//! - `texture`: seed 003's texture kernel: the lattice is a wrap-around `Texture2D`
+//!   (`AddressMode::Wrap`), each thread fetches its eight neighbours through the texture
+//!   cache (no shared memory, no barrier) and writes the next generation into a second
+//!   texture's memory; the two textures swap (docs/textures.md).
 //!
 //! The initial lattice is random (a seeded xorshift, so runs are reproducible); after the
 //! last generation the result is compared cell for cell with the CPU Life (`cpu_step`), and
@@ -18,6 +22,8 @@
 //! ```text
 //! cargo run --release --example life                       # GPU if present, else simulator
 //! cargo run --release --example life -- --variant all      # every kernel, each checked
+//! cargo run --release --example life -- --variant all --size 500 --generations 1000
+//!                                          # seed 003's comparison: naive, tiled, texture
 //! WARPSPEED_BACKEND=sim cargo run --release --example life -- --size 64 --generations 50
 //! cargo run --release --example life -- --variant block --gif life.gif --png life.png
 //! cargo run --release --example life -- --print-cuda       # show the generated CUDA C
@@ -39,9 +45,11 @@ mod common;
 use common::{KernelVariant, VariantFlags, XorShift};
 #[path = "kernels/life.rs"]
 mod life_kernels;
-use life_kernels::{conway, conway_block, conway_block_shared, conway_tiled, cpu_run};
+use life_kernels::{
+    conway, conway_block, conway_block_shared, conway_texture, conway_tiled, cpu_run,
+};
 use warpspeed::__private::KernelDef;
-use warpspeed::{Backend, Device, DeviceBuffer, LaunchConfig};
+use warpspeed::{AddressMode, Backend, Device, DeviceBuffer, LaunchConfig, Texture2D};
 
 /// docs/benchmarks.md, reference figures (one H200, hand-written CUDA C): Life 16384^2, the seed's naive int32 kernel.
 const ANCHOR_NAIVE_MS: f64 = 1.716;
@@ -49,6 +57,10 @@ const ANCHOR_NAIVE_MS: f64 = 1.716;
 const ANCHOR_TILED_MS: f64 = 2.665;
 /// docs/benchmarks.md, reference figures: Life 32x32 in one block, 100k generations (seed 000).
 const ANCHOR_BLOCK_NS: f64 = 189.0;
+/// Seed 003 (MATLAB's MEX Life, 500^2, on its GPU): texture memory, ms per generation.
+const SEED_TEXTURE_MS: f64 = 0.025;
+/// Seed 003, the same GPU: the shared-memory kernel, ms per generation.
+const SEED_SHARED_MS: f64 = 0.055;
 /// GIF frames show at most this many cells across (the top-left corner of larger lattices).
 const GIF_MAX_CELLS: usize = 1024;
 
@@ -62,6 +74,8 @@ enum Variant {
     BlockShared,
     /// One launch per generation, each block's tile and halo in shared memory.
     Tiled,
+    /// One launch per generation, the lattice read through a wrap-around texture.
+    Texture,
     /// Every variant above, one after the other.
     All,
 }
@@ -73,6 +87,7 @@ impl Variant {
             Variant::Block => "block",
             Variant::BlockShared => "block-shared",
             Variant::Tiled => "tiled",
+            Variant::Texture => "texture",
             Variant::All => "all",
         }
     }
@@ -90,6 +105,7 @@ impl KernelVariant for Variant {
         Variant::Block,
         Variant::BlockShared,
         Variant::Tiled,
+        Variant::Texture,
     ];
 
     fn kernel(self) -> &'static KernelDef {
@@ -98,6 +114,7 @@ impl KernelVariant for Variant {
             Variant::Block => &conway_block::KERNEL,
             Variant::BlockShared => &conway_block_shared::KERNEL,
             Variant::Tiled => &conway_tiled::KERNEL,
+            Variant::Texture => &conway_texture::KERNEL,
             Variant::All => unreachable!("`all` is not a kernel"),
         }
     }
@@ -111,7 +128,7 @@ struct Args {
     /// Which kernel runs.
     #[arg(long, value_enum, default_value_t = Variant::Naive)]
     variant: Variant,
-    /// Side of the square lattice for `naive` and `tiled` (cells; any size, the grid is
+    /// Side of the square lattice for `naive`, `tiled` and `texture` (cells; any size, the grid is
     /// rounded up to 32x32 blocks). Default: 16384 on a GPU, 256 on the simulator. For
     /// `block`/`block-shared` run alone it replaces `--block-size`.
     #[arg(long)]
@@ -315,7 +332,10 @@ fn print_timing(dev: &Device, v: Variant, n: usize, generations: usize, elapsed:
             "reference (docs/benchmarks.md, H200, the seed's naive kernel in hand CUDA C, 16384^2): {ANCHOR_NAIVE_MS} ms/gen"
         ),
         Variant::Tiled => format!(
-            "reference (docs/benchmarks.md, H200, shared-memory tile in hand CUDA C, 16384^2): {ANCHOR_TILED_MS} ms/gen"
+            "reference (docs/benchmarks.md, H200, shared-memory tile in hand CUDA C, 16384^2): {ANCHOR_TILED_MS} ms/gen; seed 003 (500^2, its GPU): {SEED_SHARED_MS} ms/gen"
+        ),
+        Variant::Texture => format!(
+            "reference (seed 003, MATLAB MEX on its GPU, 500^2): texture {SEED_TEXTURE_MS} ms/gen, shared memory {SEED_SHARED_MS} ms/gen"
         ),
         _ => format!(
             "reference (docs/benchmarks.md, H200, seed 000's 32x32 block, 100k generations): {ANCHOR_BLOCK_NS} ns/gen"
@@ -355,6 +375,7 @@ fn step(
     match v {
         Variant::Naive => conway::launch(dev, cfg, out, cells, side_u32(n)),
         Variant::Tiled => conway_tiled::launch(dev, cfg, out, cells, n),
+        Variant::Texture => unreachable!("texture steps between textures (TexturePair)"),
         _ => unreachable!("{} runs in one block", v.name()),
     }
 }
@@ -364,7 +385,57 @@ fn grid_config(n: usize) -> LaunchConfig {
     LaunchConfig::new((blocks, blocks), (32, 32))
 }
 
-/// `naive` and `tiled`: one launch per generation, ping-pong between two buffers.
+/// `texture`: the lattice and its next generation as two wrap-around textures. A
+/// generation reads `cur` through the texture and writes `next`'s memory (rows
+/// `next.pitch()` apart), then the two swap: no copy between generations.
+struct TexturePair {
+    cur: Texture2D<i32>,
+    next: Texture2D<i32>,
+}
+
+impl TexturePair {
+    /// `initial` in `cur`; `next` poisoned (-1), so a cell no thread writes shows.
+    fn new(dev: &Device, initial: &[i32], n: usize) -> Result<Self, warpspeed::Error> {
+        Ok(TexturePair {
+            cur: Texture2D::upload(dev, initial, n, n, AddressMode::Wrap)?,
+            next: Texture2D::upload(dev, &vec![-1; n * n], n, n, AddressMode::Wrap)?,
+        })
+    }
+
+    fn step(&mut self, dev: &Device, cfg: LaunchConfig) -> Result<(), warpspeed::Error> {
+        let pitch = u32::try_from(self.next.pitch()).expect("a texture row fits a u32");
+        conway_texture::launch(dev, cfg, &mut self.next.memory_mut(), &self.cur, pitch)?;
+        std::mem::swap(&mut self.cur, &mut self.next);
+        Ok(())
+    }
+}
+
+/// `texture`: one launch per generation between two textures ([`TexturePair`]).
+fn run_texture(
+    dev: &Device,
+    initial: &[i32],
+    n: usize,
+    generations: usize,
+) -> Result<(Vec<i32>, Duration, LaunchConfig), warpspeed::Error> {
+    let cfg = grid_config(n);
+    if dev.backend() == Backend::Cuda {
+        // Warm-up: NVRTC compiles and loads the kernel here, outside the timing.
+        TexturePair::new(dev, initial, n)?.step(dev, cfg)?;
+        dev.synchronize()?;
+    }
+    let mut pair = TexturePair::new(dev, initial, n)?;
+    dev.synchronize()?;
+    let start = Instant::now();
+    for _ in 0..generations {
+        pair.step(dev, cfg)?;
+    }
+    dev.synchronize()?;
+    let elapsed = start.elapsed();
+    Ok((pair.cur.download()?, elapsed, cfg))
+}
+
+/// `naive` and `tiled`: one launch per generation, ping-pong between two buffers
+/// (`texture`: between two textures).
 fn run_ping_pong(
     dev: &Device,
     v: Variant,
@@ -372,6 +443,9 @@ fn run_ping_pong(
     n: usize,
     generations: usize,
 ) -> Result<(Vec<i32>, Duration, LaunchConfig), warpspeed::Error> {
+    if v == Variant::Texture {
+        return run_texture(dev, initial, n, generations);
+    }
     let poison = vec![-1i32; n * n]; // every cell must be written
     let mut a = dev.upload(initial)?;
     let mut b = dev.upload(&poison)?;
@@ -527,6 +601,14 @@ fn write_gif(
         for _ in 0..last {
             launch_in_one_block(dev, v, &mut cells, n, 1)?;
             cells.copy_to_host(&mut host)?;
+            write_frame(&host)?;
+        }
+    } else if v == Variant::Texture {
+        let cfg = grid_config(n);
+        let mut pair = TexturePair::new(dev, initial, n)?;
+        for _ in 0..last {
+            pair.step(dev, cfg)?;
+            host = pair.cur.download()?;
             write_frame(&host)?;
         }
     } else {

@@ -22,6 +22,7 @@ pub mod prelude {
     pub use crate::kernel::*;
     pub use crate::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
     pub use crate::{gpu_device, gpu_kernel};
+    pub use crate::{AddressMode, Texture2D};
     pub use crate::{Device, DeviceBuffer, DeviceView, DeviceViewMut, Error, LaunchConfig};
     pub use crate::{Event, PinnedBuffer, Stream};
 }

@@ -366,6 +366,17 @@ mod kernels {
             out[y * w + x] = pairs(v, m);
         }
     }
+
+    /// Textures: four C parameters each, `fetch` through the prelude's `ws_tex2d_fetch<T>`
+    /// (coordinates evaluated left to right), `width()`/`height()` the size parameters.
+    #[gpu_kernel]
+    pub fn textures(out: &mut [f32], img: &Texture2D<f32>, mask: Texture2D<u8>) {
+        let (x, y) = grid_2d();
+        if x < img.width() && y < img.height() {
+            let m = mask.fetch((x % mask.width()) as i32, (y % mask.height()) as i32);
+            out[y * img.width() + x] = img.fetch(x as i32 - 1, y as i32 + 1) * m as f32;
+        }
+    }
 }
 
 use kernels::*;
@@ -390,6 +401,7 @@ fn all() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
         ("warp_functions", &warp_functions::KERNEL),
         ("atomics", &atomics::KERNEL),
         ("declared_lengths", &declared_lengths::KERNEL),
+        ("textures", &textures::KERNEL),
     ]
 }
 

@@ -1,7 +1,9 @@
-//! Life, the four kernels of examples/kernels/life.rs: naive (one generation per launch,
+//! Life, the kernels of examples/kernels/life.rs: naive (one generation per launch,
 //! global memory; also without `#[len]` declarations, and the seed's own int32 kernel as a
-//! peer), tiled (shared-memory tile and halo), and the one-block kernels that run every
-//! generation of a 32x32 lattice in one launch (global memory, shared memory).
+//! peer), tiled (shared-memory tile and halo), texture (`life_texture.rs`), and the
+//! one-block kernels that run every generation of a 32x32 lattice in one launch (global
+//! memory, shared memory). Seed 003's comparison comes first: naive, tiled and texture at
+//! its 500^2.
 //!
 //! Each contestant steps its own lattice. After the first launch every lattice is compared
 //! with the CPU's; after the timed rounds (the same number of launches each) with each
@@ -29,19 +31,27 @@ pub fn kernels() -> Vec<Kernel> {
         ("unchecked", &unchecked::conway_block::KERNEL),
         ("checked", &checked::conway_block_shared::KERNEL),
         ("unchecked", &unchecked::conway_block_shared::KERNEL),
+        ("checked", &checked::conway_texture::KERNEL),
+        ("unchecked", &unchecked::conway_texture::KERNEL),
     ]
 }
 
 pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     let mut rows = Vec::new();
-    for &n in &b.sizes.life {
+    // Seed 003: 500^2, naive (global memory), tiled (shared memory), texture.
+    for &n in std::iter::once(&SEED_003_SIDE).chain(&b.sizes.life) {
         rows.extend(naive(b, n)?);
         rows.push(tiled(b, n)?);
+        rows.push(crate::life_texture::row(b, n, &lattice(n))?);
     }
     rows.push(in_one_block(b, false)?);
     rows.push(in_one_block(b, true)?);
     Ok(rows)
 }
+
+/// Seed 003's lattice side (MATLAB's MEX Life: 0.055 ms per generation with shared
+/// memory, 0.025 with texture memory, on its GPU).
+const SEED_003_SIDE: usize = 500;
 
 /// A random lattice of side `n`, a quarter alive.
 fn lattice(n: usize) -> Vec<i32> {

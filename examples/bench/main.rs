@@ -46,6 +46,7 @@ mod hand;
 mod histogram;
 mod launch;
 mod life;
+mod life_texture;
 mod matmul;
 mod peers;
 mod polyval;

@@ -2,6 +2,9 @@
 //! (each includes this file with `#[path = "kernels/life.rs"] mod life_kernels;`), and the
 //! CPU reference they are checked against.
 //!
+//! Seed 003's texture kernel (`conway_texture`) reads the lattice through a wrap-around
+//! `Texture2D`.
+//!
 //! Each kernel exists twice: [`checked`] (the default, bounds-checked; also re-exported
 //! here under the same names) and [`unchecked`] (`#[gpu_kernel(unchecked)]`, with
 //! `conway_unchecked` the old name of `unchecked::conway`), written once by
@@ -213,6 +216,34 @@ macro_rules! life_kernels {
                 out[y * n + x] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
             }
         }
+
+        /// Seed 003's texture kernel: the lattice is a wrap-around texture
+        /// (`AddressMode::Wrap`), so the neighbours of an edge cell are fetched at -1 and
+        /// n and the texture wraps them; the reads go through the texture cache, and no
+        /// thread copies anything into shared memory or waits for another. One generation
+        /// per launch: reads `cells`, writes `out`, the memory of a second texture of the
+        /// same size (`&mut next.memory_mut()`, rows `pitch` apart, `next.pitch()`);
+        /// launch with a grid that covers the lattice.
+        #[gpu_kernel($($opt)*)]
+        pub fn conway_texture(out: &mut [i32], cells: &Texture2D<i32>, pitch: u32) {
+            let x = block_idx().x * block_dim().x + thread_idx().x;
+            let y = block_idx().y * block_dim().y + thread_idx().y;
+            if x as usize >= cells.width() || y as usize >= cells.height() {
+                return;
+            }
+            // Texture coordinates are i32: -1 is a coordinate the texture wraps.
+            let (tx, ty) = (x as i32, y as i32);
+            let k = cells.fetch(tx - 1, ty - 1)
+                + cells.fetch(tx, ty - 1)
+                + cells.fetch(tx + 1, ty - 1)
+                + cells.fetch(tx - 1, ty)
+                + cells.fetch(tx + 1, ty)
+                + cells.fetch(tx - 1, ty + 1)
+                + cells.fetch(tx, ty + 1)
+                + cells.fetch(tx + 1, ty + 1);
+            let alive = cells.fetch(tx, ty) == 1;
+            out[(y * pitch + x) as usize] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
+        }
     };
 }
 
@@ -228,7 +259,7 @@ pub mod unchecked {
     life_kernels!(unchecked);
 }
 
-pub use checked::{conway, conway_block, conway_block_shared, conway_tiled, nbrs};
+pub use checked::{conway, conway_block, conway_block_shared, conway_texture, conway_tiled, nbrs};
 pub use unchecked::{conway as conway_unchecked, nbrs as nbrs_unchecked};
 
 /// `cpu_step` for rows `rows` only, written into `out` (those rows, row-major): the same

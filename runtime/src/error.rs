@@ -323,6 +323,16 @@ pub enum Error {
         /// The fault that lost it.
         first: String,
     },
+
+    /// A texture the device cannot make: a size of zero or above the device's limits, or
+    /// memory not aligned as textures need (docs/textures.md).
+    #[error("invalid texture ({what}): {reason}")]
+    InvalidTexture {
+        /// The operation.
+        what: String,
+        /// What is wrong, with the numbers.
+        reason: String,
+    },
 }
 
 /// One side of a [`Error::DataRace`].

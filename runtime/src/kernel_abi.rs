@@ -15,10 +15,11 @@ use std::sync::LazyLock;
 pub use crate::cuda::compile::KernelOptions;
 pub use crate::dim::Dim3;
 pub use crate::half_types::{f16, f16_from_f64, f16x2};
-pub use crate::scalar::{Arg, KernelScalar};
+pub use crate::scalar::{Arg, KernelScalar, TexArg};
 pub use crate::sim::{
     capture_sim_prints, format_g, sim_check_len, src_loc_by_id, AtomicArith, AtomicInt,
-    AtomicScalar, AtomicSlice, LenDecl, SimEntry, SimFuture, Slice, SliceMut, SrcLoc, ThreadCtx,
+    AtomicScalar, AtomicSlice, LenDecl, SimEntry, SimFuture, SimTexture, Slice, SliceMut, SrcLoc,
+    ThreadCtx,
 };
 pub use crate::vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4};
 
@@ -151,6 +152,11 @@ pub fn collect_source(root: &'static SourceItem) -> String {
 /// The C that every kernel starts with: typedefs and the helpers that give C Rust's
 /// semantics (wrapping arithmetic, masked shifts, saturating float-to-int casts).
 /// It includes no header: NVRTC as users get it has none. `prelude_num.cuh` holds the
-/// numeric methods' helpers (`ws_rotate_left<T>`, `ws_is_nan`, ...).
-pub const CUDA_PRELUDE: &str =
-    concat!(include_str!("prelude.cuh"), include_str!("prelude_num.cuh"));
+/// numeric methods' helpers (`ws_rotate_left<T>`, `ws_is_nan`, ...), `prelude_tex.cuh`
+/// the texture fetch (`ws_tex2d_fetch<T>`).
+pub const CUDA_PRELUDE: &str = concat!(
+    include_str!("prelude.cuh"),
+    include_str!("prelude_tex.cuh"),
+    // Last: it ends with the line that marks the end of the prelude.
+    include_str!("prelude_num.cuh")
+);

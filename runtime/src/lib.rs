@@ -9,11 +9,12 @@
 //! Layout (docs/runtime.md draws it): leaf modules at the bottom (`dim`, `config`,
 //! `validate`, `error`, `scalar`, the value types, `diagnostics`); the two backends,
 //! `cuda/` and `sim/`, side by side and importing only leaves; on top `Device`
-//! (`device.rs`), `DeviceBuffer` (`memory.rs`) and the launch path (`launch/`), the only
-//! code that matches on the backend, and the views of buffers (`view.rs`, [`DeviceView`],
-//! [`DeviceViewMut`]), which kernels take as buffers are taken. Streams, events and pinned
-//! host memory ([`Stream`], [`Event`] in `device.rs`, [`PinnedBuffer`] in `pinned.rs`): a
-//! kernel's `launch` takes a `&Device` or a `&Stream` ([`LaunchTarget`], `launch/`). docs/host-api.md has the host
+//! (`device.rs`), `DeviceBuffer` (`memory.rs`), the launch path (`launch/`) and
+//! [`Texture2D`] (`texture.rs`, docs/textures.md), the only code that matches on the
+//! backend, and the views of buffers (`view.rs`, [`DeviceView`], [`DeviceViewMut`]), which
+//! kernels take as buffers are taken. Streams, events and pinned host memory ([`Stream`],
+//! [`Event`] in `device.rs`, [`PinnedBuffer`] in `pinned.rs`): a kernel's `launch` takes a
+//! `&Device` or a `&Stream` ([`LaunchTarget`], `launch/`). docs/host-api.md has the host
 //! API's decisions: views, fill, copies, occupancy, cudarc interop, host threads, streams.
 //!
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
@@ -39,6 +40,8 @@ mod pinned;
 mod release_int;
 mod scalar;
 mod sim;
+mod texel;
+mod texture;
 mod validate;
 mod vector_types;
 mod view;
@@ -57,6 +60,8 @@ pub use memory::DeviceBuffer;
 pub use pinned::PinnedBuffer;
 pub use scalar::KernelScalar;
 pub use sim::SimOptions;
+pub use texel::{AddressMode, Texel, TexelFormat};
+pub use texture::Texture2D;
 pub use vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
 pub use view::{AsDeviceView, AsDeviceViewMut, DeviceView, DeviceViewMut};
 
@@ -74,6 +79,7 @@ const _: () = {
     send_sync::<Stream>();
     send_sync::<Event>();
     send_sync::<PinnedBuffer<f32>>();
+    send_sync::<Texture2D<u8>>();
 };
 
 /// Items generated code uses. Not a public API: it may change in any release.

@@ -14,6 +14,28 @@ pub enum Arg {
     Slice { addr: u64, len: u64 },
     /// A scalar: its bits in the low `size` bytes.
     Scalar { bits: u128, size: u8 },
+    /// A `Texture2D<T>` parameter (`texture.rs`).
+    Texture(TexArg),
+}
+
+/// One texture as a kernel argument. On a GPU the kernel receives four C parameters:
+/// `handle` (the `cudaTextureObject_t`), `width`, `height` and `mode`
+/// (`AddressMode::code`); the simulator reads the memory at `addr` itself, rows `pitch`
+/// elements apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TexArg {
+    /// The texture object (0 on the simulator).
+    pub handle: u64,
+    /// Width in texels (at least 1).
+    pub width: i32,
+    /// Height in texels (at least 1).
+    pub height: i32,
+    /// `AddressMode::code`.
+    pub mode: i32,
+    /// The address of texel (0, 0): a device pointer, or a simulated host address.
+    pub addr: u64,
+    /// Elements from one row to the next.
+    pub pitch: u64,
 }
 
 impl Arg {
@@ -21,7 +43,9 @@ impl Arg {
     pub fn scalar<T: KernelScalar>(&self) -> T {
         match *self {
             Arg::Scalar { bits, .. } => T::from_bits128(bits),
-            Arg::Slice { .. } => unreachable!("kernel ABI mismatch: slice where a scalar belongs"),
+            Arg::Slice { .. } | Arg::Texture(_) => {
+                unreachable!("kernel ABI mismatch: memory where a scalar belongs")
+            }
         }
     }
 }

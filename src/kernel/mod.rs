@@ -16,6 +16,7 @@
 //! | warp functions | [`active_mask`], [`ballot_sync`], [`all_sync`], [`any_sync`], [`shfl_sync`], [`shfl_up_sync`], [`shfl_down_sync`], [`shfl_xor_sync`], [`match_any_sync`] |
 //! | cooperative groups | [`this_thread_block`], [`tiled_partition`], [`this_grid`], [`ThreadBlock`], [`ThreadBlockTile`], [`GridGroup`] |
 //! | shared memory | [`SharedArray`], [`dynamic_shared`] |
+//! | textures | [`TextureFetch::fetch`] on a `&Texture2D<T>` parameter, and its `width()`, `height()` |
 //!
 //! Atomics are Rust's own types: a kernel parameter `&[AtomicU32]` (or
 //! `SharedArray::<AtomicU32, N>`) and `a[i].fetch_add(1, Ordering::Relaxed)`, with
@@ -30,6 +31,7 @@ mod groups;
 mod index;
 mod shared;
 mod sync;
+mod texture;
 mod warp;
 
 pub use crate::Dim3;
@@ -44,6 +46,7 @@ pub use sync::{
     sync_threads, sync_threads_and, sync_threads_count, sync_threads_or, sync_warp, thread_fence,
     thread_fence_block, thread_fence_system,
 };
+pub use texture::TextureFetch;
 pub use warp::{
     active_mask, all_sync, any_sync, ballot_sync, match_any_sync, shfl_down_sync, shfl_sync,
     shfl_up_sync, shfl_xor_sync, WarpValue,

@@ -131,3 +131,32 @@ extern "C" __global__ void __launch_bounds__(1024) life_tiled(int* __restrict__ 
         out[y * n + x] = (k == 3 || (alive && k == 2)) ? 1 : 0;
     }
 }
+
+// ---- texture (seed 003): the lattice read through a texture object -------------------
+// What a CUDA programmer writes with cudaTextureObject_t and tex2D<int>(tex, x + 0.5f,
+// y + 0.5f), spelled as the PTX tex2D stands for (no headers): point sampling,
+// unnormalised coordinates, so CUDA does not wrap them; the neighbours are wrapped by hand
+// instead. The next generation goes into the memory of a second texture, rows `pitch`
+// apart, as examples/kernels/life.rs's conway_texture does.
+
+__device__ __forceinline__ int tex_fetch_int(unsigned long long t, int x, int y) {
+    int r;
+    asm("{ .reg .s32 t1, t2, t3;\n\t"
+        "tex.2d.v4.s32.f32 {%0, t1, t2, t3}, [%1, {%2, %3}]; }"
+        : "=r"(r) : "l"(t), "f"((float)x + 0.5f), "f"((float)y + 0.5f));
+    return r;
+}
+
+extern "C" __global__ void life_texture(int* __restrict__ out, unsigned long long tex,
+                                        int w, int h, unsigned int pitch) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h) return;
+    int xm = x == 0 ? w - 1 : x - 1, xp = x + 1 == w ? 0 : x + 1;
+    int ym = y == 0 ? h - 1 : y - 1, yp = y + 1 == h ? 0 : y + 1;
+    int k = tex_fetch_int(tex, xm, ym) + tex_fetch_int(tex, x, ym) + tex_fetch_int(tex, xp, ym)
+          + tex_fetch_int(tex, xm, y)                               + tex_fetch_int(tex, xp, y)
+          + tex_fetch_int(tex, xm, yp) + tex_fetch_int(tex, x, yp) + tex_fetch_int(tex, xp, yp);
+    bool alive = tex_fetch_int(tex, x, y) == 1;
+    out[(unsigned int)y * pitch + (unsigned int)x] = (k == 3 || (alive && k == 2)) ? 1 : 0;
+}

@@ -171,6 +171,7 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
             ParamTy::Slice { mutable: false, .. } => ("slice", "arg_slice"),
             ParamTy::Slice { mutable: true, .. } => ("slice_mut", "arg_slice_mut"),
             ParamTy::Atomics(_) => ("slice_mut", "arg_atomic"),
+            ParamTy::Texture2D(_) => ("texture", "arg_texture"),
             // Kernels take no arrays by value (the parser refuses them).
             ParamTy::Array { .. } => ("scalar", "arg_scalar"),
         };
@@ -247,6 +248,7 @@ pub fn launch_param(p: &Param) -> TokenStream {
         ParamTy::Slice { mutable: true, .. } | ParamTy::Atomics(_) => {
             quote!(#n: &mut impl ::warpspeed::AsDeviceViewMut<Elem = #t>)
         }
+        ParamTy::Texture2D(_) => quote!(#n: &::warpspeed::Texture2D<#t>),
     }
 }
 
@@ -256,6 +258,7 @@ fn param_elem(p: ParamTy) -> Scalar {
         ParamTy::Scalar(s)
         | ParamTy::Slice { elem: s, .. }
         | ParamTy::Atomics(s)
+        | ParamTy::Texture2D(s)
         | ParamTy::Array { elem: s, .. } => s,
     }
 }
@@ -356,6 +359,10 @@ fn rust_ty(t: &Ty) -> TokenStream {
         Ty::Atomics(s) => {
             let id = scalar_ty(*s);
             quote!(::warpspeed::__private::AtomicSlice<#id>)
+        }
+        Ty::Texture2D(s) => {
+            let id = scalar_ty(*s);
+            quote!(::warpspeed::__private::SimTexture<#id>)
         }
         Ty::CasResult(s) => {
             let id = scalar_ty(*s);
@@ -609,6 +616,15 @@ impl RustWriter<'_> {
                     _ => name.clone(),
                 };
                 quote_spanned!(span=> { #(#orders)* #b.#name(#ctx, #i, #(#values,)* #at).await })
+            }
+            ExprKind::Method(recv, name, args)
+                if crate::ir::texture::tex_method(self.ty(recv), name)
+                    == Some(crate::ir::texture::TexMethod::Fetch) =>
+            {
+                let r = self.expr(recv);
+                let args = args.iter().map(|a| self.expr(a));
+                let (ctx, at) = (hyg("__ctx"), site(e));
+                quote_spanned!(span=> (#r).fetch(#ctx, #(#args,)* #at))
             }
             ExprKind::Method(recv, _, _) if self.types.cas_uses.contains_key(&e.id) => {
                 let r = self.expr(recv);

@@ -9,5 +9,6 @@ pub mod methods;
 #[cfg(test)]
 mod methods_doc;
 pub mod numeric_consts;
+pub mod texture;
 pub mod ty;
 pub mod typeck;

@@ -311,6 +311,8 @@ pub enum Ty {
     Slice(Scalar, bool),
     /// Atomics in memory: a `&[AtomicU32]` parameter or a `SharedArray::<AtomicU32, N>`.
     Atomics(Scalar),
+    /// A `Texture2D<T>` kernel parameter: only the receiver of `fetch`, `width`, `height`.
+    Texture2D(Scalar),
     /// A 2-D shared tile `SharedArray::<[T; W], H>`: indexing gives a row, a `Slice(T, true)`
     /// of width `W`.
     Rows(Scalar, Len),
@@ -359,6 +361,7 @@ impl fmt::Display for Ty {
             Ty::Slice(s, true) => write!(f, "&mut [{}]", s.rust_name()),
             Ty::Atomics(s) => write!(f, "&[{}]", s.atomic_name().unwrap_or("Atomic?")),
             Ty::Rows(s, w) => write!(f, "SharedArray<[{}; {w}], _>", s.rust_name()),
+            Ty::Texture2D(s) => write!(f, "Texture2D<{}>", s.rust_name()),
             Ty::Ordering => f.write_str("Ordering"),
             Ty::CasResult(s) => write!(f, "Result<{0}, {0}>", s.rust_name()),
             Ty::Group(crate::ir::groups::GroupKind::Block) => f.write_str("ThreadBlock"),

@@ -15,6 +15,7 @@ use proc_macro2::{Ident, Span};
 
 mod consts;
 mod matching;
+mod texture;
 use matching::PendingMatch;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -442,6 +443,13 @@ impl<'a> Typeck<'a> {
                 );
                 return;
             }
+            Ty::Texture2D(_) => {
+                self.cx.error_at(
+                    l.span,
+                    "textures cannot be bound to locals in kernels: use the parameter by name",
+                );
+                return;
+            }
             Ty::Unit => {
                 self.cx
                     .error_at(l.span, "this `let` binds `()`: kernels bind only values");
@@ -592,6 +600,10 @@ impl<'a> Typeck<'a> {
                     }
                     Ty::Array(elem, _) => *elem,
                     Ty::Never => Ty::Never,
+                    Ty::Texture2D(_) => {
+                        self.cx.error_at(e.range(), "a texture is read with `tex.fetch(x, y)`, not by index, and kernels never write it (compute new texels into a `&mut [T]`)");
+                        Ty::Never
+                    }
                     other => {
                         let msg = format!("cannot index a value of type `{}`: only slices and local arrays can be indexed", self.show(&other));
                         self.cx.error_at(base.range(), msg);
@@ -682,7 +694,8 @@ impl<'a> Typeck<'a> {
                         self.call_literals.insert(a.id);
                         continue;
                     }
-                    self.infer(a, None);
+                    let t = self.infer(a, None);
+                    self.texture_argument(a, &t);
                 }
                 let name = quote::ToTokens::to_token_stream(path)
                     .to_string()
@@ -1061,6 +1074,9 @@ impl<'a> Typeck<'a> {
         if let Ty::Group(kind) = recv_ty {
             return self.group_method(e, kind, name, args);
         }
+        if let Ty::Texture2D(elem) = recv_ty {
+            return self.texture_method(e, elem, name, args);
+        }
         if let Ty::CasResult(s) = recv_ty {
             return match CasUse::from_name(&name.to_string()) {
                 Some(u) if args.is_empty() => {
@@ -1100,7 +1116,9 @@ impl<'a> Typeck<'a> {
                 );
                 return Ty::Never;
             }
-            let msg = unknown_method(&method_name, &self.show(&rt), self.shallow(&rt).scalar());
+            let on = self.show(&rt);
+            let msg = texture::fetch_on_non_texture(&method_name, &on)
+                .unwrap_or_else(|| unknown_method(&method_name, &on, self.shallow(&rt).scalar()));
             self.cx.error_at(name.span(), msg);
             return Ty::Never;
         }

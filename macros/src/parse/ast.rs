@@ -88,6 +88,8 @@ pub enum ParamTy {
     },
     /// `&[AtomicU32]` and friends: memory updated with atomic methods.
     Atomics(Scalar),
+    /// `&Texture2D<T>` (or `Texture2D<T>`): read with `tex.fetch(x, y)` (kernels only).
+    Texture2D(Scalar),
     /// `[T; N]` or `[[T; M]; N]` by value (device functions only): `dims` is `[N, M]`, `M`
     /// 0 for one dimension.
     Array {
@@ -102,6 +104,7 @@ impl ParamTy {
             ParamTy::Scalar(s) => Ty::Scalar(s),
             ParamTy::Slice { elem, mutable } => Ty::Slice(elem, mutable),
             ParamTy::Atomics(elem) => Ty::Atomics(elem),
+            ParamTy::Texture2D(elem) => Ty::Texture2D(elem),
             ParamTy::Array { elem, dims: [n, 0] } => {
                 Ty::Array(Box::new(Ty::Scalar(elem)), Len::Lit(n))
             }

@@ -28,7 +28,10 @@ pub fn resolve(cx: &Ctxt, params: &mut [Param], attrs: &[Vec<syn::Attribute>]) {
                 );
                 continue;
             }
-            if matches!(p.ty, ParamTy::Scalar(_) | ParamTy::Array { .. }) {
+            if matches!(
+                p.ty,
+                ParamTy::Scalar(_) | ParamTy::Array { .. } | ParamTy::Texture2D(_)
+            ) {
                 cx.error_spanned_by(
                     attr,
                     format!(

@@ -8,6 +8,7 @@ mod len;
 mod matching;
 mod print;
 mod shared;
+mod texture;
 mod types;
 pub mod visit;
 
@@ -198,6 +199,13 @@ impl<'a> Parser<'a> {
                             self.cx.error_spanned_by(
                                 &pt.ty,
                                 "a kernel takes arrays as slices (`&[T]`, `&mut [T]`): arrays by value are parameters of #[gpu_device] functions",
+                            );
+                            error_params.push((name, var));
+                        }
+                        Some(ParamTy::Texture2D(_)) if kind == FnKind::Device => {
+                            self.cx.error_spanned_by(
+                                &pt.ty,
+                                "textures are kernel parameters: a #[gpu_device] function takes the texels it needs as values",
                             );
                             error_params.push((name, var));
                         }

@@ -91,8 +91,11 @@ pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
     }
 }
 
-/// A kernel or device-function parameter: a scalar, `&[T]` or `&mut [T]`.
+/// A kernel or device-function parameter: a scalar, `&[T]` or `&mut [T]`, a texture.
 pub fn parse_param_ty(cx: &Ctxt, ty: &syn::Type) -> Option<ParamTy> {
+    if let Some(tex) = crate::parse::texture::texture_param(cx, ty) {
+        return tex;
+    }
     match ty {
         syn::Type::Reference(r) => {
             if let Some(l) = &r.lifetime {

@@ -105,16 +105,7 @@ impl CudaDevice {
         let what = format!(
             "{what} (the error may come from an earlier asynchronous kernel launch or copy)"
         );
-        // Once a `Stream` was created (`stream.rs`), the whole context: the device's stream
-        // and every `Stream`, so every unsynchronised launch and armed bounds record is
-        // settled. Before, the device's stream alone, as a program without streams always
-        // waited.
-        let waited = if self.has_streams.load(Ordering::Acquire) {
-            self.stream.context().synchronize()
-        } else {
-            self.stream.synchronize()
-        };
-        self.faults.check(waited, &what, None)?;
+        self.faults.check(self.wait_all(), &what, None)?;
         self.faults
             .check(self.stream.context().check_err(), &what, None)?;
         self.faults.synchronised();
@@ -122,6 +113,18 @@ impl CudaDevice {
         self.faults
             .check(self.stream.context().bind_to_thread(), &what, None)?;
         self.bounds.check(&self.faults)
+    }
+
+    /// Waits for everything queued on the device: once a `Stream` was created
+    /// (`stream.rs`), the whole context (the device's stream and every `Stream`), so every
+    /// unsynchronised launch and armed bounds record is settled; before, the device's
+    /// stream alone, as a program without streams always waited.
+    pub(super) fn wait_all(&self) -> std::result::Result<(), cudarc::driver::DriverError> {
+        if self.has_streams.load(Ordering::Acquire) {
+            self.stream.context().synchronize()
+        } else {
+            self.stream.synchronize()
+        }
     }
 
     /// Held while a launch is queued and recorded: a synchronisation on another host

@@ -107,6 +107,13 @@ impl CudaDevice {
                     params.push(len as *const u64 as *mut c_void);
                 }
                 Arg::Scalar { bits, .. } => params.push(bits as *const u128 as *mut c_void),
+                // Four C parameters: the texture object, width, height, mode.
+                Arg::Texture(t) => {
+                    params.push(&t.handle as *const u64 as *mut c_void);
+                    params.push(&t.width as *const i32 as *mut c_void);
+                    params.push(&t.height as *const i32 as *mut c_void);
+                    params.push(&t.mode as *const i32 as *mut c_void);
+                }
             }
         }
         let (g, b) = (cfg.grid, cfg.block);

@@ -10,7 +10,8 @@
 //! - `launch.rs`: loading a kernel (disk cache or NVRTC, `compile/`), the parameter array,
 //!   shared-memory opt-in, occupancy, `cuLaunchKernel`;
 //! - `bounds.rs`: the device-side out-of-bounds records, read at synchronisation;
-//! - `stream.rs`: streams, events, pinned host memory and the copies on a stream.
+//! - `stream.rs`: streams, events, pinned host memory and the copies on a stream;
+//! - `texture.rs`: texture objects over pitch-linear memory (`cuTexObjectCreate`).
 //!
 //! This backend imports only the leaf modules (`error`, `config`, `dim`, `scalar`, the
 //! value types, `diagnostics`): never `sim/`, never the `Device` above it.
@@ -24,7 +25,9 @@ mod memory;
 mod module;
 mod result;
 mod stream;
+mod texture;
 
 pub(crate) use device::CudaDevice;
 pub(crate) use memory::{address, CudaBuffer};
 pub(crate) use module::CudaKernel;
+pub(crate) use texture::{PitchTexture, TextureLimits};

@@ -17,6 +17,8 @@ use crate::device::Device;
 use crate::device::Stream;
 use crate::scalar::{Arg, KernelScalar};
 use crate::sim::Access;
+use crate::texel::Texel;
+use crate::texture::Texture2D;
 use crate::view::{AsDeviceView, AsDeviceViewMut};
 
 /// The arguments of one launch, in the kernel's parameter order.
@@ -81,6 +83,17 @@ impl<'a> KernelArgs<'a> {
             bits: value.to_bits128(),
             size: std::mem::size_of::<T>() as u8,
         });
+        self
+    }
+
+    /// A texture parameter (`Texture2D<T>`): the texture stays borrowed for the launch,
+    /// so its memory can be neither written nor freed under it.
+    pub fn texture<T: Texel>(&mut self, tex: &'a Texture2D<T>) -> &mut Self {
+        self.accesses.extend(tex.access());
+        let (arg, guard, device) = tex.arg(self.stream);
+        self._guards.extend(guard);
+        self.devices.push((self.args.len(), device));
+        self.args.push(Arg::Texture(arg));
         self
     }
 

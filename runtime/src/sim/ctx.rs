@@ -113,7 +113,7 @@ impl<'a> ThreadCtx<'a> {
 
     // ---- arguments
 
-    fn arg(&self, i: usize) -> Arg {
+    pub(super) fn arg(&self, i: usize) -> Arg {
         match self.block.launch.args.get(i) {
             Some(arg) => *arg,
             None => panic!(
@@ -126,8 +126,8 @@ impl<'a> ThreadCtx<'a> {
     pub(super) fn arg_buffer(&self, i: usize) -> (u64, usize) {
         match self.arg(i) {
             Arg::Slice { addr, len } => (addr, len as usize),
-            Arg::Scalar { .. } => {
-                panic!("kernel ABI mismatch: argument {i} is a scalar where a slice belongs")
+            Arg::Scalar { .. } | Arg::Texture(_) => {
+                panic!("kernel ABI mismatch: argument {i} is not a slice")
             }
         }
     }
@@ -145,8 +145,8 @@ impl<'a> ThreadCtx<'a> {
     pub fn arg_scalar<T: KernelScalar>(&self, i: usize) -> T {
         match self.arg(i) {
             Arg::Scalar { bits, .. } => T::from_bits128(bits),
-            Arg::Slice { .. } => {
-                panic!("kernel ABI mismatch: argument {i} is a slice where a scalar belongs")
+            Arg::Slice { .. } | Arg::Texture(_) => {
+                panic!("kernel ABI mismatch: argument {i} is memory where a scalar belongs")
             }
         }
     }

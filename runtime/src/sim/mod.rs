@@ -68,6 +68,7 @@ mod print;
 mod shadow;
 mod shared;
 mod site;
+mod texture;
 mod track;
 mod warp;
 
@@ -82,6 +83,7 @@ pub(crate) use memory::HostAlloc;
 pub(crate) use order::{Access, EventClock, StreamId, DEVICE_QUEUE};
 pub use print::{capture_sim_prints, format_g};
 pub use site::{src_loc_by_id, SrcLoc};
+pub use texture::SimTexture;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

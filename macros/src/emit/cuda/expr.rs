@@ -181,6 +181,17 @@ impl<'a> FnWriter<'a> {
                 let (kind, m) = self.types.groups[&e.id];
                 self.group_c(kind, m, args)
             }
+            ExprKind::Method(recv, name, args)
+                if crate::ir::texture::tex_method(self.ty(recv), name).is_some() =>
+            {
+                let (Some(m), Ty::Texture2D(elem)) = (
+                    crate::ir::texture::tex_method(self.ty(recv), name),
+                    self.ty(recv),
+                ) else {
+                    return "0".into();
+                };
+                self.texture_c(m, recv, *elem, args)
+            }
             ExprKind::Method(recv, _, args) if self.types.atomics.contains_key(&e.id) => {
                 self.atomic_c(self.types.atomics[&e.id], recv, args)
             }

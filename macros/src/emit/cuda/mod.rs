@@ -16,6 +16,7 @@ mod namer;
 mod print;
 mod proof;
 mod stmt;
+mod texture;
 
 use crate::ir::ty::{Len, Scalar, Ty};
 use crate::ir::typeck::Types;
@@ -63,11 +64,14 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
                     params.push(format!("const {}", c_decl(&ty, &format!("(&{name})"))));
                 }
             }
+            ParamTy::Texture2D(_) => params.extend(w.texture_params(p.var, &name)),
             ParamTy::Slice { .. } | ParamTy::Atomics(_) => {
                 let (elem, mutable) = match p.ty {
                     ParamTy::Slice { elem, mutable } => (elem, mutable),
                     ParamTy::Atomics(elem) => (elem, true),
-                    ParamTy::Scalar(_) | ParamTy::Array { .. } => unreachable!(),
+                    ParamTy::Scalar(_) | ParamTy::Array { .. } | ParamTy::Texture2D(_) => {
+                        unreachable!()
+                    }
                 };
                 let len = w.namer.fresh(&format!("{name}_len"));
                 let cnst = if mutable { "" } else { "const " };
@@ -198,6 +202,8 @@ pub(crate) struct FnWriter<'a> {
     namer: Namer,
     var_names: HashMap<VarId, String>,
     slice_len: HashMap<VarId, String>,
+    /// The width, height and mode parameters of each texture parameter.
+    tex_names: HashMap<VarId, texture::TexNames>,
     /// Shared arrays' lengths (rows of a 2-D tile), for the prover.
     shared_len: HashMap<VarId, proof::Poly>,
     /// Variables that are shared memory (static arrays and `dynamic_shared`), whose checked
@@ -220,6 +226,7 @@ impl<'a> FnWriter<'a> {
             namer: Namer::default(),
             var_names: HashMap::new(),
             slice_len: HashMap::new(),
+            tex_names: HashMap::new(),
             shared_len: HashMap::new(),
             shared_vars: HashSet::new(),
             facts: proof::Facts::default(),
