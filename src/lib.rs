@@ -15,10 +15,11 @@ pub use warpspeed_runtime::*;
 
 /// `use warpspeed::prelude::*;` brings the macros, the host API ([`Device`],
 /// [`DeviceBuffer`] and its views [`DeviceView`]/[`DeviceViewMut`], [`LaunchConfig`],
-/// [`Error`]), the kernel language's vocabulary ([`kernel`]: `thread_idx`,
-/// `sync_threads`, `SharedArray`, ...), the bounds of generic kernels ([`Float`], [`Int`],
-/// [`Scalar`]) and the vector types kernels name in their signatures (`&[f32x4]`) with
-/// their [`Vector`] trait into scope. It leaves out [`Result`], which would shadow the
+/// [`Error`], [`Stream`], [`Event`], [`PinnedBuffer`]), the kernel language's vocabulary
+/// ([`kernel`]: `thread_idx`, `sync_threads`, `SharedArray`, ...), the bounds of generic
+/// kernels ([`Float`], [`Int`], [`Scalar`]) and the vector types kernels name in their
+/// signatures (`&[f32x4]`) with their [`Vector`] trait into scope. It leaves out
+/// [`Result`], which would shadow the
 /// standard one.
 pub mod prelude {
     pub use crate::kernel::*;
@@ -27,6 +28,7 @@ pub mod prelude {
     pub use crate::{AddressMode, Texture2D};
     pub use crate::{Device, DeviceBuffer, DeviceView, DeviceViewMut, Error, LaunchConfig};
     pub use crate::{Float, Int, Scalar};
+    pub use crate::{Event, PinnedBuffer, Stream};
 }
 
 #[doc(hidden)]

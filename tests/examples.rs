@@ -51,6 +51,7 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ("bench", &["--quick"]),
     ("bench_raw_start", &[]),
     ("cudarc_interop", &["--len", "20001"]),
+    ("streams", &["--len", "20001", "--streams", "3"]),
 ];
 
 /// target/<profile>/examples/, next to this test's own target/<profile>/deps/.

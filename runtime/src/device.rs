@@ -2,18 +2,22 @@
 //! handle.
 //!
 //! One of the three places that match on the backend (with `memory.rs` and `launch/`):
-//! [`Device`] holds either backend's state and hands each call to it. [`Device::new`]
+//! [`Device`] holds either backend's state and hands each call to it; so do the
+//! device's [`Stream`]s and their [`Event`]s, defined here too (a `Stream` holds its
+//! `Device`, and `Device::create_stream` makes one: one file, so no two files import each
+//! other). [`Device::new`]
 //! reads `WARPSPEED_BACKEND` (`cuda`, `sim`, or unset for "GPU 0 when there is one, else
 //! the simulator"). Opening the GPU never panics (`cuda/device.rs`).
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use cudarc::driver::{CudaContext, CudaStream};
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 
 use crate::config::DeviceLimits;
 use crate::cuda::CudaDevice;
 use crate::error::{Error, Result};
-use crate::sim::{SimDevice, SimOptions};
+use crate::sim::{EventClock, SimDevice, SimOptions, StreamId, DEVICE_QUEUE};
 
 /// Which machine runs a [`Device`]'s kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,6 +48,63 @@ pub struct Device {
 pub(crate) enum Inner {
     Cuda(CudaDevice),
     Simulator(SimDevice),
+}
+
+/// A queue of work on a device: kernels launched and copies queued on one stream run in
+/// order, and concurrently with the device's other streams. Created by
+/// [`Device::create_stream`]; cheap to clone (the clones are the same stream).
+///
+/// Launch on it through a kernel's `launch`, which takes a `&Stream` as it takes a
+/// `&Device` (`scale::launch(&s, cfg, &mut buf, 2.0)?`); copy with
+/// [`Stream::upload`]/[`Stream::download`] (from and to [`PinnedBuffer`](crate::PinnedBuffer)s) and
+/// [`Stream::copy`]; order it after another stream with [`Stream::wait`] on an
+/// [`Event`] that stream recorded.
+///
+/// ```
+/// # fn main() -> Result<(), warpspeed_runtime::Error> {
+/// use warpspeed_runtime::Device;
+/// let dev = Device::simulator();
+/// let (s, t) = (dev.create_stream()?, dev.create_stream()?);
+/// let mut buf = dev.zeros::<f32>(4)?;
+/// let mut pinned = dev.alloc_pinned::<f32>(4)?;
+/// pinned.as_mut_slice()?.copy_from_slice(&[1.0, 2.0, 3.0, 4.0]);
+/// s.upload(&pinned, &mut buf)?;
+/// let uploaded = s.record()?;
+/// t.wait(&uploaded)?; // without it, t's download would be refused on the simulator
+/// let mut back = dev.alloc_pinned::<f32>(4)?;
+/// t.download(&buf, &mut back)?;
+/// assert_eq!(back.as_slice()?, &[1.0, 2.0, 3.0, 4.0]); // waits for the download
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Stream {
+    pub(crate) device: Device,
+    pub(crate) inner: StreamInner,
+}
+
+/// A stream on its device's backend (the variants are named as `Backend`'s).
+#[derive(Clone)]
+pub(crate) enum StreamInner {
+    Cuda(Arc<CudaStream>),
+    /// Its number among the simulated device's streams (from 1).
+    Simulator(StreamId),
+}
+
+/// A point in a stream's work, recorded by [`Stream::record`]: another stream may wait for
+/// it ([`Stream::wait`]), the host may wait for it ([`Event::synchronize`]), and two of
+/// them measure the time between ([`Event::elapsed_since`]).
+pub struct Event {
+    pub(crate) device: Device,
+    pub(crate) inner: EventInner,
+}
+
+/// An event on its device's backend.
+pub(crate) enum EventInner {
+    /// A CUDA event with timing.
+    Cuda(CudaEvent),
+    /// The simulator runs work when it is queued: the host's time then, and the stream's
+    /// order at the record (`sim/order.rs`).
+    Simulator { at: Instant, clock: EventClock },
 }
 
 impl Device {
@@ -127,13 +188,47 @@ impl Device {
         }
     }
 
-    /// Waits until every launch and copy queued on this device is done, and reports the
-    /// first asynchronous error among them.
+    /// Waits until every launch and copy queued on this device, on its own queue and on
+    /// its [`Stream`]s, is done, and reports the first asynchronous error among them.
     pub fn synchronize(&self) -> Result<()> {
         match &*self.inner {
             Inner::Cuda(cuda) => cuda.synchronize("synchronizing the device"),
-            Inner::Simulator(_) => Ok(()),
+            Inner::Simulator(sim) => {
+                sim.order.barrier();
+                Ok(())
+            }
         }
+    }
+
+    /// A new [`Stream`] of this device: work queued on it runs in order, and
+    /// concurrently with the device's other streams (on a GPU, a non-blocking CUDA stream).
+    pub fn create_stream(&self) -> Result<Stream> {
+        let inner = match &*self.inner {
+            Inner::Cuda(cuda) => StreamInner::Cuda(cuda.create_stream()?),
+            Inner::Simulator(sim) => StreamInner::Simulator(sim.order.new_stream()),
+        };
+        Ok(Stream {
+            device: self.clone(),
+            inner,
+        })
+    }
+
+    /// `Err(DeviceMismatch)` (naming `what`) unless `other` is this device (its handle, or
+    /// a clone of it) or a `Device` of the same CUDA context: the devices whose events
+    /// and streams may be used together.
+    fn check_same(&self, other: &Device, what: &str) -> Result<()> {
+        let same = match (&*self.inner, &*other.inner) {
+            (Inner::Cuda(a), Inner::Cuda(b)) => a.same_context(b.stream.context()),
+            _ => Arc::ptr_eq(&self.inner, &other.inner),
+        };
+        if same {
+            return Ok(());
+        }
+        Err(Error::DeviceMismatch {
+            what: what.into(),
+            buffer_device: other.describe(),
+            device: self.describe(),
+        })
     }
 
     /// The cudarc stream this device orders its work on; `None` on the simulator.
@@ -168,6 +263,121 @@ impl Device {
     }
 }
 
+impl Stream {
+    /// The device whose work this stream queues.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
+    /// Waits until everything queued on this stream is done, and reports a fault among it
+    /// (`KernelFault`). Out-of-bounds records of kernels on streams are read at the next
+    /// [`Device::synchronize`] or download (docs/host-api.md).
+    pub fn synchronize(&self) -> Result<()> {
+        match (&self.inner, &*self.device.inner) {
+            (StreamInner::Cuda(stream), Inner::Cuda(cuda)) => cuda.synchronize_stream(stream),
+            (StreamInner::Simulator(id), Inner::Simulator(sim)) => {
+                sim.order.host_waits(&sim.order.record(*id));
+                Ok(())
+            }
+            _ => unreachable!("a stream is its device's backend"),
+        }
+    }
+
+    /// An [`Event`] recorded now: it completes when everything queued on this stream so far
+    /// is done.
+    pub fn record(&self) -> Result<Event> {
+        let inner = match (&self.inner, &*self.device.inner) {
+            (StreamInner::Cuda(stream), Inner::Cuda(cuda)) => {
+                EventInner::Cuda(cuda.record(stream)?)
+            }
+            (StreamInner::Simulator(id), Inner::Simulator(sim)) => EventInner::Simulator {
+                at: Instant::now(),
+                clock: sim.order.record(*id),
+            },
+            _ => unreachable!("a stream is its device's backend"),
+        };
+        Ok(Event {
+            device: self.device.clone(),
+            inner,
+        })
+    }
+
+    /// Makes the work queued on this stream from now on wait until `event` completes
+    /// (`cuStreamWaitEvent`); the host does not wait. [`Error::DeviceMismatch`] when the
+    /// event belongs to another device.
+    pub fn wait(&self, event: &Event) -> Result<()> {
+        self.device
+            .check_same(&event.device, "a stream waiting for an event")?;
+        match (&self.inner, &event.inner, &*self.device.inner) {
+            (StreamInner::Cuda(stream), EventInner::Cuda(ev), Inner::Cuda(cuda)) => {
+                cuda.wait(stream, ev)
+            }
+            (
+                StreamInner::Simulator(id),
+                EventInner::Simulator { clock, .. },
+                Inner::Simulator(sim),
+            ) => {
+                sim.order.wait(*id, clock);
+                Ok(())
+            }
+            _ => unreachable!("checked by check_same"),
+        }
+    }
+
+    /// The cudarc stream; `None` on the simulator.
+    pub fn cuda_stream(&self) -> Option<&Arc<CudaStream>> {
+        match &self.inner {
+            StreamInner::Cuda(stream) => Some(stream),
+            StreamInner::Simulator(_) => None,
+        }
+    }
+
+    /// The stream's number among its device's, for the simulator's order checks.
+    pub(crate) fn sim_id(&self) -> StreamId {
+        match &self.inner {
+            StreamInner::Simulator(id) => *id,
+            StreamInner::Cuda(_) => DEVICE_QUEUE,
+        }
+    }
+}
+
+impl Event {
+    /// Waits until the work recorded before this event is done, and reports a fault among
+    /// it.
+    pub fn synchronize(&self) -> Result<()> {
+        match (&self.inner, &*self.device.inner) {
+            (EventInner::Cuda(ev), Inner::Cuda(cuda)) => cuda.synchronize_event(ev),
+            (EventInner::Simulator { clock, .. }, Inner::Simulator(sim)) => {
+                sim.order.host_waits(clock);
+                Ok(())
+            }
+            _ => unreachable!("an event is its device's backend"),
+        }
+    }
+
+    /// The time from `start` to this event, once both are done (it waits for them): on a
+    /// GPU the device's clock between the two records (`cuEventElapsedTime`, about half a
+    /// microsecond of resolution), on the simulator, which runs work when it is queued, the
+    /// host's time between the two records. [`Error::DeviceMismatch`] when `start` belongs
+    /// to another device.
+    pub fn elapsed_since(&self, start: &Event) -> Result<Duration> {
+        self.device
+            .check_same(&start.device, "measuring the time between two events")?;
+        match (&start.inner, &self.inner, &*self.device.inner) {
+            (EventInner::Cuda(a), EventInner::Cuda(b), Inner::Cuda(cuda)) => {
+                let ms = cuda.elapsed_ms(a, b)?;
+                Ok(Duration::from_secs_f64(f64::from(ms.max(0.0)) / 1e3))
+            }
+            (
+                EventInner::Simulator { at: a, .. },
+                EventInner::Simulator { at: b, .. },
+                Inner::Simulator(_),
+            ) => Ok(b.saturating_duration_since(*a)),
+            _ => unreachable!("checked by check_same"),
+        }
+    }
+}
+
 impl From<Inner> for Device {
     fn from(inner: Inner) -> Device {
         Device {
@@ -183,6 +393,18 @@ impl std::fmt::Debug for Device {
             .field("name", &self.name())
             .field("compute_capability", &self.compute_capability())
             .finish()
+    }
+}
+
+impl std::fmt::Debug for Stream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Stream on {}", self.device.describe())
+    }
+}
+
+impl std::fmt::Debug for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Event on {}", self.device.describe())
     }
 }
 

@@ -250,6 +250,35 @@ pub enum Error {
         thread: Dim3,
     },
 
+    /// Two operations on different streams touch the same device or pinned memory, at
+    /// least one writing, and nothing orders them: no event the second stream waited for
+    /// and no synchronisation between them. Reported by the simulator, which runs each
+    /// operation when it is queued; on a GPU the two could run at the same time.
+    #[error(
+        "stream order: {later} on stream {later_stream} {} memory that {earlier} on stream \
+         {earlier_stream} {}, with no event wait or synchronisation between them: on a GPU the \
+         two may run at the same time. Record an event on stream {earlier_stream} after the \
+         first (`Stream::record`) and make stream {later_stream} wait for it \
+         (`Stream::wait`), or synchronise in between",
+        if *later_writes { "writes" } else { "reads" },
+        if *earlier_writes { "wrote" } else { "read" }
+    )]
+    UnorderedStreams {
+        /// The earlier operation (a kernel with its configuration, or a copy).
+        earlier: String,
+        /// The stream it was queued on (streams are numbered from 1 per device, in the
+        /// order they were created).
+        earlier_stream: u64,
+        /// Whether the earlier operation wrote the memory (else it read it).
+        earlier_writes: bool,
+        /// The later operation, which was refused (it did not run).
+        later: String,
+        /// The stream it was queued on.
+        later_stream: u64,
+        /// Whether the later operation writes the memory.
+        later_writes: bool,
+    },
+
     /// A kernel faulted on the GPU (an illegal address in `unchecked` code, a trap): CUDA's
     /// context is lost, and this device cannot be used again in this process.
     #[error(

@@ -12,8 +12,10 @@
 //! (`device.rs`), `DeviceBuffer` (`memory.rs`), the launch path (`launch/`) and
 //! [`Texture2D`] (`texture.rs`, docs/textures.md), the only code that matches on the
 //! backend, and the views of buffers (`view.rs`, [`DeviceView`], [`DeviceViewMut`]), which
-//! kernels take as buffers are taken. docs/host-api.md has the
-//! host API's decisions: views, fill, copies, occupancy, cudarc interop, host threads.
+//! kernels take as buffers are taken. Streams, events and pinned host memory ([`Stream`],
+//! [`Event`] in `device.rs`, [`PinnedBuffer`] in `pinned.rs`): a kernel's `launch` takes a
+//! `&Device` or a `&Stream` ([`LaunchTarget`], `launch/`). docs/host-api.md has the host
+//! API's decisions: views, fill, copies, occupancy, cudarc interop, host threads, streams.
 //!
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
 //! disables the disk cache, whose directory is `WARPSPEED_CACHE_DIR` (else
@@ -37,6 +39,7 @@ mod half_types;
 mod kernel_abi;
 mod launch;
 mod memory;
+mod pinned;
 mod release_int;
 mod scalar;
 mod sim;
@@ -48,7 +51,7 @@ mod view;
 
 pub use config::{DeviceLimits, LaunchConfig};
 pub use cuda::compile;
-pub use device::{Backend, Device};
+pub use device::{Backend, Device, Event, Stream};
 pub use dim::Dim3;
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
 pub use generic::{Float, Int, Scalar};
@@ -57,7 +60,9 @@ pub use gpu_struct::GpuStruct;
 pub use half;
 pub use half_types::{f16, f16_from_f64, f16x2};
 pub use kernel_abi::{KernelDef, KernelOptions};
+pub use launch::LaunchTarget;
 pub use memory::DeviceBuffer;
+pub use pinned::PinnedBuffer;
 pub use scalar::KernelScalar;
 pub use sim::SimOptions;
 pub use texel::{AddressMode, Texel, TexelFormat};
@@ -76,6 +81,9 @@ const _: () = {
     send_sync::<DeviceView<'static, u8>>();
     send_sync::<DeviceViewMut<'static, f64>>();
     send_sync::<Error>();
+    send_sync::<Stream>();
+    send_sync::<Event>();
+    send_sync::<PinnedBuffer<f32>>();
     send_sync::<Texture2D<u8>>();
 };
 

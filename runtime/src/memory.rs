@@ -4,19 +4,23 @@
 //! each operation here picks the backend and hands the work to it. The host's reads and
 //! writes work on an element range (`read_at`, `write_at`, `fill_range`, `copy_in`,
 //! `arg_at`), which `view.rs` gives for a whole buffer or a view. Buffers also move to
-//! and from cudarc's `CudaSlice` without copying (docs/host-api.md). On a GPU the buffer is
+//! and from cudarc's `CudaSlice` without copying (docs/host-api.md). Pinned host memory
+//! ([`PinnedBuffer`], `stream.rs`) and the copies a `Stream` queues (`upload_on`,
+//! `download_on`, `copy_in_on`) are here too. On a GPU the buffer is
 //! a `cuda::CudaBuffer` (bytes, `cuda/memory.rs`); on the simulator a `sim::HostAlloc`
 //! (`sim/memory.rs`). A buffer's storage always belongs to its device's backend.
 
 use std::ops::Range;
 
-use cudarc::driver::{CudaSlice, DeviceRepr, SyncOnDrop};
+use cudarc::driver::{CudaSlice, DeviceRepr, PinnedHostSlice, SyncOnDrop};
 
 use crate::cuda::{self, CudaBuffer};
-use crate::device::{Device, Inner};
+use crate::device::{Device, Inner, Stream, StreamInner};
 use crate::error::{Error, Result};
 use crate::scalar::KernelScalar;
-use crate::sim::HostAlloc;
+use crate::sim::{Access, HostAlloc};
+
+use crate::pinned::{PinnedBuffer, PinnedStorage};
 use crate::vector_types::{whole_vectors, Vector};
 
 /// An array of `T` in a device's memory.
@@ -73,7 +77,8 @@ impl Device {
             (Inner::Cuda(cuda), Storage::Cuda(bytes)) => {
                 Storage::Cuda(cuda.copy(bytes, byte_range::<T>(range.clone()))?)
             }
-            (Inner::Simulator(_), Storage::Simulator(host)) => {
+            (Inner::Simulator(sim), Storage::Simulator(host)) => {
+                sim.order.barrier();
                 Storage::Simulator(HostAlloc::from_slice(&host.as_slice()[range.clone()]))
             }
             _ => unreachable!("checked by check_shares"),
@@ -90,7 +95,11 @@ impl Device {
     }
 
     /// `Err(DeviceMismatch)` unless this device may use `buf`'s memory.
-    fn check_shares<T: KernelScalar>(&self, buf: &DeviceBuffer<T>, what: &str) -> Result<()> {
+    pub(crate) fn check_shares<T: KernelScalar>(
+        &self,
+        buf: &DeviceBuffer<T>,
+        what: &str,
+    ) -> Result<()> {
         if self.shares_memory_with(&buf.device) {
             return Ok(());
         }
@@ -136,7 +145,8 @@ impl<T: KernelScalar> DeviceBuffer<T> {
             (Storage::Cuda(src), Inner::Cuda(cuda)) => {
                 cuda.download(src, at * std::mem::size_of::<T>(), dst)
             }
-            (Storage::Simulator(src), Inner::Simulator(_)) => {
+            (Storage::Simulator(src), Inner::Simulator(sim)) => {
+                sim.order.barrier();
                 dst.copy_from_slice(&src.as_slice()[at..at + dst.len()]);
                 Ok(())
             }
@@ -151,7 +161,8 @@ impl<T: KernelScalar> DeviceBuffer<T> {
             (Storage::Cuda(dst), Inner::Cuda(cuda)) => {
                 cuda.upload_into(src, dst, at * std::mem::size_of::<T>())
             }
-            (Storage::Simulator(dst), Inner::Simulator(_)) => {
+            (Storage::Simulator(dst), Inner::Simulator(sim)) => {
+                sim.order.barrier();
                 dst.as_mut_slice()[at..at + src.len()].copy_from_slice(src);
                 Ok(())
             }
@@ -177,7 +188,8 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                     value.to_bits128(),
                 )
             }
-            (Storage::Simulator(dst), Inner::Simulator(_)) => {
+            (Storage::Simulator(dst), Inner::Simulator(sim)) => {
+                sim.order.barrier();
                 dst.as_mut_slice()[range].fill(value);
                 Ok(())
             }
@@ -198,9 +210,10 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         match (&mut self.storage, &buf.storage, &*self.device.inner) {
             (Storage::Cuda(dst), Storage::Cuda(src), Inner::Cuda(cuda)) => {
                 let at = at * std::mem::size_of::<T>();
-                cuda.copy_into(src, byte_range::<T>(range), dst, at)
+                cuda.copy_into(None, src, byte_range::<T>(range), dst, at)
             }
-            (Storage::Simulator(dst), Storage::Simulator(src), Inner::Simulator(_)) => {
+            (Storage::Simulator(dst), Storage::Simulator(src), Inner::Simulator(sim)) => {
+                sim.order.barrier();
                 // Two buffers: `self` is borrowed mutably, `src` shared.
                 let len = range.len();
                 dst.as_mut_slice()[at..at + len].copy_from_slice(&src.as_slice()[range]);
@@ -210,15 +223,20 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         }
     }
 
-    /// The elements from `at` on as a kernel argument: their address (device pointer or
-    /// simulated host address), on a GPU cudarc's record that orders other streams after
-    /// the launch (kept until the launch is queued; it covers the whole allocation), and
-    /// the buffer's device.
-    pub(crate) fn arg_at(&self, at: usize) -> (u64, Option<SyncOnDrop<'_>>, &Device) {
+    /// The elements from `at` on as an argument of a kernel launched on `stream` (the
+    /// device's own queue when `None`): their address (device pointer or simulated host
+    /// address), on a GPU cudarc's record that orders other streams after the launch (kept
+    /// until the launch is queued; it covers the whole allocation), and the buffer's
+    /// device.
+    pub(crate) fn arg_at<'a>(
+        &'a self,
+        at: usize,
+        stream: Option<&'a Stream>,
+    ) -> (u64, Option<SyncOnDrop<'a>>, &'a Device) {
         let offset = (at * std::mem::size_of::<T>()) as u64;
         let (addr, guard) = match (&self.storage, &*self.device.inner) {
             (Storage::Cuda(bytes), Inner::Cuda(cuda)) => {
-                let (addr, guard) = cuda.arg(bytes);
+                let (addr, guard) = cuda.arg(bytes, stream.and_then(Stream::cuda_stream));
                 (addr, Some(guard))
             }
             (Storage::Simulator(host), Inner::Simulator(_)) => (host.addr(), None),
@@ -228,7 +246,11 @@ impl<T: KernelScalar> DeviceBuffer<T> {
     }
 
     /// [`DeviceBuffer::arg_at`] for a kernel that writes the elements.
-    pub(crate) fn arg_at_mut(&mut self, at: usize) -> (u64, Option<SyncOnDrop<'_>>, &Device) {
+    pub(crate) fn arg_at_mut<'a>(
+        &'a mut self,
+        at: usize,
+        stream: Option<&'a Stream>,
+    ) -> (u64, Option<SyncOnDrop<'a>>, &'a Device) {
         let offset = (at * std::mem::size_of::<T>()) as u64;
         let DeviceBuffer {
             device, storage, ..
@@ -236,13 +258,156 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         let device: &Device = device;
         let (addr, guard) = match (storage, &*device.inner) {
             (Storage::Cuda(bytes), Inner::Cuda(cuda)) => {
-                let (addr, guard) = cuda.arg_mut(bytes);
+                let (addr, guard) = cuda.arg_mut(bytes, stream.and_then(Stream::cuda_stream));
                 (addr, Some(guard))
             }
             (Storage::Simulator(host), Inner::Simulator(_)) => (host.addr(), None),
             _ => unreachable!("a buffer's storage is its device's backend"),
         };
         (addr + offset, guard, device)
+    }
+
+    /// The memory of the elements `range` as the simulator's stream-order checks see it
+    /// (`sim/order.rs`); `None` on a GPU, where cudarc's events order streams.
+    pub(crate) fn access(&self, range: Range<usize>, write: bool) -> Option<Access> {
+        match &self.storage {
+            Storage::Simulator(host) => Some(elements(host, range, write)),
+            Storage::Cuda(_) => None,
+        }
+    }
+
+    /// Queues on `stream` a copy of all of `src` (pinned) to the elements from `at` on;
+    /// they have been checked to fit. `op` names it for the simulator's order checks.
+    pub(crate) fn upload_on(
+        &mut self,
+        stream: &Stream,
+        src: &PinnedBuffer<T>,
+        at: usize,
+    ) -> Result<()> {
+        debug_assert!(at + src.len <= self.len);
+        stream.device.check_shares(self, "Stream::upload")?;
+        check_pinned(stream, src, "Stream::upload")?;
+        let size = std::mem::size_of::<T>();
+        match (
+            &mut self.storage,
+            &src.storage,
+            &stream.inner,
+            &*self.device.inner,
+        ) {
+            _ if src.len == 0 => Ok(()),
+            (
+                Storage::Cuda(dst),
+                PinnedStorage::Cuda(pinned),
+                StreamInner::Cuda(s),
+                Inner::Cuda(cuda),
+            ) => cuda.upload_pinned(s, pinned, dst, at * size),
+            (
+                Storage::Simulator(dst),
+                PinnedStorage::Simulator(pinned),
+                StreamInner::Simulator(id),
+                Inner::Simulator(sim),
+            ) => {
+                let accesses = [whole(pinned, false), elements(dst, at..at + src.len, true)];
+                sim.order.enqueue(
+                    *id,
+                    || "Stream::upload from pinned memory".into(),
+                    &accesses,
+                )?;
+                dst.as_mut_slice()[at..at + src.len].copy_from_slice(pinned.as_slice());
+                Ok(())
+            }
+            _ => unreachable!("checked by check_shares and check_pinned"),
+        }
+    }
+
+    /// Queues on `stream` a copy of the elements from `at` on into all of `dst` (pinned);
+    /// they have been checked to fit.
+    pub(crate) fn download_on(
+        &self,
+        stream: &Stream,
+        at: usize,
+        dst: &mut PinnedBuffer<T>,
+    ) -> Result<()> {
+        debug_assert!(at + dst.len <= self.len);
+        stream.device.check_shares(self, "Stream::download")?;
+        check_pinned(stream, dst, "Stream::download")?;
+        let size = std::mem::size_of::<T>();
+        let n = dst.len;
+        match (
+            &self.storage,
+            &mut dst.storage,
+            &stream.inner,
+            &*self.device.inner,
+        ) {
+            _ if n == 0 => Ok(()),
+            (
+                Storage::Cuda(src),
+                PinnedStorage::Cuda(pinned),
+                StreamInner::Cuda(s),
+                Inner::Cuda(cuda),
+            ) => cuda.download_pinned(s, src, at * size, pinned),
+            (
+                Storage::Simulator(src),
+                PinnedStorage::Simulator(pinned),
+                StreamInner::Simulator(id),
+                Inner::Simulator(sim),
+            ) => {
+                let accesses = [elements(src, at..at + n, false), whole(pinned, true)];
+                sim.order.enqueue(
+                    *id,
+                    || "Stream::download into pinned memory".into(),
+                    &accesses,
+                )?;
+                pinned
+                    .as_mut_slice()
+                    .copy_from_slice(&src.as_slice()[at..at + n]);
+                Ok(())
+            }
+            _ => unreachable!("checked by check_shares and check_pinned"),
+        }
+    }
+
+    /// Queues on `stream` a copy of the elements `range` of `buf` to the elements from
+    /// `at` on (device to device); they have been checked to fit.
+    pub(crate) fn copy_in_on(
+        &mut self,
+        stream: &Stream,
+        at: usize,
+        buf: &DeviceBuffer<T>,
+        range: Range<usize>,
+    ) -> Result<()> {
+        debug_assert!(at + range.len() <= self.len);
+        stream.device.check_shares(self, "Stream::copy")?;
+        stream.device.check_shares(buf, "Stream::copy")?;
+        let len = range.len();
+        match (
+            &mut self.storage,
+            &buf.storage,
+            &stream.inner,
+            &*self.device.inner,
+        ) {
+            _ if len == 0 => Ok(()),
+            (Storage::Cuda(dst), Storage::Cuda(src), StreamInner::Cuda(s), Inner::Cuda(cuda)) => {
+                let at = at * std::mem::size_of::<T>();
+                cuda.copy_into(Some(s), src, byte_range::<T>(range), dst, at)
+            }
+            (
+                Storage::Simulator(dst),
+                Storage::Simulator(src),
+                StreamInner::Simulator(id),
+                Inner::Simulator(sim),
+            ) => {
+                let accesses = [
+                    elements(src, range.clone(), false),
+                    elements(dst, at..at + len, true),
+                ];
+                sim.order
+                    .enqueue(*id, || "Stream::copy between buffers".into(), &accesses)?;
+                dst.as_mut_slice()[at..at + len].copy_from_slice(&src.as_slice()[range]);
+                Ok(())
+            }
+            _ => unreachable!("checked by check_shares"),
+        }
     }
 
     /// The underlying cudarc allocation (bytes) of a GPU buffer; `None` on the simulator.
@@ -361,6 +526,116 @@ impl<L: KernelScalar> DeviceBuffer<L> {
             device,
             len,
             storage,
+        }
+    }
+}
+
+/// The elements `range` of a simulated allocation, as the simulator's order checks see
+/// them.
+fn elements<T>(host: &HostAlloc<T>, range: Range<usize>, write: bool) -> Access {
+    Access {
+        alloc: host.id(),
+        bytes: byte_range::<T>(range),
+        write,
+    }
+}
+
+/// All of a pinned allocation, as the simulator's order checks see it.
+fn whole<T>(pinned: &HostAlloc<T>, write: bool) -> Access {
+    Access {
+        alloc: pinned.id(),
+        bytes: 0..pinned.bytes(),
+        write,
+    }
+}
+
+/// `Err(DeviceMismatch)` unless `stream` may copy from and to `pinned`.
+fn check_pinned<T: KernelScalar>(
+    stream: &Stream,
+    pinned: &PinnedBuffer<T>,
+    what: &str,
+) -> Result<()> {
+    if stream.device.shares_memory_with(&pinned.device) {
+        return Ok(());
+    }
+    Err(Error::DeviceMismatch {
+        what: format!("{what} (the pinned buffer)"),
+        buffer_device: pinned.device.describe(),
+        device: stream.device.describe(),
+    })
+}
+
+/// Pinned host memory (`stream.rs` has the type and docs/host-api.md the rules).
+impl Device {
+    /// `len` zeroed elements of page-locked host memory, which this device's streams copy
+    /// from and to asynchronously (on a GPU `cuMemHostAlloc`; on the simulator host memory).
+    pub fn alloc_pinned<T: KernelScalar>(&self, len: usize) -> Result<PinnedBuffer<T>> {
+        let storage = match &*self.inner {
+            Inner::Cuda(cuda) => {
+                PinnedStorage::Cuda(cuda.alloc_pinned(len * std::mem::size_of::<T>())?)
+            }
+            Inner::Simulator(_) => PinnedStorage::Simulator(HostAlloc::zeroed(len)),
+        };
+        Ok(PinnedBuffer {
+            device: self.clone(),
+            len,
+            storage,
+        })
+    }
+
+    /// Page-locked host memory holding a copy of `data` ([`Device::alloc_pinned`], then
+    /// the copy).
+    pub fn pinned_from<T: KernelScalar>(&self, data: &[T]) -> Result<PinnedBuffer<T>> {
+        let mut pinned = self.alloc_pinned(data.len())?;
+        pinned.as_mut_slice()?.copy_from_slice(data);
+        Ok(pinned)
+    }
+}
+
+impl<T: KernelScalar> PinnedBuffer<T> {
+    /// The elements, once no queued copy writes them: waits for the stream copies that use
+    /// this memory (the in-flight rule, docs/host-api.md), and reports a fault among
+    /// them.
+    pub fn as_slice(&self) -> Result<&[T]> {
+        let ptr = self.settled()?;
+        // SAFETY: `ptr` holds `len` elements of `T`, each valid (`settled`); no copy
+        // writes them now (waited for), and none can start while `&self` is borrowed.
+        Ok(unsafe { std::slice::from_raw_parts(ptr, self.len) })
+    }
+
+    /// The elements, writable, once no queued copy uses them (as [`PinnedBuffer::as_slice`],
+    /// also waiting for the copies that read them).
+    pub fn as_mut_slice(&mut self) -> Result<&mut [T]> {
+        let ptr = self.settled()?;
+        // SAFETY: as in `as_slice`, and `&mut self` excludes every other access from the
+        // host and every new copy while the slice lives.
+        Ok(unsafe { std::slice::from_raw_parts_mut(ptr, self.len) })
+    }
+
+    /// The first element, once every copy queued on the memory is done.
+    fn settled(&self) -> Result<*mut T> {
+        match (&self.storage, &*self.device.inner) {
+            // `bytes` holds `len` elements of `T` (`len * size_of::<T>()` bytes,
+            // page-aligned), each valid: zeroed when allocated (zero bits are a valid value
+            // of every kernel scalar), then written whole by the host or by copies of
+            // device memory, which holds whole `T`s.
+            (PinnedStorage::Cuda(bytes), Inner::Cuda(cuda)) => {
+                Ok(cuda.pinned_bytes(bytes)?.cast_mut().cast::<T>())
+            }
+            (PinnedStorage::Simulator(host), Inner::Simulator(sim)) => {
+                sim.order.host_waits_for(host.id());
+                Ok(host.as_ptr())
+            }
+            _ => unreachable!("pinned memory is its device's backend"),
+        }
+    }
+
+    /// The cudarc pinned allocation (bytes) on a GPU; `None` on the simulator. An empty
+    /// buffer holds one unused byte.
+    pub fn cuda_pinned(&self) -> Option<&PinnedHostSlice<u8>> {
+        match &self.storage {
+            PinnedStorage::Cuda(bytes) => Some(bytes),
+            PinnedStorage::Simulator(_) => None,
         }
     }
 }

@@ -16,10 +16,11 @@
 use cudarc::driver::SyncOnDrop;
 
 use crate::cuda::{PitchTexture, TextureLimits};
-use crate::device::{Device, Inner};
+use crate::device::{Device, Inner, Stream};
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
 use crate::scalar::TexArg;
+use crate::sim::Access;
 use crate::texel::{AddressMode, Texel};
 use crate::view::{AsDeviceView, DeviceView, DeviceViewMut};
 
@@ -94,7 +95,7 @@ impl<T: Texel> Texture2D<T> {
             Inner::Simulator(_) => 0,
         };
         let memory = dev.zeros::<T>(pitch * height + slack)?;
-        let addr = memory.arg_at(0).0;
+        let addr = memory.arg_at(0, None).0;
         let align = limits.base_alignment as u64;
         let offset = if slack == 0 {
             0
@@ -243,13 +244,17 @@ impl<T: Texel> Texture2D<T> {
     /// the next texels; `None` on the simulator. Valid while the texture lives; the caller
     /// keeps kernels from writing it while a launch reads the texture.
     pub fn cuda_device_ptr(&self) -> Option<u64> {
-        (self.handle != 0).then(|| self.memory.arg_at(self.offset).0)
+        (self.handle != 0).then(|| self.memory.arg_at(self.offset, None).0)
     }
 
-    /// The texture as a kernel argument, on a GPU with cudarc's record that orders other
-    /// streams after the launch, and its device.
-    pub(crate) fn arg(&self) -> (TexArg, Option<SyncOnDrop<'_>>, &Device) {
-        let (addr, guard, device) = self.memory.arg_at(self.offset);
+    /// The texture as an argument of a launch on `stream` (the device's own queue when
+    /// `None`), on a GPU with cudarc's record that orders other streams after the launch,
+    /// and its device.
+    pub(crate) fn arg<'a>(
+        &'a self,
+        stream: Option<&'a Stream>,
+    ) -> (TexArg, Option<SyncOnDrop<'a>>, &'a Device) {
+        let (addr, guard, device) = self.memory.arg_at(self.offset, stream);
         let arg = TexArg {
             handle: self.handle,
             width: self.width as i32,
@@ -259,6 +264,14 @@ impl<T: Texel> Texture2D<T> {
             pitch: self.pitch as u64,
         };
         (arg, guard, device)
+    }
+}
+
+impl<T: Texel> Texture2D<T> {
+    /// The texture's memory for the simulator's stream-order checks (read).
+    pub(crate) fn access(&self) -> Option<Access> {
+        let range = self.offset..self.offset + self.pitch * self.height;
+        self.memory.access(range, false)
     }
 }
 

@@ -1,7 +1,8 @@
 //! Views of device memory: [`DeviceView`] (`&[T]`) and [`DeviceViewMut`] (`&mut [T]`), a
 //! range of a [`DeviceBuffer`] that borrows it, as cudarc's `CudaView`/`CudaViewMut`
 //! borrow a `CudaSlice`; and the host operations every one of them offers (download,
-//! upload, fill, device-to-device copy), once for buffers and views alike.
+//! upload, fill, device-to-device copy), once for buffers and views alike; and the copies
+//! a `Stream` queues on them (`Stream::upload`, `download`, `copy`).
 //!
 //! A kernel's `&[T]` parameter takes anything that is [`AsDeviceView`] (a buffer, a view,
 //! a mutable view), its `&mut [T]` parameter anything that is [`AsDeviceViewMut`] (a
@@ -22,9 +23,12 @@ use std::ops::{Bound, Range, RangeBounds};
 use cudarc::driver::SyncOnDrop;
 
 use crate::device::Device;
+use crate::device::Stream;
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
+use crate::pinned::PinnedBuffer;
 use crate::scalar::KernelScalar;
+use crate::sim::Access;
 
 /// `&[T]` in a device's memory: elements `offset .. offset + len` of a [`DeviceBuffer`],
 /// borrowed. Made by [`DeviceBuffer::slice`]; cheap to copy. Pass `&view` to a kernel's
@@ -285,9 +289,17 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
         self.offset..self.offset + self.len
     }
 
-    /// The view as a kernel argument ([`DeviceBuffer::arg_at`]).
-    pub(crate) fn arg(self) -> (u64, Option<SyncOnDrop<'a>>, &'a Device) {
-        self.buf.arg_at(self.offset)
+    /// The view as an argument of a launch on `stream` ([`DeviceBuffer::arg_at`]).
+    pub(crate) fn arg(
+        self,
+        stream: Option<&'a Stream>,
+    ) -> (u64, Option<SyncOnDrop<'a>>, &'a Device) {
+        self.buf.arg_at(self.offset, stream)
+    }
+
+    /// The view's memory for the simulator's stream-order checks ([`DeviceBuffer::access`]).
+    pub(crate) fn access(&self) -> Option<Access> {
+        self.buf.access(self.range(), false)
     }
 
     fn sub(&self, r: Range<usize>) -> DeviceView<'a, T> {
@@ -325,9 +337,17 @@ impl<'a, T: KernelScalar> DeviceViewMut<'a, T> {
         self.as_device_view()
     }
 
-    /// The view as a kernel argument ([`DeviceBuffer::arg_at_mut`]).
-    pub(crate) fn into_arg(self) -> (u64, Option<SyncOnDrop<'a>>, &'a Device) {
-        self.buf.arg_at_mut(self.offset)
+    /// The view as an argument of a launch on `stream` ([`DeviceBuffer::arg_at_mut`]).
+    pub(crate) fn into_arg(
+        self,
+        stream: Option<&'a Stream>,
+    ) -> (u64, Option<SyncOnDrop<'a>>, &'a Device) {
+        self.buf.arg_at_mut(self.offset, stream)
+    }
+
+    /// The view's memory for the simulator's stream-order checks, written.
+    pub(crate) fn access(&self) -> Option<Access> {
+        self.buf.access(self.offset..self.offset + self.len, true)
     }
 
     /// `r` of this view (relative to it), consuming it.
@@ -437,6 +457,49 @@ impl Device {
     ) -> Result<DeviceBuffer<T>> {
         let src = src.as_device_view();
         self.copy_range(src.buf, src.range())
+    }
+}
+
+/// The copies a [`Stream`] queues: asynchronous, in the stream's order. They borrow their
+/// arguments only for the call; the in-flight rule (docs/host-api.md) keeps the host from
+/// reusing the memory before they are done.
+impl Stream {
+    /// Queues a copy of `src` (pinned host memory) into `dst` (a buffer or a view of the
+    /// same length: [`Error::LengthMismatch`] otherwise), host to device. Returns once it
+    /// is queued.
+    pub fn upload<T: KernelScalar>(
+        &self,
+        src: &PinnedBuffer<T>,
+        dst: &mut impl AsDeviceViewMut<Elem = T>,
+    ) -> Result<()> {
+        let dst = dst.as_device_view_mut();
+        same_len("Stream::upload", dst.len, src.len())?;
+        dst.buf.upload_on(self, src, dst.offset)
+    }
+
+    /// Queues a copy of `src` (a buffer or a view) into `dst` (pinned host memory of the
+    /// same length: [`Error::LengthMismatch`] otherwise), device to host. Returns once it
+    /// is queued; [`PinnedBuffer::as_slice`] waits for it.
+    pub fn download<T: KernelScalar>(
+        &self,
+        src: &impl AsDeviceView<Elem = T>,
+        dst: &mut PinnedBuffer<T>,
+    ) -> Result<()> {
+        let src = src.as_device_view();
+        same_len("Stream::download", dst.len(), src.len)?;
+        src.buf.download_on(self, src.offset, dst)
+    }
+
+    /// Queues a copy of `src` into `dst` (buffers or views of the same length, on this
+    /// stream's device), device to device.
+    pub fn copy<T: KernelScalar>(
+        &self,
+        src: &impl AsDeviceView<Elem = T>,
+        dst: &mut impl AsDeviceViewMut<Elem = T>,
+    ) -> Result<()> {
+        let (src, dst) = (src.as_device_view(), dst.as_device_view_mut());
+        same_len("Stream::copy", dst.len, src.len)?;
+        dst.buf.copy_in_on(self, dst.offset, src.buf, src.range())
     }
 }
 

@@ -252,7 +252,7 @@ fn launch_parts(
         "Launches `{rust_name}` so that every block of the grid is resident at once (CUDA's cooperative launch), as `this_grid().sync()` needs; an error if the grid is larger than the device holds at once."
     );
     let doc = format!(
-        "Launches `{rust_name}` on `{dev}` with the grid and blocks of `{cfg}`. Returns once the launch is queued; errors of the run itself surface at the next synchronisation (`download`, `Device::synchronize`)."
+        "Launches `{rust_name}` on `{dev}` (a `&Device`, or a `&Stream` to queue it on that stream) with the grid and blocks of `{cfg}`. Returns once the launch is queued; errors of the run itself surface at the next synchronisation (`download`, `Device::synchronize`, `Stream::synchronize`)."
     );
     // `launch` and `launch_cooperative`: the same arguments, a different runtime entry.
     let launchers = [("launch", doc), ("launch_cooperative", coop_doc)].map(|(name, doc)| {
@@ -260,12 +260,12 @@ fn launch_parts(
         quote! {
             #[doc = #doc]
             pub fn #name #decl (
-                #dev: &::warpspeed::Device,
+                #dev: &impl ::warpspeed::LaunchTarget,
                 #cfg: ::warpspeed::LaunchConfig,
                 #(#params),*
             ) -> ::core::result::Result<(), ::warpspeed::Error> {
                 #(#checks)*
-                let mut #args = ::warpspeed::__private::KernelArgs::new();
+                let mut #args = ::warpspeed::__private::KernelArgs::on(#dev);
                 #(#pushes)*
                 ::warpspeed::__private::#name(#dev, #kernel, #cfg, #args)
             }

@@ -4,8 +4,10 @@
 //! Host threads: a `CudaDevice` is shared by every clone of its `Device`, on any thread
 //! (cudarc's context, stream and functions are `Send + Sync`, and each driver call binds
 //! the context to the calling thread). Launches from several threads go on the one stream
-//! in the order they are queued; a synchronisation waits for all of them.
+//! in the order they are queued; a synchronisation waits for all of them, and for the
+//! device's other streams (`stream.rs`).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock, PoisonError, RwLock, RwLockReadGuard};
 
 use cudarc::driver::{sys::CUdevice_attribute as Attr, CudaContext, CudaStream};
@@ -21,8 +23,8 @@ use crate::error::{panic_message, Error, Result};
 /// driver once, and the state of the context (kernels loaded, bounds records armed,
 /// unsynchronised launches and faults).
 ///
-/// With streams, `stream` becomes one of several and the rest is shared by them: loaded
-/// kernels and faults belong to the context, not to one stream.
+/// `Stream`s of the device (`stream.rs`) share the rest: loaded kernels, bounds records
+/// and faults belong to the context, not to one stream.
 pub(crate) struct CudaDevice {
     pub(crate) stream: Arc<CudaStream>,
     pub(crate) name: String,
@@ -39,6 +41,9 @@ pub(crate) struct CudaDevice {
     /// a launch that another host thread queues during the wait would be forgotten as if
     /// it had finished, and its bounds record read (and disarmed) while it runs.
     settling: RwLock<()>,
+    /// Whether a `Stream` of this device was created: synchronisations then wait for the
+    /// whole context.
+    pub(super) has_streams: AtomicBool,
 }
 
 impl CudaDevice {
@@ -83,10 +88,12 @@ impl CudaDevice {
             bounds: ArmedRecords::default(),
             faults,
             settling: RwLock::new(()),
+            has_streams: AtomicBool::new(false),
         })
     }
 
-    /// Waits until everything queued on the stream is done, and reports the first
+    /// Waits until everything queued on the device's stream and its other streams is done
+    /// (`cuCtxSynchronize` once a `Stream` exists), and reports the first
     /// asynchronous error among it: a fault (`KernelFault`, naming the launch), an error
     /// cudarc recorded along the way, or a written bounds record (`OutOfBounds`).
     pub(crate) fn synchronize(&self, what: &str) -> Result<()> {
@@ -98,7 +105,7 @@ impl CudaDevice {
         let what = format!(
             "{what} (the error may come from an earlier asynchronous kernel launch or copy)"
         );
-        self.faults.check(self.stream.synchronize(), &what, None)?;
+        self.faults.check(self.wait_all(), &what, None)?;
         self.faults
             .check(self.stream.context().check_err(), &what, None)?;
         self.faults.synchronised();
@@ -106,6 +113,18 @@ impl CudaDevice {
         self.faults
             .check(self.stream.context().bind_to_thread(), &what, None)?;
         self.bounds.check(&self.faults)
+    }
+
+    /// Waits for everything queued on the device: once a `Stream` was created
+    /// (`stream.rs`), the whole context (the device's stream and every `Stream`), so every
+    /// unsynchronised launch and armed bounds record is settled; before, the device's
+    /// stream alone, as a program without streams always waited.
+    pub(super) fn wait_all(&self) -> std::result::Result<(), cudarc::driver::DriverError> {
+        if self.has_streams.load(Ordering::Acquire) {
+            self.stream.context().synchronize()
+        } else {
+            self.stream.synchronize()
+        }
     }
 
     /// Held while a launch is queued and recorded: a synchronisation on another host

@@ -1,6 +1,6 @@
 //! A launch on the GPU: the kernel's function (from `module.rs`'s cache, else loaded
 //! here), its dynamic shared memory opt-in, the co-resident check of a cooperative launch,
-//! the parameter array, and `cuLaunchKernel` / `cuLaunchCooperativeKernel` on the device's stream. The launch is
+//! the parameter array, and `cuLaunchKernel` / `cuLaunchCooperativeKernel` on the device's stream or a `Stream`. The launch is
 //! asynchronous: it is recorded as unsynchronised (`result.rs`), and its bounds record is
 //! armed (`bounds.rs`), both settled at the next synchronisation. Also the block size of
 //! highest occupancy, for `LaunchConfig::for_occupancy`.
@@ -9,7 +9,7 @@ use std::ffi::c_void;
 use std::sync::{Arc, PoisonError};
 
 use cudarc::driver::sys::{CUfunction, CUfunction_attribute as FuncAttr, CUstream};
-use cudarc::driver::DriverError;
+use cudarc::driver::{CudaStream, DriverError};
 use cudarc::nvrtc::Ptx;
 
 use super::compile::{compile_cached, DiskCache};
@@ -62,11 +62,14 @@ impl CudaDevice {
         })
     }
 
-    /// Launches `kernel` with `cfg` and the packed `args` (device pointers that the caller
-    /// keeps borrowed until this returns), cooperatively when `cooperative`. The
+    /// Launches `kernel` on `stream` (the device's, or one of its `Stream`s) with `cfg` and
+    /// the packed `args` (device pointers that the caller keeps borrowed, and cudarc's
+    /// records ordering them on `stream`, until this returns), cooperatively when
+    /// `cooperative`. The
     /// configuration was validated against the device's limits by the caller.
     pub(crate) fn launch(
         &self,
+        stream: &CudaStream,
         kernel: CudaKernel,
         cfg: LaunchConfig,
         args: &[Arg],
@@ -143,7 +146,7 @@ impl CudaDevice {
                 (g.x, g.y, g.z),
                 (b.x, b.y, b.z),
                 cfg.shared_mem_bytes,
-                self.stream.cu_stream(),
+                stream.cu_stream(),
                 &mut params,
             )
         };

@@ -9,8 +9,9 @@
 use std::any::TypeId;
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
-use cudarc::driver::{sys, CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, SyncOnDrop};
+use cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, SyncOnDrop};
 
 use super::device::CudaDevice;
 use crate::error::Result;
@@ -53,10 +54,11 @@ impl CudaDevice {
             .check(copied, "copying a buffer on the device", None)
     }
 
-    /// Copies the bytes `from` of `src` to `dst` from byte `at` on (device to device, on
-    /// the device's stream).
+    /// Copies the bytes `from` of `src` to `dst` from byte `at` on (device to device), on
+    /// `stream` (a `Stream`'s) or else the device's stream.
     pub(crate) fn copy_into(
         &self,
+        stream: Option<&Arc<CudaStream>>,
         src: &CudaBuffer,
         from: Range<usize>,
         dst: &mut CudaBuffer,
@@ -67,11 +69,12 @@ impl CudaDevice {
             return Ok(());
         }
         let len = from.len();
-        let copied = self
-            .stream
-            .memcpy_dtod(&src.slice(from), &mut dst.slice_mut(at..at + len));
-        self.faults
-            .check(copied, "copying between buffers on the device", None)
+        let (on, what) = match stream {
+            Some(stream) => (stream, "queuing a copy between buffers on a stream"),
+            None => (&self.stream, "copying between buffers on the device"),
+        };
+        let copied = on.memcpy_dtod(&src.slice(from), &mut dst.slice_mut(at..at + len));
+        self.faults.check(copied, what, None)
     }
 
     /// Sets `count` elements of `size` bytes (1, 2, 4, 8 or 16) from byte `at` of `dst` to
@@ -207,15 +210,26 @@ impl CudaDevice {
         unsafe { self.stream.upgrade_device_ptr::<T>(ptr, len) }
     }
 
-    /// The device address of `buf` for a kernel argument, and cudarc's record that keeps
-    /// other streams ordered after the launch (drop it once the launch is queued).
-    pub(crate) fn arg<'a>(&'a self, buf: &'a CudaBuffer) -> (u64, SyncOnDrop<'a>) {
-        buf.device_ptr(&self.stream)
+    /// The device address of `buf` for a kernel argument of a launch on `stream` (the
+    /// device's when `None`), and cudarc's record that keeps other streams ordered after
+    /// the launch (drop it once the launch is queued): `stream` first waits for the
+    /// buffer's earlier writes on other streams.
+    pub(crate) fn arg<'a>(
+        &'a self,
+        buf: &'a CudaBuffer,
+        stream: Option<&'a Arc<CudaStream>>,
+    ) -> (u64, SyncOnDrop<'a>) {
+        buf.device_ptr(stream.unwrap_or(&self.stream))
     }
 
-    /// [`CudaDevice::arg`] for a buffer the kernel writes.
-    pub(crate) fn arg_mut<'a>(&'a self, buf: &'a mut CudaBuffer) -> (u64, SyncOnDrop<'a>) {
-        buf.device_ptr_mut(&self.stream)
+    /// [`CudaDevice::arg`] for a buffer the kernel writes (the stream also waits for the
+    /// buffer's earlier reads).
+    pub(crate) fn arg_mut<'a>(
+        &'a self,
+        buf: &'a mut CudaBuffer,
+        stream: Option<&'a Arc<CudaStream>>,
+    ) -> (u64, SyncOnDrop<'a>) {
+        buf.device_ptr_mut(stream.unwrap_or(&self.stream))
     }
 }
 
@@ -230,7 +244,7 @@ pub(crate) fn address(buf: &CudaBuffer) -> u64 {
 /// type: no padding, every bit pattern valid, so its memory may be viewed as bytes both
 /// ways.
 /// (`bool` is not: not every byte is a valid `bool`.)
-fn is_plain<T: 'static>() -> bool {
+pub(super) fn is_plain<T: 'static>() -> bool {
     let id = TypeId::of::<T>();
     [
         TypeId::of::<i8>(),

@@ -10,6 +10,7 @@
 //! - `launch.rs`: loading a kernel (disk cache or NVRTC, `compile/`), the parameter array,
 //!   shared-memory opt-in, occupancy, `cuLaunchKernel`;
 //! - `bounds.rs`: the device-side out-of-bounds records, read at synchronisation;
+//! - `stream.rs`: streams, events, pinned host memory and the copies on a stream;
 //! - `texture.rs`: texture objects over pitch-linear memory (`cuTexObjectCreate`).
 //!
 //! This backend imports only the leaf modules (`error`, `config`, `dim`, `scalar`, the
@@ -23,6 +24,7 @@ mod launch;
 mod memory;
 mod module;
 mod result;
+mod stream;
 mod texture;
 
 pub(crate) use device::CudaDevice;

@@ -106,11 +106,12 @@ impl CudaDevice {
     pub(crate) fn destroy_texture(&self, handle: u64) -> Result<()> {
         const WHAT: &str = "destroying a texture object (cuTexObjectDestroy)";
         self.faults.alive()?;
-        self.faults.check(self.stream.synchronize(), WHAT, None)?;
+        self.faults.check(self.wait_all(), WHAT, None)?;
         let bound = self.stream.context().bind_to_thread();
         self.faults.check(bound, WHAT, None)?;
         // SAFETY: `handle` came from `create_texture` on this context and is destroyed once;
-        // no queued launch uses it any more (the stream was synchronised above).
+        // no queued launch uses it any more (the device and its streams were synchronised
+        // above).
         let destroyed = unsafe { sys::cuTexObjectDestroy(handle).result() };
         self.faults.check(destroyed, WHAT, None)
     }

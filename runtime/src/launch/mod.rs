@@ -1,7 +1,8 @@
 //! Launching a kernel, the top of the launch path: validate the configuration, check the
 //! buffers' devices, then hand the kernel to its backend: `CudaDevice::launch`
 //! (`cuda/launch.rs`: compile cache, parameter array, `cuLaunchKernel` on the device's
-//! stream) or `sim::run`. One of the three places that match on the backend (with
+//! stream, or the `Stream` launched on) or `sim::run` (after the simulator's stream-order
+//! check, `sim/order.rs`). One of the three places that match on the backend (with
 //! `device.rs` and `memory.rs`).
 //!
 //! A cooperative launch ([`launch_cooperative`], for kernels that call
@@ -19,21 +20,25 @@
 
 mod args;
 pub(crate) mod len;
+mod target;
 
 pub use args::KernelArgs;
+pub use target::LaunchTarget;
 
 use crate::config::LaunchConfig;
 use crate::cuda::CudaKernel;
+use crate::device::Stream;
 use crate::device::{Device, Inner};
 use crate::error::{Error, Result};
 use crate::kernel_abi::KernelDef;
-use crate::sim::{coresident_blocks, max_potential_block_size, SimKernel};
+use crate::sim::{coresident_blocks, max_potential_block_size, SimKernel, DEVICE_QUEUE};
 
-/// Launches `kernel` on `dev` with `cfg` and the packed `args`. Called by the `launch`
+/// Launches `kernel` on `target` (a device's own queue or a stream) with `cfg` and the
+/// packed `args` (made by [`KernelArgs::on`] the same target). Called by the `launch`
 /// function `#[gpu_kernel]` generates. A kernel that calls `this_grid().sync()` is refused
 /// ([`Error::InvalidLaunch`]): it needs [`launch_cooperative`].
 pub fn launch(
-    dev: &Device,
+    target: &(impl LaunchTarget + ?Sized),
     kernel: &'static KernelDef,
     cfg: LaunchConfig,
     args: KernelArgs<'_>,
@@ -44,7 +49,7 @@ pub fn launch(
             "the kernel calls this_grid().sync(): launch it with launch_cooperative".into(),
         ));
     }
-    launch_with(dev, kernel, cfg, args, false)
+    launch_with(target.device(), target.stream(), kernel, cfg, args, false)
 }
 
 /// Launches `kernel` cooperatively: every block of the grid runs at once, so
@@ -55,16 +60,17 @@ pub fn launch(
 /// size and dynamic shared memory, times the multiprocessors; on the simulator: the same
 /// count with an H100 SM's limits per CPU worker, see docs/simulator.md).
 pub fn launch_cooperative(
-    dev: &Device,
+    target: &(impl LaunchTarget + ?Sized),
     kernel: &'static KernelDef,
     cfg: LaunchConfig,
     args: KernelArgs<'_>,
 ) -> Result<()> {
-    launch_with(dev, kernel, cfg, args, true)
+    launch_with(target.device(), target.stream(), kernel, cfg, args, true)
 }
 
 fn launch_with(
     dev: &Device,
+    stream: Option<&Stream>,
     kernel: &'static KernelDef,
     cfg: LaunchConfig,
     args: KernelArgs<'_>,
@@ -93,9 +99,10 @@ fn launch_with(
     match &*dev.inner {
         Inner::Cuda(cuda) => {
             let code = cuda_kernel(kernel);
+            let on = stream.and_then(Stream::cuda_stream).unwrap_or(&cuda.stream);
             // `args` keeps the buffers borrowed, and cudarc's stream records alive, until
             // the launch is queued.
-            cuda.launch(code, cfg, &args.args, cooperative)
+            cuda.launch(on, code, cfg, &args.args, cooperative)
         }
         Inner::Simulator(sim) => {
             if cooperative {
@@ -107,6 +114,11 @@ fn launch_with(
                 params: kernel.params,
                 entry: kernel.sim,
             };
+            // Checked (and refused) before it runs: the simulator runs it now, in the
+            // order the host queued it, which a GPU's streams need not keep.
+            let op = || format!("kernel `{}` ({cfg})", kernel.rust_name);
+            let queue = stream.map_or(DEVICE_QUEUE, Stream::sim_id);
+            sim.order.enqueue(queue, op, &args.accesses)?;
             crate::sim::run(sim, code, cfg, &args.args, cooperative)
         }
     }

@@ -2,6 +2,7 @@
 //! [`SimOptions`]) and how many blocks of a cooperative launch it holds at once
 //! ([`coresident_blocks`]).
 
+use super::order::StreamOrder;
 use crate::config::{DeviceLimits, LaunchConfig};
 /// The simulator behind a `Device`: what a launch needs to know about it.
 pub(crate) struct SimDevice {
@@ -13,6 +14,8 @@ pub(crate) struct SimDevice {
     pub(crate) workers: usize,
     /// Checks and thread order.
     pub(crate) options: SimOptions,
+    /// The order of its streams' operations (`order.rs`).
+    pub(crate) order: StreamOrder,
 }
 
 impl SimDevice {
@@ -28,6 +31,7 @@ impl SimDevice {
             limits,
             workers,
             options,
+            order: StreamOrder::default(),
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use std::alloc::Layout;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::scalar::KernelScalar;
 
@@ -15,7 +16,13 @@ pub(crate) struct HostAlloc<T> {
     ptr: NonNull<T>,
     len: usize,
     layout: Layout,
+    /// Unique in the process (an address may be reused after a free): the key of the
+    /// stream-order checks (`order.rs`).
+    id: u64,
 }
+
+/// The next [`HostAlloc`]'s id.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// The alignment of simulated device memory: `cudaMalloc`'s.
 const HOST_ALIGN: usize = 256;
@@ -40,7 +47,13 @@ impl<T: KernelScalar> HostAlloc<T> {
         let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
             std::alloc::handle_alloc_error(layout)
         };
-        HostAlloc { ptr, len, layout }
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        HostAlloc {
+            ptr,
+            len,
+            layout,
+            id,
+        }
     }
 
     /// A copy of `data`.
@@ -58,6 +71,7 @@ impl<T: KernelScalar> HostAlloc<T> {
             ptr: this.ptr.cast(),
             len,
             layout: this.layout,
+            id: this.id,
         }
     }
 }
@@ -66,6 +80,22 @@ impl<T> HostAlloc<T> {
     /// The address simulated kernels use.
     pub(crate) fn addr(&self) -> u64 {
         self.ptr.as_ptr() as usize as u64
+    }
+
+    /// The allocation's identity for the stream-order checks (`order.rs`); kept by `cast`.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Its size in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.len * std::mem::size_of::<T>()
+    }
+
+    /// The first element, for a caller that makes a slice of the elements under the
+    /// rules of `as_slice` and `as_mut_slice`.
+    pub(crate) fn as_ptr(&self) -> *mut T {
+        self.ptr.as_ptr()
     }
 
     /// The elements. Only while no simulated kernel runs: launches are synchronous and

@@ -34,6 +34,11 @@
 //! block's next barrier or end, unless a race with a later write explains them), and
 //! panics.
 //!
+//! Streams (`order.rs`): every launch and copy runs when it is queued, so each stream's
+//! order is kept; two operations on different streams that touch the same memory, one
+//! writing, with no event wait or synchronisation between them, are refused as
+//! `Error::UnorderedStreams` (on a GPU they could run at the same time).
+//!
 //! Options ([`SimOptions`], read by [`Device::simulator`](crate::Device::simulator) from
 //! the environment):
 //! - `WARPSPEED_SIM_RACES=0` (or `off`) turns the race and uninitialised-shared-memory
@@ -58,6 +63,7 @@ mod handles;
 mod launch;
 mod len;
 mod memory;
+mod order;
 mod print;
 mod shadow;
 mod shared;
@@ -74,6 +80,7 @@ pub use handles::{AtomicSlice, Slice, SliceMut};
 pub use launch::SimFuture;
 pub use len::{sim_check_len, LenDecl};
 pub(crate) use memory::HostAlloc;
+pub(crate) use order::{Access, EventClock, StreamId, DEVICE_QUEUE};
 pub use print::{capture_sim_prints, format_g};
 pub use site::{src_loc_by_id, SrcLoc};
 pub use texture::SimTexture;
