@@ -27,8 +27,8 @@ pub mod prelude {
     pub use crate::{gpu_device, gpu_kernel, gpu_struct};
     pub use crate::{AddressMode, Texture2D};
     pub use crate::{Device, DeviceBuffer, DeviceView, DeviceViewMut, Error, LaunchConfig};
-    pub use crate::{Float, Int, Scalar};
     pub use crate::{Event, PinnedBuffer, Stream};
+    pub use crate::{Float, Int, Scalar};
 }
 
 #[doc(hidden)]
