@@ -9,41 +9,30 @@ use warpspeed::prelude::*;
 mod common;
 use common::devices;
 
-#[gpu_kernel]
-fn negations16(x: &[i16], d: &[i16], out: &mut [i64], out_u: &mut [u32]) {
-    let i = grid_1d();
-    if i < x.len() && i < d.len() && 8 * i + 7 < out.len() && 2 * i + 1 < out_u.len() {
-        let v = x[i];
-        out[8 * i] = (-v) as i64;
-        out[8 * i + 1] = v.abs() as i64;
-        out[8 * i + 2] = v.wrapping_neg() as i64;
-        out[8 * i + 3] = v.saturating_neg() as i64;
-        out[8 * i + 4] = (v / d[i]) as i64;
-        out[8 * i + 5] = v.wrapping_abs() as i64;
-        out[8 * i + 6] = v.saturating_abs() as i64;
-        out[8 * i + 7] = (v.rem_euclid(d[i]) + v.signum()) as i64;
-        out_u[2 * i] = v.abs() as u32;
-        out_u[2 * i + 1] = ((-v) as u32).count_ones();
-    }
+/// One kernel per narrow type, from one body: each result widened after the negation.
+macro_rules! negations {
+    ($name:ident, $t:ty) => {
+        #[gpu_kernel]
+        fn $name(x: &[$t], d: &[$t], out: &mut [i64], out_u: &mut [u32]) {
+            let i = grid_1d();
+            if i < x.len() && i < d.len() && 8 * i + 7 < out.len() && 2 * i + 1 < out_u.len() {
+                let v = x[i];
+                out[8 * i] = (-v) as i64;
+                out[8 * i + 1] = v.abs() as i64;
+                out[8 * i + 2] = v.wrapping_neg() as i64;
+                out[8 * i + 3] = v.saturating_neg() as i64;
+                out[8 * i + 4] = (v / d[i]) as i64;
+                out[8 * i + 5] = v.wrapping_abs() as i64;
+                out[8 * i + 6] = v.saturating_abs() as i64;
+                out[8 * i + 7] = (v.rem_euclid(d[i]) + v.signum()) as i64;
+                out_u[2 * i] = v.abs() as u32;
+                out_u[2 * i + 1] = ((-v) as u32).count_ones();
+            }
+        }
+    };
 }
-
-#[gpu_kernel]
-fn negations8(x: &[i8], d: &[i8], out: &mut [i64], out_u: &mut [u32]) {
-    let i = grid_1d();
-    if i < x.len() && i < d.len() && 8 * i + 7 < out.len() && 2 * i + 1 < out_u.len() {
-        let v = x[i];
-        out[8 * i] = (-v) as i64;
-        out[8 * i + 1] = v.abs() as i64;
-        out[8 * i + 2] = v.wrapping_neg() as i64;
-        out[8 * i + 3] = v.saturating_neg() as i64;
-        out[8 * i + 4] = (v / d[i]) as i64;
-        out[8 * i + 5] = v.wrapping_abs() as i64;
-        out[8 * i + 6] = v.saturating_abs() as i64;
-        out[8 * i + 7] = (v.rem_euclid(d[i]) + v.signum()) as i64;
-        out_u[2 * i] = v.abs() as u32;
-        out_u[2 * i + 1] = ((-v) as u32).count_ones();
-    }
-}
+negations!(negations16, i16);
+negations!(negations8, i8);
 
 /// What Rust's release build computes for one value (`d` is never 0).
 macro_rules! reference {
