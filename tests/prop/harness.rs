@@ -742,8 +742,9 @@ pub fn agree_bit_for_bit(cases: &[Case]) {
         println!("semantics_prop: no GPU: GPU comparison skipped");
     } else {
         let t0 = std::time::Instant::now();
-        for ((c, i), s) in cases.iter().zip(&ins).zip(&sim_out) {
-            match (c.launch)(&dev, i) {
+        let gpu_out = launch_on_threads(&dev, cases, &ins);
+        for (((c, i), s), g) in cases.iter().zip(&ins).zip(&sim_out).zip(gpu_out) {
+            match g {
                 Ok(g) => {
                     if !compare(c, i, "simulator", s, "GPU", &g, &mut report) {
                         failed += 1;
@@ -763,6 +764,43 @@ pub fn agree_bit_for_bit(cases: &[Case]) {
     }
 
     assert!(failed == 0, "{failed} comparisons failed:{report}");
+}
+
+/// Every case launched on `dev`, from as many host threads as the machine has cores (at
+/// most 16): each first launch compiles its kernel with NVRTC, which is most of the time,
+/// and the runtime compiles different kernels on different threads at once. The results
+/// come back in `cases`' order.
+fn launch_on_threads(
+    dev: &Device,
+    cases: &[Case],
+    ins: &[Vec<Vec<u64>>],
+) -> Vec<warpspeed::Result<Vec<u64>>> {
+    let jobs = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(1, 16);
+    let mut out: Vec<Option<warpspeed::Result<Vec<u64>>>> =
+        (0..cases.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|j| {
+                scope.spawn(move || {
+                    (j..cases.len())
+                        .step_by(jobs)
+                        .map(|k| (k, (cases[k].launch)(dev, &ins[k])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for w in workers {
+            for (k, r) in w.join().expect("a launching thread panicked") {
+                out[k] = Some(r);
+            }
+        }
+    });
+    out.into_iter()
+        .map(|r| r.expect("every case launched"))
+        .collect()
 }
 
 /// Every case's emitted C, each in its own namespace, compiled by NVRTC in programs of 200
