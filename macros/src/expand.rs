@@ -178,10 +178,14 @@ fn block_shape(value: &syn::Expr) -> syn::Result<[u32; 3]> {
     Ok(dims.map(|d| d as u32))
 }
 
-/// A module with the kernel's `launch` signature and no body, after an error.
+/// A module with the kernel's `launch` signature and no body, after an error (a device
+/// function's: `device_fallback`).
 fn fallback(f: &Function) -> TokenStream {
     let name = &f.name;
     let vis = &f.vis;
+    if f.kind == FnKind::Device {
+        return crate::emit::host::device_fallback(name, vis, f.params.len());
+    }
     // A parameter declared twice is reported already; a second copy would be rustc's E0415.
     let mut seen = Vec::new();
     let params = f.params.iter().filter(|p| {
@@ -190,35 +194,18 @@ fn fallback(f: &Function) -> TokenStream {
         !dup
     });
     let params: Vec<_> = params.map(crate::emit::host::launch_param).collect();
-    let launch = if f.kind == FnKind::Kernel {
-        quote! {
-            pub fn launch(dev: &::warpspeed::Device, cfg: ::warpspeed::LaunchConfig, #(#params),*) -> ::core::result::Result<(), ::warpspeed::Error> {
-                unreachable!()
-            }
-            pub fn launch_cooperative(dev: &::warpspeed::Device, cfg: ::warpspeed::LaunchConfig, #(#params),*) -> ::core::result::Result<(), ::warpspeed::Error> {
-                unreachable!()
-            }
-        }
-    } else {
-        // Callers in other kernels still find `__sim` (their error is this function's, not
-        // a missing internal name); its types come from each call site, whose result the
-        // caller annotates anyway.
-        let generics: Vec<_> = (0..f.params.len())
-            .map(|i| quote::format_ident!("A{}", i))
-            .collect();
-        quote! {
-            pub async fn __sim<R, #(#generics),*>(_: &::warpspeed::__private::ThreadCtx<'_>, #(_: #generics),*) -> R {
-                unreachable!()
-            }
-        }
-    };
     quote! {
         #[allow(dead_code, unused_variables)]
         #vis mod #name {
             pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
                 rust_name: "", prototype: "", definition: "", deps: &[], consts: None,
             };
-            #launch
+            pub fn launch(dev: &::warpspeed::Device, cfg: ::warpspeed::LaunchConfig, #(#params),*) -> ::core::result::Result<(), ::warpspeed::Error> {
+                unreachable!()
+            }
+            pub fn launch_cooperative(dev: &::warpspeed::Device, cfg: ::warpspeed::LaunchConfig, #(#params),*) -> ::core::result::Result<(), ::warpspeed::Error> {
+                unreachable!()
+            }
         }
     }
 }

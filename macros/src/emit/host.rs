@@ -37,7 +37,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
             rust_name: #rust_name,
             prototype: #prototype,
             definition: #definition,
-            deps: &[#(&#deps::ITEM,)* #(#struct_deps),*],
+            deps: &[#(#deps.item(),)* #(#struct_deps),*],
             consts: #consts,
         };
         #consts_fn
@@ -57,15 +57,87 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
 
 /// The module named after a function (`mod life`, next to `fn life`'s name in the other
 /// namespace): the function's docs, what the module is, and `body`.
+///
+/// A device function also gets its marker type (in the module) and the hidden function of
+/// its name in the value namespace, which its callers name (`callee`, and
+/// runtime/src/device_fn.rs): one `Infallible` parameter per parameter, so rustc checks a
+/// call's argument count against the function's.
 fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
     let (name, vis, docs) = (&f.name, &f.vis, &f.docs);
+    let (marker, hidden) = match f.kind {
+        FnKind::Kernel => (quote!(), quote!()),
+        FnKind::Device => {
+            let holes = f
+                .params
+                .iter()
+                .map(|_| quote!(_: ::core::convert::Infallible));
+            (
+                quote! {
+                    /// The function as its callers reach it: its C and its simulator body.
+                    #[derive(Clone, Copy)]
+                    pub struct Marker;
+                    impl ::warpspeed::__private::DeviceFnMarker for Marker {
+                        const ITEM: &'static ::warpspeed::__private::SourceItem = &ITEM;
+                        type Sim = Marker;
+                        const SIM: Marker = Marker;
+                    }
+                },
+                quote! {
+                    /// How kernels name this device function (never called).
+                    #[doc(hidden)]
+                    #[allow(dead_code, non_snake_case, clippy::all)]
+                    #vis fn #name(#(#holes),*) -> #name::Marker {
+                        #name::Marker
+                    }
+                },
+            )
+        }
+    };
     quote! {
         #(#docs)*
         #[doc = ""]
         #[doc = #what]
-        #[allow(dead_code, non_snake_case, clippy::all)]
+        #[allow(dead_code, non_snake_case, unreachable_code, clippy::all)]
         #vis mod #name {
+            #marker
             #body
+        }
+        #hidden
+    }
+}
+
+/// A device function's module after an error in it: an empty C item, and a marker whose
+/// simulator body fits any call, so its callers compile on and their errors are their own,
+/// not a missing internal name (the result's type comes from each call site, which the
+/// caller annotates anyway).
+pub(crate) fn device_fallback(name: &Ident, vis: &syn::Visibility, params: usize) -> TokenStream {
+    let generics: Vec<Ident> = (0..params).map(|i| format_ident!("A{}", i)).collect();
+    let holes = generics
+        .iter()
+        .map(|_| quote!(_: ::core::convert::Infallible));
+    quote! {
+        #[allow(dead_code, unused_variables, non_snake_case, clippy::all)]
+        #vis mod #name {
+            pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
+                rust_name: "", prototype: "", definition: "", deps: &[], consts: None,
+            };
+            #[derive(Clone, Copy)]
+            pub struct Marker;
+            impl ::warpspeed::__private::DeviceFnMarker for Marker {
+                const ITEM: &'static ::warpspeed::__private::SourceItem = &ITEM;
+                type Sim = Marker;
+                        const SIM: Marker = Marker;
+            }
+            impl Marker {
+                pub async fn __sim<R, #(#generics),*>(self, _: &::warpspeed::__private::ThreadCtx<'_>, #(_: #generics),*) -> R {
+                    unreachable!()
+                }
+            }
+        }
+        #[doc(hidden)]
+        #[allow(dead_code, non_snake_case, clippy::all)]
+        #vis fn #name(#(#holes),*) -> #name::Marker {
+            #name::Marker
         }
     }
 }
@@ -126,19 +198,47 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
     quote!(#lead #(#segs)::*)
 }
 
+/// The device functions `b` calls, each as its caller reaches it (`callee`).
 fn device_deps(b: &Block) -> Vec<TokenStream> {
     let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();
     crate::parse::visit::walk_block(b, &mut |e| {
-        if let ExprKind::Call(path, _) = &e.kind {
+        if let ExprKind::Call(path, args) = &e.kind {
             let key = quote!(#path).to_string();
             if !seen.contains(&key) {
                 seen.push(key);
-                out.push(path_from_module(path));
+                out.push(callee(path, args));
             }
         }
     });
     out
+}
+
+/// `device_fn(&|| { use super::*; lerp(loop {}, loop {}, loop {}) })`: the device function
+/// a call names, found through its hidden value-namespace function (runtime/src/device_fn.rs
+/// says why). A path that starts at a name (`lerp`, `helpers::lerp`) is looked up as in the
+/// user's module, through a glob import of it, so rustc's errors name only what the user
+/// wrote; `self::`, `super::`, `crate::` and crate paths go through `path_from_module`.
+/// Every token has the span of the user's path, so the C dependency and the simulator call
+/// fail (if they do) with one error, at the call.
+fn callee(path: &syn::Path, args: &[Expr]) -> TokenStream {
+    let span = path.span();
+    let first = path.segments.first().map(|s| s.ident.to_string());
+    let plain = path.leading_colon.is_none()
+        && !matches!(
+            first.as_deref(),
+            Some("self" | "super" | "crate" | "core" | "std" | "alloc" | "warpspeed")
+        )
+        && !path.get_ident().is_some_and(generic::is_const_param);
+    let holes = args.iter().map(|a| quote_spanned!(a.span=> loop {}));
+    let call = if plain {
+        let idents = path.segments.iter().map(|s| &s.ident);
+        quote_spanned!(span=> { #[allow(unused_imports)] use super::*; #(#idents)::*(#(#holes),*) })
+    } else {
+        let name = path_from_module(path);
+        quote_spanned!(span=> #name(#(#holes),*))
+    };
+    quote_spanned!(span=> ::warpspeed::__private::device_fn(&|| #call))
 }
 
 fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
@@ -460,6 +560,10 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
     });
     let body = quote!({ #(#len_checks)* #body });
     let ctx = hyg("__ctx");
+    let receiver = match f.kind {
+        FnKind::Device => quote!(self,),
+        FnKind::Kernel => quote!(),
+    };
     // `&[AtomicU32]` must name the real atomic types (and so uses the user's import).
     let atomic_checks = f.params.iter().filter_map(|p| {
         let (ParamTy::Atomics(s), Some(path)) = (p.ty, &p.atomic_path) else {
@@ -474,11 +578,20 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
         };
         Some(quote_spanned!(path.span()=> const _: fn(&#user) -> &#real = |atomic| atomic;))
     });
-    quote! {
+    let sim = quote! {
         /// One thread of this function on the CPU simulator, with every type spelled out.
         #[allow(unused_parens, unused_braces, unreachable_code, clippy::all)]
         #(#allows)*
-        pub async fn __sim #generics (#ctx: &::warpspeed::__private::ThreadCtx<'_>, #(#params),*) #ret #body
+        pub async fn __sim #generics (#receiver #ctx: &::warpspeed::__private::ThreadCtx<'_>, #(#params),*) #ret #body
+    };
+    // A device function's body is a method of its marker, which its callers reach
+    // (`callee`); a kernel's is the module's `__sim`, which its entry calls.
+    let sim = match f.kind {
+        FnKind::Device => quote!(impl Marker { #sim }),
+        FnKind::Kernel => sim,
+    };
+    quote! {
+        #sim
         #(#atomic_checks)*
     }
 }
@@ -798,7 +911,7 @@ impl RustWriter<'_> {
                 quote_spanned!(span=> { let _: ::core::sync::atomic::Ordering = #p; })
             }
             ExprKind::Call(path, args) => {
-                let p = path_from_module(path);
+                let callee = callee(path, args);
                 let args = args.iter().map(|a| {
                     let v = self.expr(a);
                     if matches!(self.ty(a), Ty::Slice(..)) {
@@ -810,7 +923,7 @@ impl RustWriter<'_> {
                 let ctx = hyg("__ctx");
                 // A generic device function named with a turbofish: its `__sim` takes them.
                 let turbofish = generic::turbofish(path);
-                let call = quote_spanned!(span=> #p::__sim #turbofish (#ctx, #(#args),*).await);
+                let call = quote_spanned!(span=> #callee.marker().__sim #turbofish (#ctx, #(#args),*).await);
                 match t {
                     Ty::Unit | Ty::Never | Ty::Var(_) => call,
                     t => {

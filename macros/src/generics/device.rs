@@ -11,7 +11,6 @@
 use super::params::Generics;
 use crate::ctxt::Ctxt;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
 
 /// What a generic device function must satisfy beyond a kernel's rules.
 pub fn check(cx: &Ctxt, item: &syn::ItemFn, g: &Generics) {
@@ -52,19 +51,5 @@ fn mentions(t: &syn::Type, name: &proc_macro2::Ident) -> bool {
 
 /// After an error: the module with an empty item and a simulator entry any call fits.
 pub fn stub(item: &syn::ItemFn) -> TokenStream {
-    let (name, vis) = (&item.sig.ident, &item.vis);
-    let generics: Vec<_> = (0..item.sig.inputs.len())
-        .map(|i| format_ident!("A{}", i))
-        .collect();
-    quote! {
-        #[allow(dead_code, unused_variables)]
-        #vis mod #name {
-            pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
-                rust_name: "", prototype: "", definition: "", deps: &[], consts: None,
-            };
-            pub async fn __sim<R, #(#generics),*>(_: &::warpspeed::__private::ThreadCtx<'_>, #(_: #generics),*) -> R {
-                unreachable!()
-            }
-        }
-    }
+    crate::emit::host::device_fallback(&item.sig.ident, &item.vis, item.sig.inputs.len())
 }

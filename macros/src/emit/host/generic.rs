@@ -173,7 +173,7 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
                 rust_name: #rust_name,
                 prototype: #prototype,
                 definition: #definition,
-                deps: &[#(&#deps::ITEM,)* #(#struct_deps),*],
+                deps: &[#(#deps.item(),)* #(#struct_deps),*],
                 consts: ::core::option::Option::None,
             };
             #consts_fn
@@ -283,7 +283,7 @@ fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
                 rust_name: #rust_name,
                 prototype: #prototypes,
                 definition: #definition,
-                deps: &[#(&#deps::ITEM,)* #(#struct_deps),*],
+                deps: &[#(#deps.item(),)* #(#struct_deps),*],
                 consts: #consts,
             };
             #consts_fn
