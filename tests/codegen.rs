@@ -378,6 +378,50 @@ mod kernels {
         }
     }
 
+    /// A `#[gpu_struct]` nested in another, with an array field.
+    #[gpu_struct]
+    #[derive(Clone, Copy)]
+    pub struct Vec3 {
+        pub x: f32,
+        pub y: f32,
+        pub z: f32,
+    }
+
+    /// Parameters passed by value: scalars, an array and a nested struct (the C layout is
+    /// checked by `static_assert`s after the definition).
+    #[gpu_struct]
+    #[derive(Clone, Copy)]
+    pub struct Params {
+        pub dt: f32,
+        pub n: u32,
+        pub w: [f32; 3],
+        pub origin: Vec3,
+        pub flag: bool,
+    }
+
+    /// A device function taking and returning a struct, built with a literal.
+    #[gpu_device]
+    pub fn scaled(v: Vec3, k: f32) -> Vec3 {
+        Vec3 {
+            x: v.x * k,
+            y: v.y * k,
+            z: v.z * k,
+        }
+    }
+
+    /// Structs as a parameter, as slice elements, as locals and through a device function.
+    #[gpu_kernel]
+    pub fn structs(p: Params, points: &mut [Vec3], out: &mut [f32]) {
+        let i = grid_1d();
+        if i < points.len() && p.flag {
+            let mut v: Vec3 = scaled(points[i], p.dt);
+            v.x += p.origin.x + p.w[i % 3];
+            points[i] = v;
+            points[i].z = p.n as f32;
+            out[i] = v.x + v.y;
+        }
+    }
+
     /// A generic device function: one C++ overload per type of its bound.
     #[gpu_device]
     pub fn generic_lerp<T: Float>(a: T, b: T, t: T) -> T {
@@ -422,6 +466,7 @@ fn all() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
         ("generics_f16_32", generics::kernel::<warpspeed::f16, 32>()),
         ("generics_f64_64", generics::kernel::<f64, 64>()),
         ("textures", &textures::KERNEL),
+        ("structs", &structs::KERNEL),
     ]
 }
 

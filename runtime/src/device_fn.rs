@@ -24,20 +24,27 @@ use crate::kernel_abi::SourceItem;
     label = "not a #[gpu_device] function",
     note = "mark the function #[gpu_device] to call it from a kernel (its body must be in the kernel language)"
 )]
-pub trait DeviceFnMarker {
+///
+/// # Safety
+/// `ITEM` points to a `static` (the function's `SourceItem`). It is a raw pointer, not a
+/// reference, because rustc validates a constant reference by evaluating what it points
+/// to: two device functions that call each other would make their statics' initializers
+/// depend on each other, rustc's query cycle error instead of [`reaches`]'s message.
+pub unsafe trait DeviceFnMarker {
     /// The marker type itself. [`device_fn`] hands out this projection rather than the
     /// marker, so where the bound fails (a plain function's `i32`) the simulator call
     /// that follows has no type to report a second error about.
     type Sim: Copy;
-    /// The function's C (every instance, for a generic function).
-    const ITEM: &'static SourceItem;
+    /// The function's C (every instance, for a generic function): a `static`.
+    const ITEM: *const SourceItem;
     /// The marker value.
     const SIM: Self::Sim;
 }
 
 /// A `#[gpu_device]` function as [`device_fn`] found it.
 pub struct DeviceFnRef<M> {
-    item: &'static SourceItem,
+    /// A `static` (see [`DeviceFnMarker`]).
+    item: *const SourceItem,
     marker: M,
 }
 
@@ -55,11 +62,91 @@ pub const fn device_fn<F: Fn() -> M, M: DeviceFnMarker>(_call: &F) -> DeviceFnRe
 impl<M> DeviceFnRef<M> {
     /// The callee's C, for the caller's `SourceItem::deps`.
     pub const fn item(&self) -> &'static SourceItem {
-        self.item
+        // SAFETY: `item` came from `DeviceFnMarker::ITEM`, which points to a `static`.
+        unsafe { &*self.item }
     }
 
     /// The callee's marker, whose `__sim` method is its simulator body.
     pub fn marker(self) -> M {
         self.marker
+    }
+}
+
+/// Whether `from` calls `to`, directly or through the functions it calls (at most 32
+/// calls deep), or is `to`. Evaluated by rustc at compile time for each call of one device
+/// function from another: a call whose callee leads back to the caller is a cycle, which
+/// the GPU's fixed per-thread stack cannot hold and which `#[gpu_kernel]` refuses. Items
+/// are told apart by Rust name and C prototype (two device functions of one name and one
+/// signature cannot be called from one kernel anyway: their C would clash).
+pub const fn reaches(from: &SourceItem, to: &SourceItem) -> bool {
+    reaches_within(from, to, 32)
+}
+
+const fn reaches_within(from: &SourceItem, to: &SourceItem, depth: u32) -> bool {
+    if same_str(from.rust_name, to.rust_name) && same_str(from.prototype, to.prototype) {
+        return true;
+    }
+    if depth == 0 {
+        return false;
+    }
+    let mut i = 0;
+    while i < from.deps.len() {
+        if reaches_within(from.deps[i], to, depth - 1) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+const fn same_str(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A device function's call on the simulator: its future as it is, or, where the call
+/// closes a cycle (`CYCLE`, from [`reaches`]), boxed. A cycle is a compile error anyway
+/// (the caller's assertion says which functions); the box only keeps rustc from adding
+/// its own "recursion in an async fn requires boxing" about the simulator's futures. Calls
+/// outside cycles, every call of a program that compiles, cost nothing.
+pub fn sim_call<const CYCLE: bool, F>(call: F) -> <Recursion<CYCLE> as SimCall<F>>::Out
+where
+    Recursion<CYCLE>: SimCall<F>,
+{
+    <Recursion<CYCLE> as SimCall<F>>::wrap(call)
+}
+
+/// Whether a call closes a cycle of device functions (see [`sim_call`]).
+pub struct Recursion<const CYCLE: bool>;
+
+/// The future a simulator call awaits (see [`sim_call`]).
+pub trait SimCall<F> {
+    /// The future.
+    type Out;
+    /// `call` as that future.
+    fn wrap(call: F) -> Self::Out;
+}
+
+impl<F: std::future::Future> SimCall<F> for Recursion<false> {
+    type Out = F;
+    fn wrap(call: F) -> F {
+        call
+    }
+}
+
+impl<F: std::future::Future> SimCall<F> for Recursion<true> {
+    type Out = std::pin::Pin<Box<F>>;
+    fn wrap(call: F) -> Self::Out {
+        Box::pin(call)
     }
 }

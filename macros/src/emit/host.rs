@@ -64,6 +64,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
 /// call's argument count against the function's.
 fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
     let (name, vis, docs) = (&f.name, &f.vis, &f.docs);
+    let cycles = cycle_checks(f);
     let (marker, hidden) = match f.kind {
         FnKind::Kernel => (quote!(), quote!()),
         FnKind::Device => {
@@ -76,10 +77,10 @@ fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
                     /// The function as its callers reach it: its C and its simulator body.
                     #[derive(Clone, Copy)]
                     pub struct Marker;
-                    impl ::warpspeed::__private::DeviceFnMarker for Marker {
-                        const ITEM: &'static ::warpspeed::__private::SourceItem = &ITEM;
+                    unsafe impl ::warpspeed::__private::DeviceFnMarker for Marker {
+                        const ITEM: *const ::warpspeed::__private::SourceItem = &ITEM;
                         type Sim = Marker;
-                        const SIM: Marker = Marker;
+                const SIM: Marker = Marker;
                     }
                 },
                 quote! {
@@ -100,6 +101,7 @@ fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
         #[allow(dead_code, non_snake_case, unreachable_code, clippy::all)]
         #vis mod #name {
             #marker
+            #(#cycles)*
             #body
         }
         #hidden
@@ -123,10 +125,10 @@ pub(crate) fn device_fallback(name: &Ident, vis: &syn::Visibility, params: usize
             };
             #[derive(Clone, Copy)]
             pub struct Marker;
-            impl ::warpspeed::__private::DeviceFnMarker for Marker {
-                const ITEM: &'static ::warpspeed::__private::SourceItem = &ITEM;
+            unsafe impl ::warpspeed::__private::DeviceFnMarker for Marker {
+                const ITEM: *const ::warpspeed::__private::SourceItem = &ITEM;
                 type Sim = Marker;
-                        const SIM: Marker = Marker;
+                const SIM: Marker = Marker;
             }
             impl Marker {
                 pub async fn __sim<R, #(#generics),*>(self, _: &::warpspeed::__private::ThreadCtx<'_>, #(_: #generics),*) -> R {
@@ -209,6 +211,39 @@ fn device_deps(b: &Block) -> Vec<TokenStream> {
                 seen.push(key);
                 out.push(callee(path, args));
             }
+        }
+    });
+    out
+}
+
+/// A device function's assertions, one per call of another device function: the callee
+/// does not lead back to it (`reaches`, evaluated by rustc over the functions' C
+/// dependencies, so cycles through functions this macro cannot see are found too). At
+/// module level, so rustc's note names the function's module and no internal item.
+fn cycle_checks(f: &Function) -> Vec<TokenStream> {
+    if f.kind != FnKind::Device {
+        return Vec::new();
+    }
+    let caller = &f.name;
+    let mut out = Vec::new();
+    crate::parse::visit::walk_block(&f.body, &mut |e| {
+        if let ExprKind::Call(path, args) = &e.kind {
+            let span = path.span();
+            let callee = callee(path, args);
+            let name = path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
+            let msg = format!(
+                "`{caller}` calls `{name}`, which leads back to `{caller}`: device functions cannot recurse (the GPU's per-thread stack is small and fixed); write the recursion as a loop"
+            );
+            out.push(quote_spanned!(span=>
+                const _: () = ::core::assert!(
+                    !::warpspeed::__private::reaches(#callee.item(), &ITEM),
+                    #msg
+                );
+            ));
         }
     });
     out
@@ -549,7 +584,10 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
         }
         None => quote!(),
     };
-    let w = RustWriter { types };
+    let w = RustWriter {
+        types,
+        device: (f.kind == FnKind::Device).then_some(&f.name),
+    };
     let body = w.block(&f.body);
     // A device function checks its `#[len(..)]`s at entry (a kernel's launch did already).
     let len_checks = f.params.iter().filter_map(|p| {
@@ -598,11 +636,32 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
 
 struct RustWriter<'a> {
     types: &'a Types,
+    /// The function written, when it is a device function: its calls of other device
+    /// functions are checked for cycles back to it.
+    device: Option<&'a Ident>,
 }
 
 impl RustWriter<'_> {
     fn ty(&self, e: &Expr) -> &Ty {
         &self.types.expr[e.id]
+    }
+
+    /// `call` (a callee's simulator future) awaited. In a device function, a call whose
+    /// callee leads back to the function closes a cycle (`cycle_checks` refuses it): the
+    /// future is boxed there, so rustc's own error about recursive futures does not join
+    /// in (runtime/src/device_fn.rs). Elsewhere the future is awaited as it is.
+    fn cycle_checked(
+        &self,
+        path: &syn::Path,
+        callee: &TokenStream,
+        call: TokenStream,
+    ) -> TokenStream {
+        let span = path.span();
+        if self.device.is_none() {
+            return quote_spanned!(span=> #call.await);
+        }
+        let reaches = quote_spanned!(span=> ::warpspeed::__private::reaches(#callee.item(), &ITEM));
+        quote_spanned!(span=> ::warpspeed::__private::sim_call::<{ #reaches }, _>(#call).await)
     }
 
     fn block(&self, b: &Block) -> TokenStream {
@@ -923,7 +982,9 @@ impl RustWriter<'_> {
                 let ctx = hyg("__ctx");
                 // A generic device function named with a turbofish: its `__sim` takes them.
                 let turbofish = generic::turbofish(path);
-                let call = quote_spanned!(span=> #callee.marker().__sim #turbofish (#ctx, #(#args),*).await);
+                let call =
+                    quote_spanned!(span=> #callee.marker().__sim #turbofish (#ctx, #(#args),*));
+                let call = self.cycle_checked(path, &callee, call);
                 match t {
                     Ty::Unit | Ty::Never | Ty::Var(_) => call,
                     t => {
