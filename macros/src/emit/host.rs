@@ -67,32 +67,7 @@ fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
     let cycles = cycle_checks(f);
     let (marker, hidden) = match f.kind {
         FnKind::Kernel => (quote!(), quote!()),
-        FnKind::Device => {
-            let holes = f
-                .params
-                .iter()
-                .map(|_| quote!(_: ::core::convert::Infallible));
-            (
-                quote! {
-                    /// The function as its callers reach it: its C and its simulator body.
-                    #[derive(Clone, Copy)]
-                    pub struct Marker;
-                    unsafe impl ::warpspeed::__private::DeviceFnMarker for Marker {
-                        const ITEM: *const ::warpspeed::__private::SourceItem = &ITEM;
-                        type Sim = Marker;
-                const SIM: Marker = Marker;
-                    }
-                },
-                quote! {
-                    /// How kernels name this device function (never called).
-                    #[doc(hidden)]
-                    #[allow(dead_code, non_snake_case, clippy::all)]
-                    #vis fn #name(#(#holes),*) -> #name::Marker {
-                        #name::Marker
-                    }
-                },
-            )
-        }
+        FnKind::Device => device_marker(name, vis, f.params.len()),
     };
     quote! {
         #(#docs)*
@@ -114,34 +89,48 @@ fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
 /// caller annotates anyway).
 pub(crate) fn device_fallback(name: &Ident, vis: &syn::Visibility, params: usize) -> TokenStream {
     let generics: Vec<Ident> = (0..params).map(|i| format_ident!("A{}", i)).collect();
-    let holes = generics
-        .iter()
-        .map(|_| quote!(_: ::core::convert::Infallible));
+    let (marker, hidden) = device_marker(name, vis, params);
     quote! {
         #[allow(dead_code, unused_variables, non_snake_case, clippy::all)]
         #vis mod #name {
             pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
                 rust_name: "", prototype: "", definition: "", deps: &[], consts: None,
             };
-            #[derive(Clone, Copy)]
-            pub struct Marker;
-            unsafe impl ::warpspeed::__private::DeviceFnMarker for Marker {
-                const ITEM: *const ::warpspeed::__private::SourceItem = &ITEM;
-                type Sim = Marker;
-                const SIM: Marker = Marker;
-            }
+            #marker
             impl Marker {
                 pub async fn __sim<R, #(#generics),*>(self, _: &::warpspeed::__private::ThreadCtx<'_>, #(_: #generics),*) -> R {
                     unreachable!()
                 }
             }
         }
+        #hidden
+    }
+}
+
+/// A device function's marker type (for its module, whose `ITEM` it points to) and the
+/// hidden function of its name that returns it, with one `Infallible` parameter per
+/// parameter (runtime/src/device_fn.rs).
+fn device_marker(name: &Ident, vis: &syn::Visibility, params: usize) -> (TokenStream, TokenStream) {
+    let holes = (0..params).map(|_| quote!(_: ::core::convert::Infallible));
+    let marker = quote! {
+        /// The function as its callers reach it: its C and its simulator body.
+        #[derive(Clone, Copy)]
+        pub struct Marker;
+        unsafe impl ::warpspeed::__private::DeviceFnMarker for Marker {
+            const ITEM: *const ::warpspeed::__private::SourceItem = &ITEM;
+            type Sim = Marker;
+            const SIM: Marker = Marker;
+        }
+    };
+    let hidden = quote! {
+        /// How kernels name this device function (never called).
         #[doc(hidden)]
         #[allow(dead_code, non_snake_case, clippy::all)]
         #vis fn #name(#(#holes),*) -> #name::Marker {
             #name::Marker
         }
-    }
+    };
+    (marker, hidden)
 }
 
 /// `concat!("..#line 3 \"", file!(), "\"..")`: the C with the Rust file name filled in.
