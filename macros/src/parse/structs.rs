@@ -29,11 +29,14 @@ impl Parser<'_> {
             );
             return None;
         };
+        // Refused, and the literal is dropped: its missing fields would be a second error
+        // about what `..base` was meant to give.
+        let mut ok = true;
         if let Some(rest) = &e.rest {
             self.cx.error_spanned_by(rest, "`..base` is not supported in kernels: copy the value (`let mut p = base;`) and assign its fields");
+            ok = false;
         }
         let mut fields = Vec::new();
-        let mut ok = true;
         for fv in &e.fields {
             let syn::Member::Named(name) = &fv.member else {
                 self.cx

@@ -1,0 +1,7 @@
+use warpspeed::prelude::*;
+
+#[gpu_struct]
+#[derive(Clone, Copy)]
+struct Empty {}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use warpspeed::prelude::*;
+
+#[gpu_struct(packed)]
+#[derive(Clone, Copy)]
+struct P {
+    x: f32,
+}
+
+fn main() {}
