@@ -97,8 +97,8 @@ pub(crate) fn device_fallback(name: &Ident, vis: &syn::Visibility, params: usize
                 rust_name: "", prototype: "", definition: "", deps: &[], consts: None,
             };
             #marker
-            impl Marker {
-                pub async fn __sim<R, #(#generics),*>(self, _: &::warpspeed::__private::ThreadCtx<'_>, #(_: #generics),*) -> R {
+            impl Bound<'_, '_> {
+                pub async fn __sim<R, #(#generics),*>(self, #(_: #generics),*) -> R {
                     unreachable!()
                 }
             }
@@ -121,6 +121,14 @@ fn device_marker(name: &Ident, vis: &syn::Visibility, params: usize) -> (TokenSt
             type Sim = Marker;
             const SIM: Marker = Marker;
         }
+        impl Marker {
+            /// The function on the thread of `ctx`: its `__sim` runs the body there.
+            pub fn with<'c, 't>(self, ctx: &'c ::warpspeed::__private::ThreadCtx<'t>) -> Bound<'c, 't> {
+                Bound(ctx)
+            }
+        }
+        /// The function bound to one simulated thread.
+        pub struct Bound<'c, 't>(&'c ::warpspeed::__private::ThreadCtx<'t>);
     };
     let hidden = quote! {
         /// How kernels name this device function (never called).
@@ -587,10 +595,6 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
     });
     let body = quote!({ #(#len_checks)* #body });
     let ctx = hyg("__ctx");
-    let receiver = match f.kind {
-        FnKind::Device => quote!(self,),
-        FnKind::Kernel => quote!(),
-    };
     // `&[AtomicU32]` must name the real atomic types (and so uses the user's import).
     let atomic_checks = f.params.iter().filter_map(|p| {
         let (ParamTy::Atomics(s), Some(path)) = (p.ty, &p.atomic_path) else {
@@ -605,17 +609,29 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
         };
         Some(quote_spanned!(path.span()=> const _: fn(&#user) -> &#real = |atomic| atomic;))
     });
-    let sim = quote! {
+    let doc = quote! {
         /// One thread of this function on the CPU simulator, with every type spelled out.
         #[allow(unused_parens, unused_braces, unreachable_code, clippy::all)]
         #(#allows)*
-        pub async fn __sim #generics (#receiver #ctx: &::warpspeed::__private::ThreadCtx<'_>, #(#params),*) #ret #body
     };
-    // A device function's body is a method of its marker, which its callers reach
-    // (`callee`); a kernel's is the module's `__sim`, which its entry calls.
+    // A kernel's body is the module's `__sim`, which its entry calls. A device function's
+    // is a method of its marker bound to the thread (`Bound`, which its callers reach
+    // through `callee`), so the method's parameters are the function's: a call with the
+    // wrong number of arguments is told the function's count.
     let sim = match f.kind {
-        FnKind::Device => quote!(impl Marker { #sim }),
-        FnKind::Kernel => sim,
+        FnKind::Kernel => quote! {
+            #doc
+            pub async fn __sim #generics (#ctx: &::warpspeed::__private::ThreadCtx<'_>, #(#params),*) #ret #body
+        },
+        FnKind::Device => quote! {
+            impl Bound<'_, '_> {
+                #doc
+                pub async fn __sim #generics (self, #(#params),*) #ret {
+                    let #ctx = self.0;
+                    #body
+                }
+            }
+        },
     };
     quote! {
         #sim
@@ -971,8 +987,7 @@ impl RustWriter<'_> {
                 let ctx = hyg("__ctx");
                 // A generic device function named with a turbofish: its `__sim` takes them.
                 let turbofish = generic::turbofish(path);
-                let call =
-                    quote_spanned!(span=> #callee.marker().__sim #turbofish (#ctx, #(#args),*));
+                let call = quote_spanned!(span=> #callee.marker().with(#ctx).__sim #turbofish (#(#args),*));
                 let call = self.cycle_checked(path, &callee, call);
                 match t {
                     Ty::Unit | Ty::Never | Ty::Var(_) => call,
