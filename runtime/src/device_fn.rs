@@ -11,14 +11,16 @@
 //! So a call that cannot work fails with rustc's own words about the user's code: "cannot
 //! find function `lerp` in this scope" for a missing function, "this function takes 3
 //! arguments but 2 arguments were supplied", or, for a plain Rust function, the
-//! [`DeviceFnMarker`] error below. (A module path, `super::lerp::__sim`, failed with
+//! [`DeviceFunction`] error below. (A module path, `super::lerp::__sim`, failed with
 //! "cannot find `lerp` in `super`", a name the user never wrote.)
 
 use crate::kernel_abi::SourceItem;
 
-/// The marker type of a `#[gpu_device]` function (`lerp::Marker`), implemented by the
-/// macro only: the function's C, and the marker value whose `__sim` runs it on the
-/// simulator.
+/// What `#[gpu_device]` implements for each device function (for the marker type in the
+/// function's module): how a kernel that calls the function finds its C and its simulator
+/// body. A kernel can call a function only where this is implemented, so calling a plain
+/// Rust function from a kernel is the error "kernels can call only #[gpu_device]
+/// functions". Not implemented by hand.
 #[diagnostic::on_unimplemented(
     message = "kernels can call only #[gpu_device] functions",
     label = "not a #[gpu_device] function",
@@ -30,7 +32,7 @@ use crate::kernel_abi::SourceItem;
 /// reference, because rustc validates a constant reference by evaluating what it points
 /// to: two device functions that call each other would make their statics' initializers
 /// depend on each other, rustc's query cycle error instead of [`reaches`]'s message.
-pub unsafe trait DeviceFnMarker {
+pub unsafe trait DeviceFunction {
     /// The marker type itself. [`device_fn`] hands out this projection rather than the
     /// marker, so where the bound fails (a plain function's `i32`) the simulator call
     /// that follows has no type to report a second error about.
@@ -43,7 +45,7 @@ pub unsafe trait DeviceFnMarker {
 
 /// A `#[gpu_device]` function as [`device_fn`] found it.
 pub struct DeviceFnRef<M> {
-    /// A `static` (see [`DeviceFnMarker`]).
+    /// A `static` (see [`DeviceFunction`]).
     item: *const SourceItem,
     marker: M,
 }
@@ -51,7 +53,7 @@ pub struct DeviceFnRef<M> {
 /// The callee of `call`, a closure that is never run and calls the function the kernel
 /// names (see the module docs). One function for both uses, so a plain Rust function
 /// called from a kernel is one error, not one per use.
-pub const fn device_fn<F: Fn() -> M, M: DeviceFnMarker>(_call: &F) -> DeviceFnRef<M::Sim> {
+pub const fn device_fn<F: Fn() -> M, M: DeviceFunction>(_call: &F) -> DeviceFnRef<M::Sim> {
     DeviceFnRef {
         item: M::ITEM,
         marker: M::SIM,
@@ -62,7 +64,7 @@ pub const fn device_fn<F: Fn() -> M, M: DeviceFnMarker>(_call: &F) -> DeviceFnRe
 impl<M> DeviceFnRef<M> {
     /// The callee's C, for the caller's `SourceItem::deps`.
     pub const fn item(&self) -> &'static SourceItem {
-        // SAFETY: `item` came from `DeviceFnMarker::ITEM`, which points to a `static`.
+        // SAFETY: `item` came from `DeviceFunction::ITEM`, which points to a `static`.
         unsafe { &*self.item }
     }
 

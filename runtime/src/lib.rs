@@ -53,6 +53,7 @@ mod view;
 pub use config::{DeviceLimits, LaunchConfig};
 pub use cuda::compile;
 pub use device::{Backend, Device, Event, Stream};
+pub use device_fn::DeviceFunction;
 pub use dim::Dim3;
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
 pub use generic::{Float, Int, Scalar};
@@ -91,9 +92,7 @@ const _: () = {
 /// Items generated code uses. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::device_fn::{
-        device_fn, reaches, sim_call, DeviceFnMarker, DeviceFnRef, Recursion, SimCall,
-    };
+    pub use crate::device_fn::{device_fn, reaches, sim_call, DeviceFnRef, Recursion, SimCall};
     pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, GpuPrint, NumVal};
     pub use crate::gpu_struct::{
         c_layout_checks, read_array, sim_load_array, sim_store_array, struct_from_bits128,

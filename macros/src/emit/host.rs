@@ -116,7 +116,8 @@ fn device_marker(name: &Ident, vis: &syn::Visibility, params: usize) -> (TokenSt
         /// The function as its callers reach it: its C and its simulator body.
         #[derive(Clone, Copy)]
         pub struct Marker;
-        unsafe impl ::warpspeed::__private::DeviceFnMarker for Marker {
+        #[diagnostic::do_not_recommend]
+        unsafe impl ::warpspeed::DeviceFunction for Marker {
             const ITEM: *const ::warpspeed::__private::SourceItem = &ITEM;
             type Sim = Marker;
             const SIM: Marker = Marker;
