@@ -5,7 +5,7 @@
 //! `lerp::Marker` whose `__sim` method is the simulator body) and, in the value namespace, a
 //! hidden `fn lerp(_: Infallible, ..) -> lerp::Marker` with one parameter per parameter of
 //! the function. A caller names the callee through that hidden function, inside a closure
-//! that is never called (`|| lerp(loop {}, loop {}, loop {})`): rustc resolves the user's
+//! that is never called (`|| lerp(hole(), hole(), hole())`): rustc resolves the user's
 //! path in the user's scope, checks the number of arguments, and gives the closure the
 //! marker as its result type, from which [`device_fn`] takes the C and the simulator body.
 //! So a call that cannot work fails with rustc's own words about the user's code: "cannot
@@ -41,6 +41,13 @@ pub unsafe trait DeviceFunction {
     const ITEM: *const SourceItem;
     /// The marker value.
     const SIM: Self::Sim;
+}
+
+/// A value of any type, for the arguments of the never-run call in [`device_fn`]'s closure:
+/// it takes each parameter's type, so rustc checks only the number of arguments there (a
+/// surplus argument reads "unexpected argument #2", with no type of ours in it).
+pub const fn hole<T>() -> T {
+    panic!("the call that names a device function is never run")
 }
 
 /// A `#[gpu_device]` function as [`device_fn`] found it.

@@ -92,7 +92,9 @@ const _: () = {
 /// Items generated code uses. Not a public API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::device_fn::{device_fn, reaches, sim_call, DeviceFnRef, Recursion, SimCall};
+    pub use crate::device_fn::{
+        device_fn, hole, reaches, sim_call, DeviceFnRef, Recursion, SimCall,
+    };
     pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, GpuPrint, NumVal};
     pub use crate::gpu_struct::{
         c_layout_checks, read_array, sim_load_array, sim_store_array, struct_from_bits128,

@@ -247,7 +247,7 @@ fn cycle_checks(f: &Function) -> Vec<TokenStream> {
     out
 }
 
-/// `device_fn(&|| { use super::*; lerp(loop {}, loop {}, loop {}) })`: the device function
+/// `device_fn(&|| { use super::*; lerp(hole(), hole(), hole()) })`: the device function
 /// a call names, found through its hidden value-namespace function (runtime/src/device_fn.rs
 /// says why). A path that starts at a name (`lerp`, `helpers::lerp`) is looked up as in the
 /// user's module, through a glob import of it, so rustc's errors name only what the user
@@ -263,7 +263,9 @@ fn callee(path: &syn::Path, args: &[Expr]) -> TokenStream {
             Some("self" | "super" | "crate" | "core" | "std" | "alloc" | "warpspeed")
         )
         && !path.get_ident().is_some_and(generic::is_const_param);
-    let holes = args.iter().map(|a| quote_spanned!(a.span=> loop {}));
+    let holes = args
+        .iter()
+        .map(|a| quote_spanned!(a.span=> ::warpspeed::__private::hole()));
     let call = if plain {
         let idents = path.segments.iter().map(|s| &s.ident);
         quote_spanned!(span=> { #[allow(unused_imports)] use super::*; #(#idents)::*(#(#holes),*) })
