@@ -198,8 +198,9 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
     quote!(#lead #(#segs)::*)
 }
 
-/// The device functions `b` calls, each as its caller reaches it (`callee`).
-fn device_deps(b: &Block) -> Vec<TokenStream> {
+/// The device functions `b` calls, once each (told apart by the path's text), each with
+/// the arguments of its first call.
+fn calls(b: &Block) -> Vec<(&syn::Path, &[Expr])> {
     let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();
     crate::parse::visit::walk_block(b, &mut |e| {
@@ -207,14 +208,22 @@ fn device_deps(b: &Block) -> Vec<TokenStream> {
             let key = quote!(#path).to_string();
             if !seen.contains(&key) {
                 seen.push(key);
-                out.push(callee(path, args));
+                out.push((path, args.as_slice()));
             }
         }
     });
     out
 }
 
-/// A device function's assertions, one per call of another device function: the callee
+/// The device functions `b` calls, each as its caller reaches it (`callee`).
+fn device_deps(b: &Block) -> Vec<TokenStream> {
+    calls(b)
+        .into_iter()
+        .map(|(path, args)| callee(path, args))
+        .collect()
+}
+
+/// A device function's assertions, one per device function it calls: the callee
 /// does not lead back to it (`reaches`, evaluated by rustc over the functions' C
 /// dependencies, so cycles through functions this macro cannot see are found too). At
 /// module level, so rustc's note names the function's module and no internal item.
@@ -223,9 +232,9 @@ fn cycle_checks(f: &Function) -> Vec<TokenStream> {
         return Vec::new();
     }
     let caller = &f.name;
-    let mut out = Vec::new();
-    crate::parse::visit::walk_block(&f.body, &mut |e| {
-        if let ExprKind::Call(path, args) = &e.kind {
+    calls(&f.body)
+        .into_iter()
+        .map(|(path, args)| {
             let span = path.span();
             let callee = callee(path, args);
             let name = path
@@ -236,15 +245,14 @@ fn cycle_checks(f: &Function) -> Vec<TokenStream> {
             let msg = format!(
                 "`{caller}` calls `{name}`, which leads back to `{caller}`: device functions cannot recurse (the GPU's per-thread stack is small and fixed); write the recursion as a loop"
             );
-            out.push(quote_spanned!(span=>
+            quote_spanned!(span=>
                 const _: () = ::core::assert!(
                     !::warpspeed::__private::reaches(#callee.item(), &ITEM),
                     #msg
                 );
-            ));
-        }
-    });
-    out
+            )
+        })
+        .collect()
 }
 
 /// `device_fn(&|| { use super::*; lerp(hole(), hole(), hole()) })`: the device function
