@@ -2,7 +2,8 @@
 //! C (for the kernel's `SourceItem` dependencies) and its simulator body.
 //!
 //! `#[gpu_device] fn lerp(..)` expands to a module `lerp` (its C, and a marker type
-//! `lerp::Marker` whose `__sim` method is the simulator body) and, in the value namespace, a
+//! `lerp::Marker`, whose `with(ctx)` binds it to a simulated thread and whose bound form's
+//! `__sim` method is the simulator body) and, in the value namespace, a
 //! hidden `fn lerp(_: Infallible, ..) -> lerp::Marker` with one parameter per parameter of
 //! the function. A caller names the callee through that hidden function, inside a closure
 //! that is never called (`|| lerp(hole(), hole(), hole())`): rustc resolves the user's
@@ -21,17 +22,17 @@ use crate::kernel_abi::SourceItem;
 /// body. A kernel can call a function only where this is implemented, so calling a plain
 /// Rust function from a kernel is the error "kernels can call only #[gpu_device]
 /// functions". Not implemented by hand.
-#[diagnostic::on_unimplemented(
-    message = "kernels can call only #[gpu_device] functions",
-    label = "not a #[gpu_device] function",
-    note = "mark the function #[gpu_device] to call it from a kernel (its body must be in the kernel language)"
-)]
 ///
 /// # Safety
 /// `ITEM` points to a `static` (the function's `SourceItem`). It is a raw pointer, not a
 /// reference, because rustc validates a constant reference by evaluating what it points
 /// to: two device functions that call each other would make their statics' initializers
 /// depend on each other, rustc's query cycle error instead of [`reaches`]'s message.
+#[diagnostic::on_unimplemented(
+    message = "kernels can call only #[gpu_device] functions",
+    label = "not a #[gpu_device] function",
+    note = "mark the function #[gpu_device] to call it from a kernel (its body must be in the kernel language)"
+)]
 pub unsafe trait DeviceFunction {
     /// The marker type itself. [`device_fn`] hands out this projection rather than the
     /// marker, so where the bound fails (a plain function's `i32`) the simulator call
