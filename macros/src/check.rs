@@ -18,7 +18,7 @@ pub fn check(cx: &Ctxt, f: &Function) {
 /// functions is invisible to one function's macro and still ends in rustc's error.)
 fn check_no_self_call(cx: &Ctxt, f: &Function) {
     walk_block(&f.body, &mut |e| {
-        let ExprKind::Call(path, _) = &e.kind else {
+        let ExprKind::Call(path, _, _) = &e.kind else {
             return;
         };
         let first = path.segments.first().map(|s| s.ident.to_string());

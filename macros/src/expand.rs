@@ -57,7 +57,12 @@ pub(crate) fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) 
         });
     let var_count = parser.next_var;
     let Some(f) = f else {
-        return cx.fail("parser");
+        let errors = cx.fail("parser");
+        if item.sig.receiver().is_some() {
+            return errors;
+        }
+        let stub = crate::generics::stub(&item, kind);
+        return quote!(#errors #stub);
     };
     crate::check::check(&cx, &f);
     let types = crate::ir::typeck::check(&cx, &f, var_count);
@@ -74,7 +79,7 @@ pub(crate) fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) 
                 // Inside an `impl`, where a module stub would be one more error.
                 return errors;
             }
-            let stub = fallback(&f);
+            let stub = fallback(&f, &item);
             return quote!(#errors #stub);
         }
     };
@@ -179,12 +184,13 @@ fn block_shape(value: &syn::Expr) -> syn::Result<[u32; 3]> {
 }
 
 /// A module with the kernel's `launch` signature and no body, after an error (a device
-/// function's: `device_fallback`).
-fn fallback(f: &Function) -> TokenStream {
+/// function's: `device_fallback`). Where a parameter was refused, the parameters as
+/// written (`generics::stub`), so the launches elsewhere add no errors of their own.
+fn fallback(f: &Function, item: &syn::ItemFn) -> TokenStream {
     let name = &f.name;
     let vis = &f.vis;
-    if f.kind == FnKind::Device {
-        return crate::emit::host::device_fallback(name, vis, f.params.len());
+    if f.kind == FnKind::Device || f.params.len() != item.sig.inputs.len() {
+        return crate::generics::stub(item, f.kind);
     }
     // A parameter declared twice is reported already; a second copy would be rustc's E0415.
     let mut seen = Vec::new();

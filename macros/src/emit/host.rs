@@ -30,7 +30,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
     let deps = device_deps(&f.body);
     let struct_deps = structs::struct_deps();
     let sim = sim_fn(f, types);
-    let (consts_fn, consts) = consts_fn(types);
+    let (consts_fn, consts) = consts_fn(f, types);
     let item = quote! {
         /// The CUDA C of this function (see `CUDA_SOURCE` on kernels for the whole program).
         pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
@@ -67,7 +67,7 @@ fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
     let cycles = cycle_checks(f);
     let (marker, hidden) = match f.kind {
         FnKind::Kernel => (quote!(), quote!()),
-        FnKind::Device => device_marker(name, vis, f.params.len()),
+        FnKind::Device => device_marker(name, vis, f.params.len(), false),
     };
     quote! {
         #(#docs)*
@@ -84,12 +84,54 @@ fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
 }
 
 /// A device function's module after an error in it: an empty C item, and a marker whose
-/// simulator body fits any call, so its callers compile on and their errors are their own,
-/// not a missing internal name (the result's type comes from each call site, which the
-/// caller annotates anyway).
-pub(crate) fn device_fallback(name: &Ident, vis: &syn::Visibility, params: usize) -> TokenStream {
-    let generics: Vec<Ident> = (0..params).map(|i| format_ident!("A{}", i)).collect();
-    let (marker, hidden) = device_marker(name, vis, params);
+/// simulator body fits every call the function itself would (its generic parameters
+/// without their bounds, a parameter of a plain type as that type, any value elsewhere;
+/// its result the type each call site annotates, through `Bound`'s `R`), so its callers
+/// compile on and their errors are their own, not a missing internal name.
+pub(crate) fn device_fallback(item: &syn::ItemFn) -> TokenStream {
+    let (name, vis) = (&item.sig.ident, &item.vis);
+    let generics: Vec<TokenStream> = item
+        .sig
+        .generics
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            syn::GenericParam::Type(t) => {
+                let id = &t.ident;
+                Some(quote!(#id))
+            }
+            syn::GenericParam::Const(c) => {
+                let (id, ty) = (&c.ident, &c.ty);
+                Some(quote!(const #id: #ty))
+            }
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect();
+    let params = item.sig.inputs.iter().map(|arg| {
+        let syn::FnArg::Typed(pt) = arg else {
+            return quote!(_: impl ::core::marker::Sized);
+        };
+        match &*pt.ty {
+            syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                let t = &pt.ty;
+                quote!(_: #t)
+            }
+            // A slice as the simulator passes it (its caller converts with `Into`).
+            syn::Type::Reference(r) => match &*r.elem {
+                syn::Type::Slice(sl) if !quote!(#sl).to_string().contains("Atomic") => {
+                    let e = &sl.elem;
+                    if r.mutability.is_some() {
+                        quote!(_: ::warpspeed::__private::SliceMut<#e>)
+                    } else {
+                        quote!(_: ::warpspeed::__private::Slice<#e>)
+                    }
+                }
+                _ => quote!(_: impl ::core::marker::Sized),
+            },
+            _ => quote!(_: impl ::core::marker::Sized),
+        }
+    });
+    let (marker, hidden) = device_marker(name, vis, item.sig.inputs.len(), true);
     quote! {
         #[allow(dead_code, unused_variables, non_snake_case, clippy::all)]
         #vis mod #name {
@@ -97,8 +139,8 @@ pub(crate) fn device_fallback(name: &Ident, vis: &syn::Visibility, params: usize
                 rust_name: "", prototype: "", definition: "", deps: &[], consts: None,
             };
             #marker
-            impl Bound<'_, '_> {
-                pub async fn __sim<R, #(#generics),*>(self, #(_: #generics),*) -> R {
+            impl<R> Bound<'_, '_, R> {
+                pub async fn #name<#(#generics),*>(self, #(#params),*) -> R {
                     unreachable!()
                 }
             }
@@ -109,9 +151,20 @@ pub(crate) fn device_fallback(name: &Ident, vis: &syn::Visibility, params: usize
 
 /// A device function's marker type (for its module, whose `ITEM` it points to) and the
 /// hidden function of its name that returns it, with one `Infallible` parameter per
-/// parameter (runtime/src/device_fn.rs).
-fn device_marker(name: &Ident, vis: &syn::Visibility, params: usize) -> (TokenStream, TokenStream) {
+/// parameter (runtime/src/device_fn.rs). A `fallback`'s bound form has a type parameter
+/// `R` for its simulator body's result (`device_fallback`).
+fn device_marker(
+    name: &Ident,
+    vis: &syn::Visibility,
+    params: usize,
+    fallback: bool,
+) -> (TokenStream, TokenStream) {
     let holes = (0..params).map(|_| quote!(_: ::core::convert::Infallible));
+    let (r, r_field, r_value) = if fallback {
+        (quote!(, R), quote!(, ::core::marker::PhantomData<R>), quote!(, ::core::marker::PhantomData))
+    } else {
+        (quote!(), quote!(), quote!())
+    };
     let marker = quote! {
         /// The function as its callers reach it: its C and its simulator body.
         #[derive(Clone, Copy)]
@@ -123,13 +176,14 @@ fn device_marker(name: &Ident, vis: &syn::Visibility, params: usize) -> (TokenSt
             const SIM: Marker = Marker;
         }
         impl Marker {
-            /// The function on the thread of `ctx`: its `__sim` runs the body there.
-            pub fn with<'c, 't>(self, ctx: &'c ::warpspeed::__private::ThreadCtx<'t>) -> Bound<'c, 't> {
-                Bound(ctx)
+            /// The function on the thread of `ctx`: its method of the function's name runs
+            /// the body there.
+            pub fn with<'c, 't #r>(self, ctx: &'c ::warpspeed::__private::ThreadCtx<'t>) -> Bound<'c, 't #r> {
+                Bound(ctx #r_value)
             }
         }
         /// The function bound to one simulated thread.
-        pub struct Bound<'c, 't>(&'c ::warpspeed::__private::ThreadCtx<'t>);
+        pub struct Bound<'c, 't #r>(&'c ::warpspeed::__private::ThreadCtx<'t> #r_field);
     };
     let hidden = quote! {
         /// How kernels name this device function (never called).
@@ -204,7 +258,7 @@ fn calls(b: &Block) -> Vec<(&syn::Path, &[Expr])> {
     let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();
     crate::parse::visit::walk_block(b, &mut |e| {
-        if let ExprKind::Call(path, args) = &e.kind {
+        if let ExprKind::Call(path, _, args) = &e.kind {
             let key = quote!(#path).to_string();
             if !seen.contains(&key) {
                 seen.push(key);
@@ -592,6 +646,7 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
         }
         None => quote!(),
     };
+    let name = &f.name;
     let w = RustWriter {
         types,
         device: (f.kind == FnKind::Device).then_some(&f.name),
@@ -627,8 +682,9 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
     };
     // A kernel's body is the module's `__sim`, which its entry calls. A device function's
     // is a method of its marker bound to the thread (`Bound`, which its callers reach
-    // through `callee`), so the method's parameters are the function's: a call with the
-    // wrong number of arguments is told the function's count.
+    // through `callee`), of the function's name, so its parameters and generic parameters
+    // are the function's: rustc's errors about a call (the wrong number of arguments, a
+    // const parameter to name) name the user's function.
     let sim = match f.kind {
         FnKind::Kernel => quote! {
             #doc
@@ -637,7 +693,7 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
         FnKind::Device => quote! {
             impl Bound<'_, '_> {
                 #doc
-                pub async fn __sim #generics (self, #(#params),*) #ret {
+                pub async fn #name #generics (self, #(#params),*) #ret {
                     let #ctx = self.0;
                     #body
                 }
@@ -985,7 +1041,7 @@ impl RustWriter<'_> {
                 let p = path_from_module(path);
                 quote_spanned!(span=> { let _: ::core::sync::atomic::Ordering = #p; })
             }
-            ExprKind::Call(path, args) => {
+            ExprKind::Call(path, _, args) => {
                 let callee = callee(path, args);
                 let args = args.iter().map(|a| {
                     let v = self.expr(a);
@@ -996,9 +1052,11 @@ impl RustWriter<'_> {
                     }
                 });
                 let ctx = hyg("__ctx");
-                // A generic device function named with a turbofish: its `__sim` takes them.
+                // The callee's simulator body, its method of the function's name; a
+                // generic function named with a turbofish takes it there.
                 let turbofish = generic::turbofish(path);
-                let call = quote_spanned!(span=> #callee.marker().with(#ctx).__sim #turbofish (#(#args),*));
+                let method = path.segments.last().map(|s| s.ident.clone());
+                let call = quote_spanned!(span=> #callee.marker().with(#ctx).#method #turbofish (#(#args),*));
                 let call = self.cycle_checked(path, &callee, call);
                 match t {
                     Ty::Unit | Ty::Never | Ty::Var(_) => call,

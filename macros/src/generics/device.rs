@@ -6,7 +6,14 @@
 //! arguments' types, as rustc infers `T` from them in the simulator body. Instances whose C
 //! types coincide (`u64` and `usize` are both `unsigned long long`, and compute alike) are
 //! one overload. So that the overloads differ, every type parameter must be the type (or
-//! element type) of a parameter. Const parameters are refused for now.
+//! element type) of a parameter.
+//!
+//! Const parameters (`fn tile_sum<const B: usize>`) make each overload a C++ template over
+//! them (`template<unsigned long long ws_tp_B>`, `emit::cuda::template_head`). Rust infers
+//! a const parameter only from an array length in a parameter's type, which a device
+//! function's parameters do not have (their lengths are literals), so every call names
+//! them, as rustc requires (`tile_sum::<256>(..)`), and the C passes the same arguments
+//! (`tile_sum<256>(..)`, `parse::generic_args`).
 
 use super::params::Generics;
 use crate::ctxt::Ctxt;
@@ -14,12 +21,6 @@ use proc_macro2::TokenStream;
 
 /// What a generic device function must satisfy beyond a kernel's rules.
 pub fn check(cx: &Ctxt, item: &syn::ItemFn, g: &Generics) {
-    for c in &g.consts {
-        cx.error_spanned_by(
-            &c.name,
-            "const parameters of a #[gpu_device] function are not supported yet: pass the value as a parameter, or make the kernel generic over it",
-        );
-    }
     for t in &g.types {
         let in_params = item.sig.inputs.iter().any(|arg| match arg {
             syn::FnArg::Typed(pt) => mentions(&pt.ty, &t.name),
@@ -51,5 +52,5 @@ fn mentions(t: &syn::Type, name: &proc_macro2::Ident) -> bool {
 
 /// After an error: the module with an empty item and a simulator entry any call fits.
 pub fn stub(item: &syn::ItemFn) -> TokenStream {
-    crate::emit::host::device_fallback(&item.sig.ident, &item.vis, item.sig.inputs.len())
+    crate::emit::host::device_fallback(item)
 }

@@ -102,7 +102,7 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
             format_ident!("{}__{}", item.sig.ident, suffix.join("_"))
         };
         let inst = subst::instance(item, &names, &scalars, name);
-        match analyse(&inst, kind, &options) {
+        match analyse(&inst, kind, &options, &g) {
             Ok((f, types)) => {
                 let c = crate::emit::cuda::write_function(&f, &types);
                 let ret = f.ret.as_ref().map(|(t, _)| t.clone());
@@ -130,14 +130,20 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
     crate::emit::host::generic_module(&f, &instances[0].types, &g, &instances)
 }
 
-/// The errors, and for a device function a stub its callers' simulator bodies still find
-/// (their errors are then this function's, not a missing internal name).
+/// The errors, and a stub its callers and launches still find (their errors are then
+/// this function's, not a missing internal name).
 fn failed(errors: TokenStream, item: &syn::ItemFn, kind: FnKind) -> TokenStream {
-    let stub = match kind {
+    let stub = stub(item, kind);
+    quote!(#errors #stub)
+}
+
+/// After an error in `item`: the names its callers (a device function's) or launches (a
+/// kernel's) use, with its parameters as written.
+pub fn stub(item: &syn::ItemFn, kind: FnKind) -> TokenStream {
+    match kind {
         FnKind::Kernel => kernel_stub(item),
         FnKind::Device => device::stub(item),
-    };
-    quote!(#errors #stub)
+    }
 }
 
 /// A stub launch's parameter: what the real one takes where the type is plain (so type
@@ -245,14 +251,18 @@ fn generic_view(
     cx.check()
 }
 
-/// Parse, check and type one instance (as `expand` does a concrete function).
+/// Parse, check and type one instance (as `expand` does a concrete function), whose
+/// generic parameters `g` are.
 fn analyse(
     item: &syn::ItemFn,
     kind: FnKind,
     o: &Options,
+    g: &params::Generics,
 ) -> Result<(Function, Types), TokenStream> {
     let cx = Ctxt::new();
     let mut parser = Parser::new(&cx);
+    parser.type_params = g.types.iter().map(|t| t.name.clone()).collect();
+    parser.const_params = g.consts.iter().map(|c| (c.name.clone(), c.scalar)).collect();
     let f = parser.function(item, kind, o.fast_math).map(|mut f| {
         f.unchecked = o.unchecked;
         f.block = o.block;
@@ -279,6 +289,10 @@ fn instance_failed(
     scalars: &[Scalar],
     item: &syn::ItemFn,
 ) -> TokenStream {
+    if g.types.is_empty() {
+        // Const parameters alone: one instance, whose errors are the function's.
+        return errors;
+    }
     let which: Vec<String> = g
         .types
         .iter()

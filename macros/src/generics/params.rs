@@ -59,6 +59,8 @@ pub struct TypeParam {
 pub struct ConstParam {
     pub name: Ident,
     pub ty: syn::Type,
+    /// `ty` as a kernel scalar (an integer or `bool`).
+    pub scalar: Scalar,
 }
 
 /// The generic parameters, in the order written (type and const parameters may mix).
@@ -113,14 +115,14 @@ pub fn parse(cx: &Ctxt, g: &syn::Generics) -> Option<Generics> {
                     ok = false;
                     continue;
                 }
-                if !const_type_ok(&c.ty) {
+                let Some(scalar) = const_type(&c.ty) else {
                     cx.error_spanned_by(
                         &c.ty,
                         "a kernel's const parameter is an integer or a bool (`const B: usize`)",
                     );
                     ok = false;
                     continue;
-                }
+                };
                 let name = c.ident.to_string();
                 if !name.starts_with(|ch: char| ch.is_ascii_uppercase()) {
                     cx.error_spanned_by(
@@ -134,6 +136,7 @@ pub fn parse(cx: &Ctxt, g: &syn::Generics) -> Option<Generics> {
                 out.consts.push(ConstParam {
                     name: c.ident.clone(),
                     ty: c.ty.clone(),
+                    scalar,
                 });
             }
         }
@@ -198,12 +201,11 @@ fn type_param(cx: &Ctxt, t: &syn::TypeParam) -> Option<TypeParam> {
     })
 }
 
-fn const_type_ok(t: &syn::Type) -> bool {
+/// The scalar a const parameter's type names: an integer or `bool`.
+fn const_type(t: &syn::Type) -> Option<Scalar> {
     let syn::Type::Path(p) = t else {
-        return false;
+        return None;
     };
-    p.qself.is_none()
-        && p.path.get_ident().is_some_and(|i| {
-            Scalar::from_name(&i.to_string()).is_some_and(|s| s.is_int() || s == Scalar::Bool)
-        })
+    let id = p.path.get_ident().filter(|_| p.qself.is_none())?;
+    Scalar::from_name(&id.to_string()).filter(|s| s.is_int() || *s == Scalar::Bool)
 }

@@ -110,7 +110,8 @@ fn type_param(t: &syn::Type, params: &[Ident]) -> Option<usize> {
 
 /// The generic arguments of a call of a device function (`lerp::<T>(..)`); not of the
 /// intrinsics that take types (`dynamic_shared::<T>()`), which are the kernel's own.
-fn turbofish_of_call(e: &mut syn::Expr) -> Option<&mut syn::PathArguments> {
+/// `any`: also where the call has none (to put them back after the visit).
+fn turbofish_of_call(e: &mut syn::Expr, any: bool) -> Option<&mut syn::PathArguments> {
     let syn::Expr::Call(call) = e else {
         return None;
     };
@@ -120,7 +121,7 @@ fn turbofish_of_call(e: &mut syn::Expr) -> Option<&mut syn::PathArguments> {
     let last = p.path.segments.last_mut()?;
     let intrinsic =
         ["dynamic_shared", "tiled_partition"].contains(&last.ident.to_string().as_str());
-    (!intrinsic && matches!(last.arguments, syn::PathArguments::AngleBracketed(_)))
+    (!intrinsic && (any || matches!(last.arguments, syn::PathArguments::AngleBracketed(_))))
         .then_some(&mut last.arguments)
 }
 
@@ -205,10 +206,10 @@ impl VisitMut for Subst<'_> {
     fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
         // A generic device function's turbofish (`lerp::<T>(..)`) stays as written: the
         // simulator body (written from an instance) passes it on, and the C ignores it.
-        let kept = turbofish_of_call(e).map(std::mem::take);
+        let kept = turbofish_of_call(e, false).map(std::mem::take);
         // Inner expressions first: `T::from_f32(x.to_f32())` rewrites both.
         syn::visit_mut::visit_expr_mut(self, e);
-        if let (Some(kept), Some(slot)) = (kept, turbofish_of_call(e)) {
+        if let (Some(kept), Some(slot)) = (kept, turbofish_of_call(e, true)) {
             *slot = kept;
         }
         match e {

@@ -142,6 +142,8 @@ pub struct Typeck<'a> {
     matches: Vec<PendingMatch>,
     consts: Vec<ConstInfo>,
     const_uses: std::collections::HashMap<ExprId, usize>,
+    /// The function's const parameters, whose types are declared.
+    const_params: Vec<(Ident, Scalar)>,
 }
 
 pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
@@ -178,6 +180,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
             })
             .collect(),
         const_uses: Default::default(),
+        const_params: f.const_params.clone(),
     };
     for p in &f.params {
         tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
@@ -390,7 +393,7 @@ impl<'a> Typeck<'a> {
         }
         let t = match &b.tail {
             Some(tail) => self.infer(tail, expected),
-            None if diverges => Ty::Never,
+            None if diverges || b.tail_refused => Ty::Never,
             None => Ty::Unit,
         };
         self.scopes.pop();
@@ -680,7 +683,7 @@ impl<'a> Typeck<'a> {
                 self.print_args(p);
                 Ty::Unit
             }
-            ExprKind::Call(path, args) => {
+            ExprKind::Call(path, _, args) => {
                 for a in args {
                     // A bare integer literal takes the parameter's type, which only rustc
                     // sees: the simulator writes it unsuffixed, C converts a 64-bit literal.

@@ -8,6 +8,27 @@ use proc_macro2::{Ident, Span};
 pub type ExprId = usize;
 pub type VarId = usize;
 
+/// A const generic argument of a device function's call, as the C passes it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConstArg {
+    /// C text: a literal (`4`, `true`), or, in a const-generic device function, its own
+    /// const parameter (`ws_tp_B`, a template parameter).
+    C(String),
+    /// A constant whose value Rust gives (a module-level `const`, a kernel's const
+    /// parameter): [`Function::generic_args`]`[i]`, the C macro `ws_g{i}`.
+    Value(usize),
+}
+
+impl ConstArg {
+    /// The argument in the C.
+    pub fn c_text(&self) -> String {
+        match self {
+            ConstArg::C(s) => s.clone(),
+            ConstArg::Value(i) => format!("ws_g{i}"),
+        }
+    }
+}
+
 /// A `#[gpu_kernel]` or `#[gpu_device]` function.
 pub struct Function {
     pub kind: FnKind,
@@ -37,6 +58,13 @@ pub struct Function {
     /// `{ 2 * N }`), by [`ConstRef::id`](crate::ir::ty::ConstRef); the type checker adds
     /// the bare names it finds to be constants.
     pub consts: Vec<syn::Expr>,
+    /// The constants the function's calls pass as const generic arguments whose value
+    /// Rust gives (`f::<TILE>`, a kernel's `f::<B>`), by [`ConstArg::Value`]'s index: the C
+    /// macro `ws_g{i}` each.
+    pub generic_args: Vec<syn::Expr>,
+    /// A generic function's const parameters, with their types (which their uses have).
+    /// A device function's C is a template over them (`ws_tp_B`).
+    pub const_params: Vec<(Ident, Scalar)>,
     pub docs: Vec<syn::Attribute>,
     /// `#[allow(..)]` on the function: applied to the simulator body, where rustc lints it.
     pub allows: Vec<syn::Attribute>,
@@ -120,6 +148,9 @@ pub struct Block {
     pub stmts: Vec<Stmt>,
     /// The value of the block: its last expression without a semicolon.
     pub tail: Option<Box<Expr>>,
+    /// The last expression had no semicolon but was refused (reported): the block's
+    /// value is unknown, not `()`, so no second error says the types differ.
+    pub tail_refused: bool,
     pub span: Span,
 }
 
@@ -269,8 +300,10 @@ pub enum ExprKind {
     Field(Box<Expr>, Member),
     Method(Box<Expr>, Ident, Vec<Expr>),
     Intrinsic(crate::ir::intrinsics::Intrinsic, Vec<Expr>),
-    /// A call of a `#[gpu_device]` function.
-    Call(syn::Path, Vec<Expr>),
+    /// A call of a `#[gpu_device]` function, with the const arguments its turbofish
+    /// gives (`f::<f32, 4>` -> `[4]`: the C template's arguments; the types pick the
+    /// overload from the arguments).
+    Call(syn::Path, Vec<ConstArg>, Vec<Expr>),
     Assign(Box<Expr>, Box<Expr>),
     AssignOp(BinOp, Box<Expr>, Box<Expr>),
     If(Box<Expr>, Block, Option<Box<Expr>>),

@@ -4,6 +4,7 @@
 
 pub mod ast;
 mod consts;
+mod generic_args;
 mod len;
 mod matching;
 mod print;
@@ -32,6 +33,15 @@ pub struct Parser<'a> {
     pub next_var: VarId,
     /// Module-level constants met so far (see [`Function::consts`]).
     consts: Vec<syn::Expr>,
+    /// Constants passed as const generic arguments so far ([`Function::generic_args`]).
+    generic_args: Vec<syn::Expr>,
+    /// The generic function's parameters, for an instance (whose own generics are gone):
+    /// its type parameters' names and its const parameters (`generics::params`).
+    pub type_params: Vec<Ident>,
+    pub const_params: Vec<(Ident, Scalar)>,
+    /// The function parsed is a device function (whose C is a template over its const
+    /// parameters).
+    device: bool,
 }
 
 fn line_of(span: Span) -> usize {
@@ -59,6 +69,10 @@ impl<'a> Parser<'a> {
             next_expr: 0,
             next_var: 0,
             consts: Vec::new(),
+            generic_args: Vec::new(),
+            type_params: Vec::new(),
+            const_params: Vec::new(),
+            device: false,
         }
     }
 
@@ -128,6 +142,7 @@ impl<'a> Parser<'a> {
         fast_math: bool,
     ) -> Option<Function> {
         let sig = &item.sig;
+        self.device = kind == FnKind::Device;
         let what = if kind == FnKind::Kernel {
             "a #[gpu_kernel]"
         } else {
@@ -288,6 +303,8 @@ impl<'a> Parser<'a> {
             block: None,
             expr_count: self.next_expr,
             consts: std::mem::take(&mut self.consts),
+            generic_args: std::mem::take(&mut self.generic_args),
+            const_params: self.const_params.clone(),
             docs,
             allows,
         })
@@ -296,6 +313,7 @@ impl<'a> Parser<'a> {
     pub fn block(&mut self, block: &syn::Block) -> Block {
         let mut stmts = Vec::new();
         let mut tail = None;
+        let mut tail_refused = false;
         let n = block.stmts.len();
         for (i, stmt) in block.stmts.iter().enumerate() {
             match stmt {
@@ -305,7 +323,10 @@ impl<'a> Parser<'a> {
                     }
                 }
                 syn::Stmt::Expr(e, semi) => {
-                    let Some(expr) = self.expr_of(e) else { continue };
+                    let Some(expr) = self.expr_of(e) else {
+                        tail_refused |= semi.is_none() && i + 1 == n;
+                        continue;
+                    };
                     if semi.is_none() && i + 1 == n {
                         tail = Some(Box::new(expr));
                     } else {
@@ -335,6 +356,7 @@ impl<'a> Parser<'a> {
         Block {
             stmts,
             tail,
+            tail_refused,
             span: block.span(),
         }
     }
@@ -521,20 +543,16 @@ impl<'a> Parser<'a> {
                     return kind.map(|k| self.expr(k, span, last_span(e)));
                 }
                 let last = path.segments.last()?;
+                let mut const_args = Vec::new();
                 if let syn::PathArguments::AngleBracketed(g) = &last.arguments {
-                    // A generic device function's types (`lerp::<f32>(..)`): the simulator
-                    // body passes them on; the C picks the overload by the arguments.
-                    let types_only = g
-                        .args
-                        .iter()
-                        .all(|a| matches!(a, syn::GenericArgument::Type(_)));
-                    if !types_only || intrinsic_of(path).is_some() {
+                    if intrinsic_of(path).is_some() {
                         return self.unsupported(
                             g,
                             "generic arguments on this call are",
-                            "name the types of a generic #[gpu_device] function only (`lerp::<f32>(..)`)",
+                            "name the generic arguments of a #[gpu_device] function only (`lerp::<f32>(..)`, `tile_sum::<256>(..)`)",
                         );
                     }
+                    const_args = self.generic_args_of(g)?;
                 }
                 match intrinsic_of(path) {
                     Some(i) => {
@@ -566,7 +584,7 @@ impl<'a> Parser<'a> {
                                 msg,
                             );
                         }
-                        ExprKind::Call(path.clone(), args)
+                        ExprKind::Call(path.clone(), const_args, args)
                     }
                 }
             }

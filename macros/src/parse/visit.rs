@@ -34,7 +34,7 @@ pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
             args.iter().for_each(|a| ex(a, visit));
         }
         ExprKind::Intrinsic(_, args)
-        | ExprKind::Call(_, args)
+        | ExprKind::Call(_, _, args)
         | ExprKind::Array(args)
         | ExprKind::Tuple(args) => args.iter().for_each(|a| ex(a, visit)),
         ExprKind::Print(p) => p.args.iter().for_each(|a| ex(a, visit)),

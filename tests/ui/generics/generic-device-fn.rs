@@ -7,9 +7,4 @@ fn zero<T: Float>(n: u32) -> T {
     T::zero()
 }
 
-#[gpu_device]
-fn nth<const N: usize>(x: &[f32]) -> f32 {
-    x[N]
-}
-
 fn main() {}

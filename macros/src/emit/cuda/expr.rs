@@ -270,7 +270,7 @@ impl<'a> FnWriter<'a> {
             ExprKind::Print(p) => self.print_c(p),
             ExprKind::TiledPartition(..) => "0".into(),
             ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) => "0".into(),
-            ExprKind::Call(path, args) => {
+            ExprKind::Call(path, const_args, args) => {
                 let ops: Vec<&Expr> = args.iter().collect();
                 let vals = self.operands(&ops);
                 let mut c_args = Vec::new();
@@ -295,7 +295,14 @@ impl<'a> FnWriter<'a> {
                         .map(|s| s.ident.to_string())
                         .unwrap_or_default(),
                 );
-                format!("{name}({})", c_args.join(", "))
+                // A const-generic callee is a template: its const arguments, in order.
+                let template = if const_args.is_empty() {
+                    String::new()
+                } else {
+                    let t: Vec<String> = const_args.iter().map(|a| a.c_text()).collect();
+                    format!("<{}>", t.join(", "))
+                };
+                format!("{name}{template}({})", c_args.join(", "))
             }
             ExprKind::If(cond, then, els) => {
                 // C's `?:` would decay arrays to pointers.

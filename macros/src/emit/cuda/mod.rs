@@ -100,13 +100,15 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
                 .as_ref()
                 .map(|r| c_type(&r.0))
                 .unwrap_or("void".into());
-            format!("__device__ {ret} {c_name}({params})")
+            format!("{}__device__ {ret} {c_name}({params})", template_head(f))
         }
     };
+    let macros = const_param_macros(f, types);
     let prototype = match f.kind {
         FnKind::Kernel => String::new(),
-        FnKind::Device => format!("{head};"),
+        FnKind::Device => format!("{macros}{head};"),
     };
+    w.out.push_str(&macros);
     w.line_directive(f.name.span().start().line);
     w.raw(&format!("{head} {{"));
     w.indent += 1;
@@ -128,6 +130,51 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
         definition: w.out,
         c_name,
     }
+}
+
+/// `template<unsigned long long ws_tp_B> `: a const-generic device function is a C++
+/// template over its const parameters, which each call names (`f<4>(..)`), as Rust's does.
+fn template_head(f: &Function) -> String {
+    if f.const_params.is_empty() || f.kind != FnKind::Device {
+        return String::new();
+    }
+    let params: Vec<String> = f
+        .const_params
+        .iter()
+        .map(|(name, s)| format!("{} ws_tp_{name}", s.c_name()))
+        .collect();
+    format!("template<{}> ", params.join(", "))
+}
+
+/// In a const-generic device function, the constants' macros that stand for its const
+/// parameters (`B`, `B as f32`) read the template's parameters: `#define ws_c0_B ws_tp_B`.
+/// Written before its prototype and its definition (the host gives the other constants'
+/// values before the definition only).
+fn const_param_macros(f: &Function, types: &Types) -> String {
+    let mut out = String::new();
+    for c in &types.consts {
+        let Some(name) = const_param_of(f, &c.expr) else {
+            continue;
+        };
+        let value = match c.cast {
+            Some(to) => format!("(({})ws_tp_{name})", to.c_name()),
+            None => format!("ws_tp_{name}"),
+        };
+        let m = c.c_name();
+        let _ = writeln!(out, "#undef {m}\n#define {m} {value}");
+    }
+    out
+}
+
+/// The const parameter of device function `f` that the constant expression `e` is (a
+/// kernel's const parameters are values, which the launch gives).
+pub fn const_param_of<'f>(f: &'f Function, e: &syn::Expr) -> Option<&'f proc_macro2::Ident> {
+    let syn::Expr::Path(p) = e else { return None };
+    if f.kind != FnKind::Device {
+        return None;
+    }
+    let id = p.path.get_ident()?;
+    f.const_params.iter().map(|(c, _)| c).find(|c| *c == id)
 }
 
 impl FnWriter<'_> {
@@ -178,7 +225,7 @@ impl FnWriter<'_> {
 /// Calls `f` with the last path segment of every device-function call in `b`.
 fn collect_called(b: &Block, f: &mut dyn FnMut(&str)) {
     walk_block(b, &mut |e| {
-        if let ExprKind::Call(path, _) = &e.kind {
+        if let ExprKind::Call(path, _, _) = &e.kind {
             if let Some(seg) = path.segments.last() {
                 f(&seg.ident.to_string());
             }

@@ -44,37 +44,55 @@ pub(super) fn const_value(c: &ConstInfo, span: Span) -> TokenStream {
 }
 
 /// `fn __consts() -> String`: the C macros of the module-level constants the function
-/// names, their values read when the program is assembled (see `c_const`).
-pub(super) fn consts_fn(types: &Types) -> (TokenStream, TokenStream) {
-    consts_fn_named(types, &format_ident!("__consts"), &quote!(), &quote!())
+/// names and of the constants its calls pass as const generic arguments (`ws_g0`), their
+/// values read when the program is assembled (see `c_const`).
+pub(super) fn consts_fn(f: &Function, types: &Types) -> (TokenStream, TokenStream) {
+    consts_fn_named(f, types, &format_ident!("__consts"), &quote!(), &quote!())
 }
 
 /// [`consts_fn`] under another name, generic over a generic function's parameters
 /// (`decl` = `<T: ::warpspeed::Float, const B: usize>`, `args` = `::<T, B>`), whose const
-/// parameters it reads as constants.
+/// parameters it reads as constants. A const-generic device function's own const
+/// parameters are its C template's, not values (`emit::cuda::const_param_macros`).
 pub(super) fn consts_fn_named(
+    f: &Function,
     types: &Types,
     name: &Ident,
     decl: &TokenStream,
     args: &TokenStream,
 ) -> (TokenStream, TokenStream) {
-    if types.consts.is_empty() {
-        return (quote!(), quote!(::core::option::Option::None));
-    }
-    // The value's type is the constant's own here: the simulator body checked it is the
-    // macro's (a second check would repeat rustc's error).
-    let defs = types.consts.iter().map(|c| {
-        let name = c.c_name();
-        let p = expr_from_module(&c.expr);
-        let v = match c.cast {
+    let value = |e: &syn::Expr, cast: Option<Scalar>| {
+        let p = expr_from_module(e);
+        match cast {
             Some(to) => {
                 let to = scalar_ty(to);
                 quote!(((#p) as #to))
             }
             None => p,
-        };
+        }
+    };
+    // The value's type is the constant's own here: the simulator body checked it is the
+    // macro's (a second check would repeat rustc's error).
+    let mut defs: Vec<TokenStream> = types
+        .consts
+        .iter()
+        .filter(|c| crate::emit::cuda::const_param_of(f, &c.expr).is_none())
+        .map(|c| {
+            let name = c.c_name();
+            let v = value(&c.expr, c.cast);
+            quote!(s.push_str(&::warpspeed::__private::c_const(#name, #v));)
+        })
+        .collect();
+    // A const generic argument's type is the callee's parameter's, which rustc checks in
+    // the simulator body; the C template converts the value.
+    defs.extend(f.generic_args.iter().enumerate().map(|(i, e)| {
+        let name = ConstArg::Value(i).c_text();
+        let v = value(e, None);
         quote!(s.push_str(&::warpspeed::__private::c_const(#name, #v));)
-    });
+    }));
+    if defs.is_empty() {
+        return (quote!(), quote!(::core::option::Option::None));
+    }
     let f = quote! {
         fn #name #decl () -> ::std::string::String {
             let mut s = ::std::string::String::new();

@@ -93,15 +93,46 @@ pub(super) fn shift_amount(op: BinOp, t: &Ty, v: TokenStream) -> TokenStream {
     }
 }
 
-/// `::<f32>` of a call `scale::<f32>(..)`, for the callee's `__sim`.
+/// `::<f32>` of a call `scale::<f32>(..)`, for the callee's simulator body; a const
+/// argument that names constants as seen from inside the module and in braces
+/// (`::<{ super::TILE }>`: Rust reads a bare path there as a type first).
 pub(super) fn turbofish(path: &syn::Path) -> TokenStream {
-    match path.segments.last().map(|s| &s.arguments) {
-        Some(syn::PathArguments::AngleBracketed(a)) => {
-            let args = &a.args;
-            quote!(::<#args>)
+    let Some(syn::PathArguments::AngleBracketed(a)) = path.segments.last().map(|s| &s.arguments)
+    else {
+        return quote!();
+    };
+    let args = a.args.iter().map(|arg| match arg {
+        syn::GenericArgument::Type(syn::Type::Path(p))
+            if p.qself.is_none()
+                && crate::parse::is_const_name(&p.path)
+                && !p.path.get_ident().is_some_and(is_type_param) =>
+        {
+            let v = path_from_module(&p.path);
+            quote!({ #v })
         }
-        _ => quote!(),
+        syn::GenericArgument::Const(e) => {
+            let v = consts::expr_from_module(unbraced(e));
+            quote!({ #v })
+        }
+        other => quote!(#other),
+    });
+    quote!(::<#(#args),*>)
+}
+
+/// `e` without the braces of `{ e }`.
+fn unbraced(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+            syn::Stmt::Expr(inner, None) => unbraced(inner),
+            _ => e,
+        },
+        _ => e,
     }
+}
+
+/// Whether `id` is a type parameter of the function being emitted.
+fn is_type_param(id: &Ident) -> bool {
+    SCOPE.with(|s| s.borrow().0.iter().any(|t| t == id))
 }
 
 /// `-x` and `!x` on a `T`.
@@ -167,7 +198,7 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
             with_file(&inst.c.definition),
             &inst.c.c_name,
         );
-        let (consts_fn, consts_ref) = consts::consts_fn_named(&inst.types, &consts, &decl, &args);
+        let (consts_fn, consts_ref) = consts::consts_fn_named(f, &inst.types, &consts, &decl, &args);
         items.push(quote! {
             static #item: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
                 rust_name: #rust_name,
@@ -274,7 +305,7 @@ fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
     let deps = device_deps(&f.body);
     // The `#[gpu_struct]`s the function names: their C definitions come first.
     let struct_deps = super::structs::struct_deps();
-    let (consts_fn, consts) = consts_fn(&instances[0].types);
+    let (consts_fn, consts) = consts_fn(f, &instances[0].types);
     let sim = sim_fn_with(f, types, decl(g));
     let what = format!("The generic device function `{rust_name}`, callable from kernels: one C overload per instance.");
     let body = quote! {

@@ -67,9 +67,14 @@ impl Typeck<'_> {
             Some(id) => id,
             None => {
                 let name = crate::parse::path_text(path);
-                let ty = match cast {
-                    Some(s) => Ty::Scalar(s),
-                    None => self.fresh(
+                let param = path
+                    .get_ident()
+                    .and_then(|id| self.const_params.iter().find(|(c, _)| c == id));
+                let ty = match (cast, param) {
+                    (Some(s), _) => Ty::Scalar(s),
+                    // A const parameter's type is declared.
+                    (None, Some((_, s))) => Ty::Scalar(*s),
+                    (None, None) => self.fresh(
                         Kind::Any,
                         Some((
                             at,
