@@ -125,8 +125,16 @@ where
     T: Copy + std::ops::Add<Output = T> + PartialEq + std::fmt::Debug,
 {
     for i in 0..x.len() {
-        assert_eq!(out[i], host_window(x, i, b, zero), "{what}: B = {b}, element {i}");
-        assert_eq!(out3[i], host_window(x, i, WINDOW, zero), "{what}: WINDOW, element {i}");
+        assert_eq!(
+            out[i],
+            host_window(x, i, b, zero),
+            "{what}: B = {b}, element {i}"
+        );
+        assert_eq!(
+            out3[i],
+            host_window(x, i, WINDOW, zero),
+            "{what}: WINDOW, element {i}"
+        );
     }
 }
 
@@ -140,7 +148,9 @@ fn type_and_const_parameters_together() {
     let n = 1000;
     // Integers in floats: every order of summation gives the same bits.
     let xf: Vec<f32> = (0..n).map(|_| (rng.next_u32() % 1000) as f32).collect();
-    let xd: Vec<f64> = (0..n).map(|_| (rng.next_u32() % 1000) as f64 - 500.0).collect();
+    let xd: Vec<f64> = (0..n)
+        .map(|_| (rng.next_u32() % 1000) as f64 - 500.0)
+        .collect();
     for dev in devices("type_and_const_parameters_together") {
         let cfg = LaunchConfig::for_num_elems(n as u32);
         let dx = dev.upload(&xf).unwrap();
@@ -148,13 +158,27 @@ fn type_and_const_parameters_together() {
         let mut out3 = dev.upload(&vec![f32::NAN; n]).unwrap();
         windows::launch::<f32, 4>(&dev, cfg, &dx, &mut out, &mut out3).unwrap();
         let what = format!("{:?} f32", dev.backend());
-        check_windows(4, &xf, &out.download().unwrap(), &out3.download().unwrap(), 0.0, &what);
+        check_windows(
+            4,
+            &xf,
+            &out.download().unwrap(),
+            &out3.download().unwrap(),
+            0.0,
+            &what,
+        );
 
         let dx = dev.upload(&xd).unwrap();
         let mut out = dev.upload(&vec![f64::NAN; n]).unwrap();
         let mut out3 = dev.upload(&vec![f64::NAN; n]).unwrap();
         windows::launch::<f64, 9>(&dev, cfg, &dx, &mut out, &mut out3).unwrap();
         let what = format!("{:?} f64", dev.backend());
-        check_windows(9, &xd, &out.download().unwrap(), &out3.download().unwrap(), 0.0, &what);
+        check_windows(
+            9,
+            &xd,
+            &out.download().unwrap(),
+            &out3.download().unwrap(),
+            0.0,
+            &what,
+        );
     }
 }

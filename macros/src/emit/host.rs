@@ -161,7 +161,11 @@ fn device_marker(
 ) -> (TokenStream, TokenStream) {
     let holes = (0..params).map(|_| quote!(_: ::core::convert::Infallible));
     let (r, r_field, r_value) = if fallback {
-        (quote!(, R), quote!(, ::core::marker::PhantomData<R>), quote!(, ::core::marker::PhantomData))
+        (
+            quote!(, R),
+            quote!(, ::core::marker::PhantomData<R>),
+            quote!(, ::core::marker::PhantomData),
+        )
     } else {
         (quote!(), quote!(), quote!())
     };

@@ -262,7 +262,11 @@ fn analyse(
     let cx = Ctxt::new();
     let mut parser = Parser::new(&cx);
     parser.type_params = g.types.iter().map(|t| t.name.clone()).collect();
-    parser.const_params = g.consts.iter().map(|c| (c.name.clone(), c.scalar)).collect();
+    parser.const_params = g
+        .consts
+        .iter()
+        .map(|c| (c.name.clone(), c.scalar))
+        .collect();
     let f = parser.function(item, kind, o.fast_math).map(|mut f| {
         f.unchecked = o.unchecked;
         f.block = o.block;

@@ -198,7 +198,8 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
             with_file(&inst.c.definition),
             &inst.c.c_name,
         );
-        let (consts_fn, consts_ref) = consts::consts_fn_named(f, &inst.types, &consts, &decl, &args);
+        let (consts_fn, consts_ref) =
+            consts::consts_fn_named(f, &inst.types, &consts, &decl, &args);
         items.push(quote! {
             static #item: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
                 rust_name: #rust_name,
