@@ -1,18 +1,20 @@
 //! How a kernel reaches a `#[gpu_device]` function it calls, on both sides: the function's
 //! C (for the kernel's `SourceItem` dependencies) and its simulator body.
 //!
-//! `#[gpu_device] fn lerp(..)` expands to a module `lerp` (its C, and a marker type
-//! `lerp::Marker`, whose `with(ctx)` binds it to a simulated thread and whose bound form's
-//! `__sim` method is the simulator body) and, in the value namespace, a
-//! hidden `fn lerp(_: Infallible, ..) -> lerp::Marker` with one parameter per parameter of
-//! the function. A caller names the callee through that hidden function, inside a closure
-//! that is never called (`|| lerp(hole(), hole(), hole())`): rustc resolves the user's
+//! `#[gpu_device] fn lerp(..)` expands to a module `lerp` (its C, and a marker type of the
+//! function's name, `lerp::lerp`, whose `with(ctx)` binds it to a simulated thread and
+//! whose bound form's method `lerp` is the simulator body) and, in the value namespace, a
+//! hidden `fn lerp(_: Infallible, ..) -> lerp::lerp` with one parameter per parameter of
+//! the function and the function's const parameters (`fn nth<const N: usize>(..) ->
+//! nth::nth<N>`: a call passes its const arguments there, `nth::<4>(hole())`). A caller
+//! names the callee through that hidden function, inside a closure that is never called (`|| lerp(hole(), hole(), hole())`): rustc resolves the user's
 //! path in the user's scope, checks the number of arguments, and gives the closure the
 //! marker as its result type, from which [`device_fn`] takes the C and the simulator body.
 //! So a call that cannot work fails with rustc's own words about the user's code: "cannot
 //! find function `lerp` in this scope" for a missing function, "this function takes 3
-//! arguments but 2 arguments were supplied", or, for a plain Rust function, the
-//! [`DeviceFunction`] error below. (A module path, `super::lerp::__sim`, failed with
+//! arguments but 2 arguments were supplied", for a plain Rust function the
+//! [`DeviceFunction`] error below, for a call without the const arguments its callee needs
+//! the [`NoConstParams`] error. (A module path, `super::lerp::__sim`, failed with
 //! "cannot find `lerp` in `super`", a name the user never wrote.)
 
 use crate::kernel_abi::SourceItem;
@@ -51,6 +53,38 @@ pub const fn hole<T>() -> T {
     panic!("the call that names a device function is never run")
 }
 
+/// A value for each const argument of the never-run call where a constant names a
+/// const-generic device function (a caller's C dependencies, its cycle assertions): the
+/// function's C is one template for every value, and a constant cannot name the caller's
+/// own const parameters. Its type is the const parameter's, which rustc gives.
+pub const fn const_hole<T: ConstHole>() -> T {
+    T::HOLE
+}
+
+/// The types a const parameter of a kernel or device function may have (the integers and
+/// `bool`), for [`const_hole`].
+pub trait ConstHole: Sized {
+    /// Any value of the type.
+    const HOLE: Self;
+}
+
+macro_rules! const_hole {
+    ($($t:ty = $v:expr),*) => { $(impl ConstHole for $t { const HOLE: Self = $v; })* };
+}
+const_hole!(
+    bool = false,
+    i8 = 0,
+    i16 = 0,
+    i32 = 0,
+    i64 = 0,
+    isize = 0,
+    u8 = 0,
+    u16 = 0,
+    u32 = 0,
+    u64 = 0,
+    usize = 0
+);
+
 /// A `#[gpu_device]` function as [`device_fn`] found it.
 pub struct DeviceFnRef<M> {
     /// A `static` (see [`DeviceFunction`]).
@@ -76,11 +110,33 @@ impl<M> DeviceFnRef<M> {
         unsafe { &*self.item }
     }
 
-    /// The callee's marker, whose `__sim` method is its simulator body.
+    /// The callee's marker, whose method of the function's name is its simulator body.
     pub fn marker(self) -> M {
         self.marker
     }
 }
+
+/// `callee`, for a call that names no const arguments: a function that has const
+/// parameters is then [`NoConstParams`]'s error, one hard error that stands for the
+/// "cannot infer the value of the const parameter" of each use of its marker. Where
+/// [`device_fn`] failed (a plain Rust function), `M` is already an error and this adds none.
+pub const fn without_const_args<M: NoConstParams>(callee: DeviceFnRef<M>) -> DeviceFnRef<M> {
+    callee
+}
+
+/// What `#[gpu_device]` implements for each device function without const parameters (for
+/// the marker type in the function's module, which has the function's name). A kernel's
+/// call that names no const arguments (`nth(x)`) requires it, so calling a function with
+/// const parameters (`fn nth<const N: usize>`) without them is the error "this device
+/// function has const parameters, which the call must name": Rust infers no const
+/// parameter of a device function, so every call names them (`nth::<4>(x)`). Not
+/// implemented by hand.
+#[diagnostic::on_unimplemented(
+    message = "this device function has const parameters, which the call must name",
+    label = "name the const arguments, as Rust requires: `f::<4>(..)`, `f::<f32, TILE>(..)`",
+    note = "Rust infers a const parameter only from an array length in a parameter's type, and a device function's array parameters have literal lengths"
+)]
+pub trait NoConstParams {}
 
 /// Whether `from` calls `to`, directly or through the functions it calls (at most 32
 /// calls deep), or is `to`. Evaluated by rustc at compile time for each call of one device

@@ -53,7 +53,7 @@ mod view;
 pub use config::{DeviceLimits, LaunchConfig};
 pub use cuda::compile;
 pub use device::{Backend, Device, Event, Stream};
-pub use device_fn::DeviceFunction;
+pub use device_fn::{DeviceFunction, NoConstParams};
 pub use dim::Dim3;
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
 pub use generic::{Float, Int, Scalar};
@@ -93,7 +93,8 @@ const _: () = {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::device_fn::{
-        device_fn, hole, reaches, sim_call, DeviceFnRef, Recursion, SimCall,
+        const_hole, device_fn, hole, reaches, sim_call, without_const_args, DeviceFnRef, Recursion,
+        SimCall,
     };
     pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, GpuPrint, NumVal};
     pub use crate::gpu_struct::{

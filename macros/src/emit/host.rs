@@ -15,11 +15,15 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
 mod consts;
+mod device;
 mod generic;
 mod matching;
 mod structs;
 use consts::{const_value, consts_fn, len_rust};
+pub(crate) use device::device_fallback;
+use device::{bound_impl, callee, const_decls, cycle_checks, device_deps, device_marker};
 pub(crate) use generic::generic_module;
+use generic::Part;
 use matching::{binding, match_pat};
 use syn::spanned::Spanned;
 
@@ -67,13 +71,13 @@ fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
     let cycles = cycle_checks(f);
     let (marker, hidden) = match f.kind {
         FnKind::Kernel => (quote!(), quote!()),
-        FnKind::Device => device_marker(name, vis, f.params.len(), false),
+        FnKind::Device => device_marker(name, vis, f.params.len(), &const_decls(f), false),
     };
     quote! {
         #(#docs)*
         #[doc = ""]
         #[doc = #what]
-        #[allow(dead_code, non_snake_case, unreachable_code, clippy::all)]
+        #[allow(dead_code, non_snake_case, non_camel_case_types, unreachable_code, clippy::all)]
         #vis mod #name {
             #marker
             #(#cycles)*
@@ -81,123 +85,6 @@ fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
         }
         #hidden
     }
-}
-
-/// A device function's module after an error in it: an empty C item, and a marker whose
-/// simulator body fits every call the function itself would (its generic parameters
-/// without their bounds, a parameter of a plain type as that type, any value elsewhere;
-/// its result the type each call site annotates, through `Bound`'s `R`), so its callers
-/// compile on and their errors are their own, not a missing internal name.
-pub(crate) fn device_fallback(item: &syn::ItemFn) -> TokenStream {
-    let (name, vis) = (&item.sig.ident, &item.vis);
-    let generics: Vec<TokenStream> = item
-        .sig
-        .generics
-        .params
-        .iter()
-        .filter_map(|p| match p {
-            syn::GenericParam::Type(t) => {
-                let id = &t.ident;
-                Some(quote!(#id))
-            }
-            syn::GenericParam::Const(c) => {
-                let (id, ty) = (&c.ident, &c.ty);
-                Some(quote!(const #id: #ty))
-            }
-            syn::GenericParam::Lifetime(_) => None,
-        })
-        .collect();
-    let params = item.sig.inputs.iter().map(|arg| {
-        let syn::FnArg::Typed(pt) = arg else {
-            return quote!(_: impl ::core::marker::Sized);
-        };
-        match &*pt.ty {
-            syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
-                let t = &pt.ty;
-                quote!(_: #t)
-            }
-            // A slice as the simulator passes it (its caller converts with `Into`).
-            syn::Type::Reference(r) => match &*r.elem {
-                syn::Type::Slice(sl) if !quote!(#sl).to_string().contains("Atomic") => {
-                    let e = &sl.elem;
-                    if r.mutability.is_some() {
-                        quote!(_: ::warpspeed::__private::SliceMut<#e>)
-                    } else {
-                        quote!(_: ::warpspeed::__private::Slice<#e>)
-                    }
-                }
-                _ => quote!(_: impl ::core::marker::Sized),
-            },
-            _ => quote!(_: impl ::core::marker::Sized),
-        }
-    });
-    let (marker, hidden) = device_marker(name, vis, item.sig.inputs.len(), true);
-    quote! {
-        #[allow(dead_code, unused_variables, non_snake_case, clippy::all)]
-        #vis mod #name {
-            pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
-                rust_name: "", prototype: "", definition: "", deps: &[], consts: None,
-            };
-            #marker
-            impl<R> Bound<'_, '_, R> {
-                pub async fn #name<#(#generics),*>(self, #(#params),*) -> R {
-                    unreachable!()
-                }
-            }
-        }
-        #hidden
-    }
-}
-
-/// A device function's marker type (for its module, whose `ITEM` it points to) and the
-/// hidden function of its name that returns it, with one `Infallible` parameter per
-/// parameter (runtime/src/device_fn.rs). A `fallback`'s bound form has a type parameter
-/// `R` for its simulator body's result (`device_fallback`).
-fn device_marker(
-    name: &Ident,
-    vis: &syn::Visibility,
-    params: usize,
-    fallback: bool,
-) -> (TokenStream, TokenStream) {
-    let holes = (0..params).map(|_| quote!(_: ::core::convert::Infallible));
-    let (r, r_field, r_value) = if fallback {
-        (
-            quote!(, R),
-            quote!(, ::core::marker::PhantomData<R>),
-            quote!(, ::core::marker::PhantomData),
-        )
-    } else {
-        (quote!(), quote!(), quote!())
-    };
-    let marker = quote! {
-        /// The function as its callers reach it: its C and its simulator body.
-        #[derive(Clone, Copy)]
-        pub struct Marker;
-        #[diagnostic::do_not_recommend]
-        unsafe impl ::warpspeed::DeviceFunction for Marker {
-            const ITEM: *const ::warpspeed::__private::SourceItem = &ITEM;
-            type Sim = Marker;
-            const SIM: Marker = Marker;
-        }
-        impl Marker {
-            /// The function on the thread of `ctx`: its method of the function's name runs
-            /// the body there.
-            pub fn with<'c, 't #r>(self, ctx: &'c ::warpspeed::__private::ThreadCtx<'t>) -> Bound<'c, 't #r> {
-                Bound(ctx #r_value)
-            }
-        }
-        /// The function bound to one simulated thread.
-        pub struct Bound<'c, 't #r>(&'c ::warpspeed::__private::ThreadCtx<'t> #r_field);
-    };
-    let hidden = quote! {
-        /// How kernels name this device function (never called).
-        #[doc(hidden)]
-        #[allow(dead_code, non_snake_case, clippy::all)]
-        #vis fn #name(#(#holes),*) -> #name::Marker {
-            #name::Marker
-        }
-    };
-    (marker, hidden)
 }
 
 /// `concat!("..#line 3 \"", file!(), "\"..")`: the C with the Rust file name filled in.
@@ -254,92 +141,6 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
         quote!()
     };
     quote!(#lead #(#segs)::*)
-}
-
-/// The device functions `b` calls, once each (told apart by the path's text), each with
-/// the arguments of its first call.
-fn calls(b: &Block) -> Vec<(&syn::Path, &[Expr])> {
-    let mut seen: Vec<String> = Vec::new();
-    let mut out = Vec::new();
-    crate::parse::visit::walk_block(b, &mut |e| {
-        if let ExprKind::Call(path, _, args) = &e.kind {
-            let key = quote!(#path).to_string();
-            if !seen.contains(&key) {
-                seen.push(key);
-                out.push((path, args.as_slice()));
-            }
-        }
-    });
-    out
-}
-
-/// The device functions `b` calls, each as its caller reaches it (`callee`).
-fn device_deps(b: &Block) -> Vec<TokenStream> {
-    calls(b)
-        .into_iter()
-        .map(|(path, args)| callee(path, args))
-        .collect()
-}
-
-/// A device function's assertions, one per device function it calls: the callee
-/// does not lead back to it (`reaches`, evaluated by rustc over the functions' C
-/// dependencies, so cycles through functions this macro cannot see are found too). At
-/// module level, so rustc's note names the function's module and no internal item.
-fn cycle_checks(f: &Function) -> Vec<TokenStream> {
-    if f.kind != FnKind::Device {
-        return Vec::new();
-    }
-    let caller = &f.name;
-    calls(&f.body)
-        .into_iter()
-        .map(|(path, args)| {
-            let span = path.span();
-            let callee = callee(path, args);
-            let name = path
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .unwrap_or_default();
-            let msg = format!(
-                "`{caller}` calls `{name}`, which leads back to `{caller}`: device functions cannot recurse (the GPU's per-thread stack is small and fixed); write the recursion as a loop"
-            );
-            quote_spanned!(span=>
-                const _: () = ::core::assert!(
-                    !::warpspeed::__private::reaches(#callee.item(), &ITEM),
-                    #msg
-                );
-            )
-        })
-        .collect()
-}
-
-/// `device_fn(&|| { use super::*; lerp(hole(), hole(), hole()) })`: the device function
-/// a call names, found through its hidden value-namespace function (runtime/src/device_fn.rs
-/// says why). A path that starts at a name (`lerp`, `helpers::lerp`) is looked up as in the
-/// user's module, through a glob import of it, so rustc's errors name only what the user
-/// wrote; `self::`, `super::`, `crate::` and crate paths go through `path_from_module`.
-/// Every token has the span of the user's path, so the C dependency and the simulator call
-/// fail (if they do) with one error, at the call.
-fn callee(path: &syn::Path, args: &[Expr]) -> TokenStream {
-    let span = path.span();
-    let first = path.segments.first().map(|s| s.ident.to_string());
-    let plain = path.leading_colon.is_none()
-        && !matches!(
-            first.as_deref(),
-            Some("self" | "super" | "crate" | "core" | "std" | "alloc" | "warpspeed")
-        )
-        && !path.get_ident().is_some_and(generic::is_const_param);
-    let holes = args
-        .iter()
-        .map(|a| quote_spanned!(a.span=> ::warpspeed::__private::hole()));
-    let call = if plain {
-        let idents = path.segments.iter().map(|s| &s.ident);
-        quote_spanned!(span=> { #[allow(unused_imports)] use super::*; #(#idents)::*(#(#holes),*) })
-    } else {
-        let name = path_from_module(path);
-        quote_spanned!(span=> #name(#(#holes),*))
-    };
-    quote_spanned!(span=> ::warpspeed::__private::device_fn(&|| #call))
 }
 
 fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
@@ -694,15 +495,18 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
             #doc
             pub async fn __sim #generics (#ctx: &::warpspeed::__private::ThreadCtx<'_>, #(#params),*) #ret #body
         },
-        FnKind::Device => quote! {
-            impl Bound<'_, '_> {
+        FnKind::Device => {
+            let bound = bound_impl(f);
+            quote! {
+            #bound {
                 #doc
                 pub async fn #name #generics (self, #(#params),*) #ret {
                     let #ctx = self.0;
                     #body
                 }
             }
-        },
+            }
+        }
     };
     quote! {
         #sim
@@ -726,16 +530,13 @@ impl RustWriter<'_> {
     /// callee leads back to the function closes a cycle (`cycle_checks` refuses it): the
     /// future is boxed there, so rustc's own error about recursive futures does not join
     /// in (runtime/src/device_fn.rs). Elsewhere the future is awaited as it is.
-    fn cycle_checked(
-        &self,
-        path: &syn::Path,
-        callee: &TokenStream,
-        call: TokenStream,
-    ) -> TokenStream {
+    fn cycle_checked(&self, path: &syn::Path, args: &[Expr], call: TokenStream) -> TokenStream {
         let span = path.span();
         if self.device.is_none() {
             return quote_spanned!(span=> #call.await);
         }
+        // A const argument, which cannot name the function's own const parameters.
+        let callee = callee(path, args, Part::ConstHoles);
         let reaches = quote_spanned!(span=> ::warpspeed::__private::reaches(#callee.item(), &ITEM));
         quote_spanned!(span=> ::warpspeed::__private::sim_call::<{ #reaches }, _>(#call).await)
     }
@@ -1045,9 +846,9 @@ impl RustWriter<'_> {
                 let p = path_from_module(path);
                 quote_spanned!(span=> { let _: ::core::sync::atomic::Ordering = #p; })
             }
-            ExprKind::Call(path, _, args) => {
-                let callee = callee(path, args);
-                let args = args.iter().map(|a| {
+            ExprKind::Call(path, _, call_args) => {
+                let callee = callee(path, call_args, Part::Consts);
+                let args = call_args.iter().map(|a| {
                     let v = self.expr(a);
                     if matches!(self.ty(a), Ty::Slice(..)) {
                         quote!(::core::convert::Into::into(#v))
@@ -1057,11 +858,12 @@ impl RustWriter<'_> {
                 });
                 let ctx = hyg("__ctx");
                 // The callee's simulator body, its method of the function's name; a
-                // generic function named with a turbofish takes it there.
-                let turbofish = generic::turbofish(path);
+                // generic function named with a turbofish takes its types there (the
+                // const arguments went to the hidden function, `callee`).
+                let turbofish = generic::turbofish(path, Part::Types);
                 let method = path.segments.last().map(|s| s.ident.clone());
                 let call = quote_spanned!(span=> #callee.marker().with(#ctx).#method #turbofish (#(#args),*));
-                let call = self.cycle_checked(path, &callee, call);
+                let call = self.cycle_checked(path, call_args, call);
                 match t {
                     Ty::Unit | Ty::Never | Ty::Var(_) => call,
                     t => {

@@ -93,30 +93,66 @@ pub(super) fn shift_amount(op: BinOp, t: &Ty, v: TokenStream) -> TokenStream {
     }
 }
 
-/// `::<f32>` of a call `scale::<f32>(..)`, for the callee's simulator body; a const
-/// argument that names constants as seen from inside the module and in braces
-/// (`::<{ super::TILE }>`: Rust reads a bare path there as a type first).
-pub(super) fn turbofish(path: &syn::Path) -> TokenStream {
+/// Which generic arguments of a call [`turbofish`] writes.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Part {
+    /// The type arguments, for the callee's simulator method (`lerp::<f32>` ->
+    /// `.lerp::<f32>(..)`).
+    Types,
+    /// The const arguments as written, for the hidden function, whose marker carries them
+    /// (`nth::<{ super::TILE }>(hole())`).
+    Consts,
+    /// A placeholder for each const argument, where a constant names the callee (its C is
+    /// the same for every value, and a constant cannot name the caller's const parameters).
+    ConstHoles,
+}
+
+/// `::<f32>` of a call `scale::<f32>(..)`, the part of it `part` says (empty where that
+/// part has none). A const argument names constants as seen from inside the module and
+/// in braces (`::<{ super::TILE }>`: Rust reads a bare path there as a type first). Which
+/// arguments are consts is `parse::generic_args`'s rule: a literal or expression, or a
+/// capitalised path that is no type parameter of the caller.
+pub(super) fn turbofish(path: &syn::Path, part: Part) -> TokenStream {
+    let none = quote!();
     let Some(syn::PathArguments::AngleBracketed(a)) = path.segments.last().map(|s| &s.arguments)
     else {
-        return quote!();
+        return none;
     };
-    let args = a.args.iter().map(|arg| match arg {
-        syn::GenericArgument::Type(syn::Type::Path(p))
-            if p.qself.is_none()
-                && crate::parse::is_const_name(&p.path)
-                && !p.path.get_ident().is_some_and(is_type_param) =>
-        {
-            let v = path_from_module(&p.path);
-            quote!({ #v })
-        }
-        syn::GenericArgument::Const(e) => {
-            let v = consts::expr_from_module(unbraced(e));
-            quote!({ #v })
-        }
-        other => quote!(#other),
-    });
-    quote!(::<#(#args),*>)
+    let args: Vec<TokenStream> = a
+        .args
+        .iter()
+        .filter_map(|arg| {
+            let konst = match arg {
+                syn::GenericArgument::Type(syn::Type::Path(p))
+                    if p.qself.is_none()
+                        && crate::parse::is_const_name(&p.path)
+                        && !p.path.get_ident().is_some_and(is_type_param) =>
+                {
+                    let v = path_from_module(&p.path);
+                    Some(quote_spanned!(arg.span()=> { #v }))
+                }
+                syn::GenericArgument::Const(e) => {
+                    let v = consts::expr_from_module(unbraced(e));
+                    Some(quote_spanned!(arg.span()=> { #v }))
+                }
+                _ => None,
+            };
+            match (part, konst) {
+                (Part::Types, None) => Some(quote!(#arg)),
+                (Part::Consts, Some(c)) => Some(c),
+                (Part::ConstHoles, Some(_)) => {
+                    Some(quote_spanned!(arg.span()=> { ::warpspeed::__private::const_hole() }))
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    if args.is_empty() {
+        return none;
+    }
+    // The brackets at the user's, so rustc's "remove the unnecessary generic argument"
+    // points there.
+    quote_spanned!(a.span()=> ::<#(#args),*>)
 }
 
 /// `e` without the braces of `{ e }`.
@@ -279,9 +315,17 @@ fn decl_items(g: &Generics) -> Vec<TokenStream> {
         .collect()
 }
 
-/// `<T: ::warpspeed::Float, const B: usize>`.
-fn decl(g: &Generics) -> TokenStream {
-    let items = decl_items(g);
+/// `<T: ::warpspeed::Float>`: the type parameters alone (empty without any).
+fn type_decl(g: &Generics) -> TokenStream {
+    let items: Vec<TokenStream> = decl_items(g)
+        .into_iter()
+        .zip(&g.order)
+        .filter(|(_, r)| matches!(r, GenericRef::Type(_)))
+        .map(|(d, _)| d)
+        .collect();
+    if items.is_empty() {
+        return quote!();
+    }
     quote!(<#(#items),*>)
 }
 
@@ -307,7 +351,9 @@ fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
     // The `#[gpu_struct]`s the function names: their C definitions come first.
     let struct_deps = super::structs::struct_deps();
     let (consts_fn, consts) = consts_fn(f, &instances[0].types);
-    let sim = sim_fn_with(f, types, decl(g));
+    // The const parameters are the bound form's (`device::bound_impl`), the types the
+    // method's.
+    let sim = sim_fn_with(f, types, type_decl(g));
     let what = format!("The generic device function `{rust_name}`, callable from kernels: one C overload per instance.");
     let body = quote! {
             /// The CUDA C of every instance of this function.
