@@ -6,7 +6,7 @@
 //! against plain Rust; NVRTC compiles every instance.
 
 use warpspeed::prelude::*;
-use warpspeed::LaunchConfig;
+use warpspeed::{Device, LaunchConfig};
 
 mod common;
 use common::{devices, nvrtc_compiles, Rng};
@@ -120,21 +120,25 @@ fn const_arguments_of_every_form() {
     }
 }
 
-fn check_windows<T>(b: usize, x: &[T], out: &[T], out3: &[T], zero: T, what: &str)
+/// `windows::<T, B>` on `dev`, outputs poisoned with NaN, against the host's windows of
+/// `B` and `WINDOW`.
+fn windows_agree<T, const B: usize>(dev: &Device, x: &[T], nan: T, zero: T)
 where
-    T: Copy + std::ops::Add<Output = T> + PartialEq + std::fmt::Debug,
+    T: warpspeed::Float + std::ops::Add<Output = T> + PartialEq + std::fmt::Debug,
 {
-    for i in 0..x.len() {
-        assert_eq!(
-            out[i],
-            host_window(x, i, b, zero),
-            "{what}: B = {b}, element {i}"
-        );
-        assert_eq!(
-            out3[i],
-            host_window(x, i, WINDOW, zero),
-            "{what}: WINDOW, element {i}"
-        );
+    let n = x.len();
+    let dx = dev.upload(x).unwrap();
+    let mut out = dev.upload(&vec![nan; n]).unwrap();
+    let mut out3 = dev.upload(&vec![nan; n]).unwrap();
+    let cfg = LaunchConfig::for_num_elems(n as u32);
+    windows::launch::<T, B>(dev, cfg, &dx, &mut out, &mut out3).unwrap();
+    let (out, out3) = (out.download().unwrap(), out3.download().unwrap());
+    let what = format!("{:?} {}", dev.backend(), std::any::type_name::<T>());
+    for i in 0..n {
+        let want = host_window(x, i, B, zero);
+        assert_eq!(out[i], want, "{what}: B = {B}, element {i}");
+        let want = host_window(x, i, WINDOW, zero);
+        assert_eq!(out3[i], want, "{what}: WINDOW, element {i}");
     }
 }
 
@@ -152,33 +156,7 @@ fn type_and_const_parameters_together() {
         .map(|_| (rng.next_u32() % 1000) as f64 - 500.0)
         .collect();
     for dev in devices("type_and_const_parameters_together") {
-        let cfg = LaunchConfig::for_num_elems(n as u32);
-        let dx = dev.upload(&xf).unwrap();
-        let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
-        let mut out3 = dev.upload(&vec![f32::NAN; n]).unwrap();
-        windows::launch::<f32, 4>(&dev, cfg, &dx, &mut out, &mut out3).unwrap();
-        let what = format!("{:?} f32", dev.backend());
-        check_windows(
-            4,
-            &xf,
-            &out.download().unwrap(),
-            &out3.download().unwrap(),
-            0.0,
-            &what,
-        );
-
-        let dx = dev.upload(&xd).unwrap();
-        let mut out = dev.upload(&vec![f64::NAN; n]).unwrap();
-        let mut out3 = dev.upload(&vec![f64::NAN; n]).unwrap();
-        windows::launch::<f64, 9>(&dev, cfg, &dx, &mut out, &mut out3).unwrap();
-        let what = format!("{:?} f64", dev.backend());
-        check_windows(
-            9,
-            &xd,
-            &out.download().unwrap(),
-            &out3.download().unwrap(),
-            0.0,
-            &what,
-        );
+        windows_agree::<f32, 4>(&dev, &xf, f32::NAN, 0.0);
+        windows_agree::<f64, 9>(&dev, &xd, f64::NAN, 0.0);
     }
 }
