@@ -22,7 +22,7 @@ use crate::kernel_abi::SourceItem;
 /// What `#[gpu_device]` implements for each device function (for the marker type in the
 /// function's module): how a kernel that calls the function finds its C and its simulator
 /// body. A kernel can call a function only where this is implemented, so calling a plain
-/// Rust function from a kernel is the error "kernels can call only #[gpu_device]
+/// Rust function from a kernel is the error "kernels can call only `#[gpu_device]`
 /// functions". Not implemented by hand.
 ///
 /// # Safety
