@@ -8,25 +8,19 @@ use proc_macro2::{Ident, Span};
 pub type ExprId = usize;
 pub type VarId = usize;
 
-/// A const generic argument of a device function's call, as the C passes it.
+/// A const generic argument of a device function's call (the C backend spells it).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ConstArg {
-    /// C text: a literal (`4`, `true`), or, in a const-generic device function, its own
-    /// const parameter (`ws_tp_B`, a template parameter).
-    C(String),
+    /// An integer literal, its decimal digits and whether it is negated (`{ -5 }`).
+    Int { digits: String, negative: bool },
+    /// `true` or `false`.
+    Bool(bool),
+    /// In a const-generic device function, its own const parameter (a template
+    /// parameter of its C).
+    Param(Ident),
     /// A constant whose value Rust gives (a module-level `const`, a kernel's const
-    /// parameter): [`Function::generic_args`]`[i]`, the C macro `ws_g{i}`.
+    /// parameter): [`Function::generic_args`]`[i]`.
     Value(usize),
-}
-
-impl ConstArg {
-    /// The argument in the C.
-    pub fn c_text(&self) -> String {
-        match self {
-            ConstArg::C(s) => s.clone(),
-            ConstArg::Value(i) => format!("ws_g{i}"),
-        }
-    }
 }
 
 /// A `#[gpu_kernel]` or `#[gpu_device]` function.

@@ -61,16 +61,22 @@ impl Parser<'_> {
             syn::Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Int(i),
                 ..
-            }) => Some(Some(ConstArg::C(i.base10_digits().to_string()))),
+            }) => Some(Some(ConstArg::Int {
+                digits: i.base10_digits().to_string(),
+                negative: false,
+            })),
             syn::Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Bool(b),
                 ..
-            }) => Some(Some(ConstArg::C(b.value.to_string()))),
+            }) => Some(Some(ConstArg::Bool(b.value))),
             syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
                 syn::Expr::Lit(syn::ExprLit {
                     lit: syn::Lit::Int(i),
                     ..
-                }) => Some(Some(ConstArg::C(format!("(-{}ll)", i.base10_digits())))),
+                }) => Some(Some(ConstArg::Int {
+                    digits: i.base10_digits().to_string(),
+                    negative: true,
+                })),
                 _ => None,
             },
             syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
@@ -97,11 +103,11 @@ impl Parser<'_> {
     }
 
     /// A constant named as a const argument: in a const-generic device function its own
-    /// const parameter is its template's (`ws_tp_B`); anything else Rust evaluates.
+    /// const parameter is its template's; anything else Rust evaluates.
     fn const_path_arg(&mut self, path: &syn::Path) -> Option<ConstArg> {
         if let Some(id) = path.get_ident() {
             if self.device && self.const_params.iter().any(|(c, _)| c == id) {
-                return Some(ConstArg::C(format!("ws_tp_{id}")));
+                return Some(ConstArg::Param(id.clone()));
             }
         }
         let e = syn::Expr::Path(syn::ExprPath {

@@ -5,7 +5,7 @@
 
 use super::proof::{self, Poly};
 use super::stmt::{is_c_literal, Dest};
-use super::{c_type, fn_name, FnWriter, FILE_MARKER};
+use super::{c_type, fn_name, template_param, FnWriter, FILE_MARKER};
 use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
 use crate::ir::groups::GroupMethod;
 use crate::ir::intrinsics::ParamKind;
@@ -299,7 +299,7 @@ impl<'a> FnWriter<'a> {
                 let template = if const_args.is_empty() {
                     String::new()
                 } else {
-                    let t: Vec<String> = const_args.iter().map(|a| a.c_text()).collect();
+                    let t: Vec<String> = const_args.iter().map(const_arg_c).collect();
                     format!("<{}>", t.join(", "))
                 };
                 format!("{name}{template}({})", c_args.join(", "))
@@ -720,4 +720,23 @@ fn method_c(m: &Method, s: Scalar, v: &[String]) -> String {
 #[allow(dead_code)]
 fn c_type_of(t: &Ty) -> String {
     c_type(t)
+}
+
+/// A const argument of a device function's call in the C: a literal (`4`, `(-5ll)`,
+/// `true`), the caller's template parameter (`ws_tp_B`), or the macro holding Rust's value
+/// of a constant (`ws_g0`, defined by the host: `emit::host::consts`).
+pub fn const_arg_c(a: &ConstArg) -> String {
+    match a {
+        ConstArg::Int {
+            digits,
+            negative: false,
+        } => digits.clone(),
+        ConstArg::Int {
+            digits,
+            negative: true,
+        } => format!("(-{digits}ll)"),
+        ConstArg::Bool(b) => b.to_string(),
+        ConstArg::Param(id) => template_param(id),
+        ConstArg::Value(i) => format!("ws_g{i}"),
+    }
 }

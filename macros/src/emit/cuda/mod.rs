@@ -9,6 +9,7 @@
 //! there).
 
 mod expr;
+pub use expr::const_arg_c;
 mod groups;
 mod keywords;
 mod matching;
@@ -141,7 +142,7 @@ fn template_head(f: &Function) -> String {
     let params: Vec<String> = f
         .const_params
         .iter()
-        .map(|(name, s)| format!("{} ws_tp_{name}", s.c_name()))
+        .map(|(name, s)| format!("{} {}", s.c_name(), template_param(name)))
         .collect();
     format!("template<{}> ", params.join(", "))
 }
@@ -157,13 +158,18 @@ fn const_param_macros(f: &Function, types: &Types) -> String {
             continue;
         };
         let value = match c.cast {
-            Some(to) => format!("(({})ws_tp_{name})", to.c_name()),
-            None => format!("ws_tp_{name}"),
+            Some(to) => format!("(({}){})", to.c_name(), template_param(name)),
+            None => template_param(name),
         };
         let m = c.c_name();
         let _ = writeln!(out, "#undef {m}\n#define {m} {value}");
     }
     out
+}
+
+/// A const-generic device function's template parameter for its const parameter `name`.
+pub fn template_param(name: &proc_macro2::Ident) -> String {
+    format!("ws_tp_{name}")
 }
 
 /// The const parameter of device function `f` that the constant expression `e` is (a

@@ -86,7 +86,7 @@ pub(super) fn consts_fn_named(
     // A const generic argument's type is the callee's parameter's, which rustc checks in
     // the simulator body; the C template converts the value.
     defs.extend(f.generic_args.iter().enumerate().map(|(i, e)| {
-        let name = ConstArg::Value(i).c_text();
+        let name = crate::emit::cuda::const_arg_c(&ConstArg::Value(i));
         let v = value(e, None);
         quote!(s.push_str(&::warpspeed::__private::c_const(#name, #v));)
     }));
