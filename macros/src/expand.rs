@@ -3,7 +3,7 @@
 //! not pile up secondary errors.
 
 use crate::ctxt::Ctxt;
-use crate::parse::ast::{FnKind, Function};
+use crate::ir::ast::{FnKind, Function};
 use crate::parse::Parser;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -64,8 +64,8 @@ pub(crate) fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) 
         let stub = crate::generics::stub(&item, kind);
         return quote!(#errors #stub);
     };
-    crate::check::check(&cx, &f);
-    let types = crate::ir::typeck::check(&cx, &f, var_count);
+    crate::analysis::check::check(&cx, &f);
+    let types = crate::analysis::typeck::check(&cx, &f, var_count);
     let types = match (types, cx.has_errors()) {
         (Some(types), false) => {
             if let Err(errors) = cx.check() {

@@ -22,7 +22,7 @@
 //! A panic fails the test and prints the input, minimized, the message, the location and the
 //! macro's frames of the backtrace. docs/fuzzing.md has the results.
 
-use crate::parse::ast::FnKind;
+use crate::ir::ast::FnKind;
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;

@@ -3,7 +3,7 @@
 
 #![forbid(unsafe_code)]
 
-mod check;
+mod analysis;
 mod ctxt;
 mod emit;
 mod expand;
@@ -11,10 +11,12 @@ mod expand;
 mod fuzz_tests;
 mod generics;
 mod ir;
+#[cfg(test)]
+mod layers;
 mod parse;
 mod structs;
 
-use parse::ast::FnKind;
+use ir::ast::FnKind;
 use proc_macro::TokenStream;
 
 /// Turns a Rust function into a GPU kernel; see the crate `warpspeed` for the language.
@@ -67,7 +69,7 @@ pub fn gpu_struct(args: TokenStream, input: TokenStream) -> TokenStream {
 #[doc(hidden)]
 #[proc_macro]
 pub fn __gpu_resolved(input: TokenStream) -> TokenStream {
-    let out = std::panic::catch_unwind(|| structs::resolve::resolved(input.into()));
+    let out = std::panic::catch_unwind(|| structs::resolved::resolved(input.into()));
     match out {
         Ok(ts) => ts.into(),
         Err(_) => quote::quote!(compile_error!("internal error in #[gpu_struct] (this is a warpspeed bug: please report it)");).into(),

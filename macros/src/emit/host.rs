@@ -3,14 +3,14 @@
 //! inferred type written out, so rustc proves the macro's inference (a disagreement is a
 //! build error, never a kernel that computes something else than the Rust reads).
 
+use crate::analysis::typeck::{ConstInfo, Types};
 use crate::emit::cuda::{CFunction, FILE_MARKER};
+use crate::ir::ast::*;
 use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod};
 use crate::ir::methods::Sim;
 use crate::ir::numeric_consts::ConstPath;
 use crate::ir::ty::{Len, Scalar, Ty};
-use crate::ir::typeck::{ConstInfo, Types};
-use crate::parse::ast::*;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
@@ -23,6 +23,7 @@ use consts::{const_value, consts_fn, len_rust};
 pub(crate) use device::device_fallback;
 use device::{bound_impl, callee, const_decls, cycle_checks, device_deps, device_marker};
 pub(crate) use generic::generic_module;
+pub use generic::Instance;
 use generic::Part;
 use matching::{binding, match_pat};
 use syn::spanned::Spanned;

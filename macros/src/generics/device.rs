@@ -15,8 +15,8 @@
 //! them, as rustc requires (`tile_sum::<256>(..)`), and the C passes the same arguments
 //! (`tile_sum<256>(..)`, `parse::generic_args`).
 
-use super::params::Generics;
 use crate::ctxt::Ctxt;
+use crate::parse::generic_params::Generics;
 use proc_macro2::TokenStream;
 
 /// What a generic device function must satisfy beyond a kernel's rules.

@@ -4,8 +4,8 @@
 //! two instances parse alike (same expression and variable ids); where a type differs, it
 //! is the parameter's, and the simulator body writes `T` there (`Scalar::Param`).
 
+use crate::analysis::typeck::Types;
 use crate::ir::ty::{Scalar, Ty};
-use crate::ir::typeck::Types;
 
 /// The base instance's types as they were before any marking.
 pub struct Snapshot {

@@ -10,14 +10,14 @@
 
 pub mod device;
 pub mod diff;
-pub mod params;
+use crate::parse::generic_params as params;
 pub mod subst;
 
+use crate::analysis::typeck::Types;
 use crate::ctxt::Ctxt;
-use crate::emit::cuda::CFunction;
+use crate::emit::host::Instance;
+use crate::ir::ast::{ExprKind, FnKind, Function, Lit};
 use crate::ir::ty::{Scalar, Ty};
-use crate::ir::typeck::Types;
-use crate::parse::ast::{ExprKind, FnKind, Function, Lit};
 use crate::parse::Parser;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -27,16 +27,6 @@ pub struct Options {
     pub fast_math: bool,
     pub unchecked: bool,
     pub block: Option<[u32; 3]>,
-}
-
-/// One instance: its types (one per type parameter, in order), its type-checked types
-/// (for its constants) and its C.
-pub struct Instance {
-    pub scalars: Vec<Scalar>,
-    pub types: Types,
-    pub c: CFunction,
-    /// A device function's return type.
-    pub ret: Option<Ty>,
 }
 
 /// The expansion of a generic `#[gpu_kernel]`.
@@ -276,8 +266,8 @@ fn analyse(
     let Some(f) = f else {
         return Err(cx.fail("parser"));
     };
-    crate::check::check(&cx, &f);
-    match crate::ir::typeck::check(&cx, &f, var_count) {
+    crate::analysis::check::check(&cx, &f);
+    match crate::analysis::typeck::check(&cx, &f, var_count) {
         Some(types) if !cx.has_errors() => {
             cx.check()?;
             Ok((f, types))
@@ -361,7 +351,7 @@ fn generic_types(
 /// Rust has no literal of a type parameter's type (`let x: T = 2.0` is an error): nor
 /// has a kernel, which says what to write instead.
 fn literals(cx: &Ctxt, f: &Function, types: &Types, g: &params::Generics) {
-    crate::parse::visit::walk_block(&f.body, &mut |e| {
+    crate::ir::visit::walk_block(&f.body, &mut |e| {
         if !matches!(e.kind, ExprKind::Lit(Lit::Int(..) | Lit::Float { .. })) {
             return;
         }

@@ -2,8 +2,8 @@
 //! on a `&[AtomicU32]` or a `SharedArray::<AtomicU32, N>`): their arguments, results and
 //! the prelude helpers they become.
 
+use crate::ir::ast::MemOrder;
 use crate::ir::ty::Scalar;
-use crate::parse::ast::MemOrder;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum AtomicOp {

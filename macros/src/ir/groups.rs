@@ -4,16 +4,7 @@
 //! functions they stand for, as DESIGN.md asks (the emitted C includes no
 //! `<cooperative_groups.h>`).
 
-/// What a group value is.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum GroupKind {
-    /// `this_thread_block()`.
-    Block,
-    /// `tiled_partition::<N>(..)`: N consecutive threads, N a power of two up to 32.
-    Tile(u32),
-    /// `this_grid()` (its `sync()` needs `launch_cooperative`).
-    Grid,
-}
+pub use crate::ir::ty::GroupKind;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum GroupMethod {

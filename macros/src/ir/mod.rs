@@ -1,8 +1,9 @@
-//! The typed middle of the pipeline: kernel types, the intrinsic and method tables, and
-//! the type checker.
+//! The bottom layer: the kernel as data. The AST (`ast`, walked by `visit`) and its
+//! vocabulary (kernel types, the intrinsic, method, atomic and group tables). It imports
+//! nothing above it: parsing, the analyses and the emitters all build on it.
 
+pub mod ast;
 pub mod atomics;
-pub mod exhaustive;
 pub mod groups;
 pub mod intrinsics;
 pub mod methods;
@@ -12,4 +13,4 @@ pub mod numeric_consts;
 pub mod structs;
 pub mod texture;
 pub mod ty;
-pub mod typeck;
+pub mod visit;

@@ -7,7 +7,7 @@
 //! A thread-local table rather than a parameter: the types of the language are `Copy`
 //! values compared everywhere, and a struct is one more of them.
 
-use crate::ir::ty::{Scalar, Ty};
+use crate::ir::ty::{Scalar, StructId, Ty};
 use std::cell::RefCell;
 
 /// One `#[gpu_struct]`, as its macro describes it.
@@ -31,8 +31,6 @@ pub struct FieldDef {
 
 thread_local! {
     static DEFS: RefCell<Vec<StructDef>> = const { RefCell::new(Vec::new()) };
-    /// Names leaked once per struct for `Scalar::rust_name`/`c_name` (`&'static str`).
-    static NAMES: RefCell<Vec<(&'static str, &'static str)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Runs `f` with `defs` installed (and none after).
@@ -41,38 +39,27 @@ pub fn with_defs<R>(defs: Vec<StructDef>, f: impl FnOnce() -> R) -> R {
     impl Drop for Reset {
         fn drop(&mut self) {
             DEFS.with(|d| d.borrow_mut().clear());
-            NAMES.with(|d| d.borrow_mut().clear());
         }
     }
     let _reset = Reset;
-    let names: Vec<(&'static str, &'static str)> = defs
-        .iter()
-        .map(|d| {
-            let name = d.names.first().cloned().unwrap_or_default();
-            let c = c_struct_name(&name);
-            (
-                &*Box::leak(name.into_boxed_str()),
-                &*Box::leak(c.into_boxed_str()),
-            )
-        })
-        .collect();
     DEFS.with(|d| *d.borrow_mut() = defs);
-    NAMES.with(|n| *n.borrow_mut() = names);
     f()
 }
 
-/// The C name of a struct named `name` in Rust.
-pub fn c_struct_name(name: &str) -> String {
-    format!("ws_s_{name}")
+pub use crate::ir::ty::c_struct_name;
+
+/// The kernel type of struct `index` of `defs`.
+pub fn scalar(defs: &[StructDef], index: usize) -> Scalar {
+    let name = defs[index].names.first().map_or("", |n| n.as_str());
+    Scalar::Struct(StructId::new(index, name))
 }
 
 /// The struct a kernel names `name` (the last segment of its path), if known.
 pub fn lookup(name: &str) -> Option<Scalar> {
     DEFS.with(|d| {
-        d.borrow()
-            .iter()
-            .position(|s| s.names.iter().any(|n| n == name))
-            .map(|i| Scalar::Struct(i as u16))
+        let d = d.borrow();
+        let i = d.iter().position(|s| s.names.iter().any(|n| n == name))?;
+        Some(scalar(&d, i))
     })
 }
 
@@ -80,7 +67,7 @@ pub fn lookup(name: &str) -> Option<Scalar> {
 pub fn named_by(s: Scalar, path: &syn::Path) {
     if let Scalar::Struct(id) = s {
         DEFS.with(|d| {
-            if let Some(def) = d.borrow_mut().get_mut(id as usize) {
+            if let Some(def) = d.borrow_mut().get_mut(id.index as usize) {
                 def.path.get_or_insert_with(|| path.clone());
             }
         });
@@ -88,17 +75,12 @@ pub fn named_by(s: Scalar, path: &syn::Path) {
 }
 
 /// A copy of struct `id`'s definition.
-pub fn def(id: u16) -> Option<StructDef> {
-    DEFS.with(|d| d.borrow().get(id as usize).cloned())
-}
-
-/// The Rust and C names of struct `id`.
-pub fn names(id: u16) -> (&'static str, &'static str) {
-    NAMES.with(|n| n.borrow().get(id as usize).copied().unwrap_or(("?", "int")))
+pub fn def(id: StructId) -> Option<StructDef> {
+    DEFS.with(|d| d.borrow().get(id.index as usize).cloned())
 }
 
 /// The type of field `name` of struct `id`.
-pub fn field(id: u16, name: &str) -> Option<Ty> {
+pub fn field(id: StructId, name: &str) -> Option<Ty> {
     def(id)?
         .fields
         .into_iter()

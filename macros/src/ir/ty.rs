@@ -36,7 +36,49 @@ pub enum Scalar {
     Param(&'static str),
     /// A `#[gpu_struct]`, by its index in the kernel's table (`ir/structs.rs`): a value
     /// with named fields, taken and stored whole like the scalars (no arithmetic).
-    Struct(u16),
+    Struct(StructId),
+}
+
+/// A `#[gpu_struct]` as a kernel type: its index in the function's struct table, and its
+/// Rust and C names, which it carries so that printing a type needs no table. Equal when
+/// the index is.
+#[derive(Clone, Copy, Debug)]
+pub struct StructId {
+    pub index: u16,
+    rust: &'static str,
+    c: &'static str,
+}
+
+impl StructId {
+    /// Struct `index` of the table, named `name` in Rust (its C name is `ws_s_<name>`). The
+    /// names are leaked, once per struct a table reads: `Scalar` is `Copy` and its names
+    /// `&'static str`.
+    pub fn new(index: usize, name: &str) -> StructId {
+        StructId {
+            index: index as u16,
+            rust: Box::leak(name.to_string().into_boxed_str()),
+            c: Box::leak(c_struct_name(name).into_boxed_str()),
+        }
+    }
+}
+
+impl PartialEq for StructId {
+    fn eq(&self, other: &StructId) -> bool {
+        self.index == other.index
+    }
+}
+
+impl Eq for StructId {}
+
+impl std::hash::Hash for StructId {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.index.hash(h)
+    }
+}
+
+/// The C name of a struct named `name` in Rust.
+pub fn c_struct_name(name: &str) -> String {
+    format!("ws_s_{name}")
 }
 
 pub const ALL_SCALARS: [Scalar; 22] = [
@@ -94,7 +136,7 @@ impl Scalar {
             Scalar::I32x4 => "i32x4",
             Scalar::F64x2 => "f64x2",
             Scalar::Param(name) => name,
-            Scalar::Struct(id) => crate::ir::structs::names(id).0,
+            Scalar::Struct(id) => id.rust,
         }
     }
 
@@ -123,7 +165,7 @@ impl Scalar {
             Scalar::F64x2 => "ws_f64x2",
             // Never reaches the C: each instance is emitted with its concrete types.
             Scalar::Param(_) => "ws_generic",
-            Scalar::Struct(id) => crate::ir::structs::names(id).1,
+            Scalar::Struct(id) => id.c,
         }
     }
 
@@ -343,7 +385,7 @@ pub enum Ty {
     /// `.is_ok()`, `.is_err()`, `.unwrap_or_else(|v| v)`.
     CasResult(Scalar),
     /// A cooperative group (`this_thread_block()`, a tile, `this_grid()`): no run-time value.
-    Group(crate::ir::groups::GroupKind),
+    Group(GroupKind),
     Var(usize),
 }
 
@@ -376,6 +418,17 @@ impl Ty {
     }
 }
 
+/// What a group value is (its methods are in `groups.rs`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum GroupKind {
+    /// `this_thread_block()`.
+    Block,
+    /// `tiled_partition::<N>(..)`: N consecutive threads, N a power of two up to 32.
+    Tile(u32),
+    /// `this_grid()` (its `sync()` needs `launch_cooperative`).
+    Grid,
+}
+
 impl fmt::Display for Ty {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
@@ -401,9 +454,9 @@ impl fmt::Display for Ty {
             Ty::Texture2D(s) => write!(f, "Texture2D<{}>", s.rust_name()),
             Ty::Ordering => f.write_str("Ordering"),
             Ty::CasResult(s) => write!(f, "Result<{0}, {0}>", s.rust_name()),
-            Ty::Group(crate::ir::groups::GroupKind::Block) => f.write_str("ThreadBlock"),
-            Ty::Group(crate::ir::groups::GroupKind::Tile(n)) => write!(f, "ThreadBlockTile<{n}>"),
-            Ty::Group(crate::ir::groups::GroupKind::Grid) => f.write_str("GridGroup"),
+            Ty::Group(GroupKind::Block) => f.write_str("ThreadBlock"),
+            Ty::Group(GroupKind::Tile(n)) => write!(f, "ThreadBlockTile<{n}>"),
+            Ty::Group(GroupKind::Grid) => f.write_str("GridGroup"),
             Ty::Var(_) => f.write_str("_"),
         }
     }

@@ -6,8 +6,8 @@
 
 use super::consts::const_expr;
 use super::{is_const_name, Parser};
+use crate::ir::ast::ConstArg;
 use crate::ir::ty::Scalar;
-use crate::parse::ast::ConstArg;
 use syn::GenericArgument as G;
 
 impl Parser<'_> {
@@ -118,7 +118,7 @@ impl Parser<'_> {
         Some(self.value_arg(&e))
     }
 
-    /// The entry of `e` in [`Function::generic_args`](crate::parse::ast::Function), one per
+    /// The entry of `e` in [`Function::generic_args`](crate::ir::ast::Function), one per
     /// expression.
     fn value_arg(&mut self, e: &syn::Expr) -> ConstArg {
         let text = super::expr_text(e);

@@ -2,8 +2,8 @@
 //! expression is integer literals and the function's unsigned integer parameters under `+`
 //! and `*` (so the host, the simulator and the C compute it alike, overflow checked).
 
-use super::ast::{LenDecl, LenExpr, Param, ParamTy};
 use crate::ctxt::Ctxt;
+use crate::ir::ast::{LenDecl, LenExpr, Param, ParamTy};
 use quote::ToTokens;
 use syn::spanned::Spanned;
 

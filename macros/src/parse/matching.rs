@@ -2,8 +2,8 @@
 //! optional binding (`n`, `n @ 1..=9`) and an optional guard. Anything else in a pattern
 //! (floats, tuples, named constants, ...) is a spanned error that says what to write.
 
-use super::ast::*;
 use super::{last_span, Parser};
+use crate::ir::ast::*;
 use crate::ir::numeric_consts::{self, ConstValue};
 use quote::ToTokens;
 use syn::spanned::Spanned;

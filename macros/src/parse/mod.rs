@@ -2,22 +2,20 @@
 //! says what to write instead; parsing goes on after an error so all of a kernel's
 //! problems show in one build.
 
-pub mod ast;
 mod consts;
 mod generic_args;
+pub mod generic_params;
 mod len;
 mod matching;
 mod print;
 mod shared;
 mod structs;
-mod texture;
 mod types;
-pub mod visit;
 
 use crate::ctxt::Ctxt;
+use crate::ir::ast::*;
 use crate::ir::intrinsics::Intrinsic;
 use crate::ir::ty::{Scalar, Ty};
-use ast::*;
 pub use consts::{expr_text, is_const_name};
 use proc_macro2::{Ident, Span};
 use quote::ToTokens;

@@ -4,8 +4,8 @@
 //! `{:W.P}`, `{:x}`, `{:X}` with widths and precisions as literals: the ones C's printf
 //! writes exactly as Rust does.
 
-use super::ast::{Expr, ExprKind, FmtPiece, FmtSpec, Print};
 use super::Parser;
+use crate::ir::ast::{Expr, ExprKind, FmtPiece, FmtSpec, Print};
 use proc_macro2::Span;
 use syn::parse::Parser as _;
 use syn::punctuated::Punctuated;

@@ -1,8 +1,8 @@
 //! Shared memory declarations: `SharedArray::<T, N>::new()` (T a scalar, an atomic such as
 //! `AtomicU32`, or a row `[T; W]` for 2-D tiles) and `dynamic_shared::<T>()`.
 
-use super::ast::{ExprKind, SharedDecl};
 use super::Parser;
+use crate::ir::ast::{ExprKind, SharedDecl};
 use crate::ir::ty::{Len, Scalar};
 
 impl Parser<'_> {
@@ -11,7 +11,7 @@ impl Parser<'_> {
     pub(super) fn shared_call(
         &mut self,
         path: &syn::Path,
-        args: &[super::ast::Expr],
+        args: &[crate::ir::ast::Expr],
     ) -> Option<Option<ExprKind>> {
         let segs: Vec<&syn::PathSegment> = path.segments.iter().collect();
         let n = segs.len();
@@ -165,7 +165,7 @@ impl Parser<'_> {
     pub(super) fn tiled_partition(
         &mut self,
         path: &syn::Path,
-        args: &mut Vec<super::ast::Expr>,
+        args: &mut Vec<crate::ir::ast::Expr>,
     ) -> Option<Option<ExprKind>> {
         let seg = path.segments.last()?;
         if seg.ident != "tiled_partition" {

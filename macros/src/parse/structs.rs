@@ -1,8 +1,8 @@
 //! `#[gpu_struct]`s in a function: their names in types (`p: Params`, `&[Params]`,
 //! `let q: geo::Vec3`) and their literals (`Params { dt: 0.1, n: 3 }`).
 
-use super::ast::{ExprKind, StructLit};
 use super::Parser;
+use crate::ir::ast::{ExprKind, StructLit};
 use crate::ir::structs;
 use crate::ir::ty::Scalar;
 

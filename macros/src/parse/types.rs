@@ -1,9 +1,11 @@
 //! Types as written in kernel signatures and `let` annotations.
 
 use crate::ctxt::Ctxt;
+use crate::ir::ast::ParamTy;
 use crate::ir::ty::{Scalar, Ty};
-use crate::parse::ast::ParamTy;
 use quote::ToTokens;
+
+mod texture;
 
 fn type_hint(ty: &syn::Type) -> String {
     let text = ty.to_token_stream().to_string().replace(' ', "");
@@ -96,7 +98,7 @@ pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
 
 /// A kernel or device-function parameter: a scalar, `&[T]` or `&mut [T]`, a texture.
 pub fn parse_param_ty(cx: &Ctxt, ty: &syn::Type) -> Option<ParamTy> {
-    if let Some(tex) = crate::parse::texture::texture_param(cx, ty) {
+    if let Some(tex) = texture::texture_param(cx, ty) {
         return tex;
     }
     match ty {

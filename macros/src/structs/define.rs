@@ -146,7 +146,7 @@ fn field_ty(cx: &Ctxt, ty: &syn::Type, known: &[StructDef]) -> Option<FieldTy> {
                 return unsupported("");
             }
             match known.iter().position(|d| d.names.contains(&leaf)) {
-                Some(id) => Some(FieldTy::Known(Ty::Scalar(Scalar::Struct(id as u16)))),
+                Some(id) => Some(FieldTy::Known(Ty::Scalar(structs::scalar(known, id)))),
                 None => Some(FieldTy::Unknown(p.path.clone(), leaf)),
             }
         }

@@ -10,7 +10,7 @@ use crate::ir::ty::{Len, Scalar, Ty};
 /// vector types are declared so, in Rust and in C).
 pub fn size_align(t: &Ty, defs: &[StructDef]) -> (u64, u64) {
     match t {
-        Ty::Scalar(Scalar::Struct(id)) => match defs.get(*id as usize) {
+        Ty::Scalar(Scalar::Struct(id)) => match defs.get(id.index as usize) {
             Some(d) => struct_layout(d, defs).0,
             None => (0, 1),
         },
@@ -69,7 +69,12 @@ mod tests {
         let arr = Ty::Array(Box::new(s(Scalar::U8)), Len::Lit(3));
         let outer = def(
             "O",
-            &[arr, s(Scalar::Struct(0)), s(Scalar::F32x4), s(Scalar::Bool)],
+            &[
+                arr,
+                s(Scalar::Struct(crate::ir::ty::StructId::new(0, "V"))),
+                s(Scalar::F32x4),
+                s(Scalar::Bool),
+            ],
         );
         let defs = [inner, outer.clone()];
         assert_eq!(struct_layout(&outer, &defs), ((48, 16), vec![0, 4, 16, 32]));

@@ -1,8 +1,10 @@
 //! `#[gpu_struct]` and how kernels learn the structs they use: `define` expands the
 //! attribute, `payload` writes and reads the definitions a struct's macro hands over,
-//! `resolve` finds the structs a function names and asks their macros for them.
+//! `resolve` finds the structs a function names and asks their macros for them, and
+//! `resolved` takes their answers.
 
 pub mod define;
 mod layout;
 mod payload;
 pub mod resolve;
+pub mod resolved;

@@ -1,7 +1,7 @@
 //! The definitions a `#[gpu_struct]`'s macro hands to the macros that use the struct, as
 //! tokens: `{ Params { dt: f32, v: [f32; 3], pos: Vec3 } Vec3 { x: f32, y: f32, z: f32 } }`
 //! — the struct first, then every struct it holds (field types by the name of their
-//! definition). Written by `define.rs`, read by `resolve.rs`.
+//! definition). Written by `define.rs`, read by `resolved.rs`.
 
 use crate::ir::structs::{FieldDef, StructDef};
 use crate::ir::ty::{Len, Scalar, Ty};
@@ -26,7 +26,7 @@ pub fn write(defs: &[StructDef], first: usize) -> TokenStream {
 fn write_ty(t: &Ty, defs: &[StructDef]) -> TokenStream {
     match t {
         Ty::Scalar(Scalar::Struct(id)) => {
-            let n = Ident::new(&defs[*id as usize].names[0], Span::call_site());
+            let n = Ident::new(&defs[id.index as usize].names[0], Span::call_site());
             quote!(#n)
         }
         Ty::Scalar(s) => {
@@ -119,7 +119,7 @@ fn read_ty(t: &syn::Type, known: &[StructDef]) -> Option<Ty> {
                 return Some(Ty::Scalar(s));
             }
             let id = known.iter().position(|d| d.names.contains(&name))?;
-            Some(Ty::Scalar(Scalar::Struct(id as u16)))
+            Some(Ty::Scalar(crate::ir::structs::scalar(known, id)))
         }
         syn::Type::Array(a) => {
             let syn::Expr::Lit(syn::ExprLit {

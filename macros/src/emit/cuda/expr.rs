@@ -3,64 +3,16 @@
 //! Operands are evaluated in Rust's order: when a later operand has effects (a call, or
 //! statements), earlier ones are first stored in temporaries.
 
-use super::proof::{self, Poly};
+use super::effect::effect;
 use super::stmt::{is_c_literal, Dest};
 use super::{c_type, fn_name, template_param, FnWriter, FILE_MARKER};
+use crate::analysis::proof::{self, Poly};
+use crate::ir::ast::*;
 use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
-use crate::ir::groups::GroupMethod;
 use crate::ir::intrinsics::ParamKind;
 use crate::ir::methods::{self, Method};
 use crate::ir::numeric_consts::ConstValue;
 use crate::ir::ty::{Scalar, Ty};
-use crate::parse::ast::*;
-
-/// 0: pure; 1: calls a device function; 2: needs C statements before it.
-/// Linear in the size of `e` (an `if` asks its children once, never again through
-/// [`ternary_able`]: nested `if`s were exponential).
-pub fn effect(e: &Expr) -> u8 {
-    let own = match &e.kind {
-        ExprKind::Block(b) if !b.stmts.is_empty() || b.tail.is_none() => 2,
-        ExprKind::While(..)
-        | ExprKind::Match(..)
-        | ExprKind::Loop(..)
-        | ExprKind::For(..)
-        | ExprKind::Return(_)
-        | ExprKind::Break(_)
-        | ExprKind::Continue(_)
-        | ExprKind::Assign(..)
-        | ExprKind::AssignOp(..) => 2,
-        ExprKind::Call(..) => 1,
-        ExprKind::Intrinsic(i, _) if i.has_effect() => 1,
-        // Atomic methods (`a[i].fetch_add(..)`) and shared declarations change memory.
-        ExprKind::Method(recv, ..) if matches!(recv.kind, ExprKind::Index(..)) => 1,
-        ExprKind::Method(_, name, _) if GroupMethod::is_sync_name(&name.to_string()) => 1,
-        ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) | ExprKind::Print(_) => 1,
-        _ => 0,
-    };
-    let mut m = own;
-    super::visit_children(e, &mut |c| {
-        m = m.max(match c {
-            super::Child::Expr(x) => effect(x),
-            super::Child::Block(b) => block_effect(b),
-        })
-    });
-    // An `if` is a C ternary when it has an `else`, its `then` block is just a value and
-    // nothing inside needs statements (an `else` block with statements or no value, or an
-    // `else if` that is not a ternary, has effect 2 already).
-    if let ExprKind::If(_, then, els) = &e.kind {
-        if els.is_none() || then.tail.is_none() {
-            return 2;
-        }
-    }
-    m
-}
-
-fn block_effect(b: &Block) -> u8 {
-    if !b.stmts.is_empty() {
-        return 2;
-    }
-    b.tail.as_ref().map(|t| effect(t)).unwrap_or(0)
-}
 
 /// `if c { a } else { b }` with no statements anywhere becomes `(c ? a : b)`.
 fn ternary_able(e: &Expr) -> bool {
@@ -410,7 +362,7 @@ impl<'a> FnWriter<'a> {
 
     /// The length `base[idx]` is checked against, as C; `None` when no check is needed:
     /// the function is `unchecked`, or the index is proven below a length the slice is
-    /// known to have (see [`super::proof`]).
+    /// known to have (see [`proof`]).
     fn checked_len(&mut self, base: &Expr, idx: &Expr) -> Option<String> {
         if self.unchecked {
             return None;

@@ -2,8 +2,8 @@
 //! lanes of the caller's tile (`ir::groups` says why groups have no value of their own).
 
 use super::FnWriter;
+use crate::ir::ast::*;
 use crate::ir::groups::{GroupKind, GroupMethod};
-use crate::parse::ast::*;
 
 /// The linear index of the thread in its block, x fastest (CUDA's numbering).
 const BLOCK_RANK: &str = "((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x)";

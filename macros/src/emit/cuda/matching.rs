@@ -5,12 +5,13 @@
 //! run only where Rust evaluates it. The last unguarded arm is the chain's plain `else`:
 //! the type checker proved the arms exhaustive, so nothing else can reach it.
 
-use super::expr::{effect, int_c};
+use super::effect::effect;
+use super::expr::int_c;
 use super::stmt::Dest;
 use super::FnWriter;
+use crate::analysis::typeck::Types;
+use crate::ir::ast::*;
 use crate::ir::ty::{Scalar, Ty};
-use crate::ir::typeck::Types;
-use crate::parse::ast::*;
 
 impl FnWriter<'_> {
     pub(super) fn match_stmt(&mut self, scrutinee: &Expr, arms: &[Arm], dest: &Dest) {

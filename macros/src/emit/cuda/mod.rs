@@ -8,6 +8,7 @@
 //! line, with [`FILE_MARKER`] where the file name goes (the host emitter puts `file!()`
 //! there).
 
+mod effect;
 mod expr;
 pub use expr::const_arg_c;
 mod groups;
@@ -15,15 +16,15 @@ mod keywords;
 mod matching;
 mod namer;
 mod print;
-mod proof;
 mod stmt;
 mod structs;
 mod texture;
 
+use crate::analysis::proof;
+use crate::analysis::typeck::Types;
+use crate::ir::ast::*;
 use crate::ir::ty::{Len, Scalar, Ty};
-use crate::ir::typeck::Types;
-use crate::parse::ast::*;
-pub use crate::parse::visit::{visit_children, walk_block, Child};
+pub use crate::ir::visit::{visit_children, walk_block, Child};
 pub use namer::fn_name;
 use namer::Namer;
 use std::collections::{HashMap, HashSet};

@@ -3,8 +3,8 @@
 //! floats without a precision as `%g`, which the simulator imitates).
 
 use super::FnWriter;
+use crate::ir::ast::*;
 use crate::ir::ty::Scalar;
-use crate::parse::ast::*;
 
 impl FnWriter<'_> {
     pub(super) fn print_c(&mut self, p: &Print) -> String {

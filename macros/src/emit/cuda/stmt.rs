@@ -3,8 +3,8 @@
 //! `return`; and blocks whose value goes somewhere ([`Dest`]).
 
 use super::{c_decl, FnWriter};
+use crate::ir::ast::*;
 use crate::ir::ty::{Len, Ty};
-use crate::parse::ast::*;
 
 /// Where the value of a block goes.
 pub enum Dest {
@@ -87,7 +87,7 @@ impl<'a> FnWriter<'a> {
                     self.raw(&format!("__shared__ {} {cname}{dims};", d.elem.c_name()));
                     self.slice_len.insert(*var, d.len.c());
                     self.shared_len
-                        .insert(*var, super::proof::array_len(&d.len));
+                        .insert(*var, crate::analysis::proof::array_len(&d.len));
                     self.shared_vars.insert(*var);
                     self.var_names.insert(*var, cname);
                     return;
@@ -245,7 +245,7 @@ impl<'a> FnWriter<'a> {
             ExprKind::Assign(place, value) => {
                 // Rust evaluates the value, then the place.
                 let v = self.value(value);
-                let v = if super::expr::effect(place) > 0 {
+                let v = if super::effect::effect(place) > 0 {
                     self.hoist(&self.ty(value).clone(), &v)
                 } else {
                     v
@@ -257,7 +257,7 @@ impl<'a> FnWriter<'a> {
             }
             ExprKind::AssignOp(op, place, value) => {
                 let v = self.value(value);
-                let v = if super::expr::effect(place) > 0 {
+                let v = if super::effect::effect(place) > 0 {
                     self.hoist(&self.ty(value).clone(), &v)
                 } else {
                     v
@@ -286,7 +286,7 @@ impl<'a> FnWriter<'a> {
             }
             _ => {
                 let v = self.value(e);
-                if super::expr::effect(e) > 0 {
+                if super::effect::effect(e) > 0 {
                     if matches!(self.ty(e), Ty::Unit) {
                         self.raw(&format!("{v};")); // `__syncthreads();`
                     } else {
@@ -444,7 +444,7 @@ impl<'a> FnWriter<'a> {
 
     fn while_stmt(&mut self, label: &Option<proc_macro2::Ident>, cond: &Expr, body: &Block) {
         self.entering_loop(body);
-        if super::expr::effect(cond) < 2 {
+        if super::effect::effect(cond) < 2 {
             let c = self.value(cond);
             self.raw(&format!("while ({}) {{", strip_parens(&c)));
             // The body starts where the condition held (`while i < n { s[i] .. }`); an

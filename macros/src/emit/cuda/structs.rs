@@ -2,7 +2,7 @@
 //! Rust evaluates them (the order written, which may not be the declaration order).
 
 use super::{c_decl, c_field_name, FnWriter};
-use crate::parse::ast::*;
+use crate::ir::ast::*;
 
 impl FnWriter<'_> {
     /// `Params { dt: .., v: [..] }`: the name of a temporary holding it.

@@ -4,9 +4,9 @@
 //! header (runtime/src/prelude_tex.cuh).
 
 use super::FnWriter;
+use crate::ir::ast::{Expr, ExprKind, VarId};
 use crate::ir::texture::TexMethod;
 use crate::ir::ty::Scalar;
-use crate::parse::ast::{Expr, ExprKind, VarId};
 
 /// The C names of a texture parameter's width, height and mode (the handle is the
 /// parameter's own name).

@@ -176,7 +176,7 @@ pub(crate) fn device_fallback(item: &syn::ItemFn) -> TokenStream {
 fn calls(b: &Block) -> Vec<(&syn::Path, &[Expr])> {
     let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();
-    crate::parse::visit::walk_block(b, &mut |e| {
+    crate::ir::visit::walk_block(b, &mut |e| {
         if let ExprKind::Call(path, _, args) = &e.kind {
             let key = quote!(#path).to_string();
             if !seen.contains(&key) {

@@ -7,8 +7,8 @@
 //! the simulator writer uses where a type is a parameter (`Scalar::Param`).
 
 use super::*;
-use crate::generics::params::{GenericRef, Generics};
-use crate::generics::Instance;
+use crate::emit::cuda::CFunction;
+use crate::parse::generic_params::{GenericRef, Generics};
 use quote::ToTokens;
 use std::cell::RefCell;
 
@@ -17,6 +17,16 @@ thread_local! {
     /// parameters. Set by [`generic_module`] for the duration of the emission; the
     /// writer's free functions (`scalar_ty`, `path_from_module`) read it.
     static SCOPE: RefCell<(Vec<Ident>, Vec<Ident>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// One instance: its types (one per type parameter, in order), its type-checked types
+/// (for its constants) and its C.
+pub struct Instance {
+    pub scalars: Vec<Scalar>,
+    pub types: Types,
+    pub c: CFunction,
+    /// A device function's return type.
+    pub ret: Option<Ty>,
 }
 
 /// The user's ident of the type parameter `name` (its span, for rustc's messages).

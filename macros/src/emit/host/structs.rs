@@ -4,9 +4,9 @@
 //! memory is reached only through the slice handles).
 
 use super::{hyg, path_from_module, rust_ty, site, RustWriter};
+use crate::ir::ast::*;
 use crate::ir::structs;
 use crate::ir::ty::{Scalar, Ty};
-use crate::parse::ast::*;
 use proc_macro2::{Ident, TokenStream};
 use quote::{quote, quote_spanned};
 

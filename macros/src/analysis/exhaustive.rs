@@ -8,8 +8,8 @@
 //! Also here: the checks of the patterns themselves that rustc makes (a literal out of
 //! its type's range, a range whose ends are out of order).
 
+use crate::ir::ast::{MatchPat, PatInt};
 use crate::ir::ty::Scalar;
-use crate::parse::ast::{MatchPat, PatInt};
 use proc_macro2::Span;
 
 /// The values of `s`, with one value past each end for `usize`/`isize` standing for "more

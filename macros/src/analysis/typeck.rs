@@ -5,12 +5,12 @@
 //! an annotation — never a guess.
 
 use crate::ctxt::{Ctxt, ErrSpan};
+use crate::ir::ast::*;
 use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod, Sig};
 use crate::ir::intrinsics::{self, Intrinsic, ParamKind};
 use crate::ir::methods::{self, Method};
 use crate::ir::ty::{ConstRef, Len, Scalar, Ty};
-use crate::parse::ast::*;
 use proc_macro2::{Ident, Span};
 
 mod consts;

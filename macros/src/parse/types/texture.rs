@@ -1,10 +1,10 @@
 //! `Texture2D<T>` in a kernel signature (written `&Texture2D<T>` or `Texture2D<T>`): a
 //! 2-D texture the kernel reads with `tex.fetch(x, y)`. docs/textures.md.
 
+use super::parse_scalar;
 use crate::ctxt::Ctxt;
+use crate::ir::ast::ParamTy;
 use crate::ir::ty::Scalar;
-use crate::parse::ast::ParamTy;
-use crate::parse::types::parse_scalar;
 
 /// The element types a texture holds: the one-channel formats CUDA reads back exactly.
 pub const TEXEL_TYPES: [Scalar; 7] = [

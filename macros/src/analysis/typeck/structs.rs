@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::ir::structs;
+use crate::ir::ty::StructId;
 
 impl Typeck<'_> {
     /// `Params { dt: 0.1, n: 3 }`.
@@ -65,7 +66,7 @@ impl Typeck<'_> {
     }
 
     /// `base.name` where `base` is struct `id`.
-    pub(super) fn struct_field(&mut self, e: &Expr, id: u16, member: &Member) -> Ty {
+    pub(super) fn struct_field(&mut self, e: &Expr, id: StructId, member: &Member) -> Ty {
         let t = match member {
             Member::Named(n) => structs::field(id, n),
             Member::Index(_) => None,

@@ -32,10 +32,10 @@
 //! proven ordered, a mutable variable after an assignment) keeps its check: the prover
 //! only removes checks, it never adds a reason to trust one.
 
+use crate::analysis::typeck::Types;
+use crate::ir::ast::*;
 use crate::ir::intrinsics::Builtin;
 use crate::ir::ty::{Scalar, Ty};
-use crate::ir::typeck::Types;
-use crate::parse::ast::*;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 

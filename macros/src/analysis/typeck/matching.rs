@@ -1,6 +1,6 @@
 //! `match` in the type checker: the scrutinee's type from the patterns, the arms' values
 //! met as branches, and (once the scrutinee's type is final) the patterns' own checks and
-//! exhaustiveness (ir/exhaustive.rs).
+//! exhaustiveness (analysis/exhaustive.rs).
 
 use super::*;
 use syn::spanned::Spanned;
@@ -106,7 +106,7 @@ impl Typeck<'_> {
 
     /// A `match`'s patterns against its scrutinee's final type, and its exhaustiveness.
     pub(super) fn check_match(&self, m: &PendingMatch) {
-        use crate::ir::exhaustive;
+        use crate::analysis::exhaustive;
         let s = match self.resolve(&m.scrutinee) {
             Ty::Scalar(s) if s.is_int() || s == Scalar::Bool => s,
             Ty::Never => return,

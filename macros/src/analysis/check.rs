@@ -1,8 +1,8 @@
 //! Rules that cut across the kernel after parsing, one `check_*` per rule.
 
 use crate::ctxt::Ctxt;
-use crate::parse::ast::*;
-use crate::parse::visit::{visit_children, walk_block, Child};
+use crate::ir::ast::*;
+use crate::ir::visit::{visit_children, walk_block, Child};
 
 pub fn check(cx: &Ctxt, f: &Function) {
     check_unique_params(cx, f);
