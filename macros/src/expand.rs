@@ -4,14 +4,21 @@
 
 use crate::ctxt::Ctxt;
 use crate::ir::ast::{FnKind, Function};
+use crate::ir::structs::StructDef;
 use crate::parse::Parser;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub fn expand(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStream {
+/// The expansion of a function that may name the `#[gpu_struct]`s `structs`.
+pub fn expand(
+    args: TokenStream,
+    input: TokenStream,
+    kind: FnKind,
+    structs: Vec<StructDef>,
+) -> TokenStream {
     // The macro never panics: a bug in it becomes a compile error that says so.
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        expand_inner(args, input, kind)
+        pipeline(args, input, kind, structs)
     })) {
         Ok(ts) => ts,
         Err(_) => {
@@ -20,8 +27,20 @@ pub fn expand(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStrea
     }
 }
 
-/// The pipeline itself, without the safety net (the fuzz tests drive it, to see panics).
+/// The pipeline without the safety net, for a function that names no struct (the fuzz
+/// tests drive it, to see panics).
+#[cfg(test)]
 pub(crate) fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) -> TokenStream {
+    pipeline(args, input, kind, Vec::new())
+}
+
+/// The pipeline itself.
+fn pipeline(
+    args: TokenStream,
+    input: TokenStream,
+    kind: FnKind,
+    structs: Vec<StructDef>,
+) -> TokenStream {
     let cx = Ctxt::new();
     let options = parse_args(&cx, args, kind);
     let item: syn::ItemFn = match syn::parse2(input) {
@@ -45,9 +64,9 @@ pub(crate) fn expand_inner(args: TokenStream, input: TokenStream, kind: FnKind) 
             unchecked: options.unchecked,
             block: options.block,
         };
-        return crate::generics::expand(cx, &item, kind, o);
+        return crate::generics::expand(cx, &item, kind, o, structs);
     }
-    let mut parser = Parser::new(&cx);
+    let mut parser = Parser::new(&cx, structs);
     let f = parser
         .function(&item, kind, options.fast_math)
         .map(|mut f| {
@@ -199,7 +218,10 @@ fn fallback(f: &Function, item: &syn::ItemFn) -> TokenStream {
         seen.push(&p.name);
         !dup
     });
-    let params: Vec<_> = params.map(crate::emit::host::launch_param).collect();
+    let sc = crate::emit::host::Scope::of(f);
+    let params: Vec<_> = params
+        .map(|p| crate::emit::host::launch_param(&sc, p))
+        .collect();
     quote! {
         #[allow(dead_code, unused_variables)]
         #vis mod #name {

@@ -311,6 +311,24 @@ fn no_import_circles() {
     );
 }
 
+/// A stage gets what it needs as arguments (docs/internal/macro-layers.md, "State"): no
+/// module of the pipeline keeps thread-local state.
+#[test]
+fn no_thread_local_state() {
+    let mut files = Vec::new();
+    modules(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &[], &mut files);
+    let found: Vec<String> = files
+        .iter()
+        .filter(|(m, _)| m.first().is_none_or(|f| !TESTS_ONLY.contains(&f.as_str())))
+        .filter(|(_, src)| {
+            src.lines()
+                .any(|l| !l.trim_start().starts_with("//") && l.contains("thread_local!"))
+        })
+        .map(|(m, _)| name(m))
+        .collect();
+    assert!(found.is_empty(), "thread-local state in: {}", found.join(", "));
+}
+
 #[test]
 fn a_planted_circle_is_found() {
     let m = |s: &str| vec![s.to_string()];

@@ -301,10 +301,7 @@ impl<'a> Prover<'a> {
     }
 
     fn var_of(&self, e: &Expr) -> Option<VarId> {
-        match &e.kind {
-            ExprKind::Var(_, slot) => slot.get(),
-            _ => None,
-        }
+        self.types.var(e)
     }
 
     /// The polynomial naming the machine value of `e`: literals, atoms, and 64-bit `+`,

@@ -10,6 +10,7 @@ use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod, Sig};
 use crate::ir::intrinsics::{self, Intrinsic, ParamKind};
 use crate::ir::methods::{self, Method};
+use crate::ir::structs::StructDef;
 use crate::ir::ty::{ConstRef, Len, Scalar, Ty};
 use proc_macro2::{Ident, Span};
 
@@ -45,6 +46,9 @@ pub struct VarInfo {
 pub struct Types {
     pub expr: Vec<Ty>,
     pub vars: Vec<VarInfo>,
+    /// The variable each `ExprKind::Var` names (the binding in scope where it is read), by
+    /// the expression's id.
+    pub var_uses: std::collections::HashMap<ExprId, VarId>,
     /// Resolved methods, by the method-call expression's id.
     pub methods: std::collections::HashMap<ExprId, &'static Method>,
     /// Atomic methods (`a[i].fetch_add(..)`), by the method-call expression's id.
@@ -79,6 +83,11 @@ pub struct ConstInfo {
 }
 
 impl Types {
+    /// The variable `e` reads, when it is a variable the checker found.
+    pub fn var(&self, e: &Expr) -> Option<VarId> {
+        self.var_uses.get(&e.id).copied()
+    }
+
     /// The entry of the constant `path` read as it is (a pattern's constant).
     pub fn const_named(&self, path: &syn::Path) -> Option<&ConstInfo> {
         let key = crate::parse::path_text(path);
@@ -127,6 +136,7 @@ pub struct Typeck<'a> {
     ret: Option<Ty>,
     kind: FnKind,
     obligations: Vec<Obligation>,
+    var_uses: std::collections::HashMap<ExprId, VarId>,
     methods: std::collections::HashMap<ExprId, &'static Method>,
     atomics: std::collections::HashMap<ExprId, AtomicOp>,
     groups: std::collections::HashMap<ExprId, (GroupKind, GroupMethod)>,
@@ -144,6 +154,8 @@ pub struct Typeck<'a> {
     const_uses: std::collections::HashMap<ExprId, usize>,
     /// The function's const parameters, whose types are declared.
     const_params: Vec<(Ident, Scalar)>,
+    /// The `#[gpu_struct]`s the function may name ([`Function::structs`]).
+    structs: &'a [StructDef],
 }
 
 pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
@@ -157,6 +169,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         ret: f.ret.as_ref().map(|r| r.0.clone()),
         kind: f.kind,
         obligations: Vec::new(),
+        var_uses: Default::default(),
         methods: Default::default(),
         atomics: Default::default(),
         groups: Default::default(),
@@ -181,6 +194,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
             .collect(),
         const_uses: Default::default(),
         const_params: f.const_params.clone(),
+        structs: &f.structs,
     };
     for p in &f.params {
         tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
@@ -539,9 +553,9 @@ impl<'a> Typeck<'a> {
             }
             // Always a constant (above).
             ExprKind::ConstItem(_) => Ty::Never,
-            ExprKind::Var(name, slot) => match self.lookup(&name.to_string()) {
+            ExprKind::Var(name) => match self.lookup(&name.to_string()) {
                 Some(v) => {
-                    slot.set(Some(v));
+                    self.var_uses.insert(e.id, v);
                     self.vars[v]
                         .as_ref()
                         .map(|i| i.ty.clone())
@@ -949,7 +963,7 @@ impl<'a> Typeck<'a> {
                 while let ExprKind::Index(b, _) = &root.kind {
                     root = b;
                 }
-                if let ExprKind::Var(name, _) = &root.kind {
+                if let ExprKind::Var(name) = &root.kind {
                     if let Ty::Slice(_, false) = self.shallow(&self.expr[root.id].clone()) {
                         self.cx.error_at(
                             place.range(),
@@ -1555,6 +1569,7 @@ impl<'a> Typeck<'a> {
         Some(Types {
             expr,
             vars,
+            var_uses: self.var_uses,
             methods: self.methods,
             atomics: self.atomics,
             groups: self.groups,

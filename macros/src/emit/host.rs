@@ -23,19 +23,20 @@ use consts::{const_value, consts_fn, len_rust};
 pub(crate) use device::device_fallback;
 use device::{bound_impl, callee, const_decls, cycle_checks, device_deps, device_marker};
 pub(crate) use generic::generic_module;
-pub use generic::Instance;
 use generic::Part;
+pub use generic::{Instance, Scope};
 use matching::{binding, match_pat};
 use syn::spanned::Spanned;
 
 pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
+    let sc = &Scope::of(f);
     let rust_name = f.name.to_string();
     let prototype = &c.prototype;
     let definition = with_file(&c.definition);
-    let deps = device_deps(&f.body);
-    let struct_deps = structs::struct_deps();
-    let sim = sim_fn(f, types);
-    let (consts_fn, consts) = consts_fn(f, types);
+    let deps = device_deps(sc, &f.body);
+    let struct_deps = structs::struct_deps(sc);
+    let sim = sim_fn(sc, f, types);
+    let (consts_fn, consts) = consts_fn(sc, f, types);
     let item = quote! {
         /// The CUDA C of this function (see `CUDA_SOURCE` on kernels for the whole program).
         pub static ITEM: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
@@ -49,7 +50,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
     };
     let kernel_items = match f.kind {
         FnKind::Device => quote!(),
-        FnKind::Kernel => kernel_items(f, &c.c_name, types.grid_sync),
+        FnKind::Kernel => kernel_items(sc, f, &c.c_name, types.grid_sync),
     };
     let what = match f.kind {
         FnKind::Kernel => format!(
@@ -57,7 +58,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
         ),
         FnKind::Device => format!("The device function `{rust_name}`, callable from kernels."),
     };
-    fn_module(f, &what, quote!(#item #kernel_items #sim))
+    fn_module(sc, f, &what, quote!(#item #kernel_items #sim))
 }
 
 /// The module named after a function (`mod life`, next to `fn life`'s name in the other
@@ -67,12 +68,12 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
 /// its name in the value namespace, which its callers name (`callee`, and
 /// runtime/src/device_fn.rs): one `Infallible` parameter per parameter, so rustc checks a
 /// call's argument count against the function's.
-fn fn_module(f: &Function, what: &str, body: TokenStream) -> TokenStream {
+fn fn_module(sc: &Scope, f: &Function, what: &str, body: TokenStream) -> TokenStream {
     let (name, vis, docs) = (&f.name, &f.vis, &f.docs);
-    let cycles = cycle_checks(f);
+    let cycles = cycle_checks(sc, f);
     let (marker, hidden) = match f.kind {
         FnKind::Kernel => (quote!(), quote!()),
-        FnKind::Device => device_marker(name, vis, f.params.len(), &const_decls(f), false),
+        FnKind::Device => device_marker(name, vis, f.params.len(), &const_decls(sc, f), false),
     };
     quote! {
         #(#docs)*
@@ -102,7 +103,7 @@ fn with_file(c: &str) -> TokenStream {
 }
 
 /// The path, seen from inside the generated module, of a function the user's code names.
-fn path_from_module(path: &syn::Path) -> TokenStream {
+fn path_from_module(sc: &Scope, path: &syn::Path) -> TokenStream {
     let mut segs: Vec<TokenStream> = Vec::new();
     let first = path
         .segments
@@ -121,7 +122,7 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
     let extern_crate =
         ["core", "std", "alloc", "warpspeed"].contains(&first.as_str()) && path.segments.len() > 1;
     // A const parameter of a generic function is in scope in the generated functions.
-    if let Some(id) = path.get_ident().filter(|id| generic::is_const_param(id)) {
+    if let Some(id) = path.get_ident().filter(|id| sc.is_const_param(id)) {
         return quote!(#id);
     }
     if path.leading_colon.is_some() || first == "crate" || extern_crate {
@@ -144,7 +145,7 @@ fn path_from_module(path: &syn::Path) -> TokenStream {
     quote!(#lead #(#segs)::*)
 }
 
-fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
+fn kernel_items(sc: &Scope, f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
     let rust_name = f.name.to_string();
     let fast_math = f.fast_math;
     let block = block_shape(f);
@@ -152,7 +153,7 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
         launchers,
         unpack,
         param_names,
-    } = launch_parts(f, &|p| param_elem(p.ty), &quote!(), &quote!(&KERNEL));
+    } = launch_parts(sc, f, &|p| param_elem(p.ty), &quote!(), &quote!(&KERNEL));
     let ctx = hyg("__ctx");
     quote! {
         /// The complete CUDA C program of this kernel, as NVRTC compiles it.
@@ -202,6 +203,7 @@ struct LaunchParts {
 /// `elem` (a generic kernel's are `T` where the types say so), generic over `decl`
 /// (`<T: ::warpspeed::Float>`, or nothing), launching the definition `kernel`.
 fn launch_parts(
+    sc: &Scope,
     f: &Function,
     elem: &dyn Fn(&Param) -> Scalar,
     decl: &TokenStream,
@@ -233,7 +235,7 @@ fn launch_parts(
     let checks: Vec<TokenStream> = checks.collect();
     for (i, p) in f.params.iter().enumerate() {
         let n = &p.name;
-        params.push(launch_param_of(p, elem(p)));
+        params.push(launch_param_of(sc, p, elem(p)));
         let (push, get) = match p.ty {
             ParamTy::Scalar(_) => ("scalar", "arg_scalar"),
             ParamTy::Slice { mutable: false, .. } => ("slice", "arg_slice"),
@@ -243,7 +245,7 @@ fn launch_parts(
             // Kernels take no arrays by value (the parser refuses them).
             ParamTy::Array { .. } => ("scalar", "arg_scalar"),
         };
-        let t = scalar_ty(elem(p));
+        let t = scalar_ty(sc, elem(p));
         let (push, get) = (
             Ident::new(push, Span::call_site()),
             Ident::new(get, Span::call_site()),
@@ -284,14 +286,14 @@ fn launch_parts(
 /// A parameter of the generated `launch`: scalars by value, device memory by reference
 /// (`&mut` where the kernel writes, atomics included): a `DeviceBuffer` or a view of one
 /// (`buf.slice(a..b)`), through the runtime's `AsDeviceView`/`AsDeviceViewMut`.
-pub fn launch_param(p: &Param) -> TokenStream {
-    launch_param_of(p, param_elem(p.ty))
+pub fn launch_param(sc: &Scope, p: &Param) -> TokenStream {
+    launch_param_of(sc, p, param_elem(p.ty))
 }
 
 /// [`launch_param`] with the element type `elem` (a generic kernel's `T`).
-fn launch_param_of(p: &Param, elem: Scalar) -> TokenStream {
+fn launch_param_of(sc: &Scope, p: &Param, elem: Scalar) -> TokenStream {
     let n = &p.name;
-    let t = scalar_ty(elem);
+    let t = scalar_ty(sc, elem);
     match p.ty {
         ParamTy::Scalar(_) | ParamTy::Array { .. } => quote!(#n: #t),
         ParamTy::Slice { mutable: false, .. } => {
@@ -374,13 +376,13 @@ fn hyg(name: &str) -> Ident {
 
 /// The Rust type of a scalar: the primitive, or warpspeed's `f16`/`f16x2`/`f32x4`/...
 /// (library types whose names the user's scope may not have).
-fn scalar_ty(s: Scalar) -> TokenStream {
+fn scalar_ty(sc: &Scope, s: Scalar) -> TokenStream {
     if s.is_struct() {
-        return structs::struct_ty(s);
+        return structs::struct_ty(sc, s);
     }
     let id = Ident::new(s.rust_name(), Span::call_site());
     if let Scalar::Param(name) = s {
-        let id = generic::param_ident(name);
+        let id = sc.param_ident(name);
         return quote!(#id);
     }
     if s.is_library() {
@@ -390,41 +392,41 @@ fn scalar_ty(s: Scalar) -> TokenStream {
     }
 }
 
-fn rust_ty(t: &Ty) -> TokenStream {
+fn rust_ty(sc: &Scope, t: &Ty) -> TokenStream {
     match t {
         Ty::Scalar(s) => {
-            let id = scalar_ty(*s);
+            let id = scalar_ty(sc, *s);
             quote!(#id)
         }
         Ty::Dim3 => quote!(::warpspeed::__private::Dim3),
         Ty::Tuple(items) => {
             // A trailing comma, so a one-element tuple stays one: `(i32,)`.
-            let items = items.iter().map(rust_ty);
+            let items = items.iter().map(|t| rust_ty(sc, t));
             quote!((#(#items,)*))
         }
         Ty::Array(elem, n) => {
-            let e = rust_ty(elem);
-            let n = len_rust(n);
+            let e = rust_ty(sc, elem);
+            let n = len_rust(sc, n);
             quote!([#e; #n])
         }
         Ty::Slice(s, false) => {
-            let id = scalar_ty(*s);
+            let id = scalar_ty(sc, *s);
             quote!(::warpspeed::__private::Slice<#id>)
         }
         Ty::Slice(s, true) | Ty::Rows(s, _) => {
-            let id = scalar_ty(*s);
+            let id = scalar_ty(sc, *s);
             quote!(::warpspeed::__private::SliceMut<#id>)
         }
         Ty::Atomics(s) => {
-            let id = scalar_ty(*s);
+            let id = scalar_ty(sc, *s);
             quote!(::warpspeed::__private::AtomicSlice<#id>)
         }
         Ty::Texture2D(s) => {
-            let id = scalar_ty(*s);
+            let id = scalar_ty(sc, *s);
             quote!(::warpspeed::__private::SimTexture<#id>)
         }
         Ty::CasResult(s) => {
-            let id = scalar_ty(*s);
+            let id = scalar_ty(sc, *s);
             quote!(::core::result::Result<#id, #id>)
         }
         // Groups are known at compile time: their methods expand to what they stand for.
@@ -432,28 +434,29 @@ fn rust_ty(t: &Ty) -> TokenStream {
     }
 }
 
-fn sim_fn(f: &Function, types: &Types) -> TokenStream {
-    sim_fn_with(f, types, quote!())
+fn sim_fn(sc: &Scope, f: &Function, types: &Types) -> TokenStream {
+    sim_fn_with(sc, f, types, quote!())
 }
 
 /// The simulator body; `generics` are a generic function's parameters (`<T: Float>`).
-fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStream {
+fn sim_fn_with(sc: &Scope, f: &Function, types: &Types, generics: TokenStream) -> TokenStream {
     let allows = &f.allows;
     let params = f.params.iter().map(|p| {
         let n = &p.name;
         let m = if p.mutable { quote!(mut) } else { quote!() };
-        let t = rust_ty(&generic::or_ast(p.ty.ty(), &types.vars[p.var].ty));
+        let t = rust_ty(sc, &generic::or_ast(p.ty.ty(), &types.vars[p.var].ty));
         quote!(#m #n: #t)
     });
     let ret = match &f.ret {
         Some((t, _)) => {
-            let t = rust_ty(t);
+            let t = rust_ty(sc, t);
             quote!(-> #t)
         }
         None => quote!(),
     };
     let name = &f.name;
     let w = RustWriter {
+        sc,
         types,
         device: (f.kind == FnKind::Device).then_some(&f.name),
     };
@@ -472,7 +475,7 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
         let (ParamTy::Atomics(s), Some(path)) = (p.ty, &p.atomic_path) else {
             return None;
         };
-        let user = path_from_module(path);
+        let user = path_from_module(sc, path);
         let name = Ident::new(s.atomic_name()?, path.span());
         let real = if s.is_float() || s.is_half() {
             quote!(::warpspeed::#name)
@@ -497,7 +500,7 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
             pub async fn __sim #generics (#ctx: &::warpspeed::__private::ThreadCtx<'_>, #(#params),*) #ret #body
         },
         FnKind::Device => {
-            let bound = bound_impl(f);
+            let bound = bound_impl(sc, f);
             quote! {
             #bound {
                 #doc
@@ -516,6 +519,7 @@ fn sim_fn_with(f: &Function, types: &Types, generics: TokenStream) -> TokenStrea
 }
 
 struct RustWriter<'a> {
+    sc: &'a Scope<'a>,
     types: &'a Types,
     /// The function written, when it is a device function: its calls of other device
     /// functions are checked for cycles back to it.
@@ -537,7 +541,7 @@ impl RustWriter<'_> {
             return quote_spanned!(span=> #call.await);
         }
         // A const argument, which cannot name the function's own const parameters.
-        let callee = callee(path, args, Part::ConstHoles);
+        let callee = callee(self.sc, path, args, Part::ConstHoles);
         let reaches = quote_spanned!(span=> ::warpspeed::__private::reaches(#callee.item(), &ITEM));
         quote_spanned!(span=> ::warpspeed::__private::sim_call::<{ #reaches }, _>(#call).await)
     }
@@ -558,7 +562,7 @@ impl RustWriter<'_> {
                     Pat::Wild => None,
                 };
                 let ann = ty.filter(|t| !matches!(t, Ty::Never | Ty::Unit)).map(|t| {
-                    let t = rust_ty(&t);
+                    let t = rust_ty(self.sc, &t);
                     quote!(: #t)
                 });
                 let init = l.init.as_ref().map(|i| {
@@ -608,7 +612,7 @@ impl RustWriter<'_> {
         let span = e.span;
         let t = self.ty(e);
         if let Some(&c) = self.types.const_uses.get(&e.id) {
-            return const_value(&self.types.consts[c], span);
+            return const_value(self.sc, &self.types.consts[c], span);
         }
         match &e.kind {
             ExprKind::Lit(Lit::Int(v, _)) if self.types.call_literals.contains(&e.id) => {
@@ -624,16 +628,16 @@ impl RustWriter<'_> {
             }
             ExprKind::Lit(l) => self.lit(l, t, span, false),
             ExprKind::Const(c) => {
-                let ty = scalar_ty(c.ty);
+                let ty = scalar_ty(self.sc, c.ty);
                 let path = match c.path {
                     ConstPath::Assoc(owner, name) => {
-                        let (owner, name) = (scalar_ty(owner), Ident::new(name, span));
+                        let (owner, name) = (scalar_ty(self.sc, owner), Ident::new(name, span));
                         quote_spanned!(span=> <#owner>::#name)
                     }
                     ConstPath::Module { krate, float, name } => {
                         let (krate, float, name) = (
                             Ident::new(krate, span),
-                            scalar_ty(float),
+                            scalar_ty(self.sc, float),
                             Ident::new(name, span),
                         );
                         quote_spanned!(span=> ::#krate::#float::consts::#name)
@@ -642,13 +646,13 @@ impl RustWriter<'_> {
                 // rustc checks the constant has the type the macro gave it.
                 quote_spanned!(span=> ::core::convert::identity::<#ty>(#path))
             }
-            ExprKind::Var(name, _) => quote!(#name),
+            ExprKind::Var(name) => quote!(#name),
             // Always in `const_uses` (above).
-            ExprKind::ConstItem(path) => path_from_module(path),
+            ExprKind::ConstItem(path) => path_from_module(self.sc, path),
             ExprKind::Binary(op, l, r) => {
                 let (a, b) = (
                     self.expr(l),
-                    generic::shift_amount(*op, self.ty(r), self.expr(r)),
+                    generic::shift_amount(self.sc, *op, self.ty(r), self.expr(r)),
                 );
                 binary(*op, self.ty(l), a, b, span)
             }
@@ -673,11 +677,11 @@ impl RustWriter<'_> {
                 }
             }
             ExprKind::Cast(inner, _) if t.has_param() || self.ty(inner).has_param() => {
-                generic::cast(self.ty(inner), t, self.expr(inner), span)
+                generic::cast(self.sc, self.ty(inner), t, self.expr(inner), span)
             }
             ExprKind::Cast(inner, to) => {
                 let v = self.expr(inner);
-                let to = scalar_ty(*to);
+                let to = scalar_ty(self.sc, *to);
                 quote_spanned!(span=> ((#v) as #to))
             }
             ExprKind::Index(base, idx) => {
@@ -688,7 +692,7 @@ impl RustWriter<'_> {
                 match self.ty(base) {
                     Ty::Slice(..) => quote_spanned!(span=> #b.load(#ctx, #i, #at)),
                     Ty::Rows(_, w) => {
-                        let w = len_rust(w);
+                        let w = len_rust(self.sc, w);
                         quote_spanned!(span=> #b.row(#i, #w, #at))
                     }
                     _ => quote_spanned!(span=> #b[#i]),
@@ -760,7 +764,7 @@ impl RustWriter<'_> {
                 let Ty::Rows(_, w) = self.ty(recv) else {
                     unreachable!()
                 };
-                let w = len_rust(w);
+                let w = len_rust(self.sc, w);
                 let r = self.expr(recv);
                 let rows = quote_spanned!(span=> ((#r).len() / #w));
                 let _ = args;
@@ -820,9 +824,9 @@ impl RustWriter<'_> {
             }
             ExprKind::SharedArray(d) => {
                 let ctx = hyg("__ctx");
-                let t = scalar_ty(generic::elem(t, d.elem));
-                let n = len_rust(&d.len);
-                let w = len_rust(d.width.as_ref().unwrap_or(&Len::Lit(1)));
+                let t = scalar_ty(self.sc, generic::elem(t, d.elem));
+                let n = len_rust(self.sc, &d.len);
+                let w = len_rust(self.sc, d.width.as_ref().unwrap_or(&Len::Lit(1)));
                 let n = quote!((#n * #w));
                 let at = site(e);
                 if d.atomic {
@@ -833,7 +837,7 @@ impl RustWriter<'_> {
             }
             ExprKind::DynamicShared(s) => {
                 let ctx = hyg("__ctx");
-                let t = scalar_ty(generic::elem(t, *s));
+                let t = scalar_ty(self.sc, generic::elem(t, *s));
                 let at = site(e);
                 quote_spanned!(span=> #ctx.dynamic_shared::<#t>(#at))
             }
@@ -844,11 +848,11 @@ impl RustWriter<'_> {
             }
             ExprKind::Ordering(_, path) => {
                 // The user's own path, typed: `Ordering` must be core's, and its import is used.
-                let p = path_from_module(path);
+                let p = path_from_module(self.sc, path);
                 quote_spanned!(span=> { let _: ::core::sync::atomic::Ordering = #p; })
             }
             ExprKind::Call(path, _, call_args) => {
-                let callee = callee(path, call_args, Part::Consts);
+                let callee = callee(self.sc, path, call_args, Part::Consts);
                 let args = call_args.iter().map(|a| {
                     let v = self.expr(a);
                     if matches!(self.ty(a), Ty::Slice(..)) {
@@ -861,14 +865,14 @@ impl RustWriter<'_> {
                 // The callee's simulator body, its method of the function's name; a
                 // generic function named with a turbofish takes its types there (the
                 // const arguments went to the hidden function, `callee`).
-                let turbofish = generic::turbofish(path, Part::Types);
+                let turbofish = generic::turbofish(self.sc, path, Part::Types);
                 let method = path.segments.last().map(|s| s.ident.clone());
                 let call = quote_spanned!(span=> #callee.marker().with(#ctx).#method #turbofish (#(#args),*));
                 let call = self.cycle_checked(path, call_args, call);
                 match t {
                     Ty::Unit | Ty::Never | Ty::Var(_) => call,
                     t => {
-                        let rt = rust_ty(t);
+                        let rt = rust_ty(self.sc, t);
                         let result = hyg("__result");
                         quote_spanned!(span=> { let #result: #rt = #call; #result })
                     }
@@ -904,7 +908,7 @@ impl RustWriter<'_> {
                         let b = self.expr(base);
                         let i = self.expr(idx);
                         let (ctx, at) = (hyg("__ctx"), site(e));
-                        let vt = rust_ty(self.ty(value));
+                        let vt = rust_ty(self.sc, self.ty(value));
                         let value = hyg("__value");
                         quote_spanned!(span=> { let #value: #vt = #v; #b.store(#ctx, #i, #value, #at); })
                     }
@@ -915,8 +919,8 @@ impl RustWriter<'_> {
                 }
             }
             ExprKind::AssignOp(op, place, value) => {
-                let v = generic::shift_amount(*op, self.ty(value), self.expr(value));
-                let vt = rust_ty(self.ty(value));
+                let v = generic::shift_amount(self.sc, *op, self.ty(value), self.expr(value));
+                let vt = rust_ty(self.sc, self.ty(value));
                 let pt = self.ty(place).clone();
                 // Hygienic: a user variable named `__value` or `__index` stays the user's.
                 let value = hyg("__value");
@@ -964,7 +968,7 @@ impl RustWriter<'_> {
                 let ty = self.ty(scrutinee).scalar().unwrap_or(Scalar::I32);
                 let arms = arms.iter().map(|arm| {
                     let alts: Vec<TokenStream> =
-                        arm.pats.iter().map(|p| match_pat(p, ty)).collect();
+                        arm.pats.iter().map(|p| match_pat(self.sc, p, ty)).collect();
                     let pat = match (&arm.binding, alts.as_slice()) {
                         (Some(b), [_]) if matches!(arm.pats[0], MatchPat::Any) => binding(b),
                         (Some(b), _) => {
@@ -1048,7 +1052,7 @@ impl RustWriter<'_> {
             }
             ExprKind::Repeat(v, n) => {
                 let v = self.expr(v);
-                let n = len_rust(n);
+                let n = len_rust(self.sc, n);
                 quote_spanned!(span=> [#v; #n])
             }
         }

@@ -17,6 +17,7 @@ use crate::analysis::typeck::Types;
 use crate::ctxt::Ctxt;
 use crate::emit::host::Instance;
 use crate::ir::ast::{ExprKind, FnKind, Function, Lit};
+use crate::ir::structs::StructDef;
 use crate::ir::ty::{Scalar, Ty};
 use crate::parse::Parser;
 use proc_macro2::{Ident, TokenStream};
@@ -30,7 +31,13 @@ pub struct Options {
 }
 
 /// The expansion of a generic `#[gpu_kernel]`.
-pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> TokenStream {
+pub fn expand(
+    cx: Ctxt,
+    item: &syn::ItemFn,
+    kind: FnKind,
+    options: Options,
+    structs: Vec<StructDef>,
+) -> TokenStream {
     let Some(g) = params::parse(&cx, &item.sig.generics) else {
         return failed(cx.fail("parser"), item, kind);
     };
@@ -92,7 +99,7 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
             format_ident!("{}__{}", item.sig.ident, suffix.join("_"))
         };
         let inst = subst::instance(item, &names, &scalars, name);
-        match analyse(&inst, kind, &options, &g) {
+        match analyse(&inst, kind, &options, &g, &structs) {
             Ok((f, types)) => {
                 let c = crate::emit::cuda::write_function(&f, &types);
                 let ret = f.ret.as_ref().map(|(t, _)| t.clone());
@@ -248,9 +255,10 @@ fn analyse(
     kind: FnKind,
     o: &Options,
     g: &params::Generics,
+    structs: &[StructDef],
 ) -> Result<(Function, Types), TokenStream> {
     let cx = Ctxt::new();
-    let mut parser = Parser::new(&cx);
+    let mut parser = Parser::new(&cx, structs.to_vec());
     parser.type_params = g.types.iter().map(|t| t.name.clone()).collect();
     parser.const_params = g
         .consts

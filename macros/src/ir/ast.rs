@@ -62,6 +62,9 @@ pub struct Function {
     pub docs: Vec<syn::Attribute>,
     /// `#[allow(..)]` on the function: applied to the simulator body, where rustc lints it.
     pub allows: Vec<syn::Attribute>,
+    /// The `#[gpu_struct]`s the function may name (`Scalar::Struct`'s index is into this
+    /// table), each with the path the function names it by.
+    pub structs: Vec<crate::ir::structs::StructDef>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -284,8 +287,8 @@ pub enum ExprKind {
     Lit(Lit),
     /// A numeric constant of the standard library (`u32::MAX`, `core::f32::consts::PI`).
     Const(crate::ir::numeric_consts::NumConst),
-    /// A local or parameter, resolved by the type checker.
-    Var(Ident, std::cell::Cell<Option<VarId>>),
+    /// A local or parameter; which one is the type checker's answer (`Types::var`).
+    Var(Ident),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Unary(UnOp, Box<Expr>),
     Cast(Box<Expr>, Scalar),

@@ -15,6 +15,7 @@ mod types;
 use crate::ctxt::Ctxt;
 use crate::ir::ast::*;
 use crate::ir::intrinsics::Intrinsic;
+use crate::ir::structs::StructDef;
 use crate::ir::ty::{Scalar, Ty};
 pub use consts::{expr_text, is_const_name};
 use proc_macro2::{Ident, Span};
@@ -40,6 +41,8 @@ pub struct Parser<'a> {
     /// The function parsed is a device function (whose C is a template over its const
     /// parameters).
     device: bool,
+    /// The `#[gpu_struct]`s the function may name ([`Function::structs`]).
+    structs: Vec<StructDef>,
 }
 
 fn line_of(span: Span) -> usize {
@@ -61,7 +64,7 @@ fn last_span(t: &dyn ToTokens) -> Span {
 }
 
 impl<'a> Parser<'a> {
-    pub fn new(cx: &'a Ctxt) -> Self {
+    pub fn new(cx: &'a Ctxt, structs: Vec<StructDef>) -> Self {
         Parser {
             cx,
             next_expr: 0,
@@ -71,6 +74,7 @@ impl<'a> Parser<'a> {
             type_params: Vec::new(),
             const_params: Vec::new(),
             device: false,
+            structs,
         }
     }
 
@@ -100,7 +104,7 @@ impl<'a> Parser<'a> {
                 let items: Vec<Option<Ty>> = t.elems.iter().map(|e| self.annotation(e)).collect();
                 Some(Ty::Tuple(items.into_iter().collect::<Option<_>>()?))
             }
-            other => parse_ty(self.cx, other),
+            other => parse_ty(self.cx, &mut self.structs, other),
         }
     }
 
@@ -123,7 +127,7 @@ impl<'a> Parser<'a> {
                 self.cx.error_spanned_by(ty, "a device function does not return an array (a C function cannot): return a tuple, or write into a `&mut [T]` parameter");
                 None
             }
-            other => parse_scalar(self.cx, other).map(Ty::Scalar),
+            other => parse_scalar(self.cx, &mut self.structs, other).map(Ty::Scalar),
         }
     }
 
@@ -208,7 +212,7 @@ impl<'a> Parser<'a> {
                             "this attribute is not supported on a parameter (only `#[len(..)]` on a slice)",
                         );
                     }
-                    match parse_param_ty(self.cx, &pt.ty) {
+                    match parse_param_ty(self.cx, &mut self.structs, &pt.ty) {
                         Some(ParamTy::Array { .. }) if kind == FnKind::Kernel => {
                             self.cx.error_spanned_by(
                                 &pt.ty,
@@ -305,6 +309,7 @@ impl<'a> Parser<'a> {
             const_params: self.const_params.clone(),
             docs,
             allows,
+            structs: std::mem::take(&mut self.structs),
         })
     }
 
@@ -469,7 +474,7 @@ impl<'a> Parser<'a> {
             },
             syn::Expr::Cast(c) => {
                 let inner = self.boxed(&c.expr);
-                let to = parse_scalar(self.cx, &c.ty);
+                let to = parse_scalar(self.cx, &mut self.structs, &c.ty);
                 ExprKind::Cast(inner?, to?)
             }
             syn::Expr::Index(ix) => {
@@ -827,11 +832,7 @@ impl<'a> Parser<'a> {
                         span,
                     ));
                 }
-                return Some(self.expr(
-                    ExprKind::Var(ident.clone(), Default::default()),
-                    span,
-                    span,
-                ));
+                return Some(self.expr(ExprKind::Var(ident.clone()), span, span));
             }
             if let Some(order) = memory_order(path) {
                 return Some(self.expr(

@@ -139,7 +139,7 @@ impl Parser<'_> {
                         next - 1
                     } else if let Ok(ident) = syn::parse_str::<syn::Ident>(name) {
                         let ident = syn::Ident::new(&ident.to_string(), span);
-                        let e = self.expr(ExprKind::Var(ident, Default::default()), span, span);
+                        let e = self.expr(ExprKind::Var(ident), span, span);
                         args.push(e);
                         args.len() - 1
                     } else {

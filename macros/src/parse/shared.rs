@@ -50,7 +50,9 @@ impl Parser<'_> {
                 return Some(None);
             };
             let ty = match g.args.iter().collect::<Vec<_>>().as_slice() {
-                [syn::GenericArgument::Type(t)] => super::types::parse_scalar(self.cx, t),
+                [syn::GenericArgument::Type(t)] => {
+                    super::types::parse_scalar(self.cx, &mut self.structs, t)
+                }
                 _ => {
                     self.cx.error_spanned_by(
                         g,
@@ -78,7 +80,7 @@ impl Parser<'_> {
         let len = self.shared_len(len);
         let (elem, atomic, width) = match elem {
             syn::Type::Array(a) => {
-                let inner = super::types::parse_scalar(self.cx, &a.elem);
+                let inner = super::types::parse_scalar(self.cx, &mut self.structs, &a.elem);
                 let width = self.array_len(&a.len, "a row of a 2-D shared array");
                 (inner?, false, Some(width?))
             }
@@ -86,7 +88,11 @@ impl Parser<'_> {
                 let name = p.path.segments.last()?.ident.to_string();
                 match Scalar::from_atomic_name(&name) {
                     Some(s) => (s, true, None),
-                    None => (super::types::parse_scalar(self.cx, elem)?, false, None),
+                    None => (
+                        super::types::parse_scalar(self.cx, &mut self.structs, elem)?,
+                        false,
+                        None,
+                    ),
                 }
             }
             other => {

@@ -3,17 +3,17 @@
 
 use super::Parser;
 use crate::ir::ast::{ExprKind, StructLit};
-use crate::ir::structs;
+use crate::ir::structs::{self, StructDef};
 use crate::ir::ty::Scalar;
 
 /// The struct a type path names (by its last name), recording the path for the emitted
 /// Rust.
-pub fn struct_scalar(path: &syn::Path) -> Option<Scalar> {
+pub fn struct_scalar(defs: &mut [StructDef], path: &syn::Path) -> Option<Scalar> {
     if path.segments.iter().any(|s| !s.arguments.is_none()) {
         return None;
     }
-    let s = structs::lookup(&path.segments.last()?.ident.to_string())?;
-    structs::named_by(s, path);
+    let s = structs::lookup(defs, &path.segments.last()?.ident.to_string())?;
+    structs::named_by(defs, s, path);
     Some(s)
 }
 
@@ -21,7 +21,8 @@ impl Parser<'_> {
     /// `Params { dt: 0.1, n }`: every field named once (the type checker checks them
     /// against the definition); no `..base`.
     pub(super) fn struct_lit(&mut self, e: &syn::ExprStruct) -> Option<ExprKind> {
-        let Some(ty) = struct_scalar(&e.path).filter(|_| e.qself.is_none()) else {
+        let Some(ty) = struct_scalar(&mut self.structs, &e.path).filter(|_| e.qself.is_none())
+        else {
             let name = super::path_text(&e.path);
             self.cx.error_spanned_by(
                 &e.path,

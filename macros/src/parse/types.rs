@@ -2,6 +2,7 @@
 
 use crate::ctxt::Ctxt;
 use crate::ir::ast::ParamTy;
+use crate::ir::structs::StructDef;
 use crate::ir::ty::{Scalar, Ty};
 use quote::ToTokens;
 
@@ -58,7 +59,7 @@ pub fn atomic_path(ty: &syn::Type) -> Option<syn::Path> {
 }
 
 /// A scalar type: `u32`, `f64`, ...
-pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
+pub fn parse_scalar(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> Option<Scalar> {
     match ty {
         syn::Type::Path(p) if p.qself.is_none() => {
             if let Some(id) = p.path.get_ident() {
@@ -80,15 +81,15 @@ pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
                     }
                 }
             }
-            if let Some(s) = super::structs::struct_scalar(&p.path) {
+            if let Some(s) = super::structs::struct_scalar(structs, &p.path) {
                 return Some(s);
             }
             cx.error_spanned_by(ty, type_hint(ty));
             None
         }
-        syn::Type::Paren(p) => parse_scalar(cx, &p.elem),
+        syn::Type::Paren(p) => parse_scalar(cx, structs, &p.elem),
         // `$t` of a `macro_rules!` arrives as an invisible group.
-        syn::Type::Group(g) => parse_scalar(cx, &g.elem),
+        syn::Type::Group(g) => parse_scalar(cx, structs, &g.elem),
         _ => {
             cx.error_spanned_by(ty, type_hint(ty));
             None
@@ -97,8 +98,8 @@ pub fn parse_scalar(cx: &Ctxt, ty: &syn::Type) -> Option<Scalar> {
 }
 
 /// A kernel or device-function parameter: a scalar, `&[T]` or `&mut [T]`, a texture.
-pub fn parse_param_ty(cx: &Ctxt, ty: &syn::Type) -> Option<ParamTy> {
-    if let Some(tex) = texture::texture_param(cx, ty) {
+pub fn parse_param_ty(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> Option<ParamTy> {
+    if let Some(tex) = texture::texture_param(cx, structs, ty) {
         return tex;
     }
     match ty {
@@ -118,7 +119,7 @@ pub fn parse_param_ty(cx: &Ctxt, ty: &syn::Type) -> Option<ParamTy> {
                         }
                         return Some(ParamTy::Atomics(elem));
                     }
-                    let elem = parse_scalar(cx, &s.elem)?;
+                    let elem = parse_scalar(cx, structs, &s.elem)?;
                     Some(ParamTy::Slice {
                         elem,
                         mutable: r.mutability.is_some(),
@@ -164,14 +165,14 @@ pub fn parse_param_ty(cx: &Ctxt, ty: &syn::Type) -> Option<ParamTy> {
             let n = array_param_len(cx, &a.len)?;
             let (elem, m) = match &*a.elem {
                 syn::Type::Array(inner) => (
-                    parse_scalar(cx, &inner.elem)?,
+                    parse_scalar(cx, structs, &inner.elem)?,
                     array_param_len(cx, &inner.len)?,
                 ),
-                other => (parse_scalar(cx, other)?, 0),
+                other => (parse_scalar(cx, structs, other)?, 0),
             };
             Some(ParamTy::Array { elem, dims: [n, m] })
         }
-        other => parse_scalar(cx, other).map(ParamTy::Scalar),
+        other => parse_scalar(cx, structs, other).map(ParamTy::Scalar),
     }
 }
 
@@ -195,10 +196,10 @@ fn array_param_len(cx: &Ctxt, e: &syn::Expr) -> Option<u64> {
 
 /// A `let` annotation's scalars, `Dim3` and `(usize, usize)`; the parser takes arrays
 /// (whose lengths may be constants) itself.
-pub fn parse_ty(cx: &Ctxt, ty: &syn::Type) -> Option<Ty> {
+pub fn parse_ty(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> Option<Ty> {
     match ty {
         syn::Type::Tuple(t) if !t.elems.is_empty() => {
-            let items: Option<Vec<Ty>> = t.elems.iter().map(|e| parse_ty(cx, e)).collect();
+            let items: Option<Vec<Ty>> = t.elems.iter().map(|e| parse_ty(cx, structs, e)).collect();
             Some(Ty::Tuple(items?))
         }
         syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Dim3") => {
@@ -209,6 +210,6 @@ pub fn parse_ty(cx: &Ctxt, ty: &syn::Type) -> Option<Ty> {
             cx.error_spanned_by(ty, "references to locals are not supported in kernels: copy the value (`let x = s[i];`)");
             None
         }
-        other => parse_scalar(cx, other).map(Ty::Scalar),
+        other => parse_scalar(cx, structs, other).map(Ty::Scalar),
     }
 }

@@ -67,7 +67,7 @@ pub fn expand(args: TokenStream, item: TokenStream, mut known: Vec<StructDef>) -
         path: None,
     });
     let own = known.len() - 1;
-    structs::with_defs(known.clone(), || output(&item, &known, own))
+    output(&item, &known, own)
 }
 
 /// No generics, no lifetimes, named fields, no `repr` of its own.

@@ -66,7 +66,7 @@ pub fn function(
             return ask(&path, &leaf, &known, quote!(@#kind (#args) #input));
         }
     }
-    crate::ir::structs::with_defs(known, || crate::expand::expand(args, input, kind))
+    crate::expand::expand(args, input, kind, known)
 }
 
 /// Type names that are the language's own, never structs.

@@ -10,7 +10,7 @@ impl Typeck<'_> {
     pub(super) fn const_path(&self, e: &Expr) -> Option<syn::Path> {
         match &e.kind {
             ExprKind::ConstItem(path) => Some(path.clone()),
-            ExprKind::Var(name, _) if self.lookup(&name.to_string()).is_none() => {
+            ExprKind::Var(name) if self.lookup(&name.to_string()).is_none() => {
                 let path = syn::Path::from(name.clone());
                 crate::parse::is_const_name(&path).then_some(path)
             }

@@ -11,7 +11,7 @@ impl Typeck<'_> {
         let Scalar::Struct(id) = lit.ty else {
             return Ty::Never;
         };
-        let Some(def) = structs::def(id) else {
+        let Some(def) = structs::def(self.structs, id) else {
             return Ty::Never;
         };
         let name = lit.ty.rust_name();
@@ -68,7 +68,7 @@ impl Typeck<'_> {
     /// `base.name` where `base` is struct `id`.
     pub(super) fn struct_field(&mut self, e: &Expr, id: StructId, member: &Member) -> Ty {
         let t = match member {
-            Member::Named(n) => structs::field(id, n),
+            Member::Named(n) => structs::field(self.structs, id, n),
             Member::Index(_) => None,
         };
         t.unwrap_or_else(|| {
@@ -76,7 +76,7 @@ impl Typeck<'_> {
                 Member::Named(n) => n.clone(),
                 Member::Index(i) => i.to_string(),
             };
-            let fields: Vec<String> = structs::def(id)
+            let fields: Vec<String> = structs::def(self.structs, id)
                 .map(|d| d.fields.iter().map(|f| format!("`{}`", f.name)).collect())
                 .unwrap_or_default();
             let msg = format!(
@@ -110,7 +110,7 @@ impl Typeck<'_> {
             return None;
         }
         match &cur.kind {
-            ExprKind::Var(name, _) => {
+            ExprKind::Var(name) => {
                 if let Ty::Slice(_, false) = self.shallow(&self.expr[cur.id].clone()) {
                     self.cx.error_at(
                         place.range(),

@@ -181,13 +181,9 @@ impl<'a> FnWriter<'a> {
                     return "0".into();
                 };
                 if m.is_len() {
-                    let len = match &recv.kind {
-                        ExprKind::Var(_, slot) => {
-                            slot.get().and_then(|v| self.slice_len.get(&v).cloned())
-                        }
-                        _ => None,
-                    }
-                    .unwrap_or_else(|| "0ull".into());
+                    let len = (self.types.var(recv))
+                        .and_then(|v| self.slice_len.get(&v).cloned())
+                        .unwrap_or_else(|| "0ull".into());
                     return if m.name == "len" {
                         len
                     } else {
@@ -228,12 +224,8 @@ impl<'a> FnWriter<'a> {
                 let mut c_args = Vec::new();
                 for (a, v) in args.iter().zip(vals) {
                     if let Ty::Slice(..) | Ty::Atomics(_) = self.ty(a) {
-                        let len = match &a.kind {
-                            ExprKind::Var(_, slot) => {
-                                slot.get().and_then(|var| self.slice_len.get(&var).cloned())
-                            }
-                            _ => None,
-                        };
+                        let len =
+                            (self.types.var(a)).and_then(|var| self.slice_len.get(&var).cloned());
                         c_args.push(v);
                         c_args.push(len.unwrap_or_else(|| "0ull".into()));
                     } else {
@@ -335,7 +327,12 @@ impl<'a> FnWriter<'a> {
             _ => base,
         };
         match &root.kind {
-            ExprKind::Var(_, slot) if slot.get().is_some_and(|v| self.shared_vars.contains(&v)) => {
+            ExprKind::Var(_)
+                if self
+                    .types
+                    .var(root)
+                    .is_some_and(|v| self.shared_vars.contains(&v)) =>
+            {
                 "ws_at_shared"
             }
             _ => "ws_at",
@@ -373,8 +370,8 @@ impl<'a> FnWriter<'a> {
                 Ty::Rows(_, w) => (w.c(), Some(proof::array_len(w))),
                 _ => return None,
             },
-            (_, ExprKind::Var(_, slot)) => {
-                let v = slot.get()?;
+            (_, ExprKind::Var(_)) => {
+                let v = self.types.var(base)?;
                 let c = self.slice_len.get(&v)?.clone();
                 let known = self
                     .shared_len
@@ -386,10 +383,7 @@ impl<'a> FnWriter<'a> {
             _ => return None,
         };
         // A slice's own length is an atom too: `if i < s.len() { s[i] }` is proven.
-        let own = match &base.kind {
-            ExprKind::Var(_, slot) => slot.get().map(|v| Poly::atom(proof::len_atom(v))),
-            _ => None,
-        };
+        let own = (self.types.var(base)).map(|v| Poly::atom(proof::len_atom(v)));
         let prover = self.prover();
         let proven = known.iter().chain(&own).any(|len| prover.below(idx, len));
         (!proven).then_some(c_len)

@@ -319,13 +319,10 @@ impl<'a> FnWriter<'a> {
     }
 
     fn var_name(&self, e: &Expr) -> String {
-        match &e.kind {
-            ExprKind::Var(_, slot) => slot
-                .get()
-                .and_then(|v| self.var_names.get(&v).cloned())
-                .unwrap_or_else(|| "0".into()),
-            _ => "0".into(),
-        }
+        self.types
+            .var(e)
+            .and_then(|v| self.var_names.get(&v).cloned())
+            .unwrap_or_else(|| "0".into())
     }
 
     /// A temporary holding `value` (of type `ty`), declared now.

@@ -415,10 +415,8 @@ impl<'a> FnWriter<'a> {
             ExprKind::Field(base, _) => base,
             _ => place,
         };
-        if let ExprKind::Var(_, slot) = &place.kind {
-            if let Some(v) = slot.get() {
-                self.facts.assigned(v);
-            }
+        if let Some(v) = self.types.var(place) {
+            self.facts.assigned(v);
         }
     }
 
@@ -432,9 +430,7 @@ impl<'a> FnWriter<'a> {
                     ExprKind::Field(base, _) => base,
                     _ => place,
                 };
-                if let ExprKind::Var(_, slot) = &place.kind {
-                    vars.extend(slot.get());
-                }
+                vars.extend(self.types.var(place));
             }
         });
         for v in vars {

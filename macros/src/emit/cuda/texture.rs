@@ -4,7 +4,7 @@
 //! header (runtime/src/prelude_tex.cuh).
 
 use super::FnWriter;
-use crate::ir::ast::{Expr, ExprKind, VarId};
+use crate::ir::ast::{Expr, VarId};
 use crate::ir::texture::TexMethod;
 use crate::ir::ty::Scalar;
 
@@ -42,10 +42,7 @@ impl FnWriter<'_> {
         elem: Scalar,
         args: &[Expr],
     ) -> String {
-        let var = match &recv.kind {
-            ExprKind::Var(_, slot) => slot.get(),
-            _ => None,
-        };
+        let var = self.types.var(recv);
         let (Some(handle), Some(names)) = (
             var.and_then(|v| self.var_names.get(&v).cloned()),
             var.and_then(|v| self.tex_names.get(&v)),

@@ -6,7 +6,7 @@ use super::*;
 
 /// An array length as Rust: the literal, or the constant's path from inside the module
 /// (rustc requires a `usize` there, which is the type the macro gave it).
-pub(super) fn len_rust(n: &Len) -> TokenStream {
+pub(super) fn len_rust(sc: &Scope, n: &Len) -> TokenStream {
     match n {
         Len::Lit(n) => {
             let n = *n as usize;
@@ -14,7 +14,7 @@ pub(super) fn len_rust(n: &Len) -> TokenStream {
         }
         Len::Const(c) => match syn::parse_str::<syn::Expr>(&c.path) {
             // On the user's tokens, so rustc's "expected `usize`" points at the constant.
-            Ok(e) => expr_from_module(&e)
+            Ok(e) => expr_from_module(sc, &e)
                 .into_iter()
                 .map(|mut t| {
                     t.set_span(c.span);
@@ -29,15 +29,15 @@ pub(super) fn len_rust(n: &Len) -> TokenStream {
 /// A module-level constant's value as the simulator reads it, rustc checking its type:
 /// `identity::<u32>(super::N)`, or `(super::N as f32)` for a constant converted where
 /// the macro does not know its type.
-pub(super) fn const_value(c: &ConstInfo, span: Span) -> TokenStream {
-    let p = expr_from_module(&c.expr);
+pub(super) fn const_value(sc: &Scope, c: &ConstInfo, span: Span) -> TokenStream {
+    let p = expr_from_module(sc, &c.expr);
     match (c.cast, &c.ty) {
         (Some(to), _) => {
-            let to = scalar_ty(to);
+            let to = scalar_ty(sc, to);
             quote_spanned!(span=> ((#p) as #to))
         }
         (None, t) => {
-            let t = rust_ty(t);
+            let t = rust_ty(sc, t);
             quote_spanned!(span=> ::core::convert::identity::<#t>(#p))
         }
     }
@@ -46,8 +46,15 @@ pub(super) fn const_value(c: &ConstInfo, span: Span) -> TokenStream {
 /// `fn __consts() -> String`: the C macros of the module-level constants the function
 /// names and of the constants its calls pass as const generic arguments (`ws_g0`), their
 /// values read when the program is assembled (see `c_const`).
-pub(super) fn consts_fn(f: &Function, types: &Types) -> (TokenStream, TokenStream) {
-    consts_fn_named(f, types, &format_ident!("__consts"), &quote!(), &quote!())
+pub(super) fn consts_fn(sc: &Scope, f: &Function, types: &Types) -> (TokenStream, TokenStream) {
+    consts_fn_named(
+        sc,
+        f,
+        types,
+        &format_ident!("__consts"),
+        &quote!(),
+        &quote!(),
+    )
 }
 
 /// [`consts_fn`] under another name, generic over a generic function's parameters
@@ -55,6 +62,7 @@ pub(super) fn consts_fn(f: &Function, types: &Types) -> (TokenStream, TokenStrea
 /// parameters it reads as constants. A const-generic device function's own const
 /// parameters are its C template's, not values (`emit::cuda::const_param_macros`).
 pub(super) fn consts_fn_named(
+    sc: &Scope,
     f: &Function,
     types: &Types,
     name: &Ident,
@@ -62,10 +70,10 @@ pub(super) fn consts_fn_named(
     args: &TokenStream,
 ) -> (TokenStream, TokenStream) {
     let value = |e: &syn::Expr, cast: Option<Scalar>| {
-        let p = expr_from_module(e);
+        let p = expr_from_module(sc, e);
         match cast {
             Some(to) => {
-                let to = scalar_ty(to);
+                let to = scalar_ty(sc, to);
                 quote!(((#p) as #to))
             }
             None => p,
@@ -108,20 +116,24 @@ pub(super) fn consts_fn_named(
 
 /// A constant expression (`N`, `2 * config::N`, see `parse::const_expr`) as seen from
 /// inside the generated module: each path through [`path_from_module`].
-pub(super) fn expr_from_module(e: &syn::Expr) -> TokenStream {
+pub(super) fn expr_from_module(sc: &Scope, e: &syn::Expr) -> TokenStream {
     match e {
-        syn::Expr::Path(p) => path_from_module(&p.path),
+        syn::Expr::Path(p) => path_from_module(sc, &p.path),
         syn::Expr::Paren(p) => {
-            let inner = expr_from_module(&p.expr);
+            let inner = expr_from_module(sc, &p.expr);
             quote!((#inner))
         }
-        syn::Expr::Group(g) => expr_from_module(&g.expr),
+        syn::Expr::Group(g) => expr_from_module(sc, &g.expr),
         syn::Expr::Cast(c) => {
-            let (inner, ty) = (expr_from_module(&c.expr), &c.ty);
+            let (inner, ty) = (expr_from_module(sc, &c.expr), &c.ty);
             quote!((#inner as #ty))
         }
         syn::Expr::Binary(b) => {
-            let (l, op, r) = (expr_from_module(&b.left), &b.op, expr_from_module(&b.right));
+            let (l, op, r) = (
+                expr_from_module(sc, &b.left),
+                &b.op,
+                expr_from_module(sc, &b.right),
+            );
             quote!((#l #op #r))
         }
         other => quote!(#other),

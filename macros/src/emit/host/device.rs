@@ -17,10 +17,10 @@ use super::*;
 pub(super) type ConstDecl = (Ident, TokenStream);
 
 /// The const parameters of `f` (a device function's; a kernel's are its launch's).
-pub(super) fn const_decls(f: &Function) -> Vec<ConstDecl> {
+pub(super) fn const_decls(sc: &Scope, f: &Function) -> Vec<ConstDecl> {
     f.const_params
         .iter()
-        .map(|(id, s)| (id.clone(), scalar_ty(*s)))
+        .map(|(id, s)| (id.clone(), scalar_ty(sc, *s)))
         .collect()
 }
 
@@ -101,8 +101,8 @@ pub(super) fn device_marker(
 }
 
 /// `impl<const N: usize> Bound<'_, '_, N>`: where a device function's simulator body is.
-pub(super) fn bound_impl(f: &Function) -> TokenStream {
-    let consts = const_decls(f);
+pub(super) fn bound_impl(sc: &Scope, f: &Function) -> TokenStream {
+    let consts = const_decls(sc, f);
     let (decl, names) = const_generics(&consts);
     quote!(impl #decl Bound<'_, '_, #(#names),*>)
 }
@@ -190,10 +190,10 @@ fn calls(b: &Block) -> Vec<(&syn::Path, &[Expr])> {
 
 /// The device functions `b` calls, each as its caller reaches it in a constant
 /// (`callee`, any const arguments).
-pub(super) fn device_deps(b: &Block) -> Vec<TokenStream> {
+pub(super) fn device_deps(sc: &Scope, b: &Block) -> Vec<TokenStream> {
     calls(b)
         .into_iter()
-        .map(|(path, args)| callee(path, args, Part::ConstHoles))
+        .map(|(path, args)| callee(sc, path, args, Part::ConstHoles))
         .collect()
 }
 
@@ -201,7 +201,7 @@ pub(super) fn device_deps(b: &Block) -> Vec<TokenStream> {
 /// does not lead back to it (`reaches`, evaluated by rustc over the functions' C
 /// dependencies, so cycles through functions this macro cannot see are found too). At
 /// module level, so rustc's note names the function's module and no internal item.
-pub(super) fn cycle_checks(f: &Function) -> Vec<TokenStream> {
+pub(super) fn cycle_checks(sc: &Scope, f: &Function) -> Vec<TokenStream> {
     if f.kind != FnKind::Device {
         return Vec::new();
     }
@@ -210,7 +210,7 @@ pub(super) fn cycle_checks(f: &Function) -> Vec<TokenStream> {
         .into_iter()
         .map(|(path, args)| {
             let span = path.span();
-            let callee = callee(path, args, Part::ConstHoles);
+            let callee = callee(sc, path, args, Part::ConstHoles);
             let name = path
                 .segments
                 .last()
@@ -240,7 +240,7 @@ pub(super) fn cycle_checks(f: &Function) -> Vec<TokenStream> {
 /// const parameters; the C item is the same for every value). Every token has the span of
 /// the user's path, so the C dependency and the simulator call fail (if they do) with one
 /// error, at the call.
-pub(super) fn callee(path: &syn::Path, args: &[Expr], consts: Part) -> TokenStream {
+pub(super) fn callee(sc: &Scope, path: &syn::Path, args: &[Expr], consts: Part) -> TokenStream {
     let span = path.span();
     let first = path.segments.first().map(|s| s.ident.to_string());
     let plain = path.leading_colon.is_none()
@@ -248,19 +248,19 @@ pub(super) fn callee(path: &syn::Path, args: &[Expr], consts: Part) -> TokenStre
             first.as_deref(),
             Some("self" | "super" | "crate" | "core" | "std" | "alloc" | "warpspeed")
         )
-        && !path.get_ident().is_some_and(generic::is_const_param);
+        && !path.get_ident().is_some_and(|id| sc.is_const_param(id));
     let holes = args
         .iter()
         .map(|a| quote_spanned!(a.span=> ::warpspeed::__private::hole()));
-    let turbofish = generic::turbofish(path, consts);
+    let turbofish = generic::turbofish(sc, path, consts);
     // A call that names no const arguments (`nth(x)` of `fn nth<const N: usize>`): see
     // `without_const_args` in runtime/src/device_fn.rs.
-    let unnamed = generic::turbofish(path, Part::Consts).is_empty();
+    let unnamed = generic::turbofish(sc, path, Part::Consts).is_empty();
     let call = if plain {
         let idents = path.segments.iter().map(|s| &s.ident);
         quote_spanned!(span=> { #[allow(unused_imports)] use super::*; #(#idents)::* #turbofish (#(#holes),*) })
     } else {
-        let name = path_from_module(path);
+        let name = path_from_module(sc, path);
         quote_spanned!(span=> #name #turbofish (#(#holes),*))
     };
     let found = quote_spanned!(span=> ::warpspeed::__private::device_fn(&|| #call));

@@ -8,15 +8,56 @@
 
 use super::*;
 use crate::emit::cuda::CFunction;
+use crate::ir::structs::StructDef;
 use crate::parse::generic_params::{GenericRef, Generics};
 use quote::ToTokens;
-use std::cell::RefCell;
 
-thread_local! {
-    /// The function being emitted: its type parameters' idents (by name) and its const
-    /// parameters. Set by [`generic_module`] for the duration of the emission; the
-    /// writer's free functions (`scalar_ty`, `path_from_module`) read it.
-    static SCOPE: RefCell<(Vec<Ident>, Vec<Ident>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+/// What the Rust writer names from inside the generated module, besides the AST: the
+/// function's type parameters (the user's idents, for their spans) and const parameters
+/// (a generic function's; none for a concrete one), and the structs it names, with their
+/// paths. The free functions that write types and paths take it.
+pub struct Scope<'a> {
+    type_params: Vec<Ident>,
+    const_params: Vec<Ident>,
+    pub(super) structs: &'a [StructDef],
+}
+
+impl<'a> Scope<'a> {
+    /// The scope of concrete function `f`.
+    pub fn of(f: &'a Function) -> Scope<'a> {
+        Scope {
+            type_params: Vec::new(),
+            const_params: Vec::new(),
+            structs: &f.structs,
+        }
+    }
+
+    /// The scope of generic function `f`, of parameters `g`.
+    fn generic(f: &'a Function, g: &Generics) -> Scope<'a> {
+        Scope {
+            type_params: g.types.iter().map(|t| t.name.clone()).collect(),
+            const_params: g.consts.iter().map(|c| c.name.clone()).collect(),
+            structs: &f.structs,
+        }
+    }
+
+    /// The user's ident of the type parameter `name` (its span, for rustc's messages).
+    pub(super) fn param_ident(&self, name: &str) -> Ident {
+        (self.type_params.iter())
+            .find(|i| *i == name)
+            .cloned()
+            .unwrap_or_else(|| Ident::new(name, Span::call_site()))
+    }
+
+    /// Whether `id` is a const parameter of the function being emitted.
+    pub(super) fn is_const_param(&self, id: &Ident) -> bool {
+        self.const_params.iter().any(|c| c == id)
+    }
+
+    /// Whether `id` is a type parameter of the function being emitted.
+    fn is_type_param(&self, id: &Ident) -> bool {
+        self.type_params.iter().any(|t| t == id)
+    }
 }
 
 /// One instance: its types (one per type parameter, in order), its type-checked types
@@ -27,23 +68,6 @@ pub struct Instance {
     pub c: CFunction,
     /// A device function's return type.
     pub ret: Option<Ty>,
-}
-
-/// The user's ident of the type parameter `name` (its span, for rustc's messages).
-pub(super) fn param_ident(name: &str) -> Ident {
-    SCOPE.with(|s| {
-        s.borrow()
-            .0
-            .iter()
-            .find(|i| *i == name)
-            .cloned()
-            .unwrap_or_else(|| Ident::new(name, Span::call_site()))
-    })
-}
-
-/// Whether `id` is a const parameter of the function being emitted.
-pub(super) fn is_const_param(id: &Ident) -> bool {
-    SCOPE.with(|s| s.borrow().1.iter().any(|c| c == id))
 }
 
 /// A parameter's type: the type checker's where it names a type parameter, else as written.
@@ -94,9 +118,9 @@ pub(super) fn binary(
 }
 
 /// A shift amount of type `T` as the `u32` the shift reads (`as`, which masks alike).
-pub(super) fn shift_amount(op: BinOp, t: &Ty, v: TokenStream) -> TokenStream {
+pub(super) fn shift_amount(sc: &Scope, op: BinOp, t: &Ty, v: TokenStream) -> TokenStream {
     if matches!(op, BinOp::Shl | BinOp::Shr) && t.has_param() {
-        let t = rust_ty(t);
+        let t = rust_ty(sc, t);
         quote!(::warpspeed::__private::cast::<#t, u32>(#v))
     } else {
         v
@@ -122,7 +146,7 @@ pub(crate) enum Part {
 /// in braces (`::<{ super::TILE }>`: Rust reads a bare path there as a type first). Which
 /// arguments are consts is `parse::generic_args`'s rule: a literal or expression, or a
 /// capitalised path that is no type parameter of the caller.
-pub(super) fn turbofish(path: &syn::Path, part: Part) -> TokenStream {
+pub(super) fn turbofish(sc: &Scope, path: &syn::Path, part: Part) -> TokenStream {
     let none = quote!();
     let Some(syn::PathArguments::AngleBracketed(a)) = path.segments.last().map(|s| &s.arguments)
     else {
@@ -136,13 +160,13 @@ pub(super) fn turbofish(path: &syn::Path, part: Part) -> TokenStream {
                 syn::GenericArgument::Type(syn::Type::Path(p))
                     if p.qself.is_none()
                         && crate::parse::is_const_name(&p.path)
-                        && !p.path.get_ident().is_some_and(is_type_param) =>
+                        && !p.path.get_ident().is_some_and(|id| sc.is_type_param(id)) =>
                 {
-                    let v = path_from_module(&p.path);
+                    let v = path_from_module(sc, &p.path);
                     Some(quote_spanned!(arg.span()=> { #v }))
                 }
                 syn::GenericArgument::Const(e) => {
-                    let v = consts::expr_from_module(unbraced(e));
+                    let v = consts::expr_from_module(sc, unbraced(e));
                     Some(quote_spanned!(arg.span()=> { #v }))
                 }
                 _ => None,
@@ -176,11 +200,6 @@ fn unbraced(e: &syn::Expr) -> &syn::Expr {
     }
 }
 
-/// Whether `id` is a type parameter of the function being emitted.
-fn is_type_param(id: &Ident) -> bool {
-    SCOPE.with(|s| s.borrow().0.iter().any(|t| t == id))
-}
-
 /// `-x` and `!x` on a `T`.
 pub(super) fn unary(op: UnOp, v: TokenStream, span: Span) -> TokenStream {
     match op {
@@ -191,8 +210,8 @@ pub(super) fn unary(op: UnOp, v: TokenStream, span: Span) -> TokenStream {
 
 /// A conversion to or from a `T` (`T::from_f32(v)`, `x.to_usize()`): Rust's `as`, through
 /// the runtime's `cast`, since Rust has no `as` for a type parameter.
-pub(super) fn cast(from: &Ty, to: &Ty, v: TokenStream, span: Span) -> TokenStream {
-    let (from, to) = (rust_ty(from), rust_ty(to));
+pub(super) fn cast(sc: &Scope, from: &Ty, to: &Ty, v: TokenStream, span: Span) -> TokenStream {
+    let (from, to) = (rust_ty(sc, from), rust_ty(sc, to));
     quote_spanned!(span=> ::warpspeed::__private::cast::<#from, #to>(#v))
 }
 
@@ -204,17 +223,18 @@ pub(crate) fn generic_module(
     g: &Generics,
     instances: &[Instance],
 ) -> TokenStream {
-    let type_names: Vec<Ident> = g.types.iter().map(|t| t.name.clone()).collect();
-    let const_names: Vec<Ident> = g.consts.iter().map(|c| c.name.clone()).collect();
-    SCOPE.with(|s| *s.borrow_mut() = (type_names, const_names));
-    let out = module_tokens(f, types, g, instances);
-    SCOPE.with(|s| *s.borrow_mut() = (Vec::new(), Vec::new()));
-    out
+    module_tokens(&Scope::generic(f, g), f, types, g, instances)
 }
 
-fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instance]) -> TokenStream {
+fn module_tokens(
+    sc: &Scope,
+    f: &Function,
+    types: &Types,
+    g: &Generics,
+    instances: &[Instance],
+) -> TokenStream {
     if f.kind == FnKind::Device {
-        return device_module(f, types, g, instances);
+        return device_module(sc, f, types, g, instances);
     }
     let rust_name = f.name.to_string();
     // `<T: ::warpspeed::Float, const B: usize>` and `::<T, B>`.
@@ -229,9 +249,9 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
         .collect();
     let decl = quote!(<#(#decl_items),*>);
     let args = quote!(::<#(#arg_items),*>);
-    let deps = device_deps(&f.body);
+    let deps = device_deps(sc, &f.body);
     // The `#[gpu_struct]`s the function names: their C definitions come first.
-    let struct_deps = super::structs::struct_deps();
+    let struct_deps = super::structs::struct_deps(sc);
     let type_params: Vec<&Ident> = g.types.iter().map(|t| &t.name).collect();
     let type_count = type_params.len();
     let mut items = Vec::new();
@@ -245,7 +265,7 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
             &inst.c.c_name,
         );
         let (consts_fn, consts_ref) =
-            consts::consts_fn_named(f, &inst.types, &consts, &decl, &args);
+            consts::consts_fn_named(sc, f, &inst.types, &consts, &decl, &args);
         items.push(quote! {
             static #item: ::warpspeed::__private::SourceItem = ::warpspeed::__private::SourceItem {
                 rust_name: #rust_name,
@@ -256,7 +276,7 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
             };
             #consts_fn
         });
-        let tys = inst.scalars.iter().map(|s| scalar_ty(*s));
+        let tys = inst.scalars.iter().map(|s| scalar_ty(sc, *s));
         arms.push(quote! {
             if __t == [#(::core::any::TypeId::of::<#tys>()),*] {
                 return (#entry, &#item, #consts_ref);
@@ -275,8 +295,8 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
         "The generic GPU kernel `{rust_name}`, compiled once per instance{}: launch it with [`{rust_name}::launch`](self::launch), which infers the type parameters from its arguments (or takes them named, `launch::<..>`).",
         if bounds.is_empty() { String::new() } else { format!(" of {}", bounds.join(", ")) }
     );
-    let kernel_items = kernel_items(f, types, g, (&decl, &decl_items, &args));
-    let sim = sim_fn_with(f, types, decl.clone());
+    let kernel_items = kernel_items(sc, f, types, g, (&decl, &decl_items, &args));
+    let sim = sim_fn_with(sc, f, types, decl.clone());
     let body = quote! {
             #(#items)*
 
@@ -302,7 +322,7 @@ fn module_tokens(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
             #kernel_items
             #sim
     };
-    fn_module(f, &what, body)
+    fn_module(sc, f, &what, body)
 }
 
 /// `T: ::warpspeed::Float`, `const B: usize`, in the order written.
@@ -342,7 +362,13 @@ fn type_decl(g: &Generics) -> TokenStream {
 /// A generic device function's module: one `ITEM` holding every instance, each a C++
 /// overload of the function's C name (`generics::device`), those whose C coincides once;
 /// and the generic simulator body its callers' bodies call.
-fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instance]) -> TokenStream {
+fn device_module(
+    sc: &Scope,
+    f: &Function,
+    types: &Types,
+    g: &Generics,
+    instances: &[Instance],
+) -> TokenStream {
     let rust_name = f.name.to_string();
     let mut seen: Vec<&str> = Vec::new();
     let (mut prototypes, mut definitions) = (String::new(), String::new());
@@ -357,13 +383,13 @@ fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
         definitions.push('\n');
     }
     let definition = with_file(&definitions);
-    let deps = device_deps(&f.body);
+    let deps = device_deps(sc, &f.body);
     // The `#[gpu_struct]`s the function names: their C definitions come first.
-    let struct_deps = super::structs::struct_deps();
-    let (consts_fn, consts) = consts_fn(f, &instances[0].types);
+    let struct_deps = super::structs::struct_deps(sc);
+    let (consts_fn, consts) = consts_fn(sc, f, &instances[0].types);
     // The const parameters are the bound form's (`device::bound_impl`), the types the
     // method's.
-    let sim = sim_fn_with(f, types, type_decl(g));
+    let sim = sim_fn_with(sc, f, types, type_decl(g));
     let what = format!("The generic device function `{rust_name}`, callable from kernels: one C overload per instance.");
     let body = quote! {
             /// The CUDA C of every instance of this function.
@@ -377,11 +403,12 @@ fn device_module(f: &Function, types: &Types, g: &Generics, instances: &[Instanc
             #consts_fn
             #sim
     };
-    fn_module(f, &what, body)
+    fn_module(sc, f, &what, body)
 }
 
 /// `kernel::<..>()`, `launch`, `launch_cooperative` and the simulator entry.
 fn kernel_items(
+    sc: &Scope,
     f: &Function,
     types: &Types,
     g: &Generics,
@@ -400,7 +427,7 @@ fn kernel_items(
         launchers,
         unpack,
         param_names,
-    } = launch_parts(f, &elem, decl, &quote!(kernel #args_g ()));
+    } = launch_parts(sc, f, &elem, decl, &quote!(kernel #args_g ()));
     let key_params: Vec<TokenStream> = g
         .order
         .iter()

@@ -3,10 +3,10 @@
 use super::*;
 
 /// A pattern of an integer or bool `match`, its integers suffixed with the scrutinee's type.
-pub(super) fn match_pat(p: &MatchPat, s: Scalar) -> TokenStream {
+pub(super) fn match_pat(sc: &Scope, p: &MatchPat, s: Scalar) -> TokenStream {
     let int = |i: &PatInt| {
         if let Some(path) = &i.konst {
-            return path_from_module(path);
+            return path_from_module(sc, path);
         }
         let l = syn::LitInt::new(
             &format!("{}{}", i.value.unsigned_abs(), s.rust_name()),
@@ -20,7 +20,7 @@ pub(super) fn match_pat(p: &MatchPat, s: Scalar) -> TokenStream {
     };
     match p {
         MatchPat::Any => quote!(_),
-        MatchPat::Const(path) => path_from_module(path),
+        MatchPat::Const(path) => path_from_module(sc, path),
         MatchPat::Bool(b, span) => quote_spanned!(*span=> #b),
         MatchPat::Int(i) => int(i),
         MatchPat::Range {

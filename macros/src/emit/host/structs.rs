@@ -3,7 +3,7 @@
 //! (`out[i].x = v` is a load, the field's write and a store of the element: simulated
 //! memory is reached only through the slice handles).
 
-use super::{hyg, path_from_module, rust_ty, site, RustWriter};
+use super::{hyg, path_from_module, rust_ty, site, RustWriter, Scope};
 use crate::ir::ast::*;
 use crate::ir::structs;
 use crate::ir::ty::{Scalar, Ty};
@@ -12,22 +12,22 @@ use quote::{quote, quote_spanned};
 
 /// The Rust type of struct `s`: the path the function names it by, or `_` for a struct
 /// it only reaches through a field (rustc knows it from the value).
-pub(super) fn struct_ty(s: Scalar) -> TokenStream {
+pub(super) fn struct_ty(sc: &Scope, s: Scalar) -> TokenStream {
     let Scalar::Struct(id) = s else {
         return quote!(_);
     };
-    match structs::def(id).and_then(|d| d.path) {
-        Some(p) => path_from_module(&p),
+    match structs::def(sc.structs, id).and_then(|d| d.path.as_ref()) {
+        Some(p) => path_from_module(sc, p),
         None => quote!(_),
     }
 }
 
 /// The C definitions of the structs the function names: dependencies of its source.
-pub(super) fn struct_deps() -> Vec<TokenStream> {
-    structs::named()
+pub(super) fn struct_deps(sc: &Scope) -> Vec<TokenStream> {
+    structs::named(sc.structs)
         .iter()
         .map(|p| {
-            let p = path_from_module(p);
+            let p = path_from_module(sc, p);
             quote!(<#p as ::warpspeed::GpuStruct>::ITEM)
         })
         .collect()
@@ -36,7 +36,7 @@ pub(super) fn struct_deps() -> Vec<TokenStream> {
 impl RustWriter<'_> {
     /// `Params { dt: .., n: .. }`, fields in the order written.
     pub(super) fn struct_lit(&self, e: &Expr, lit: &StructLit) -> TokenStream {
-        let path = path_from_module(&lit.path);
+        let path = path_from_module(self.sc, &lit.path);
         let fields = lit.fields.iter().map(|(n, v)| {
             let v = self.expr(v);
             quote!(#n: #v)
@@ -100,7 +100,7 @@ impl RustWriter<'_> {
         let (slice, idx, field) = self.elem_place(place, &elem)?;
         let span = e.span;
         let v = self.expr(value);
-        let vt = rust_ty(self.ty(value));
+        let vt = rust_ty(self.sc, self.ty(value));
         let (b, i) = (self.expr(slice), self.expr(idx));
         let (ctx, at) = (hyg("__ctx"), site(e));
         let (val, index) = (hyg("__value"), hyg("__index"));

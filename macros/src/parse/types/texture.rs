@@ -4,6 +4,7 @@
 use super::parse_scalar;
 use crate::ctxt::Ctxt;
 use crate::ir::ast::ParamTy;
+use crate::ir::structs::StructDef;
 use crate::ir::ty::Scalar;
 
 /// The element types a texture holds: the one-channel formats CUDA reads back exactly.
@@ -19,7 +20,11 @@ pub const TEXEL_TYPES: [Scalar; 7] = [
 
 /// `Some(..)` when `ty` is a texture type (`Some(None)` after an error), `None` when it is
 /// something else.
-pub fn texture_param(cx: &Ctxt, ty: &syn::Type) -> Option<Option<ParamTy>> {
+pub fn texture_param(
+    cx: &Ctxt,
+    structs: &mut [StructDef],
+    ty: &syn::Type,
+) -> Option<Option<ParamTy>> {
     let (path, mutable) = match ty {
         syn::Type::Reference(r) => (texture_path(&r.elem)?, r.mutability.is_some()),
         other => (texture_path(other)?, false),
@@ -48,7 +53,7 @@ pub fn texture_param(cx: &Ctxt, ty: &syn::Type) -> Option<Option<ParamTy>> {
             return Some(None);
         }
     };
-    let Some(s) = parse_scalar(cx, elem) else {
+    let Some(s) = parse_scalar(cx, structs, elem) else {
         return Some(None);
     };
     if !TEXEL_TYPES.contains(&s) {
