@@ -316,7 +316,11 @@ fn no_import_circles() {
 #[test]
 fn no_thread_local_state() {
     let mut files = Vec::new();
-    modules(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &[], &mut files);
+    modules(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &[],
+        &mut files,
+    );
     let found: Vec<String> = files
         .iter()
         .filter(|(m, _)| m.first().is_none_or(|f| !TESTS_ONLY.contains(&f.as_str())))
@@ -326,7 +330,11 @@ fn no_thread_local_state() {
         })
         .map(|(m, _)| name(m))
         .collect();
-    assert!(found.is_empty(), "thread-local state in: {}", found.join(", "));
+    assert!(
+        found.is_empty(),
+        "thread-local state in: {}",
+        found.join(", ")
+    );
 }
 
 #[test]

@@ -34,6 +34,7 @@
 
 use crate::analysis::typeck::Types;
 use crate::ir::ast::*;
+use crate::ir::call::Call;
 use crate::ir::intrinsics::Builtin;
 use crate::ir::ty::{Scalar, Ty};
 use std::cell::RefCell;
@@ -356,10 +357,12 @@ impl<'a> Prover<'a> {
                     None
                 }
             }
-            ExprKind::Method(recv, name, args) => {
+            ExprKind::Method(recv, _, args) => {
                 let v = self.var_of(recv)?;
                 let slice = matches!(self.types.vars.get(v)?.ty, Ty::Slice(..) | Ty::Atomics(_));
-                (name == "len" && args.is_empty() && slice).then_some(len_atom(v))
+                let len =
+                    matches!(self.types.calls.get(&e.id), Some(Call::Method(m)) if m.name == "len");
+                (len && args.is_empty() && slice).then_some(len_atom(v))
             }
             _ => {
                 // A mutable variable too: its facts are stamped with its generation.
@@ -604,11 +607,7 @@ impl<'a> Prover<'a> {
             ExprKind::Lit(_) => out.extend(self.key(e)),
             // `a.min(b)` is below either's bound.
             ExprKind::Method(recv, _, args)
-                if self
-                    .types
-                    .methods
-                    .get(&e.id)
-                    .is_some_and(|m| m.name == "min")
+                if matches!(self.types.calls.get(&e.id), Some(Call::Method(m)) if m.name == "min")
                     && args.len() == 1 =>
             {
                 out.extend(self.upper(recv));

@@ -7,6 +7,7 @@
 use crate::ctxt::{Ctxt, ErrSpan};
 use crate::ir::ast::*;
 use crate::ir::atomics::{AtomicOp, CasUse};
+use crate::ir::call::Call;
 use crate::ir::groups::{GroupKind, GroupMethod, Sig};
 use crate::ir::intrinsics::{self, Intrinsic, ParamKind};
 use crate::ir::methods::{self, Method};
@@ -49,16 +50,11 @@ pub struct Types {
     /// The variable each `ExprKind::Var` names (the binding in scope where it is read), by
     /// the expression's id.
     pub var_uses: std::collections::HashMap<ExprId, VarId>,
-    /// Resolved methods, by the method-call expression's id.
-    pub methods: std::collections::HashMap<ExprId, &'static Method>,
-    /// Atomic methods (`a[i].fetch_add(..)`), by the method-call expression's id.
-    pub atomics: std::collections::HashMap<ExprId, AtomicOp>,
+    /// Every method call, resolved (table method, atomic, `compare_exchange` result,
+    /// group or texture method), by the method-call expression's id.
+    pub calls: std::collections::HashMap<ExprId, Call>,
     /// Unsuffixed integer literals passed to device functions: typed by the callee.
     pub call_literals: std::collections::HashSet<ExprId>,
-    /// Uses of `compare_exchange` results (`.is_ok()`, ...), by expression id.
-    pub cas_uses: std::collections::HashMap<ExprId, CasUse>,
-    /// Cooperative-group methods (`tile.shfl(..)`), with the group, by expression id.
-    pub groups: std::collections::HashMap<ExprId, (GroupKind, GroupMethod)>,
     /// The kernel calls `this_grid().sync()`: it must be launched cooperatively.
     pub grid_sync: bool,
     /// The module-level constants the function names; the first ones are
@@ -137,10 +133,7 @@ pub struct Typeck<'a> {
     kind: FnKind,
     obligations: Vec<Obligation>,
     var_uses: std::collections::HashMap<ExprId, VarId>,
-    methods: std::collections::HashMap<ExprId, &'static Method>,
-    atomics: std::collections::HashMap<ExprId, AtomicOp>,
-    groups: std::collections::HashMap<ExprId, (GroupKind, GroupMethod)>,
-    cas_uses: std::collections::HashMap<ExprId, CasUse>,
+    calls: std::collections::HashMap<ExprId, Call>,
     call_literals: std::collections::HashSet<ExprId>,
     grid_sync: bool,
     loops_broken: std::collections::HashSet<ExprId>,
@@ -170,10 +163,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         kind: f.kind,
         obligations: Vec::new(),
         var_uses: Default::default(),
-        methods: Default::default(),
-        atomics: Default::default(),
-        groups: Default::default(),
-        cas_uses: Default::default(),
+        calls: Default::default(),
         call_literals: Default::default(),
         grid_sync: false,
         loops_broken: Default::default(),
@@ -1106,7 +1096,7 @@ impl<'a> Typeck<'a> {
         if let Ty::CasResult(s) = recv_ty {
             return match CasUse::from_name(&name.to_string()) {
                 Some(u) if args.is_empty() => {
-                    self.cas_uses.insert(e.id, u);
+                    self.calls.insert(e.id, Call::CasUse(u));
                     if u == CasUse::Old {
                         Ty::Scalar(s)
                     } else {
@@ -1190,7 +1180,7 @@ impl<'a> Typeck<'a> {
         };
         let Some(s) = s else {
             // `len()`, `is_empty()` on a slice.
-            self.methods.insert(e.id, m);
+            self.calls.insert(e.id, Call::Method(m));
             return Ty::Scalar(m.result.of(Scalar::Usize));
         };
         let want = m.args.want(s);
@@ -1211,7 +1201,7 @@ impl<'a> Typeck<'a> {
             let t = self.infer(a, Some(&w));
             self.expect(&t, &w, a.range());
         }
-        self.methods.insert(e.id, m);
+        self.calls.insert(e.id, Call::Method(m));
         m.result.ty(s)
     }
 
@@ -1297,7 +1287,7 @@ impl<'a> Typeck<'a> {
                 }
             }
         }
-        self.groups.insert(e.id, (kind, m));
+        self.calls.insert(e.id, Call::Group(kind, m));
         result.or(value).unwrap_or(Ty::Never)
     }
 
@@ -1494,7 +1484,7 @@ impl<'a> Typeck<'a> {
             let t = self.infer(a, Some(w));
             self.expect(&t, w, a.range());
         }
-        self.atomics.insert(e.id, op);
+        self.calls.insert(e.id, Call::Atomic(op));
         match op {
             AtomicOp::CompareExchange => Ty::CasResult(s),
             AtomicOp::Store => Ty::Unit,
@@ -1570,10 +1560,7 @@ impl<'a> Typeck<'a> {
             expr,
             vars,
             var_uses: self.var_uses,
-            methods: self.methods,
-            atomics: self.atomics,
-            groups: self.groups,
-            cas_uses: self.cas_uses,
+            calls: self.calls,
             call_literals: self.call_literals,
             grid_sync: self.grid_sync,
             consts,

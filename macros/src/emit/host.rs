@@ -7,9 +7,11 @@ use crate::analysis::typeck::{ConstInfo, Types};
 use crate::emit::cuda::{CFunction, FILE_MARKER};
 use crate::ir::ast::*;
 use crate::ir::atomics::{AtomicOp, CasUse};
+use crate::ir::call::Call;
 use crate::ir::groups::{GroupKind, GroupMethod};
 use crate::ir::methods::Sim;
 use crate::ir::numeric_consts::ConstPath;
+use crate::ir::texture::TexMethod;
 use crate::ir::ty::{Len, Scalar, Ty};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -711,90 +713,89 @@ impl RustWriter<'_> {
                     }
                 }
             }
-            ExprKind::Method(recv, _, args) if self.types.groups.contains_key(&e.id) => {
-                let (kind, m) = self.types.groups[&e.id];
-                // The group has no value, but its variable is used (no unused warning).
-                let r = self.expr(recv);
-                let body = self.group_rust(e, kind, m, args);
-                quote!({ let _: () = #r; #body })
-            }
-            ExprKind::Method(recv, name, args) if self.types.atomics.contains_key(&e.id) => {
-                let ExprKind::Index(base, idx) = &recv.kind else {
-                    return quote!(());
-                };
-                let (b, i) = (self.expr(base), self.expr(idx));
-                let values = args
-                    .iter()
-                    .filter(|a| !matches!(a.kind, ExprKind::Ordering(..)))
-                    .map(|a| self.expr(a));
-                let orders = args
-                    .iter()
-                    .filter(|a| matches!(a.kind, ExprKind::Ordering(..)))
-                    .map(|a| self.expr(a));
-                let (ctx, at) = (hyg("__ctx"), site(e));
-                // `compare_exchange_weak` never fails spuriously here, as on the GPU.
-                let name = match self.types.atomics[&e.id] {
-                    AtomicOp::CompareExchange => Ident::new("compare_exchange", name.span()),
-                    _ => name.clone(),
-                };
-                quote_spanned!(span=> { #(#orders)* #b.#name(#ctx, #i, #(#values,)* #at).await })
-            }
-            ExprKind::Method(recv, name, args)
-                if crate::ir::texture::tex_method(self.ty(recv), name)
-                    == Some(crate::ir::texture::TexMethod::Fetch) =>
-            {
-                let r = self.expr(recv);
-                let args = args.iter().map(|a| self.expr(a));
-                let (ctx, at) = (hyg("__ctx"), site(e));
-                quote_spanned!(span=> (#r).fetch(#ctx, #(#args,)* #at))
-            }
-            ExprKind::Method(recv, _, _) if self.types.cas_uses.contains_key(&e.id) => {
-                let r = self.expr(recv);
-                let v = hyg("__old");
-                match self.types.cas_uses[&e.id] {
-                    CasUse::IsOk => quote_spanned!(span=> (#r).is_ok()),
-                    CasUse::IsErr => quote_spanned!(span=> (#r).is_err()),
-                    CasUse::Old => quote_spanned!(span=> (#r).unwrap_or_else(|#v| #v)),
+            ExprKind::Method(recv, name, args) => match self.types.calls.get(&e.id) {
+                Some(&Call::Group(kind, m)) => {
+                    // The group has no value, but its variable is used (no unused warning).
+                    let r = self.expr(recv);
+                    let body = self.group_rust(e, kind, m, args);
+                    quote!({ let _: () = #r; #body })
                 }
-            }
-            ExprKind::Method(recv, name, args)
-                if matches!(self.ty(recv), Ty::Rows(..))
-                    && self.types.methods.get(&e.id).is_some_and(|m| m.is_len()) =>
-            {
-                let Ty::Rows(_, w) = self.ty(recv) else {
-                    unreachable!()
-                };
-                let w = len_rust(self.sc, w);
-                let r = self.expr(recv);
-                let rows = quote_spanned!(span=> ((#r).len() / #w));
-                let _ = args;
-                if name == "len" {
-                    rows
-                } else {
-                    quote_spanned!(span=> (#rows == 0))
+                Some(&Call::Atomic(op)) => {
+                    let ExprKind::Index(base, idx) = &recv.kind else {
+                        return quote!(());
+                    };
+                    let (b, i) = (self.expr(base), self.expr(idx));
+                    let values = args
+                        .iter()
+                        .filter(|a| !matches!(a.kind, ExprKind::Ordering(..)))
+                        .map(|a| self.expr(a));
+                    let orders = args
+                        .iter()
+                        .filter(|a| matches!(a.kind, ExprKind::Ordering(..)))
+                        .map(|a| self.expr(a));
+                    let (ctx, at) = (hyg("__ctx"), site(e));
+                    // `compare_exchange_weak` never fails spuriously here, as on the GPU.
+                    let name = match op {
+                        AtomicOp::CompareExchange => Ident::new("compare_exchange", name.span()),
+                        _ => name.clone(),
+                    };
+                    quote_spanned!(span=> { #(#orders)* #b.#name(#ctx, #i, #(#values,)* #at).await })
                 }
-            }
-            ExprKind::Method(recv, name, args) => {
-                let r = self.expr(recv);
-                let args: Vec<TokenStream> = args.iter().map(|a| self.expr(a)).collect();
-                // The table's simulator call: the std method itself, its `wrapping_` twin
-                // (what a release build computes), or warpspeed's release-mode helper.
-                match self.types.methods.get(&e.id).map(|m| m.sim) {
-                    Some(Sim::Release(f)) => {
-                        let f = Ident::new(f, name.span());
-                        quote_spanned!(span=> ::warpspeed::__private::ReleaseInt::#f(#r, #(#args),*))
-                    }
-                    Some(Sim::Half(f)) => {
-                        let f = Ident::new(f, name.span());
-                        quote_spanned!(span=> <::warpspeed::f16 as ::warpspeed::Float>::#f(#r, #(#args),*))
-                    }
-                    Some(Sim::Std(f)) => {
-                        let f = Ident::new(f, name.span());
-                        quote_spanned!(span=> (#r).#f(#(#args),*))
-                    }
-                    None => quote_spanned!(span=> (#r).#name(#(#args),*)),
+                Some(Call::Texture(TexMethod::Fetch)) => {
+                    let r = self.expr(recv);
+                    let args = args.iter().map(|a| self.expr(a));
+                    let (ctx, at) = (hyg("__ctx"), site(e));
+                    quote_spanned!(span=> (#r).fetch(#ctx, #(#args,)* #at))
                 }
-            }
+                Some(&Call::CasUse(u)) => {
+                    let r = self.expr(recv);
+                    let v = hyg("__old");
+                    match u {
+                        CasUse::IsOk => quote_spanned!(span=> (#r).is_ok()),
+                        CasUse::IsErr => quote_spanned!(span=> (#r).is_err()),
+                        CasUse::Old => quote_spanned!(span=> (#r).unwrap_or_else(|#v| #v)),
+                    }
+                }
+                Some(Call::Method(m)) if m.is_len() && matches!(self.ty(recv), Ty::Rows(..)) => {
+                    let Ty::Rows(_, w) = self.ty(recv) else {
+                        unreachable!()
+                    };
+                    let w = len_rust(self.sc, w);
+                    let r = self.expr(recv);
+                    let rows = quote_spanned!(span=> ((#r).len() / #w));
+                    if m.name == "len" {
+                        rows
+                    } else {
+                        quote_spanned!(span=> (#rows == 0))
+                    }
+                }
+                call => {
+                    let r = self.expr(recv);
+                    let args: Vec<TokenStream> = args.iter().map(|a| self.expr(a)).collect();
+                    let sim = match call {
+                        Some(Call::Method(m)) => Some(m.sim),
+                        _ => None,
+                    };
+                    // The table's simulator call: the std method itself, its `wrapping_` twin
+                    // (what a release build computes), or warpspeed's release-mode helper;
+                    // a texture's `width()`/`height()` as written.
+                    match sim {
+                        Some(Sim::Release(f)) => {
+                            let f = Ident::new(f, name.span());
+                            quote_spanned!(span=> ::warpspeed::__private::ReleaseInt::#f(#r, #(#args),*))
+                        }
+                        Some(Sim::Half(f)) => {
+                            let f = Ident::new(f, name.span());
+                            quote_spanned!(span=> <::warpspeed::f16 as ::warpspeed::Float>::#f(#r, #(#args),*))
+                        }
+                        Some(Sim::Std(f)) => {
+                            let f = Ident::new(f, name.span());
+                            quote_spanned!(span=> (#r).#f(#(#args),*))
+                        }
+                        None => quote_spanned!(span=> (#r).#name(#(#args),*)),
+                    }
+                }
+            },
             ExprKind::Intrinsic(i, _) if i.is_group() => quote!(()),
             ExprKind::TiledPartition(_, group) => {
                 let g = self.expr(group);

@@ -90,12 +90,13 @@ impl GroupMethod {
         }
     }
 
-    /// Method names that are collectives on some group (for the C writer's effect order,
-    /// which sees names, not types).
-    pub fn is_sync_name(name: &str) -> bool {
+    /// A collective: every thread of the group takes part (the C writer keeps it in order
+    /// against other calls).
+    pub fn is_collective(self) -> bool {
+        use GroupMethod::*;
         matches!(
-            name,
-            "sync" | "shfl" | "shfl_up" | "shfl_down" | "shfl_xor" | "any" | "all" | "ballot"
+            self,
+            Sync | Shfl | ShflUp | ShflDown | ShflXor | Any | All | Ballot
         )
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod ast;
 pub mod atomics;
+pub mod call;
 pub mod groups;
 pub mod intrinsics;
 pub mod methods;

@@ -42,14 +42,6 @@ impl TexMethod {
     }
 }
 
-/// The method of a texture method call: the receiver is a texture and the name known.
-pub fn tex_method(recv_ty: &crate::ir::ty::Ty, name: &syn::Ident) -> Option<TexMethod> {
-    match recv_ty {
-        crate::ir::ty::Ty::Texture2D(_) => TexMethod::from_name(&name.to_string()),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::TexMethod;

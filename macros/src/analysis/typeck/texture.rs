@@ -45,6 +45,7 @@ impl Typeck<'_> {
             let t = self.infer(a, Some(&i32_ty));
             self.expect(&t, &i32_ty, a.range());
         }
+        self.calls.insert(e.id, Call::Texture(m));
         match m {
             TexMethod::Fetch => Ty::Scalar(elem),
             TexMethod::Width | TexMethod::Height => Ty::USIZE,

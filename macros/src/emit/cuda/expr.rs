@@ -7,16 +7,18 @@ use super::effect::effect;
 use super::stmt::{is_c_literal, Dest};
 use super::{c_type, fn_name, template_param, FnWriter, FILE_MARKER};
 use crate::analysis::proof::{self, Poly};
+use crate::analysis::typeck::Types;
 use crate::ir::ast::*;
 use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
+use crate::ir::call::Call;
 use crate::ir::intrinsics::ParamKind;
 use crate::ir::methods::{self, Method};
 use crate::ir::numeric_consts::ConstValue;
 use crate::ir::ty::{Scalar, Ty};
 
 /// `if c { a } else { b }` with no statements anywhere becomes `(c ? a : b)`.
-fn ternary_able(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::If(_, _, Some(_))) && effect(e) < 2
+fn ternary_able(types: &Types, e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::If(_, _, Some(_))) && effect(types, e) < 2
 }
 
 fn is_trivial(e: &Expr) -> bool {
@@ -27,7 +29,7 @@ fn is_trivial(e: &Expr) -> bool {
 impl<'a> FnWriter<'a> {
     /// Several operands, evaluated in order (see the module docs).
     pub(super) fn operands(&mut self, ops: &[&Expr]) -> Vec<String> {
-        let effects: Vec<u8> = ops.iter().map(|e| effect(e)).collect();
+        let effects: Vec<u8> = ops.iter().map(|e| effect(self.types, e)).collect();
         let last_effect = effects.iter().rposition(|&x| x > 0);
         let mut out = Vec::with_capacity(ops.len());
         for (i, e) in ops.iter().enumerate() {
@@ -57,7 +59,7 @@ impl<'a> FnWriter<'a> {
             ExprKind::Var(..) => self.var_name(e),
             ExprKind::Binary(op @ (BinOp::And | BinOp::Or), l, r) => {
                 let a = self.value(l);
-                if effect(r) < 2 {
+                if effect(self.types, r) < 2 {
                     let b = self.value(r);
                     return format!("({a} {} {b})", op.rust_token());
                 }
@@ -132,68 +134,62 @@ impl<'a> FnWriter<'a> {
                     Member::Index(i) => format!("{b}._{i}"),
                 }
             }
-            ExprKind::Method(_, _, args) if self.types.groups.contains_key(&e.id) => {
-                let (kind, m) = self.types.groups[&e.id];
-                self.group_c(kind, m, args)
-            }
-            ExprKind::Method(recv, name, args)
-                if crate::ir::texture::tex_method(self.ty(recv), name).is_some() =>
-            {
-                let (Some(m), Ty::Texture2D(elem)) = (
-                    crate::ir::texture::tex_method(self.ty(recv), name),
-                    self.ty(recv),
-                ) else {
-                    return "0".into();
-                };
-                self.texture_c(m, recv, *elem, args)
-            }
-            ExprKind::Method(recv, _, args) if self.types.atomics.contains_key(&e.id) => {
-                self.atomic_c(self.types.atomics[&e.id], recv, args)
-            }
-            ExprKind::Method(cas, _, _) if self.types.cas_uses.contains_key(&e.id) => {
-                let ExprKind::Method(recv, _, args) = &cas.kind else {
-                    return "0".into();
-                };
-                let Some((old, current, s)) = self.cas_c(recv, args) else {
-                    return "0".into();
-                };
-                let same = match s {
-                    _ if s.is_half() => format!("({old}.bits == {current}.bits)"),
-                    Scalar::F32 => {
-                        format!("(__float_as_uint({old}) == __float_as_uint({current}))")
-                    }
-                    Scalar::F64 => {
-                        format!("(__double_as_longlong({old}) == __double_as_longlong({current}))")
-                    }
-                    _ => format!("({old} == {current})"),
-                };
-                match self.types.cas_uses[&e.id] {
-                    CasUse::Old => old,
-                    CasUse::IsOk => same,
-                    CasUse::IsErr => format!("(!{same})"),
-                }
-            }
             ExprKind::Method(recv, _, args) => {
-                // No method was resolved only when the receiver never has a value
-                // (`return.len()`): what runs is the receiver.
-                let Some(&m) = self.types.methods.get(&e.id) else {
-                    self.expr_stmt(recv);
-                    return "0".into();
-                };
-                if m.is_len() {
-                    let len = (self.types.var(recv))
-                        .and_then(|v| self.slice_len.get(&v).cloned())
-                        .unwrap_or_else(|| "0ull".into());
-                    return if m.name == "len" {
-                        len
-                    } else {
-                        format!("({len} == 0ull)")
-                    };
+                match self.types.calls.get(&e.id) {
+                    Some(&Call::Group(kind, m)) => self.group_c(kind, m, args),
+                    Some(&Call::Texture(m)) => {
+                        let Ty::Texture2D(elem) = self.ty(recv) else {
+                            return "0".into();
+                        };
+                        self.texture_c(m, recv, *elem, args)
+                    }
+                    Some(&Call::Atomic(op)) => self.atomic_c(op, recv, args),
+                    Some(&Call::CasUse(u)) => {
+                        let ExprKind::Method(recv, _, args) = &recv.kind else {
+                            return "0".into();
+                        };
+                        let Some((old, current, s)) = self.cas_c(recv, args) else {
+                            return "0".into();
+                        };
+                        let same = match s {
+                            _ if s.is_half() => format!("({old}.bits == {current}.bits)"),
+                            Scalar::F32 => {
+                                format!("(__float_as_uint({old}) == __float_as_uint({current}))")
+                            }
+                            Scalar::F64 => {
+                                format!("(__double_as_longlong({old}) == __double_as_longlong({current}))")
+                            }
+                            _ => format!("({old} == {current})"),
+                        };
+                        match u {
+                            CasUse::Old => old,
+                            CasUse::IsOk => same,
+                            CasUse::IsErr => format!("(!{same})"),
+                        }
+                    }
+                    Some(&Call::Method(m)) => {
+                        if m.is_len() {
+                            let len = (self.types.var(recv))
+                                .and_then(|v| self.slice_len.get(&v).cloned())
+                                .unwrap_or_else(|| "0ull".into());
+                            return if m.name == "len" {
+                                len
+                            } else {
+                                format!("({len} == 0ull)")
+                            };
+                        }
+                        let mut ops: Vec<&Expr> = vec![recv];
+                        ops.extend(args.iter());
+                        let v = self.operands(&ops);
+                        method_c(m, self.scalar(recv), &v)
+                    }
+                    // No method was resolved only when the receiver never has a value
+                    // (`return.len()`): what runs is the receiver.
+                    None => {
+                        self.expr_stmt(recv);
+                        "0".into()
+                    }
                 }
-                let mut ops: Vec<&Expr> = vec![recv];
-                ops.extend(args.iter());
-                let v = self.operands(&ops);
-                method_c(m, self.scalar(recv), &v)
             }
             ExprKind::Intrinsic(i, args) if i.cast_to().is_some() => {
                 let to = i.cast_to().unwrap_or(Scalar::Bool);
@@ -250,7 +246,7 @@ impl<'a> FnWriter<'a> {
             }
             ExprKind::If(cond, then, els) => {
                 // C's `?:` would decay arrays to pointers.
-                if ternary_able(e) && !matches!(self.ty(e), Ty::Array(..)) {
+                if ternary_able(self.types, e) && !matches!(self.ty(e), Ty::Array(..)) {
                     return self.ternary(cond, then, els.as_deref().unwrap());
                 }
                 let t = self.ty(e).clone();

@@ -24,7 +24,7 @@ impl FnWriter<'_> {
             .collect();
         if arms
             .iter()
-            .any(|a| a.guard.as_ref().is_some_and(|g| effect(g) >= 2))
+            .any(|a| a.guard.as_ref().is_some_and(|g| effect(self.types, g) >= 2))
         {
             return self.match_flagged(&v, arms, &tests, dest);
         }

@@ -245,7 +245,7 @@ impl<'a> FnWriter<'a> {
             ExprKind::Assign(place, value) => {
                 // Rust evaluates the value, then the place.
                 let v = self.value(value);
-                let v = if super::effect::effect(place) > 0 {
+                let v = if super::effect::effect(self.types, place) > 0 {
                     self.hoist(&self.ty(value).clone(), &v)
                 } else {
                     v
@@ -257,7 +257,7 @@ impl<'a> FnWriter<'a> {
             }
             ExprKind::AssignOp(op, place, value) => {
                 let v = self.value(value);
-                let v = if super::effect::effect(place) > 0 {
+                let v = if super::effect::effect(self.types, place) > 0 {
                     self.hoist(&self.ty(value).clone(), &v)
                 } else {
                     v
@@ -286,7 +286,7 @@ impl<'a> FnWriter<'a> {
             }
             _ => {
                 let v = self.value(e);
-                if super::effect::effect(e) > 0 {
+                if super::effect::effect(self.types, e) > 0 {
                     if matches!(self.ty(e), Ty::Unit) {
                         self.raw(&format!("{v};")); // `__syncthreads();`
                     } else {
@@ -440,7 +440,7 @@ impl<'a> FnWriter<'a> {
 
     fn while_stmt(&mut self, label: &Option<proc_macro2::Ident>, cond: &Expr, body: &Block) {
         self.entering_loop(body);
-        if super::effect::effect(cond) < 2 {
+        if super::effect::effect(self.types, cond) < 2 {
             let c = self.value(cond);
             self.raw(&format!("while ({}) {{", strip_parens(&c)));
             // The body starts where the condition held (`while i < n { s[i] .. }`); an
