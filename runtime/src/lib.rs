@@ -54,7 +54,7 @@ pub use config::{DeviceLimits, LaunchConfig};
 pub use cuda::compile;
 pub use device::{Backend, Device, Event, Stream};
 pub use device_fn::{DeviceFunction, NoConstParams};
-pub use dim::Dim3;
+pub use dim::{Dim3, DimInt, IntoDim3};
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
 pub use generic::{Float, Int, Scalar};
 pub use gpu_struct::GpuStruct;

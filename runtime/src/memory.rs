@@ -26,8 +26,8 @@ use crate::vector_types::{whole_vectors, Vector};
 /// An array of `T` in a device's memory.
 ///
 /// ```
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// let dev = warpspeed_runtime::Device::simulator();
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// let dev = warpspeed::Device::simulator();
 /// let mut buf = dev.zeros::<f32>(3)?;
 /// buf.copy_from_host(&[1.0, 2.0, 3.0])?;
 /// let copy = dev.copy(&buf)?;
@@ -475,8 +475,8 @@ impl<L: KernelScalar> DeviceBuffer<L> {
     /// simulator's), so the vectors are aligned for their 8- and 16-byte accesses.
     ///
     /// ```
-    /// # fn main() -> Result<(), warpspeed_runtime::Error> {
-    /// use warpspeed_runtime::{f32x4, Device, DeviceBuffer};
+    /// # fn main() -> Result<(), warpspeed::Error> {
+    /// use warpspeed::{f32x4, Device, DeviceBuffer};
     /// let dev = Device::simulator();
     /// let v = dev.upload(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])?.into_vectors::<f32x4>()?;
     /// assert_eq!(v.download()?[1], f32x4::new(5.0, 6.0, 7.0, 8.0));

@@ -35,8 +35,8 @@ use crate::sim::Access;
 /// `&[T]` parameter.
 ///
 /// ```
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// let dev = warpspeed_runtime::Device::simulator();
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// let dev = warpspeed::Device::simulator();
 /// let buf = dev.upload(&[0u32, 1, 2, 3, 4, 5])?;
 /// let view = buf.slice(2..5);
 /// assert_eq!((view.offset(), view.len()), (2, 3));
@@ -49,8 +49,8 @@ use crate::sim::Access;
 /// A view cannot outlive its buffer:
 ///
 /// ```compile_fail,E0505
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// let dev = warpspeed_runtime::Device::simulator();
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// let dev = warpspeed::Device::simulator();
 /// let buf = dev.upload(&[1u8, 2, 3])?;
 /// let view = buf.slice(1..);
 /// drop(buf); // error: `buf` is borrowed by `view`
@@ -69,8 +69,8 @@ pub struct DeviceView<'a, T: KernelScalar> {
 /// parameter (or `&view` to a `&[T]` one).
 ///
 /// ```
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// let dev = warpspeed_runtime::Device::simulator();
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// let dev = warpspeed::Device::simulator();
 /// let mut buf = dev.zeros::<i32>(6)?;
 /// let mut view = buf.slice_mut(1..4);
 /// view.fill(7)?;
@@ -85,8 +85,8 @@ pub struct DeviceView<'a, T: KernelScalar> {
 /// While the view lives, the buffer cannot be used otherwise, not even read:
 ///
 /// ```compile_fail,E0502
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// let dev = warpspeed_runtime::Device::simulator();
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// let dev = warpspeed::Device::simulator();
 /// let mut buf = dev.zeros::<i32>(6)?;
 /// let mut view = buf.slice_mut(1..4);
 /// let read = buf.download()?; // error: `buf` is borrowed mutably by `view`
