@@ -41,6 +41,7 @@ mod kernel_abi;
 mod launch;
 mod memory;
 mod pinned;
+mod pinned_view;
 mod release_int;
 mod scalar;
 mod sim;
@@ -65,6 +66,7 @@ pub use kernel_abi::{KernelDef, KernelOptions};
 pub use launch::LaunchTarget;
 pub use memory::DeviceBuffer;
 pub use pinned::PinnedBuffer;
+pub use pinned_view::{AsPinnedView, AsPinnedViewMut, PinnedView, PinnedViewMut};
 pub use scalar::KernelScalar;
 pub use sim::SimOptions;
 pub use texel::{AddressMode, Texel, TexelFormat};
@@ -86,6 +88,8 @@ const _: () = {
     send_sync::<Stream>();
     send_sync::<Event>();
     send_sync::<PinnedBuffer<f32>>();
+    send_sync::<PinnedView<'static, f32>>();
+    send_sync::<PinnedViewMut<'static, u8>>();
     send_sync::<Texture2D<u8>>();
 };
 

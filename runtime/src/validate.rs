@@ -244,8 +244,7 @@ mod tests {
         let big = (1usize << 32) + 1;
         let r = check(LaunchConfig::new(big, 256)).unwrap_err();
         assert!(
-            r.contains("grid dimension x is 4294967297")
-                && r.contains("at most 2147483647"),
+            r.contains("grid dimension x is 4294967297") && r.contains("at most 2147483647"),
             "{r}"
         );
         let r = check(LaunchConfig::new(1, (32u64, 1u64, 1u64 << 32))).unwrap_err();
@@ -286,7 +285,10 @@ mod tests {
             .validate(&DeviceLimits::SIMULATOR, "k")
             .unwrap_err()
             .to_string();
-        assert!(err.contains("grid (8589934592, 1, 1), block (128, 1, 1)"), "{err}");
+        assert!(
+            err.contains("grid (8589934592, 1, 1), block (128, 1, 1)"),
+            "{err}"
+        );
     }
 
     #[test]

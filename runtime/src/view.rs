@@ -26,7 +26,7 @@ use crate::device::Device;
 use crate::device::Stream;
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
-use crate::pinned::PinnedBuffer;
+use crate::pinned_view::{AsPinnedView, AsPinnedViewMut};
 use crate::scalar::KernelScalar;
 use crate::sim::Access;
 
@@ -187,7 +187,7 @@ impl<T: KernelScalar> Copy for DeviceView<'_, T> {}
 
 /// `range` as `start..end` within `len` elements; `None` when out of bounds (or its end
 /// overflows), as `<[T]>::get` answers.
-fn resolve(range: &impl RangeBounds<usize>, len: usize) -> Option<Range<usize>> {
+pub(crate) fn resolve(range: &impl RangeBounds<usize>, len: usize) -> Option<Range<usize>> {
     let start = match range.start_bound() {
         Bound::Included(&n) => n,
         Bound::Excluded(&n) => n.checked_add(1)?,
@@ -201,9 +201,13 @@ fn resolve(range: &impl RangeBounds<usize>, len: usize) -> Option<Range<usize>> 
     (start <= end && end <= len).then_some(start..end)
 }
 
-/// [`resolve`], or the panic `&v[a..b]` gives.
+/// [`resolve`], or the panic `&v[a..b]` gives; `memory` names what is sliced.
 #[track_caller]
-fn resolve_or_panic(range: impl RangeBounds<usize>, len: usize) -> Range<usize> {
+pub(crate) fn resolve_or_panic(
+    range: impl RangeBounds<usize>,
+    len: usize,
+    memory: &str,
+) -> Range<usize> {
     if let Some(r) = resolve(&range, len) {
         return r;
     }
@@ -218,7 +222,7 @@ fn resolve_or_panic(range: impl RangeBounds<usize>, len: usize) -> Range<usize> 
         Bound::Excluded(&n) => n as u128,
         Bound::Unbounded => len as u128,
     };
-    panic!("range {start}..{end} out of bounds for device memory of {len} elements")
+    panic!("range {start}..{end} out of bounds for {memory} of {len} elements")
 }
 
 /// `Err(LengthMismatch)` unless `expected == found`.
@@ -261,7 +265,7 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
     /// `None` instead.
     #[track_caller]
     pub fn slice(&self, range: impl RangeBounds<usize>) -> DeviceView<'a, T> {
-        self.sub(resolve_or_panic(range, self.len))
+        self.sub(resolve_or_panic(range, self.len, "device memory"))
     }
 
     /// [`DeviceView::slice`], or `None` when `range` is out of bounds.
@@ -403,7 +407,7 @@ macro_rules! writable_memory {
             /// When `range` is out of bounds; `try_slice_mut` returns `None` instead.
             #[track_caller]
             pub fn slice_mut(&mut self, range: impl RangeBounds<usize>) -> DeviceViewMut<'_, T> {
-                let r = resolve_or_panic(range, AsDeviceView::len(self));
+                let r = resolve_or_panic(range, AsDeviceView::len(self), "device memory");
                 self.as_device_view_mut().sub_mut(r)
             }
 
@@ -464,29 +468,40 @@ impl Device {
 /// arguments only for the call; the in-flight rule (docs/host-api.md) keeps the host from
 /// reusing the memory before they are done.
 impl Stream {
-    /// Queues a copy of `src` (pinned host memory) into `dst` (a buffer or a view of the
-    /// same length: [`Error::LengthMismatch`] otherwise), host to device. Returns once it
-    /// is queued.
+    /// Queues a copy of `src` (pinned host memory: a [`PinnedBuffer`](crate::PinnedBuffer) or a view
+    /// of one, [`PinnedBuffer::slice`](crate::PinnedBuffer::slice)) into `dst` (a buffer or a view of the same length:
+    /// [`Error::LengthMismatch`] naming both lengths otherwise), host to device. Returns
+    /// once it is queued.
     pub fn upload<T: KernelScalar>(
         &self,
-        src: &PinnedBuffer<T>,
+        src: &impl AsPinnedView<Elem = T>,
         dst: &mut impl AsDeviceViewMut<Elem = T>,
     ) -> Result<()> {
-        let dst = dst.as_device_view_mut();
-        same_len("Stream::upload", dst.len, src.len())?;
+        let (src, dst) = (src.as_pinned_view(), dst.as_device_view_mut());
+        same_len(
+            "Stream::upload (expected: the device destination's length; got: the pinned source's)",
+            dst.len,
+            src.len,
+        )?;
         dst.buf.upload_on(self, src, dst.offset)
     }
 
-    /// Queues a copy of `src` (a buffer or a view) into `dst` (pinned host memory of the
-    /// same length: [`Error::LengthMismatch`] otherwise), device to host. Returns once it
-    /// is queued; [`PinnedBuffer::as_slice`] waits for it.
+    /// Queues a copy of `src` (a buffer or a view) into `dst` (pinned host memory: a
+    /// [`PinnedBuffer`](crate::PinnedBuffer) or a view of one,
+    /// [`PinnedBuffer::slice_mut`](crate::PinnedBuffer::slice_mut), of the same length:
+    /// [`Error::LengthMismatch`] naming both lengths otherwise), device to host. Returns
+    /// once it is queued; [`PinnedBuffer::as_slice`](crate::PinnedBuffer::as_slice) waits for it.
     pub fn download<T: KernelScalar>(
         &self,
         src: &impl AsDeviceView<Elem = T>,
-        dst: &mut PinnedBuffer<T>,
+        dst: &mut impl AsPinnedViewMut<Elem = T>,
     ) -> Result<()> {
-        let src = src.as_device_view();
-        same_len("Stream::download", dst.len(), src.len)?;
+        let (src, dst) = (src.as_device_view(), dst.as_pinned_view_mut());
+        same_len(
+            "Stream::download (expected: the pinned destination's length; got: the device source's)",
+            dst.len,
+            src.len,
+        )?;
         src.buf.download_on(self, src.offset, dst)
     }
 

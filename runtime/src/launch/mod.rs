@@ -26,10 +26,10 @@ pub use args::KernelArgs;
 pub use target::LaunchTarget;
 
 use crate::config::LaunchConfig;
-use crate::dim::{Dim3, DimInt};
 use crate::cuda::CudaKernel;
 use crate::device::Stream;
 use crate::device::{Device, Inner};
+use crate::dim::{Dim3, DimInt};
 use crate::error::{Error, Result};
 use crate::kernel_abi::KernelDef;
 use crate::sim::{coresident_blocks, max_potential_block_size, SimKernel, DEVICE_QUEUE};
@@ -169,11 +169,7 @@ impl LaunchConfig {
     /// assert!(out.download()?.iter().all(|&x| x == 2.0));
     /// # Ok(()) }
     /// ```
-    pub fn for_occupancy(
-        dev: &Device,
-        kernel: &'static KernelDef,
-        n: impl DimInt,
-    ) -> Result<Self> {
+    pub fn for_occupancy(dev: &Device, kernel: &'static KernelDef, n: impl DimInt) -> Result<Self> {
         let n = n.to_i128();
         let block = match kernel.block {
             Some([x, 1, 1]) => x,
