@@ -86,22 +86,44 @@ pub struct LaunchConfig {
 }
 
 /// A size given to a [`LaunchConfig`] that CUDA cannot launch with: above `u32::MAX` or
-/// negative.
+/// negative. Its value as a sign and a magnitude, not an `i128`, so that it adds 16
+/// bytes to the configuration (and to `Error::InvalidLaunch`), not 32.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Unfit {
     /// Which size.
     pub(crate) part: Part,
+    negative: bool,
+    magnitude: u64,
+}
+
+impl Unfit {
+    /// `value` of `part`; every [`DimInt`] value fits.
+    pub(crate) fn new(part: Part, value: i128) -> Self {
+        Unfit {
+            part,
+            negative: value < 0,
+            magnitude: u64::try_from(value.unsigned_abs()).unwrap_or(u64::MAX),
+        }
+    }
+
     /// The value as given.
-    pub(crate) value: i128,
+    pub(crate) fn value(&self) -> i128 {
+        let m = i128::from(self.magnitude);
+        if self.negative {
+            -m
+        } else {
+            m
+        }
+    }
 }
 
 /// The sizes of a [`LaunchConfig`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Part {
     /// A grid dimension (0, 1, 2: x, y, z).
-    Grid(usize),
+    Grid(u8),
     /// A block dimension.
-    Block(usize),
+    Block(u8),
     /// The number of elements given to `for_num_elems`.
     Elems,
     /// The bytes of dynamic shared memory.
@@ -155,10 +177,7 @@ impl LaunchConfig {
     pub(crate) fn for_elems_in_blocks(n: i128, block: u32) -> Self {
         if n < 0 {
             let mut cfg = Self::new(1, block);
-            cfg.unfit = Some(Unfit {
-                part: Part::Elems,
-                value: n,
-            });
+            cfg.unfit = Some(Unfit::new(Part::Elems, n));
             return cfg;
         }
         let per = i128::from(block.max(1));
@@ -187,8 +206,8 @@ impl LaunchConfig {
 
     /// `dims` as a [`Dim3`], each saturated into a `u32`; the first that does not fit is
     /// kept in `unfit` as `part(axis)`.
-    fn dim3(&mut self, dims: [i128; 3], part: fn(usize) -> Part) -> Dim3 {
-        let [x, y, z] = [0, 1, 2].map(|axis| self.fit(dims[axis], part(axis)));
+    fn dim3(&mut self, dims: [i128; 3], part: fn(u8) -> Part) -> Dim3 {
+        let [x, y, z] = [0, 1, 2].map(|axis| self.fit(dims[usize::from(axis)], part(axis)));
         Dim3::new(x, y, z)
     }
 
@@ -198,7 +217,7 @@ impl LaunchConfig {
         match u32::try_from(value) {
             Ok(v) => v,
             Err(_) => {
-                self.unfit.get_or_insert(Unfit { part, value });
+                self.unfit.get_or_insert(Unfit::new(part, value));
                 if value < 0 {
                     0
                 } else {
@@ -210,13 +229,13 @@ impl LaunchConfig {
 
     /// `dim` of `part` (a grid or a block) as given, for messages: an unfit component is
     /// shown with its value, not its saturated one.
-    pub(crate) fn shown(&self, dim: Dim3, part: fn(usize) -> Part) -> String {
+    pub(crate) fn shown(&self, dim: Dim3, part: fn(u8) -> Part) -> String {
         let [x, y, z] = [dim.x, dim.y, dim.z].map(i128::from);
         let mut v = [x, y, z];
-        if let Some(Unfit { part: p, value }) = self.unfit {
-            for (axis, slot) in v.iter_mut().enumerate() {
-                if p == part(axis) {
-                    *slot = value;
+        if let Some(unfit) = self.unfit {
+            for (axis, slot) in (0u8..).zip(v.iter_mut()) {
+                if unfit.part == part(axis) {
+                    *slot = unfit.value();
                 }
             }
         }
@@ -233,10 +252,7 @@ impl std::fmt::Display for LaunchConfig {
             self.shown(self.block, Part::Block)
         )?;
         let shared = match self.unfit {
-            Some(Unfit {
-                part: Part::SharedMem,
-                value,
-            }) => value,
+            Some(unfit) if unfit.part == Part::SharedMem => unfit.value(),
             _ => i128::from(self.shared_mem_bytes),
         };
         if shared != 0 {
@@ -245,3 +261,6 @@ impl std::fmt::Display for LaunchConfig {
         Ok(())
     }
 }
+
+// A launch configuration travels in every `Error::InvalidLaunch`: keep it small.
+const _: () = assert!(std::mem::size_of::<LaunchConfig>() <= 48);

@@ -97,10 +97,11 @@ impl LaunchConfig {
 /// Why a size given that does not fit a `u32` (`LaunchConfig::new` with a `usize`, ...)
 /// cannot be launched, with the device's limit: the same words as for a `u32` over the
 /// limit, since every device limit is below `u32::MAX`.
-fn unfit_reason(Unfit { part, value }: Unfit, limits: &DeviceLimits) -> String {
-    let axis = |a: usize| ['x', 'y', 'z'][a];
-    let dim = |d: Dim3, a: usize| [d.x, d.y, d.z][a];
-    let (what, max) = match part {
+fn unfit_reason(unfit: Unfit, limits: &DeviceLimits) -> String {
+    let value = unfit.value();
+    let axis = |a: u8| ['x', 'y', 'z'][usize::from(a)];
+    let dim = |d: Dim3, a: u8| [d.x, d.y, d.z][usize::from(a)];
+    let (what, max) = match unfit.part {
         Part::Grid(a) => (
             format!("grid dimension {}", axis(a)),
             dim(limits.max_grid_dim, a),
