@@ -180,11 +180,12 @@ fn the_simulator_orders_pinned_views_by_their_ranges() {
             later_writes,
         } => {
             assert!(
-                earlier.contains("Stream::download into pinned memory"),
+                earlier.contains("Stream::download into pinned memory [")
+                    && earlier.contains("32] of 64 elements"),
                 "{earlier}"
             );
             assert!(
-                later.contains("Stream::download into pinned memory"),
+                later.contains("Stream::download into pinned memory [31..39] of 64 elements"),
                 "{later}"
             );
             assert_eq!((*earlier_stream, *later_stream), (1, 2));

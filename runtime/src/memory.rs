@@ -289,7 +289,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         stream.device.check_shares(self, "Stream::upload")?;
         check_pinned(stream, src.buf, "Stream::upload")?;
         let size = std::mem::size_of::<T>();
-        let (n, from) = (src.len, src.range());
+        let (n, from, total) = (src.len, src.range(), src.buf.len);
         match (
             &mut self.storage,
             &src.buf.storage,
@@ -315,7 +315,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                 ];
                 sim.order.enqueue(
                     *id,
-                    || "Stream::upload from pinned memory".into(),
+                    || pinned_op("Stream::upload from", &from, total),
                     &accesses,
                 )?;
                 dst.as_mut_slice()[at..at + n].copy_from_slice(&pinned.as_slice()[from]);
@@ -337,7 +337,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         stream.device.check_shares(self, "Stream::download")?;
         check_pinned(stream, dst.buf, "Stream::download")?;
         let size = std::mem::size_of::<T>();
-        let (n, into) = (dst.len, dst.range());
+        let (n, into, total) = (dst.len, dst.range(), dst.buf.len);
         match (
             &self.storage,
             &mut dst.buf.storage,
@@ -363,7 +363,7 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                 ];
                 sim.order.enqueue(
                     *id,
-                    || "Stream::download into pinned memory".into(),
+                    || pinned_op("Stream::download into", &into, total),
                     &accesses,
                 )?;
                 pinned.as_mut_slice()[into].copy_from_slice(&src.as_slice()[at..at + n]);
@@ -543,6 +543,19 @@ fn elements<T>(host: &HostAlloc<T>, range: Range<usize>, write: bool) -> Access 
         alloc: host.id(),
         bytes: byte_range::<T>(range),
         write,
+    }
+}
+
+/// A copy of pinned memory as the simulator's order errors name it: with the range when
+/// it is a view (`Stream::upload from pinned memory [5..15] of 100 elements`).
+fn pinned_op(what: &str, range: &Range<usize>, total: usize) -> String {
+    if range.len() == total {
+        format!("{what} pinned memory")
+    } else {
+        format!(
+            "{what} pinned memory [{}..{}] of {total} elements",
+            range.start, range.end
+        )
     }
 }
 

@@ -479,7 +479,7 @@ impl Stream {
     ) -> Result<()> {
         let (src, dst) = (src.as_pinned_view(), dst.as_device_view_mut());
         same_len(
-            "Stream::upload (expected: the device destination's length; got: the pinned source's)",
+            "Stream::upload (device destination vs pinned source)",
             dst.len,
             src.len,
         )?;
@@ -498,7 +498,7 @@ impl Stream {
     ) -> Result<()> {
         let (src, dst) = (src.as_device_view(), dst.as_pinned_view_mut());
         same_len(
-            "Stream::download (expected: the pinned destination's length; got: the device source's)",
+            "Stream::download (pinned destination vs device source)",
             dst.len,
             src.len,
         )?;
