@@ -42,6 +42,7 @@ mod launch;
 mod memory;
 mod pinned;
 mod pinned_view;
+mod range;
 mod release_int;
 mod scalar;
 mod sim;

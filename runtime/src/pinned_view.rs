@@ -17,8 +17,8 @@ use std::ops::{Range, RangeBounds};
 use crate::device::Device;
 use crate::error::Result;
 use crate::pinned::PinnedBuffer;
+use crate::range::{resolve, resolve_or_panic};
 use crate::scalar::KernelScalar;
-use crate::view::{resolve, resolve_or_panic};
 
 /// `&[T]` in pinned host memory: elements `offset .. offset + len` of a [`PinnedBuffer`],
 /// borrowed. Made by [`PinnedBuffer::slice`]; cheap to copy. A stream's

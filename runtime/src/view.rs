@@ -18,7 +18,7 @@
 //! This module does not match on the backend: it computes ranges and calls the range
 //! operations of `memory.rs`.
 
-use std::ops::{Bound, Range, RangeBounds};
+use std::ops::{Range, RangeBounds};
 
 use cudarc::driver::SyncOnDrop;
 
@@ -27,6 +27,7 @@ use crate::device::Stream;
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
 use crate::pinned_view::{AsPinnedView, AsPinnedViewMut};
+use crate::range::{resolve, resolve_or_panic};
 use crate::scalar::KernelScalar;
 use crate::sim::Access;
 
@@ -184,46 +185,6 @@ impl<T: KernelScalar> Clone for DeviceView<'_, T> {
 }
 
 impl<T: KernelScalar> Copy for DeviceView<'_, T> {}
-
-/// `range` as `start..end` within `len` elements; `None` when out of bounds (or its end
-/// overflows), as `<[T]>::get` answers.
-pub(crate) fn resolve(range: &impl RangeBounds<usize>, len: usize) -> Option<Range<usize>> {
-    let start = match range.start_bound() {
-        Bound::Included(&n) => n,
-        Bound::Excluded(&n) => n.checked_add(1)?,
-        Bound::Unbounded => 0,
-    };
-    let end = match range.end_bound() {
-        Bound::Included(&n) => n.checked_add(1)?,
-        Bound::Excluded(&n) => n,
-        Bound::Unbounded => len,
-    };
-    (start <= end && end <= len).then_some(start..end)
-}
-
-/// [`resolve`], or the panic `&v[a..b]` gives; `memory` names what is sliced.
-#[track_caller]
-pub(crate) fn resolve_or_panic(
-    range: impl RangeBounds<usize>,
-    len: usize,
-    memory: &str,
-) -> Range<usize> {
-    if let Some(r) = resolve(&range, len) {
-        return r;
-    }
-    // In u128, so that `..=usize::MAX` is written as asked.
-    let start = match range.start_bound() {
-        Bound::Included(&n) => n as u128,
-        Bound::Excluded(&n) => n as u128 + 1,
-        Bound::Unbounded => 0,
-    };
-    let end = match range.end_bound() {
-        Bound::Included(&n) => n as u128 + 1,
-        Bound::Excluded(&n) => n as u128,
-        Bound::Unbounded => len as u128,
-    };
-    panic!("range {start}..{end} out of bounds for {memory} of {len} elements")
-}
 
 /// `Err(LengthMismatch)` unless `expected == found`.
 fn same_len(what: &str, expected: usize, found: usize) -> Result<()> {
