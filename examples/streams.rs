@@ -7,8 +7,9 @@
 //! the last (the seed's `time()` around the work):
 //! 1. the device's own queue, from ordinary (pageable) host memory: `dev.upload`, one
 //!    launch, `download` (the seed's "default stream" run);
-//! 2. the chunks on one `Stream`, from page-locked memory (`PinnedBuffer`): nothing
-//!    overlaps, each chunk waits for the previous one;
+//! 2. the chunks on one `Stream`, from page-locked memory (one `PinnedBuffer` per array,
+//!    each chunk copied from and to its view, `pinned.slice(range)`): nothing overlaps,
+//!    each chunk waits for the previous one;
 //! 3. the same chunks spread over `--streams` streams: the overlap is the difference
 //!    between 2 and 3.
 //!
@@ -70,16 +71,23 @@ fn main() -> ExitCode {
     common::run_main(args.print_cuda, &[&vector_add::KERNEL], || run(&args))
 }
 
-/// One chunk: its range of the arrays, its inputs and result in page-locked memory, and
-/// its own device buffers. On a GPU, cudarc orders every use of one allocation across
-/// streams (docs/host-api.md), so streams that worked on views of one large buffer would
-/// run one after another; buffers of their own let them overlap (the seed's
-/// `x_i_device`, `y_i_device`).
-struct Chunk {
-    range: Range<usize>,
+/// The arrays in page-locked memory, one allocation each: chunk `k` is copied from and to
+/// the views `px.slice(range)`, ... (page-locking memory is slow, copying from it fast, so
+/// it is allocated once).
+struct Pinned {
     px: PinnedBuffer<f64>,
     py: PinnedBuffer<f64>,
     pz: PinnedBuffer<f64>,
+}
+
+/// One chunk: its range of the arrays and its own device buffers. On a GPU, cudarc orders
+/// every write of one device allocation across streams (docs/host-api.md), so streams
+/// that worked on views of one large device buffer would run one after another; buffers
+/// of their own let them overlap (the seed's `x_i_device`, `y_i_device`). A copy of a view
+/// of one pinned allocation waits for the allocation's previous copy (cudarc keeps one
+/// event per pinned allocation); the chunks are queued in order, so that costs little.
+struct Chunk {
+    range: Range<usize>,
     x: DeviceBuffer<f64>,
     y: DeviceBuffer<f64>,
     z: DeviceBuffer<f64>,
@@ -117,34 +125,39 @@ fn run(args: &Args) -> Result<bool, Error> {
 
     // 2. and 3. The chunks on one stream, then on several.
     let chunks = (args.streams * args.chunks_per_stream).max(1);
-    let mut data = chunked(&dev, &x, &y, chunks)?;
+    let mut pinned = Pinned {
+        px: dev.pinned_from(&x)?,
+        py: dev.pinned_from(&y)?,
+        pz: dev.alloc_pinned(n)?,
+    };
+    let mut data = chunked(&dev, n, chunks)?;
     let one = [dev.create_stream()?];
     let several: Vec<Stream> = (0..args.streams.max(1))
         .map(|_| dev.create_stream())
         .collect::<Result<_, _>>()?;
     // Warm-up: the streams' first use.
-    process(&one, &mut data, args.block)?;
-    process(&several, &mut data, args.block)?;
+    process(&one, &mut pinned, &mut data, args.block)?;
+    process(&several, &mut pinned, &mut data, args.block)?;
     let mut times = Vec::new();
     let on_several = format!("{} streams", several.len());
     for (streams, what) in [(&one[..], "1 stream"), (&several[..], on_several.as_str())] {
+        // Poisoned, device and host side, so a chunk the run skips fails the check.
         for chunk in &mut data {
-            // Poisoned, device and host side, so a chunk the run skips fails the check.
             chunk.z.fill(f64::NAN)?;
-            chunk.pz.as_mut_slice()?.fill(f64::NAN);
         }
+        pinned.pz.as_mut_slice()?.fill(f64::NAN);
         dev.synchronize()?;
         let start = Instant::now();
-        process(streams, &mut data, args.block)?;
+        process(streams, &mut pinned, &mut data, args.block)?;
         let elapsed = ms(start);
         times.push(elapsed);
         let label = format!("{what}, pinned memory, {chunks} chunks:");
         println!("{label:38}{elapsed:9.3} ms");
-        let mut got = vec![f64::NAN; n];
-        for chunk in &data {
-            got[chunk.range.clone()].copy_from_slice(chunk.pz.as_slice()?);
-        }
-        ok &= check(&got, &want, &format!("the result on {what}"));
+        ok &= check(
+            pinned.pz.as_slice()?,
+            &want,
+            &format!("the result on {what}"),
+        );
     }
     match dev.backend() {
         Backend::Cuda => println!(
@@ -159,19 +172,14 @@ fn run(args: &Args) -> Result<bool, Error> {
     Ok(ok)
 }
 
-/// `chunks` chunks of `x` and `y` (allocated once: page-locking memory is slow, copying
-/// from it fast).
-fn chunked(dev: &Device, x: &[f64], y: &[f64], chunks: usize) -> Result<Vec<Chunk>, Error> {
-    let n = x.len();
+/// `chunks` chunks of `n` elements, each with its device buffers.
+fn chunked(dev: &Device, n: usize, chunks: usize) -> Result<Vec<Chunk>, Error> {
     let size = n.div_ceil(chunks).max(1);
     let mut out = Vec::new();
     for start in (0..n).step_by(size) {
         let range = start..(start + size).min(n);
         let len = range.len();
         out.push(Chunk {
-            px: dev.pinned_from(&x[range.clone()])?,
-            py: dev.pinned_from(&y[range.clone()])?,
-            pz: dev.alloc_pinned(len)?,
             x: dev.zeros(len)?,
             y: dev.zeros(len)?,
             z: dev.zeros(len)?,
@@ -181,25 +189,32 @@ fn chunked(dev: &Device, x: &[f64], y: &[f64], chunks: usize) -> Result<Vec<Chun
     Ok(out)
 }
 
-/// Chunk `k` on stream `k % streams.len()`: upload its inputs, add, download its result;
-/// then wait for the device (the seed's `cuda.synchronize()`: every stream, and the
-/// bounds checks' reports, which a stream's own synchronisation does not read). Each
-/// chunk's memory is used by one stream only, so the streams need no events between them.
-fn process(streams: &[Stream], chunks: &mut [Chunk], block: u32) -> Result<(), Error> {
+/// Chunk `k` on stream `k % streams.len()`: upload its inputs from views of the pinned
+/// arrays, add, download its result into a view of the pinned result; then wait for the
+/// device (the seed's `cuda.synchronize()`: every stream, and the bounds checks' reports,
+/// which a stream's own synchronisation does not read). Each chunk's memory (its device
+/// buffers, its range of the pinned arrays) is used by one stream only, so the streams
+/// need no events between them; the simulator checks that they do not overlap.
+fn process(
+    streams: &[Stream],
+    pinned: &mut Pinned,
+    chunks: &mut [Chunk],
+    block: u32,
+) -> Result<(), Error> {
     for (k, c) in chunks.iter_mut().enumerate() {
         let s = &streams[k % streams.len()];
-        let len = c.range.len();
-        s.upload(&c.px, &mut c.x)?;
-        s.upload(&c.py, &mut c.y)?;
+        let (r, len) = (c.range.clone(), c.range.len());
+        s.upload(&pinned.px.slice(r.clone()), &mut c.x)?;
+        s.upload(&pinned.py.slice(r.clone()), &mut c.y)?;
         vector_add::launch(s, config(len, block), &c.x, &c.y, &mut c.z, len)?;
-        s.download(&c.z, &mut c.pz)?;
+        s.download(&c.z, &mut pinned.pz.slice_mut(r))?;
     }
     streams[0].device().synchronize()
 }
 
+/// `n` threads in blocks of `block`: a `usize` count of blocks is checked at the launch.
 fn config(n: usize, block: u32) -> LaunchConfig {
-    let blocks = u32::try_from(n.div_ceil(block as usize).max(1)).expect("too many blocks");
-    LaunchConfig::new(blocks, block)
+    LaunchConfig::new(n.div_ceil(block as usize).max(1), block)
 }
 
 fn ms(start: Instant) -> f64 {

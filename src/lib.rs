@@ -15,7 +15,8 @@ pub use warpspeed_runtime::*;
 
 /// `use warpspeed::prelude::*;` brings the macros, the host API ([`Device`],
 /// [`DeviceBuffer`] and its views [`DeviceView`]/[`DeviceViewMut`], [`LaunchConfig`],
-/// [`Error`], [`Stream`], [`Event`], [`PinnedBuffer`]), the kernel language's vocabulary
+/// [`Error`], [`Stream`], [`Event`], [`PinnedBuffer`] and its views [`PinnedView`]/
+/// [`PinnedViewMut`]), the kernel language's vocabulary
 /// ([`kernel`]: `thread_idx`, `sync_threads`, `SharedArray`, ...), the bounds of generic
 /// kernels ([`Float`], [`Int`], [`Scalar`]) and the vector types kernels name in their
 /// signatures (`&[f32x4]`) with their [`Vector`] trait into scope. It leaves out
@@ -27,7 +28,7 @@ pub mod prelude {
     pub use crate::{gpu_device, gpu_kernel, gpu_struct};
     pub use crate::{AddressMode, Texture2D};
     pub use crate::{Device, DeviceBuffer, DeviceView, DeviceViewMut, Error, LaunchConfig};
-    pub use crate::{Event, PinnedBuffer, Stream};
+    pub use crate::{Event, PinnedBuffer, PinnedView, PinnedViewMut, Stream};
     pub use crate::{Float, Int, Scalar};
 }
 

@@ -35,7 +35,9 @@ pub fn gpu_device(args: TokenStream, input: TokenStream) -> TokenStream {
 /// kernels: as a parameter (by value), a slice element (`&[Params]`, `DeviceBuffer<Params>`),
 /// a local, a field and a device function's parameter or result.
 ///
-/// ```text
+/// ```
+/// use warpspeed::prelude::*;
+///
 /// #[gpu_struct]
 /// #[derive(Clone, Copy)]
 /// struct Params { dt: f32, n: u32, w: [f32; 3] }
@@ -47,6 +49,14 @@ pub fn gpu_device(args: TokenStream, input: TokenStream) -> TokenStream {
 ///     q.dt = 2.0 * p.dt;
 ///     xs[i] += q.dt * q.w[i % 3];
 /// }
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let mut xs = dev.zeros::<f32>(6)?;
+/// let p = Params { dt: 0.5, n: 6, w: [1.0, 2.0, 3.0] };
+/// step::launch(&dev, LaunchConfig::new(1, 6), p, &mut xs)?;
+/// assert_eq!(xs.download()?, vec![1.0, 2.0, 3.0, 1.0, 2.0, 3.0]);
+/// # Ok(()) }
 /// ```
 ///
 /// The struct becomes `#[repr(C)]`; the macro checks at compile time that rustc's layout is

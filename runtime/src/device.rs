@@ -31,8 +31,8 @@ pub enum Backend {
 /// A device that runs kernels: a CUDA GPU or the CPU simulator. Cheap to clone (an `Arc`).
 ///
 /// ```
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// let dev = warpspeed_runtime::Device::simulator();
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// let dev = warpspeed::Device::simulator();
 /// let buf = dev.upload(&[1u32, 2, 3])?;
 /// assert_eq!(buf.download()?, vec![1, 2, 3]);
 /// # Ok(()) }
@@ -61,8 +61,8 @@ pub(crate) enum Inner {
 /// [`Event`] that stream recorded.
 ///
 /// ```
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// use warpspeed_runtime::Device;
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// use warpspeed::Device;
 /// let dev = Device::simulator();
 /// let (s, t) = (dev.create_stream()?, dev.create_stream()?);
 /// let mut buf = dev.zeros::<f32>(4)?;

@@ -21,13 +21,14 @@ use crate::scalar::KernelScalar;
 use crate::sim::{Access, HostAlloc};
 
 use crate::pinned::{PinnedBuffer, PinnedStorage};
+use crate::pinned_view::{PinnedView, PinnedViewMut};
 use crate::vector_types::{whole_vectors, Vector};
 
 /// An array of `T` in a device's memory.
 ///
 /// ```
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// let dev = warpspeed_runtime::Device::simulator();
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// let dev = warpspeed::Device::simulator();
 /// let mut buf = dev.zeros::<f32>(3)?;
 /// buf.copy_from_host(&[1.0, 2.0, 3.0])?;
 /// let copy = dev.copy(&buf)?;
@@ -276,66 +277,70 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         }
     }
 
-    /// Queues on `stream` a copy of all of `src` (pinned) to the elements from `at` on;
-    /// they have been checked to fit. `op` names it for the simulator's order checks.
+    /// Queues on `stream` a copy of all of `src` (a view of pinned memory) to the elements
+    /// from `at` on; they have been checked to fit.
     pub(crate) fn upload_on(
         &mut self,
         stream: &Stream,
-        src: &PinnedBuffer<T>,
+        src: PinnedView<'_, T>,
         at: usize,
     ) -> Result<()> {
         debug_assert!(at + src.len <= self.len);
         stream.device.check_shares(self, "Stream::upload")?;
-        check_pinned(stream, src, "Stream::upload")?;
+        check_pinned(stream, src.buf, "Stream::upload")?;
         let size = std::mem::size_of::<T>();
+        let (n, from, total) = (src.len, src.range(), src.buf.len);
         match (
             &mut self.storage,
-            &src.storage,
+            &src.buf.storage,
             &stream.inner,
             &*self.device.inner,
         ) {
-            _ if src.len == 0 => Ok(()),
+            _ if n == 0 => Ok(()),
             (
                 Storage::Cuda(dst),
                 PinnedStorage::Cuda(pinned),
                 StreamInner::Cuda(s),
                 Inner::Cuda(cuda),
-            ) => cuda.upload_pinned(s, pinned, dst, at * size),
+            ) => cuda.upload_pinned(s, pinned, byte_range::<T>(from), dst, at * size),
             (
                 Storage::Simulator(dst),
                 PinnedStorage::Simulator(pinned),
                 StreamInner::Simulator(id),
                 Inner::Simulator(sim),
             ) => {
-                let accesses = [whole(pinned, false), elements(dst, at..at + src.len, true)];
+                let accesses = [
+                    elements(pinned, from.clone(), false),
+                    elements(dst, at..at + n, true),
+                ];
                 sim.order.enqueue(
                     *id,
-                    || "Stream::upload from pinned memory".into(),
+                    || pinned_op("Stream::upload from", &from, total),
                     &accesses,
                 )?;
-                dst.as_mut_slice()[at..at + src.len].copy_from_slice(pinned.as_slice());
+                dst.as_mut_slice()[at..at + n].copy_from_slice(&pinned.as_slice()[from]);
                 Ok(())
             }
             _ => unreachable!("checked by check_shares and check_pinned"),
         }
     }
 
-    /// Queues on `stream` a copy of the elements from `at` on into all of `dst` (pinned);
-    /// they have been checked to fit.
+    /// Queues on `stream` a copy of the elements from `at` on into all of `dst` (a view of
+    /// pinned memory); they have been checked to fit.
     pub(crate) fn download_on(
         &self,
         stream: &Stream,
         at: usize,
-        dst: &mut PinnedBuffer<T>,
+        dst: PinnedViewMut<'_, T>,
     ) -> Result<()> {
         debug_assert!(at + dst.len <= self.len);
         stream.device.check_shares(self, "Stream::download")?;
-        check_pinned(stream, dst, "Stream::download")?;
+        check_pinned(stream, dst.buf, "Stream::download")?;
         let size = std::mem::size_of::<T>();
-        let n = dst.len;
+        let (n, into, total) = (dst.len, dst.range(), dst.buf.len);
         match (
             &self.storage,
-            &mut dst.storage,
+            &mut dst.buf.storage,
             &stream.inner,
             &*self.device.inner,
         ) {
@@ -345,22 +350,23 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                 PinnedStorage::Cuda(pinned),
                 StreamInner::Cuda(s),
                 Inner::Cuda(cuda),
-            ) => cuda.download_pinned(s, src, at * size, pinned),
+            ) => cuda.download_pinned(s, src, at * size, pinned, byte_range::<T>(into)),
             (
                 Storage::Simulator(src),
                 PinnedStorage::Simulator(pinned),
                 StreamInner::Simulator(id),
                 Inner::Simulator(sim),
             ) => {
-                let accesses = [elements(src, at..at + n, false), whole(pinned, true)];
+                let accesses = [
+                    elements(src, at..at + n, false),
+                    elements(pinned, into.clone(), true),
+                ];
                 sim.order.enqueue(
                     *id,
-                    || "Stream::download into pinned memory".into(),
+                    || pinned_op("Stream::download into", &into, total),
                     &accesses,
                 )?;
-                pinned
-                    .as_mut_slice()
-                    .copy_from_slice(&src.as_slice()[at..at + n]);
+                pinned.as_mut_slice()[into].copy_from_slice(&src.as_slice()[at..at + n]);
                 Ok(())
             }
             _ => unreachable!("checked by check_shares and check_pinned"),
@@ -475,8 +481,8 @@ impl<L: KernelScalar> DeviceBuffer<L> {
     /// simulator's), so the vectors are aligned for their 8- and 16-byte accesses.
     ///
     /// ```
-    /// # fn main() -> Result<(), warpspeed_runtime::Error> {
-    /// use warpspeed_runtime::{f32x4, Device, DeviceBuffer};
+    /// # fn main() -> Result<(), warpspeed::Error> {
+    /// use warpspeed::{f32x4, Device, DeviceBuffer};
     /// let dev = Device::simulator();
     /// let v = dev.upload(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])?.into_vectors::<f32x4>()?;
     /// assert_eq!(v.download()?[1], f32x4::new(5.0, 6.0, 7.0, 8.0));
@@ -540,12 +546,16 @@ fn elements<T>(host: &HostAlloc<T>, range: Range<usize>, write: bool) -> Access 
     }
 }
 
-/// All of a pinned allocation, as the simulator's order checks see it.
-fn whole<T>(pinned: &HostAlloc<T>, write: bool) -> Access {
-    Access {
-        alloc: pinned.id(),
-        bytes: 0..pinned.bytes(),
-        write,
+/// A copy of pinned memory as the simulator's order errors name it: with the range when
+/// it is a view (`Stream::upload from pinned memory [5..15] of 100 elements`).
+fn pinned_op(what: &str, range: &Range<usize>, total: usize) -> String {
+    if range.len() == total {
+        format!("{what} pinned memory")
+    } else {
+        format!(
+            "{what} pinned memory [{}..{}] of {total} elements",
+            range.start, range.end
+        )
     }
 }
 

@@ -27,8 +27,8 @@ use crate::view::{AsDeviceView, DeviceView, DeviceViewMut};
 /// A 2-D texture of `T` on a device, for a kernel's `Texture2D<T>` parameter.
 ///
 /// ```
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// use warpspeed_runtime::{AddressMode, Device, Texture2D};
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// use warpspeed::{AddressMode, Device, Texture2D};
 /// let dev = Device::simulator();
 /// // 3 x 2 texels, row by row.
 /// let tex = Texture2D::upload(&dev, &[1u8, 2, 3, 4, 5, 6], 3, 2, AddressMode::Wrap)?;

@@ -3,7 +3,7 @@
 //! limit it broke and the device's value, not an opaque `CUDA_ERROR_INVALID_VALUE`. A leaf:
 //! both backends and the launch path use it.
 
-use crate::config::{DeviceLimits, LaunchConfig};
+use crate::config::{DeviceLimits, LaunchConfig, Part, Unfit};
 use crate::dim::Dim3;
 use crate::error::{Error, Result};
 
@@ -11,6 +11,9 @@ impl LaunchConfig {
     /// Checks the configuration against `limits`; `kernel` names the kernel in the error.
     pub fn validate(&self, limits: &DeviceLimits, kernel: &str) -> Result<()> {
         let fail = |reason: String| Err(self.invalid(kernel, reason));
+        if let Some(unfit) = self.unfit {
+            return fail(unfit_reason(unfit, limits));
+        }
         if self.grid.count() == 0 {
             return fail(format!(
                 "the grid {} has no blocks: every dimension must be at least 1",
@@ -88,6 +91,49 @@ impl LaunchConfig {
                 self.shared_mem_bytes
             ),
         ))
+    }
+}
+
+/// Why a size given that does not fit a `u32` (`LaunchConfig::new` with a `usize`, ...)
+/// cannot be launched, with the device's limit: the same words as for a `u32` over the
+/// limit, since every device limit is below `u32::MAX`.
+fn unfit_reason(unfit: Unfit, limits: &DeviceLimits) -> String {
+    let value = unfit.value();
+    let axis = |a: u8| ['x', 'y', 'z'][usize::from(a)];
+    let dim = |d: Dim3, a: u8| [d.x, d.y, d.z][usize::from(a)];
+    let (what, max) = match unfit.part {
+        Part::Grid(a) => (
+            format!("grid dimension {}", axis(a)),
+            dim(limits.max_grid_dim, a),
+        ),
+        Part::Block(a) => (
+            format!("block dimension {}", axis(a)),
+            dim(limits.max_block_dim, a),
+        ),
+        Part::Elems => {
+            return format!(
+                "LaunchConfig::for_num_elems was given {value} elements: a number of \
+                 elements cannot be negative"
+            )
+        }
+        Part::SharedMem if value >= 0 => {
+            return format!(
+                "{value} bytes of dynamic shared memory per block, but the device allows at \
+                 most {} bytes per block (its opt-in limit, max_shared_mem_per_block_optin)",
+                limits.max_shared_mem_per_block_optin
+            )
+        }
+        Part::SharedMem => {
+            return format!(
+                "{value} bytes of dynamic shared memory per block: a number of bytes cannot \
+                 be negative"
+            )
+        }
+    };
+    if value < 0 {
+        format!("{what} is {value}, but a size cannot be negative: every dimension must be at least 1 (and the device allows at most {max})")
+    } else {
+        format!("{what} is {value}, but the device allows at most {max}")
     }
 }
 
@@ -184,6 +230,65 @@ mod tests {
         assert!(
             text.contains("`life`") && text.contains("block (2048, 1, 1)"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn usize_sizes_are_checked_not_truncated() {
+        let n: usize = 1 << 20;
+        check(LaunchConfig::new(n.div_ceil(256), 256usize)).unwrap();
+        assert_eq!(
+            LaunchConfig::new((n.div_ceil(16), 16u32), (16, 16)).grid,
+            Dim3::new(65536, 16, 1)
+        );
+        // 2^32 + 1 blocks: truncated to a u32 it would be 1, a valid launch.
+        let big = (1usize << 32) + 1;
+        let r = check(LaunchConfig::new(big, 256)).unwrap_err();
+        assert!(
+            r.contains("grid dimension x is 4294967297") && r.contains("at most 2147483647"),
+            "{r}"
+        );
+        let r = check(LaunchConfig::new(1, (32u64, 1u64, 1u64 << 32))).unwrap_err();
+        assert!(
+            r.contains("block dimension z is 4294967296") && r.contains("at most 64"),
+            "{r}"
+        );
+        let r = check(LaunchConfig::new((1, -1), 32)).unwrap_err();
+        assert!(
+            r.contains("grid dimension y is -1") && r.contains("cannot be negative"),
+            "{r}"
+        );
+        let r = check(LaunchConfig::for_num_elems(-5i64)).unwrap_err();
+        assert!(r.contains("given -5 elements"), "{r}");
+        let r = check(LaunchConfig::new(1, 1).with_shared_mem(1usize << 33)).unwrap_err();
+        assert!(
+            r.contains("8589934592 bytes") && r.contains("at most 232448"),
+            "{r}"
+        );
+    }
+
+    #[test]
+    fn for_num_elems_takes_usize() {
+        assert_eq!(
+            LaunchConfig::for_num_elems(1000usize),
+            LaunchConfig::for_num_elems(1000u32)
+        );
+        // 2^40 elements need 2^32 blocks of 256: one more than a u32 holds.
+        let r = check(LaunchConfig::for_num_elems(1usize << 40)).unwrap_err();
+        assert!(r.contains("grid dimension x is 4294967296"), "{r}");
+        // 2^38 elements fit (2^30 blocks).
+        check(LaunchConfig::for_num_elems(1usize << 38)).unwrap();
+    }
+
+    #[test]
+    fn the_error_shows_the_size_given() {
+        let err = LaunchConfig::new(1usize << 33, 128)
+            .validate(&DeviceLimits::SIMULATOR, "k")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("grid (8589934592, 1, 1), block (128, 1, 1)"),
+            "{err}"
         );
     }
 

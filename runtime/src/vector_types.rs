@@ -31,7 +31,7 @@ pub trait Vector: KernelScalar + PartialEq + std::fmt::Debug + Default {
     /// The lanes `x, y[, z, w]` in order.
     ///
     /// ```
-    /// use warpspeed_runtime::{f32x4, Vector};
+    /// use warpspeed::{f32x4, Vector};
     /// assert_eq!(f32x4::new(1.0, 2.0, 3.0, 4.0).to_lanes(), vec![1.0, 2.0, 3.0, 4.0]);
     /// ```
     fn to_lanes(self) -> Vec<Self::Lane> {
@@ -43,7 +43,7 @@ pub trait Vector: KernelScalar + PartialEq + std::fmt::Debug + Default {
     /// the length is not a multiple of `LANES`.
     ///
     /// ```
-    /// use warpspeed_runtime::{f32x2, Vector};
+    /// use warpspeed::{f32x2, Vector};
     /// let v = f32x2::from_lanes(&[1.0, 2.0, 3.0, 4.0]).unwrap();
     /// assert_eq!(v, vec![f32x2::new(1.0, 2.0), f32x2::new(3.0, 4.0)]);
     /// assert!(f32x2::from_lanes(&[1.0, 2.0, 3.0]).is_err());
@@ -63,7 +63,7 @@ pub trait Vector: KernelScalar + PartialEq + std::fmt::Debug + Default {
     /// The lanes of `vectors`, in order, without copying: `[f32x4]` viewed as `[f32]`.
     ///
     /// ```
-    /// use warpspeed_runtime::{u32x2, Vector};
+    /// use warpspeed::{u32x2, Vector};
     /// let v = [u32x2::new(1, 2), u32x2::new(3, 4)];
     /// assert_eq!(u32x2::as_lanes(&v), &[1, 2, 3, 4]);
     /// ```
@@ -303,7 +303,7 @@ vector_type! {
     /// of a `&[f32x4]` is one `ld.global.v4.f32`.
     ///
     /// ```
-    /// use warpspeed_runtime::f32x4;
+    /// use warpspeed::f32x4;
     /// let v = f32x4::new(1.0, 2.0, 3.0, 4.0);
     /// assert_eq!(v + f32x4::splat(1.0), f32x4::new(2.0, 3.0, 4.0, 5.0));
     /// assert_eq!((v.x, v.w), (1.0, 4.0));

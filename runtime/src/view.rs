@@ -18,7 +18,7 @@
 //! This module does not match on the backend: it computes ranges and calls the range
 //! operations of `memory.rs`.
 
-use std::ops::{Bound, Range, RangeBounds};
+use std::ops::{Range, RangeBounds};
 
 use cudarc::driver::SyncOnDrop;
 
@@ -26,7 +26,8 @@ use crate::device::Device;
 use crate::device::Stream;
 use crate::error::{Error, Result};
 use crate::memory::DeviceBuffer;
-use crate::pinned::PinnedBuffer;
+use crate::pinned_view::{AsPinnedView, AsPinnedViewMut};
+use crate::range::{resolve, resolve_or_panic};
 use crate::scalar::KernelScalar;
 use crate::sim::Access;
 
@@ -35,8 +36,8 @@ use crate::sim::Access;
 /// `&[T]` parameter.
 ///
 /// ```
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// let dev = warpspeed_runtime::Device::simulator();
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// let dev = warpspeed::Device::simulator();
 /// let buf = dev.upload(&[0u32, 1, 2, 3, 4, 5])?;
 /// let view = buf.slice(2..5);
 /// assert_eq!((view.offset(), view.len()), (2, 3));
@@ -49,8 +50,8 @@ use crate::sim::Access;
 /// A view cannot outlive its buffer:
 ///
 /// ```compile_fail,E0505
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// let dev = warpspeed_runtime::Device::simulator();
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// let dev = warpspeed::Device::simulator();
 /// let buf = dev.upload(&[1u8, 2, 3])?;
 /// let view = buf.slice(1..);
 /// drop(buf); // error: `buf` is borrowed by `view`
@@ -69,8 +70,8 @@ pub struct DeviceView<'a, T: KernelScalar> {
 /// parameter (or `&view` to a `&[T]` one).
 ///
 /// ```
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// let dev = warpspeed_runtime::Device::simulator();
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// let dev = warpspeed::Device::simulator();
 /// let mut buf = dev.zeros::<i32>(6)?;
 /// let mut view = buf.slice_mut(1..4);
 /// view.fill(7)?;
@@ -85,8 +86,8 @@ pub struct DeviceView<'a, T: KernelScalar> {
 /// While the view lives, the buffer cannot be used otherwise, not even read:
 ///
 /// ```compile_fail,E0502
-/// # fn main() -> Result<(), warpspeed_runtime::Error> {
-/// let dev = warpspeed_runtime::Device::simulator();
+/// # fn main() -> Result<(), warpspeed::Error> {
+/// let dev = warpspeed::Device::simulator();
 /// let mut buf = dev.zeros::<i32>(6)?;
 /// let mut view = buf.slice_mut(1..4);
 /// let read = buf.download()?; // error: `buf` is borrowed mutably by `view`
@@ -185,42 +186,6 @@ impl<T: KernelScalar> Clone for DeviceView<'_, T> {
 
 impl<T: KernelScalar> Copy for DeviceView<'_, T> {}
 
-/// `range` as `start..end` within `len` elements; `None` when out of bounds (or its end
-/// overflows), as `<[T]>::get` answers.
-fn resolve(range: &impl RangeBounds<usize>, len: usize) -> Option<Range<usize>> {
-    let start = match range.start_bound() {
-        Bound::Included(&n) => n,
-        Bound::Excluded(&n) => n.checked_add(1)?,
-        Bound::Unbounded => 0,
-    };
-    let end = match range.end_bound() {
-        Bound::Included(&n) => n.checked_add(1)?,
-        Bound::Excluded(&n) => n,
-        Bound::Unbounded => len,
-    };
-    (start <= end && end <= len).then_some(start..end)
-}
-
-/// [`resolve`], or the panic `&v[a..b]` gives.
-#[track_caller]
-fn resolve_or_panic(range: impl RangeBounds<usize>, len: usize) -> Range<usize> {
-    if let Some(r) = resolve(&range, len) {
-        return r;
-    }
-    // In u128, so that `..=usize::MAX` is written as asked.
-    let start = match range.start_bound() {
-        Bound::Included(&n) => n as u128,
-        Bound::Excluded(&n) => n as u128 + 1,
-        Bound::Unbounded => 0,
-    };
-    let end = match range.end_bound() {
-        Bound::Included(&n) => n as u128 + 1,
-        Bound::Excluded(&n) => n as u128,
-        Bound::Unbounded => len as u128,
-    };
-    panic!("range {start}..{end} out of bounds for device memory of {len} elements")
-}
-
 /// `Err(LengthMismatch)` unless `expected == found`.
 fn same_len(what: &str, expected: usize, found: usize) -> Result<()> {
     if expected == found {
@@ -261,7 +226,7 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
     /// `None` instead.
     #[track_caller]
     pub fn slice(&self, range: impl RangeBounds<usize>) -> DeviceView<'a, T> {
-        self.sub(resolve_or_panic(range, self.len))
+        self.sub(resolve_or_panic(range, self.len, "device memory"))
     }
 
     /// [`DeviceView::slice`], or `None` when `range` is out of bounds.
@@ -403,7 +368,7 @@ macro_rules! writable_memory {
             /// When `range` is out of bounds; `try_slice_mut` returns `None` instead.
             #[track_caller]
             pub fn slice_mut(&mut self, range: impl RangeBounds<usize>) -> DeviceViewMut<'_, T> {
-                let r = resolve_or_panic(range, AsDeviceView::len(self));
+                let r = resolve_or_panic(range, AsDeviceView::len(self), "device memory");
                 self.as_device_view_mut().sub_mut(r)
             }
 
@@ -464,29 +429,40 @@ impl Device {
 /// arguments only for the call; the in-flight rule (docs/host-api.md) keeps the host from
 /// reusing the memory before they are done.
 impl Stream {
-    /// Queues a copy of `src` (pinned host memory) into `dst` (a buffer or a view of the
-    /// same length: [`Error::LengthMismatch`] otherwise), host to device. Returns once it
-    /// is queued.
+    /// Queues a copy of `src` (pinned host memory: a [`PinnedBuffer`](crate::PinnedBuffer) or a view
+    /// of one, [`PinnedBuffer::slice`](crate::PinnedBuffer::slice)) into `dst` (a buffer or a view of the same length:
+    /// [`Error::LengthMismatch`] naming both lengths otherwise), host to device. Returns
+    /// once it is queued.
     pub fn upload<T: KernelScalar>(
         &self,
-        src: &PinnedBuffer<T>,
+        src: &impl AsPinnedView<Elem = T>,
         dst: &mut impl AsDeviceViewMut<Elem = T>,
     ) -> Result<()> {
-        let dst = dst.as_device_view_mut();
-        same_len("Stream::upload", dst.len, src.len())?;
+        let (src, dst) = (src.as_pinned_view(), dst.as_device_view_mut());
+        same_len(
+            "Stream::upload (device destination vs pinned source)",
+            dst.len,
+            src.len,
+        )?;
         dst.buf.upload_on(self, src, dst.offset)
     }
 
-    /// Queues a copy of `src` (a buffer or a view) into `dst` (pinned host memory of the
-    /// same length: [`Error::LengthMismatch`] otherwise), device to host. Returns once it
-    /// is queued; [`PinnedBuffer::as_slice`] waits for it.
+    /// Queues a copy of `src` (a buffer or a view) into `dst` (pinned host memory: a
+    /// [`PinnedBuffer`](crate::PinnedBuffer) or a view of one,
+    /// [`PinnedBuffer::slice_mut`](crate::PinnedBuffer::slice_mut), of the same length:
+    /// [`Error::LengthMismatch`] naming both lengths otherwise), device to host. Returns
+    /// once it is queued; [`PinnedBuffer::as_slice`](crate::PinnedBuffer::as_slice) waits for it.
     pub fn download<T: KernelScalar>(
         &self,
         src: &impl AsDeviceView<Elem = T>,
-        dst: &mut PinnedBuffer<T>,
+        dst: &mut impl AsPinnedViewMut<Elem = T>,
     ) -> Result<()> {
-        let src = src.as_device_view();
-        same_len("Stream::download", dst.len(), src.len)?;
+        let (src, dst) = (src.as_device_view(), dst.as_pinned_view_mut());
+        same_len(
+            "Stream::download (pinned destination vs device source)",
+            dst.len,
+            src.len,
+        )?;
         src.buf.download_on(self, src.offset, dst)
     }
 

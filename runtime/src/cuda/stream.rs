@@ -15,11 +15,12 @@
 //! write-combined flag, so the host may read it quickly), viewed as elements by the
 //! caller.
 
+use std::ops::Range;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaEvent, CudaStream, PinnedHostSlice};
+use cudarc::driver::{CudaEvent, CudaStream, HostSlice, PinnedHostSlice, SyncOnDrop};
 
 use super::device::CudaDevice;
 use super::memory::CudaBuffer;
@@ -112,19 +113,21 @@ impl CudaDevice {
         Ok(pinned)
     }
 
-    /// Queues a copy of all of `src` (pinned) to `dst` from byte `at` on, on `stream`;
-    /// cudarc records it on both, so their later users wait for it. The caller skips
-    /// empty copies (an empty pinned buffer holds one unused byte).
+    /// Queues a copy of the bytes `range` of `src` (pinned) to `dst` from byte `at` on, on
+    /// `stream`; cudarc records it on both, so their later users wait for it. The caller
+    /// skips empty copies (an empty pinned buffer holds one unused byte).
     pub(crate) fn upload_pinned(
         &self,
         stream: &Arc<CudaStream>,
         src: &PinnedHostSlice<u8>,
+        range: Range<usize>,
         dst: &mut CudaBuffer,
         at: usize,
     ) -> Result<()> {
         self.faults.alive()?;
-        let mut dst = dst.slice_mut(at..at + src.len());
-        let copied = stream.memcpy_htod(src, &mut dst);
+        let mut dst = dst.slice_mut(at..at + range.len());
+        let src = PinnedBytes { pinned: src, range };
+        let copied = stream.memcpy_htod(&src, &mut dst);
         self.faults.check(
             copied,
             "queuing an upload from pinned memory on a stream",
@@ -132,18 +135,20 @@ impl CudaDevice {
         )
     }
 
-    /// Queues a copy of `dst.len()` bytes of `src` from byte `at` on into all of `dst`
-    /// (pinned), on `stream`. The caller skips empty copies.
+    /// Queues a copy of `range.len()` bytes of `src` from byte `at` on into the bytes
+    /// `range` of `dst` (pinned), on `stream`. The caller skips empty copies.
     pub(crate) fn download_pinned(
         &self,
         stream: &Arc<CudaStream>,
         src: &CudaBuffer,
         at: usize,
         dst: &mut PinnedHostSlice<u8>,
+        range: Range<usize>,
     ) -> Result<()> {
         self.faults.alive()?;
-        let src = src.slice(at..at + dst.len());
-        let copied = stream.memcpy_dtoh(&src, dst);
+        let src = src.slice(at..at + range.len());
+        let mut dst = PinnedBytesMut { pinned: dst, range };
+        let copied = stream.memcpy_dtoh(&src, &mut dst);
         self.faults.check(
             copied,
             "queuing a download into pinned memory on a stream",
@@ -156,5 +161,68 @@ impl CudaDevice {
     pub(crate) fn pinned_bytes(&self, pinned: &PinnedHostSlice<u8>) -> Result<*const u8> {
         self.faults.alive()?;
         self.faults.check(pinned.as_ptr(), PINNED_WAIT, None)
+    }
+}
+
+/// The bytes `range` of a pinned allocation, which a stream copies from: cudarc's copies
+/// take a whole `PinnedHostSlice`, so a view of one (`PinnedBuffer::slice`) is this. It
+/// goes through the allocation's own `HostSlice` methods, so cudarc's one event per pinned
+/// allocation still orders the copy after the allocation's earlier copies and the host's
+/// accesses after it (docs/host-api.md, "Streams").
+struct PinnedBytes<'a> {
+    pinned: &'a PinnedHostSlice<u8>,
+    range: Range<usize>,
+}
+
+/// [`PinnedBytes`] that a stream copies into.
+struct PinnedBytesMut<'a> {
+    pinned: &'a mut PinnedHostSlice<u8>,
+    range: Range<usize>,
+}
+
+impl HostSlice<u8> for PinnedBytes<'_> {
+    fn len(&self) -> usize {
+        self.range.len()
+    }
+
+    unsafe fn stream_synced_slice<'a>(
+        &'a self,
+        stream: &'a CudaStream,
+    ) -> (&'a [u8], SyncOnDrop<'a>) {
+        // SAFETY: the caller's contract (used with `stream` only) is passed on; `range` is
+        // within the allocation (checked when the view was made).
+        let (all, record) = unsafe { self.pinned.stream_synced_slice(stream) };
+        (&all[self.range.clone()], record)
+    }
+
+    unsafe fn stream_synced_mut_slice<'a>(
+        &'a mut self,
+        _stream: &'a CudaStream,
+    ) -> (&'a mut [u8], SyncOnDrop<'a>) {
+        unreachable!("an upload only reads its pinned source (memcpy_htod)")
+    }
+}
+
+impl HostSlice<u8> for PinnedBytesMut<'_> {
+    fn len(&self) -> usize {
+        self.range.len()
+    }
+
+    unsafe fn stream_synced_slice<'a>(
+        &'a self,
+        stream: &'a CudaStream,
+    ) -> (&'a [u8], SyncOnDrop<'a>) {
+        // SAFETY: as in `PinnedBytes`.
+        let (all, record) = unsafe { self.pinned.stream_synced_slice(stream) };
+        (&all[self.range.clone()], record)
+    }
+
+    unsafe fn stream_synced_mut_slice<'a>(
+        &'a mut self,
+        stream: &'a CudaStream,
+    ) -> (&'a mut [u8], SyncOnDrop<'a>) {
+        // SAFETY: as in `PinnedBytes`; `&mut self` holds the allocation's `&mut`.
+        let (all, record) = unsafe { self.pinned.stream_synced_mut_slice(stream) };
+        (&mut all[self.range.clone()], record)
     }
 }

@@ -29,6 +29,7 @@ use crate::config::LaunchConfig;
 use crate::cuda::CudaKernel;
 use crate::device::Stream;
 use crate::device::{Device, Inner};
+use crate::dim::{Dim3, DimInt};
 use crate::error::{Error, Result};
 use crate::kernel_abi::KernelDef;
 use crate::sim::{coresident_blocks, max_potential_block_size, SimKernel, DEVICE_QUEUE};
@@ -135,7 +136,7 @@ fn cuda_kernel(kernel: &'static KernelDef) -> CudaKernel {
 }
 
 impl LaunchConfig {
-    /// One thread per element for `n` elements, in blocks of the size that gives `kernel`
+    /// One thread per element for `n` elements (any [`DimInt`]: `u32`, `usize`, ...), in blocks of the size that gives `kernel`
     /// the highest occupancy on `dev` (as Numba's `forall` does), with no dynamic shared
     /// memory: `grid = ceil(n / block)` blocks (at least one; the kernel checks its index
     /// against `n`).
@@ -148,15 +149,33 @@ impl LaunchConfig {
     /// block has more than one dimension is an [`Error::InvalidLaunch`] (build its
     /// configuration with [`LaunchConfig::new`]).
     ///
-    /// ```ignore
-    /// let cfg = LaunchConfig::for_occupancy(&dev, &scale::KERNEL, n as u32)?;
-    /// scale::launch(&dev, cfg, &mut out, 2.0)?;
     /// ```
-    pub fn for_occupancy(dev: &Device, kernel: &'static KernelDef, n: u32) -> Result<Self> {
+    /// use warpspeed::prelude::*;
+    ///
+    /// #[gpu_kernel]
+    /// fn scale(out: &mut [f32], by: f32) {
+    ///     let i = grid_1d();
+    ///     if i < out.len() {
+    ///         out[i] *= by;
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> Result<(), Error> {
+    /// let dev = Device::simulator();
+    /// let mut out = dev.upload(&vec![1.0f32; 5000])?;
+    /// let cfg = LaunchConfig::for_occupancy(&dev, &scale::KERNEL, out.len())?;
+    /// assert_eq!(cfg.grid.x * cfg.block.x >= 5000, true);
+    /// scale::launch(&dev, cfg, &mut out, 2.0)?;
+    /// assert!(out.download()?.iter().all(|&x| x == 2.0));
+    /// # Ok(()) }
+    /// ```
+    pub fn for_occupancy(dev: &Device, kernel: &'static KernelDef, n: impl DimInt) -> Result<Self> {
+        let n = n.to_i128();
         let block = match kernel.block {
             Some([x, 1, 1]) => x,
             Some([x, y, z]) => {
-                let cfg = LaunchConfig::new(n.div_ceil(x).max(1), (x, y, z));
+                let mut cfg = LaunchConfig::for_elems_in_blocks(n, x);
+                cfg.block = Dim3::new(x, y, z);
                 return Err(cfg.invalid(
                     kernel.rust_name,
                     format!("the kernel declares a {x}x{y}x{z} block, so one thread per element of a 1-D range does not fit it: build the configuration with LaunchConfig::new"),
@@ -168,6 +187,9 @@ impl LaunchConfig {
                 Inner::Simulator(sim) => max_potential_block_size(&sim.limits, 0),
             },
         };
-        Ok(LaunchConfig::new(n.div_ceil(block).max(1), block))
+        let cfg = LaunchConfig::for_elems_in_blocks(n, block);
+        // A count that does not fit is reported here, as the launch would.
+        cfg.validate(dev.limits(), kernel.rust_name)?;
+        Ok(cfg)
     }
 }

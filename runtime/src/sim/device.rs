@@ -90,9 +90,9 @@ pub(crate) fn max_potential_block_size(limits: &DeviceLimits, limit: u32) -> u32
 /// How the simulator runs kernels.
 ///
 /// ```
-/// use warpspeed_runtime::{Device, SimOptions};
+/// use warpspeed::{Device, SimOptions};
 /// let dev = Device::simulator_with(SimOptions { race_checks: false, seed: Some(7) });
-/// assert_eq!(dev.backend(), warpspeed_runtime::Backend::Simulator);
+/// assert_eq!(dev.backend(), warpspeed::Backend::Simulator);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SimOptions {

@@ -87,11 +87,6 @@ impl<T> HostAlloc<T> {
         self.id
     }
 
-    /// Its size in bytes.
-    pub(crate) fn bytes(&self) -> usize {
-        self.len * std::mem::size_of::<T>()
-    }
-
     /// The first element, for a caller that makes a slice of the elements under the
     /// rules of `as_slice` and `as_mut_slice`.
     pub(crate) fn as_ptr(&self) -> *mut T {

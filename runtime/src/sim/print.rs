@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// makes positive ones), so the simulator does not show it.
 ///
 /// ```
-/// use warpspeed_runtime::__private::format_g;
+/// use warpspeed::__private::format_g;
 /// assert_eq!(format_g(0.1), "0.1");
 /// assert_eq!(format_g(1e20), "1e+20");
 /// assert_eq!(format_g(1.5e-5), "1.5e-05");
@@ -110,7 +110,7 @@ thread_local! {
 /// driver). Captures nest; tests running in parallel capture only their own launches.
 ///
 /// ```
-/// let ((), text) = warpspeed_runtime::__private::capture_sim_prints(|| {
+/// let ((), text) = warpspeed::__private::capture_sim_prints(|| {
 ///     // launches on `Device::simulator()` here
 /// });
 /// assert_eq!(text, "");

@@ -3,7 +3,7 @@
 //! A launch asks the device's in-memory function cache first (`cuda/module.rs`); on a miss
 //! [`compile_cached`] looks in the [`DiskCache`] and only then runs NVRTC
 //! ([`compile_cubin`]), storing the CUBIN for the next process. Everything here works
-//! without a GPU: only `libnvrtc` is needed. Public as `warpspeed_runtime::compile`.
+//! without a GPU: only `libnvrtc` is needed. Public as `warpspeed::compile`.
 
 mod disk_cache;
 pub(crate) mod hash;
