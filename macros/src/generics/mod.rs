@@ -318,7 +318,7 @@ fn instance_failed(
         bounds.join("; ")
     );
     if scalars.contains(&Scalar::F16) {
-        msg.push_str(". `f16` has no `as` and fewer math methods in kernels (sqrt, abs, min, max, floor, ceil, round, trunc): convert with `T::from_f32(..)`/`x.to_f32()` (e.g. `T::from_f32(x.to_f32().sin())`)");
+        msg.push_str(". `f16` has no `as`: convert with `T::from_f32(..)`/`x.to_f32()`");
     }
     let at = g
         .types
