@@ -181,11 +181,39 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
 }
 
 /// `#[gpu_kernel(block = ..)]` as the `KernelDef`'s `Option<[u32; 3]>`.
+/// An extent naming a constant (`block = (B, 1, 1)`) is Rust's value, checked against the
+/// GPU's limits in a const context (`checked_block`): a compile error where it is wrong.
 fn block_shape(f: &Function) -> TokenStream {
-    match f.block {
-        Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
-        None => quote!(::core::option::Option::None),
+    let Some(b) = &f.block else {
+        return quote!(::core::option::Option::None);
+    };
+    if b.iter().all(|l| matches!(l, Len::Lit(_))) {
+        let v = b.iter().map(|l| match l {
+            Len::Lit(v) => proc_macro2::Literal::u64_unsuffixed(*v),
+            Len::Const(_) => proc_macro2::Literal::u64_unsuffixed(0),
+        });
+        return quote!(::core::option::Option::Some([#(#v),*]));
     }
+    let v = b.iter().map(|l| match l {
+        Len::Lit(v) => {
+            let v = proc_macro2::Literal::u64_unsuffixed(*v);
+            quote!(#v)
+        }
+        Len::Const(c) => {
+            let e = syn::parse_str::<syn::Expr>(&c.path)
+                .map(|e| consts::expr_from_module(&e))
+                .unwrap_or_else(|_| quote!(0));
+            let e: TokenStream = e
+                .into_iter()
+                .map(|mut t| {
+                    t.set_span(c.span);
+                    t
+                })
+                .collect();
+            quote_spanned!(c.span=> (#e) as u64)
+        }
+    });
+    quote!(::core::option::Option::Some(const { ::warpspeed::__private::checked_block([#(#v),*]) }))
 }
 
 /// What the launch functions of a kernel are made of.

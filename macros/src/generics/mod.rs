@@ -26,7 +26,7 @@ use quote::{format_ident, quote};
 pub struct Options {
     pub fast_math: bool,
     pub unchecked: bool,
-    pub block: Option<[u32; 3]>,
+    pub block: Option<crate::parse::block::Shape>,
 }
 
 /// One instance: its types (one per type parameter, in order), its type-checked types
@@ -49,6 +49,7 @@ pub fn expand(cx: Ctxt, item: &syn::ItemFn, kind: FnKind, options: Options) -> T
     if kind == FnKind::Device {
         device::check(&cx, item, &g);
     }
+    block_names(&cx, &options, &g);
     if let Err(errors) = cx.check() {
         return failed(errors, item, kind);
     }
@@ -215,6 +216,19 @@ fn kernel_stub(item: &syn::ItemFn) -> TokenStream {
     }
 }
 
+/// A block extent names constants: a type parameter is not one.
+fn block_names(cx: &Ctxt, o: &Options, g: &params::Generics) {
+    let Some(shape) = &o.block else { return };
+    for id in crate::parse::block::names(shape) {
+        if g.types.iter().any(|t| t.name == *id) {
+            cx.error_spanned_by(
+                id,
+                format!("`{id}` is a type parameter, and a block extent is a number of threads: write an integer literal or a const parameter (`fn f<const B: usize>(..)` with `block = (B, 1, 1)`)"),
+            );
+        }
+    }
+}
+
 fn internal(what: &str) -> TokenStream {
     let msg = format!("internal error in #[gpu_kernel]: {what} (this is a warpspeed bug: please report it with the kernel that caused it)");
     quote!(compile_error!(#msg);)
@@ -267,9 +281,10 @@ fn analyse(
         .iter()
         .map(|c| (c.name.clone(), c.scalar))
         .collect();
+    let block = o.block.as_ref().map(|b| parser.block_lens(b));
     let f = parser.function(item, kind, o.fast_math).map(|mut f| {
         f.unchecked = o.unchecked;
-        f.block = o.block;
+        f.block = block;
         f
     });
     let var_count = parser.next_var;

@@ -3,6 +3,7 @@
 //! problems show in one build.
 
 pub mod ast;
+pub mod block;
 mod consts;
 mod generic_args;
 mod len;
