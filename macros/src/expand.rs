@@ -157,6 +157,12 @@ fn fallback(f: &Function, item: &syn::ItemFn) -> TokenStream {
             pub fn launch_cooperative(dev: &::warpspeed::Device, cfg: ::warpspeed::LaunchConfig, #(#params),*) -> ::core::result::Result<(), ::warpspeed::Error> {
                 unreachable!()
             }
+            pub fn kernel() -> &'static ::warpspeed::KernelDef {
+                unreachable!()
+            }
+            pub fn cuda_source() -> ::std::string::String {
+                unreachable!()
+            }
         }
     }
 }

@@ -52,7 +52,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
     };
     let what = match f.kind {
         FnKind::Kernel => format!(
-            "The GPU kernel `{rust_name}`: launch it with [`{rust_name}::launch`](self::launch)."
+            "The GPU kernel `{rust_name}`: launch it with [`{rust_name}::launch`](self::launch). Its CUDA C is [`cuda_source()`](self::cuda_source) (also the static `CUDA_SOURCE`), its `KernelDef` [`kernel()`](self::kernel) (also `KERNEL`), as a generic kernel's instances have theirs."
         ),
         FnKind::Device => format!("The device function `{rust_name}`, callable from kernels."),
     };
@@ -157,6 +157,18 @@ fn kernel_items(f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
         /// The complete CUDA C program of this kernel, as NVRTC compiles it.
         pub static CUDA_SOURCE: ::std::sync::LazyLock<::std::string::String> =
             ::std::sync::LazyLock::new(|| ::warpspeed::__private::collect_source(&ITEM));
+
+        /// The complete CUDA C program of this kernel (`CUDA_SOURCE`'s text), as a generic
+        /// kernel's module gives an instance's (`cuda_source::<..>()`).
+        pub fn cuda_source() -> ::std::string::String {
+            ::std::string::String::clone(&CUDA_SOURCE)
+        }
+
+        /// What the runtime needs to compile and launch this kernel (`&KERNEL`), as a
+        /// generic kernel's module gives an instance's (`kernel::<..>()`).
+        pub fn kernel() -> &'static ::warpspeed::KernelDef {
+            &KERNEL
+        }
 
         /// What the runtime needs to compile and launch this kernel.
         pub static KERNEL: ::warpspeed::__private::KernelDef = ::warpspeed::__private::KernelDef {
