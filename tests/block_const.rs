@@ -117,8 +117,8 @@ fn a_launch_with_another_block_is_refused() {
         let err = block_sum::launch::<256>(&dev, LaunchConfig::new(4, 64), &xs, &mut sums, 512)
             .unwrap_err();
         assert!(err.to_string().contains("block = (256, 1, 1)"), "{err}");
-        let err = count_threads::launch::<8>(&dev, LaunchConfig::new(1, 32), &mut sums)
-            .unwrap_err();
+        let err =
+            count_threads::launch::<8>(&dev, LaunchConfig::new(1, 32), &mut sums).unwrap_err();
         assert!(err.to_string().contains("block = (16, 2, 1)"), "{err}");
         // Nothing ran.
         assert_eq!(sums.download().unwrap(), vec![7u32; 4]);
@@ -174,8 +174,35 @@ fn nvrtc_compiles_each_instance_with_its_bounds() {
         block_sum::kernel::<64>(),
         block_sum::kernel::<256>(),
         count_threads::kernel::<8>(),
+        tile_ids::kernel(),
     ] {
         warpspeed::compile::compile_cubin(k.source.as_str(), (8, 0), k.options)
             .unwrap_or_else(|e| panic!("{}: {e}", k.rust_name));
+    }
+}
+
+/// A module-level constant gives a concrete kernel's shape the same way.
+const SIDE: u32 = 8;
+
+#[gpu_kernel(block = (SIDE, SIDE))]
+fn tile_ids(out: &mut [u32]) {
+    let tile = SharedArray::<u32, 64>::new();
+    let t = thread_idx().y as usize * 8 + thread_idx().x as usize;
+    tile[t] = t as u32;
+    sync_threads();
+    out[block_idx().x as usize * 64 + t] = tile[63 - t];
+}
+
+#[test]
+fn a_constant_gives_a_concrete_kernels_shape() {
+    assert_eq!(tile_ids::KERNEL.block, Some([8, 8, 1]));
+    assert!(tile_ids::CUDA_SOURCE.contains("__launch_bounds__((ws_"));
+    for dev in devices("block_const_constant") {
+        let mut out = dev.upload(&[u32::MAX; 128]).unwrap();
+        tile_ids::launch(&dev, LaunchConfig::new(2, (8, 8)), &mut out).unwrap();
+        let want: Vec<u32> = (0..128).map(|j| 63 - (j % 64)).collect();
+        assert_eq!(out.download().unwrap(), want);
+        let err = tile_ids::launch(&dev, LaunchConfig::new(2, (64, 1)), &mut out).unwrap_err();
+        assert!(err.to_string().contains("block = (8, 8, 1)"), "{err}");
     }
 }

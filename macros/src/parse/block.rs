@@ -63,7 +63,10 @@ pub fn block_shape(value: &syn::Expr) -> syn::Result<Shape> {
         let more = if lits.len() < 3 { " or more" } else { "" };
         return Err(syn::Error::new_spanned(
             value,
-            format!("a block of {} = {threads} threads{more}: a block has at most {MAX_BLOCK_THREADS}", text.join(" x ")),
+            format!(
+                "a block of {} = {threads} threads{more}: a block has at most {MAX_BLOCK_THREADS}",
+                text.join(" x ")
+            ),
         ));
     }
     if let (Extent::Lit(z), Some(e)) = (&dims[2], elems.get(2)) {
