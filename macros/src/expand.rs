@@ -62,16 +62,17 @@ fn pipeline(
         let o = crate::generics::Options {
             fast_math: options.fast_math,
             unchecked: options.unchecked,
-            block: options.block,
+            block: options.block.clone(),
         };
         return crate::generics::expand(cx, &item, kind, o, structs);
     }
     let mut parser = Parser::new(&cx, structs);
+    let block = options.block.as_ref().map(|b| parser.block_lens(b));
     let f = parser
         .function(&item, kind, options.fast_math)
         .map(|mut f| {
             f.unchecked = options.unchecked;
-            f.block = options.block;
+            f.block = block;
             f
         });
     let var_count = parser.next_var;
@@ -112,13 +113,8 @@ struct Options {
     fast_math: bool,
     unchecked: bool,
     /// `block = (x, y, z)`: the only block shape the kernel may be launched with.
-    block: Option<[u32; 3]>,
+    block: Option<crate::parse::block::Shape>,
 }
-
-/// The most threads a block has on every GPU warpspeed supports (sm_50 and later), and
-/// the largest z extent.
-const MAX_BLOCK_THREADS: u64 = 1024;
-const MAX_BLOCK_Z: u64 = 64;
 
 /// `#[gpu_kernel(fast_math, unchecked, block = (32, 32))]`, `#[gpu_device(unchecked)]`.
 fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> Options {
@@ -133,7 +129,7 @@ fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> Options {
             Ok(())
         } else if meta.path.is_ident("block") && kernel {
             let value: syn::Expr = meta.value()?.parse()?;
-            o.block = Some(block_shape(&value)?);
+            o.block = Some(crate::parse::block::block_shape(&value)?);
             Ok(())
         } else if meta.path.is_ident("block") {
             Err(meta.error(
@@ -149,57 +145,6 @@ fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> Options {
         cx.syn_error(e);
     }
     o
-}
-
-/// `block = 256`, `block = (32, 32)` or `block = (8, 8, 4)`: one to three positive integer
-/// literals (missing extents are 1), within the limits every GPU has.
-fn block_shape(value: &syn::Expr) -> syn::Result<[u32; 3]> {
-    let elems: Vec<&syn::Expr> = match value {
-        syn::Expr::Tuple(t) => t.elems.iter().collect(),
-        syn::Expr::Paren(p) => vec![&*p.expr],
-        e => vec![e],
-    };
-    let shape_error = |e: &dyn quote::ToTokens, what: &str| {
-        syn::Error::new_spanned(
-            e,
-            format!("{what}: write the block shape as `block = (x, y, z)` with one to three integer literals, e.g. `block = (32, 32)`"),
-        )
-    };
-    if elems.is_empty() || elems.len() > 3 {
-        return Err(shape_error(value, "a block has one to three extents"));
-    }
-    let mut dims = [1u64; 3];
-    for (d, e) in dims.iter_mut().zip(&elems) {
-        let syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(lit),
-            ..
-        }) = e
-        else {
-            return Err(shape_error(e, "not an integer literal"));
-        };
-        let v: u64 = lit
-            .base10_parse()
-            .map_err(|_| shape_error(e, "not an integer"))?;
-        if v == 0 {
-            return Err(syn::Error::new_spanned(e, "a block extent is at least 1"));
-        }
-        *d = v;
-    }
-    let threads = dims[0].saturating_mul(dims[1]).saturating_mul(dims[2]);
-    if threads > MAX_BLOCK_THREADS {
-        return Err(syn::Error::new_spanned(
-            value,
-            format!("a block of {} x {} x {} = {threads} threads: a block has at most {MAX_BLOCK_THREADS}", dims[0], dims[1], dims[2]),
-        ));
-    }
-    if dims[2] > MAX_BLOCK_Z {
-        return Err(syn::Error::new_spanned(
-            elems[2],
-            format!("a block's z extent is at most {MAX_BLOCK_Z}"),
-        ));
-    }
-    // Each extent is at most 1024 here, so it fits a u32.
-    Ok(dims.map(|d| d as u32))
 }
 
 /// A module with the kernel's `launch` signature and no body, after an error (a device
@@ -232,6 +177,12 @@ fn fallback(f: &Function, item: &syn::ItemFn) -> TokenStream {
                 unreachable!()
             }
             pub fn launch_cooperative(dev: &::warpspeed::Device, cfg: ::warpspeed::LaunchConfig, #(#params),*) -> ::core::result::Result<(), ::warpspeed::Error> {
+                unreachable!()
+            }
+            pub fn kernel() -> &'static ::warpspeed::KernelDef {
+                unreachable!()
+            }
+            pub fn cuda_source() -> ::std::string::String {
                 unreachable!()
             }
         }

@@ -118,11 +118,16 @@ macro_rules! conversions {
 /// The floats a kernel may be generic over: `f16`, `f32`, `f64`.
 ///
 /// A kernel generic over `T: Float` has `+ - * / %` and unary `-` on `T` (exactly as the
-/// concrete kernels: IEEE, no contraction), comparisons, the methods below (bit-exact on
-/// the GPU for every type of the bound; `f16`'s through `f32`), and the conversions
-/// (`T::zero()`, `T::one()`, `T::from_f32(v)`, ..., `x.to_f32()`, ..., each Rust's `as`).
-/// The other math methods (`sin`, `exp`, `mul_add`, ...) are `f32`/`f64` only: convert
-/// (`T::from_f32(x.to_f32().sin())`) or write the kernel for `f32`/`f64`.
+/// concrete kernels: IEEE, no contraction), comparisons, the conversions (`T::zero()`,
+/// `T::one()`, `T::from_f32(v)`, ..., `x.to_f32()`, ..., each Rust's `as`) and every float
+/// method a concrete kernel has (docs/methods.md), except `to_bits`, whose result type
+/// differs per type. For `f32` and `f64` each is the std method; for `f16` it is CUDA's half
+/// math: the `f32` function of the widened value, rounded once to the nearest `f16` (ties
+/// to even). The predicates, `abs`, `signum`, `copysign`, `next_up` and `next_down` work on
+/// `f16`'s own bits. docs/semantics.md ("Half precision") gives the ulp bounds: an `f16`
+/// transcendental is within 1 ulp of the correctly rounded result, and the GPU's and the
+/// simulator's agree except, rarely, by 1 ulp next to a halfway point between two `f16`s.
+/// `bf16` is not a kernel type (yet).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a float: `Float` covers f16, f32 and f64",
     label = "not one of `Float`'s types"
@@ -154,6 +159,99 @@ pub trait Float:
     fn round(self) -> Self;
     /// `self.trunc()`.
     fn trunc(self) -> Self;
+    /// `self.clamp(min, max)`: panics when `min > max` or a bound is NaN, as std.
+    fn clamp(self, min: Self, max: Self) -> Self;
+    /// `self.mul_add(a, b)`: `self * a + b` with one rounding (`f16`: in `f32`, then
+    /// rounded to `f16`).
+    fn mul_add(self, a: Self, b: Self) -> Self;
+    /// `self.powi(n)`: by squaring, in LLVM's order.
+    fn powi(self, n: i32) -> Self;
+    /// `self.sin_cos()`: `(self.sin(), self.cos())`.
+    fn sin_cos(self) -> (Self, Self);
+    /// `self.signum()`: 1.0 or -1.0 with the sign of `self`; NaN for NaN.
+    fn signum(self) -> Self;
+    /// `self.recip()`: `1.0 / self`.
+    fn recip(self) -> Self;
+    /// `self.round_ties_even()`: rounded to nearest, ties to even.
+    fn round_ties_even(self) -> Self;
+    /// `self.fract()`: `self - self.trunc()`.
+    fn fract(self) -> Self;
+    /// `self.to_degrees()`: radians to degrees.
+    fn to_degrees(self) -> Self;
+    /// `self.to_radians()`: degrees to radians.
+    fn to_radians(self) -> Self;
+    /// `self.next_up()`: the next larger value of the type.
+    fn next_up(self) -> Self;
+    /// `self.next_down()`: the next smaller value of the type.
+    fn next_down(self) -> Self;
+    /// `self.exp()`: `e^self`.
+    fn exp(self) -> Self;
+    /// `self.exp2()`: `2^self`.
+    fn exp2(self) -> Self;
+    /// `self.exp_m1()`: `e^self - 1`, accurate near 0.
+    fn exp_m1(self) -> Self;
+    /// `self.ln()`: natural logarithm.
+    fn ln(self) -> Self;
+    /// `self.log2()`: base-2 logarithm.
+    fn log2(self) -> Self;
+    /// `self.log10()`: base-10 logarithm.
+    fn log10(self) -> Self;
+    /// `self.ln_1p()`: `ln(1 + self)`, accurate near 0.
+    fn ln_1p(self) -> Self;
+    /// `self.cbrt()`: cube root.
+    fn cbrt(self) -> Self;
+    /// `self.sin()`: sine.
+    fn sin(self) -> Self;
+    /// `self.cos()`: cosine.
+    fn cos(self) -> Self;
+    /// `self.tan()`: tangent.
+    fn tan(self) -> Self;
+    /// `self.asin()`: arcsine.
+    fn asin(self) -> Self;
+    /// `self.acos()`: arccosine.
+    fn acos(self) -> Self;
+    /// `self.atan()`: arctangent.
+    fn atan(self) -> Self;
+    /// `self.sinh()`: hyperbolic sine.
+    fn sinh(self) -> Self;
+    /// `self.cosh()`: hyperbolic cosine.
+    fn cosh(self) -> Self;
+    /// `self.tanh()`: hyperbolic tangent.
+    fn tanh(self) -> Self;
+    /// `self.asinh()`: inverse hyperbolic sine.
+    fn asinh(self) -> Self;
+    /// `self.acosh()`: inverse hyperbolic cosine.
+    fn acosh(self) -> Self;
+    /// `self.atanh()`: inverse hyperbolic tangent.
+    fn atanh(self) -> Self;
+    /// `self.copysign(sign)`: `|self|` with the sign of `sign`.
+    fn copysign(self, sign: Self) -> Self;
+    /// `self.div_euclid(rhs)`: quotient of Euclidean division.
+    fn div_euclid(self, rhs: Self) -> Self;
+    /// `self.rem_euclid(rhs)`: remainder of Euclidean division.
+    fn rem_euclid(self, rhs: Self) -> Self;
+    /// `self.log(base)`: logarithm to `base`.
+    fn log(self, base: Self) -> Self;
+    /// `self.powf(n)`: `self^n`.
+    fn powf(self, n: Self) -> Self;
+    /// `self.hypot(other)`: `sqrt(self² + other²)` without overflow.
+    fn hypot(self, other: Self) -> Self;
+    /// `self.atan2(other)`: four-quadrant arctangent of `self / other`.
+    fn atan2(self, other: Self) -> Self;
+    /// `self.is_nan()`: NaN.
+    fn is_nan(self) -> bool;
+    /// `self.is_infinite()`: ±infinity.
+    fn is_infinite(self) -> bool;
+    /// `self.is_finite()`: neither infinite nor NaN.
+    fn is_finite(self) -> bool;
+    /// `self.is_normal()`: not zero, subnormal, infinite or NaN.
+    fn is_normal(self) -> bool;
+    /// `self.is_subnormal()`: subnormal.
+    fn is_subnormal(self) -> bool;
+    /// `self.is_sign_positive()`: sign bit clear.
+    fn is_sign_positive(self) -> bool;
+    /// `self.is_sign_negative()`: sign bit set.
+    fn is_sign_negative(self) -> bool;
 }
 
 /// The integers a kernel may be generic over: `i8`, `i16`, `i32`, `i64`, `isize`, `u8`,
@@ -399,6 +497,52 @@ macro_rules! float_impls {
             fn ceil(self) -> Self { <$t>::ceil(self) }
             fn round(self) -> Self { <$t>::round(self) }
             fn trunc(self) -> Self { <$t>::trunc(self) }
+            fn clamp(self, min: Self, max: Self) -> Self { <$t>::clamp(self, min, max) }
+            fn mul_add(self, a: Self, b: Self) -> Self { <$t>::mul_add(self, a, b) }
+            fn powi(self, n: i32) -> Self { <$t>::powi(self, n) }
+            fn sin_cos(self) -> (Self, Self) { <$t>::sin_cos(self) }
+            fn signum(self) -> Self { <$t>::signum(self) }
+            fn recip(self) -> Self { <$t>::recip(self) }
+            fn round_ties_even(self) -> Self { <$t>::round_ties_even(self) }
+            fn fract(self) -> Self { <$t>::fract(self) }
+            fn to_degrees(self) -> Self { <$t>::to_degrees(self) }
+            fn to_radians(self) -> Self { <$t>::to_radians(self) }
+            fn next_up(self) -> Self { <$t>::next_up(self) }
+            fn next_down(self) -> Self { <$t>::next_down(self) }
+            fn exp(self) -> Self { <$t>::exp(self) }
+            fn exp2(self) -> Self { <$t>::exp2(self) }
+            fn exp_m1(self) -> Self { <$t>::exp_m1(self) }
+            fn ln(self) -> Self { <$t>::ln(self) }
+            fn log2(self) -> Self { <$t>::log2(self) }
+            fn log10(self) -> Self { <$t>::log10(self) }
+            fn ln_1p(self) -> Self { <$t>::ln_1p(self) }
+            fn cbrt(self) -> Self { <$t>::cbrt(self) }
+            fn sin(self) -> Self { <$t>::sin(self) }
+            fn cos(self) -> Self { <$t>::cos(self) }
+            fn tan(self) -> Self { <$t>::tan(self) }
+            fn asin(self) -> Self { <$t>::asin(self) }
+            fn acos(self) -> Self { <$t>::acos(self) }
+            fn atan(self) -> Self { <$t>::atan(self) }
+            fn sinh(self) -> Self { <$t>::sinh(self) }
+            fn cosh(self) -> Self { <$t>::cosh(self) }
+            fn tanh(self) -> Self { <$t>::tanh(self) }
+            fn asinh(self) -> Self { <$t>::asinh(self) }
+            fn acosh(self) -> Self { <$t>::acosh(self) }
+            fn atanh(self) -> Self { <$t>::atanh(self) }
+            fn copysign(self, sign: Self) -> Self { <$t>::copysign(self, sign) }
+            fn div_euclid(self, rhs: Self) -> Self { <$t>::div_euclid(self, rhs) }
+            fn rem_euclid(self, rhs: Self) -> Self { <$t>::rem_euclid(self, rhs) }
+            fn log(self, base: Self) -> Self { <$t>::log(self, base) }
+            fn powf(self, n: Self) -> Self { <$t>::powf(self, n) }
+            fn hypot(self, other: Self) -> Self { <$t>::hypot(self, other) }
+            fn atan2(self, other: Self) -> Self { <$t>::atan2(self, other) }
+            fn is_nan(self) -> bool { <$t>::is_nan(self) }
+            fn is_infinite(self) -> bool { <$t>::is_infinite(self) }
+            fn is_finite(self) -> bool { <$t>::is_finite(self) }
+            fn is_normal(self) -> bool { <$t>::is_normal(self) }
+            fn is_subnormal(self) -> bool { <$t>::is_subnormal(self) }
+            fn is_sign_positive(self) -> bool { <$t>::is_sign_positive(self) }
+            fn is_sign_negative(self) -> bool { <$t>::is_sign_negative(self) }
         }
     )*};
 }

@@ -117,6 +117,21 @@ pub struct KernelDef {
     pub sim: SimEntry,
 }
 
+/// The block shape of `#[gpu_kernel(block = (B, 1, 1))]` whose extents name constants (a
+/// const parameter, a module-level `const`), checked where Rust knows their values: in a
+/// const context, so a shape no GPU has is a compile error (for a const-generic kernel,
+/// at the instance's first use). Not an API: the generated code calls it.
+#[doc(hidden)]
+pub const fn checked_block(b: [u64; 3]) -> [u32; 3] {
+    if b[0] == 0 || b[1] == 0 || b[2] == 0 {
+        panic!("#[gpu_kernel(block = (x, y, z))]: a block extent is at least 1");
+    }
+    if b[0] > 1024 || b[1] > 1024 || b[2] > 64 || b[0] * b[1] * b[2] > 1024 {
+        panic!("#[gpu_kernel(block = (x, y, z))]: a block has at most 1024 threads (x * y * z), and z is at most 64");
+    }
+    [b[0] as u32, b[1] as u32, b[2] as u32]
+}
+
 /// Concatenates the prelude, the prototypes of every device function reachable from
 /// `root` (each once, in first-reached order) and then every definition, `root` last.
 pub fn collect_source(root: &'static SourceItem) -> String {

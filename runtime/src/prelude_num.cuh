@@ -267,4 +267,64 @@ template <typename T> __device__ __forceinline__ T ws_to_le(T a) { return a; }
 // f32::sin_cos: the tuple `(sin, cos)`, a ws_tuple2 as every kernel tuple.
 __device__ __forceinline__ ws_tuple2<float, float> ws_sin_cos(float x) { ws_tuple2<float, float> r; sincosf(x, &r._0, &r._1); return r; }
 __device__ __forceinline__ ws_tuple2<double, double> ws_sin_cos(double x) { ws_tuple2<double, double> r; sincos(x, &r._0, &r._1); return r; }
+// ---- f16's math, as CUDA's half math (hexp, hsin, ...) computes it: the float function of
+// the widened value, rounded once to the nearest f16 (cvt.rn.f16.f32, ties to even). The
+// simulator does the same with Rust's f32 functions (runtime/src/half_math.rs). The
+// predicates, signum, copysign, next_up and next_down read f16's own bits: through float,
+// an f16 subnormal is normal, and the next float rounds back to the same f16.
+__device__ __forceinline__ ws_f16 ws_f16_clamp(ws_f16 a, ws_f16 lo, ws_f16 hi) { return ws_f16_via_f32(ws_clamp<float>(ws_cvt_f32_f16(a.bits), ws_cvt_f32_f16(lo.bits), ws_cvt_f32_f16(hi.bits))); }
+__device__ __forceinline__ ws_f16 ws_f16_mul_add(ws_f16 a, ws_f16 b, ws_f16 c) { return ws_f16_via_f32(fmaf(ws_cvt_f32_f16(a.bits), ws_cvt_f32_f16(b.bits), ws_cvt_f32_f16(c.bits))); }
+__device__ __forceinline__ ws_f16 ws_f16_powi(ws_f16 a, int n) { return ws_f16_via_f32(ws_powi_f32(ws_cvt_f32_f16(a.bits), n)); }
+__device__ __forceinline__ ws_f16 ws_f16_recip(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(ws_recip(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_round_ties_even(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(rintf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_fract(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(ws_fract(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_to_degrees(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(ws_to_degrees(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_to_radians(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(ws_to_radians(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_div_euclid(ws_f16 a, ws_f16 b) { const float x = ws_cvt_f32_f16(a.bits), y = ws_cvt_f32_f16(b.bits); return ws_f16_via_f32(ws_fdiv_euclid(x, y)); }
+__device__ __forceinline__ ws_f16 ws_f16_rem_euclid(ws_f16 a, ws_f16 b) { const float x = ws_cvt_f32_f16(a.bits), y = ws_cvt_f32_f16(b.bits); return ws_f16_via_f32(ws_frem_euclid(x, y)); }
+__device__ __forceinline__ ws_f16 ws_f16_signum(ws_f16 a) { return ws_f16_bits_nan(a.bits) ? a : ws_f16_of_bits((unsigned short)((a.bits & 0x8000u) | 0x3c00u)); }
+__device__ __forceinline__ ws_f16 ws_f16_copysign(ws_f16 a, ws_f16 b) { return ws_f16_of_bits((unsigned short)((a.bits & 0x7fffu) | (b.bits & 0x8000u))); }
+__device__ __forceinline__ ws_f16 ws_f16_next_up(ws_f16 a) {
+    const unsigned int b = a.bits, abs = b & 0x7fffu;
+    if (ws_f16_bits_nan(a.bits) || b == 0x7c00u) return a;
+    return ws_f16_of_bits((unsigned short)(abs == 0u ? 1u : (b == abs ? b + 1u : b - 1u)));
+}
+__device__ __forceinline__ ws_f16 ws_f16_next_down(ws_f16 a) {
+    const unsigned int b = a.bits, abs = b & 0x7fffu;
+    if (ws_f16_bits_nan(a.bits) || b == 0xfc00u) return a;
+    return ws_f16_of_bits((unsigned short)(abs == 0u ? 0x8001u : (b == abs ? b - 1u : b + 1u)));
+}
+__device__ __forceinline__ bool ws_f16_is_nan(ws_f16 a) { return ws_f16_bits_nan(a.bits); }
+__device__ __forceinline__ bool ws_f16_is_infinite(ws_f16 a) { return (a.bits & 0x7fffu) == 0x7c00u; }
+__device__ __forceinline__ bool ws_f16_is_finite(ws_f16 a) { return (a.bits & 0x7fffu) < 0x7c00u; }
+__device__ __forceinline__ bool ws_f16_is_normal(ws_f16 a) { return (a.bits & 0x7c00u) != 0u && (a.bits & 0x7c00u) != 0x7c00u; }
+__device__ __forceinline__ bool ws_f16_is_subnormal(ws_f16 a) { return (a.bits & 0x7fffu) != 0u && (a.bits & 0x7fffu) < 0x0400u; }
+__device__ __forceinline__ bool ws_f16_is_sign_positive(ws_f16 a) { return (a.bits & 0x8000u) == 0u; }
+__device__ __forceinline__ bool ws_f16_is_sign_negative(ws_f16 a) { return (a.bits & 0x8000u) != 0u; }
+__device__ __forceinline__ unsigned short ws_f16_to_bits(ws_f16 a) { return a.bits; }
+__device__ __forceinline__ ws_f16 ws_f16_exp(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(expf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_exp2(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(exp2f(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_exp_m1(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(expm1f(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_ln(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(logf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_log2(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(log2f(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_log10(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(log10f(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_ln_1p(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(log1pf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_cbrt(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(cbrtf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_sin(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(sinf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_cos(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(cosf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_tan(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(tanf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_asin(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(asinf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_acos(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(acosf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_atan(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(atanf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_sinh(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(sinhf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_cosh(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(coshf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_tanh(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(tanhf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_asinh(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(asinhf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_acosh(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(acoshf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_atanh(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); return ws_f16_via_f32(atanhf(x)); }
+__device__ __forceinline__ ws_f16 ws_f16_log(ws_f16 a, ws_f16 b) { const float x = ws_cvt_f32_f16(a.bits), y = ws_cvt_f32_f16(b.bits); return ws_f16_via_f32(ws_flog(x, y)); }
+__device__ __forceinline__ ws_f16 ws_f16_powf(ws_f16 a, ws_f16 b) { const float x = ws_cvt_f32_f16(a.bits), y = ws_cvt_f32_f16(b.bits); return ws_f16_via_f32(powf(x, y)); }
+__device__ __forceinline__ ws_f16 ws_f16_hypot(ws_f16 a, ws_f16 b) { const float x = ws_cvt_f32_f16(a.bits), y = ws_cvt_f32_f16(b.bits); return ws_f16_via_f32(hypotf(x, y)); }
+__device__ __forceinline__ ws_f16 ws_f16_atan2(ws_f16 a, ws_f16 b) { const float x = ws_cvt_f32_f16(a.bits), y = ws_cvt_f32_f16(b.bits); return ws_f16_via_f32(atan2f(x, y)); }
+__device__ __forceinline__ ws_tuple2<ws_f16, ws_f16> ws_f16_sin_cos(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); ws_tuple2<ws_f16, ws_f16> r; r._0 = ws_f16_via_f32(sinf(x)); r._1 = ws_f16_via_f32(cosf(x)); return r; }
 // ---- end of the prelude: the kernel follows

@@ -191,8 +191,9 @@ pub struct Facts {
     generation: HashMap<VarId, u32>,
     /// Slice parameters' declared least lengths.
     len: Vec<(VarId, Poly)>,
-    /// The kernel's declared block shape (`#[gpu_kernel(block = (32, 32))]`).
-    pub block: Option<[u32; 3]>,
+    /// The kernel's declared block shape (`#[gpu_kernel(block = (32, 32))]`), an extent
+    /// a constant or a constant's atom (`block = (B, 1, 1)`).
+    pub block: Option<[Poly; 3]>,
 }
 
 /// The generations of the mutable variables a fact mentions: the fact holds while each
@@ -385,11 +386,16 @@ impl<'a> Prover<'a> {
     /// block shape, the limits of every GPU.
     fn dim_upper(&self, a: VarId) -> Vec<Poly> {
         let one = Poly::constant(1);
-        let declared = |axis: usize| self.facts.block.map(|b| i128::from(b[axis]));
+        let declared = |axis: usize| self.facts.block.as_ref().map(|b| b[axis].clone());
+        let limit = |axis: usize| Poly::constant(MAX_BLOCK_DIM[axis]);
         match dim_of_atom(a) {
             Some((Dim::Thread, axis)) => {
-                let extent = declared(axis).unwrap_or(MAX_BLOCK_DIM[axis]);
-                let mut v = vec![Poly::constant(extent - 1)];
+                // A constant extent (`B`) keeps the GPU's limit as a constant bound too.
+                let mut v: Vec<Poly> = declared(axis).into_iter().collect();
+                if v.first().is_none_or(|p| p.constant_value().is_none()) {
+                    v.push(limit(axis));
+                }
+                let mut v: Vec<Poly> = v.iter().filter_map(|p| p.sub(&one)).collect();
                 v.extend(Poly::atom(dim_atom(Dim::BlockSize, axis)).sub(&one));
                 v
             }
@@ -400,9 +406,11 @@ impl<'a> Prover<'a> {
                 v
             }
             Some((Dim::BlockSize, axis)) => {
-                vec![Poly::constant(
-                    declared(axis).unwrap_or(MAX_BLOCK_DIM[axis]),
-                )]
+                let mut v: Vec<Poly> = declared(axis).into_iter().collect();
+                if v.first().is_none_or(|p| p.constant_value().is_none()) {
+                    v.push(limit(axis));
+                }
+                v
             }
             Some((Dim::GridSize, axis)) => vec![Poly::constant(MAX_GRID_DIM[axis])],
             None => Vec::new(),

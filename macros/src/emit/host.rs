@@ -56,7 +56,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
     };
     let what = match f.kind {
         FnKind::Kernel => format!(
-            "The GPU kernel `{rust_name}`: launch it with [`{rust_name}::launch`](self::launch)."
+            "The GPU kernel `{rust_name}`: launch it with [`{rust_name}::launch`](self::launch). Its CUDA C is [`cuda_source()`](self::cuda_source) (also the static `CUDA_SOURCE`), its `KernelDef` [`kernel()`](self::kernel) (also `KERNEL`), as a generic kernel's instances have theirs."
         ),
         FnKind::Device => format!("The device function `{rust_name}`, callable from kernels."),
     };
@@ -150,7 +150,7 @@ fn path_from_module(sc: &Scope, path: &syn::Path) -> TokenStream {
 fn kernel_items(sc: &Scope, f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
     let rust_name = f.name.to_string();
     let fast_math = f.fast_math;
-    let block = block_shape(f);
+    let block = block_shape(sc, f);
     let LaunchParts {
         launchers,
         unpack,
@@ -161,6 +161,18 @@ fn kernel_items(sc: &Scope, f: &Function, entry: &str, grid_sync: bool) -> Token
         /// The complete CUDA C program of this kernel, as NVRTC compiles it.
         pub static CUDA_SOURCE: ::std::sync::LazyLock<::std::string::String> =
             ::std::sync::LazyLock::new(|| ::warpspeed::__private::collect_source(&ITEM));
+
+        /// The complete CUDA C program of this kernel (`CUDA_SOURCE`'s text), as a generic
+        /// kernel's module gives an instance's (`cuda_source::<..>()`).
+        pub fn cuda_source() -> ::std::string::String {
+            ::std::string::String::clone(&CUDA_SOURCE)
+        }
+
+        /// What the runtime needs to compile and launch this kernel (`&KERNEL`), as a
+        /// generic kernel's module gives an instance's (`kernel::<..>()`).
+        pub fn kernel() -> &'static ::warpspeed::KernelDef {
+            &KERNEL
+        }
 
         /// What the runtime needs to compile and launch this kernel.
         pub static KERNEL: ::warpspeed::__private::KernelDef = ::warpspeed::__private::KernelDef {
@@ -185,11 +197,39 @@ fn kernel_items(sc: &Scope, f: &Function, entry: &str, grid_sync: bool) -> Token
 }
 
 /// `#[gpu_kernel(block = ..)]` as the `KernelDef`'s `Option<[u32; 3]>`.
-fn block_shape(f: &Function) -> TokenStream {
-    match f.block {
-        Some([x, y, z]) => quote!(::core::option::Option::Some([#x, #y, #z])),
-        None => quote!(::core::option::Option::None),
+/// An extent naming a constant (`block = (B, 1, 1)`) is Rust's value, checked against the
+/// GPU's limits in a const context (`checked_block`): a compile error where it is wrong.
+fn block_shape(sc: &Scope, f: &Function) -> TokenStream {
+    let Some(b) = &f.block else {
+        return quote!(::core::option::Option::None);
+    };
+    if b.iter().all(|l| matches!(l, Len::Lit(_))) {
+        let v = b.iter().map(|l| match l {
+            Len::Lit(v) => proc_macro2::Literal::u64_unsuffixed(*v),
+            Len::Const(_) => proc_macro2::Literal::u64_unsuffixed(0),
+        });
+        return quote!(::core::option::Option::Some([#(#v),*]));
     }
+    let v = b.iter().map(|l| match l {
+        Len::Lit(v) => {
+            let v = proc_macro2::Literal::u64_unsuffixed(*v);
+            quote!(#v)
+        }
+        Len::Const(c) => {
+            let e = syn::parse_str::<syn::Expr>(&c.path)
+                .map(|e| consts::expr_from_module(sc, &e))
+                .unwrap_or_else(|_| quote!(0));
+            let e: TokenStream = e
+                .into_iter()
+                .map(|mut t| {
+                    t.set_span(c.span);
+                    t
+                })
+                .collect();
+            quote_spanned!(c.span=> (#e) as u64)
+        }
+    });
+    quote!(::core::option::Option::Some(const { ::warpspeed::__private::checked_block([#(#v),*]) }))
 }
 
 /// What the launch functions of a kernel are made of.

@@ -27,7 +27,7 @@ use quote::{format_ident, quote};
 pub struct Options {
     pub fast_math: bool,
     pub unchecked: bool,
-    pub block: Option<[u32; 3]>,
+    pub block: Option<crate::parse::block::Shape>,
 }
 
 /// The expansion of a generic `#[gpu_kernel]`.
@@ -46,6 +46,7 @@ pub fn expand(
     if kind == FnKind::Device {
         device::check(&cx, item, &g);
     }
+    block_names(&cx, &options, &g);
     if let Err(errors) = cx.check() {
         return failed(errors, item, kind);
     }
@@ -212,6 +213,19 @@ fn kernel_stub(item: &syn::ItemFn) -> TokenStream {
     }
 }
 
+/// A block extent names constants: a type parameter is not one.
+fn block_names(cx: &Ctxt, o: &Options, g: &params::Generics) {
+    let Some(shape) = &o.block else { return };
+    for id in crate::parse::block::names(shape) {
+        if g.types.iter().any(|t| t.name == *id) {
+            cx.error_spanned_by(
+                id,
+                format!("`{id}` is a type parameter, and a block extent is a number of threads: write an integer literal or a const parameter (`fn f<const B: usize>(..)` with `block = (B, 1, 1)`)"),
+            );
+        }
+    }
+}
+
 fn internal(what: &str) -> TokenStream {
     let msg = format!("internal error in #[gpu_kernel]: {what} (this is a warpspeed bug: please report it with the kernel that caused it)");
     quote!(compile_error!(#msg);)
@@ -265,9 +279,10 @@ fn analyse(
         .iter()
         .map(|c| (c.name.clone(), c.scalar))
         .collect();
+    let block = o.block.as_ref().map(|b| parser.block_lens(b));
     let f = parser.function(item, kind, o.fast_math).map(|mut f| {
         f.unchecked = o.unchecked;
-        f.block = o.block;
+        f.block = block;
         f
     });
     let var_count = parser.next_var;
@@ -316,7 +331,7 @@ fn instance_failed(
         bounds.join("; ")
     );
     if scalars.contains(&Scalar::F16) {
-        msg.push_str(". `f16` has no `as` and fewer math methods in kernels (sqrt, abs, min, max, floor, ceil, round, trunc): convert with `T::from_f32(..)`/`x.to_f32()` (e.g. `T::from_f32(x.to_f32().sin())`)");
+        msg.push_str(". `f16` has no `as`: convert with `T::from_f32(..)`/`x.to_f32()`");
     }
     let at = g
         .types

@@ -42,10 +42,11 @@ pub struct Function {
     /// `#[gpu_kernel(unchecked)]`: the C indexes without bounds checks (the simulator
     /// still checks).
     pub unchecked: bool,
-    /// `#[gpu_kernel(block = (x, y, z))]`: the block shape every launch must have. The
+    /// `#[gpu_kernel(block = (x, y, z))]`: the block shape every launch must have, each
+    /// extent a literal or a constant of [`Function::consts`] (a const parameter `B`). The
     /// launch checks it, NVRTC gets it as `__launch_bounds__`, and the bounds prover knows
     /// `thread_idx().x < x`.
-    pub block: Option<[u32; 3]>,
+    pub block: Option<[Len; 3]>,
     /// Number of expression ids handed out.
     pub expr_count: usize,
     /// The module-level constants the parser met as array lengths (`N`, `config::N`,

@@ -84,6 +84,8 @@ impl Args {
 pub enum Res {
     Same,
     U32,
+    /// `f16`'s bits (`to_bits`).
+    U16,
     Bool,
     Usize,
     F32,
@@ -105,6 +107,7 @@ impl Res {
         match self {
             Res::Same => s,
             Res::U32 => Scalar::U32,
+            Res::U16 => Scalar::U16,
             Res::Bool => Scalar::Bool,
             Res::Usize => Scalar::Usize,
             Res::F32 => Scalar::F32,
@@ -130,6 +133,7 @@ impl Res {
         match self {
             Res::Same => "Self",
             Res::U32 => "u32",
+            Res::U16 => "u16",
             Res::Bool => "bool",
             Res::Usize => "usize",
             Res::F32 => "f32",
@@ -179,6 +183,11 @@ pub enum Exact {
     Bits,
     /// Within CUDA's documented bound, in ulps, for f32 and for f64.
     Ulps(u32, u32),
+    /// An `f16` transcendental: the `f32` function rounded once to `f16`, on the GPU
+    /// (CUDA's) and the simulator (Rust's) alike; within 1 ulp of the correctly rounded
+    /// `f16`, and the two backends' equal except, rarely, 1 ulp apart next to a halfway
+    /// point (docs/semantics.md, "Half precision").
+    HalfUlp,
 }
 
 /// One method.
@@ -223,6 +232,10 @@ const fn row(
 impl Method {
     const fn ulps(mut self, f32_ulps: u32, f64_ulps: u32) -> Method {
         self.exact = Exact::Ulps(f32_ulps, f64_ulps);
+        self
+    }
+    const fn half_ulp(mut self) -> Method {
+        self.exact = Exact::HalfUlp;
         self
     }
     const fn panics(mut self, what: &'static str) -> Method {
@@ -418,6 +431,54 @@ pub static METHODS: &[Method] = &[
     row("ceil", F16, A0, R, Func("ws_f16_ceil"), Half("ceil"), "rounded up"),
     row("round", F16, A0, R, Func("ws_f16_round"), Half("round"), "rounded to nearest, ties away from zero"),
     row("trunc", F16, A0, R, Func("ws_f16_trunc"), Half("trunc"), "rounded toward zero"),
+    row("clamp", F16, Same(2), R, Func("ws_f16_clamp"), Half("clamp"), "`x` limited to `min..=max` through `f32`; NaN stays NaN").panics(CLAMP),
+    row("signum", F16, A0, R, Func("ws_f16_signum"), Half("signum"), "1.0 or -1.0 with `x`'s sign; NaN for NaN (on the bits)"),
+    row("copysign", F16, Same(1), R, Func("ws_f16_copysign"), Half("copysign"), "`|x|` with `y`'s sign (on the bits)"),
+    row("mul_add", F16, Same(2), R, Func("ws_f16_mul_add"), Half("mul_add"), "`x * a + b` with one rounding in `f32` (`fmaf`), then rounded to `f16`"),
+    row("recip", F16, A0, R, Func("ws_f16_recip"), Half("recip"), "`1.0 / x` through `f32`, correctly rounded"),
+    row("powi", F16, I32, R, Func("ws_f16_powi"), Half("powi"), "`x` to an integer power: `f32`'s `powi`, then rounded"),
+    row("round_ties_even", F16, A0, R, Func("ws_f16_round_ties_even"), Half("round_ties_even"), "rounded to nearest, ties to even"),
+    row("fract", F16, A0, R, Func("ws_f16_fract"), Half("fract"), "`x - x.trunc()`"),
+    row("div_euclid", F16, Same(1), R, Func("ws_f16_div_euclid"), Half("div_euclid"), "quotient of Euclidean division, `f32`'s then rounded"),
+    row("rem_euclid", F16, Same(1), R, Func("ws_f16_rem_euclid"), Half("rem_euclid"), "remainder of Euclidean division, `f32`'s then rounded"),
+    row("to_degrees", F16, A0, R, Func("ws_f16_to_degrees"), Half("to_degrees"), "radians to degrees: `f32`'s, then rounded"),
+    row("to_radians", F16, A0, R, Func("ws_f16_to_radians"), Half("to_radians"), "degrees to radians: `f32`'s, then rounded"),
+    row("next_up", F16, A0, R, Func("ws_f16_next_up"), Half("next_up"), "the next larger `f16` (on the bits)"),
+    row("next_down", F16, A0, R, Func("ws_f16_next_down"), Half("next_down"), "the next smaller `f16` (on the bits)"),
+    row("is_nan", F16, A0, Bool, Func("ws_f16_is_nan"), Half("is_nan"), "NaN"),
+    row("is_infinite", F16, A0, Bool, Func("ws_f16_is_infinite"), Half("is_infinite"), "±infinity"),
+    row("is_finite", F16, A0, Bool, Func("ws_f16_is_finite"), Half("is_finite"), "neither infinite nor NaN"),
+    row("is_normal", F16, A0, Bool, Func("ws_f16_is_normal"), Half("is_normal"), "not zero, subnormal, infinite or NaN (`f16`'s own range)"),
+    row("is_subnormal", F16, A0, Bool, Func("ws_f16_is_subnormal"), Half("is_subnormal"), "subnormal (`f16`'s own range: below 2^-14)"),
+    row("is_sign_positive", F16, A0, Bool, Func("ws_f16_is_sign_positive"), Half("is_sign_positive"), "sign bit clear"),
+    row("is_sign_negative", F16, A0, Bool, Func("ws_f16_is_sign_negative"), Half("is_sign_negative"), "sign bit set"),
+    row("to_bits", F16, A0, Res::U16, Func("ws_f16_to_bits"), Std("to_bits"), "the IEEE bits as `u16`; `f16::from_bits(b)` goes back"),
+    // f16 transcendentals: CUDA's half math, the f32 function rounded once (`hexp`, ...)
+    row("exp", F16, A0, R, Func("ws_f16_exp"), Half("exp"), "`e^x` through `f32`").half_ulp(),
+    row("exp2", F16, A0, R, Func("ws_f16_exp2"), Half("exp2"), "`2^x` through `f32`").half_ulp(),
+    row("exp_m1", F16, A0, R, Func("ws_f16_exp_m1"), Half("exp_m1"), "`e^x - 1` through `f32`").half_ulp(),
+    row("ln", F16, A0, R, Func("ws_f16_ln"), Half("ln"), "natural logarithm through `f32`").half_ulp(),
+    row("log2", F16, A0, R, Func("ws_f16_log2"), Half("log2"), "base-2 logarithm through `f32`").half_ulp(),
+    row("log10", F16, A0, R, Func("ws_f16_log10"), Half("log10"), "base-10 logarithm through `f32`").half_ulp(),
+    row("ln_1p", F16, A0, R, Func("ws_f16_ln_1p"), Half("ln_1p"), "`ln(1 + x)` through `f32`").half_ulp(),
+    row("log", F16, Same(1), R, Func("ws_f16_log"), Half("log"), "logarithm to a base (`f32`'s `log`) through `f32`").half_ulp(),
+    row("powf", F16, Same(1), R, Func("ws_f16_powf"), Half("powf"), "`x^y` through `f32`").half_ulp(),
+    row("cbrt", F16, A0, R, Func("ws_f16_cbrt"), Half("cbrt"), "cube root through `f32`").half_ulp(),
+    row("hypot", F16, Same(1), R, Func("ws_f16_hypot"), Half("hypot"), "`sqrt(x² + y²)` through `f32`").half_ulp(),
+    row("sin", F16, A0, R, Func("ws_f16_sin"), Half("sin"), "sine through `f32`").half_ulp(),
+    row("cos", F16, A0, R, Func("ws_f16_cos"), Half("cos"), "cosine through `f32`").half_ulp(),
+    row("sin_cos", F16, A0, Res::Pair, Func("ws_f16_sin_cos"), Half("sin_cos"), "`(x.sin(), x.cos())` through `f32`").half_ulp(),
+    row("tan", F16, A0, R, Func("ws_f16_tan"), Half("tan"), "tangent through `f32`").half_ulp(),
+    row("asin", F16, A0, R, Func("ws_f16_asin"), Half("asin"), "arcsine through `f32`").half_ulp(),
+    row("acos", F16, A0, R, Func("ws_f16_acos"), Half("acos"), "arccosine through `f32`").half_ulp(),
+    row("atan", F16, A0, R, Func("ws_f16_atan"), Half("atan"), "arctangent through `f32`").half_ulp(),
+    row("atan2", F16, Same(1), R, Func("ws_f16_atan2"), Half("atan2"), "four-quadrant arctangent of `x / y` through `f32`").half_ulp(),
+    row("sinh", F16, A0, R, Func("ws_f16_sinh"), Half("sinh"), "hyperbolic sine through `f32`").half_ulp(),
+    row("cosh", F16, A0, R, Func("ws_f16_cosh"), Half("cosh"), "hyperbolic cosine through `f32`").half_ulp(),
+    row("tanh", F16, A0, R, Func("ws_f16_tanh"), Half("tanh"), "hyperbolic tangent through `f32`").half_ulp(),
+    row("asinh", F16, A0, R, Func("ws_f16_asinh"), Half("asinh"), "inverse hyperbolic sine through `f32`").half_ulp(),
+    row("acosh", F16, A0, R, Func("ws_f16_acosh"), Half("acosh"), "inverse hyperbolic cosine through `f32`").half_ulp(),
+    row("atanh", F16, A0, R, Func("ws_f16_atanh"), Half("atanh"), "inverse hyperbolic tangent through `f32`").half_ulp(),
     row("to_f32", F16, A0, Res::F32, Func("ws_f16_to_f32"), Std("to_f32"), "exact conversion"),
     row("to_f64", F16, A0, Res::F64, Func("ws_f16_to_f64"), Std("to_f64"), "exact conversion"),
     row("lo", F16x2, A0, Res::F16, Func("ws_f16x2_lo"), Std("lo"), "the low half (an `f16`)"),

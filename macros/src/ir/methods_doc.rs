@@ -27,6 +27,9 @@ pub fn docs_table() -> String {
             (Exact::Bits, None) => "bit-exact".to_string(),
             (Exact::Bits, Some(p)) => format!("bit-exact; {p}"),
             (Exact::Ulps(f, d), _) => format!("within {f} ulp (f32), {d} ulp (f64)"),
+            (Exact::HalfUlp, _) => {
+                "within 1 ulp of the correctly rounded `f16`; GPU and simulator equal or, rarely, 1 ulp apart".to_string()
+            }
         };
         let sim = match m.sim {
             Sim::Std(n) if n != m.name => format!(" (simulator: `{n}`)"),

@@ -2,6 +2,7 @@
 //! says what to write instead; parsing goes on after an error so all of a kernel's
 //! problems show in one build.
 
+pub mod block;
 mod consts;
 mod generic_args;
 pub mod generic_params;
@@ -35,7 +36,7 @@ pub struct Parser<'a> {
     /// Constants passed as const generic arguments so far ([`Function::generic_args`]).
     generic_args: Vec<syn::Expr>,
     /// The generic function's parameters, for an instance (whose own generics are gone):
-    /// its type parameters' names and its const parameters (`generics::params`).
+    /// its type parameters' names and its const parameters (`parse::generic_params`).
     pub type_params: Vec<Ident>,
     pub const_params: Vec<(Ident, Scalar)>,
     /// The function parsed is a device function (whose C is a template over its const

@@ -1,12 +1,5 @@
 use warpspeed::prelude::*;
 
-// `f16` has no `sin` in kernels, and `Float` covers f16: the f16 instance says so.
-#[gpu_kernel]
-fn root<T: Float>(out: &mut [T], x: &[T]) {
-    let i = grid_1d();
-    out[i] = x[i].sin();
-}
-
 // Every integer has `abs_diff`, but `Int` does not offer it (its result type differs per
 // type): rustc says so through the generic simulator body.
 #[gpu_kernel]

@@ -44,7 +44,7 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     let mut w = FnWriter::new(types);
     w.unchecked = f.unchecked;
     if f.kind == FnKind::Kernel {
-        w.facts.block = f.block;
+        w.facts.block = f.block.as_ref().map(|b| b.each_ref().map(proof::array_len));
     }
     collect_called(&f.body, &mut |name| w.namer.reserve(&fn_name(name)));
     let c_name = fn_name(&f.name.to_string());
@@ -90,9 +90,11 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
         FnKind::Kernel => {
             // A declared block shape is the most threads the kernel runs with: NVRTC may
             // then give each thread more registers.
+            // A constant extent is its macro, whose value the program's assembly defines.
             let bounds = f
                 .block
-                .map(|[x, y, z]| format!("__launch_bounds__({}) ", x * y * z))
+                .as_ref()
+                .map(|b| format!("__launch_bounds__({}) ", launch_bounds(b)))
                 .unwrap_or_default();
             format!("extern \"C\" __global__ void {bounds}{c_name}({params})")
         }
@@ -132,6 +134,29 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
         definition: w.out,
         c_name,
     }
+}
+
+/// The threads of a declared block shape, as a C constant expression: `256`, or
+/// `ws_c0 * 2` where an extent is a constant's macro.
+fn launch_bounds(b: &[Len; 3]) -> String {
+    let lit: u64 = b
+        .iter()
+        .filter_map(|l| match l {
+            Len::Lit(v) => Some(*v),
+            Len::Const(_) => None,
+        })
+        .product();
+    let mut parts: Vec<String> = b
+        .iter()
+        .filter_map(|l| match l {
+            Len::Const(c) => Some(format!("({})", c.c_name())),
+            Len::Lit(_) => None,
+        })
+        .collect();
+    if lit != 1 || parts.is_empty() {
+        parts.push(lit.to_string());
+    }
+    parts.join(" * ")
 }
 
 /// `template<unsigned long long ws_tp_B> `: a const-generic device function is a C++
