@@ -13,6 +13,7 @@ use crate::ir::ty::{ConstRef, Len, Scalar, Ty};
 use crate::parse::ast::*;
 use proc_macro2::{Ident, Span};
 
+mod calls;
 mod consts;
 mod matching;
 mod structs;
@@ -144,6 +145,8 @@ pub struct Typeck<'a> {
     const_uses: std::collections::HashMap<ExprId, usize>,
     /// The function's const parameters, whose types are declared.
     const_params: Vec<(Ident, Scalar)>,
+    /// The signatures of the device functions the function calls.
+    callees: Vec<Callee>,
 }
 
 pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
@@ -181,6 +184,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
             .collect(),
         const_uses: Default::default(),
         const_params: f.const_params.clone(),
+        callees: f.callees.clone(),
     };
     for p in &f.params {
         tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
@@ -684,6 +688,9 @@ impl<'a> Typeck<'a> {
                 Ty::Unit
             }
             ExprKind::Call(path, _, args) => {
+                if let Some(t) = self.device_call(e, path, args, expected) {
+                    return t;
+                }
                 for a in args {
                     // A bare integer literal takes the parameter's type, which only rustc
                     // sees: the simulator writes it unsuffixed, C converts a 64-bit literal.

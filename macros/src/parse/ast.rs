@@ -62,6 +62,17 @@ pub struct Function {
     pub docs: Vec<syn::Attribute>,
     /// `#[allow(..)]` on the function: applied to the simulator body, where rustc lints it.
     pub allows: Vec<syn::Attribute>,
+    /// The device functions the body calls, as their macros described them
+    /// (`parse/callees.rs`).
+    pub callees: Vec<Callee>,
+}
+
+/// A device function a call names: the call's path as written, without generic arguments
+/// (`helpers::lerp`), and the callee's signature as it wrote it.
+#[derive(Clone)]
+pub struct Callee {
+    pub key: String,
+    pub sig: syn::Signature,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -4,5 +4,6 @@
 
 pub mod define;
 mod layout;
+mod callees;
 mod payload;
 pub mod resolve;

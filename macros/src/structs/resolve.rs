@@ -44,29 +44,46 @@ pub fn function(
     if let Ok(item) = syn::parse2::<syn::ItemFn>(input.clone()) {
         let mut scan = Scan {
             known: &known,
-            generics: item
-                .sig
-                .generics
-                .params
-                .iter()
-                .filter_map(|g| match g {
-                    syn::GenericParam::Type(t) => Some(t.ident.to_string()),
-                    syn::GenericParam::Const(c) => Some(c.ident.to_string()),
-                    syn::GenericParam::Lifetime(_) => None,
-                })
-                .collect(),
+            generics: generic_names(&item.sig.generics),
             found: None,
         };
         scan.visit_item_fn(&item);
-        if let Some((path, leaf)) = scan.found {
-            let kind = match kind {
-                FnKind::Kernel => quote!(kernel),
-                FnKind::Device => quote!(device),
-            };
-            return ask(&path, &leaf, &known, quote!(@#kind (#args) #input));
+        let callees = crate::parse::callees::read(&item.attrs);
+        // The structs the callees' signatures name, as if the function named them.
+        for c in &callees {
+            scan.generics = generic_names(&c.sig.generics);
+            scan.visit_signature(&c.sig);
         }
+        let what = match kind {
+            FnKind::Kernel => quote!(kernel),
+            FnKind::Device => quote!(device),
+        };
+        if let Some((path, leaf)) = scan.found {
+            return ask(&path, &leaf, &known, quote!(@#what (#args) #input));
+        }
+        if let Some(path) = super::callees::unknown_call(&item, &callees) {
+            return super::callees::ask(&path, &known, quote!(@#what (#args) #input));
+        }
+        let handover = match kind {
+            FnKind::Device => super::callees::handover(&item),
+            FnKind::Kernel => quote!(),
+        };
+        let out = crate::ir::structs::with_defs(known, || crate::expand::expand(args, input, kind));
+        return quote!(#handover #out);
     }
     crate::ir::structs::with_defs(known, || crate::expand::expand(args, input, kind))
+}
+
+/// The names of the type and const parameters of `g`.
+fn generic_names(g: &syn::Generics) -> Vec<String> {
+    g.params
+        .iter()
+        .filter_map(|g| match g {
+            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+            syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect()
 }
 
 /// `__gpu_resolved! { {<new defs>} {<name asked for>} {<known defs>} @<what> .. }`.
@@ -88,9 +105,6 @@ pub fn resolved(input: TokenStream) -> TokenStream {
         Ok(s) => s.value(),
         Err(_) => return malformed(),
     };
-    if super::payload::read(&new, &asked, &mut known).is_none() {
-        return malformed();
-    }
     let (Some(TokenTree::Punct(at)), Some(TokenTree::Ident(what))) = (toks.get(3), toks.get(4))
     else {
         return malformed();
@@ -98,7 +112,19 @@ pub fn resolved(input: TokenStream) -> TokenStream {
     if at.as_char() != '@' {
         return malformed();
     }
-    let rest: TokenStream = toks[5..].iter().cloned().collect();
+    let mut rest: TokenStream = toks[5..].iter().cloned().collect();
+    if let Some(sig) = super::callees::answer(&new) {
+        // A device function's signature: recorded on the function that asked.
+        let mut it = rest.into_iter();
+        let Some(TokenTree::Group(args)) = it.next() else {
+            return malformed();
+        };
+        let attr = crate::parse::callees::attribute(&asked, sig);
+        let item: TokenStream = it.collect();
+        rest = quote!(#args #attr #item);
+    } else if super::payload::read(&new, &asked, &mut known).is_none() {
+        return malformed();
+    }
     match what.to_string().as_str() {
         "struct" => super::define::expand(TokenStream::new(), rest, known),
         "kernel" | "device" => {
