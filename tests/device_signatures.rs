@@ -61,7 +61,14 @@ mod shapes {
 }
 
 #[gpu_kernel]
-fn no_annotations(x: &[u32], f: &[f32], q: &mut [u32], p: &mut [u32], s: &mut [f32], d: &mut [f64]) {
+fn no_annotations(
+    x: &[u32],
+    f: &[f32],
+    q: &mut [u32],
+    p: &mut [u32],
+    s: &mut [f32],
+    d: &mut [f64],
+) {
     let i = grid_1d();
     if i < x.len() {
         let (div, rem) = divmod(x[i] + 7, 5);
@@ -108,9 +115,19 @@ fn results_without_annotations() {
             assert_eq!(p[i], want_p, "{:?}: split {i}", dev.backend());
             let v = f[i];
             let want_s = v + (v * 2.0) * (v * 3.0) + (v + v + v + v) * 4.0 + v * 0.5;
-            assert_eq!(s[i].to_bits(), want_s.to_bits(), "{:?}: f32 {i}", dev.backend());
+            assert_eq!(
+                s[i].to_bits(),
+                want_s.to_bits(),
+                "{:?}: f32 {i}",
+                dev.backend()
+            );
             let want_d = v as f64 * 0.25;
-            assert_eq!(d[i].to_bits(), want_d.to_bits(), "{:?}: f64 {i}", dev.backend());
+            assert_eq!(
+                d[i].to_bits(),
+                want_d.to_bits(),
+                "{:?}: f64 {i}",
+                dev.backend()
+            );
         }
     }
 }

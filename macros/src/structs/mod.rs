@@ -2,8 +2,8 @@
 //! attribute, `payload` writes and reads the definitions a struct's macro hands over,
 //! `resolve` finds the structs a function names and asks their macros for them.
 
+mod callees;
 pub mod define;
 mod layout;
-mod callees;
 mod payload;
 pub mod resolve;

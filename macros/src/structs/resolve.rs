@@ -64,14 +64,20 @@ pub fn function(
         if let Some(path) = super::callees::unknown_call(&item, &callees) {
             return super::callees::ask(&path, &known, quote!(@#what (#args) #input));
         }
-        let handover = match kind {
-            FnKind::Device => super::callees::handover(&item),
-            FnKind::Kernel => quote!(),
-        };
-        let out = crate::ir::structs::with_defs(known, || crate::expand::expand(args, input, kind));
-        return quote!(#handover #out);
     }
     crate::ir::structs::with_defs(known, || crate::expand::expand(args, input, kind))
+}
+
+/// `#[gpu_device]`: the function's hand-over macro, first, so that its callers and the
+/// function itself (whose recursion is then refused in its own words) can ask it while
+/// the function's own expansion still asks for its callees; then the function.
+pub fn device(args: TokenStream, input: TokenStream) -> TokenStream {
+    let handover = match syn::parse2::<syn::ItemFn>(input.clone()) {
+        Ok(item) if item.sig.receiver().is_none() => super::callees::handover(&item),
+        _ => quote!(),
+    };
+    let out = function(args, input, FnKind::Device, Vec::new());
+    quote!(#handover #out)
 }
 
 /// The names of the type and const parameters of `g`.
