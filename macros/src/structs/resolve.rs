@@ -70,10 +70,15 @@ pub fn function(
 
 /// `#[gpu_device]`: the function's hand-over macro, first, so that its callers and the
 /// function itself (whose recursion is then refused in its own words) can ask it while
-/// the function's own expansion still asks for its callees; then the function.
+/// the function's own expansion still asks for its callees; its host function
+/// (`emit::host_fn`); then the function's module.
 pub fn device(args: TokenStream, input: TokenStream) -> TokenStream {
     let handover = match syn::parse2::<syn::ItemFn>(input.clone()) {
-        Ok(item) if item.sig.receiver().is_none() => super::callees::handover(&item),
+        Ok(item) if item.sig.receiver().is_none() => {
+            let handover = super::callees::handover(&item);
+            let host = crate::emit::host_fn::host_fn(&item);
+            quote!(#handover #host)
+        }
         _ => quote!(),
     };
     let out = function(args, input, FnKind::Device, Vec::new());

@@ -53,6 +53,12 @@ impl Typeck<'_> {
             }
             return Some(Ty::Never);
         }
+        if !self.generic_count(&callee, path, e) {
+            for a in args {
+                self.infer(a, None);
+            }
+            return Some(Ty::Never);
+        }
         let subst = self.generic_args(&callee, path);
         for (a, p) in args.iter().zip(&params) {
             match sig_ty(p, &subst) {
@@ -75,6 +81,86 @@ impl Typeck<'_> {
             let _ = self.unify(&ret, exp);
         }
         Some(ret)
+    }
+
+    /// Whether the call names as many generic arguments as the callee has (or none, where
+    /// the callee has no const parameters: rustc infers type parameters); else one error.
+    fn generic_count(&mut self, callee: &Callee, path: &syn::Path, e: &Expr) -> bool {
+        let name = callee.sig.ident.to_string();
+        let generics = &callee.sig.generics;
+        let want = generics.type_params().count() + generics.const_params().count();
+        let consts = generics.const_params().count();
+        let given = match path.segments.last().map(|s| &s.arguments) {
+            Some(syn::PathArguments::AngleBracketed(g)) => Some(g),
+            _ => None,
+        };
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        match given {
+            None if consts > 0 => {
+                let names: Vec<String> = generics
+                    .params
+                    .iter()
+                    .filter_map(|g| match g {
+                        syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+                        syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+                        syn::GenericParam::Lifetime(_) => None,
+                    })
+                    .collect();
+                self.cx.error_at(
+                    e.range(),
+                    format!(
+                        "`{name}` has const parameters, which the call must name, as Rust requires: `{name}::<{}>(..)`",
+                        names.join(", ")
+                    ),
+                );
+                false
+            }
+            Some(g) if g.args.len() != want => {
+                let n = g.args.len();
+                self.cx.error_spanned_by(
+                    g,
+                    format!(
+                        "`{name}` takes {want} generic argument{} but {n} generic argument{} {} supplied",
+                        plural(want),
+                        plural(n),
+                        if n == 1 { "was" } else { "were" }
+                    ),
+                );
+                false
+            }
+            Some(g) => {
+                // A literal const argument of the wrong kind (`nth::<true>` for a `usize`).
+                let mut ok = true;
+                for (p, a) in generics
+                    .params
+                    .iter()
+                    .filter(|p| !matches!(p, syn::GenericParam::Lifetime(_)))
+                    .zip(&g.args)
+                {
+                    let (
+                        syn::GenericParam::Const(c),
+                        syn::GenericArgument::Const(syn::Expr::Lit(l)),
+                    ) = (p, a)
+                    else {
+                        continue;
+                    };
+                    let ty = &c.ty;
+                    let want = quote::quote!(#ty).to_string();
+                    let found = match &l.lit {
+                        syn::Lit::Bool(_) if want != "bool" => "bool",
+                        syn::Lit::Int(_) if want == "bool" => "integer",
+                        _ => continue,
+                    };
+                    self.cx.error_spanned_by(
+                        a,
+                        format!("mismatched types: expected `{want}`, found `{found}`"),
+                    );
+                    ok = false;
+                }
+                ok
+            }
+            None => true,
+        }
     }
 
     /// The call's generic arguments, by the callee's parameter names: a type named in the
