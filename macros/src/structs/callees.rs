@@ -13,7 +13,7 @@
 use crate::ir::structs::StructDef;
 use crate::parse::ast::Callee;
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
@@ -105,19 +105,9 @@ pub fn handover(item: &syn::ItemFn) -> TokenStream {
             pt.attrs.clear();
         }
     }
-    let name = &item.sig.ident;
-    let mac = format_ident!("__ws_device_{}", name);
-    let use_vis = match &item.vis {
-        syn::Visibility::Inherited => quote!(),
-        _ => quote!(pub(crate)),
-    };
-    quote! {
-        #[doc(hidden)]
-        macro_rules! #mac {
-            ($($rest:tt)*) => { ::warpspeed::__gpu_resolved! { {#sig} $($rest)* } };
-        }
-        #[doc(hidden)]
-        #[allow(unused_imports)]
-        #use_vis use #mac as #name;
-    }
+    super::export::handover_macro(
+        &item.sig.ident,
+        &item.vis,
+        quote!(::warpspeed::__gpu_resolved! { {#sig} $($rest)* }),
+    )
 }

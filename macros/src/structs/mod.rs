@@ -4,6 +4,7 @@
 
 mod callees;
 pub mod define;
+mod export;
 mod layout;
 mod payload;
 pub mod resolve;
