@@ -28,7 +28,7 @@ pub fn gpu_kernel(args: TokenStream, input: TokenStream) -> TokenStream {
 /// Turns a Rust function into a device function that kernels can call.
 #[proc_macro_attribute]
 pub fn gpu_device(args: TokenStream, input: TokenStream) -> TokenStream {
-    structs::resolve::function(args.into(), input.into(), FnKind::Device, Vec::new()).into()
+    structs::resolve::device(args.into(), input.into()).into()
 }
 
 /// Makes a struct of kernel scalars, arrays of them and other `#[gpu_struct]`s usable in

@@ -1,29 +1,26 @@
 //! How a kernel reaches a `#[gpu_device]` function it calls, on both sides: the function's
 //! C (for the kernel's `SourceItem` dependencies) and its simulator body.
 //!
-//! `#[gpu_device] fn lerp(..)` expands to a module `lerp` (its C, and a marker type of the
-//! function's name, `lerp::lerp`, whose `with(ctx)` binds it to a simulated thread and
-//! whose bound form's method `lerp` is the simulator body) and, in the value namespace, a
-//! hidden `fn lerp(_: Infallible, ..) -> lerp::lerp` with one parameter per parameter of
-//! the function and the function's const parameters (`fn nth<const N: usize>(..) ->
-//! nth::nth<N>`: a call passes its const arguments there, `nth::<4>(hole())`). A caller
-//! names the callee through that hidden function, inside a closure that is never called (`|| lerp(hole(), hole(), hole())`): rustc resolves the user's
-//! path in the user's scope, checks the number of arguments, and gives the closure the
-//! marker as its result type, from which [`device_fn`] takes the C and the simulator body.
-//! So a call that cannot work fails with rustc's own words about the user's code: "cannot
-//! find function `lerp` in this scope" for a missing function, "this function takes 3
-//! arguments but 2 arguments were supplied", for a plain Rust function the
-//! [`DeviceFunction`] error below, for a call without the const arguments its callee needs
-//! the [`NoConstParams`] error. (A module path, `super::lerp::__sim`, failed with
-//! "cannot find `lerp` in `super`", a name the user never wrote.)
+//! `#[gpu_device] fn lerp(..)` fills rustc's three namespaces under one name: in the value
+//! namespace the host function `lerp` (the plain Rust function, `sim/host.rs`), in the
+//! macro namespace the hand-over macro that tells a caller the signature, and in the type
+//! namespace a module `lerp` holding its C and a marker type of the function's name,
+//! `lerp::lerp` (with the function's const parameters, `nth::nth<N>`), whose `with(ctx)`
+//! binds it to a simulated thread and whose bound form's method `lerp` is the simulator
+//! body. A caller names the marker inside a closure that is never called
+//! (`|| { use super::*; lerp::lerp }`), in the user's scope, and [`device_fn`] takes the C
+//! and the simulator body from the closure's result type. The caller asked the function's
+//! hand-over macro at the same path first, so a call that cannot work fails there, with one
+//! error ("cannot find macro `lerp` in this scope"), and its arguments were checked against
+//! the signature by the kernel's type checker.
 
 use crate::kernel_abi::SourceItem;
 
 /// What `#[gpu_device]` implements for each device function (for the marker type in the
 /// function's module): how a kernel that calls the function finds its C and its simulator
-/// body. A kernel can call a function only where this is implemented, so calling a plain
-/// Rust function from a kernel is the error "kernels can call only `#[gpu_device]`
-/// functions". Not implemented by hand.
+/// body. A kernel can call a function only where this is implemented (a second guard: the
+/// caller asks the function's hand-over macro first, which only `#[gpu_device]` defines).
+/// Not implemented by hand.
 ///
 /// # Safety
 /// `ITEM` points to a `static` (the function's `SourceItem`). It is a raw pointer, not a
@@ -46,14 +43,7 @@ pub unsafe trait DeviceFunction {
     const SIM: Self::Sim;
 }
 
-/// A value of any type, for the arguments of the never-run call in [`device_fn`]'s closure:
-/// it takes each parameter's type, so rustc checks only the number of arguments there (a
-/// surplus argument reads "unexpected argument #2", with no type of ours in it).
-pub const fn hole<T>() -> T {
-    panic!("the call that names a device function is never run")
-}
-
-/// A value for each const argument of the never-run call where a constant names a
+/// A value for each const argument of the never-run closure where a constant names a
 /// const-generic device function (a caller's C dependencies, its cycle assertions): the
 /// function's C is one template for every value, and a constant cannot name the caller's
 /// own const parameters. Its type is the const parameter's, which rustc gives.
@@ -92,7 +82,7 @@ pub struct DeviceFnRef<M> {
     marker: M,
 }
 
-/// The callee of `call`, a closure that is never run and calls the function the kernel
+/// The callee of `call`, a closure that is never run and names the marker of the function the kernel
 /// names (see the module docs). One function for both uses, so a plain Rust function
 /// called from a kernel is one error, not one per use.
 pub const fn device_fn<F: Fn() -> M, M: DeviceFunction>(_call: &F) -> DeviceFnRef<M::Sim> {

@@ -100,7 +100,7 @@ const _: () = {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::device_fn::{
-        const_hole, device_fn, hole, reaches, sim_call, without_const_args, DeviceFnRef, Recursion,
+        const_hole, device_fn, reaches, sim_call, without_const_args, DeviceFnRef, Recursion,
         SimCall,
     };
     pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, GpuPrint, NumVal};

@@ -15,6 +15,7 @@ use crate::ir::structs::StructDef;
 use crate::ir::ty::{ConstRef, Len, Scalar, Ty};
 use proc_macro2::{Ident, Span};
 
+mod calls;
 mod consts;
 mod matching;
 mod structs;
@@ -149,6 +150,8 @@ pub struct Typeck<'a> {
     const_params: Vec<(Ident, Scalar)>,
     /// The `#[gpu_struct]`s the function may name ([`Function::structs`]).
     structs: &'a [StructDef],
+    /// The signatures of the device functions the function calls.
+    callees: Vec<Callee>,
 }
 
 pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
@@ -185,6 +188,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         const_uses: Default::default(),
         const_params: f.const_params.clone(),
         structs: &f.structs,
+        callees: f.callees.clone(),
     };
     for p in &f.params {
         tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
@@ -688,6 +692,9 @@ impl<'a> Typeck<'a> {
                 Ty::Unit
             }
             ExprKind::Call(path, _, args) => {
+                if let Some(t) = self.device_call(e, path, args, expected) {
+                    return t;
+                }
                 for a in args {
                     // A bare integer literal takes the parameter's type, which only rustc
                     // sees: the simulator writes it unsuffixed, C converts a 64-bit literal.

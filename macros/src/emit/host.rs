@@ -23,7 +23,9 @@ mod matching;
 mod structs;
 use consts::{const_value, consts_fn, len_rust};
 pub(crate) use device::device_fallback;
-use device::{bound_impl, callee, const_decls, cycle_checks, device_deps, device_marker};
+use device::{
+    bound_impl, callee, const_decls, cycle_checks, device_deps, device_marker, kernel_only,
+};
 pub(crate) use generic::generic_module;
 use generic::Part;
 pub use generic::{Instance, Scope};
@@ -66,16 +68,19 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
 /// The module named after a function (`mod life`, next to `fn life`'s name in the other
 /// namespace): the function's docs, what the module is, and `body`.
 ///
-/// A device function also gets its marker type (in the module) and the hidden function of
-/// its name in the value namespace, which its callers name (`callee`, and
-/// runtime/src/device_fn.rs): one `Infallible` parameter per parameter, so rustc checks a
-/// call's argument count against the function's.
+/// A device function also gets its marker type (in the module), which its callers name
+/// (`callee`, runtime/src/device_fn.rs), and `kernel_only()`, which its host function
+/// (`emit::host_fn`) asks.
 fn fn_module(sc: &Scope, f: &Function, what: &str, body: TokenStream) -> TokenStream {
     let (name, vis, docs) = (&f.name, &f.vis, &f.docs);
     let cycles = cycle_checks(sc, f);
-    let (marker, hidden) = match f.kind {
-        FnKind::Kernel => (quote!(), quote!()),
-        FnKind::Device => device_marker(name, vis, f.params.len(), &const_decls(sc, f), false),
+    let marker = match f.kind {
+        FnKind::Kernel => quote!(),
+        FnKind::Device => {
+            let marker = device_marker(name, &const_decls(sc, f), false);
+            let kernel_only = kernel_only(sc, f);
+            quote!(#marker #kernel_only)
+        }
     };
     quote! {
         #(#docs)*
@@ -87,7 +92,6 @@ fn fn_module(sc: &Scope, f: &Function, what: &str, body: TokenStream) -> TokenSt
             #(#cycles)*
             #body
         }
-        #hidden
     }
 }
 
@@ -577,13 +581,13 @@ impl RustWriter<'_> {
     /// callee leads back to the function closes a cycle (`cycle_checks` refuses it): the
     /// future is boxed there, so rustc's own error about recursive futures does not join
     /// in (runtime/src/device_fn.rs). Elsewhere the future is awaited as it is.
-    fn cycle_checked(&self, path: &syn::Path, args: &[Expr], call: TokenStream) -> TokenStream {
+    fn cycle_checked(&self, path: &syn::Path, call: TokenStream) -> TokenStream {
         let span = path.span();
         if self.device.is_none() {
             return quote_spanned!(span=> #call.await);
         }
         // A const argument, which cannot name the function's own const parameters.
-        let callee = callee(self.sc, path, args, Part::ConstHoles);
+        let callee = callee(self.sc, path, Part::ConstHoles);
         let reaches = quote_spanned!(span=> ::warpspeed::__private::reaches(#callee.item(), &ITEM));
         quote_spanned!(span=> ::warpspeed::__private::sim_call::<{ #reaches }, _>(#call).await)
     }
@@ -893,7 +897,7 @@ impl RustWriter<'_> {
                 quote_spanned!(span=> { let _: ::core::sync::atomic::Ordering = #p; })
             }
             ExprKind::Call(path, _, call_args) => {
-                let callee = callee(self.sc, path, call_args, Part::Consts);
+                let callee = callee(self.sc, path, Part::Consts);
                 let args = call_args.iter().map(|a| {
                     let v = self.expr(a);
                     if matches!(self.ty(a), Ty::Slice(..)) {
@@ -905,11 +909,11 @@ impl RustWriter<'_> {
                 let ctx = hyg("__ctx");
                 // The callee's simulator body, its method of the function's name; a
                 // generic function named with a turbofish takes its types there (the
-                // const arguments went to the hidden function, `callee`).
+                // const arguments went to the marker, `callee`).
                 let turbofish = generic::turbofish(self.sc, path, Part::Types);
                 let method = path.segments.last().map(|s| s.ident.clone());
                 let call = quote_spanned!(span=> #callee.marker().with(#ctx).#method #turbofish (#(#args),*));
-                let call = self.cycle_checked(path, call_args, call);
+                let call = self.cycle_checked(path, call);
                 match t {
                     Ty::Unit | Ty::Never | Ty::Var(_) => call,
                     t => {

@@ -2,3 +2,4 @@
 
 pub mod cuda;
 pub mod host;
+pub mod host_fn;

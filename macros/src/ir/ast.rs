@@ -66,6 +66,17 @@ pub struct Function {
     /// The `#[gpu_struct]`s the function may name (`Scalar::Struct`'s index is into this
     /// table), each with the path the function names it by.
     pub structs: Vec<crate::ir::structs::StructDef>,
+    /// The device functions the body calls, as their macros described them
+    /// (`parse/callees.rs`).
+    pub callees: Vec<Callee>,
+}
+
+/// A device function a call names: the call's path as written, without generic arguments
+/// (`helpers::lerp`), and the callee's signature as it wrote it.
+#[derive(Clone)]
+pub struct Callee {
+    pub key: String,
+    pub sig: syn::Signature,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -3,6 +3,7 @@
 //! problems show in one build.
 
 pub mod block;
+pub mod callees;
 mod consts;
 mod generic_args;
 pub mod generic_params;
@@ -285,7 +286,10 @@ impl<'a> Parser<'a> {
             .cloned()
             .collect();
         for attr in &item.attrs {
-            if !attr.path().is_ident("doc") && !attr.path().is_ident("allow") {
+            if !attr.path().is_ident("doc")
+                && !attr.path().is_ident("allow")
+                && !callees::is_callee(attr)
+            {
                 self.cx.error_spanned_by(
                     attr,
                     "this attribute is not supported on a kernel (only doc comments and `allow`)",
@@ -311,6 +315,7 @@ impl<'a> Parser<'a> {
             docs,
             allows,
             structs: std::mem::take(&mut self.structs),
+            callees: callees::read(&item.attrs),
         })
     }
 
@@ -1039,6 +1044,24 @@ fn memory_order(path: &syn::Path) -> Option<MemOrder> {
         return MemOrder::from_name(&segs[n - 1]);
     }
     None
+}
+
+/// Whether a call of `path` (no qualified self) is a call of a device function, as the
+/// parser reads it: no intrinsic, shared-memory constructor, `tiled_partition`, scalar
+/// function or refused host item, and not an associated function of one of the
+/// function's type parameters (`T::from_f32`, an intrinsic in each instance).
+pub fn calls_device_function(path: &syn::Path, type_params: &[String]) -> bool {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let (Some(first), Some(last)) = (segs.first(), segs.last()) else {
+        return false;
+    };
+    let shared = ["SharedArray", "dynamic_shared", "tiled_partition"];
+    !(intrinsic_of(path).is_some()
+        || scalar_function(path).is_some()
+        || forbidden_call(path).is_some()
+        || segs.iter().any(|s| shared.contains(&s.as_str()))
+        || type_params.contains(first)
+        || last.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
 /// `thread_idx()`, also spelled `warpspeed::thread_idx()`, `kernel::thread_idx()` or

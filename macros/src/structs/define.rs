@@ -8,7 +8,7 @@ use crate::ctxt::Ctxt;
 use crate::ir::structs::{self, FieldDef, StructDef};
 use crate::ir::ty::{Len, Scalar, Ty};
 use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 /// The type of a field as written: known, or a struct whose definition is still needed.
 enum FieldTy {
@@ -248,11 +248,11 @@ fn output(item: &syn::ItemStruct, defs: &[StructDef], own: usize) -> TokenStream
     let ftys: Vec<&syn::Type> = named.named.iter().map(|f| &f.ty).collect();
     let rust_name = name.to_string();
     let payload = super::payload::write(defs, own);
-    let mac = format_ident!("__ws_struct_{}", name);
-    let use_vis = match &item.vis {
-        syn::Visibility::Inherited => quote!(),
-        _ => quote!(pub(crate)),
-    };
+    let handover = super::export::handover_macro(
+        name,
+        &item.vis,
+        quote!(::warpspeed::__gpu_resolved! { #payload $($rest)* }),
+    );
     let attrs = &item.attrs;
     let (vis, fields) = (&item.vis, &item.fields);
     quote! {
@@ -260,13 +260,7 @@ fn output(item: &syn::ItemStruct, defs: &[StructDef], own: usize) -> TokenStream
         #[repr(C)]
         #vis struct #name #fields
 
-        #[doc(hidden)]
-        macro_rules! #mac {
-            ($($rest:tt)*) => { ::warpspeed::__gpu_resolved! { #payload $($rest)* } };
-        }
-        #[doc(hidden)]
-        #[allow(unused_imports)]
-        #use_vis use #mac as #name;
+        #handover
 
         impl ::warpspeed::KernelScalar for #name {
             const C_NAME: &'static str = #c_name;

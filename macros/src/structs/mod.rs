@@ -3,7 +3,9 @@
 //! `resolve` finds the structs a function names and asks their macros for them, and
 //! `resolved` takes their answers.
 
+mod callees;
 pub mod define;
+mod export;
 mod layout;
 mod payload;
 pub mod resolve;

@@ -44,29 +44,57 @@ pub fn function(
     if let Ok(item) = syn::parse2::<syn::ItemFn>(input.clone()) {
         let mut scan = Scan {
             known: &known,
-            generics: item
-                .sig
-                .generics
-                .params
-                .iter()
-                .filter_map(|g| match g {
-                    syn::GenericParam::Type(t) => Some(t.ident.to_string()),
-                    syn::GenericParam::Const(c) => Some(c.ident.to_string()),
-                    syn::GenericParam::Lifetime(_) => None,
-                })
-                .collect(),
+            generics: generic_names(&item.sig.generics),
             found: None,
         };
         scan.visit_item_fn(&item);
+        let callees = crate::parse::callees::read(&item.attrs);
+        // The structs the callees' signatures name, as if the function named them.
+        for c in &callees {
+            scan.generics = generic_names(&c.sig.generics);
+            scan.visit_signature(&c.sig);
+        }
+        let what = match kind {
+            FnKind::Kernel => quote!(kernel),
+            FnKind::Device => quote!(device),
+        };
         if let Some((path, leaf)) = scan.found {
-            let kind = match kind {
-                FnKind::Kernel => quote!(kernel),
-                FnKind::Device => quote!(device),
-            };
-            return ask(&path, &leaf, &known, quote!(@#kind (#args) #input));
+            return ask(&path, &leaf, &known, quote!(@#what (#args) #input));
+        }
+        if let Some(path) = super::callees::unknown_call(&item, &callees) {
+            return super::callees::ask(&path, &known, quote!(@#what (#args) #input));
         }
     }
     crate::expand::expand(args, input, kind, known)
+}
+
+/// `#[gpu_device]`: the function's hand-over macro, first, so that its callers and the
+/// function itself (whose recursion is then refused in its own words) can ask it while
+/// the function's own expansion still asks for its callees; its host function
+/// (`emit::host_fn`); then the function's module.
+pub fn device(args: TokenStream, input: TokenStream) -> TokenStream {
+    let handover = match syn::parse2::<syn::ItemFn>(input.clone()) {
+        Ok(item) if item.sig.receiver().is_none() => {
+            let handover = super::callees::handover(&item);
+            let host = crate::emit::host_fn::host_fn(&item);
+            quote!(#handover #host)
+        }
+        _ => quote!(),
+    };
+    let out = function(args, input, FnKind::Device, Vec::new());
+    quote!(#handover #out)
+}
+
+/// The names of the type and const parameters of `g`.
+fn generic_names(g: &syn::Generics) -> Vec<String> {
+    g.params
+        .iter()
+        .filter_map(|g| match g {
+            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+            syn::GenericParam::Const(c) => Some(c.ident.to_string()),
+            syn::GenericParam::Lifetime(_) => None,
+        })
+        .collect()
 }
 
 /// Type names that are the language's own, never structs.

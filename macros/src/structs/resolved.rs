@@ -1,6 +1,7 @@
 //! `__gpu_resolved!`, where a struct's macro hands its definition back: it reads the
 //! definitions and goes on with what asked for them (a `#[gpu_struct]` holding the struct,
-//! or a kernel or device function), one more struct known.
+//! or a kernel or device function), one more struct known; a device function's macro
+//! hands back its signature the same way (`callees`).
 
 use super::resolve::function;
 use crate::ir::ast::FnKind;
@@ -26,9 +27,6 @@ pub fn resolved(input: TokenStream) -> TokenStream {
         Ok(s) => s.value(),
         Err(_) => return malformed(),
     };
-    if super::payload::read(&new, &asked, &mut known).is_none() {
-        return malformed();
-    }
     let (Some(TokenTree::Punct(at)), Some(TokenTree::Ident(what))) = (toks.get(3), toks.get(4))
     else {
         return malformed();
@@ -36,7 +34,19 @@ pub fn resolved(input: TokenStream) -> TokenStream {
     if at.as_char() != '@' {
         return malformed();
     }
-    let rest: TokenStream = toks[5..].iter().cloned().collect();
+    let mut rest: TokenStream = toks[5..].iter().cloned().collect();
+    if let Some(sig) = super::callees::answer(&new) {
+        // A device function's signature: recorded on the function that asked.
+        let mut it = rest.into_iter();
+        let Some(TokenTree::Group(args)) = it.next() else {
+            return malformed();
+        };
+        let attr = crate::parse::callees::attribute(&asked, sig);
+        let item: TokenStream = it.collect();
+        rest = quote!(#args #attr #item);
+    } else if super::payload::read(&new, &asked, &mut known).is_none() {
+        return malformed();
+    }
     match what.to_string().as_str() {
         "struct" => super::define::expand(TokenStream::new(), rest, known),
         "kernel" | "device" => {

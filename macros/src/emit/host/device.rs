@@ -34,20 +34,11 @@ pub(super) fn const_generics(consts: &[ConstDecl]) -> (TokenStream, Vec<&Ident>)
     (quote!(<#(#decls),*>), names)
 }
 
-/// A device function's marker type (in its module, named after it, `lerp::lerp`, since
-/// rustc's errors about a call show it: "not implemented for `lerp`"; it points to the
-/// module's `ITEM`) and the hidden function of its name that returns it, with one `Infallible` parameter per
-/// parameter and the function's const parameters (runtime/src/device_fn.rs). A
-/// `fallback`'s bound form has a type parameter `WsResult` for its simulator body's result
-/// (`device_fallback`).
-pub(super) fn device_marker(
-    name: &Ident,
-    vis: &syn::Visibility,
-    params: usize,
-    consts: &[ConstDecl],
-    fallback: bool,
-) -> (TokenStream, TokenStream) {
-    let holes = (0..params).map(|_| quote!(_: ::core::convert::Infallible));
+/// A device function's marker type (in its module, named after it, `lerp::lerp`, with the
+/// function's const parameters; it points to the module's `ITEM`), which its callers name
+/// (`callee`, runtime/src/device_fn.rs). A `fallback`'s bound form has a type parameter
+/// `WsResult` for its simulator body's result (`device_fallback`).
+pub(super) fn device_marker(name: &Ident, consts: &[ConstDecl], fallback: bool) -> TokenStream {
     let (decl, names) = const_generics(consts);
     let args = if names.is_empty() {
         quote!()
@@ -89,15 +80,51 @@ pub(super) fn device_marker(
         /// The function bound to one simulated thread.
         pub struct Bound<'c, 't, #r #(#bound_decls),*>(&'c ::warpspeed::__private::ThreadCtx<'t> #r_field);
     };
-    let hidden = quote! {
-        /// How kernels name this device function (never called).
-        #[doc(hidden)]
-        #[allow(dead_code, non_snake_case, clippy::all)]
-        #vis fn #name #decl (#(#holes),*) -> #name::#name #args {
-            #name::#name
-        }
+    marker
+}
+
+/// `kernel_only()` in a device function's module: the first kernel-only intrinsic the
+/// function or a function it calls uses (`thread_idx`, a barrier, a shuffle, shared
+/// memory, atomics), which makes a host call of it panic (runtime/src/sim/host.rs).
+pub(super) fn kernel_only(sc: &Scope, f: &Function) -> TokenStream {
+    let own = own_kernel_only(f);
+    let own = match own {
+        Some(what) => quote!(::core::option::Option::Some(#what)),
+        None => quote!(::core::option::Option::None),
     };
-    (marker, hidden)
+    let callees = calls(&f.body)
+        .into_iter()
+        .map(|(path, _)| in_callee_module(sc, path, quote!(::kernel_only())));
+    quote! {
+        /// The kernel-only intrinsic this function or a function it calls uses, if any.
+        pub fn kernel_only() -> ::core::option::Option<&'static str> {
+            #own #(.or_else(|| #callees))*
+        }
+    }
+}
+
+/// The first kernel-only construct `f` itself uses.
+fn own_kernel_only(f: &Function) -> Option<&'static str> {
+    if f.params
+        .iter()
+        .any(|p| matches!(p.ty, crate::ir::ast::ParamTy::Atomics(_)))
+    {
+        return Some("atomics");
+    }
+    let mut found = None;
+    crate::ir::visit::walk_block(&f.body, &mut |e| {
+        if found.is_some() {
+            return;
+        }
+        found = match &e.kind {
+            ExprKind::Intrinsic(i, _) if i.sim_path().is_none() => Some(i.rust_name()),
+            ExprKind::SharedArray(_) => Some("SharedArray"),
+            ExprKind::DynamicShared(_) => Some("dynamic_shared"),
+            ExprKind::TiledPartition(..) => Some("tiled_partition"),
+            _ => None,
+        };
+    });
+    found
 }
 
 /// `impl<const N: usize> Bound<'_, '_, N>`: where a device function's simulator body is.
@@ -151,7 +178,7 @@ pub(crate) fn device_fallback(item: &syn::ItemFn) -> TokenStream {
             _ => quote!(_: impl ::core::marker::Sized),
         }
     });
-    let (marker, hidden) = device_marker(name, vis, item.sig.inputs.len(), &consts, true);
+    let marker = device_marker(name, &consts, true);
     let const_decls = consts.iter().map(|(n, t)| quote!(const #n: #t));
     let const_names = consts.iter().map(|(n, _)| n);
     quote! {
@@ -161,13 +188,16 @@ pub(crate) fn device_fallback(item: &syn::ItemFn) -> TokenStream {
                 rust_name: "", prototype: "", definition: "", deps: &[], consts: None,
             };
             #marker
+            /// Nothing kernel-only known (the function did not compile).
+            pub fn kernel_only() -> ::core::option::Option<&'static str> {
+                ::core::option::Option::None
+            }
             impl<WsResult, #(#const_decls),*> Bound<'_, '_, WsResult, #(#const_names),*> {
                 pub async fn #name<#(#types),*>(self, #(#params),*) -> WsResult {
                     unreachable!()
                 }
             }
         }
-        #hidden
     }
 }
 
@@ -193,7 +223,7 @@ fn calls(b: &Block) -> Vec<(&syn::Path, &[Expr])> {
 pub(super) fn device_deps(sc: &Scope, b: &Block) -> Vec<TokenStream> {
     calls(b)
         .into_iter()
-        .map(|(path, args)| callee(sc, path, args, Part::ConstHoles))
+        .map(|(path, _)| callee(sc, path, Part::ConstHoles))
         .collect()
 }
 
@@ -208,9 +238,9 @@ pub(super) fn cycle_checks(sc: &Scope, f: &Function) -> Vec<TokenStream> {
     let caller = &f.name;
     calls(&f.body)
         .into_iter()
-        .map(|(path, args)| {
+        .map(|(path, _)| {
             let span = path.span();
-            let callee = callee(sc, path, args, Part::ConstHoles);
+            let callee = callee(sc, path, Part::ConstHoles);
             let name = path
                 .segments
                 .last()
@@ -240,33 +270,44 @@ pub(super) fn cycle_checks(sc: &Scope, f: &Function) -> Vec<TokenStream> {
 /// const parameters; the C item is the same for every value). Every token has the span of
 /// the user's path, so the C dependency and the simulator call fail (if they do) with one
 /// error, at the call.
-pub(super) fn callee(sc: &Scope, path: &syn::Path, args: &[Expr], consts: Part) -> TokenStream {
+pub(super) fn callee(sc: &Scope, path: &syn::Path, consts: Part) -> TokenStream {
+    let span = path.span();
+    let turbofish = generic::turbofish(sc, path, consts);
+    // A call that names no const arguments (`nth(x)` of `fn nth<const N: usize>`): see
+    // `without_const_args` in runtime/src/device_fn.rs.
+    let unnamed = generic::turbofish(sc, path, Part::Consts).is_empty();
+    let leaf = path.segments.last().map(|s| &s.ident);
+    let call = in_callee_module(sc, path, quote_spanned!(span=> ::#leaf #turbofish));
+    let found = quote_spanned!(span=> ::warpspeed::__private::device_fn(&|| #call));
+    if unnamed {
+        quote_spanned!(span=> ::warpspeed::__private::without_const_args(#found))
+    } else {
+        found
+    }
+}
+
+/// `rest` (`::lerp`, `::kernel_only()`) after the module of the device function a call
+/// names, as seen from inside the caller's generated module: a path that starts at a name
+/// (`lerp`, `helpers::lerp`) is looked up as in the user's module, through a glob import
+/// of it; `self::`, `super::`, `crate::` and crate paths go through `path_from_module`. The
+/// function's hand-over macro answered at this path, so the module is there.
+pub(super) fn in_callee_module(sc: &Scope, path: &syn::Path, rest: TokenStream) -> TokenStream {
     let span = path.span();
     let first = path.segments.first().map(|s| s.ident.to_string());
     let plain = path.leading_colon.is_none()
         && !matches!(
             first.as_deref(),
             Some("self" | "super" | "crate" | "core" | "std" | "alloc" | "warpspeed")
-        )
-        && !path.get_ident().is_some_and(|id| sc.is_const_param(id));
-    let holes = args
-        .iter()
-        .map(|a| quote_spanned!(a.span=> ::warpspeed::__private::hole()));
-    let turbofish = generic::turbofish(sc, path, consts);
-    // A call that names no const arguments (`nth(x)` of `fn nth<const N: usize>`): see
-    // `without_const_args` in runtime/src/device_fn.rs.
-    let unnamed = generic::turbofish(sc, path, Part::Consts).is_empty();
-    let call = if plain {
-        let idents = path.segments.iter().map(|s| &s.ident);
-        quote_spanned!(span=> { #[allow(unused_imports)] use super::*; #(#idents)::* #turbofish (#(#holes),*) })
+        );
+    let mut bare = path.clone();
+    for s in &mut bare.segments {
+        s.arguments = syn::PathArguments::None;
+    }
+    if plain {
+        let idents = bare.segments.iter().map(|s| &s.ident);
+        quote_spanned!(span=> { #[allow(unused_imports)] use super::*; #(#idents)::* #rest })
     } else {
-        let name = path_from_module(sc, path);
-        quote_spanned!(span=> #name #turbofish (#(#holes),*))
-    };
-    let found = quote_spanned!(span=> ::warpspeed::__private::device_fn(&|| #call));
-    if unnamed {
-        quote_spanned!(span=> ::warpspeed::__private::without_const_args(#found))
-    } else {
-        found
+        let module = path_from_module(sc, &bare);
+        quote_spanned!(span=> #module #rest)
     }
 }
