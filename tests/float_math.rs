@@ -190,7 +190,7 @@ impl Ordered for f32 {
 }
 impl Ordered for f64 {
     fn bits(self) -> u64 {
-        self.to_bits() as u64
+        self.to_bits()
     }
     fn ordered(self) -> Option<i64> {
         let b = self.to_bits();
