@@ -190,7 +190,7 @@ impl Ordered for f32 {
 }
 impl Ordered for f64 {
     fn bits(self) -> u64 {
-        self.to_bits() as u64
+        self.to_bits()
     }
     fn ordered(self) -> Option<i64> {
         let b = self.to_bits();
@@ -330,7 +330,8 @@ fn float_methods_on_f32_and_f64_are_std() {
             want.extend(o);
             want_flags.push(pack(fl));
         }
-        check("f64", dev.backend(), &got, &want, 5);
+        // CUDA's largest f64 bound is 3 ulps; std's own acosh/asinh/atanh add up to 3.
+        check("f64", dev.backend(), &got, &want, 6);
         assert_eq!(flags, want_flags, "f64 predicates on {:?}", dev.backend());
     }
 }

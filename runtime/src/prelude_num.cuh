@@ -271,7 +271,9 @@ __device__ __forceinline__ ws_tuple2<double, double> ws_sin_cos(double x) { ws_t
 // the widened value, rounded once to the nearest f16 (cvt.rn.f16.f32, ties to even). The
 // simulator does the same with Rust's f32 functions (runtime/src/half_math.rs). The
 // predicates, signum, copysign, next_up and next_down read f16's own bits: through float,
-// an f16 subnormal is normal, and the next float rounds back to the same f16.
+// an f16 subnormal is normal, and the next float rounds back to the same f16. GPU only,
+// as prelude.cuh's f16 section (the property test's host C++ has no f16).
+#ifndef WS_HOST_SHIM
 __device__ __forceinline__ ws_f16 ws_f16_clamp(ws_f16 a, ws_f16 lo, ws_f16 hi) { return ws_f16_via_f32(ws_clamp<float>(ws_cvt_f32_f16(a.bits), ws_cvt_f32_f16(lo.bits), ws_cvt_f32_f16(hi.bits))); }
 __device__ __forceinline__ ws_f16 ws_f16_mul_add(ws_f16 a, ws_f16 b, ws_f16 c) { return ws_f16_via_f32(fmaf(ws_cvt_f32_f16(a.bits), ws_cvt_f32_f16(b.bits), ws_cvt_f32_f16(c.bits))); }
 __device__ __forceinline__ ws_f16 ws_f16_powi(ws_f16 a, int n) { return ws_f16_via_f32(ws_powi_f32(ws_cvt_f32_f16(a.bits), n)); }
@@ -327,4 +329,5 @@ __device__ __forceinline__ ws_f16 ws_f16_powf(ws_f16 a, ws_f16 b) { const float 
 __device__ __forceinline__ ws_f16 ws_f16_hypot(ws_f16 a, ws_f16 b) { const float x = ws_cvt_f32_f16(a.bits), y = ws_cvt_f32_f16(b.bits); return ws_f16_via_f32(hypotf(x, y)); }
 __device__ __forceinline__ ws_f16 ws_f16_atan2(ws_f16 a, ws_f16 b) { const float x = ws_cvt_f32_f16(a.bits), y = ws_cvt_f32_f16(b.bits); return ws_f16_via_f32(atan2f(x, y)); }
 __device__ __forceinline__ ws_tuple2<ws_f16, ws_f16> ws_f16_sin_cos(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); ws_tuple2<ws_f16, ws_f16> r; r._0 = ws_f16_via_f32(sinf(x)); r._1 = ws_f16_via_f32(cosf(x)); return r; }
+#endif // WS_HOST_SHIM
 // ---- end of the prelude: the kernel follows

@@ -20,7 +20,7 @@ const MAX_BLOCK_Z: u64 = 64;
 pub enum Extent {
     Lit(u64),
     /// An expression naming a constant, whose value Rust gives.
-    Const(syn::Expr),
+    Const(Box<syn::Expr>),
 }
 
 /// The shape as written; missing extents are 1.
@@ -108,7 +108,7 @@ fn extent(e: &syn::Expr, write: &str) -> syn::Result<Extent> {
                 format!("a block extent is known when the kernel is compiled, so it cannot be a variable: {write}; a block size chosen at launch is the `LaunchConfig`'s, without `block = ..`"),
             ))
         }
-        e if const_expr(e) => Ok(Extent::Const(e.clone())),
+        e if const_expr(e) => Ok(Extent::Const(Box::new(e.clone()))),
         _ => Err(syn::Error::new_spanned(
             e,
             format!("not a constant: {write}"),
