@@ -2,9 +2,8 @@
 //! "Calling device functions from host code"): the CPU reference calls the very functions
 //! the kernel calls (scalars, tuples, structs, a slice, generic and const-generic
 //! functions, one calling another, a `&mut [T]` written, a print), and gets what the
-//! kernel gets, on the simulator and on
-//! the GPU where there is one, with outputs poisoned. A function that is kernel code panics
-//! on the host, saying so.
+//! kernel gets, on the simulator and on the GPU where there is one, with outputs poisoned.
+//! A function that is kernel code panics on the host, saying so.
 
 use warpspeed::prelude::*;
 use warpspeed::LaunchConfig;
