@@ -1,9 +1,9 @@
 //! A `#[gpu_device]` function is also a plain Rust function on the host (docs/language.md,
 //! "Calling device functions from host code"): the CPU reference calls the very functions
 //! the kernel calls (scalars, tuples, structs, a slice, generic and const-generic
-//! functions, one calling another), and gets what the kernel gets, on the simulator and on
-//! the GPU where there is one, with outputs poisoned. A function that is kernel code panics
-//! on the host, saying so.
+//! functions, one calling another, a `&mut [T]` written, a print), and gets what the
+//! kernel gets, on the simulator and on the GPU where there is one, with outputs poisoned.
+//! A function that is kernel code panics on the host, saying so.
 
 use warpspeed::prelude::*;
 use warpspeed::LaunchConfig;
@@ -225,4 +225,39 @@ fn a_host_call_checks_bounds_as_the_kernel_does() {
         x[5]
     }
     fifth(&[1, 2, 3]);
+}
+
+#[test]
+fn a_host_call_prints_as_the_simulator_does() {
+    #[gpu_device]
+    fn say(x: u32) -> u32 {
+        gpu_println!("x = {}", x);
+        x + 1
+    }
+    let (r, text) = warpspeed::__private::capture_sim_prints(|| say(41));
+    assert_eq!(r, 42);
+    assert_eq!(text, "x = 41\n");
+}
+
+#[test]
+fn a_host_call_writes_a_mut_slice_and_takes_both_kinds_of_generics() {
+    #[gpu_device]
+    fn fill_from(out: &mut [u32], start: u32) {
+        for i in 0..out.len() {
+            out[i] = start + i as u32;
+        }
+    }
+    #[gpu_device]
+    fn times<T: Float, const N: usize>(x: T) -> (T, u32) {
+        let mut acc = x;
+        for _ in 1..N {
+            acc += x;
+        }
+        (acc, N as u32)
+    }
+    let mut v = vec![0u32; 5];
+    fill_from(&mut v, 10);
+    assert_eq!(v, [10, 11, 12, 13, 14]);
+    assert_eq!(times::<f64, 3>(1.5), (4.5, 3));
+    assert_eq!(times::<f32, 2>(0.25), (0.5, 2));
 }

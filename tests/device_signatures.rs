@@ -1,6 +1,7 @@
 //! A kernel knows its callees' signatures (docs/language.md, "Calling device functions"):
 //! device-function results need no annotation (tuples, structs, generic and
-//! const-generic callees, through module paths), and an unsuffixed literal argument takes
+//! const-generic callees, through module paths and `super::`, from concrete and generic
+//! kernels), and an unsuffixed literal argument takes
 //! its parameter's type. On the simulator and on the GPU where there is one, against a
 //! host reference, with outputs poisoned; NVRTC compiles the kernel.
 
@@ -57,6 +58,26 @@ mod shapes {
     #[gpu_device]
     pub fn scale<T: Float>(x: T, k: T) -> T {
         x * k
+    }
+
+    /// Calls up the module tree, unannotated.
+    #[gpu_device]
+    pub fn digits(x: u32) -> u32 {
+        let (q, r) = super::divmod(x, 10);
+        let (q2, r2) = super::divmod(q, 10);
+        r + r2 + q2 % 10
+    }
+}
+
+/// A generic kernel: each instance's call of the generic `scale` infers `T` from the
+/// arguments, and the result needs no annotation.
+#[gpu_kernel]
+fn generic_user<T: Float>(x: &[T], out: &mut [T], d: &mut [u32]) {
+    let i = grid_1d();
+    if i < x.len() {
+        let y = shapes::scale(x[i], T::from_f32(0.5));
+        out[i] = y + x[i];
+        d[i] = shapes::digits(i as u32 * 7919);
     }
 }
 
@@ -125,6 +146,50 @@ fn results_without_annotations() {
             assert_eq!(
                 d[i].to_bits(),
                 want_d.to_bits(),
+                "{:?}: f64 {i}",
+                dev.backend()
+            );
+        }
+    }
+}
+
+#[test]
+fn generic_kernels_call_without_annotations() {
+    let mut rng = Rng::new(8);
+    let n = 2000;
+    let x32: Vec<f32> = (0..n).map(|_| rng.range_f32(-10.0, 10.0)).collect();
+    let x64: Vec<f64> = x32.iter().map(|&v| v as f64 * 1.25).collect();
+    let digits = |i: usize| {
+        let v = i as u32 * 7919;
+        v % 10 + v / 10 % 10 + v / 100 % 10
+    };
+    for dev in devices("generic_kernels_call_without_annotations") {
+        let cfg = LaunchConfig::for_num_elems(n as u32);
+        let dx = dev.upload(&x32).unwrap();
+        let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
+        let mut d = dev.upload(&vec![u32::MAX; n]).unwrap();
+        generic_user::launch(&dev, cfg, &dx, &mut out, &mut d).unwrap();
+        let (out, d) = (out.download().unwrap(), d.download().unwrap());
+        for i in 0..n {
+            let want = x32[i] * 0.5 + x32[i];
+            assert_eq!(
+                out[i].to_bits(),
+                want.to_bits(),
+                "{:?}: f32 {i}",
+                dev.backend()
+            );
+            assert_eq!(d[i], digits(i), "{:?}: digits {i}", dev.backend());
+        }
+        let dx = dev.upload(&x64).unwrap();
+        let mut out = dev.upload(&vec![f64::NAN; n]).unwrap();
+        let mut d = dev.upload(&vec![u32::MAX; n]).unwrap();
+        generic_user::launch(&dev, cfg, &dx, &mut out, &mut d).unwrap();
+        let out = out.download().unwrap();
+        for i in 0..n {
+            let want = x64[i] * 0.5 + x64[i];
+            assert_eq!(
+                out[i].to_bits(),
+                want.to_bits(),
                 "{:?}: f64 {i}",
                 dev.backend()
             );

@@ -388,9 +388,13 @@ pub mod checked {
     histogram_all!();
 }
 
-/// The same kernels `#[gpu_kernel(unchecked)]` (and `#[gpu_device(unchecked)]`).
+/// The same kernels `#[gpu_kernel(unchecked)]` (and `#[gpu_device(unchecked)]`). Not
+/// `use super::*`: that would import `checked`'s `letter_bin` (re-exported below) beside
+/// this module's own, which rustc calls ambiguous for the macro a kernel asks for a device
+/// function's signature (docs/language.md, "Across modules and crates").
 pub mod unchecked {
-    use super::*;
+    use core::sync::atomic::{AtomicU32, Ordering};
+    use warpspeed::prelude::*;
     histogram_all!(unchecked);
 }
 

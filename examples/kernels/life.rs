@@ -253,9 +253,12 @@ pub mod checked {
     life_kernels!();
 }
 
-/// The same kernels `#[gpu_kernel(unchecked)]` (and `#[gpu_device(unchecked)]`).
+/// The same kernels `#[gpu_kernel(unchecked)]` (and `#[gpu_device(unchecked)]`). Not
+/// `use super::*`: that would import the crate root's `nbrs` (`checked::nbrs`, re-exported
+/// below) beside this module's own, which rustc calls ambiguous for the macro a kernel asks
+/// for a device function's signature (docs/language.md, "Across modules and crates").
 pub mod unchecked {
-    use super::*;
+    use warpspeed::prelude::*;
     life_kernels!(unchecked);
 }
 

@@ -16,15 +16,21 @@ pub fn host_fn(item: &syn::ItemFn) -> TokenStream {
     let name_text = name.to_string();
     let mut args = Vec::new();
     let mut kernel_only: Option<&str> = None;
-    for input in &mut sig.inputs {
+    for (i, input) in sig.inputs.iter_mut().enumerate() {
         let syn::FnArg::Typed(pt) = input else {
             return quote!();
         };
         pt.attrs.clear();
+        // `_: u32` (or any other pattern) gets a name to pass on.
+        if !matches!(&*pt.pat, syn::Pat::Ident(_)) {
+            let id = quote::format_ident!("__ws_arg{}", i, span = proc_macro2::Span::mixed_site());
+            *pt.pat = syn::parse_quote!(#id);
+        }
         let syn::Pat::Ident(id) = &*pt.pat else {
             return quote!();
         };
-        let arg = &id.ident;
+        let arg = id.ident.clone();
+        let arg = &arg;
         args.push(match &*pt.ty {
             syn::Type::Reference(r) => match &*r.elem {
                 syn::Type::Slice(s) if quote!(#s).to_string().contains("Atomic") => {

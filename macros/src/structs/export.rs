@@ -10,7 +10,7 @@
 //! `crate::Lin!` is such a path. So the exported macro gets a crate-unique hidden name and
 //! is re-exported, from a hidden module beside the item, by a single-segment `use` that
 //! finds it in its textual scope, never through the crate root; the item's name then
-//! re-exports that (`pub use __ws_handover_Lin::handover as Lin;`). Every path to `Lin!`,
+//! re-exports that (`pub use __ws_handover_Lin_<unique>_mod::handover as Lin;`). Every path to `Lin!`,
 //! in the crate or outside it, goes through the two imports, which the lint leaves alone
 //! (the workaround PyO3 uses for its own generated macros, PyO3/pyo3#2045).
 
@@ -19,53 +19,58 @@ use quote::{format_ident, quote};
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// `macro_rules! <hidden> { ($($rest:tt)*) => { <body> } }` under `name` with `vis`.
+/// `macro_rules! <hidden> { ($($rest:tt)*) => { <body> } }` under `name` with `vis`. The
+/// hidden names are unique in the crate, so that no glob import (`use super::*;`) can
+/// bring a second item of the same hidden name next to them.
 pub fn handover_macro(name: &Ident, vis: &syn::Visibility, body: TokenStream) -> TokenStream {
     let rule = quote!(($($rest:tt)*) => { #body };);
+    let unique = unique_name(name, &rule);
     match vis {
-        syn::Visibility::Public(_) => exported(name, rule),
+        syn::Visibility::Public(_) => {
+            let module = format_ident!("{}_mod", unique);
+            quote! {
+                #[doc(hidden)]
+                #[allow(non_snake_case)]
+                pub mod #module {
+                    #[doc(hidden)]
+                    #[macro_export]
+                    macro_rules! #unique { #rule }
+                    #[doc(hidden)]
+                    pub use #unique as handover;
+                }
+                #[doc(hidden)]
+                #[allow(unused_imports)]
+                pub use #module::handover as #name;
+            }
+        }
         other => {
-            let mac = format_ident!("__ws_handover_{}", name);
             let use_vis = match other {
                 syn::Visibility::Inherited => quote!(),
                 _ => quote!(pub(crate)),
             };
             quote! {
                 #[doc(hidden)]
-                macro_rules! #mac { #rule }
+                macro_rules! #unique { #rule }
                 #[doc(hidden)]
                 #[allow(unused_imports)]
-                #use_vis use #mac as #name;
+                #use_vis use #unique as #name;
             }
         }
     }
 }
 
-/// A `pub` item's macro: exported under a crate-unique name, re-exported as the item's.
-fn exported(name: &Ident, rule: TokenStream) -> TokenStream {
+/// `__ws_handover_<name>_<hash>_<n>`: the hash of the macro (so equal items in two crates
+/// differ only by chance), and a counter of this compilation (so two equal items in two
+/// modules of one crate differ).
+fn unique_name(name: &Ident, rule: &TokenStream) -> Ident {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let mut h = std::collections::hash_map::DefaultHasher::new();
     name.to_string().hash(&mut h);
     rule.to_string().hash(&mut h);
-    let unique = format_ident!(
+    format_ident!(
         "__ws_handover_{}_{:x}_{}",
         name,
         h.finish(),
         NEXT.fetch_add(1, Ordering::Relaxed)
-    );
-    let module = format_ident!("__ws_handover_{}", name);
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_snake_case)]
-        pub mod #module {
-            #[doc(hidden)]
-            #[macro_export]
-            macro_rules! #unique { #rule }
-            #[doc(hidden)]
-            pub use #unique as handover;
-        }
-        #[doc(hidden)]
-        #[allow(unused_imports)]
-        pub use #module::handover as #name;
-    }
+    )
 }
