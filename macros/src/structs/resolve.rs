@@ -49,10 +49,17 @@ pub fn function(
         };
         scan.visit_item_fn(&item);
         let callees = crate::parse::callees::read(&item.attrs);
-        // The structs the callees' signatures name, as if the function named them.
+        // The structs the callees' signatures name, as if the function named them. A
+        // struct named by a bare name in `geo::norm1`'s signature is `geo::Pt` here.
         for c in &callees {
+            if scan.found.is_some() {
+                break;
+            }
             scan.generics = generic_names(&c.sig.generics);
             scan.visit_signature(&c.sig);
+            if let Some((path, _)) = &mut scan.found {
+                in_callee_module(path, &c.key);
+            }
         }
         let what = match kind {
             FnKind::Kernel => quote!(kernel),
@@ -83,6 +90,27 @@ pub fn device(args: TokenStream, input: TokenStream) -> TokenStream {
     };
     let out = function(args, input, FnKind::Device, Vec::new());
     quote!(#handover #out)
+}
+
+/// `path` (a struct's, as the signature of the callee `key` names it) from the caller: a
+/// bare name is the callee's module's (`geo::norm1` names `Pt`: `geo::Pt`).
+fn in_callee_module(path: &mut syn::Path, key: &str) {
+    let mut segs: Vec<&str> = key.split("::").collect();
+    segs.pop();
+    if path.segments.len() != 1 || segs.is_empty() {
+        return;
+    }
+    let leading = segs.first() == Some(&"");
+    let mut out: syn::Path = syn::Path {
+        leading_colon: leading.then(Default::default),
+        segments: Default::default(),
+    };
+    for s in segs.iter().filter(|s| !s.is_empty()) {
+        out.segments
+            .push(proc_macro2::Ident::new(s, path.segments[0].ident.span()).into());
+    }
+    out.segments.push(path.segments[0].clone());
+    *path = out;
 }
 
 /// The names of the type and const parameters of `g`.

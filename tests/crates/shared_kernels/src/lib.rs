@@ -54,6 +54,12 @@ pub mod geo {
         (p.x.unsigned_abs() + p.y.unsigned_abs(), q)
     }
 
+    /// A point (a result of a struct type the caller need not import).
+    #[gpu_device]
+    pub fn at(x: i32, y: i32) -> Pt {
+        Pt { x, y }
+    }
+
     /// Generic.
     #[gpu_device]
     pub fn mix<T: Float>(a: T, b: T) -> T {

@@ -26,11 +26,49 @@ fn user(l: Lin, p: &[Pt], x: &[f32], y: &mut [f32], n: &mut [u32], m: &mut [f64]
     }
 }
 
+/// A kernel whose module imports no struct: the signatures of `geo::at` and `geo::norm1`
+/// name `Pt`, which the kernel reaches as `warpspeed_shared_kernels::geo::Pt`.
+mod no_imports {
+    use warpspeed::prelude::*;
+
+    #[gpu_kernel]
+    pub fn points(x: &[i32], out: &mut [u32]) {
+        let i = grid_1d();
+        if i < x.len() {
+            let p = warpspeed_shared_kernels::geo::at(x[i], -3);
+            let (n, q) = warpspeed_shared_kernels::geo::norm1(p);
+            out[i] = n * 4 + q;
+        }
+    }
+}
+
+#[test]
+fn struct_results_need_no_import() {
+    let mut rng = Rng::new(6);
+    let count = 1000;
+    let x: Vec<i32> = (0..count).map(|_| rng.next_u32() as i32 % 500).collect();
+    let want: Vec<u32> = x
+        .iter()
+        .map(|&x| {
+            let (n, q) = lib::geo::norm1(lib::geo::at(x, -3));
+            n * 4 + q
+        })
+        .collect();
+    for dev in devices("struct_results_need_no_import") {
+        let dx = dev.upload(&x).unwrap();
+        let mut out = dev.upload(&vec![u32::MAX; count]).unwrap();
+        let cfg = LaunchConfig::for_num_elems(count as u32);
+        no_imports::points::launch(&dev, cfg, &dx, &mut out).unwrap();
+        assert_eq!(out.download().unwrap(), want, "{:?}", dev.backend());
+    }
+}
+
 #[test]
 fn pub_items_cross_crates() {
     nvrtc_compiles(&[
         ("user", &user::KERNEL),
         ("quadrants", &lib::quadrants::KERNEL),
+        ("points", &no_imports::points::KERNEL),
     ]);
     let mut rng = Rng::new(5);
     let count = 3000;
