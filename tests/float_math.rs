@@ -312,14 +312,28 @@ fn float_methods_on_f32_and_f64_are_std() {
         let (got, flags) = run::<f32>(&dev, &x, |v| v as f32);
         let mut want = Vec::new();
         let mut want_flags = Vec::new();
+        let gpu = dev.backend() == Backend::Cuda;
         for i in 0..n {
             let f = |v: &[f64]| v[i] as f32;
-            let (o, fl) = reference!(f(&x.a), f(&x.b), f(&x.p), f(&x.u), f(&x.q));
+            let (mut o, fl) = reference!(f(&x.a), f(&x.b), f(&x.p), f(&x.u), f(&x.q));
+            if gpu {
+                // The GPU's transcendentals against the exact value (the same f32 inputs,
+                // computed in f64 and rounded), not against std's f32 functions: some of
+                // those are formulas whose own error is large (std's `f32::atanh` is
+                // `0.5 * ln_1p(2x / (1 - x))`, off by tens of ulps near +-1; the H100 run
+                // of 2026-11-27 found 7 ulps between it and CUDA's `atanhf`).
+                let w = |v: &[f64]| v[i] as f32 as f64;
+                let (exact, _) = reference!(w(&x.a), w(&x.b), w(&x.p), w(&x.u), w(&x.q));
+                for k in 0..TRANS {
+                    o[k] = exact[k] as f32;
+                }
+            }
             want.extend(o);
             want_flags.push(pack(fl));
         }
-        // CUDA's largest f32 bound in the table is 4 ulps; the CPU's libm adds up to 2.
-        check("f32", dev.backend(), &got, &want, 6);
+        // On the GPU: CUDA's largest f32 bound in the table is 4 ulps, plus the rounding
+        // of the f64 value. The simulator calls std's own functions: exact.
+        check("f32", dev.backend(), &got, &want, 5);
         assert_eq!(flags, want_flags, "f32 predicates on {:?}", dev.backend());
 
         let (got, flags) = run::<f64>(&dev, &x, |v| v);
