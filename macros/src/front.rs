@@ -55,7 +55,7 @@ pub fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> Options {
 /// Where the front stopped: the parser gave up (`None`), or the function parsed and the
 /// checks or the type checker reported errors (`Some`: the parsed function, which a
 /// concrete kernel's fallback module is written from).
-pub type Stopped = Option<Function>;
+pub type Stopped = Option<Box<Function>>;
 
 /// Parse, check and type `item` with the options `o`; `g` are its generic parameters
 /// (an instance's: the type parameters are substituted already, the const parameters
@@ -90,6 +90,6 @@ pub fn analyse(
     crate::analysis::check::check(cx, &f);
     match crate::analysis::typeck::check(cx, &f, var_count) {
         Some(types) if !cx.has_errors() => Ok((f, types)),
-        _ => Err(Some(f)),
+        _ => Err(Some(Box::new(f))),
     }
 }
