@@ -97,25 +97,6 @@ fn generic_names(g: &syn::Generics) -> Vec<String> {
         .collect()
 }
 
-/// Type names that are the language's own, never structs.
-const BUILTIN: &[&str] = &[
-    "Dim3",
-    "Ordering",
-    "SharedArray",
-    "ThreadBlock",
-    "ThreadBlockTile",
-    "GridGroup",
-    "Self",
-    "String",
-    "Vec",
-    "Box",
-    "Option",
-    "Result",
-    "HashMap",
-    "Texture2D",
-    "AddressMode",
-];
-
 /// Finds the first type path in a function that may be a struct not known yet.
 struct Scan<'a> {
     known: &'a [StructDef],
@@ -133,9 +114,7 @@ impl Scan<'_> {
         };
         let leaf = last.ident.to_string();
         let candidate = leaf.starts_with(|c: char| c.is_ascii_uppercase())
-            && !BUILTIN.contains(&leaf.as_str())
-            && crate::ir::ty::Scalar::from_atomic_name(&leaf).is_none()
-            && !leaf.starts_with("Atomic")
+            && !crate::ir::ty::table::is_language_type(&leaf)
             && !self.generics.contains(&leaf)
             && !self.known.iter().any(|d| d.names.contains(&leaf));
         if candidate {
