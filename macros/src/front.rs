@@ -21,7 +21,8 @@ pub struct Options {
     pub block: Option<crate::parse::block::Shape>,
 }
 
-/// `#[gpu_kernel(fast_math, unchecked, block = (32, 32))]`, `#[gpu_device(unchecked)]`.
+/// `#[gpu_kernel(fast_math, unchecked, block = (32, 32), crate = "::ws")]`,
+/// `#[gpu_device(unchecked, crate = "::ws")]`.
 pub fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> Options {
     let mut o = Options::default();
     let kernel = kind == FnKind::Kernel;
@@ -36,13 +37,16 @@ pub fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> Options {
             let value: syn::Expr = meta.value()?.parse()?;
             o.block = Some(crate::parse::block::block_shape(&value)?);
             Ok(())
+        } else if meta.path.is_ident("crate") {
+            // Read where the expansion is finished (`emit::krate`); checked here.
+            crate::emit::krate::parse_value(&meta)
         } else if meta.path.is_ident("block") {
             Err(meta.error(
                 "`block = (..)` is an option of #[gpu_kernel]: a device function runs in the blocks of the kernels that call it",
             ))
         } else {
             Err(meta.error(
-                "unknown option: #[gpu_kernel] takes `fast_math`, `unchecked` and `block = (x, y, z)`; #[gpu_device] takes `unchecked`",
+                "unknown option: #[gpu_kernel] takes `fast_math`, `unchecked`, `block = (x, y, z)` and `crate = \"..\"`; #[gpu_device] takes `unchecked` and `crate = \"..\"`",
             ))
         }
     });
