@@ -1,6 +1,8 @@
-//! The pipeline of one `#[gpu_kernel]` / `#[gpu_device]`: parse, check, type, emit C,
-//! emit Rust. On error: the errors, plus a stub with the same signature so call sites do
-//! not pile up secondary errors.
+//! The one driver of a `#[gpu_kernel]` / `#[gpu_device]`: the options, then the front
+//! (`front::analyse`: parse, check, type), emit C, emit Rust; a generic function goes to
+//! the generics stage (`generics::expand`), which runs the same front once per instance.
+//! On error: the errors, plus a stub with the same signature so call sites do not pile up
+//! secondary errors.
 
 use crate::ctxt::Ctxt;
 use crate::ir::ast::{FnKind, Function};
