@@ -131,3 +131,59 @@ fn every_kernel_type_of_the_facade_is_the_languages() {
     }
     assert!(checked >= 12, "read too few names: {checked}");
 }
+
+/// Whether `s` is a kernel type of its own (not a type parameter or a struct). The match
+/// has no wildcard: a new `Scalar` variant stops the build here, and once listed,
+/// `every_scalar_variant_has_a_row` asks for its row.
+fn is_table_type(s: Scalar) -> bool {
+    use Scalar as S;
+    match s {
+        S::Bool | S::I8 | S::I16 | S::I32 | S::I64 | S::Isize => true,
+        S::U8 | S::U16 | S::U32 | S::U64 | S::Usize => true,
+        S::F32 | S::F64 | S::F16 | S::F16x2 => true,
+        S::F32x2 | S::F32x4 | S::U32x2 | S::U32x4 | S::I32x2 | S::I32x4 | S::F64x2 => true,
+        S::Param(_) | S::Struct(_) => false,
+    }
+}
+
+#[test]
+fn every_scalar_variant_has_a_row() {
+    use Scalar as S;
+    let variants = [
+        S::Bool,
+        S::I8,
+        S::I16,
+        S::I32,
+        S::I64,
+        S::Isize,
+        S::U8,
+        S::U16,
+        S::U32,
+        S::U64,
+        S::Usize,
+        S::F32,
+        S::F64,
+        S::F16,
+        S::F16x2,
+        S::F32x2,
+        S::F32x4,
+        S::U32x2,
+        S::U32x4,
+        S::I32x2,
+        S::I32x4,
+        S::F64x2,
+    ];
+    for s in variants {
+        assert!(is_table_type(s));
+        assert!(
+            super::table::scalar_row(s).is_some(),
+            "{s:?} has no row in macros/src/ir/ty/table.rs SCALARS"
+        );
+    }
+    assert_eq!(
+        variants.len(),
+        SCALARS.len(),
+        "a row is listed twice or a variant is missing here"
+    );
+    assert!(!is_table_type(S::Param("T")));
+}
