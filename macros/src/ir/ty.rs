@@ -161,6 +161,11 @@ impl Scalar {
     }
     /// `f16` and `f16x2`: library types in Rust (no literals, no `as`), structs in C.
     pub fn is_half(self) -> bool {
+        matches!(self.kind(), Some(Kind::Half | Kind::HalfPair))
+    }
+    /// `f16`: a half type of one lane, which divides, negates and prints as the floats do
+    /// (`ty/table.rs` `Kind::Half`).
+    pub fn is_half_float(self) -> bool {
         self.kind() == Some(Kind::Half)
     }
     pub fn is_float(self) -> bool {

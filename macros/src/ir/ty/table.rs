@@ -19,8 +19,13 @@ pub enum Kind {
     Unsigned,
     /// `f32`, `f64`: Rust primitives, C's `float`/`double`.
     Float,
-    /// `f16`, `f16x2`: library types in Rust (no literals, no `as`), structs in C.
+    /// `f16`: one half-precision float, a library type in Rust (no literals, no `as`), a
+    /// struct in C whose operators are the prelude's `<C name>_add`, `_neg`, ... helpers;
+    /// it divides, negates and prints as the floats do.
     Half,
+    /// `f16x2`: two halves in one word; a library type like `Half`, with `+ - *` and no
+    /// division, order or printing of its own.
+    HalfPair,
     /// A vector type: its lane type and lane count (`f32x4`: `(f32, 4)`); a library type
     /// in Rust, a struct aligned to its size in C.
     Vector(Scalar, usize),
@@ -107,7 +112,14 @@ pub const SCALARS: &[ScalarRow] = &[
     row(S::F32, "f32", "float", Float, 32, Some("AtomicF32")),
     row(S::F64, "f64", "double", Float, 64, Some("AtomicF64")),
     row(S::F16, "f16", "ws_f16", Half, 16, Some("AtomicF16")),
-    row(S::F16x2, "f16x2", "ws_f16x2", Half, 32, Some("AtomicF16x2")),
+    row(
+        S::F16x2,
+        "f16x2",
+        "ws_f16x2",
+        HalfPair,
+        32,
+        Some("AtomicF16x2"),
+    ),
     row(S::F32x2, "f32x2", "ws_f32x2", Vector(S::F32, 2), 64, None),
     row(S::F32x4, "f32x4", "ws_f32x4", Vector(S::F32, 4), 128, None),
     row(S::U32x2, "u32x2", "ws_u32x2", Vector(S::U32, 2), 64, None),
