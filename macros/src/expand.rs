@@ -1,11 +1,12 @@
-//! The pipeline of one `#[gpu_kernel]` / `#[gpu_device]`: parse, check, type, emit C,
-//! emit Rust. On error: the errors, plus a stub with the same signature so call sites do
-//! not pile up secondary errors.
+//! The one driver of a `#[gpu_kernel]` / `#[gpu_device]`: the options, then the front
+//! (`front::analyse`: parse, check, type), emit C, emit Rust; a generic function goes to
+//! the generics stage (`generics::expand`), which runs the same front once per instance.
+//! On error: the errors, plus a stub with the same signature so call sites do not pile up
+//! secondary errors.
 
 use crate::ctxt::Ctxt;
 use crate::ir::ast::{FnKind, Function};
 use crate::ir::structs::StructDef;
-use crate::parse::Parser;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -42,7 +43,7 @@ fn pipeline(
     structs: Vec<StructDef>,
 ) -> TokenStream {
     let cx = Ctxt::new();
-    let options = parse_args(&cx, args, kind);
+    let options = crate::front::parse_args(&cx, args, kind);
     let item: syn::ItemFn = match syn::parse2(input) {
         Ok(item) => item,
         Err(err) => {
@@ -59,41 +60,20 @@ fn pipeline(
         }
     };
     if !item.sig.generics.params.is_empty() || item.sig.generics.where_clause.is_some() {
-        let o = crate::generics::Options {
-            fast_math: options.fast_math,
-            unchecked: options.unchecked,
-            block: options.block.clone(),
-        };
-        return crate::generics::expand(cx, &item, kind, o, structs);
+        // The generics stage: the front below once per instance, then one module.
+        return crate::generics::expand(cx, &item, kind, options, structs);
     }
-    let mut parser = Parser::new(&cx, structs);
-    let block = options.block.as_ref().map(|b| parser.block_lens(b));
-    let f = parser
-        .function(&item, kind, options.fast_math)
-        .map(|mut f| {
-            f.unchecked = options.unchecked;
-            f.block = block;
-            f
-        });
-    let var_count = parser.next_var;
-    let Some(f) = f else {
-        let errors = cx.fail("parser");
-        if item.sig.receiver().is_some() {
-            return errors;
-        }
-        let stub = crate::generics::stub(&item, kind);
-        return quote!(#errors #stub);
-    };
-    crate::analysis::check::check(&cx, &f);
-    let types = crate::analysis::typeck::check(&cx, &f, var_count);
-    let types = match (types, cx.has_errors()) {
-        (Some(types), false) => {
-            if let Err(errors) = cx.check() {
+    let (f, types) = match crate::front::analyse(&cx, &item, kind, &options, None, structs) {
+        Ok(typed) => typed,
+        Err(None) => {
+            let errors = cx.fail("parser");
+            if item.sig.receiver().is_some() {
                 return errors;
             }
-            types
+            let stub = crate::generics::stub(&item, kind);
+            return quote!(#errors #stub);
         }
-        _ => {
+        Err(Some(f)) => {
             let errors = cx.fail("type checker");
             if item.sig.receiver().is_some() {
                 // Inside an `impl`, where a module stub would be one more error.
@@ -103,48 +83,11 @@ fn pipeline(
             return quote!(#errors #stub);
         }
     };
+    if let Err(errors) = cx.check() {
+        return errors;
+    }
     let c = crate::emit::cuda::write_function(&f, &types);
     crate::emit::host::module(&f, &types, &c)
-}
-
-/// The options of `#[gpu_kernel(..)]` / `#[gpu_device(..)]`.
-#[derive(Default)]
-struct Options {
-    fast_math: bool,
-    unchecked: bool,
-    /// `block = (x, y, z)`: the only block shape the kernel may be launched with.
-    block: Option<crate::parse::block::Shape>,
-}
-
-/// `#[gpu_kernel(fast_math, unchecked, block = (32, 32))]`, `#[gpu_device(unchecked)]`.
-fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> Options {
-    let mut o = Options::default();
-    let kernel = kind == FnKind::Kernel;
-    let parser = syn::meta::parser(|meta| {
-        if meta.path.is_ident("fast_math") && kernel {
-            o.fast_math = true;
-            Ok(())
-        } else if meta.path.is_ident("unchecked") {
-            o.unchecked = true;
-            Ok(())
-        } else if meta.path.is_ident("block") && kernel {
-            let value: syn::Expr = meta.value()?.parse()?;
-            o.block = Some(crate::parse::block::block_shape(&value)?);
-            Ok(())
-        } else if meta.path.is_ident("block") {
-            Err(meta.error(
-                "`block = (..)` is an option of #[gpu_kernel]: a device function runs in the blocks of the kernels that call it",
-            ))
-        } else {
-            Err(meta.error(
-                "unknown option: #[gpu_kernel] takes `fast_math`, `unchecked` and `block = (x, y, z)`; #[gpu_device] takes `unchecked`",
-            ))
-        }
-    });
-    if let Err(e) = syn::parse::Parser::parse2(parser, args) {
-        cx.syn_error(e);
-    }
-    o
 }
 
 /// A module with the kernel's `launch` signature and no body, after an error (a device

@@ -16,6 +16,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("parse", &["parse"]),
     ("analysis", &["analysis"]),
     ("emit", &["emit"]),
+    (
+        "pipeline front: options, parse -> check -> typeck",
+        &["front"],
+    ),
     ("pipeline", &["expand", "generics", "structs"]),
 ];
 

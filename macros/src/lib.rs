@@ -7,6 +7,7 @@ mod analysis;
 mod ctxt;
 mod emit;
 mod expand;
+mod front;
 #[cfg(test)]
 mod fuzz_tests;
 mod generics;

@@ -1331,7 +1331,7 @@ impl<'a> Typeck<'a> {
                     continue;
                 }
             };
-            let floaty = s.is_float() || s == Scalar::F16;
+            let floaty = s.is_float() || s.is_half_float();
             let problem = if s == Scalar::F16x2 {
                 Some("an `f16x2` prints as its halves: `p.lo()`, `p.hi()`")
             } else if s.is_vector() {
@@ -1612,7 +1612,7 @@ impl<'a> Typeck<'a> {
                     BinOp::Add | BinOp::Sub | BinOp::Mul => {
                         s.is_int() || s.is_float() || s.is_library()
                     }
-                    BinOp::Div | BinOp::Rem => s.is_int() || s.is_float() || s == Scalar::F16,
+                    BinOp::Div | BinOp::Rem => s.is_int() || s.is_float() || s.is_half_float(),
                     BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
                         if s == Scalar::F16x2 =>
                     {
@@ -1636,7 +1636,7 @@ impl<'a> Typeck<'a> {
             }
             Obligation::Neg(t, span) => {
                 if let Some(s) = self.resolve(&t).scalar() {
-                    if !(s.is_signed_int() || s.is_float() || s == Scalar::F16) {
+                    if !(s.is_signed_int() || s.is_float() || s.is_half_float()) {
                         cx.error_at(
                             span,
                             format!(

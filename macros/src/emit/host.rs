@@ -1194,9 +1194,9 @@ impl RustWriter<'_> {
                         continue;
                     }
                     let zero = if spec.zero { "0" } else { "" };
-                    if (s.is_float() || s == Scalar::F16) && spec.precision.is_none() {
+                    if (s.is_float() || s.is_half_float()) && spec.precision.is_none() {
                         fmt.push_str(&format!("{{:>{width}}}"));
-                        let d = if s == Scalar::F16 {
+                        let d = if s.is_half_float() {
                             quote!((#v).to_f64())
                         } else {
                             quote!((#v) as f64)

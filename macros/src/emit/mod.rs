@@ -3,3 +3,4 @@
 pub mod cuda;
 pub mod host;
 pub mod host_fn;
+pub mod krate;

@@ -6,7 +6,8 @@
 //! entry (`axpy__f32`). Const parameters stay constants: their values reach the C as the
 //! constants' macros when the launch assembles the program. The simulator body is one
 //! generic Rust function: its types come from two instances that differ in one parameter
-//! (`diff`), `T` where they differ. docs/language.md ("Generics") has the decisions.
+//! (`diff`), `T` where they differ. docs/language.md ("Generics") has the decisions;
+//! docs/internal/macro-layers.md says why the types come from a diff.
 
 pub mod device;
 pub mod diff;
@@ -16,19 +17,12 @@ pub mod subst;
 use crate::analysis::typeck::Types;
 use crate::ctxt::Ctxt;
 use crate::emit::host::Instance;
+use crate::front::Options;
 use crate::ir::ast::{ExprKind, FnKind, Function, Lit};
 use crate::ir::structs::StructDef;
 use crate::ir::ty::{Scalar, Ty};
-use crate::parse::Parser;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-
-/// What the expansion of a non-generic function takes from `#[gpu_kernel(..)]`.
-pub struct Options {
-    pub fast_math: bool,
-    pub unchecked: bool,
-    pub block: Option<crate::parse::block::Shape>,
-}
 
 /// The expansion of a generic `#[gpu_kernel]`.
 pub fn expand(
@@ -272,8 +266,8 @@ fn generic_view(
     cx.check()
 }
 
-/// Parse, check and type one instance (as `expand` does a concrete function), whose
-/// generic parameters `g` are.
+/// Parse, check and type one instance with the pipeline's front (as `expand` does a
+/// concrete function), whose generic parameters `g` are.
 fn analyse(
     item: &syn::ItemFn,
     kind: FnKind,
@@ -282,30 +276,13 @@ fn analyse(
     structs: &[StructDef],
 ) -> Result<(Function, Types), TokenStream> {
     let cx = Ctxt::new();
-    let mut parser = Parser::new(&cx, structs.to_vec());
-    parser.type_params = g.types.iter().map(|t| t.name.clone()).collect();
-    parser.const_params = g
-        .consts
-        .iter()
-        .map(|c| (c.name.clone(), c.scalar))
-        .collect();
-    let block = o.block.as_ref().map(|b| parser.block_lens(b));
-    let f = parser.function(item, kind, o.fast_math).map(|mut f| {
-        f.unchecked = o.unchecked;
-        f.block = block;
-        f
-    });
-    let var_count = parser.next_var;
-    let Some(f) = f else {
-        return Err(cx.fail("parser"));
-    };
-    crate::analysis::check::check(&cx, &f);
-    match crate::analysis::typeck::check(&cx, &f, var_count) {
-        Some(types) if !cx.has_errors() => {
+    match crate::front::analyse(&cx, item, kind, o, Some(g), structs.to_vec()) {
+        Ok(typed) => {
             cx.check()?;
-            Ok((f, types))
+            Ok(typed)
         }
-        _ => Err(cx.fail("type checker")),
+        Err(None) => Err(cx.fail("parser")),
+        Err(Some(_)) => Err(cx.fail("type checker")),
     }
 }
 

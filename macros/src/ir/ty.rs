@@ -1,7 +1,12 @@
 //! Kernel types: the scalars of the language, and the few compound types an expression
 //! can have. `Var` is an inference variable of the type checker.
 
+pub mod table;
+#[cfg(test)]
+mod table_tests;
+
 use std::fmt;
+use table::{self as types, Kind};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Scalar {
@@ -81,105 +86,51 @@ pub fn c_struct_name(name: &str) -> String {
     format!("ws_s_{name}")
 }
 
-pub const ALL_SCALARS: [Scalar; 22] = [
-    Scalar::Bool,
-    Scalar::I8,
-    Scalar::I16,
-    Scalar::I32,
-    Scalar::I64,
-    Scalar::Isize,
-    Scalar::U8,
-    Scalar::U16,
-    Scalar::U32,
-    Scalar::U64,
-    Scalar::Usize,
-    Scalar::F32,
-    Scalar::F64,
-    Scalar::F16,
-    Scalar::F16x2,
-    Scalar::F32x2,
-    Scalar::F32x4,
-    Scalar::U32x2,
-    Scalar::U32x4,
-    Scalar::I32x2,
-    Scalar::I32x4,
-    Scalar::F64x2,
-];
+/// Every scalar kernel type, in the table's order (`ty/table.rs`).
+pub const ALL_SCALARS: [Scalar; types::SCALARS.len()] = {
+    let mut all = [Scalar::Bool; types::SCALARS.len()];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = types::SCALARS[i].scalar;
+        i += 1;
+    }
+    all
+};
 
 impl Scalar {
+    /// The scalar a type name is (`ir/types.rs`): the parser's rule for every scalar.
     pub fn from_name(name: &str) -> Option<Scalar> {
-        ALL_SCALARS.iter().copied().find(|s| s.rust_name() == name)
+        types::SCALARS
+            .iter()
+            .find(|r| r.rust == name)
+            .map(|r| r.scalar)
     }
 
+    /// The Rust name (`ir/types.rs`; a type parameter's and a struct's their own).
     pub fn rust_name(self) -> &'static str {
         match self {
-            Scalar::Bool => "bool",
-            Scalar::I8 => "i8",
-            Scalar::I16 => "i16",
-            Scalar::I32 => "i32",
-            Scalar::I64 => "i64",
-            Scalar::Isize => "isize",
-            Scalar::U8 => "u8",
-            Scalar::U16 => "u16",
-            Scalar::U32 => "u32",
-            Scalar::U64 => "u64",
-            Scalar::Usize => "usize",
-            Scalar::F32 => "f32",
-            Scalar::F64 => "f64",
-            Scalar::F16 => "f16",
-            Scalar::F16x2 => "f16x2",
-            Scalar::F32x2 => "f32x2",
-            Scalar::F32x4 => "f32x4",
-            Scalar::U32x2 => "u32x2",
-            Scalar::U32x4 => "u32x4",
-            Scalar::I32x2 => "i32x2",
-            Scalar::I32x4 => "i32x4",
-            Scalar::F64x2 => "f64x2",
             Scalar::Param(name) => name,
             Scalar::Struct(id) => id.rust,
+            s => types::scalar_row(s).map_or("", |r| r.rust),
         }
     }
 
-    /// The C spelling. `usize`/`isize` are 64-bit on both sides.
+    /// The C spelling (`ir/types.rs`). `usize`/`isize` are 64-bit on both sides.
     pub fn c_name(self) -> &'static str {
         match self {
-            Scalar::Bool => "bool",
-            Scalar::I8 => "signed char",
-            Scalar::I16 => "short",
-            Scalar::I32 => "int",
-            Scalar::I64 | Scalar::Isize => "long long",
-            Scalar::U8 => "unsigned char",
-            Scalar::U16 => "unsigned short",
-            Scalar::U32 => "unsigned int",
-            Scalar::U64 | Scalar::Usize => "unsigned long long",
-            Scalar::F32 => "float",
-            Scalar::F64 => "double",
-            Scalar::F16 => "ws_f16",
-            Scalar::F16x2 => "ws_f16x2",
-            Scalar::F32x2 => "ws_f32x2",
-            Scalar::F32x4 => "ws_f32x4",
-            Scalar::U32x2 => "ws_u32x2",
-            Scalar::U32x4 => "ws_u32x4",
-            Scalar::I32x2 => "ws_i32x2",
-            Scalar::I32x4 => "ws_i32x4",
-            Scalar::F64x2 => "ws_f64x2",
             // Never reaches the C: each instance is emitted with its concrete types.
             Scalar::Param(_) => "ws_generic",
             Scalar::Struct(id) => id.c,
+            s => types::scalar_row(s).map_or("", |r| r.c),
         }
     }
 
+    fn kind(self) -> Option<Kind> {
+        types::scalar_row(self).map(|r| r.kind)
+    }
+
     pub fn is_int(self) -> bool {
-        !matches!(
-            self,
-            Scalar::Bool
-                | Scalar::F32
-                | Scalar::F64
-                | Scalar::F16
-                | Scalar::F16x2
-                | Scalar::Param(_)
-        ) && !self.is_vector()
-            && !self.is_struct()
+        matches!(self.kind(), Some(Kind::Signed | Kind::Unsigned))
     }
     /// A `#[gpu_struct]`.
     pub fn is_struct(self) -> bool {
@@ -191,16 +142,10 @@ impl Scalar {
     }
     /// A vector type's lane type and lane count (`f32x4`: `(f32, 4)`).
     pub fn vector(self) -> Option<(Scalar, usize)> {
-        Some(match self {
-            Scalar::F32x2 => (Scalar::F32, 2),
-            Scalar::F32x4 => (Scalar::F32, 4),
-            Scalar::U32x2 => (Scalar::U32, 2),
-            Scalar::U32x4 => (Scalar::U32, 4),
-            Scalar::I32x2 => (Scalar::I32, 2),
-            Scalar::I32x4 => (Scalar::I32, 4),
-            Scalar::F64x2 => (Scalar::F64, 2),
-            _ => return None,
-        })
+        match self.kind()? {
+            Kind::Vector(lane, n) => Some((lane, n)),
+            _ => None,
+        }
     }
     /// The lane type of field `name` (`x`, `y`, and `z`, `w` of the 4-lane ones) of a
     /// vector type.
@@ -216,10 +161,15 @@ impl Scalar {
     }
     /// `f16` and `f16x2`: library types in Rust (no literals, no `as`), structs in C.
     pub fn is_half(self) -> bool {
-        matches!(self, Scalar::F16 | Scalar::F16x2)
+        matches!(self.kind(), Some(Kind::Half | Kind::HalfPair))
+    }
+    /// `f16`: a half type of one lane, which divides, negates and prints as the floats do
+    /// (`ty/table.rs` `Kind::Half`).
+    pub fn is_half_float(self) -> bool {
+        self.kind() == Some(Kind::Half)
     }
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::F32 | Scalar::F64)
+        self.kind() == Some(Kind::Float)
     }
     /// `u32`, `u64`, `usize`: C computes these in their own type (no promotion to `int`)
     /// and wraps them as Rust's release build does, so their `+ - * / %` need no helper.
@@ -227,37 +177,16 @@ impl Scalar {
         matches!(self, Scalar::U32 | Scalar::U64 | Scalar::Usize)
     }
     pub fn is_signed_int(self) -> bool {
-        matches!(
-            self,
-            Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 | Scalar::Isize
-        )
+        self.kind() == Some(Kind::Signed)
     }
+    /// The width in bits (`ir/types.rs`); a struct's and a type parameter's 64, as a
+    /// stand-in never used for their layout.
     pub fn bits(self) -> u32 {
-        match self {
-            Scalar::Bool | Scalar::I8 | Scalar::U8 => 8,
-            Scalar::I16 | Scalar::U16 | Scalar::F16 => 16,
-            Scalar::F16x2 => 32,
-            Scalar::I32 | Scalar::U32 | Scalar::F32 => 32,
-            Scalar::F32x2 | Scalar::U32x2 | Scalar::I32x2 => 64,
-            Scalar::F32x4 | Scalar::U32x4 | Scalar::I32x4 | Scalar::F64x2 => 128,
-            _ => 64,
-        }
+        types::scalar_row(self).map_or(64, |r| r.bits)
     }
     /// Rust's atomic type over this scalar (`AtomicU32`), for the types with atomics.
     pub fn atomic_name(self) -> Option<&'static str> {
-        Some(match self {
-            Scalar::I32 => "AtomicI32",
-            Scalar::U32 => "AtomicU32",
-            Scalar::I64 => "AtomicI64",
-            Scalar::U64 => "AtomicU64",
-            Scalar::Isize => "AtomicIsize",
-            Scalar::Usize => "AtomicUsize",
-            Scalar::F32 => "AtomicF32",
-            Scalar::F64 => "AtomicF64",
-            Scalar::F16 => "AtomicF16",
-            Scalar::F16x2 => "AtomicF16x2",
-            _ => return None,
-        })
+        types::scalar_row(self)?.atomic
     }
     pub fn from_atomic_name(name: &str) -> Option<Scalar> {
         ALL_SCALARS

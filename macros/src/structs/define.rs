@@ -19,11 +19,30 @@ enum FieldTy {
 
 /// Expands `#[gpu_struct]` on `item`, with the definitions of the structs it holds that
 /// are known so far (`known`); asks for the next one through its macro when one is missing.
-pub fn expand(args: TokenStream, item: TokenStream, mut known: Vec<StructDef>) -> TokenStream {
-    let cx = Ctxt::new();
-    if !args.is_empty() {
-        cx.error_spanned_by(&args, "#[gpu_struct] takes no options");
+pub fn expand(args: TokenStream, item: TokenStream, known: Vec<StructDef>) -> TokenStream {
+    // `crate = ".."`: the whole expansion names the facade by the crate's path.
+    let krate = crate::emit::krate::from_args(&args);
+    let out = expand_inner(args, item, known);
+    crate::emit::krate::rename(out, krate.as_ref())
+}
+
+/// `#[gpu_struct(crate = "::ws")]`: the only option.
+fn parse_args(cx: &Ctxt, args: TokenStream) {
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("crate") {
+            crate::emit::krate::parse_value(&meta)
+        } else {
+            Err(meta.error("unknown option: #[gpu_struct] takes only `crate = \"..\"`, the path your crate names warpspeed by"))
+        }
+    });
+    if let Err(e) = syn::parse::Parser::parse2(parser, args) {
+        cx.syn_error(e);
     }
+}
+
+fn expand_inner(args: TokenStream, item: TokenStream, mut known: Vec<StructDef>) -> TokenStream {
+    let cx = Ctxt::new();
+    parse_args(&cx, args.clone());
     let item: syn::ItemStruct = match syn::parse2(item) {
         Ok(item) => item,
         Err(e) => {
@@ -58,7 +77,7 @@ pub fn expand(args: TokenStream, item: TokenStream, mut known: Vec<StructDef>) -
     }
     if let Some((path, leaf)) = missing {
         // The definition of a struct this one holds: its macro calls back with it.
-        return super::resolve::ask(&path, &leaf, &known, quote!(@struct #item));
+        return super::resolve::ask(&path, &leaf, &known, quote!(@struct (#args) #item));
     }
     let name = item.ident.to_string();
     known.push(StructDef {

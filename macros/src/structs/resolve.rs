@@ -14,7 +14,7 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 
 /// Asks the macro of struct `path` (last name `leaf`) for its definition; it calls back
-/// with `continuation` (`@struct <item>`, `@kernel (<args>) <fn>`, `@device (<args>) <fn>`).
+/// with `continuation` (`@struct (<args>) <item>`, `@kernel (<args>) <fn>`, `@device (<args>) <fn>`).
 pub fn ask(
     path: &syn::Path,
     leaf: &str,
@@ -36,6 +36,18 @@ pub fn ask(
 /// A kernel or device function: asks for the first struct it names that is not known
 /// yet, or runs the pipeline with the structs `known`.
 pub fn function(
+    args: TokenStream,
+    input: TokenStream,
+    kind: FnKind,
+    known: Vec<StructDef>,
+) -> TokenStream {
+    // `crate = ".."`: the whole expansion names the facade by the crate's path.
+    let krate = crate::emit::krate::from_args(&args);
+    let out = function_inner(args, input, kind, known);
+    crate::emit::krate::rename(out, krate.as_ref())
+}
+
+fn function_inner(
     args: TokenStream,
     input: TokenStream,
     kind: FnKind,
@@ -84,7 +96,8 @@ pub fn device(args: TokenStream, input: TokenStream) -> TokenStream {
         Ok(item) if item.sig.receiver().is_none() => {
             let handover = super::callees::handover(&item);
             let host = crate::emit::host_fn::host_fn(&item);
-            quote!(#handover #host)
+            let krate = crate::emit::krate::from_args(&args);
+            crate::emit::krate::rename(quote!(#handover #host), krate.as_ref())
         }
         _ => quote!(),
     };
@@ -125,25 +138,6 @@ fn generic_names(g: &syn::Generics) -> Vec<String> {
         .collect()
 }
 
-/// Type names that are the language's own, never structs.
-const BUILTIN: &[&str] = &[
-    "Dim3",
-    "Ordering",
-    "SharedArray",
-    "ThreadBlock",
-    "ThreadBlockTile",
-    "GridGroup",
-    "Self",
-    "String",
-    "Vec",
-    "Box",
-    "Option",
-    "Result",
-    "HashMap",
-    "Texture2D",
-    "AddressMode",
-];
-
 /// Finds the first type path in a function that may be a struct not known yet.
 struct Scan<'a> {
     known: &'a [StructDef],
@@ -161,9 +155,7 @@ impl Scan<'_> {
         };
         let leaf = last.ident.to_string();
         let candidate = leaf.starts_with(|c: char| c.is_ascii_uppercase())
-            && !BUILTIN.contains(&leaf.as_str())
-            && crate::ir::ty::Scalar::from_atomic_name(&leaf).is_none()
-            && !leaf.starts_with("Atomic")
+            && !crate::ir::ty::table::is_language_type(&leaf)
             && !self.generics.contains(&leaf)
             && !self.known.iter().any(|d| d.names.contains(&leaf));
         if candidate {

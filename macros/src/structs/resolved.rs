@@ -48,7 +48,13 @@ pub fn resolved(input: TokenStream) -> TokenStream {
         return malformed();
     }
     match what.to_string().as_str() {
-        "struct" => super::define::expand(TokenStream::new(), rest, known),
+        "struct" => {
+            let mut it = rest.into_iter();
+            let Some(TokenTree::Group(args)) = it.next() else {
+                return malformed();
+            };
+            super::define::expand(args.stream(), it.collect(), known)
+        }
         "kernel" | "device" => {
             let kind = if what == "kernel" {
                 FnKind::Kernel

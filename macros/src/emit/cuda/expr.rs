@@ -95,7 +95,7 @@ impl<'a> FnWriter<'a> {
                 let s = self.scalar(e);
                 match (op, s) {
                     (UnOp::Neg, s) if s.is_float() => format!("(-{v})"),
-                    (UnOp::Neg, Scalar::F16) => format!("ws_f16_neg({v})"),
+                    (UnOp::Neg, s) if s.is_half_float() => format!("{}_neg({v})", s.c_name()),
                     (UnOp::Neg, s) => format!("ws_neg<{}>({v})", s.c_name()),
                     (UnOp::Not, Scalar::Bool) => format!("(!{v})"),
                     (UnOp::Not, s) => format!("(({})~{v})", s.c_name()),

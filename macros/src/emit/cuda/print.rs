@@ -42,9 +42,9 @@ fn conversion(s: Scalar, spec: &FmtSpec, v: &str) -> (String, String) {
         let w = spec.width.map(|w| format!("-{w}")).unwrap_or_default();
         return (format!("%{w}s"), format!("({v} ? \"true\" : \"false\")"));
     }
-    if s.is_float() || s == Scalar::F16 {
-        let d = if s == Scalar::F16 {
-            format!("ws_f16_to_f64({v})")
+    if s.is_float() || s.is_half_float() {
+        let d = if s.is_half_float() {
+            format!("{}_to_f64({v})", s.c_name())
         } else {
             format!("(double)({v})")
         };
