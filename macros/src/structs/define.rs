@@ -77,7 +77,7 @@ pub fn expand(args: TokenStream, item: TokenStream, mut known: Vec<StructDef>) -
 }
 
 /// `attrs` without `Copy` in their `derive`s.
-fn without_copy(attrs: &mut Vec<syn::Attribute>) {
+fn without_copy(attrs: &mut [syn::Attribute]) {
     use syn::punctuated::Punctuated;
     for a in attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
         let Ok(paths) =
