@@ -26,12 +26,32 @@ impl From<(Span, Span)> for ErrSpan {
 pub struct Ctxt {
     /// `None` once checked.
     errors: RefCell<Option<Vec<syn::Error>>>,
+    /// Said after each message: which instance of a generic function it is (one error
+    /// per mistake, rather than the mistake's and one more naming the instance).
+    context: Option<String>,
 }
 
 impl Ctxt {
     pub fn new() -> Ctxt {
         Ctxt {
             errors: RefCell::new(Some(Vec::new())),
+            context: None,
+        }
+    }
+
+    /// A `Ctxt` whose every message ends with `context`.
+    pub fn within(context: Option<String>) -> Ctxt {
+        Ctxt {
+            errors: RefCell::new(Some(Vec::new())),
+            context,
+        }
+    }
+
+    /// `msg`, with the context said after it.
+    fn say<M: std::fmt::Display>(&self, msg: M) -> String {
+        match &self.context {
+            Some(c) => format!("{msg} ({c})"),
+            None => msg.to_string(),
         }
     }
 
@@ -45,6 +65,7 @@ impl Ctxt {
 
     /// An error on the user's exact tokens.
     pub fn error_spanned_by<T: ToTokens, M: std::fmt::Display>(&self, tokens: T, msg: M) {
+        let msg = self.say(msg);
         self.push(syn::Error::new_spanned(tokens.into_token_stream(), msg));
     }
 
@@ -58,10 +79,15 @@ impl Ctxt {
         ]
         .into_iter()
         .collect();
+        let msg = self.say(msg);
         self.push(syn::Error::new_spanned(tokens, msg));
     }
 
     pub fn syn_error(&self, err: syn::Error) {
+        let err = match &self.context {
+            Some(_) => syn::Error::new(err.span(), self.say(&err)),
+            None => err,
+        };
         self.push(err);
     }
 

@@ -155,6 +155,62 @@ const fn reaches_within(from: &SourceItem, to: &SourceItem, depth: u32) -> bool 
     false
 }
 
+/// Whether the call of `from` by `to` closes a cycle (`from` reaches `to`) that `to` is
+/// the first of, by Rust name and C prototype: of the functions on a cycle, only that one
+/// reports it, so a cycle of three functions is one error, not three.
+pub const fn first_of_cycle(from: &SourceItem, to: &SourceItem) -> bool {
+    reaches(from, to) && !earlier_on_cycle(from, to, 32)
+}
+
+/// Whether a function on a path from `x` back to `to` (not through `to`) comes before
+/// `to`.
+const fn earlier_on_cycle(x: &SourceItem, to: &SourceItem, depth: u32) -> bool {
+    if same_str(x.rust_name, to.rust_name) && same_str(x.prototype, to.prototype) {
+        return false;
+    }
+    if depth == 0 || !reaches_within(x, to, depth) {
+        return false;
+    }
+    if before(x, to) {
+        return true;
+    }
+    let mut i = 0;
+    while i < x.deps.len() {
+        if earlier_on_cycle(x.deps[i], to, depth - 1) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// `a` before `b`: by Rust name, then C prototype.
+const fn before(a: &SourceItem, b: &SourceItem) -> bool {
+    match compare(a.rust_name, b.rust_name) {
+        0 => compare(a.prototype, b.prototype) < 0,
+        c => c < 0,
+    }
+}
+
+/// -1, 0 or 1 as `a` is before, equal to or after `b`, byte by byte.
+const fn compare(a: &str, b: &str) -> i8 {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut i = 0;
+    while i < a.len() && i < b.len() {
+        if a[i] != b[i] {
+            return if a[i] < b[i] { -1 } else { 1 };
+        }
+        i += 1;
+    }
+    if a.len() < b.len() {
+        -1
+    } else if a.len() > b.len() {
+        1
+    } else {
+        0
+    }
+}
+
 const fn same_str(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
@@ -204,5 +260,36 @@ impl<F: std::future::Future> SimCall<F> for Recursion<true> {
     type Out = std::pin::Pin<Box<F>>;
     fn wrap(call: F) -> Self::Out {
         Box::pin(call)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn item(name: &'static str, deps: &'static [&'static SourceItem]) -> SourceItem {
+        SourceItem {
+            rust_name: name,
+            prototype: "void f()",
+            definition: "",
+            deps,
+            consts: None,
+        }
+    }
+
+    // a -> b -> c -> a, and d -> a (d is outside the cycle).
+    static A: SourceItem = item("a", &[&B]);
+    static B: SourceItem = item("b", &[&C]);
+    static C: SourceItem = item("c", &[&A]);
+    static D: SourceItem = item("d", &[&A]);
+
+    #[test]
+    fn a_cycle_is_reported_by_its_first_function_only() {
+        // Each call's check: `first_of_cycle(callee, caller)`.
+        assert!(first_of_cycle(&B, &A));
+        assert!(!first_of_cycle(&C, &B));
+        assert!(!first_of_cycle(&A, &C));
+        assert!(!first_of_cycle(&A, &D));
+        assert!(reaches(&A, &C) && reaches(&C, &B));
     }
 }

@@ -100,8 +100,8 @@ const _: () = {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::device_fn::{
-        const_hole, device_fn, reaches, sim_call, without_const_args, DeviceFnRef, Recursion,
-        SimCall,
+        const_hole, device_fn, first_of_cycle, reaches, sim_call, without_const_args, DeviceFnRef,
+        Recursion, SimCall,
     };
     pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, GpuPrint, NumVal};
     pub use crate::gpu_struct::{

@@ -6,7 +6,7 @@ use crate::ir::visit::{visit_children, walk_block, Child};
 
 pub fn check(cx: &Ctxt, f: &Function) {
     check_unique_params(cx, f);
-    check_arrays_only_in_let(cx, &f.body, false);
+    check_arrays_only_in_let(cx, &f.body, f.ret_rejected);
     check_shared_only_in_let(cx, &f.body);
     check_no_self_call(cx, f);
 }
@@ -88,8 +88,10 @@ fn check_unique_params(cx: &Ctxt, f: &Function) {
 }
 
 /// `let a = [0; 4];`, `a = [1, 2, 3, 4];` and a struct literal's field are fine; elsewhere (`f([1, 2])`, a block's
-/// value) an array literal would need a C array temporary that nothing names.
-fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, _in_let: bool) {
+/// value) an array literal would need a C array temporary that nothing names. Where the
+/// function's return type was refused (an array), its tail follows from that refusal and
+/// is not reported again (`tail_refused`).
+fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, tail_refused: bool) {
     fn expr(cx: &Ctxt, e: &Expr, allowed: bool) {
         match &e.kind {
             ExprKind::Array(items) => {
@@ -134,10 +136,10 @@ fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, _in_let: bool) {
         }
         visit_children(e, &mut |c| match c {
             Child::Expr(x) => expr(cx, x, false),
-            Child::Block(b) => block(cx, b),
+            Child::Block(b) => block(cx, b, false),
         });
     }
-    fn block(cx: &Ctxt, b: &Block) {
+    fn block(cx: &Ctxt, b: &Block, tail_refused: bool) {
         for s in &b.stmts {
             match s {
                 Stmt::Let(l) => {
@@ -149,8 +151,8 @@ fn check_arrays_only_in_let(cx: &Ctxt, b: &Block, _in_let: bool) {
             }
         }
         if let Some(t) = &b.tail {
-            expr(cx, t, false)
+            expr(cx, t, tail_refused)
         }
     }
-    block(cx, b);
+    block(cx, b, tail_refused);
 }

@@ -249,6 +249,21 @@ impl<'a> Typeck<'a> {
     }
 
     /// Follows bound variables one level deep (enough to see the outer constructor).
+    /// Whether `t` is known to be a `#[gpu_struct]` already.
+    fn is_struct(&self, t: &Ty) -> bool {
+        self.shallow(t).scalar().is_some_and(|s| s.is_struct())
+    }
+
+    /// `t`, or `Ty::Never` for a struct that an operator's obligation refuses, so the
+    /// refused operation's value adds no mismatch where it is used.
+    fn unless_struct(&self, t: Ty) -> Ty {
+        if self.is_struct(&t) {
+            Ty::Never
+        } else {
+            t
+        }
+    }
+
     fn shallow(&self, t: &Ty) -> Ty {
         match t {
             Ty::Var(v) => {
@@ -571,13 +586,13 @@ impl<'a> Typeck<'a> {
                 let t = self.infer(inner, expected);
                 self.obligations
                     .push(Obligation::Neg(t.clone(), e.range().into()));
-                t
+                self.unless_struct(t)
             }
             ExprKind::Unary(UnOp::Not, inner) => {
                 let t = self.infer(inner, expected);
                 self.obligations
                     .push(Obligation::Not(t.clone(), e.range().into()));
-                t
+                self.unless_struct(t)
             }
             ExprKind::Cast(inner, to) => {
                 if let Some(path) = self.const_path(inner) {
@@ -1053,6 +1068,13 @@ impl<'a> Typeck<'a> {
             }
             _ => {
                 let lt = self.infer(l, expected);
+                if self.is_struct(&lt) {
+                    // The obligation refuses the struct operand; the result is no value
+                    // that could mismatch where it is used.
+                    self.infer(r, None);
+                    self.obligations.push(Obligation::Binary(op, lt, span));
+                    return Ty::Never;
+                }
                 let rt = self.infer(r, Some(&lt));
                 if self.unify(&lt, &rt).is_err() {
                     let vector = [&lt, &rt]
@@ -1636,7 +1658,9 @@ impl<'a> Typeck<'a> {
             }
             Obligation::Neg(t, span) => {
                 if let Some(s) = self.resolve(&t).scalar() {
-                    if !(s.is_signed_int() || s.is_float() || s.is_half_float()) {
+                    if s.is_struct() {
+                        self.refuse_struct(s, span, "`-` applies to scalars");
+                    } else if !(s.is_signed_int() || s.is_float() || s.is_half_float()) {
                         cx.error_at(
                             span,
                             format!(
@@ -1649,7 +1673,9 @@ impl<'a> Typeck<'a> {
             }
             Obligation::Not(t, span) => {
                 if let Some(s) = self.resolve(&t).scalar() {
-                    if s.is_float() || s.is_library() {
+                    if s.is_struct() {
+                        self.refuse_struct(s, span, "`!` applies to scalars");
+                    } else if s.is_float() || s.is_library() {
                         cx.error_at(
                             span,
                             format!(

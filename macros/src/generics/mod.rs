@@ -94,7 +94,8 @@ pub fn expand(
             format_ident!("{}__{}", item.sig.ident, suffix.join("_"))
         };
         let inst = subst::instance(item, &names, &scalars, name);
-        match analyse(&inst, kind, &options, &g, &structs) {
+        let context = instance_context(&g, &scalars, item);
+        match analyse(&inst, kind, &options, &g, &structs, context) {
             Ok((f, types)) => {
                 let c = crate::emit::cuda::write_function(&f, &types);
                 let ret = f.ret.as_ref().map(|(t, _)| t.clone());
@@ -108,7 +109,7 @@ pub fn expand(
                     ret,
                 });
             }
-            Err(errors) => return failed(instance_failed(errors, &g, &scalars, item), item, kind),
+            Err(errors) => return failed(errors, item, kind),
         }
     }
     let Some(mut f) = base_fn else {
@@ -200,6 +201,9 @@ fn kernel_stub(item: &syn::ItemFn) -> TokenStream {
     quote! {
         #[allow(dead_code, unused_variables)]
         #vis mod #name {
+            // The parameter types as written (a struct's name) are the user's module's.
+            #[allow(unused_imports)]
+            use super::*;
             pub fn launch<#(#generics),*>(_: &::warpspeed::Device, _: ::warpspeed::LaunchConfig, #(#args),*) -> ::core::result::Result<(), ::warpspeed::Error> {
                 unreachable!()
             }
@@ -274,8 +278,9 @@ fn analyse(
     o: &Options,
     g: &params::Generics,
     structs: &[StructDef],
+    context: Option<String>,
 ) -> Result<(Function, Types), TokenStream> {
-    let cx = Ctxt::new();
+    let cx = Ctxt::within(context);
     match crate::front::analyse(&cx, item, kind, o, Some(g), structs.to_vec()) {
         Ok(typed) => {
             cx.check()?;
@@ -286,16 +291,17 @@ fn analyse(
     }
 }
 
-/// The errors of the first instance that does not compile, and which instance it is.
-fn instance_failed(
-    errors: TokenStream,
+/// What an error of the instance `scalars` says after its message: which instance it
+/// is, where the function has type parameters (each instance is compiled on its own, and
+/// the first that does not compile reports its errors).
+fn instance_context(
     g: &params::Generics,
     scalars: &[Scalar],
     item: &syn::ItemFn,
-) -> TokenStream {
+) -> Option<String> {
     if g.types.is_empty() {
         // Const parameters alone: one instance, whose errors are the function's.
-        return errors;
+        return None;
     }
     let which: Vec<String> = g
         .types
@@ -312,20 +318,15 @@ fn instance_failed(
         })
         .collect();
     let mut msg = format!(
-        "`{}` does not compile with {}: a generic kernel is compiled for every type of its bounds ({}), and the errors here are this instance's",
+        "in `{}` with {}: a generic kernel is compiled for every type of its bounds ({})",
         item.sig.ident,
         which.join(", "),
         bounds.join("; ")
     );
     if scalars.contains(&Scalar::F16) {
-        msg.push_str(". `f16` has no `as`: convert with `T::from_f32(..)`/`x.to_f32()`");
+        msg.push_str("; `f16` has no `as`: convert with `T::from_f32(..)`/`x.to_f32()`");
     }
-    let at = g
-        .types
-        .first()
-        .map_or(item.sig.ident.span(), |t| t.name.span());
-    let note = syn::Error::new(at, msg).to_compile_error();
-    quote!(#errors #note)
+    Some(msg)
 }
 
 /// Marks the type parameters in the base instance's types (which then serve the

@@ -86,7 +86,19 @@ pub fn parse(cx: &Ctxt, g: &syn::Generics) -> Option<Generics> {
         order: Vec::new(),
     };
     let mut ok = true;
+    // A parameter bounded in the refused `where` clause has its bound there: the one
+    // error is the clause's.
+    let mut in_where = Vec::new();
     if let Some(w) = &g.where_clause {
+        for p in &w.predicates {
+            if let syn::WherePredicate::Type(t) = p {
+                if let syn::Type::Path(tp) = &t.bounded_ty {
+                    if let Some(id) = tp.path.get_ident() {
+                        in_where.push(id.to_string());
+                    }
+                }
+            }
+        }
         cx.error_spanned_by(
             w,
             "`where` clauses are not supported on kernels: write the bound in the parameter list (`<T: Float>`)",
@@ -102,6 +114,8 @@ pub fn parse(cx: &Ctxt, g: &syn::Generics) -> Option<Generics> {
                 );
                 ok = false;
             }
+            syn::GenericParam::Type(t)
+                if t.bounds.is_empty() && in_where.contains(&t.ident.to_string()) => {}
             syn::GenericParam::Type(t) => match type_param(cx, t) {
                 Some(tp) => {
                     out.order.push(GenericRef::Type(out.types.len()));

@@ -45,6 +45,9 @@ pub struct Parser<'a> {
     device: bool,
     /// The `#[gpu_struct]`s the function may name ([`Function::structs`]).
     structs: Vec<StructDef>,
+    /// Parameters and locals whose declared type was refused (reported there): `*r` of
+    /// one adds no error of its own.
+    refused: Vec<String>,
 }
 
 fn line_of(span: Span) -> usize {
@@ -77,6 +80,7 @@ impl<'a> Parser<'a> {
             const_params: Vec::new(),
             device: false,
             structs,
+            refused: Vec::new(),
         }
     }
 
@@ -246,7 +250,10 @@ impl<'a> Parser<'a> {
                                     .collect(),
                             );
                         }
-                        None => error_params.push((name, var)),
+                        None => {
+                            self.refused.push(name.to_string());
+                            error_params.push((name, var))
+                        }
                     }
                 }
             }
@@ -372,7 +379,8 @@ impl<'a> Parser<'a> {
 
     fn local(&mut self, local: &syn::Local) -> Option<Let> {
         // A rejected annotation (already reported) binds the name to the error type, so
-        // its uses raise no second error.
+        // its uses raise no second error; its initializer, which only follows from it
+        // (`let c: char = 'a';`, `let r: &f32 = &x;`), is not read.
         let (pat, mut ty) = match &local.pat {
             syn::Pat::Type(pt) => (
                 self.pat(&pt.pat),
@@ -384,6 +392,22 @@ impl<'a> Parser<'a> {
             ),
             other => (self.pat(other), None),
         };
+        let refused = matches!(ty, Some((Ty::Never, _)));
+        if let Some(Pat::Bind { name, .. }) = &pat {
+            let name = name.to_string();
+            self.refused.retain(|n| *n != name);
+            if refused {
+                self.refused.push(name);
+            }
+        }
+        if refused {
+            return Some(Let {
+                pat: pat?,
+                ty,
+                init: None,
+                span: local.span(),
+            });
+        }
         if let Some(init) = &local.init {
             if let Some((_, diverge)) = &init.diverge {
                 self.cx.error_spanned_by(
@@ -431,6 +455,18 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Whether `e` is a parameter or local whose declared type was refused.
+    fn names_refused(&self, e: &syn::Expr) -> bool {
+        match e {
+            syn::Expr::Path(p) if p.qself.is_none() => p
+                .path
+                .get_ident()
+                .is_some_and(|i| self.refused.contains(&i.to_string())),
+            syn::Expr::Paren(p) => self.names_refused(&p.expr),
+            _ => false,
+        }
+    }
+
     fn label(&self, label: &Option<syn::Label>) -> Option<Ident> {
         label.as_ref().map(|l| l.name.ident.clone())
     }
@@ -467,6 +503,7 @@ impl<'a> Parser<'a> {
             syn::Expr::Unary(u) => match u.op {
                 syn::UnOp::Neg(_) => ExprKind::Unary(UnOp::Neg, self.boxed(&u.expr)?),
                 syn::UnOp::Not(_) => ExprKind::Unary(UnOp::Not, self.boxed(&u.expr)?),
+                syn::UnOp::Deref(_) if self.names_refused(&u.expr) => return None,
                 syn::UnOp::Deref(_) => {
                     return self.unsupported(
                         e,

@@ -56,6 +56,7 @@ fn expand_inner(args: TokenStream, item: TokenStream, mut known: Vec<StructDef>)
     check_item(&cx, &item);
     let mut fields = Vec::new();
     let mut missing = None;
+    let mut refused = false;
     if let syn::Fields::Named(named) = &item.fields {
         for f in &named.named {
             match field_ty(&cx, &f.ty, &known) {
@@ -66,13 +67,18 @@ fn expand_inner(args: TokenStream, item: TokenStream, mut known: Vec<StructDef>)
                 Some(FieldTy::Unknown(path, leaf)) => {
                     missing.get_or_insert((path, leaf));
                 }
-                None => {}
+                None => refused = true,
             }
         }
     }
     if let Err(errors) = cx.check() {
         let mut plain = item.clone();
         plain.attrs.retain(|a| !a.path().is_ident("repr"));
+        if refused {
+            // A refused field (`String`) is not `Copy` either: rustc's E0204 would be a
+            // second error for it.
+            without_copy(&mut plain.attrs);
+        }
         return quote!(#errors #[repr(C)] #plain);
     }
     if let Some((path, leaf)) = missing {
@@ -87,6 +93,23 @@ fn expand_inner(args: TokenStream, item: TokenStream, mut known: Vec<StructDef>)
     });
     let own = known.len() - 1;
     output(&item, &known, own)
+}
+
+/// `attrs` without `Copy` in their `derive`s.
+fn without_copy(attrs: &mut [syn::Attribute]) {
+    use syn::punctuated::Punctuated;
+    for a in attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
+        let Ok(paths) =
+            a.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+        else {
+            continue;
+        };
+        let kept: Vec<&syn::Path> = paths
+            .iter()
+            .filter(|p| p.segments.last().is_none_or(|s| s.ident != "Copy"))
+            .collect();
+        *a = syn::parse_quote!(#[derive(#(#kept),*)]);
+    }
 }
 
 /// No generics, no lifetimes, named fields, no `repr` of its own.

@@ -79,15 +79,26 @@ pub(super) fn consts_fn_named(
             None => p,
         }
     };
-    // The value's type is the constant's own here: the simulator body checked it is the
-    // macro's (a second check would repeat rustc's error).
+    // The value's type is the macro's, checked as the simulator body checks it, with the
+    // same tokens: rustc reports a wrong type once (`let n: u32 = NAME;` of a `&str`), not
+    // once more as "`&str` cannot be a kernel's constant".
     let mut defs: Vec<TokenStream> = types
         .consts
         .iter()
-        .filter(|c| crate::emit::cuda::const_param_of(f, &c.expr).is_none())
-        .map(|c| {
+        .enumerate()
+        .filter(|(_, c)| crate::emit::cuda::const_param_of(f, &c.expr).is_none())
+        .map(|(i, c)| {
             let name = c.c_name();
-            let v = value(&c.expr, c.cast);
+            // Only a constant the simulator reads as a value (not one only an array's
+            // length names) is checked there.
+            let read = types.const_uses.values().any(|&u| u == i);
+            let v = match (c.cast, c.ty.scalar()) {
+                (None, Some(s)) if read && (s.is_int() || s.is_float() || s == Scalar::Bool) => {
+                    let span = c.expr.span();
+                    const_value(sc, c, span)
+                }
+                _ => value(&c.expr, c.cast),
+            };
             quote!(s.push_str(&::warpspeed::__private::c_const(#name, #v));)
         })
         .collect();

@@ -228,7 +228,8 @@ pub(super) fn device_deps(sc: &Scope, b: &Block) -> Vec<TokenStream> {
 }
 
 /// A device function's assertions, one per device function it calls: the callee
-/// does not lead back to it (`reaches`, evaluated by rustc over the functions' C
+/// does not lead back to it, where it is the first function of the cycle, which reports
+/// it alone (`first_of_cycle`, evaluated by rustc over the functions' C
 /// dependencies, so cycles through functions this macro cannot see are found too). At
 /// module level, so rustc's note names the function's module and no internal item.
 pub(super) fn cycle_checks(sc: &Scope, f: &Function) -> Vec<TokenStream> {
@@ -251,7 +252,7 @@ pub(super) fn cycle_checks(sc: &Scope, f: &Function) -> Vec<TokenStream> {
             );
             quote_spanned!(span=>
                 const _: () = ::core::assert!(
-                    !::warpspeed::__private::reaches(#callee.item(), &ITEM),
+                    !::warpspeed::__private::first_of_cycle(#callee.item(), &ITEM),
                     #msg
                 );
             )
