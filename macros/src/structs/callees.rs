@@ -10,8 +10,8 @@
 //! in this scope", with "`helper` is in scope, but it is a function, not a macro" where a
 //! plain function of that name exists.
 
-use crate::ir::structs::StructDef;
 use crate::ir::ast::Callee;
+use crate::ir::structs::StructDef;
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;

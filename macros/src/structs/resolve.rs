@@ -27,9 +27,20 @@ pub fn ask(
         super::payload::write(known, 0)
     };
     let span = path.span();
+    // A generic struct's arguments may name the function's type parameters, which a
+    // `const` item cannot see: its macro alone is asked (rustc then finds no macro of
+    // that name where it is no #[gpu_struct]).
+    let mut bare = path.clone();
+    let generic = bare.segments.last().is_some_and(|s| !s.arguments.is_none());
+    if let Some(last) = bare.segments.last_mut() {
+        last.arguments = syn::PathArguments::None;
+    }
+    let check = (!generic).then(|| {
+        quote_spanned!(span=> const _: &::warpspeed::__private::SourceItem = <#path as ::warpspeed::GpuStruct>::ITEM;)
+    });
     quote_spanned! {span=>
-        const _: &::warpspeed::__private::SourceItem = <#path as ::warpspeed::GpuStruct>::ITEM;
-        #path! { {#leaf} #known #continuation }
+        #check
+        #bare! { {#leaf} #known #continuation }
     }
 }
 
@@ -125,12 +136,32 @@ struct Scan<'a> {
 
 impl Scan<'_> {
     fn path(&mut self, path: &syn::Path) {
-        if self.found.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
+        let n = path.segments.len();
+        if self.found.is_some()
+            || path
+                .segments
+                .iter()
+                .take(n.saturating_sub(1))
+                .any(|s| !s.arguments.is_none())
+        {
             return;
         }
         let Some(last) = path.segments.last() else {
             return;
         };
+        // A generic struct's arguments (`Params<T>`, `Params::<f32>`): its name is asked.
+        if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+            for arg in &a.args {
+                if let syn::GenericArgument::Type(t) = arg {
+                    self.ty(t);
+                }
+            }
+        } else if !last.arguments.is_none() {
+            return;
+        }
+        if self.found.is_some() {
+            return;
+        }
         let leaf = last.ident.to_string();
         let candidate = leaf.starts_with(|c: char| c.is_ascii_uppercase())
             && !BUILTIN.contains(&leaf.as_str())

@@ -242,7 +242,10 @@ fn sig_ty(defs: &[StructDef], t: &syn::Type, subst: &Subst) -> Option<Ty> {
                 }
                 _ => return None,
             };
-            Some(Ty::Array(Box::new(sig_ty(defs, &a.elem, subst)?), Len::Lit(n)))
+            Some(Ty::Array(
+                Box::new(sig_ty(defs, &a.elem, subst)?),
+                Len::Lit(n),
+            ))
         }
         syn::Type::Path(p) if p.qself.is_none() => {
             let segs: Vec<String> = p
@@ -260,7 +263,23 @@ fn sig_ty(defs: &[StructDef], t: &syn::Type, subst: &Subst) -> Option<Ty> {
             if let Some(s) = Scalar::from_name(last) {
                 return Some(Ty::Scalar(s));
             }
-            crate::ir::structs::lookup(defs, last).map(Ty::Scalar)
+            // A generic struct's instance (`Params<T>`, the callee's `T` substituted).
+            if let Some(syn::PathArguments::AngleBracketed(a)) =
+                p.path.segments.last().map(|s| &s.arguments)
+            {
+                let args = a
+                    .args
+                    .iter()
+                    .map(|arg| match arg {
+                        syn::GenericArgument::Type(t) => sig_ty(defs, t, subst)?.scalar(),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<Scalar>>>()?;
+                return crate::ir::structs::instance(defs, last, &args).map(Ty::Scalar);
+            }
+            crate::ir::structs::lookup(defs, last)
+                .filter(|s| !crate::ir::structs::is_generic(defs, *s))
+                .map(Ty::Scalar)
         }
         _ => None,
     }
