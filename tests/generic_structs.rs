@@ -29,11 +29,22 @@ pub struct Pair<T: Float> {
 
 #[gpu_device]
 fn swapped<T: Float>(p: Params<T>) -> Params<T> {
-    Params::<T> {
+    // The instance is inferred from the fields of type `T`, as rustc does.
+    Params {
         alpha: p.beta,
         beta: p.alpha,
         n: p.n + 1,
     }
+}
+
+#[gpu_device]
+fn halved(p: Params<f32>) -> Params<f32> {
+    let h: Params<f32> = Params::<f32> {
+        n: p.n / 2,
+        alpha: p.alpha * 0.5,
+        beta: p.beta * 0.5,
+    };
+    h
 }
 
 #[gpu_kernel]
@@ -48,8 +59,15 @@ fn saxpy<T: Float>(p: Params<T>, x: &[T], y: &mut [T]) {
 #[gpu_kernel]
 fn saxpy_f32(p: Params<f32>, x: &[f32], y: &mut [f32]) {
     let i = grid_1d();
-    if i < x.len() && (i as u32) < p.n {
-        y[i] = p.alpha * x[i] + p.beta * y[i];
+    let h = halved(p);
+    if i < x.len() && (i as u32) < h.n * 2 {
+        // The expected type gives the literal's instance.
+        let q: Params<f32> = Params {
+            alpha: h.alpha * 2.0,
+            beta: h.beta * 2.0,
+            n: 0,
+        };
+        y[i] = q.alpha * x[i] + q.beta * y[i];
     }
 }
 
@@ -151,7 +169,7 @@ fn concrete_kernel_takes_an_instance() {
     let p = Params {
         alpha: rng.range_f32(-2.0, 2.0),
         beta: rng.range_f32(-2.0, 2.0),
-        n: 777,
+        n: 776,
     };
     for dev in devices("concrete_kernel_takes_an_instance") {
         let dx = dev.upload(&x).unwrap();
@@ -160,7 +178,7 @@ fn concrete_kernel_takes_an_instance() {
         saxpy_f32::launch(&dev, cfg(n), p, &dx, &mut dy).unwrap();
         let got = dy.download().unwrap();
         for i in 0..n {
-            let want = if i < 777 {
+            let want = if i < 776 {
                 p.alpha * x[i] + p.beta * y[i]
             } else {
                 y[i]
@@ -225,6 +243,23 @@ fn buffers_of_generic_structs_holding_generic_structs() {
         };
         check_pairs(&dev, &ps64, poison);
     }
+}
+
+#[test]
+fn device_functions_with_generic_structs_run_on_the_host() {
+    let p = Params {
+        alpha: 1.5f64,
+        beta: -2.0,
+        n: 7,
+    };
+    let q = swapped(p);
+    assert_eq!((q.alpha, q.beta, q.n), (-2.0, 1.5, 8));
+    let h = halved(Params {
+        alpha: 3.0f32,
+        beta: 5.0,
+        n: 9,
+    });
+    assert_eq!((h.alpha, h.beta, h.n), (1.5, 2.5, 4));
 }
 
 #[test]

@@ -94,21 +94,24 @@ pub fn instance(defs: &[StructDef], name: &str, args: &[Scalar]) -> Option<Scala
     Some(scalar(defs, i))
 }
 
-/// The instances of the generic struct that struct `s` is an instance of (`s` among
-/// them); `[s]` for any other struct.
+/// The instances of the generic struct that struct `s` is (or is an instance of; `s`
+/// among them); `[s]` for any other struct.
 pub fn siblings(defs: &[StructDef], s: Scalar) -> Vec<Scalar> {
     let Scalar::Struct(id) = s else {
         return vec![s];
     };
-    let Some((g, _)) = defs
-        .get(id.index as usize)
-        .and_then(|d| d.instance.as_ref())
-    else {
-        return vec![s];
+    let i = id.index as usize;
+    let g: usize = match defs.get(i) {
+        Some(d) if d.generic.is_some() => i,
+        Some(d) => match &d.instance {
+            Some((g, _)) => *g,
+            None => return vec![s],
+        },
+        None => return vec![s],
     };
     (0..defs.len())
-        .filter(|i| defs[*i].instance.as_ref().is_some_and(|(gi, _)| gi == g))
-        .map(|i| scalar(defs, i))
+        .filter(|k| defs[*k].instance.as_ref().is_some_and(|(gi, _)| *gi == g))
+        .map(|k| scalar(defs, k))
         .collect()
 }
 

@@ -8,7 +8,8 @@ use crate::ir::ty::Scalar;
 
 /// The struct a type path names (by its last name; a generic struct's instance by its
 /// arguments, `Params<f32>`, `Params::<f32>`), recording the path for the emitted Rust. A
-/// generic struct named without arguments is not found (`generic_without_args` says so).
+/// generic struct without arguments is found as itself: a literal's instance is the type
+/// checker's to infer, and a type must name its arguments (`parse_scalar` says so).
 pub fn struct_scalar(defs: &mut [StructDef], path: &syn::Path) -> Option<Scalar> {
     let n = path.segments.len();
     if path
@@ -22,7 +23,7 @@ pub fn struct_scalar(defs: &mut [StructDef], path: &syn::Path) -> Option<Scalar>
     let last = path.segments.last()?;
     let leaf = last.ident.to_string();
     let s = if last.arguments.is_none() {
-        Some(structs::lookup(defs, &leaf)?).filter(|s| !structs::is_generic(defs, *s))?
+        structs::lookup(defs, &leaf)?
     } else {
         let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
             return None;
@@ -70,9 +71,7 @@ pub fn generic_misuse(defs: &[StructDef], path: &syn::Path, literal: bool) -> Op
         .iter()
         .map(|p| format!("`{}: {}`", p.0, p.1))
         .collect();
-    Some(if last.arguments.is_none() && literal {
-        format!("`{leaf}` is a generic #[gpu_struct]: a kernel names its arguments in a literal, `{leaf}::<{params}> {{ .. }}` (a type parameter of the function, or a type such as `f32`)")
-    } else if last.arguments.is_none() {
+    Some(if last.arguments.is_none() && !literal {
         format!("`{leaf}` is a generic #[gpu_struct]: write its arguments, `{leaf}<{params}>` (a type parameter of the function, or a type such as `f32`)")
     } else {
         format!("the arguments of `{leaf}` are types its bounds allow ({}): a type parameter of the function, or a type such as `f32`", bounds.join(", "))

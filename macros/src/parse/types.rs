@@ -81,7 +81,9 @@ pub fn parse_scalar(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> Opt
                     }
                 }
             }
-            if let Some(s) = super::structs::struct_scalar(structs, &p.path) {
+            if let Some(s) = super::structs::struct_scalar(structs, &p.path)
+                .filter(|s| !crate::ir::structs::is_generic(structs, *s))
+            {
                 return Some(s);
             }
             match super::structs::generic_misuse(structs, &p.path, false) {

@@ -36,13 +36,16 @@ fn with_args(sc: &Scope, path: &syn::Path, args: &[Scalar]) -> TokenStream {
 
 /// The C definitions of the structs the function names: dependencies of its source. A
 /// generic function's instances name different instances of a generic struct, so all of
-/// them are (in C, a struct of its own each).
+/// them are (in C, a struct of its own each), as where a literal leaves the instance to
+/// the type checker.
 pub(super) fn struct_deps(sc: &Scope) -> Vec<TokenStream> {
     let mut out = Vec::new();
     for (i, d) in sc.structs.iter().enumerate() {
         let Some(p) = &d.path else { continue };
         let here = structs::scalar(sc.structs, i);
-        let all = if sc.is_generic() {
+        // A generic struct named without arguments (a literal's): the type checker
+        // inferred its instance, any of them.
+        let all = if sc.is_generic() || d.generic.is_some() {
             structs::siblings(sc.structs, here)
         } else {
             vec![here]
