@@ -38,7 +38,14 @@ pub fn expand(args: TokenStream, item: TokenStream, mut known: Vec<StructDef>) -
     let names: Vec<String> = params.iter().map(|p| p.0.clone()).collect();
     let mut fields = Vec::new();
     let mut missing = None;
-    if let syn::Fields::Named(named) = &item.fields {
+    // A lifetime or const parameter is refused; the fields that use it are not refused
+    // again (they are checked once the parameter is gone).
+    let refused = item
+        .generics
+        .params
+        .iter()
+        .any(|p| !matches!(p, syn::GenericParam::Type(_)));
+    if let (syn::Fields::Named(named), false) = (&item.fields, refused) {
         for f in &named.named {
             match field_ty(&cx, &f.ty, &mut known, &names) {
                 Some(FieldTy::Known(t)) => fields.push(FieldDef {
@@ -113,6 +120,8 @@ fn check_item(cx: &Ctxt, item: &syn::ItemStruct) -> Vec<(String, String, Vec<Sca
             ),
             syn::GenericParam::Type(t) => match type_bound(t) {
                 Some((bound, types)) => params.push((t.ident.to_string(), bound, types)),
+                // Bounded in the `where` clause: that clause's error says where instead.
+                None if t.bounds.is_empty() && item.generics.where_clause.is_some() => {}
                 None => cx.error_spanned_by(
                     t,
                     format!("a #[gpu_struct]'s type parameter has one bound of warpspeed's, `Float`, `Int` or `Scalar` (`{}: Float`): its C definition is made for each of the bound's types", t.ident),
@@ -226,7 +235,24 @@ fn field_ty(
                 .iter()
                 .take(n - 1)
                 .all(|s| s.arguments.is_none());
-            if !plain || !leaf.starts_with(|c: char| c.is_ascii_uppercase()) || leaf == "String" {
+            // The standard library's types (never a #[gpu_struct], and often a mistake).
+            const STD: &[&str] = &[
+                "String",
+                "Vec",
+                "Box",
+                "Option",
+                "Result",
+                "HashMap",
+                "Rc",
+                "Arc",
+                "Cell",
+                "RefCell",
+                "PhantomData",
+            ];
+            if !plain
+                || !leaf.starts_with(|c: char| c.is_ascii_uppercase())
+                || STD.contains(&leaf.as_str())
+            {
                 return unsupported("");
             }
             // A generic struct's arguments: the struct's type parameters or scalars.

@@ -21,6 +21,19 @@ pub fn ask(
     known: &[StructDef],
     continuation: TokenStream,
 ) -> TokenStream {
+    ask_checked(path, leaf, known, continuation, true)
+}
+
+/// `ask`; `check`: also check that `path` is a `#[gpu_struct]` (in rustc's words, where
+/// it is none), which needs a type: not where the path is a literal's, which leaves a
+/// generic struct's arguments to inference.
+fn ask_checked(
+    path: &syn::Path,
+    leaf: &str,
+    known: &[StructDef],
+    continuation: TokenStream,
+    check: bool,
+) -> TokenStream {
     let known = if known.is_empty() {
         quote!({})
     } else {
@@ -35,7 +48,7 @@ pub fn ask(
     if let Some(last) = bare.segments.last_mut() {
         last.arguments = syn::PathArguments::None;
     }
-    let check = (!generic).then(|| {
+    let check = (check && !generic).then(|| {
         quote_spanned!(span=> const _: &::warpspeed::__private::SourceItem = <#path as ::warpspeed::GpuStruct>::ITEM;)
     });
     quote_spanned! {span=>
@@ -57,6 +70,7 @@ pub fn function(
             known: &known,
             generics: generic_names(&item.sig.generics),
             found: None,
+            in_literal: false,
         };
         scan.visit_item_fn(&item);
         let callees = crate::parse::callees::read(&item.attrs);
@@ -69,8 +83,14 @@ pub fn function(
             FnKind::Kernel => quote!(kernel),
             FnKind::Device => quote!(device),
         };
-        if let Some((path, leaf)) = scan.found {
-            return ask(&path, &leaf, &known, quote!(@#what (#args) #input));
+        if let Some((path, leaf, literal)) = scan.found {
+            return ask_checked(
+                &path,
+                &leaf,
+                &known,
+                quote!(@#what (#args) #input),
+                !literal,
+            );
         }
         if let Some(path) = super::callees::unknown_call(&item, &callees) {
             return super::callees::ask(&path, &known, quote!(@#what (#args) #input));
@@ -131,7 +151,9 @@ const BUILTIN: &[&str] = &[
 struct Scan<'a> {
     known: &'a [StructDef],
     generics: Vec<String>,
-    found: Option<(syn::Path, String)>,
+    /// The path, its last name, and whether it is a literal's.
+    found: Option<(syn::Path, String, bool)>,
+    in_literal: bool,
 }
 
 impl Scan<'_> {
@@ -170,7 +192,7 @@ impl Scan<'_> {
             && !self.generics.contains(&leaf)
             && !self.known.iter().any(|d| d.names.contains(&leaf));
         if candidate {
-            self.found = Some((path.clone(), leaf));
+            self.found = Some((path.clone(), leaf, self.in_literal));
         }
     }
 
@@ -209,7 +231,9 @@ impl<'ast> Visit<'ast> for Scan<'_> {
     }
     fn visit_expr_struct(&mut self, e: &'ast syn::ExprStruct) {
         if e.qself.is_none() {
+            self.in_literal = true;
             self.path(&e.path);
+            self.in_literal = false;
         }
         syn::visit::visit_expr_struct(self, e);
     }
