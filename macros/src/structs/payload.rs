@@ -68,13 +68,19 @@ fn write_ty(t: &Ty, defs: &[StructDef]) -> TokenStream {
     }
 }
 
+/// Type parameters: each one's name, bound and the bound's types.
+type ParamList = Vec<(String, String, Vec<Scalar>)>;
+
+/// One struct of a payload as read: its name, its parameters (a generic struct's) and its
+/// fields as written.
+type Parsed = (String, Option<ParamList>, Vec<(String, TokenStream)>);
+
 /// Reads a payload group, appending its definitions to `known` (those already known, by
 /// name, are skipped); the index in `known` of its first definition, which `requested`
 /// (the name the user's path ends in) also names. `None` on a malformed payload.
 pub fn read(group: &Group, requested: &str, known: &mut Vec<StructDef>) -> Option<usize> {
     let toks: Vec<TokenTree> = group.stream().into_iter().collect();
-    type Params = Option<Vec<(String, String, Vec<Scalar>)>>;
-    let mut parsed: Vec<(String, Params, Vec<(String, TokenStream)>)> = Vec::new();
+    let mut parsed: Vec<Parsed> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let TokenTree::Ident(name) = &toks[i] else {
@@ -164,7 +170,7 @@ pub fn read(group: &Group, requested: &str, known: &mut Vec<StructDef>) -> Optio
 }
 
 /// `[T: Float, U: Int]`: each parameter's name, bound and the bound's types.
-fn read_params(g: &Group) -> Option<Vec<(String, String, Vec<Scalar>)>> {
+fn read_params(g: &Group) -> Option<ParamList> {
     let toks: Vec<TokenTree> = g.stream().into_iter().collect();
     toks.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
         .filter(|p| !p.is_empty())
