@@ -229,6 +229,19 @@ fn buffers_of_generic_structs_holding_generic_structs() {
             tag: p.tag,
         })
         .collect();
+    // f16: each operation rounds once, on both sides (the host's through f32, exactly).
+    let ps16: Vec<Pair<f16>> = ps
+        .iter()
+        .map(|p| Pair {
+            a: Params {
+                alpha: f16::from_f32(p.a.alpha),
+                beta: f16::from_f32(p.a.beta),
+                n: p.a.n,
+            },
+            w: [f16::from_f32(p.w[0]), f16::from_f32(p.w[1])],
+            tag: p.tag,
+        })
+        .collect();
     for dev in devices("buffers_of_generic_structs_holding_generic_structs") {
         let poison = Params {
             alpha: f32::NAN,
@@ -242,6 +255,12 @@ fn buffers_of_generic_structs_holding_generic_structs() {
             n: u32::MAX,
         };
         check_pairs(&dev, &ps64, poison);
+        let poison = Params {
+            alpha: f16::NAN,
+            beta: f16::NAN,
+            n: u32::MAX,
+        };
+        check_pairs(&dev, &ps16, poison);
     }
 }
 
