@@ -1,12 +1,13 @@
 //! Generic `#[gpu_struct]`s (docs/language.md, "Structs", "Generic structs"): a struct
 //! generic over `T: Float` taken by a generic kernel at f32, f64 and f16 and by a concrete
 //! kernel as `Params<f32>`; as locals, literals (`Params::<T> { .. }`), a device
-//! function's result, a field of another generic struct, and `DeviceBuffer` elements.
+//! function's result, a field of another generic struct, and `DeviceBuffer` elements; a
+//! struct over `T: Int` at 8, 32 and 64 bits (`isize` and `i64` are C structs of their own).
 //! Each on the simulator and on the GPU where there is one, against the same Rust on the
 //! host, with outputs poisoned first; NVRTC compiles every instance.
 
 use warpspeed::prelude::*;
-use warpspeed::{f16, Float, LaunchConfig};
+use warpspeed::{f16, Float, Int, LaunchConfig};
 
 mod common;
 use common::{devices, nvrtc_compiles, Rng};
@@ -79,6 +80,28 @@ fn pairs<T: Float>(ps: &[Pair<T>], out: &mut [Params<T>]) {
         q.alpha = q.alpha * ps[i].w[0] + ps[i].w[1];
         q.n = q.n + ps[i].tag as u32;
         out[i] = q;
+    }
+}
+
+#[gpu_struct]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds<T: Int> {
+    pub lo: T,
+    pub hi: T,
+}
+
+#[gpu_kernel]
+fn clamp_all<T: Int>(b: Bounds<T>, x: &[T], out: &mut [T]) {
+    let i = grid_1d();
+    if i < x.len() {
+        let v = x[i];
+        out[i] = if v < b.lo {
+            b.lo
+        } else if v > b.hi {
+            b.hi
+        } else {
+            v
+        };
     }
 }
 
@@ -281,6 +304,35 @@ fn device_functions_with_generic_structs_run_on_the_host() {
     assert_eq!((h.alpha, h.beta, h.n), (1.5, 2.5, 4));
 }
 
+fn check_clamp<T: Int + std::fmt::Debug>(dev: &Device, b: Bounds<T>, x: &[T], poison: T) {
+    let n = x.len();
+    let dx = dev.upload(x).unwrap();
+    let mut out = dev.upload(&vec![poison; n]).unwrap();
+    clamp_all::launch(dev, cfg(n), b, &dx, &mut out).unwrap();
+    let got = out.download().unwrap();
+    for i in 0..n {
+        assert_eq!(got[i], x[i].clamp(b.lo, b.hi), "{:?} at {i}", dev.backend());
+    }
+}
+
+#[test]
+fn int_bounded_struct_at_several_widths() {
+    let mut rng = Rng::new(44);
+    let n = 900;
+    let x32: Vec<i32> = (0..n).map(|_| rng.next_u32() as i32 % 1000).collect();
+    let x8: Vec<u8> = (0..n).map(|_| rng.next_u32() as u8).collect();
+    let x64: Vec<isize> = x32.iter().map(|v| *v as isize * 1_000_000).collect();
+    for dev in devices("int_bounded_struct_at_several_widths") {
+        check_clamp(&dev, Bounds { lo: -300, hi: 450 }, &x32, i32::MIN);
+        check_clamp(&dev, Bounds { lo: 17u8, hi: 201 }, &x8, 0);
+        let b = Bounds {
+            lo: -200_000_000isize,
+            hi: 300_000_000,
+        };
+        check_clamp(&dev, b, &x64, isize::MIN);
+    }
+}
+
 #[test]
 fn instances_have_their_own_c_layouts() {
     use warpspeed::KernelScalar;
@@ -300,5 +352,8 @@ fn nvrtc_compiles_generic_struct_instances() {
         ("pairs::<f32>", pairs::kernel::<f32>()),
         ("pairs::<f64>", pairs::kernel::<f64>()),
         ("pairs::<f16>", pairs::kernel::<f16>()),
+        ("clamp_all::<u8>", clamp_all::kernel::<u8>()),
+        ("clamp_all::<isize>", clamp_all::kernel::<isize>()),
+        ("clamp_all::<i64>", clamp_all::kernel::<i64>()),
     ]);
 }
