@@ -30,9 +30,26 @@ mod sealed {
     label = "not one of `Scalar`'s types"
 )]
 pub trait Scalar:
-    KernelScalar + PartialEq + PartialOrd + Debug + GpuPrint + sealed::Sealed
+    KernelScalar + PartialEq + PartialOrd + Debug + GpuPrint + ScalarName + sealed::Sealed
 {
 }
+
+/// A scalar's Rust name (`"f32"`): how a generic `#[gpu_struct]`'s impls pick the instance
+/// of their type arguments (`Params<f32>` is C's `ws_s_Params_f32`). Not an API.
+#[doc(hidden)]
+pub trait ScalarName {
+    /// The type's name as Rust writes it.
+    const RUST_NAME: &'static str;
+}
+
+macro_rules! scalar_names {
+    ($($t:ident)*) => {$(
+        impl ScalarName for $t {
+            const RUST_NAME: &'static str = stringify!($t);
+        }
+    )*};
+}
+scalar_names!(bool i8 i16 i32 i64 isize u8 u16 u32 u64 usize f16 f32 f64);
 
 /// A value as `gpu_print!("{:w}", x)` / `("{:0w}", x)` prints it on the GPU: a float as
 /// C's `%g` right-aligned in `width` (`0` ignored, as for a concrete float), an integer

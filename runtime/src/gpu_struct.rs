@@ -101,3 +101,40 @@ pub fn c_layout_checks(
     }
     out
 }
+
+/// The entry of `table` whose key is `key` (the Rust names of a generic `#[gpu_struct]`'s
+/// type arguments, `["f32"]`): its impls, generic over the bound, pick the C name and
+/// the C definition of their instance with it, at compile time. Each instance is a
+/// struct of its own in C (`ws_s_Params_f32`), laid out and checked as a plain one.
+pub const fn pick_instance<T: Copy>(key: &[&str], table: &[(&[&str], T)]) -> T {
+    let mut i = 0;
+    while i < table.len() {
+        if names_eq(key, table[i].0) {
+            return table[i].1;
+        }
+        i += 1;
+    }
+    panic!("a generic #[gpu_struct] instantiated at a type its bound does not allow")
+}
+
+const fn names_eq(a: &[&str], b: &[&str]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        let (x, y) = (a[i].as_bytes(), b[i].as_bytes());
+        if x.len() != y.len() {
+            return false;
+        }
+        let mut j = 0;
+        while j < x.len() {
+            if x[j] != y[j] {
+                return false;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    true
+}

@@ -103,10 +103,10 @@ pub mod __private {
         const_hole, device_fn, first_of_cycle, reaches, sim_call, without_const_args, DeviceFnRef,
         Recursion, SimCall,
     };
-    pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, GpuPrint, NumVal};
+    pub use crate::generic::{cast, AsNum, GpuBits, GpuOps, GpuPrint, NumVal, ScalarName};
     pub use crate::gpu_struct::{
-        c_layout_checks, read_array, sim_load_array, sim_store_array, struct_from_bits128,
-        struct_to_bits128, write_array,
+        c_layout_checks, pick_instance, read_array, sim_load_array, sim_store_array,
+        struct_from_bits128, struct_to_bits128, write_array,
     };
     pub use crate::kernel_abi::*;
     pub use crate::launch::len::check_len;

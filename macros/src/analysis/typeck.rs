@@ -688,7 +688,7 @@ impl<'a> Typeck<'a> {
             ExprKind::SharedArray(d) => d.ty(),
             ExprKind::DynamicShared(s) => Ty::Slice(*s, true),
             ExprKind::Ordering(..) => Ty::Ordering,
-            ExprKind::StructLit(l) => self.struct_lit(e, l),
+            ExprKind::StructLit(l) => self.struct_lit(e, l, expected),
             ExprKind::TiledPartition(n, group) => {
                 let gt = self.infer(group, None);
                 match self.shallow(&gt) {

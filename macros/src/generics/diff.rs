@@ -37,6 +37,15 @@ pub fn mark(cur: &mut Types, base: &Snapshot, alt: &Types, name: &'static str) {
 }
 
 fn merge_scalar(c: Scalar, b: Scalar, a: Scalar, name: &'static str) -> Scalar {
+    // Two instances of one generic struct (`Params<f32>`, `Params<f64>`): `Params<T>`.
+    if let (Scalar::Struct(ci), Scalar::Struct(bi), Scalar::Struct(ai)) = (c, b, a) {
+        if b != a && ci.args.len() == bi.args.len() && bi.args.len() == ai.args.len() {
+            let args = (0..ci.args.len())
+                .map(|k| merge_scalar(ci.args[k], bi.args[k], ai.args[k], name))
+                .collect();
+            return Scalar::Struct(ci.with_args(args));
+        }
+    }
     if b != a {
         Scalar::Param(name)
     } else {

@@ -140,8 +140,9 @@ pub fn stub(item: &syn::ItemFn, kind: FnKind) -> TokenStream {
 }
 
 /// A stub launch's parameter: what the real one takes where the type is plain (so type
-/// parameters are inferred as they would be), anything elsewhere.
-fn stub_arg(arg: &syn::FnArg) -> TokenStream {
+/// parameters are inferred as they would be), anything elsewhere (a struct's name, which
+/// the stub's module may not see, or which may be the mistake).
+fn stub_arg(arg: &syn::FnArg, generics: &syn::Generics) -> TokenStream {
     let any = quote!(_: impl ::core::marker::Sized);
     let syn::FnArg::Typed(pt) = arg else {
         return any;
@@ -159,7 +160,13 @@ fn stub_arg(arg: &syn::FnArg) -> TokenStream {
                 (false, false) => quote!(_: &impl ::warpspeed::AsDeviceView<Elem = #elem>),
             }
         }
-        syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+        syn::Type::Path(p)
+            if p.qself.is_none()
+                && p.path.get_ident().is_some_and(|id| {
+                    Scalar::from_name(&id.to_string()).is_some()
+                        || generics.type_params().any(|t| t.ident == *id)
+                }) =>
+        {
             let t = &pt.ty;
             quote!(_: #t)
         }
@@ -188,7 +195,12 @@ fn kernel_stub(item: &syn::ItemFn) -> TokenStream {
             syn::GenericParam::Lifetime(_) => None,
         })
         .collect();
-    let args: Vec<TokenStream> = item.sig.inputs.iter().map(stub_arg).collect();
+    let args: Vec<TokenStream> = item
+        .sig
+        .inputs
+        .iter()
+        .map(|a| stub_arg(a, &item.sig.generics))
+        .collect();
     // A generic kernel's stand-ins for `CUDA_SOURCE` and `KERNEL`, as its module has them.
     let stand_ins = if item.sig.generics.params.is_empty() {
         quote!()

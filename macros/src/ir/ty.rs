@@ -52,6 +52,9 @@ pub struct StructId {
     pub index: u16,
     rust: &'static str,
     c: &'static str,
+    /// An instance of a generic struct: its type arguments (`[f32]` of `Params<f32>`; in a
+    /// generic function's simulator body `[T]`, `generics::diff`). Empty otherwise.
+    pub args: &'static [Scalar],
 }
 
 impl StructId {
@@ -63,6 +66,26 @@ impl StructId {
             index: index as u16,
             rust: Box::leak(name.to_string().into_boxed_str()),
             c: Box::leak(c_struct_name(name).into_boxed_str()),
+            args: &[],
+        }
+    }
+
+    /// Instance `index` of a generic struct: `Params<f32>` in Rust, `c` in C
+    /// (`ws_s_Params_f32`), of arguments `args`.
+    pub fn instance(index: usize, rust: &str, c: &str, args: &[Scalar]) -> StructId {
+        StructId {
+            index: index as u16,
+            rust: Box::leak(rust.to_string().into_boxed_str()),
+            c: Box::leak(c.to_string().into_boxed_str()),
+            args: Box::leak(args.to_vec().into_boxed_slice()),
+        }
+    }
+
+    /// The same struct with other arguments (the simulator body's `Params<T>`).
+    pub fn with_args(self, args: Vec<Scalar>) -> StructId {
+        StructId {
+            args: Box::leak(args.into_boxed_slice()),
+            ..self
         }
     }
 }
@@ -319,16 +342,19 @@ pub enum Ty {
 }
 
 impl Ty {
-    /// Whether a type parameter (`Scalar::Param`) occurs in the type.
+    /// Whether a type parameter (`Scalar::Param`) occurs in the type (a generic struct's
+    /// argument included: `Params<T>`).
     pub fn has_param(&self) -> bool {
         match self {
             Ty::Scalar(s)
             | Ty::Slice(s, _)
             | Ty::Atomics(s)
             | Ty::Rows(s, _)
-            | Ty::CasResult(s) => {
-                matches!(s, Scalar::Param(_))
-            }
+            | Ty::CasResult(s) => match s {
+                Scalar::Param(_) => true,
+                Scalar::Struct(id) => id.args.iter().any(|a| matches!(a, Scalar::Param(_))),
+                _ => false,
+            },
             Ty::Tuple(items) => items.iter().any(Ty::has_param),
             Ty::Array(elem, _) => elem.has_param(),
             _ => false,

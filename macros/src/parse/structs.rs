@@ -6,15 +6,76 @@ use crate::ir::ast::{ExprKind, StructLit};
 use crate::ir::structs::{self, StructDef};
 use crate::ir::ty::Scalar;
 
-/// The struct a type path names (by its last name), recording the path for the emitted
-/// Rust.
+/// The struct a type path names (by its last name; a generic struct's instance by its
+/// arguments, `Params<f32>`, `Params::<f32>`), recording the path for the emitted Rust. A
+/// generic struct without arguments is found as itself: a literal's instance is the type
+/// checker's to infer, and a type must name its arguments (`parse_scalar` says so).
 pub fn struct_scalar(defs: &mut [StructDef], path: &syn::Path) -> Option<Scalar> {
-    if path.segments.iter().any(|s| !s.arguments.is_none()) {
+    let n = path.segments.len();
+    if path
+        .segments
+        .iter()
+        .take(n.saturating_sub(1))
+        .any(|s| !s.arguments.is_none())
+    {
         return None;
     }
-    let s = structs::lookup(defs, &path.segments.last()?.ident.to_string())?;
+    let last = path.segments.last()?;
+    let leaf = last.ident.to_string();
+    let s = if last.arguments.is_none() {
+        structs::lookup(defs, &leaf)?
+    } else {
+        let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+            return None;
+        };
+        let args = a
+            .args
+            .iter()
+            .map(|arg| match arg {
+                syn::GenericArgument::Type(syn::Type::Path(p)) if p.qself.is_none() => {
+                    arg_scalar(&p.path)
+                }
+                _ => None,
+            })
+            .collect::<Option<Vec<Scalar>>>()?;
+        structs::instance(defs, &leaf, &args)?
+    };
     structs::named_by(defs, s, path);
     Some(s)
+}
+
+/// A generic struct's argument: a scalar (`f32`, `warpspeed::f16`).
+fn arg_scalar(path: &syn::Path) -> Option<Scalar> {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match segs.as_slice() {
+        [name] => Scalar::from_name(name),
+        [krate, name] if krate == "warpspeed" || krate == "half" => {
+            Scalar::from_name(name).filter(|s| s.is_library())
+        }
+        _ => None,
+    }
+}
+
+/// Where `path` names a generic struct without the arguments it needs (or with ones it
+/// has no instance of), what to write instead.
+pub fn generic_misuse(defs: &[StructDef], path: &syn::Path, literal: bool) -> Option<String> {
+    let last = path.segments.last()?;
+    let leaf = last.ident.to_string();
+    let s = structs::lookup(defs, &leaf).filter(|s| structs::is_generic(defs, *s))?;
+    let Scalar::Struct(id) = s else { return None };
+    let g = structs::def(defs, id)?.generic.as_ref()?;
+    let params: Vec<&str> = g.params.iter().map(|p| p.0.as_str()).collect();
+    let params = params.join(", ");
+    let bounds: Vec<String> = g
+        .params
+        .iter()
+        .map(|p| format!("`{}: {}`", p.0, p.1))
+        .collect();
+    Some(if last.arguments.is_none() && !literal {
+        format!("`{leaf}` is a generic #[gpu_struct]: write its arguments, `{leaf}<{params}>` (a type parameter of the function, or a type such as `f32`)")
+    } else {
+        format!("the arguments of `{leaf}` are types its bounds allow ({}): a type parameter of the function, or a type such as `f32`", bounds.join(", "))
+    })
 }
 
 impl Parser<'_> {
@@ -24,10 +85,10 @@ impl Parser<'_> {
         let Some(ty) = struct_scalar(&mut self.structs, &e.path).filter(|_| e.qself.is_none())
         else {
             let name = super::path_text(&e.path);
-            self.cx.error_spanned_by(
-                &e.path,
-                format!("`{name}` is not a #[gpu_struct]: add #[gpu_struct] to its definition"),
-            );
+            let msg = generic_misuse(&self.structs, &e.path, true).unwrap_or_else(|| {
+                format!("`{name}` is not a #[gpu_struct]: add #[gpu_struct] to its definition")
+            });
+            self.cx.error_spanned_by(&e.path, msg);
             return None;
         };
         // Refused, and the literal is dropped: its missing fields would be a second error

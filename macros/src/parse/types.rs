@@ -81,10 +81,15 @@ pub fn parse_scalar(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> Opt
                     }
                 }
             }
-            if let Some(s) = super::structs::struct_scalar(structs, &p.path) {
+            if let Some(s) = super::structs::struct_scalar(structs, &p.path)
+                .filter(|s| !crate::ir::structs::is_generic(structs, *s))
+            {
                 return Some(s);
             }
-            cx.error_spanned_by(ty, type_hint(ty));
+            match super::structs::generic_misuse(structs, &p.path, false) {
+                Some(msg) => cx.error_spanned_by(ty, msg),
+                None => cx.error_spanned_by(ty, type_hint(ty)),
+            }
             None
         }
         syn::Type::Paren(p) => parse_scalar(cx, structs, &p.elem),

@@ -56,7 +56,7 @@ mod tests {
                     ty: t.clone(),
                 })
                 .collect(),
-            path: None,
+            ..Default::default()
         }
     }
 

@@ -1,9 +1,12 @@
 //! The definitions a `#[gpu_struct]`'s macro hands to the macros that use the struct, as
 //! tokens: `{ Params { dt: f32, v: [f32; 3], pos: Vec3 } Vec3 { x: f32, y: f32, z: f32 } }`
 //! — the struct first, then every struct it holds (field types by the name of their
-//! definition). Written by `define.rs`, read by `resolved.rs`.
+//! definition). A generic struct carries its parameters in brackets and its fields as
+//! written (`Pair [T: Float] { a: Vec2<T>, n: u32 }`); its instances are made again by the
+//! reader (`generic.rs`), so they are not written. Written by `define.rs`, read by
+//! `resolved.rs`.
 
-use crate::ir::structs::{FieldDef, StructDef};
+use crate::ir::structs::{FieldDef, Generic, StructDef};
 use crate::ir::ty::{Len, Scalar, Ty};
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 use quote::quote;
@@ -11,22 +14,45 @@ use quote::quote;
 /// The payload of `defs`, `defs[first]` first (the struct whose macro this is).
 pub fn write(defs: &[StructDef], first: usize) -> TokenStream {
     let order = std::iter::once(first).chain((0..defs.len()).filter(|i| *i != first));
-    let items = order.map(|i| &defs[i]).map(|d| {
-        let name = Ident::new(&d.names[0], Span::call_site());
-        let fields = d.fields.iter().map(|f| {
-            let n = Ident::new(&f.name, Span::call_site());
-            let t = write_ty(&f.ty, defs);
-            quote!(#n: #t)
+    let items = order
+        .map(|i| &defs[i])
+        .filter(|d| d.instance.is_none())
+        .map(|d| {
+            let name = Ident::new(&d.names[0], Span::call_site());
+            if let Some(g) = &d.generic {
+                let params = g.params.iter().map(|(p, b, _)| {
+                    let (p, b) = (
+                        Ident::new(p, Span::call_site()),
+                        Ident::new(b, Span::call_site()),
+                    );
+                    quote!(#p: #b)
+                });
+                let fields = g.fields.iter().map(|(n, t)| {
+                    let n = Ident::new(n, Span::call_site());
+                    quote!(#n: #t)
+                });
+                return quote!(#name [#(#params),*] { #(#fields),* });
+            }
+            let fields = d.fields.iter().map(|f| {
+                let n = Ident::new(&f.name, Span::call_site());
+                let t = write_ty(&f.ty, defs);
+                quote!(#n: #t)
+            });
+            quote!(#name { #(#fields),* })
         });
-        quote!(#name { #(#fields),* })
-    });
     quote!({ #(#items)* })
 }
 
 fn write_ty(t: &Ty, defs: &[StructDef]) -> TokenStream {
     match t {
         Ty::Scalar(Scalar::Struct(id)) => {
-            let n = Ident::new(&defs[id.index as usize].names[0], Span::call_site());
+            let d = &defs[id.index as usize];
+            if let Some((g, args)) = &d.instance {
+                let n = Ident::new(&defs[*g].names[0], Span::call_site());
+                let args = args.iter().map(|a| write_ty(&Ty::Scalar(*a), defs));
+                return quote!(#n<#(#args),*>);
+            }
+            let n = Ident::new(&d.names[0], Span::call_site());
             quote!(#n)
         }
         Ty::Scalar(s) => {
@@ -42,16 +68,32 @@ fn write_ty(t: &Ty, defs: &[StructDef]) -> TokenStream {
     }
 }
 
+/// Type parameters: each one's name, bound and the bound's types.
+type ParamList = Vec<(String, String, Vec<Scalar>)>;
+
+/// One struct of a payload as read: its name, its parameters (a generic struct's) and its
+/// fields as written.
+type Parsed = (String, Option<ParamList>, Vec<(String, TokenStream)>);
+
 /// Reads a payload group, appending its definitions to `known` (those already known, by
 /// name, are skipped); the index in `known` of its first definition, which `requested`
 /// (the name the user's path ends in) also names. `None` on a malformed payload.
 pub fn read(group: &Group, requested: &str, known: &mut Vec<StructDef>) -> Option<usize> {
     let toks: Vec<TokenTree> = group.stream().into_iter().collect();
-    let mut parsed: Vec<(String, Vec<(String, TokenStream)>)> = Vec::new();
+    let mut parsed: Vec<Parsed> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
-        let (TokenTree::Ident(name), Some(TokenTree::Group(body))) = (&toks[i], toks.get(i + 1))
-        else {
+        let TokenTree::Ident(name) = &toks[i] else {
+            return None;
+        };
+        let mut params = None;
+        if let Some(TokenTree::Group(g)) = toks.get(i + 1) {
+            if g.delimiter() == Delimiter::Bracket {
+                params = Some(read_params(g)?);
+                i += 1;
+            }
+        }
+        let Some(TokenTree::Group(body)) = toks.get(i + 1) else {
             return None;
         };
         if body.delimiter() != Delimiter::Brace {
@@ -69,20 +111,20 @@ pub fn read(group: &Group, requested: &str, known: &mut Vec<StructDef>) -> Optio
                 )
             })
             .collect();
-        parsed.push((name.to_string(), fields));
+        parsed.push((name.to_string(), params, fields));
         i += 2;
     }
-    // Names first, so fields may refer to any struct of the payload.
+    // Names first, so fields may refer to any struct of the payload; then the generic
+    // structs' fields as written, so plain fields may name their instances.
     let mut first = None;
     let mut ids = Vec::new();
-    for (name, _) in &parsed {
+    for (name, _, _) in &parsed {
         let id = match known.iter().position(|d| d.names.contains(name)) {
             Some(id) => (id, false),
             None => {
                 known.push(StructDef {
                     names: vec![name.clone()],
-                    fields: Vec::new(),
-                    path: None,
+                    ..Default::default()
                 });
                 (known.len() - 1, true)
             }
@@ -90,20 +132,36 @@ pub fn read(group: &Group, requested: &str, known: &mut Vec<StructDef>) -> Optio
         first.get_or_insert(id.0);
         ids.push(id);
     }
-    for ((_, fields), (id, new)) in parsed.iter().zip(&ids) {
+    let mut plain = Vec::new();
+    for ((_, params, fields), (id, new)) in parsed.iter().zip(&ids) {
         if !new {
             continue;
         }
-        let mut out = Vec::new();
+        let mut typed = Vec::new();
         for (n, t) in fields {
-            let ty: syn::Type = syn::parse2(t.clone()).ok()?;
+            typed.push((n.clone(), syn::parse2::<syn::Type>(t.clone()).ok()?));
+        }
+        match params {
+            Some(params) => {
+                known[*id].generic = Some(Generic {
+                    params: params.clone(),
+                    fields: typed,
+                })
+            }
+            None => plain.push((*id, typed)),
+        }
+    }
+    for (id, fields) in plain {
+        let mut out = Vec::new();
+        for (n, ty) in fields {
             out.push(FieldDef {
-                name: n.clone(),
-                ty: read_ty(&ty, known)?,
+                name: n,
+                ty: super::generic::field_ty(&ty, known, &[])?,
             });
         }
-        known[*id].fields = out;
+        known[id].fields = out;
     }
+    super::generic::instantiate_all(known)?;
     let first = first?;
     if !known[first].names.iter().any(|n| n == requested) {
         known[first].names.push(requested.to_string());
@@ -111,29 +169,20 @@ pub fn read(group: &Group, requested: &str, known: &mut Vec<StructDef>) -> Optio
     Some(first)
 }
 
-fn read_ty(t: &syn::Type, known: &[StructDef]) -> Option<Ty> {
-    match t {
-        syn::Type::Path(p) => {
-            let name = p.path.get_ident()?.to_string();
-            if let Some(s) = Scalar::from_name(&name) {
-                return Some(Ty::Scalar(s));
+/// `[T: Float, U: Int]`: each parameter's name, bound and the bound's types.
+fn read_params(g: &Group) -> Option<ParamList> {
+    let toks: Vec<TokenTree> = g.stream().into_iter().collect();
+    toks.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
+        .filter(|p| !p.is_empty())
+        .map(|p| match p {
+            [TokenTree::Ident(n), TokenTree::Punct(c), TokenTree::Ident(b)]
+                if c.as_char() == ':' =>
+            {
+                let b = b.to_string();
+                let types = super::generic::bound_types(&b)?;
+                Some((n.to_string(), b, types))
             }
-            let id = known.iter().position(|d| d.names.contains(&name))?;
-            Some(Ty::Scalar(crate::ir::structs::scalar(known, id)))
-        }
-        syn::Type::Array(a) => {
-            let syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Int(n),
-                ..
-            }) = &a.len
-            else {
-                return None;
-            };
-            Some(Ty::Array(
-                Box::new(read_ty(&a.elem, known)?),
-                Len::Lit(n.base10_parse().ok()?),
-            ))
-        }
-        _ => None,
-    }
+            _ => None,
+        })
+        .collect()
 }

@@ -21,15 +21,39 @@ pub fn ask(
     known: &[StructDef],
     continuation: TokenStream,
 ) -> TokenStream {
+    ask_checked(path, leaf, known, continuation, true)
+}
+
+/// `ask`; `check`: also check that `path` is a `#[gpu_struct]` (in rustc's words, where
+/// it is none), which needs a type: not where the path is a literal's, which leaves a
+/// generic struct's arguments to inference.
+fn ask_checked(
+    path: &syn::Path,
+    leaf: &str,
+    known: &[StructDef],
+    continuation: TokenStream,
+    check: bool,
+) -> TokenStream {
     let known = if known.is_empty() {
         quote!({})
     } else {
         super::payload::write(known, 0)
     };
     let span = path.span();
+    // A generic struct's arguments may name the function's type parameters, which a
+    // `const` item cannot see: its macro alone is asked (rustc then finds no macro of
+    // that name where it is no #[gpu_struct]).
+    let mut bare = path.clone();
+    let generic = bare.segments.last().is_some_and(|s| !s.arguments.is_none());
+    if let Some(last) = bare.segments.last_mut() {
+        last.arguments = syn::PathArguments::None;
+    }
+    let check = (check && !generic).then(|| {
+        quote_spanned!(span=> const _: &::warpspeed::__private::SourceItem = <#path as ::warpspeed::GpuStruct>::ITEM;)
+    });
     quote_spanned! {span=>
-        const _: &::warpspeed::__private::SourceItem = <#path as ::warpspeed::GpuStruct>::ITEM;
-        #path! { {#leaf} #known #continuation }
+        #check
+        #bare! { {#leaf} #known #continuation }
     }
 }
 
@@ -58,6 +82,7 @@ fn function_inner(
             known: &known,
             generics: generic_names(&item.sig.generics),
             found: None,
+            in_literal: false,
         };
         scan.visit_item_fn(&item);
         let callees = crate::parse::callees::read(&item.attrs);
@@ -69,7 +94,7 @@ fn function_inner(
             }
             scan.generics = generic_names(&c.sig.generics);
             scan.visit_signature(&c.sig);
-            if let Some((path, _)) = &mut scan.found {
+            if let Some((path, _, _)) = &mut scan.found {
                 in_callee_module(path, &c.key);
             }
         }
@@ -77,8 +102,14 @@ fn function_inner(
             FnKind::Kernel => quote!(kernel),
             FnKind::Device => quote!(device),
         };
-        if let Some((path, leaf)) = scan.found {
-            return ask(&path, &leaf, &known, quote!(@#what (#args) #input));
+        if let Some((path, leaf, literal)) = scan.found {
+            return ask_checked(
+                &path,
+                &leaf,
+                &known,
+                quote!(@#what (#args) #input),
+                !literal,
+            );
         }
         if let Some(path) = super::callees::unknown_call(&item, &callees) {
             return super::callees::ask(&path, &known, quote!(@#what (#args) #input));
@@ -142,24 +173,46 @@ fn generic_names(g: &syn::Generics) -> Vec<String> {
 struct Scan<'a> {
     known: &'a [StructDef],
     generics: Vec<String>,
-    found: Option<(syn::Path, String)>,
+    /// The path, its last name, and whether it is a literal's.
+    found: Option<(syn::Path, String, bool)>,
+    in_literal: bool,
 }
 
 impl Scan<'_> {
     fn path(&mut self, path: &syn::Path) {
-        if self.found.is_some() || path.segments.iter().any(|s| !s.arguments.is_none()) {
+        let n = path.segments.len();
+        if self.found.is_some()
+            || path
+                .segments
+                .iter()
+                .take(n.saturating_sub(1))
+                .any(|s| !s.arguments.is_none())
+        {
             return;
         }
         let Some(last) = path.segments.last() else {
             return;
         };
+        // A generic struct's arguments (`Params<T>`, `Params::<f32>`): its name is asked.
+        if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
+            for arg in &a.args {
+                if let syn::GenericArgument::Type(t) = arg {
+                    self.ty(t);
+                }
+            }
+        } else if !last.arguments.is_none() {
+            return;
+        }
+        if self.found.is_some() {
+            return;
+        }
         let leaf = last.ident.to_string();
         let candidate = leaf.starts_with(|c: char| c.is_ascii_uppercase())
             && !crate::ir::ty::table::is_language_type(&leaf)
             && !self.generics.contains(&leaf)
             && !self.known.iter().any(|d| d.names.contains(&leaf));
         if candidate {
-            self.found = Some((path.clone(), leaf));
+            self.found = Some((path.clone(), leaf, self.in_literal));
         }
     }
 
@@ -198,7 +251,9 @@ impl<'ast> Visit<'ast> for Scan<'_> {
     }
     fn visit_expr_struct(&mut self, e: &'ast syn::ExprStruct) {
         if e.qself.is_none() {
+            self.in_literal = true;
             self.path(&e.path);
+            self.in_literal = false;
         }
         syn::visit::visit_expr_struct(self, e);
     }

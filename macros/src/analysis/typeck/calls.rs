@@ -59,8 +59,19 @@ impl Typeck<'_> {
             }
             return Some(Ty::Never);
         }
-        let subst = self.generic_args(&callee, path);
+        let mut subst = self.generic_args(&callee, path);
         for (a, p) in args.iter().zip(&params) {
+            self.resolve_subst(&mut subst);
+            if sig_ty(self.structs, p, &subst).is_none() && generic_struct_args(p).is_some() {
+                // `s: Scale<T>`: the argument's instance gives `T` (as rustc infers it).
+                let t = self.infer(a, None);
+                self.bind_struct_args(p, &t, &subst);
+                self.resolve_subst(&mut subst);
+                if let Some(pt) = sig_ty(self.structs, p, &subst) {
+                    self.expect(&t, &pt, a.range());
+                }
+                continue;
+            }
             match sig_ty(self.structs, p, &subst) {
                 Some(pt) => {
                     let t = self.infer(a, Some(&pt));
@@ -73,6 +84,7 @@ impl Typeck<'_> {
                 }
             }
         }
+        self.resolve_subst(&mut subst);
         let ret = match &callee.sig.output {
             syn::ReturnType::Default => Ty::Unit,
             syn::ReturnType::Type(_, t) => sig_ty(self.structs, t, &subst)?,
@@ -165,6 +177,36 @@ impl Typeck<'_> {
 
     /// The call's generic arguments, by the callee's parameter names: a type named in the
     /// turbofish, else a fresh type (Rust infers it from the arguments); a const parameter's literal value.
+    /// The type parameters' types as far as they are known now.
+    fn resolve_subst(&self, subst: &mut Subst) {
+        for (_, t) in subst.types.iter_mut() {
+            *t = self.resolve(t);
+        }
+    }
+
+    /// Binds the callee's type parameters that a generic struct parameter (`s: Scale<T>`)
+    /// names to the arguments of the argument's instance (`Scale<f32>`: `T = f32`).
+    fn bind_struct_args(&mut self, p: &syn::Type, arg: &Ty, subst: &Subst) {
+        let (Some(written), Some(Scalar::Struct(id))) = (generic_struct_args(p), arg.scalar())
+        else {
+            return;
+        };
+        let Some((_, actual)) =
+            crate::ir::structs::def(self.structs, id).and_then(|d| d.instance.clone())
+        else {
+            return;
+        };
+        for (w, a) in written.iter().zip(actual) {
+            let param = subst
+                .types
+                .iter()
+                .find(|(n, _)| w.as_deref() == Some(n.as_str()));
+            if let Some((_, t)) = param {
+                let _ = self.unify(t, &Ty::Scalar(a));
+            }
+        }
+    }
+
     fn generic_args(&mut self, callee: &Callee, path: &syn::Path) -> Subst {
         let named: Vec<&syn::GenericArgument> = match path.segments.last().map(|s| &s.arguments) {
             Some(syn::PathArguments::AngleBracketed(g)) => g.args.iter().collect(),
@@ -215,6 +257,26 @@ impl Typeck<'_> {
     }
 }
 
+/// The arguments of a generic struct's type as written (`Scale<T, f32>`: `[Some("T"),
+/// Some("f32")]`, `None` for one that is no plain name); `None` for any other type.
+fn generic_struct_args(t: &syn::Type) -> Option<Vec<Option<String>>> {
+    let syn::Type::Path(p) = t else { return None };
+    let syn::PathArguments::AngleBracketed(a) = &p.path.segments.last()?.arguments else {
+        return None;
+    };
+    Some(
+        a.args
+            .iter()
+            .map(|g| match g {
+                syn::GenericArgument::Type(syn::Type::Path(p)) => {
+                    p.path.get_ident().map(|i| i.to_string())
+                }
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
 /// A type of the callee's signature in the caller's terms: a scalar, a `#[gpu_struct]`, a
 /// tuple or an array of them, a generic parameter substituted. `None` for what the kernel
 /// checks elsewhere (references) or cannot say (an array whose length the call does not
@@ -263,7 +325,23 @@ fn sig_ty(defs: &[StructDef], t: &syn::Type, subst: &Subst) -> Option<Ty> {
             if let Some(s) = Scalar::from_name(last) {
                 return Some(Ty::Scalar(s));
             }
-            crate::ir::structs::lookup(defs, last).map(Ty::Scalar)
+            // A generic struct's instance (`Params<T>`, the callee's `T` substituted).
+            if let Some(syn::PathArguments::AngleBracketed(a)) =
+                p.path.segments.last().map(|s| &s.arguments)
+            {
+                let args = a
+                    .args
+                    .iter()
+                    .map(|arg| match arg {
+                        syn::GenericArgument::Type(t) => sig_ty(defs, t, subst)?.scalar(),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<Scalar>>>()?;
+                return crate::ir::structs::instance(defs, last, &args).map(Ty::Scalar);
+            }
+            crate::ir::structs::lookup(defs, last)
+                .filter(|s| !crate::ir::structs::is_generic(defs, *s))
+                .map(Ty::Scalar)
         }
         _ => None,
     }

@@ -6,24 +6,37 @@ use crate::ir::structs;
 use crate::ir::ty::StructId;
 
 impl Typeck<'_> {
-    /// `Params { dt: 0.1, n: 3 }`.
-    pub(super) fn struct_lit(&mut self, e: &Expr, lit: &StructLit) -> Ty {
-        let Scalar::Struct(id) = lit.ty else {
+    /// `Params { dt: 0.1, n: 3 }`; of a generic struct written without arguments, the
+    /// instance the expected type or the fields of a type parameter's type give.
+    pub(super) fn struct_lit(&mut self, e: &Expr, lit: &StructLit, expected: Option<&Ty>) -> Ty {
+        let Scalar::Struct(mut id) = lit.ty else {
             return Ty::Never;
         };
+        let mut typed = Vec::new();
+        if structs::is_generic(self.structs, lit.ty) {
+            let Some((instance, pre)) = self.generic_lit(e, lit, id, expected) else {
+                return Ty::Never;
+            };
+            id = instance;
+            typed = pre;
+        }
+        let lit_ty = Scalar::Struct(id);
         let Some(def) = structs::def(self.structs, id) else {
             return Ty::Never;
         };
-        let name = lit.ty.rust_name();
+        let name = lit_ty.rust_name();
         let mut seen: Vec<String> = Vec::new();
-        for (field, value) in &lit.fields {
+        for (k, (field, value)) in lit.fields.iter().enumerate() {
             let f = field.to_string();
             let declared = def
                 .fields
                 .iter()
                 .find(|d| d.name == f)
                 .map(|d| d.ty.clone());
-            let t = self.infer(value, declared.as_ref());
+            let t = match typed.iter().find(|(i, _)| *i == k) {
+                Some((_, t)) => t.clone(),
+                None => self.infer(value, declared.as_ref()),
+            };
             match declared {
                 None => {
                     let names: Vec<String> =
@@ -62,7 +75,77 @@ impl Typeck<'_> {
                 ),
             );
         }
-        Ty::Scalar(lit.ty)
+        Ty::Scalar(lit_ty)
+    }
+
+    /// The instance a literal of generic struct `id` without arguments builds: the
+    /// expected type's where it is one, else the one whose type parameters the fields
+    /// declared as a bare parameter (`alpha: T`) give, those fields typed here (their
+    /// positions in the literal, with their types). `None` after an error.
+    fn generic_lit(
+        &mut self,
+        e: &Expr,
+        lit: &StructLit,
+        id: StructId,
+        expected: Option<&Ty>,
+    ) -> Option<(StructId, Vec<(usize, Ty)>)> {
+        let def = structs::def(self.structs, id)?;
+        let generic = def.generic.as_ref()?;
+        if let Some(Ty::Scalar(Scalar::Struct(want))) = expected {
+            let of = structs::def(self.structs, *want).and_then(|d| d.instance.as_ref());
+            if of.is_some_and(|(g, _)| *g == id.index as usize) {
+                return Some((*want, Vec::new()));
+            }
+        }
+        let mut args: Vec<Option<Scalar>> = vec![None; generic.params.len()];
+        let mut typed = Vec::new();
+        for (k, (field, value)) in lit.fields.iter().enumerate() {
+            let written = generic
+                .fields
+                .iter()
+                .find(|(n, _)| field == n)
+                .map(|(_, t)| t);
+            let param = written
+                .and_then(|t| match t {
+                    syn::Type::Path(p) => p.path.get_ident(),
+                    _ => None,
+                })
+                .and_then(|i| generic.params.iter().position(|(n, _, _)| i == n));
+            if let Some(p) = param {
+                let t = self.infer(value, None);
+                if let (None, Some(s)) = (args[p], t.scalar()) {
+                    args[p] = Some(s);
+                }
+                typed.push((k, t));
+            }
+        }
+        let name = &def.names[0];
+        let Some(args) = args.into_iter().collect::<Option<Vec<Scalar>>>() else {
+            let params: Vec<&str> = generic.params.iter().map(|p| p.0.as_str()).collect();
+            self.cx.error_at(
+                e.range(),
+                format!("cannot tell which `{name}` this literal builds: name its arguments, `{name}::<{}> {{ .. }}`", params.join(", ")),
+            );
+            return None;
+        };
+        let Some(Scalar::Struct(instance)) = structs::instance(self.structs, name, &args) else {
+            let args: Vec<&str> = args.iter().map(|a| a.rust_name()).collect();
+            let bounds: Vec<String> = generic
+                .params
+                .iter()
+                .map(|p| format!("`{}: {}`", p.0, p.1))
+                .collect();
+            self.cx.error_at(
+                e.range(),
+                format!(
+                    "this literal builds `{name}<{}>`, which its bounds ({}) do not allow",
+                    args.join(", "),
+                    bounds.join(", ")
+                ),
+            );
+            return None;
+        };
+        Some((instance, typed))
     }
 
     /// `base.name` where `base` is struct `id`.

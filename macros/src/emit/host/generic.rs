@@ -50,6 +50,11 @@ impl<'a> Scope<'a> {
             .unwrap_or_else(|| Ident::new(name, Span::call_site()))
     }
 
+    /// Whether the function being emitted has type parameters.
+    pub(super) fn is_generic(&self) -> bool {
+        !self.type_params.is_empty()
+    }
+
     /// Whether `id` is a const parameter of the function being emitted.
     pub(super) fn is_const_param(&self, id: &Ident) -> bool {
         self.const_params.iter().any(|c| c == id)

@@ -17,26 +17,68 @@ pub(super) fn struct_ty(sc: &Scope, s: Scalar) -> TokenStream {
         return quote!(_);
     };
     match structs::def(sc.structs, id).and_then(|d| d.path.as_ref()) {
-        Some(p) => path_from_module(sc, p),
+        Some(p) => with_args(sc, p, id.args),
         None => quote!(_),
     }
 }
 
-/// The C definitions of the structs the function names: dependencies of its source.
+/// `path` from the module (`super::Params`), with the arguments `args` of an instance of
+/// a generic struct (`::<f32>`; `::<T>` in a generic function's simulator body, where
+/// the instance's path has `f32`).
+fn with_args(sc: &Scope, path: &syn::Path, args: &[Scalar]) -> TokenStream {
+    let p = path_from_module(sc, path);
+    if args.is_empty() {
+        return p;
+    }
+    let args = args.iter().map(|a| super::scalar_ty(sc, *a));
+    quote!(#p::<#(#args),*>)
+}
+
+/// The C definitions of the structs the function names: dependencies of its source. A
+/// generic function's instances name different instances of a generic struct, so all of
+/// them are (in C, a struct of its own each), as where a literal leaves the instance to
+/// the type checker.
 pub(super) fn struct_deps(sc: &Scope) -> Vec<TokenStream> {
-    structs::named(sc.structs)
-        .iter()
-        .map(|p| {
-            let p = path_from_module(sc, p);
-            quote!(<#p as ::warpspeed::GpuStruct>::ITEM)
-        })
-        .collect()
+    let mut out = Vec::new();
+    for (i, d) in sc.structs.iter().enumerate() {
+        let Some(p) = &d.path else { continue };
+        let here = structs::scalar(sc.structs, i);
+        // A generic struct named without arguments (a literal's): the type checker
+        // inferred its instance, any of them.
+        let all = if sc.is_generic() || d.generic.is_some() {
+            structs::siblings(sc.structs, here)
+        } else {
+            vec![here]
+        };
+        for s in all {
+            let p = match s {
+                Scalar::Struct(id) => with_args(sc, p, id.args),
+                _ => path_from_module(sc, p),
+            };
+            let dep = quote!(<#p as ::warpspeed::GpuStruct>::ITEM);
+            if !out
+                .iter()
+                .any(|o: &TokenStream| o.to_string() == dep.to_string())
+            {
+                out.push(dep);
+            }
+        }
+    }
+    out
 }
 
 impl RustWriter<'_> {
     /// `Params { dt: .., n: .. }`, fields in the order written.
     pub(super) fn struct_lit(&self, e: &Expr, lit: &StructLit) -> TokenStream {
-        let path = path_from_module(self.sc, &lit.path);
+        // A generic struct's arguments are rustc's to infer from the fields (an instance's
+        // `Params::<f32>` would not be a generic body's `Params::<T>`).
+        let mut path = lit.path.clone();
+        if let (Scalar::Struct(id), Some(last)) = (lit.ty, path.segments.last_mut()) {
+            if !id.args.is_empty() {
+                last.arguments = syn::PathArguments::None;
+            }
+        }
+        let path = path_from_module(self.sc, &path);
         let fields = lit.fields.iter().map(|(n, v)| {
             let v = self.expr(v);
             quote!(#n: #v)

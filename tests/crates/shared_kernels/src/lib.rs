@@ -86,3 +86,33 @@ pub fn quadrants(p: &[crate::geo::Pt], q: &mut [u32]) {
         q[i] = quadrant;
     }
 }
+
+/// A generic struct and a generic device function over it, in a module (issue 20 item 4).
+pub mod scale {
+    use warpspeed::prelude::*;
+    use warpspeed::Float;
+
+    /// `x * k + off`.
+    #[gpu_struct]
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct Scale<T: Float> {
+        pub k: T,
+        pub off: T,
+    }
+
+    /// `x` scaled.
+    #[gpu_device]
+    pub fn apply<T: Float>(s: Scale<T>, x: T) -> T {
+        x * s.k + s.off
+    }
+
+    /// The inverse scale (`k` non-zero).
+    #[gpu_device]
+    pub fn inverse<T: Float>(s: Scale<T>) -> Scale<T> {
+        let k = T::one() / s.k;
+        Scale {
+            k,
+            off: T::zero() - s.off * k,
+        }
+    }
+}

@@ -176,3 +176,48 @@ fn lin_bin() -> std::path::PathBuf {
             )
         })
 }
+
+/// A generic `pub` struct of the other crate, by a module path, in a generic kernel.
+#[gpu_kernel]
+fn scaled<T: warpspeed::Float>(s: lib::scale::Scale<T>, x: &[T], y: &mut [T]) {
+    let i = grid_1d();
+    if i < x.len() {
+        let back = lib::scale::inverse(s);
+        y[i] = lib::scale::apply(back, lib::scale::apply(s, x[i]));
+    }
+}
+
+#[test]
+fn generic_pub_struct_crosses_crates() {
+    use lib::scale::{apply, inverse, Scale};
+    nvrtc_compiles(&[
+        ("scaled::<f32>", scaled::kernel::<f32>()),
+        ("scaled::<f64>", scaled::kernel::<f64>()),
+    ]);
+    let mut rng = Rng::new(6);
+    let count = 2000;
+    let x: Vec<f64> = (0..count)
+        .map(|_| f64::from(rng.range_f32(-4.0, 4.0)))
+        .collect();
+    let s = Scale {
+        k: 2.5f64,
+        off: -0.75,
+    };
+    let want: Vec<f64> = x.iter().map(|&v| apply(inverse(s), apply(s, v))).collect();
+    for dev in devices("generic_pub_struct_crosses_crates") {
+        let dx = dev.upload(&x).unwrap();
+        let mut y = dev.upload(&vec![f64::NAN; count]).unwrap();
+        let cfg = LaunchConfig::for_num_elems(count as u32);
+        scaled::launch(&dev, cfg, s, &dx, &mut y).unwrap();
+        let got = y.download().unwrap();
+        for i in 0..count {
+            assert!(
+                (got[i] - want[i]).abs() <= 1e-12 * want[i].abs().max(1.0),
+                "{:?} at {i}: {} vs {}",
+                dev.backend(),
+                got[i],
+                want[i]
+            );
+        }
+    }
+}
