@@ -169,7 +169,9 @@ impl<'a> FnWriter<'a> {
                     }
                     Some(&Call::Method(m)) => {
                         if m.is_len() {
-                            let len = (self.types.var(recv))
+                            let len = self
+                                .types
+                                .var(recv)
                                 .and_then(|v| self.slice_len.get(&v).cloned())
                                 .unwrap_or_else(|| "0ull".into());
                             return if m.name == "len" {
@@ -220,8 +222,10 @@ impl<'a> FnWriter<'a> {
                 let mut c_args = Vec::new();
                 for (a, v) in args.iter().zip(vals) {
                     if let Ty::Slice(..) | Ty::Atomics(_) = self.ty(a) {
-                        let len =
-                            (self.types.var(a)).and_then(|var| self.slice_len.get(&var).cloned());
+                        let len = self
+                            .types
+                            .var(a)
+                            .and_then(|var| self.slice_len.get(&var).cloned());
                         c_args.push(v);
                         c_args.push(len.unwrap_or_else(|| "0ull".into()));
                     } else {
@@ -379,7 +383,7 @@ impl<'a> FnWriter<'a> {
             _ => return None,
         };
         // A slice's own length is an atom too: `if i < s.len() { s[i] }` is proven.
-        let own = (self.types.var(base)).map(|v| Poly::atom(proof::len_atom(v)));
+        let own = self.types.var(base).map(|v| Poly::atom(proof::len_atom(v)));
         let prover = self.prover();
         let proven = known.iter().chain(&own).any(|len| prover.below(idx, len));
         (!proven).then_some(c_len)

@@ -43,7 +43,8 @@ impl<'a> Scope<'a> {
 
     /// The user's ident of the type parameter `name` (its span, for rustc's messages).
     pub(super) fn param_ident(&self, name: &str) -> Ident {
-        (self.type_params.iter())
+        self.type_params
+            .iter()
             .find(|i| *i == name)
             .cloned()
             .unwrap_or_else(|| Ident::new(name, Span::call_site()))
