@@ -18,6 +18,7 @@ use proc_macro2::{Ident, Span};
 mod calls;
 mod consts;
 mod matching;
+mod refs;
 mod structs;
 mod texture;
 use matching::PendingMatch;
@@ -435,9 +436,15 @@ impl<'a> Typeck<'a> {
                 )
             }
         };
+        // A shared declaration, or a borrow of memory (`let row = &mut x[a..b];`).
         let shared_init = matches!(
             l.init.as_ref().map(|i| &i.kind),
-            Some(ExprKind::SharedArray(_) | ExprKind::DynamicShared(_))
+            Some(
+                ExprKind::SharedArray(_)
+                    | ExprKind::DynamicShared(_)
+                    | ExprKind::Ref(..)
+                    | ExprKind::SubSlice(_)
+            )
         );
         match self.shallow(&ty) {
             Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..) if shared_init => {}
@@ -451,7 +458,7 @@ impl<'a> Typeck<'a> {
             Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..) | Ty::Ordering => {
                 self.cx.error_at(
                     l.span,
-                    "slices cannot be bound to locals in kernels: use the parameter by name",
+                    "slices are bound to locals as borrows: write `let row = &x[a..b];` (or `&mut`), or use the parameter by name",
                 );
                 return;
             }
@@ -564,6 +571,8 @@ impl<'a> Typeck<'a> {
                 }
             },
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, expected, e.range().into()),
+            ExprKind::Ref(mutable, inner) => self.reference(e, *mutable, inner),
+            ExprKind::SubSlice(s) => self.sub_slice(e, s),
             ExprKind::Unary(UnOp::Neg, inner) => {
                 if matches!(inner.kind, ExprKind::Lit(Lit::Int(..))) {
                     self.negated_lit.insert(inner.id);

@@ -10,6 +10,7 @@ pub mod generic_params;
 mod len;
 mod matching;
 mod print;
+mod refs;
 mod shared;
 mod structs;
 mod types;
@@ -187,6 +188,8 @@ impl<'a> Parser<'a> {
         }
         let mut params = Vec::new();
         let mut len_attrs = Vec::new();
+        // Shared-array parameters with a literal `N`: (index, N, line).
+        let mut shared_lens = Vec::new();
         let mut error_params = Vec::new();
         for input in &sig.inputs {
             match input {
@@ -214,6 +217,36 @@ impl<'a> Parser<'a> {
                             "this attribute is not supported on a parameter (only `#[len(..)]` on a slice)",
                         );
                     }
+                    if let Some(shared) = types::shared_param(self.cx, &mut self.structs, &pt.ty)
+                    {
+                        match shared {
+                            Some(_) if kind == FnKind::Kernel => {
+                                self.cx.error_spanned_by(
+                                    &pt.ty,
+                                    "a kernel's parameters are the host's memory: declare the shared array in the kernel (`let tile = SharedArray::<T, N>::new();`) and pass `&mut tile` to #[gpu_device] functions",
+                                );
+                                error_params.push((name, var));
+                            }
+                            Some(sp) => {
+                                // `N` is the declared length, as `#[len(N)]` would say.
+                                if let Some(n) = sp.len {
+                                    shared_lens.push((params.len(), n, line_of(pt.ty.span())));
+                                }
+                                params.push(Param {
+                                    name,
+                                    mutable,
+                                    ty: sp.ty,
+                                    var,
+                                    atomic_path: None,
+                                    len: None,
+                                    shared: true,
+                                });
+                                len_attrs.push(Vec::new());
+                            }
+                            None => error_params.push((name, var)),
+                        }
+                        continue;
+                    }
                     match parse_param_ty(self.cx, &mut self.structs, &pt.ty) {
                         Some(ParamTy::Array { .. }) if kind == FnKind::Kernel => {
                             self.cx.error_spanned_by(
@@ -237,6 +270,7 @@ impl<'a> Parser<'a> {
                                 var,
                                 atomic_path: types::atomic_path(&pt.ty),
                                 len: None,
+                                shared: false,
                             });
                             len_attrs.push(
                                 pt.attrs
@@ -252,6 +286,13 @@ impl<'a> Parser<'a> {
             }
         }
         len::resolve(self.cx, &mut params, &len_attrs);
+        for (i, n, line) in shared_lens {
+            params[i].len = Some(LenDecl {
+                expr: LenExpr::Lit(n),
+                text: n.to_string(),
+                line,
+            });
+        }
         let mut ret_rejected = false;
         let ret = match &sig.output {
             syn::ReturnType::Default => None,
@@ -485,11 +526,11 @@ impl<'a> Parser<'a> {
             }
             syn::Expr::Index(ix) => {
                 let base = self.boxed(&ix.expr);
-                if let syn::Expr::Range(r) = &*ix.index {
+                if let syn::Expr::Range(_) = &*ix.index {
                     return self.unsupported(
-                        r,
-                        "sub-slicing (`s[a..b]`) is",
-                        "index single elements and pass offsets as parameters",
+                        e,
+                        "a sub-slice without `&` is",
+                        "borrow it: `&x[a..b]` or `&mut x[a..b]`",
                     );
                 }
                 let index = self.boxed(&ix.index);
@@ -712,13 +753,7 @@ impl<'a> Parser<'a> {
             syn::Expr::TryBlock(_) => {
                 return self.unsupported(e, "`try` blocks are", "use `if` and early `return`")
             }
-            syn::Expr::Reference(_) => {
-                return self.unsupported(
-                    e,
-                    "references (`&x`, `&mut x`) are",
-                    "pass slice parameters by name (`f(data)`) and scalars by value",
-                )
-            }
+            syn::Expr::Reference(r) => return self.reference(e, r),
             syn::Expr::Match(m) => self.match_expr(m)?,
             syn::Expr::Struct(st) => self.struct_lit(st)?,
             syn::Expr::Tuple(t) if t.elems.is_empty() => {

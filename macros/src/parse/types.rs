@@ -6,7 +6,9 @@ use crate::ir::structs::StructDef;
 use crate::ir::ty::{Scalar, Ty};
 use quote::ToTokens;
 
+mod shared_ref;
 mod texture;
+pub use shared_ref::shared_param;
 
 fn type_hint(ty: &syn::Type) -> String {
     let text = ty.to_token_stream().to_string().replace(' ', "");

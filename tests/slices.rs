@@ -1,0 +1,203 @@
+//! Shared arrays and slices handed around inside a kernel (docs/language.md, "Borrowing
+//! memory"): a bitonic sort whose stage is a device function taking `&mut SharedArray<u32,
+//! N>`, a tile transpose through `&mut SharedArray<[f32; 17], 16>`, row-wise sums of
+//! sub-slices `&x[r * w..(r + 1) * w]` passed to a device function taking `&[f32]`, and
+//! writes through `&mut out[a..]`, `&mut out[..b]`. Random data against a CPU reference,
+//! outputs poisoned, on the simulator and the GPU where there is one; NVRTC compiles each
+//! kernel.
+
+use warpspeed::prelude::*;
+use warpspeed::LaunchConfig;
+
+mod common;
+use common::{devices, nvrtc_compiles, Rng};
+
+const N: usize = 256;
+
+/// One compare-exchange step of a bitonic sort over the block's tile: thread `t` orders the
+/// pair `(t, t ^ j)` of the run of `k`.
+#[gpu_device]
+fn bitonic_step(tile: &mut SharedArray<u32, 256>, t: usize, j: usize, k: usize) {
+    let p = t ^ j;
+    if p > t {
+        let (a, b) = (tile[t], tile[p]);
+        let up = (t & k) == 0;
+        if (a > b) == up {
+            tile[t] = b;
+            tile[p] = a;
+        }
+    }
+}
+
+/// Reads the tile through a shared reference.
+#[gpu_device]
+fn tile_sum(tile: &SharedArray<u32, 256>) -> u32 {
+    let mut s = 0u32;
+    for i in 0..tile.len() {
+        s = s.wrapping_add(tile[i]);
+    }
+    s
+}
+
+/// Sorts each block's 256 elements; `sums[b]` is the block's wrapping sum.
+#[gpu_kernel(block = (256, 1, 1))]
+fn bitonic(data: &mut [u32], sums: &mut [u32]) {
+    let tile = SharedArray::<u32, 256>::new();
+    let t = thread_idx().x as usize;
+    let base = block_idx().x as usize * N;
+    tile[t] = data[base + t];
+    sync_threads();
+    let mut k = 2;
+    while k <= N {
+        let mut j = k / 2;
+        while j > 0 {
+            bitonic_step(&mut tile, t, j, k);
+            sync_threads();
+            j /= 2;
+        }
+        k *= 2;
+    }
+    data[base + t] = tile[t];
+    if t == 0 {
+        sums[block_idx().x as usize] = tile_sum(&tile);
+    }
+}
+
+#[test]
+fn bitonic_stage_through_a_shared_array_reference() {
+    nvrtc_compiles(&[("bitonic", &bitonic::KERNEL)]);
+    let mut rng = Rng::new(71);
+    let blocks = 6;
+    let x: Vec<u32> = (0..blocks * N).map(|_| rng.next_u32()).collect();
+    for dev in devices("bitonic_stage_through_a_shared_array_reference") {
+        let mut d = dev.upload(&x).unwrap();
+        let mut sums = dev.upload(&vec![0xdead_beefu32; blocks]).unwrap();
+        bitonic::launch(&dev, LaunchConfig::new(blocks as u32, N as u32), &mut d, &mut sums)
+            .unwrap();
+        let (got, sums) = (d.download().unwrap(), sums.download().unwrap());
+        for b in 0..blocks {
+            let mut want = x[b * N..(b + 1) * N].to_vec();
+            let sum = want.iter().fold(0u32, |s, v| s.wrapping_add(*v));
+            want.sort_unstable();
+            assert_eq!(&got[b * N..(b + 1) * N], &want[..], "{:?}: block {b}", dev.backend());
+            assert_eq!(sums[b], sum, "{:?}: block {b}", dev.backend());
+        }
+    }
+}
+
+/// Writes `tile[c][r]` from `src` (a 16 x 16 block at row `r`): the transpose, in a device
+/// function taking the 2-D tile.
+#[gpu_device]
+fn load_transposed(tile: &mut SharedArray<[f32; 17], 16>, src: &[f32], r: usize, c: usize) {
+    tile[c][r] = src[r * 16 + c];
+}
+
+#[gpu_kernel(block = (16, 16, 1))]
+fn transpose16(src: &[f32], dst: &mut [f32]) {
+    let tile = SharedArray::<[f32; 17], 16>::new();
+    let (c, r) = (thread_idx().x as usize, thread_idx().y as usize);
+    let blk = block_idx().x as usize * 256;
+    load_transposed(&mut tile, &src[blk..blk + 256], r, c);
+    sync_threads();
+    let row = &tile[r][..16];
+    dst[blk + r * 16 + c] = row[c];
+}
+
+#[test]
+fn tile_transpose_through_a_2d_shared_reference() {
+    nvrtc_compiles(&[("transpose16", &transpose16::KERNEL)]);
+    let mut rng = Rng::new(5);
+    let blocks = 3;
+    let x: Vec<f32> = (0..blocks * 256).map(|_| rng.range_f32(-9.0, 9.0)).collect();
+    for dev in devices("tile_transpose_through_a_2d_shared_reference") {
+        let dx = dev.upload(&x).unwrap();
+        let mut out = dev.upload(&vec![f32::NAN; blocks * 256]).unwrap();
+        transpose16::launch(&dev, LaunchConfig::new(blocks as u32, (16, 16)), &dx, &mut out)
+            .unwrap();
+        let out = out.download().unwrap();
+        for b in 0..blocks {
+            for r in 0..16 {
+                for c in 0..16 {
+                    assert_eq!(
+                        out[b * 256 + r * 16 + c].to_bits(),
+                        x[b * 256 + c * 16 + r].to_bits(),
+                        "{:?}: block {b} ({r}, {c})",
+                        dev.backend()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The sum of a row, in order.
+#[gpu_device]
+fn row_sum(row: &[f32]) -> f32 {
+    let mut s = 0.0f32;
+    for i in 0..row.len() {
+        s += row[i];
+    }
+    s
+}
+
+/// Scales a row in place.
+#[gpu_device]
+fn scale(row: &mut [f32], by: f32) {
+    for i in 0..row.len() {
+        row[i] *= by;
+    }
+}
+
+/// Thread `r` sums row `r` of `x` (rows of `w`), writes it to `sums[r]`, copies the row
+/// scaled by the sum's sign into `y`'s row, and marks the row's first and last elements of
+/// `ends` through `&mut ends[..]` sub-slices from either side.
+#[gpu_kernel]
+fn rows(x: &[f32], w: usize, sums: &mut [f32], y: &mut [f32], ends: &mut [u32]) {
+    let r = grid_1d();
+    if r < sums.len() {
+        let row = &x[r * w..(r + 1) * w];
+        let s = row_sum(row);
+        sums[r] = s;
+        let out = &mut y[r * w..(r + 1) * w];
+        for i in 0..out.len() {
+            out[i] = row[i];
+        }
+        scale(&mut y[r * w..][..w], if s < 0.0 { -1.0 } else { 1.0 });
+        let tail = &mut ends[r * 2..];
+        tail[0] = row.len() as u32;
+        let head = &mut ends[..(r + 1) * 2];
+        head[head.len() - 1] = (r * w) as u32;
+    }
+}
+
+#[test]
+fn row_wise_sub_slices() {
+    nvrtc_compiles(&[("rows", &rows::KERNEL)]);
+    let mut rng = Rng::new(9);
+    let (n, w) = (300, 37);
+    let x: Vec<f32> = (0..n * w).map(|_| rng.range_f32(-4.0, 3.0)).collect();
+    for dev in devices("row_wise_sub_slices") {
+        let dx = dev.upload(&x).unwrap();
+        let mut sums = dev.upload(&vec![f32::NAN; n]).unwrap();
+        let mut y = dev.upload(&vec![f32::NAN; n * w]).unwrap();
+        let mut ends = dev.upload(&vec![0xdead_beefu32; n * 2]).unwrap();
+        let cfg = LaunchConfig::for_num_elems(n as u32);
+        rows::launch(&dev, cfg, &dx, w, &mut sums, &mut y, &mut ends).unwrap();
+        let (sums, y, ends) = (
+            sums.download().unwrap(),
+            y.download().unwrap(),
+            ends.download().unwrap(),
+        );
+        for r in 0..n {
+            let row = &x[r * w..(r + 1) * w];
+            let s = row.iter().fold(0.0f32, |a, v| a + v);
+            assert_eq!(sums[r].to_bits(), s.to_bits(), "{:?}: row {r}", dev.backend());
+            let sign = if s < 0.0 { -1.0f32 } else { 1.0 };
+            for i in 0..w {
+                assert_eq!(y[r * w + i].to_bits(), (row[i] * sign).to_bits());
+            }
+            assert_eq!(ends[r * 2], w as u32, "{:?}: row {r}", dev.backend());
+            assert_eq!(ends[r * 2 + 1], (r * w) as u32, "{:?}: row {r}", dev.backend());
+        }
+    }
+}
