@@ -153,6 +153,9 @@ pub struct Typeck<'a> {
     structs: &'a [StructDef],
     /// The signatures of the device functions the function calls.
     callees: Vec<Callee>,
+    /// Each local bound to a borrow (`let row = &mut x[a..b];`): the variable whose memory
+    /// it borrows (`x`, or what `x` borrows), for the call arguments' aliasing check.
+    borrow_roots: std::collections::HashMap<VarId, VarId>,
 }
 
 pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
@@ -190,6 +193,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         const_params: f.const_params.clone(),
         structs: &f.structs,
         callees: f.callees.clone(),
+        borrow_roots: Default::default(),
     };
     for p in &f.params {
         tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
@@ -477,6 +481,13 @@ impl<'a> Typeck<'a> {
             _ => {}
         }
         self.bind_pat(&l.pat, ty);
+        if let (Pat::Bind { var, .. }, Some(init)) = (&l.pat, &l.init) {
+            if shared_init {
+                if let Some(root) = self.borrow_root(init) {
+                    self.borrow_roots.insert(*var, root);
+                }
+            }
+        }
     }
 
     fn bind_pat(&mut self, pat: &Pat, ty: Ty) {

@@ -73,6 +73,7 @@ impl Typeck<'_> {
                 }
             }
         }
+        self.disjoint_arguments(args);
         let ret = match &callee.sig.output {
             syn::ReturnType::Default => Ty::Unit,
             syn::ReturnType::Type(_, t) => sig_ty(self.structs, t, &subst)?,

@@ -76,6 +76,56 @@ impl Typeck<'_> {
         Ty::Slice(elem, s.mutable)
     }
 
+    /// The variable whose memory a slice-valued expression borrows: a parameter or a
+    /// shared array, through the locals bound to borrows of it.
+    pub(super) fn borrow_root(&self, e: &Expr) -> Option<VarId> {
+        match &e.kind {
+            ExprKind::Var(_) => {
+                let v = *self.var_uses.get(&e.id)?;
+                Some(self.borrow_roots.get(&v).copied().unwrap_or(v))
+            }
+            ExprKind::Ref(_, inner) | ExprKind::Index(inner, _) => self.borrow_root(inner),
+            ExprKind::SubSlice(s) => self.borrow_root(&s.base),
+            _ => None,
+        }
+    }
+
+    /// Rust's borrow rule for one call: no two arguments borrow the same memory where one
+    /// of them may write it (rustc's E0499, E0502). The C of a device function takes its
+    /// slices as `__restrict__` pointers, which this keeps true.
+    pub(super) fn disjoint_arguments(&mut self, args: &[Expr]) {
+        let mut seen: Vec<(VarId, bool)> = Vec::new();
+        for a in args {
+            let writes = match self.shallow(&self.expr[a.id].clone()) {
+                Ty::Slice(_, w) => w,
+                Ty::Rows(..) => true,
+                _ => continue,
+            };
+            let Some(root) = self.borrow_root(a) else {
+                continue;
+            };
+            let name = self.vars[root]
+                .as_ref()
+                .map(|v| v.name.to_string())
+                .unwrap_or_default();
+            match seen.iter().find(|(r, _)| *r == root) {
+                Some(&(_, earlier_writes)) if writes || earlier_writes => {
+                    let msg = if writes && earlier_writes {
+                        format!("cannot borrow `{name}` as mutable more than once at a time: another argument of this call borrows it too (pass `{name}` once and index its parts in the function)")
+                    } else {
+                        format!("cannot borrow `{name}` as mutable because it is also borrowed as immutable by another argument of this call (pass `{name}` once and index its parts in the function)")
+                    };
+                    self.cx.error_at(a.range(), msg);
+                }
+                Some(_) => {}
+                None => seen.push((root, writes)),
+            }
+            if let Some(s) = seen.iter_mut().find(|(r, _)| *r == root) {
+                s.1 |= writes;
+            }
+        }
+    }
+
     /// `&mut` of memory the function may only read.
     fn read_only(&mut self, e: &Expr, base: &Expr) {
         let msg = format!(

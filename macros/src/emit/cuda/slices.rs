@@ -59,7 +59,7 @@ impl FnWriter<'_> {
             Some(_) => vals.next().unwrap_or_default(),
             None => len.clone(),
         };
-        let (lo, hi) = (self.namer.fresh("ws_lo"), self.namer.fresh("ws_hi"));
+        let (lo, hi) = (self.namer.temp(), self.namer.temp());
         self.raw(&format!("unsigned long long {lo} = {start};"));
         self.raw(&format!("unsigned long long {hi} = {end};"));
         if !self.unchecked {
@@ -68,7 +68,7 @@ impl FnWriter<'_> {
                 e.line
             ));
         }
-        let (ptr, n) = (self.namer.fresh("ws_sub"), self.namer.fresh("ws_sub_len"));
+        let (ptr, n) = (self.namer.temp(), self.namer.temp());
         self.raw(&format!("auto {ptr} = {base} + {lo};"));
         self.raw(&format!("unsigned long long {n} = {hi} - {lo};"));
         self.sub_lens.insert(e.id, n);
