@@ -72,14 +72,24 @@ fn bitonic_stage_through_a_shared_array_reference() {
     for dev in devices("bitonic_stage_through_a_shared_array_reference") {
         let mut d = dev.upload(&x).unwrap();
         let mut sums = dev.upload(&vec![0xdead_beefu32; blocks]).unwrap();
-        bitonic::launch(&dev, LaunchConfig::new(blocks as u32, N as u32), &mut d, &mut sums)
-            .unwrap();
+        bitonic::launch(
+            &dev,
+            LaunchConfig::new(blocks as u32, N as u32),
+            &mut d,
+            &mut sums,
+        )
+        .unwrap();
         let (got, sums) = (d.download().unwrap(), sums.download().unwrap());
         for b in 0..blocks {
             let mut want = x[b * N..(b + 1) * N].to_vec();
             let sum = want.iter().fold(0u32, |s, v| s.wrapping_add(*v));
             want.sort_unstable();
-            assert_eq!(&got[b * N..(b + 1) * N], &want[..], "{:?}: block {b}", dev.backend());
+            assert_eq!(
+                &got[b * N..(b + 1) * N],
+                &want[..],
+                "{:?}: block {b}",
+                dev.backend()
+            );
             assert_eq!(sums[b], sum, "{:?}: block {b}", dev.backend());
         }
     }
@@ -108,12 +118,19 @@ fn tile_transpose_through_a_2d_shared_reference() {
     nvrtc_compiles(&[("transpose16", &transpose16::KERNEL)]);
     let mut rng = Rng::new(5);
     let blocks = 3;
-    let x: Vec<f32> = (0..blocks * 256).map(|_| rng.range_f32(-9.0, 9.0)).collect();
+    let x: Vec<f32> = (0..blocks * 256)
+        .map(|_| rng.range_f32(-9.0, 9.0))
+        .collect();
     for dev in devices("tile_transpose_through_a_2d_shared_reference") {
         let dx = dev.upload(&x).unwrap();
         let mut out = dev.upload(&vec![f32::NAN; blocks * 256]).unwrap();
-        transpose16::launch(&dev, LaunchConfig::new(blocks as u32, (16, 16)), &dx, &mut out)
-            .unwrap();
+        transpose16::launch(
+            &dev,
+            LaunchConfig::new(blocks as u32, (16, 16)),
+            &dx,
+            &mut out,
+        )
+        .unwrap();
         let out = out.download().unwrap();
         for b in 0..blocks {
             for r in 0..16 {
@@ -191,13 +208,87 @@ fn row_wise_sub_slices() {
         for r in 0..n {
             let row = &x[r * w..(r + 1) * w];
             let s = row.iter().fold(0.0f32, |a, v| a + v);
-            assert_eq!(sums[r].to_bits(), s.to_bits(), "{:?}: row {r}", dev.backend());
+            assert_eq!(
+                sums[r].to_bits(),
+                s.to_bits(),
+                "{:?}: row {r}",
+                dev.backend()
+            );
             let sign = if s < 0.0 { -1.0f32 } else { 1.0 };
             for i in 0..w {
                 assert_eq!(y[r * w + i].to_bits(), (row[i] * sign).to_bits());
             }
             assert_eq!(ends[r * 2], w as u32, "{:?}: row {r}", dev.backend());
-            assert_eq!(ends[r * 2 + 1], (r * w) as u32, "{:?}: row {r}", dev.backend());
+            assert_eq!(
+                ends[r * 2 + 1],
+                (r * w) as u32,
+                "{:?}: row {r}",
+                dev.backend()
+            );
         }
     }
+}
+
+/// A tree reduction of the first `B` elements of a tile, in a const-generic device
+/// function: the block's sum lands in `tile[0]`.
+#[gpu_device]
+fn tree_sum<const B: usize>(tile: &mut SharedArray<u32, B>, t: usize) {
+    let mut s = B / 2;
+    while s > 0 {
+        if t < s {
+            tile[t] = tile[t].wrapping_add(tile[t + s]);
+        }
+        sync_threads();
+        s /= 2;
+    }
+}
+
+/// Sums each block's `B` elements; and, generic over the element type, halves the upper
+/// half of each block's part of `y` through a sub-slice.
+#[gpu_kernel]
+fn reduce_and_halve<const B: usize, T: Float>(x: &[u32], sums: &mut [u32], y: &mut [T]) {
+    let tile = SharedArray::<u32, B>::new();
+    let t = thread_idx().x as usize;
+    let base = block_idx().x as usize * B;
+    tile[t] = x[base + t];
+    sync_threads();
+    tree_sum::<B>(&mut tile, t);
+    if t == 0 {
+        sums[block_idx().x as usize] = tile[0];
+    }
+    let upper = &mut y[base + B / 2..base + B];
+    if t < upper.len() {
+        upper[t] = upper[t] * T::from_f32(0.5);
+    }
+}
+
+#[test]
+fn const_generic_shared_reference_and_generic_sub_slice() {
+    let mut rng = Rng::new(13);
+    let (blocks, b) = (5, 128);
+    let x: Vec<u32> = (0..blocks * b).map(|_| rng.next_u32()).collect();
+    let y: Vec<f64> = (0..blocks * b).map(|_| rng.range_f32(-8.0, 8.0) as f64).collect();
+    for dev in devices("const_generic_shared_reference_and_generic_sub_slice") {
+        let dx = dev.upload(&x).unwrap();
+        let mut sums = dev.upload(&vec![0xdead_beefu32; blocks]).unwrap();
+        let mut dy = dev.upload(&y).unwrap();
+        let cfg = LaunchConfig::new(blocks as u32, b as u32);
+        reduce_and_halve::launch::<128, f64>(&dev, cfg, &dx, &mut sums, &mut dy).unwrap();
+        let (sums, got) = (sums.download().unwrap(), dy.download().unwrap());
+        for blk in 0..blocks {
+            let want = x[blk * b..(blk + 1) * b]
+                .iter()
+                .fold(0u32, |s, v| s.wrapping_add(*v));
+            assert_eq!(sums[blk], want, "{:?}: block {blk}", dev.backend());
+            for i in 0..b {
+                let k = blk * b + i;
+                let want = if i >= b / 2 { y[k] * 0.5 } else { y[k] };
+                assert_eq!(got[k].to_bits(), want.to_bits(), "{:?}: {k}", dev.backend());
+            }
+        }
+    }
+    nvrtc_compiles(&[(
+        "reduce_and_halve::<128, f64>",
+        reduce_and_halve::kernel::<128, f64>(),
+    )]);
 }

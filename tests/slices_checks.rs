@@ -168,12 +168,20 @@ fn shared_race_through_a_reference_names_the_callee() {
     let text = err.to_string();
     assert!(matches!(err, Error::DataRace { .. }), "{text}");
     for marker in ["RACE-WRITE", "RACE-READ"] {
-        assert!(text.contains(&at(marker)), "should name {}: {text}", at(marker));
+        assert!(
+            text.contains(&at(marker)),
+            "should name {}: {text}",
+            at(marker)
+        );
     }
     let err = racy_sub_slice::launch(&dev, LaunchConfig::new(1, 64), &mut out).unwrap_err();
     let text = err.to_string();
     assert!(matches!(err, Error::DataRace { .. }), "{text}");
     for marker in ["SUB-WRITE", "SUB-READ"] {
-        assert!(text.contains(&at(marker)), "should name {}: {text}", at(marker));
+        assert!(
+            text.contains(&at(marker)),
+            "should name {}: {text}",
+            at(marker)
+        );
     }
 }

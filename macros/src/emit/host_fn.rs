@@ -36,7 +36,10 @@ pub fn host_fn(item: &syn::ItemFn) -> TokenStream {
                 }
                 syn::Type::Slice(_) => quote!(::warpspeed::__private::Slice::host(#arg)),
                 syn::Type::Path(p)
-                    if p.path.segments.last().is_some_and(|s| s.ident == "SharedArray") =>
+                    if p.path
+                        .segments
+                        .last()
+                        .is_some_and(|s| s.ident == "SharedArray") =>
                 {
                     kernel_only.get_or_insert("shared memory");
                     quote!(#arg)

@@ -217,8 +217,7 @@ impl<'a> Parser<'a> {
                             "this attribute is not supported on a parameter (only `#[len(..)]` on a slice)",
                         );
                     }
-                    if let Some(shared) = types::shared_param(self.cx, &mut self.structs, &pt.ty)
-                    {
+                    if let Some(shared) = types::shared_param(self.cx, &mut self.structs, &pt.ty) {
                         match shared {
                             Some(_) if kind == FnKind::Kernel => {
                                 self.cx.error_spanned_by(

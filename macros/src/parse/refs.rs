@@ -4,8 +4,8 @@
 //! not a local or a scalar) is the type checker's to say, which knows the types.
 
 use super::{last_span, Parser};
-use crate::ir::ast::{ExprKind, SubSlice};
 use crate::ir::ast::Expr;
+use crate::ir::ast::{ExprKind, SubSlice};
 use syn::spanned::Spanned;
 
 impl Parser<'_> {

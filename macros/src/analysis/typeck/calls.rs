@@ -243,7 +243,10 @@ fn sig_ty(defs: &[StructDef], t: &syn::Type, subst: &Subst) -> Option<Ty> {
                 }
                 _ => return None,
             };
-            Some(Ty::Array(Box::new(sig_ty(defs, &a.elem, subst)?), Len::Lit(n)))
+            Some(Ty::Array(
+                Box::new(sig_ty(defs, &a.elem, subst)?),
+                Len::Lit(n),
+            ))
         }
         syn::Type::Path(p) if p.qself.is_none() => {
             let segs: Vec<String> = p

@@ -56,7 +56,11 @@ impl Typeck<'_> {
                 elem
             }
             Ty::Rows(..) => {
-                let msg = format!("a 2-D shared tile is sub-sliced by row: `&{}{}[r][a..b]`", if s.mutable { "mut " } else { "" }, show_place(&s.base));
+                let msg = format!(
+                    "a 2-D shared tile is sub-sliced by row: `&{}{}[r][a..b]`",
+                    if s.mutable { "mut " } else { "" },
+                    show_place(&s.base)
+                );
                 self.cx.error_at(e.range(), msg);
                 return Ty::Never;
             }

@@ -172,9 +172,7 @@ impl<'a> FnWriter<'a> {
                             if let ExprKind::SubSlice(_) = recv.kind {
                                 self.value(recv);
                             }
-                            let len = self
-                                .slice_len_of(recv)
-                                .unwrap_or_else(|| "0ull".into());
+                            let len = self.slice_len_of(recv).unwrap_or_else(|| "0ull".into());
                             return if m.name == "len" {
                                 len
                             } else {

@@ -45,9 +45,7 @@ impl FnWriter<'_> {
     /// `sub_lens[e.id]`.
     pub(super) fn sub_slice_c(&mut self, e: &Expr, s: &SubSlice) -> String {
         let base = self.value(&s.base);
-        let len = self
-            .slice_len_of(&s.base)
-            .unwrap_or_else(|| "0ull".into());
+        let len = self.slice_len_of(&s.base).unwrap_or_else(|| "0ull".into());
         let bounds: Vec<&Expr> = [&s.start, &s.end].into_iter().flatten().collect();
         let vals = self.operands(&bounds);
         let mut vals = vals.into_iter();
@@ -79,7 +77,10 @@ impl FnWriter<'_> {
     pub(super) fn let_borrow(&mut self, name: &str, var: VarId, init: &Expr) {
         let ptr = self.value(init);
         let len = self.slice_len_of(init).unwrap_or_else(|| "0ull".into());
-        let (cname, clen) = (self.namer.fresh(name), self.namer.fresh(&format!("{name}_len")));
+        let (cname, clen) = (
+            self.namer.fresh(name),
+            self.namer.fresh(&format!("{name}_len")),
+        );
         self.raw(&format!("auto {cname} = {ptr};"));
         self.raw(&format!("unsigned long long {clen} = {len};"));
         if self.is_shared(init) {

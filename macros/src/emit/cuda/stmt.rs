@@ -105,10 +105,12 @@ impl<'a> FnWriter<'a> {
                     self.var_names.insert(*var, cname);
                     return;
                 }
-                if let Some(i @ Expr {
-                    kind: ExprKind::Ref(..) | ExprKind::SubSlice(_),
-                    ..
-                }) = init
+                if let Some(
+                    i @ Expr {
+                        kind: ExprKind::Ref(..) | ExprKind::SubSlice(_),
+                        ..
+                    },
+                ) = init
                 {
                     self.let_borrow(&name.to_string(), *var, i);
                     return;
