@@ -267,7 +267,9 @@ fn const_generic_shared_reference_and_generic_sub_slice() {
     let mut rng = Rng::new(13);
     let (blocks, b) = (5, 128);
     let x: Vec<u32> = (0..blocks * b).map(|_| rng.next_u32()).collect();
-    let y: Vec<f64> = (0..blocks * b).map(|_| rng.range_f32(-8.0, 8.0) as f64).collect();
+    let y: Vec<f64> = (0..blocks * b)
+        .map(|_| rng.range_f32(-8.0, 8.0) as f64)
+        .collect();
     for dev in devices("const_generic_shared_reference_and_generic_sub_slice") {
         let dx = dev.upload(&x).unwrap();
         let mut sums = dev.upload(&vec![0xdead_beefu32; blocks]).unwrap();
