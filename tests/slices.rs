@@ -294,3 +294,50 @@ fn const_generic_shared_reference_and_generic_sub_slice() {
         reduce_and_halve::kernel::<128, f64>(),
     )]);
 }
+
+/// `dst[i] += src[i]` over the shorter of the two.
+#[gpu_device]
+fn add_into(dst: &mut [f32], src: &[f32]) {
+    let n = dst.len().min(src.len());
+    for i in 0..n {
+        dst[i] += src[i];
+    }
+}
+
+/// Each thread folds its row of `x` (rows of `w`) in halves: the upper half is added
+/// into the lower through the two disjoint halves of one `split_at_mut`; `first[r]` is
+/// the row's element 0 read through `split_at`.
+#[gpu_kernel]
+fn fold_rows(x: &mut [f32], w: usize, first: &mut [f32]) {
+    let r = grid_1d();
+    if r < first.len() {
+        let row = &mut x[r * w..(r + 1) * w];
+        let (lo, hi) = row.split_at_mut(w / 2);
+        add_into(lo, hi);
+        let (head, _) = x.split_at(r * w + 1);
+        first[r] = head[r * w];
+    }
+}
+
+#[test]
+fn split_at_mut_halves_go_to_one_call() {
+    nvrtc_compiles(&[("fold_rows", &fold_rows::KERNEL)]);
+    let mut rng = Rng::new(3);
+    let (n, w) = (200, 10);
+    let x: Vec<f32> = (0..n * w).map(|_| rng.range_f32(-5.0, 5.0)).collect();
+    for dev in devices("split_at_mut_halves_go_to_one_call") {
+        let mut dx = dev.upload(&x).unwrap();
+        let mut first = dev.upload(&vec![f32::NAN; n]).unwrap();
+        let cfg = LaunchConfig::for_num_elems(n as u32);
+        fold_rows::launch(&dev, cfg, &mut dx, w, &mut first).unwrap();
+        let (got, first) = (dx.download().unwrap(), first.download().unwrap());
+        for r in 0..n {
+            for i in 0..w {
+                let k = r * w + i;
+                let want = if i < w / 2 { x[k] + x[k + w / 2] } else { x[k] };
+                assert_eq!(got[k].to_bits(), want.to_bits(), "{:?}: {k}", dev.backend());
+            }
+            assert_eq!(first[r].to_bits(), (x[r * w] + x[r * w + w / 2]).to_bits());
+        }
+    }
+}

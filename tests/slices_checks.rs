@@ -185,3 +185,26 @@ fn shared_race_through_a_reference_names_the_callee() {
         );
     }
 }
+
+/// `split_at(mid)` with `mid` past the length.
+#[gpu_kernel]
+fn split_past(x: &[u32], mid: usize, out: &mut [u32]) {
+    if grid_1d() == 0 {
+        let (a, b) = x.split_at(mid); // @SPLIT
+        out[0] = a.len() as u32 + b.len() as u32 * 1000;
+    }
+}
+
+#[test]
+fn split_at_past_the_length_is_reported() {
+    nvrtc_compiles(&[("split_past", &split_past::KERNEL)]);
+    for dev in devices("split_at_past_the_length_is_reported") {
+        let dx = dev.upload(&[1u32; 10]).unwrap();
+        let mut out = dev.upload(&[u32::MAX]).unwrap();
+        let cfg = LaunchConfig::new(1, 32);
+        split_past::launch(&dev, cfg, &dx, 4, &mut out).unwrap();
+        assert_eq!(out.download().unwrap(), [6004], "{:?}", dev.backend());
+        let r = split_past::launch(&dev, cfg, &dx, 11, &mut out);
+        assert_eq!(report(&dev, r, "split_past"), (at("SPLIT"), 11, 10));
+    }
+}

@@ -155,7 +155,7 @@ pub struct Typeck<'a> {
     callees: Vec<Callee>,
     /// Each local bound to a borrow (`let row = &mut x[a..b];`): the variable whose memory
     /// it borrows (`x`, or what `x` borrows), for the call arguments' aliasing check.
-    borrow_roots: std::collections::HashMap<VarId, VarId>,
+    borrow_roots: std::collections::HashMap<VarId, refs::Root>,
 }
 
 pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {

@@ -373,6 +373,10 @@ pub struct SubSlice {
     pub start: Option<Expr>,
     pub end: Option<Expr>,
     pub mutable: bool,
+    /// A half of `let (a, b) = x.split_at_mut(mid);` (the split's number, 0 for `a`, 1
+    /// for `b`): disjoint from the other half, which the call arguments' aliasing check
+    /// knows.
+    pub split: Option<(usize, u8)>,
 }
 
 /// A `#[gpu_struct]` literal: the struct, its path as written, and the fields in the

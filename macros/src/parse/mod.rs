@@ -46,6 +46,8 @@ pub struct Parser<'a> {
     device: bool,
     /// The `#[gpu_struct]`s the function may name ([`Function::structs`]).
     structs: Vec<StructDef>,
+    /// `split_at`s met so far (`SubSlice::split`).
+    splits: usize,
 }
 
 fn line_of(span: Span) -> usize {
@@ -78,6 +80,7 @@ impl<'a> Parser<'a> {
             const_params: Vec::new(),
             device: false,
             structs,
+            splits: 0,
         }
     }
 
@@ -367,7 +370,9 @@ impl<'a> Parser<'a> {
         for (i, stmt) in block.stmts.iter().enumerate() {
             match stmt {
                 syn::Stmt::Local(local) => {
-                    if let Some(l) = self.local(local) {
+                    if let Some(lets) = self.split_at(local) {
+                        stmts.extend(lets.into_iter().map(Stmt::Let));
+                    } else if let Some(l) = self.local(local) {
                         stmts.push(Stmt::Let(l));
                     }
                 }

@@ -80,25 +80,33 @@ impl Typeck<'_> {
         Ty::Slice(elem, s.mutable)
     }
 
-    /// The variable whose memory a slice-valued expression borrows: a parameter or a
-    /// shared array, through the locals bound to borrows of it.
-    pub(super) fn borrow_root(&self, e: &Expr) -> Option<VarId> {
+    /// The memory a slice-valued expression borrows: a parameter or a shared array,
+    /// through the locals bound to borrows of it, and the `split_at` halves taken.
+    pub(super) fn borrow_root(&self, e: &Expr) -> Option<Root> {
         match &e.kind {
             ExprKind::Var(_) => {
                 let v = *self.var_uses.get(&e.id)?;
-                Some(self.borrow_roots.get(&v).copied().unwrap_or(v))
+                Some(self.borrow_roots.get(&v).cloned().unwrap_or(Root {
+                    var: v,
+                    halves: Vec::new(),
+                }))
             }
             ExprKind::Ref(_, inner) | ExprKind::Index(inner, _) => self.borrow_root(inner),
-            ExprKind::SubSlice(s) => self.borrow_root(&s.base),
+            ExprKind::SubSlice(s) => {
+                let mut root = self.borrow_root(&s.base)?;
+                root.halves.extend(s.split);
+                Some(root)
+            }
             _ => None,
         }
     }
 
     /// Rust's borrow rule for one call: no two arguments borrow the same memory where one
-    /// of them may write it (rustc's E0499, E0502). The C of a device function takes its
-    /// slices as `__restrict__` pointers, which this keeps true.
+    /// of them may write it (rustc's E0499, E0502), unless they are the two halves of one
+    /// `split_at_mut`. The C of a device function takes its slices as `__restrict__`
+    /// pointers, which this keeps true.
     pub(super) fn disjoint_arguments(&mut self, args: &[Expr]) {
-        let mut seen: Vec<(VarId, bool)> = Vec::new();
+        let mut seen: Vec<(Root, bool)> = Vec::new();
         for a in args {
             let writes = match self.shallow(&self.expr[a.id].clone()) {
                 Ty::Slice(_, w) => w,
@@ -108,25 +116,23 @@ impl Typeck<'_> {
             let Some(root) = self.borrow_root(a) else {
                 continue;
             };
-            let name = self.vars[root]
-                .as_ref()
-                .map(|v| v.name.to_string())
-                .unwrap_or_default();
-            match seen.iter().find(|(r, _)| *r == root) {
-                Some(&(_, earlier_writes)) if writes || earlier_writes => {
-                    let msg = if writes && earlier_writes {
-                        format!("cannot borrow `{name}` as mutable more than once at a time: another argument of this call borrows it too (pass `{name}` once and index its parts in the function)")
-                    } else {
-                        format!("cannot borrow `{name}` as mutable because it is also borrowed as immutable by another argument of this call (pass `{name}` once and index its parts in the function)")
-                    };
-                    self.cx.error_at(a.range(), msg);
-                }
-                Some(_) => {}
-                None => seen.push((root, writes)),
+            let clash = seen
+                .iter()
+                .find(|(r, w)| (writes || *w) && r.overlaps(&root))
+                .map(|(_, w)| *w);
+            if let Some(earlier_writes) = clash {
+                let name = self.vars[root.var]
+                    .as_ref()
+                    .map(|v| v.name.to_string())
+                    .unwrap_or_default();
+                let msg = if writes && earlier_writes {
+                    format!("cannot borrow `{name}` as mutable more than once at a time: another argument of this call borrows it too (pass `{name}` once and index its parts in the function, or split it with `let (a, b) = {name}.split_at_mut(mid);`)")
+                } else {
+                    format!("cannot borrow `{name}` as mutable because it is also borrowed as immutable by another argument of this call (pass `{name}` once and index its parts in the function, or split it with `let (a, b) = {name}.split_at_mut(mid);`)")
+                };
+                self.cx.error_at(a.range(), msg);
             }
-            if let Some(s) = seen.iter_mut().find(|(r, _)| *r == root) {
-                s.1 |= writes;
-            }
+            seen.push((root, writes));
         }
     }
 
@@ -157,5 +163,26 @@ fn show_place(e: &Expr) -> String {
         ExprKind::Index(base, _) => format!("{}[..]", show_place(base)),
         ExprKind::SubSlice(s) => format!("{}[..]", show_place(&s.base)),
         _ => "x".into(),
+    }
+}
+
+/// The memory a borrow reaches: a variable (a parameter or a shared array), and the
+/// `split_at` halves taken of it, in order (the split's number and the side).
+#[derive(Clone)]
+pub(super) struct Root {
+    var: VarId,
+    halves: Vec<(usize, u8)>,
+}
+
+impl Root {
+    /// Whether two borrows may reach one element: the same variable, and one's halves a
+    /// prefix of the other's (else they part at one split, on its two sides).
+    fn overlaps(&self, other: &Root) -> bool {
+        self.var == other.var
+            && self
+                .halves
+                .iter()
+                .zip(&other.halves)
+                .all(|(a, b)| a == b)
     }
 }
