@@ -178,11 +178,6 @@ impl Root {
     /// Whether two borrows may reach one element: the same variable, and one's halves a
     /// prefix of the other's (else they part at one split, on its two sides).
     fn overlaps(&self, other: &Root) -> bool {
-        self.var == other.var
-            && self
-                .halves
-                .iter()
-                .zip(&other.halves)
-                .all(|(a, b)| a == b)
+        self.var == other.var && self.halves.iter().zip(&other.halves).all(|(a, b)| a == b)
     }
 }
