@@ -341,3 +341,33 @@ fn split_at_mut_halves_go_to_one_call() {
         }
     }
 }
+
+/// Sums `x[a..b]` through a bound sub-slice, measured by its own length.
+#[gpu_kernel]
+fn window_sum(x: &[u32], a: usize, b: usize, out: &mut [u32]) {
+    if grid_1d() == 0 {
+        let win = &x[a..b];
+        let mut s = 0u32;
+        for i in 0..win.len() {
+            s = s.wrapping_add(win[i]);
+        }
+        out[0] = s;
+    }
+}
+
+#[test]
+fn the_prover_sees_a_sub_slice_length() {
+    // `win[i]` under `i < win.len()` and `row[i]` in `row_sum` need no check in C.
+    let c = window_sum::CUDA_SOURCE.as_str();
+    assert!(c.contains("ws_range_ok("), "{c}");
+    assert!(!c.contains("ws_ld(win,"), "{c}");
+    assert!(rows::CUDA_SOURCE.as_str().contains("s = (s + row[i]);"));
+    let x: Vec<u32> = (0..50).map(|i| i * i).collect();
+    for dev in devices("the_prover_sees_a_sub_slice_length") {
+        let dx = dev.upload(&x).unwrap();
+        let mut out = dev.upload(&[u32::MAX]).unwrap();
+        window_sum::launch(&dev, LaunchConfig::new(1, 32), &dx, 7, 31, &mut out).unwrap();
+        let want = x[7..31].iter().sum::<u32>();
+        assert_eq!(out.download().unwrap(), [want], "{:?}", dev.backend());
+    }
+}
