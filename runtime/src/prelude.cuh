@@ -143,6 +143,14 @@ template <typename T> __device__ __forceinline__ T* ws_at(T* p, unsigned long lo
     ws_oob_report(i, n, line, file);
     return (T*)(void*)ws_oob_sink;
 }
+// A sub-slice `&x[a..b]` of a slice of `n` elements: Rust's check, `a <= b <= n`. A bad
+// range is recorded as an out-of-bounds index (start past end: index `a`, length `b`; end
+// past the length: index `b`, length `n`) and the caller makes the sub-slice empty.
+__device__ __forceinline__ bool ws_range_ok(unsigned long long a, unsigned long long b, unsigned long long n, unsigned int line, const char* file) {
+    if (__builtin_expect(a <= b && b <= n, 1)) return true;
+    if (a > b) ws_oob_report(a, b, line, file); else ws_oob_report(b, n, line, file);
+    return false;
+}
 // `ws_at` for shared memory (a shared array, a row of a shared tile, dynamic shared
 // memory). A failing access goes to a sink in shared memory of the element's own type (one
 // per type, in kernels that keep such a check), so both results of the check are shared

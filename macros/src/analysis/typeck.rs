@@ -18,6 +18,7 @@ use proc_macro2::{Ident, Span};
 mod calls;
 mod consts;
 mod matching;
+mod refs;
 mod structs;
 mod texture;
 use matching::PendingMatch;
@@ -152,6 +153,9 @@ pub struct Typeck<'a> {
     structs: &'a [StructDef],
     /// The signatures of the device functions the function calls.
     callees: Vec<Callee>,
+    /// Each local bound to a borrow (`let row = &mut x[a..b];`): the variable whose memory
+    /// it borrows (`x`, or what `x` borrows), for the call arguments' aliasing check.
+    borrow_roots: std::collections::HashMap<VarId, refs::Root>,
 }
 
 pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
@@ -189,6 +193,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         const_params: f.const_params.clone(),
         structs: &f.structs,
         callees: f.callees.clone(),
+        borrow_roots: Default::default(),
     };
     for p in &f.params {
         tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
@@ -450,9 +455,15 @@ impl<'a> Typeck<'a> {
                 )
             }
         };
+        // A shared declaration, or a borrow of memory (`let row = &mut x[a..b];`).
         let shared_init = matches!(
             l.init.as_ref().map(|i| &i.kind),
-            Some(ExprKind::SharedArray(_) | ExprKind::DynamicShared(_))
+            Some(
+                ExprKind::SharedArray(_)
+                    | ExprKind::DynamicShared(_)
+                    | ExprKind::Ref(..)
+                    | ExprKind::SubSlice(_)
+            )
         );
         match self.shallow(&ty) {
             Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..) if shared_init => {}
@@ -466,7 +477,7 @@ impl<'a> Typeck<'a> {
             Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..) | Ty::Ordering => {
                 self.cx.error_at(
                     l.span,
-                    "slices cannot be bound to locals in kernels: use the parameter by name",
+                    "slices are bound to locals as borrows: write `let row = &x[a..b];` (or `&mut`), or use the parameter by name",
                 );
                 return;
             }
@@ -485,6 +496,13 @@ impl<'a> Typeck<'a> {
             _ => {}
         }
         self.bind_pat(&l.pat, ty);
+        if let (Pat::Bind { var, .. }, Some(init)) = (&l.pat, &l.init) {
+            if shared_init {
+                if let Some(root) = self.borrow_root(init) {
+                    self.borrow_roots.insert(*var, root);
+                }
+            }
+        }
     }
 
     fn bind_pat(&mut self, pat: &Pat, ty: Ty) {
@@ -579,6 +597,8 @@ impl<'a> Typeck<'a> {
                 }
             },
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, expected, e.range().into()),
+            ExprKind::Ref(mutable, inner) => self.reference(e, *mutable, inner),
+            ExprKind::SubSlice(s) => self.sub_slice(e, s),
             ExprKind::Unary(UnOp::Neg, inner) => {
                 if matches!(inner.kind, ExprKind::Lit(Lit::Int(..))) {
                     self.negated_lit.insert(inner.id);

@@ -20,6 +20,7 @@ mod consts;
 mod device;
 mod generic;
 mod matching;
+mod slices;
 mod structs;
 use consts::{const_value, consts_fn, len_rust};
 pub(crate) use device::device_fallback;
@@ -288,8 +289,8 @@ fn launch_parts(
             ParamTy::Slice { mutable: true, .. } => ("slice_mut", "arg_slice_mut"),
             ParamTy::Atomics(_) => ("slice_mut", "arg_atomic"),
             ParamTy::Texture2D(_) => ("texture", "arg_texture"),
-            // Kernels take no arrays by value (the parser refuses them).
-            ParamTy::Array { .. } => ("scalar", "arg_scalar"),
+            // Kernels take no arrays by value nor shared tiles (the parser refuses them).
+            ParamTy::Array { .. } | ParamTy::Rows { .. } => ("scalar", "arg_scalar"),
         };
         let t = scalar_ty(sc, elem(p));
         let (push, get) = (
@@ -341,7 +342,7 @@ fn launch_param_of(sc: &Scope, p: &Param, elem: Scalar) -> TokenStream {
     let n = &p.name;
     let t = scalar_ty(sc, elem);
     match p.ty {
-        ParamTy::Scalar(_) | ParamTy::Array { .. } => quote!(#n: #t),
+        ParamTy::Scalar(_) | ParamTy::Array { .. } | ParamTy::Rows { .. } => quote!(#n: #t),
         ParamTy::Slice { mutable: false, .. } => {
             quote!(#n: &impl ::warpspeed::AsDeviceView<Elem = #t>)
         }
@@ -359,6 +360,7 @@ fn param_elem(p: ParamTy) -> Scalar {
         | ParamTy::Slice { elem: s, .. }
         | ParamTy::Atomics(s)
         | ParamTy::Texture2D(s)
+        | ParamTy::Rows { elem: s, .. }
         | ParamTy::Array { elem: s, .. } => s,
     }
 }
@@ -946,6 +948,8 @@ impl RustWriter<'_> {
                     .unwrap_or_default()
             }
             ExprKind::StructLit(l) => self.struct_lit(e, l),
+            ExprKind::Ref(_, inner) => self.reference(e, inner),
+            ExprKind::SubSlice(s) => self.sub_slice(e, s),
             ExprKind::Assign(place, value) => {
                 let v = self.expr(value);
                 match &place.kind {

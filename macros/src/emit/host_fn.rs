@@ -41,6 +41,15 @@ pub fn host_fn(item: &syn::ItemFn) -> TokenStream {
                     quote!(::warpspeed::__private::SliceMut::host(#arg))
                 }
                 syn::Type::Slice(_) => quote!(::warpspeed::__private::Slice::host(#arg)),
+                syn::Type::Path(p)
+                    if p.path
+                        .segments
+                        .last()
+                        .is_some_and(|s| s.ident == "SharedArray") =>
+                {
+                    kernel_only.get_or_insert("shared memory");
+                    quote!(#arg)
+                }
                 // A texture (kernels only), or a reference the function refuses anyway.
                 _ => {
                     kernel_only.get_or_insert("textures");

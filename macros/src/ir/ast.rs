@@ -92,8 +92,12 @@ pub struct Param {
     pub var: VarId,
     /// `AtomicU32` as written in `&[AtomicU32]`: the simulator checks it names the real type.
     pub atomic_path: Option<syn::Path>,
-    /// `#[len(n * n)]` on a slice parameter: the least length the function needs.
+    /// `#[len(n * n)]` on a slice parameter: the least length the function needs (a
+    /// `&mut SharedArray<T, N>` parameter declares `N`).
     pub len: Option<LenDecl>,
+    /// A `&SharedArray<..>` or `&mut SharedArray<..>` parameter: its memory is the
+    /// block's shared memory (the C's checked accesses stay shared ones).
+    pub shared: bool,
 }
 
 /// `#[len(EXPR)]` on a slice parameter: the slice has at least EXPR elements. A kernel's
@@ -127,6 +131,12 @@ pub enum ParamTy {
     Atomics(Scalar),
     /// `&Texture2D<T>` (or `Texture2D<T>`): read with `tex.fetch(x, y)` (kernels only).
     Texture2D(Scalar),
+    /// `&mut SharedArray<[T; W], H>` (device functions only): a 2-D shared tile, rows of
+    /// `width` elements (its C is a pointer to rows and the number of rows).
+    Rows {
+        elem: Scalar,
+        width: u64,
+    },
     /// `[T; N]` or `[[T; M]; N]` by value (device functions only): `dims` is `[N, M]`, `M`
     /// 0 for one dimension.
     Array {
@@ -142,6 +152,7 @@ impl ParamTy {
             ParamTy::Slice { elem, mutable } => Ty::Slice(elem, mutable),
             ParamTy::Atomics(elem) => Ty::Atomics(elem),
             ParamTy::Texture2D(elem) => Ty::Texture2D(elem),
+            ParamTy::Rows { elem, width } => Ty::Rows(elem, Len::Lit(width)),
             ParamTy::Array { elem, dims: [n, 0] } => {
                 Ty::Array(Box::new(Ty::Scalar(elem)), Len::Lit(n))
             }
@@ -346,6 +357,26 @@ pub enum ExprKind {
     Ordering(MemOrder, syn::Path),
     /// `Params { dt: 0.1, n: 3 }`: a `#[gpu_struct]` value.
     StructLit(StructLit),
+    /// `&x` or `&mut x` (true) of a slice, a shared array or a row of a 2-D tile: the same
+    /// memory, handed to a device function or bound by a `let` (references to locals and
+    /// scalars are refused by the type checker).
+    Ref(bool, Box<Expr>),
+    /// `&x[a..b]`, `&mut x[a..]`, `&x[..b]`, `&x[..]`: a sub-slice with its own length.
+    SubSlice(Box<SubSlice>),
+}
+
+/// A sub-slice `&x[a..b]` (`mutable` for `&mut`): elements `a` to `b` (exclusive) of the
+/// slice `base`; a missing `start` is 0 and a missing `end` the length. Checked as Rust
+/// checks it, `a <= b <= len`, before any element is touched.
+pub struct SubSlice {
+    pub base: Expr,
+    pub start: Option<Expr>,
+    pub end: Option<Expr>,
+    pub mutable: bool,
+    /// A half of `let (a, b) = x.split_at_mut(mid);` (the split's number, 0 for `a`, 1
+    /// for `b`): disjoint from the other half, which the call arguments' aliasing check
+    /// knows.
+    pub split: Option<(usize, u8)>,
 }
 
 /// A `#[gpu_struct]` literal: the struct, its path as written, and the fields in the

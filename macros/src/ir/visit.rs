@@ -28,7 +28,17 @@ pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
         | ExprKind::TiledPartition(_, a)
         | ExprKind::Cast(a, _)
         | ExprKind::Field(a, _)
-        | ExprKind::Repeat(a, _) => ex(a, visit),
+        | ExprKind::Repeat(a, _)
+        | ExprKind::Ref(_, a) => ex(a, visit),
+        ExprKind::SubSlice(s) => {
+            ex(&s.base, visit);
+            if let Some(a) = &s.start {
+                ex(a, visit);
+            }
+            if let Some(b) = &s.end {
+                ex(b, visit);
+            }
+        }
         ExprKind::Method(r, _, args) => {
             ex(r, visit);
             args.iter().for_each(|a| ex(a, visit));

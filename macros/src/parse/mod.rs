@@ -10,6 +10,7 @@ pub mod generic_params;
 mod len;
 mod matching;
 mod print;
+mod refs;
 mod shared;
 mod structs;
 mod types;
@@ -48,6 +49,8 @@ pub struct Parser<'a> {
     /// Parameters and locals whose declared type was refused (reported there): `*r` of
     /// one adds no error of its own.
     refused: Vec<String>,
+    /// `split_at`s met so far (`SubSlice::split`).
+    splits: usize,
 }
 
 fn line_of(span: Span) -> usize {
@@ -81,6 +84,7 @@ impl<'a> Parser<'a> {
             device: false,
             structs,
             refused: Vec::new(),
+            splits: 0,
         }
     }
 
@@ -191,6 +195,8 @@ impl<'a> Parser<'a> {
         }
         let mut params = Vec::new();
         let mut len_attrs = Vec::new();
+        // Shared-array parameters with a literal `N`: (index, N, line).
+        let mut shared_lens = Vec::new();
         let mut error_params = Vec::new();
         for input in &sig.inputs {
             match input {
@@ -218,6 +224,35 @@ impl<'a> Parser<'a> {
                             "this attribute is not supported on a parameter (only `#[len(..)]` on a slice)",
                         );
                     }
+                    if let Some(shared) = types::shared_param(self.cx, &mut self.structs, &pt.ty) {
+                        match shared {
+                            Some(_) if kind == FnKind::Kernel => {
+                                self.cx.error_spanned_by(
+                                    &pt.ty,
+                                    "a kernel's parameters are the host's memory: declare the shared array in the kernel (`let tile = SharedArray::<T, N>::new();`) and pass `&mut tile` to #[gpu_device] functions",
+                                );
+                                error_params.push((name, var));
+                            }
+                            Some(sp) => {
+                                // `N` is the declared length, as `#[len(N)]` would say.
+                                if let Some(n) = sp.len {
+                                    shared_lens.push((params.len(), n, line_of(pt.ty.span())));
+                                }
+                                params.push(Param {
+                                    name,
+                                    mutable,
+                                    ty: sp.ty,
+                                    var,
+                                    atomic_path: None,
+                                    len: None,
+                                    shared: true,
+                                });
+                                len_attrs.push(Vec::new());
+                            }
+                            None => error_params.push((name, var)),
+                        }
+                        continue;
+                    }
                     match parse_param_ty(self.cx, &mut self.structs, &pt.ty) {
                         Some(ParamTy::Array { .. }) if kind == FnKind::Kernel => {
                             self.cx.error_spanned_by(
@@ -241,6 +276,7 @@ impl<'a> Parser<'a> {
                                 var,
                                 atomic_path: types::atomic_path(&pt.ty),
                                 len: None,
+                                shared: false,
                             });
                             len_attrs.push(
                                 pt.attrs
@@ -259,6 +295,13 @@ impl<'a> Parser<'a> {
             }
         }
         len::resolve(self.cx, &mut params, &len_attrs);
+        for (i, n, line) in shared_lens {
+            params[i].len = Some(LenDecl {
+                expr: LenExpr::Lit(n),
+                text: n.to_string(),
+                line,
+            });
+        }
         let mut ret_rejected = false;
         let ret = match &sig.output {
             syn::ReturnType::Default => None,
@@ -334,7 +377,9 @@ impl<'a> Parser<'a> {
         for (i, stmt) in block.stmts.iter().enumerate() {
             match stmt {
                 syn::Stmt::Local(local) => {
-                    if let Some(l) = self.local(local) {
+                    if let Some(lets) = self.split_at(local) {
+                        stmts.extend(lets.into_iter().map(Stmt::Let));
+                    } else if let Some(l) = self.local(local) {
                         stmts.push(Stmt::Let(l));
                     }
                 }
@@ -522,11 +567,11 @@ impl<'a> Parser<'a> {
             }
             syn::Expr::Index(ix) => {
                 let base = self.boxed(&ix.expr);
-                if let syn::Expr::Range(r) = &*ix.index {
+                if let syn::Expr::Range(_) = &*ix.index {
                     return self.unsupported(
-                        r,
-                        "sub-slicing (`s[a..b]`) is",
-                        "index single elements and pass offsets as parameters",
+                        e,
+                        "a sub-slice without `&` is",
+                        "borrow it: `&x[a..b]` or `&mut x[a..b]`",
                     );
                 }
                 let index = self.boxed(&ix.index);
@@ -749,13 +794,7 @@ impl<'a> Parser<'a> {
             syn::Expr::TryBlock(_) => {
                 return self.unsupported(e, "`try` blocks are", "use `if` and early `return`")
             }
-            syn::Expr::Reference(_) => {
-                return self.unsupported(
-                    e,
-                    "references (`&x`, `&mut x`) are",
-                    "pass slice parameters by name (`f(data)`) and scalars by value",
-                )
-            }
+            syn::Expr::Reference(r) => return self.reference(e, r),
             syn::Expr::Match(m) => self.match_expr(m)?,
             syn::Expr::Struct(st) => self.struct_lit(st)?,
             syn::Expr::Tuple(t) if t.elems.is_empty() => {

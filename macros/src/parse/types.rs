@@ -6,7 +6,9 @@ use crate::ir::structs::StructDef;
 use crate::ir::ty::{Scalar, Ty};
 use quote::ToTokens;
 
+mod shared_ref;
 mod texture;
+pub use shared_ref::shared_param;
 
 fn type_hint(ty: &syn::Type) -> String {
     let text = ty.to_token_stream().to_string().replace(' ', "");
@@ -212,7 +214,7 @@ pub fn parse_ty(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> Option<
         }
         syn::Type::Infer(_) => None,
         syn::Type::Reference(_) => {
-            cx.error_spanned_by(ty, "references to locals are not supported in kernels: copy the value (`let x = s[i];`)");
+            cx.error_spanned_by(ty, "a borrow's `let` takes no type annotation: write `let row = &x[a..b];` (slices and shared arrays only; copy a value with `let x = s[i];`)");
             None
         }
         other => parse_scalar(cx, structs, other).map(Ty::Scalar),

@@ -147,6 +147,26 @@ impl<T: KernelScalar> Slice<T> {
         unsafe { load_elem(self.ptr.add(index)) }
     }
 
+    /// The sub-slice `&s[start..end]` (`end` `None`: to the length) at `at`, checked as
+    /// Rust checks it: a start past the end is reported as index `start` of length `end`,
+    /// an end past the length as index `end` of length `len` (the C's `ws_range_ok`).
+    pub fn sub(&self, start: usize, end: Option<usize>, at: &'static SrcLoc) -> Slice<T> {
+        let end = end.unwrap_or(self.len);
+        if start > end {
+            out_of_bounds(start, end, at);
+        }
+        if end > self.len {
+            out_of_bounds(end, self.len, at);
+        }
+        Slice {
+            // SAFETY: start <= end <= len.
+            ptr: unsafe { self.ptr.add(start) },
+            len: end - start,
+            base: self.base + start,
+            track: self.track,
+        }
+    }
+
     /// Row `index` of a 2-D view with rows of `width` elements: elements
     /// `[index * width, (index + 1) * width)`, checked against `len / width` rows.
     pub fn row(&self, index: usize, width: usize, at: &'static SrcLoc) -> Slice<T> {
@@ -197,6 +217,17 @@ impl<T: KernelScalar> SliceMut<T> {
         ctx.check(self.track, self.base + index, AccessKind::Write, at);
         // SAFETY: index < len of a live, aligned, writable allocation.
         unsafe { store_elem(self.ptr.add(index), value) }
+    }
+
+    /// The sub-slice `&mut s[start..end]` (see [`Slice::sub`]).
+    pub fn sub(&self, start: usize, end: Option<usize>, at: &'static SrcLoc) -> SliceMut<T> {
+        let r = self.as_slice().sub(start, end, at);
+        SliceMut {
+            ptr: r.ptr.cast_mut(),
+            len: r.len,
+            base: r.base,
+            track: r.track,
+        }
     }
 
     /// Row `index` of a 2-D view (see [`Slice::row`]).

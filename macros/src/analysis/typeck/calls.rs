@@ -85,6 +85,7 @@ impl Typeck<'_> {
             }
         }
         self.resolve_subst(&mut subst);
+        self.disjoint_arguments(args);
         let ret = match &callee.sig.output {
             syn::ReturnType::Default => Ty::Unit,
             syn::ReturnType::Type(_, t) => sig_ty(self.structs, t, &subst)?,

@@ -20,7 +20,8 @@ pub fn effect(types: &Types, e: &Expr) -> u8 {
         | ExprKind::Break(_)
         | ExprKind::Continue(_)
         | ExprKind::Assign(..)
-        | ExprKind::AssignOp(..) => 2,
+        | ExprKind::AssignOp(..)
+        | ExprKind::SubSlice(_) => 2,
         ExprKind::Call(..) => 1,
         ExprKind::Intrinsic(i, _) if i.has_effect() => 1,
         // Atomic methods (`a[i].fetch_add(..)`) and shared declarations change memory. Any

@@ -169,11 +169,10 @@ impl<'a> FnWriter<'a> {
                     }
                     Some(&Call::Method(m)) => {
                         if m.is_len() {
-                            let len = self
-                                .types
-                                .var(recv)
-                                .and_then(|v| self.slice_len.get(&v).cloned())
-                                .unwrap_or_else(|| "0ull".into());
+                            if let ExprKind::SubSlice(_) = recv.kind {
+                                self.value(recv);
+                            }
+                            let len = self.slice_len_of(recv).unwrap_or_else(|| "0ull".into());
                             return if m.name == "len" {
                                 len
                             } else {
@@ -216,16 +215,15 @@ impl<'a> FnWriter<'a> {
             ExprKind::Print(p) => self.print_c(p),
             ExprKind::TiledPartition(..) => "0".into(),
             ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) => "0".into(),
+            ExprKind::Ref(_, inner) => self.value(inner),
+            ExprKind::SubSlice(s) => self.sub_slice_c(e, s),
             ExprKind::Call(path, const_args, args) => {
                 let ops: Vec<&Expr> = args.iter().collect();
                 let vals = self.operands(&ops);
                 let mut c_args = Vec::new();
                 for (a, v) in args.iter().zip(vals) {
-                    if let Ty::Slice(..) | Ty::Atomics(_) = self.ty(a) {
-                        let len = self
-                            .types
-                            .var(a)
-                            .and_then(|var| self.slice_len.get(&var).cloned());
+                    if let Ty::Slice(..) | Ty::Atomics(_) | Ty::Rows(..) = self.ty(a) {
+                        let len = self.slice_len_of(a);
                         c_args.push(v);
                         c_args.push(len.unwrap_or_else(|| "0ull".into()));
                     } else {

@@ -16,6 +16,7 @@ mod keywords;
 mod matching;
 mod namer;
 mod print;
+mod slices;
 mod stmt;
 mod structs;
 mod texture;
@@ -68,13 +69,21 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
                 }
             }
             ParamTy::Texture2D(_) => params.extend(w.texture_params(p.var, &name)),
+            // A 2-D shared tile: a pointer to its rows, and the number of rows.
+            ParamTy::Rows { elem, width } => {
+                let len = w.namer.fresh(&format!("{name}_len"));
+                params.push(format!("{} (*{name})[{width}]", elem.c_name()));
+                params.push(format!("unsigned long long {len}"));
+                w.slice_len.insert(p.var, len);
+            }
             ParamTy::Slice { .. } | ParamTy::Atomics(_) => {
                 let (elem, mutable) = match p.ty {
                     ParamTy::Slice { elem, mutable } => (elem, mutable),
                     ParamTy::Atomics(elem) => (elem, true),
-                    ParamTy::Scalar(_) | ParamTy::Array { .. } | ParamTy::Texture2D(_) => {
-                        unreachable!()
-                    }
+                    ParamTy::Scalar(_)
+                    | ParamTy::Array { .. }
+                    | ParamTy::Texture2D(_)
+                    | ParamTy::Rows { .. } => unreachable!(),
                 };
                 let len = w.namer.fresh(&format!("{name}_len"));
                 let cnst = if mutable { "" } else { "const " };
@@ -82,6 +91,9 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
                 params.push(format!("unsigned long long {len}"));
                 w.slice_len.insert(p.var, len);
             }
+        }
+        if p.shared {
+            w.shared_vars.insert(p.var);
         }
         w.var_names.insert(p.var, name);
     }
@@ -282,6 +294,8 @@ pub(crate) struct FnWriter<'a> {
     namer: Namer,
     var_names: HashMap<VarId, String>,
     slice_len: HashMap<VarId, String>,
+    /// The length temporary of each sub-slice expression written (`slices.rs`).
+    sub_lens: HashMap<ExprId, String>,
     /// The width, height and mode parameters of each texture parameter.
     tex_names: HashMap<VarId, texture::TexNames>,
     /// Shared arrays' lengths (rows of a 2-D tile), for the prover.
@@ -306,6 +320,7 @@ impl<'a> FnWriter<'a> {
             namer: Namer::default(),
             var_names: HashMap::new(),
             slice_len: HashMap::new(),
+            sub_lens: HashMap::new(),
             tex_names: HashMap::new(),
             shared_len: HashMap::new(),
             shared_vars: HashSet::new(),

@@ -105,6 +105,16 @@ impl<'a> FnWriter<'a> {
                     self.var_names.insert(*var, cname);
                     return;
                 }
+                if let Some(
+                    i @ Expr {
+                        kind: ExprKind::Ref(..) | ExprKind::SubSlice(_),
+                        ..
+                    },
+                ) = init
+                {
+                    self.let_borrow(&name.to_string(), *var, i);
+                    return;
+                }
                 // Arrays are initialised in place (C arrays cannot be assigned).
                 if let (Ty::Array(..), Some(init)) = (&ty, init) {
                     let cname = self.namer.fresh(&name.to_string());
