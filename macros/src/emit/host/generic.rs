@@ -245,13 +245,9 @@ fn module_tokens(
     let rust_name = f.name.to_string();
     // `<T: ::warpspeed::Float, const B: usize>` and `::<T, B>`.
     let decl_items = decl_items(g);
-    let arg_items: Vec<TokenStream> = g
-        .order
-        .iter()
-        .map(|r| match *r {
-            GenericRef::Type(i) => g.types[i].name.to_token_stream(),
-            GenericRef::Const(i) => g.consts[i].name.to_token_stream(),
-        })
+    let arg_items: Vec<TokenStream> = param_names(g)
+        .into_iter()
+        .map(|n| n.to_token_stream())
         .collect();
     let decl = quote!(<#(#decl_items),*>);
     let args = quote!(::<#(#arg_items),*>);
@@ -338,14 +334,7 @@ fn module_tokens(
 /// with the function to call instead, for this kernel's parameters (the warning's note),
 /// and the bound's message.
 fn per_instance(rust_name: &str, g: &Generics) -> TokenStream {
-    let params: Vec<String> = g
-        .order
-        .iter()
-        .map(|r| match *r {
-            GenericRef::Type(i) => g.types[i].name.to_string(),
-            GenericRef::Const(i) => g.consts[i].name.to_string(),
-        })
-        .collect();
+    let params: Vec<String> = param_names(g).iter().map(|n| n.to_string()).collect();
     let params = params.join(", ");
     let example: Vec<String> = g
         .types
@@ -366,6 +355,17 @@ fn per_instance(rust_name: &str, g: &Generics) -> TokenStream {
         #[deprecated(note = #kernel)]
         pub static KERNEL: ::warpspeed::PerInstance<()> = ::warpspeed::PerInstance::new();
     }
+}
+
+/// The names of the type and const parameters, in the order written (`T`, `B`).
+fn param_names(g: &Generics) -> Vec<&Ident> {
+    g.order
+        .iter()
+        .map(|r| match *r {
+            GenericRef::Type(i) => &g.types[i].name,
+            GenericRef::Const(i) => &g.consts[i].name,
+        })
+        .collect()
 }
 
 /// "f16, f32, f64".
