@@ -9,7 +9,7 @@ mod common;
 
 use common::{devices, Rng};
 use warpspeed::prelude::*;
-use warpspeed::{f16, Backend};
+use warpspeed::{f16, Backend, Device, DeviceBuffer, LaunchConfig, Stream};
 
 #[gpu_kernel]
 fn scale(out: &mut [f32], x: &[f32], a: f32) {
@@ -436,5 +436,39 @@ fn empty_buffers_and_views() {
         scale::launch(&dev, cfg, &mut out.slice_mut(4..), &empty, 3.0).unwrap();
         assert_eq!(out.download().unwrap(), vec![5.0; 4], "{:?}", dev.backend());
         assert_eq!(buf.download().unwrap(), vec![true, false, true]);
+    }
+}
+
+/// A helper that is handed the device (or a stream) by reference and launches with
+/// `&dev`, as code written against `&Device` naturally does: `&&Device` and `&&Stream`
+/// are launch targets too.
+fn scale_from_helper(dev: &Device, s: &Stream, x: &DeviceBuffer<f32>, n: usize) -> Vec<f32> {
+    let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
+    let cfg = LaunchConfig::for_num_elems(n);
+    scale::launch(
+        &dev,
+        cfg,
+        &mut out.slice_mut(..n / 2),
+        &x.slice(..n / 2),
+        2.0,
+    )
+    .unwrap();
+    scale::launch(&s, cfg, &mut out.slice_mut(n / 2..), &x.slice(n / 2..), 3.0).unwrap();
+    dev.synchronize().unwrap();
+    out.download().unwrap()
+}
+
+#[test]
+fn references_to_devices_and_streams_launch() {
+    for dev in devices("references_to_devices_and_streams_launch") {
+        let mut rng = Rng::new(41);
+        let n = 1001;
+        let x = random_f32(&mut rng, n);
+        let s = dev.create_stream().unwrap();
+        let got = scale_from_helper(&dev, &s, &dev.upload(&x).unwrap(), n);
+        for (i, (g, v)) in got.iter().zip(&x).enumerate() {
+            let a = if i < n / 2 { 2.0 } else { 3.0 };
+            assert_eq!(*g, a * v, "{:?} element {i}", dev.backend());
+        }
     }
 }

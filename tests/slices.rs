@@ -29,9 +29,10 @@ fn bitonic_step(tile: &mut SharedArray<u32, 256>, t: usize, j: usize, k: usize) 
     }
 }
 
-/// Reads the tile through a shared reference.
+/// Reads the tile through a shared reference; its length is the module's constant `N`
+/// (which syn reads as a type: it must not be taken for a `#[gpu_struct]`).
 #[gpu_device]
-fn tile_sum(tile: &SharedArray<u32, 256>) -> u32 {
+fn tile_sum(tile: &SharedArray<u32, N>) -> u32 {
     let mut s = 0u32;
     for i in 0..tile.len() {
         s = s.wrapping_add(tile[i]);

@@ -195,7 +195,14 @@ impl Scan<'_> {
         };
         // A generic struct's arguments (`Params<T>`, `Params::<f32>`): its name is asked.
         if let syn::PathArguments::AngleBracketed(a) = &last.arguments {
-            for arg in &a.args {
+            // `SharedArray<T, N>`: `N` is a length (a constant, which syn reads as a
+            // type), never a struct; only `T` may name one.
+            let types = if last.ident == "SharedArray" {
+                1
+            } else {
+                a.args.len()
+            };
+            for arg in a.args.iter().take(types) {
                 if let syn::GenericArgument::Type(t) = arg {
                     self.ty(t);
                 }

@@ -4,7 +4,13 @@
 use crate::device::{Device, Stream};
 
 /// Where a kernel's `launch` queues it: on a [`Device`] (its own queue) or on a
-/// [`Stream`]. Implemented by those two only.
+/// [`Stream`]. Implemented by those two, and by references to them, so that
+/// `launch(&dev, ..)` also compiles where `dev` is itself a `&Device` (a helper's
+/// parameter).
+#[diagnostic::on_unimplemented(
+    message = "a kernel is launched on a `&Device` or a `&Stream`, not on `{Self}`",
+    label = "pass the device (`&dev`) or a stream (`&s`) here"
+)]
 pub trait LaunchTarget: sealed::Sealed {
     /// The device that runs the kernel.
     fn device(&self) -> &Device;
@@ -16,6 +22,16 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for crate::Device {}
     impl Sealed for crate::device::Stream {}
+    impl<T: Sealed + ?Sized> Sealed for &T {}
+}
+
+impl<T: LaunchTarget + ?Sized> LaunchTarget for &T {
+    fn device(&self) -> &Device {
+        (**self).device()
+    }
+    fn stream(&self) -> Option<&Stream> {
+        (**self).stream()
+    }
 }
 
 impl LaunchTarget for Device {
