@@ -237,16 +237,43 @@ fn u64_at(raw: &[u8], at: usize) -> u64 {
 }
 
 /// The Rust file name the kernel passed as a string literal (in the module's global
-/// memory), read in small pieces up to its NUL.
+/// memory), read up to its NUL. The read stays inside the module's allocation
+/// (`cuMemGetAddressRange`), so no copy ever fails (compute-sanitizer reports any failed
+/// driver call, even one the caller handles).
 fn read_c_string(address: u64) -> String {
     let mut bytes = Vec::new();
+    let (mut base, mut size): (sys::CUdeviceptr, usize) = (0, 0);
+    // SAFETY: queries the extent of the allocation holding `address` in the bound context.
+    let found = address != 0
+        && unsafe { sys::cuMemGetAddressRange_v2(&mut base, &mut size, address) }
+            == sys::CUresult::CUDA_SUCCESS;
+    if found {
+        let left = (base + size as u64).saturating_sub(address) as usize;
+        let mut raw = vec![0u8; left.min(1024)];
+        // SAFETY: reads device memory of the bound context, inside one allocation.
+        if !raw.is_empty() && unsafe { result::memcpy_dtoh_sync(&mut raw, address) }.is_ok() {
+            let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
+            bytes.extend_from_slice(&raw[..end]);
+        }
+    } else if address != 0 {
+        bytes = read_c_string_by_pieces(address);
+    }
+    if bytes.is_empty() {
+        "<unknown file>".into()
+    } else {
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+/// Where the driver cannot say which allocation holds the name: small pieces up to its
+/// NUL, byte by byte near the end of the memory (a failure ends the name).
+fn read_c_string_by_pieces(address: u64) -> Vec<u8> {
+    let mut bytes = Vec::new();
     let mut at = address as sys::CUdeviceptr;
-    while address != 0 && bytes.len() < 1024 {
+    while bytes.len() < 1024 {
         let mut piece = [0u8; 16];
         // SAFETY: reads device memory of the bound context.
         if unsafe { result::memcpy_dtoh_sync(&mut piece, at) }.is_err() {
-            // The name may end less than 16 bytes before the end of the module's memory:
-            // byte by byte, then (a failure ends the name).
             for (i, b) in piece.iter_mut().enumerate() {
                 // SAFETY: as above, one byte.
                 let one =
@@ -269,9 +296,5 @@ fn read_c_string(address: u64) -> String {
         }
         at += 16;
     }
-    if bytes.is_empty() {
-        "<unknown file>".into()
-    } else {
-        String::from_utf8_lossy(&bytes).into_owned()
-    }
+    bytes
 }
