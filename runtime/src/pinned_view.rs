@@ -183,21 +183,6 @@ impl<T: KernelScalar> PinnedBuffer<T> {
 }
 
 impl<'a, T: KernelScalar> PinnedView<'a, T> {
-    /// Number of elements.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the view has no elements.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Where the view starts in its buffer, in elements.
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-
     /// The device whose streams copy from and to the memory.
     pub fn device(&self) -> &'a Device {
         self.buf.device()
@@ -223,11 +208,6 @@ impl<'a, T: KernelScalar> PinnedView<'a, T> {
         Ok(&self.buf.as_slice()?[self.range()])
     }
 
-    /// The view's elements in its buffer.
-    pub(crate) fn range(&self) -> Range<usize> {
-        self.offset..self.offset + self.len
-    }
-
     fn sub(&self, r: Range<usize>) -> PinnedView<'a, T> {
         PinnedView {
             buf: self.buf,
@@ -238,21 +218,6 @@ impl<'a, T: KernelScalar> PinnedView<'a, T> {
 }
 
 impl<'a, T: KernelScalar> PinnedViewMut<'a, T> {
-    /// Number of elements.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the view has no elements.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Where the view starts in its buffer, in elements.
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-
     /// The device whose streams copy from and to the memory.
     pub fn device(&self) -> &Device {
         self.buf.device()
@@ -298,11 +263,6 @@ impl<'a, T: KernelScalar> PinnedViewMut<'a, T> {
         Ok(&mut self.buf.as_mut_slice()?[range])
     }
 
-    /// The view's elements in its buffer.
-    pub(crate) fn range(&self) -> Range<usize> {
-        self.offset..self.offset + self.len
-    }
-
     fn sub_mut(self, r: Range<usize>) -> PinnedViewMut<'a, T> {
         PinnedViewMut {
             buf: self.buf,
@@ -325,3 +285,5 @@ impl<T: KernelScalar> std::fmt::Debug for PinnedViewMut<'_, T> {
         write!(f, "PinnedViewMut[{}..{}] of {:?}", r.start, r.end, self.buf)
     }
 }
+
+crate::range::view_extent!(PinnedView, PinnedViewMut);

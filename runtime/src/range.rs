@@ -1,6 +1,7 @@
 //! Element ranges of views (`buf.slice(a..b)`, `pinned.slice(a..b)`): a `RangeBounds` made
-//! `start..end` within a length, or `None`/the panic `&v[a..b]` gives. A leaf that
-//! `view.rs` and `pinned_view.rs` share.
+//! `start..end` within a length, or `None`/the panic `&v[a..b]` gives, and the extent
+//! accessors every view type has (`view_extent!`). A leaf that `view.rs` and
+//! `pinned_view.rs` share.
 
 use std::ops::{Bound, Range, RangeBounds};
 
@@ -43,3 +44,34 @@ pub(crate) fn resolve_or_panic(
     };
     panic!("range {start}..{end} out of bounds for {memory} of {len} elements")
 }
+
+/// `len`, `is_empty`, `offset` and the crate's `range()` of a view type with `offset`
+/// and `len` fields (device and pinned views, read-only and writable): one definition
+/// for the four.
+macro_rules! view_extent {
+    ($($view:ident),+) => {$(
+        impl<T: crate::scalar::KernelScalar> $view<'_, T> {
+            /// Number of elements.
+            pub fn len(&self) -> usize {
+                self.len
+            }
+
+            /// Whether the view has no elements.
+            pub fn is_empty(&self) -> bool {
+                self.len == 0
+            }
+
+            /// Where the view starts in its buffer, in elements.
+            pub fn offset(&self) -> usize {
+                self.offset
+            }
+
+            /// The view's elements in its buffer.
+            #[allow(dead_code)] // not every view type's module asks
+            pub(crate) fn range(&self) -> std::ops::Range<usize> {
+                self.offset..self.offset + self.len
+            }
+        }
+    )+};
+}
+pub(crate) use view_extent;

@@ -199,21 +199,6 @@ fn same_len(what: &str, expected: usize, found: usize) -> Result<()> {
 }
 
 impl<'a, T: KernelScalar> DeviceView<'a, T> {
-    /// Number of elements.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the view has no elements.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Where the view starts in its buffer, in elements.
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-
     /// The device whose memory holds the view.
     pub fn device(&self) -> &'a Device {
         self.buf.device()
@@ -249,11 +234,6 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
         self.buf.read_at(self.offset, dst)
     }
 
-    /// The view's elements in its buffer.
-    fn range(&self) -> Range<usize> {
-        self.offset..self.offset + self.len
-    }
-
     /// The view as an argument of a launch on `stream` ([`DeviceBuffer::arg_at`]).
     pub(crate) fn arg(
         self,
@@ -277,21 +257,6 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
 }
 
 impl<'a, T: KernelScalar> DeviceViewMut<'a, T> {
-    /// Number of elements.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether the view has no elements.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Where the view starts in its buffer, in elements.
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-
     /// The device whose memory holds the view.
     pub fn device(&self) -> &Device {
         self.buf.device()
@@ -312,7 +277,7 @@ impl<'a, T: KernelScalar> DeviceViewMut<'a, T> {
 
     /// The view's memory for the simulator's stream-order checks, written.
     pub(crate) fn access(&self) -> Option<Access> {
-        self.buf.access(self.offset..self.offset + self.len, true)
+        self.buf.access(self.range(), true)
     }
 
     /// `r` of this view (relative to it), consuming it.
@@ -514,3 +479,5 @@ impl<T: KernelScalar> std::fmt::Debug for DeviceViewMut<'_, T> {
         )
     }
 }
+
+crate::range::view_extent!(DeviceView, DeviceViewMut);
