@@ -12,6 +12,8 @@ Peers (each optional: a failed import or a failed run is written as "n/a: why"):
   matmul 4096^3 f32, no TF32                 cuBLAS through torch, Triton's tutorial kernel
                                                (input_precision="ieee", autotuned)
   empty kernel launch + wait, us             cupy.RawKernel, an empty @triton.jit
+  GEMM (bf16, f16, tf32, fp8) and attention  cuBLAS/torch SDPA and Triton kernels:
+                                               bench/peers_tensor.py
 
 Every peer's result is checked against a CPU (numpy) or float64 reference first: a peer
 that computes something else is no peer. GPU times are CUDA events around back-to-back
@@ -30,6 +32,8 @@ import time
 import traceback
 
 import numpy as np
+
+import peers_tensor  # bench/peers_tensor.py: GEMM and attention on the tensor cores
 
 
 def log(msg):
@@ -418,6 +422,7 @@ def main():
     histogram_rows(p, sizes["histogram_log2"])
     matmul_rows(p, sizes["matmul"])
     launch_rows(p, sizes["launches"])
+    sizes["tensor"] = peers_tensor.rows(p, have, args.quick)
     versions = {"python": sys.version.split()[0], "numpy": np.__version__}
     for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),
                            ("cupy", cupy, cupy_err)]:
