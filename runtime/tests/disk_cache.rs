@@ -38,11 +38,14 @@ fn serial() -> MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Every file of `dir`, entries and anything else (temporary files), sorted.
+/// Every file of `dir`, entries and anything else (temporary files), sorted; not the memo
+/// of NVRTC's version, which the first compilation into a directory leaves beside the
+/// entries (and `warm_starts_do_not_load_nvrtc` checks).
 fn files_in(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| !p.ends_with("nvrtc-version.memo"))
         .collect();
     files.sort();
     files
@@ -198,6 +201,79 @@ fn finished(child: Child, what: &str) -> Output {
 
 fn child_mode() -> Option<String> {
     std::env::var("WARPSPEED_TEST_CHILD").ok()
+}
+
+/// Whether this process has mapped `libnvrtc` (Linux).
+fn nvrtc_mapped() -> bool {
+    std::fs::read_to_string("/proc/self/maps")
+        .unwrap()
+        .lines()
+        .any(|l| l.contains("/libnvrtc") && !l.contains("builtins"))
+}
+
+/// A process that finds its kernel in the disk cache does not load NVRTC (the cache key's
+/// NVRTC version comes from the memo the first process left), and gets the same CUBIN.
+#[test]
+fn warm_starts_do_not_load_nvrtc() {
+    const TEST: &str = "warm_starts_do_not_load_nvrtc";
+    if child_mode().as_deref() == Some("warm") {
+        let cache = DiskCache::new(std::env::var("WARPSPEED_TEST_WARM_DIR").unwrap());
+        assert!(!nvrtc_mapped(), "NVRTC was loaded before the test began");
+        let compiled = compile_cached("cached", &SOURCE, (9, 0), OPTIONS, Some(&cache)).unwrap();
+        println!(
+            "WARM origin={:?} nvrtc_loaded={} len={}",
+            compiled.origin,
+            nvrtc_mapped(),
+            compiled.cubin.len()
+        );
+        return;
+    }
+    if !cfg!(target_os = "linux") || !common::nvrtc_or_skip(TEST) {
+        return;
+    }
+    let _serial = serial();
+    let dir = common::temp_dir("cache-warm");
+    let run = || {
+        let out = finished(
+            child(
+                TEST,
+                &[
+                    ("WARPSPEED_TEST_CHILD", "warm"),
+                    ("WARPSPEED_TEST_WARM_DIR", dir.to_str().unwrap()),
+                ],
+            )
+            .spawn()
+            .unwrap(),
+            "a child compiling into the cache",
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let cold = run();
+    assert!(
+        cold.contains("WARM origin=Nvrtc nvrtc_loaded=true"),
+        "{cold}"
+    );
+    assert!(dir.join("nvrtc-version.memo").exists());
+    let warm = run();
+    assert!(
+        warm.contains("WARM origin=DiskCache nvrtc_loaded=false"),
+        "{warm}"
+    );
+    let len = |s: &str| s.split("len=").nth(1).map(|l| l.trim().to_string());
+    assert_eq!(len(&cold), len(&warm));
+    // A memo of another NVRTC (here: damaged) is not believed: NVRTC is asked again.
+    std::fs::write(dir.join("nvrtc-version.memo"), "WSNVRTC1\nelsewhere\n").unwrap();
+    let asked = run();
+    assert!(
+        asked.contains("WARM origin=DiskCache nvrtc_loaded=true"),
+        "{asked}"
+    );
+    let again = run();
+    assert!(
+        again.contains("nvrtc_loaded=false"),
+        "the memo is written again: {again}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Several processes compile the same kernel into one directory at the same moment: all

@@ -8,6 +8,7 @@
 mod disk_cache;
 pub(crate) mod hash;
 mod nvrtc;
+mod nvrtc_memo;
 mod options;
 
 pub use crate::diagnostics::{parse_log, Diagnostic};
@@ -51,7 +52,12 @@ pub fn compile_cached(
 ) -> Result<Compiled> {
     let key = match cache {
         Some(cache) => {
-            let key = CacheKey::new(source, arch, options, nvrtc_version()?);
+            let key = CacheKey::new(
+                source,
+                arch,
+                options,
+                nvrtc_memo::nvrtc_version_memo(cache)?,
+            );
             if let Some(cubin) = cache.load(key) {
                 return Ok(Compiled {
                     cubin,
