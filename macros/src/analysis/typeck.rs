@@ -367,11 +367,20 @@ impl<'a> Typeck<'a> {
     /// Unifies or reports "mismatched types" at `span`.
     fn expect(&mut self, found: &Ty, expected: &Ty, span: (Span, Span)) {
         if self.unify(found, expected).is_err() {
-            let msg = format!(
+            let mut msg = format!(
                 "mismatched types: expected `{}`, found `{}`",
                 self.show(expected),
                 self.show(found)
             );
+            // An fp8 type has no literals (nor has Rust): say how to write one.
+            if let (Some(s), Ty::Var(_)) = (self.resolve(expected).scalar(), self.resolve(found)) {
+                if s.is_storage() {
+                    msg.push_str(&format!(
+                        "; the fp8 types have no literals: write `{s}::from_f32(1.0)`",
+                        s = s.rust_name()
+                    ));
+                }
+            }
             self.cx.error_at(span, msg);
         }
     }
