@@ -467,3 +467,59 @@ fn nvrtc_compiles_fp8() {
         }
     }
 }
+
+/// The prelude's conversions for GPUs before sm_89 (integer arithmetic instead of `cvt`),
+/// compiled for the host with `g++` (skipped where there is none): the same bits as the
+/// simulator for every code, every `f16` and a million `f32`s.
+#[test]
+fn c_software_path_matches_the_simulator() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = std::env::temp_dir().join(format!("warpspeed-fp8-c-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = dir.join("software");
+    let built = std::process::Command::new("g++")
+        .args(["-std=c++17", "-O1", "-o"])
+        .arg(&exe)
+        .arg(format!(
+            "-DPRELUDE_FP8=\"{root}/runtime/src/prelude_fp8.cuh\""
+        ))
+        .arg(format!("{root}/tests/fp8_c/software.cpp"))
+        .status();
+    match built {
+        Ok(s) if s.success() => {}
+        other => {
+            println!("SKIPPED c_software_path_matches_the_simulator: g++ with _Float16: {other:?}");
+            return;
+        }
+    }
+    let out = std::process::Command::new(&exe).output().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(out.status.success());
+    let d = out.stdout;
+    let u16_at = |p: usize| u16::from_le_bytes([d[p], d[p + 1]]);
+    let u32_at = |p: usize| u32::from_le_bytes(d[p..p + 4].try_into().unwrap());
+    let mut p = 0;
+    for c in codes() {
+        let (a, b) = (e4m3::from_bits(c), e5m2::from_bits(c));
+        assert_eq!(u16_at(p), a.to_f16().to_bits(), "e4m3 {c:#x} to f16");
+        assert_eq!(u16_at(p + 2), b.to_f16().to_bits(), "e5m2 {c:#x} to f16");
+        assert_eq!(u32_at(p + 4), a.to_f32().to_bits(), "e4m3 {c:#x} to f32");
+        assert_eq!(u32_at(p + 8), b.to_f32().to_bits(), "e5m2 {c:#x} to f32");
+        p += 12;
+    }
+    for h in 0..=u16::MAX {
+        let x = f16::from_bits(h);
+        assert_eq!(d[p], e4m3::from_f16(x).to_bits(), "f16 {h:#x} to e4m3");
+        assert_eq!(d[p + 1], e5m2::from_f16(x).to_bits(), "f16 {h:#x} to e5m2");
+        p += 2;
+    }
+    let mut n = 0;
+    while p < d.len() {
+        let x = f32::from_bits(u32_at(p));
+        assert_eq!(d[p + 4], e4m3::from_f32(x).to_bits(), "{x:e} to e4m3");
+        assert_eq!(d[p + 5], e5m2::from_f32(x).to_bits(), "{x:e} to e5m2");
+        p += 6;
+        n += 1;
+    }
+    assert_eq!(n, 1 << 20);
+}

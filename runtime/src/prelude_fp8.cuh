@@ -64,26 +64,32 @@ __device__ __forceinline__ unsigned char T##_cvt_f32(float x) { return ws_fp8_fr
 __device__ __forceinline__ unsigned char T##_cvt_f16(unsigned short h) { return ws_fp8_from_f32_bits(__float_as_uint(ws_cvt_f32_f16(h)), MAN, BIAS, MAX, INF); } \
 __device__ __forceinline__ unsigned short T##_cvt_to_f16(unsigned char b) { return ws_fp8_to_f16_bits(b, INF); }
 #endif
-// e4m3::from_f32, e4m3::from_f16, x.to_f16(), x.to_f32(), and e5m2's.
-#define WS_FP8_CONVERSIONS(T, FMT, MAN, BIAS, MAX, INF) \
-WS_FP8_CVT(T, FMT, MAN, BIAS, MAX, INF) \
-__device__ __forceinline__ T T##_from_f32(float x) { \
-    const unsigned int u = __float_as_uint(x); \
-    if ((u & 0x7fffffffu) > 0x7f800000u) return T##_from_bits(ws_fp8_nan_of_f32(u, INF)); \
-    return T##_from_bits(T##_cvt_f32(x)); \
-} \
-__device__ __forceinline__ T T##_from_f16(ws_f16 h) { \
-    if (ws_f16_bits_nan(h.bits)) return T##_from_bits(ws_fp8_nan_of_f32(__float_as_uint(ws_f16_to_f32(h)), INF)); \
-    return T##_from_bits(T##_cvt_f16(h.bits)); \
-} \
-__device__ __forceinline__ ws_f16 T##_to_f16(T x) { \
-    if (ws_fp8_is_nan(x.bits, INF)) return ws_f16_of_bits(ws_fp8_to_f16_bits(x.bits, INF)); \
-    return ws_f16_of_bits(T##_cvt_to_f16(x.bits)); \
-} \
-__device__ __forceinline__ float T##_to_f32(T x) { return ws_f16_to_f32(T##_to_f16(x)); }
-WS_FP8_CONVERSIONS(ws_e4m3, "e4m3", 3u, 7, 0x7eu, false)
-WS_FP8_CONVERSIONS(ws_e5m2, "e5m2", 2u, 15, 0x7bu, true)
-#undef WS_FP8_CONVERSIONS
+WS_FP8_CVT(ws_e4m3, "e4m3", 3u, 7, 0x7eu, false)
+WS_FP8_CVT(ws_e5m2, "e5m2", 2u, 15, 0x7bu, true)
+// e4m3::from_f32, e4m3::from_f16, x.to_f16(), x.to_f32(), and e5m2's: a NaN by the rule
+// above, any other value by the conversion.
+__device__ __forceinline__ ws_e4m3 ws_e4m3_from_f32(float x) {
+    const unsigned int u = __float_as_uint(x);
+    return ws_e4m3_from_bits((u & 0x7fffffffu) > 0x7f800000u ? ws_fp8_nan_of_f32(u, false) : ws_e4m3_cvt_f32(x));
+}
+__device__ __forceinline__ ws_e5m2 ws_e5m2_from_f32(float x) {
+    const unsigned int u = __float_as_uint(x);
+    return ws_e5m2_from_bits((u & 0x7fffffffu) > 0x7f800000u ? ws_fp8_nan_of_f32(u, true) : ws_e5m2_cvt_f32(x));
+}
+__device__ __forceinline__ ws_e4m3 ws_e4m3_from_f16(ws_f16 h) {
+    return ws_e4m3_from_bits(ws_f16_bits_nan(h.bits) ? ws_fp8_nan_of_f32(__float_as_uint(ws_f16_to_f32(h)), false) : ws_e4m3_cvt_f16(h.bits));
+}
+__device__ __forceinline__ ws_e5m2 ws_e5m2_from_f16(ws_f16 h) {
+    return ws_e5m2_from_bits(ws_f16_bits_nan(h.bits) ? ws_fp8_nan_of_f32(__float_as_uint(ws_f16_to_f32(h)), true) : ws_e5m2_cvt_f16(h.bits));
+}
+__device__ __forceinline__ ws_f16 ws_e4m3_to_f16(ws_e4m3 x) {
+    return ws_f16_of_bits(ws_fp8_is_nan(x.bits, false) ? ws_fp8_to_f16_bits(x.bits, false) : ws_e4m3_cvt_to_f16(x.bits));
+}
+__device__ __forceinline__ ws_f16 ws_e5m2_to_f16(ws_e5m2 x) {
+    return ws_f16_of_bits(ws_fp8_is_nan(x.bits, true) ? ws_fp8_to_f16_bits(x.bits, true) : ws_e5m2_cvt_to_f16(x.bits));
+}
+__device__ __forceinline__ float ws_e4m3_to_f32(ws_e4m3 x) { return ws_f16_to_f32(ws_e4m3_to_f16(x)); }
+__device__ __forceinline__ float ws_e5m2_to_f32(ws_e5m2 x) { return ws_f16_to_f32(ws_e5m2_to_f16(x)); }
 #undef WS_FP8_CVT
 // Shuffles and match_any move an fp8 value as a word (ws_word in prelude.cuh).
 template <> struct ws_word<ws_e4m3> { typedef unsigned int type;
