@@ -70,6 +70,16 @@ fn fp8_shuffle(a: &[e4m3], out: &mut [e4m3], scaled: &mut [e5m2]) {
     }
 }
 
+/// docs/language.md's example: y = alpha * x + y, stored as e4m3, computed in f32.
+#[gpu_kernel]
+fn axpy_fp8(alpha: f32, x: &[e4m3], y: &mut [e4m3]) {
+    let i = grid_1d();
+    if i < y.len() {
+        let v = alpha * x[i].to_f32() + y[i].to_f32();
+        y[i] = e4m3::from_f32(v);
+    }
+}
+
 /// A format, described from the OCP definition (not from the conversions' code).
 #[derive(Clone, Copy, Debug)]
 struct Format {
@@ -362,12 +372,32 @@ fn every_code_to_f32_and_f16() {
         for c in codes() {
             let i = usize::from(c);
             let on = dev.backend();
-            assert_eq!(af[i].to_bits(), E4M3.to_f32(c), "{on:?}: e4m3 {c:#x} to f32");
-            assert_eq!(ah[i].to_bits(), E4M3.to_f16(c), "{on:?}: e4m3 {c:#x} to f16");
-            assert_eq!(bf[i].to_bits(), E5M2.to_f32(c), "{on:?}: e5m2 {c:#x} to f32");
-            assert_eq!(bh[i].to_bits(), E5M2.to_f16(c), "{on:?}: e5m2 {c:#x} to f16");
+            assert_eq!(
+                af[i].to_bits(),
+                E4M3.to_f32(c),
+                "{on:?}: e4m3 {c:#x} to f32"
+            );
+            assert_eq!(
+                ah[i].to_bits(),
+                E4M3.to_f16(c),
+                "{on:?}: e4m3 {c:#x} to f16"
+            );
+            assert_eq!(
+                bf[i].to_bits(),
+                E5M2.to_f32(c),
+                "{on:?}: e5m2 {c:#x} to f32"
+            );
+            assert_eq!(
+                bh[i].to_bits(),
+                E5M2.to_f16(c),
+                "{on:?}: e5m2 {c:#x} to f16"
+            );
             assert_eq!(copies[i].to_bits(), c, "{on:?}: e4m3 store of {c:#x}");
-            assert_eq!((bits[2 * i], bits[2 * i + 1]), (c, c), "{on:?}: bits {c:#x}");
+            assert_eq!(
+                (bits[2 * i], bits[2 * i + 1]),
+                (c, c),
+                "{on:?}: bits {c:#x}"
+            );
         }
     }
 }
@@ -449,6 +479,46 @@ fn shuffles_and_round_trips() {
     }
 }
 
+#[test]
+fn axpy_in_f32_stored_as_e4m3() {
+    let l4 = E4M3.ladder();
+    let mut rng = Rng::new(5);
+    let n = 5000;
+    let x: Vec<e4m3> = (0..n)
+        .map(|_| e4m3::from_bits(rng.next_u32() as u8))
+        .collect();
+    let y: Vec<e4m3> = (0..n)
+        .map(|_| e4m3::from_bits(rng.next_u32() as u8))
+        .collect();
+    let alpha = -1.75f32;
+    for dev in devices("axpy_fp8") {
+        let dx = dev.upload(&x).unwrap();
+        let mut dy = dev.upload(&y).unwrap();
+        axpy_fp8::launch(
+            &dev,
+            LaunchConfig::for_num_elems(n as u32),
+            alpha,
+            &dx,
+            &mut dy,
+        )
+        .unwrap();
+        let got = dy.download().unwrap();
+        for i in 0..n {
+            let (a, b) = (
+                f32::from_bits(E4M3.to_f32(x[i].to_bits())),
+                f32::from_bits(E4M3.to_f32(y[i].to_bits())),
+            );
+            let want = E4M3.from_f32(&l4, alpha * a + b);
+            assert_eq!(
+                got[i].to_bits(),
+                want,
+                "{:?}: {alpha} * {a} + {b}",
+                dev.backend()
+            );
+        }
+    }
+}
+
 /// The C compiles with the real NVRTC for sm_75 (the integer arithmetic) and sm_89, sm_90
 /// (the cvt instructions).
 #[test]
@@ -458,6 +528,7 @@ fn nvrtc_compiles_fp8() {
         ("fp8_from_f32", fp8_from_f32::kernel()),
         ("fp8_from_f16", fp8_from_f16::kernel()),
         ("fp8_shuffle", fp8_shuffle::kernel()),
+        ("axpy_fp8", axpy_fp8::kernel()),
     ];
     common::nvrtc_compiles(&kernels);
     if warpspeed::compile::nvrtc_available() {
