@@ -172,7 +172,7 @@ impl Format {
 
     /// The reference of `from_f32`: NaNs keep their sign (and e5m2 the payload bit below
     /// the quiet bit), quiet.
-    fn from_f32(self, ladder: &[(u8, f64)], x: f32) -> u8 {
+    fn encode(self, ladder: &[(u8, f64)], x: f32) -> u8 {
         if x.is_nan() {
             let u = x.to_bits();
             let sign = (u >> 24) as u8 & 0x80;
@@ -245,14 +245,14 @@ fn host_conversions_match_the_reference() {
     for h in 0..=u16::MAX {
         let x = f16::from_bits(h);
         let f = x.to_f32();
-        assert_eq!(e4m3::from_f16(x).to_bits(), E4M3.from_f32(&l4, f), "{h:#x}");
-        assert_eq!(e5m2::from_f16(x).to_bits(), E5M2.from_f32(&l5, f), "{h:#x}");
+        assert_eq!(e4m3::from_f16(x).to_bits(), E4M3.encode(&l4, f), "{h:#x}");
+        assert_eq!(e5m2::from_f16(x).to_bits(), E5M2.encode(&l5, f), "{h:#x}");
     }
     let mut xs = edge_f32s();
     xs.extend(random_f32s(4 << 20, 7));
     for x in xs {
-        assert_eq!(e4m3::from_f32(x).to_bits(), E4M3.from_f32(&l4, x), "{x:e}");
-        assert_eq!(e5m2::from_f32(x).to_bits(), E5M2.from_f32(&l5, x), "{x:e}");
+        assert_eq!(e4m3::from_f32(x).to_bits(), E4M3.encode(&l4, x), "{x:e}");
+        assert_eq!(e5m2::from_f32(x).to_bits(), E5M2.encode(&l5, x), "{x:e}");
     }
 }
 
@@ -416,10 +416,10 @@ fn every_f16_to_fp8() {
         let b: Vec<u8> = b.download().unwrap().iter().map(|x| x.to_bits()).collect();
         let on = format!("{:?}", dev.backend());
         check_codes(&format!("{on}: f16 to e4m3"), &hs, &a, |h| {
-            E4M3.from_f32(&l4, h.to_f32())
+            E4M3.encode(&l4, h.to_f32())
         });
         check_codes(&format!("{on}: f16 to e5m2"), &hs, &b, |h| {
-            E5M2.from_f32(&l5, h.to_f32())
+            E5M2.encode(&l5, h.to_f32())
         });
     }
 }
@@ -427,8 +427,8 @@ fn every_f16_to_fp8() {
 /// The edge cases and `n` random values through the kernel, against the reference.
 fn f32_to_fp8_on_every_device(test: &str, xs: &[f32]) {
     let (l4, l5) = (E4M3.ladder(), E5M2.ladder());
-    let want4: Vec<u8> = xs.iter().map(|&x| E4M3.from_f32(&l4, x)).collect();
-    let want5: Vec<u8> = xs.iter().map(|&x| E5M2.from_f32(&l5, x)).collect();
+    let want4: Vec<u8> = xs.iter().map(|&x| E4M3.encode(&l4, x)).collect();
+    let want5: Vec<u8> = xs.iter().map(|&x| E5M2.encode(&l5, x)).collect();
     for dev in devices(test) {
         let dx = dev.upload(xs).unwrap();
         let mut a = poisoned(&dev, xs.len(), e4m3::from_bits(0x55));
@@ -471,7 +471,7 @@ fn shuffles_and_round_trips() {
             let x = f32::from_bits(E4M3.to_f32(c));
             assert_eq!(
                 scaled[i].to_bits(),
-                E5M2.from_f32(&l5, x * 2.0 + 1.0),
+                E5M2.encode(&l5, x * 2.0 + 1.0),
                 "{:?}: {x} * 2 + 1",
                 dev.backend()
             );
@@ -508,7 +508,7 @@ fn axpy_in_f32_stored_as_e4m3() {
                 f32::from_bits(E4M3.to_f32(x[i].to_bits())),
                 f32::from_bits(E4M3.to_f32(y[i].to_bits())),
             );
-            let want = E4M3.from_f32(&l4, alpha * a + b);
+            let want = E4M3.encode(&l4, alpha * a + b);
             assert_eq!(
                 got[i].to_bits(),
                 want,

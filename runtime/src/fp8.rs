@@ -68,7 +68,7 @@ impl Format {
 
     /// `f32` bits `u` rounded to nearest (ties to even), then saturated to the largest
     /// finite code; a NaN as [`Format::nan_of_f32`].
-    const fn from_f32_bits(self, u: u32) -> u8 {
+    const fn round_f32_bits(self, u: u32) -> u8 {
         let sign = ((u >> 24) & 0x80) as u8;
         let a = u & 0x7fff_ffff;
         if a > 0x7f80_0000 {
@@ -178,14 +178,14 @@ macro_rules! fp8_type {
             /// sign. A NaN gives a NaN of its sign. The GPU's
             #[doc = concat!("`cvt.rn.satfinite.", $c, "x2.f32`.")]
             pub const fn from_f32(x: f32) -> $t {
-                $t($fmt.from_f32_bits(x.to_bits()))
+                $t($fmt.round_f32_bits(x.to_bits()))
             }
 
             /// `x` rounded as [`from_f32`](Self::from_f32) rounds (every `f16` is an
             /// `f32`). The GPU's
             #[doc = concat!("`cvt.rn.satfinite.", $c, "x2.f16x2`.")]
             pub const fn from_f16(x: f16) -> $t {
-                $t($fmt.from_f32_bits(f16_bits_to_f32_bits(x.to_bits())))
+                $t($fmt.round_f32_bits(f16_bits_to_f32_bits(x.to_bits())))
             }
 
             /// The value as an `f32`, exactly (a NaN: quiet, with its sign).

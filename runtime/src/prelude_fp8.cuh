@@ -20,8 +20,8 @@ __device__ __forceinline__ unsigned char ws_fp8_nan_of_f32(unsigned int u, bool 
     return (unsigned char)(inf ? sign | 0x7eu | ((u >> 21) & 1u) : sign | 0x7fu);
 }
 // float bits u rounded to nearest even, then saturated to code `max` (runtime/src/fp8.rs
-// `from_f32_bits`, line for line).
-__device__ __forceinline__ unsigned char ws_fp8_from_f32_bits(unsigned int u, unsigned int man, int bias, unsigned int max, bool inf) {
+// `round_f32_bits`, line for line).
+__device__ __forceinline__ unsigned char ws_fp8_round_f32_bits(unsigned int u, unsigned int man, int bias, unsigned int max, bool inf) {
     const unsigned int sign = (u >> 24) & 0x80u;
     const unsigned int a = u & 0x7fffffffu;
     if (a > 0x7f800000u) return ws_fp8_nan_of_f32(u, inf);
@@ -60,8 +60,8 @@ __device__ __forceinline__ unsigned char T##_cvt_f16(unsigned short h) { unsigne
 __device__ __forceinline__ unsigned short T##_cvt_to_f16(unsigned char b) { unsigned int r; asm("cvt.rn.f16x2." FMT "x2 %0, %1;" : "=r"(r) : "h"((unsigned short)b)); return (unsigned short)(r & 0xffffu); }
 #else
 #define WS_FP8_CVT(T, FMT, MAN, BIAS, MAX, INF) \
-__device__ __forceinline__ unsigned char T##_cvt_f32(float x) { return ws_fp8_from_f32_bits(__float_as_uint(x), MAN, BIAS, MAX, INF); } \
-__device__ __forceinline__ unsigned char T##_cvt_f16(unsigned short h) { return ws_fp8_from_f32_bits(__float_as_uint(ws_cvt_f32_f16(h)), MAN, BIAS, MAX, INF); } \
+__device__ __forceinline__ unsigned char T##_cvt_f32(float x) { return ws_fp8_round_f32_bits(__float_as_uint(x), MAN, BIAS, MAX, INF); } \
+__device__ __forceinline__ unsigned char T##_cvt_f16(unsigned short h) { return ws_fp8_round_f32_bits(__float_as_uint(ws_cvt_f32_f16(h)), MAN, BIAS, MAX, INF); } \
 __device__ __forceinline__ unsigned short T##_cvt_to_f16(unsigned char b) { return ws_fp8_to_f16_bits(b, INF); }
 #endif
 WS_FP8_CVT(ws_e4m3, "e4m3", 3u, 7, 0x7eu, false)
