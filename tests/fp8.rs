@@ -80,6 +80,42 @@ fn axpy_fp8(alpha: f32, x: &[e4m3], y: &mut [e4m3]) {
     }
 }
 
+/// An fp8 struct field.
+#[gpu_struct]
+#[derive(Clone, Copy)]
+struct Scaled {
+    scale: f32,
+    value: e5m2,
+}
+
+/// fp8 values as a scalar parameter, a struct field, shared-array and local-array
+/// elements, and an `if` value.
+#[gpu_kernel]
+fn fp8_places(fill: e4m3, s: Scaled, a: &[e4m3], out: &mut [e4m3], structs: &mut [Scaled]) {
+    let tile = SharedArray::<e4m3, 256>::new();
+    let t = thread_idx().x as usize;
+    let i = grid_1d();
+    if i < a.len() {
+        tile[t] = a[i];
+    }
+    sync_threads();
+    if i < a.len() {
+        let mut local = [fill; 2];
+        local[1] = tile[255 - t];
+        out[2 * i] = if a[i].to_bits() % 2 == 0 {
+            local[0]
+        } else {
+            local[1]
+        };
+        out[2 * i + 1] = local[1];
+        let v = e5m2::from_f32(s.scale * s.value.to_f32() * a[i].to_f32());
+        structs[i] = Scaled {
+            scale: s.scale,
+            value: v,
+        };
+    }
+}
+
 /// A format, described from the OCP definition (not from the conversions' code).
 #[derive(Clone, Copy, Debug)]
 struct Format {
@@ -519,6 +555,47 @@ fn axpy_in_f32_stored_as_e4m3() {
     }
 }
 
+#[test]
+fn scalar_struct_shared_and_local_places() {
+    let l5 = E5M2.ladder();
+    let a: Vec<e4m3> = codes().into_iter().map(e4m3::from_bits).collect();
+    let fill = e4m3::from_f32(-3.5);
+    let s = Scaled {
+        scale: 0.5,
+        value: e5m2::from_f32(6.0),
+    };
+    for dev in devices("fp8_places") {
+        let da = dev.upload(&a).unwrap();
+        let mut out = poisoned(&dev, 512, e4m3::from_bits(0x55));
+        let junk = Scaled {
+            scale: -1.0,
+            value: e5m2::from_bits(0x55),
+        };
+        let mut structs = poisoned(&dev, 256, junk);
+        let cfg = LaunchConfig::new(1u32, 256u32);
+        fp8_places::launch(&dev, cfg, fill, s, &da, &mut out, &mut structs).unwrap();
+        let (out, structs) = (out.download().unwrap(), structs.download().unwrap());
+        for c in codes() {
+            let i = usize::from(c);
+            let other = 255 - c;
+            let first = if c % 2 == 0 { fill.to_bits() } else { other };
+            let on = dev.backend();
+            assert_eq!(
+                (out[2 * i].to_bits(), out[2 * i + 1].to_bits()),
+                (first, other),
+                "{on:?}: {c:#x}"
+            );
+            let x = f32::from_bits(E4M3.to_f32(c));
+            assert_eq!(
+                structs[i].value.to_bits(),
+                E5M2.encode(&l5, 0.5 * 6.0 * x),
+                "{on:?}: {c:#x}"
+            );
+            assert_eq!(structs[i].scale, 0.5);
+        }
+    }
+}
+
 /// The C compiles with the real NVRTC for sm_75 (the integer arithmetic) and sm_89, sm_90
 /// (the cvt instructions).
 #[test]
@@ -529,6 +606,7 @@ fn nvrtc_compiles_fp8() {
         ("fp8_from_f16", fp8_from_f16::kernel()),
         ("fp8_shuffle", fp8_shuffle::kernel()),
         ("axpy_fp8", axpy_fp8::kernel()),
+        ("fp8_places", fp8_places::kernel()),
     ];
     common::nvrtc_compiles(&kernels);
     if warpspeed::compile::nvrtc_available() {
