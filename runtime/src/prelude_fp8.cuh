@@ -6,6 +6,9 @@
 // payload bit that fits (e4m3's one NaN is S.1111.111; e5m2's S.11111.1p). On sm_89 and
 // later the conversions are the cvt instructions; before, the same integer arithmetic as the
 // simulator's (runtime/src/fp8.rs), which gives the same bits. docs/semantics.md, "fp8".
+// GPU only, as prelude.cuh's f16 section it builds on (the property test's host C++,
+// tests/semantics_prop.rs, has no f16); tests/fp8.rs compiles it for the host on its own.
+#ifndef WS_HOST_SHIM
 struct __align__(1) ws_e4m3 { unsigned char bits; };
 struct __align__(1) ws_e5m2 { unsigned char bits; };
 __device__ __forceinline__ ws_e4m3 ws_e4m3_from_bits(unsigned char b) { ws_e4m3 x; x.bits = b; return x; }
@@ -98,3 +101,4 @@ template <> struct ws_word<ws_e4m3> { typedef unsigned int type;
 template <> struct ws_word<ws_e5m2> { typedef unsigned int type;
     static __device__ __forceinline__ unsigned int to(ws_e5m2 v) { return v.bits; }
     static __device__ __forceinline__ ws_e5m2 from(unsigned int w) { return ws_e5m2_from_bits((unsigned char)w); } };
+#endif // WS_HOST_SHIM
