@@ -24,6 +24,7 @@ pub use warpspeed_runtime::*;
 /// standard one.
 pub mod prelude {
     pub use crate::kernel::*;
+    pub use crate::{e4m3, e5m2};
     pub use crate::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
     pub use crate::{gpu_device, gpu_kernel, gpu_struct};
     pub use crate::{AddressMode, Texture2D};

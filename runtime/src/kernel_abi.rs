@@ -245,10 +245,12 @@ fn type_order(item: &'static SourceItem, out: &mut Vec<&'static SourceItem>) {
 /// The C that every kernel starts with: typedefs and the helpers that give C Rust's
 /// semantics (wrapping arithmetic, masked shifts, saturating float-to-int casts).
 /// It includes no header: NVRTC as users get it has none. `prelude_num.cuh` holds the
-/// numeric methods' helpers (`ws_rotate_left<T>`, `ws_is_nan`, ...), `prelude_tex.cuh`
-/// the texture fetch (`ws_tex2d_fetch<T>`).
+/// numeric methods' helpers (`ws_rotate_left<T>`, `ws_is_nan`, ...), `prelude_fp8.cuh` the
+/// fp8 types' conversions (`ws_e4m3_from_f32`, ...), `prelude_tex.cuh` the texture fetch
+/// (`ws_tex2d_fetch<T>`).
 pub const CUDA_PRELUDE: &str = concat!(
     include_str!("prelude.cuh"),
+    include_str!("prelude_fp8.cuh"),
     include_str!("prelude_tex.cuh"),
     // Last: it ends with the line that marks the end of the prelude.
     include_str!("prelude_num.cuh")

@@ -33,6 +33,7 @@ mod device_fn;
 mod diagnostics;
 mod dim;
 mod error;
+mod fp8;
 mod generic;
 mod gpu_struct;
 mod half_math;
@@ -59,6 +60,7 @@ pub use device::{Backend, Device, Event, Stream};
 pub use device_fn::{DeviceFunction, NoConstParams};
 pub use dim::{Dim3, DimInt, IntoDim3};
 pub use error::{DeclaredLen, Error, RaceAccess, Result};
+pub use fp8::{e4m3, e5m2};
 pub use generic::{Float, Int, Scalar};
 pub use gpu_struct::GpuStruct;
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).

@@ -2,6 +2,7 @@
 //! element, and its bits) and [`Arg`] (one packed argument of a launch). A leaf, shared by
 //! both backends and the generated code.
 
+use crate::fp8::{e4m3, e5m2};
 use crate::half_types::{f16, f16x2};
 
 /// One packed kernel argument. Slices become (address, length): on the GPU a device
@@ -160,4 +161,6 @@ kernel_scalar! {
     f64 => "double", |v| v.to_bits(), |b| f64::from_bits(b);
     f16 => "ws_f16", |v| u64::from(v.to_bits()), |b| f16::from_bits(b as u16);
     f16x2 => "ws_f16x2", |v| u64::from(v.to_bits()), |b| f16x2::from_bits(b as u32);
+    e4m3 => "ws_e4m3", |v| u64::from(v.to_bits()), |b| e4m3::from_bits(b as u8);
+    e5m2 => "ws_e5m2", |v| u64::from(v.to_bits()), |b| e5m2::from_bits(b as u8);
 }

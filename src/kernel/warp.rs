@@ -40,7 +40,9 @@ warp_values!(
     f32,
     f64,
     crate::f16,
-    crate::f16x2
+    crate::f16x2,
+    crate::e4m3,
+    crate::e5m2
 );
 
 /// The lanes converged at this point (`__activemask`), as bits.

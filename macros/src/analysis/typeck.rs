@@ -367,11 +367,20 @@ impl<'a> Typeck<'a> {
     /// Unifies or reports "mismatched types" at `span`.
     fn expect(&mut self, found: &Ty, expected: &Ty, span: (Span, Span)) {
         if self.unify(found, expected).is_err() {
-            let msg = format!(
+            let mut msg = format!(
                 "mismatched types: expected `{}`, found `{}`",
                 self.show(expected),
                 self.show(found)
             );
+            // An fp8 type has no literals (nor has Rust): say how to write one.
+            if let (Some(s), Ty::Var(_)) = (self.resolve(expected).scalar(), self.resolve(found)) {
+                if s.is_storage() {
+                    msg.push_str(&format!(
+                        "; the fp8 types have no literals: write `{s}::from_f32(1.0)`",
+                        s = s.rust_name()
+                    ));
+                }
+            }
             self.cx.error_at(span, msg);
         }
     }
@@ -1376,6 +1385,8 @@ impl<'a> Typeck<'a> {
             let floaty = s.is_float() || s.is_half_float();
             let problem = if s == Scalar::F16x2 {
                 Some("an `f16x2` prints as its halves: `p.lo()`, `p.hi()`")
+            } else if s.is_storage() {
+                Some("an fp8 value prints through `f32`: `v.to_f32()`")
             } else if s.is_vector() {
                 Some("a vector prints as its lanes: `v.x`, `v.y`, ...")
             } else if spec.hex.is_some() && !s.is_int() {
@@ -1639,6 +1650,10 @@ impl<'a> Typeck<'a> {
                     self.refuse_struct(s, span, &what);
                     return;
                 }
+                if s.is_storage() {
+                    cx.error_at(span, storage_refusal(op.rust_token(), s));
+                    return;
+                }
                 if s.is_vector() && !matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
                     cx.error_at(
                         span,
@@ -1680,6 +1695,8 @@ impl<'a> Typeck<'a> {
                 if let Some(s) = self.resolve(&t).scalar() {
                     if s.is_struct() {
                         self.refuse_struct(s, span, "`-` applies to scalars");
+                    } else if s.is_storage() {
+                        cx.error_at(span, storage_refusal("-", s));
                     } else if !(s.is_signed_int() || s.is_float() || s.is_half_float()) {
                         cx.error_at(
                             span,
@@ -1739,6 +1756,17 @@ impl<'a> Typeck<'a> {
                                 to.rust_name()
                             ),
                         },
+                    );
+                } else if f.is_storage() || to.is_storage() {
+                    let s = if f.is_storage() { f } else { to };
+                    cx.error_at(
+                        span,
+                        format!(
+                            "`as` does not convert `{}` to `{}` (the fp8 types are library types in Rust): write `{s}::from_f32(x)`, `{s}::from_f16(h)`, `v.to_f32()` or `v.to_f16()`",
+                            f.rust_name(),
+                            to.rust_name(),
+                            s = s.rust_name()
+                        ),
                     );
                 } else if f.is_half() || to.is_half() {
                     cx.error_at(
@@ -1844,4 +1872,13 @@ fn unknown_method(name: &str, on: &str, s: Option<Scalar>) -> String {
         None => "docs/methods.md lists the methods kernels know".into(),
     };
     format!("unknown method `{name}` on `{on}` in a kernel: {hint}")
+}
+
+/// The error for an operator on an fp8 storage type (`e4m3`, `e5m2`), which has none.
+fn storage_refusal(op: &str, s: Scalar) -> String {
+    format!(
+        "`{op}` cannot be applied to `{}`: the fp8 types are storage types; convert to `f32` or `f16` first (`x.to_f32()`, `x.to_f16()`), compute there, and convert back (`{}::from_f32(y)`)",
+        s.rust_name(),
+        s.rust_name()
+    )
 }

@@ -210,6 +210,7 @@ const U32: ParamKind = ParamKind::Scalar(Scalar::U32);
 const I32: ParamKind = ParamKind::Scalar(Scalar::I32);
 const U64: ParamKind = ParamKind::Scalar(Scalar::U64);
 const F16: ParamKind = ParamKind::Scalar(Scalar::F16);
+const U8: ParamKind = ParamKind::Scalar(Scalar::U8);
 
 /// Every intrinsic, in the order docs/methods.md lists them: one row each.
 #[rustfmt::skip]
@@ -248,6 +249,13 @@ pub static TABLE: &[Row] = &[
     row("f16::from_f32", &[F32], Res::Scalar(Scalar::F16), "ws_f16_from_f32", "`f32` to `f16`, correctly rounded").sim("warpspeed::f16::from_f32"),
     row("f16::from_f64", &[F64], Res::Scalar(Scalar::F16), "ws_f16_from_f64", "`f64` to `f16`, correctly rounded (once)").sim("warpspeed::__private::f16_from_f64"),
     row("f16x2::new", &[F16, F16], Res::Scalar(Scalar::F16x2), "ws_f16x2_new", "two halves in one `f16x2`").sim("warpspeed::f16x2::new"),
+    // fp8: round to nearest even, then saturate (an infinity too), as `cvt.rn.satfinite`.
+    row("e4m3::from_f32", &[F32], Res::Scalar(Scalar::E4m3), "ws_e4m3_from_f32", "`f32` to `e4m3`: nearest even, saturated to ±448 (`cvt.rn.satfinite.e4m3x2.f32`)").sim("warpspeed::e4m3::from_f32"),
+    row("e4m3::from_f16", &[F16], Res::Scalar(Scalar::E4m3), "ws_e4m3_from_f16", "`f16` to `e4m3`: nearest even, saturated to ±448 (`cvt.rn.satfinite.e4m3x2.f16x2`)").sim("warpspeed::e4m3::from_f16"),
+    row("e4m3::from_bits", &[U8], Res::Scalar(Scalar::E4m3), "ws_e4m3_from_bits", "the `e4m3` with these bits").sim("warpspeed::e4m3::from_bits"),
+    row("e5m2::from_f32", &[F32], Res::Scalar(Scalar::E5m2), "ws_e5m2_from_f32", "`f32` to `e5m2`: nearest even, saturated to ±57344 (`cvt.rn.satfinite.e5m2x2.f32`)").sim("warpspeed::e5m2::from_f32"),
+    row("e5m2::from_f16", &[F16], Res::Scalar(Scalar::E5m2), "ws_e5m2_from_f16", "`f16` to `e5m2`: nearest even, saturated to ±57344 (`cvt.rn.satfinite.e5m2x2.f16x2`)").sim("warpspeed::e5m2::from_f16"),
+    row("e5m2::from_bits", &[U8], Res::Scalar(Scalar::E5m2), "ws_e5m2_from_bits", "the `e5m2` with these bits").sim("warpspeed::e5m2::from_bits"),
     vector_new("f32x2::new", Scalar::F32x2, &[F32; 2], "ws_f32x2_new", "warpspeed::f32x2::new"),
     vector_new("f32x4::new", Scalar::F32x4, &[F32; 4], "ws_f32x4_new", "warpspeed::f32x4::new"),
     vector_new("u32x2::new", Scalar::U32x2, &[U32; 2], "ws_u32x2_new", "warpspeed::u32x2::new"),

@@ -15,6 +15,9 @@ pub enum Recv {
     Float,
     F16,
     F16x2,
+    /// The fp8 storage types, one each (each row names its own C helper).
+    E4m3,
+    E5m2,
     Slice,
 }
 
@@ -27,6 +30,8 @@ impl Recv {
             Recv::Float => s.is_float(),
             Recv::F16 => s == Scalar::F16,
             Recv::F16x2 => s == Scalar::F16x2,
+            Recv::E4m3 => s == Scalar::E4m3,
+            Recv::E5m2 => s == Scalar::E5m2,
             Recv::Slice => false,
         }
     }
@@ -40,6 +45,8 @@ impl Recv {
             Recv::Float => "floats",
             Recv::F16 => "`f16`",
             Recv::F16x2 => "`f16x2`",
+            Recv::E4m3 => "`e4m3`",
+            Recv::E5m2 => "`e5m2`",
             Recv::Slice => "slices",
         }
     }
@@ -86,6 +93,8 @@ pub enum Res {
     U32,
     /// `f16`'s bits (`to_bits`).
     U16,
+    /// An fp8 value's bits (`to_bits`).
+    U8,
     Bool,
     Usize,
     F32,
@@ -96,7 +105,7 @@ pub enum Res {
     Signed,
     /// The unsigned integer holding a float's bits (`to_bits`: u32 for f32, u64 for f64).
     Bits,
-    /// A half of an `f16x2`.
+    /// An `f16`: a half of an `f16x2`, an fp8 value converted.
     F16,
     /// `(Self, Self)` (`sin_cos`).
     Pair,
@@ -108,6 +117,7 @@ impl Res {
             Res::Same => s,
             Res::U32 => Scalar::U32,
             Res::U16 => Scalar::U16,
+            Res::U8 => Scalar::U8,
             Res::Bool => Scalar::Bool,
             Res::Usize => Scalar::Usize,
             Res::F32 => Scalar::F32,
@@ -134,6 +144,7 @@ impl Res {
             Res::Same => "Self",
             Res::U32 => "u32",
             Res::U16 => "u16",
+            Res::U8 => "u8",
             Res::Bool => "bool",
             Res::Usize => "usize",
             Res::F32 => "f32",
@@ -286,7 +297,7 @@ impl Method {
 }
 
 use Args::{None as A0, Same, I32, U32 as Au32};
-use Recv::{F16x2, Float, Int, Signed, Slice, Unsigned, F16};
+use Recv::{E4m3, E5m2, F16x2, Float, Int, Signed, Slice, Unsigned, F16};
 use Res::{Bool, Same as R, U32 as Ru32};
 use Sim::{Half, Release, Std};
 use C::{Func, Math, Tmpl};
@@ -483,6 +494,13 @@ pub static METHODS: &[Method] = &[
     row("to_f64", F16, A0, Res::F64, Func("ws_f16_to_f64"), Std("to_f64"), "exact conversion"),
     row("lo", F16x2, A0, Res::F16, Func("ws_f16x2_lo"), Std("lo"), "the low half (an `f16`)"),
     row("hi", F16x2, A0, Res::F16, Func("ws_f16x2_hi"), Std("hi"), "the high half (an `f16`)"),
+    // fp8: conversions only (runtime/src/fp8.rs, prelude_fp8.cuh); each exact.
+    row("to_f32", E4m3, A0, Res::F32, Func("ws_e4m3_to_f32"), Std("to_f32"), "exact conversion (a NaN: quiet, with its sign)"),
+    row("to_f16", E4m3, A0, Res::F16, Func("ws_e4m3_to_f16"), Std("to_f16"), "exact conversion (`cvt.rn.f16x2.e4m3x2`; a NaN: quiet, with its sign)"),
+    row("to_bits", E4m3, A0, Res::U8, Func("ws_e4m3_to_bits"), Std("to_bits"), "the bits as `u8`; `e4m3::from_bits(b)` goes back"),
+    row("to_f32", E5m2, A0, Res::F32, Func("ws_e5m2_to_f32"), Std("to_f32"), "exact conversion (a NaN: quiet, with its sign and payload)"),
+    row("to_f16", E5m2, A0, Res::F16, Func("ws_e5m2_to_f16"), Std("to_f16"), "exact conversion (`cvt.rn.f16x2.e5m2x2`; a NaN: quiet, with its sign and payload)"),
+    row("to_bits", E5m2, A0, Res::U8, Func("ws_e5m2_to_bits"), Std("to_bits"), "the bits as `u8`; `e5m2::from_bits(b)` goes back"),
 ];
 
 /// Methods Rust has that kernels refuse on purpose, with what to write instead.

@@ -51,6 +51,7 @@ fn heading(r: Recv) -> &'static str {
         Recv::Int | Recv::Signed | Recv::Unsigned => "Integers",
         Recv::Float => "Floats",
         Recv::F16 | Recv::F16x2 => "Half precision",
+        Recv::E4m3 | Recv::E5m2 => "fp8 (storage types)",
     }
 }
 
@@ -142,7 +143,7 @@ fn every_row_is_reachable_and_unambiguous() {
 /// The prelude, where the tables' C helpers live.
 fn prelude() -> String {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/src/");
-    ["prelude.cuh", "prelude_num.cuh"]
+    ["prelude.cuh", "prelude_fp8.cuh", "prelude_num.cuh"]
         .iter()
         .map(|f| std::fs::read_to_string(format!("{dir}{f}")).expect("the prelude"))
         .collect()

@@ -27,6 +27,10 @@ pub enum Scalar {
     F16,
     /// `warpspeed::f16x2`: two halves in 32 bits, CUDA's `__half2`.
     F16x2,
+    /// `warpspeed::e4m3` and `warpspeed::e5m2`: the fp8 storage types, CUDA's
+    /// `__nv_fp8_e4m3`/`__nv_fp8_e5m2`, a byte in C (`Kind::Storage`).
+    E4m3,
+    E5m2,
     /// The vector types (`warpspeed::f32x4`, CUDA's `float4`, ...): structs of 2 or 4
     /// lanes `x, y, z, w`, aligned to their size, so one element is one vector access.
     F32x2,
@@ -177,10 +181,15 @@ impl Scalar {
         let k = ["x", "y", "z", "w"].iter().position(|f| *f == name)?;
         (k < n).then_some(lane)
     }
-    /// Library types in Rust, structs in C: the half and vector types (named through
+    /// Library types in Rust, structs in C: the half, fp8 and vector types (named through
     /// `::warpspeed::` in the emitted Rust).
     pub fn is_library(self) -> bool {
-        self.is_half() || self.is_vector()
+        self.is_half() || self.is_vector() || self.is_storage()
+    }
+    /// `e4m3`, `e5m2`: storage types, which kernels load, store and convert, and never
+    /// compute with (`ty/table.rs` `Kind::Storage`).
+    pub fn is_storage(self) -> bool {
+        self.kind() == Some(Kind::Storage)
     }
     /// `f16` and `f16x2`: library types in Rust (no literals, no `as`), structs in C.
     pub fn is_half(self) -> bool {

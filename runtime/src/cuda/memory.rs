@@ -261,6 +261,8 @@ pub(super) fn is_plain<T: 'static>() -> bool {
         TypeId::of::<f64>(),
         TypeId::of::<f16>(),
         TypeId::of::<f16x2>(),
+        TypeId::of::<crate::e4m3>(),
+        TypeId::of::<crate::e5m2>(),
         TypeId::of::<f32x2>(),
         TypeId::of::<f32x4>(),
         TypeId::of::<u32x2>(),

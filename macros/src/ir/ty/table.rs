@@ -26,6 +26,10 @@ pub enum Kind {
     /// `f16x2`: two halves in one word; a library type like `Half`, with `+ - *` and no
     /// division, order or printing of its own.
     HalfPair,
+    /// `e4m3`, `e5m2`: fp8 storage types, a library type in Rust and a one-byte struct in
+    /// C, loaded, stored and converted (`e4m3::from_f32`, `x.to_f32()`); no operators, no
+    /// literals, no `as`, no printing: a kernel converts to `f32` or `f16` to compute.
+    Storage,
     /// A vector type: its lane type and lane count (`f32x4`: `(f32, 4)`); a library type
     /// in Rust, a struct aligned to its size in C.
     Vector(Scalar, usize),
@@ -120,6 +124,8 @@ pub const SCALARS: &[ScalarRow] = &[
         32,
         Some("AtomicF16x2"),
     ),
+    row(S::E4m3, "e4m3", "ws_e4m3", Storage, 8, None),
+    row(S::E5m2, "e5m2", "ws_e5m2", Storage, 8, None),
     row(S::F32x2, "f32x2", "ws_f32x2", Vector(S::F32, 2), 64, None),
     row(S::F32x4, "f32x4", "ws_f32x4", Vector(S::F32, 4), 128, None),
     row(S::U32x2, "u32x2", "ws_u32x2", Vector(S::U32, 2), 64, None),
