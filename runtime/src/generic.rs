@@ -11,6 +11,7 @@
 //! operators, conversions and printing on a `T` (with the GPU's semantics: integer
 //! arithmetic wraps).
 
+use crate::bf16_types::{bf16, bf16_from_f64};
 use crate::half_types::{f16, f16_from_f64};
 use crate::scalar::KernelScalar;
 use std::fmt::Debug;
@@ -49,7 +50,7 @@ macro_rules! scalar_names {
         }
     )*};
 }
-scalar_names!(bool i8 i16 i32 i64 isize u8 u16 u32 u64 usize f16 f32 f64);
+scalar_names!(bool i8 i16 i32 i64 isize u8 u16 u32 u64 usize f16 bf16 f32 f64);
 
 /// A value as `gpu_print!("{:w}", x)` / `("{:0w}", x)` prints it on the GPU: a float as
 /// C's `%g` right-aligned in `width` (`0` ignored, as for a concrete float), an integer
@@ -474,6 +475,7 @@ print_floats! {
     f32 => |v| v as f64;
     f64 => |v| v;
     f16 => |v| v.to_f64();
+    bf16 => |v| v.to_f64();
 }
 
 impl GpuPrint for bool {
@@ -565,42 +567,53 @@ macro_rules! float_impls {
 }
 float_impls!(f32, f64);
 
-impl sealed::Sealed for f16 {}
-impl Scalar for f16 {}
-impl AsNum for f16 {
-    fn to_num(self) -> NumVal {
-        NumVal::Float(self.to_f64())
-    }
-    /// From f64, one rounding; from an integer through f64, which is exact for every
-    /// integer `f16` does not overflow on (above 2^53 the result is infinity either way).
-    fn from_num(v: NumVal) -> Self {
-        match v {
-            NumVal::Int(i) => f16_from_f64(i as f64),
-            NumVal::Float(f) => f16_from_f64(f),
+/// `Scalar`, `AsNum` and `GpuOps` for the 16-bit floats, whose arithmetic is the `half`
+/// crate's (through f32, rounded once).
+macro_rules! half_impls {
+    ($($t:ident => $from_f64:ident;)*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Scalar for $t {}
+        impl AsNum for $t {
+            fn to_num(self) -> NumVal {
+                NumVal::Float(self.to_f64())
+            }
+            /// From f64, one rounding; from an integer through f64, which is exact for every
+            /// integer `f16` does not overflow on (above 2^53 the result is infinity either way);
+            /// for `bf16`, the integer rounded to f64 and then to bf16, as the GPU converts it.
+            fn from_num(v: NumVal) -> Self {
+                match v {
+                    NumVal::Int(i) => $from_f64(i as f64),
+                    NumVal::Float(f) => $from_f64(f),
+                }
+            }
         }
-    }
+        impl GpuOps for $t {
+            fn ws_add(self, r: Self) -> Self {
+                self + r
+            }
+            fn ws_sub(self, r: Self) -> Self {
+                self - r
+            }
+            fn ws_mul(self, r: Self) -> Self {
+                self * r
+            }
+            fn ws_div(self, r: Self) -> Self {
+                self / r
+            }
+            fn ws_rem(self, r: Self) -> Self {
+                self % r
+            }
+            fn ws_neg(self) -> Self {
+                -self
+            }
+        }
+    )*};
 }
-impl GpuOps for f16 {
-    fn ws_add(self, r: Self) -> Self {
-        self + r
-    }
-    fn ws_sub(self, r: Self) -> Self {
-        self - r
-    }
-    fn ws_mul(self, r: Self) -> Self {
-        self * r
-    }
-    fn ws_div(self, r: Self) -> Self {
-        self / r
-    }
-    fn ws_rem(self, r: Self) -> Self {
-        self % r
-    }
-    fn ws_neg(self) -> Self {
-        -self
-    }
+half_impls! {
+    f16 => f16_from_f64;
+    bf16 => bf16_from_f64;
 }
-// `impl Float for f16`: half_math.rs (its methods go through f32).
+// `impl Float for f16` and `for bf16`: half_math.rs (its methods go through f32).
 
 impl sealed::Sealed for bool {}
 impl Scalar for bool {}

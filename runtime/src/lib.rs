@@ -27,6 +27,7 @@
 //! docs/simulator.md.
 
 mod config;
+mod bf16_types;
 mod cuda;
 mod device;
 mod device_fn;
@@ -63,6 +64,7 @@ pub use generic::{Float, Int, Scalar};
 pub use gpu_struct::GpuStruct;
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
 pub use half;
+pub use bf16_types::{bf16, bf16_from_f64, bf16x2};
 pub use half_types::{f16, f16_from_f64, f16x2};
 pub use kernel_abi::{KernelDef, KernelOptions};
 pub use launch::LaunchTarget;

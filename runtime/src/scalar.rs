@@ -2,6 +2,7 @@
 //! element, and its bits) and [`Arg`] (one packed argument of a launch). A leaf, shared by
 //! both backends and the generated code.
 
+use crate::bf16_types::{bf16, bf16x2};
 use crate::half_types::{f16, f16x2};
 
 /// One packed kernel argument. Slices become (address, length): on the GPU a device
@@ -160,4 +161,6 @@ kernel_scalar! {
     f64 => "double", |v| v.to_bits(), |b| f64::from_bits(b);
     f16 => "ws_f16", |v| u64::from(v.to_bits()), |b| f16::from_bits(b as u16);
     f16x2 => "ws_f16x2", |v| u64::from(v.to_bits()), |b| f16x2::from_bits(b as u32);
+    bf16 => "ws_bf16", |v| u64::from(v.to_bits()), |b| bf16::from_bits(b as u16);
+    bf16x2 => "ws_bf16x2", |v| u64::from(v.to_bits()), |b| bf16x2::from_bits(b as u32);
 }

@@ -40,7 +40,9 @@ warp_values!(
     f32,
     f64,
     crate::f16,
-    crate::f16x2
+    crate::f16x2,
+    crate::bf16,
+    crate::bf16x2
 );
 
 /// The lanes converged at this point (`__activemask`), as bits.

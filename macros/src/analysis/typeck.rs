@@ -1376,6 +1376,8 @@ impl<'a> Typeck<'a> {
             let floaty = s.is_float() || s.is_half_float();
             let problem = if s == Scalar::F16x2 {
                 Some("an `f16x2` prints as its halves: `p.lo()`, `p.hi()`")
+            } else if s == Scalar::Bf16x2 {
+                Some("a `bf16x2` prints as its halves: `p.lo()`, `p.hi()`")
             } else if s.is_vector() {
                 Some("a vector prints as its lanes: `v.x`, `v.y`, ...")
             } else if spec.hex.is_some() && !s.is_int() {
@@ -1656,7 +1658,7 @@ impl<'a> Typeck<'a> {
                     }
                     BinOp::Div | BinOp::Rem => s.is_int() || s.is_float() || s.is_half_float(),
                     BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-                        if s == Scalar::F16x2 =>
+                        if s.is_half() && !s.is_half_float() =>
                     {
                         false
                     }
@@ -1741,10 +1743,16 @@ impl<'a> Typeck<'a> {
                         },
                     );
                 } else if f.is_half() || to.is_half() {
+                    // Name the conversions of the half type involved (`bf16` or `f16`).
+                    let h = if [f, to].iter().any(|s| matches!(s, Scalar::Bf16 | Scalar::Bf16x2)) {
+                        "bf16"
+                    } else {
+                        "f16"
+                    };
                     cx.error_at(
                         span,
                         format!(
-                            "`as` does not convert `{}` to `{}` (the half types are library types in Rust): write `f16::from_f32(x)`, `f16::from_f64(x)`, `h.to_f32()` or `h.to_f64()`",
+                            "`as` does not convert `{}` to `{}` (the half types are library types in Rust): write `{h}::from_f32(x)`, `{h}::from_f64(x)`, `h.to_f32()` or `h.to_f64()`",
                             f.rust_name(),
                             to.rust_name()
                         ),

@@ -832,7 +832,7 @@ impl RustWriter<'_> {
                         }
                         Some(Sim::Half(f)) => {
                             let f = Ident::new(f, name.span());
-                            quote_spanned!(span=> <::warpspeed::f16 as ::warpspeed::Float>::#f(#r, #(#args),*))
+                            quote_spanned!(span=> ::warpspeed::Float::#f(#r, #(#args),*))
                         }
                         Some(Sim::Std(f)) => {
                             let f = Ident::new(f, name.span());

@@ -210,6 +210,7 @@ const U32: ParamKind = ParamKind::Scalar(Scalar::U32);
 const I32: ParamKind = ParamKind::Scalar(Scalar::I32);
 const U64: ParamKind = ParamKind::Scalar(Scalar::U64);
 const F16: ParamKind = ParamKind::Scalar(Scalar::F16);
+const BF16: ParamKind = ParamKind::Scalar(Scalar::Bf16);
 
 /// Every intrinsic, in the order docs/methods.md lists them: one row each.
 #[rustfmt::skip]
@@ -248,6 +249,10 @@ pub static TABLE: &[Row] = &[
     row("f16::from_f32", &[F32], Res::Scalar(Scalar::F16), "ws_f16_from_f32", "`f32` to `f16`, correctly rounded").sim("warpspeed::f16::from_f32"),
     row("f16::from_f64", &[F64], Res::Scalar(Scalar::F16), "ws_f16_from_f64", "`f64` to `f16`, correctly rounded (once)").sim("warpspeed::__private::f16_from_f64"),
     row("f16x2::new", &[F16, F16], Res::Scalar(Scalar::F16x2), "ws_f16x2_new", "two halves in one `f16x2`").sim("warpspeed::f16x2::new"),
+    // bf16's `from_f64` is warpspeed's too: `half`'s ignores the low 32 bits of the f64.
+    row("bf16::from_f32", &[F32], Res::Scalar(Scalar::Bf16), "ws_bf16_from_f32", "`f32` to `bf16`, correctly rounded (ties to even; NaN stays quiet NaN)").sim("warpspeed::bf16::from_f32"),
+    row("bf16::from_f64", &[F64], Res::Scalar(Scalar::Bf16), "ws_bf16_from_f64", "`f64` to `bf16`, correctly rounded (once)").sim("warpspeed::__private::bf16_from_f64"),
+    row("bf16x2::new", &[BF16, BF16], Res::Scalar(Scalar::Bf16x2), "ws_bf16x2_new", "two `bf16`s in one `bf16x2`").sim("warpspeed::bf16x2::new"),
     vector_new("f32x2::new", Scalar::F32x2, &[F32; 2], "ws_f32x2_new", "warpspeed::f32x2::new"),
     vector_new("f32x4::new", Scalar::F32x4, &[F32; 4], "ws_f32x4_new", "warpspeed::f32x4::new"),
     vector_new("u32x2::new", Scalar::U32x2, &[U32; 2], "ws_u32x2_new", "warpspeed::u32x2::new"),

@@ -27,6 +27,10 @@ pub enum Scalar {
     F16,
     /// `warpspeed::f16x2`: two halves in 32 bits, CUDA's `__half2`.
     F16x2,
+    /// `warpspeed::bf16` (the `half` crate's): CUDA's `__nv_bfloat16`, stored as bits in C.
+    Bf16,
+    /// `warpspeed::bf16x2`: two bf16s in 32 bits, CUDA's `__nv_bfloat162`.
+    Bf16x2,
     /// The vector types (`warpspeed::f32x4`, CUDA's `float4`, ...): structs of 2 or 4
     /// lanes `x, y, z, w`, aligned to their size, so one element is one vector access.
     F32x2,
@@ -182,11 +186,11 @@ impl Scalar {
     pub fn is_library(self) -> bool {
         self.is_half() || self.is_vector()
     }
-    /// `f16` and `f16x2`: library types in Rust (no literals, no `as`), structs in C.
+    /// `f16`, `bf16`, `f16x2` and `bf16x2`: library types in Rust (no literals, no `as`), structs in C.
     pub fn is_half(self) -> bool {
         matches!(self.kind(), Some(Kind::Half | Kind::HalfPair))
     }
-    /// `f16`: a half type of one lane, which divides, negates and prints as the floats do
+    /// `f16`, `bf16`: a half type of one lane, which divides, negates and prints as the floats do
     /// (`ty/table.rs` `Kind::Half`).
     pub fn is_half_float(self) -> bool {
         self.kind() == Some(Kind::Half)

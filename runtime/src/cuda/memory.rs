@@ -15,6 +15,7 @@ use cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, Device
 
 use super::device::CudaDevice;
 use crate::error::Result;
+use crate::bf16_types::{bf16, bf16x2};
 use crate::half_types::{f16, f16x2};
 use crate::scalar::KernelScalar;
 use crate::vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4};
@@ -261,6 +262,8 @@ pub(super) fn is_plain<T: 'static>() -> bool {
         TypeId::of::<f64>(),
         TypeId::of::<f16>(),
         TypeId::of::<f16x2>(),
+        TypeId::of::<bf16>(),
+        TypeId::of::<bf16x2>(),
         TypeId::of::<f32x2>(),
         TypeId::of::<f32x4>(),
         TypeId::of::<u32x2>(),

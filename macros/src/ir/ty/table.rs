@@ -19,11 +19,11 @@ pub enum Kind {
     Unsigned,
     /// `f32`, `f64`: Rust primitives, C's `float`/`double`.
     Float,
-    /// `f16`: one half-precision float, a library type in Rust (no literals, no `as`), a
+    /// `f16`, `bf16`: one 16-bit float, a library type in Rust (no literals, no `as`), a
     /// struct in C whose operators are the prelude's `<C name>_add`, `_neg`, ... helpers;
     /// it divides, negates and prints as the floats do.
     Half,
-    /// `f16x2`: two halves in one word; a library type like `Half`, with `+ - *` and no
+    /// `f16x2`, `bf16x2`: two 16-bit floats in one word; a library type like `Half`, with `+ - *` and no
     /// division, order or printing of its own.
     HalfPair,
     /// A vector type: its lane type and lane count (`f32x4`: `(f32, 4)`); a library type
@@ -119,6 +119,15 @@ pub const SCALARS: &[ScalarRow] = &[
         HalfPair,
         32,
         Some("AtomicF16x2"),
+    ),
+    row(S::Bf16, "bf16", "ws_bf16", Half, 16, Some("AtomicBf16")),
+    row(
+        S::Bf16x2,
+        "bf16x2",
+        "ws_bf16x2",
+        HalfPair,
+        32,
+        Some("AtomicBf16x2"),
     ),
     row(S::F32x2, "f32x2", "ws_f32x2", Vector(S::F32, 2), 64, None),
     row(S::F32x4, "f32x4", "ws_f32x4", Vector(S::F32, 4), 128, None),
