@@ -175,10 +175,10 @@ macro_rules! half_float {
                 via_f32::<$t>(self, f32::tanh)
             }
             fn asinh(self) -> Self {
-                via_f32::<$t>(self, f32::asinh)
+                via_f32::<$t>(self, asinh_f32)
             }
             fn acosh(self) -> Self {
-                via_f32::<$t>(self, f32::acosh)
+                via_f32::<$t>(self, acosh_f32)
             }
             fn atanh(self) -> Self {
                 via_f32::<$t>(self, f32::atanh)
@@ -226,6 +226,30 @@ impl ViaF32 for bf16 {
     }
     fn narrow(x: f32) -> Self {
         bf16::from_f32(x)
+    }
+}
+
+/// From here on `asinh(x)` and `acosh(x)` are `ln(2|x|)` to within f32's precision (the
+/// neglected term is below `1 / (4x²)`).
+const HUGE: f32 = 18446744073709551616.0; // 2^64
+
+/// f32's `asinh`, without std's overflow: std computes `|x| + |x| / (..)`, which is
+/// infinite above about 1.7e38 although the result is about 89. Only bf16 (f32's range)
+/// reaches that far; CUDA's `asinhf` does not overflow there either.
+fn asinh_f32(x: f32) -> f32 {
+    if x.abs() >= HUGE {
+        (x.abs().ln() + std::f32::consts::LN_2).copysign(x)
+    } else {
+        x.asinh()
+    }
+}
+
+/// f32's `acosh`, without std's overflow above about 1.7e38 (as [`asinh_f32`]).
+fn acosh_f32(x: f32) -> f32 {
+    if x >= HUGE {
+        x.ln() + std::f32::consts::LN_2
+    } else {
+        x.acosh()
     }
 }
 
@@ -297,5 +321,11 @@ mod tests {
         let x = bf16::from_f32(2.25);
         assert_eq!(Float::sqrt(x), bf16::from_f32(1.5));
         assert_eq!(Float::exp(bf16::from_f32(89.0)), bf16::INFINITY);
+        // Past std's f32 overflow (about 1.7e38): ln(2x), about 89.
+        let big = bf16::from_f32(3.0e38);
+        assert_eq!(Float::asinh(big), bf16::from_f64(3.0e38f64.asinh()));
+        assert_eq!(Float::asinh(-big), bf16::from_f64(-(3.0e38f64.asinh())));
+        assert_eq!(Float::acosh(big), bf16::from_f64(3.0e38f64.acosh()));
+        assert_eq!(Float::asinh(bf16::INFINITY), bf16::INFINITY);
     }
 }

@@ -303,7 +303,11 @@ __device__ __forceinline__ ws_bf16 ws_bf16_from_f64(double x) {
     return ws_bf16_of_bits(ws_cvt_bf16_f32(__uint_as_float(b)));
 }
 __device__ __forceinline__ float ws_bf16_to_f32(ws_bf16 h) { return ws_cvt_f32_bf16(h.bits); }
-__device__ __forceinline__ double ws_bf16_to_f64(ws_bf16 h) { return (double)ws_cvt_f32_bf16(h.bits); }
+__device__ __forceinline__ double ws_bf16_to_f64(ws_bf16 h) {
+    // A NaN by its bits, as `half` (cvt.f64.f32 would give the canonical NaN).
+    if (ws_bf16_bits_nan(h.bits)) return __longlong_as_double((long long)(((unsigned long long)(h.bits & 0x8000u) << 48) | 0x7ff8000000000000ull | ((unsigned long long)(h.bits & 0x7fu) << 45)));
+    return (double)ws_cvt_f32_bf16(h.bits);
+}
 // + - * / % and unary - on bf16; % is fmodf, as Rust's f32 `%`; - flips the sign bit.
 #define WS_BF16_BINOP(NAME, EXPR) \
 __device__ __forceinline__ ws_bf16 NAME(ws_bf16 a, ws_bf16 b) { const float x = ws_cvt_f32_bf16(a.bits), y = ws_cvt_f32_bf16(b.bits); return ws_bf16_of_bits(ws_cvt_bf16_f32(EXPR)); }
