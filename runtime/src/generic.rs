@@ -1,7 +1,7 @@
 //! The bounds of generic kernels: [`Scalar`], [`Float`] and [`Int`].
 //!
 //! `#[gpu_kernel] fn axpy<T: Float>(..)` is compiled once per type of the bound (its C is
-//! emitted for `f16`, `f32` and `f64`), and its simulator body is generic Rust over `T`, so
+//! emitted for `f16`, `bf16`, `f32` and `f64`), and its simulator body is generic Rust over `T`, so
 //! rustc checks it against these traits. The traits are sealed: their type sets are the
 //! instances the macro emits, and no other type can be launched.
 //!
@@ -21,13 +21,13 @@ mod sealed {
 }
 
 /// Any scalar a kernel may be generic over: `bool`, the integers (`i8`..`i64`, `isize`,
-/// `u8`..`u64`, `usize`) and the floats (`f16`, `f32`, `f64`).
+/// `u8`..`u64`, `usize`) and the floats (`f16`, `bf16`, `f32`, `f64`).
 ///
 /// A kernel generic over `T: Scalar` may copy `T` values, load and store them, and compare
 /// them (`==`, `!=`, `<`, ..., as `PartialEq`/`PartialOrd`); it has no arithmetic (`bool`
-/// has none). The macro compiles such a kernel for each of the 14 types.
+/// has none). The macro compiles such a kernel for each of the 15 types.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a kernel scalar: `Scalar` covers bool, the integers, f16, f32 and f64",
+    message = "`{Self}` is not a kernel scalar: `Scalar` covers bool, the integers, f16, bf16, f32 and f64",
     label = "not one of `Scalar`'s types"
 )]
 pub trait Scalar:
@@ -133,7 +133,7 @@ macro_rules! conversions {
     };
 }
 
-/// The floats a kernel may be generic over: `f16`, `f32`, `f64`.
+/// The floats a kernel may be generic over: `f16`, `bf16`, `f32`, `f64`.
 ///
 /// A kernel generic over `T: Float` has `+ - * / %` and unary `-` on `T` (exactly as the
 /// concrete kernels: IEEE, no contraction), comparisons, the conversions (`T::zero()`,
@@ -145,9 +145,10 @@ macro_rules! conversions {
 /// `f16`'s own bits. docs/semantics.md ("Half precision") gives the ulp bounds: an `f16`
 /// transcendental is within 1 ulp of the correctly rounded result, and the GPU's and the
 /// simulator's agree except, rarely, by 1 ulp next to a halfway point between two `f16`s.
-/// `bf16` is not a kernel type (yet).
+/// `bf16` is computed the same way (through `f32`, rounded once to `bf16`), with the same
+/// bounds.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a float: `Float` covers f16, f32 and f64",
+    message = "`{Self}` is not a float: `Float` covers f16, bf16, f32 and f64",
     label = "not one of `Float`'s types"
 )]
 pub trait Float:

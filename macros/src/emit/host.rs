@@ -422,7 +422,7 @@ fn hyg(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
-/// The Rust type of a scalar: the primitive, or warpspeed's `f16`/`f16x2`/`f32x4`/...
+/// The Rust type of a scalar: the primitive, or warpspeed's `f16`/`bf16`/`f16x2`/`f32x4`/...
 /// (library types whose names the user's scope may not have).
 fn scalar_ty(sc: &Scope, s: Scalar) -> TokenStream {
     if s.is_struct() {
