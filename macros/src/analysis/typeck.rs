@@ -1100,13 +1100,21 @@ impl<'a> Typeck<'a> {
                     let vector = [&lt, &rt]
                         .iter()
                         .find_map(|t| self.shallow(t).scalar().filter(|s| s.is_vector()));
-                    let hint = match vector {
-                        Some(v) => format!(
+                    let half = [&lt, &rt]
+                        .iter()
+                        .find_map(|t| self.shallow(t).scalar().filter(|s| s.is_half_float()));
+                    let hint = match (vector, half) {
+                        (Some(v), _) => format!(
                             "a vector and a scalar do not mix: write `{0}::splat(s)` (`s` in every lane), or compute on the lanes (`v.x {1} s`)",
                             v.rust_name(),
                             op.rust_token()
                         ),
-                        None => "both sides of an arithmetic operator have one type in Rust (cast one side with `as`)".into(),
+                        // `f16`/`bf16` have neither literals nor `as`: say what converts.
+                        (None, Some(h)) => format!(
+                            "both sides of an arithmetic operator have one type in Rust, and `{0}` has no literals or `as`: write `{0}::from_f32(2.0)` for a constant, `{0}::from_f32(x)` or `h.to_f32()` to convert",
+                            h.rust_name()
+                        ),
+                        (None, None) => "both sides of an arithmetic operator have one type in Rust (cast one side with `as`)".into(),
                     };
                     let msg = format!(
                         "mismatched types: `{}` {} `{}`: {hint}",
@@ -1668,10 +1676,16 @@ impl<'a> Typeck<'a> {
                     BinOp::And | BinOp::Or => s == Scalar::Bool,
                 };
                 if !ok {
+                    // A pair (`f16x2`, `bf16x2`) has `+ - *` on each half and nothing else.
+                    let hint = if s.is_half() && !s.is_half_float() {
+                        ": a pair has `+`, `-` and `*`, on each half; for the rest, work on the halves (`p.lo()`, `p.hi()`)"
+                    } else {
+                        ""
+                    };
                     cx.error_at(
                         span,
                         format!(
-                            "`{}` cannot be applied to `{}`",
+                            "`{}` cannot be applied to `{}`{hint}",
                             op.rust_token(),
                             s.rust_name()
                         ),
