@@ -853,6 +853,117 @@ fn generic_kernel_bf16_instance() {
     }
 }
 
+/// A `#[gpu_struct]` with bf16 fields (2-byte aligned, as in C).
+#[gpu_struct]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scaled {
+    pub scale: bf16,
+    pub pair: bf16x2,
+    pub n: u32,
+    pub tag: bf16,
+}
+
+/// Shuffles exchange bf16 and bf16x2 by their bits; a struct's bf16 fields read and written.
+#[gpu_kernel]
+fn bf16_shuffle_struct(a: &[bf16], s: Scaled, out: &mut [bf16], pairs: &mut [bf16x2], st: &mut [Scaled]) {
+    let i = grid_1d();
+    if i >= a.len() {
+        return;
+    }
+    let v = shfl_xor_sync(u32::MAX, a[i], 1);
+    out[i] = v * s.scale;
+    pairs[i] = shfl_xor_sync(u32::MAX, bf16x2::new(a[i], v), 2) + s.pair;
+    if i == 0 {
+        let mut t = s;
+        t.tag = s.scale + s.tag;
+        t.n = s.n + 1;
+        st[0] = t;
+    }
+}
+
+#[gpu_kernel]
+fn bf16_print(a: &[bf16]) {
+    let i = grid_1d();
+    if i < a.len() {
+        gpu_println!("{} {:8} {}", i, a[i], bf16x2::new(a[i], -a[i]).hi());
+    }
+}
+
+#[test]
+fn shuffles_and_struct_fields() {
+    let mut rng = Rng::new(0xbf1d);
+    let n = 128;
+    let a: Vec<bf16> = (0..n).map(|_| random_bf16(&mut rng)).collect();
+    let s = Scaled {
+        scale: b(1.5),
+        pair: bf16x2::new(b(0.25), b(-8.0)),
+        n: 41,
+        tag: b(3.0),
+    };
+    assert_eq!(std::mem::size_of::<Scaled>(), 16);
+    for dev in devices("bf16_shuffle_struct") {
+        let da = dev.upload(&a).unwrap();
+        let mut out = dev.upload(&vec![bf16::from_bits(0x7fa1); n]).unwrap();
+        let mut pairs = dev.upload(&vec![bf16x2::from_bits(0x7fa1_7fa1); n]).unwrap();
+        let poison = Scaled {
+            scale: bf16::NAN,
+            pair: bf16x2::default(),
+            n: 0,
+            tag: bf16::NAN,
+        };
+        let mut st = dev.upload(&[poison]).unwrap();
+        let cfg = LaunchConfig::new(2, 64);
+        bf16_shuffle_struct::launch(&dev, cfg, &da, s, &mut out, &mut pairs, &mut st).unwrap();
+        let (out, pairs, st) = (
+            out.download().unwrap(),
+            pairs.download().unwrap(),
+            st.download().unwrap(),
+        );
+        for i in 0..n {
+            let v = a[i ^ 1];
+            assert!(same(out[i], v * s.scale), "{:?}: lane {i}", dev.backend());
+            let j = i ^ 2;
+            let (lo, hi) = (a[j] + s.pair.lo(), a[j ^ 1] + s.pair.hi());
+            assert!(
+                same(pairs[i].lo(), lo) && same(pairs[i].hi(), hi),
+                "{:?}: pair lane {i}",
+                dev.backend()
+            );
+        }
+        assert_eq!(
+            st[0],
+            Scaled {
+                tag: b(4.5),
+                n: 42,
+                ..s
+            },
+            "{:?}",
+            dev.backend()
+        );
+    }
+}
+
+#[test]
+fn simulator_prints_bf16_as_c_g() {
+    let a = [b(1.5), b(-0.0), b(3.0e38), bf16::INFINITY, b(1e-3)];
+    let dev = warpspeed::Device::simulator();
+    let da = dev.upload(&a).unwrap();
+    let ((), text) = warpspeed::__private::capture_sim_prints(|| {
+        bf16_print::launch(&dev, LaunchConfig::new(1, 32), &da).unwrap();
+        dev.synchronize().unwrap();
+    });
+    let mut got: Vec<&str> = text.lines().collect();
+    got.sort();
+    let g = |v: bf16| warpspeed::__private::format_g(v.to_f64());
+    let mut want: Vec<String> = a
+        .iter()
+        .enumerate()
+        .map(|(i, v)| format!("{i} {:>8} {}", g(*v), g(-*v)))
+        .collect();
+    want.sort();
+    assert_eq!(got, want);
+}
+
 fn kernels() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
     vec![
         ("bf16_ops", &bf16_ops::KERNEL),
@@ -862,6 +973,8 @@ fn kernels() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
         ("bf16_atomics", &bf16_atomics::KERNEL),
         ("bf16_atomic_rounding", &bf16_atomic_rounding::KERNEL),
         ("axpy::<bf16>", axpy::kernel::<bf16>()),
+        ("bf16_shuffle_struct", &bf16_shuffle_struct::KERNEL),
+        ("bf16_print", &bf16_print::KERNEL),
     ]
 }
 
