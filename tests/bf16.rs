@@ -164,8 +164,7 @@ fn bf16_math(
         | (a.is_normal() as u32) << 3
         | (a.is_subnormal() as u32) << 4
         | (a.is_sign_positive() as u32) << 5
-        | (a.is_sign_negative() as u32) << 6
-;
+        | (a.is_sign_negative() as u32) << 6;
 }
 
 /// Many threads on few addresses: `acc[i % 8]`, `acc2[i % 8]`, a shared `local[i % 8]`
@@ -314,7 +313,11 @@ fn arithmetic_and_comparisons_are_the_correctly_rounded_bf16_ops() {
                 exact_op(x, y, |p, q| p / q),
             ];
             for (k, e) in exact.iter().enumerate() {
-                assert!(same(want[k], *e), "op {k} of {x:?}, {y:?}: half {:?}, exact {e:?}", want[k]);
+                assert!(
+                    same(want[k], *e),
+                    "op {k} of {x:?}, {y:?}: half {:?}, exact {e:?}",
+                    want[k]
+                );
             }
             for (k, w) in want.iter().enumerate() {
                 let got = out[OPS * i + k];
@@ -334,7 +337,12 @@ fn arithmetic_and_comparisons_are_the_correctly_rounded_bf16_ops() {
                 | u32::from(x != y) << 3
                 | u32::from(x <= y) << 4
                 | u32::from(x > y) << 5;
-            assert_eq!(flags[i], bits, "{:?}: comparisons of {x:?}, {y:?}", dev.backend());
+            assert_eq!(
+                flags[i],
+                bits,
+                "{:?}: comparisons of {x:?}, {y:?}",
+                dev.backend()
+            );
         }
     }
 }
@@ -346,11 +354,11 @@ fn conversions_round_to_nearest_even_and_keep_nan_quiet() {
         0.0,
         -0.0,
         1.0,
-        1.003_906_25,   // 1 + 2^-8: a tie, to even (1.0)
-        1.011_718_75,   // 1 + 3 * 2^-8: a tie, to even (1 + 2^-6)
+        1.003_906_25,                // 1 + 2^-8: a tie, to even (1.0)
+        1.011_718_75,                // 1 + 3 * 2^-8: a tie, to even (1 + 2^-6)
         f32::from_bits(0x3f80_8001), // just above the tie: up
-        f32::MAX,       // rounds to infinity
-        3.389_531_4e38, // bf16::MAX
+        f32::MAX,                    // rounds to infinity
+        3.389_531_4e38,              // bf16::MAX
         f32::from_bits(0x7f7f_7fff), // just below the tie between MAX and infinity
         f32::from_bits(0x7f7f_8000), // the tie between MAX and infinity: to infinity
         f32::from_bits(0x0000_8000), // subnormal tie, to even (0)
@@ -430,8 +438,18 @@ fn conversions_round_to_nearest_even_and_keep_nan_quiet() {
                 ds[i],
                 ds[i].to_bits()
             );
-            assert_eq!(back[i].to_bits(), h.to_f32().to_bits(), "{:?}: to_f32", dev.backend());
-            assert_eq!(back64[i].to_bits(), d.to_f64().to_bits(), "{:?}: to_f64", dev.backend());
+            assert_eq!(
+                back[i].to_bits(),
+                h.to_f32().to_bits(),
+                "{:?}: to_f32",
+                dev.backend()
+            );
+            assert_eq!(
+                back64[i].to_bits(),
+                d.to_f64().to_bits(),
+                "{:?}: to_f64",
+                dev.backend()
+            );
             assert_eq!(bits[i], h.to_bits());
         }
         // The rounding cases, by value.
@@ -447,7 +465,11 @@ fn conversions_round_to_nearest_even_and_keep_nan_quiet() {
         assert_eq!(out[16], bf16::MAX);
         assert_eq!(out[36].to_bits(), 0x7fc0);
         assert_eq!(out[38].to_bits(), 0xffc1);
-        assert_eq!(out[1].to_bits(), 0x3f81, "from_f64 just above a tie rounds up");
+        assert_eq!(
+            out[1].to_bits(),
+            0x3f81,
+            "from_f64 just above a tie rounds up"
+        );
     }
 }
 
@@ -459,7 +481,9 @@ fn bf16x2_works_on_each_half() {
     let bs: Vec<bf16> = (0..n).map(|_| random_bf16(&mut rng)).collect();
     for dev in devices("bf16x2_ops") {
         let (da, db) = (dev.upload(&a).unwrap(), dev.upload(&bs).unwrap());
-        let mut out = dev.upload(&vec![bf16x2::from_bits(0x7fa1_7fa1); 3 * n]).unwrap();
+        let mut out = dev
+            .upload(&vec![bf16x2::from_bits(0x7fa1_7fa1); 3 * n])
+            .unwrap();
         let mut halves = dev.upload(&vec![bf16::from_bits(0x7fa1); 2 * n]).unwrap();
         let cfg = LaunchConfig::for_num_elems(n as u32);
         bf16x2_ops::launch(&dev, cfg, &da, &db, &mut out, &mut halves).unwrap();
@@ -669,7 +693,11 @@ fn float_methods_within_one_ulp_of_the_correctly_rounded_result() {
                 b(xf.to_radians()),
                 next(a[i], true),
                 next(a[i], false),
-                if a[i].is_nan() { a[i] } else { b(1.0).copysign(a[i]) },
+                if a[i].is_nan() {
+                    a[i]
+                } else {
+                    b(1.0).copysign(a[i])
+                },
                 p[i].copysign(bs[i]),
                 b(clamp),
                 bf16::from_bits(a[i].to_bits() & 0x7fff),
@@ -702,7 +730,12 @@ fn float_methods_within_one_ulp_of_the_correctly_rounded_result() {
                 | u32::from(h.to_bits() & 0x7fff != 0 && h.to_bits() & 0x7fff < 0x80) << 4
                 | u32::from(h.is_sign_positive()) << 5
                 | u32::from(h.is_sign_negative()) << 6;
-            assert_eq!(flags[i], want_flags, "{:?}: predicates of {h:?}", dev.backend());
+            assert_eq!(
+                flags[i],
+                want_flags,
+                "{:?}: predicates of {h:?}",
+                dev.backend()
+            );
         }
         println!(
             "bf16 transcendentals on {:?}: ulps from the correctly rounded result, worst per method: {worst:?}",
@@ -748,8 +781,18 @@ fn atomics_from_many_threads_on_few_addresses() {
         for r in 0..8 {
             let s = sum(&|i| i % 8 == r);
             let base = if r == 0 { 0.5 } else { 0.0 };
-            assert_eq!(acc[r].to_f32(), s + base, "{:?}: global acc[{r}]", dev.backend());
-            assert_eq!(acc[8 + r].to_f32(), s, "{:?}: shared, then global [{r}]", dev.backend());
+            assert_eq!(
+                acc[r].to_f32(),
+                s + base,
+                "{:?}: global acc[{r}]",
+                dev.backend()
+            );
+            assert_eq!(
+                acc[8 + r].to_f32(),
+                s,
+                "{:?}: shared, then global [{r}]",
+                dev.backend()
+            );
             assert_eq!(
                 (acc2[r].lo().to_f32(), acc2[r].hi().to_f32()),
                 (s + 1.0, -s - 1.0),
@@ -760,9 +803,15 @@ fn atomics_from_many_threads_on_few_addresses() {
         // The swaps: every value went in once and came out once (as an old value or the
         // final one).
         for r in 0..2 {
-            let mut went: Vec<u16> = (0..n).filter(|i| i % 2 == r).map(|i| vals[i].to_bits()).collect();
+            let mut went: Vec<u16> = (0..n)
+                .filter(|i| i % 2 == r)
+                .map(|i| vals[i].to_bits())
+                .collect();
             went.push(init[16 + r].to_bits());
-            let mut came: Vec<u16> = (0..n).filter(|i| i % 2 == r).map(|i| olds[i].to_bits()).collect();
+            let mut came: Vec<u16> = (0..n)
+                .filter(|i| i % 2 == r)
+                .map(|i| olds[i].to_bits())
+                .collect();
             came.push(acc[16 + r].to_bits());
             went.sort_unstable();
             came.sort_unstable();
@@ -820,16 +869,31 @@ fn atomic_add_rounds_as_bf16_addition() {
             cas.download().unwrap(),
         );
         for j in 0..n {
-            assert_eq!(olds[j].to_bits(), want[j].to_bits(), "{:?}: old value {j}", dev.backend());
+            assert_eq!(
+                olds[j].to_bits(),
+                want[j].to_bits(),
+                "{:?}: old value {j}",
+                dev.backend()
+            );
         }
-        assert_eq!(acc[0].to_bits(), s.to_bits(), "{:?}: final sum", dev.backend());
+        assert_eq!(
+            acc[0].to_bits(),
+            s.to_bits(),
+            "{:?}: final sum",
+            dev.backend()
+        );
         assert_eq!(
             (acc2[0].lo().to_bits(), acc2[0].hi().to_bits()),
             (s2.0.to_bits(), s2.1.to_bits()),
             "{:?}: bf16x2 sums",
             dev.backend()
         );
-        assert_eq!(cas[0], 1, "{:?}: the first CAS succeeds, the second fails", dev.backend());
+        assert_eq!(
+            cas[0],
+            1,
+            "{:?}: the first CAS succeeds, the second fails",
+            dev.backend()
+        );
         assert_eq!(acc[1], b(2.0));
     }
 }
@@ -841,14 +905,23 @@ fn generic_kernel_bf16_instance() {
     let x: Vec<bf16> = (0..n).map(|_| b(rng.range_f32(-10.0, 10.0))).collect();
     let y: Vec<bf16> = (0..n).map(|_| b(rng.range_f32(-10.0, 10.0))).collect();
     let a = b(1.5);
-    let want: Vec<bf16> = x.iter().zip(&y).map(|(x, y)| a * *x + *y - b(0.5)).collect();
+    let want: Vec<bf16> = x
+        .iter()
+        .zip(&y)
+        .map(|(x, y)| a * *x + *y - b(0.5))
+        .collect();
     for dev in devices("bf16_generic") {
         let dx = dev.upload(&x).unwrap();
         let mut dy = dev.upload(&y).unwrap();
         axpy::launch::<bf16>(&dev, LaunchConfig::for_num_elems(n as u32), &mut dy, a, &dx).unwrap();
         let got = dy.download().unwrap();
         for i in 0..n {
-            assert_eq!(got[i].to_bits(), want[i].to_bits(), "{:?}: element {i}", dev.backend());
+            assert_eq!(
+                got[i].to_bits(),
+                want[i].to_bits(),
+                "{:?}: element {i}",
+                dev.backend()
+            );
         }
     }
 }
@@ -865,7 +938,13 @@ pub struct Scaled {
 
 /// Shuffles exchange bf16 and bf16x2 by their bits; a struct's bf16 fields read and written.
 #[gpu_kernel]
-fn bf16_shuffle_struct(a: &[bf16], s: Scaled, out: &mut [bf16], pairs: &mut [bf16x2], st: &mut [Scaled]) {
+fn bf16_shuffle_struct(
+    a: &[bf16],
+    s: Scaled,
+    out: &mut [bf16],
+    pairs: &mut [bf16x2],
+    st: &mut [Scaled],
+) {
     let i = grid_1d();
     if i >= a.len() {
         return;
@@ -904,7 +983,9 @@ fn shuffles_and_struct_fields() {
     for dev in devices("bf16_shuffle_struct") {
         let da = dev.upload(&a).unwrap();
         let mut out = dev.upload(&vec![bf16::from_bits(0x7fa1); n]).unwrap();
-        let mut pairs = dev.upload(&vec![bf16x2::from_bits(0x7fa1_7fa1); n]).unwrap();
+        let mut pairs = dev
+            .upload(&vec![bf16x2::from_bits(0x7fa1_7fa1); n])
+            .unwrap();
         let poison = Scaled {
             scale: bf16::NAN,
             pair: bf16x2::default(),
@@ -1002,8 +1083,21 @@ fn nvrtc_compiles_for_sm80_and_picks_the_atomic_by_architecture() {
     let k = &bf16_atomics::KERNEL;
     let ptx = |arch| warpspeed::compile::compile_ptx(k.source.as_str(), arch, k.options).unwrap();
     let (p80, p90) = (ptx((8, 0)), ptx((9, 0)));
-    assert!(p90.contains("add.noftz.bf16 "), "sm_90: the native bf16 atomic add");
-    assert!(p90.contains("add.noftz.bf16x2 "), "sm_90: the native bf16x2 atomic add");
-    assert!(!p80.contains("add.noftz.bf16"), "sm_80: a compare-and-swap loop");
-    assert!(p80.contains("atom.global.cas.b16") || p80.contains("atom.cas.b16") || p80.contains("cas.b16"));
+    assert!(
+        p90.contains("add.noftz.bf16 "),
+        "sm_90: the native bf16 atomic add"
+    );
+    assert!(
+        p90.contains("add.noftz.bf16x2 "),
+        "sm_90: the native bf16x2 atomic add"
+    );
+    assert!(
+        !p80.contains("add.noftz.bf16"),
+        "sm_80: a compare-and-swap loop"
+    );
+    assert!(
+        p80.contains("atom.global.cas.b16")
+            || p80.contains("atom.cas.b16")
+            || p80.contains("cas.b16")
+    );
 }

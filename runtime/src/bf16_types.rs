@@ -198,18 +198,10 @@ mod tests {
             }
             let bits = (s & (1 << 63)) | ((1023 + e - 150) << 52) | m;
             let z = f64::from_bits(bits);
-            assert_eq!(
-                bf16_from_f64(z).to_bits(),
-                reference(z).to_bits(),
-                "{z:e}"
-            );
+            assert_eq!(bf16_from_f64(z).to_bits(), reference(z).to_bits(), "{z:e}");
         }
         for x in [0.0, -0.0, 1e-300, -1e-300, 1e300, f64::MAX, 3.0e38, 3.4e38] {
-            assert_eq!(
-                bf16_from_f64(x).to_bits(),
-                reference(x).to_bits(),
-                "{x:e}"
-            );
+            assert_eq!(bf16_from_f64(x).to_bits(), reference(x).to_bits(), "{x:e}");
         }
         assert_eq!(bf16_from_f64(f64::INFINITY), bf16::INFINITY);
         let nan = bf16_from_f64(-f64::NAN);

@@ -26,8 +26,8 @@
 //! shuffled by the seed, to shake out order-dependent bugs); see [`SimOptions`] and
 //! docs/simulator.md.
 
-mod config;
 mod bf16_types;
+mod config;
 mod cuda;
 mod device;
 mod device_fn;
@@ -54,6 +54,7 @@ mod validate;
 mod vector_types;
 mod view;
 
+pub use bf16_types::{bf16, bf16_from_f64, bf16x2};
 pub use config::{DeviceLimits, LaunchConfig};
 pub use cuda::compile;
 pub use device::{Backend, Device, Event, Stream};
@@ -64,7 +65,6 @@ pub use generic::{Float, Int, Scalar};
 pub use gpu_struct::GpuStruct;
 /// The `half` crate, whose `f16` kernels use (also re-exported as [`struct@f16`]).
 pub use half;
-pub use bf16_types::{bf16, bf16_from_f64, bf16x2};
 pub use half_types::{f16, f16_from_f64, f16x2};
 pub use kernel_abi::{KernelDef, KernelOptions};
 pub use launch::LaunchTarget;

@@ -1758,7 +1758,10 @@ impl<'a> Typeck<'a> {
                     );
                 } else if f.is_half() || to.is_half() {
                     // Name the conversions of the half type involved (`bf16` or `f16`).
-                    let h = if [f, to].iter().any(|s| matches!(s, Scalar::Bf16 | Scalar::Bf16x2)) {
+                    let h = if [f, to]
+                        .iter()
+                        .any(|s| matches!(s, Scalar::Bf16 | Scalar::Bf16x2))
+                    {
                         "bf16"
                     } else {
                         "f16"

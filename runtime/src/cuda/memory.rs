@@ -14,8 +14,8 @@ use std::sync::Arc;
 use cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, SyncOnDrop};
 
 use super::device::CudaDevice;
-use crate::error::Result;
 use crate::bf16_types::{bf16, bf16x2};
+use crate::error::Result;
 use crate::half_types::{f16, f16x2};
 use crate::scalar::KernelScalar;
 use crate::vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4};
