@@ -354,8 +354,8 @@ fn conversions_round_to_nearest_even_and_keep_nan_quiet() {
         0.0,
         -0.0,
         1.0,
-        1.003_906_25,                // 1 + 2^-8: a tie, to even (1.0)
-        1.011_718_75,                // 1 + 3 * 2^-8: a tie, to even (1 + 2^-6)
+        f32::from_bits(0x3f80_8000), // 1 + 2^-8: a tie, to even (1.0)
+        f32::from_bits(0x3f81_8000), // 1 + 3 * 2^-8: a tie, to even (1 + 2^-6)
         f32::from_bits(0x3f80_8001), // just above the tie: up
         f32::MAX,                    // rounds to infinity
         3.389_531_4e38,              // bf16::MAX
@@ -762,7 +762,7 @@ fn atomics_from_many_threads_on_few_addresses() {
         init[16] = b(-1.0);
         init[17] = b(-2.0);
         let mut acc = dev.upload(&init).unwrap();
-        let mut acc2 = dev.upload(&vec![bf16x2::new(b(1.0), b(-1.0)); 8]).unwrap();
+        let mut acc2 = dev.upload(&[bf16x2::new(b(1.0), b(-1.0)); 8]).unwrap();
         let mut olds = dev.upload(&vec![bf16::from_bits(0x7fa1); n]).unwrap();
         bf16_atomics::launch(
             &dev,
@@ -840,7 +840,7 @@ fn atomic_add_rounds_as_bf16_addition() {
     let mut s = bf16::from_bits(0x0001);
     for v in &vals {
         want.push(s);
-        s = s + *v;
+        s += *v;
     }
     let mut s2 = (b(1.0), b(-1.0));
     for v in &vals {
