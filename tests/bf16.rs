@@ -68,6 +68,17 @@ fn bf16_convert(
     bits[i] = h.to_bits();
 }
 
+/// Every bf16 bit pattern widened, and narrowed back from f32.
+#[gpu_kernel]
+fn bf16_widen(h: &[bf16], out: &mut [f32], out64: &mut [f64], back: &mut [bf16]) {
+    let i = grid_1d();
+    if i < h.len() {
+        out[i] = h[i].to_f32();
+        out64[i] = h[i].to_f64();
+        back[i] = bf16::from_f32(out[i]);
+    }
+}
+
 /// `bf16x2::new`, `lo`, `hi` and `+ - *` on each half.
 #[gpu_kernel]
 fn bf16x2_ops(a: &[bf16], b: &[bf16], out: &mut [bf16x2], halves: &mut [bf16]) {
@@ -470,6 +481,51 @@ fn conversions_round_to_nearest_even_and_keep_nan_quiet() {
             0x3f81,
             "from_f64 just above a tie rounds up"
         );
+    }
+}
+
+#[test]
+fn every_bit_pattern_widens_exactly_and_back() {
+    let all: Vec<bf16> = (0..=u16::MAX).map(bf16::from_bits).collect();
+    let n = all.len();
+    for dev in devices("bf16_widen") {
+        let dh = dev.upload(&all).unwrap();
+        let mut out = dev.upload(&vec![-1.0f32; n]).unwrap();
+        let mut out64 = dev.upload(&vec![-1.0f64; n]).unwrap();
+        let mut back = dev.upload(&vec![bf16::from_bits(0x7fa1); n]).unwrap();
+        let cfg = LaunchConfig::for_num_elems(n as u32);
+        bf16_widen::launch(&dev, cfg, &dh, &mut out, &mut out64, &mut back).unwrap();
+        let (out, out64, back) = (
+            out.download().unwrap(),
+            out64.download().unwrap(),
+            back.download().unwrap(),
+        );
+        for (i, h) in all.iter().enumerate() {
+            // `half`'s bits, NaN payloads included; a NaN comes back quiet.
+            assert_eq!(
+                out[i].to_bits(),
+                h.to_f32().to_bits(),
+                "{:?}: {i:#06x}",
+                dev.backend()
+            );
+            assert_eq!(
+                out64[i].to_bits(),
+                h.to_f64().to_bits(),
+                "{:?}: {i:#06x}",
+                dev.backend()
+            );
+            let want = if h.is_nan() {
+                h.to_bits() | 0x40
+            } else {
+                h.to_bits()
+            };
+            assert_eq!(
+                back[i].to_bits(),
+                want,
+                "{:?}: {i:#06x} round trip",
+                dev.backend()
+            );
+        }
     }
 }
 
@@ -1049,6 +1105,7 @@ fn kernels() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
     vec![
         ("bf16_ops", &bf16_ops::KERNEL),
         ("bf16_convert", &bf16_convert::KERNEL),
+        ("bf16_widen", &bf16_widen::KERNEL),
         ("bf16x2_ops", &bf16x2_ops::KERNEL),
         ("bf16_math", &bf16_math::KERNEL),
         ("bf16_atomics", &bf16_atomics::KERNEL),
