@@ -68,6 +68,18 @@ fn bf16_convert(
     bits[i] = h.to_bits();
 }
 
+/// The conversions under `fast_math` (ftz): integer code and asm, so subnormals stay.
+#[gpu_kernel(fast_math)]
+fn bf16_convert_fast(xs: &[f32], ds: &[f64], out: &mut [bf16], back64: &mut [f64]) {
+    let i = grid_1d();
+    if i >= xs.len() {
+        return;
+    }
+    out[2 * i] = bf16::from_f32(xs[i]);
+    out[2 * i + 1] = bf16::from_f64(ds[i]);
+    back64[i] = out[2 * i].to_f64();
+}
+
 /// Every bf16 bit pattern widened, and narrowed back from f32.
 #[gpu_kernel]
 fn bf16_widen(h: &[bf16], out: &mut [f32], out64: &mut [f64], back: &mut [bf16]) {
@@ -481,6 +493,50 @@ fn conversions_round_to_nearest_even_and_keep_nan_quiet() {
             0x3f81,
             "from_f64 just above a tie rounds up"
         );
+    }
+}
+
+#[test]
+fn conversions_keep_subnormals_under_fast_math() {
+    // bf16 subnormals are f32 subnormals, which `--use_fast_math` flushes in float code.
+    let xs: Vec<f32> = (0..512u32)
+        .map(|k| f32::from_bits(((k * 0x9e37) & 0x7fff) | (k & 1) << 31))
+        .collect();
+    let ds: Vec<f64> = xs
+        .iter()
+        .enumerate()
+        .map(|(k, x)| f64::from(*x) * if k % 3 == 0 { 1.000_000_000_1 } else { 1.0 })
+        .collect();
+    let n = xs.len();
+    for dev in devices("bf16_convert_fast") {
+        let (dx, dd) = (dev.upload(&xs).unwrap(), dev.upload(&ds).unwrap());
+        let mut out = dev.upload(&vec![bf16::from_bits(0x7fa1); 2 * n]).unwrap();
+        let mut back64 = dev.upload(&vec![-1.0f64; n]).unwrap();
+        let cfg = LaunchConfig::for_num_elems(n as u32);
+        bf16_convert_fast::launch(&dev, cfg, &dx, &dd, &mut out, &mut back64).unwrap();
+        let (out, back64) = (out.download().unwrap(), back64.download().unwrap());
+        for i in 0..n {
+            let h = bf16::from_f32(xs[i]);
+            assert_eq!(
+                out[2 * i].to_bits(),
+                h.to_bits(),
+                "{:?}: from_f32 {i}",
+                dev.backend()
+            );
+            let d = bf16_from_f64(ds[i]);
+            assert_eq!(
+                out[2 * i + 1].to_bits(),
+                d.to_bits(),
+                "{:?}: from_f64 {i}",
+                dev.backend()
+            );
+            assert_eq!(
+                back64[i].to_bits(),
+                h.to_f64().to_bits(),
+                "{:?}: to_f64 {i}",
+                dev.backend()
+            );
+        }
     }
 }
 
@@ -1106,6 +1162,7 @@ fn kernels() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
         ("bf16_ops", &bf16_ops::KERNEL),
         ("bf16_convert", &bf16_convert::KERNEL),
         ("bf16_widen", &bf16_widen::KERNEL),
+        ("bf16_convert_fast", &bf16_convert_fast::KERNEL),
         ("bf16x2_ops", &bf16x2_ops::KERNEL),
         ("bf16_math", &bf16_math::KERNEL),
         ("bf16_atomics", &bf16_atomics::KERNEL),

@@ -292,21 +292,24 @@ __device__ __forceinline__ unsigned short ws_cvt_bf16_f32(float x) {
     // the exponent and gives infinity.
     return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
+// f32 to f64 in asm, exact for subnormals too: `fast_math`'s ftz would flush them in C.
+__device__ __forceinline__ double ws_bf16_widen_f64(float x) { double r; asm("cvt.f64.f32 %0, %1;" : "=d"(r) : "f"(x)); return r; }
 // bf16::from_f32, bf16::from_f64, b.to_f32(), b.to_f64().
 __device__ __forceinline__ ws_bf16 ws_bf16_from_f32(float x) { return ws_bf16_of_bits(ws_cvt_bf16_f32(x)); }
 __device__ __forceinline__ ws_bf16 ws_bf16_from_f64(double x) {
     const unsigned long long u = (unsigned long long)__double_as_longlong(x);
     if ((u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return ws_bf16_of_bits((unsigned short)(((u >> 48) & 0x8000ull) | 0x7fc0ull | ((u >> 45) & 0x7full)));
+    // Both cvts in asm: `fast_math`'s ftz must not flush a subnormal f32 here.
     float t; asm("cvt.rz.f32.f64 %0, %1;" : "=f"(t) : "d"(x));
     unsigned int b = __float_as_uint(t);
-    if ((double)t != x) b |= 1u;
+    if (ws_bf16_widen_f64(t) != x) b |= 1u;
     return ws_bf16_of_bits(ws_cvt_bf16_f32(__uint_as_float(b)));
 }
 __device__ __forceinline__ float ws_bf16_to_f32(ws_bf16 h) { return ws_cvt_f32_bf16(h.bits); }
 __device__ __forceinline__ double ws_bf16_to_f64(ws_bf16 h) {
     // A NaN by its bits, as `half` (cvt.f64.f32 would give the canonical NaN).
     if (ws_bf16_bits_nan(h.bits)) return __longlong_as_double((long long)(((unsigned long long)(h.bits & 0x8000u) << 48) | 0x7ff8000000000000ull | ((unsigned long long)(h.bits & 0x7fu) << 45)));
-    return (double)ws_cvt_f32_bf16(h.bits);
+    return ws_bf16_widen_f64(ws_cvt_f32_bf16(h.bits));
 }
 // + - * / % and unary - on bf16; % is fmodf, as Rust's f32 `%`; - flips the sign bit.
 #define WS_BF16_BINOP(NAME, EXPR) \
