@@ -1,6 +1,5 @@
 //! `AtomicF32`, `AtomicF64`, `AtomicF16`, `AtomicF16x2`, `AtomicBf16` and `AtomicBf16x2`:
-//! the float atomics Rust's
-//! `core::sync::atomic` lacks.
+//! the float atomics Rust's `core::sync::atomic` lacks.
 //!
 //! In a kernel, `&[AtomicF32]` (or `SharedArray::<AtomicF32, N>`) is memory updated with
 //! `fetch_add`, `fetch_sub`, `fetch_min`, `fetch_max`, `swap`, `compare_exchange`, `load` and

@@ -1,13 +1,13 @@
-//! `f16`'s and `bf16`'s [`Float`] methods (`h.sqrt()`, `h.exp()`, `h.min(o)`, ...), which the `half`
-//! crate lacks: computed as CUDA's half math computes them (`hexp`, `hsin`, ...) and as the
-//! GPU's prelude helpers (`ws_f16_exp`, ...) do: the `f32` function (Rust's std, where the
-//! GPU calls CUDA's `expf`, ...) of the widened value, rounded once to the nearest `f16`.
-//! f32 holds every f16, so the exact methods are exact or rounded once (for `sqrt`, `recip`
-//! and the other basic operations, rounding twice is innocuous: f32 has at least 2 * 11 + 2
-//! bits). The predicates, `signum`, `copysign`, `next_up` and `next_down` read `f16`'s own
-//! bits. A concrete kernel's simulator body calls them as `Float::exp(h)` too.
-//! `bf16` (8 significant bits, `f32`'s exponent) is computed the same way, from the same
-//! macro: f32 has at least 2 * 8 + 2 bits, and holds every bf16 too.
+//! `f16`'s and `bf16`'s [`Float`] methods (`h.sqrt()`, `h.exp()`, `h.min(o)`, ...), which
+//! the `half` crate lacks: computed as CUDA's half math computes them (`hexp`, `hsin`, ...)
+//! and as the GPU's prelude helpers (`ws_f16_exp`, ...) do: the `f32` function (Rust's std,
+//! where the GPU calls CUDA's `expf`, ...) of the widened value, rounded once to the
+//! nearest `f16`. f32 holds every f16, so the exact methods are exact or rounded once (for
+//! `sqrt`, `recip` and the other basic operations, rounding twice is innocuous: f32 has at
+//! least 2 * 11 + 2 bits). The predicates, `signum`, `copysign`, `next_up` and `next_down`
+//! read `f16`'s own bits. A concrete kernel's simulator body calls them as
+//! `Float::exp(h)` too. `bf16` (8 significant bits, `f32`'s exponent) is computed the same
+//! way, from the same macro: f32 has at least 2 * 8 + 2 bits, and holds every bf16 too.
 //! docs/semantics.md ("Half precision") gives the ulp bounds.
 
 use crate::bf16_types::bf16;

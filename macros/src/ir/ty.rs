@@ -186,12 +186,13 @@ impl Scalar {
     pub fn is_library(self) -> bool {
         self.is_half() || self.is_vector()
     }
-    /// `f16`, `bf16`, `f16x2` and `bf16x2`: library types in Rust (no literals, no `as`), structs in C.
+    /// `f16`, `bf16`, `f16x2` and `bf16x2`: library types in Rust (no literals, no `as`),
+    /// structs in C.
     pub fn is_half(self) -> bool {
         matches!(self.kind(), Some(Kind::Half | Kind::HalfPair))
     }
-    /// `f16`, `bf16`: a half type of one lane, which divides, negates and prints as the floats do
-    /// (`ty/table.rs` `Kind::Half`).
+    /// `f16`, `bf16`: a half type of one lane, which divides, negates and prints as the
+    /// floats do (`ty/table.rs` `Kind::Half`).
     pub fn is_half_float(self) -> bool {
         self.kind() == Some(Kind::Half)
     }

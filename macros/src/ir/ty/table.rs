@@ -23,8 +23,8 @@ pub enum Kind {
     /// struct in C whose operators are the prelude's `<C name>_add`, `_neg`, ... helpers;
     /// it divides, negates and prints as the floats do.
     Half,
-    /// `f16x2`, `bf16x2`: two 16-bit floats in one word; a library type like `Half`, with `+ - *` and no
-    /// division, order or printing of its own.
+    /// `f16x2`, `bf16x2`: two 16-bit floats in one word; a library type like `Half`, with
+    /// `+ - *` and no division, order or printing of its own.
     HalfPair,
     /// A vector type: its lane type and lane count (`f32x4`: `(f32, 4)`); a library type
     /// in Rust, a struct aligned to its size in C.
