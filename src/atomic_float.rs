@@ -1,5 +1,5 @@
-//! `AtomicF32`, `AtomicF64`, `AtomicF16` and `AtomicF16x2`: the float atomics Rust's
-//! `core::sync::atomic` lacks.
+//! `AtomicF32`, `AtomicF64`, `AtomicF16`, `AtomicF16x2`, `AtomicBf16` and `AtomicBf16x2`:
+//! the float atomics Rust's `core::sync::atomic` lacks.
 //!
 //! In a kernel, `&[AtomicF32]` (or `SharedArray::<AtomicF32, N>`) is memory updated with
 //! `fetch_add`, `fetch_sub`, `fetch_min`, `fetch_max`, `swap`, `compare_exchange`, `load` and
@@ -9,11 +9,12 @@
 //! operand loses to a number.
 //!
 //! The half types (`f16`, CUDA's `__half`, and `f16x2`, `__half2`) have CUDA's operations
-//! only: `fetch_add` (`f16x2` adds each half), `swap`, `compare_exchange`, `load`, `store`.
+//! only: `fetch_add` (`f16x2` adds each half), `swap`, `compare_exchange`, `load`, `store`;
+//! so do the bfloat16 types (`bf16`, `__nv_bfloat16`, and `bf16x2`, `__nv_bfloat162`).
 
 use core::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 
-use warpspeed_runtime::{f16, f16x2};
+use warpspeed_runtime::{bf16, bf16x2, f16, f16x2};
 
 macro_rules! atomic_float {
     ($name:ident, $float:ty, $bits:ty, $atomic:ty) => {
@@ -99,6 +100,8 @@ atomic_float_arith!(AtomicF32, f32);
 atomic_float_arith!(AtomicF64, f64);
 atomic_float!(AtomicF16, f16, u16, AtomicU16);
 atomic_float!(AtomicF16x2, f16x2, u32, AtomicU32);
+atomic_float!(AtomicBf16, bf16, u16, AtomicU16);
+atomic_float!(AtomicBf16x2, bf16x2, u32, AtomicU32);
 
 #[cfg(test)]
 mod tests {
@@ -192,5 +195,22 @@ mod tests {
         assert_eq!(a.into_inner().to_f32(), total);
         let p = p.into_inner();
         assert_eq!((p.lo.to_f32(), p.hi.to_f32()), (total, 100.0 - total));
+    }
+
+    #[test]
+    fn bf16_atomics_on_the_host() {
+        let b = |x: f32| bf16::from_f32(x);
+        let a = AtomicBf16::new(b(256.0));
+        // 256 + 1 is a tie: to even, 256.
+        assert_eq!(a.fetch_add(b(1.0), Ordering::Relaxed), b(256.0));
+        assert_eq!(a.load(Ordering::SeqCst), b(256.0));
+        assert_eq!(a.swap(b(-0.5), Ordering::AcqRel), b(256.0));
+        assert_eq!(
+            a.compare_exchange(b(-0.5), b(2.0), Ordering::SeqCst, Ordering::Relaxed),
+            Ok(b(-0.5))
+        );
+        let p = AtomicBf16x2::new(bf16x2::new(b(1.0), b(-1.0)));
+        p.fetch_add(bf16x2::new(b(0.5), b(3.0)), Ordering::SeqCst);
+        assert_eq!(p.into_inner(), bf16x2::new(b(1.5), b(2.0)));
     }
 }

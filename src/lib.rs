@@ -7,7 +7,7 @@
 mod atomic_float;
 pub mod kernel;
 
-pub use atomic_float::{AtomicF16, AtomicF16x2, AtomicF32, AtomicF64};
+pub use atomic_float::{AtomicBf16, AtomicBf16x2, AtomicF16, AtomicF16x2, AtomicF32, AtomicF64};
 #[doc(hidden)]
 pub use warpspeed_macros::__gpu_resolved;
 pub use warpspeed_macros::{gpu_device, gpu_kernel, gpu_struct};

@@ -1,11 +1,12 @@
 //! Every `Float` method in a kernel generic over `T: Float` (issue 20, item 3), launched for
-//! `f16`, `f32` and `f64` on random data, on the simulator and on the GPU where there is
+//! `f16`, `bf16`, `f32` and `f64` on random data, on the simulator and on the GPU where there is
 //! one, outputs poisoned first.
 //!
 //! References: `f32`/`f64` are Rust's std methods. `f16` is CUDA's half math: the `f32`
 //! function of the widened value rounded once to `f16` (docs/semantics.md, "Half
 //! precision"), so its reference is the `f32` reference rounded with `f16::from_f32`; the
 //! predicates, `next_up` and `next_down` are `f16`'s own (its subnormals, its next value).
+//! `bf16` likewise, with `bf16::from_f32` and bf16's own bits.
 //!
 //! Exactness: the simulator is bit-exact for every instance (NaN payloads aside). On the GPU
 //! the exact methods are bit-exact and the transcendentals are CUDA's: within CUDA's bound
@@ -13,7 +14,7 @@
 //! two `f32` results may straddle a halfway point between two `f16`s).
 
 use warpspeed::prelude::*;
-use warpspeed::{f16, Backend, LaunchConfig};
+use warpspeed::{bf16, f16, Backend, LaunchConfig};
 
 mod common;
 use common::{devices, Rng};
@@ -169,6 +170,15 @@ trait Ordered: Copy {
     fn bits(self) -> u64;
 }
 impl Ordered for f16 {
+    fn bits(self) -> u64 {
+        self.to_bits() as u64
+    }
+    fn ordered(self) -> Option<i64> {
+        let b = self.to_bits() as i64;
+        (!self.is_nan()).then_some(if b & 0x8000 != 0 { -(b & 0x7fff) } else { b })
+    }
+}
+impl Ordered for bf16 {
     fn bits(self) -> u64 {
         self.to_bits() as u64
     }
@@ -427,12 +437,63 @@ fn float_methods_on_f16_are_the_f32_function_rounded_once() {
     }
 }
 
+/// `bf16` (one of `Float`'s types): as `f16`, the f32 function rounded once, with bf16's
+/// own bits (f32's range) for the predicates and the neighbours.
+#[test]
+fn float_methods_on_bf16_are_the_f32_function_rounded_once() {
+    let x = inputs(512);
+    let n = x.a.len();
+    // The neighbour in value order, by the ordered bits (std's: 0.0's neighbours are the
+    // smallest subnormals, -2^-133 goes up to -0.0 and 2^-133 down to 0.0).
+    let next = |h: bf16, up: bool| -> bf16 {
+        if h.is_nan() || (up && h == bf16::INFINITY) || (!up && h == bf16::NEG_INFINITY) {
+            return h;
+        }
+        let o = h.ordered().unwrap_or(0) + if up { 1 } else { -1 };
+        match o {
+            0 if up => bf16::from_bits(0x8000),
+            0 => bf16::from_bits(0),
+            o if o > 0 => bf16::from_bits(o as u16),
+            o => bf16::from_bits(0x8000 | (-o) as u16),
+        }
+    };
+    for dev in devices("float_methods_on_bf16_are_the_f32_function_rounded_once") {
+        let (got, flags) = run::<bf16>(&dev, &x, warpspeed::bf16_from_f64);
+        let mut want = Vec::new();
+        let mut want_flags = Vec::new();
+        for i in 0..n {
+            let h = |v: &[f64]| warpspeed::bf16_from_f64(v[i]);
+            let w = |v: &[f64]| h(v).to_f32();
+            let (o, _) = reference!(w(&x.a), w(&x.b), w(&x.p), w(&x.u), w(&x.q));
+            let mut o: Vec<bf16> = o.iter().map(|v| bf16::from_f32(*v)).collect();
+            let a = h(&x.a);
+            o[36] = next(a, true);
+            o[37] = next(a, false);
+            want.extend(o);
+            let sub = a.to_bits() & 0x7fff != 0 && a.to_bits() & 0x7fff < 0x0080;
+            want_flags.push(pack([
+                a.is_nan(),
+                a.is_infinite(),
+                a.is_finite(),
+                a.is_normal(),
+                sub,
+                a.is_sign_positive(),
+                a.is_sign_negative(),
+            ]));
+        }
+        // Exact on the simulator; the GPU's f32 functions may land across a halfway point.
+        check("bf16", dev.backend(), &got, &want, 1);
+        assert_eq!(flags, want_flags, "bf16 predicates on {:?}", dev.backend());
+    }
+}
+
 /// NVRTC compiles each instance, whose C has no header: CUDA's f32 functions and the
 /// prelude's f16 helpers only.
 #[test]
 fn nvrtc_compiles_every_float_instance() {
     let instances = [
         ("float_math::<f16>", float_math::kernel::<f16>()),
+        ("float_math::<bf16>", float_math::kernel::<bf16>()),
         ("float_math::<f32>", float_math::kernel::<f32>()),
         ("float_math::<f64>", float_math::kernel::<f64>()),
         ("half_concrete", half_concrete::kernel()),

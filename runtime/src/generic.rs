@@ -1,7 +1,7 @@
 //! The bounds of generic kernels: [`Scalar`], [`Float`] and [`Int`].
 //!
 //! `#[gpu_kernel] fn axpy<T: Float>(..)` is compiled once per type of the bound (its C is
-//! emitted for `f16`, `f32` and `f64`), and its simulator body is generic Rust over `T`, so
+//! emitted for `f16`, `bf16`, `f32` and `f64`), and its simulator body is generic Rust over `T`, so
 //! rustc checks it against these traits. The traits are sealed: their type sets are the
 //! instances the macro emits, and no other type can be launched.
 //!
@@ -11,6 +11,7 @@
 //! operators, conversions and printing on a `T` (with the GPU's semantics: integer
 //! arithmetic wraps).
 
+use crate::bf16_types::{bf16, bf16_from_f64};
 use crate::half_types::{f16, f16_from_f64};
 use crate::scalar::KernelScalar;
 use std::fmt::Debug;
@@ -20,13 +21,13 @@ mod sealed {
 }
 
 /// Any scalar a kernel may be generic over: `bool`, the integers (`i8`..`i64`, `isize`,
-/// `u8`..`u64`, `usize`) and the floats (`f16`, `f32`, `f64`).
+/// `u8`..`u64`, `usize`) and the floats (`f16`, `bf16`, `f32`, `f64`).
 ///
 /// A kernel generic over `T: Scalar` may copy `T` values, load and store them, and compare
 /// them (`==`, `!=`, `<`, ..., as `PartialEq`/`PartialOrd`); it has no arithmetic (`bool`
-/// has none). The macro compiles such a kernel for each of the 14 types.
+/// has none). The macro compiles such a kernel for each of the 15 types.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a kernel scalar: `Scalar` covers bool, the integers, f16, f32 and f64",
+    message = "`{Self}` is not a kernel scalar: `Scalar` covers bool, the integers, f16, bf16, f32 and f64",
     label = "not one of `Scalar`'s types"
 )]
 pub trait Scalar:
@@ -49,7 +50,7 @@ macro_rules! scalar_names {
         }
     )*};
 }
-scalar_names!(bool i8 i16 i32 i64 isize u8 u16 u32 u64 usize f16 f32 f64);
+scalar_names!(bool i8 i16 i32 i64 isize u8 u16 u32 u64 usize f16 bf16 f32 f64);
 
 /// A value as `gpu_print!("{:w}", x)` / `("{:0w}", x)` prints it on the GPU: a float as
 /// C's `%g` right-aligned in `width` (`0` ignored, as for a concrete float), an integer
@@ -132,7 +133,7 @@ macro_rules! conversions {
     };
 }
 
-/// The floats a kernel may be generic over: `f16`, `f32`, `f64`.
+/// The floats a kernel may be generic over: `f16`, `bf16`, `f32`, `f64`.
 ///
 /// A kernel generic over `T: Float` has `+ - * / %` and unary `-` on `T` (exactly as the
 /// concrete kernels: IEEE, no contraction), comparisons, the conversions (`T::zero()`,
@@ -144,9 +145,10 @@ macro_rules! conversions {
 /// `f16`'s own bits. docs/semantics.md ("Half precision") gives the ulp bounds: an `f16`
 /// transcendental is within 1 ulp of the correctly rounded result, and the GPU's and the
 /// simulator's agree except, rarely, by 1 ulp next to a halfway point between two `f16`s.
-/// `bf16` is not a kernel type (yet).
+/// `bf16` is computed the same way (through `f32`, rounded once to `bf16`), with the same
+/// bounds.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a float: `Float` covers f16, f32 and f64",
+    message = "`{Self}` is not a float: `Float` covers f16, bf16, f32 and f64",
     label = "not one of `Float`'s types"
 )]
 pub trait Float:
@@ -474,6 +476,7 @@ print_floats! {
     f32 => |v| v as f64;
     f64 => |v| v;
     f16 => |v| v.to_f64();
+    bf16 => |v| v.to_f64();
 }
 
 impl GpuPrint for bool {
@@ -565,42 +568,53 @@ macro_rules! float_impls {
 }
 float_impls!(f32, f64);
 
-impl sealed::Sealed for f16 {}
-impl Scalar for f16 {}
-impl AsNum for f16 {
-    fn to_num(self) -> NumVal {
-        NumVal::Float(self.to_f64())
-    }
-    /// From f64, one rounding; from an integer through f64, which is exact for every
-    /// integer `f16` does not overflow on (above 2^53 the result is infinity either way).
-    fn from_num(v: NumVal) -> Self {
-        match v {
-            NumVal::Int(i) => f16_from_f64(i as f64),
-            NumVal::Float(f) => f16_from_f64(f),
+/// `Scalar`, `AsNum` and `GpuOps` for the 16-bit floats, whose arithmetic is the `half`
+/// crate's (through f32, rounded once).
+macro_rules! half_impls {
+    ($($t:ident => $from_f64:ident;)*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Scalar for $t {}
+        impl AsNum for $t {
+            fn to_num(self) -> NumVal {
+                NumVal::Float(self.to_f64())
+            }
+            /// From f64, one rounding; from an integer through f64, which is exact for every
+            /// integer `f16` does not overflow on (above 2^53 the result is infinity either way);
+            /// for `bf16`, the integer rounded to f64 and then to bf16, as the GPU converts it.
+            fn from_num(v: NumVal) -> Self {
+                match v {
+                    NumVal::Int(i) => $from_f64(i as f64),
+                    NumVal::Float(f) => $from_f64(f),
+                }
+            }
         }
-    }
+        impl GpuOps for $t {
+            fn ws_add(self, r: Self) -> Self {
+                self + r
+            }
+            fn ws_sub(self, r: Self) -> Self {
+                self - r
+            }
+            fn ws_mul(self, r: Self) -> Self {
+                self * r
+            }
+            fn ws_div(self, r: Self) -> Self {
+                self / r
+            }
+            fn ws_rem(self, r: Self) -> Self {
+                self % r
+            }
+            fn ws_neg(self) -> Self {
+                -self
+            }
+        }
+    )*};
 }
-impl GpuOps for f16 {
-    fn ws_add(self, r: Self) -> Self {
-        self + r
-    }
-    fn ws_sub(self, r: Self) -> Self {
-        self - r
-    }
-    fn ws_mul(self, r: Self) -> Self {
-        self * r
-    }
-    fn ws_div(self, r: Self) -> Self {
-        self / r
-    }
-    fn ws_rem(self, r: Self) -> Self {
-        self % r
-    }
-    fn ws_neg(self) -> Self {
-        -self
-    }
+half_impls! {
+    f16 => f16_from_f64;
+    bf16 => bf16_from_f64;
 }
-// `impl Float for f16`: half_math.rs (its methods go through f32).
+// `impl Float for f16` and `for bf16`: half_math.rs (its methods go through f32).
 
 impl sealed::Sealed for bool {}
 impl Scalar for bool {}

@@ -12,6 +12,7 @@
 
 use std::sync::LazyLock;
 
+pub use crate::bf16_types::{bf16, bf16_from_f64, bf16x2};
 pub use crate::cuda::compile::KernelOptions;
 pub use crate::dim::Dim3;
 pub use crate::half_types::{f16, f16_from_f64, f16x2};

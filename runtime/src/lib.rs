@@ -26,6 +26,7 @@
 //! shuffled by the seed, to shake out order-dependent bugs); see [`SimOptions`] and
 //! docs/simulator.md.
 
+mod bf16_types;
 mod config;
 mod cuda;
 mod device;
@@ -54,6 +55,7 @@ mod validate;
 mod vector_types;
 mod view;
 
+pub use bf16_types::{bf16, bf16_from_f64, bf16x2};
 pub use config::{DeviceLimits, LaunchConfig};
 pub use cuda::compile;
 pub use device::{Backend, Device, Event, Stream};

@@ -265,6 +265,92 @@ WS_F16X2_BINOP(ws_f16x2_sub, "sub")
 WS_F16X2_BINOP(ws_f16x2_mul, "mul")
 #undef WS_F16X2_BINOP
 
+// ---- bfloat16: `bf16` (CUDA's __nv_bfloat16) and `bf16x2` (__nv_bfloat162), without
+// cuda_bf16.h. The bits of the Rust types (`half::bf16`, warpspeed's `bf16x2`: `lo` in the
+// low 16 bits). A bf16 is the top half of a float, so widening is a shift (a NaN gets the
+// quiet bit, as in `half`); narrowing rounds to nearest, ties to even, in integer
+// arithmetic, which every architecture runs (cvt.rn.bf16.f32 needs sm_80) and which gives
+// the `half` crate's bits, NaN included (quiet, payload's top bits kept). f64 narrows by
+// cvt.rz.f32.f64 with the sticky bit ("round to odd", exact for the second rounding).
+// + - * / % compute in float and round once: for + - * / that is the correctly rounded
+// bf16 operation, bit for bit a native one (float's 24 bits are at least 2 * 8 + 2).
+// bf16x2 works lane by lane through the same helpers (add.rn.bf16x2 needs sm_90).
+// docs/semantics.md, "Half precision".
+struct __align__(2) ws_bf16 { unsigned short bits; };
+struct __align__(4) ws_bf16x2 { unsigned int bits; };
+__device__ __forceinline__ ws_bf16 ws_bf16_of_bits(unsigned short b) { ws_bf16 h; h.bits = b; return h; }
+__device__ __forceinline__ ws_bf16x2 ws_bf16x2_of_bits(unsigned int b) { ws_bf16x2 h; h.bits = b; return h; }
+__device__ __forceinline__ bool ws_bf16_bits_nan(unsigned short h) { return (h & 0x7fffu) > 0x7f80u; }
+__device__ __forceinline__ float ws_cvt_f32_bf16(unsigned short h) {
+    return __uint_as_float((unsigned int)(ws_bf16_bits_nan(h) ? (h | 0x0040u) : h) << 16);
+}
+__device__ __forceinline__ unsigned short ws_cvt_bf16_f32(float x) {
+    const unsigned int u = __float_as_uint(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (unsigned short)((u >> 16) | 0x0040u);
+    // Adding 0x7fff plus the kept part's last bit carries into it exactly when the dropped
+    // half is above the tie, or at the tie with an odd kept part; overflow carries into
+    // the exponent and gives infinity.
+    return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+// f32 to f64 in asm, exact for subnormals too: `fast_math`'s ftz would flush them in C.
+__device__ __forceinline__ double ws_bf16_widen_f64(float x) { double r; asm("cvt.f64.f32 %0, %1;" : "=d"(r) : "f"(x)); return r; }
+// bf16::from_f32, bf16::from_f64, b.to_f32(), b.to_f64().
+__device__ __forceinline__ ws_bf16 ws_bf16_from_f32(float x) { return ws_bf16_of_bits(ws_cvt_bf16_f32(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_from_f64(double x) {
+    const unsigned long long u = (unsigned long long)__double_as_longlong(x);
+    if ((u & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return ws_bf16_of_bits((unsigned short)(((u >> 48) & 0x8000ull) | 0x7fc0ull | ((u >> 45) & 0x7full)));
+    // Both cvts in asm: `fast_math`'s ftz must not flush a subnormal f32 here.
+    float t; asm("cvt.rz.f32.f64 %0, %1;" : "=f"(t) : "d"(x));
+    unsigned int b = __float_as_uint(t);
+    if (ws_bf16_widen_f64(t) != x) b |= 1u;
+    return ws_bf16_of_bits(ws_cvt_bf16_f32(__uint_as_float(b)));
+}
+__device__ __forceinline__ float ws_bf16_to_f32(ws_bf16 h) { return ws_cvt_f32_bf16(h.bits); }
+__device__ __forceinline__ double ws_bf16_to_f64(ws_bf16 h) {
+    // A NaN by its bits, as `half` (cvt.f64.f32 would give the canonical NaN).
+    if (ws_bf16_bits_nan(h.bits)) return __longlong_as_double((long long)(((unsigned long long)(h.bits & 0x8000u) << 48) | 0x7ff8000000000000ull | ((unsigned long long)(h.bits & 0x7fu) << 45)));
+    return ws_bf16_widen_f64(ws_cvt_f32_bf16(h.bits));
+}
+// + - * / % and unary - on bf16; % is fmodf, as Rust's f32 `%`; - flips the sign bit.
+#define WS_BF16_BINOP(NAME, EXPR) \
+__device__ __forceinline__ ws_bf16 NAME(ws_bf16 a, ws_bf16 b) { const float x = ws_cvt_f32_bf16(a.bits), y = ws_cvt_f32_bf16(b.bits); return ws_bf16_of_bits(ws_cvt_bf16_f32(EXPR)); }
+WS_BF16_BINOP(ws_bf16_add, x + y)
+WS_BF16_BINOP(ws_bf16_sub, x - y)
+WS_BF16_BINOP(ws_bf16_mul, x * y)
+WS_BF16_BINOP(ws_bf16_div, x / y)
+WS_BF16_BINOP(ws_bf16_rem, fmodf(x, y))
+#undef WS_BF16_BINOP
+__device__ __forceinline__ ws_bf16 ws_bf16_neg(ws_bf16 a) { return ws_bf16_of_bits((unsigned short)(a.bits ^ 0x8000u)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_via_f32(float x) { return ws_bf16_of_bits(ws_cvt_bf16_f32(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_sqrt(ws_bf16 a) { return ws_bf16_via_f32(sqrtf(ws_cvt_f32_bf16(a.bits))); }
+__device__ __forceinline__ ws_bf16 ws_bf16_floor(ws_bf16 a) { return ws_bf16_via_f32(floorf(ws_cvt_f32_bf16(a.bits))); }
+__device__ __forceinline__ ws_bf16 ws_bf16_ceil(ws_bf16 a) { return ws_bf16_via_f32(ceilf(ws_cvt_f32_bf16(a.bits))); }
+__device__ __forceinline__ ws_bf16 ws_bf16_round(ws_bf16 a) { return ws_bf16_via_f32(roundf(ws_cvt_f32_bf16(a.bits))); }
+__device__ __forceinline__ ws_bf16 ws_bf16_trunc(ws_bf16 a) { return ws_bf16_via_f32(truncf(ws_cvt_f32_bf16(a.bits))); }
+__device__ __forceinline__ ws_bf16 ws_bf16_abs(ws_bf16 a) { return ws_bf16_of_bits((unsigned short)(a.bits & 0x7fffu)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_min(ws_bf16 a, ws_bf16 b) { return ws_bf16_via_f32(fminf(ws_cvt_f32_bf16(a.bits), ws_cvt_f32_bf16(b.bits))); }
+__device__ __forceinline__ ws_bf16 ws_bf16_max(ws_bf16 a, ws_bf16 b) { return ws_bf16_via_f32(fmaxf(ws_cvt_f32_bf16(a.bits), ws_cvt_f32_bf16(b.bits))); }
+// Comparisons in float: IEEE (NaN unordered, -0.0 == 0.0).
+#define WS_BF16_CMP(NAME, OP) \
+__device__ __forceinline__ bool NAME(ws_bf16 a, ws_bf16 b) { return ws_cvt_f32_bf16(a.bits) OP ws_cvt_f32_bf16(b.bits); }
+WS_BF16_CMP(ws_bf16_eq, ==)
+WS_BF16_CMP(ws_bf16_ne, !=)
+WS_BF16_CMP(ws_bf16_lt, <)
+WS_BF16_CMP(ws_bf16_le, <=)
+WS_BF16_CMP(ws_bf16_gt, >)
+WS_BF16_CMP(ws_bf16_ge, >=)
+#undef WS_BF16_CMP
+// bf16x2::new(lo, hi), p.lo(), p.hi(), and + - * on each half.
+__device__ __forceinline__ ws_bf16x2 ws_bf16x2_new(ws_bf16 lo, ws_bf16 hi) { return ws_bf16x2_of_bits((unsigned int)lo.bits | ((unsigned int)hi.bits << 16)); }
+__device__ __forceinline__ ws_bf16 ws_bf16x2_lo(ws_bf16x2 p) { return ws_bf16_of_bits((unsigned short)(p.bits & 0xffffu)); }
+__device__ __forceinline__ ws_bf16 ws_bf16x2_hi(ws_bf16x2 p) { return ws_bf16_of_bits((unsigned short)(p.bits >> 16)); }
+#define WS_BF16X2_BINOP(NAME, LANE) \
+__device__ __forceinline__ ws_bf16x2 NAME(ws_bf16x2 a, ws_bf16x2 b) { return ws_bf16x2_new(LANE(ws_bf16x2_lo(a), ws_bf16x2_lo(b)), LANE(ws_bf16x2_hi(a), ws_bf16x2_hi(b))); }
+WS_BF16X2_BINOP(ws_bf16x2_add, ws_bf16_add)
+WS_BF16X2_BINOP(ws_bf16x2_sub, ws_bf16_sub)
+WS_BF16X2_BINOP(ws_bf16x2_mul, ws_bf16_mul)
+#undef WS_BF16X2_BINOP
+
 // ---- vector types: `f32x4` (CUDA's float4) and friends, without vector_types.h. Structs
 // aligned to their size, so an element of a `&[f32x4]` is one ld.global.v4.f32 /
 // st.global.v4.f32 (of a read-only `const ws_f32x4* __restrict__`, ld.global.nc.v4.f32).
@@ -341,6 +427,12 @@ template <> struct ws_word<ws_f16> { typedef unsigned int type;
 template <> struct ws_word<ws_f16x2> { typedef unsigned int type;
     static __device__ __forceinline__ unsigned int to(ws_f16x2 v) { return v.bits; }
     static __device__ __forceinline__ ws_f16x2 from(unsigned int w) { return ws_f16x2_of_bits(w); } };
+template <> struct ws_word<ws_bf16> { typedef unsigned int type;
+    static __device__ __forceinline__ unsigned int to(ws_bf16 v) { return v.bits; }
+    static __device__ __forceinline__ ws_bf16 from(unsigned int w) { return ws_bf16_of_bits((unsigned short)w); } };
+template <> struct ws_word<ws_bf16x2> { typedef unsigned int type;
+    static __device__ __forceinline__ unsigned int to(ws_bf16x2 v) { return v.bits; }
+    static __device__ __forceinline__ ws_bf16x2 from(unsigned int w) { return ws_bf16x2_of_bits(w); } };
 
 // CUDA's __shfl*_sync with the given width (a power of two, at most 32); 64-bit words use
 // CUDA's 64-bit overloads (two 32-bit shuffles).
@@ -415,6 +507,10 @@ WS_PTX_RMW(ws_ptx_exch, "exch.b32", unsigned int, "r")
 WS_PTX_RMW(ws_ptx_exch, "exch.b64", unsigned long long, "l")
 WS_PTX_RMW(ws_ptx_add_f16, "add.noftz.f16", unsigned short, "h")
 WS_PTX_RMW(ws_ptx_add_f16x2, "add.noftz.f16x2", unsigned int, "r")
+#if __CUDA_ARCH__ >= 900
+WS_PTX_RMW(ws_ptx_add_bf16, "add.noftz.bf16", unsigned short, "h")
+WS_PTX_RMW(ws_ptx_add_bf16x2, "add.noftz.bf16x2", unsigned int, "r")
+#endif
 WS_PTX_RMW(ws_ptx_inc, "inc.u32", unsigned int, "r")
 WS_PTX_RMW(ws_ptx_dec, "dec.u32", unsigned int, "r")
 #undef WS_PTX_RMW
@@ -572,6 +668,10 @@ template <int O> __device__ __forceinline__ T ws_atomic_fetch_add_impl(T* p, T v
     T out; out.bits = r; return out; }
 WS_ATOMIC_ADD_HALF(ws_f16, ws_u16, "h", "add.noftz.f16", ws_ptx_add_f16)
 WS_ATOMIC_ADD_HALF(ws_f16x2, ws_u32, "r", "add.noftz.f16x2", ws_ptx_add_f16x2)
+#if __CUDA_ARCH__ >= 900
+WS_ATOMIC_ADD_HALF(ws_bf16, ws_u16, "h", "add.noftz.bf16", ws_ptx_add_bf16)
+WS_ATOMIC_ADD_HALF(ws_bf16x2, ws_u32, "r", "add.noftz.bf16x2", ws_ptx_add_bf16x2)
+#endif
 #undef WS_ATOMIC_ADD_HALF
 template <int O> __device__ __forceinline__ ws_f16 ws_atomic_cas_impl(ws_f16* p, ws_f16 expected, ws_f16 desired) {
     return ws_f16_of_bits(ws_atomic_cas_impl<O>((ws_u16*)p, expected.bits, desired.bits));
@@ -593,6 +693,45 @@ template <int O> __device__ __forceinline__ ws_f16 ws_atomic_swap_impl(ws_f16* p
 template <int O> __device__ __forceinline__ ws_f16x2 ws_atomic_swap_impl(ws_f16x2* p, ws_f16x2 v) {
     if constexpr (O == WS_RELAXED) return ws_f16x2_of_bits(atomicExch((ws_u32*)p, v.bits));
     else return ws_f16x2_of_bits(ws_ptx_exch<O>((ws_u32*)p, v.bits));
+}
+
+// ---- bfloat16 atomics: as the half ones. fetch_add is atom.add.noftz.bf16 / .bf16x2 on
+// sm_90+ (PTX has them from sm_90; CUDA's atomicAdd on __nv_bfloat16 does the same), and a
+// compare-and-swap loop of ws_bf16_add elsewhere, which gives the same bits: each step is
+// the correctly rounded bf16 sum (the instruction's noftz: subnormals kept).
+#if __CUDA_ARCH__ < 900
+template <int O> __device__ __forceinline__ ws_bf16 ws_atomic_fetch_add_impl(ws_bf16* p, ws_bf16 v) {
+    ws_u16* q = (ws_u16*)p;
+    ws_u16 old = ws_ptx_ld<WS_RELAXED>((const ws_u16*)q), seen;
+    do { seen = old; old = ws_atomic_cas_impl<O>(q, seen, ws_bf16_add(ws_bf16_of_bits(seen), v).bits); } while (old != seen);
+    return ws_bf16_of_bits(old);
+}
+template <int O> __device__ __forceinline__ ws_bf16x2 ws_atomic_fetch_add_impl(ws_bf16x2* p, ws_bf16x2 v) {
+    ws_u32* q = (ws_u32*)p;
+    ws_u32 old = ws_ptx_ld<WS_RELAXED>((const ws_u32*)q), seen;
+    do { seen = old; old = ws_atomic_cas_impl<O>(q, seen, ws_bf16x2_add(ws_bf16x2_of_bits(seen), v).bits); } while (old != seen);
+    return ws_bf16x2_of_bits(old);
+}
+#endif
+template <int O> __device__ __forceinline__ ws_bf16 ws_atomic_cas_impl(ws_bf16* p, ws_bf16 expected, ws_bf16 desired) {
+    return ws_bf16_of_bits(ws_atomic_cas_impl<O>((ws_u16*)p, expected.bits, desired.bits));
+}
+template <int O> __device__ __forceinline__ ws_bf16x2 ws_atomic_cas_impl(ws_bf16x2* p, ws_bf16x2 expected, ws_bf16x2 desired) {
+    return ws_bf16x2_of_bits(ws_atomic_cas_impl<O>((ws_u32*)p, expected.bits, desired.bits));
+}
+template <int O> __device__ __forceinline__ ws_bf16 ws_atomic_load_impl(const ws_bf16* p) { return ws_bf16_of_bits(ws_ptx_ld<O>((const ws_u16*)p)); }
+template <int O> __device__ __forceinline__ ws_bf16x2 ws_atomic_load_impl(const ws_bf16x2* p) { return ws_bf16x2_of_bits(ws_ptx_ld<O>((const ws_u32*)p)); }
+template <int O> __device__ __forceinline__ void ws_atomic_store_impl(ws_bf16* p, ws_bf16 v) { ws_ptx_st<O>((ws_u16*)p, v.bits); }
+template <int O> __device__ __forceinline__ void ws_atomic_store_impl(ws_bf16x2* p, ws_bf16x2 v) { ws_ptx_st<O>((ws_u32*)p, v.bits); }
+template <int O> __device__ __forceinline__ ws_bf16 ws_atomic_swap_impl(ws_bf16* p, ws_bf16 v) {
+    ws_u16* q = (ws_u16*)p;
+    ws_u16 old = ws_ptx_ld<WS_RELAXED>((const ws_u16*)q), seen;
+    do { seen = old; old = ws_atomic_cas_impl<O>(q, seen, v.bits); } while (old != seen);
+    return ws_bf16_of_bits(old);
+}
+template <int O> __device__ __forceinline__ ws_bf16x2 ws_atomic_swap_impl(ws_bf16x2* p, ws_bf16x2 v) {
+    if constexpr (O == WS_RELAXED) return ws_bf16x2_of_bits(atomicExch((ws_u32*)p, v.bits));
+    else return ws_bf16x2_of_bits(ws_ptx_exch<O>((ws_u32*)p, v.bits));
 }
 
 // Float fetch_min/fetch_max: a compare-and-swap loop (no GPU has these instructions for

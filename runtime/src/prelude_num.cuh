@@ -329,5 +329,63 @@ __device__ __forceinline__ ws_f16 ws_f16_powf(ws_f16 a, ws_f16 b) { const float 
 __device__ __forceinline__ ws_f16 ws_f16_hypot(ws_f16 a, ws_f16 b) { const float x = ws_cvt_f32_f16(a.bits), y = ws_cvt_f32_f16(b.bits); return ws_f16_via_f32(hypotf(x, y)); }
 __device__ __forceinline__ ws_f16 ws_f16_atan2(ws_f16 a, ws_f16 b) { const float x = ws_cvt_f32_f16(a.bits), y = ws_cvt_f32_f16(b.bits); return ws_f16_via_f32(atan2f(x, y)); }
 __device__ __forceinline__ ws_tuple2<ws_f16, ws_f16> ws_f16_sin_cos(ws_f16 a) { const float x = ws_cvt_f32_f16(a.bits); ws_tuple2<ws_f16, ws_f16> r; r._0 = ws_f16_via_f32(sinf(x)); r._1 = ws_f16_via_f32(cosf(x)); return r; }
+// ---- bf16's math: the same, for bfloat16 (the float function, rounded once to the
+// nearest bf16; runtime/src/half_math.rs computes the same on the simulator), on bf16's
+// own bits (exponent mask 0x7f80, smallest normal 0x0080).
+__device__ __forceinline__ ws_bf16 ws_bf16_clamp(ws_bf16 a, ws_bf16 lo, ws_bf16 hi) { return ws_bf16_via_f32(ws_clamp<float>(ws_cvt_f32_bf16(a.bits), ws_cvt_f32_bf16(lo.bits), ws_cvt_f32_bf16(hi.bits))); }
+__device__ __forceinline__ ws_bf16 ws_bf16_mul_add(ws_bf16 a, ws_bf16 b, ws_bf16 c) { return ws_bf16_via_f32(fmaf(ws_cvt_f32_bf16(a.bits), ws_cvt_f32_bf16(b.bits), ws_cvt_f32_bf16(c.bits))); }
+__device__ __forceinline__ ws_bf16 ws_bf16_powi(ws_bf16 a, int n) { return ws_bf16_via_f32(ws_powi_f32(ws_cvt_f32_bf16(a.bits), n)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_recip(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(ws_recip(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_round_ties_even(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(rintf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_fract(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(ws_fract(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_to_degrees(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(ws_to_degrees(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_to_radians(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(ws_to_radians(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_div_euclid(ws_bf16 a, ws_bf16 b) { const float x = ws_cvt_f32_bf16(a.bits), y = ws_cvt_f32_bf16(b.bits); return ws_bf16_via_f32(ws_fdiv_euclid(x, y)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_rem_euclid(ws_bf16 a, ws_bf16 b) { const float x = ws_cvt_f32_bf16(a.bits), y = ws_cvt_f32_bf16(b.bits); return ws_bf16_via_f32(ws_frem_euclid(x, y)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_signum(ws_bf16 a) { return ws_bf16_bits_nan(a.bits) ? a : ws_bf16_of_bits((unsigned short)((a.bits & 0x8000u) | 0x3f80u)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_copysign(ws_bf16 a, ws_bf16 b) { return ws_bf16_of_bits((unsigned short)((a.bits & 0x7fffu) | (b.bits & 0x8000u))); }
+__device__ __forceinline__ ws_bf16 ws_bf16_next_up(ws_bf16 a) {
+    const unsigned int b = a.bits, abs = b & 0x7fffu;
+    if (ws_bf16_bits_nan(a.bits) || b == 0x7f80u) return a;
+    return ws_bf16_of_bits((unsigned short)(abs == 0u ? 1u : (b == abs ? b + 1u : b - 1u)));
+}
+__device__ __forceinline__ ws_bf16 ws_bf16_next_down(ws_bf16 a) {
+    const unsigned int b = a.bits, abs = b & 0x7fffu;
+    if (ws_bf16_bits_nan(a.bits) || b == 0xff80u) return a;
+    return ws_bf16_of_bits((unsigned short)(abs == 0u ? 0x8001u : (b == abs ? b - 1u : b + 1u)));
+}
+__device__ __forceinline__ bool ws_bf16_is_nan(ws_bf16 a) { return ws_bf16_bits_nan(a.bits); }
+__device__ __forceinline__ bool ws_bf16_is_infinite(ws_bf16 a) { return (a.bits & 0x7fffu) == 0x7f80u; }
+__device__ __forceinline__ bool ws_bf16_is_finite(ws_bf16 a) { return (a.bits & 0x7fffu) < 0x7f80u; }
+__device__ __forceinline__ bool ws_bf16_is_normal(ws_bf16 a) { return (a.bits & 0x7f80u) != 0u && (a.bits & 0x7f80u) != 0x7f80u; }
+__device__ __forceinline__ bool ws_bf16_is_subnormal(ws_bf16 a) { return (a.bits & 0x7fffu) != 0u && (a.bits & 0x7fffu) < 0x0080u; }
+__device__ __forceinline__ bool ws_bf16_is_sign_positive(ws_bf16 a) { return (a.bits & 0x8000u) == 0u; }
+__device__ __forceinline__ bool ws_bf16_is_sign_negative(ws_bf16 a) { return (a.bits & 0x8000u) != 0u; }
+__device__ __forceinline__ unsigned short ws_bf16_to_bits(ws_bf16 a) { return a.bits; }
+__device__ __forceinline__ ws_bf16 ws_bf16_exp(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(expf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_exp2(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(exp2f(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_exp_m1(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(expm1f(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_ln(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(logf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_log2(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(log2f(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_log10(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(log10f(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_ln_1p(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(log1pf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_cbrt(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(cbrtf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_sin(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(sinf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_cos(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(cosf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_tan(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(tanf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_asin(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(asinf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_acos(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(acosf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_atan(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(atanf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_sinh(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(sinhf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_cosh(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(coshf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_tanh(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(tanhf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_asinh(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(asinhf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_acosh(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(acoshf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_atanh(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); return ws_bf16_via_f32(atanhf(x)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_log(ws_bf16 a, ws_bf16 b) { const float x = ws_cvt_f32_bf16(a.bits), y = ws_cvt_f32_bf16(b.bits); return ws_bf16_via_f32(ws_flog(x, y)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_powf(ws_bf16 a, ws_bf16 b) { const float x = ws_cvt_f32_bf16(a.bits), y = ws_cvt_f32_bf16(b.bits); return ws_bf16_via_f32(powf(x, y)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_hypot(ws_bf16 a, ws_bf16 b) { const float x = ws_cvt_f32_bf16(a.bits), y = ws_cvt_f32_bf16(b.bits); return ws_bf16_via_f32(hypotf(x, y)); }
+__device__ __forceinline__ ws_bf16 ws_bf16_atan2(ws_bf16 a, ws_bf16 b) { const float x = ws_cvt_f32_bf16(a.bits), y = ws_cvt_f32_bf16(b.bits); return ws_bf16_via_f32(atan2f(x, y)); }
+__device__ __forceinline__ ws_tuple2<ws_bf16, ws_bf16> ws_bf16_sin_cos(ws_bf16 a) { const float x = ws_cvt_f32_bf16(a.bits); ws_tuple2<ws_bf16, ws_bf16> r; r._0 = ws_bf16_via_f32(sinf(x)); r._1 = ws_bf16_via_f32(cosf(x)); return r; }
 #endif // WS_HOST_SHIM
 // ---- end of the prelude: the kernel follows

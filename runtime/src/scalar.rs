@@ -3,6 +3,7 @@
 //! both backends and the generated code.
 
 use crate::fp8::{e4m3, e5m2};
+use crate::bf16_types::{bf16, bf16x2};
 use crate::half_types::{f16, f16x2};
 
 /// One packed kernel argument. Slices become (address, length): on the GPU a device
@@ -163,4 +164,6 @@ kernel_scalar! {
     f16x2 => "ws_f16x2", |v| u64::from(v.to_bits()), |b| f16x2::from_bits(b as u32);
     e4m3 => "ws_e4m3", |v| u64::from(v.to_bits()), |b| e4m3::from_bits(b as u8);
     e5m2 => "ws_e5m2", |v| u64::from(v.to_bits()), |b| e5m2::from_bits(b as u8);
+    bf16 => "ws_bf16", |v| u64::from(v.to_bits()), |b| bf16::from_bits(b as u16);
+    bf16x2 => "ws_bf16x2", |v| u64::from(v.to_bits()), |b| bf16x2::from_bits(b as u32);
 }

@@ -17,8 +17,8 @@ const EXACT: KernelOptions = KernelOptions { fast_math: false };
 const ARCHS: [(u32, u32); 3] = [(7, 5), (8, 0), (9, 0)];
 
 /// The C scalar types of the kernel language (usize/isize are the 64-bit ones; `ws_f16` and
-/// `ws_f16x2` are `f16` and `f16x2`).
-const SCALARS: [&str; 13] = [
+/// `ws_f16x2` are `f16` and `f16x2`, `ws_bf16` and `ws_bf16x2` `bf16` and `bf16x2`).
+const SCALARS: [&str; 15] = [
     "bool",
     "signed char",
     "short",
@@ -32,9 +32,12 @@ const SCALARS: [&str; 13] = [
     "double",
     "ws_f16",
     "ws_f16x2",
+    "ws_bf16",
+    "ws_bf16x2",
 ];
-/// The types with atomics: AtomicI32/U32/I64/U64 and warpspeed's AtomicF32/F64/F16/F16x2.
-const ATOMICS: [&str; 8] = [
+/// The types with atomics: AtomicI32/U32/I64/U64 and warpspeed's AtomicF32/F64/F16/F16x2
+/// and AtomicBf16/Bf16x2.
+const ATOMICS: [&str; 10] = [
     "int",
     "unsigned int",
     "long long",
@@ -43,6 +46,8 @@ const ATOMICS: [&str; 8] = [
     "double",
     "ws_f16",
     "ws_f16x2",
+    "ws_bf16",
+    "ws_bf16x2",
 ];
 /// Rust's `Ordering`: Relaxed, Acquire, Release, AcqRel, SeqCst.
 const ORDERINGS: [&str; 5] = [
@@ -58,7 +63,7 @@ fn is_float(t: &str) -> bool {
 }
 
 fn is_half(t: &str) -> bool {
-    t == "ws_f16" || t == "ws_f16x2"
+    t == "ws_f16" || t == "ws_f16x2" || t == "ws_bf16" || t == "ws_bf16x2"
 }
 
 /// A kernel that calls every helper for every type it takes and every ordering, each
@@ -107,6 +112,18 @@ extern "C" __global__ void ws_every_helper(unsigned long long* __restrict__ out,
         const ws_f16x2 p = ws_f16x2_new(a, b), q = ws_f16x2_new(r[2], r[3]);
         const ws_f16x2 s2[3] = { ws_f16x2_add(p, q), ws_f16x2_sub(p, q), ws_f16x2_mul(p, q) };
         for (int k = 0; k < 3; k++) { acc = acc * 7ull + s2[k].bits + ws_f16x2_lo(s2[k]).bits + ws_f16x2_hi(s2[k]).bits; }
+    }
+    { // bfloat16: the same
+        const float* fs = (const float*)(mem + 512);
+        const double* ds = (const double*)(mem + 768);
+        const ws_bf16 a = ws_bf16_from_f32(fs[lane]), b = ws_bf16_from_f64(ds[lane]);
+        const ws_bf16 r[6] = { ws_bf16_add(a, b), ws_bf16_sub(a, b), ws_bf16_mul(a, b), ws_bf16_div(a, b), ws_bf16_rem(a, b), ws_bf16_neg(a) };
+        for (int k = 0; k < 6; k++) { acc = acc * 5ull + r[k].bits; }
+        acc += (unsigned long long)__double_as_longlong(ws_bf16_to_f64(r[0])) + __float_as_uint(ws_bf16_to_f32(r[1]));
+        acc += ws_bf16_eq(a, b) + 2u * ws_bf16_ne(a, b) + 4u * ws_bf16_lt(a, b) + 8u * ws_bf16_le(a, b) + 16u * ws_bf16_gt(a, b) + 32u * ws_bf16_ge(a, b);
+        const ws_bf16x2 p = ws_bf16x2_new(a, b), q = ws_bf16x2_new(r[2], r[3]);
+        const ws_bf16x2 s2[3] = { ws_bf16x2_add(p, q), ws_bf16x2_sub(p, q), ws_bf16x2_mul(p, q) };
+        for (int k = 0; k < 3; k++) { acc = acc * 7ull + s2[k].bits + ws_bf16x2_lo(s2[k]).bits + ws_bf16x2_hi(s2[k]).bits; }
     }
 "#,
     );

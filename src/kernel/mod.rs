@@ -21,8 +21,9 @@
 //! Atomics are Rust's own types: a kernel parameter `&[AtomicU32]` (or
 //! `SharedArray::<AtomicU32, N>`) and `a[i].fetch_add(1, Ordering::Relaxed)`, with
 //! `core::sync::atomic`'s integer atomics and warpspeed's [`AtomicF32`](crate::AtomicF32),
-//! [`AtomicF64`](crate::AtomicF64), [`AtomicF16`](crate::AtomicF16) and
-//! [`AtomicF16x2`](crate::AtomicF16x2). Printing is `gpu_print!`/`gpu_println!`; numeric
+//! [`AtomicF64`](crate::AtomicF64), [`AtomicF16`](crate::AtomicF16),
+//! [`AtomicF16x2`](crate::AtomicF16x2), [`AtomicBf16`](crate::AtomicBf16) and
+//! [`AtomicBf16x2`](crate::AtomicBf16x2). Printing is `gpu_print!`/`gpu_println!`; numeric
 //! methods (`x.rotate_left(3)`, `y.tanh()`) are Rust's, listed in docs/methods.md with
 //! their CUDA C and error bounds. docs/methods.md also lists these intrinsics; a test
 //! checks that both name the same functions with the same types.

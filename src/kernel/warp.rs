@@ -42,7 +42,9 @@ warp_values!(
     crate::f16,
     crate::f16x2,
     crate::e4m3,
-    crate::e5m2
+    crate::e5m2,
+    crate::bf16,
+    crate::bf16x2
 );
 
 /// The lanes converged at this point (`__activemask`), as bits.

@@ -1109,13 +1109,21 @@ impl<'a> Typeck<'a> {
                     let vector = [&lt, &rt]
                         .iter()
                         .find_map(|t| self.shallow(t).scalar().filter(|s| s.is_vector()));
-                    let hint = match vector {
-                        Some(v) => format!(
+                    let half = [&lt, &rt]
+                        .iter()
+                        .find_map(|t| self.shallow(t).scalar().filter(|s| s.is_half_float()));
+                    let hint = match (vector, half) {
+                        (Some(v), _) => format!(
                             "a vector and a scalar do not mix: write `{0}::splat(s)` (`s` in every lane), or compute on the lanes (`v.x {1} s`)",
                             v.rust_name(),
                             op.rust_token()
                         ),
-                        None => "both sides of an arithmetic operator have one type in Rust (cast one side with `as`)".into(),
+                        // `f16`/`bf16` have neither literals nor `as`: say what converts.
+                        (None, Some(h)) => format!(
+                            "both sides of an arithmetic operator have one type in Rust, and `{0}` has no literals or `as`: write `{0}::from_f32(2.0)` for a constant, `{0}::from_f32(x)` or `h.to_f32()` to convert",
+                            h.rust_name()
+                        ),
+                        (None, None) => "both sides of an arithmetic operator have one type in Rust (cast one side with `as`)".into(),
                     };
                     let msg = format!(
                         "mismatched types: `{}` {} `{}`: {hint}",
@@ -1387,6 +1395,8 @@ impl<'a> Typeck<'a> {
                 Some("an `f16x2` prints as its halves: `p.lo()`, `p.hi()`")
             } else if s.is_storage() {
                 Some("an fp8 value prints through `f32`: `v.to_f32()`")
+            } else if s == Scalar::Bf16x2 {
+                Some("a `bf16x2` prints as its halves: `p.lo()`, `p.hi()`")
             } else if s.is_vector() {
                 Some("a vector prints as its lanes: `v.x`, `v.y`, ...")
             } else if spec.hex.is_some() && !s.is_int() {
@@ -1671,7 +1681,7 @@ impl<'a> Typeck<'a> {
                     }
                     BinOp::Div | BinOp::Rem => s.is_int() || s.is_float() || s.is_half_float(),
                     BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-                        if s == Scalar::F16x2 =>
+                        if s.is_half() && !s.is_half_float() =>
                     {
                         false
                     }
@@ -1681,10 +1691,16 @@ impl<'a> Typeck<'a> {
                     BinOp::And | BinOp::Or => s == Scalar::Bool,
                 };
                 if !ok {
+                    // A pair (`f16x2`, `bf16x2`) has `+ - *` on each half and nothing else.
+                    let hint = if s.is_half() && !s.is_half_float() {
+                        ": a pair has `+`, `-` and `*`, on each half; for the rest, work on the halves (`p.lo()`, `p.hi()`)"
+                    } else {
+                        ""
+                    };
                     cx.error_at(
                         span,
                         format!(
-                            "`{}` cannot be applied to `{}`",
+                            "`{}` cannot be applied to `{}`{hint}",
                             op.rust_token(),
                             s.rust_name()
                         ),
@@ -1769,10 +1785,19 @@ impl<'a> Typeck<'a> {
                         ),
                     );
                 } else if f.is_half() || to.is_half() {
+                    // Name the conversions of the half type involved (`bf16` or `f16`).
+                    let h = if [f, to]
+                        .iter()
+                        .any(|s| matches!(s, Scalar::Bf16 | Scalar::Bf16x2))
+                    {
+                        "bf16"
+                    } else {
+                        "f16"
+                    };
                     cx.error_at(
                         span,
                         format!(
-                            "`as` does not convert `{}` to `{}` (the half types are library types in Rust): write `f16::from_f32(x)`, `f16::from_f64(x)`, `h.to_f32()` or `h.to_f64()`",
+                            "`as` does not convert `{}` to `{}` (the half types are library types in Rust): write `{h}::from_f32(x)`, `{h}::from_f64(x)`, `h.to_f32()` or `h.to_f64()`",
                             f.rust_name(),
                             to.rust_name()
                         ),

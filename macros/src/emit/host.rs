@@ -422,7 +422,7 @@ fn hyg(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
-/// The Rust type of a scalar: the primitive, or warpspeed's `f16`/`f16x2`/`f32x4`/...
+/// The Rust type of a scalar: the primitive, or warpspeed's `f16`/`bf16`/`f16x2`/`f32x4`/...
 /// (library types whose names the user's scope may not have).
 fn scalar_ty(sc: &Scope, s: Scalar) -> TokenStream {
     if s.is_struct() {
@@ -832,7 +832,7 @@ impl RustWriter<'_> {
                         }
                         Some(Sim::Half(f)) => {
                             let f = Ident::new(f, name.span());
-                            quote_spanned!(span=> <::warpspeed::f16 as ::warpspeed::Float>::#f(#r, #(#args),*))
+                            quote_spanned!(span=> ::warpspeed::Float::#f(#r, #(#args),*))
                         }
                         Some(Sim::Std(f)) => {
                             let f = Ident::new(f, name.span());

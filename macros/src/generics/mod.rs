@@ -335,8 +335,11 @@ fn instance_context(
         which.join(", "),
         bounds.join("; ")
     );
-    if scalars.contains(&Scalar::F16) {
-        msg.push_str("; `f16` has no `as`: convert with `T::from_f32(..)`/`x.to_f32()`");
+    if let Some(h) = scalars.iter().find(|s| s.is_half_float()) {
+        msg.push_str(&format!(
+            "; `{}` has no `as`: convert with `T::from_f32(..)`/`x.to_f32()`",
+            h.rust_name()
+        ));
     }
     Some(msg)
 }

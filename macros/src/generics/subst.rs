@@ -3,7 +3,7 @@
 //! conversions written as the concrete kernel language spells them:
 //! `T::from_f32(v)` -> `({ let v: f32 = v; v } as f32)` (the `let` keeps the argument's
 //! type what the trait says), `T::zero()`/`T::one()` -> `T::from_i32(0/1)`,
-//! `x.to_usize()` -> `(x as usize)`; for `f16`, which has no `as`, through
+//! `x.to_usize()` -> `(x as usize)`; for `f16` and `bf16`, which have no `as`, through
 //! `f16::from_f32`/`f16::from_f64` and `to_f32`. Const parameters stay: a capitalised
 //! name is a constant, whose value the launch gives the C (see `generics::emit`).
 
@@ -174,12 +174,16 @@ impl Subst<'_> {
             Some(lit) => lit,
             None => quote_spanned!(span=> ({ let #v: #a = #arg; #v })),
         };
-        let tokens = if to == Scalar::F16 {
+        let tokens = if to.is_half_float() {
+            // `f16::from_f32(..)` or `bf16::from_f32(..)`: the intrinsics, by name.
+            let h = Ident::new(to.rust_name(), span);
             match arg_ty {
-                Scalar::F32 => quote_spanned!(span=> f16::from_f32(#typed)),
-                Scalar::F64 => quote_spanned!(span=> f16::from_f64(#typed)),
-                // Through f64: exact for every integer f16 does not overflow on.
-                _ => quote_spanned!(span=> f16::from_f64(#typed as f64)),
+                Scalar::F32 => quote_spanned!(span=> #h::from_f32(#typed)),
+                Scalar::F64 => quote_spanned!(span=> #h::from_f64(#typed)),
+                // Through f64: exact for every integer f16 does not overflow on; for bf16
+                // an integer above 2^53 rounds twice (to f64, then to bf16), on both
+                // backends alike.
+                _ => quote_spanned!(span=> #h::from_f64(#typed as f64)),
             }
         } else {
             let t = Ident::new(to.rust_name(), span);
@@ -245,8 +249,9 @@ impl VisitMut for Subst<'_> {
                 let span = m.method.span();
                 let t = Ident::new(to.rust_name(), span);
                 let recv = &m.receiver;
-                // An `f16` instance converts through `to_f32` (exact); the others with `as`.
-                let f16 = self.types.contains(&Scalar::F16);
+                // An `f16` or `bf16` instance converts through `to_f32` (exact); the others
+                // with `as`.
+                let f16 = self.types.iter().any(|s| s.is_half_float());
                 let tokens = match (f16, *to) {
                     (true, Scalar::F32 | Scalar::F64) => return,
                     (true, _) => quote_spanned!(span=> ((#recv).to_f32() as #t)),

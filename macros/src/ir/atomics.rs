@@ -101,7 +101,7 @@ impl AtomicOp {
         };
         match (ok, self) {
             (true, _) => Ok(()),
-            (false, _) if s.is_half() => Err("every atomic type but the half ones (`AtomicF16` and `AtomicF16x2` have load, store, swap, fetch_add and compare_exchange)"),
+            (false, _) if s.is_half() => Err("every atomic type but the half ones (`AtomicF16`, `AtomicF16x2`, `AtomicBf16` and `AtomicBf16x2` have load, store, swap, fetch_add and compare_exchange)"),
             (false, AtomicOp::AtomicInc | AtomicOp::AtomicDec) => {
                 Err("`AtomicU32` only (CUDA's atomicInc/atomicDec)")
             }

@@ -211,6 +211,7 @@ const I32: ParamKind = ParamKind::Scalar(Scalar::I32);
 const U64: ParamKind = ParamKind::Scalar(Scalar::U64);
 const F16: ParamKind = ParamKind::Scalar(Scalar::F16);
 const U8: ParamKind = ParamKind::Scalar(Scalar::U8);
+const BF16: ParamKind = ParamKind::Scalar(Scalar::Bf16);
 
 /// Every intrinsic, in the order docs/methods.md lists them: one row each.
 #[rustfmt::skip]
@@ -256,6 +257,10 @@ pub static TABLE: &[Row] = &[
     row("e5m2::from_f32", &[F32], Res::Scalar(Scalar::E5m2), "ws_e5m2_from_f32", "`f32` to `e5m2`: nearest even, saturated to ±57344 (`cvt.rn.satfinite.e5m2x2.f32`)").sim("warpspeed::e5m2::from_f32"),
     row("e5m2::from_f16", &[F16], Res::Scalar(Scalar::E5m2), "ws_e5m2_from_f16", "`f16` to `e5m2`: nearest even, saturated to ±57344 (`cvt.rn.satfinite.e5m2x2.f16x2`)").sim("warpspeed::e5m2::from_f16"),
     row("e5m2::from_bits", &[U8], Res::Scalar(Scalar::E5m2), "ws_e5m2_from_bits", "the `e5m2` with these bits").sim("warpspeed::e5m2::from_bits"),
+    // bf16's `from_f64` is warpspeed's too: `half`'s ignores the low 32 bits of the f64.
+    row("bf16::from_f32", &[F32], Res::Scalar(Scalar::Bf16), "ws_bf16_from_f32", "`f32` to `bf16`, correctly rounded (ties to even; NaN stays quiet NaN)").sim("warpspeed::bf16::from_f32"),
+    row("bf16::from_f64", &[F64], Res::Scalar(Scalar::Bf16), "ws_bf16_from_f64", "`f64` to `bf16`, correctly rounded (once)").sim("warpspeed::__private::bf16_from_f64"),
+    row("bf16x2::new", &[BF16, BF16], Res::Scalar(Scalar::Bf16x2), "ws_bf16x2_new", "two `bf16`s in one `bf16x2`").sim("warpspeed::bf16x2::new"),
     vector_new("f32x2::new", Scalar::F32x2, &[F32; 2], "ws_f32x2_new", "warpspeed::f32x2::new"),
     vector_new("f32x4::new", Scalar::F32x4, &[F32; 4], "ws_f32x4_new", "warpspeed::f32x4::new"),
     vector_new("u32x2::new", Scalar::U32x2, &[U32; 2], "ws_u32x2_new", "warpspeed::u32x2::new"),

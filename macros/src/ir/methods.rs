@@ -18,6 +18,8 @@ pub enum Recv {
     /// The fp8 storage types, one each (each row names its own C helper).
     E4m3,
     E5m2,
+    Bf16,
+    Bf16x2,
     Slice,
 }
 
@@ -32,6 +34,8 @@ impl Recv {
             Recv::F16x2 => s == Scalar::F16x2,
             Recv::E4m3 => s == Scalar::E4m3,
             Recv::E5m2 => s == Scalar::E5m2,
+            Recv::Bf16 => s == Scalar::Bf16,
+            Recv::Bf16x2 => s == Scalar::Bf16x2,
             Recv::Slice => false,
         }
     }
@@ -47,6 +51,8 @@ impl Recv {
             Recv::F16x2 => "`f16x2`",
             Recv::E4m3 => "`e4m3`",
             Recv::E5m2 => "`e5m2`",
+            Recv::Bf16 => "`bf16`",
+            Recv::Bf16x2 => "`bf16x2`",
             Recv::Slice => "slices",
         }
     }
@@ -107,6 +113,8 @@ pub enum Res {
     Bits,
     /// An `f16`: a half of an `f16x2`, an fp8 value converted.
     F16,
+    /// A half of a `bf16x2`.
+    Bf16,
     /// `(Self, Self)` (`sin_cos`).
     Pair,
 }
@@ -127,6 +135,7 @@ impl Res {
             Res::Bits if s == Scalar::F32 => Scalar::U32,
             Res::Bits => Scalar::U64,
             Res::F16 => Scalar::F16,
+            Res::Bf16 => Scalar::Bf16,
             Res::Pair => s,
         }
     }
@@ -153,6 +162,7 @@ impl Res {
             Res::Signed => "signed Self",
             Res::Bits => "u32 / u64",
             Res::F16 => "f16",
+            Res::Bf16 => "bf16",
             Res::Pair => "(Self, Self)",
         }
     }
@@ -182,8 +192,8 @@ pub enum Sim {
     /// `::warpspeed::__private::ReleaseInt::name(recv, args)`: a std method whose release
     /// result has no std spelling that works in debug builds (`next_power_of_two`).
     Release(&'static str),
-    /// `<::warpspeed::f16 as ::warpspeed::Float>::name(recv, args)`: an `f16` method the
-    /// `half` crate lacks, computed through `f32` as the GPU does.
+    /// `::warpspeed::Float::name(recv, args)`: an `f16` or `bf16` method the `half` crate
+    /// lacks, computed through `f32` as the GPU does.
     Half(&'static str),
 }
 
@@ -194,10 +204,10 @@ pub enum Exact {
     Bits,
     /// Within CUDA's documented bound, in ulps, for f32 and for f64.
     Ulps(u32, u32),
-    /// An `f16` transcendental: the `f32` function rounded once to `f16`, on the GPU
-    /// (CUDA's) and the simulator (Rust's) alike; within 1 ulp of the correctly rounded
-    /// `f16`, and the two backends' equal except, rarely, 1 ulp apart next to a halfway
-    /// point (docs/semantics.md, "Half precision").
+    /// An `f16` or `bf16` transcendental: the `f32` function rounded once to the type, on
+    /// the GPU (CUDA's) and the simulator (Rust's) alike; within 1 ulp of the correctly
+    /// rounded result, and the two backends' equal except, rarely, 1 ulp apart next to a
+    /// halfway point (docs/semantics.md, "Half precision").
     HalfUlp,
 }
 
@@ -297,7 +307,7 @@ impl Method {
 }
 
 use Args::{None as A0, Same, I32, U32 as Au32};
-use Recv::{E4m3, E5m2, F16x2, Float, Int, Signed, Slice, Unsigned, F16};
+use Recv::{Bf16, Bf16x2, E4m3, E5m2, F16x2, Float, Int, Signed, Slice, Unsigned, F16};
 use Res::{Bool, Same as R, U32 as Ru32};
 use Sim::{Half, Release, Std};
 use C::{Func, Math, Tmpl};
@@ -501,6 +511,66 @@ pub static METHODS: &[Method] = &[
     row("to_f32", E5m2, A0, Res::F32, Func("ws_e5m2_to_f32"), Std("to_f32"), "exact conversion (a NaN: quiet, with its sign and payload)"),
     row("to_f16", E5m2, A0, Res::F16, Func("ws_e5m2_to_f16"), Std("to_f16"), "exact conversion (`cvt.rn.f16x2.e5m2x2`; a NaN: quiet, with its sign and payload)"),
     row("to_bits", E5m2, A0, Res::U8, Func("ws_e5m2_to_bits"), Std("to_bits"), "the bits as `u8`; `e5m2::from_bits(b)` goes back"),
+    // ---- bfloat16: f16's rows, through f32 alike (docs/semantics.md, "Half precision")
+    row("sqrt", Bf16, A0, R, Func("ws_bf16_sqrt"), Half("sqrt"), "square root through `f32`, correctly rounded"),
+    row("abs", Bf16, A0, R, Func("ws_bf16_abs"), Half("abs"), "absolute value (clears the sign bit)"),
+    row("min", Bf16, Same(1), R, Func("ws_bf16_min"), Half("min"), "the smaller value; a NaN operand loses"),
+    row("max", Bf16, Same(1), R, Func("ws_bf16_max"), Half("max"), "the larger value; a NaN operand loses"),
+    row("floor", Bf16, A0, R, Func("ws_bf16_floor"), Half("floor"), "rounded down"),
+    row("ceil", Bf16, A0, R, Func("ws_bf16_ceil"), Half("ceil"), "rounded up"),
+    row("round", Bf16, A0, R, Func("ws_bf16_round"), Half("round"), "rounded to nearest, ties away from zero"),
+    row("trunc", Bf16, A0, R, Func("ws_bf16_trunc"), Half("trunc"), "rounded toward zero"),
+    row("clamp", Bf16, Same(2), R, Func("ws_bf16_clamp"), Half("clamp"), "`x` limited to `min..=max` through `f32`; NaN stays NaN").panics(CLAMP),
+    row("signum", Bf16, A0, R, Func("ws_bf16_signum"), Half("signum"), "1.0 or -1.0 with `x`'s sign; NaN for NaN (on the bits)"),
+    row("copysign", Bf16, Same(1), R, Func("ws_bf16_copysign"), Half("copysign"), "`|x|` with `y`'s sign (on the bits)"),
+    row("mul_add", Bf16, Same(2), R, Func("ws_bf16_mul_add"), Half("mul_add"), "`x * a + b` with one rounding in `f32` (`fmaf`), then rounded to `bf16`"),
+    row("recip", Bf16, A0, R, Func("ws_bf16_recip"), Half("recip"), "`1.0 / x` through `f32`, correctly rounded"),
+    row("powi", Bf16, I32, R, Func("ws_bf16_powi"), Half("powi"), "`x` to an integer power: `f32`'s `powi`, then rounded"),
+    row("round_ties_even", Bf16, A0, R, Func("ws_bf16_round_ties_even"), Half("round_ties_even"), "rounded to nearest, ties to even"),
+    row("fract", Bf16, A0, R, Func("ws_bf16_fract"), Half("fract"), "`x - x.trunc()`"),
+    row("div_euclid", Bf16, Same(1), R, Func("ws_bf16_div_euclid"), Half("div_euclid"), "quotient of Euclidean division, `f32`'s then rounded"),
+    row("rem_euclid", Bf16, Same(1), R, Func("ws_bf16_rem_euclid"), Half("rem_euclid"), "remainder of Euclidean division, `f32`'s then rounded"),
+    row("to_degrees", Bf16, A0, R, Func("ws_bf16_to_degrees"), Half("to_degrees"), "radians to degrees: `f32`'s, then rounded"),
+    row("to_radians", Bf16, A0, R, Func("ws_bf16_to_radians"), Half("to_radians"), "degrees to radians: `f32`'s, then rounded"),
+    row("next_up", Bf16, A0, R, Func("ws_bf16_next_up"), Half("next_up"), "the next larger `bf16` (on the bits)"),
+    row("next_down", Bf16, A0, R, Func("ws_bf16_next_down"), Half("next_down"), "the next smaller `bf16` (on the bits)"),
+    row("is_nan", Bf16, A0, Bool, Func("ws_bf16_is_nan"), Half("is_nan"), "NaN"),
+    row("is_infinite", Bf16, A0, Bool, Func("ws_bf16_is_infinite"), Half("is_infinite"), "±infinity"),
+    row("is_finite", Bf16, A0, Bool, Func("ws_bf16_is_finite"), Half("is_finite"), "neither infinite nor NaN"),
+    row("is_normal", Bf16, A0, Bool, Func("ws_bf16_is_normal"), Half("is_normal"), "not zero, subnormal, infinite or NaN (`bf16`'s own range, `f32`'s)"),
+    row("is_subnormal", Bf16, A0, Bool, Func("ws_bf16_is_subnormal"), Half("is_subnormal"), "subnormal (`bf16`'s own range, `f32`'s: below 2^-126)"),
+    row("is_sign_positive", Bf16, A0, Bool, Func("ws_bf16_is_sign_positive"), Half("is_sign_positive"), "sign bit clear"),
+    row("is_sign_negative", Bf16, A0, Bool, Func("ws_bf16_is_sign_negative"), Half("is_sign_negative"), "sign bit set"),
+    row("to_bits", Bf16, A0, Res::U16, Func("ws_bf16_to_bits"), Std("to_bits"), "the IEEE bits as `u16`; `bf16::from_bits(b)` goes back on the host"),
+    row("exp", Bf16, A0, R, Func("ws_bf16_exp"), Half("exp"), "`e^x` through `f32`").half_ulp(),
+    row("exp2", Bf16, A0, R, Func("ws_bf16_exp2"), Half("exp2"), "`2^x` through `f32`").half_ulp(),
+    row("exp_m1", Bf16, A0, R, Func("ws_bf16_exp_m1"), Half("exp_m1"), "`e^x - 1` through `f32`").half_ulp(),
+    row("ln", Bf16, A0, R, Func("ws_bf16_ln"), Half("ln"), "natural logarithm through `f32`").half_ulp(),
+    row("log2", Bf16, A0, R, Func("ws_bf16_log2"), Half("log2"), "base-2 logarithm through `f32`").half_ulp(),
+    row("log10", Bf16, A0, R, Func("ws_bf16_log10"), Half("log10"), "base-10 logarithm through `f32`").half_ulp(),
+    row("ln_1p", Bf16, A0, R, Func("ws_bf16_ln_1p"), Half("ln_1p"), "`ln(1 + x)` through `f32`").half_ulp(),
+    row("log", Bf16, Same(1), R, Func("ws_bf16_log"), Half("log"), "logarithm to a base (`f32`'s `log`) through `f32`").half_ulp(),
+    row("powf", Bf16, Same(1), R, Func("ws_bf16_powf"), Half("powf"), "`x^y` through `f32`").half_ulp(),
+    row("cbrt", Bf16, A0, R, Func("ws_bf16_cbrt"), Half("cbrt"), "cube root through `f32`").half_ulp(),
+    row("hypot", Bf16, Same(1), R, Func("ws_bf16_hypot"), Half("hypot"), "`sqrt(x² + y²)` through `f32`").half_ulp(),
+    row("sin", Bf16, A0, R, Func("ws_bf16_sin"), Half("sin"), "sine through `f32`").half_ulp(),
+    row("cos", Bf16, A0, R, Func("ws_bf16_cos"), Half("cos"), "cosine through `f32`").half_ulp(),
+    row("sin_cos", Bf16, A0, Res::Pair, Func("ws_bf16_sin_cos"), Half("sin_cos"), "`(x.sin(), x.cos())` through `f32`").half_ulp(),
+    row("tan", Bf16, A0, R, Func("ws_bf16_tan"), Half("tan"), "tangent through `f32`").half_ulp(),
+    row("asin", Bf16, A0, R, Func("ws_bf16_asin"), Half("asin"), "arcsine through `f32`").half_ulp(),
+    row("acos", Bf16, A0, R, Func("ws_bf16_acos"), Half("acos"), "arccosine through `f32`").half_ulp(),
+    row("atan", Bf16, A0, R, Func("ws_bf16_atan"), Half("atan"), "arctangent through `f32`").half_ulp(),
+    row("atan2", Bf16, Same(1), R, Func("ws_bf16_atan2"), Half("atan2"), "four-quadrant arctangent of `x / y` through `f32`").half_ulp(),
+    row("sinh", Bf16, A0, R, Func("ws_bf16_sinh"), Half("sinh"), "hyperbolic sine through `f32`").half_ulp(),
+    row("cosh", Bf16, A0, R, Func("ws_bf16_cosh"), Half("cosh"), "hyperbolic cosine through `f32`").half_ulp(),
+    row("tanh", Bf16, A0, R, Func("ws_bf16_tanh"), Half("tanh"), "hyperbolic tangent through `f32`").half_ulp(),
+    row("asinh", Bf16, A0, R, Func("ws_bf16_asinh"), Half("asinh"), "inverse hyperbolic sine through `f32`").half_ulp(),
+    row("acosh", Bf16, A0, R, Func("ws_bf16_acosh"), Half("acosh"), "inverse hyperbolic cosine through `f32`").half_ulp(),
+    row("atanh", Bf16, A0, R, Func("ws_bf16_atanh"), Half("atanh"), "inverse hyperbolic tangent through `f32`").half_ulp(),
+    row("to_f32", Bf16, A0, Res::F32, Func("ws_bf16_to_f32"), Std("to_f32"), "exact conversion"),
+    row("to_f64", Bf16, A0, Res::F64, Func("ws_bf16_to_f64"), Std("to_f64"), "exact conversion"),
+    row("lo", Bf16x2, A0, Res::Bf16, Func("ws_bf16x2_lo"), Std("lo"), "the low half (a `bf16`)"),
+    row("hi", Bf16x2, A0, Res::Bf16, Func("ws_bf16x2_hi"), Std("hi"), "the high half (a `bf16`)"),
 ];
 
 /// Methods Rust has that kernels refuse on purpose, with what to write instead.

@@ -28,7 +28,7 @@ pub fn docs_table() -> String {
             (Exact::Bits, Some(p)) => format!("bit-exact; {p}"),
             (Exact::Ulps(f, d), _) => format!("within {f} ulp (f32), {d} ulp (f64)"),
             (Exact::HalfUlp, _) => {
-                "within 1 ulp of the correctly rounded `f16`; GPU and simulator equal or, rarely, 1 ulp apart".to_string()
+                format!("within 1 ulp of the correctly rounded {}; GPU and simulator equal or, rarely, 1 ulp apart", m.recv.text())
             }
         };
         let sim = match m.sim {
@@ -50,8 +50,8 @@ fn heading(r: Recv) -> &'static str {
         Recv::Slice => "Slices",
         Recv::Int | Recv::Signed | Recv::Unsigned => "Integers",
         Recv::Float => "Floats",
-        Recv::F16 | Recv::F16x2 => "Half precision",
         Recv::E4m3 | Recv::E5m2 => "fp8 (storage types)",
+        Recv::F16 | Recv::F16x2 | Recv::Bf16 | Recv::Bf16x2 => "Half precision",
     }
 }
 

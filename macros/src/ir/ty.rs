@@ -31,6 +31,10 @@ pub enum Scalar {
     /// `__nv_fp8_e4m3`/`__nv_fp8_e5m2`, a byte in C (`Kind::Storage`).
     E4m3,
     E5m2,
+    /// `warpspeed::bf16` (the `half` crate's): CUDA's `__nv_bfloat16`, stored as bits in C.
+    Bf16,
+    /// `warpspeed::bf16x2`: two bf16s in 32 bits, CUDA's `__nv_bfloat162`.
+    Bf16x2,
     /// The vector types (`warpspeed::f32x4`, CUDA's `float4`, ...): structs of 2 or 4
     /// lanes `x, y, z, w`, aligned to their size, so one element is one vector access.
     F32x2,
@@ -191,12 +195,13 @@ impl Scalar {
     pub fn is_storage(self) -> bool {
         self.kind() == Some(Kind::Storage)
     }
-    /// `f16` and `f16x2`: library types in Rust (no literals, no `as`), structs in C.
+    /// `f16`, `bf16`, `f16x2` and `bf16x2`: library types in Rust (no literals, no `as`),
+    /// structs in C.
     pub fn is_half(self) -> bool {
         matches!(self.kind(), Some(Kind::Half | Kind::HalfPair))
     }
-    /// `f16`: a half type of one lane, which divides, negates and prints as the floats do
-    /// (`ty/table.rs` `Kind::Half`).
+    /// `f16`, `bf16`: a half type of one lane, which divides, negates and prints as the
+    /// floats do (`ty/table.rs` `Kind::Half`).
     pub fn is_half_float(self) -> bool {
         self.kind() == Some(Kind::Half)
     }

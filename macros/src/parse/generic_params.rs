@@ -31,7 +31,7 @@ impl Bound {
     pub fn types(self) -> Vec<Scalar> {
         use Scalar::*;
         let ints = [I8, I16, I32, I64, Isize, U8, U16, U32, U64, Usize];
-        let floats = [F16, F32, F64];
+        let floats = [F16, Bf16, F32, F64];
         match self {
             Bound::Float => floats.to_vec(),
             Bound::Int => ints.to_vec(),
@@ -174,7 +174,7 @@ pub fn parse(cx: &Ctxt, g: &syn::Generics) -> Option<Generics> {
 fn type_param(cx: &Ctxt, t: &syn::TypeParam) -> Option<TypeParam> {
     let need = || {
         format!(
-            "a kernel's type parameter needs exactly one of warpspeed's bounds: `{0}: Float` (f16, f32, f64), `{0}: Int` (the integers) or `{0}: Scalar` (any kernel scalar)",
+            "a kernel's type parameter needs exactly one of warpspeed's bounds: `{0}: Float` (f16, bf16, f32, f64), `{0}: Int` (the integers) or `{0}: Scalar` (any kernel scalar)",
             t.ident
         )
     };

@@ -22,7 +22,7 @@ fn type_hint(ty: &syn::Type) -> String {
         format!("`{text}` is a host type: a GPU thread has no heap; kernels use scalars, slices and local arrays")
     } else {
         format!(
-            "unsupported type `{text}` in a kernel: use bool, i8..i64, u8..u64, usize, isize, f32, f64, warpspeed::f16, f16x2, f32x4 and the other vector types (slices `&[T]`/`&mut [T]` as parameters)"
+            "unsupported type `{text}` in a kernel: use bool, i8..i64, u8..u64, usize, isize, f32, f64, warpspeed::f16, f16x2, bf16, bf16x2, f32x4 and the other vector types (slices `&[T]`/`&mut [T]` as parameters)"
         )
     }
 }
@@ -69,7 +69,7 @@ pub fn parse_scalar(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> Opt
                     return Some(s);
                 }
             }
-            // `warpspeed::f16`, `half::f16`, `warpspeed::f16x2`, `warpspeed::f32x4`.
+            // `warpspeed::f16`, `half::f16`, `half::bf16`, `warpspeed::f16x2`, `warpspeed::f32x4`.
             let segs: Vec<String> = p
                 .path
                 .segments
@@ -78,7 +78,7 @@ pub fn parse_scalar(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> Opt
                 .collect();
             if let [krate, name] = segs.as_slice() {
                 if let Some(s) = Scalar::from_name(name).filter(|s| s.is_library()) {
-                    if krate == "warpspeed" || (krate == "half" && s == Scalar::F16) {
+                    if krate == "warpspeed" || (krate == "half" && s.is_half_float()) {
                         return Some(s);
                     }
                 }

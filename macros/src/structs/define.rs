@@ -225,7 +225,7 @@ fn field_ty(
         let text = quote!(#ty).to_string().replace(' ', "");
         cx.error_spanned_by(
             ty,
-            format!("`{text}` cannot be a field of a #[gpu_struct]{what}: fields are kernel scalars (bool, i8..i64, u8..u64, usize, isize, f32, f64, warpspeed::f16, the vector types), the struct's type parameters, arrays of them `[T; N]`, and other #[gpu_struct]s"),
+            format!("`{text}` cannot be a field of a #[gpu_struct]{what}: fields are kernel scalars (bool, i8..i64, u8..u64, usize, isize, f32, f64, warpspeed::f16, warpspeed::bf16, the vector types), the struct's type parameters, arrays of them `[T; N]`, and other #[gpu_struct]s"),
         );
         None
     };

@@ -13,7 +13,7 @@ use crate::parse::generic_params::Bound;
 /// rustc's error; the macro stops here instead of looping).
 const MAX_DEFS: usize = 4096;
 
-/// The types bound `name` allows (`Float`: f16, f32, f64).
+/// The types bound `name` allows (`Float`: f16, bf16, f32, f64).
 pub fn bound_types(name: &str) -> Option<Vec<Scalar>> {
     let b = match name {
         "Float" => Bound::Float,

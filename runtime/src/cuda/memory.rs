@@ -14,6 +14,7 @@ use std::sync::Arc;
 use cudarc::driver::{sys, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, DeviceRepr, SyncOnDrop};
 
 use super::device::CudaDevice;
+use crate::bf16_types::{bf16, bf16x2};
 use crate::error::Result;
 use crate::half_types::{f16, f16x2};
 use crate::scalar::KernelScalar;
@@ -263,6 +264,8 @@ pub(super) fn is_plain<T: 'static>() -> bool {
         TypeId::of::<f16x2>(),
         TypeId::of::<crate::e4m3>(),
         TypeId::of::<crate::e5m2>(),
+        TypeId::of::<bf16>(),
+        TypeId::of::<bf16x2>(),
         TypeId::of::<f32x2>(),
         TypeId::of::<f32x4>(),
         TypeId::of::<u32x2>(),

@@ -12,6 +12,7 @@ use std::sync::atomic::{
     Ordering::{Relaxed, SeqCst},
 };
 
+use crate::bf16_types::{bf16, bf16x2};
 use crate::half_types::{f16, f16x2};
 use crate::scalar::KernelScalar;
 
@@ -85,7 +86,8 @@ pub(crate) unsafe fn store_elem<T: KernelScalar>(p: *mut T, value: T) {
 
 /// Scalars a kernel may update atomically (`&[AtomicU32]`, shared atomic arrays): CUDA's
 /// `int`, `unsigned int`, `unsigned long long`, `long long`, `float`, `double`, plus
-/// `usize`/`isize` (64-bit), `f16` (`__half`) and `f16x2` (`__half2`). Every operation
+/// `usize`/`isize` (64-bit), `f16` (`__half`), `f16x2` (`__half2`), `bf16`
+/// (`__nv_bfloat16`) and `bf16x2` (`__nv_bfloat162`). Every operation
 /// returns the old value. The half types have only these operations (CUDA's table: load,
 /// store, exchange, compare-and-swap, add); the others have [`AtomicArith`] too.
 ///
@@ -245,6 +247,8 @@ atomic_float! {
 atomic_float_scalar! {
     f16 => AtomicU16, u16;
     f16x2 => AtomicU32, u32;
+    bf16 => AtomicU16, u16;
+    bf16x2 => AtomicU32, u32;
 }
 
 /// The float types' bit access, for [`float_rmw`].
@@ -291,6 +295,26 @@ impl FloatBits for f16x2 {
     }
     fn from_bits_(b: u32) -> f16x2 {
         f16x2::from_bits(b)
+    }
+}
+
+impl FloatBits for bf16 {
+    type Bits = u16;
+    fn to_bits_(self) -> u16 {
+        self.to_bits()
+    }
+    fn from_bits_(b: u16) -> bf16 {
+        bf16::from_bits(b)
+    }
+}
+
+impl FloatBits for bf16x2 {
+    type Bits = u32;
+    fn to_bits_(self) -> u32 {
+        self.to_bits()
+    }
+    fn from_bits_(b: u32) -> bf16x2 {
+        bf16x2::from_bits(b)
     }
 }
 

@@ -19,12 +19,12 @@ pub enum Kind {
     Unsigned,
     /// `f32`, `f64`: Rust primitives, C's `float`/`double`.
     Float,
-    /// `f16`: one half-precision float, a library type in Rust (no literals, no `as`), a
+    /// `f16`, `bf16`: one 16-bit float, a library type in Rust (no literals, no `as`), a
     /// struct in C whose operators are the prelude's `<C name>_add`, `_neg`, ... helpers;
     /// it divides, negates and prints as the floats do.
     Half,
-    /// `f16x2`: two halves in one word; a library type like `Half`, with `+ - *` and no
-    /// division, order or printing of its own.
+    /// `f16x2`, `bf16x2`: two 16-bit floats in one word; a library type like `Half`, with
+    /// `+ - *` and no division, order or printing of its own.
     HalfPair,
     /// `e4m3`, `e5m2`: fp8 storage types, a library type in Rust and a one-byte struct in
     /// C, loaded, stored and converted (`e4m3::from_f32`, `x.to_f32()`); no operators, no
@@ -126,6 +126,15 @@ pub const SCALARS: &[ScalarRow] = &[
     ),
     row(S::E4m3, "e4m3", "ws_e4m3", Storage, 8, None),
     row(S::E5m2, "e5m2", "ws_e5m2", Storage, 8, None),
+    row(S::Bf16, "bf16", "ws_bf16", Half, 16, Some("AtomicBf16")),
+    row(
+        S::Bf16x2,
+        "bf16x2",
+        "ws_bf16x2",
+        HalfPair,
+        32,
+        Some("AtomicBf16x2"),
+    ),
     row(S::F32x2, "f32x2", "ws_f32x2", Vector(S::F32, 2), 64, None),
     row(S::F32x4, "f32x4", "ws_f32x4", Vector(S::F32, 4), 128, None),
     row(S::U32x2, "u32x2", "ws_u32x2", Vector(S::U32, 2), 64, None),

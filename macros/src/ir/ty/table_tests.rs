@@ -142,6 +142,7 @@ fn is_table_type(s: Scalar) -> bool {
         S::U8 | S::U16 | S::U32 | S::U64 | S::Usize => true,
         S::F32 | S::F64 | S::F16 | S::F16x2 => true,
         S::E4m3 | S::E5m2 => true,
+        S::Bf16 | S::Bf16x2 => true,
         S::F32x2 | S::F32x4 | S::U32x2 | S::U32x4 | S::I32x2 | S::I32x4 | S::F64x2 => true,
         S::Param(_) | S::Struct(_) => false,
     }
@@ -168,6 +169,8 @@ fn every_scalar_variant_has_a_row() {
         S::F16x2,
         S::E4m3,
         S::E5m2,
+        S::Bf16,
+        S::Bf16x2,
         S::F32x2,
         S::F32x4,
         S::U32x2,
