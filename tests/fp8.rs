@@ -9,7 +9,7 @@ mod common;
 
 use common::{devices, Rng};
 use warpspeed::prelude::*;
-use warpspeed::{e4m3, e5m2, f16, LaunchConfig};
+use warpspeed::{bf16, e4m3, e5m2, f16, LaunchConfig};
 
 /// Loads, conversions out and stores of every code of both formats.
 #[gpu_kernel]
@@ -55,6 +55,30 @@ fn fp8_from_f16(hs: &[f16], a: &mut [e4m3], b: &mut [e5m2]) {
     while i < hs.len() {
         a[i] = e4m3::from_f16(hs[i]);
         b[i] = e5m2::from_f16(hs[i]);
+        i += grid_stride_1d();
+    }
+}
+
+/// `bf16` to both formats, and the 256 codes of each (the first 256 of `codes4`/`codes5`)
+/// back to `bf16`.
+#[gpu_kernel]
+fn fp8_bf16(
+    hs: &[bf16],
+    a: &mut [e4m3],
+    b: &mut [e5m2],
+    codes4: &[e4m3],
+    codes5: &[e5m2],
+    back4: &mut [bf16],
+    back5: &mut [bf16],
+) {
+    let mut i = grid_1d();
+    while i < hs.len() {
+        a[i] = e4m3::from_bf16(hs[i]);
+        b[i] = e5m2::from_bf16(hs[i]);
+        if i < codes4.len() {
+            back4[i] = codes4[i].to_bf16();
+            back5[i] = codes5[i].to_bf16();
+        }
         i += grid_stride_1d();
     }
 }
@@ -457,6 +481,51 @@ fn every_f16_to_fp8() {
         check_codes(&format!("{on}: f16 to e5m2"), &hs, &b, |h| {
             E5M2.encode(&l5, h.to_f32())
         });
+    }
+}
+
+/// Every bf16 bit pattern to both formats (as its exact `f32` rounds), and every code of
+/// each format to bf16 (exact: the reference's `f32` bits, whose low 16 are zero).
+#[test]
+fn every_bf16_to_fp8_and_back() {
+    let (l4, l5) = (E4M3.ladder(), E5M2.ladder());
+    let hs: Vec<bf16> = (0..=u16::MAX).map(bf16::from_bits).collect();
+    let c4: Vec<e4m3> = codes().into_iter().map(e4m3::from_bits).collect();
+    let c5: Vec<e5m2> = codes().into_iter().map(e5m2::from_bits).collect();
+    for dev in devices("fp8_bf16") {
+        let dh = dev.upload(&hs).unwrap();
+        let (d4, d5) = (dev.upload(&c4).unwrap(), dev.upload(&c5).unwrap());
+        let mut a = poisoned(&dev, hs.len(), e4m3::from_bits(0x55));
+        let mut b = poisoned(&dev, hs.len(), e5m2::from_bits(0x55));
+        let mut back4 = poisoned(&dev, 256, bf16::from_bits(0x7f55));
+        let mut back5 = poisoned(&dev, 256, bf16::from_bits(0x7f55));
+        let cfg = LaunchConfig::new(128u32, 256u32);
+        fp8_bf16::launch(
+            &dev, cfg, &dh, &mut a, &mut b, &d4, &d5, &mut back4, &mut back5,
+        )
+        .unwrap();
+        let a: Vec<u8> = a.download().unwrap().iter().map(|x| x.to_bits()).collect();
+        let b: Vec<u8> = b.download().unwrap().iter().map(|x| x.to_bits()).collect();
+        let on = format!("{:?}", dev.backend());
+        check_codes(&format!("{on}: bf16 to e4m3"), &hs, &a, |h| {
+            E4M3.encode(&l4, h.to_f32())
+        });
+        check_codes(&format!("{on}: bf16 to e5m2"), &hs, &b, |h| {
+            E5M2.encode(&l5, h.to_f32())
+        });
+        let (back4, back5) = (back4.download().unwrap(), back5.download().unwrap());
+        for c in codes() {
+            let i = usize::from(c);
+            let want4 = (E4M3.to_f32(c) >> 16) as u16;
+            let want5 = (E5M2.to_f32(c) >> 16) as u16;
+            assert_eq!(back4[i].to_bits(), want4, "{on}: e4m3 {c:#x} to bf16");
+            assert_eq!(back5[i].to_bits(), want5, "{on}: e5m2 {c:#x} to bf16");
+            assert_eq!(
+                e4m3::from_bits(c).to_bf16().to_bits(),
+                want4,
+                "host e4m3 {c:#x}"
+            );
+        }
     }
 }
 

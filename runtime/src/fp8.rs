@@ -18,6 +18,7 @@
 //! The simulator calls these functions; the C prelude (`prelude_fp8.cuh`) gives the same
 //! bits, through `cvt` on sm_89 and later and through the same integer arithmetic before.
 
+use crate::bf16_types::bf16;
 use crate::half_types::f16;
 use std::cmp::Ordering;
 use std::fmt;
@@ -197,6 +198,18 @@ macro_rules! fp8_type {
             #[doc = concat!("`cvt.rn.f16x2.", $c, "x2`.")]
             pub const fn to_f16(self) -> f16 {
                 f16::from_bits($fmt.to_f16_bits(self.0))
+            }
+
+            /// `x` rounded as [`from_f32`](Self::from_f32) rounds (every `bf16` is an
+            /// `f32`).
+            pub fn from_bf16(x: bf16) -> $t {
+                $t::from_f32(x.to_f32())
+            }
+
+            /// The value as a `bf16`, exactly (every fp8 value is one; a NaN: quiet, with
+            /// its sign).
+            pub fn to_bf16(self) -> bf16 {
+                bf16::from_f32(self.to_f32())
             }
 
             /// Whether this is a NaN.

@@ -93,6 +93,11 @@ __device__ __forceinline__ ws_f16 ws_e5m2_to_f16(ws_e5m2 x) {
 }
 __device__ __forceinline__ float ws_e4m3_to_f32(ws_e4m3 x) { return ws_f16_to_f32(ws_e4m3_to_f16(x)); }
 __device__ __forceinline__ float ws_e5m2_to_f32(ws_e5m2 x) { return ws_f16_to_f32(ws_e5m2_to_f16(x)); }
+// bf16: every bf16 is an f32 and every fp8 value a bf16, so both go through f32.
+__device__ __forceinline__ ws_e4m3 ws_e4m3_from_bf16(ws_bf16 h) { return ws_e4m3_from_f32(ws_bf16_to_f32(h)); }
+__device__ __forceinline__ ws_e5m2 ws_e5m2_from_bf16(ws_bf16 h) { return ws_e5m2_from_f32(ws_bf16_to_f32(h)); }
+__device__ __forceinline__ ws_bf16 ws_e4m3_to_bf16(ws_e4m3 x) { return ws_bf16_from_f32(ws_e4m3_to_f32(x)); }
+__device__ __forceinline__ ws_bf16 ws_e5m2_to_bf16(ws_e5m2 x) { return ws_bf16_from_f32(ws_e5m2_to_f32(x)); }
 #undef WS_FP8_CVT
 // Shuffles and match_any move an fp8 value as a word (ws_word in prelude.cuh).
 template <> struct ws_word<ws_e4m3> { typedef unsigned int type;

@@ -2,8 +2,8 @@
 //! element, and its bits) and [`Arg`] (one packed argument of a launch). A leaf, shared by
 //! both backends and the generated code.
 
-use crate::fp8::{e4m3, e5m2};
 use crate::bf16_types::{bf16, bf16x2};
+use crate::fp8::{e4m3, e5m2};
 use crate::half_types::{f16, f16x2};
 
 /// One packed kernel argument. Slices become (address, length): on the GPU a device

@@ -253,9 +253,11 @@ pub static TABLE: &[Row] = &[
     // fp8: round to nearest even, then saturate (an infinity too), as `cvt.rn.satfinite`.
     row("e4m3::from_f32", &[F32], Res::Scalar(Scalar::E4m3), "ws_e4m3_from_f32", "`f32` to `e4m3`: nearest even, saturated to ±448 (`cvt.rn.satfinite.e4m3x2.f32`)").sim("warpspeed::e4m3::from_f32"),
     row("e4m3::from_f16", &[F16], Res::Scalar(Scalar::E4m3), "ws_e4m3_from_f16", "`f16` to `e4m3`: nearest even, saturated to ±448 (`cvt.rn.satfinite.e4m3x2.f16x2`)").sim("warpspeed::e4m3::from_f16"),
+    row("e4m3::from_bf16", &[BF16], Res::Scalar(Scalar::E4m3), "ws_e4m3_from_bf16", "`bf16` to `e4m3`: as `from_f32` of the (exact) `f32`, saturated to ±448").sim("warpspeed::e4m3::from_bf16"),
     row("e4m3::from_bits", &[U8], Res::Scalar(Scalar::E4m3), "ws_e4m3_from_bits", "the `e4m3` with these bits").sim("warpspeed::e4m3::from_bits"),
     row("e5m2::from_f32", &[F32], Res::Scalar(Scalar::E5m2), "ws_e5m2_from_f32", "`f32` to `e5m2`: nearest even, saturated to ±57344 (`cvt.rn.satfinite.e5m2x2.f32`)").sim("warpspeed::e5m2::from_f32"),
     row("e5m2::from_f16", &[F16], Res::Scalar(Scalar::E5m2), "ws_e5m2_from_f16", "`f16` to `e5m2`: nearest even, saturated to ±57344 (`cvt.rn.satfinite.e5m2x2.f16x2`)").sim("warpspeed::e5m2::from_f16"),
+    row("e5m2::from_bf16", &[BF16], Res::Scalar(Scalar::E5m2), "ws_e5m2_from_bf16", "`bf16` to `e5m2`: as `from_f32` of the (exact) `f32`, saturated to ±57344").sim("warpspeed::e5m2::from_bf16"),
     row("e5m2::from_bits", &[U8], Res::Scalar(Scalar::E5m2), "ws_e5m2_from_bits", "the `e5m2` with these bits").sim("warpspeed::e5m2::from_bits"),
     // bf16's `from_f64` is warpspeed's too: `half`'s ignores the low 32 bits of the f64.
     row("bf16::from_f32", &[F32], Res::Scalar(Scalar::Bf16), "ws_bf16_from_f32", "`f32` to `bf16`, correctly rounded (ties to even; NaN stays quiet NaN)").sim("warpspeed::bf16::from_f32"),

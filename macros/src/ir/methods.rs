@@ -507,9 +507,11 @@ pub static METHODS: &[Method] = &[
     // fp8: conversions only (runtime/src/fp8.rs, prelude_fp8.cuh); each exact.
     row("to_f32", E4m3, A0, Res::F32, Func("ws_e4m3_to_f32"), Std("to_f32"), "exact conversion (a NaN: quiet, with its sign)"),
     row("to_f16", E4m3, A0, Res::F16, Func("ws_e4m3_to_f16"), Std("to_f16"), "exact conversion (`cvt.rn.f16x2.e4m3x2`; a NaN: quiet, with its sign)"),
+    row("to_bf16", E4m3, A0, Res::Bf16, Func("ws_e4m3_to_bf16"), Std("to_bf16"), "exact conversion (a NaN: quiet, with its sign)"),
     row("to_bits", E4m3, A0, Res::U8, Func("ws_e4m3_to_bits"), Std("to_bits"), "the bits as `u8`; `e4m3::from_bits(b)` goes back"),
     row("to_f32", E5m2, A0, Res::F32, Func("ws_e5m2_to_f32"), Std("to_f32"), "exact conversion (a NaN: quiet, with its sign and payload)"),
     row("to_f16", E5m2, A0, Res::F16, Func("ws_e5m2_to_f16"), Std("to_f16"), "exact conversion (`cvt.rn.f16x2.e5m2x2`; a NaN: quiet, with its sign and payload)"),
+    row("to_bf16", E5m2, A0, Res::Bf16, Func("ws_e5m2_to_bf16"), Std("to_bf16"), "exact conversion (a NaN: quiet, with its sign)"),
     row("to_bits", E5m2, A0, Res::U8, Func("ws_e5m2_to_bits"), Std("to_bits"), "the bits as `u8`; `e5m2::from_bits(b)` goes back"),
     // ---- bfloat16: f16's rows, through f32 alike (docs/semantics.md, "Half precision")
     row("sqrt", Bf16, A0, R, Func("ws_bf16_sqrt"), Half("sqrt"), "square root through `f32`, correctly rounded"),

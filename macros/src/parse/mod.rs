@@ -1178,7 +1178,7 @@ fn scalar_function(path: &syn::Path) -> Option<String> {
     let known = if s.is_float() {
         format!("`{ty}::from_bits(b)` and `{ty}::from(x)`")
     } else if s.is_storage() {
-        "the conversions (`from_f32`, `from_f16`, `from_bits`)".to_string()
+        "the conversions (`from_f32`, `from_f16`, `from_bf16`, `from_bits`)".to_string()
     } else if s.is_library() {
         "the constructors (`new`, `splat`, `from_f32`, `from_f64`)".to_string()
     } else {
