@@ -546,8 +546,23 @@ macro_rules! float_impls {
             fn sinh(self) -> Self { <$t>::sinh(self) }
             fn cosh(self) -> Self { <$t>::cosh(self) }
             fn tanh(self) -> Self { <$t>::tanh(self) }
-            fn asinh(self) -> Self { <$t>::asinh(self) }
-            fn acosh(self) -> Self { <$t>::acosh(self) }
+            // std computes `|x| + |x| / (..)`, infinite above about 1.7e38 (f32) although
+            // the result is about 89; CUDA's does not overflow. From 2^64 on both are
+            // `ln(2|x|)` within the type's precision (the neglected term is < 1 / (4x²)).
+            fn asinh(self) -> Self {
+                if self.abs() >= 18446744073709551616.0 {
+                    (self.abs().ln() + std::f64::consts::LN_2 as $t).copysign(self)
+                } else {
+                    <$t>::asinh(self)
+                }
+            }
+            fn acosh(self) -> Self {
+                if self >= 18446744073709551616.0 {
+                    self.ln() + std::f64::consts::LN_2 as $t
+                } else {
+                    <$t>::acosh(self)
+                }
+            }
             fn atanh(self) -> Self { <$t>::atanh(self) }
             fn copysign(self, sign: Self) -> Self { <$t>::copysign(self, sign) }
             fn div_euclid(self, rhs: Self) -> Self { <$t>::div_euclid(self, rhs) }

@@ -229,28 +229,14 @@ impl ViaF32 for bf16 {
     }
 }
 
-/// From here on `asinh(x)` and `acosh(x)` are `ln(2|x|)` to within f32's precision (the
-/// neglected term is below `1 / (4x²)`).
-const HUGE: f32 = 18446744073709551616.0; // 2^64
-
-/// f32's `asinh`, without std's overflow: std computes `|x| + |x| / (..)`, which is
-/// infinite above about 1.7e38 although the result is about 89. Only bf16 (f32's range)
-/// reaches that far; CUDA's `asinhf` does not overflow there either.
+/// f32's `asinh`, without std's overflow above about 1.7e38 (`Float for f32`'s).
 fn asinh_f32(x: f32) -> f32 {
-    if x.abs() >= HUGE {
-        (x.abs().ln() + std::f32::consts::LN_2).copysign(x)
-    } else {
-        x.asinh()
-    }
+    <f32 as crate::generic::Float>::asinh(x)
 }
 
-/// f32's `acosh`, without std's overflow above about 1.7e38 (as [`asinh_f32`]).
+/// f32's `acosh`, as [`asinh_f32`].
 fn acosh_f32(x: f32) -> f32 {
-    if x >= HUGE {
-        x.ln() + std::f32::consts::LN_2
-    } else {
-        x.acosh()
-    }
+    <f32 as crate::generic::Float>::acosh(x)
 }
 
 /// `op` on the value as f32, rounded back.
