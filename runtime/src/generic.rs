@@ -387,6 +387,10 @@ pub fn cast<S: AsNum, D: AsNum>(s: S) -> D {
 macro_rules! int_impls {
     ($($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
+        // `do_not_recommend` on each impl of `Scalar`, `Int` and `Float`: rustc's error for
+        // a type outside a bound then lists no impls, whose spans are these macros' (the
+        // bound's message already names its types).
+        #[diagnostic::do_not_recommend]
         impl Scalar for $t {}
         impl AsNum for $t {
             fn to_num(self) -> NumVal {
@@ -415,6 +419,7 @@ macro_rules! int_impls {
             fn ws_shl(self, n: u32) -> Self { <$t>::wrapping_shl(self, n) }
             fn ws_shr(self, n: u32) -> Self { <$t>::wrapping_shr(self, n) }
         }
+        #[diagnostic::do_not_recommend]
         impl Int for $t {
             fn wrapping_add(self, rhs: Self) -> Self { <$t>::wrapping_add(self, rhs) }
             fn wrapping_sub(self, rhs: Self) -> Self { <$t>::wrapping_sub(self, rhs) }
@@ -485,6 +490,7 @@ impl GpuPrint for bool {
 macro_rules! float_impls {
     ($($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
+        #[diagnostic::do_not_recommend]
         impl Scalar for $t {}
         impl AsNum for $t {
             fn to_num(self) -> NumVal {
@@ -505,6 +511,7 @@ macro_rules! float_impls {
             fn ws_rem(self, r: Self) -> Self { self % r }
             fn ws_neg(self) -> Self { -self }
         }
+        #[diagnostic::do_not_recommend]
         impl Float for $t {
             fn sqrt(self) -> Self { <$t>::sqrt(self) }
             fn abs(self) -> Self { <$t>::abs(self) }
@@ -566,6 +573,7 @@ macro_rules! float_impls {
 float_impls!(f32, f64);
 
 impl sealed::Sealed for f16 {}
+#[diagnostic::do_not_recommend]
 impl Scalar for f16 {}
 impl AsNum for f16 {
     fn to_num(self) -> NumVal {
@@ -603,6 +611,7 @@ impl GpuOps for f16 {
 // `impl Float for f16`: half_math.rs (its methods go through f32).
 
 impl sealed::Sealed for bool {}
+#[diagnostic::do_not_recommend]
 impl Scalar for bool {}
 
 #[cfg(test)]

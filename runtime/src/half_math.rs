@@ -16,6 +16,7 @@ fn via_f32(h: f16, op: impl FnOnce(f32) -> f32) -> f16 {
     f16::from_f32(op(h.to_f32()))
 }
 
+#[diagnostic::do_not_recommend]
 impl Float for f16 {
     fn sqrt(self) -> Self {
         via_f32(self, f32::sqrt)
