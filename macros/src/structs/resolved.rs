@@ -53,13 +53,10 @@ pub fn resolved(input: TokenStream) -> TokenStream {
             let Some(TokenTree::Group(args)) = it.next() else {
                 return malformed();
             };
-            let item: TokenStream = it.collect();
-            let name = item_name(&item, "struct");
-            let out = super::define::expand(args.stream(), item, known);
-            match name {
-                Some(name) => at_item(out, name),
-                None => out,
-            }
+            at_origin(
+                super::define::expand(args.stream(), it.collect(), known),
+                what.span(),
+            )
         }
         "kernel" | "device" => {
             let kind = if what == "kernel" {
@@ -71,45 +68,27 @@ pub fn resolved(input: TokenStream) -> TokenStream {
             let Some(TokenTree::Group(args)) = it.next() else {
                 return malformed();
             };
-            let item: TokenStream = it.collect();
-            let name = item_name(&item, "fn");
-            let out = function(args.stream(), item, kind, known);
-            match name {
-                Some(name) => at_item(out, name),
-                None => out,
-            }
+            at_origin(function(args.stream(), it.collect(), kind, known), what.span())
         }
         _ => malformed(),
     }
 }
 
-/// The span of the name after the keyword `kw` (`fn`, `struct`) at the top of `item`.
-fn item_name(item: &TokenStream, kw: &str) -> Option<Span> {
-    let mut prev_kw = false;
-    for t in item.clone() {
-        match t {
-            TokenTree::Ident(i) if prev_kw => return Some(i.span()),
-            TokenTree::Ident(i) => prev_kw = i == kw,
-            _ => prev_kw = false,
-        }
-    }
-    None
-}
-
-/// `out` with every token made at this macro's call site spanned by the item's name
-/// instead. This expansion runs inside the hand-over macro of a callee or struct (defined
-/// by that item's attribute), so its call site is that item's attribute, and rustc's notes
-/// about what the expansion defines ("required by a bound in `launch`", "function defined
-/// here") would point there, with a backtrace through the hand-over ("in this macro
-/// invocation", "originates in the macro `__gpu_resolved`"). Spanned by the function's (or
-/// struct's) own name, they point at what the user wrote, and the tokens resolve as where
-/// the item is written, as they do when no hand-over runs (the attribute's call site is
-/// there). The tokens that came from the user keep their spans.
-fn at_item(out: TokenStream, name: Span) -> TokenStream {
+/// `out` with every token made at this macro's call site spanned by `origin` instead: the
+/// span of the `@kernel`/`@struct` marker, which the item's own attribute made (its call
+/// site: the attribute, in that attribute's expansion) and every hand-over passed on
+/// untouched. This expansion runs inside the hand-over macro of a callee or struct, so its
+/// own call site is inside that item's expansion: rustc's notes about what the expansion
+/// defines ("required by a bound in `launch`", "function defined here") would point at the
+/// callee's `#[gpu_device]`, with a backtrace through `__gpu_resolved`. Spanned by the
+/// origin, they read as when no hand-over runs: at the item's own attribute, from its
+/// expansion (so the lints that leave macro output alone still do). The tokens that came
+/// from the user keep their spans.
+fn at_origin(out: TokenStream, origin: Span) -> TokenStream {
     // `Span` has no equality; its `Debug` (the expansion context and the byte range) tells
     // the call site's tokens apart.
     let call_site = format!("{:?}", Span::call_site());
-    respan(out, &call_site, name)
+    respan(out, &call_site, origin)
 }
 
 fn respan(out: TokenStream, call_site: &str, here: Span) -> TokenStream {
