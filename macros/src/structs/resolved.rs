@@ -68,7 +68,10 @@ pub fn resolved(input: TokenStream) -> TokenStream {
             let Some(TokenTree::Group(args)) = it.next() else {
                 return malformed();
             };
-            at_origin(function(args.stream(), it.collect(), kind, known), what.span())
+            at_origin(
+                function(args.stream(), it.collect(), kind, known),
+                what.span(),
+            )
         }
         _ => malformed(),
     }
