@@ -224,6 +224,12 @@ impl<'a> Parser<'a> {
                             "this attribute is not supported on a parameter (only `#[len(..)]` on a slice)",
                         );
                     }
+                    if kind == FnKind::Device && structs::wrong_arg_count(&self.structs, &pt.ty) {
+                        // rustc's E0107 in the host function, at the same token.
+                        self.cx.rustc_reports();
+                        error_params.push((name, var));
+                        continue;
+                    }
                     if let Some(shared) = types::shared_param(self.cx, &mut self.structs, &pt.ty) {
                         match shared {
                             Some(_) if kind == FnKind::Kernel => {
@@ -314,6 +320,11 @@ impl<'a> Parser<'a> {
                         );
                         ret_rejected = true;
                     }
+                    None
+                } else if structs::wrong_arg_count(&self.structs, ty) {
+                    // rustc's E0107 in the host function, at the same token.
+                    self.cx.rustc_reports();
+                    ret_rejected = true;
                     None
                 } else {
                     let t = self.return_ty(ty);

@@ -56,6 +56,38 @@ fn arg_scalar(path: &syn::Path) -> Option<Scalar> {
     }
 }
 
+/// Whether `ty` names a generic struct with a number of arguments other than its
+/// parameters' (none included), which rustc refuses itself (E0107) where the type is
+/// emitted as written: a device function's signature (its host function's) and a
+/// `#[gpu_struct]`'s field.
+pub fn wrong_arg_count(defs: &[StructDef], ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return false;
+            };
+            let Some(Scalar::Struct(id)) = structs::lookup(defs, &last.ident.to_string()) else {
+                return false;
+            };
+            let Some(g) = structs::def(defs, id).and_then(|d| d.generic.as_ref()) else {
+                return false;
+            };
+            let written = match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) => a.args.len(),
+                _ => 0,
+            };
+            written != g.params.len()
+        }
+        syn::Type::Reference(r) => wrong_arg_count(defs, &r.elem),
+        syn::Type::Slice(s) => wrong_arg_count(defs, &s.elem),
+        syn::Type::Array(a) => wrong_arg_count(defs, &a.elem),
+        syn::Type::Paren(p) => wrong_arg_count(defs, &p.elem),
+        syn::Type::Group(g) => wrong_arg_count(defs, &g.elem),
+        syn::Type::Tuple(t) => t.elems.iter().any(|e| wrong_arg_count(defs, e)),
+        _ => false,
+    }
+}
+
 /// Where `path` names a generic struct without the arguments it needs (or with ones it
 /// has no instance of), what to write instead.
 pub fn generic_misuse(defs: &[StructDef], path: &syn::Path, literal: bool) -> Option<String> {
