@@ -95,21 +95,28 @@ fn function_inner(
         if let Some(path) = super::callees::unknown_call(&item, &callees) {
             return super::callees::ask(&path, &known, quote!(@#what (#args) #input));
         }
+        if kind == FnKind::Device && item.sig.receiver().is_none() {
+            // A device function's host function, with its module: where a struct or callee
+            // it names is missing, neither is made, and the missing macro is the one error
+            // (a host function alone would name the missing module).
+            let host = crate::emit::host_fn::host_fn(&item);
+            let out = crate::expand::expand(args, input, kind, known);
+            return quote!(#host #out);
+        }
     }
     crate::expand::expand(args, input, kind, known)
 }
 
 /// `#[gpu_device]`: the function's hand-over macro, first, so that its callers and the
 /// function itself (whose recursion is then refused in its own words) can ask it while
-/// the function's own expansion still asks for its callees; its host function
-/// (`emit::host_fn`); then the function's module.
+/// the function's own expansion still asks for its callees; then, once every struct and
+/// callee is known (`function`), its host function (`emit::host_fn`) and its module.
 pub fn device(args: TokenStream, input: TokenStream) -> TokenStream {
     let handover = match syn::parse2::<syn::ItemFn>(input.clone()) {
         Ok(item) if item.sig.receiver().is_none() => {
             let handover = super::callees::handover(&item);
-            let host = crate::emit::host_fn::host_fn(&item);
             let krate = crate::emit::krate::from_args(&args);
-            crate::emit::krate::rename(quote!(#handover #host), krate.as_ref())
+            crate::emit::krate::rename(handover, krate.as_ref())
         }
         _ => quote!(),
     };
