@@ -18,7 +18,8 @@ use syn::visit::Visit;
 ///
 /// Where `path` is no `#[gpu_struct]`, rustc finds no macro of that name: "cannot find
 /// macro `Plain` in this scope", with "`Plain` is in scope, but it is a struct, not a
-/// macro", at the user's token, and that is the one error (docs/language.md, "Errors").
+/// macro", at the user's token, and that is the one error (docs/language.md, "One error
+/// per mistake").
 /// A second check (`<Plain as GpuStruct>`, whose message said to add `#[gpu_struct]`) was
 /// tried and left: rustc cannot be kept from reporting the missing macro, so it made two
 /// errors of one mistake, and a third (E0107) where a generic struct's arguments are
