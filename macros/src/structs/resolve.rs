@@ -100,7 +100,21 @@ fn function_inner(
             // A device function's host function, with its module: where a struct or callee
             // it names is missing, neither is made, and the missing macro is the one error
             // (a host function alone would name the missing module).
-            let host = crate::emit::host_fn::host_fn(&item);
+            let params = generic_names(&item.sig.generics);
+            let refused = item
+                .sig
+                .inputs
+                .iter()
+                .filter_map(|a| match a {
+                    syn::FnArg::Typed(pt) => Some(&*pt.ty),
+                    syn::FnArg::Receiver(_) => None,
+                })
+                .chain(match &item.sig.output {
+                    syn::ReturnType::Type(_, t) => Some(&**t),
+                    syn::ReturnType::Default => None,
+                })
+                .any(|t| crate::parse::rustc_refuses(&known, t, &params));
+            let host = crate::emit::host_fn::host_fn(&item, refused);
             let out = crate::expand::expand(args, input, kind, known);
             return quote!(#host #out);
         }
