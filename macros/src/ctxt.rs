@@ -5,7 +5,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 /// Where an error points: one span, or the first and last token of a range.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +29,9 @@ pub struct Ctxt {
     /// Said after each message: which instance of a generic function it is (one error
     /// per mistake, rather than the mistake's and one more naming the instance).
     context: Option<String>,
+    /// A mistake rustc reports itself (`rustc_reports`): the path fails with no message
+    /// of ours.
+    rustc_reports: Cell<bool>,
 }
 
 impl Ctxt {
@@ -36,6 +39,7 @@ impl Ctxt {
         Ctxt {
             errors: RefCell::new(Some(Vec::new())),
             context: None,
+            rustc_reports: Cell::new(false),
         }
     }
 
@@ -44,6 +48,7 @@ impl Ctxt {
         Ctxt {
             errors: RefCell::new(Some(Vec::new())),
             context,
+            rustc_reports: Cell::new(false),
         }
     }
 
@@ -91,17 +96,31 @@ impl Ctxt {
         self.push(err);
     }
 
-    /// Whether an error was reported so far.
-    pub fn has_errors(&self) -> bool {
-        self.errors.borrow().as_ref().is_some_and(|e| !e.is_empty())
+    /// A mistake that rustc reports itself, in the user's Rust that the macro emits as
+    /// written (a generic struct named without its arguments in a device function's
+    /// signature, which is also its host function's, or in a `#[gpu_struct]`'s field: E0107
+    /// there). The function or struct fails, with no message of ours: one error per
+    /// mistake, and rustc's names the same token.
+    pub fn rustc_reports(&self) {
+        self.rustc_reports.set(true);
     }
 
-    /// Ends the gathering: `Err` holds every error as one `compile_error!` sequence.
+    /// Whether an error was reported so far (or left to rustc).
+    pub fn has_errors(&self) -> bool {
+        self.rustc_reports.get() || self.errors.borrow().as_ref().is_some_and(|e| !e.is_empty())
+    }
+
+    /// Ends the gathering: `Err` holds every error as one `compile_error!` sequence (none
+    /// where rustc reports the only mistake).
     pub fn check(self) -> Result<(), TokenStream> {
         let errors = self.errors.borrow_mut().take().unwrap_or_default();
         let mut iter = errors.into_iter();
         let Some(mut first) = iter.next() else {
-            return Ok(());
+            return if self.rustc_reports.get() {
+                Err(TokenStream::new())
+            } else {
+                Ok(())
+            };
         };
         for e in iter {
             first.combine(e);

@@ -27,6 +27,44 @@ pub fn gpu_kernel(args: TokenStream, input: TokenStream) -> TokenStream {
 }
 
 /// Turns a Rust function into a device function that kernels can call.
+///
+/// ```
+/// use warpspeed::prelude::*;
+///
+/// #[gpu_device]
+/// fn divmod(a: u32, b: u32) -> (u32, u32) {
+///     (a / b, a % b)
+/// }
+///
+/// #[gpu_kernel]
+/// fn k(out: &mut [u32]) {
+///     let (q, r) = divmod(7, 2);
+///     out[0] = q * 10 + r;
+/// }
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let mut out = dev.zeros::<u32>(1)?;
+/// k::launch(&dev, LaunchConfig::new(1, 1), &mut out)?;
+/// assert_eq!(out.download()?, vec![31]);
+/// # Ok(()) }
+/// ```
+///
+/// A kernel learns the signature of each function it calls from a macro this attribute
+/// defines under the function's name. So a call of a function that is not `#[gpu_device]`
+/// is one error of rustc's at the call, "cannot find macro `divmod` in this scope", although
+/// no macro was written:
+///
+/// - where a plain Rust function of that name is in scope, rustc adds "`divmod` is in scope,
+///   but it is a function, not a macro": mark it `#[gpu_device]` (its body must then be in
+///   the kernel language);
+/// - where the `#[gpu_device]` function is in another module, rustc suggests the import
+///   ("consider importing this macro through its public re-export: `use
+///   crate::helpers::divmod;`"): write that `use`, or call it by its path
+///   (`helpers::divmod(..)`);
+/// - otherwise no such function exists: check its name.
+///
+/// See docs/language.md, "Calling device functions" and "One error per mistake".
 #[proc_macro_attribute]
 pub fn gpu_device(args: TokenStream, input: TokenStream) -> TokenStream {
     structs::resolve::device(args.into(), input.into()).into()

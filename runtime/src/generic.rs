@@ -389,6 +389,10 @@ pub fn cast<S: AsNum, D: AsNum>(s: S) -> D {
 macro_rules! int_impls {
     ($($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
+        // `do_not_recommend` on each impl of `Scalar`, `Int` and `Float`: rustc's error for
+        // a type outside a bound then lists no impls, whose spans are these macros' (the
+        // bound's message already names its types).
+        #[diagnostic::do_not_recommend]
         impl Scalar for $t {}
         impl AsNum for $t {
             fn to_num(self) -> NumVal {
@@ -417,6 +421,7 @@ macro_rules! int_impls {
             fn ws_shl(self, n: u32) -> Self { <$t>::wrapping_shl(self, n) }
             fn ws_shr(self, n: u32) -> Self { <$t>::wrapping_shr(self, n) }
         }
+        #[diagnostic::do_not_recommend]
         impl Int for $t {
             fn wrapping_add(self, rhs: Self) -> Self { <$t>::wrapping_add(self, rhs) }
             fn wrapping_sub(self, rhs: Self) -> Self { <$t>::wrapping_sub(self, rhs) }
@@ -488,6 +493,7 @@ impl GpuPrint for bool {
 macro_rules! float_impls {
     ($($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
+        #[diagnostic::do_not_recommend]
         impl Scalar for $t {}
         impl AsNum for $t {
             fn to_num(self) -> NumVal {
@@ -508,6 +514,7 @@ macro_rules! float_impls {
             fn ws_rem(self, r: Self) -> Self { self % r }
             fn ws_neg(self) -> Self { -self }
         }
+        #[diagnostic::do_not_recommend]
         impl Float for $t {
             fn sqrt(self) -> Self { <$t>::sqrt(self) }
             fn abs(self) -> Self { <$t>::abs(self) }
@@ -588,6 +595,7 @@ float_impls!(f32, f64);
 macro_rules! half_impls {
     ($($t:ident => $from_f64:ident;)*) => {$(
         impl sealed::Sealed for $t {}
+        #[diagnostic::do_not_recommend]
         impl Scalar for $t {}
         impl AsNum for $t {
             fn to_num(self) -> NumVal {
@@ -632,6 +640,7 @@ half_impls! {
 // `impl Float for f16` and `for bf16`: half_math.rs (its methods go through f32).
 
 impl sealed::Sealed for bool {}
+#[diagnostic::do_not_recommend]
 impl Scalar for bool {}
 
 #[cfg(test)]

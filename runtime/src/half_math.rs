@@ -18,6 +18,7 @@ use crate::half_types::f16;
 /// infinity's bits, `$min_normal` its smallest normal's.
 macro_rules! half_float {
     ($t:ident, inf = $inf:literal, min_normal = $min_normal:literal) => {
+        #[diagnostic::do_not_recommend]
         impl Float for $t {
             fn sqrt(self) -> Self {
                 via_f32::<$t>(self, f32::sqrt)

@@ -10,7 +10,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The host function of device function `item` (the item as the user wrote it).
-pub fn host_fn(item: &syn::ItemFn) -> TokenStream {
+/// `refused`: rustc refuses the signature itself (a generic struct's arguments): then the
+/// body names no parameter, since a closure that captured one would be a second error of
+/// rustc's about its type.
+pub fn host_fn(item: &syn::ItemFn, refused: bool) -> TokenStream {
     let mut sig = item.sig.clone();
     let name = &sig.ident;
     let name_text = name.to_string();
@@ -78,7 +81,9 @@ pub fn host_fn(item: &syn::ItemFn) -> TokenStream {
     let vis = &item.vis;
     // Hygienic: a parameter of the same name stays the user's.
     let ctx = proc_macro2::Ident::new("__ctx", proc_macro2::Span::mixed_site());
-    let body = if let Some(what) = kernel_only {
+    let body = if refused {
+        quote!(unreachable!())
+    } else if let Some(what) = kernel_only {
         // Atomics in memory and textures are kernel code: no host value stands for them.
         quote!(::warpspeed::__private::kernel_code(#name_text, #what))
     } else {

@@ -201,15 +201,6 @@ fn kernel_stub(item: &syn::ItemFn) -> TokenStream {
         .iter()
         .map(|a| stub_arg(a, &item.sig.generics))
         .collect();
-    // A generic kernel's stand-ins for `CUDA_SOURCE` and `KERNEL`, as its module has them.
-    let stand_ins = if item.sig.generics.params.is_empty() {
-        quote!()
-    } else {
-        quote! {
-            pub static CUDA_SOURCE: ::warpspeed::PerInstance<()> = ::warpspeed::PerInstance::new();
-            pub static KERNEL: ::warpspeed::PerInstance<()> = ::warpspeed::PerInstance::new();
-        }
-    };
     quote! {
         #[allow(dead_code, unused_variables)]
         #vis mod #name {
@@ -228,7 +219,6 @@ fn kernel_stub(item: &syn::ItemFn) -> TokenStream {
             pub fn cuda_source<#(#generics),*>() -> ::std::string::String {
                 unreachable!()
             }
-            #stand_ins
         }
     }
 }

@@ -23,6 +23,7 @@ use crate::ir::ty::{Scalar, Ty};
 pub use consts::{expr_text, is_const_name};
 use proc_macro2::{Ident, Span};
 use quote::ToTokens;
+pub use structs::rustc_refuses;
 use syn::spanned::Spanned;
 pub use types::{parse_param_ty, parse_scalar, parse_ty};
 
@@ -224,6 +225,13 @@ impl<'a> Parser<'a> {
                             "this attribute is not supported on a parameter (only `#[len(..)]` on a slice)",
                         );
                     }
+                    if kind == FnKind::Device && structs::rustc_refuses(&self.structs, &pt.ty, &[])
+                    {
+                        // rustc's error in the host function's signature, at the same token.
+                        self.cx.rustc_reports();
+                        error_params.push((name, var));
+                        continue;
+                    }
                     if let Some(shared) = types::shared_param(self.cx, &mut self.structs, &pt.ty) {
                         match shared {
                             Some(_) if kind == FnKind::Kernel => {
@@ -314,6 +322,11 @@ impl<'a> Parser<'a> {
                         );
                         ret_rejected = true;
                     }
+                    None
+                } else if structs::rustc_refuses(&self.structs, ty, &[]) {
+                    // rustc's error in the host function's signature, at the same token.
+                    self.cx.rustc_reports();
+                    ret_rejected = true;
                     None
                 } else {
                     let t = self.return_ty(ty);

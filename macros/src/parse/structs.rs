@@ -56,6 +56,61 @@ fn arg_scalar(path: &syn::Path) -> Option<Scalar> {
     }
 }
 
+/// Whether `ty` names a generic struct in a way rustc refuses itself where the type is
+/// emitted as written (a device function's signature, which is its host function's): a
+/// number of arguments other than its parameters' (none included; E0107), or a scalar
+/// argument its bound does not allow (E0277). `type_params`: the function's own, which
+/// rustc checks against their bounds.
+pub fn rustc_refuses(defs: &[StructDef], ty: &syn::Type, type_params: &[String]) -> bool {
+    let inner = |t: &syn::Type| rustc_refuses(defs, t, type_params);
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return false;
+            };
+            let leaf = last.ident.to_string();
+            let Some(Scalar::Struct(id)) = structs::lookup(defs, &leaf) else {
+                return false;
+            };
+            let Some(g) = structs::def(defs, id).and_then(|d| d.generic.as_ref()) else {
+                return false;
+            };
+            let args: Vec<&syn::GenericArgument> = match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) => a.args.iter().collect(),
+                _ => Vec::new(),
+            };
+            if args.len() != g.params.len() {
+                return true;
+            }
+            let mut scalars = Vec::new();
+            for a in args {
+                let syn::GenericArgument::Type(syn::Type::Path(tp)) = a else {
+                    return false;
+                };
+                if tp
+                    .path
+                    .get_ident()
+                    .is_some_and(|i| type_params.contains(&i.to_string()))
+                {
+                    return false;
+                }
+                match arg_scalar(&tp.path) {
+                    Some(s) => scalars.push(s),
+                    None => return false,
+                }
+            }
+            structs::instance(defs, &leaf, &scalars).is_none()
+        }
+        syn::Type::Reference(r) => inner(&r.elem),
+        syn::Type::Slice(s) => inner(&s.elem),
+        syn::Type::Array(a) => inner(&a.elem),
+        syn::Type::Paren(p) => inner(&p.elem),
+        syn::Type::Group(g) => inner(&g.elem),
+        syn::Type::Tuple(t) => t.elems.iter().any(inner),
+        _ => false,
+    }
+}
+
 /// Where `path` names a generic struct without the arguments it needs (or with ones it
 /// has no instance of), what to write instead.
 pub fn generic_misuse(defs: &[StructDef], path: &syn::Path, literal: bool) -> Option<String> {

@@ -3,8 +3,8 @@
 //! like the struct, so `Params`, `geo::Params` and `use geo::Params as P;` resolve as the
 //! type does), passing its own tokens; the struct's macro calls `__gpu_resolved!` with
 //! its definition prepended, which runs the pipeline again with one more struct known. A
-//! name that is no `#[gpu_struct]` fails rustc's check that it implements `GpuStruct`,
-//! whose message says so, on the user's token.
+//! name that is no `#[gpu_struct]` has no such macro: rustc's one error, on the user's
+//! token (`ask`).
 
 use crate::ir::ast::FnKind;
 use crate::ir::structs::StructDef;
@@ -15,24 +15,20 @@ use syn::visit::Visit;
 
 /// Asks the macro of struct `path` (last name `leaf`) for its definition; it calls back
 /// with `continuation` (`@struct (<args>) <item>`, `@kernel (<args>) <fn>`, `@device (<args>) <fn>`).
+///
+/// Where `path` is no `#[gpu_struct]`, rustc finds no macro of that name: "cannot find
+/// macro `Plain` in this scope", with "`Plain` is in scope, but it is a struct, not a
+/// macro", at the user's token, and that is the one error (docs/language.md, "One error
+/// per mistake").
+/// A second check (`<Plain as GpuStruct>`, whose message said to add `#[gpu_struct]`) was
+/// tried and left: rustc cannot be kept from reporting the missing macro, so it made two
+/// errors of one mistake, and a third (E0107) where a generic struct's arguments are
+/// missing.
 pub fn ask(
     path: &syn::Path,
     leaf: &str,
     known: &[StructDef],
     continuation: TokenStream,
-) -> TokenStream {
-    ask_checked(path, leaf, known, continuation, true)
-}
-
-/// `ask`; `check`: also check that `path` is a `#[gpu_struct]` (in rustc's words, where
-/// it is none), which needs a type: not where the path is a literal's, which leaves a
-/// generic struct's arguments to inference.
-fn ask_checked(
-    path: &syn::Path,
-    leaf: &str,
-    known: &[StructDef],
-    continuation: TokenStream,
-    check: bool,
 ) -> TokenStream {
     let known = if known.is_empty() {
         quote!({})
@@ -40,19 +36,12 @@ fn ask_checked(
         super::payload::write(known, 0)
     };
     let span = path.span();
-    // A generic struct's arguments may name the function's type parameters, which a
-    // `const` item cannot see: its macro alone is asked (rustc then finds no macro of
-    // that name where it is no #[gpu_struct]).
+    // A generic struct's macro is asked by its bare name (`Params`, not `Params<T>`).
     let mut bare = path.clone();
-    let generic = bare.segments.last().is_some_and(|s| !s.arguments.is_none());
     if let Some(last) = bare.segments.last_mut() {
         last.arguments = syn::PathArguments::None;
     }
-    let check = (check && !generic).then(|| {
-        quote_spanned!(span=> const _: &::warpspeed::__private::SourceItem = <#path as ::warpspeed::GpuStruct>::ITEM;)
-    });
     quote_spanned! {span=>
-        #check
         #bare! { {#leaf} #known #continuation }
     }
 }
@@ -82,7 +71,6 @@ fn function_inner(
             known: &known,
             generics: generic_names(&item.sig.generics),
             found: None,
-            in_literal: false,
         };
         scan.visit_item_fn(&item);
         let callees = crate::parse::callees::read(&item.attrs);
@@ -94,7 +82,7 @@ fn function_inner(
             }
             scan.generics = generic_names(&c.sig.generics);
             scan.visit_signature(&c.sig);
-            if let Some((path, _, _)) = &mut scan.found {
+            if let Some((path, _)) = &mut scan.found {
                 in_callee_module(path, &c.key);
             }
         }
@@ -102,17 +90,33 @@ fn function_inner(
             FnKind::Kernel => quote!(kernel),
             FnKind::Device => quote!(device),
         };
-        if let Some((path, leaf, literal)) = scan.found {
-            return ask_checked(
-                &path,
-                &leaf,
-                &known,
-                quote!(@#what (#args) #input),
-                !literal,
-            );
+        if let Some((path, leaf)) = scan.found {
+            return ask(&path, &leaf, &known, quote!(@#what (#args) #input));
         }
         if let Some(path) = super::callees::unknown_call(&item, &callees) {
             return super::callees::ask(&path, &known, quote!(@#what (#args) #input));
+        }
+        if kind == FnKind::Device && item.sig.receiver().is_none() {
+            // A device function's host function, with its module: where a struct or callee
+            // it names is missing, neither is made, and the missing macro is the one error
+            // (a host function alone would name the missing module).
+            let params = generic_names(&item.sig.generics);
+            let refused = item
+                .sig
+                .inputs
+                .iter()
+                .filter_map(|a| match a {
+                    syn::FnArg::Typed(pt) => Some(&*pt.ty),
+                    syn::FnArg::Receiver(_) => None,
+                })
+                .chain(match &item.sig.output {
+                    syn::ReturnType::Type(_, t) => Some(&**t),
+                    syn::ReturnType::Default => None,
+                })
+                .any(|t| crate::parse::rustc_refuses(&known, t, &params));
+            let host = crate::emit::host_fn::host_fn(&item, refused);
+            let out = crate::expand::expand(args, input, kind, known);
+            return quote!(#host #out);
         }
     }
     crate::expand::expand(args, input, kind, known)
@@ -120,15 +124,14 @@ fn function_inner(
 
 /// `#[gpu_device]`: the function's hand-over macro, first, so that its callers and the
 /// function itself (whose recursion is then refused in its own words) can ask it while
-/// the function's own expansion still asks for its callees; its host function
-/// (`emit::host_fn`); then the function's module.
+/// the function's own expansion still asks for its callees; then, once every struct and
+/// callee is known (`function`), its host function (`emit::host_fn`) and its module.
 pub fn device(args: TokenStream, input: TokenStream) -> TokenStream {
     let handover = match syn::parse2::<syn::ItemFn>(input.clone()) {
         Ok(item) if item.sig.receiver().is_none() => {
             let handover = super::callees::handover(&item);
-            let host = crate::emit::host_fn::host_fn(&item);
             let krate = crate::emit::krate::from_args(&args);
-            crate::emit::krate::rename(quote!(#handover #host), krate.as_ref())
+            crate::emit::krate::rename(handover, krate.as_ref())
         }
         _ => quote!(),
     };
@@ -173,9 +176,8 @@ fn generic_names(g: &syn::Generics) -> Vec<String> {
 struct Scan<'a> {
     known: &'a [StructDef],
     generics: Vec<String>,
-    /// The path, its last name, and whether it is a literal's.
-    found: Option<(syn::Path, String, bool)>,
-    in_literal: bool,
+    /// The path and its last name.
+    found: Option<(syn::Path, String)>,
 }
 
 impl Scan<'_> {
@@ -219,7 +221,7 @@ impl Scan<'_> {
             && !self.generics.contains(&leaf)
             && !self.known.iter().any(|d| d.names.contains(&leaf));
         if candidate {
-            self.found = Some((path.clone(), leaf, self.in_literal));
+            self.found = Some((path.clone(), leaf));
         }
     }
 
@@ -258,9 +260,7 @@ impl<'ast> Visit<'ast> for Scan<'_> {
     }
     fn visit_expr_struct(&mut self, e: &'ast syn::ExprStruct) {
         if e.qself.is_none() {
-            self.in_literal = true;
             self.path(&e.path);
-            self.in_literal = false;
         }
         syn::visit::visit_expr_struct(self, e);
     }

@@ -5,7 +5,7 @@
 
 use super::resolve::function;
 use crate::ir::ast::FnKind;
-use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::quote;
 
 /// `__gpu_resolved! { {<new defs>} {<name asked for>} {<known defs>} @<what> .. }`.
@@ -53,7 +53,10 @@ pub fn resolved(input: TokenStream) -> TokenStream {
             let Some(TokenTree::Group(args)) = it.next() else {
                 return malformed();
             };
-            super::define::expand(args.stream(), it.collect(), known)
+            at_origin(
+                super::define::expand(args.stream(), it.collect(), known),
+                what.span(),
+            )
         }
         "kernel" | "device" => {
             let kind = if what == "kernel" {
@@ -65,8 +68,48 @@ pub fn resolved(input: TokenStream) -> TokenStream {
             let Some(TokenTree::Group(args)) = it.next() else {
                 return malformed();
             };
-            function(args.stream(), it.collect(), kind, known)
+            at_origin(
+                function(args.stream(), it.collect(), kind, known),
+                what.span(),
+            )
         }
         _ => malformed(),
     }
+}
+
+/// `out` with every token made at this macro's call site spanned by `origin` instead: the
+/// span of the `@kernel`/`@struct` marker, which the item's own attribute made (its call
+/// site: the attribute, in that attribute's expansion) and every hand-over passed on
+/// untouched. This expansion runs inside the hand-over macro of a callee or struct, so its
+/// own call site is inside that item's expansion: rustc's notes about what the expansion
+/// defines ("required by a bound in `launch`", "function defined here") would point at the
+/// callee's `#[gpu_device]`, with a backtrace through `__gpu_resolved`. Spanned by the
+/// origin, they read as when no hand-over runs: at the item's own attribute, from its
+/// expansion (so the lints that leave macro output alone still do). The tokens that came
+/// from the user keep their spans.
+fn at_origin(out: TokenStream, origin: Span) -> TokenStream {
+    // `Span` has no equality; its `Debug` (the expansion context and the byte range) tells
+    // the call site's tokens apart.
+    let call_site = format!("{:?}", Span::call_site());
+    respan(out, &call_site, origin)
+}
+
+fn respan(out: TokenStream, call_site: &str, here: Span) -> TokenStream {
+    out.into_iter()
+        .map(|mut t| {
+            if let TokenTree::Group(g) = &t {
+                let mut n = Group::new(g.delimiter(), respan(g.stream(), call_site, here));
+                n.set_span(if format!("{:?}", g.span()) == call_site {
+                    here
+                } else {
+                    g.span()
+                });
+                return TokenTree::Group(n);
+            }
+            if format!("{:?}", t.span()) == call_site {
+                t.set_span(here);
+            }
+            t
+        })
+        .collect()
 }

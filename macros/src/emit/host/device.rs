@@ -159,7 +159,15 @@ pub(crate) fn device_fallback(item: &syn::ItemFn) -> TokenStream {
             return quote!(_: impl ::core::marker::Sized);
         };
         match &*pt.ty {
-            syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+            // A scalar or a type parameter as itself; a struct's name is the user's module's,
+            // which this module does not see (and may be the mistake): any value.
+            syn::Type::Path(p)
+                if p.qself.is_none()
+                    && p.path.get_ident().is_some_and(|id| {
+                        crate::ir::ty::Scalar::from_name(&id.to_string()).is_some()
+                            || types.contains(&id)
+                    }) =>
+            {
                 let t = &pt.ty;
                 quote!(_: #t)
             }

@@ -294,11 +294,10 @@ fn module_tokens(
         })
         .collect();
     let what = format!(
-        "The generic GPU kernel `{rust_name}`, compiled once per instance{}: launch it with [`{rust_name}::launch`](self::launch), which infers the type parameters from its arguments (or takes them named, `launch::<..>`). An instance's CUDA C is [`cuda_source::<..>()`](self::cuda_source), its `KernelDef` [`kernel::<..>()`](self::kernel), the functions a concrete kernel's module has too; the statics `CUDA_SOURCE` and `KERNEL` of a concrete kernel do not exist for a generic one (a static cannot be generic), and naming them is an error that says what to call.",
+        "The generic GPU kernel `{rust_name}`, compiled once per instance{}: launch it with [`{rust_name}::launch`](self::launch), which infers the type parameters from its arguments (or takes them named, `launch::<..>`). An instance's CUDA C is [`cuda_source::<..>()`](self::cuda_source), its `KernelDef` [`kernel::<..>()`](self::kernel), the functions a concrete kernel's module has too; the statics `CUDA_SOURCE` and `KERNEL` of a concrete kernel do not exist for a generic one (a static cannot be generic).",
         if bounds.is_empty() { String::new() } else { format!(" of {}", bounds.join(", ")) }
     );
     let kernel_items = kernel_items(sc, f, types, g, (&decl, &decl_items, &args));
-    let stand_ins = per_instance(&rust_name, g);
     let sim = sim_fn_with(sc, f, types, decl.clone());
     let body = quote! {
             #(#items)*
@@ -322,39 +321,10 @@ fn module_tokens(
                 ::warpspeed::__private::collect_source_with(__item, __consts)
             }
 
-            #stand_ins
             #kernel_items
             #sim
     };
     fn_module(sc, f, &what, body)
-}
-
-/// `CUDA_SOURCE` and `KERNEL` as a concrete kernel has them do not exist for a generic one
-/// (a static cannot be generic): in their place a `PerInstance`, whose use rustc reports
-/// with the function to call instead, for this kernel's parameters (the warning's note),
-/// and the bound's message.
-fn per_instance(rust_name: &str, g: &Generics) -> TokenStream {
-    let params: Vec<String> = param_names(g).iter().map(|n| n.to_string()).collect();
-    let params = params.join(", ");
-    let example: Vec<String> = g
-        .types
-        .iter()
-        .map(|t| format!("`{}` one of {}", t.name, bound_types(t.bound)))
-        .chain(g.consts.iter().map(|c| format!("`{}` a value", c.name)))
-        .collect();
-    let with = example.join(", ");
-    let source = format!("`{rust_name}` is a generic kernel, with one C program per instance: write `{rust_name}::cuda_source::<{params}>()` ({with})");
-    let kernel = format!("`{rust_name}` is a generic kernel, with one `KernelDef` per instance: write `{rust_name}::kernel::<{params}>()` ({with})");
-    quote! {
-        /// A concrete kernel's program; a generic kernel has one per instance:
-        /// `cuda_source::<..>()`.
-        #[deprecated(note = #source)]
-        pub static CUDA_SOURCE: ::warpspeed::PerInstance<()> = ::warpspeed::PerInstance::new();
-        /// A concrete kernel's `KernelDef`; a generic kernel has one per instance:
-        /// `kernel::<..>()`.
-        #[deprecated(note = #kernel)]
-        pub static KERNEL: ::warpspeed::PerInstance<()> = ::warpspeed::PerInstance::new();
-    }
 }
 
 /// The names of the type and const parameters, in the order written (`T`, `B`).
@@ -366,12 +336,6 @@ fn param_names(g: &Generics) -> Vec<&Ident> {
             GenericRef::Const(i) => &g.consts[i].name,
         })
         .collect()
-}
-
-/// "f16, f32, f64".
-fn bound_types(b: crate::parse::generic_params::Bound) -> String {
-    let names: Vec<&str> = b.types().iter().map(|s| s.rust_name()).collect();
-    names.join(", ")
 }
 
 /// `T: ::warpspeed::Float`, `const B: usize`, in the order written.
