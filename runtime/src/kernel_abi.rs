@@ -15,11 +15,12 @@ use std::sync::LazyLock;
 pub use crate::cuda::compile::KernelOptions;
 pub use crate::dim::Dim3;
 pub use crate::half_types::{f16, f16_from_f64, f16x2};
+pub use crate::mma::MmaShape;
 pub use crate::scalar::{Arg, KernelScalar, TexArg};
 pub use crate::sim::{
     capture_sim_prints, format_g, host_call, kernel_code, sim_check_len, src_loc_by_id,
-    AtomicArith, AtomicInt, AtomicScalar, AtomicSlice, LenDecl, SimEntry, SimFuture, SimTexture,
-    Slice, SliceMut, SrcLoc, ThreadCtx,
+    AtomicArith, AtomicInt, AtomicScalar, AtomicSlice, Fragment, LenDecl, MmaElem, MmaScalar,
+    SimEntry, SimFuture, SimTexture, Slice, SliceMut, SrcLoc, ThreadCtx,
 };
 pub use crate::vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4};
 

@@ -40,6 +40,7 @@ mod half_types;
 mod kernel_abi;
 mod launch;
 mod memory;
+pub mod mma;
 mod per_instance;
 mod pinned;
 mod pinned_view;

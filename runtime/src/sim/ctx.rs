@@ -9,6 +9,7 @@ use std::task::{Context, Poll};
 
 use super::block::{BarrierKind, BarrierWait, Block, Slot, State};
 use super::check::{raise, Failure};
+use super::mma::{Fragment, MmaScalar, MmaSpec, WIDE};
 use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
 use super::shared::TooMuchShared;
 use super::site::{src_loc_by_id, SrcLoc};
@@ -16,6 +17,7 @@ use super::track::{Track, Tracked};
 use super::warp::{check_arrival, WarpOp, WarpWait};
 use crate::dim::Dim3;
 use crate::error::{Error, RaceAccess};
+use crate::mma::MmaShape;
 use crate::scalar::{Arg, KernelScalar};
 
 /// One simulated thread: where it stands in the grid, and its block's shared state.
@@ -388,6 +390,44 @@ impl<'a> ThreadCtx<'a> {
             self.warp(WarpOp::ShflXor, mask, v.to_bits(), lane_mask, width, at)
                 .await,
         )
+    }
+
+    /// `acc.mma_sync(a, b)`: `mma.sync.aligned` with D = C = `acc`, a collective of the
+    /// whole warp (docs/tensor-cores.md). `shape` and the element types name the
+    /// instruction; the macro passes only rows of its table.
+    pub async fn mma_sync<
+        A: MmaScalar,
+        C: MmaScalar,
+        const NA: usize,
+        const NB: usize,
+        const NC: usize,
+    >(
+        &self,
+        acc: &mut Fragment<C, NC>,
+        a: Fragment<A, NA>,
+        b: Fragment<A, NB>,
+        shape: MmaShape,
+        at: &'static SrcLoc,
+    ) {
+        let mut wide = [0u32; WIDE];
+        let words = a.x.iter().chain(&b.x).map(|v| v.to_bits() as u32);
+        for (w, v) in wide
+            .iter_mut()
+            .zip(words.chain(acc.x.iter().map(|v| v.to_bits() as u32)))
+        {
+            *w = v;
+        }
+        self.slot().wide.set(wide);
+        let spec = MmaSpec {
+            shape,
+            ab: A::ELEM,
+            acc: C::ELEM,
+        };
+        self.warp(WarpOp::Mma(spec), u32::MAX, 0, 0, 32, at).await;
+        let d = self.slot().wide.get();
+        for (x, w) in acc.x.iter_mut().zip(d) {
+            *x = C::from_bits(u64::from(w));
+        }
     }
 
     /// `__match_any_sync(mask, v)`: the lanes of the mask whose `v` has the same bits.

@@ -18,6 +18,8 @@ pub(crate) enum WarpOp {
     ShflDown,
     ShflXor,
     MatchAny,
+    /// `mma.sync`: every lane's fragments travel in its slot's wide payload.
+    Mma(MmaSpec),
 }
 
 impl WarpOp {
@@ -33,6 +35,7 @@ impl WarpOp {
             WarpOp::ShflDown => "shfl_down_sync",
             WarpOp::ShflXor => "shfl_xor_sync",
             WarpOp::MatchAny => "match_any_sync",
+            WarpOp::Mma(_) => "mma_sync",
         }
     }
 
@@ -43,6 +46,8 @@ impl WarpOp {
         )
     }
 }
+
+use super::mma::{mma_results, MmaSpec, WIDE};
 
 /// What one lane waits at: the collective, its mask and site, its operands.
 #[derive(Clone, Copy, Debug)]
@@ -113,12 +118,14 @@ pub(crate) fn shuffle_source(op: WarpOp, lane: u32, b: u32, width: u32) -> u32 {
     }
 }
 
-/// The result of every lane of `mask` (indexed by lane), from what each waits with.
+/// The result of every lane of `mask` (indexed by lane), from what each waits with (and,
+/// for `mma.sync`, the lanes' wide payloads, replaced by their results).
 /// `Err((lane, words))` when the result is undefined on the GPU.
 pub(crate) fn results(
     mask: u32,
     waits: &[Option<WarpWait>; 32],
     out: &mut [u64; 32],
+    wide: &mut [[u32; WIDE]; 32],
 ) -> Result<(), (u32, String)> {
     let lanes = || (0..32u32).filter(move |l| mask & (1 << l) != 0);
     let wait = |l: u32| waits[l as usize].expect("every lane of the mask waits");
@@ -129,6 +136,21 @@ pub(crate) fn results(
             .fold(0u32, |b, l| b | 1 << l)
     };
     match op {
+        WarpOp::Mma(spec) => {
+            // `.aligned`: the whole warp executes it; a lane that exited (or that a
+            // partial last warp lacks) has no fragments to give.
+            if mask != u32::MAX {
+                let missing = (!mask).trailing_zeros();
+                return Err((
+                    mask.trailing_zeros(),
+                    format!(
+                        "mma_sync needs all 32 lanes of the warp, and lane {missing} has exited \
+                         or does not exist (the block's size is not a multiple of 32)"
+                    ),
+                ));
+            }
+            mma_results(spec, wide);
+        }
         WarpOp::Sync => lanes().for_each(|l| out[l as usize] = 0),
         WarpOp::Ballot => {
             let b = u64::from(ballot());

@@ -1,0 +1,161 @@
+//! `mma.sync` on the simulator (docs/tensor-cores.md): a fragment is a lane's `Copy` array
+//! of elements ([`Fragment`]); `ThreadCtx::mma_sync` (ctx.rs) is a warp collective whose
+//! lanes arrive with their A, B and C elements in their slot's wide payload, and
+//! [`mma_results`] gathers the matrices through [`fragment_owner`], multiplies, and leaves
+//! each lane its D elements there.
+
+use crate::half_types::{f16, f16_from_f64};
+use crate::mma::{fragment_len, fragment_owner, FragmentRole, MmaShape};
+use crate::scalar::KernelScalar;
+
+/// The words of a lane's wide payload: one element per word, A's then B's then C's on the
+/// way in (at most 8 + 4 + 4), D's on the way out.
+pub(crate) const WIDE: usize = 16;
+
+/// One lane's fragment on the simulator: the elements of `frag.x`, in the PTX order of
+/// [`fragment_owner`]. The kernel language's `FragmentA`, `FragmentB` and `FragmentAcc`
+/// (`warpspeed::kernel`) are this, with `N` from the role and shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fragment<T, const N: usize> {
+    /// The lane's elements (`frag.x[i]` in a kernel).
+    pub x: [T; N],
+}
+
+impl<T: KernelScalar, const N: usize> Fragment<T, N> {
+    /// Every element zero (`FragmentAcc::<f32, M16N8K16>::zeroed()`).
+    pub fn zeroed() -> Self {
+        Fragment {
+            x: [T::from_bits(0); N],
+        }
+    }
+}
+
+/// An element type of `mma.sync` operands, with its exact value and its rounding.
+pub trait MmaScalar: KernelScalar {
+    /// Which one, for the warp collective.
+    const ELEM: MmaElem;
+}
+
+impl MmaScalar for f16 {
+    const ELEM: MmaElem = MmaElem::F16;
+}
+
+impl MmaScalar for f32 {
+    const ELEM: MmaElem = MmaElem::F32;
+}
+
+/// The element types of `mma.sync`'s operands on the simulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MmaElem {
+    /// `.f16`.
+    F16,
+    /// `.f32`.
+    F32,
+}
+
+impl MmaElem {
+    fn value(self, bits: u32) -> f64 {
+        match self {
+            MmaElem::F16 => f64::from(f16::from_bits(bits as u16)),
+            MmaElem::F32 => f64::from(f32::from_bits(bits)),
+        }
+    }
+
+    /// `v` rounded once to the nearest value of the type (ties to even).
+    fn round(self, v: f64) -> u32 {
+        match self {
+            MmaElem::F16 => u32::from(f16_from_f64(v).to_bits()),
+            MmaElem::F32 => (v as f32).to_bits(),
+        }
+    }
+}
+
+/// One `mma.sync` instruction: its shape and the types of A and B, and of C and D.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MmaSpec {
+    pub shape: MmaShape,
+    pub ab: MmaElem,
+    pub acc: MmaElem,
+}
+
+/// D = A * B + C for the whole warp: `wide[lane]` holds lane's A, B and C elements (in that
+/// order, one a word) and gets its D elements. Each D element is the exact sum of C and the
+/// products, rounded once to the accumulator's type (products of 16-bit floats are exact
+/// in f64, and so is their sum unless the terms span more than ~30 binary orders).
+pub(crate) fn mma_results(spec: MmaSpec, wide: &mut [[u32; WIDE]; 32]) {
+    let shape = spec.shape;
+    let (m, n, k) = shape.mnk();
+    let (la, lb, lc) = (
+        fragment_len(FragmentRole::A, shape),
+        fragment_len(FragmentRole::B, shape),
+        fragment_len(FragmentRole::Acc, shape),
+    );
+    let mut a = vec![0f64; m * k];
+    let mut b = vec![0f64; k * n];
+    let mut c = vec![0f64; m * n];
+    for lane in 0..32u32 {
+        let w = &wide[lane as usize];
+        for i in 0..la {
+            let (r, col) = fragment_owner(FragmentRole::A, shape, lane, i);
+            a[r * k + col] = spec.ab.value(w[i]);
+        }
+        for i in 0..lb {
+            let (r, col) = fragment_owner(FragmentRole::B, shape, lane, i);
+            b[r * n + col] = spec.ab.value(w[la + i]);
+        }
+        for i in 0..lc {
+            let (r, col) = fragment_owner(FragmentRole::Acc, shape, lane, i);
+            c[r * n + col] = spec.acc.value(w[la + lb + i]);
+        }
+    }
+    for lane in 0..32u32 {
+        for i in 0..lc {
+            let (r, col) = fragment_owner(FragmentRole::Acc, shape, lane, i);
+            let d = (0..k).fold(c[r * n + col], |s, kk| s + a[r * k + kk] * b[kk * n + col]);
+            wide[lane as usize][i] = spec.acc.round(d);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Integer matrices through the fragments give the integer product.
+    #[test]
+    fn integer_product_is_exact() {
+        let shape = MmaShape::M16N8K16;
+        let spec = MmaSpec {
+            shape,
+            ab: MmaElem::F16,
+            acc: MmaElem::F32,
+        };
+        let av = |r: usize, c: usize| ((r * 3 + c * 5) % 7) as f32 - 3.0;
+        let bv = |r: usize, c: usize| ((r * 2 + c) % 5) as f32 - 2.0;
+        let cv = |r: usize, c: usize| (r * 8 + c) as f32;
+        let mut wide = [[0u32; WIDE]; 32];
+        for lane in 0..32u32 {
+            let w = &mut wide[lane as usize];
+            for i in 0..8 {
+                let (r, c) = fragment_owner(FragmentRole::A, shape, lane, i);
+                w[i] = u32::from(f16::from_f32(av(r, c)).to_bits());
+            }
+            for i in 0..4 {
+                let (r, c) = fragment_owner(FragmentRole::B, shape, lane, i);
+                w[8 + i] = u32::from(f16::from_f32(bv(r, c)).to_bits());
+            }
+            for i in 0..4 {
+                let (r, c) = fragment_owner(FragmentRole::Acc, shape, lane, i);
+                w[12 + i] = cv(r, c).to_bits();
+            }
+        }
+        mma_results(spec, &mut wide);
+        for lane in 0..32u32 {
+            for i in 0..4 {
+                let (r, c) = fragment_owner(FragmentRole::Acc, shape, lane, i);
+                let want = (0..16).map(|k| av(r, k) * bv(k, c)).sum::<f32>() + cv(r, c);
+                assert_eq!(f32::from_bits(wide[lane as usize][i]), want);
+            }
+        }
+    }
+}
