@@ -247,10 +247,12 @@ fn type_order(item: &'static SourceItem, out: &mut Vec<&'static SourceItem>) {
 /// semantics (wrapping arithmetic, masked shifts, saturating float-to-int casts).
 /// It includes no header: NVRTC as users get it has none. `prelude_num.cuh` holds the
 /// numeric methods' helpers (`ws_rotate_left<T>`, `ws_is_nan`, ...), `prelude_tex.cuh`
-/// the texture fetch (`ws_tex2d_fetch<T>`).
+/// the texture fetch (`ws_tex2d_fetch<T>`), `prelude_mma.cuh` the tensor-core fragments and
+/// `mma.sync` (`ws_frag<T, N>`, `ws_mma_m16n8k16_f32_f16`).
 pub const CUDA_PRELUDE: &str = concat!(
     include_str!("prelude.cuh"),
     include_str!("prelude_tex.cuh"),
+    include_str!("prelude_mma.cuh"),
     // Last: it ends with the line that marks the end of the prelude.
     include_str!("prelude_num.cuh")
 );

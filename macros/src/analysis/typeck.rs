@@ -17,6 +17,7 @@ use proc_macro2::{Ident, Span};
 
 mod calls;
 mod consts;
+mod fragment;
 mod matching;
 mod refs;
 mod structs;
@@ -645,7 +646,10 @@ impl<'a> Typeck<'a> {
                         self.cx.error_at(e.range(), msg);
                         Ty::Never
                     }
-                    Ty::Array(elem, _) => *elem,
+                    Ty::Array(elem, n) => {
+                        self.constant_index(idx, &n);
+                        *elem
+                    }
                     Ty::Never => Ty::Never,
                     Ty::Texture2D(_) => {
                         self.cx.error_at(e.range(), "a texture is read with `tex.fetch(x, y)`, not by index, and kernels never write it (compute new texels into a `&mut [T]`)");
@@ -683,6 +687,7 @@ impl<'a> Typeck<'a> {
                         Ty::Never
                     }
                     (Ty::Scalar(Scalar::Struct(id)), m) => self.struct_field(e, id, m),
+                    (Ty::Fragment(f), m) => self.fragment_field(e, f, m),
                     (Ty::Tuple(items), Member::Index(i)) if (*i as usize) < items.len() => {
                         items[*i as usize].clone()
                     }
@@ -707,6 +712,7 @@ impl<'a> Typeck<'a> {
             ExprKind::Intrinsic(i, args) => self.intrinsic(*i, args),
             ExprKind::SharedArray(d) => d.ty(),
             ExprKind::DynamicShared(s) => Ty::Slice(*s, true),
+            ExprKind::Fragment(f) => Ty::Fragment(*f),
             ExprKind::Ordering(..) => Ty::Ordering,
             ExprKind::StructLit(l) => self.struct_lit(e, l, expected),
             ExprKind::TiledPartition(n, group) => {
@@ -995,6 +1001,9 @@ impl<'a> Typeck<'a> {
                 while let ExprKind::Index(b, _) = &root.kind {
                     root = b;
                 }
+                if self.fragment_elements(root) {
+                    return t;
+                }
                 if let ExprKind::Var(name) = &root.kind {
                     if let Ty::Slice(_, false) = self.shallow(&self.expr[root.id].clone()) {
                         self.cx.error_at(
@@ -1141,6 +1150,9 @@ impl<'a> Typeck<'a> {
         }
         if let Ty::Texture2D(elem) = recv_ty {
             return self.texture_method(e, elem, name, args);
+        }
+        if let Ty::Fragment(f) = recv_ty {
+            return self.fragment_method(e, f, name, args);
         }
         if let Ty::CasResult(s) = recv_ty {
             return match CasUse::from_name(&name.to_string()) {

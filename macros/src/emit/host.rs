@@ -8,6 +8,7 @@ use crate::emit::cuda::{CFunction, FILE_MARKER};
 use crate::ir::ast::*;
 use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::call::Call;
+use crate::ir::ty::fragment::FragMethod;
 use crate::ir::groups::{GroupKind, GroupMethod};
 use crate::ir::methods::Sim;
 use crate::ir::numeric_consts::ConstPath;
@@ -477,6 +478,11 @@ fn rust_ty(sc: &Scope, t: &Ty) -> TokenStream {
             let id = scalar_ty(sc, *s);
             quote!(::core::result::Result<#id, #id>)
         }
+        Ty::Fragment(f) => {
+            let id = scalar_ty(sc, f.elem);
+            let n = f.len() as usize;
+            quote!(::warpspeed::__private::Fragment<#id, #n>)
+        }
         // Groups are known at compile time: their methods expand to what they stand for.
         Ty::Unit | Ty::Never | Ty::Var(_) | Ty::Ordering | Ty::Group(_) => quote!(()),
     }
@@ -787,6 +793,13 @@ impl RustWriter<'_> {
                     };
                     quote_spanned!(span=> { #(#orders)* #b.#name(#ctx, #i, #(#values,)* #at).await })
                 }
+                Some(&Call::Fragment(FragMethod::MmaSync(row))) => {
+                    let r = self.expr(recv);
+                    let args = args.iter().map(|a| self.expr(a));
+                    let (ctx, at) = (hyg("__ctx"), site(e));
+                    let shape = Ident::new(row.shape.name(), span);
+                    quote_spanned!(span=> #ctx.mma_sync(&mut #r, #(#args,)* ::warpspeed::__private::MmaShape::#shape, #at).await)
+                }
                 Some(Call::Texture(TexMethod::Fetch)) => {
                     let r = self.expr(recv);
                     let args = args.iter().map(|a| self.expr(a));
@@ -881,6 +894,11 @@ impl RustWriter<'_> {
                 } else {
                     quote_spanned!(span=> #ctx.shared_array::<#t>(#n, #at))
                 }
+            }
+            ExprKind::Fragment(f) => {
+                let id = scalar_ty(self.sc, f.elem);
+                let n = f.len() as usize;
+                quote_spanned!(span=> ::warpspeed::__private::Fragment::<#id, #n>::zeroed())
             }
             ExprKind::DynamicShared(s) => {
                 let ctx = hyg("__ctx");

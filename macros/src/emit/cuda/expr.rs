@@ -11,6 +11,7 @@ use crate::analysis::typeck::Types;
 use crate::ir::ast::*;
 use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
 use crate::ir::call::Call;
+use crate::ir::ty::fragment::FragMethod;
 use crate::ir::intrinsics::ParamKind;
 use crate::ir::methods::{self, Method};
 use crate::ir::numeric_consts::ConstValue;
@@ -144,6 +145,13 @@ impl<'a> FnWriter<'a> {
                         self.texture_c(m, recv, *elem, args)
                     }
                     Some(&Call::Atomic(op)) => self.atomic_c(op, recv, args),
+                    Some(&Call::Fragment(FragMethod::MmaSync(row))) => {
+                        // `acc` is a local: the helper updates it in place (`D = C`).
+                        let ops: Vec<&Expr> = args.iter().collect();
+                        let v = self.operands(&ops);
+                        let acc = self.value(recv);
+                        format!("{}(&{acc}, {}, {})", row.c, v[0], v[1])
+                    }
                     Some(&Call::CasUse(u)) => {
                         let ExprKind::Method(recv, _, args) = &recv.kind else {
                             return "0".into();
@@ -215,6 +223,7 @@ impl<'a> FnWriter<'a> {
             ExprKind::Print(p) => self.print_c(p),
             ExprKind::TiledPartition(..) => "0".into(),
             ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) => "0".into(),
+            ExprKind::Fragment(f) => format!("({}{{}})", f.c_type()),
             ExprKind::Ref(_, inner) => self.value(inner),
             ExprKind::SubSlice(s) => self.sub_slice_c(e, s),
             ExprKind::Call(path, const_args, args) => {

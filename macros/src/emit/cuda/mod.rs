@@ -415,6 +415,7 @@ pub fn c_type(ty: &Ty) -> String {
             format!("ws_tuple{}<{}>", items.len(), items.join(", "))
         }
         Ty::Array(..) => c_decl(ty, ""),
+        Ty::Fragment(f) => f.c_type(),
         _ => "int".into(),
     }
 }

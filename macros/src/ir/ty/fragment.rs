@@ -1,0 +1,197 @@
+//! Tensor-core fragments (docs/tensor-cores.md): the types `FragmentA<T, Shape>`,
+//! `FragmentB<T, Shape>` and `FragmentAcc<T, Shape>` ([`Frag`]), their methods
+//! ([`FragMethod`], one variant of `ir::call::Call`), and the table of `mma.sync`
+//! instructions ([`MMA`]): each instruction is one row, with its PTX, its prelude helper
+//! (runtime/src/prelude_mma.cuh). The per-lane layout is the runtime's
+//! (`warpspeed::mma::fragment_owner`); here only the element counts.
+
+use super::Scalar;
+use std::fmt;
+
+/// Which operand of `D = A * B + C` a fragment holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    A,
+    B,
+    Acc,
+}
+
+impl Role {
+    /// The kernel language's type name.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Role::A => "FragmentA",
+            Role::B => "FragmentB",
+            Role::Acc => "FragmentAcc",
+        }
+    }
+
+    pub fn from_type_name(name: &str) -> Option<Role> {
+        [Role::A, Role::B, Role::Acc]
+            .into_iter()
+            .find(|r| r.type_name() == name)
+    }
+}
+
+/// An `mma.sync` shape, by its marker type (`M16N8K16`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    M16N8K16,
+    M16N8K8,
+}
+
+impl Shape {
+    pub const ALL: [Shape; 2] = [Shape::M16N8K16, Shape::M16N8K8];
+
+    /// The marker type's name, also the runtime's `MmaShape` variant.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::M16N8K16 => "M16N8K16",
+            Shape::M16N8K8 => "M16N8K8",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    fn mnk(self) -> (u64, u64, u64) {
+        match self {
+            Shape::M16N8K16 => (16, 8, 16),
+            Shape::M16N8K8 => (16, 8, 8),
+        }
+    }
+}
+
+/// A fragment type: its operand, element type and shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Frag {
+    pub role: Role,
+    pub elem: Scalar,
+    pub shape: Shape,
+}
+
+impl Frag {
+    /// The elements each lane holds (`frag.x.len()`): the operand's over 32 lanes.
+    pub fn len(&self) -> u64 {
+        let (m, n, k) = self.shape.mnk();
+        let (r, c) = match self.role {
+            Role::A => (m, k),
+            Role::B => (k, n),
+            Role::Acc => (m, n),
+        };
+        r * c / 32
+    }
+
+    /// The C type (runtime/src/prelude_mma.cuh): `ws_frag<ws_f16, 8>`.
+    pub fn c_type(&self) -> String {
+        format!("ws_frag<{}, {}>", self.elem.c_name(), self.len())
+    }
+
+    /// The element types a fragment of this role and shape may hold: those of the table's
+    /// rows (A and B share theirs).
+    pub fn elems(role: Role, shape: Shape) -> Vec<Scalar> {
+        let mut v = Vec::new();
+        for r in MMA.iter().filter(|r| r.shape == shape) {
+            let s = if role == Role::Acc { r.acc } else { r.ab };
+            if !v.contains(&s) {
+                v.push(s);
+            }
+        }
+        v
+    }
+}
+
+impl fmt::Display for Frag {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "{}<{}, {}>",
+            self.role.type_name(),
+            self.elem.rust_name(),
+            self.shape.name()
+        )
+    }
+}
+
+/// The methods of a fragment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FragMethod {
+    /// `acc.mma_sync(a, b)`: `acc = a * b + acc`, a row of [`MMA`].
+    MmaSync(&'static MmaRow),
+}
+
+/// One `mma.sync` instruction.
+#[derive(Debug, PartialEq, Eq)]
+pub struct MmaRow {
+    pub shape: Shape,
+    /// The element type of A and B.
+    pub ab: Scalar,
+    /// The element type of C and D.
+    pub acc: Scalar,
+    /// The PTX instruction, as the prelude helper writes it.
+    pub ptx: &'static str,
+    /// The prelude helper: `void f(ws_frag<Acc, 4>* d, ws_frag<AB, ..> a, ws_frag<AB, ..> b)`.
+    pub c: &'static str,
+}
+
+/// Every `mma.sync` the kernel language has.
+pub const MMA: &[MmaRow] = &[
+    MmaRow {
+        shape: Shape::M16N8K16,
+        ab: Scalar::F16,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+        c: "ws_mma_m16n8k16_f32_f16",
+    },
+    MmaRow {
+        shape: Shape::M16N8K16,
+        ab: Scalar::F16,
+        acc: Scalar::F16,
+        ptx: "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
+        c: "ws_mma_m16n8k16_f16_f16",
+    },
+    MmaRow {
+        shape: Shape::M16N8K8,
+        ab: Scalar::F16,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32",
+        c: "ws_mma_m16n8k8_f32_f16",
+    },
+    MmaRow {
+        shape: Shape::M16N8K8,
+        ab: Scalar::F16,
+        acc: Scalar::F16,
+        ptx: "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16",
+        c: "ws_mma_m16n8k8_f16_f16",
+    },
+];
+
+/// The row for an accumulator of `acc` and A, B of `ab`, in `shape`.
+pub fn mma_row(shape: Shape, ab: Scalar, acc: Scalar) -> Option<&'static MmaRow> {
+    MMA.iter()
+        .find(|r| r.shape == shape && r.ab == ab && r.acc == acc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each row's helper is in the prelude and issues the row's PTX.
+    #[test]
+    fn rows_have_their_helpers() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../runtime/src/prelude_mma.cuh"
+        );
+        let text = std::fs::read_to_string(path).expect("prelude_mma.cuh");
+        for r in MMA {
+            let at = text
+                .find(&format!("void {}(", r.c))
+                .unwrap_or_else(|| panic!("{} is not in prelude_mma.cuh", r.c));
+            let body = &text[at..];
+            let body = &body[..body.find("\n}").unwrap_or(body.len())];
+            assert!(body.contains(r.ptx), "{} does not issue {}", r.c, r.ptx);
+        }
+    }
+}

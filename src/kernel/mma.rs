@@ -1,0 +1,87 @@
+//! Tensor-core fragments and `mma.sync` in a kernel (docs/tensor-cores.md): `FragmentA`,
+//! `FragmentB` and `FragmentAcc`, typed with their element type and shape, made with
+//! `zeroed()`, read and written per lane through `x`, multiplied with
+//! [`FragmentAcc::mma_sync`]. Which (row, column) each `x[i]` of each lane is:
+//! [`fragment_owner`](crate::mma::fragment_owner).
+
+use super::outside_kernel;
+
+/// An `mma.sync` shape: the per-lane element arrays of its three fragments.
+pub trait FragmentShape {
+    /// A's elements of one lane (16-bit elements).
+    type A<T>;
+    /// B's elements of one lane (16-bit elements).
+    type B<T>;
+    /// C's and D's elements of one lane.
+    type Acc<T>;
+}
+
+/// PTX's `.m16n8k16`: A 16 x 16 (8 elements a lane), B 16 x 8 (4), C/D 16 x 8 (4).
+pub struct M16N8K16;
+
+/// PTX's `.m16n8k8`: A 16 x 8 (4 elements a lane), B 8 x 8 (2), C/D 16 x 8 (4).
+pub struct M16N8K8;
+
+impl FragmentShape for M16N8K16 {
+    type A<T> = [T; 8];
+    type B<T> = [T; 4];
+    type Acc<T> = [T; 4];
+}
+
+impl FragmentShape for M16N8K8 {
+    type A<T> = [T; 4];
+    type B<T> = [T; 2];
+    type Acc<T> = [T; 4];
+}
+
+/// One lane's share of the A operand (M x K, row major) of `mma.sync`: `T` is `f16`.
+pub struct FragmentA<T, S: FragmentShape> {
+    /// The lane's elements, in the order of the PTX ISA's fragment table
+    /// ([`fragment_owner`](crate::mma::fragment_owner) with `FragmentRole::A`).
+    pub x: S::A<T>,
+}
+
+/// One lane's share of the B operand (K x N, column major) of `mma.sync`: `T` is `f16`.
+pub struct FragmentB<T, S: FragmentShape> {
+    /// The lane's elements ([`fragment_owner`](crate::mma::fragment_owner) with
+    /// `FragmentRole::B`: row is the K index, column the N index).
+    pub x: S::B<T>,
+}
+
+/// One lane's share of the accumulator (C and D, M x N) of `mma.sync`: `T` is `f32` or
+/// `f16`.
+pub struct FragmentAcc<T, S: FragmentShape> {
+    /// The lane's elements ([`fragment_owner`](crate::mma::fragment_owner) with
+    /// `FragmentRole::Acc`).
+    pub x: S::Acc<T>,
+}
+
+impl<T, S: FragmentShape> FragmentA<T, S> {
+    /// A fragment with every element zero: `FragmentA::<f16, M16N8K16>::zeroed()`.
+    pub fn zeroed() -> Self {
+        outside_kernel("FragmentA::zeroed")
+    }
+}
+
+impl<T, S: FragmentShape> FragmentB<T, S> {
+    /// A fragment with every element zero: `FragmentB::<f16, M16N8K16>::zeroed()`.
+    pub fn zeroed() -> Self {
+        outside_kernel("FragmentB::zeroed")
+    }
+}
+
+impl<T, S: FragmentShape> FragmentAcc<T, S> {
+    /// An accumulator with every element zero: `FragmentAcc::<f32, M16N8K16>::zeroed()`.
+    pub fn zeroed() -> Self {
+        outside_kernel("FragmentAcc::zeroed")
+    }
+
+    /// `self = a * b + self`: PTX `mma.sync.aligned.<shape>.row.col` with D = C = `self`.
+    /// Every lane of the warp calls it together (`.aligned`); the element types must be an
+    /// instruction's (f16 x f16 into f32 or f16). On the simulator the sum is exact,
+    /// rounded once (docs/tensor-cores.md bounds the GPU's difference).
+    pub fn mma_sync<U>(&mut self, a: FragmentA<U, S>, b: FragmentB<U, S>) {
+        let _ = (a, b);
+        outside_kernel("FragmentAcc::mma_sync")
+    }
+}

@@ -1,0 +1,492 @@
+//! Warp-level matrix multiply (issue 21, item 2; docs/tensor-cores.md): typed fragments,
+//! `frag.x[i]` per lane, `acc.mma_sync(a, b)`. Each kernel loads its fragments through
+//! index tables the host builds from `warpspeed::mma::fragment_owner`, so the GPU's
+//! results agree with the CPU reference only if that table is the PTX ISA's. On the
+//! simulator and the GPU where there is one, outputs poisoned before each run.
+
+use warpspeed::mma::{fragment_len, fragment_owner, FragmentRole, MmaShape};
+use warpspeed::prelude::*;
+use warpspeed::{f16, LaunchConfig};
+
+mod common;
+use common::{devices, Rng};
+
+/// One m16n8k16 product, f16 x f16 + f32 -> f32: `d = a * b + c` (a 16 x 16, b 16 x 8,
+/// both row major; `*_at[lane * len + i]` is the offset of element i of lane's fragment).
+#[gpu_kernel]
+fn mma_f32(
+    a: &[f16],
+    b: &[f16],
+    c: &[f32],
+    d: &mut [f32],
+    a_at: &[u32],
+    b_at: &[u32],
+    c_at: &[u32],
+) {
+    let lane = lane_id() as usize;
+    let mut fa = FragmentA::<f16, M16N8K16>::zeroed();
+    let mut fb = FragmentB::<f16, M16N8K16>::zeroed();
+    let mut acc = FragmentAcc::<f32, M16N8K16>::zeroed();
+    for i in 0..8 {
+        fa.x[i] = a[a_at[lane * 8 + i] as usize];
+    }
+    for i in 0..4 {
+        fb.x[i] = b[b_at[lane * 4 + i] as usize];
+        acc.x[i] = c[c_at[lane * 4 + i] as usize];
+    }
+    acc.mma_sync(fa, fb);
+    for i in 0..4 {
+        d[c_at[lane * 4 + i] as usize] = acc.x[i];
+    }
+}
+
+/// The same with an f16 accumulator.
+#[gpu_kernel]
+fn mma_f16(
+    a: &[f16],
+    b: &[f16],
+    c: &[f16],
+    d: &mut [f16],
+    a_at: &[u32],
+    b_at: &[u32],
+    c_at: &[u32],
+) {
+    let lane = lane_id() as usize;
+    let mut fa = FragmentA::<f16, M16N8K16>::zeroed();
+    let mut fb = FragmentB::<f16, M16N8K16>::zeroed();
+    let mut acc = FragmentAcc::<f16, M16N8K16>::zeroed();
+    for i in 0..8 {
+        fa.x[i] = a[a_at[lane * 8 + i] as usize];
+    }
+    for i in 0..4 {
+        fb.x[i] = b[b_at[lane * 4 + i] as usize];
+        acc.x[i] = c[c_at[lane * 4 + i] as usize];
+    }
+    acc.mma_sync(fa, fb);
+    for i in 0..4 {
+        d[c_at[lane * 4 + i] as usize] = acc.x[i];
+    }
+}
+
+/// m16n8k8, f16 x f16 + f32 -> f32 (a 16 x 8, b 8 x 8).
+#[gpu_kernel]
+fn mma_k8(
+    a: &[f16],
+    b: &[f16],
+    c: &[f32],
+    d: &mut [f32],
+    a_at: &[u32],
+    b_at: &[u32],
+    c_at: &[u32],
+) {
+    let lane = lane_id() as usize;
+    let mut fa = FragmentA::<f16, M16N8K8>::zeroed();
+    let mut fb = FragmentB::<f16, M16N8K8>::zeroed();
+    let mut acc = FragmentAcc::<f32, M16N8K8>::zeroed();
+    for i in 0..4 {
+        fa.x[i] = a[a_at[lane * 4 + i] as usize];
+        acc.x[i] = c[c_at[lane * 4 + i] as usize];
+    }
+    for i in 0..2 {
+        fb.x[i] = b[b_at[lane * 2 + i] as usize];
+    }
+    acc.mma_sync(fa, fb);
+    for i in 0..4 {
+        d[c_at[lane * 4 + i] as usize] = acc.x[i];
+    }
+}
+
+/// Each lane writes its accumulator elements in lane order: `out[lane * 4 + i] = acc.x[i]`.
+#[gpu_kernel]
+fn owners(a: &[f16], b: &[f16], out: &mut [f32], a_at: &[u32], b_at: &[u32]) {
+    let lane = lane_id() as usize;
+    let mut fa = FragmentA::<f16, M16N8K16>::zeroed();
+    let mut fb = FragmentB::<f16, M16N8K16>::zeroed();
+    let mut acc = FragmentAcc::<f32, M16N8K16>::zeroed();
+    for i in 0..8 {
+        fa.x[i] = a[a_at[lane * 8 + i] as usize];
+    }
+    for i in 0..4 {
+        fb.x[i] = b[b_at[lane * 4 + i] as usize];
+    }
+    acc.mma_sync(fa, fb);
+    for i in 0..4 {
+        out[lane * 4 + i] = acc.x[i];
+    }
+}
+
+/// C = A * B (n x n, row major, n a multiple of 32) by blocks of 4 warps: each block a 32 x
+/// 16 tile of C, each warp a 16 x 8 piece of it, A and B staged through shared tiles 16
+/// deep in K. `*_at` as in `mma_f32`, with row strides 16 (A tile) and 16 (B tile, K x 16).
+#[gpu_kernel(block = (128, 1, 1))]
+fn gemm(
+    a: &[f16],
+    b: &[f16],
+    c: &mut [f32],
+    n: usize,
+    a_at: &[u32],
+    b_at: &[u32],
+    c_row: &[u32],
+    c_col: &[u32],
+) {
+    let ta = SharedArray::<f16, 512>::new(); // 32 x 16 of A
+    let tb = SharedArray::<f16, 256>::new(); // 16 x 16 of B
+    let t = thread_idx().x as usize;
+    let warp = t / 32;
+    let lane = t % 32;
+    let row0 = block_idx().y as usize * 32;
+    let col0 = block_idx().x as usize * 16;
+    let (wr, wc) = ((warp / 2) * 16, (warp % 2) * 8);
+    let mut acc = FragmentAcc::<f32, M16N8K16>::zeroed();
+    let mut k0 = 0;
+    while k0 < n {
+        for e in 0..4 {
+            let q = t * 4 + e; // 512 elements of A's tile
+            ta[q] = a[(row0 + q / 16) * n + k0 + q % 16];
+        }
+        for e in 0..2 {
+            let q = t * 2 + e; // 256 of B's
+            tb[q] = b[(k0 + q / 16) * n + col0 + q % 16];
+        }
+        sync_threads();
+        let mut fa = FragmentA::<f16, M16N8K16>::zeroed();
+        let mut fb = FragmentB::<f16, M16N8K16>::zeroed();
+        for i in 0..8 {
+            fa.x[i] = ta[wr * 16 + a_at[lane * 8 + i] as usize];
+        }
+        for i in 0..4 {
+            fb.x[i] = tb[wc + b_at[lane * 4 + i] as usize];
+        }
+        acc.mma_sync(fa, fb);
+        sync_threads();
+        k0 += 16;
+    }
+    for i in 0..4 {
+        let r = row0 + wr + c_row[lane * 4 + i] as usize;
+        let col = col0 + wc + c_col[lane * 4 + i] as usize;
+        c[r * n + col] = acc.x[i];
+    }
+}
+
+/// `fragment_owner`'s offsets `row * stride + col` of every (lane, i), lane-major.
+fn offsets(role: FragmentRole, shape: MmaShape, stride: usize) -> Vec<u32> {
+    let len = fragment_len(role, shape);
+    (0..32u32)
+        .flat_map(|lane| (0..len).map(move |i| fragment_owner(role, shape, lane, i)))
+        .map(|(r, c)| (r * stride + c) as u32)
+        .collect()
+}
+
+fn small_ints(rng: &mut Rng, n: usize, lo: i32, hi: i32) -> Vec<f32> {
+    (0..n)
+        .map(|_| (lo + (rng.next_u32() % (hi - lo + 1) as u32) as i32) as f32)
+        .collect()
+}
+
+/// `a * b + c` in f64, with `sum |a_k b_k| + |c|` (the error bound's scale) beside it.
+fn reference(a: &[f32], b: &[f32], c: &[f32], m: usize, n: usize, k: usize) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(m * n);
+    for r in 0..m {
+        for col in 0..n {
+            let (mut s, mut mag) = (f64::from(c[r * n + col]), f64::from(c[r * n + col]).abs());
+            for kk in 0..k {
+                let p = f64::from(a[r * k + kk]) * f64::from(b[kk * n + col]);
+                s += p;
+                mag += p.abs();
+            }
+            out.push((s, mag));
+        }
+    }
+    out
+}
+
+fn halves(v: &[f32]) -> Vec<f16> {
+    v.iter().map(|&x| f16::from_f32(x)).collect()
+}
+
+/// Runs `mma_f32` on (a, b, c) and returns d, on `dev`.
+fn run_f32(dev: &Device, a: &[f32], b: &[f32], c: &[f32]) -> Vec<f32> {
+    let s = MmaShape::M16N8K16;
+    let a_at = dev.upload(&offsets(FragmentRole::A, s, 16)).unwrap();
+    let b_at = dev.upload(&offsets(FragmentRole::B, s, 8)).unwrap();
+    let c_at = dev.upload(&offsets(FragmentRole::Acc, s, 8)).unwrap();
+    let (da, db, dc) = (
+        dev.upload(&halves(a)).unwrap(),
+        dev.upload(&halves(b)).unwrap(),
+        dev.upload(c).unwrap(),
+    );
+    let mut d = dev.upload(&vec![f32::NAN; 128]).unwrap();
+    mma_f32::launch(
+        dev,
+        LaunchConfig::new(1, 32),
+        &da,
+        &db,
+        &dc,
+        &mut d,
+        &a_at,
+        &b_at,
+        &c_at,
+    )
+    .unwrap();
+    d.download().unwrap()
+}
+
+#[test]
+fn m16n8k16_small_integers_are_exact() {
+    let mut rng = Rng::new(21);
+    for dev in devices("m16n8k16_small_integers_are_exact") {
+        for _ in 0..3 {
+            let a = small_ints(&mut rng, 256, -8, 8);
+            let b = small_ints(&mut rng, 128, -8, 8);
+            let c = small_ints(&mut rng, 128, -1000, 1000);
+            let got = run_f32(&dev, &a, &b, &c);
+            let want: Vec<f32> = reference(&a, &b, &c, 16, 8, 16)
+                .iter()
+                .map(|&(s, _)| s as f32)
+                .collect();
+            assert_eq!(got, want, "{:?}", dev.backend());
+        }
+    }
+}
+
+#[test]
+fn m16n8k16_random_within_the_documented_bound() {
+    let mut rng = Rng::new(2121);
+    for dev in devices("m16n8k16_random_within_the_documented_bound") {
+        for _ in 0..4 {
+            // f16 values (exactly representable), and an f32 accumulator.
+            let r = |rng: &mut Rng, n| -> Vec<f32> {
+                (0..n)
+                    .map(|_| f16::from_f32(rng.range_f32(-2.0, 2.0)).to_f32())
+                    .collect()
+            };
+            let a = r(&mut rng, 256);
+            let b = r(&mut rng, 128);
+            let c: Vec<f32> = (0..128).map(|_| rng.range_f32(-4.0, 4.0)).collect();
+            let got = run_f32(&dev, &a, &b, &c);
+            for (i, (&g, &(s, mag))) in got
+                .iter()
+                .zip(&reference(&a, &b, &c, 16, 8, 16))
+                .enumerate()
+            {
+                let bound = mag * 2f64.powi(-19);
+                assert!(
+                    (f64::from(g) - s).abs() <= bound,
+                    "{:?}: d[{i}] = {g}, exact {s}, bound {bound}",
+                    dev.backend()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn m16n8k16_f16_accumulator_is_exact_on_small_integers() {
+    let s = MmaShape::M16N8K16;
+    let mut rng = Rng::new(7);
+    for dev in devices("m16n8k16_f16_accumulator_is_exact_on_small_integers") {
+        let a = small_ints(&mut rng, 256, -4, 4);
+        let b = small_ints(&mut rng, 128, -4, 4);
+        let c = small_ints(&mut rng, 128, -100, 100);
+        let a_at = dev.upload(&offsets(FragmentRole::A, s, 16)).unwrap();
+        let b_at = dev.upload(&offsets(FragmentRole::B, s, 8)).unwrap();
+        let c_at = dev.upload(&offsets(FragmentRole::Acc, s, 8)).unwrap();
+        let (da, db, dc) = (
+            dev.upload(&halves(&a)).unwrap(),
+            dev.upload(&halves(&b)).unwrap(),
+            dev.upload(&halves(&c)).unwrap(),
+        );
+        let mut d = dev.upload(&vec![f16::NAN; 128]).unwrap();
+        mma_f16::launch(
+            &dev,
+            LaunchConfig::new(1, 32),
+            &da,
+            &db,
+            &dc,
+            &mut d,
+            &a_at,
+            &b_at,
+            &c_at,
+        )
+        .unwrap();
+        let got: Vec<f32> = d.download().unwrap().iter().map(|h| h.to_f32()).collect();
+        let want: Vec<f32> = reference(&a, &b, &c, 16, 8, 16)
+            .iter()
+            .map(|&(s, _)| s as f32)
+            .collect();
+        assert_eq!(got, want, "{:?}", dev.backend());
+    }
+}
+
+#[test]
+fn m16n8k8_small_integers_are_exact() {
+    let s = MmaShape::M16N8K8;
+    let mut rng = Rng::new(8);
+    for dev in devices("m16n8k8_small_integers_are_exact") {
+        let a = small_ints(&mut rng, 128, -8, 8);
+        let b = small_ints(&mut rng, 64, -8, 8);
+        let c = small_ints(&mut rng, 128, -1000, 1000);
+        let a_at = dev.upload(&offsets(FragmentRole::A, s, 8)).unwrap();
+        let b_at = dev.upload(&offsets(FragmentRole::B, s, 8)).unwrap();
+        let c_at = dev.upload(&offsets(FragmentRole::Acc, s, 8)).unwrap();
+        let (da, db, dc) = (
+            dev.upload(&halves(&a)).unwrap(),
+            dev.upload(&halves(&b)).unwrap(),
+            dev.upload(&c).unwrap(),
+        );
+        let mut d = dev.upload(&vec![f32::NAN; 128]).unwrap();
+        mma_k8::launch(
+            &dev,
+            LaunchConfig::new(1, 32),
+            &da,
+            &db,
+            &dc,
+            &mut d,
+            &a_at,
+            &b_at,
+            &c_at,
+        )
+        .unwrap();
+        let want: Vec<f32> = reference(&a, &b, &c, 16, 8, 8)
+            .iter()
+            .map(|&(s, _)| s as f32)
+            .collect();
+        assert_eq!(d.download().unwrap(), want, "{:?}", dev.backend());
+    }
+}
+
+/// A whose row r is (r, 1, 0, ...) and B whose rows are (16, 16, ...) and (0, 1, ..., 7):
+/// D[r][c] = 16 r + c, so each lane's `acc.x[i]` names its own (row, col), which must be
+/// `fragment_owner(Acc, lane, i)`.
+#[test]
+fn each_lane_holds_the_documented_elements() {
+    let s = MmaShape::M16N8K16;
+    let mut a = vec![0f32; 256];
+    for r in 0..16 {
+        a[r * 16] = r as f32;
+        a[r * 16 + 1] = 1.0;
+    }
+    let mut b = vec![0f32; 128];
+    for c in 0..8 {
+        b[c] = 16.0;
+        b[8 + c] = c as f32;
+    }
+    for dev in devices("each_lane_holds_the_documented_elements") {
+        let a_at = dev.upload(&offsets(FragmentRole::A, s, 16)).unwrap();
+        let b_at = dev.upload(&offsets(FragmentRole::B, s, 8)).unwrap();
+        let (da, db) = (
+            dev.upload(&halves(&a)).unwrap(),
+            dev.upload(&halves(&b)).unwrap(),
+        );
+        let mut out = dev.upload(&vec![-1f32; 128]).unwrap();
+        owners::launch(
+            &dev,
+            LaunchConfig::new(1, 32),
+            &da,
+            &db,
+            &mut out,
+            &a_at,
+            &b_at,
+        )
+        .unwrap();
+        let out = out.download().unwrap();
+        for lane in 0..32u32 {
+            for i in 0..4 {
+                let (r, c) = fragment_owner(FragmentRole::Acc, s, lane, i);
+                assert_eq!(
+                    out[lane as usize * 4 + i],
+                    (16 * r + c) as f32,
+                    "{:?}: lane {lane} x[{i}]",
+                    dev.backend()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn tiled_gemm_64_matches_the_cpu() {
+    let s = MmaShape::M16N8K16;
+    let n = 64;
+    let mut rng = Rng::new(64);
+    let a = small_ints(&mut rng, n * n, -3, 3);
+    let b = small_ints(&mut rng, n * n, -3, 3);
+    let want: Vec<f32> = reference(&a, &b, &vec![0.0; n * n], n, n, n)
+        .iter()
+        .map(|&(s, _)| s as f32)
+        .collect();
+    let acc = |f: fn((usize, usize)) -> usize| -> Vec<u32> {
+        (0..32u32)
+            .flat_map(|lane| (0..4).map(move |i| fragment_owner(FragmentRole::Acc, s, lane, i)))
+            .map(|p| f(p) as u32)
+            .collect()
+    };
+    for dev in devices("tiled_gemm_64_matches_the_cpu") {
+        let a_at = dev.upload(&offsets(FragmentRole::A, s, 16)).unwrap();
+        let b_at = dev.upload(&offsets(FragmentRole::B, s, 16)).unwrap();
+        let c_row = dev.upload(&acc(|(r, _)| r)).unwrap();
+        let c_col = dev.upload(&acc(|(_, c)| c)).unwrap();
+        let (da, db) = (
+            dev.upload(&halves(&a)).unwrap(),
+            dev.upload(&halves(&b)).unwrap(),
+        );
+        let mut c = dev.upload(&vec![f32::NAN; n * n]).unwrap();
+        let cfg = LaunchConfig::new((n as u32 / 16, n as u32 / 32, 1), 128);
+        gemm::launch(&dev, cfg, &da, &db, &mut c, n, &a_at, &b_at, &c_row, &c_col).unwrap();
+        assert_eq!(c.download().unwrap(), want, "{:?}", dev.backend());
+    }
+}
+
+/// `mma.sync` is `.aligned`: the simulator refuses a warp that lacks lanes.
+#[test]
+fn partial_warp_is_reported_on_the_simulator() {
+    let dev = Device::simulator();
+    let s = MmaShape::M16N8K16;
+    let a_at = dev.upload(&offsets(FragmentRole::A, s, 16)).unwrap();
+    let b_at = dev.upload(&offsets(FragmentRole::B, s, 8)).unwrap();
+    let da = dev.upload(&vec![f16::ONE; 256]).unwrap();
+    let db = dev.upload(&vec![f16::ONE; 128]).unwrap();
+    let mut out = dev.upload(&vec![0f32; 128]).unwrap();
+    let err = owners::launch(
+        &dev,
+        LaunchConfig::new(1, 16),
+        &da,
+        &db,
+        &mut out,
+        &a_at,
+        &b_at,
+    )
+    .and_then(|()| dev.synchronize())
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("mma_sync needs all 32 lanes"),
+        "{err}"
+    );
+}
+
+/// The C compiles with NVRTC for sm_80 (the first with `mma.sync.m16n8k16`) and sm_90.
+#[test]
+fn nvrtc_compiles_for_sm80_and_sm90() {
+    if !warpspeed::compile::nvrtc_available() {
+        assert!(
+            std::env::var("WARPSPEED_REQUIRE_NVRTC").as_deref() != Ok("1"),
+            "NVRTC is required (WARPSPEED_REQUIRE_NVRTC=1) but not loadable"
+        );
+        println!("SKIPPED: NVRTC is not loadable here");
+        return;
+    }
+    let kernels = [
+        ("mma_f32", &mma_f32::KERNEL),
+        ("mma_f16", &mma_f16::KERNEL),
+        ("mma_k8", &mma_k8::KERNEL),
+        ("owners", &owners::KERNEL),
+        ("gemm", &gemm::KERNEL),
+    ];
+    for arch in [(8, 0), (9, 0)] {
+        for (name, k) in kernels {
+            warpspeed::compile::compile_cubin(k.source.as_str(), arch, k.options).unwrap_or_else(
+                |e| panic!("{name} does not compile for sm_{}{}: {e}", arch.0, arch.1),
+            );
+        }
+    }
+}
