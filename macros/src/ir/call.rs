@@ -5,10 +5,10 @@
 //! tensor-core fragment operation) is one more variant.
 
 use crate::ir::atomics::{AtomicOp, CasUse};
-use crate::ir::ty::fragment::FragMethod;
 use crate::ir::groups::{GroupKind, GroupMethod};
 use crate::ir::methods::Method;
 use crate::ir::texture::TexMethod;
+use crate::ir::ty::fragment::FragMethod;
 
 #[derive(Clone, Copy, Debug)]
 pub enum Call {

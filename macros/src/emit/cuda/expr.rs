@@ -11,10 +11,10 @@ use crate::analysis::typeck::Types;
 use crate::ir::ast::*;
 use crate::ir::atomics::{cas_order, AtomicOp, CasUse};
 use crate::ir::call::Call;
-use crate::ir::ty::fragment::FragMethod;
 use crate::ir::intrinsics::ParamKind;
 use crate::ir::methods::{self, Method};
 use crate::ir::numeric_consts::ConstValue;
+use crate::ir::ty::fragment::FragMethod;
 use crate::ir::ty::{Scalar, Ty};
 
 /// `if c { a } else { b }` with no statements anywhere becomes `(c ? a : b)`.

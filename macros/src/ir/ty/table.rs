@@ -151,7 +151,10 @@ pub const NAMED: &[(&str, &str)] = &[
     ("FragmentAcc", "a tensor-core fragment (parse/fragment.rs)"),
     ("M16N8K16", "an mma shape (parse/fragment.rs)"),
     ("M16N8K8", "an mma shape (parse/fragment.rs)"),
-    ("FragmentShape", "the bound of the mma shapes (src/kernel/mma.rs)"),
+    (
+        "FragmentShape",
+        "the bound of the mma shapes (src/kernel/mma.rs)",
+    ),
     (
         "AddressMode",
         "a texture's address mode (parse/types/texture.rs)",
