@@ -647,7 +647,7 @@ impl<'a> Typeck<'a> {
                         Ty::Never
                     }
                     Ty::Array(elem, n) => {
-                        self.constant_index(idx, &n);
+                        self.constant_index(base, idx, &n);
                         *elem
                     }
                     Ty::Never => Ty::Never,

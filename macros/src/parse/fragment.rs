@@ -84,7 +84,10 @@ impl Parser<'_> {
         let elem = super::types::parse_scalar(self.cx, &mut self.structs, elem_ty)?;
         let allowed = Frag::elems(role, shape);
         if !allowed.contains(&elem) {
-            let names: Vec<&str> = allowed.iter().map(|s| s.rust_name()).collect();
+            let names: Vec<String> = allowed
+                .iter()
+                .map(|s| format!("`{}`", s.rust_name()))
+                .collect();
             self.cx.error_spanned_by(
                 elem_ty,
                 format!(

@@ -43,17 +43,28 @@ impl Typeck<'_> {
 
     /// A literal index past the end of a local array of known length (`frag.x[8]` of an
     /// 8-element fragment): rustc refuses it too, here at the index.
-    pub(super) fn constant_index(&mut self, idx: &Expr, len: &Len) {
-        if let (ExprKind::Lit(Lit::Int(v, _)), Some(n)) = (&idx.kind, len.known()) {
-            if u128::from(n) <= *v as u128 {
-                self.cx.error_at(
-                    idx.range(),
-                    format!(
-                        "index {v} is out of range: the array has {n} elements (indices 0..{n})"
-                    ),
-                );
-            }
+    pub(super) fn constant_index(&mut self, base: &Expr, idx: &Expr, len: &Len) {
+        let (ExprKind::Lit(Lit::Int(v, _)), Some(n)) = (&idx.kind, len.known()) else {
+            return;
+        };
+        if u128::from(n) > *v {
+            return;
         }
+        let of = match &base.kind {
+            ExprKind::Field(frag, _) => match self.shallow(&self.expr[frag.id].clone()) {
+                Ty::Fragment(f) => Some(f),
+                _ => None,
+            },
+            _ => None,
+        };
+        let msg = match of {
+            Some(f) => format!(
+                "index {v} is out of range: each lane holds {n} elements of a `{f}`, `x[0]` to `x[{}]`",
+                n - 1
+            ),
+            None => format!("index {v} is out of range: the array has {n} elements (indices 0..{n})"),
+        };
+        self.cx.error_at(idx.range(), msg);
     }
 
     /// A method called on a fragment.
