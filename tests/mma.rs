@@ -9,7 +9,7 @@ use warpspeed::prelude::*;
 use warpspeed::{f16, LaunchConfig};
 
 mod common;
-use common::{devices, Rng};
+use common::{devices, expect_oob, line_of, Rng};
 
 /// One m16n8k16 product, f16 x f16 + f32 -> f32: `d = a * b + c` (a 16 x 16, b 16 x 8,
 /// both row major; `*_at[lane * len + i]` is the offset of element i of lane's fragment).
@@ -166,6 +166,95 @@ fn gemm(
         let col = col0 + wc + c_col[lane * 4 + i] as usize;
         c[r * n + col] = acc.x[i];
     }
+}
+
+/// Every kind of `ldmatrix` from one 16 x 16 shared tile (row major, `tile[r * 16 + c] =
+/// src[r * 16 + c]`), each lane's elements written out in lane order: A (x4), B from K x N
+/// storage (x2, transposed), B from N x K storage (x2), an m16n8k8 B (x1, transposed).
+#[gpu_kernel]
+fn ldmatrix_all(
+    src: &[f16],
+    a_out: &mut [f16],
+    bt_out: &mut [f16],
+    bn_out: &mut [f16],
+    b1_out: &mut [f16],
+) {
+    let tile = SharedArray::<f16, 256>::new();
+    let lane = lane_id() as usize;
+    for e in 0..8 {
+        tile[lane * 8 + e] = src[lane * 8 + e];
+    }
+    sync_warp(u32::MAX);
+    let mut a = FragmentA::<f16, M16N8K16>::zeroed();
+    a.ldmatrix(&tile, (lane % 16) * 16 + (lane / 16) * 8);
+    let mut bt = FragmentB::<f16, M16N8K16>::zeroed();
+    bt.ldmatrix_trans(&tile, (lane % 16) * 16);
+    let mut bn = FragmentB::<f16, M16N8K16>::zeroed();
+    bn.ldmatrix(&tile, (lane % 8) * 16 + (lane / 8) % 2 * 8);
+    let mut b1 = FragmentB::<f16, M16N8K8>::zeroed();
+    b1.ldmatrix_trans(&tile, (lane % 8) * 16);
+    for i in 0..8 {
+        a_out[lane * 8 + i] = a.x[i];
+    }
+    for i in 0..4 {
+        bt_out[lane * 4 + i] = bt.x[i];
+        bn_out[lane * 4 + i] = bn.x[i];
+    }
+    for i in 0..2 {
+        b1_out[lane * 2 + i] = b1.x[i];
+    }
+}
+
+/// `gemm` with its fragments loaded by `ldmatrix` (A) and `ldmatrix_trans` (B, stored K x N).
+#[gpu_kernel(block = (128, 1, 1))]
+fn gemm_ldmatrix(a: &[f16], b: &[f16], c: &mut [f32], n: usize, c_row: &[u32], c_col: &[u32]) {
+    let ta = SharedArray::<f16, 512>::new(); // 32 x 16 of A
+    let tb = SharedArray::<f16, 256>::new(); // 16 x 16 of B
+    let t = thread_idx().x as usize;
+    let warp = t / 32;
+    let lane = t % 32;
+    let row0 = block_idx().y as usize * 32;
+    let col0 = block_idx().x as usize * 16;
+    let (wr, wc) = ((warp / 2) * 16, (warp % 2) * 8);
+    let mut acc = FragmentAcc::<f32, M16N8K16>::zeroed();
+    let mut k0 = 0;
+    while k0 < n {
+        for e in 0..4 {
+            let q = t * 4 + e;
+            ta[q] = a[(row0 + q / 16) * n + k0 + q % 16];
+        }
+        for e in 0..2 {
+            let q = t * 2 + e;
+            tb[q] = b[(k0 + q / 16) * n + col0 + q % 16];
+        }
+        sync_threads();
+        let mut fa = FragmentA::<f16, M16N8K16>::zeroed();
+        let mut fb = FragmentB::<f16, M16N8K16>::zeroed();
+        fa.ldmatrix(&ta, (wr + lane % 16) * 16 + (lane / 16) * 8);
+        fb.ldmatrix_trans(&tb, (lane % 16) * 16 + wc);
+        acc.mma_sync(fa, fb);
+        sync_threads();
+        k0 += 16;
+    }
+    for i in 0..4 {
+        let r = row0 + wr + c_row[lane * 4 + i] as usize;
+        let col = col0 + wc + c_col[lane * 4 + i] as usize;
+        c[r * n + col] = acc.x[i];
+    }
+}
+
+/// Lane `bad` gives the row `start`; the others row 0.
+#[gpu_kernel]
+fn ldmatrix_row_past_the_end(out: &mut [f16], bad: u32, start: usize) {
+    let tile = SharedArray::<f16, 64>::new();
+    let lane = lane_id();
+    tile[lane as usize] = out[0];
+    tile[lane as usize + 32] = out[0];
+    sync_warp(u32::MAX);
+    let mut a = FragmentA::<f16, M16N8K16>::zeroed();
+    let row = if lane == bad { start } else { 0 };
+    a.ldmatrix(&tile, row); // @ldmatrix
+    out[lane as usize] = a.x[0];
 }
 
 /// `fragment_owner`'s offsets `row * stride + col` of every (lane, i), lane-major.
@@ -481,6 +570,12 @@ fn nvrtc_compiles_for_sm80_and_sm90() {
         ("mma_k8", &mma_k8::KERNEL),
         ("owners", &owners::KERNEL),
         ("gemm", &gemm::KERNEL),
+        ("ldmatrix_all", &ldmatrix_all::KERNEL),
+        ("gemm_ldmatrix", &gemm_ldmatrix::KERNEL),
+        (
+            "ldmatrix_row_past_the_end",
+            &ldmatrix_row_past_the_end::KERNEL,
+        ),
     ];
     for arch in [(8, 0), (9, 0)] {
         for (name, k) in kernels {
@@ -488,5 +583,130 @@ fn nvrtc_compiles_for_sm80_and_sm90() {
                 |e| panic!("{name} does not compile for sm_{}{}: {e}", arch.0, arch.1),
             );
         }
+    }
+}
+
+/// Each lane's `ldmatrix` elements are the tile's at `fragment_owner`'s (row, col).
+#[test]
+fn ldmatrix_gives_the_documented_elements() {
+    let (s16, s8) = (MmaShape::M16N8K16, MmaShape::M16N8K8);
+    // Distinct values, exact in f16.
+    let src: Vec<f16> = (0..256).map(|v| f16::from_f32(v as f32)).collect();
+    for dev in devices("ldmatrix_gives_the_documented_elements") {
+        let d_src = dev.upload(&src).unwrap();
+        let poison = |n| dev.upload(&vec![f16::NAN; n]).unwrap();
+        let (mut a, mut bt, mut bn, mut b1) = (poison(256), poison(128), poison(128), poison(64));
+        ldmatrix_all::launch(
+            &dev,
+            LaunchConfig::new(1, 32),
+            &d_src,
+            &mut a,
+            &mut bt,
+            &mut bn,
+            &mut b1,
+        )
+        .unwrap();
+        let (a, bt, bn, b1) = (
+            a.download().unwrap(),
+            bt.download().unwrap(),
+            bn.download().unwrap(),
+            b1.download().unwrap(),
+        );
+        let at = |r: usize, c: usize| f16::from_f32((r * 16 + c) as f32);
+        for lane in 0..32u32 {
+            let l = lane as usize;
+            for i in 0..8 {
+                let (r, c) = fragment_owner(FragmentRole::A, s16, lane, i);
+                assert_eq!(
+                    a[l * 8 + i],
+                    at(r, c),
+                    "{:?}: A lane {lane} x[{i}]",
+                    dev.backend()
+                );
+            }
+            for i in 0..4 {
+                let (k, n) = fragment_owner(FragmentRole::B, s16, lane, i);
+                assert_eq!(
+                    bt[l * 4 + i],
+                    at(k, n),
+                    "{:?}: B (trans) lane {lane} x[{i}]",
+                    dev.backend()
+                );
+                assert_eq!(
+                    bn[l * 4 + i],
+                    at(n, k),
+                    "{:?}: B lane {lane} x[{i}]",
+                    dev.backend()
+                );
+            }
+            for i in 0..2 {
+                let (k, n) = fragment_owner(FragmentRole::B, s8, lane, i);
+                assert_eq!(
+                    b1[l * 2 + i],
+                    at(k, n),
+                    "{:?}: B x1 lane {lane} x[{i}]",
+                    dev.backend()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn tiled_gemm_with_ldmatrix_matches_the_cpu() {
+    let s = MmaShape::M16N8K16;
+    let n = 64;
+    let mut rng = Rng::new(65);
+    let a = small_ints(&mut rng, n * n, -3, 3);
+    let b = small_ints(&mut rng, n * n, -3, 3);
+    let want: Vec<f32> = reference(&a, &b, &vec![0.0; n * n], n, n, n)
+        .iter()
+        .map(|&(s, _)| s as f32)
+        .collect();
+    let owner = |pick: fn((usize, usize)) -> usize| -> Vec<u32> {
+        (0..32u32)
+            .flat_map(|lane| (0..4).map(move |i| fragment_owner(FragmentRole::Acc, s, lane, i)))
+            .map(|p| pick(p) as u32)
+            .collect()
+    };
+    for dev in devices("tiled_gemm_with_ldmatrix_matches_the_cpu") {
+        let c_row = dev.upload(&owner(|(r, _)| r)).unwrap();
+        let c_col = dev.upload(&owner(|(_, c)| c)).unwrap();
+        let (da, db) = (
+            dev.upload(&halves(&a)).unwrap(),
+            dev.upload(&halves(&b)).unwrap(),
+        );
+        let mut c = dev.upload(&vec![f32::NAN; n * n]).unwrap();
+        let cfg = LaunchConfig::new((n as u32 / 16, n as u32 / 32, 1), 128);
+        gemm_ldmatrix::launch(&dev, cfg, &da, &db, &mut c, n, &c_row, &c_col).unwrap();
+        assert_eq!(c.download().unwrap(), want, "{:?}", dev.backend());
+    }
+}
+
+/// A row reaching past the shared array is an `OutOfBounds` of the sub-slice
+/// `&tile[row..row + 8]` (index `row + 8`, the array's length) on both backends.
+#[test]
+fn ldmatrix_row_past_the_end_is_out_of_bounds() {
+    let line = line_of(include_str!("mma.rs"), "ldmatrix");
+    for dev in devices("ldmatrix_row_past_the_end_is_out_of_bounds") {
+        let mut out = dev.upload(&vec![f16::ONE; 32]).unwrap();
+        let r = ldmatrix_row_past_the_end::launch(&dev, LaunchConfig::new(1, 32), &mut out, 3, 64);
+        expect_oob(
+            &dev,
+            r,
+            "ldmatrix_row_past_the_end",
+            &format!("tests/mma.rs:{line}"),
+            72,
+            64,
+        );
+        // The lanes whose rows were in range loaded them; the device stays usable.
+        let mut out = dev.upload(&vec![f16::ONE; 32]).unwrap();
+        ldmatrix_row_past_the_end::launch(&dev, LaunchConfig::new(1, 32), &mut out, 3, 56).unwrap();
+        assert_eq!(
+            out.download().unwrap(),
+            vec![f16::ONE; 32],
+            "{:?}",
+            dev.backend()
+        );
     }
 }

@@ -4,10 +4,10 @@
 // templates, instantiated only by a kernel that calls them, so that a kernel without
 // tensor cores still compiles for GPUs before sm_80.
 template <typename T, int N> struct ws_frag { T x[N]; };
-__device__ __forceinline__ unsigned int ws_frag_pack(ws_f16 lo, ws_f16 hi) {
+template <typename H> __device__ __forceinline__ unsigned int ws_frag_pack(H lo, H hi) {
     return (unsigned int)lo.bits | ((unsigned int)hi.bits << 16);
 }
-__device__ __forceinline__ void ws_frag_unpack(unsigned int w, ws_f16* lo, ws_f16* hi) {
+template <typename H> __device__ __forceinline__ void ws_frag_unpack(unsigned int w, H* lo, H* hi) {
     lo->bits = (unsigned short)(w & 0xffffu);
     hi->bits = (unsigned short)(w >> 16);
 }
@@ -42,4 +42,52 @@ template <typename D> __device__ __forceinline__ void ws_mma_m16n8k8_f16_f16(D* 
           "r"(ws_frag_pack(b.x[0], b.x[1])));
     ws_frag_unpack(c0, &d->x[0], &d->x[1]);
     ws_frag_unpack(c1, &d->x[2], &d->x[3]);
+}
+// `frag.ldmatrix(&tile, row)`: lanes 0..8 * num each give the start of one 8-element row
+// of the shared array (lanes 0-7 matrix 0, 8-15 matrix 1, ...), checked as the sub-slice
+// `&tile[row..row + 8]` (a failing lane reads row 0 instead, after recording the failure);
+// the other lanes' rows are not read, as PTX says. A row must be 16-byte aligned.
+template <typename T> __device__ __forceinline__ unsigned int ws_ldmatrix_addr(T* tile, unsigned long long len, unsigned long long row, unsigned int num, unsigned int line, const char* file) {
+    unsigned int lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    if (lane < 8u * num && !ws_range_ok(row, row + 8ull, len, line, file)) row = 0ull;
+    unsigned int addr;
+    asm("{ .reg .u64 ws_a; cvta.to.shared.u64 ws_a, %1; cvt.u32.u64 %0, ws_a; }" : "=r"(addr) : "l"(tile + row));
+    return addr;
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x1(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[1];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 1u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r[0]) : "r"(addr) : "memory");
+    for (int j = 0; j < 1; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x2(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[2];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 2u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(addr) : "memory");
+    for (int j = 0; j < 2; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x4(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[4];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 4u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
+    for (int j = 0; j < 4; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x1_trans(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[1];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 1u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(r[0]) : "r"(addr) : "memory");
+    for (int j = 0; j < 1; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x2_trans(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[2];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 2u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(addr) : "memory");
+    for (int j = 0; j < 2; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x4_trans(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[4];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 4u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
+    for (int j = 0; j < 4; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
 }

@@ -157,6 +157,8 @@ pub struct Typeck<'a> {
     /// Each local bound to a borrow (`let row = &mut x[a..b];`): the variable whose memory
     /// it borrows (`x`, or what `x` borrows), for the call arguments' aliasing check.
     borrow_roots: std::collections::HashMap<VarId, refs::Root>,
+    /// The 1-D shared arrays the function declares (`ldmatrix` reads only those).
+    shared_decls: std::collections::HashSet<VarId>,
 }
 
 pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
@@ -195,6 +197,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         structs: &f.structs,
         callees: f.callees.clone(),
         borrow_roots: Default::default(),
+        shared_decls: Default::default(),
     };
     for p in &f.params {
         tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
@@ -502,6 +505,15 @@ impl<'a> Typeck<'a> {
                 if let Some(root) = self.borrow_root(init) {
                     self.borrow_roots.insert(*var, root);
                 }
+            }
+            if let ExprKind::SharedArray(SharedDecl {
+                atomic: false,
+                width: None,
+                ..
+            })
+            | ExprKind::DynamicShared(_) = &init.kind
+            {
+                self.shared_decls.insert(*var);
             }
         }
     }

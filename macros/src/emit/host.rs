@@ -793,6 +793,17 @@ impl RustWriter<'_> {
                     };
                     quote_spanned!(span=> { #(#orders)* #b.#name(#ctx, #i, #(#values,)* #at).await })
                 }
+                Some(&Call::Fragment(FragMethod::LdMatrix(row))) => {
+                    let f = self.expr(recv);
+                    let tile = self.expr(&args[0]);
+                    let tile = match self.ty(&args[0]) {
+                        Ty::Slice(_, true) => quote_spanned!(span=> (#tile).as_slice()),
+                        _ => tile,
+                    };
+                    let start = self.expr(&args[1]);
+                    let (ctx, at, trans) = (hyg("__ctx"), site(e), row.trans);
+                    quote_spanned!(span=> #ctx.ldmatrix(&mut #f, #tile, #start, #trans, #at).await)
+                }
                 Some(&Call::Fragment(FragMethod::MmaSync(row))) => {
                     let r = self.expr(recv);
                     let args = args.iter().map(|a| self.expr(a));

@@ -202,8 +202,10 @@ fn intrinsics_match_the_prelude_and_the_simulator() {
         "shared_atomic_array",
         "dynamic_shared",
         "sync_grid",
-        // A fragment method (`acc.mma_sync(a, b)`: `Call::Fragment`, ir/ty/fragment.rs).
+        // Fragment methods (`acc.mma_sync(a, b)`, `a.ldmatrix(&tile, row)`:
+        // `Call::Fragment`, ir/ty/fragment.rs).
         "mma_sync",
+        "ldmatrix",
     ];
     let mut ctx_fns = Vec::new();
     for line in ctx.lines() {

@@ -433,7 +433,7 @@ impl<'l> Block<'l> {
                 }
             }
             let mut out = [0u64; 32];
-            let wide_op = matches!(me.op, warp::WarpOp::Mma(_));
+            let wide_op = me.op.is_wide();
             let mut wide = [[0u32; WIDE]; 32];
             if wide_op {
                 for l in 0..32 {

@@ -9,6 +9,7 @@ use std::task::{Context, Poll};
 
 use super::block::{BarrierKind, BarrierWait, Block, Slot, State};
 use super::check::{raise, Failure};
+use super::handles::Slice;
 use super::mma::{Fragment, MmaScalar, MmaSpec, WIDE};
 use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
 use super::shared::TooMuchShared;
@@ -427,6 +428,42 @@ impl<'a> ThreadCtx<'a> {
         let d = self.slot().wide.get();
         for (x, w) in acc.x.iter_mut().zip(d) {
             *x = C::from_bits(u64::from(w));
+        }
+    }
+
+    /// `frag.ldmatrix(&tile, row)` (`trans`: `ldmatrix_trans`): PTX `ldmatrix.sync.aligned`
+    /// with one 8 x 8 matrix per two elements of the fragment. Lanes `0..8 * num` each read
+    /// the 8-element row `tile[row..row + 8]` (checked as that sub-slice is), lanes 0-7
+    /// matrix 0's rows, 8-15 matrix 1's, ...; the other lanes' `row` is not read. Then each
+    /// lane gets its two elements of each matrix (docs/tensor-cores.md).
+    pub async fn ldmatrix<T: MmaScalar, const N: usize>(
+        &self,
+        frag: &mut Fragment<T, N>,
+        tile: Slice<T>,
+        row: usize,
+        trans: bool,
+        at: &'static SrcLoc,
+    ) {
+        let num = (N / 2) as u32;
+        let mut wide = [0u32; WIDE];
+        if self.tid % 32 < 8 * num {
+            let r = tile.sub(row, Some(row.wrapping_add(8)), at);
+            if r.offset() % 8 != 0 {
+                panic!(
+                    "ldmatrix at {at}: the row starting at element {row} of the shared array is not \
+                     16-byte aligned (ldmatrix reads rows at multiples of 8 elements)"
+                );
+            }
+            for (j, w) in wide.iter_mut().take(8).enumerate() {
+                *w = r.load(self, j, at).to_bits() as u32;
+            }
+        }
+        self.slot().wide.set(wide);
+        self.warp(WarpOp::LdMatrix { num, trans }, u32::MAX, 0, 0, 32, at)
+            .await;
+        let got = self.slot().wide.get();
+        for (x, w) in frag.x.iter_mut().zip(got) {
+            *x = T::from_bits(u64::from(w));
         }
     }
 

@@ -117,6 +117,27 @@ pub(crate) fn mma_results(spec: MmaSpec, wide: &mut [[u32; WIDE]; 32]) {
     }
 }
 
+/// `ldmatrix` for the whole warp: `wide[lane]` holds the 8 elements of the row lane gave
+/// (lanes `8 * j .. 8 * j + 8` the rows of matrix j) and gets its 2 elements of each of the
+/// `num` matrices: row `lane / 4`, columns `2 * (lane % 4) + {0, 1}`; transposed, column
+/// `lane / 4` of rows `2 * (lane % 4) + {0, 1}` (PTX ISA, "ldmatrix").
+pub(crate) fn ldmatrix_results(num: u32, trans: bool, wide: &mut [[u32; WIDE]; 32]) {
+    let rows = *wide;
+    for (lane, out) in wide.iter_mut().enumerate() {
+        *out = [0; WIDE];
+        for j in 0..num as usize {
+            for h in 0..2 {
+                let (src, col) = if trans {
+                    (8 * j + 2 * (lane % 4) + h, lane / 4)
+                } else {
+                    (8 * j + lane / 4, 2 * (lane % 4) + h)
+                };
+                out[2 * j + h] = rows[src][col];
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,6 +20,12 @@ pub(crate) enum WarpOp {
     MatchAny,
     /// `mma.sync`: every lane's fragments travel in its slot's wide payload.
     Mma(MmaSpec),
+    /// `ldmatrix` of `num` 8 x 8 matrices: each addressing lane's row travels in its wide
+    /// payload.
+    LdMatrix {
+        num: u32,
+        trans: bool,
+    },
 }
 
 impl WarpOp {
@@ -36,7 +42,14 @@ impl WarpOp {
             WarpOp::ShflXor => "shfl_xor_sync",
             WarpOp::MatchAny => "match_any_sync",
             WarpOp::Mma(_) => "mma_sync",
+            WarpOp::LdMatrix { trans: false, .. } => "ldmatrix",
+            WarpOp::LdMatrix { trans: true, .. } => "ldmatrix_trans",
         }
+    }
+
+    /// Whether the lanes' operands and results travel in their wide payloads.
+    pub(crate) fn is_wide(self) -> bool {
+        matches!(self, WarpOp::Mma(_) | WarpOp::LdMatrix { .. })
     }
 
     fn is_shuffle(self) -> bool {
@@ -47,7 +60,7 @@ impl WarpOp {
     }
 }
 
-use super::mma::{mma_results, MmaSpec, WIDE};
+use super::mma::{ldmatrix_results, mma_results, MmaSpec, WIDE};
 
 /// What one lane waits at: the collective, its mask and site, its operands.
 #[derive(Clone, Copy, Debug)]
@@ -136,7 +149,7 @@ pub(crate) fn results(
             .fold(0u32, |b, l| b | 1 << l)
     };
     match op {
-        WarpOp::Mma(spec) => {
+        WarpOp::Mma(_) | WarpOp::LdMatrix { .. } => {
             // `.aligned`: the whole warp executes it; a lane that exited (or that a
             // partial last warp lacks) has no fragments to give.
             if mask != u32::MAX {
@@ -144,12 +157,17 @@ pub(crate) fn results(
                 return Err((
                     mask.trailing_zeros(),
                     format!(
-                        "mma_sync needs all 32 lanes of the warp, and lane {missing} has exited \
-                         or does not exist (the block's size is not a multiple of 32)"
+                        "{} needs all 32 lanes of the warp, and lane {missing} has exited \
+                         or does not exist (the block's size is not a multiple of 32)",
+                        op.name()
                     ),
                 ));
             }
-            mma_results(spec, wide);
+            match op {
+                WarpOp::Mma(spec) => mma_results(spec, wide),
+                WarpOp::LdMatrix { num, trans } => ldmatrix_results(num, trans, wide),
+                _ => {}
+            }
         }
         WarpOp::Sync => lanes().for_each(|l| out[l as usize] = 0),
         WarpOp::Ballot => {

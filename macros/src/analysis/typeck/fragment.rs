@@ -4,7 +4,7 @@
 //! argument whose shape or element type no row takes.
 
 use super::*;
-use crate::ir::ty::fragment::{mma_row, Frag, FragMethod, Role};
+use crate::ir::ty::fragment::{ldmatrix_row, mma_row, Frag, FragMethod, Role};
 
 impl Typeck<'_> {
     /// `frag.x`: the lane's elements, a local array.
@@ -70,10 +70,13 @@ impl Typeck<'_> {
     /// A method called on a fragment.
     pub(super) fn fragment_method(&mut self, e: &Expr, f: Frag, name: &Ident, args: &[Expr]) -> Ty {
         let arg_tys: Vec<Ty> = args.iter().map(|a| self.infer(a, None)).collect();
+        if name == "ldmatrix" || name == "ldmatrix_trans" {
+            return self.ldmatrix(e, f, name, args, &arg_tys);
+        }
         if name != "mma_sync" {
             self.cx.error_at(
                 name.span(),
-                format!("no method `{name}` on `{f}`: a fragment has its elements `x` (`frag.x[i]`), and an accumulator `mma_sync(a, b)`"),
+                format!("no method `{name}` on `{f}`: a fragment has its elements `x` (`frag.x[i]`), `ldmatrix(&tile, row)` and `ldmatrix_trans(&tile, row)`, and an accumulator `mma_sync(a, b)`"),
             );
             return Ty::Never;
         }
@@ -147,6 +150,45 @@ impl Typeck<'_> {
         };
         self.calls
             .insert(e.id, Call::Fragment(FragMethod::MmaSync(row)));
+        Ty::Unit
+    }
+
+    /// `frag.ldmatrix(&tile, row)` / `ldmatrix_trans`: `tile` a 1-D shared array of the
+    /// fragment's 16-bit elements (or a borrow of one), `row` a `usize`.
+    fn ldmatrix(&mut self, e: &Expr, f: Frag, name: &Ident, args: &[Expr], arg_tys: &[Ty]) -> Ty {
+        let trans = name == "ldmatrix_trans";
+        let Some(row) = ldmatrix_row(&f, trans) else {
+            self.cx.error_at(
+                name.span(),
+                format!("`{name}` loads 16-bit elements, and this is a `{f}`"),
+            );
+            return Ty::Never;
+        };
+        if args.len() != 2 {
+            self.cx.error_at(
+                e.range(),
+                format!("`{name}` takes 2 arguments, {} given: `frag.{name}(&tile, row)`, `row` the index in `tile` where this lane's 8-element row starts", args.len()),
+            );
+            return Ty::Never;
+        }
+        let shared = self
+            .borrow_root(&args[0])
+            .is_some_and(|r| self.shared_decls.contains(&r.var));
+        match self.shallow(&arg_tys[0]) {
+            Ty::Never => return Ty::Never,
+            Ty::Slice(s, _) if s == f.elem && shared => {}
+            other => {
+                let found = self.show(&other);
+                self.cx.error_at(
+                    args[0].range(),
+                    format!("`{name}` reads a shared array of `{}` declared in this function (`let tile = SharedArray::<{}, N>::new();`, passed as `&tile`), and this is `{found}`", f.elem.rust_name(), f.elem.rust_name()),
+                );
+                return Ty::Never;
+            }
+        }
+        self.expect(&arg_tys[1], &Ty::USIZE, args[1].range());
+        self.calls
+            .insert(e.id, Call::Fragment(FragMethod::LdMatrix(row)));
         Ty::Unit
     }
 }

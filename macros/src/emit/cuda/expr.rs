@@ -145,6 +145,20 @@ impl<'a> FnWriter<'a> {
                         self.texture_c(m, recv, *elem, args)
                     }
                     Some(&Call::Atomic(op)) => self.atomic_c(op, recv, args),
+                    Some(&Call::Fragment(FragMethod::LdMatrix(row))) => {
+                        let v = self.operands(&[&args[0], &args[1]]);
+                        // Unchecked: a length no row reaches past.
+                        let len = match self.unchecked {
+                            true => None,
+                            false => self.slice_len_of(&args[0]),
+                        };
+                        let len = len.unwrap_or_else(|| "~0ull".into());
+                        let f = self.value(recv);
+                        format!(
+                            "{}(&{f}, {}, {len}, {}, {}u, \"{FILE_MARKER}\")",
+                            row.c, v[0], v[1], e.line
+                        )
+                    }
                     Some(&Call::Fragment(FragMethod::MmaSync(row))) => {
                         // `acc` is a local: the helper updates it in place (`D = C`).
                         let ops: Vec<&Expr> = args.iter().collect();

@@ -303,6 +303,9 @@ pub(crate) struct FnWriter<'a> {
     /// Variables that are shared memory (static arrays and `dynamic_shared`), whose checked
     /// accesses use `ws_at_shared`.
     shared_vars: HashSet<VarId>,
+    /// The function calls `ldmatrix`, whose rows must be 16-byte aligned: its shared
+    /// arrays are declared `__align__(16)`.
+    ldmatrix: bool,
     /// What is known at the current point, for the prover.
     facts: proof::Facts,
     last_line: usize,
@@ -324,6 +327,14 @@ impl<'a> FnWriter<'a> {
             tex_names: HashMap::new(),
             shared_len: HashMap::new(),
             shared_vars: HashSet::new(),
+            ldmatrix: types.calls.values().any(|c| {
+                matches!(
+                    c,
+                    crate::ir::call::Call::Fragment(crate::ir::ty::fragment::FragMethod::LdMatrix(
+                        _
+                    ))
+                )
+            }),
             facts: proof::Facts::default(),
             last_line: 0,
             loops: Vec::new(),

@@ -119,6 +119,73 @@ impl fmt::Display for Frag {
 pub enum FragMethod {
     /// `acc.mma_sync(a, b)`: `acc = a * b + acc`, a row of [`MMA`].
     MmaSync(&'static MmaRow),
+    /// `frag.ldmatrix(&tile, row)` or `frag.ldmatrix_trans(&tile, row)`: the fragment from
+    /// a shared array, a row of [`LDMATRIX`].
+    LdMatrix(&'static LdRow),
+}
+
+/// One `ldmatrix` instruction: how many 8 x 8 matrices (one .b32 register each, so a
+/// fragment of `2 * num` 16-bit elements), and whether transposed.
+#[derive(Debug, PartialEq, Eq)]
+pub struct LdRow {
+    pub num: u64,
+    pub trans: bool,
+    /// The PTX instruction, as the prelude helper writes it.
+    pub ptx: &'static str,
+    /// The prelude helper: `void f(ws_frag<T, 2 * num>* f, const T* tile, len, row, line, file)`.
+    pub c: &'static str,
+}
+
+/// Every `ldmatrix` the kernel language has: the method (`ldmatrix`, `ldmatrix_trans`)
+/// and the fragment's length pick the row.
+pub const LDMATRIX: &[LdRow] = &[
+    LdRow {
+        num: 1,
+        trans: false,
+        ptx: "ldmatrix.sync.aligned.m8n8.x1.shared.b16",
+        c: "ws_ldmatrix_x1",
+    },
+    LdRow {
+        num: 2,
+        trans: false,
+        ptx: "ldmatrix.sync.aligned.m8n8.x2.shared.b16",
+        c: "ws_ldmatrix_x2",
+    },
+    LdRow {
+        num: 4,
+        trans: false,
+        ptx: "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+        c: "ws_ldmatrix_x4",
+    },
+    LdRow {
+        num: 1,
+        trans: true,
+        ptx: "ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16",
+        c: "ws_ldmatrix_x1_trans",
+    },
+    LdRow {
+        num: 2,
+        trans: true,
+        ptx: "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16",
+        c: "ws_ldmatrix_x2_trans",
+    },
+    LdRow {
+        num: 4,
+        trans: true,
+        ptx: "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
+        c: "ws_ldmatrix_x4_trans",
+    },
+];
+
+/// The `ldmatrix` that fills `f` (`trans` for `ldmatrix_trans`): 16-bit elements, one
+/// matrix per two elements a lane.
+pub fn ldmatrix_row(f: &Frag, trans: bool) -> Option<&'static LdRow> {
+    if f.elem.bits() != 16 {
+        return None;
+    }
+    LDMATRIX
+        .iter()
+        .find(|r| r.trans == trans && 2 * r.num == f.len())
 }
 
 /// One `mma.sync` instruction.
@@ -185,13 +252,17 @@ mod tests {
             "/../runtime/src/prelude_mma.cuh"
         );
         let text = std::fs::read_to_string(path).expect("prelude_mma.cuh");
-        for r in MMA {
+        let rows = MMA
+            .iter()
+            .map(|r| (r.c, r.ptx))
+            .chain(LDMATRIX.iter().map(|r| (r.c, r.ptx)));
+        for (c, ptx) in rows {
             let at = text
-                .find(&format!("void {}(", r.c))
-                .unwrap_or_else(|| panic!("{} is not in prelude_mma.cuh", r.c));
+                .find(&format!("void {c}("))
+                .unwrap_or_else(|| panic!("{c} is not in prelude_mma.cuh"));
             let body = &text[at..];
             let body = &body[..body.find("\n}").unwrap_or(body.len())];
-            assert!(body.contains(r.ptx), "{} does not issue {}", r.c, r.ptx);
+            assert!(body.contains(ptx), "{c} does not issue {ptx}");
         }
     }
 }
