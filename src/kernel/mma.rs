@@ -1,10 +1,11 @@
 //! Tensor-core fragments and `mma.sync` in a kernel (docs/tensor-cores.md): `FragmentA`,
 //! `FragmentB` and `FragmentAcc`, typed with their element type and shape, made with
-//! `zeroed()`, read and written per lane through `x`, multiplied with
-//! [`FragmentAcc::mma_sync`]. Which (row, column) each `x[i]` of each lane is:
+//! `zeroed()`, read and written per lane through `x`, loaded from shared memory with
+//! `ldmatrix` ([`FragmentA::ldmatrix`]), multiplied with [`FragmentAcc::mma_sync`]. Which (row, column) each `x[i]` of each lane is:
 //! [`fragment_owner`](crate::mma::fragment_owner).
 
 use super::outside_kernel;
+use super::SharedArray;
 
 /// An `mma.sync` shape: the per-lane element arrays of its three fragments.
 pub trait FragmentShape {
@@ -57,6 +58,27 @@ pub struct FragmentAcc<T, S: FragmentShape> {
 }
 
 impl<T, S: FragmentShape> FragmentA<T, S> {
+    /// PTX `ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` into this fragment (16-bit
+    /// elements; one 8 x 8 matrix per two elements a lane, so x4 for an m16n8k16 A, x2 for
+    /// its B, x1 for an m16n8k8 B). Every lane of the warp calls it; lanes `0..8 * matrices`
+    /// each give `row`, the index in `tile` where one 8-element row starts (lanes 0-7 the
+    /// rows of matrix 0, 8-15 of matrix 1, ...), a multiple of 8; each lane receives
+    /// element pairs as [`fragment_owner`](crate::mma::fragment_owner) lays them out. The row
+    /// is checked as the sub-slice `&tile[row..row + 8]` is: `Error::OutOfBounds` on both
+    /// backends. docs/tensor-cores.md gives the `row` of each fragment.
+    pub fn ldmatrix<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentA::ldmatrix")
+    }
+
+    /// [`FragmentA::ldmatrix`] with `.trans`: each matrix transposed on the way (lane `l` gets
+    /// column `l / 4` of rows `2 * (l % 4)` and `2 * (l % 4) + 1`), so a B stored K x N
+    /// (row major) loads as the column-major B fragment.
+    pub fn ldmatrix_trans<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentA::ldmatrix_trans")
+    }
+
     /// A fragment with every element zero: `FragmentA::<f16, M16N8K16>::zeroed()`.
     pub fn zeroed() -> Self {
         outside_kernel("FragmentA::zeroed")
@@ -64,6 +86,27 @@ impl<T, S: FragmentShape> FragmentA<T, S> {
 }
 
 impl<T, S: FragmentShape> FragmentB<T, S> {
+    /// PTX `ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` into this fragment (16-bit
+    /// elements; one 8 x 8 matrix per two elements a lane, so x4 for an m16n8k16 A, x2 for
+    /// its B, x1 for an m16n8k8 B). Every lane of the warp calls it; lanes `0..8 * matrices`
+    /// each give `row`, the index in `tile` where one 8-element row starts (lanes 0-7 the
+    /// rows of matrix 0, 8-15 of matrix 1, ...), a multiple of 8; each lane receives
+    /// element pairs as [`fragment_owner`](crate::mma::fragment_owner) lays them out. The row
+    /// is checked as the sub-slice `&tile[row..row + 8]` is: `Error::OutOfBounds` on both
+    /// backends. docs/tensor-cores.md gives the `row` of each fragment.
+    pub fn ldmatrix<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentB::ldmatrix")
+    }
+
+    /// [`FragmentB::ldmatrix`] with `.trans`: each matrix transposed on the way (lane `l` gets
+    /// column `l / 4` of rows `2 * (l % 4)` and `2 * (l % 4) + 1`), so a B stored K x N
+    /// (row major) loads as the column-major B fragment.
+    pub fn ldmatrix_trans<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentB::ldmatrix_trans")
+    }
+
     /// A fragment with every element zero: `FragmentB::<f16, M16N8K16>::zeroed()`.
     pub fn zeroed() -> Self {
         outside_kernel("FragmentB::zeroed")
@@ -71,6 +114,27 @@ impl<T, S: FragmentShape> FragmentB<T, S> {
 }
 
 impl<T, S: FragmentShape> FragmentAcc<T, S> {
+    /// PTX `ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` into this fragment (16-bit
+    /// elements; one 8 x 8 matrix per two elements a lane, so x4 for an m16n8k16 A, x2 for
+    /// its B, x1 for an m16n8k8 B). Every lane of the warp calls it; lanes `0..8 * matrices`
+    /// each give `row`, the index in `tile` where one 8-element row starts (lanes 0-7 the
+    /// rows of matrix 0, 8-15 of matrix 1, ...), a multiple of 8; each lane receives
+    /// element pairs as [`fragment_owner`](crate::mma::fragment_owner) lays them out. The row
+    /// is checked as the sub-slice `&tile[row..row + 8]` is: `Error::OutOfBounds` on both
+    /// backends. docs/tensor-cores.md gives the `row` of each fragment.
+    pub fn ldmatrix<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentAcc::ldmatrix")
+    }
+
+    /// [`FragmentAcc::ldmatrix`] with `.trans`: each matrix transposed on the way (lane `l` gets
+    /// column `l / 4` of rows `2 * (l % 4)` and `2 * (l % 4) + 1`), so a B stored K x N
+    /// (row major) loads as the column-major B fragment.
+    pub fn ldmatrix_trans<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentAcc::ldmatrix_trans")
+    }
+
     /// An accumulator with every element zero: `FragmentAcc::<f32, M16N8K16>::zeroed()`.
     pub fn zeroed() -> Self {
         outside_kernel("FragmentAcc::zeroed")

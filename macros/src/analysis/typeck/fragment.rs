@@ -160,7 +160,7 @@ impl Typeck<'_> {
         let Some(row) = ldmatrix_row(&f, trans) else {
             self.cx.error_at(
                 name.span(),
-                format!("`{name}` loads 16-bit elements, and this is a `{f}`"),
+                format!("`{name}` loads fragments of 16-bit elements (`f16`), and this is a `{f}`: set its elements through `x[i]`"),
             );
             return Ty::Never;
         };
