@@ -689,7 +689,7 @@ fn tiled_gemm_with_ldmatrix_matches_the_cpu() {
 fn ldmatrix_row_past_the_end_is_out_of_bounds() {
     let line = line_of(include_str!("mma.rs"), "ldmatrix");
     for dev in devices("ldmatrix_row_past_the_end_is_out_of_bounds") {
-        let mut out = dev.upload(&vec![f16::ONE; 32]).unwrap();
+        let mut out = dev.upload(&[f16::ONE; 32]).unwrap();
         let r = ldmatrix_row_past_the_end::launch(&dev, LaunchConfig::new(1, 32), &mut out, 3, 64);
         expect_oob(
             &dev,
@@ -700,7 +700,7 @@ fn ldmatrix_row_past_the_end_is_out_of_bounds() {
             64,
         );
         // The lanes whose rows were in range loaded them; the device stays usable.
-        let mut out = dev.upload(&vec![f16::ONE; 32]).unwrap();
+        let mut out = dev.upload(&[f16::ONE; 32]).unwrap();
         ldmatrix_row_past_the_end::launch(&dev, LaunchConfig::new(1, 32), &mut out, 3, 56).unwrap();
         assert_eq!(
             out.download().unwrap(),

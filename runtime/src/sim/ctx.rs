@@ -448,7 +448,7 @@ impl<'a> ThreadCtx<'a> {
         let mut wide = [0u32; WIDE];
         if self.tid % 32 < 8 * num {
             let r = tile.sub(row, Some(row.wrapping_add(8)), at);
-            if r.offset() % 8 != 0 {
+            if !r.offset().is_multiple_of(8) {
                 panic!(
                     "ldmatrix at {at}: the row starting at element {row} of the shared array is not \
                      16-byte aligned (ldmatrix reads rows at multiples of 8 elements)"

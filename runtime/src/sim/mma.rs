@@ -73,8 +73,11 @@ impl MmaElem {
 /// One `mma.sync` instruction: its shape and the types of A and B, and of C and D.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MmaSpec {
+    /// `.m16n8k16`, ...
     pub shape: MmaShape,
+    /// The element type of A and B.
     pub ab: MmaElem,
+    /// The element type of C and D.
     pub acc: MmaElem,
 }
 
@@ -93,26 +96,25 @@ pub(crate) fn mma_results(spec: MmaSpec, wide: &mut [[u32; WIDE]; 32]) {
     let mut a = vec![0f64; m * k];
     let mut b = vec![0f64; k * n];
     let mut c = vec![0f64; m * n];
-    for lane in 0..32u32 {
-        let w = &wide[lane as usize];
-        for i in 0..la {
-            let (r, col) = fragment_owner(FragmentRole::A, shape, lane, i);
-            a[r * k + col] = spec.ab.value(w[i]);
-        }
-        for i in 0..lb {
-            let (r, col) = fragment_owner(FragmentRole::B, shape, lane, i);
-            b[r * n + col] = spec.ab.value(w[la + i]);
-        }
-        for i in 0..lc {
-            let (r, col) = fragment_owner(FragmentRole::Acc, shape, lane, i);
-            c[r * n + col] = spec.acc.value(w[la + lb + i]);
+    for (lane, w) in (0..32u32).zip(wide.iter()) {
+        for (i, &word) in w.iter().enumerate().take(la + lb + lc) {
+            if i < la {
+                let (r, col) = fragment_owner(FragmentRole::A, shape, lane, i);
+                a[r * k + col] = spec.ab.value(word);
+            } else if i < la + lb {
+                let (r, col) = fragment_owner(FragmentRole::B, shape, lane, i - la);
+                b[r * n + col] = spec.ab.value(word);
+            } else {
+                let (r, col) = fragment_owner(FragmentRole::Acc, shape, lane, i - la - lb);
+                c[r * n + col] = spec.acc.value(word);
+            }
         }
     }
-    for lane in 0..32u32 {
-        for i in 0..lc {
+    for (lane, w) in (0..32u32).zip(wide.iter_mut()) {
+        for (i, word) in w.iter_mut().enumerate().take(lc) {
             let (r, col) = fragment_owner(FragmentRole::Acc, shape, lane, i);
             let d = (0..k).fold(c[r * n + col], |s, kk| s + a[r * k + kk] * b[kk * n + col]);
-            wide[lane as usize][i] = spec.acc.round(d);
+            *word = spec.acc.round(d);
         }
     }
 }
@@ -144,6 +146,7 @@ mod tests {
 
     /// Integer matrices through the fragments give the integer product.
     #[test]
+    #[allow(clippy::needless_range_loop)] // the fragment's index is the point
     fn integer_product_is_exact() {
         let shape = MmaShape::M16N8K16;
         let spec = MmaSpec {
