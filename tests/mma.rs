@@ -257,6 +257,35 @@ fn ldmatrix_row_past_the_end(out: &mut [f16], bad: u32, start: usize) {
     out[lane as usize] = a.x[0];
 }
 
+/// `stmatrix` (sm_90): an A fragment filled through `fragment_owner`'s offsets stored with
+/// x4 into one tile, a B fragment (K x N) with x2.trans into another; both tiles copied out.
+#[gpu_kernel]
+fn stmatrix_all(src: &[f16], a_out: &mut [f16], b_out: &mut [f16], a_at: &[u32], b_at: &[u32]) {
+    let ta = SharedArray::<f16, 256>::new();
+    let tb = SharedArray::<f16, 256>::new();
+    let lane = lane_id() as usize;
+    for e in 0..8 {
+        ta[lane * 8 + e] = f16::from_f32(-1.0);
+        tb[lane * 8 + e] = f16::from_f32(-1.0);
+    }
+    sync_warp(u32::MAX);
+    let mut a = FragmentA::<f16, M16N8K16>::zeroed();
+    for i in 0..8 {
+        a.x[i] = src[a_at[lane * 8 + i] as usize];
+    }
+    let mut b = FragmentB::<f16, M16N8K16>::zeroed();
+    for i in 0..4 {
+        b.x[i] = src[b_at[lane * 4 + i] as usize];
+    }
+    a.stmatrix(&mut ta, (lane % 16) * 16 + (lane / 16) * 8);
+    b.stmatrix_trans(&mut tb, (lane % 16) * 16);
+    sync_warp(u32::MAX);
+    for e in 0..8 {
+        a_out[lane * 8 + e] = ta[lane * 8 + e];
+        b_out[lane * 8 + e] = tb[lane * 8 + e];
+    }
+}
+
 /// `fragment_owner`'s offsets `row * stride + col` of every (lane, i), lane-major.
 fn offsets(role: FragmentRole, shape: MmaShape, stride: usize) -> Vec<u32> {
     let len = fragment_len(role, shape);
@@ -709,4 +738,60 @@ fn ldmatrix_row_past_the_end_is_out_of_bounds() {
             dev.backend()
         );
     }
+}
+
+/// What `stmatrix` stores is the matrix the fragments hold, by `fragment_owner`.
+#[test]
+fn stmatrix_stores_the_documented_elements() {
+    let s16 = MmaShape::M16N8K16;
+    let src: Vec<f16> = (0..256).map(|v| f16::from_f32(v as f32)).collect();
+    for dev in devices("stmatrix_stores_the_documented_elements") {
+        if dev.compute_capability().is_some_and(|(major, _)| major < 9) {
+            println!("SKIPPED stmatrix on the GPU: it needs sm_90");
+            continue;
+        }
+        let a_at = dev.upload(&offsets(FragmentRole::A, s16, 16)).unwrap();
+        let b_at = dev.upload(&offsets(FragmentRole::B, s16, 16)).unwrap();
+        let d_src = dev.upload(&src).unwrap();
+        let mut a = dev.upload(&vec![f16::NAN; 256]).unwrap();
+        let mut b = dev.upload(&vec![f16::NAN; 256]).unwrap();
+        stmatrix_all::launch(
+            &dev,
+            LaunchConfig::new(1, 32),
+            &d_src,
+            &mut a,
+            &mut b,
+            &a_at,
+            &b_at,
+        )
+        .unwrap();
+        assert_eq!(a.download().unwrap(), src, "{:?}: A", dev.backend());
+        // B is K x N = 16 x 8 at columns 0..8 of a 16-wide tile; the rest stays -1.
+        let want: Vec<f16> = (0..256)
+            .map(|q| {
+                if q % 16 < 8 {
+                    src[q]
+                } else {
+                    f16::from_f32(-1.0)
+                }
+            })
+            .collect();
+        assert_eq!(b.download().unwrap(), want, "{:?}: B", dev.backend());
+    }
+}
+
+/// stmatrix is sm_90's: its kernel compiles for sm_90.
+#[test]
+fn nvrtc_compiles_stmatrix_for_sm90() {
+    if !warpspeed::compile::nvrtc_available() {
+        assert!(
+            std::env::var("WARPSPEED_REQUIRE_NVRTC").as_deref() != Ok("1"),
+            "NVRTC is required (WARPSPEED_REQUIRE_NVRTC=1) but not loadable"
+        );
+        println!("SKIPPED: NVRTC is not loadable here");
+        return;
+    }
+    let k = &stmatrix_all::KERNEL;
+    warpspeed::compile::compile_cubin(k.source.as_str(), (9, 0), k.options)
+        .unwrap_or_else(|e| panic!("stmatrix_all does not compile for sm_90: {e}"));
 }

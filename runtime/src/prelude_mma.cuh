@@ -91,3 +91,40 @@ template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x4
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
     for (int j = 0; j < 4; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
 }
+// `frag.stmatrix(&mut tile, row)` (sm_90): as ldmatrix, the other way. A lane whose row
+// fails its check stores into a sink of its own instead, so nothing outside the array is
+// written.
+template <typename T> __device__ __forceinline__ unsigned int ws_stmatrix_addr(T* tile, unsigned long long len, unsigned long long row, unsigned int num, unsigned int line, const char* file) {
+    __shared__ __align__(16) T ws_sink[8 * 32];
+    unsigned int lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    T* p = tile + row;
+    if (lane < 8u * num && !ws_range_ok(row, row + 8ull, len, line, file)) p = ws_sink + 8u * lane;
+    unsigned int addr;
+    asm("{ .reg .u64 ws_a; cvta.to.shared.u64 ws_a, %1; cvt.u32.u64 %0, ws_a; }" : "=r"(addr) : "l"(p));
+    return addr;
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x1(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 1u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])) : "memory");
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x2(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 2u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1,%2};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])), "r"(ws_frag_pack(f.x[2], f.x[3])) : "memory");
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x4(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 4u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1,%2,%3,%4};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])), "r"(ws_frag_pack(f.x[2], f.x[3])), "r"(ws_frag_pack(f.x[4], f.x[5])), "r"(ws_frag_pack(f.x[6], f.x[7])) : "memory");
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x1_trans(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 1u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])) : "memory");
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x2_trans(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 2u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1,%2};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])), "r"(ws_frag_pack(f.x[2], f.x[3])) : "memory");
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x4_trans(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 4u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])), "r"(ws_frag_pack(f.x[2], f.x[3])), "r"(ws_frag_pack(f.x[4], f.x[5])), "r"(ws_frag_pack(f.x[6], f.x[7])) : "memory");
+}

@@ -79,6 +79,20 @@ impl<T, S: FragmentShape> FragmentA<T, S> {
         outside_kernel("FragmentA::ldmatrix_trans")
     }
 
+    /// PTX `stmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` (sm_90): [`FragmentA::ldmatrix`]
+    /// the other way, lanes `0..8 * matrices` each storing one 8-element row at `row`
+    /// (checked as the sub-slice `&mut tile[row..row + 8]` is).
+    pub fn stmatrix<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentA::stmatrix")
+    }
+
+    /// [`FragmentA::stmatrix`] with `.trans`: each matrix transposed on the way.
+    pub fn stmatrix_trans<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentA::stmatrix_trans")
+    }
+
     /// A fragment with every element zero: `FragmentA::<f16, M16N8K16>::zeroed()`.
     pub fn zeroed() -> Self {
         outside_kernel("FragmentA::zeroed")
@@ -107,6 +121,20 @@ impl<T, S: FragmentShape> FragmentB<T, S> {
         outside_kernel("FragmentB::ldmatrix_trans")
     }
 
+    /// PTX `stmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` (sm_90): [`FragmentB::ldmatrix`]
+    /// the other way, lanes `0..8 * matrices` each storing one 8-element row at `row`
+    /// (checked as the sub-slice `&mut tile[row..row + 8]` is).
+    pub fn stmatrix<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentB::stmatrix")
+    }
+
+    /// [`FragmentB::stmatrix`] with `.trans`: each matrix transposed on the way.
+    pub fn stmatrix_trans<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentB::stmatrix_trans")
+    }
+
     /// A fragment with every element zero: `FragmentB::<f16, M16N8K16>::zeroed()`.
     pub fn zeroed() -> Self {
         outside_kernel("FragmentB::zeroed")
@@ -133,6 +161,20 @@ impl<T, S: FragmentShape> FragmentAcc<T, S> {
     pub fn ldmatrix_trans<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
         let _ = (tile, row);
         outside_kernel("FragmentAcc::ldmatrix_trans")
+    }
+
+    /// PTX `stmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` (sm_90): [`FragmentAcc::ldmatrix`]
+    /// the other way, lanes `0..8 * matrices` each storing one 8-element row at `row`
+    /// (checked as the sub-slice `&mut tile[row..row + 8]` is).
+    pub fn stmatrix<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentAcc::stmatrix")
+    }
+
+    /// [`FragmentAcc::stmatrix`] with `.trans`: each matrix transposed on the way.
+    pub fn stmatrix_trans<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentAcc::stmatrix_trans")
     }
 
     /// An accumulator with every element zero: `FragmentAcc::<f32, M16N8K16>::zeroed()`.

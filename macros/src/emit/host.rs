@@ -804,6 +804,13 @@ impl RustWriter<'_> {
                     let (ctx, at, trans) = (hyg("__ctx"), site(e), row.trans);
                     quote_spanned!(span=> #ctx.ldmatrix(&mut #f, #tile, #start, #trans, #at).await)
                 }
+                Some(&Call::Fragment(FragMethod::StMatrix(row))) => {
+                    let f = self.expr(recv);
+                    let tile = self.expr(&args[0]);
+                    let start = self.expr(&args[1]);
+                    let (ctx, at, trans) = (hyg("__ctx"), site(e), row.trans);
+                    quote_spanned!(span=> #ctx.stmatrix(#f, #tile, #start, #trans, #at).await)
+                }
                 Some(&Call::Fragment(FragMethod::MmaSync(row))) => {
                     let r = self.expr(recv);
                     let args = args.iter().map(|a| self.expr(a));

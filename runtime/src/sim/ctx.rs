@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 
 use super::block::{BarrierKind, BarrierWait, Block, Slot, State};
 use super::check::{raise, Failure};
-use super::handles::Slice;
+use super::handles::{Slice, SliceMut};
 use super::mma::{Fragment, MmaScalar, MmaSpec, WIDE};
 use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
 use super::shared::TooMuchShared;
@@ -464,6 +464,40 @@ impl<'a> ThreadCtx<'a> {
         let got = self.slot().wide.get();
         for (x, w) in frag.x.iter_mut().zip(got) {
             *x = T::from_bits(u64::from(w));
+        }
+    }
+
+    /// `frag.stmatrix(&mut tile, row)` (`trans`: `stmatrix_trans`): PTX
+    /// `stmatrix.sync.aligned`, [`ThreadCtx::ldmatrix`]'s inverse: lanes `0..8 * num` each
+    /// store one 8-element row, `tile[row..row + 8]` (checked as that sub-slice is).
+    pub async fn stmatrix<T: MmaScalar, const N: usize>(
+        &self,
+        frag: Fragment<T, N>,
+        tile: SliceMut<T>,
+        row: usize,
+        trans: bool,
+        at: &'static SrcLoc,
+    ) {
+        let num = (N / 2) as u32;
+        let mut wide = [0u32; WIDE];
+        for (w, x) in wide.iter_mut().zip(frag.x) {
+            *w = x.to_bits() as u32;
+        }
+        self.slot().wide.set(wide);
+        self.warp(WarpOp::StMatrix { num, trans }, u32::MAX, 0, 0, 32, at)
+            .await;
+        if self.tid % 32 < 8 * num {
+            let r = tile.sub(row, Some(row.wrapping_add(8)), at);
+            if !r.as_slice().offset().is_multiple_of(8) {
+                panic!(
+                    "stmatrix at {at}: the row starting at element {row} of the shared array is not \
+                     16-byte aligned (stmatrix writes rows at multiples of 8 elements)"
+                );
+            }
+            let got = self.slot().wide.get();
+            for (j, &w) in got.iter().take(8).enumerate() {
+                r.store(self, j, T::from_bits(u64::from(w)), at);
+            }
         }
     }
 

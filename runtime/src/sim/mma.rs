@@ -140,9 +140,53 @@ pub(crate) fn ldmatrix_results(num: u32, trans: bool, wide: &mut [[u32; WIDE]; 3
     }
 }
 
+/// `stmatrix` for the whole warp, the inverse of [`ldmatrix_results`]: `wide[lane]` holds
+/// lane's `2 * num` fragment elements and gets, for lanes `0..8 * num`, the 8 elements of
+/// the row it stores (row `lane % 8` of matrix `lane / 8`).
+pub(crate) fn stmatrix_results(num: u32, trans: bool, wide: &mut [[u32; WIDE]; 32]) {
+    let frags = *wide;
+    for (lane, out) in wide.iter_mut().enumerate() {
+        *out = [0; WIDE];
+        if lane >= 8 * num as usize {
+            continue;
+        }
+        let (j, r) = (lane / 8, lane % 8);
+        for (c, w) in out.iter_mut().take(8).enumerate() {
+            // Who holds (r, c) of matrix j, as ldmatrix_results hands it out.
+            let (src, h) = if trans {
+                (4 * c + r / 2, r % 2)
+            } else {
+                (4 * r + c / 2, c % 2)
+            };
+            *w = frags[src][2 * j + h];
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// stmatrix stores what ldmatrix loads, transposed or not.
+    #[test]
+    fn stmatrix_inverts_ldmatrix() {
+        for num in [1, 2, 4] {
+            for trans in [false, true] {
+                let mut wide = [[0u32; WIDE]; 32];
+                for (lane, w) in wide.iter_mut().enumerate() {
+                    for (c, x) in w.iter_mut().take(8).enumerate() {
+                        *x = (lane * 8 + c) as u32;
+                    }
+                }
+                let rows = wide;
+                ldmatrix_results(num, trans, &mut wide);
+                stmatrix_results(num, trans, &mut wide);
+                for lane in 0..8 * num as usize {
+                    assert_eq!(wide[lane][..8], rows[lane][..8], "x{num} {trans} {lane}");
+                }
+            }
+        }
+    }
 
     /// Integer matrices through the fragments give the integer product.
     #[test]

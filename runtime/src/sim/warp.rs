@@ -26,6 +26,11 @@ pub(crate) enum WarpOp {
         num: u32,
         trans: bool,
     },
+    /// `stmatrix`: each lane's fragment in, each addressing lane's row out.
+    StMatrix {
+        num: u32,
+        trans: bool,
+    },
 }
 
 impl WarpOp {
@@ -44,12 +49,17 @@ impl WarpOp {
             WarpOp::Mma(_) => "mma_sync",
             WarpOp::LdMatrix { trans: false, .. } => "ldmatrix",
             WarpOp::LdMatrix { trans: true, .. } => "ldmatrix_trans",
+            WarpOp::StMatrix { trans: false, .. } => "stmatrix",
+            WarpOp::StMatrix { trans: true, .. } => "stmatrix_trans",
         }
     }
 
     /// Whether the lanes' operands and results travel in their wide payloads.
     pub(crate) fn is_wide(self) -> bool {
-        matches!(self, WarpOp::Mma(_) | WarpOp::LdMatrix { .. })
+        matches!(
+            self,
+            WarpOp::Mma(_) | WarpOp::LdMatrix { .. } | WarpOp::StMatrix { .. }
+        )
     }
 
     fn is_shuffle(self) -> bool {
@@ -60,7 +70,7 @@ impl WarpOp {
     }
 }
 
-use super::mma::{ldmatrix_results, mma_results, MmaSpec, WIDE};
+use super::mma::{ldmatrix_results, mma_results, stmatrix_results, MmaSpec, WIDE};
 
 /// What one lane waits at: the collective, its mask and site, its operands.
 #[derive(Clone, Copy, Debug)]
@@ -149,7 +159,7 @@ pub(crate) fn results(
             .fold(0u32, |b, l| b | 1 << l)
     };
     match op {
-        WarpOp::Mma(_) | WarpOp::LdMatrix { .. } => {
+        WarpOp::Mma(_) | WarpOp::LdMatrix { .. } | WarpOp::StMatrix { .. } => {
             // `.aligned`: the whole warp executes it; a lane that exited (or that a
             // partial last warp lacks) has no fragments to give.
             if mask != u32::MAX {
@@ -166,6 +176,7 @@ pub(crate) fn results(
             match op {
                 WarpOp::Mma(spec) => mma_results(spec, wide),
                 WarpOp::LdMatrix { num, trans } => ldmatrix_results(num, trans, wide),
+                WarpOp::StMatrix { num, trans } => stmatrix_results(num, trans, wide),
                 _ => {}
             }
         }

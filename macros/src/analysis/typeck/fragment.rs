@@ -4,7 +4,7 @@
 //! argument whose shape or element type no row takes.
 
 use super::*;
-use crate::ir::ty::fragment::{ldmatrix_row, mma_row, Frag, FragMethod, Role};
+use crate::ir::ty::fragment::{ldmatrix_row, mma_row, stmatrix_row, Frag, FragMethod, Role};
 
 impl Typeck<'_> {
     /// `frag.x`: the lane's elements, a local array.
@@ -70,13 +70,15 @@ impl Typeck<'_> {
     /// A method called on a fragment.
     pub(super) fn fragment_method(&mut self, e: &Expr, f: Frag, name: &Ident, args: &[Expr]) -> Ty {
         let arg_tys: Vec<Ty> = args.iter().map(|a| self.infer(a, None)).collect();
-        if name == "ldmatrix" || name == "ldmatrix_trans" {
-            return self.ldmatrix(e, f, name, args, &arg_tys);
+        if ["ldmatrix", "ldmatrix_trans", "stmatrix", "stmatrix_trans"]
+            .contains(&name.to_string().as_str())
+        {
+            return self.matrix_move(e, f, name, args, &arg_tys);
         }
         if name != "mma_sync" {
             self.cx.error_at(
                 name.span(),
-                format!("no method `{name}` on `{f}`: a fragment has its elements `x` (`frag.x[i]`), `ldmatrix(&tile, row)` and `ldmatrix_trans(&tile, row)`, and an accumulator `mma_sync(a, b)`"),
+                format!("no method `{name}` on `{f}`: a fragment has its elements `x` (`frag.x[i]`), `ldmatrix(&tile, row)`, `stmatrix(&mut tile, row)` (and their `_trans`), and an accumulator `mma_sync(a, b)`"),
             );
             return Ty::Never;
         }
@@ -153,21 +155,44 @@ impl Typeck<'_> {
         Ty::Unit
     }
 
-    /// `frag.ldmatrix(&tile, row)` / `ldmatrix_trans`: `tile` a 1-D shared array of the
-    /// fragment's 16-bit elements (or a borrow of one), `row` a `usize`.
-    fn ldmatrix(&mut self, e: &Expr, f: Frag, name: &Ident, args: &[Expr], arg_tys: &[Ty]) -> Ty {
-        let trans = name == "ldmatrix_trans";
-        let Some(row) = ldmatrix_row(&f, trans) else {
+    /// `frag.ldmatrix(&tile, row)` / `ldmatrix_trans` (`store` false) and
+    /// `frag.stmatrix(&mut tile, row)` / `stmatrix_trans` (true): `tile` a 1-D shared array
+    /// of the fragment's 16-bit elements (or a borrow of one), `row` a `usize`.
+    fn matrix_move(
+        &mut self,
+        e: &Expr,
+        f: Frag,
+        name: &Ident,
+        args: &[Expr],
+        arg_tys: &[Ty],
+    ) -> Ty {
+        let store = name.to_string().starts_with("st");
+        let trans = name.to_string().ends_with("_trans");
+        let row = match store {
+            true => stmatrix_row(&f, trans),
+            false => ldmatrix_row(&f, trans),
+        };
+        let (verb, tile) = if store {
+            ("stores", "&mut tile")
+        } else {
+            ("loads", "&tile")
+        };
+        let Some(row) = row else {
+            let instead = if store {
+                "read them through `x[i]`"
+            } else {
+                "set its elements through `x[i]`"
+            };
             self.cx.error_at(
                 name.span(),
-                format!("`{name}` loads fragments of 16-bit elements (`f16`), and this is a `{f}`: set its elements through `x[i]`"),
+                format!("`{name}` {verb} fragments of 16-bit elements (`f16`), and this is a `{f}`: {instead}"),
             );
             return Ty::Never;
         };
         if args.len() != 2 {
             self.cx.error_at(
                 e.range(),
-                format!("`{name}` takes 2 arguments, {} given: `frag.{name}(&tile, row)`, `row` the index in `tile` where this lane's 8-element row starts", args.len()),
+                format!("`{name}` takes 2 arguments, {} given: `frag.{name}({tile}, row)`, `row` the index in `tile` where this lane's 8-element row starts", args.len()),
             );
             return Ty::Never;
         }
@@ -176,19 +201,23 @@ impl Typeck<'_> {
             .is_some_and(|r| self.shared_decls.contains(&r.var));
         match self.shallow(&arg_tys[0]) {
             Ty::Never => return Ty::Never,
-            Ty::Slice(s, _) if s == f.elem && shared => {}
+            Ty::Slice(s, writable) if s == f.elem && shared && (writable || !store) => {}
             other => {
                 let found = self.show(&other);
+                let access = if store { "writes" } else { "reads" };
                 self.cx.error_at(
                     args[0].range(),
-                    format!("`{name}` reads a shared array of `{}` declared in this function (`let tile = SharedArray::<{}, N>::new();`, passed as `&tile`), and this is `{found}`", f.elem.rust_name(), f.elem.rust_name()),
+                    format!("`{name}` {access} a shared array of `{}` declared in this function (`let tile = SharedArray::<{}, N>::new();`, passed as `{tile}`), and this is `{found}`", f.elem.rust_name(), f.elem.rust_name()),
                 );
                 return Ty::Never;
             }
         }
         self.expect(&arg_tys[1], &Ty::USIZE, args[1].range());
-        self.calls
-            .insert(e.id, Call::Fragment(FragMethod::LdMatrix(row)));
+        let m = match store {
+            true => FragMethod::StMatrix(row),
+            false => FragMethod::LdMatrix(row),
+        };
+        self.calls.insert(e.id, Call::Fragment(m));
         Ty::Unit
     }
 }

@@ -145,7 +145,9 @@ impl<'a> FnWriter<'a> {
                         self.texture_c(m, recv, *elem, args)
                     }
                     Some(&Call::Atomic(op)) => self.atomic_c(op, recv, args),
-                    Some(&Call::Fragment(FragMethod::LdMatrix(row))) => {
+                    Some(&Call::Fragment(
+                        m @ (FragMethod::LdMatrix(row) | FragMethod::StMatrix(row)),
+                    )) => {
                         let v = self.operands(&[&args[0], &args[1]]);
                         // Unchecked: a length no row reaches past.
                         let len = match self.unchecked {
@@ -154,8 +156,13 @@ impl<'a> FnWriter<'a> {
                         };
                         let len = len.unwrap_or_else(|| "~0ull".into());
                         let f = self.value(recv);
+                        // ldmatrix writes the fragment, stmatrix reads it.
+                        let f = match m {
+                            FragMethod::LdMatrix(_) => format!("&{f}"),
+                            _ => f,
+                        };
                         format!(
-                            "{}(&{f}, {}, {len}, {}, {}u, \"{FILE_MARKER}\")",
+                            "{}({f}, {}, {len}, {}, {}u, \"{FILE_MARKER}\")",
                             row.c, v[0], v[1], e.line
                         )
                     }

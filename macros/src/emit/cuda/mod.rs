@@ -303,8 +303,8 @@ pub(crate) struct FnWriter<'a> {
     /// Variables that are shared memory (static arrays and `dynamic_shared`), whose checked
     /// accesses use `ws_at_shared`.
     shared_vars: HashSet<VarId>,
-    /// The function calls `ldmatrix`, whose rows must be 16-byte aligned: its shared
-    /// arrays are declared `__align__(16)`.
+    /// The function calls `ldmatrix` or `stmatrix`, whose rows must be 16-byte aligned: its
+    /// shared arrays are declared `__align__(16)`.
     ldmatrix: bool,
     /// What is known at the current point, for the prover.
     facts: proof::Facts,
@@ -328,11 +328,12 @@ impl<'a> FnWriter<'a> {
             shared_len: HashMap::new(),
             shared_vars: HashSet::new(),
             ldmatrix: types.calls.values().any(|c| {
+                use crate::ir::ty::fragment::FragMethod;
                 matches!(
                     c,
-                    crate::ir::call::Call::Fragment(crate::ir::ty::fragment::FragMethod::LdMatrix(
-                        _
-                    ))
+                    crate::ir::call::Call::Fragment(
+                        FragMethod::LdMatrix(_) | FragMethod::StMatrix(_)
+                    )
                 )
             }),
             facts: proof::Facts::default(),

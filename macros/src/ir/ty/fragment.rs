@@ -121,55 +121,59 @@ pub enum FragMethod {
     MmaSync(&'static MmaRow),
     /// `frag.ldmatrix(&tile, row)` or `frag.ldmatrix_trans(&tile, row)`: the fragment from
     /// a shared array, a row of [`LDMATRIX`].
-    LdMatrix(&'static LdRow),
+    LdMatrix(&'static MatrixRow),
+    /// `frag.stmatrix(&mut tile, row)` or `frag.stmatrix_trans(&mut tile, row)`: the
+    /// fragment into a shared array (sm_90), a row of [`STMATRIX`].
+    StMatrix(&'static MatrixRow),
 }
 
-/// One `ldmatrix` instruction: how many 8 x 8 matrices (one .b32 register each, so a
-/// fragment of `2 * num` 16-bit elements), and whether transposed.
+/// One `ldmatrix` or `stmatrix` instruction: how many 8 x 8 matrices (one .b32 register
+/// each, so a fragment of `2 * num` 16-bit elements), and whether transposed.
 #[derive(Debug, PartialEq, Eq)]
-pub struct LdRow {
+pub struct MatrixRow {
     pub num: u64,
     pub trans: bool,
     /// The PTX instruction, as the prelude helper writes it.
     pub ptx: &'static str,
-    /// The prelude helper: `void f(ws_frag<T, 2 * num>* f, const T* tile, len, row, line, file)`.
+    /// The prelude helper: `void f(ws_frag<T, 2 * num>* f, T* tile, len, row, line, file)`
+    /// (`stmatrix`: the fragment by reference).
     pub c: &'static str,
 }
 
 /// Every `ldmatrix` the kernel language has: the method (`ldmatrix`, `ldmatrix_trans`)
 /// and the fragment's length pick the row.
-pub const LDMATRIX: &[LdRow] = &[
-    LdRow {
+pub const LDMATRIX: &[MatrixRow] = &[
+    MatrixRow {
         num: 1,
         trans: false,
         ptx: "ldmatrix.sync.aligned.m8n8.x1.shared.b16",
         c: "ws_ldmatrix_x1",
     },
-    LdRow {
+    MatrixRow {
         num: 2,
         trans: false,
         ptx: "ldmatrix.sync.aligned.m8n8.x2.shared.b16",
         c: "ws_ldmatrix_x2",
     },
-    LdRow {
+    MatrixRow {
         num: 4,
         trans: false,
         ptx: "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
         c: "ws_ldmatrix_x4",
     },
-    LdRow {
+    MatrixRow {
         num: 1,
         trans: true,
         ptx: "ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16",
         c: "ws_ldmatrix_x1_trans",
     },
-    LdRow {
+    MatrixRow {
         num: 2,
         trans: true,
         ptx: "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16",
         c: "ws_ldmatrix_x2_trans",
     },
-    LdRow {
+    MatrixRow {
         num: 4,
         trans: true,
         ptx: "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
@@ -177,13 +181,62 @@ pub const LDMATRIX: &[LdRow] = &[
     },
 ];
 
+/// Every `stmatrix` (sm_90): as [`LDMATRIX`], the other way.
+pub const STMATRIX: &[MatrixRow] = &[
+    MatrixRow {
+        num: 1,
+        trans: false,
+        ptx: "stmatrix.sync.aligned.m8n8.x1.shared.b16",
+        c: "ws_stmatrix_x1",
+    },
+    MatrixRow {
+        num: 2,
+        trans: false,
+        ptx: "stmatrix.sync.aligned.m8n8.x2.shared.b16",
+        c: "ws_stmatrix_x2",
+    },
+    MatrixRow {
+        num: 4,
+        trans: false,
+        ptx: "stmatrix.sync.aligned.m8n8.x4.shared.b16",
+        c: "ws_stmatrix_x4",
+    },
+    MatrixRow {
+        num: 1,
+        trans: true,
+        ptx: "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16",
+        c: "ws_stmatrix_x1_trans",
+    },
+    MatrixRow {
+        num: 2,
+        trans: true,
+        ptx: "stmatrix.sync.aligned.m8n8.x2.trans.shared.b16",
+        c: "ws_stmatrix_x2_trans",
+    },
+    MatrixRow {
+        num: 4,
+        trans: true,
+        ptx: "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
+        c: "ws_stmatrix_x4_trans",
+    },
+];
+
 /// The `ldmatrix` that fills `f` (`trans` for `ldmatrix_trans`): 16-bit elements, one
 /// matrix per two elements a lane.
-pub fn ldmatrix_row(f: &Frag, trans: bool) -> Option<&'static LdRow> {
+pub fn ldmatrix_row(f: &Frag, trans: bool) -> Option<&'static MatrixRow> {
+    matrix_row(LDMATRIX, f, trans)
+}
+
+/// The `stmatrix` that stores `f` (`trans` for `stmatrix_trans`).
+pub fn stmatrix_row(f: &Frag, trans: bool) -> Option<&'static MatrixRow> {
+    matrix_row(STMATRIX, f, trans)
+}
+
+fn matrix_row(table: &'static [MatrixRow], f: &Frag, trans: bool) -> Option<&'static MatrixRow> {
     if f.elem.bits() != 16 {
         return None;
     }
-    LDMATRIX
+    table
         .iter()
         .find(|r| r.trans == trans && 2 * r.num == f.len())
 }
@@ -255,7 +308,7 @@ mod tests {
         let rows = MMA
             .iter()
             .map(|r| (r.c, r.ptx))
-            .chain(LDMATRIX.iter().map(|r| (r.c, r.ptx)));
+            .chain(LDMATRIX.iter().chain(STMATRIX).map(|r| (r.c, r.ptx)));
         for (c, ptx) in rows {
             let at = text
                 .find(&format!("void {c}("))
