@@ -286,6 +286,14 @@ fn stmatrix_all(src: &[f16], a_out: &mut [f16], b_out: &mut [f16], a_at: &[u32],
     }
 }
 
+/// `frag.x[k]` with `k` past the fragment's length.
+#[gpu_kernel]
+fn fragment_element_past_the_end(out: &mut [f32], k: usize) {
+    let mut acc = FragmentAcc::<f32, M16N8K16>::zeroed();
+    acc.x[k] = 1.0; // @frag_x
+    out[lane_id() as usize] = acc.x[0];
+}
+
 /// `fragment_owner`'s offsets `row * stride + col` of every (lane, i), lane-major.
 fn offsets(role: FragmentRole, shape: MmaShape, stride: usize) -> Vec<u32> {
     let len = fragment_len(role, shape);
@@ -794,4 +802,25 @@ fn nvrtc_compiles_stmatrix_for_sm90() {
     let k = &stmatrix_all::KERNEL;
     warpspeed::compile::compile_cubin(k.source.as_str(), (9, 0), k.options)
         .unwrap_or_else(|e| panic!("stmatrix_all does not compile for sm_90: {e}"));
+}
+
+/// A fragment's elements are bounds-checked as a local array's: `Error::OutOfBounds` on
+/// both backends.
+#[test]
+fn fragment_element_past_the_end_is_out_of_bounds() {
+    let line = line_of(include_str!("mma.rs"), "frag_x");
+    for dev in devices("fragment_element_past_the_end_is_out_of_bounds") {
+        let mut out = dev.upload(&[0f32; 32]).unwrap();
+        let r = fragment_element_past_the_end::launch(&dev, LaunchConfig::new(1, 32), &mut out, 4);
+        expect_oob(
+            &dev,
+            r,
+            "fragment_element_past_the_end",
+            &format!("tests/mma.rs:{line}"),
+            4,
+            4,
+        );
+        fragment_element_past_the_end::launch(&dev, LaunchConfig::new(1, 32), &mut out, 0).unwrap();
+        assert_eq!(out.download().unwrap(), [1f32; 32], "{:?}", dev.backend());
+    }
 }

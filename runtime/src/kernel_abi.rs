@@ -18,9 +18,9 @@ pub use crate::half_types::{f16, f16_from_f64, f16x2};
 pub use crate::mma::MmaShape;
 pub use crate::scalar::{Arg, KernelScalar, TexArg};
 pub use crate::sim::{
-    capture_sim_prints, format_g, host_call, kernel_code, sim_check_len, src_loc_by_id,
-    AtomicArith, AtomicInt, AtomicScalar, AtomicSlice, Fragment, LenDecl, MmaElem, MmaScalar,
-    SimEntry, SimFuture, SimTexture, Slice, SliceMut, SrcLoc, ThreadCtx,
+    capture_sim_prints, format_g, fragment_index, host_call, kernel_code, sim_check_len,
+    src_loc_by_id, AtomicArith, AtomicInt, AtomicScalar, AtomicSlice, Fragment, LenDecl, MmaElem,
+    MmaScalar, SimEntry, SimFuture, SimTexture, Slice, SliceMut, SrcLoc, ThreadCtx,
 };
 pub use crate::vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4};
 

@@ -441,6 +441,13 @@ fn scalar_ty(sc: &Scope, s: Scalar) -> TokenStream {
     }
 }
 
+impl RustWriter<'_> {
+    /// Whether `e` is `frag.x`, a fragment's elements.
+    fn fragment_elements(&self, e: &Expr) -> bool {
+        matches!(&e.kind, ExprKind::Field(f, Member::Named(n)) if n == "x" && matches!(self.ty(f), Ty::Fragment(_)))
+    }
+}
+
 fn rust_ty(sc: &Scope, t: &Ty) -> TokenStream {
     match t {
         Ty::Scalar(s) => {
@@ -748,6 +755,11 @@ impl RustWriter<'_> {
                     Ty::Rows(_, w) => {
                         let w = len_rust(self.sc, w);
                         quote_spanned!(span=> #b.row(#i, #w, #at))
+                    }
+                    // A fragment's elements: checked as the C checks them (`OutOfBounds`).
+                    Ty::Array(_, n) if self.fragment_elements(base) => {
+                        let n = len_rust(self.sc, n);
+                        quote_spanned!(span=> #b[::warpspeed::__private::fragment_index(#i, #n, #at)])
                     }
                     _ => quote_spanned!(span=> #b[#i]),
                 }

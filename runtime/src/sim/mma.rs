@@ -4,6 +4,8 @@
 //! [`mma_results`] gathers the matrices through [`fragment_owner`], multiplies, and leaves
 //! each lane its D elements there.
 
+use super::check::{raise, Failure};
+use super::site::SrcLoc;
 use crate::half_types::{f16, f16_from_f64};
 use crate::mma::{fragment_len, fragment_owner, FragmentRole, MmaShape};
 use crate::scalar::KernelScalar;
@@ -28,6 +30,21 @@ impl<T: KernelScalar, const N: usize> Fragment<T, N> {
             x: [T::from_bits(0); N],
         }
     }
+}
+
+/// `i`, checked against a fragment's length `n`: `frag.x[i]` on the simulator is
+/// `frag.x[fragment_index(i, N, at)]`, so an index past the end is `Error::OutOfBounds`, as
+/// the C's check of the same access reports it.
+#[inline]
+pub fn fragment_index(i: usize, n: usize, at: &'static SrcLoc) -> usize {
+    if i >= n {
+        raise(Failure::OutOfBounds {
+            at,
+            index: i as u64,
+            len: n as u64,
+        });
+    }
+    i
 }
 
 /// An element type of `mma.sync` operands, with its exact value and its rounding.
