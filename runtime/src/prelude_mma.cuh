@@ -2,7 +2,9 @@
 // order of the PTX ISA's fragment tables (warpspeed::mma::fragment_owner). Two 16-bit
 // elements share a .b32 register, the lower index in the low half. The helpers are
 // templates, instantiated only by a kernel that calls them, so that a kernel without
-// tensor cores still compiles for GPUs before sm_80.
+// tensor cores still compiles for GPUs before sm_80. CUDA only: outside the host C++ test of
+// the semantics (WS_HOST_SHIM).
+#ifndef WS_HOST_SHIM
 template <typename T, int N> struct ws_frag { T x[N]; };
 template <typename H> __device__ __forceinline__ unsigned int ws_frag_pack(H lo, H hi) {
     return (unsigned int)lo.bits | ((unsigned int)hi.bits << 16);
@@ -128,3 +130,4 @@ template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x4
     const unsigned int addr = ws_stmatrix_addr(tile, len, row, 4u, line, file);
     asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])), "r"(ws_frag_pack(f.x[2], f.x[3])), "r"(ws_frag_pack(f.x[4], f.x[5])), "r"(ws_frag_pack(f.x[6], f.x[7])) : "memory");
 }
+#endif // WS_HOST_SHIM
