@@ -294,6 +294,34 @@ fn fragment_element_past_the_end(out: &mut [f32], k: usize) {
     out[lane_id() as usize] = acc.x[0];
 }
 
+/// m16n8k8 with tf32 operands (f32 fragments of `M16N8K8`), f32 accumulator.
+#[gpu_kernel]
+fn mma_tf32(
+    a: &[f32],
+    b: &[f32],
+    c: &[f32],
+    d: &mut [f32],
+    a_at: &[u32],
+    b_at: &[u32],
+    c_at: &[u32],
+) {
+    let lane = lane_id() as usize;
+    let mut fa = FragmentA::<f32, M16N8K8>::zeroed();
+    let mut fb = FragmentB::<f32, M16N8K8>::zeroed();
+    let mut acc = FragmentAcc::<f32, M16N8K8>::zeroed();
+    for i in 0..4 {
+        fa.x[i] = a[a_at[lane * 4 + i] as usize];
+        acc.x[i] = c[c_at[lane * 4 + i] as usize];
+    }
+    for i in 0..2 {
+        fb.x[i] = b[b_at[lane * 2 + i] as usize];
+    }
+    acc.mma_sync(fa, fb);
+    for i in 0..4 {
+        d[c_at[lane * 4 + i] as usize] = acc.x[i];
+    }
+}
+
 /// `fragment_owner`'s offsets `row * stride + col` of every (lane, i), lane-major.
 fn offsets(role: FragmentRole, shape: MmaShape, stride: usize) -> Vec<u32> {
     let len = fragment_len(role, shape);
@@ -607,6 +635,7 @@ fn nvrtc_compiles_for_sm80_and_sm90() {
         ("mma_k8", &mma_k8::KERNEL),
         ("owners", &owners::KERNEL),
         ("gemm", &gemm::KERNEL),
+        ("mma_tf32", &mma_tf32::KERNEL),
         ("ldmatrix_all", &ldmatrix_all::KERNEL),
         ("gemm_ldmatrix", &gemm_ldmatrix::KERNEL),
         (
@@ -822,5 +851,69 @@ fn fragment_element_past_the_end_is_out_of_bounds() {
         );
         fragment_element_past_the_end::launch(&dev, LaunchConfig::new(1, 32), &mut out, 0).unwrap();
         assert_eq!(out.download().unwrap(), [1f32; 32], "{:?}", dev.backend());
+    }
+}
+
+/// tf32: the value of `x` with its low 13 mantissa bits cleared (exactly a tf32).
+fn tf32(x: f32) -> f32 {
+    f32::from_bits(x.to_bits() & !0x1fff)
+}
+
+/// m16n8k8 tf32 through its own layout (`MmaShape::M16N8K8Tf32`): exact on small integers,
+/// within the documented bound on random tf32 values.
+#[test]
+fn m16n8k8_tf32_matches_the_cpu() {
+    let s = MmaShape::M16N8K8Tf32;
+    let mut rng = Rng::new(32);
+    for dev in devices("m16n8k8_tf32_matches_the_cpu") {
+        let a_at = dev.upload(&offsets(FragmentRole::A, s, 8)).unwrap();
+        let b_at = dev.upload(&offsets(FragmentRole::B, s, 8)).unwrap();
+        let c_at = dev.upload(&offsets(FragmentRole::Acc, s, 8)).unwrap();
+        for exact in [true, false] {
+            let (a, b, c) = if exact {
+                (
+                    small_ints(&mut rng, 128, -8, 8),
+                    small_ints(&mut rng, 64, -8, 8),
+                    small_ints(&mut rng, 128, -1000, 1000),
+                )
+            } else {
+                let mut r =
+                    |n| -> Vec<f32> { (0..n).map(|_| tf32(rng.range_f32(-2.0, 2.0))).collect() };
+                (r(128), r(64), r(128))
+            };
+            let (da, db, dc) = (
+                dev.upload(&a).unwrap(),
+                dev.upload(&b).unwrap(),
+                dev.upload(&c).unwrap(),
+            );
+            let mut d = dev.upload(&vec![f32::NAN; 128]).unwrap();
+            mma_tf32::launch(
+                &dev,
+                LaunchConfig::new(1, 32),
+                &da,
+                &db,
+                &dc,
+                &mut d,
+                &a_at,
+                &b_at,
+                &c_at,
+            )
+            .unwrap();
+            let got = d.download().unwrap();
+            for (i, (&g, &(want, mag))) in
+                got.iter().zip(&reference(&a, &b, &c, 16, 8, 8)).enumerate()
+            {
+                if exact {
+                    assert_eq!(g, want as f32, "{:?}: d[{i}]", dev.backend());
+                } else {
+                    let bound = mag * 2f64.powi(-19);
+                    assert!(
+                        (f64::from(g) - want).abs() <= bound,
+                        "{:?}: d[{i}] = {g}, exact {want}, bound {bound}",
+                        dev.backend()
+                    );
+                }
+            }
+        }
     }
 }

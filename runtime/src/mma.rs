@@ -21,6 +21,9 @@ pub enum MmaShape {
     M16N8K16,
     /// `.m16n8k8`: A 16 x 8, B 8 x 8, C/D 16 x 8.
     M16N8K8,
+    /// `.m16n8k8` with `.tf32` A and B (`f32` fragments in a kernel), whose layouts differ
+    /// from the 16-bit ones.
+    M16N8K8Tf32,
 }
 
 impl MmaShape {
@@ -28,7 +31,7 @@ impl MmaShape {
     pub const fn mnk(self) -> (usize, usize, usize) {
         match self {
             MmaShape::M16N8K16 => (16, 8, 16),
-            MmaShape::M16N8K8 => (16, 8, 8),
+            MmaShape::M16N8K8 | MmaShape::M16N8K8Tf32 => (16, 8, 8),
         }
     }
 
@@ -43,8 +46,8 @@ impl MmaShape {
     }
 }
 
-/// How many elements of operand `role` each lane holds (`frag.x.len()`), for 16-bit A and B
-/// elements (f16, bf16) and f32 or f16 accumulators: the operand's elements over 32 lanes.
+/// How many elements of operand `role` each lane holds (`frag.x.len()`): the operand's
+/// elements over 32 lanes.
 pub const fn fragment_len(role: FragmentRole, shape: MmaShape) -> usize {
     let (r, c) = shape.dims(role);
     r * c / 32
@@ -52,7 +55,8 @@ pub const fn fragment_len(role: FragmentRole, shape: MmaShape) -> usize {
 
 /// The (row, column) of element `i` of lane `lane`'s fragment of operand `role`, as the
 /// PTX ISA's "Matrix Fragments for mma.m16n8k16 / mma.m16n8k8" tables give it (16-bit A and
-/// B elements; f32 or f16 accumulators). With `group = lane / 4` and `t = lane % 4`:
+/// B elements, or tf32 ones for `M16N8K8Tf32`; f32 or f16 accumulators). With
+/// `group = lane / 4` and `t = lane % 4`:
 ///
 /// | operand | row | column |
 /// |---|---|---|
@@ -60,6 +64,8 @@ pub const fn fragment_len(role: FragmentRole, shape: MmaShape) -> usize {
 /// | B, m16n8k16 | `2 * t + i % 2 + 8 * (i / 2)` | `group` |
 /// | A, m16n8k8 | `group + 8 * (i / 2)` | `2 * t + i % 2` |
 /// | B, m16n8k8 | `2 * t + i % 2` | `group` |
+/// | A, m16n8k8 tf32 | `group + 8 * (i % 2)` | `t + 4 * (i / 2)` |
+/// | B, m16n8k8 tf32 | `t + 4 * i` | `group` |
 /// | C, D | `group + 8 * (i / 2)` | `2 * t + i % 2` |
 ///
 /// # Panics
@@ -79,6 +85,8 @@ pub fn fragment_owner(role: FragmentRole, shape: MmaShape, lane: u32, i: usize) 
         }
         (FragmentRole::B, MmaShape::M16N8K16) => (2 * t + i % 2 + 8 * (i / 2), group),
         (FragmentRole::B, MmaShape::M16N8K8) => (2 * t + i % 2, group),
+        (FragmentRole::A, MmaShape::M16N8K8Tf32) => (group + 8 * (i % 2), t + 4 * (i / 2)),
+        (FragmentRole::B, MmaShape::M16N8K8Tf32) => (t + 4 * i, group),
         (FragmentRole::A, MmaShape::M16N8K8) | (FragmentRole::Acc, _) => {
             (group + 8 * (i / 2), 2 * t + i % 2)
         }
@@ -92,7 +100,7 @@ mod tests {
     /// Every element of every operand has exactly one owner (lane, i).
     #[test]
     fn each_element_has_one_owner() {
-        for shape in [MmaShape::M16N8K16, MmaShape::M16N8K8] {
+        for shape in [MmaShape::M16N8K16, MmaShape::M16N8K8, MmaShape::M16N8K8Tf32] {
             for role in [FragmentRole::A, FragmentRole::B, FragmentRole::Acc] {
                 let (r, c) = shape.dims(role);
                 let mut seen = vec![0u32; r * c];
@@ -118,5 +126,10 @@ mod tests {
         assert_eq!(fragment_owner(A, s, 5, 7), (9, 11));
         assert_eq!(fragment_owner(B, s, 7, 3), (15, 1));
         assert_eq!(fragment_owner(Acc, s, 30, 2), (15, 4));
+        // m16n8k8 tf32: lane 6 (group 1, t 2) holds a1 at (9, 2) and a2 at (1, 6), b1 at (6, 1).
+        let t = MmaShape::M16N8K8Tf32;
+        assert_eq!(fragment_owner(A, t, 6, 1), (9, 2));
+        assert_eq!(fragment_owner(A, t, 6, 2), (1, 6));
+        assert_eq!(fragment_owner(B, t, 6, 1), (6, 1));
     }
 }

@@ -45,6 +45,13 @@ template <typename D> __device__ __forceinline__ void ws_mma_m16n8k8_f16_f16(D* 
     ws_frag_unpack(c0, &d->x[0], &d->x[1]);
     ws_frag_unpack(c1, &d->x[2], &d->x[3]);
 }
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k8_f32_tf32(D* d, const ws_frag<float, 4>& a, const ws_frag<float, 2>& b) {
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d->x[0]), "+f"(d->x[1]), "+f"(d->x[2]), "+f"(d->x[3])
+        : "r"(__float_as_uint(a.x[0])), "r"(__float_as_uint(a.x[1])),
+          "r"(__float_as_uint(a.x[2])), "r"(__float_as_uint(a.x[3])),
+          "r"(__float_as_uint(b.x[0])), "r"(__float_as_uint(b.x[1])));
+}
 // `frag.ldmatrix(&tile, row)`: lanes 0..8 * num each give the start of one 8-element row
 // of the shared array (lanes 0-7 matrix 0, 8-15 matrix 1, ...), checked as the sub-slice
 // `&tile[row..row + 8]` (a failing lane reads row 0 instead, after recording the failure);

@@ -827,7 +827,7 @@ impl RustWriter<'_> {
                     let r = self.expr(recv);
                     let args = args.iter().map(|a| self.expr(a));
                     let (ctx, at) = (hyg("__ctx"), site(e));
-                    let shape = Ident::new(row.shape.name(), span);
+                    let shape = Ident::new(row.sim_shape, span);
                     quote_spanned!(span=> #ctx.mma_sync(&mut #r, #(#args,)* ::warpspeed::__private::MmaShape::#shape, #at).await)
                 }
                 Some(Call::Texture(TexMethod::Fetch)) => {

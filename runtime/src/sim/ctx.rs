@@ -10,7 +10,7 @@ use std::task::{Context, Poll};
 use super::block::{BarrierKind, BarrierWait, Block, Slot, State};
 use super::check::{raise, Failure};
 use super::handles::{Slice, SliceMut};
-use super::mma::{Fragment, MmaScalar, MmaSpec, WIDE};
+use super::mma::{Fragment, MmaElem, MmaScalar, MmaSpec, WIDE};
 use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
 use super::shared::TooMuchShared;
 use super::site::{src_loc_by_id, SrcLoc};
@@ -421,7 +421,11 @@ impl<'a> ThreadCtx<'a> {
         self.slot().wide.set(wide);
         let spec = MmaSpec {
             shape,
-            ab: A::ELEM,
+            // f32 fragments of the tf32 shape multiply as tf32.
+            ab: match shape {
+                MmaShape::M16N8K8Tf32 => MmaElem::Tf32,
+                _ => A::ELEM,
+            },
             acc: C::ELEM,
         };
         self.warp(WarpOp::Mma(spec), u32::MAX, 0, 0, 32, at).await;

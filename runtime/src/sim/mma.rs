@@ -68,6 +68,9 @@ pub enum MmaElem {
     F16,
     /// `.f32`.
     F32,
+    /// `.tf32`, stored as f32: the simulator reads the 19 high bits (sign, exponent, 10
+    /// mantissa bits) and ignores the low 13.
+    Tf32,
 }
 
 impl MmaElem {
@@ -75,6 +78,7 @@ impl MmaElem {
         match self {
             MmaElem::F16 => f64::from(f16::from_bits(bits as u16)),
             MmaElem::F32 => f64::from(f32::from_bits(bits)),
+            MmaElem::Tf32 => f64::from(f32::from_bits(bits & !0x1fff)),
         }
     }
 
@@ -82,7 +86,7 @@ impl MmaElem {
     fn round(self, v: f64) -> u32 {
         match self {
             MmaElem::F16 => u32::from(f16_from_f64(v).to_bits()),
-            MmaElem::F32 => (v as f32).to_bits(),
+            MmaElem::F32 | MmaElem::Tf32 => (v as f32).to_bits(),
         }
     }
 }

@@ -253,6 +253,8 @@ pub struct MmaRow {
     pub ptx: &'static str,
     /// The prelude helper: `void f(ws_frag<Acc, 4>* d, ws_frag<AB, ..> a, ws_frag<AB, ..> b)`.
     pub c: &'static str,
+    /// The runtime's `MmaShape` variant: the shape, and for tf32 its own layout.
+    pub sim_shape: &'static str,
 }
 
 /// Every `mma.sync` the kernel language has.
@@ -263,6 +265,7 @@ pub const MMA: &[MmaRow] = &[
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
         c: "ws_mma_m16n8k16_f32_f16",
+        sim_shape: "M16N8K16",
     },
     MmaRow {
         shape: Shape::M16N8K16,
@@ -270,6 +273,7 @@ pub const MMA: &[MmaRow] = &[
         acc: Scalar::F16,
         ptx: "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
         c: "ws_mma_m16n8k16_f16_f16",
+        sim_shape: "M16N8K16",
     },
     MmaRow {
         shape: Shape::M16N8K8,
@@ -277,6 +281,7 @@ pub const MMA: &[MmaRow] = &[
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32",
         c: "ws_mma_m16n8k8_f32_f16",
+        sim_shape: "M16N8K8",
     },
     MmaRow {
         shape: Shape::M16N8K8,
@@ -284,6 +289,16 @@ pub const MMA: &[MmaRow] = &[
         acc: Scalar::F16,
         ptx: "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16",
         c: "ws_mma_m16n8k8_f16_f16",
+        sim_shape: "M16N8K8",
+    },
+    // `.tf32` operands are f32 fragments in a kernel: only this shape multiplies f32.
+    MmaRow {
+        shape: Shape::M16N8K8,
+        ab: Scalar::F32,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+        c: "ws_mma_m16n8k8_f32_tf32",
+        sim_shape: "M16N8K8Tf32",
     },
 ];
 
