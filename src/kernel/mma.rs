@@ -35,14 +35,16 @@ impl FragmentShape for M16N8K8 {
     type Acc<T> = [T; 4];
 }
 
-/// One lane's share of the A operand (M x K, row major) of `mma.sync`: `T` is `f16`.
+/// One lane's share of the A operand (M x K, row major) of `mma.sync`: `T` is `f16`, or
+/// `f32` in [`M16N8K8`], multiplied as tf32.
 pub struct FragmentA<T, S: FragmentShape> {
     /// The lane's elements, in the order of the PTX ISA's fragment table
     /// ([`fragment_owner`](crate::mma::fragment_owner) with `FragmentRole::A`).
     pub x: S::A<T>,
 }
 
-/// One lane's share of the B operand (K x N, column major) of `mma.sync`: `T` is `f16`.
+/// One lane's share of the B operand (K x N, column major) of `mma.sync`: `T` is `f16`, or
+/// `f32` in [`M16N8K8`], multiplied as tf32.
 pub struct FragmentB<T, S: FragmentShape> {
     /// The lane's elements ([`fragment_owner`](crate::mma::fragment_owner) with
     /// `FragmentRole::B`: row is the K index, column the N index).
@@ -184,7 +186,7 @@ impl<T, S: FragmentShape> FragmentAcc<T, S> {
 
     /// `self = a * b + self`: PTX `mma.sync.aligned.<shape>.row.col` with D = C = `self`.
     /// Every lane of the warp calls it together (`.aligned`); the element types must be an
-    /// instruction's (f16 x f16 into f32 or f16). On the simulator the sum is exact,
+    /// instruction's (f16 x f16 into f32 or f16; tf32 x tf32 into f32 in [`M16N8K8`]). On the simulator the sum is exact,
     /// rounded once (docs/tensor-cores.md bounds the GPU's difference).
     pub fn mma_sync<U>(&mut self, a: FragmentA<U, S>, b: FragmentB<U, S>) {
         let _ = (a, b);
