@@ -16,11 +16,12 @@ pub use crate::bf16_types::{bf16, bf16_from_f64, bf16x2};
 pub use crate::cuda::compile::KernelOptions;
 pub use crate::dim::Dim3;
 pub use crate::half_types::{f16, f16_from_f64, f16x2};
+pub use crate::mma::MmaShape;
 pub use crate::scalar::{Arg, KernelScalar, TexArg};
 pub use crate::sim::{
-    capture_sim_prints, format_g, host_call, kernel_code, sim_check_len, src_loc_by_id,
-    AtomicArith, AtomicInt, AtomicScalar, AtomicSlice, LenDecl, SimEntry, SimFuture, SimTexture,
-    Slice, SliceMut, SrcLoc, ThreadCtx,
+    capture_sim_prints, format_g, fragment_index, host_call, kernel_code, sim_check_len,
+    src_loc_by_id, AtomicArith, AtomicInt, AtomicScalar, AtomicSlice, Fragment, LenDecl, MmaElem,
+    MmaScalar, SimEntry, SimFuture, SimTexture, Slice, SliceMut, SrcLoc, ThreadCtx,
 };
 pub use crate::vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4};
 
@@ -248,11 +249,13 @@ fn type_order(item: &'static SourceItem, out: &mut Vec<&'static SourceItem>) {
 /// It includes no header: NVRTC as users get it has none. `prelude_num.cuh` holds the
 /// numeric methods' helpers (`ws_rotate_left<T>`, `ws_is_nan`, ...), `prelude_fp8.cuh` the
 /// fp8 types' conversions (`ws_e4m3_from_f32`, ...), `prelude_tex.cuh` the texture fetch
-/// (`ws_tex2d_fetch<T>`).
+/// (`ws_tex2d_fetch<T>`), `prelude_mma.cuh` the tensor-core fragments and `mma.sync`
+/// (`ws_frag<T, N>`, `ws_mma_m16n8k16_f32_f16`).
 pub const CUDA_PRELUDE: &str = concat!(
     include_str!("prelude.cuh"),
     include_str!("prelude_fp8.cuh"),
     include_str!("prelude_tex.cuh"),
+    include_str!("prelude_mma.cuh"),
     // Last: it ends with the line that marks the end of the prelude.
     include_str!("prelude_num.cuh")
 );

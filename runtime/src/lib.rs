@@ -42,6 +42,7 @@ mod half_types;
 mod kernel_abi;
 mod launch;
 mod memory;
+pub mod mma;
 mod pinned;
 mod pinned_view;
 mod range;

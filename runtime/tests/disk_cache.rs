@@ -259,7 +259,13 @@ fn warm_starts_do_not_load_nvrtc() {
         warm.contains("WARM origin=DiskCache nvrtc_loaded=false"),
         "{warm}"
     );
-    let len = |s: &str| s.split("len=").nth(1).map(|l| l.trim().to_string());
+    let len = |s: &str| {
+        s.split("len=")
+            .nth(1)?
+            .split_whitespace()
+            .next()
+            .map(String::from)
+    };
     assert_eq!(len(&cold), len(&warm));
     // A memo of another NVRTC (here: damaged) is not believed: NVRTC is asked again.
     std::fs::write(dir.join("nvrtc-version.memo"), "WSNVRTC1\nelsewhere\n").unwrap();

@@ -17,6 +17,7 @@
 //! | cooperative groups | [`this_thread_block`], [`tiled_partition`], [`this_grid`], [`ThreadBlock`], [`ThreadBlockTile`], [`GridGroup`] |
 //! | shared memory | [`SharedArray`], [`dynamic_shared`] |
 //! | textures | [`TextureFetch::fetch`] on a `&Texture2D<T>` parameter, and its `width()`, `height()` |
+//! | tensor cores | [`FragmentA`], [`FragmentB`], [`FragmentAcc`] (`zeroed()`, `x[i]`, [`FragmentAcc::mma_sync`]) of shape [`M16N8K16`] or [`M16N8K8`] (docs/tensor-cores.md) |
 //!
 //! Atomics are Rust's own types: a kernel parameter `&[AtomicU32]` (or
 //! `SharedArray::<AtomicU32, N>`) and `a[i].fetch_add(1, Ordering::Relaxed)`, with
@@ -30,6 +31,7 @@
 
 mod groups;
 mod index;
+mod mma;
 mod shared;
 mod sync;
 mod texture;
@@ -42,6 +44,7 @@ pub use groups::{
 pub use index::{
     block_dim, block_idx, grid_1d, grid_2d, grid_3d, grid_dim, grid_stride_1d, lane_id, thread_idx,
 };
+pub use mma::{FragmentA, FragmentAcc, FragmentB, FragmentShape, M16N8K16, M16N8K8};
 pub use shared::{dynamic_shared, SharedArray};
 pub use sync::{
     sync_threads, sync_threads_and, sync_threads_count, sync_threads_or, sync_warp, thread_fence,

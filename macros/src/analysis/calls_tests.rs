@@ -19,6 +19,8 @@ fn every_method_call_resolves_to_one_call() {
             let old = n[0].fetch_add(1, Ordering::Relaxed);
             let won = n[1].compare_exchange(0, old, Ordering::AcqRel, Ordering::Relaxed).is_ok();
             let t = tex.fetch(1, 2) + tex.width() as f32;
+            let mut acc = FragmentAcc::<f32, M16N8K16>::zeroed();
+            acc.mma_sync(FragmentA::<f16, M16N8K16>::zeroed(), FragmentB::<f16, M16N8K16>::zeroed());
             if won && i < xs.len() {
                 out[i] = v + t;
             }
@@ -43,6 +45,7 @@ fn every_method_call_resolves_to_one_call() {
                 Some(Call::CasUse(_)) => "cas_use",
                 Some(Call::Group(..)) => "group",
                 Some(Call::Texture(_)) => "texture",
+                Some(Call::Fragment(_)) => "fragment",
                 None => "unresolved",
             };
             kinds.push(format!("{name}: {kind}"));
@@ -58,6 +61,7 @@ fn every_method_call_resolves_to_one_call() {
             "fetch_add: atomic",
             "is_ok: cas_use",
             "len: method",
+            "mma_sync: fragment",
             "shfl: group",
             "sync: group",
             "width: texture",

@@ -17,6 +17,7 @@ use proc_macro2::{Ident, Span};
 
 mod calls;
 mod consts;
+mod fragment;
 mod matching;
 mod refs;
 mod structs;
@@ -156,6 +157,8 @@ pub struct Typeck<'a> {
     /// Each local bound to a borrow (`let row = &mut x[a..b];`): the variable whose memory
     /// it borrows (`x`, or what `x` borrows), for the call arguments' aliasing check.
     borrow_roots: std::collections::HashMap<VarId, refs::Root>,
+    /// The 1-D shared arrays the function declares (`ldmatrix` reads only those).
+    shared_decls: std::collections::HashSet<VarId>,
 }
 
 pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
@@ -194,6 +197,7 @@ pub fn check(cx: &Ctxt, f: &Function, var_count: usize) -> Option<Types> {
         structs: &f.structs,
         callees: f.callees.clone(),
         borrow_roots: Default::default(),
+        shared_decls: Default::default(),
     };
     for p in &f.params {
         tc.bind(&p.name, p.var, p.ty.ty(), p.mutable);
@@ -511,6 +515,15 @@ impl<'a> Typeck<'a> {
                     self.borrow_roots.insert(*var, root);
                 }
             }
+            if let ExprKind::SharedArray(SharedDecl {
+                atomic: false,
+                width: None,
+                ..
+            })
+            | ExprKind::DynamicShared(_) = &init.kind
+            {
+                self.shared_decls.insert(*var);
+            }
         }
     }
 
@@ -654,7 +667,10 @@ impl<'a> Typeck<'a> {
                         self.cx.error_at(e.range(), msg);
                         Ty::Never
                     }
-                    Ty::Array(elem, _) => *elem,
+                    Ty::Array(elem, n) => {
+                        self.constant_index(base, idx, &n);
+                        *elem
+                    }
                     Ty::Never => Ty::Never,
                     Ty::Texture2D(_) => {
                         self.cx.error_at(e.range(), "a texture is read with `tex.fetch(x, y)`, not by index, and kernels never write it (compute new texels into a `&mut [T]`)");
@@ -692,6 +708,7 @@ impl<'a> Typeck<'a> {
                         Ty::Never
                     }
                     (Ty::Scalar(Scalar::Struct(id)), m) => self.struct_field(e, id, m),
+                    (Ty::Fragment(f), m) => self.fragment_field(e, f, m),
                     (Ty::Tuple(items), Member::Index(i)) if (*i as usize) < items.len() => {
                         items[*i as usize].clone()
                     }
@@ -716,6 +733,7 @@ impl<'a> Typeck<'a> {
             ExprKind::Intrinsic(i, args) => self.intrinsic(*i, args),
             ExprKind::SharedArray(d) => d.ty(),
             ExprKind::DynamicShared(s) => Ty::Slice(*s, true),
+            ExprKind::Fragment(f) => Ty::Fragment(*f),
             ExprKind::Ordering(..) => Ty::Ordering,
             ExprKind::StructLit(l) => self.struct_lit(e, l, expected),
             ExprKind::TiledPartition(n, group) => {
@@ -1004,6 +1022,9 @@ impl<'a> Typeck<'a> {
                 while let ExprKind::Index(b, _) = &root.kind {
                     root = b;
                 }
+                if self.fragment_elements(root) {
+                    return t;
+                }
                 if let ExprKind::Var(name) = &root.kind {
                     if let Ty::Slice(_, false) = self.shallow(&self.expr[root.id].clone()) {
                         self.cx.error_at(
@@ -1158,6 +1179,9 @@ impl<'a> Typeck<'a> {
         }
         if let Ty::Texture2D(elem) = recv_ty {
             return self.texture_method(e, elem, name, args);
+        }
+        if let Ty::Fragment(f) = recv_ty {
+            return self.fragment_method(e, f, name, args);
         }
         if let Ty::CasResult(s) = recv_ty {
             return match CasUse::from_name(&name.to_string()) {

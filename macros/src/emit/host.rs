@@ -12,6 +12,7 @@ use crate::ir::groups::{GroupKind, GroupMethod};
 use crate::ir::methods::Sim;
 use crate::ir::numeric_consts::ConstPath;
 use crate::ir::texture::TexMethod;
+use crate::ir::ty::fragment::FragMethod;
 use crate::ir::ty::{Len, Scalar, Ty};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -440,6 +441,13 @@ fn scalar_ty(sc: &Scope, s: Scalar) -> TokenStream {
     }
 }
 
+impl RustWriter<'_> {
+    /// Whether `e` is `frag.x`, a fragment's elements.
+    fn fragment_elements(&self, e: &Expr) -> bool {
+        matches!(&e.kind, ExprKind::Field(f, Member::Named(n)) if n == "x" && matches!(self.ty(f), Ty::Fragment(_)))
+    }
+}
+
 fn rust_ty(sc: &Scope, t: &Ty) -> TokenStream {
     match t {
         Ty::Scalar(s) => {
@@ -476,6 +484,11 @@ fn rust_ty(sc: &Scope, t: &Ty) -> TokenStream {
         Ty::CasResult(s) => {
             let id = scalar_ty(sc, *s);
             quote!(::core::result::Result<#id, #id>)
+        }
+        Ty::Fragment(f) => {
+            let id = scalar_ty(sc, f.elem);
+            let n = f.len() as usize;
+            quote!(::warpspeed::__private::Fragment<#id, #n>)
         }
         // Groups are known at compile time: their methods expand to what they stand for.
         Ty::Unit | Ty::Never | Ty::Var(_) | Ty::Ordering | Ty::Group(_) => quote!(()),
@@ -743,6 +756,11 @@ impl RustWriter<'_> {
                         let w = len_rust(self.sc, w);
                         quote_spanned!(span=> #b.row(#i, #w, #at))
                     }
+                    // A fragment's elements: checked as the C checks them (`OutOfBounds`).
+                    Ty::Array(_, n) if self.fragment_elements(base) => {
+                        let n = len_rust(self.sc, n);
+                        quote_spanned!(span=> #b[::warpspeed::__private::fragment_index(#i, #n, #at)])
+                    }
                     _ => quote_spanned!(span=> #b[#i]),
                 }
             }
@@ -786,6 +804,31 @@ impl RustWriter<'_> {
                         _ => name.clone(),
                     };
                     quote_spanned!(span=> { #(#orders)* #b.#name(#ctx, #i, #(#values,)* #at).await })
+                }
+                Some(&Call::Fragment(FragMethod::LdMatrix(row))) => {
+                    let f = self.expr(recv);
+                    let tile = self.expr(&args[0]);
+                    let tile = match self.ty(&args[0]) {
+                        Ty::Slice(_, true) => quote_spanned!(span=> (#tile).as_slice()),
+                        _ => tile,
+                    };
+                    let start = self.expr(&args[1]);
+                    let (ctx, at, trans) = (hyg("__ctx"), site(e), row.trans);
+                    quote_spanned!(span=> #ctx.ldmatrix(&mut #f, #tile, #start, #trans, #at).await)
+                }
+                Some(&Call::Fragment(FragMethod::StMatrix(row))) => {
+                    let f = self.expr(recv);
+                    let tile = self.expr(&args[0]);
+                    let start = self.expr(&args[1]);
+                    let (ctx, at, trans) = (hyg("__ctx"), site(e), row.trans);
+                    quote_spanned!(span=> #ctx.stmatrix(#f, #tile, #start, #trans, #at).await)
+                }
+                Some(&Call::Fragment(FragMethod::MmaSync(row))) => {
+                    let r = self.expr(recv);
+                    let args = args.iter().map(|a| self.expr(a));
+                    let (ctx, at) = (hyg("__ctx"), site(e));
+                    let shape = Ident::new(row.sim_shape, span);
+                    quote_spanned!(span=> #ctx.mma_sync(&mut #r, #(#args,)* ::warpspeed::__private::MmaShape::#shape, #at).await)
                 }
                 Some(Call::Texture(TexMethod::Fetch)) => {
                     let r = self.expr(recv);
@@ -881,6 +924,11 @@ impl RustWriter<'_> {
                 } else {
                     quote_spanned!(span=> #ctx.shared_array::<#t>(#n, #at))
                 }
+            }
+            ExprKind::Fragment(f) => {
+                let id = scalar_ty(self.sc, f.elem);
+                let n = f.len() as usize;
+                quote_spanned!(span=> ::warpspeed::__private::Fragment::<#id, #n>::zeroed())
             }
             ExprKind::DynamicShared(s) => {
                 let ctx = hyg("__ctx");

@@ -349,6 +349,8 @@ pub enum ExprKind {
     SharedArray(SharedDecl),
     /// `dynamic_shared::<T>()`: the block's shared memory sized by the launch.
     DynamicShared(Scalar),
+    /// `FragmentAcc::<f32, M16N8K16>::zeroed()`: a tensor-core fragment, every element 0.
+    Fragment(crate::ir::ty::fragment::Frag),
     /// `tiled_partition::<N>(group)`: a tile of N threads.
     TiledPartition(u32, Box<Expr>),
     /// `gpu_print!("..", args)`: `printf` on the GPU, ordered output on the simulator.

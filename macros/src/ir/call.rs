@@ -8,6 +8,7 @@ use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod};
 use crate::ir::methods::Method;
 use crate::ir::texture::TexMethod;
+use crate::ir::ty::fragment::FragMethod;
 
 #[derive(Clone, Copy, Debug)]
 pub enum Call {
@@ -21,4 +22,6 @@ pub enum Call {
     Group(GroupKind, GroupMethod),
     /// A texture method (`tex.fetch(x, y)`, `tex.width()`).
     Texture(TexMethod),
+    /// A tensor-core fragment method (`acc.mma_sync(a, b)`).
+    Fragment(FragMethod),
 }

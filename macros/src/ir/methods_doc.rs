@@ -203,6 +203,11 @@ fn intrinsics_match_the_prelude_and_the_simulator() {
         "shared_atomic_array",
         "dynamic_shared",
         "sync_grid",
+        // Fragment methods (`acc.mma_sync(a, b)`, `a.ldmatrix(&tile, row)`, `stmatrix`:
+        // `Call::Fragment`, ir/ty/fragment.rs).
+        "mma_sync",
+        "ldmatrix",
+        "stmatrix",
     ];
     let mut ctx_fns = Vec::new();
     for line in ctx.lines() {

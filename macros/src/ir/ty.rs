@@ -1,6 +1,7 @@
 //! Kernel types: the scalars of the language, and the few compound types an expression
 //! can have. `Var` is an inference variable of the type checker.
 
+pub mod fragment;
 pub mod table;
 #[cfg(test)]
 mod table_tests;
@@ -352,6 +353,8 @@ pub enum Ty {
     CasResult(Scalar),
     /// A cooperative group (`this_thread_block()`, a tile, `this_grid()`): no run-time value.
     Group(GroupKind),
+    /// A tensor-core fragment (`FragmentAcc<f32, M16N8K16>`): a lane's elements `x`.
+    Fragment(fragment::Frag),
     Var(usize),
 }
 
@@ -426,6 +429,7 @@ impl fmt::Display for Ty {
             Ty::Group(GroupKind::Block) => f.write_str("ThreadBlock"),
             Ty::Group(GroupKind::Tile(n)) => write!(f, "ThreadBlockTile<{n}>"),
             Ty::Group(GroupKind::Grid) => f.write_str("GridGroup"),
+            Ty::Fragment(frag) => write!(f, "{frag}"),
             Ty::Var(_) => f.write_str("_"),
         }
     }

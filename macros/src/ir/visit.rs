@@ -16,6 +16,7 @@ pub fn visit_children<'a>(e: &'a Expr, visit: &mut dyn FnMut(Child<'a>)) {
     match &e.kind {
         ExprKind::Lit(_) | ExprKind::Const(..) | ExprKind::Var(..) | ExprKind::ConstItem(_) => {}
         ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) | ExprKind::Ordering(..) => {}
+        ExprKind::Fragment(_) => {}
         ExprKind::Break(_) | ExprKind::Continue(_) => {}
         ExprKind::Binary(_, a, b)
         | ExprKind::Assign(a, b)

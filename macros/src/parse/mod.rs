@@ -5,6 +5,7 @@
 pub mod block;
 pub mod callees;
 mod consts;
+mod fragment;
 mod generic_args;
 pub mod generic_params;
 mod len;
@@ -646,6 +647,9 @@ impl<'a> Parser<'a> {
                 if let Some(kind) = self.shared_call(path, &args) {
                     return kind.map(|k| self.expr(k, span, last_span(e)));
                 }
+                if let Some(kind) = self.fragment_call(path, &args) {
+                    return kind.map(|k| self.expr(k, span, last_span(e)));
+                }
                 let last = path.segments.last()?;
                 let mut const_args = Vec::new();
                 if let syn::PathArguments::AngleBracketed(g) = &last.arguments {
@@ -1144,7 +1148,14 @@ pub fn calls_device_function(path: &syn::Path, type_params: &[String]) -> bool {
     let (Some(first), Some(last)) = (segs.first(), segs.last()) else {
         return false;
     };
-    let shared = ["SharedArray", "dynamic_shared", "tiled_partition"];
+    let shared = [
+        "SharedArray",
+        "dynamic_shared",
+        "tiled_partition",
+        "FragmentA",
+        "FragmentB",
+        "FragmentAcc",
+    ];
     !(intrinsic_of(path).is_some()
         || scalar_function(path).is_some()
         || forbidden_call(path).is_some()

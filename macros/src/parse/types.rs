@@ -15,7 +15,12 @@ fn type_hint(ty: &syn::Type) -> String {
     let known_host = [
         "String", "Vec", "Box", "Option", "Result", "HashMap", "str", "char",
     ];
-    if known_host
+    let fragment = ["FragmentA<", "FragmentB<", "FragmentAcc<"]
+        .iter()
+        .any(|f| text.starts_with(f) || text.contains(&format!("::{f}")));
+    if fragment {
+        format!("a fragment is a local made and used in one kernel: write `let mut f = {}::zeroed();` with the type's arguments in the turbofish, not a `let` annotation, and no fragment parameters (docs/tensor-cores.md)", text.replacen('<', "::<", 1).replace(',', ", "))
+    } else if known_host
         .iter()
         .any(|h| text.starts_with(h) || text.contains(&format!("<{h}")) || text == format!("&{h}"))
     {

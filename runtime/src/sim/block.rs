@@ -30,6 +30,7 @@ use std::task::{Context, Poll, Waker};
 use super::check::panic_to_error;
 use super::launch::Launch;
 use super::launch::SimFuture;
+use super::mma::WIDE;
 use super::shared::SharedMem;
 use super::site::src_loc_by_id;
 use super::warp::{self, WarpWait};
@@ -104,6 +105,8 @@ impl State {
 pub(crate) struct Slot {
     pub(crate) state: Cell<State>,
     pub(crate) result: Cell<u64>,
+    /// A wide collective's operands and results (`mma_sync`'s fragments).
+    pub(crate) wide: Cell<[u32; WIDE]>,
     /// The text of a thread waiting at a print.
     pub(crate) text: Cell<Option<String>>,
 }
@@ -170,6 +173,7 @@ impl<'l> Block<'l> {
                 .map(|_| Slot {
                     state: Cell::new(State::Running),
                     result: Cell::new(0),
+                    wide: Cell::new([0; WIDE]),
                     text: Cell::new(None),
                 })
                 .collect(),
@@ -429,7 +433,16 @@ impl<'l> Block<'l> {
                 }
             }
             let mut out = [0u64; 32];
-            if let Err((l, detail)) = warp::results(taking_part, &waits, &mut out) {
+            let wide_op = me.op.is_wide();
+            let mut wide = [[0u32; WIDE]; 32];
+            if wide_op {
+                for l in 0..32 {
+                    if taking_part & (1 << l) != 0 {
+                        wide[l as usize] = self.slots[(base + l) as usize].wide.get();
+                    }
+                }
+            }
+            if let Err((l, detail)) = warp::results(taking_part, &waits, &mut out, &mut wide) {
                 return Err(self.divergent(format!(
                     "{} at {}: {detail}",
                     self.who_lane(base + l),
@@ -443,6 +456,9 @@ impl<'l> Block<'l> {
                 if taking_part & (1 << l) != 0 {
                     let slot = &self.slots[(base + l) as usize];
                     slot.result.set(out[l as usize]);
+                    if wide_op {
+                        slot.wide.set(wide[l as usize]);
+                    }
                     slot.state.set(State::Running);
                     runnable.push(base + l);
                 }

@@ -9,6 +9,8 @@ use std::task::{Context, Poll};
 
 use super::block::{BarrierKind, BarrierWait, Block, Slot, State};
 use super::check::{raise, Failure};
+use super::handles::{Slice, SliceMut};
+use super::mma::{Fragment, MmaElem, MmaScalar, MmaSpec, WIDE};
 use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
 use super::shared::TooMuchShared;
 use super::site::{src_loc_by_id, SrcLoc};
@@ -16,6 +18,7 @@ use super::track::{Track, Tracked};
 use super::warp::{check_arrival, WarpOp, WarpWait};
 use crate::dim::Dim3;
 use crate::error::{Error, RaceAccess};
+use crate::mma::MmaShape;
 use crate::scalar::{Arg, KernelScalar};
 
 /// One simulated thread: where it stands in the grid, and its block's shared state.
@@ -388,6 +391,118 @@ impl<'a> ThreadCtx<'a> {
             self.warp(WarpOp::ShflXor, mask, v.to_bits(), lane_mask, width, at)
                 .await,
         )
+    }
+
+    /// `acc.mma_sync(a, b)`: `mma.sync.aligned` with D = C = `acc`, a collective of the
+    /// whole warp (docs/tensor-cores.md). `shape` and the element types name the
+    /// instruction; the macro passes only rows of its table.
+    pub async fn mma_sync<
+        A: MmaScalar,
+        C: MmaScalar,
+        const NA: usize,
+        const NB: usize,
+        const NC: usize,
+    >(
+        &self,
+        acc: &mut Fragment<C, NC>,
+        a: Fragment<A, NA>,
+        b: Fragment<A, NB>,
+        shape: MmaShape,
+        at: &'static SrcLoc,
+    ) {
+        let mut wide = [0u32; WIDE];
+        let words = a.x.iter().chain(&b.x).map(|v| v.to_bits() as u32);
+        for (w, v) in wide
+            .iter_mut()
+            .zip(words.chain(acc.x.iter().map(|v| v.to_bits() as u32)))
+        {
+            *w = v;
+        }
+        self.slot().wide.set(wide);
+        let spec = MmaSpec {
+            shape,
+            // f32 fragments of the tf32 shape multiply as tf32.
+            ab: match shape {
+                MmaShape::M16N8K8Tf32 => MmaElem::Tf32,
+                _ => A::ELEM,
+            },
+            acc: C::ELEM,
+        };
+        self.warp(WarpOp::Mma(spec), u32::MAX, 0, 0, 32, at).await;
+        let d = self.slot().wide.get();
+        for (x, w) in acc.x.iter_mut().zip(d) {
+            *x = C::from_bits(u64::from(w));
+        }
+    }
+
+    /// `frag.ldmatrix(&tile, row)` (`trans`: `ldmatrix_trans`): PTX `ldmatrix.sync.aligned`
+    /// with one 8 x 8 matrix per two elements of the fragment. Lanes `0..8 * num` each read
+    /// the 8-element row `tile[row..row + 8]` (checked as that sub-slice is), lanes 0-7
+    /// matrix 0's rows, 8-15 matrix 1's, ...; the other lanes' `row` is not read. Then each
+    /// lane gets its two elements of each matrix (docs/tensor-cores.md).
+    pub async fn ldmatrix<T: MmaScalar, const N: usize>(
+        &self,
+        frag: &mut Fragment<T, N>,
+        tile: Slice<T>,
+        row: usize,
+        trans: bool,
+        at: &'static SrcLoc,
+    ) {
+        let num = (N / 2) as u32;
+        let mut wide = [0u32; WIDE];
+        if self.tid % 32 < 8 * num {
+            let r = tile.sub(row, Some(row.wrapping_add(8)), at);
+            if !r.offset().is_multiple_of(8) {
+                panic!(
+                    "ldmatrix at {at}: the row starting at element {row} of the shared array is not \
+                     16-byte aligned (ldmatrix reads rows at multiples of 8 elements)"
+                );
+            }
+            for (j, w) in wide.iter_mut().take(8).enumerate() {
+                *w = r.load(self, j, at).to_bits() as u32;
+            }
+        }
+        self.slot().wide.set(wide);
+        self.warp(WarpOp::LdMatrix { num, trans }, u32::MAX, 0, 0, 32, at)
+            .await;
+        let got = self.slot().wide.get();
+        for (x, w) in frag.x.iter_mut().zip(got) {
+            *x = T::from_bits(u64::from(w));
+        }
+    }
+
+    /// `frag.stmatrix(&mut tile, row)` (`trans`: `stmatrix_trans`): PTX
+    /// `stmatrix.sync.aligned`, [`ThreadCtx::ldmatrix`]'s inverse: lanes `0..8 * num` each
+    /// store one 8-element row, `tile[row..row + 8]` (checked as that sub-slice is).
+    pub async fn stmatrix<T: MmaScalar, const N: usize>(
+        &self,
+        frag: Fragment<T, N>,
+        tile: SliceMut<T>,
+        row: usize,
+        trans: bool,
+        at: &'static SrcLoc,
+    ) {
+        let num = (N / 2) as u32;
+        let mut wide = [0u32; WIDE];
+        for (w, x) in wide.iter_mut().zip(frag.x) {
+            *w = x.to_bits() as u32;
+        }
+        self.slot().wide.set(wide);
+        self.warp(WarpOp::StMatrix { num, trans }, u32::MAX, 0, 0, 32, at)
+            .await;
+        if self.tid % 32 < 8 * num {
+            let r = tile.sub(row, Some(row.wrapping_add(8)), at);
+            if !r.as_slice().offset().is_multiple_of(8) {
+                panic!(
+                    "stmatrix at {at}: the row starting at element {row} of the shared array is not \
+                     16-byte aligned (stmatrix writes rows at multiples of 8 elements)"
+                );
+            }
+            let got = self.slot().wide.get();
+            for (j, &w) in got.iter().take(8).enumerate() {
+                r.store(self, j, T::from_bits(u64::from(w)), at);
+            }
+        }
     }
 
     /// `__match_any_sync(mask, v)`: the lanes of the mask whose `v` has the same bits.

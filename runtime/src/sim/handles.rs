@@ -147,6 +147,11 @@ impl<T: KernelScalar> Slice<T> {
         unsafe { load_elem(self.ptr.add(index)) }
     }
 
+    /// Where element 0 is in the tracked memory (`ldmatrix` checks its rows' alignment).
+    pub(crate) fn offset(&self) -> usize {
+        self.base
+    }
+
     /// The sub-slice `&s[start..end]` (`end` `None`: to the length) at `at`, checked as
     /// Rust checks it: a start past the end is reported as index `start` of length `end`,
     /// an end past the length as index `end` of length `len` (the C's `ws_range_ok`).

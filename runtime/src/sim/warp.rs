@@ -18,6 +18,19 @@ pub(crate) enum WarpOp {
     ShflDown,
     ShflXor,
     MatchAny,
+    /// `mma.sync`: every lane's fragments travel in its slot's wide payload.
+    Mma(MmaSpec),
+    /// `ldmatrix` of `num` 8 x 8 matrices: each addressing lane's row travels in its wide
+    /// payload.
+    LdMatrix {
+        num: u32,
+        trans: bool,
+    },
+    /// `stmatrix`: each lane's fragment in, each addressing lane's row out.
+    StMatrix {
+        num: u32,
+        trans: bool,
+    },
 }
 
 impl WarpOp {
@@ -33,7 +46,20 @@ impl WarpOp {
             WarpOp::ShflDown => "shfl_down_sync",
             WarpOp::ShflXor => "shfl_xor_sync",
             WarpOp::MatchAny => "match_any_sync",
+            WarpOp::Mma(_) => "mma_sync",
+            WarpOp::LdMatrix { trans: false, .. } => "ldmatrix",
+            WarpOp::LdMatrix { trans: true, .. } => "ldmatrix_trans",
+            WarpOp::StMatrix { trans: false, .. } => "stmatrix",
+            WarpOp::StMatrix { trans: true, .. } => "stmatrix_trans",
         }
+    }
+
+    /// Whether the lanes' operands and results travel in their wide payloads.
+    pub(crate) fn is_wide(self) -> bool {
+        matches!(
+            self,
+            WarpOp::Mma(_) | WarpOp::LdMatrix { .. } | WarpOp::StMatrix { .. }
+        )
     }
 
     fn is_shuffle(self) -> bool {
@@ -43,6 +69,8 @@ impl WarpOp {
         )
     }
 }
+
+use super::mma::{ldmatrix_results, mma_results, stmatrix_results, MmaSpec, WIDE};
 
 /// What one lane waits at: the collective, its mask and site, its operands.
 #[derive(Clone, Copy, Debug)]
@@ -113,12 +141,14 @@ pub(crate) fn shuffle_source(op: WarpOp, lane: u32, b: u32, width: u32) -> u32 {
     }
 }
 
-/// The result of every lane of `mask` (indexed by lane), from what each waits with.
+/// The result of every lane of `mask` (indexed by lane), from what each waits with (and,
+/// for `mma.sync`, the lanes' wide payloads, replaced by their results).
 /// `Err((lane, words))` when the result is undefined on the GPU.
 pub(crate) fn results(
     mask: u32,
     waits: &[Option<WarpWait>; 32],
     out: &mut [u64; 32],
+    wide: &mut [[u32; WIDE]; 32],
 ) -> Result<(), (u32, String)> {
     let lanes = || (0..32u32).filter(move |l| mask & (1 << l) != 0);
     let wait = |l: u32| waits[l as usize].expect("every lane of the mask waits");
@@ -129,6 +159,27 @@ pub(crate) fn results(
             .fold(0u32, |b, l| b | 1 << l)
     };
     match op {
+        WarpOp::Mma(_) | WarpOp::LdMatrix { .. } | WarpOp::StMatrix { .. } => {
+            // `.aligned`: the whole warp executes it; a lane that exited (or that a
+            // partial last warp lacks) has no fragments to give.
+            if mask != u32::MAX {
+                let missing = (!mask).trailing_zeros();
+                return Err((
+                    mask.trailing_zeros(),
+                    format!(
+                        "{} needs all 32 lanes of the warp, and lane {missing} has exited \
+                         or does not exist (the block's size is not a multiple of 32)",
+                        op.name()
+                    ),
+                ));
+            }
+            match op {
+                WarpOp::Mma(spec) => mma_results(spec, wide),
+                WarpOp::LdMatrix { num, trans } => ldmatrix_results(num, trans, wide),
+                WarpOp::StMatrix { num, trans } => stmatrix_results(num, trans, wide),
+                _ => {}
+            }
+        }
         WarpOp::Sync => lanes().for_each(|l| out[l as usize] = 0),
         WarpOp::Ballot => {
             let b = u64::from(ballot());

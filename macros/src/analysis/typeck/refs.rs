@@ -170,7 +170,7 @@ fn show_place(e: &Expr) -> String {
 /// `split_at` halves taken of it, in order (the split's number and the side).
 #[derive(Clone)]
 pub(super) struct Root {
-    var: VarId,
+    pub(super) var: VarId,
     halves: Vec<(usize, u8)>,
 }
 

@@ -33,6 +33,8 @@ pub fn effect(types: &Types, e: &Expr) -> u8 {
             1
         }
         ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) | ExprKind::Print(_) => 1,
+        // `acc.mma_sync(a, b)` writes its receiver, a local, as an assignment does.
+        ExprKind::Method(..) if matches!(types.calls.get(&e.id), Some(Call::Fragment(_))) => 2,
         _ => 0,
     };
     let mut m = own;

@@ -14,6 +14,7 @@ use crate::ir::call::Call;
 use crate::ir::intrinsics::ParamKind;
 use crate::ir::methods::{self, Method};
 use crate::ir::numeric_consts::ConstValue;
+use crate::ir::ty::fragment::FragMethod;
 use crate::ir::ty::{Scalar, Ty};
 
 /// `if c { a } else { b }` with no statements anywhere becomes `(c ? a : b)`.
@@ -144,6 +145,34 @@ impl<'a> FnWriter<'a> {
                         self.texture_c(m, recv, *elem, args)
                     }
                     Some(&Call::Atomic(op)) => self.atomic_c(op, recv, args),
+                    Some(&Call::Fragment(
+                        m @ (FragMethod::LdMatrix(row) | FragMethod::StMatrix(row)),
+                    )) => {
+                        let v = self.operands(&[&args[0], &args[1]]);
+                        // Unchecked: a length no row reaches past.
+                        let len = match self.unchecked {
+                            true => None,
+                            false => self.slice_len_of(&args[0]),
+                        };
+                        let len = len.unwrap_or_else(|| "~0ull".into());
+                        let f = self.value(recv);
+                        // ldmatrix writes the fragment, stmatrix reads it.
+                        let f = match m {
+                            FragMethod::LdMatrix(_) => format!("&{f}"),
+                            _ => f,
+                        };
+                        format!(
+                            "{}({f}, {}, {len}, {}, {}u, \"{FILE_MARKER}\")",
+                            row.c, v[0], v[1], e.line
+                        )
+                    }
+                    Some(&Call::Fragment(FragMethod::MmaSync(row))) => {
+                        // `acc` is a local: the helper updates it in place (`D = C`).
+                        let ops: Vec<&Expr> = args.iter().collect();
+                        let v = self.operands(&ops);
+                        let acc = self.value(recv);
+                        format!("{}(&{acc}, {}, {})", row.c, v[0], v[1])
+                    }
                     Some(&Call::CasUse(u)) => {
                         let ExprKind::Method(recv, _, args) = &recv.kind else {
                             return "0".into();
@@ -215,6 +244,7 @@ impl<'a> FnWriter<'a> {
             ExprKind::Print(p) => self.print_c(p),
             ExprKind::TiledPartition(..) => "0".into(),
             ExprKind::SharedArray(_) | ExprKind::DynamicShared(_) => "0".into(),
+            ExprKind::Fragment(f) => format!("({}{{}})", f.c_type()),
             ExprKind::Ref(_, inner) => self.value(inner),
             ExprKind::SubSlice(s) => self.sub_slice_c(e, s),
             ExprKind::Call(path, const_args, args) => {

@@ -303,6 +303,9 @@ pub(crate) struct FnWriter<'a> {
     /// Variables that are shared memory (static arrays and `dynamic_shared`), whose checked
     /// accesses use `ws_at_shared`.
     shared_vars: HashSet<VarId>,
+    /// The function calls `ldmatrix` or `stmatrix`, whose rows must be 16-byte aligned: its
+    /// shared arrays are declared `__align__(16)`.
+    ldmatrix: bool,
     /// What is known at the current point, for the prover.
     facts: proof::Facts,
     last_line: usize,
@@ -324,6 +327,15 @@ impl<'a> FnWriter<'a> {
             tex_names: HashMap::new(),
             shared_len: HashMap::new(),
             shared_vars: HashSet::new(),
+            ldmatrix: types.calls.values().any(|c| {
+                use crate::ir::ty::fragment::FragMethod;
+                matches!(
+                    c,
+                    crate::ir::call::Call::Fragment(
+                        FragMethod::LdMatrix(_) | FragMethod::StMatrix(_)
+                    )
+                )
+            }),
             facts: proof::Facts::default(),
             last_line: 0,
             loops: Vec::new(),
@@ -415,6 +427,7 @@ pub fn c_type(ty: &Ty) -> String {
             format!("ws_tuple{}<{}>", items.len(), items.join(", "))
         }
         Ty::Array(..) => c_decl(ty, ""),
+        Ty::Fragment(f) => f.c_type(),
         _ => "int".into(),
     }
 }

@@ -84,7 +84,11 @@ impl<'a> FnWriter<'a> {
                         Some(Len::Const(w)) => format!("[{rows}][{}]", w.c_name()),
                         None => format!("[{rows}]"),
                     };
-                    self.raw(&format!("__shared__ {} {cname}{dims};", d.elem.c_name()));
+                    let align = if self.ldmatrix { "__align__(16) " } else { "" };
+                    self.raw(&format!(
+                        "__shared__ {align}{} {cname}{dims};",
+                        d.elem.c_name()
+                    ));
                     self.slice_len.insert(*var, d.len.c());
                     self.shared_len
                         .insert(*var, crate::analysis::proof::array_len(&d.len));

@@ -161,6 +161,15 @@ pub const NAMED: &[(&str, &str)] = &[
     ("ThreadBlockTile", "a cooperative group (ir/groups.rs)"),
     ("GridGroup", "a cooperative group (ir/groups.rs)"),
     ("Texture2D", "a texture parameter (parse/types/texture.rs)"),
+    ("FragmentA", "a tensor-core fragment (parse/fragment.rs)"),
+    ("FragmentB", "a tensor-core fragment (parse/fragment.rs)"),
+    ("FragmentAcc", "a tensor-core fragment (parse/fragment.rs)"),
+    ("M16N8K16", "an mma shape (parse/fragment.rs)"),
+    ("M16N8K8", "an mma shape (parse/fragment.rs)"),
+    (
+        "FragmentShape",
+        "the bound of the mma shapes (src/kernel/mma.rs)",
+    ),
     (
         "AddressMode",
         "a texture's address mode (parse/types/texture.rs)",

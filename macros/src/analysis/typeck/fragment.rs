@@ -1,0 +1,223 @@
+//! Tensor-core fragments in the type checker (`ir/ty/fragment.rs` has the types and the
+//! `mma.sync` table; docs/tensor-cores.md): `frag.x` is a local array of the fragment's
+//! elements, `acc.mma_sync(a, b)` resolves to a row of the table, or is refused at the
+//! argument whose shape or element type no row takes.
+
+use super::*;
+use crate::ir::ty::fragment::{ldmatrix_row, mma_row, stmatrix_row, Frag, FragMethod, Role};
+
+impl Typeck<'_> {
+    /// `frag.x`: the lane's elements, a local array.
+    pub(super) fn fragment_field(&mut self, e: &Expr, f: Frag, m: &Member) -> Ty {
+        match m {
+            Member::Named(n) if n == "x" => {
+                Ty::Array(Box::new(Ty::Scalar(f.elem)), Len::Lit(f.len()))
+            }
+            _ => {
+                let m = match m {
+                    Member::Named(n) => n.clone(),
+                    Member::Index(i) => i.to_string(),
+                };
+                self.cx.error_at(
+                    e.range(),
+                    format!(
+                        "no field `{m}` on `{f}`: a fragment's elements are `frag.x[i]`, i < {}",
+                        f.len()
+                    ),
+                );
+                Ty::Never
+            }
+        }
+    }
+
+    /// Whether `root` (of an assignment `root[i] = ..`) is `frag.x` of a local fragment,
+    /// whose elements are assigned as a local array's.
+    pub(super) fn fragment_elements(&mut self, root: &Expr) -> bool {
+        let ExprKind::Field(base, Member::Named(n)) = &root.kind else {
+            return false;
+        };
+        n == "x"
+            && matches!(base.kind, ExprKind::Var(..))
+            && matches!(self.shallow(&self.expr[base.id].clone()), Ty::Fragment(_))
+    }
+
+    /// A literal index past the end of a local array of known length (`frag.x[8]` of an
+    /// 8-element fragment): rustc refuses it too, here at the index.
+    pub(super) fn constant_index(&mut self, base: &Expr, idx: &Expr, len: &Len) {
+        let (ExprKind::Lit(Lit::Int(v, _)), Some(n)) = (&idx.kind, len.known()) else {
+            return;
+        };
+        if u128::from(n) > *v {
+            return;
+        }
+        let of = match &base.kind {
+            ExprKind::Field(frag, _) => match self.shallow(&self.expr[frag.id].clone()) {
+                Ty::Fragment(f) => Some(f),
+                _ => None,
+            },
+            _ => None,
+        };
+        let msg = match of {
+            Some(f) => format!(
+                "index {v} is out of range: each lane holds {n} elements of a `{f}`, `x[0]` to `x[{}]`",
+                n - 1
+            ),
+            None => format!("index {v} is out of range: the array has {n} elements (indices 0..{n})"),
+        };
+        self.cx.error_at(idx.range(), msg);
+    }
+
+    /// A method called on a fragment.
+    pub(super) fn fragment_method(&mut self, e: &Expr, f: Frag, name: &Ident, args: &[Expr]) -> Ty {
+        let arg_tys: Vec<Ty> = args.iter().map(|a| self.infer(a, None)).collect();
+        if ["ldmatrix", "ldmatrix_trans", "stmatrix", "stmatrix_trans"]
+            .contains(&name.to_string().as_str())
+        {
+            return self.matrix_move(e, f, name, args, &arg_tys);
+        }
+        if name != "mma_sync" {
+            self.cx.error_at(
+                name.span(),
+                format!("no method `{name}` on `{f}`: a fragment has its elements `x` (`frag.x[i]`), `ldmatrix(&tile, row)`, `stmatrix(&mut tile, row)` (and their `_trans`), and an accumulator `mma_sync(a, b)`"),
+            );
+            return Ty::Never;
+        }
+        if f.role != Role::Acc {
+            self.cx.error_at(
+                name.span(),
+                format!("`mma_sync` is the accumulator's: `acc.mma_sync(a, b)` with `acc` a `FragmentAcc<_, {}>`, and this is `{f}`", f.shape.name()),
+            );
+            return Ty::Never;
+        }
+        if args.len() != 2 {
+            self.cx.error_at(
+                e.range(),
+                format!("`mma_sync` takes 2 arguments, {} given: `acc.mma_sync(a, b)` computes `acc = a * b + acc`", args.len()),
+            );
+            return Ty::Never;
+        }
+        let mut frags = [None, None];
+        for (k, (role, what)) in [(Role::A, "first"), (Role::B, "second")]
+            .into_iter()
+            .enumerate()
+        {
+            let want = Frag { role, ..f };
+            match self.shallow(&arg_tys[k]) {
+                Ty::Never => return Ty::Never,
+                Ty::Fragment(g) if g.role == role && g.shape == f.shape => frags[k] = Some(g),
+                Ty::Fragment(g) if g.role == role => {
+                    self.cx.error_at(
+                        args[k].range(),
+                        format!("this is a `{g}`, and the accumulator is `{f}`: the shapes must agree (`{}`)", Frag { elem: g.elem, ..want }),
+                    );
+                    return Ty::Never;
+                }
+                other => {
+                    let found = self.show(&other);
+                    self.cx.error_at(
+                        args[k].range(),
+                        format!("the {what} argument of `mma_sync` is the {} fragment, a `{}<_, {}>`, and this is `{found}`", if role == Role::A { "A" } else { "B" }, role.type_name(), f.shape.name()),
+                    );
+                    return Ty::Never;
+                }
+            }
+        }
+        let (Some(a), Some(b)) = (frags[0], frags[1]) else {
+            return Ty::Never;
+        };
+        if a.elem != b.elem {
+            self.cx.error_at(
+                args[1].range(),
+                format!("A holds `{}` and B `{}`: `mma_sync` multiplies two fragments of one element type", a.elem.rust_name(), b.elem.rust_name()),
+            );
+            return Ty::Never;
+        }
+        let Some(row) = mma_row(f.shape, a.elem, f.elem) else {
+            let accs: Vec<&str> = crate::ir::ty::fragment::MMA
+                .iter()
+                .filter(|r| r.shape == f.shape && r.ab == a.elem)
+                .map(|r| r.acc.rust_name())
+                .collect();
+            self.cx.error_at(
+                args[0].range(),
+                format!(
+                    "no `mma.sync` of shape {} multiplies `{}` into a `{}` accumulator: its accumulator is {}",
+                    f.shape.name().to_lowercase(),
+                    a.elem.rust_name(),
+                    f.elem.rust_name(),
+                    accs.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" or ")
+                ),
+            );
+            return Ty::Never;
+        };
+        self.calls
+            .insert(e.id, Call::Fragment(FragMethod::MmaSync(row)));
+        Ty::Unit
+    }
+
+    /// `frag.ldmatrix(&tile, row)` / `ldmatrix_trans` (`store` false) and
+    /// `frag.stmatrix(&mut tile, row)` / `stmatrix_trans` (true): `tile` a 1-D shared array
+    /// of the fragment's 16-bit elements (or a borrow of one), `row` a `usize`.
+    fn matrix_move(
+        &mut self,
+        e: &Expr,
+        f: Frag,
+        name: &Ident,
+        args: &[Expr],
+        arg_tys: &[Ty],
+    ) -> Ty {
+        let store = name.to_string().starts_with("st");
+        let trans = name.to_string().ends_with("_trans");
+        let row = match store {
+            true => stmatrix_row(&f, trans),
+            false => ldmatrix_row(&f, trans),
+        };
+        let (verb, tile) = if store {
+            ("stores", "&mut tile")
+        } else {
+            ("loads", "&tile")
+        };
+        let Some(row) = row else {
+            let instead = if store {
+                "read them through `x[i]`"
+            } else {
+                "set its elements through `x[i]`"
+            };
+            self.cx.error_at(
+                name.span(),
+                format!("`{name}` {verb} fragments of 16-bit elements (`f16`), and this is a `{f}`: {instead}"),
+            );
+            return Ty::Never;
+        };
+        if args.len() != 2 {
+            self.cx.error_at(
+                e.range(),
+                format!("`{name}` takes 2 arguments, {} given: `frag.{name}({tile}, row)`, `row` the index in `tile` where this lane's 8-element row starts", args.len()),
+            );
+            return Ty::Never;
+        }
+        let shared = self
+            .borrow_root(&args[0])
+            .is_some_and(|r| self.shared_decls.contains(&r.var));
+        match self.shallow(&arg_tys[0]) {
+            Ty::Never => return Ty::Never,
+            Ty::Slice(s, writable) if s == f.elem && shared && (writable || !store) => {}
+            other => {
+                let found = self.show(&other);
+                let access = if store { "writes" } else { "reads" };
+                self.cx.error_at(
+                    args[0].range(),
+                    format!("`{name}` {access} a shared array of `{}` declared in this function (`let tile = SharedArray::<{}, N>::new();`, passed as `{tile}`), and this is `{found}`", f.elem.rust_name(), f.elem.rust_name()),
+                );
+                return Ty::Never;
+            }
+        }
+        self.expect(&arg_tys[1], &Ty::USIZE, args[1].range());
+        let m = match store {
+            true => FragMethod::StMatrix(row),
+            false => FragMethod::LdMatrix(row),
+        };
+        self.calls.insert(e.id, Call::Fragment(m));
+        Ty::Unit
+    }
+}

@@ -1,0 +1,353 @@
+//! Tensor-core fragments (docs/tensor-cores.md): the types `FragmentA<T, Shape>`,
+//! `FragmentB<T, Shape>` and `FragmentAcc<T, Shape>` ([`Frag`]), their methods
+//! ([`FragMethod`], one variant of `ir::call::Call`), and the table of `mma.sync`
+//! instructions ([`MMA`]): each instruction is one row, with its PTX, its prelude helper
+//! (runtime/src/prelude_mma.cuh). The per-lane layout is the runtime's
+//! (`warpspeed::mma::fragment_owner`); here only the element counts.
+
+use super::Scalar;
+use std::fmt;
+
+/// Which operand of `D = A * B + C` a fragment holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    A,
+    B,
+    Acc,
+}
+
+impl Role {
+    /// The kernel language's type name.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Role::A => "FragmentA",
+            Role::B => "FragmentB",
+            Role::Acc => "FragmentAcc",
+        }
+    }
+
+    pub fn from_type_name(name: &str) -> Option<Role> {
+        [Role::A, Role::B, Role::Acc]
+            .into_iter()
+            .find(|r| r.type_name() == name)
+    }
+}
+
+/// An `mma.sync` shape, by its marker type (`M16N8K16`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    M16N8K16,
+    M16N8K8,
+}
+
+impl Shape {
+    pub const ALL: [Shape; 2] = [Shape::M16N8K16, Shape::M16N8K8];
+
+    /// The marker type's name, also the runtime's `MmaShape` variant.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::M16N8K16 => "M16N8K16",
+            Shape::M16N8K8 => "M16N8K8",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    fn mnk(self) -> (u64, u64, u64) {
+        match self {
+            Shape::M16N8K16 => (16, 8, 16),
+            Shape::M16N8K8 => (16, 8, 8),
+        }
+    }
+}
+
+/// A fragment type: its operand, element type and shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Frag {
+    pub role: Role,
+    pub elem: Scalar,
+    pub shape: Shape,
+}
+
+impl Frag {
+    /// The elements each lane holds (`frag.x.len()`): the operand's over 32 lanes.
+    pub fn len(&self) -> u64 {
+        let (m, n, k) = self.shape.mnk();
+        let (r, c) = match self.role {
+            Role::A => (m, k),
+            Role::B => (k, n),
+            Role::Acc => (m, n),
+        };
+        r * c / 32
+    }
+
+    /// The C type (runtime/src/prelude_mma.cuh): `ws_frag<ws_f16, 8>`.
+    pub fn c_type(&self) -> String {
+        format!("ws_frag<{}, {}>", self.elem.c_name(), self.len())
+    }
+
+    /// The element types a fragment of this role and shape may hold: those of the table's
+    /// rows (A and B share theirs).
+    pub fn elems(role: Role, shape: Shape) -> Vec<Scalar> {
+        let mut v = Vec::new();
+        for r in MMA.iter().filter(|r| r.shape == shape) {
+            let s = if role == Role::Acc { r.acc } else { r.ab };
+            if !v.contains(&s) {
+                v.push(s);
+            }
+        }
+        v
+    }
+}
+
+impl fmt::Display for Frag {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "{}<{}, {}>",
+            self.role.type_name(),
+            self.elem.rust_name(),
+            self.shape.name()
+        )
+    }
+}
+
+/// The methods of a fragment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FragMethod {
+    /// `acc.mma_sync(a, b)`: `acc = a * b + acc`, a row of [`MMA`].
+    MmaSync(&'static MmaRow),
+    /// `frag.ldmatrix(&tile, row)` or `frag.ldmatrix_trans(&tile, row)`: the fragment from
+    /// a shared array, a row of [`LDMATRIX`].
+    LdMatrix(&'static MatrixRow),
+    /// `frag.stmatrix(&mut tile, row)` or `frag.stmatrix_trans(&mut tile, row)`: the
+    /// fragment into a shared array (sm_90), a row of [`STMATRIX`].
+    StMatrix(&'static MatrixRow),
+}
+
+/// One `ldmatrix` or `stmatrix` instruction: how many 8 x 8 matrices (one .b32 register
+/// each, so a fragment of `2 * num` 16-bit elements), and whether transposed.
+#[derive(Debug, PartialEq, Eq)]
+pub struct MatrixRow {
+    pub num: u64,
+    pub trans: bool,
+    /// The PTX instruction, as the prelude helper writes it.
+    pub ptx: &'static str,
+    /// The prelude helper: `void f(ws_frag<T, 2 * num>* f, T* tile, len, row, line, file)`
+    /// (`stmatrix`: the fragment by reference).
+    pub c: &'static str,
+}
+
+/// Every `ldmatrix` the kernel language has: the method (`ldmatrix`, `ldmatrix_trans`)
+/// and the fragment's length pick the row.
+pub const LDMATRIX: &[MatrixRow] = &[
+    MatrixRow {
+        num: 1,
+        trans: false,
+        ptx: "ldmatrix.sync.aligned.m8n8.x1.shared.b16",
+        c: "ws_ldmatrix_x1",
+    },
+    MatrixRow {
+        num: 2,
+        trans: false,
+        ptx: "ldmatrix.sync.aligned.m8n8.x2.shared.b16",
+        c: "ws_ldmatrix_x2",
+    },
+    MatrixRow {
+        num: 4,
+        trans: false,
+        ptx: "ldmatrix.sync.aligned.m8n8.x4.shared.b16",
+        c: "ws_ldmatrix_x4",
+    },
+    MatrixRow {
+        num: 1,
+        trans: true,
+        ptx: "ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16",
+        c: "ws_ldmatrix_x1_trans",
+    },
+    MatrixRow {
+        num: 2,
+        trans: true,
+        ptx: "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16",
+        c: "ws_ldmatrix_x2_trans",
+    },
+    MatrixRow {
+        num: 4,
+        trans: true,
+        ptx: "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
+        c: "ws_ldmatrix_x4_trans",
+    },
+];
+
+/// Every `stmatrix` (sm_90): as [`LDMATRIX`], the other way.
+pub const STMATRIX: &[MatrixRow] = &[
+    MatrixRow {
+        num: 1,
+        trans: false,
+        ptx: "stmatrix.sync.aligned.m8n8.x1.shared.b16",
+        c: "ws_stmatrix_x1",
+    },
+    MatrixRow {
+        num: 2,
+        trans: false,
+        ptx: "stmatrix.sync.aligned.m8n8.x2.shared.b16",
+        c: "ws_stmatrix_x2",
+    },
+    MatrixRow {
+        num: 4,
+        trans: false,
+        ptx: "stmatrix.sync.aligned.m8n8.x4.shared.b16",
+        c: "ws_stmatrix_x4",
+    },
+    MatrixRow {
+        num: 1,
+        trans: true,
+        ptx: "stmatrix.sync.aligned.m8n8.x1.trans.shared.b16",
+        c: "ws_stmatrix_x1_trans",
+    },
+    MatrixRow {
+        num: 2,
+        trans: true,
+        ptx: "stmatrix.sync.aligned.m8n8.x2.trans.shared.b16",
+        c: "ws_stmatrix_x2_trans",
+    },
+    MatrixRow {
+        num: 4,
+        trans: true,
+        ptx: "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16",
+        c: "ws_stmatrix_x4_trans",
+    },
+];
+
+/// The `ldmatrix` that fills `f` (`trans` for `ldmatrix_trans`): 16-bit elements, one
+/// matrix per two elements a lane.
+pub fn ldmatrix_row(f: &Frag, trans: bool) -> Option<&'static MatrixRow> {
+    matrix_row(LDMATRIX, f, trans)
+}
+
+/// The `stmatrix` that stores `f` (`trans` for `stmatrix_trans`).
+pub fn stmatrix_row(f: &Frag, trans: bool) -> Option<&'static MatrixRow> {
+    matrix_row(STMATRIX, f, trans)
+}
+
+fn matrix_row(table: &'static [MatrixRow], f: &Frag, trans: bool) -> Option<&'static MatrixRow> {
+    if f.elem.bits() != 16 {
+        return None;
+    }
+    table
+        .iter()
+        .find(|r| r.trans == trans && 2 * r.num == f.len())
+}
+
+/// One `mma.sync` instruction.
+#[derive(Debug, PartialEq, Eq)]
+pub struct MmaRow {
+    pub shape: Shape,
+    /// The element type of A and B.
+    pub ab: Scalar,
+    /// The element type of C and D.
+    pub acc: Scalar,
+    /// The PTX instruction, as the prelude helper writes it.
+    pub ptx: &'static str,
+    /// The prelude helper: `void f(ws_frag<Acc, 4>* d, ws_frag<AB, ..> a, ws_frag<AB, ..> b)`.
+    pub c: &'static str,
+    /// The runtime's `MmaShape` variant: the shape, and for tf32 its own layout.
+    pub sim_shape: &'static str,
+}
+
+/// Every `mma.sync` the kernel language has.
+pub const MMA: &[MmaRow] = &[
+    MmaRow {
+        shape: Shape::M16N8K16,
+        ab: Scalar::F16,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+        c: "ws_mma_m16n8k16_f32_f16",
+        sim_shape: "M16N8K16",
+    },
+    MmaRow {
+        shape: Shape::M16N8K16,
+        ab: Scalar::F16,
+        acc: Scalar::F16,
+        ptx: "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
+        c: "ws_mma_m16n8k16_f16_f16",
+        sim_shape: "M16N8K16",
+    },
+    MmaRow {
+        shape: Shape::M16N8K8,
+        ab: Scalar::F16,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32",
+        c: "ws_mma_m16n8k8_f32_f16",
+        sim_shape: "M16N8K8",
+    },
+    MmaRow {
+        shape: Shape::M16N8K8,
+        ab: Scalar::F16,
+        acc: Scalar::F16,
+        ptx: "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16",
+        c: "ws_mma_m16n8k8_f16_f16",
+        sim_shape: "M16N8K8",
+    },
+    // bf16 operands accumulate in f32 only (PTX has no bf16 accumulator).
+    MmaRow {
+        shape: Shape::M16N8K16,
+        ab: Scalar::Bf16,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+        c: "ws_mma_m16n8k16_f32_bf16",
+        sim_shape: "M16N8K16",
+    },
+    MmaRow {
+        shape: Shape::M16N8K8,
+        ab: Scalar::Bf16,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32",
+        c: "ws_mma_m16n8k8_f32_bf16",
+        sim_shape: "M16N8K8",
+    },
+    // `.tf32` operands are f32 fragments in a kernel: only this shape multiplies f32.
+    MmaRow {
+        shape: Shape::M16N8K8,
+        ab: Scalar::F32,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+        c: "ws_mma_m16n8k8_f32_tf32",
+        sim_shape: "M16N8K8Tf32",
+    },
+];
+
+/// The row for an accumulator of `acc` and A, B of `ab`, in `shape`.
+pub fn mma_row(shape: Shape, ab: Scalar, acc: Scalar) -> Option<&'static MmaRow> {
+    MMA.iter()
+        .find(|r| r.shape == shape && r.ab == ab && r.acc == acc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each row's helper is in the prelude and issues the row's PTX.
+    #[test]
+    fn rows_have_their_helpers() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../runtime/src/prelude_mma.cuh"
+        );
+        let text = std::fs::read_to_string(path).expect("prelude_mma.cuh");
+        let rows = MMA
+            .iter()
+            .map(|r| (r.c, r.ptx))
+            .chain(LDMATRIX.iter().chain(STMATRIX).map(|r| (r.c, r.ptx)));
+        for (c, ptx) in rows {
+            let at = text
+                .find(&format!("void {c}("))
+                .unwrap_or_else(|| panic!("{c} is not in prelude_mma.cuh"));
+            let body = &text[at..];
+            let body = &body[..body.find("\n}").unwrap_or(body.len())];
+            assert!(body.contains(ptx), "{c} does not issue {ptx}");
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! The PTX ISA's fragment layouts of `mma.sync` (docs/tensor-cores.md): which lane holds
+//! which (row, column) of each operand. One function, [`fragment_owner`], is the table:
+//! the simulator gathers and scatters fragments through it, host code and tests lay data
+//! out with it, and docs/tensor-cores.md prints it.
+
+/// Which operand of `D = A * B + C` a fragment holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FragmentRole {
+    /// A, M x K, row major (`FragmentA`).
+    A,
+    /// B, K x N, column major (`FragmentB`): its row is the K index, its column the N index.
+    B,
+    /// C and D, M x N (`FragmentAcc`).
+    Acc,
+}
+
+/// The shape of one `mma.sync`, as PTX names it (`.m16n8k16`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MmaShape {
+    /// `.m16n8k16`: A 16 x 16, B 16 x 8, C/D 16 x 8.
+    M16N8K16,
+    /// `.m16n8k8`: A 16 x 8, B 8 x 8, C/D 16 x 8.
+    M16N8K8,
+    /// `.m16n8k8` with `.tf32` A and B (`f32` fragments in a kernel), whose layouts differ
+    /// from the 16-bit ones.
+    M16N8K8Tf32,
+}
+
+impl MmaShape {
+    /// (M, N, K).
+    pub const fn mnk(self) -> (usize, usize, usize) {
+        match self {
+            MmaShape::M16N8K16 => (16, 8, 16),
+            MmaShape::M16N8K8 | MmaShape::M16N8K8Tf32 => (16, 8, 8),
+        }
+    }
+
+    /// The (rows, columns) of the operand `role`.
+    pub const fn dims(self, role: FragmentRole) -> (usize, usize) {
+        let (m, n, k) = self.mnk();
+        match role {
+            FragmentRole::A => (m, k),
+            FragmentRole::B => (k, n),
+            FragmentRole::Acc => (m, n),
+        }
+    }
+}
+
+/// How many elements of operand `role` each lane holds (`frag.x.len()`): the operand's
+/// elements over 32 lanes.
+pub const fn fragment_len(role: FragmentRole, shape: MmaShape) -> usize {
+    let (r, c) = shape.dims(role);
+    r * c / 32
+}
+
+/// The (row, column) of element `i` of lane `lane`'s fragment of operand `role`, as the
+/// PTX ISA's "Matrix Fragments for mma.m16n8k16 / mma.m16n8k8" tables give it (16-bit A and
+/// B elements, or tf32 ones for `M16N8K8Tf32`; f32 or f16 accumulators). With
+/// `group = lane / 4` and `t = lane % 4`:
+///
+/// | operand | row | column |
+/// |---|---|---|
+/// | A, m16n8k16 | `group + 8 * ((i / 2) % 2)` | `2 * t + i % 2 + 8 * (i / 4)` |
+/// | B, m16n8k16 | `2 * t + i % 2 + 8 * (i / 2)` | `group` |
+/// | A, m16n8k8 | `group + 8 * (i / 2)` | `2 * t + i % 2` |
+/// | B, m16n8k8 | `2 * t + i % 2` | `group` |
+/// | A, m16n8k8 tf32 | `group + 8 * (i % 2)` | `t + 4 * (i / 2)` |
+/// | B, m16n8k8 tf32 | `t + 4 * i` | `group` |
+/// | C, D | `group + 8 * (i / 2)` | `2 * t + i % 2` |
+///
+/// # Panics
+///
+/// If `lane >= 32` or `i >= fragment_len(role, shape)`.
+pub fn fragment_owner(role: FragmentRole, shape: MmaShape, lane: u32, i: usize) -> (usize, usize) {
+    assert!(lane < 32, "a warp has lanes 0..32, not {lane}");
+    let len = fragment_len(role, shape);
+    assert!(
+        i < len,
+        "a {role:?} fragment of {shape:?} has {len} elements, not {i}"
+    );
+    let (group, t) = ((lane / 4) as usize, (lane % 4) as usize);
+    match (role, shape) {
+        (FragmentRole::A, MmaShape::M16N8K16) => {
+            (group + 8 * ((i / 2) % 2), 2 * t + i % 2 + 8 * (i / 4))
+        }
+        (FragmentRole::B, MmaShape::M16N8K16) => (2 * t + i % 2 + 8 * (i / 2), group),
+        (FragmentRole::B, MmaShape::M16N8K8) => (2 * t + i % 2, group),
+        (FragmentRole::A, MmaShape::M16N8K8Tf32) => (group + 8 * (i % 2), t + 4 * (i / 2)),
+        (FragmentRole::B, MmaShape::M16N8K8Tf32) => (t + 4 * i, group),
+        (FragmentRole::A, MmaShape::M16N8K8) | (FragmentRole::Acc, _) => {
+            (group + 8 * (i / 2), 2 * t + i % 2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every element of every operand has exactly one owner (lane, i).
+    #[test]
+    fn each_element_has_one_owner() {
+        for shape in [MmaShape::M16N8K16, MmaShape::M16N8K8, MmaShape::M16N8K8Tf32] {
+            for role in [FragmentRole::A, FragmentRole::B, FragmentRole::Acc] {
+                let (r, c) = shape.dims(role);
+                let mut seen = vec![0u32; r * c];
+                for lane in 0..32 {
+                    for i in 0..fragment_len(role, shape) {
+                        let (row, col) = fragment_owner(role, shape, lane, i);
+                        assert!(row < r && col < c, "{role:?} {shape:?} {lane} {i}");
+                        seen[row * c + col] += 1;
+                    }
+                }
+                assert!(seen.iter().all(|&n| n == 1), "{role:?} {shape:?}");
+            }
+        }
+    }
+
+    /// Spot values from the PTX ISA's figures (m16n8k16): lane 5 holds A's a0 at (1, 2)
+    /// and a7 at (9, 11); B's b3 of lane 7 is at (15, 1); c2 of lane 30 at (15, 4).
+    #[test]
+    fn ptx_figures() {
+        use FragmentRole::*;
+        let s = MmaShape::M16N8K16;
+        assert_eq!(fragment_owner(A, s, 5, 0), (1, 2));
+        assert_eq!(fragment_owner(A, s, 5, 7), (9, 11));
+        assert_eq!(fragment_owner(B, s, 7, 3), (15, 1));
+        assert_eq!(fragment_owner(Acc, s, 30, 2), (15, 4));
+        // m16n8k8 tf32: lane 6 (group 1, t 2) holds a1 at (9, 2) and a2 at (1, 6), b1 at (6, 1).
+        let t = MmaShape::M16N8K8Tf32;
+        assert_eq!(fragment_owner(A, t, 6, 1), (9, 2));
+        assert_eq!(fragment_owner(A, t, 6, 2), (1, 6));
+        assert_eq!(fragment_owner(B, t, 6, 1), (6, 1));
+    }
+}

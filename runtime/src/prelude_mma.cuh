@@ -1,0 +1,153 @@
+// ---- tensor cores (docs/tensor-cores.md): a fragment is its lane's elements `x`, in the
+// order of the PTX ISA's fragment tables (warpspeed::mma::fragment_owner). Two 16-bit
+// elements share a .b32 register, the lower index in the low half. The helpers are
+// templates, instantiated only by a kernel that calls them, so that a kernel without
+// tensor cores still compiles for GPUs before sm_80. CUDA only: outside the host C++ test of
+// the semantics (WS_HOST_SHIM).
+#ifndef WS_HOST_SHIM
+template <typename T, int N> struct ws_frag { T x[N]; };
+template <typename H> __device__ __forceinline__ unsigned int ws_frag_pack(H lo, H hi) {
+    return (unsigned int)lo.bits | ((unsigned int)hi.bits << 16);
+}
+template <typename H> __device__ __forceinline__ void ws_frag_unpack(unsigned int w, H* lo, H* hi) {
+    lo->bits = (unsigned short)(w & 0xffffu);
+    hi->bits = (unsigned short)(w >> 16);
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k16_f32_f16(D* d, const ws_frag<ws_f16, 8>& a, const ws_frag<ws_f16, 4>& b) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d->x[0]), "+f"(d->x[1]), "+f"(d->x[2]), "+f"(d->x[3])
+        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])),
+          "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])),
+          "r"(ws_frag_pack(b.x[0], b.x[1])), "r"(ws_frag_pack(b.x[2], b.x[3])));
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k16_f32_bf16(D* d, const ws_frag<ws_bf16, 8>& a, const ws_frag<ws_bf16, 4>& b) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d->x[0]), "+f"(d->x[1]), "+f"(d->x[2]), "+f"(d->x[3])
+        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])),
+          "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])),
+          "r"(ws_frag_pack(b.x[0], b.x[1])), "r"(ws_frag_pack(b.x[2], b.x[3])));
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k8_f32_bf16(D* d, const ws_frag<ws_bf16, 4>& a, const ws_frag<ws_bf16, 2>& b) {
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+        : "+f"(d->x[0]), "+f"(d->x[1]), "+f"(d->x[2]), "+f"(d->x[3])
+        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])),
+          "r"(ws_frag_pack(b.x[0], b.x[1])));
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k16_f16_f16(D* d, const ws_frag<ws_f16, 8>& a, const ws_frag<ws_f16, 4>& b) {
+    unsigned int c0 = ws_frag_pack(d->x[0], d->x[1]), c1 = ws_frag_pack(d->x[2], d->x[3]);
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};"
+        : "+r"(c0), "+r"(c1)
+        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])),
+          "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])),
+          "r"(ws_frag_pack(b.x[0], b.x[1])), "r"(ws_frag_pack(b.x[2], b.x[3])));
+    ws_frag_unpack(c0, &d->x[0], &d->x[1]);
+    ws_frag_unpack(c1, &d->x[2], &d->x[3]);
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k8_f32_f16(D* d, const ws_frag<ws_f16, 4>& a, const ws_frag<ws_f16, 2>& b) {
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
+        : "+f"(d->x[0]), "+f"(d->x[1]), "+f"(d->x[2]), "+f"(d->x[3])
+        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])),
+          "r"(ws_frag_pack(b.x[0], b.x[1])));
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k8_f16_f16(D* d, const ws_frag<ws_f16, 4>& a, const ws_frag<ws_f16, 2>& b) {
+    unsigned int c0 = ws_frag_pack(d->x[0], d->x[1]), c1 = ws_frag_pack(d->x[2], d->x[3]);
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3}, {%4}, {%0,%1};"
+        : "+r"(c0), "+r"(c1)
+        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])),
+          "r"(ws_frag_pack(b.x[0], b.x[1])));
+    ws_frag_unpack(c0, &d->x[0], &d->x[1]);
+    ws_frag_unpack(c1, &d->x[2], &d->x[3]);
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k8_f32_tf32(D* d, const ws_frag<float, 4>& a, const ws_frag<float, 2>& b) {
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d->x[0]), "+f"(d->x[1]), "+f"(d->x[2]), "+f"(d->x[3])
+        : "r"(__float_as_uint(a.x[0])), "r"(__float_as_uint(a.x[1])),
+          "r"(__float_as_uint(a.x[2])), "r"(__float_as_uint(a.x[3])),
+          "r"(__float_as_uint(b.x[0])), "r"(__float_as_uint(b.x[1])));
+}
+// `frag.ldmatrix(&tile, row)`: lanes 0..8 * num each give the start of one 8-element row
+// of the shared array (lanes 0-7 matrix 0, 8-15 matrix 1, ...), checked as the sub-slice
+// `&tile[row..row + 8]` (a failing lane reads row 0 instead, after recording the failure);
+// the other lanes' rows are not read, as PTX says. A row must be 16-byte aligned.
+template <typename T> __device__ __forceinline__ unsigned int ws_ldmatrix_addr(T* tile, unsigned long long len, unsigned long long row, unsigned int num, unsigned int line, const char* file) {
+    unsigned int lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    if (lane < 8u * num && !ws_range_ok(row, row + 8ull, len, line, file)) row = 0ull;
+    unsigned int addr;
+    asm("{ .reg .u64 ws_a; cvta.to.shared.u64 ws_a, %1; cvt.u32.u64 %0, ws_a; }" : "=r"(addr) : "l"(tile + row));
+    return addr;
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x1(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[1];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 1u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r[0]) : "r"(addr) : "memory");
+    for (int j = 0; j < 1; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x2(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[2];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 2u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(addr) : "memory");
+    for (int j = 0; j < 2; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x4(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[4];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 4u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
+    for (int j = 0; j < 4; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x1_trans(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[1];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 1u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(r[0]) : "r"(addr) : "memory");
+    for (int j = 0; j < 1; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x2_trans(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[2];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 2u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(addr) : "memory");
+    for (int j = 0; j < 2; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x4_trans(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    unsigned int r[4];
+    const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 4u, line, file);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
+    for (int j = 0; j < 4; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+}
+// `frag.stmatrix(&mut tile, row)` (sm_90): as ldmatrix, the other way. A lane whose row
+// fails its check stores into a sink of its own instead, so nothing outside the array is
+// written.
+template <typename T> __device__ __forceinline__ unsigned int ws_stmatrix_addr(T* tile, unsigned long long len, unsigned long long row, unsigned int num, unsigned int line, const char* file) {
+    __shared__ __align__(16) T ws_sink[8 * 32];
+    unsigned int lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    T* p = tile + row;
+    if (lane < 8u * num && !ws_range_ok(row, row + 8ull, len, line, file)) p = ws_sink + 8u * lane;
+    unsigned int addr;
+    asm("{ .reg .u64 ws_a; cvta.to.shared.u64 ws_a, %1; cvt.u32.u64 %0, ws_a; }" : "=r"(addr) : "l"(p));
+    return addr;
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x1(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 1u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.shared.b16 [%0], {%1};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])) : "memory");
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x2(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 2u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x2.shared.b16 [%0], {%1,%2};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])), "r"(ws_frag_pack(f.x[2], f.x[3])) : "memory");
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x4(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 4u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1,%2,%3,%4};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])), "r"(ws_frag_pack(f.x[2], f.x[3])), "r"(ws_frag_pack(f.x[4], f.x[5])), "r"(ws_frag_pack(f.x[6], f.x[7])) : "memory");
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x1_trans(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 1u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x1.trans.shared.b16 [%0], {%1};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])) : "memory");
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x2_trans(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 2u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%0], {%1,%2};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])), "r"(ws_frag_pack(f.x[2], f.x[3])) : "memory");
+}
+template <typename F, typename T> __device__ __forceinline__ void ws_stmatrix_x4_trans(const F& f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
+    const unsigned int addr = ws_stmatrix_addr(tile, len, row, 4u, line, file);
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};" :: "r"(addr), "r"(ws_frag_pack(f.x[0], f.x[1])), "r"(ws_frag_pack(f.x[2], f.x[3])), "r"(ws_frag_pack(f.x[4], f.x[5])), "r"(ws_frag_pack(f.x[6], f.x[7])) : "memory");
+}
+#endif // WS_HOST_SHIM

@@ -1,0 +1,195 @@
+//! Tensor-core fragments and `mma.sync` in a kernel (docs/tensor-cores.md): `FragmentA`,
+//! `FragmentB` and `FragmentAcc`, typed with their element type and shape, made with
+//! `zeroed()`, read and written per lane through `x`, loaded from shared memory with
+//! `ldmatrix` ([`FragmentA::ldmatrix`]), multiplied with [`FragmentAcc::mma_sync`]. Which (row, column) each `x[i]` of each lane is:
+//! [`fragment_owner`](crate::mma::fragment_owner).
+
+use super::outside_kernel;
+use super::SharedArray;
+
+/// An `mma.sync` shape: the per-lane element arrays of its three fragments.
+pub trait FragmentShape {
+    /// A's elements of one lane (16-bit elements).
+    type A<T>;
+    /// B's elements of one lane (16-bit elements).
+    type B<T>;
+    /// C's and D's elements of one lane.
+    type Acc<T>;
+}
+
+/// PTX's `.m16n8k16`: A 16 x 16 (8 elements a lane), B 16 x 8 (4), C/D 16 x 8 (4).
+pub struct M16N8K16;
+
+/// PTX's `.m16n8k8`: A 16 x 8 (4 elements a lane), B 8 x 8 (2), C/D 16 x 8 (4).
+pub struct M16N8K8;
+
+impl FragmentShape for M16N8K16 {
+    type A<T> = [T; 8];
+    type B<T> = [T; 4];
+    type Acc<T> = [T; 4];
+}
+
+impl FragmentShape for M16N8K8 {
+    type A<T> = [T; 4];
+    type B<T> = [T; 2];
+    type Acc<T> = [T; 4];
+}
+
+/// One lane's share of the A operand (M x K, row major) of `mma.sync`: `T` is `f16`, or
+/// `f32` in [`M16N8K8`], multiplied as tf32.
+pub struct FragmentA<T, S: FragmentShape> {
+    /// The lane's elements, in the order of the PTX ISA's fragment table
+    /// ([`fragment_owner`](crate::mma::fragment_owner) with `FragmentRole::A`).
+    pub x: S::A<T>,
+}
+
+/// One lane's share of the B operand (K x N, column major) of `mma.sync`: `T` is `f16`, or
+/// `f32` in [`M16N8K8`], multiplied as tf32.
+pub struct FragmentB<T, S: FragmentShape> {
+    /// The lane's elements ([`fragment_owner`](crate::mma::fragment_owner) with
+    /// `FragmentRole::B`: row is the K index, column the N index).
+    pub x: S::B<T>,
+}
+
+/// One lane's share of the accumulator (C and D, M x N) of `mma.sync`: `T` is `f32` or
+/// `f16`.
+pub struct FragmentAcc<T, S: FragmentShape> {
+    /// The lane's elements ([`fragment_owner`](crate::mma::fragment_owner) with
+    /// `FragmentRole::Acc`).
+    pub x: S::Acc<T>,
+}
+
+impl<T, S: FragmentShape> FragmentA<T, S> {
+    /// PTX `ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` into this fragment (16-bit
+    /// elements; one 8 x 8 matrix per two elements a lane, so x4 for an m16n8k16 A, x2 for
+    /// its B, x1 for an m16n8k8 B). Every lane of the warp calls it; lanes `0..8 * matrices`
+    /// each give `row`, the index in `tile` where one 8-element row starts (lanes 0-7 the
+    /// rows of matrix 0, 8-15 of matrix 1, ...), a multiple of 8; each lane receives
+    /// element pairs as [`fragment_owner`](crate::mma::fragment_owner) lays them out. The row
+    /// is checked as the sub-slice `&tile[row..row + 8]` is: `Error::OutOfBounds` on both
+    /// backends. docs/tensor-cores.md gives the `row` of each fragment.
+    pub fn ldmatrix<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentA::ldmatrix")
+    }
+
+    /// [`FragmentA::ldmatrix`] with `.trans`: each matrix transposed on the way (lane `l` gets
+    /// column `l / 4` of rows `2 * (l % 4)` and `2 * (l % 4) + 1`), so a B stored K x N
+    /// (row major) loads as the column-major B fragment.
+    pub fn ldmatrix_trans<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentA::ldmatrix_trans")
+    }
+
+    /// PTX `stmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` (sm_90): [`FragmentA::ldmatrix`]
+    /// the other way, lanes `0..8 * matrices` each storing one 8-element row at `row`
+    /// (checked as the sub-slice `&mut tile[row..row + 8]` is).
+    pub fn stmatrix<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentA::stmatrix")
+    }
+
+    /// [`FragmentA::stmatrix`] with `.trans`: each matrix transposed on the way.
+    pub fn stmatrix_trans<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentA::stmatrix_trans")
+    }
+
+    /// A fragment with every element zero: `FragmentA::<f16, M16N8K16>::zeroed()`.
+    pub fn zeroed() -> Self {
+        outside_kernel("FragmentA::zeroed")
+    }
+}
+
+impl<T, S: FragmentShape> FragmentB<T, S> {
+    /// PTX `ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` into this fragment (16-bit
+    /// elements; one 8 x 8 matrix per two elements a lane, so x4 for an m16n8k16 A, x2 for
+    /// its B, x1 for an m16n8k8 B). Every lane of the warp calls it; lanes `0..8 * matrices`
+    /// each give `row`, the index in `tile` where one 8-element row starts (lanes 0-7 the
+    /// rows of matrix 0, 8-15 of matrix 1, ...), a multiple of 8; each lane receives
+    /// element pairs as [`fragment_owner`](crate::mma::fragment_owner) lays them out. The row
+    /// is checked as the sub-slice `&tile[row..row + 8]` is: `Error::OutOfBounds` on both
+    /// backends. docs/tensor-cores.md gives the `row` of each fragment.
+    pub fn ldmatrix<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentB::ldmatrix")
+    }
+
+    /// [`FragmentB::ldmatrix`] with `.trans`: each matrix transposed on the way (lane `l` gets
+    /// column `l / 4` of rows `2 * (l % 4)` and `2 * (l % 4) + 1`), so a B stored K x N
+    /// (row major) loads as the column-major B fragment.
+    pub fn ldmatrix_trans<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentB::ldmatrix_trans")
+    }
+
+    /// PTX `stmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` (sm_90): [`FragmentB::ldmatrix`]
+    /// the other way, lanes `0..8 * matrices` each storing one 8-element row at `row`
+    /// (checked as the sub-slice `&mut tile[row..row + 8]` is).
+    pub fn stmatrix<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentB::stmatrix")
+    }
+
+    /// [`FragmentB::stmatrix`] with `.trans`: each matrix transposed on the way.
+    pub fn stmatrix_trans<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentB::stmatrix_trans")
+    }
+
+    /// A fragment with every element zero: `FragmentB::<f16, M16N8K16>::zeroed()`.
+    pub fn zeroed() -> Self {
+        outside_kernel("FragmentB::zeroed")
+    }
+}
+
+impl<T, S: FragmentShape> FragmentAcc<T, S> {
+    /// PTX `ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` into this fragment (16-bit
+    /// elements; one 8 x 8 matrix per two elements a lane, so x4 for an m16n8k16 A, x2 for
+    /// its B, x1 for an m16n8k8 B). Every lane of the warp calls it; lanes `0..8 * matrices`
+    /// each give `row`, the index in `tile` where one 8-element row starts (lanes 0-7 the
+    /// rows of matrix 0, 8-15 of matrix 1, ...), a multiple of 8; each lane receives
+    /// element pairs as [`fragment_owner`](crate::mma::fragment_owner) lays them out. The row
+    /// is checked as the sub-slice `&tile[row..row + 8]` is: `Error::OutOfBounds` on both
+    /// backends. docs/tensor-cores.md gives the `row` of each fragment.
+    pub fn ldmatrix<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentAcc::ldmatrix")
+    }
+
+    /// [`FragmentAcc::ldmatrix`] with `.trans`: each matrix transposed on the way (lane `l` gets
+    /// column `l / 4` of rows `2 * (l % 4)` and `2 * (l % 4) + 1`), so a B stored K x N
+    /// (row major) loads as the column-major B fragment.
+    pub fn ldmatrix_trans<const N: usize>(&mut self, tile: &SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentAcc::ldmatrix_trans")
+    }
+
+    /// PTX `stmatrix.sync.aligned.m8n8.x{1,2,4}.shared.b16` (sm_90): [`FragmentAcc::ldmatrix`]
+    /// the other way, lanes `0..8 * matrices` each storing one 8-element row at `row`
+    /// (checked as the sub-slice `&mut tile[row..row + 8]` is).
+    pub fn stmatrix<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentAcc::stmatrix")
+    }
+
+    /// [`FragmentAcc::stmatrix`] with `.trans`: each matrix transposed on the way.
+    pub fn stmatrix_trans<const N: usize>(&self, tile: &mut SharedArray<T, N>, row: usize) {
+        let _ = (tile, row);
+        outside_kernel("FragmentAcc::stmatrix_trans")
+    }
+
+    /// An accumulator with every element zero: `FragmentAcc::<f32, M16N8K16>::zeroed()`.
+    pub fn zeroed() -> Self {
+        outside_kernel("FragmentAcc::zeroed")
+    }
+
+    /// `self = a * b + self`: PTX `mma.sync.aligned.<shape>.row.col` with D = C = `self`.
+    /// Every lane of the warp calls it together (`.aligned`); the element types must be an
+    /// instruction's (f16 x f16 into f32 or f16; tf32 x tf32 into f32 in [`M16N8K8`]). On the simulator the sum is exact,
+    /// rounded once (docs/tensor-cores.md bounds the GPU's difference).
+    pub fn mma_sync<U>(&mut self, a: FragmentA<U, S>, b: FragmentB<U, S>) {
+        let _ = (a, b);
+        outside_kernel("FragmentAcc::mma_sync")
+    }
+}
