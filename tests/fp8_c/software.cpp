@@ -22,6 +22,17 @@ static float ws_f16_to_f32(ws_f16 h) {
     if (ws_f16_bits_nan(h.bits)) return __uint_as_float(((unsigned int)(h.bits & 0x8000u) << 16) | 0x7fc00000u | ((unsigned int)(h.bits & 0x3ffu) << 13));
     return ws_cvt_f32_f16(h.bits);
 }
+// And its bf16 ones (the fp8 block converts through them): bf16 is f32's top half; to
+// bf16 rounds to nearest even, a NaN kept quiet.
+struct ws_bf16 { unsigned short bits; };
+static float ws_bf16_to_f32(ws_bf16 h) { return __uint_as_float((unsigned int)h.bits << 16); }
+static ws_bf16 ws_bf16_from_f32(float x) {
+    const unsigned int u = __float_as_uint(x);
+    ws_bf16 h;
+    h.bits = (u & 0x7fffffffu) > 0x7f800000u ? (unsigned short)((u >> 16) | 0x40u)
+                                              : (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+    return h;
+}
 template <typename T> struct ws_word;
 #include PRELUDE_FP8
 static void put(const void *p, size_t n) { fwrite(p, 1, n, stdout); }
