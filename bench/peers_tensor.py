@@ -4,9 +4,9 @@ torch's scaled_dot_product_attention and a Triton kernel. peers.py calls `rows(p
 
 Both Triton kernels are written here in the manner of Triton's tutorials (the matrix
 multiplication one, grouped program order and autotuned tiles; the fused-attention one,
-online softmax over key blocks), not copied from them. For comparison, Triton's
-fused-attention tutorial publishes its forward pass on an H100 at around 500-600 TFLOP/s
-for D=128 in fp16 (the tutorial's own benchmark plot, Triton 3.x); the figure measured
+online softmax over key blocks), not copied from them. Published figures of Triton's
+fused attention on an H100 SXM5 (FlashAttention-3 paper, forward fp16): 605 TFLOP/s at head
+dim 128 and 499 at 64 (L=4k); docs/benchmarks.md has them beside ours. The figure measured
 here, in the same run as warpspeed's kernel, is the one the bench compares with.
 
 Rows (ms per call, best of the rounds; FLOPs are the bench's business):
