@@ -260,3 +260,12 @@ fn conv1d_shared_equals_the_cpu() {
         }
     }
 }
+
+#[test]
+fn nvrtc_compiles_every_kernel() {
+    let mut all: Vec<(&str, &warpspeed::__private::KernelDef)> = Vec::new();
+    for kernels in [checked::kernels(), unchecked::kernels()] {
+        all.extend(kernels.into_iter().map(|k| (k.rust_name, k)));
+    }
+    common::nvrtc_compiles(&all);
+}

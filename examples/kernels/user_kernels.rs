@@ -263,6 +263,21 @@ macro_rules! user_kernels {
                 out[i] = s;
             }
         }
+
+        /// Every kernel of this module (for NVRTC checks and the bench's list).
+        pub fn kernels() -> Vec<&'static warpspeed::__private::KernelDef> {
+            vec![
+                &heat_2d::KERNEL,
+                &heat_3d::KERNEL,
+                &transpose::KERNEL,
+                &gather::KERNEL,
+                &spmv_csr_scalar::KERNEL,
+                &spmv_csr_warp::KERNEL,
+                &matmul_32x8::KERNEL,
+                &row_sums::KERNEL,
+                &conv1d_shared::KERNEL,
+            ]
+        }
     };
 }
 
