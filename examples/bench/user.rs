@@ -86,7 +86,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         let u_ = &u;
         let row = contest(
             b,
-            "user heat_2d (18x18 tile)",
+            "user heat_2d 18x18 tile",
             sq.clone(),
             cells,
             [
@@ -101,7 +101,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         let want = uk::cpu_transpose(&u_host, side, side);
         let row = contest(
             b,
-            "user transpose (32x33 tile)",
+            "user transpose 32x33",
             sq.clone(),
             cells,
             [
@@ -116,7 +116,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         let want = uk::cpu_row_sums(&u_host, side, side);
         let row = contest(
             b,
-            "user row_sums (warp per row)",
+            "user row_sums warp/row",
             sq.clone(),
             side,
             [
@@ -139,7 +139,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         let want = uk::cpu_heat_3d(&u_host, n, n, n, 0.125);
         let row = contest(
             b,
-            "user heat_3d (7-point)",
+            "user heat_3d 7-point",
             format!("{n}^3 f32"),
             len,
             [
@@ -163,7 +163,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         let cfg = config::one_per_element(n);
         let row = contest(
             b,
-            "user gather (random index)",
+            "user gather",
             format!("{n} f32"),
             n,
             [
@@ -172,7 +172,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
             ],
             against_cpu(b, format!("gather {n}"), want),
         )?;
-        rows.push(row.note("random reads: no bandwidth figure"));
+        rows.push(row.note("random reads"));
 
         let w_host: Vec<f32> = (0..2 * RADIUS + 1)
             .map(|_| (next() % 9) as f32 - 4.0)
@@ -183,8 +183,8 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         let cfg = config::conv1d(n);
         let row = contest(
             b,
-            "user conv1d (shared halo)",
-            format!("{n} f32, {} taps", 2 * RADIUS + 1),
+            "user conv1d_shared",
+            format!("{n} f32"),
             n,
             [
                 Box::new(move |o| checked::conv1d_shared::launch(dev, cfg, o, src_, w_, n)),
@@ -192,7 +192,8 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
             ],
             against_cpu(b, format!("conv1d {n}"), want),
         )?;
-        rows.push(streaming(b, row, 8.0 * n as f64));
+        let taps = format!("{} taps", 2 * RADIUS + 1);
+        rows.push(streaming(b, row.note(taps), 8.0 * n as f64));
     }
 
     // CSR SpMV, square, ~16 nonzeros a row at random columns.
@@ -207,13 +208,14 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         let x = dev.upload(&x_host)?;
         let (rp, c, v, x_) = (&row_ptr, &col, &val, &x);
         let nnz = a.col.len();
-        let size = format!("2^{} rows, {nnz} nnz", b.sizes.user_spmv_log2);
+        let size = format!("2^{} rows", b.sizes.user_spmv_log2);
+        let nnz_note = format!("{nnz} nonzeros");
         // Matrix and result streamed once; x's reads are random.
         let bytes = (8 * nnz + 4 * (n + 1) + 4 * n) as f64;
         let cfg = config::one_per_element(n);
         let row = contest(
             b,
-            "user spmv_csr (thread per row)",
+            "user spmv thread/row",
             size.clone(),
             n,
             [
@@ -222,11 +224,11 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
             ],
             against_cpu(b, "spmv_csr_scalar".into(), want.clone()),
         )?;
-        rows.push(streaming(b, row, bytes));
+        rows.push(streaming(b, row.note(nnz_note.clone()), bytes));
         let cfg = config::warp_per_row(n);
         let row = contest(
             b,
-            "user spmv_csr (warp per row)",
+            "user spmv warp/row",
             size,
             n,
             [
@@ -235,7 +237,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
             ],
             against_cpu(b, "spmv_csr_warp".into(), want),
         )?;
-        rows.push(streaming(b, row, bytes));
+        rows.push(streaming(b, row.note(nnz_note), bytes));
     }
 
     // Matmul, square; the CPU computes every 64th row and the last.
@@ -262,7 +264,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         };
         let row = contest(
             b,
-            "user matmul (32x8 threads, 4 each)",
+            "user matmul 32x8, 4/thr",
             format!("{n}^2 f32"),
             n * n,
             [
