@@ -17,6 +17,8 @@ pub enum Group {
     Matmul,
     Convolve,
     Polyval,
+    /// Kernels written as users write them, declaring nothing (examples/kernels/user_kernels.rs).
+    UserKernels,
     Launch,
     Start,
 }
@@ -71,6 +73,13 @@ pub struct Sizes {
     pub matmul: usize,
     pub convolve: usize,
     pub polyval_log2: u32,
+    /// Side of the user kernels' 2-D grids (heat, transpose, row sums); its square is the
+    /// length of their 1-D ones (gather, conv1d). Their matmul uses `matmul`.
+    pub user_2d: usize,
+    /// Side of the user kernels' 3-D grid (heat_3d).
+    pub user_3d: usize,
+    /// log2 of the rows of the user kernels' CSR SpMV (about 16 nonzeros a row).
+    pub user_spmv_log2: u32,
     pub copy_log2: u32,
     /// Empty launches per round of the launch-overhead rows.
     pub launches: usize,
@@ -90,6 +99,9 @@ impl Sizes {
                 matmul: 512,
                 convolve: 1024,
                 polyval_log2: 20,
+                user_2d: 1024,
+                user_3d: 64,
+                user_spmv_log2: 18,
                 copy_log2: 26,
                 launches: 10_000,
                 rounds: 2,
@@ -105,6 +117,9 @@ impl Sizes {
                 matmul: 4096,
                 convolve: 4096,
                 polyval_log2: 26,
+                user_2d: 8192,
+                user_3d: 256,
+                user_spmv_log2: 24,
                 copy_log2: 30,
                 launches: 100_000,
                 rounds: 5,

@@ -36,6 +36,8 @@ mod polyval_kernels;
 mod scan_kernels;
 #[path = "../kernels/scan_lookback.rs"]
 mod scan_lookback;
+#[path = "../kernels/user_kernels.rs"]
+mod user_kernels;
 #[path = "../kernels/vector_add.rs"]
 mod vector_add_kernels;
 
@@ -54,6 +56,7 @@ mod scan;
 mod start;
 mod table;
 mod timing;
+mod user;
 mod vector_add;
 
 use std::cell::Cell;
@@ -105,6 +108,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(polyval::kernels());
     all.extend(vector_add::kernels());
     all.extend(launch::kernels());
+    all.extend(user::kernels());
     all
 }
 
@@ -258,7 +262,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 10] = [
+    let groups: [(Group, RowsOf); 11] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -267,6 +271,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Matmul, matmul::rows),
         (Group::Convolve, convolve::rows),
         (Group::Polyval, polyval::rows),
+        (Group::UserKernels, user::rows),
         (Group::Launch, launch::rows),
         (Group::Start, start::rows),
     ];
