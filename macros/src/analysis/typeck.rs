@@ -1511,7 +1511,14 @@ impl<'a> Typeck<'a> {
                         other => {
                             let found = self.show(&other);
                             let msg = if dst {
-                                format!("`cp_async` copies into a shared array declared in this function: pass `&mut tile[a..b]` of a `let tile = SharedArray::<T, N>::new();` (4, 8 or 16 bytes), and this is `{found}`")
+                                let why = match &other {
+                                    Ty::Slice(_, false) if shared => {
+                                        ", read-only: borrow it with `&mut`"
+                                    }
+                                    Ty::Slice(..) if !shared => " of global memory",
+                                    _ => "",
+                                };
+                                format!("`cp_async` copies into a shared array declared in this function: pass `&mut tile[a..b]` of a `let tile = SharedArray::<T, N>::new();` (4, 8 or 16 bytes), and this is `{found}`{why}")
                             } else {
                                 format!("`cp_async` copies from global memory: pass `&src[a..b]` of a slice parameter of the kernel, and this is `{found}`{}", if shared { " of shared memory" } else { "" })
                             };
