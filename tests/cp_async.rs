@@ -5,7 +5,7 @@
 //! after it). Both backends where a kernel runs; outputs poisoned before each run.
 
 use warpspeed::prelude::*;
-use warpspeed::{f16, Device, Error, LaunchConfig};
+use warpspeed::{f16, Device, Error, LaunchConfig, SimOptions};
 
 mod common;
 use common::{devices, expect_oob, line_of, Rng};
@@ -98,6 +98,71 @@ fn pipelines_of_two_and_three_stages_match_the_cpu() {
                 dev.backend()
             );
         }
+    }
+}
+
+/// With the simulator's race checks off the copies still land at their waits.
+#[test]
+fn pipelines_without_race_checks_match_the_cpu() {
+    let (blocks, chunks) = (2usize, 4usize);
+    let mut rng = Rng::new(7);
+    let input: Vec<u32> = (0..blocks * chunks * THREADS * 4)
+        .map(|_| rng.next_u32() % 1000)
+        .collect();
+    let dev = Device::simulator_with(SimOptions {
+        race_checks: false,
+        ..SimOptions::default()
+    });
+    let d_in = dev.upload(&input).unwrap();
+    for stages in [2u32, 3] {
+        let mut out = dev.upload(&vec![u32::MAX; blocks * THREADS]).unwrap();
+        let cfg = LaunchConfig::new(blocks as u32, THREADS as u32);
+        pipeline_sum::launch(&dev, cfg, &d_in, &mut out, chunks as u32, stages).unwrap();
+        assert_eq!(
+            out.download().unwrap(),
+            pipeline_reference(&input, blocks, chunks)
+        );
+    }
+}
+
+/// Two groups, `cp_async_wait(1)`: the older one has landed, the newer one is still in
+/// flight, so reading it is a race (the simulator keeps the groups in order).
+#[gpu_kernel]
+fn wait_one_of_two(input: &[u32], out: &mut [u32], read_newer: u32) {
+    let tile = SharedArray::<u32, 128>::new();
+    let t = thread_idx().x as usize;
+    cp_async(&mut tile[t..t + 1], &input[t..t + 1]);
+    cp_async_commit();
+    cp_async(&mut tile[64 + t..65 + t], &input[64 + t..65 + t]); // @NEWER
+    cp_async_commit();
+    cp_async_wait(1);
+    out[t] = tile[t];
+    if read_newer == 1 {
+        out[64 + t] = tile[64 + t]; // @READ-NEWER
+    }
+    cp_async_wait(0);
+    out[64 + t] = tile[64 + t];
+}
+
+#[test]
+fn wait_one_lands_the_older_group_only() {
+    let input: Vec<u32> = (0..128).map(|i| i * 3 + 2).collect();
+    for dev in devices("wait_one_lands_the_older_group_only") {
+        let d_in = dev.upload(&input).unwrap();
+        let mut out = dev.upload(&[u32::MAX; 128]).unwrap();
+        wait_one_of_two::launch(&dev, LaunchConfig::new(1, 64), &d_in, &mut out, 0).unwrap();
+        assert_eq!(out.download().unwrap(), input);
+    }
+    let dev = Device::simulator();
+    let d_in = dev.upload(&input).unwrap();
+    let mut out = dev.upload(&[u32::MAX; 128]).unwrap();
+    let err =
+        wait_one_of_two::launch(&dev, LaunchConfig::new(1, 64), &d_in, &mut out, 1).unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, Error::DataRace { .. }), "{text}");
+    for marker in ["NEWER", "READ-NEWER"] {
+        let at = format!("{FILE}:{}", line_of(SOURCE, marker));
+        assert!(text.contains(&at), "the report should name {at}: {text}");
     }
 }
 
@@ -363,6 +428,7 @@ fn nvrtc_compiles_for_sm75_sm80_and_sm90() {
         ("copy_kinds", &copy_kinds::KERNEL),
         ("copy_bad", &copy_bad::KERNEL),
         ("read_after_wait", &read_after_wait::KERNEL),
+        ("wait_one_of_two", &wait_one_of_two::KERNEL),
     ];
     for arch in [(7, 5), (8, 0), (9, 0)] {
         for (name, k) in kernels {
