@@ -27,7 +27,7 @@ use crate::scalar::KernelScalar;
 struct Copy {
     land: Box<dyn FnOnce(&ThreadCtx<'_>)>,
     /// `(shared region, element)` of each destination element (race checks on).
-    keys: Vec<(u32, usize)>,
+    keys: Vec<Element>,
 }
 
 /// One thread's copies: the open group and the committed ones, oldest first.
@@ -37,15 +37,20 @@ pub(crate) struct Queue {
     groups: VecDeque<Vec<Copy>>,
 }
 
-/// The shared elements copies in flight will write, block-wide: `(region, element)` to the
-/// issuing thread and the `cp_async` line.
+/// A shared element: its region and its index there.
+type Element = (u32, usize);
+
+/// Who will write a pending element: the issuing thread and the `cp_async` line.
+type Writer = (u32, &'static SrcLoc);
+
+/// The shared elements copies in flight will write, block-wide.
 #[derive(Default)]
-pub(crate) struct Pending(RefCell<HashMap<(u32, usize), (u32, &'static SrcLoc)>>);
+pub(crate) struct Pending(RefCell<HashMap<Element, Writer>>);
 
 impl Pending {
     /// The copy in flight that will write `element` of `region`, if any.
     #[inline]
-    pub(crate) fn get(&self, region: u32, element: usize) -> Option<(u32, &'static SrcLoc)> {
+    pub(crate) fn get(&self, region: u32, element: usize) -> Option<Writer> {
         let map = self.0.borrow();
         if map.is_empty() {
             return None;
