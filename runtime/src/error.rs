@@ -195,9 +195,9 @@ pub enum Error {
     /// both atomically, with no barrier or warp synchronisation between them.
     #[error(
         "data race in kernel `{kernel}` on {memory} index {index}: thread {} of block {} {} at \
-         {}:{} and thread {} of block {} {} at {}:{} with no barrier between them",
+         {}:{} and thread {} of block {} {} at {}:{} {}",
         first.thread, first.block, first.verb(), first.file, first.line,
-        second.thread, second.block, second.verb(), second.file, second.line
+        second.thread, second.block, second.verb(), second.file, second.line, first.unordered()
     )]
     DataRace {
         /// The kernel's Rust name.
@@ -338,7 +338,8 @@ pub enum Error {
 /// One side of a [`Error::DataRace`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaceAccess {
-    /// "read", "write" or "atomic".
+    /// "read", "write" or "atomic"; "cp_async" for a `cp_async` copy not yet waited for
+    /// (the other access touched its destination before the wait that covers it).
     pub kind: String,
     /// The Rust source file of the access.
     pub file: String,
@@ -357,7 +358,18 @@ impl RaceAccess {
             "read" => "read",
             "write" => "wrote",
             "atomic" => "accessed atomically",
+            "cp_async" => "started a cp_async copy",
             other => other,
+        }
+    }
+
+    /// What is missing between this (first) access and the other one.
+    fn unordered(&self) -> &str {
+        match self.kind.as_str() {
+            "cp_async" => {
+                "before a cp_async_wait covering that copy (and, in another thread, a barrier after the wait)"
+            }
+            _ => "with no barrier between them",
         }
     }
 }

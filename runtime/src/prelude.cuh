@@ -171,6 +171,53 @@ template <typename T> __device__ __forceinline__ T ws_ld(const T* p, unsigned lo
     return T();
 }
 
+// ---- cp.async (sm_80): `cp_async(dst, src)` copies 4, 8 or 16 bytes from global to shared
+// memory, landing at the `cp_async_wait` that covers its group. A length mismatch or a size
+// other than 4, 8, 16 bytes is recorded as an out-of-bounds index (mismatch: index `dn`,
+// length `sn`; size: index the byte count, length 16) and nothing is copied. Before sm_80 the
+// copy is a plain synchronous one (the waits then have nothing to wait for).
+template <typename T> __device__ __forceinline__ void ws_cp_async(T* dst, unsigned long long dn, const T* src, unsigned long long sn, unsigned int line, const char* file) {
+    if (dn != sn) { ws_oob_report(dn, sn, line, file); return; }
+    const unsigned long long bytes = dn * sizeof(T);
+    if (bytes != 4ull && bytes != 8ull && bytes != 16ull) { ws_oob_report(bytes, 16ull, line, file); return; }
+#if __CUDA_ARCH__ >= 800
+    unsigned int d;
+    asm("{ .reg .u64 ws_a; cvta.to.shared.u64 ws_a, %1; cvt.u32.u64 %0, ws_a; }" : "=r"(d) : "l"(dst));
+    unsigned long long g;
+    asm("cvta.to.global.u64 %0, %1;" : "=l"(g) : "l"(src));
+    if (bytes == 16ull) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(d), "l"(g) : "memory");
+    else if (bytes == 8ull) asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" :: "r"(d), "l"(g) : "memory");
+    else asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(d), "l"(g) : "memory");
+#else
+    for (unsigned long long i = 0; i < bytes; ++i) ((unsigned char*)dst)[i] = ((const unsigned char*)src)[i];
+#endif
+}
+__device__ __forceinline__ void ws_cp_async_commit() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+// `wait_group` takes an immediate: one per `n`, 7 for anything larger (waiting more is allowed).
+__device__ __forceinline__ void ws_cp_async_wait(unsigned int n) {
+#if __CUDA_ARCH__ >= 800
+    switch (n) {
+    case 0u: asm volatile("cp.async.wait_group 0;" ::: "memory"); break;
+    case 1u: asm volatile("cp.async.wait_group 1;" ::: "memory"); break;
+    case 2u: asm volatile("cp.async.wait_group 2;" ::: "memory"); break;
+    case 3u: asm volatile("cp.async.wait_group 3;" ::: "memory"); break;
+    case 4u: asm volatile("cp.async.wait_group 4;" ::: "memory"); break;
+    case 5u: asm volatile("cp.async.wait_group 5;" ::: "memory"); break;
+    case 6u: asm volatile("cp.async.wait_group 6;" ::: "memory"); break;
+    default: asm volatile("cp.async.wait_group 7;" ::: "memory"); break;
+    }
+#endif
+}
+__device__ __forceinline__ void ws_cp_async_wait_all() {
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;" ::: "memory");
+#endif
+}
+
 // ---- block cooperation, lanes, shared memory
 __device__ __forceinline__ unsigned int ws_lane_id() { unsigned int r; asm("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }
 __device__ __forceinline__ unsigned int ws_active_mask() { return __activemask(); }

@@ -16,6 +16,7 @@
 //! | warp functions | [`active_mask`], [`ballot_sync`], [`all_sync`], [`any_sync`], [`shfl_sync`], [`shfl_up_sync`], [`shfl_down_sync`], [`shfl_xor_sync`], [`match_any_sync`] |
 //! | cooperative groups | [`this_thread_block`], [`tiled_partition`], [`this_grid`], [`ThreadBlock`], [`ThreadBlockTile`], [`GridGroup`] |
 //! | shared memory | [`SharedArray`], [`dynamic_shared`] |
+//! | asynchronous copies | [`cp_async`], [`cp_async_commit`], [`cp_async_wait`], [`cp_async_wait_all`] (docs/tensor-cores.md) |
 //! | textures | [`TextureFetch::fetch`] on a `&Texture2D<T>` parameter, and its `width()`, `height()` |
 //! | tensor cores | [`FragmentA`], [`FragmentB`], [`FragmentAcc`] (`zeroed()`, `x[i]`, [`FragmentAcc::mma_sync`]) of shape [`M16N8K16`] or [`M16N8K8`] (docs/tensor-cores.md) |
 //!
@@ -29,6 +30,7 @@
 //! their CUDA C and error bounds. docs/methods.md also lists these intrinsics; a test
 //! checks that both name the same functions with the same types.
 
+mod cp_async;
 mod groups;
 mod index;
 mod mma;
@@ -38,6 +40,7 @@ mod texture;
 mod warp;
 
 pub use crate::Dim3;
+pub use cp_async::{cp_async, cp_async_commit, cp_async_wait, cp_async_wait_all};
 pub use groups::{
     this_grid, this_thread_block, tiled_partition, GridGroup, ThreadBlock, ThreadBlockTile,
 };

@@ -1485,6 +1485,47 @@ impl<'a> Typeck<'a> {
                         }
                     }
                 }
+                ParamKind::SharedDst | ParamKind::GlobalSrc => {
+                    let t = self.infer(a, None);
+                    let shared = self
+                        .borrow_root(a)
+                        .is_some_and(|r| self.shared_decls.contains(&r.var));
+                    let dst = kind == ParamKind::SharedDst;
+                    match self.shallow(&t) {
+                        Ty::Never => {}
+                        Ty::Slice(s, w) if dst && w && shared && !s.is_struct() => {
+                            value = Some(t.clone());
+                        }
+                        Ty::Slice(s, _) if !dst && !shared => {
+                            if let Some(Ty::Slice(d, _)) = value.as_ref().map(|v| self.shallow(v)) {
+                                if d != s {
+                                    let msg = format!(
+                                        "`cp_async` copies between slices of one element type: the destination holds `{}` and this source `{}`",
+                                        d.rust_name(),
+                                        s.rust_name()
+                                    );
+                                    self.cx.error_at(a.range(), msg);
+                                }
+                            }
+                        }
+                        other => {
+                            let found = self.show(&other);
+                            let msg = if dst {
+                                let why = match &other {
+                                    Ty::Slice(_, false) if shared => {
+                                        ", read-only: borrow it with `&mut`"
+                                    }
+                                    Ty::Slice(..) if !shared => " of global memory",
+                                    _ => "",
+                                };
+                                format!("`cp_async` copies into a shared array declared in this function: pass `&mut tile[a..b]` of a `let tile = SharedArray::<T, N>::new();` (4, 8 or 16 bytes), and this is `{found}`{why}")
+                            } else {
+                                format!("`cp_async` copies from global memory: pass `&src[a..b]` of a slice parameter of the kernel, and this is `{found}`{}", if shared { " of shared memory" } else { "" })
+                            };
+                            self.cx.error_at(a.range(), msg);
+                        }
+                    }
+                }
                 ParamKind::Value => {
                     let t = self.infer(a, None);
                     match self.shallow(&t) {

@@ -27,6 +27,9 @@ pub struct Row {
     /// `ThreadCtx` method of the same name.
     pub sim: Option<&'static str>,
     pub effect: Effect,
+    /// The call passes its source location (the simulator's site, the C's line and file)
+    /// though it is not a sync point: `cp_async`, whose copy is reported at its line.
+    pub site: bool,
     /// The line docs/methods.md shows.
     #[cfg_attr(not(test), allow(dead_code))]
     pub doc: &'static str,
@@ -102,6 +105,11 @@ pub enum ParamKind {
     Lossless,
     /// A value of this scalar type.
     Scalar(Scalar),
+    /// `cp_async`'s destination: a writable slice of a shared array this function declares
+    /// (`&mut tile[a..b]`).
+    SharedDst,
+    /// `cp_async`'s source: a slice of global memory with the destination's element type.
+    GlobalSrc,
 }
 
 /// What an intrinsic gives, as the type checker reads it.
@@ -129,6 +137,7 @@ const fn row(
         builtin: None,
         sim: None,
         effect: Effect::Pure,
+        site: false,
         doc,
     }
 }
@@ -152,6 +161,10 @@ impl Row {
     }
     const fn sim(mut self, path: &'static str) -> Row {
         self.sim = Some(path);
+        self
+    }
+    const fn site(mut self) -> Row {
+        self.site = true;
         self
     }
     const fn no_value(mut self) -> Row {
@@ -243,6 +256,11 @@ pub static TABLE: &[Row] = &[
     row("shfl_down_sync", &[U, V, U], Res::Value, "ws_shfl_down_sync", "the value of lane `lane + delta` (optional `width`)").sync().width(),
     row("shfl_xor_sync", &[U, V, U], Res::Value, "ws_shfl_xor_sync", "the value of lane `lane ^ mask` (optional `width`)").sync().width(),
     row("match_any_sync", &[U, V], Res::Scalar(Scalar::U32), "ws_match_any_sync", "the mask's lanes holding the same value").sync(),
+    // cp.async (sm_80): the copy lands at the wait that covers its group (docs/tensor-cores.md).
+    row("cp_async", &[ParamKind::SharedDst, ParamKind::GlobalSrc], Res::Unit, "ws_cp_async", "asynchronous copy of 4, 8 or 16 bytes, global to shared (`cp.async`)").fence().site(),
+    row("cp_async_commit", &[], Res::Unit, "ws_cp_async_commit", "closes this thread's group of `cp_async`s (`cp.async.commit_group`)").fence(),
+    row("cp_async_wait", &[U], Res::Unit, "ws_cp_async_wait", "waits for all but the newest `n` committed groups (`cp.async.wait_group`)").fence(),
+    row("cp_async_wait_all", &[], Res::Unit, "ws_cp_async_wait_all", "waits for every `cp_async` of this thread (`cp.async.wait_all`)").fence(),
     row("this_thread_block", &[], Res::Group(GroupKind::Block), "", "the block as a cooperative group").no_value(),
     row("this_grid", &[], Res::Group(GroupKind::Grid), "", "the grid as a cooperative group (`sync()` under `launch_cooperative`)").no_value(),
     // `from_f64` is warpspeed's correctly rounded one (as the GPU's single
@@ -418,7 +436,12 @@ impl Intrinsic {
 
     /// The simulator call takes the source location (sync points name their site).
     pub fn sim_takes_site(self) -> bool {
-        self.is_sync()
+        self.is_sync() || self.0.site
+    }
+
+    /// The C call takes the Rust line and file too (`cp_async` reports a bad size there).
+    pub fn c_takes_site(self) -> bool {
+        self.0.site
     }
 
     /// The CUDA built-in variable behind a `Dim3` intrinsic, for `thread_idx().x`.

@@ -74,6 +74,8 @@ pub fn intrinsics_table() -> String {
                 ParamKind::Value => "T".to_string(),
                 ParamKind::Lossless => "x".to_string(),
                 ParamKind::Scalar(s) => s.rust_name().to_string(),
+                ParamKind::SharedDst => "&mut [T]".to_string(),
+                ParamKind::GlobalSrc => "&[T]".to_string(),
             })
             .collect();
         let width = if i.takes_width() {
@@ -274,6 +276,8 @@ fn kernel_module_matches_the_table() {
                 ParamKind::Bool => "bool".to_string(),
                 ParamKind::Value | ParamKind::Lossless => "T".to_string(),
                 ParamKind::Scalar(s) => s.rust_name().to_string(),
+                ParamKind::SharedDst => "&mut[T]".to_string(),
+                ParamKind::GlobalSrc => "&[T]".to_string(),
             })
             .collect();
         let result = match r.result {

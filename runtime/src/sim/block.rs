@@ -151,6 +151,8 @@ pub(crate) struct Block<'l> {
     /// The first read of uninitialised shared memory, reported at the next barrier or
     /// at the end unless a race (which explains it) is found first.
     uninitialized: RefCell<Option<Error>>,
+    /// The shared elements `cp_async` copies in flight will write (race checks).
+    pub(crate) cp_pending: super::cp_async::Pending,
 }
 
 impl<'l> Block<'l> {
@@ -185,6 +187,7 @@ impl<'l> Block<'l> {
             scratch: RefCell::new(std::array::from_fn(|_| vec![0; warps])),
             held: RefCell::new(vec![0; warps]),
             uninitialized: RefCell::new(None),
+            cp_pending: Default::default(),
         };
         if checks {
             block.next_epoch()?;

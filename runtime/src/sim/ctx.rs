@@ -2,6 +2,7 @@
 //! arguments, shared memory, and the sync points (barriers, warp collectives, grid sync,
 //! print), which are `async` and suspend the thread until the block executor releases them.
 
+use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{fence, Ordering};
@@ -9,6 +10,7 @@ use std::task::{Context, Poll};
 
 use super::block::{BarrierKind, BarrierWait, Block, Slot, State};
 use super::check::{raise, Failure};
+use super::cp_async::{self, Queue};
 use super::handles::{Slice, SliceMut};
 use super::mma::{Fragment, MmaElem, MmaScalar, MmaSpec, WIDE};
 use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
@@ -27,6 +29,8 @@ pub struct ThreadCtx<'a> {
     /// Linear index in the block (x fastest).
     tid: u32,
     thread_idx: Dim3,
+    /// This thread's `cp_async` copies in flight.
+    cp: RefCell<Queue>,
 }
 
 /// Returns `Pending` once, then `Ready`: the suspension of a sync point. The executor
@@ -51,6 +55,7 @@ impl<'a> ThreadCtx<'a> {
             block,
             tid,
             thread_idx: block.thread_idx(tid),
+            cp: RefCell::default(),
         }
     }
 
@@ -558,6 +563,13 @@ impl<'a> ThreadCtx<'a> {
             site: at.id(),
         };
         let tracked = track.get();
+        if let Tracked::Shared(region) = tracked {
+            if let Some((tid, site)) = block.cp_pending.get(region, index) {
+                raise(Failure::Report(Box::new(
+                    self.cp_race(region, index, tid, site, kind, at),
+                )));
+            }
+        }
         let verdict = match tracked {
             Tracked::Global(arg) => match &block.launch.globals[arg] {
                 Some(shadow) => shadow.access(index, &me, kind, &block.launch.epochs),
@@ -584,6 +596,77 @@ impl<'a> ThreadCtx<'a> {
                     thread: self.thread_idx,
                 })
             }
+        }
+    }
+
+    /// `cp_async(dst, src)`: starts copying 4, 8 or 16 bytes of `src` (global memory) into
+    /// `dst` (shared), landing at the wait that covers its group (sim/cp_async.rs).
+    pub fn cp_async<T: KernelScalar>(
+        &self,
+        dst: SliceMut<T>,
+        src: impl Into<Slice<T>>,
+        at: &'static SrcLoc,
+    ) {
+        cp_async::issue(self, dst, src.into(), at)
+    }
+
+    /// `cp_async_commit()`: closes this thread's open group of copies.
+    pub fn cp_async_commit(&self) {
+        cp_async::commit(self)
+    }
+
+    /// `cp_async_wait(n)`: lands all but this thread's newest `n` committed groups.
+    pub fn cp_async_wait(&self, n: u32) {
+        cp_async::wait(self, Some(n))
+    }
+
+    /// `cp_async_wait_all()`: lands every copy of this thread.
+    pub fn cp_async_wait_all(&self) {
+        cp_async::wait(self, None)
+    }
+
+    pub(crate) fn block(&self) -> &Block<'a> {
+        self.block
+    }
+
+    pub(crate) fn tid(&self) -> u32 {
+        self.tid
+    }
+
+    pub(crate) fn cp_queue(&self) -> &RefCell<Queue> {
+        &self.cp
+    }
+
+    /// The report of an access to an element a `cp_async` of thread `tid` at `site` has
+    /// not yet landed (no wait covers it).
+    fn cp_race(
+        &self,
+        region: u32,
+        index: usize,
+        tid: u32,
+        site: &'static SrcLoc,
+        kind: AccessKind,
+        at: &'static SrcLoc,
+    ) -> Error {
+        let block = self.block;
+        Error::DataRace {
+            kernel: block.launch.kernel.name.to_string(),
+            memory: block.shared.describe(region),
+            index: index as u64,
+            first: Box::new(RaceAccess {
+                kind: "cp_async".to_string(),
+                file: site.file().to_string(),
+                line: site.line(),
+                block: block.idx,
+                thread: block.thread_idx(tid),
+            }),
+            second: Box::new(RaceAccess {
+                kind: kind.word().to_string(),
+                file: at.file().to_string(),
+                line: at.line(),
+                block: block.idx,
+                thread: self.thread_idx,
+            }),
         }
     }
 

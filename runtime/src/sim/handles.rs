@@ -246,6 +246,12 @@ impl<T: KernelScalar> SliceMut<T> {
         }
     }
 
+    /// Where element `index` is tracked: its shadow and its index there (`cp_async` marks
+    /// its destination pending).
+    pub(crate) fn tracked(&self, index: usize) -> (Track, usize) {
+        (self.track, self.base + index)
+    }
+
     /// The read-only view, for passing a `&mut [T]` where a `&[T]` is expected.
     pub fn as_slice(&self) -> Slice<T> {
         Slice {

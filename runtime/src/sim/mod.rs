@@ -56,6 +56,7 @@
 mod atomic;
 mod block;
 mod check;
+mod cp_async;
 mod ctx;
 mod device;
 mod grid;

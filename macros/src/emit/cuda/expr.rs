@@ -238,7 +238,24 @@ impl<'a> FnWriter<'a> {
                 if i.takes_width() && vals.len() == i.params().len() {
                     vals.push("32u".into()); // CUDA's default `width = warpSize`
                 }
-                format!("{}({})", i.c_function(value.as_deref()), vals.join(", "))
+                // A slice argument is its pointer and its length (`cp_async`).
+                let mut c_args = Vec::new();
+                for (k, v) in vals.into_iter().enumerate() {
+                    let slice = matches!(
+                        i.params().get(k),
+                        Some(ParamKind::SharedDst | ParamKind::GlobalSrc)
+                    );
+                    c_args.push(v);
+                    if slice {
+                        let len = self.slice_len_of(&args[k]);
+                        c_args.push(len.unwrap_or_else(|| "0ull".into()));
+                    }
+                }
+                if i.c_takes_site() {
+                    c_args.push(format!("{}u", e.line));
+                    c_args.push(format!("\"{FILE_MARKER}\""));
+                }
+                format!("{}({})", i.c_function(value.as_deref()), c_args.join(", "))
             }
             ExprKind::Ordering(o, _) => o.c_name().into(),
             ExprKind::Print(p) => self.print_c(p),

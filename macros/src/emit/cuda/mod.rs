@@ -44,6 +44,12 @@ pub struct CFunction {
 pub fn write_function(f: &Function, types: &Types) -> CFunction {
     let mut w = FnWriter::new(types);
     w.unchecked = f.unchecked;
+    // A 16-byte `cp_async` needs its destination 16-byte aligned, as `ldmatrix` its rows.
+    crate::ir::visit::walk_block(&f.body, &mut |e| {
+        if let ExprKind::Intrinsic(i, _) = &e.kind {
+            w.ldmatrix |= i.c_takes_site();
+        }
+    });
     if f.kind == FnKind::Kernel {
         w.facts.block = f.block.as_ref().map(|b| b.each_ref().map(proof::array_len));
     }
@@ -303,8 +309,8 @@ pub(crate) struct FnWriter<'a> {
     /// Variables that are shared memory (static arrays and `dynamic_shared`), whose checked
     /// accesses use `ws_at_shared`.
     shared_vars: HashSet<VarId>,
-    /// The function calls `ldmatrix` or `stmatrix`, whose rows must be 16-byte aligned: its
-    /// shared arrays are declared `__align__(16)`.
+    /// The function calls `ldmatrix`, `stmatrix` or `cp_async`, whose rows (copies) must be
+    /// 16-byte aligned: its shared arrays are declared `__align__(16)`.
     ldmatrix: bool,
     /// What is known at the current point, for the prover.
     facts: proof::Facts,
