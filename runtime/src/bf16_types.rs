@@ -15,74 +15,14 @@
 //! 32 bits of the `f64` and so is not always correctly rounded. In a kernel,
 //! `bf16::from_f64(x)` is correctly rounded on both backends ([`bf16_from_f64`]).
 
-use std::ops::{Add, AddAssign, Mul, MulAssign, Sub, SubAssign};
-
 pub use half::bf16;
 
-/// Two [`bf16`](struct@bf16)s in 32 bits, CUDA's `__nv_bfloat162`: `lo` in the low 16 bits
-/// (the lower address), `hi` in the high 16 bits. `+`, `-` and `*` work on each half as
-/// `bf16`'s do. Aligned to 4 bytes, as `__nv_bfloat162`, so that it is one 32-bit word for
-/// atomics.
-#[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[allow(non_camel_case_types)]
-pub struct bf16x2 {
-    /// The low half (bits 0..16).
-    pub lo: bf16,
-    /// The high half (bits 16..32).
-    pub hi: bf16,
-}
-
-impl bf16x2 {
-    /// The pair `(lo, hi)`, CUDA's `__halves2bfloat162(lo, hi)`.
-    pub const fn new(lo: bf16, hi: bf16) -> Self {
-        bf16x2 { lo, hi }
-    }
-
-    /// The low half (`__low2bfloat16`).
-    pub const fn lo(self) -> bf16 {
-        self.lo
-    }
-
-    /// The high half (`__high2bfloat16`).
-    pub const fn hi(self) -> bf16 {
-        self.hi
-    }
-
-    /// The 32 bits: `lo`'s bits in the low 16, `hi`'s in the high 16.
-    pub const fn to_bits(self) -> u32 {
-        self.lo.to_bits() as u32 | (self.hi.to_bits() as u32) << 16
-    }
-
-    /// The inverse of [`bf16x2::to_bits`].
-    pub const fn from_bits(bits: u32) -> Self {
-        bf16x2 {
-            lo: bf16::from_bits(bits as u16),
-            hi: bf16::from_bits((bits >> 16) as u16),
-        }
-    }
-}
-
-macro_rules! componentwise {
-    ($($op:ident, $f:ident, $assign:ident, $fa:ident;)*) => {$(
-        impl $op for bf16x2 {
-            type Output = bf16x2;
-            fn $f(self, rhs: bf16x2) -> bf16x2 {
-                bf16x2::new(self.lo.$f(rhs.lo), self.hi.$f(rhs.hi))
-            }
-        }
-        impl $assign for bf16x2 {
-            fn $fa(&mut self, rhs: bf16x2) {
-                *self = (*self).$f(rhs);
-            }
-        }
-    )*};
-}
-
-componentwise! {
-    Add, add, AddAssign, add_assign;
-    Sub, sub, SubAssign, sub_assign;
-    Mul, mul, MulAssign, mul_assign;
+crate::half_types::half_pair! {
+    /// Two [`bf16`](struct@bf16)s in 32 bits, CUDA's `__nv_bfloat162`: `lo` in the low 16 bits
+    /// (the lower address), `hi` in the high 16 bits. `+`, `-` and `*` work on each half as
+    /// `bf16`'s do. Aligned to 4 bytes, as `__nv_bfloat162`, so that it is one 32-bit word for
+    /// atomics.
+    bf16x2, bf16, "__halves2bfloat162", "__low2bfloat16", "__high2bfloat16"
 }
 
 /// `x` rounded to the nearest [`bf16`](struct@bf16), ties to even: what `bf16::from_f64(x)`
@@ -94,26 +34,10 @@ pub fn bf16_from_f64(x: f64) -> bf16 {
         let sign = ((bits >> 48) & 0x8000) as u16;
         return bf16::from_bits(sign | 0x7fc0 | ((bits >> 45) & 0x7f) as u16);
     }
-    // Round to f32 by "round to odd" (truncate, then set the last bit if anything was
-    // lost), then to bf16 to nearest: with 16 more bits in f32 than in bf16 (subnormals
-    // too, as the two share the exponent range) the second rounding sees the sticky bit
-    // and is exact (Boldo and Melquiond, "When double rounding is odd"). The GPU does the
-    // same with `cvt.rz.f32.f64`.
-    let near = x as f32;
-    let wide = f64::from(near);
-    let odd = if wide == x {
-        near
-    } else {
-        // `near` is the nearest f32 (or infinity past f32::MAX); the truncation is it or
-        // its neighbour towards zero (one less in the bits, whatever the sign).
-        let truncated = if wide.abs() > x.abs() {
-            near.to_bits() - 1
-        } else {
-            near.to_bits()
-        };
-        f32::from_bits(truncated | 1)
-    };
-    bf16::from_f32(odd)
+    // With 16 more bits in f32 than in bf16 (subnormals too, as the two share the exponent
+    // range) the second rounding sees the sticky bit and is exact. The GPU does the same
+    // with `cvt.rz.f32.f64`.
+    bf16::from_f32(crate::half_types::f32_round_to_odd(x))
 }
 
 #[cfg(test)]

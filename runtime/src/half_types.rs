@@ -15,71 +15,100 @@
 //! ([`f16_from_f64`]); the two agree with `half` except for the rare `f64` values that lie
 //! very close to (within about `2^-20` relative of) a halfway point between two `f16`s.
 
-use std::ops::{Add, AddAssign, Mul, MulAssign, Sub, SubAssign};
-
 pub use half::f16;
 
-/// Two [`f16`](struct@f16)s in 32 bits, CUDA's `__half2`: `lo` in the low 16 bits (the
-/// lower address), `hi` in the high 16 bits. `+`, `-` and `*` work on each half as `f16`'s
-/// do. Aligned to 4 bytes, as `__half2`, so that it is one 32-bit word for atomics.
-#[repr(C, align(4))]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[allow(non_camel_case_types)]
-pub struct f16x2 {
-    pub lo: f16,
-    pub hi: f16,
-}
-
-impl f16x2 {
-    /// The pair `(lo, hi)`, CUDA's `__halves2half2(lo, hi)`.
-    pub const fn new(lo: f16, hi: f16) -> Self {
-        f16x2 { lo, hi }
-    }
-
-    /// The low half (`__low2half`).
-    pub const fn lo(self) -> f16 {
-        self.lo
-    }
-
-    /// The high half (`__high2half`).
-    pub const fn hi(self) -> f16 {
-        self.hi
-    }
-
-    /// The 32 bits: `lo`'s bits in the low 16, `hi`'s in the high 16.
-    pub const fn to_bits(self) -> u32 {
-        self.lo.to_bits() as u32 | (self.hi.to_bits() as u32) << 16
-    }
-
-    /// The inverse of [`f16x2::to_bits`].
-    pub const fn from_bits(bits: u32) -> Self {
-        f16x2 {
-            lo: f16::from_bits(bits as u16),
-            hi: f16::from_bits((bits >> 16) as u16),
+/// A pair of 16-bit floats in 32 bits (`f16x2`, and `bf16x2` in bf16_types.rs): the struct,
+/// `new`/`lo`/`hi`/`to_bits`/`from_bits`, and `+ - *` on each half. One definition for both.
+macro_rules! half_pair {
+    ($(#[$doc:meta])* $pair:ident, $half:ident, $make:literal, $low:literal, $high:literal) => {
+        $(#[$doc])*
+        #[repr(C, align(4))]
+        #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        #[allow(non_camel_case_types)]
+        pub struct $pair {
+            /// The low half (bits 0..16).
+            pub lo: $half,
+            /// The high half (bits 16..32).
+            pub hi: $half,
         }
-    }
-}
 
-macro_rules! componentwise {
-    ($($op:ident, $f:ident, $assign:ident, $fa:ident;)*) => {$(
-        impl $op for f16x2 {
-            type Output = f16x2;
-            fn $f(self, rhs: f16x2) -> f16x2 {
-                f16x2::new(self.lo.$f(rhs.lo), self.hi.$f(rhs.hi))
+        impl $pair {
+            #[doc = concat!("The pair `(lo, hi)`, CUDA's `", $make, "(lo, hi)`.")]
+            pub const fn new(lo: $half, hi: $half) -> Self {
+                $pair { lo, hi }
+            }
+
+            #[doc = concat!("The low half (`", $low, "`).")]
+            pub const fn lo(self) -> $half {
+                self.lo
+            }
+
+            #[doc = concat!("The high half (`", $high, "`).")]
+            pub const fn hi(self) -> $half {
+                self.hi
+            }
+
+            /// The 32 bits: `lo`'s bits in the low 16, `hi`'s in the high 16.
+            pub const fn to_bits(self) -> u32 {
+                self.lo.to_bits() as u32 | (self.hi.to_bits() as u32) << 16
+            }
+
+            #[doc = concat!("The inverse of [`", stringify!($pair), "::to_bits`].")]
+            pub const fn from_bits(bits: u32) -> Self {
+                $pair {
+                    lo: $half::from_bits(bits as u16),
+                    hi: $half::from_bits((bits >> 16) as u16),
+                }
             }
         }
-        impl $assign for f16x2 {
-            fn $fa(&mut self, rhs: f16x2) {
-                *self = (*self).$f(rhs);
+
+        $crate::half_types::half_pair!(@ops $pair;
+            Add, add, AddAssign, add_assign;
+            Sub, sub, SubAssign, sub_assign;
+            Mul, mul, MulAssign, mul_assign;
+        );
+    };
+    (@ops $pair:ident; $($op:ident, $f:ident, $assign:ident, $fa:ident;)*) => {$(
+        impl std::ops::$op for $pair {
+            type Output = $pair;
+            fn $f(self, rhs: $pair) -> $pair {
+                $pair::new(std::ops::$op::$f(self.lo, rhs.lo), std::ops::$op::$f(self.hi, rhs.hi))
+            }
+        }
+        impl std::ops::$assign for $pair {
+            fn $fa(&mut self, rhs: $pair) {
+                *self = std::ops::$op::$f(*self, rhs);
             }
         }
     )*};
 }
+pub(crate) use half_pair;
 
-componentwise! {
-    Add, add, AddAssign, add_assign;
-    Sub, sub, SubAssign, sub_assign;
-    Mul, mul, MulAssign, mul_assign;
+half_pair! {
+    /// Two [`f16`](struct@f16)s in 32 bits, CUDA's `__half2`: `lo` in the low 16 bits (the
+    /// lower address), `hi` in the high 16 bits. `+`, `-` and `*` work on each half as `f16`'s
+    /// do. Aligned to 4 bytes, as `__half2`, so that it is one 32-bit word for atomics.
+    f16x2, f16, "__halves2half2", "__low2half", "__high2half"
+}
+
+/// `x` rounded to odd in `f32` (truncated, the last bit set if anything was lost): rounding
+/// that once more to a format with at least 2 fewer significant bits is the correctly
+/// rounded result (Boldo and Melquiond, "When double rounding is odd"). `f16_from_f64` and
+/// `bf16_from_f64` round through it; `x` is not a NaN.
+pub(crate) fn f32_round_to_odd(x: f64) -> f32 {
+    let near = x as f32;
+    let wide = f64::from(near);
+    if wide == x {
+        return near;
+    }
+    // `near` is the nearest f32 (or infinity past f32::MAX); the truncation is it or its
+    // neighbour towards zero (one less in the bits, whatever the sign).
+    let truncated = if wide.abs() > x.abs() {
+        near.to_bits() - 1
+    } else {
+        near.to_bits()
+    };
+    f32::from_bits(truncated | 1)
 }
 
 /// `x` rounded to the nearest [`f16`](struct@f16), ties to even: what `f16::from_f64(x)`
@@ -94,25 +123,9 @@ pub fn f16_from_f64(x: f64) -> f16 {
         let sign = ((bits >> 48) & 0x8000) as u16;
         return f16::from_bits(sign | 0x7e00 | ((bits >> 42) & 0x3ff) as u16);
     }
-    // Round to f32 by "round to odd" (truncate, then set the last bit if anything was
-    // lost), then to f16 to nearest: with 13 more bits in f32 than in f16 the second
-    // rounding sees the sticky bit and is exact (Boldo and Melquiond, "When double
-    // rounding is odd"). Every f16, and every halfway point between two, is an f32 normal.
-    let near = x as f32;
-    let wide = f64::from(near);
-    let odd = if wide == x {
-        near
-    } else {
-        // `near` is the nearest f32; the truncation is it or its neighbour towards zero
-        // (adding or subtracting one in the bits moves the magnitude, whatever the sign).
-        let truncated = if wide.abs() > x.abs() {
-            near.to_bits() - 1
-        } else {
-            near.to_bits()
-        };
-        f32::from_bits(truncated | 1)
-    };
-    f16::from_f32(odd)
+    // With 13 more bits in f32 than in f16, the second rounding sees the sticky bit and is
+    // exact. Every f16, and every halfway point between two, is an f32 normal.
+    f16::from_f32(f32_round_to_odd(x))
 }
 
 #[cfg(test)]
