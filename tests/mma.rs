@@ -653,14 +653,6 @@ fn partial_warp_is_reported_on_the_simulator() {
 /// The C compiles with NVRTC for sm_80 (the first with `mma.sync.m16n8k16`) and sm_90.
 #[test]
 fn nvrtc_compiles_for_sm80_and_sm90() {
-    if !warpspeed::compile::nvrtc_available() {
-        assert!(
-            std::env::var("WARPSPEED_REQUIRE_NVRTC").as_deref() != Ok("1"),
-            "NVRTC is required (WARPSPEED_REQUIRE_NVRTC=1) but not loadable"
-        );
-        println!("SKIPPED: NVRTC is not loadable here");
-        return;
-    }
     let kernels = [
         ("mma_f32", &mma_f32::KERNEL),
         ("mma_f16", &mma_f16::KERNEL),
@@ -676,13 +668,7 @@ fn nvrtc_compiles_for_sm80_and_sm90() {
             &ldmatrix_row_past_the_end::KERNEL,
         ),
     ];
-    for arch in [(8, 0), (9, 0)] {
-        for (name, k) in kernels {
-            warpspeed::compile::compile_cubin(k.source.as_str(), arch, k.options).unwrap_or_else(
-                |e| panic!("{name} does not compile for sm_{}{}: {e}", arch.0, arch.1),
-            );
-        }
-    }
+    common::nvrtc_compiles_for(&kernels, &[(8, 0), (9, 0)]);
 }
 
 /// Each lane's `ldmatrix` elements are the tile's at `fragment_owner`'s (row, col).
@@ -853,17 +839,7 @@ fn stmatrix_stores_the_documented_elements() {
 /// stmatrix is sm_90's: its kernel compiles for sm_90.
 #[test]
 fn nvrtc_compiles_stmatrix_for_sm90() {
-    if !warpspeed::compile::nvrtc_available() {
-        assert!(
-            std::env::var("WARPSPEED_REQUIRE_NVRTC").as_deref() != Ok("1"),
-            "NVRTC is required (WARPSPEED_REQUIRE_NVRTC=1) but not loadable"
-        );
-        println!("SKIPPED: NVRTC is not loadable here");
-        return;
-    }
-    let k = &stmatrix_all::KERNEL;
-    warpspeed::compile::compile_cubin(k.source.as_str(), (9, 0), k.options)
-        .unwrap_or_else(|e| panic!("stmatrix_all does not compile for sm_90: {e}"));
+    common::nvrtc_compiles_for(&[("stmatrix_all", &stmatrix_all::KERNEL)], &[(9, 0)]);
 }
 
 /// A fragment's elements are bounds-checked as a local array's: `Error::OutOfBounds` on

@@ -119,6 +119,15 @@ pub fn expect_oob(
 /// Compiles each kernel's CUDA C with the real NVRTC for a few architectures, or says it
 /// skipped (a failure when `WARPSPEED_REQUIRE_NVRTC=1`).
 pub fn nvrtc_compiles(kernels: &[(&str, &'static warpspeed::__private::KernelDef)]) {
+    nvrtc_compiles_for(kernels, &[(7, 5), (9, 0)]);
+}
+
+/// [`nvrtc_compiles`] for the architectures `archs` (`(8, 0)` is sm_80).
+#[allow(dead_code)] // not every test file names its architectures
+pub fn nvrtc_compiles_for(
+    kernels: &[(&str, &'static warpspeed::__private::KernelDef)],
+    archs: &[(u32, u32)],
+) {
     if !warpspeed::compile::nvrtc_available() {
         assert!(
             std::env::var("WARPSPEED_REQUIRE_NVRTC").as_deref() != Ok("1"),
@@ -127,7 +136,7 @@ pub fn nvrtc_compiles(kernels: &[(&str, &'static warpspeed::__private::KernelDef
         println!("SKIPPED: NVRTC is not loadable here");
         return;
     }
-    for arch in [(7, 5), (9, 0)] {
+    for &arch in archs {
         for (name, k) in kernels {
             warpspeed::compile::compile_cubin(k.source.as_str(), arch, k.options).unwrap_or_else(
                 |e| panic!("{name} does not compile for sm_{}{}: {e}", arch.0, arch.1),
