@@ -441,6 +441,8 @@ mod kernels {
     }
 }
 
+mod common;
+
 use kernels::*;
 
 /// Every kernel above, with its name.
@@ -491,12 +493,7 @@ fn snapshots() {
 
 #[test]
 fn nvrtc_compiles_every_kernel() {
-    if !warpspeed::compile::nvrtc_available() {
-        assert!(
-            std::env::var("WARPSPEED_REQUIRE_NVRTC").as_deref() != Ok("1"),
-            "NVRTC is required (WARPSPEED_REQUIRE_NVRTC=1) but not loadable"
-        );
-        println!("SKIPPED: NVRTC is not loadable here; install it with `pip install nvidia-cuda-nvrtc` and add its lib/ to LD_LIBRARY_PATH");
+    if !common::nvrtc_here() {
         return;
     }
     for arch in [(7, 5), (8, 0), (9, 0)] {

@@ -122,18 +122,27 @@ pub fn nvrtc_compiles(kernels: &[(&str, &'static warpspeed::__private::KernelDef
     nvrtc_compiles_for(kernels, &[(7, 5), (9, 0)]);
 }
 
+/// Whether NVRTC is loadable here; `false` after a skip notice, and a failure instead when
+/// `WARPSPEED_REQUIRE_NVRTC=1`.
+pub fn nvrtc_here() -> bool {
+    if warpspeed::compile::nvrtc_available() {
+        return true;
+    }
+    assert!(
+        std::env::var("WARPSPEED_REQUIRE_NVRTC").as_deref() != Ok("1"),
+        "NVRTC is required (WARPSPEED_REQUIRE_NVRTC=1) but not loadable"
+    );
+    println!("SKIPPED: NVRTC is not loadable here; install it with `pip install nvidia-cuda-nvrtc` and add its lib/ to LD_LIBRARY_PATH");
+    false
+}
+
 /// [`nvrtc_compiles`] for the architectures `archs` (`(8, 0)` is sm_80).
 #[allow(dead_code)] // not every test file names its architectures
 pub fn nvrtc_compiles_for(
     kernels: &[(&str, &'static warpspeed::__private::KernelDef)],
     archs: &[(u32, u32)],
 ) {
-    if !warpspeed::compile::nvrtc_available() {
-        assert!(
-            std::env::var("WARPSPEED_REQUIRE_NVRTC").as_deref() != Ok("1"),
-            "NVRTC is required (WARPSPEED_REQUIRE_NVRTC=1) but not loadable"
-        );
-        println!("SKIPPED: NVRTC is not loadable here");
+    if !nvrtc_here() {
         return;
     }
     for &arch in archs {
