@@ -590,28 +590,58 @@ fn each_lane_holds_the_documented_elements() {
     }
 }
 
-#[test]
-fn tiled_gemm_64_matches_the_cpu() {
+/// A 64 x 64 x 64 product of small integers (exact in f16 and f32): A, B, the CPU's C,
+/// and each accumulator element's row and column (per lane, per element).
+struct GemmCase {
+    n: usize,
+    a: Vec<f32>,
+    b: Vec<f32>,
+    want: Vec<f32>,
+    c_row: Vec<u32>,
+    c_col: Vec<u32>,
+}
+
+fn gemm_case(seed: u64) -> GemmCase {
     let s = MmaShape::M16N8K16;
     let n = 64;
-    let mut rng = Rng::new(64);
+    let mut rng = Rng::new(seed);
     let a = small_ints(&mut rng, n * n, -3, 3);
     let b = small_ints(&mut rng, n * n, -3, 3);
-    let want: Vec<f32> = reference(&a, &b, &vec![0.0; n * n], n, n, n)
+    let want = reference(&a, &b, &vec![0.0; n * n], n, n, n)
         .iter()
         .map(|&(s, _)| s as f32)
         .collect();
-    let acc = |f: fn((usize, usize)) -> usize| -> Vec<u32> {
+    let owner = |pick: fn((usize, usize)) -> usize| -> Vec<u32> {
         (0..32u32)
             .flat_map(|lane| (0..4).map(move |i| fragment_owner(FragmentRole::Acc, s, lane, i)))
-            .map(|p| f(p) as u32)
+            .map(|p| pick(p) as u32)
             .collect()
     };
+    GemmCase {
+        n,
+        a,
+        b,
+        want,
+        c_row: owner(|(r, _)| r),
+        c_col: owner(|(_, c)| c),
+    }
+}
+
+#[test]
+fn tiled_gemm_64_matches_the_cpu() {
+    let s = MmaShape::M16N8K16;
+    let GemmCase {
+        n,
+        a,
+        b,
+        want,
+        c_row,
+        c_col,
+    } = gemm_case(64);
     for dev in devices("tiled_gemm_64_matches_the_cpu") {
         let a_at = dev.upload(&offsets(FragmentRole::A, s, 16)).unwrap();
         let b_at = dev.upload(&offsets(FragmentRole::B, s, 16)).unwrap();
-        let c_row = dev.upload(&acc(|(r, _)| r)).unwrap();
-        let c_col = dev.upload(&acc(|(_, c)| c)).unwrap();
+        let (c_row, c_col) = (dev.upload(&c_row).unwrap(), dev.upload(&c_col).unwrap());
         let (da, db) = (
             dev.upload(&halves(&a)).unwrap(),
             dev.upload(&halves(&b)).unwrap(),
@@ -739,24 +769,16 @@ fn ldmatrix_gives_the_documented_elements() {
 
 #[test]
 fn tiled_gemm_with_ldmatrix_matches_the_cpu() {
-    let s = MmaShape::M16N8K16;
-    let n = 64;
-    let mut rng = Rng::new(65);
-    let a = small_ints(&mut rng, n * n, -3, 3);
-    let b = small_ints(&mut rng, n * n, -3, 3);
-    let want: Vec<f32> = reference(&a, &b, &vec![0.0; n * n], n, n, n)
-        .iter()
-        .map(|&(s, _)| s as f32)
-        .collect();
-    let owner = |pick: fn((usize, usize)) -> usize| -> Vec<u32> {
-        (0..32u32)
-            .flat_map(|lane| (0..4).map(move |i| fragment_owner(FragmentRole::Acc, s, lane, i)))
-            .map(|p| pick(p) as u32)
-            .collect()
-    };
+    let GemmCase {
+        n,
+        a,
+        b,
+        want,
+        c_row,
+        c_col,
+    } = gemm_case(65);
     for dev in devices("tiled_gemm_with_ldmatrix_matches_the_cpu") {
-        let c_row = dev.upload(&owner(|(r, _)| r)).unwrap();
-        let c_col = dev.upload(&owner(|(_, c)| c)).unwrap();
+        let (c_row, c_col) = (dev.upload(&c_row).unwrap(), dev.upload(&c_col).unwrap());
         let (da, db) = (
             dev.upload(&halves(&a)).unwrap(),
             dev.upload(&halves(&b)).unwrap(),
