@@ -1,0 +1,110 @@
+//! bf16 GEMM on the tensor cores, C (f32) = A (bf16) * B (bf16), all row major
+//! (examples/kernels/gemm.rs: a two-stage `cp_async` pipeline into shared memory, `ldmatrix`,
+//! `mma_sync` m16n8k16; docs/tensor-cores.md). Checked and unchecked, each against the CPU.
+//!
+//! The inputs are small integers (-3..=3), exact in bf16, whose products and sums are exact
+//! in f32 whatever the order: the result must equal the CPU's bit for bit. The output is
+//! poisoned (NaN) first. On the GPU it prints TFLOP/s; cuBLAS reaches about 780 TFLOP/s at
+//! 4096^3 bf16 on an H100 (docs/benchmarks.md), which this first form is far from.
+//!
+//! ```text
+//! cargo run --release --example gemm                      # GPU if present, else simulator
+//! WARPSPEED_BACKEND=sim cargo run --release --example gemm -- --m 64 --n 96 --k 48
+//! cargo run --release --example gemm -- --print-cuda
+//! ```
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use warpspeed::{bf16, Backend, DeviceBuffer};
+
+mod common;
+use common::XorShift;
+#[path = "kernels/gemm.rs"]
+mod gemm_kernels;
+use gemm_kernels::{checked, gemm_config, gemm_shape_error, unchecked};
+
+#[derive(Parser)]
+#[command(
+    about = "bf16 GEMM on the tensor cores (cp_async, ldmatrix, mma_sync), checked against the CPU"
+)]
+struct Args {
+    /// Rows of A and C, a multiple of 32. Default: 4096 on a GPU, 64 on the simulator.
+    #[arg(long)]
+    m: Option<usize>,
+    /// Columns of B and C, a multiple of 32. Default: 4096 on a GPU, 96 on the simulator.
+    #[arg(long)]
+    n: Option<usize>,
+    /// Columns of A, rows of B, a multiple of 16. Default: 4096 on a GPU, 48 on the simulator.
+    #[arg(long)]
+    k: Option<usize>,
+    /// Timed launches of each kernel. Default: 20 on a GPU, 1 on the simulator.
+    #[arg(long)]
+    reps: Option<usize>,
+    /// Print the generated CUDA C and exit.
+    #[arg(long)]
+    print_cuda: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let kernels = [&checked::gemm_bf16::KERNEL, &unchecked::gemm_bf16::KERNEL];
+    common::run_main(args.print_cuda, &kernels, || run(&args))
+}
+
+fn run(args: &Args) -> Result<bool, warpspeed::Error> {
+    let dev = common::open_device()?;
+    let gpu = dev.backend() == Backend::Cuda;
+    let m = args.m.unwrap_or(if gpu { 4096 } else { 64 });
+    let n = args.n.unwrap_or(if gpu { 4096 } else { 96 });
+    let k = args.k.unwrap_or(if gpu { 4096 } else { 48 });
+    let reps = args.reps.unwrap_or(if gpu { 20 } else { 1 }).max(1);
+    if let Some(why) = gemm_shape_error(m, n, k) {
+        eprintln!("error: {why}");
+        return Ok(false);
+    }
+    let mut rng = XorShift::new(21);
+    let mut small = |len| -> Vec<f32> {
+        (0..len)
+            .map(|_| (rng.next_u32() % 7) as f32 - 3.0)
+            .collect()
+    };
+    let (a_host, b_host) = (small(m * k), small(k * n));
+    let to_bf16 = |v: &[f32]| -> Vec<bf16> { v.iter().map(|&x| bf16::from_f32(x)).collect() };
+    let a = dev.upload(&to_bf16(&a_host))?;
+    let b = dev.upload(&to_bf16(&b_host))?;
+    let poison = vec![f32::NAN; m * n];
+    let mut c = dev.upload(&poison)?;
+    let mut expected = vec![0.0f32; m * n];
+    common::par_rows(&mut expected, n, |row, c_row| {
+        for (i, &a_ri) in a_host[row * k..(row + 1) * k].iter().enumerate() {
+            for (cv, &bv) in c_row.iter_mut().zip(&b_host[i * n..(i + 1) * n]) {
+                *cv += a_ri * bv;
+            }
+        }
+    });
+    let cfg = gemm_config(m, n);
+    let flop = 2.0 * m as f64 * n as f64 * k as f64;
+    println!(
+        "gemm: C ({m}x{n}, f32) = A ({m}x{k}, bf16) * B ({k}x{n}, bf16), {reps} timed launches"
+    );
+    let mut all_ok = true;
+    for (name, unchecked_form) in [("gemm_bf16", false), ("gemm_bf16 (unchecked)", true)] {
+        let launch = |c: &mut DeviceBuffer<f32>| {
+            if unchecked_form {
+                unchecked::gemm_bf16::launch(&dev, cfg, &a, &b, c, m, n, k)
+            } else {
+                checked::gemm_bf16::launch(&dev, cfg, &a, &b, c, m, n, k)
+            }
+        };
+        let (per_launch, got) = common::time_launches(&dev, &mut c, &poison, reps, launch)?;
+        let rate = flop / per_launch / 1e12;
+        let on = if gpu { "" } else { " on the simulator" };
+        println!(
+            "  {name} on {cfg}: {:.3} ms per launch{on}, {rate:.2} TFLOP/s",
+            per_launch * 1e3
+        );
+        all_ok &= common::check_matrix(name, "elements", &got, &expected, n, f32::to_bits);
+    }
+    Ok(all_ok)
+}
