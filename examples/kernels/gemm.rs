@@ -96,7 +96,12 @@ pub mod unchecked {
 /// Why the kernel cannot take these sizes, if it cannot: `m`, `n` multiples of 32 and `k`
 /// of 16, none zero.
 pub fn gemm_shape_error(m: usize, n: usize, k: usize) -> Option<String> {
-    let ok = m > 0 && n > 0 && k > 0 && m % 32 == 0 && n % 32 == 0 && k % 16 == 0;
+    let ok = m > 0
+        && n > 0
+        && k > 0
+        && m.is_multiple_of(32)
+        && n.is_multiple_of(32)
+        && k.is_multiple_of(16);
     (!ok).then(|| format!("gemm: m ({m}) and n ({n}) must be multiples of 32 and k ({k}) of 16"))
 }
 
