@@ -18,13 +18,14 @@ pub use warpspeed_runtime::*;
 /// [`Error`], [`Stream`], [`Event`], [`PinnedBuffer`] and its views [`PinnedView`]/
 /// [`PinnedViewMut`]), the kernel language's vocabulary
 /// ([`kernel`]: `thread_idx`, `sync_threads`, `SharedArray`, ...), the bounds of generic
-/// kernels ([`Float`], [`Int`], [`Scalar`]) and the vector types kernels name in their
-/// signatures (`&[f32x4]`) with their [`Vector`] trait into scope. It leaves out
+/// kernels ([`Float`], [`Int`], [`Scalar`]), the 16-bit and fp8 float types and the vector
+/// types kernels name in their signatures (`&[bf16]`, `&[f32x4]`) with their [`Vector`]
+/// trait into scope. It leaves out
 /// [`Result`], which would shadow the
 /// standard one.
 pub mod prelude {
     pub use crate::kernel::*;
-    pub use crate::{e4m3, e5m2};
+    pub use crate::{bf16, bf16x2, e4m3, e5m2, f16, f16x2};
     pub use crate::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
     pub use crate::{gpu_device, gpu_kernel, gpu_struct};
     pub use crate::{AddressMode, Texture2D};
