@@ -49,6 +49,7 @@ mod range;
 mod release_int;
 mod scalar;
 mod sim;
+pub mod swizzle;
 mod texel;
 mod texture;
 mod validate;
