@@ -20,7 +20,7 @@ that computes something else is no peer. GPU times are CUDA events around back-t
 calls, the best of several rounds; launch overhead is host time per launch, with a wait at
 the end. Row names carry their sizes and units, so a --quick bench only meets --quick peers.
 
-    python3 bench/peers.py --out peers.json [--quick] [--rounds 5]
+    python3 bench/peers.py --out peers.json [--quick] [--rounds 5] [--only gemm,attention]
 """
 
 import argparse
@@ -409,7 +409,12 @@ def main():
     ap.add_argument("--quick", action="store_true", help="the bench's --quick sizes")
     ap.add_argument("--rounds", type=int, default=5, help="timed rounds (the best counts)")
     ap.add_argument("--round-ms", type=float, default=200.0, help="GPU ms per round")
+    ap.add_argument("--only", default="",
+                    help="comma-separated groups to measure (copy, scan, histogram, matmul, "
+                         "launch, gemm, attention); default all")
     args = ap.parse_args()
+    only = {g for g in args.only.split(",") if g}
+    want = lambda g: not only or g in only  # noqa: E731
     if args.quick:
         args.rounds, args.round_ms = min(args.rounds, 2), 50.0
     sizes = dict(copy_log2=26, vector_log2=22, scan_log2=22, histogram_log2=22, matmul=512,
@@ -417,12 +422,17 @@ def main():
         dict(copy_log2=30, vector_log2=28, scan_log2=28, histogram_log2=28, matmul=4096,
              launches=100_000)
     p = Peers(args)
-    copy_rows(p, sizes["copy_log2"], sizes["vector_log2"])
-    scan_rows(p, sizes["scan_log2"])
-    histogram_rows(p, sizes["histogram_log2"])
-    matmul_rows(p, sizes["matmul"])
-    launch_rows(p, sizes["launches"])
-    sizes["tensor"] = peers_tensor.rows(p, have, args.quick)
+    if want("copy"):
+        copy_rows(p, sizes["copy_log2"], sizes["vector_log2"])
+    if want("scan"):
+        scan_rows(p, sizes["scan_log2"])
+    if want("histogram"):
+        histogram_rows(p, sizes["histogram_log2"])
+    if want("matmul"):
+        matmul_rows(p, sizes["matmul"])
+    if want("launch"):
+        launch_rows(p, sizes["launches"])
+    sizes["tensor"] = peers_tensor.rows(p, have, args.quick, want("gemm"), want("attention"))
     versions = {"python": sys.version.split()[0], "numpy": np.__version__}
     for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),
                            ("cupy", cupy, cupy_err)]:

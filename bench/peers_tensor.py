@@ -12,6 +12,8 @@ here, in the same run as warpspeed's kernel, is the one the bench compares with.
 Rows (ms per call, best of the rounds; FLOPs are the bench's business):
   gemm_{n}_{bf16,f16}_ms    n^3 GEMM, row-major A and B, f32 accumulate, output in the
                             input type                      cuBLAS (torch.matmul), triton
+  gemm_{n}_{bf16,f16}_nt_ms the same with B given n x k (K-major, C = A B^T, a linear
+                            layer's layout; warpspeed's Hopper gemm)   cuBLAS, triton
   gemm_{n}_tf32_ms          f32 in and out, TF32 products    cuBLAS, triton
   gemm_{n}_e4m3_ms          fp8 e4m3 in, bf16 out            cuBLAS (torch._scaled_mm)
   attention_b{B}h{H}l{L}d{D}_bf16[_causal]_ms
@@ -104,18 +106,21 @@ def triton_gemm(a, b, c, precision):
 
 
 def gemm_rows(p, have, n):
-    def inputs(dtype):
+    def inputs(dtype, nt=False):
         g = torch.Generator(device="cuda").manual_seed(n)
         a = torch.randn(n, n, device="cuda", generator=g).to(dtype)
         b = torch.randn(n, n, device="cuda", generator=g).to(dtype)
+        if nt:
+            # B stored n x k (row-major), used through its transpose: a K-major B.
+            b = b.t().contiguous().t()
         # The reference: the same (rounded) inputs in float64 on the GPU.
         return a, b, a.double() @ b.double()
 
-    def cublas(dtype, tf32=False, tol=1e-2):
+    def cublas(dtype, tf32=False, tol=1e-2, nt=False):
         def measure():
             torch.backends.cuda.matmul.allow_tf32 = tf32
             try:
-                a, b, ref = inputs(dtype)
+                a, b, ref = inputs(dtype, nt)
                 c = torch.empty_like(a)
                 ms = p.timer.best_ms(lambda: torch.matmul(a, b, out=c))
                 err = rel_err(c, ref)
@@ -125,9 +130,9 @@ def gemm_rows(p, have, n):
                 torch.backends.cuda.matmul.allow_tf32 = False
         return measure
 
-    def triton_run(dtype, precision, tol=1e-2):
+    def triton_run(dtype, precision, tol=1e-2, nt=False):
         def measure():
-            a, b, ref = inputs(dtype)
+            a, b, ref = inputs(dtype, nt)
             c = torch.empty_like(a)
             run = lambda: triton_gemm(a, b, c, precision)  # noqa: E731
             run()  # autotunes
@@ -158,6 +163,9 @@ def gemm_rows(p, have, n):
         row = f"gemm_{n}_{name}_ms"
         p.peer(row, "cuBLAS (torch)", have("torch"), cublas(dtype))
         p.peer(row, "triton", have("torch", "triton"), triton_run(dtype, "ieee"))
+        row = f"gemm_{n}_{name}_nt_ms"
+        p.peer(row, "cuBLAS (torch)", have("torch"), cublas(dtype, nt=True))
+        p.peer(row, "triton", have("torch", "triton"), triton_run(dtype, "ieee", nt=True))
     if n > 4096:
         return  # the targets at 8192 are the 16-bit ones
     row = f"gemm_{n}_tf32_ms"
@@ -305,11 +313,11 @@ def sizes(quick):
     return dict(gemm=[4096, 8192], attention=[(4, 32, 4096, 128), (16, 16, 2048, 64)])
 
 
-def rows(p, have, quick):
+def rows(p, have, quick, gemm=True, attention=True):
     s = sizes(quick)
-    for n in s["gemm"]:
+    for n in s["gemm"] if gemm else []:
         gemm_rows(p, have, n)
-    for shape in s["attention"]:
+    for shape in s["attention"] if attention else []:
         attention_rows(p, have, shape)
     print(f"peers_tensor.py: sizes {s}", file=sys.stderr)
     return s

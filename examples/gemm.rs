@@ -1,22 +1,29 @@
-//! bf16 GEMM on the tensor cores, C (f32) = A (bf16) * B (bf16), all row major
-//! (examples/kernels/gemm.rs: a two-stage `cp_async` pipeline into shared memory, `ldmatrix`,
-//! `mma_sync` m16n8k16; docs/tensor-cores.md). Checked and unchecked, each against the CPU.
+//! GEMM on the tensor cores (examples/kernels/gemm.rs, docs/tensor-cores.md), each kernel
+//! checked and unchecked, each against the CPU; the output is poisoned (NaN) first.
 //!
-//! The inputs are small integers (-3..=3), exact in bf16, whose products and sums are exact
-//! in f32 whatever the order: the result must equal the CPU's bit for bit. The output is
-//! poisoned (NaN) first. On the GPU it prints TFLOP/s; cuBLAS reaches about 780 TFLOP/s at
-//! 4096^3 bf16 on an H100 (docs/benchmarks.md), which this first form is far from.
+//! - `bf16`: C (f32) = A (bf16) * B (bf16), all row major: a two-stage `cp_async` pipeline
+//!   into shared memory, `ldmatrix`, `mma_sync` m16n8k16. The inputs are small integers
+//!   (-3..=3), exact in bf16, whose products and sums are exact in f32 whatever the order:
+//!   the result must equal the CPU's bit for bit.
+//! - `3xtf32`: C = A * B in f32 through tf32 `mma_sync`s with split correction; random
+//!   reals in [-1, 1), checked against an f64 reference (on 256 sampled elements on a GPU,
+//!   all on the simulator): the largest error relative to the largest |C| must stay below
+//!   2^-17 (plain tf32 is about 2^-11). It prints the error.
+//!
+//! On the GPU it prints TFLOP/s; cuBLAS reaches about 780 TFLOP/s at 4096^3 bf16 on an H100
+//! (docs/benchmarks.md).
 //!
 //! ```text
 //! cargo run --release --example gemm                      # GPU if present, else simulator
 //! WARPSPEED_BACKEND=sim cargo run --release --example gemm -- --m 64 --n 96 --k 48
+//! cargo run --release --example gemm -- --kernel 3xtf32
 //! cargo run --release --example gemm -- --print-cuda
 //! ```
 
 use std::process::ExitCode;
 
-use clap::Parser;
-use warpspeed::{bf16, Backend, DeviceBuffer};
+use clap::{Parser, ValueEnum};
+use warpspeed::{bf16, Backend, Device, DeviceBuffer};
 
 mod common;
 use common::XorShift;
@@ -41,24 +48,59 @@ struct Args {
     /// Timed launches of each kernel. Default: 20 on a GPU, 1 on the simulator.
     #[arg(long)]
     reps: Option<usize>,
+    /// Which kernels run.
+    #[arg(long, value_enum, default_value = "all")]
+    kernel: Which,
     /// Print the generated CUDA C and exit.
     #[arg(long)]
     print_cuda: bool,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Which {
+    All,
+    Bf16,
+    #[value(name = "3xtf32")]
+    Tf32x3,
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
-    let kernels = [&checked::gemm_bf16::KERNEL, &unchecked::gemm_bf16::KERNEL];
+    let kernels = [
+        &checked::gemm_bf16::KERNEL,
+        &unchecked::gemm_bf16::KERNEL,
+        &checked::gemm_3xtf32::KERNEL,
+        &unchecked::gemm_3xtf32::KERNEL,
+    ];
     common::run_main(args.print_cuda, &kernels, || run(&args))
 }
 
 fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     let dev = common::open_device()?;
+    let mut ok = true;
+    if matches!(args.kernel, Which::All | Which::Bf16) {
+        ok &= run_bf16(&dev, args)?;
+    }
+    if matches!(args.kernel, Which::All | Which::Tf32x3) {
+        ok &= run_3xtf32(&dev, args)?;
+    }
+    Ok(ok)
+}
+
+/// The sizes and repetitions of a run: the flags, else the GPU's or the simulator's defaults.
+fn sizes(dev: &Device, args: &Args) -> (usize, usize, usize, usize) {
     let gpu = dev.backend() == Backend::Cuda;
     let m = args.m.unwrap_or(if gpu { 4096 } else { 64 });
     let n = args.n.unwrap_or(if gpu { 4096 } else { 96 });
     let k = args.k.unwrap_or(if gpu { 4096 } else { 48 });
     let reps = args.reps.unwrap_or(if gpu { 20 } else { 1 }).max(1);
+    (m, n, k, reps)
+}
+
+fn run_bf16(dev: &Device, args: &Args) -> Result<bool, warpspeed::Error> {
+    let dev = dev.clone();
+    let gpu = dev.backend() == Backend::Cuda;
+    let (m, n, k, reps) = sizes(&dev, args);
     if let Some(why) = gemm_shape_error(m, n, k) {
         eprintln!("error: {why}");
         return Ok(false);
@@ -105,6 +147,79 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
             per_launch * 1e3
         );
         all_ok &= common::check_matrix(name, "elements", &got, &expected, n, f32::to_bits);
+    }
+    Ok(all_ok)
+}
+
+/// 3xTF32: f32 in and out, checked against f64 within 2^-17 of the largest |C|.
+fn run_3xtf32(dev: &Device, args: &Args) -> Result<bool, warpspeed::Error> {
+    let gpu = dev.backend() == Backend::Cuda;
+    let (m, n, k, reps) = sizes(dev, args);
+    if let Some(why) = gemm_shape_error(m, n, k) {
+        eprintln!("error: {why}");
+        return Ok(false);
+    }
+    let mut rng = XorShift::new(33);
+    let mut reals = |len| -> Vec<f32> {
+        (0..len)
+            .map(|_| (rng.next_u32() >> 8) as f32 / (1u32 << 23) as f32 - 1.0)
+            .collect()
+    };
+    let (a_host, b_host) = (reals(m * k), reals(k * n));
+    let a = dev.upload(&a_host)?;
+    let b = dev.upload(&b_host)?;
+    let poison = vec![f32::NAN; m * n];
+    let mut c = dev.upload(&poison)?;
+    // Every element on the simulator; on a GPU 256 of them (the product is 2 m n k flops).
+    let at: Vec<usize> = if gpu {
+        (0..256)
+            .map(|i| match i {
+                0 => 0,
+                1 => m * n - 1,
+                _ => rng.next_u64() as usize % (m * n),
+            })
+            .collect()
+    } else {
+        (0..m * n).collect()
+    };
+    let want: Vec<f64> = at
+        .iter()
+        .map(|&e| {
+            let (r, col) = (e / n, e % n);
+            (0..k).map(|i| a_host[r * k + i] as f64 * b_host[i * n + col] as f64).sum()
+        })
+        .collect();
+    let scale = want.iter().fold(0.0f64, |s, w| s.max(w.abs())).max(f64::MIN_POSITIVE);
+    let cfg = gemm_config(m, n);
+    let flop = 2.0 * m as f64 * n as f64 * k as f64;
+    println!("gemm 3xTF32: C ({m}x{n}) = A ({m}x{k}) * B ({k}x{n}), f32, {reps} timed launches");
+    let mut all_ok = true;
+    for (name, unchecked_form) in [("gemm_3xtf32", false), ("gemm_3xtf32 (unchecked)", true)] {
+        let launch = |c: &mut DeviceBuffer<f32>| {
+            if unchecked_form {
+                unchecked::gemm_3xtf32::launch(dev, cfg, &a, &b, c, m, n, k)
+            } else {
+                checked::gemm_3xtf32::launch(dev, cfg, &a, &b, c, m, n, k)
+            }
+        };
+        let (per_launch, got) = common::time_launches(dev, &mut c, &poison, reps, launch)?;
+        let err = at
+            .iter()
+            .zip(&want)
+            .map(|(&e, w)| (got[e] as f64 - w).abs() / scale)
+            .fold(0.0f64, |s, e| if e.is_nan() { f64::INFINITY } else { s.max(e) });
+        let unwritten = got.iter().filter(|v| v.is_nan()).count();
+        let on = if gpu { "" } else { " on the simulator" };
+        println!(
+            "  {name} on {cfg}: {:.3} ms per launch{on}, {:.2} TFLOP/s, largest error {err:.2e} of max |C| (2^{:.1})",
+            per_launch * 1e3,
+            flop / per_launch / 1e12,
+            err.log2()
+        );
+        if unwritten > 0 || err > 2f64.powi(-17) {
+            eprintln!("MISMATCH ({name}): {unwritten} elements unwritten, error {err:.2e} above 2^-17");
+            all_ok = false;
+        }
     }
     Ok(all_ok)
 }

@@ -15,6 +15,8 @@ pub enum Group {
     Scan,
     Histogram,
     Matmul,
+    /// Tensor-core GEMM (examples/kernels/gemm.rs) beside cuBLAS and Triton.
+    Gemm,
     Convolve,
     Polyval,
     /// Kernels written as users write them, declaring nothing (examples/kernels/user_kernels.rs).
@@ -71,6 +73,8 @@ pub struct Sizes {
     pub scan_log2: u32,
     pub histogram_log2: u32,
     pub matmul: usize,
+    /// Sides of the tensor-core GEMM rows (n^3).
+    pub gemm: Vec<usize>,
     pub convolve: usize,
     pub polyval_log2: u32,
     /// Side of the user kernels' 2-D grids (heat, transpose, row sums); its square is the
@@ -97,6 +101,7 @@ impl Sizes {
                 scan_log2: 22,
                 histogram_log2: 22,
                 matmul: 512,
+                gemm: vec![512],
                 convolve: 1024,
                 polyval_log2: 20,
                 user_2d: 1024,
@@ -115,6 +120,7 @@ impl Sizes {
                 scan_log2: 28,
                 histogram_log2: 28,
                 matmul: 4096,
+                gemm: vec![4096, 8192],
                 convolve: 4096,
                 polyval_log2: 26,
                 user_2d: 8192,

@@ -24,6 +24,8 @@
 mod common;
 #[path = "../kernels/convolve.rs"]
 mod convolve_kernels;
+#[path = "../kernels/gemm.rs"]
+mod gemm_kernels;
 #[path = "../kernels/histogram.rs"]
 mod histogram_kernels;
 #[path = "../kernels/life.rs"]
@@ -44,6 +46,7 @@ mod vector_add_kernels;
 mod args;
 mod convolve;
 mod copy;
+mod gemm;
 mod hand;
 mod histogram;
 mod launch;
@@ -104,6 +107,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(scan::kernels());
     all.extend(histogram::kernels());
     all.extend(matmul::kernels());
+    all.extend(gemm::kernels());
     all.extend(convolve::kernels());
     all.extend(polyval::kernels());
     all.extend(vector_add::kernels());
@@ -262,13 +266,14 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 11] = [
+    let groups: [(Group, RowsOf); 12] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
         (Group::Scan, scan::rows),
         (Group::Histogram, histogram::rows),
         (Group::Matmul, matmul::rows),
+        (Group::Gemm, gemm::rows),
         (Group::Convolve, convolve::rows),
         (Group::Polyval, polyval::rows),
         (Group::UserKernels, user::rows),

@@ -79,18 +79,113 @@ macro_rules! gemm_kernel {
     };
 }
 
-/// The kernel with bounds checks (the default).
+/// f32 GEMM through tf32 tensor cores with split correction ("3xTF32"): each f32 operand
+/// `x` is split into `big = x` with its 13 low mantissa bits cleared (exactly a tf32) and
+/// `small = x - big` (exact in f32), and `a * b` is accumulated as `small_a * big_b +
+/// big_a * small_b + big_a * big_b` (the small terms first; `small_a * small_b`, below
+/// 2^-22 of the product, is dropped). Three m16n8k8 tf32 `mma_sync`s per product instead of
+/// one, for an error close to f32's instead of tf32's 2^-11.
+///
+/// The same blocking as [`checked::gemm_bf16`]: 32 x 32 tiles of C per block of 4 warps,
+/// each warp two 16 x 8 accumulators, a two-stage `cp_async` pipeline of 32 x 16 (A) and
+/// 16 x 32 (B) f32 slabs, fragments read from shared memory element by element (ldmatrix
+/// moves 16-bit elements only) in the tf32 layouts of docs/tensor-cores.md.
+macro_rules! gemm_3xtf32_kernel {
+    ($($opt:ident)?) => {
+        /// C = A * B in f32 through 3xTF32 on the tensor cores.
+        #[gpu_kernel(block = (128, 1, 1) $(, $opt)?)]
+        pub fn gemm_3xtf32(a: &[f32], b: &[f32], c: &mut [f32], m: usize, n: usize, k: usize) {
+            let mut sa = SharedArray::<f32, 1024>::new();
+            let mut sb = SharedArray::<f32, 1024>::new();
+            let t = thread_idx().x as usize;
+            let lane = lane_id() as usize;
+            let warp = t / 32;
+            let (bm, bn) = (block_idx().y as usize * 32, block_idx().x as usize * 32);
+            let (r0, n0) = ((warp / 2) * 16, (warp % 2) * 16);
+            let (group, tq) = (lane / 4, lane % 4);
+            let steps = k / 16;
+            let mut acc0 = FragmentAcc::<f32, M16N8K8>::zeroed();
+            let mut acc1 = FragmentAcc::<f32, M16N8K8>::zeroed();
+            // This thread's 16-byte pieces of a stage: one of A's slab, one of B's.
+            let (ar, ac) = (t / 4, (t % 4) * 4);
+            let (br, bc) = (t / 8, (t % 8) * 4);
+            let mut step = 0;
+            while step <= steps {
+                if step < steps {
+                    let (slot, kk) = ((step % 2) * SLAB, step * 16);
+                    let (src, dst) = ((bm + ar) * k + kk + ac, slot + ar * 16 + ac);
+                    cp_async(&mut sa[dst..dst + 4], &a[src..src + 4]);
+                    let (src, dst) = ((kk + br) * n + bn + bc, slot + br * 32 + bc);
+                    cp_async(&mut sb[dst..dst + 4], &b[src..src + 4]);
+                }
+                cp_async_commit();
+                if step > 0 {
+                    cp_async_wait(1);
+                    sync_threads();
+                    let slot = ((step - 1) % 2) * SLAB;
+                    for k8 in 0..2 {
+                        let mut a_big = FragmentA::<f32, M16N8K8>::zeroed();
+                        let mut a_small = FragmentA::<f32, M16N8K8>::zeroed();
+                        for i in 0..4 {
+                            let row = r0 + group + 8 * (i % 2);
+                            let v = sa[slot + row * 16 + k8 * 8 + tq + 4 * (i / 2)];
+                            let big = f32::from_bits(v.to_bits() & 0xffff_e000);
+                            a_big.x[i] = big;
+                            a_small.x[i] = v - big;
+                        }
+                        let mut b0_big = FragmentB::<f32, M16N8K8>::zeroed();
+                        let mut b0_small = FragmentB::<f32, M16N8K8>::zeroed();
+                        let mut b1_big = FragmentB::<f32, M16N8K8>::zeroed();
+                        let mut b1_small = FragmentB::<f32, M16N8K8>::zeroed();
+                        for i in 0..2 {
+                            let at = slot + (k8 * 8 + tq + 4 * i) * 32 + n0 + group;
+                            let (v0, v1) = (sb[at], sb[at + 8]);
+                            let (big0, big1) = (
+                                f32::from_bits(v0.to_bits() & 0xffff_e000),
+                                f32::from_bits(v1.to_bits() & 0xffff_e000),
+                            );
+                            b0_big.x[i] = big0;
+                            b0_small.x[i] = v0 - big0;
+                            b1_big.x[i] = big1;
+                            b1_small.x[i] = v1 - big1;
+                        }
+                        acc0.mma_sync(a_small, b0_big);
+                        acc0.mma_sync(a_big, b0_small);
+                        acc0.mma_sync(a_big, b0_big);
+                        acc1.mma_sync(a_small, b1_big);
+                        acc1.mma_sync(a_big, b1_small);
+                        acc1.mma_sync(a_big, b1_big);
+                    }
+                    sync_threads();
+                }
+                step += 1;
+            }
+            for i in 0..4 {
+                let r = bm + r0 + group + 8 * (i / 2);
+                let col = bn + n0 + 2 * tq + i % 2;
+                if r < m {
+                    c[r * n + col] = acc0.x[i];
+                    c[r * n + col + 8] = acc1.x[i];
+                }
+            }
+        }
+    };
+}
+
+/// The kernels with bounds checks (the default).
 pub mod checked {
     use super::SLAB;
     use warpspeed::prelude::*;
     gemm_kernel!();
+    gemm_3xtf32_kernel!();
 }
 
-/// The same kernel `#[gpu_kernel(unchecked)]`.
+/// The same kernels `#[gpu_kernel(unchecked)]`.
 pub mod unchecked {
     use super::SLAB;
     use warpspeed::prelude::*;
     gemm_kernel!(unchecked);
+    gemm_3xtf32_kernel!(unchecked);
 }
 
 /// Why the kernel cannot take these sizes, if it cannot: `m`, `n` multiples of 32 and `k`
