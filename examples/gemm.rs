@@ -186,10 +186,15 @@ fn run_3xtf32(dev: &Device, args: &Args) -> Result<bool, warpspeed::Error> {
         .iter()
         .map(|&e| {
             let (r, col) = (e / n, e % n);
-            (0..k).map(|i| a_host[r * k + i] as f64 * b_host[i * n + col] as f64).sum()
+            (0..k)
+                .map(|i| a_host[r * k + i] as f64 * b_host[i * n + col] as f64)
+                .sum()
         })
         .collect();
-    let scale = want.iter().fold(0.0f64, |s, w| s.max(w.abs())).max(f64::MIN_POSITIVE);
+    let scale = want
+        .iter()
+        .fold(0.0f64, |s, w| s.max(w.abs()))
+        .max(f64::MIN_POSITIVE);
     let cfg = gemm_config(m, n);
     let flop = 2.0 * m as f64 * n as f64 * k as f64;
     println!("gemm 3xTF32: C ({m}x{n}) = A ({m}x{k}) * B ({k}x{n}), f32, {reps} timed launches");
@@ -207,7 +212,10 @@ fn run_3xtf32(dev: &Device, args: &Args) -> Result<bool, warpspeed::Error> {
             .iter()
             .zip(&want)
             .map(|(&e, w)| (got[e] as f64 - w).abs() / scale)
-            .fold(0.0f64, |s, e| if e.is_nan() { f64::INFINITY } else { s.max(e) });
+            .fold(
+                0.0f64,
+                |s, e| if e.is_nan() { f64::INFINITY } else { s.max(e) },
+            );
         let unwritten = got.iter().filter(|v| v.is_nan()).count();
         let on = if gpu { "" } else { " on the simulator" };
         println!(
@@ -217,7 +225,9 @@ fn run_3xtf32(dev: &Device, args: &Args) -> Result<bool, warpspeed::Error> {
             err.log2()
         );
         if unwritten > 0 || err > 2f64.powi(-17) {
-            eprintln!("MISMATCH ({name}): {unwritten} elements unwritten, error {err:.2e} above 2^-17");
+            eprintln!(
+                "MISMATCH ({name}): {unwritten} elements unwritten, error {err:.2e} above 2^-17"
+            );
             all_ok = false;
         }
     }

@@ -30,7 +30,9 @@ pub fn kernels() -> Vec<Kernel> {
 
 /// Small integers -3..=3 as f32 (exact in bf16).
 fn small(rng: &mut XorShift, len: usize) -> Vec<f32> {
-    (0..len).map(|_| (rng.next_u32() % 7) as f32 - 3.0).collect()
+    (0..len)
+        .map(|_| (rng.next_u32() % 7) as f32 - 3.0)
+        .collect()
 }
 
 /// 256 (row, col) of an n x n C: two corners, the rest random.
@@ -71,17 +73,26 @@ fn mma_sync_row(b: &Bench, n: usize) -> Res<Row> {
     let [cc, cu] = &mut c;
     let mut steps: Vec<Step> = vec![
         Box::new(|| Ok(checked::gemm_bf16::launch(dev, cfg, &a, &bm, cc, n, n, n)?)),
-        Box::new(|| Ok(unchecked::gemm_bf16::launch(dev, cfg, &a, &bm, cu, n, n, n)?)),
+        Box::new(|| {
+            Ok(unchecked::gemm_bf16::launch(
+                dev, cfg, &a, &bm, cu, n, n, n,
+            )?)
+        }),
     ];
     let t = best_ms(b, &mut steps)?;
     drop(steps);
     let got = c[0].download()?;
     if let Some(i) = got.iter().position(|v| v.is_nan()) {
-        b.mismatch(format_args!("gemm_bf16 {n}^3: element {i} was never written"));
+        b.mismatch(format_args!(
+            "gemm_bf16 {n}^3: element {i} was never written"
+        ));
     }
     let got_at: Vec<f32> = at.iter().map(|&(r, col)| got[r * n + col]).collect();
     b.check(
-        &format!("gemm_bf16 {n}^3, on {} sampled elements against the CPU", at.len()),
+        &format!(
+            "gemm_bf16 {n}^3, on {} sampled elements against the CPU",
+            at.len()
+        ),
         &got_at,
         &want,
         f32::to_bits,
@@ -112,7 +123,11 @@ fn tf32x3_row(b: &Bench, n: usize) -> Res<Row> {
     let at = sample(&mut rng, n);
     let want: Vec<f64> = at
         .iter()
-        .map(|&(r, c)| (0..n).map(|i| ha[r * n + i] as f64 * hb[i * n + c] as f64).sum())
+        .map(|&(r, c)| {
+            (0..n)
+                .map(|i| ha[r * n + i] as f64 * hb[i * n + c] as f64)
+                .sum()
+        })
         .collect();
     let (a, bm) = (dev.upload(&ha)?, dev.upload(&hb)?);
     let poison = vec![f32::NAN; n * n];
@@ -120,14 +135,24 @@ fn tf32x3_row(b: &Bench, n: usize) -> Res<Row> {
     let cfg = gemm_config(n, n);
     let [cc, cu] = &mut c;
     let mut steps: Vec<Step> = vec![
-        Box::new(|| Ok(checked::gemm_3xtf32::launch(dev, cfg, &a, &bm, cc, n, n, n)?)),
-        Box::new(|| Ok(unchecked::gemm_3xtf32::launch(dev, cfg, &a, &bm, cu, n, n, n)?)),
+        Box::new(|| {
+            Ok(checked::gemm_3xtf32::launch(
+                dev, cfg, &a, &bm, cc, n, n, n,
+            )?)
+        }),
+        Box::new(|| {
+            Ok(unchecked::gemm_3xtf32::launch(
+                dev, cfg, &a, &bm, cu, n, n, n,
+            )?)
+        }),
     ];
     let t = best_ms(b, &mut steps)?;
     drop(steps);
     let got = c[0].download()?;
     if let Some(i) = got.iter().position(|v| v.is_nan()) {
-        b.mismatch(format_args!("gemm_3xtf32 {n}^3: element {i} was never written"));
+        b.mismatch(format_args!(
+            "gemm_3xtf32 {n}^3: element {i} was never written"
+        ));
     }
     let scale = want.iter().fold(0.0f64, |s, w| s.max(w.abs()));
     let err = at
@@ -136,7 +161,9 @@ fn tf32x3_row(b: &Bench, n: usize) -> Res<Row> {
         .map(|(&(r, col), w)| (got[r * n + col] as f64 - w).abs() / scale)
         .fold(0.0f64, f64::max);
     if err.is_nan() || err > 2f64.powi(-17) {
-        b.mismatch(format_args!("gemm_3xtf32 {n}^3: error {err:.2e} of max |C|, above 2^-17"));
+        b.mismatch(format_args!(
+            "gemm_3xtf32 {n}^3: error {err:.2e} of max |C|, above 2^-17"
+        ));
     }
     b.check(
         &format!("gemm_3xtf32 {n}^3, unchecked, against the checked kernel"),
@@ -148,5 +175,7 @@ fn tf32x3_row(b: &Bench, n: usize) -> Res<Row> {
     Ok(Row::new("gemm 3xTF32", format!("{n}^3 f32"), Unit::Ms)
         .times(t[0], Some(t[1]), None)
         .peers(b.peers(&format!("matmul_{n}_f32"), Unit::Ms))
-        .note(format!("{tflops:.1} TFLOP/s; error {err:.1e} of max |C| vs f64")))
+        .note(format!(
+            "{tflops:.1} TFLOP/s; error {err:.1e} of max |C| vs f64"
+        )))
 }
