@@ -38,16 +38,34 @@ pub(crate) struct Queue {
 }
 
 /// A shared element: its region and its index there.
-type Element = (u32, usize);
+pub(crate) type Element = (u32, usize);
 
-/// Who will write a pending element: the issuing thread and the `cp_async` line.
-type Writer = (u32, &'static SrcLoc);
+/// Who will write a pending element: the issuing thread, the copy's line, and which copy
+/// it is (`"cp_async"`, `"tma_load_2d"`, as [`RaceAccess::kind`](crate::RaceAccess) says).
+type Writer = (u32, &'static SrcLoc, &'static str);
 
-/// The shared elements copies in flight will write, block-wide.
+/// The shared elements copies in flight will write, block-wide (`cp_async`'s and
+/// `tma_load_2d`'s).
 #[derive(Default)]
 pub(crate) struct Pending(RefCell<HashMap<Element, Writer>>);
 
 impl Pending {
+    /// Marks `keys` pending until [`Pending::clear`], written by thread `tid` at `at`.
+    pub(crate) fn insert(&self, keys: &[Element], tid: u32, at: &'static SrcLoc, kind: &'static str) {
+        let mut map = self.0.borrow_mut();
+        for k in keys {
+            map.insert(*k, (tid, at, kind));
+        }
+    }
+
+    /// The copy of `keys` has landed.
+    pub(crate) fn clear(&self, keys: &[Element]) {
+        let mut map = self.0.borrow_mut();
+        for k in keys {
+            map.remove(k);
+        }
+    }
+
     /// The copy in flight that will write `element` of `region`, if any.
     #[inline]
     pub(crate) fn get(&self, region: u32, element: usize) -> Option<Writer> {
@@ -104,7 +122,7 @@ pub(crate) fn issue<T: KernelScalar>(
     let pending = &ctx.block().cp_pending;
     let mut map = pending.0.borrow_mut();
     for k in &keys {
-        map.insert(*k, (ctx.tid(), at));
+        map.insert(*k, (ctx.tid(), at, "cp_async"));
     }
     drop(map);
     let land = Box::new(move |ctx: &ThreadCtx<'_>| {

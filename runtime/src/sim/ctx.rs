@@ -35,7 +35,14 @@ pub struct ThreadCtx<'a> {
 
 /// Returns `Pending` once, then `Ready`: the suspension of a sync point. The executor
 /// polls the thread again only once it has released it.
-struct Suspend(bool);
+pub(super) struct Suspend(bool);
+
+impl Suspend {
+    /// A suspension (an mbarrier wait's).
+    pub(super) fn new() -> Suspend {
+        Suspend(false)
+    }
+}
 
 impl Future for Suspend {
     type Output = ();
@@ -134,7 +141,7 @@ impl<'a> ThreadCtx<'a> {
     pub(super) fn arg_buffer(&self, i: usize) -> (u64, usize) {
         match self.arg(i) {
             Arg::Slice { addr, len } => (*addr, *len as usize),
-            Arg::Scalar { .. } | Arg::Bytes(_) | Arg::Texture(_) => {
+            Arg::Scalar { .. } | Arg::Bytes(_) | Arg::Texture(_) | Arg::TensorMap(_) => {
                 panic!("kernel ABI mismatch: argument {i} is not a slice")
             }
         }
@@ -152,7 +159,7 @@ impl<'a> ThreadCtx<'a> {
     /// Scalar argument `i`.
     pub fn arg_scalar<T: KernelScalar>(&self, i: usize) -> T {
         match self.arg(i) {
-            Arg::Slice { .. } | Arg::Texture(_) => {
+            Arg::Slice { .. } | Arg::Texture(_) | Arg::TensorMap(_) => {
                 panic!("kernel ABI mismatch: argument {i} is memory where a scalar belongs")
             }
             scalar => scalar.scalar(),
@@ -564,9 +571,9 @@ impl<'a> ThreadCtx<'a> {
         };
         let tracked = track.get();
         if let Tracked::Shared(region) = tracked {
-            if let Some((tid, site)) = block.cp_pending.get(region, index) {
+            if let Some((tid, site, copy)) = block.cp_pending.get(region, index) {
                 raise(Failure::Report(Box::new(
-                    self.cp_race(region, index, tid, site, kind, at),
+                    self.cp_race(region, index, (tid, site, copy), kind, at),
                 )));
             }
         }
@@ -637,14 +644,13 @@ impl<'a> ThreadCtx<'a> {
         &self.cp
     }
 
-    /// The report of an access to an element a `cp_async` of thread `tid` at `site` has
-    /// not yet landed (no wait covers it).
+    /// The report of an access to an element a copy (`cp_async`, `tma_load_2d`) of thread
+    /// `tid` at `site` has not yet landed (no wait covers it).
     fn cp_race(
         &self,
         region: u32,
         index: usize,
-        tid: u32,
-        site: &'static SrcLoc,
+        (tid, site, copy): (u32, &'static SrcLoc, &'static str),
         kind: AccessKind,
         at: &'static SrcLoc,
     ) -> Error {
@@ -654,7 +660,7 @@ impl<'a> ThreadCtx<'a> {
             memory: block.shared.describe(region),
             index: index as u64,
             first: Box::new(RaceAccess {
-                kind: "cp_async".to_string(),
+                kind: copy.to_string(),
                 file: site.file().to_string(),
                 line: site.line(),
                 block: block.idx,

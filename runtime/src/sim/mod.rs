@@ -64,6 +64,7 @@ mod handles;
 mod host;
 mod launch;
 mod len;
+mod mbarrier;
 mod memory;
 mod mma;
 mod order;
@@ -72,6 +73,7 @@ mod shadow;
 mod shared;
 mod site;
 mod texture;
+mod tma;
 mod track;
 mod warp;
 
@@ -88,7 +90,9 @@ pub use mma::{fragment_index, Fragment, MmaElem, MmaScalar};
 pub(crate) use order::{Access, EventClock, StreamId, DEVICE_QUEUE};
 pub use print::{capture_sim_prints, format_g};
 pub use site::{src_loc_by_id, SrcLoc};
+pub use mbarrier::{MbarrierRef, SimMbarriers};
 pub use texture::SimTexture;
+pub use tma::SimTensorMap;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

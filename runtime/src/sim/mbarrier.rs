@@ -1,0 +1,236 @@
+//! Hopper's mbarriers on the simulator (`SharedArray::<Mbarrier, N>`): each barrier's
+//! phase, pending arrivals and transaction count, and the `tma_load_2d` copies that land
+//! when its phase completes (docs/tensor-cores.md, "Hopper: mbarriers and TMA").
+//!
+//! A barrier is known by the address of its 8-byte slot in the block's shared memory
+//! (every thread of the block sees the same slot), so its state lives in a per-block map
+//! beside the memory: `init(count)` creates it, a second `init` or a use before one is a
+//! kernel panic naming the Rust line. A phase completes when its pending arrivals reach
+//! zero and its transaction count is zero again; then the copies registered on it land,
+//! the arrival count is restored, and every thread suspended in `wait` is made runnable
+//! to look again. An arrival on a phase that has no arrivals left (it waits only for
+//! bytes) is the "more arrivals than the count" error.
+//!
+//! Ordering: a completed phase starts a new barrier interval of the block's race checks
+//! (as `sync_threads` does), so every access before it is ordered before every access
+//! after it. That orders the arriving threads' writes before the waiter's reads, as the
+//! GPU's release/acquire does, and more (a thread that reads after the completion without
+//! waiting is not reported); the copies' destinations are checked exactly (pending until
+//! the completion, sim/tma.rs).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use super::block::State;
+use super::check::{raise, Failure};
+use super::cp_async::Element;
+use super::ctx::{Suspend, ThreadCtx};
+use super::site::SrcLoc;
+
+/// PTX's largest arrival count (`mbarrier.init`'s `count`: 1 to 2^20 - 1).
+const MAX_COUNT: u32 = (1 << 20) - 1;
+
+/// One barrier.
+struct Mbar {
+    count: u32,
+    /// Arrivals the current phase still waits for.
+    pending: u32,
+    /// Bytes expected (`arrive_expect_tx`) minus bytes completed (the copies).
+    tx: i64,
+    /// Phases completed so far: the current phase's parity is `phase % 2`.
+    phase: u64,
+    /// Where `init` was called, for the "init twice" message.
+    init_at: &'static SrcLoc,
+}
+
+/// A copy that lands when its barrier's current phase completes.
+pub(crate) struct Landing {
+    /// Its destination elements, pending until it lands (race checks on).
+    pub(crate) keys: Vec<Element>,
+    /// Writes the bytes (no race-check record: the issue recorded the writes).
+    pub(crate) land: Box<dyn FnOnce()>,
+}
+
+/// The block's barriers and the copies waiting on them, by slot address.
+#[derive(Default)]
+pub(crate) struct Barriers {
+    bars: RefCell<HashMap<usize, Mbar>>,
+    copies: RefCell<HashMap<usize, Vec<Landing>>>,
+}
+
+/// `SharedArray::<Mbarrier, N>` inside a simulated kernel: `len` 8-byte slots of the
+/// block's shared memory.
+#[derive(Clone, Copy, Debug)]
+pub struct SimMbarriers {
+    ptr: *mut u64,
+    len: usize,
+}
+
+/// One barrier of a [`SimMbarriers`] (`&full[s]`, the argument of `tma_load_2d`).
+#[derive(Clone, Copy, Debug)]
+pub struct MbarrierRef {
+    addr: usize,
+}
+
+impl ThreadCtx<'_> {
+    /// The block's array of mbarriers at `at` (`SharedArray::<Mbarrier, N>::new()`).
+    pub fn shared_mbarriers(&self, len: usize, at: &'static SrcLoc) -> SimMbarriers {
+        let (ptr, len, _) = self.shared_static::<u64>(len, at);
+        SimMbarriers { ptr, len }
+    }
+}
+
+impl SimMbarriers {
+    /// Barrier `i`, bounds-checked at `at`.
+    pub fn at(&self, i: usize, at: &'static SrcLoc) -> MbarrierRef {
+        if i >= self.len {
+            raise(Failure::OutOfBounds {
+                at,
+                index: i as u64,
+                len: self.len as u64,
+            })
+        }
+        MbarrierRef {
+            addr: self.ptr.wrapping_add(i) as usize,
+        }
+    }
+
+    /// `bars[i].init(count)`.
+    pub fn init(&self, ctx: &ThreadCtx<'_>, i: usize, count: u32, at: &'static SrcLoc) {
+        self.at(i, at).init(ctx, count, at)
+    }
+
+    /// `bars[i].arrive()`.
+    pub fn arrive(&self, ctx: &ThreadCtx<'_>, i: usize, at: &'static SrcLoc) {
+        self.at(i, at).arrive(ctx, 0, at)
+    }
+
+    /// `bars[i].arrive_expect_tx(bytes)`.
+    pub fn arrive_expect_tx(&self, ctx: &ThreadCtx<'_>, i: usize, bytes: u32, at: &'static SrcLoc) {
+        self.at(i, at).arrive(ctx, bytes, at)
+    }
+
+    /// `bars[i].try_wait(parity)`.
+    pub fn try_wait(&self, ctx: &ThreadCtx<'_>, i: usize, parity: u32, at: &'static SrcLoc) -> bool {
+        self.at(i, at).try_wait(ctx, parity, at)
+    }
+
+    /// `bars[i].wait(parity)`: suspends the thread until the phase of that parity has
+    /// completed (a thread that waits forever is the executor's deadlock report).
+    pub async fn wait(&self, ctx: &ThreadCtx<'_>, i: usize, parity: u32, at: &'static SrcLoc) {
+        let bar = self.at(i, at);
+        while !bar.try_wait(ctx, parity, at) {
+            ctx.block().slots[ctx.tid() as usize]
+                .state
+                .set(State::Mbarrier(at.id()));
+            Suspend::new().await;
+        }
+    }
+}
+
+impl MbarrierRef {
+    fn init(self, ctx: &ThreadCtx<'_>, count: u32, at: &'static SrcLoc) {
+        if count == 0 || count > MAX_COUNT {
+            panic!("mbarrier init at {at}: the arrival count is {count}, and it must be 1 to {MAX_COUNT}");
+        }
+        let mut bars = ctx.block().barriers.bars.borrow_mut();
+        if let Some(old) = bars.get(&self.addr) {
+            panic!(
+                "mbarrier init at {at}: this mbarrier was already initialised at {} (init it once, \
+                 by one thread)",
+                old.init_at
+            );
+        }
+        bars.insert(
+            self.addr,
+            Mbar {
+                count,
+                pending: count,
+                tx: 0,
+                phase: 0,
+                init_at: at,
+            },
+        );
+    }
+
+    /// An arrival, after adding `expect` bytes to the transaction count.
+    fn arrive(self, ctx: &ThreadCtx<'_>, expect: u32, at: &'static SrcLoc) {
+        self.update(ctx, at, |bar| {
+            if bar.pending == 0 {
+                panic!(
+                    "mbarrier arrive at {at}: more arrivals than the count ({}) in one phase (the \
+                     phase waits only for its transaction bytes now)",
+                    bar.count
+                );
+            }
+            bar.tx += i64::from(expect);
+            bar.pending -= 1;
+        });
+    }
+
+    /// A copy of `bytes` completes its transaction bytes (`tma_load_2d`), after
+    /// registering `landing` to land with the phase.
+    pub(crate) fn complete_tx(
+        self,
+        ctx: &ThreadCtx<'_>,
+        bytes: u32,
+        landing: Landing,
+        at: &'static SrcLoc,
+    ) {
+        self.known(ctx, at, "tma_load_2d");
+        ctx.block()
+            .barriers
+            .copies
+            .borrow_mut()
+            .entry(self.addr)
+            .or_default()
+            .push(landing);
+        self.update(ctx, at, |bar| bar.tx -= i64::from(bytes));
+    }
+
+    /// Panics unless the barrier was initialised.
+    fn known(self, ctx: &ThreadCtx<'_>, at: &'static SrcLoc, what: &str) {
+        if !ctx.block().barriers.bars.borrow().contains_key(&self.addr) {
+            panic!("mbarrier {what} at {at}: the mbarrier is not initialised (call `init(count)` first, then `fence_mbarrier_init()` and `sync_threads()`)");
+        }
+    }
+
+    /// Applies `f` to the barrier, then completes its phase if nothing is left.
+    fn update(self, ctx: &ThreadCtx<'_>, at: &'static SrcLoc, f: impl FnOnce(&mut Mbar)) {
+        self.known(ctx, at, "arrive");
+        let block = ctx.block();
+        let complete = {
+            let mut bars = block.barriers.bars.borrow_mut();
+            let bar = bars.get_mut(&self.addr).expect("known barrier");
+            f(bar);
+            if bar.pending == 0 && bar.tx == 0 {
+                bar.phase += 1;
+                bar.pending = bar.count;
+                true
+            } else {
+                false
+            }
+        };
+        if complete {
+            let copies = block
+                .barriers
+                .copies
+                .borrow_mut()
+                .remove(&self.addr)
+                .unwrap_or_default();
+            for c in copies {
+                block.cp_pending.clear(&c.keys);
+                (c.land)();
+            }
+            block.phase_completed();
+        }
+    }
+
+    fn try_wait(self, ctx: &ThreadCtx<'_>, parity: u32, at: &'static SrcLoc) -> bool {
+        self.known(ctx, at, "wait");
+        let bars = ctx.block().barriers.bars.borrow();
+        let bar = &bars[&self.addr];
+        // The phase of parity `parity` has completed when the current one has the other.
+        bar.phase % 2 != u64::from(parity & 1)
+    }
+}
