@@ -26,9 +26,9 @@ pub enum Arg {
     TensorMap(Box<TmaArg>),
 }
 
-/// One tensor map as a kernel argument. On a GPU the kernel receives `map`, the 128-byte
-/// `CUtensorMap` (a `const __grid_constant__` parameter); the simulator reads the memory
-/// at `addr` itself with the geometry.
+/// One tensor map as a kernel argument. On a GPU the kernel receives two C parameters:
+/// `map`, the 128-byte `CUtensorMap` (a `const __grid_constant__` parameter), and
+/// `box_word`; the simulator reads the memory at `addr` itself with the geometry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TmaArg {
     /// The encoded `CUtensorMap` (zero on the simulator).
@@ -47,6 +47,9 @@ pub struct TmaArg {
     pub box_cols: u32,
     /// How a box lands in shared memory.
     pub swizzle: crate::swizzle::Swizzle,
+    /// The kernel's second C parameter: the box's elements in the low 32 bits, the tile
+    /// alignment (128, or 1024 under the 128-byte swizzle) in the high 32 bits.
+    pub box_word: u64,
 }
 
 /// One texture as a kernel argument. On a GPU the kernel receives four C parameters:

@@ -116,6 +116,8 @@ impl<'a, T: KernelScalar> TensorMap<'a, T> {
             box_rows: box_rows as u32,
             box_cols: box_cols as u32,
             swizzle,
+            box_word: (box_rows * box_cols) as u64
+                | (crate::sim::tile_alignment(swizzle) as u64) << 32,
         };
         if let Inner::Cuda(_) = &*device.inner {
             match crate::cuda::tensor_map::encode_tiled_2d(&arg, size) {

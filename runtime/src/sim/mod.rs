@@ -93,6 +93,7 @@ pub use site::{src_loc_by_id, SrcLoc};
 pub use mbarrier::{MbarrierRef, SimMbarriers};
 pub use texture::SimTexture;
 pub use tma::SimTensorMap;
+pub(crate) use tma::tile_alignment;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
