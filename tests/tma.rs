@@ -138,7 +138,10 @@ fn bf16_tiles_round_trip_under_the_128_byte_swizzle() {
     let zero = bf16::from_f32(0.0);
     for dev in devices("bf16_tiles_round_trip_under_the_128_byte_swizzle") {
         let d = dev.upload(&tensor).unwrap();
-        for (bx, swizzle) in [([32usize, 64usize], Swizzle::B128), ([16, 24], Swizzle::None)] {
+        for (bx, swizzle) in [
+            ([32usize, 64usize], Swizzle::B128),
+            ([16, 24], Swizzle::None),
+        ] {
             let map = TensorMap::tiled_2d(&d, [rows, cols], bx, swizzle).unwrap();
             for (row, col) in [(0i32, 64i32), (20, 100), (-8, 0)] {
                 let n = bx[0] * bx[1];
@@ -156,4 +159,327 @@ fn bf16_tiles_round_trip_under_the_128_byte_swizzle() {
             }
         }
     }
+}
+
+/// Rows of one pipeline chunk (a box of 16 x 32 `u32`, 2048 bytes).
+const CHUNK_ROWS: usize = 16;
+
+/// A two-stage TMA pipeline with full and empty barriers: thread 0 produces (waits for
+/// the slot to be empty, expects the bytes, issues the copy), every thread consumes
+/// (waits for the slot to be full, sums its 4 elements, arrives on empty). Block `b` sums
+/// chunks `b * chunks ..`; each thread's sums go to `out`.
+#[gpu_kernel]
+fn pipeline_sum(map: &TensorMap<u32>, out: &mut [u32], chunks: u32) {
+    let tile = SharedArray::<u32, 1024>::new(); // 2 stages x 16 x 32
+    let full = SharedArray::<Mbarrier, 2>::new();
+    let empty = SharedArray::<Mbarrier, 2>::new();
+    let t = thread_idx().x as usize;
+    let n = block_dim().x as usize;
+    let chunks = chunks as usize;
+    let first = block_idx().x as usize * chunks;
+    if t == 0 {
+        for s in 0..2 {
+            full[s].init(1);
+            empty[s].init(n as u32);
+        }
+        fence_mbarrier_init();
+    }
+    sync_threads();
+    if t == 0 {
+        for s in 0..2 {
+            if s < chunks {
+                full[s].arrive_expect_tx(2048);
+                let row = ((first + s) * 16) as i32;
+                tma_load_2d(&mut tile[s * 512..s * 512 + 512], map, row, 0, &full[s]);
+            }
+        }
+    }
+    let mut acc = 0u32;
+    for c in 0..chunks {
+        let s = c % 2;
+        let phase = (c / 2 % 2) as u32;
+        full[s].wait(phase);
+        for k in 0..4 {
+            acc = acc.wrapping_add(tile[s * 512 + t * 4 + k] * (k as u32 + 1));
+        }
+        empty[s].arrive();
+        if t == 0 && c + 2 < chunks {
+            empty[s].wait(phase);
+            full[s].arrive_expect_tx(2048);
+            let row = ((first + c + 2) * 16) as i32;
+            tma_load_2d(&mut tile[s * 512..s * 512 + 512], map, row, 0, &full[s]);
+        }
+    }
+    out[block_idx().x as usize * n + t] = acc;
+}
+
+#[test]
+fn a_two_stage_pipeline_sums_a_matrix_as_the_cpu() {
+    let (blocks, chunks, cols, threads) = (3usize, 5usize, 32usize, 128usize);
+    // The last chunk runs past the bottom edge: its missing rows are zero.
+    let rows = blocks * chunks * CHUNK_ROWS - 5;
+    let mut rng = Rng::new(77);
+    let tensor: Vec<u32> = (0..rows * cols).map(|_| rng.next_u32() % 5000).collect();
+    for swizzle in [Swizzle::B128, Swizzle::None] {
+        let mut want = vec![0u32; blocks * threads];
+        for b in 0..blocks {
+            for c in 0..chunks {
+                let at = (((b * chunks + c) * CHUNK_ROWS) as i32, 0);
+                let tile = expected_tile(&tensor, [rows, cols], [16, 32], at, swizzle, 0);
+                for t in 0..threads {
+                    for k in 0..4 {
+                        want[b * threads + t] =
+                            want[b * threads + t].wrapping_add(tile[t * 4 + k] * (k as u32 + 1));
+                    }
+                }
+            }
+        }
+        for dev in devices("a_two_stage_pipeline_sums_a_matrix_as_the_cpu") {
+            let d = dev.upload(&tensor).unwrap();
+            let map = TensorMap::tiled_2d(&d, [rows, cols], [16, 32], swizzle).unwrap();
+            let mut out = dev.upload(&vec![u32::MAX; blocks * threads]).unwrap();
+            let cfg = LaunchConfig::new(blocks as u32, threads as u32);
+            pipeline_sum::launch(&dev, cfg, &map, &mut out, chunks as u32).unwrap();
+            assert_eq!(
+                out.download().unwrap(),
+                want,
+                "{swizzle:?} on {:?}",
+                dev.backend()
+            );
+        }
+    }
+}
+
+/// Mode 0: thread 0 reads the tile before its wait. Mode 1: thread 1 reads it after a
+/// barrier but without a wait (thread 0's wait may have landed the copy by then: still a
+/// race for thread 1). Mode 2: a thread writes it around the copy's issue, unordered.
+/// Mode 3: correct.
+#[gpu_kernel]
+fn touch_early(map: &TensorMap<u32>, out: &mut [u32], mode: u32) {
+    let bar = SharedArray::<Mbarrier, 1>::new();
+    let tile = SharedArray::<u32, 128>::new();
+    let t = thread_idx().x as usize;
+    if t == 0 {
+        bar[0].init(1);
+        fence_mbarrier_init();
+    }
+    sync_threads();
+    if mode == 2 && t == 5 {
+        tile[7] = 1; // @WRITE-EARLY
+    }
+    if t == 0 {
+        bar[0].arrive_expect_tx(512);
+        tma_load_2d(&mut tile[0..128], map, 0, 0, &bar[0]); // @TMA
+        if mode == 0 {
+            out[0] = tile[3]; // @READ-OWN
+        }
+    }
+    sync_threads();
+    if mode == 1 && t == 1 {
+        out[1] = tile[9]; // @READ-OTHER
+    }
+    bar[0].wait(0);
+    out[t] = tile[t];
+}
+
+#[test]
+fn touching_a_tile_before_its_wait_is_a_race_naming_both_lines() {
+    let dev = Device::simulator();
+    let tensor: Vec<u32> = (0..4 * 32).map(|i| i * 3 + 1).collect();
+    let d = dev.upload(&tensor).unwrap();
+    let map = TensorMap::tiled_2d(&d, [4, 32], [4, 32], Swizzle::None).unwrap();
+    let cfg = LaunchConfig::new(1, 128);
+    for (mode, access, says) in [
+        (
+            0u32,
+            "READ-OWN",
+            "before a completed wait on the copy's mbarrier",
+        ),
+        (
+            1,
+            "READ-OTHER",
+            "before a completed wait on the copy's mbarrier",
+        ),
+        // The write and the issue race in whichever order the threads ran.
+        (2, "WRITE-EARLY", ""),
+    ] {
+        let mut out = dev.upload(&[u32::MAX; 128]).unwrap();
+        let err = touch_early::launch(&dev, cfg, &map, &mut out, mode).unwrap_err();
+        let text = err.to_string();
+        println!("{text}");
+        assert!(matches!(err, Error::DataRace { .. }), "mode {mode}: {text}");
+        assert!(text.contains(says), "mode {mode}: {text}");
+        for marker in ["TMA", access] {
+            let at = format!("{FILE}:{}", line_of(SOURCE, marker));
+            assert!(text.contains(&at), "mode {mode}: should name {at}: {text}");
+        }
+    }
+    for dev in devices("touching_a_tile_before_its_wait_is_a_race_naming_both_lines") {
+        let d = dev.upload(&tensor).unwrap();
+        let map = TensorMap::tiled_2d(&d, [4, 32], [4, 32], Swizzle::None).unwrap();
+        let mut out = dev.upload(&[u32::MAX; 128]).unwrap();
+        touch_early::launch(&dev, cfg, &map, &mut out, 3).unwrap();
+        assert_eq!(out.download().unwrap(), tensor);
+    }
+}
+
+/// Barrier misuse, by `mode`: 0 a wait no arrival completes (count 2, one arrival);
+/// 1 `init` twice; 2 an arrival before `init`; 3 more arrivals than the count; 4 correct.
+#[gpu_kernel]
+fn misuse(out: &mut [u32], mode: u32) {
+    let bar = SharedArray::<Mbarrier, 2>::new();
+    let t = thread_idx().x;
+    if t == 0 {
+        if mode != 2 {
+            bar[0].init(if mode == 0 { 2 } else { 1 });
+        }
+        if mode == 1 {
+            bar[0].init(1); // @INIT-TWICE
+        }
+        fence_mbarrier_init();
+    }
+    sync_threads();
+    if t == 0 {
+        if mode == 3 {
+            bar[0].arrive_expect_tx(64);
+        }
+        bar[0].arrive(); // @ARRIVE
+        out[0] = if bar[0].try_wait(0) { 1 } else { 0 };
+    }
+    bar[0].wait(0); // @WAIT
+    out[t as usize + 1] = 2;
+}
+
+#[test]
+fn barrier_misuse_is_reported_with_its_line_on_the_simulator() {
+    let dev = Device::simulator();
+    let cfg = LaunchConfig::new(1, 32);
+    let at = |m: &str| format!("{FILE}:{}", line_of(SOURCE, m));
+    for (mode, needle, marker) in [
+        (0u32, "deadlock", "WAIT"),
+        (1, "already initialised", "INIT-TWICE"),
+        (2, "not initialised", "ARRIVE"),
+        (3, "more arrivals than the count", "ARRIVE"),
+    ] {
+        let mut out = dev.upload(&[u32::MAX; 33]).unwrap();
+        let err = misuse::launch(&dev, cfg, &mut out, mode).unwrap_err();
+        let text = err.to_string();
+        println!("{text}");
+        assert!(text.contains(needle), "mode {mode}: {text}");
+        assert!(text.contains(&at(marker)), "mode {mode}: {text}");
+    }
+    for dev in devices("barrier_misuse_is_reported_with_its_line_on_the_simulator") {
+        let mut out = dev.upload(&[u32::MAX; 33]).unwrap();
+        misuse::launch(&dev, cfg, &mut out, 4).unwrap();
+        let mut want = vec![2u32; 33];
+        want[0] = 1;
+        assert_eq!(out.download().unwrap(), want);
+    }
+}
+
+/// A tile of `len` elements at element `at` of the array (128 is the box; under the
+/// 128-byte swizzle the tile must start at a multiple of 256 `u32`s).
+#[gpu_kernel]
+fn bad_tile(map: &TensorMap<u32>, out: &mut [u32], at: u32, len: u32) {
+    let bar = SharedArray::<Mbarrier, 1>::new();
+    let tile = SharedArray::<u32, 1024>::new();
+    let (at, len) = (at as usize, len as usize);
+    if thread_idx().x == 0 {
+        bar[0].init(1);
+        fence_mbarrier_init();
+        bar[0].arrive_expect_tx(512);
+        tma_load_2d(&mut tile[at..at + len], map, 0, 0, &bar[0]); // @BAD-TILE
+    }
+    bar[0].wait(0);
+    if thread_idx().x == 0 {
+        out[0] = 1;
+    }
+}
+
+#[test]
+fn a_tile_of_the_wrong_length_or_alignment_is_an_error() {
+    let place = format!("{FILE}:{}", line_of(SOURCE, "BAD-TILE"));
+    let tensor = vec![5u32; 8 * 32];
+    for dev in devices("a_tile_of_the_wrong_length_or_alignment_is_an_error") {
+        let d = dev.upload(&tensor).unwrap();
+        let map = TensorMap::tiled_2d(&d, [8, 32], [4, 32], Swizzle::B128).unwrap();
+        let cfg = LaunchConfig::new(1, 32);
+        // (at, len) -> (index, len) of the report.
+        for (at, len, index, want) in [(0u32, 64u32, 64u64, 128u64), (32, 128, 128, 1024)] {
+            let mut out = dev.upload(&[u32::MAX]).unwrap();
+            let r = bad_tile::launch(&dev, cfg, &map, &mut out, at, len);
+            expect_oob(&dev, r, "bad_tile", &place, index, want);
+        }
+        let mut out = dev.upload(&[u32::MAX]).unwrap();
+        bad_tile::launch(&dev, cfg, &map, &mut out, 256, 128).unwrap();
+        assert_eq!(out.download().unwrap(), vec![1]);
+    }
+}
+
+#[test]
+fn tensor_maps_the_tma_cannot_read_are_errors() {
+    let dev = Device::simulator();
+    let buf = dev.upload(&vec![0u32; 64 * 30]).unwrap();
+    let bytes = dev.upload(&vec![0u8; 64 * 30]).unwrap();
+    let vecs = dev.upload(&vec![warpspeed::f32x4::splat(0.0); 16]).unwrap();
+    let cases: Vec<(warpspeed::Result<()>, &str)> = vec![
+        (
+            TensorMap::tiled_2d(&buf, [64, 29], [8, 8], Swizzle::None).map(drop),
+            "rows * cols",
+        ),
+        (
+            TensorMap::tiled_2d(&buf, [0, 30], [8, 8], Swizzle::None).map(drop),
+            "1 to 2^32",
+        ),
+        // 30 u32s a row: 120 bytes, not a multiple of 16.
+        (
+            TensorMap::tiled_2d(&buf, [64, 30], [8, 8], Swizzle::None).map(drop),
+            "multiple of 16",
+        ),
+        (
+            TensorMap::tiled_2d(&bytes, [30, 64], [8, 8], Swizzle::None).map(drop),
+            "box row is 8 bytes",
+        ),
+        (
+            TensorMap::tiled_2d(&bytes, [30, 64], [300, 16], Swizzle::None).map(drop),
+            "1 to 256",
+        ),
+        (
+            TensorMap::tiled_2d(&bytes, [30, 64], [8, 64], Swizzle::B128).map(drop),
+            "swizzle's rows are 128",
+        ),
+        (
+            TensorMap::tiled_2d(&buf.slice(1..961), [32, 30], [8, 8], Swizzle::None).map(drop),
+            "multiple of 16",
+        ),
+        (
+            TensorMap::tiled_2d(&vecs, [4, 4], [4, 4], Swizzle::None).map(drop),
+            "1, 2, 4 or 8 bytes",
+        ),
+    ];
+    for (r, says) in cases {
+        let err = r.unwrap_err();
+        assert!(matches!(err, Error::InvalidTensorMap { .. }), "{err}");
+        assert!(err.to_string().contains(says), "{says}: {err}");
+    }
+    let view = buf.slice(4..964);
+    let ok = TensorMap::tiled_2d(&view, [30, 32], [8, 32], Swizzle::B128).unwrap();
+    assert_eq!(
+        (ok.dims(), ok.box_dims(), ok.box_len(), ok.box_bytes()),
+        ([30, 32], [8, 32], 256, 1024)
+    );
+}
+
+/// The C of every kernel here compiles with NVRTC for sm_90 (`mbarrier`, `cp.async.bulk.tensor`).
+#[test]
+fn nvrtc_compiles_for_sm90() {
+    let kernels = [
+        ("box_to_global", &box_to_global::KERNEL),
+        ("box_to_global_bf16", &box_to_global_bf16::KERNEL),
+        ("pipeline_sum", &pipeline_sum::KERNEL),
+        ("touch_early", &touch_early::KERNEL),
+        ("misuse", &misuse::KERNEL),
+        ("bad_tile", &bad_tile::KERNEL),
+    ];
+    common::nvrtc_compiles_for(&kernels, &[(9, 0)]);
 }

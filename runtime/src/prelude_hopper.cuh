@@ -64,14 +64,21 @@ __device__ __forceinline__ void ws_fence_proxy_async() {
 // `tma_load_2d(dst, map, row, col, bar)`: the box at (row, col) into `dst` (`dn` elements),
 // completing its bytes on `bar`. A tile of another length than the box, or not aligned as
 // the map needs, is recorded as an out-of-bounds index (length: index `dn`, length the box's
-// elements; alignment: index the address mod the alignment, length the alignment) and
-// nothing is copied.
+// elements; alignment: index the address mod the alignment, length the alignment),
+// nothing is copied, and the box's bytes complete on `bar` all the same.
 template <typename T> __device__ __forceinline__ void ws_tma_load_2d(T* dst, unsigned long long dn, const ws_tensor_map* map, unsigned long long box, int row, int col, ws_mbarrier* bar, unsigned int line, const char* file) {
     const unsigned long long elems = box & 0xffffffffull;
     const unsigned int align = (unsigned int)(box >> 32);
-    if (dn != elems) { ws_oob_report(dn, elems, line, file); return; }
     const unsigned int d = ws_smem_addr(dst);
-    if (d % align != 0u) { ws_oob_report(d % align, align, line, file); return; }
+    const bool bad_len = dn != elems, bad_align = d % align != 0u;
+    if (bad_len || bad_align) {
+        if (bad_len) ws_oob_report(dn, elems, line, file); else ws_oob_report(d % align, align, line, file);
+#if __CUDA_ARCH__ >= 900
+        // The box's bytes still complete, so the waiters do not hang on a copy never made.
+        asm volatile("mbarrier.complete_tx.shared::cta.b64 [%0], %1;" :: "r"(ws_smem_addr(bar)), "r"((unsigned int)(elems * sizeof(T))) : "memory");
+#endif
+        return;
+    }
 #if __CUDA_ARCH__ >= 900
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                  :: "r"(d), "l"((unsigned long long)map), "r"(col), "r"(row), "r"(ws_smem_addr(bar)) : "memory");

@@ -561,6 +561,8 @@ impl<'l> Block<'l> {
         let Some((_, b0)) = first else {
             return Ok(Progress::Running);
         };
+        // Tiles some thread's wait has seen land are every thread's after this barrier.
+        self.cp_pending.forget_seen(|bar| self.barriers.seen(bar));
         // Writes after this barrier cannot race with an uninitialised read before it.
         if let Some(err) = self.uninitialized.borrow_mut().take() {
             return Err(err);

@@ -31,6 +31,8 @@ pub struct ThreadCtx<'a> {
     thread_idx: Dim3,
     /// This thread's `cp_async` copies in flight.
     cp: RefCell<Queue>,
+    /// Per mbarrier (by address), the phases this thread has seen complete (a wait).
+    seen: RefCell<std::collections::HashMap<usize, u64>>,
 }
 
 /// Returns `Pending` once, then `Ready`: the suspension of a sync point. The executor
@@ -63,6 +65,7 @@ impl<'a> ThreadCtx<'a> {
             tid,
             thread_idx: block.thread_idx(tid),
             cp: RefCell::default(),
+            seen: RefCell::default(),
         }
     }
 
@@ -571,10 +574,19 @@ impl<'a> ThreadCtx<'a> {
         };
         let tracked = track.get();
         if let Tracked::Shared(region) = tracked {
-            if let Some((tid, site, copy)) = block.cp_pending.get(region, index) {
-                raise(Failure::Report(Box::new(
-                    self.cp_race(region, index, (tid, site, copy), kind, at),
-                )));
+            if let Some(w) = block.cp_pending.get(region, index) {
+                let seen = w
+                    .landed
+                    .is_some_and(|(bar, phase)| self.seen_phases(bar) >= phase);
+                if !seen {
+                    raise(Failure::Report(Box::new(self.cp_race(
+                        region,
+                        index,
+                        (w.tid, w.site, w.kind),
+                        kind,
+                        at,
+                    ))));
+                }
             }
         }
         let verdict = match tracked {
@@ -642,6 +654,18 @@ impl<'a> ThreadCtx<'a> {
 
     pub(crate) fn cp_queue(&self) -> &RefCell<Queue> {
         &self.cp
+    }
+
+    /// The phases of the mbarrier at `bar` this thread has seen complete.
+    pub(crate) fn seen_phases(&self, bar: usize) -> u64 {
+        self.seen.borrow().get(&bar).copied().unwrap_or(0)
+    }
+
+    /// This thread's wait has seen `phases` phases of the mbarrier at `bar` complete.
+    pub(crate) fn see_phases(&self, bar: usize, phases: u64) {
+        let mut seen = self.seen.borrow_mut();
+        let e = seen.entry(bar).or_insert(0);
+        *e = (*e).max(phases);
     }
 
     /// The report of an access to an element a copy (`cp_async`, `tma_load_2d`) of thread

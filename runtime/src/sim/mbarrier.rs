@@ -8,15 +8,20 @@
 //! kernel panic naming the Rust line. A phase completes when its pending arrivals reach
 //! zero and its transaction count is zero again; then the copies registered on it land,
 //! the arrival count is restored, and every thread suspended in `wait` is made runnable
-//! to look again. An arrival on a phase that has no arrivals left (it waits only for
+//! to look again. A copy in flight completes its bytes as late as the GPU may: when a
+//! thread looks at the barrier (`wait`, `try_wait`) and the phase waits for nothing else,
+//! so a thread that touches the tile without a completed wait always finds it pending
+//! (a copy nobody waits for never lands: its tile stays pending, as an unwaited
+//! `cp_async`'s). An arrival on a phase that has no arrivals left (it waits only for
 //! bytes) is the "more arrivals than the count" error.
 //!
 //! Ordering: a completed phase starts a new barrier interval of the block's race checks
 //! (as `sync_threads` does), so every access before it is ordered before every access
 //! after it. That orders the arriving threads' writes before the waiter's reads, as the
-//! GPU's release/acquire does, and more (a thread that reads after the completion without
-//! waiting is not reported); the copies' destinations are checked exactly (pending until
-//! the completion, sim/tma.rs).
+//! GPU's release/acquire does, and more (a thread that reads a plain write after the
+//! completion without waiting is not reported). The copies' tiles are checked exactly: a
+//! landed copy stays pending for every thread whose wait has not seen its phase complete,
+//! until a block barrier after some thread's wait orders everyone after it (sim/tma.rs).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -45,6 +50,8 @@ struct Mbar {
 
 /// A copy that lands when its barrier's current phase completes.
 pub(crate) struct Landing {
+    /// The transaction bytes it completes.
+    pub(crate) bytes: u32,
     /// Its destination elements, pending until it lands (race checks on).
     pub(crate) keys: Vec<Element>,
     /// Writes the bytes (no race-check record: the issue recorded the writes).
@@ -56,6 +63,15 @@ pub(crate) struct Landing {
 pub(crate) struct Barriers {
     bars: RefCell<HashMap<usize, Mbar>>,
     copies: RefCell<HashMap<usize, Vec<Landing>>>,
+    /// Per barrier, the most phases a thread has seen complete.
+    seen: RefCell<HashMap<usize, u64>>,
+}
+
+impl Barriers {
+    /// The most phases of the barrier at `bar` a thread of the block has seen complete.
+    pub(crate) fn seen(&self, bar: usize) -> u64 {
+        self.seen.borrow().get(&bar).copied().unwrap_or(0)
+    }
 }
 
 /// `SharedArray::<Mbarrier, N>` inside a simulated kernel: `len` 8-byte slots of the
@@ -111,7 +127,13 @@ impl SimMbarriers {
     }
 
     /// `bars[i].try_wait(parity)`.
-    pub fn try_wait(&self, ctx: &ThreadCtx<'_>, i: usize, parity: u32, at: &'static SrcLoc) -> bool {
+    pub fn try_wait(
+        &self,
+        ctx: &ThreadCtx<'_>,
+        i: usize,
+        parity: u32,
+        at: &'static SrcLoc,
+    ) -> bool {
         self.at(i, at).try_wait(ctx, parity, at)
     }
 
@@ -168,15 +190,9 @@ impl MbarrierRef {
         });
     }
 
-    /// A copy of `bytes` completes its transaction bytes (`tma_load_2d`), after
-    /// registering `landing` to land with the phase.
-    pub(crate) fn complete_tx(
-        self,
-        ctx: &ThreadCtx<'_>,
-        bytes: u32,
-        landing: Landing,
-        at: &'static SrcLoc,
-    ) {
+    /// A copy in flight (`tma_load_2d`): it completes its bytes, and lands, when a thread
+    /// looks at the barrier and the phase waits for nothing else.
+    pub(crate) fn start_copy(self, ctx: &ThreadCtx<'_>, landing: Landing, at: &'static SrcLoc) {
         self.known(ctx, at, "tma_load_2d");
         ctx.block()
             .barriers
@@ -185,7 +201,6 @@ impl MbarrierRef {
             .entry(self.addr)
             .or_default()
             .push(landing);
-        self.update(ctx, at, |bar| bar.tx -= i64::from(bytes));
     }
 
     /// Panics unless the barrier was initialised.
@@ -203,7 +218,8 @@ impl MbarrierRef {
             let mut bars = block.barriers.bars.borrow_mut();
             let bar = bars.get_mut(&self.addr).expect("known barrier");
             f(bar);
-            if bar.pending == 0 && bar.tx == 0 {
+            let in_flight = block.barriers.copies.borrow().contains_key(&self.addr);
+            if bar.pending == 0 && bar.tx == 0 && !in_flight {
                 bar.phase += 1;
                 bar.pending = bar.count;
                 true
@@ -212,25 +228,52 @@ impl MbarrierRef {
             }
         };
         if complete {
-            let copies = block
-                .barriers
-                .copies
-                .borrow_mut()
-                .remove(&self.addr)
-                .unwrap_or_default();
-            for c in copies {
-                block.cp_pending.clear(&c.keys);
-                (c.land)();
-            }
             block.phase_completed();
         }
     }
 
+    /// Completes the copies in flight if the phase waits for nothing else: they land and
+    /// the phase completes.
+    fn settle(self, ctx: &ThreadCtx<'_>) {
+        let block = ctx.block();
+        let copies = {
+            let mut all = block.barriers.copies.borrow_mut();
+            let Some(copies) = all.get(&self.addr) else {
+                return;
+            };
+            let bytes: i64 = copies.iter().map(|c| i64::from(c.bytes)).sum();
+            let mut bars = block.barriers.bars.borrow_mut();
+            let bar = bars.get_mut(&self.addr).expect("known barrier");
+            if bar.pending != 0 || bar.tx != bytes {
+                return;
+            }
+            bar.tx = 0;
+            bar.phase += 1;
+            bar.pending = bar.count;
+            (all.remove(&self.addr).unwrap_or_default(), bar.phase)
+        };
+        let (copies, phase) = copies;
+        for c in copies {
+            block.cp_pending.landed(&c.keys, self.addr, phase);
+            (c.land)();
+        }
+        block.phase_completed();
+    }
+
     fn try_wait(self, ctx: &ThreadCtx<'_>, parity: u32, at: &'static SrcLoc) -> bool {
         self.known(ctx, at, "wait");
-        let bars = ctx.block().barriers.bars.borrow();
-        let bar = &bars[&self.addr];
-        // The phase of parity `parity` has completed when the current one has the other.
-        bar.phase % 2 != u64::from(parity & 1)
+        self.settle(ctx);
+        let block = ctx.block();
+        let phase = block.barriers.bars.borrow()[&self.addr].phase;
+        // The phase of parity `parity` has completed when the current one has the other:
+        // then this thread has seen the phases up to the current one complete.
+        let done = phase % 2 != u64::from(parity & 1);
+        if done {
+            ctx.see_phases(self.addr, phase);
+            let mut seen = block.barriers.seen.borrow_mut();
+            let e = seen.entry(self.addr).or_insert(0);
+            *e = (*e).max(phase);
+        }
+        done
     }
 }

@@ -85,15 +85,15 @@ pub use handles::{AtomicSlice, Slice, SliceMut};
 pub use host::{host_call, kernel_code};
 pub use launch::SimFuture;
 pub use len::{sim_check_len, LenDecl};
+pub use mbarrier::{MbarrierRef, SimMbarriers};
 pub(crate) use memory::HostAlloc;
 pub use mma::{fragment_index, Fragment, MmaElem, MmaScalar};
 pub(crate) use order::{Access, EventClock, StreamId, DEVICE_QUEUE};
 pub use print::{capture_sim_prints, format_g};
 pub use site::{src_loc_by_id, SrcLoc};
-pub use mbarrier::{MbarrierRef, SimMbarriers};
 pub use texture::SimTexture;
-pub use tma::SimTensorMap;
 pub(crate) use tma::tile_alignment;
+pub use tma::SimTensorMap;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

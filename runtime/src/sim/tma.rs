@@ -4,9 +4,9 @@
 //! The copy reads its source when it is issued (elements outside the tensor read as zero,
 //! as the TMA unit fills them) and records a write of every destination element then (so
 //! an unordered access earlier in the barrier interval is a race, as for `cp_async`).
-//! It completes the box's bytes on the mbarrier at once; the data lands, swizzled, when
-//! the barrier's phase completes (sim/mbarrier.rs), and until then every destination
-//! element is pending: any access to one by any thread is a data race naming the
+//! It completes the box's bytes on the mbarrier, and its data lands, swizzled, when a
+//! thread looks at the barrier and its phase waits for nothing else (sim/mbarrier.rs);
+//! until then every destination element is pending: any access to one by any thread is a data race naming the
 //! `tma_load_2d` line and the access's line. The swizzle is [`swizzle_byte_offset`] of the
 //! element's byte offset in its shared array, which the C declares 1024-byte aligned, as
 //! the GPU applies it to the shared-memory address.
@@ -43,7 +43,11 @@ impl<T> Copy for SimTensorMap<T> {}
 impl<T: KernelScalar> SimTensorMap<T> {
     fn new(arg: &TmaArg) -> SimTensorMap<T> {
         let (rows, cols, pitch) = (arg.rows as usize, arg.cols as usize, arg.pitch as usize);
-        let len = if rows == 0 { 0 } else { (rows - 1) * pitch + cols };
+        let len = if rows == 0 {
+            0
+        } else {
+            (rows - 1) * pitch + cols
+        };
         SimTensorMap {
             data: Slice::new(arg.addr as usize as *const T, len, Track::NONE),
             rows,
@@ -98,9 +102,11 @@ impl ThreadCtx<'_> {
         for r in 0..br {
             for c in 0..bc {
                 let (gr, gc) = (i64::from(row) + r as i64, i64::from(col) + c as i64);
-                let inside = (0..map.rows as i64).contains(&gr) && (0..map.cols as i64).contains(&gc);
+                let inside =
+                    (0..map.rows as i64).contains(&gr) && (0..map.cols as i64).contains(&gc);
                 values.push(if inside {
-                    map.data.load(self, gr as usize * map.pitch + gc as usize, at)
+                    map.data
+                        .load(self, gr as usize * map.pitch + gc as usize, at)
                 } else {
                     T::from_bits128(0)
                 });
@@ -117,7 +123,9 @@ impl ThreadCtx<'_> {
                 keys.push((region, element));
             }
         }
-        self.block().cp_pending.insert(&keys, self.tid(), at, "tma_load_2d");
+        self.block()
+            .cp_pending
+            .insert(&keys, self.tid(), at, "tma_load_2d");
         let swizzle = map.swizzle;
         let land = Box::new(move || {
             for (k, v) in values.into_iter().enumerate() {
@@ -125,7 +133,8 @@ impl ThreadCtx<'_> {
                 dst.store_untracked(at_byte / size - base / size, v);
             }
         });
-        bar.complete_tx(self, (n * size) as u32, Landing { keys, land }, at);
+        let bytes = (n * size) as u32;
+        bar.start_copy(self, Landing { bytes, keys, land }, at);
     }
 }
 

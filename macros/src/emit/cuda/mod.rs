@@ -12,6 +12,7 @@ mod effect;
 mod expr;
 pub use expr::const_arg_c;
 mod groups;
+mod hopper;
 mod keywords;
 mod matching;
 mod namer;
@@ -19,7 +20,6 @@ mod print;
 mod slices;
 mod stmt;
 mod structs;
-mod hopper;
 mod texture;
 
 use crate::analysis::proof;

@@ -111,7 +111,10 @@ pub fn tensor_map_param(
         _ => Vec::new(),
     };
     let [elem] = types.as_slice() else {
-        cx.error_spanned_by(last, "name the tensor map's element type: `&TensorMap<bf16>`");
+        cx.error_spanned_by(
+            last,
+            "name the tensor map's element type: `&TensorMap<bf16>`",
+        );
         return Some(None);
     };
     let s = parse_scalar(cx, structs, elem)?;
