@@ -11,6 +11,8 @@ use std::task::{Context, Poll};
 use super::block::{BarrierKind, BarrierWait, Block, Slot, State};
 use super::check::{raise, Failure};
 use super::cp_async::{self, Queue};
+use super::mbarrier::MbarrierRef;
+use super::tma::SimTensorMap;
 use super::handles::{Slice, SliceMut};
 use super::mma::{Fragment, MmaElem, MmaScalar, MmaSpec, WIDE};
 use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
@@ -642,6 +644,27 @@ impl<'a> ThreadCtx<'a> {
     /// `cp_async_wait_all()`: lands every copy of this thread.
     pub fn cp_async_wait_all(&self) {
         cp_async::wait(self, None)
+    }
+
+    /// `fence_mbarrier_init()`: nothing to do on the simulator, where an `init` is seen
+    /// at once (the race checks order it by the `sync_threads` that must follow).
+    pub fn fence_mbarrier_init(&self) {}
+
+    /// `fence_proxy_async()`: nothing to do on the simulator, which has one proxy.
+    pub fn fence_proxy_async(&self) {}
+
+    /// `tma_load_2d(dst, map, row, col, bar)`: the box of `map` whose top-left element is
+    /// `(row, col)` into `dst`, completing its bytes on `bar` (sim/tma.rs).
+    pub fn tma_load_2d<T: KernelScalar>(
+        &self,
+        dst: SliceMut<T>,
+        map: SimTensorMap<T>,
+        row: i32,
+        col: i32,
+        bar: MbarrierRef,
+        at: &'static SrcLoc,
+    ) {
+        super::tma::load_2d(self, dst, map, row, col, bar, at)
     }
 
     pub(crate) fn block(&self) -> &Block<'a> {

@@ -68,74 +68,66 @@ impl ThreadCtx<'_> {
             _ => panic!("kernel ABI mismatch: argument {i} is not a tensor map"),
         }
     }
+}
 
-    /// `fence_mbarrier_init()`: nothing to do on the simulator, where an `init` is seen
-    /// at once (the race checks order it by the `sync_threads` that must follow).
-    pub fn fence_mbarrier_init(&self) {}
-
-    /// `fence_proxy_async()`: nothing to do on the simulator, which has one proxy.
-    pub fn fence_proxy_async(&self) {}
-
-    /// `tma_load_2d(dst, map, row, col, bar)` at `at`: the box whose top-left element is
-    /// `(row, col)` into `dst`, completing its bytes on `bar`.
-    pub fn tma_load_2d<T: KernelScalar>(
-        &self,
-        dst: SliceMut<T>,
-        map: SimTensorMap<T>,
-        row: i32,
-        col: i32,
-        bar: MbarrierRef,
-        at: &'static SrcLoc,
-    ) {
-        let size = std::mem::size_of::<T>();
-        let (br, bc) = (map.box_rows, map.box_cols);
-        let n = br * bc;
-        if dst.len() != n {
-            bad(dst.len(), n, at);
-        }
-        let align = tile_alignment(map.swizzle);
-        let base = dst.as_slice().offset() * size;
-        if !base.is_multiple_of(align) {
-            bad(base, align, at);
-        }
-        let mut values = Vec::with_capacity(n);
-        for r in 0..br {
-            for c in 0..bc {
-                let (gr, gc) = (i64::from(row) + r as i64, i64::from(col) + c as i64);
-                let inside =
-                    (0..map.rows as i64).contains(&gr) && (0..map.cols as i64).contains(&gc);
-                values.push(if inside {
-                    map.data
-                        .load(self, gr as usize * map.pitch + gc as usize, at)
-                } else {
-                    T::from_bits128(0)
-                });
-            }
-        }
-        let mut keys = Vec::new();
-        for i in 0..n {
-            let (track, element) = dst.tracked(i);
-            if track.is_none() {
-                continue;
-            }
-            self.check(track, element, AccessKind::Write, at);
-            if let Tracked::Shared(region) = track.get() {
-                keys.push((region, element));
-            }
-        }
-        self.block()
-            .cp_pending
-            .insert(&keys, self.tid(), at, "tma_load_2d");
-        let swizzle = map.swizzle;
-        let land = Box::new(move || {
-            for (k, v) in values.into_iter().enumerate() {
-                let at_byte = swizzle_byte_offset(swizzle, base + k * size);
-                dst.store_untracked(at_byte / size - base / size, v);
-            }
-        });
-        let bytes = (n * size) as u32;
-        bar.start_copy(self, Landing { bytes, keys, land }, at);
+/// `tma_load_2d(dst, map, row, col, bar)` of thread `ctx` at `at`: the box whose top-left
+/// element is `(row, col)` into `dst`, completing its bytes on `bar`.
+pub(crate) fn load_2d<T: KernelScalar>(
+    ctx: &ThreadCtx<'_>,
+    dst: SliceMut<T>,
+    map: SimTensorMap<T>,
+    row: i32,
+    col: i32,
+    bar: MbarrierRef,
+    at: &'static SrcLoc,
+) {
+    let size = std::mem::size_of::<T>();
+    let (br, bc) = (map.box_rows, map.box_cols);
+    let n = br * bc;
+    if dst.len() != n {
+        bad(dst.len(), n, at);
     }
+    let align = tile_alignment(map.swizzle);
+    let base = dst.as_slice().offset() * size;
+    if !base.is_multiple_of(align) {
+        bad(base, align, at);
+    }
+    let mut values = Vec::with_capacity(n);
+    for r in 0..br {
+        for c in 0..bc {
+            let (gr, gc) = (i64::from(row) + r as i64, i64::from(col) + c as i64);
+            let inside = (0..map.rows as i64).contains(&gr) && (0..map.cols as i64).contains(&gc);
+            values.push(if inside {
+                map.data
+                    .load(ctx, gr as usize * map.pitch + gc as usize, at)
+            } else {
+                T::from_bits128(0)
+            });
+        }
+    }
+    let mut keys = Vec::new();
+    for i in 0..n {
+        let (track, element) = dst.tracked(i);
+        if track.is_none() {
+            continue;
+        }
+        ctx.check(track, element, AccessKind::Write, at);
+        if let Tracked::Shared(region) = track.get() {
+            keys.push((region, element));
+        }
+    }
+    ctx.block()
+        .cp_pending
+        .insert(&keys, ctx.tid(), at, "tma_load_2d");
+    let swizzle = map.swizzle;
+    let land = Box::new(move || {
+        for (k, v) in values.into_iter().enumerate() {
+            let at_byte = swizzle_byte_offset(swizzle, base + k * size);
+            dst.store_untracked(at_byte / size - base / size, v);
+        }
+    });
+    let bytes = (n * size) as u32;
+    bar.start_copy(ctx, Landing { bytes, keys, land }, at);
 }
 
 /// The alignment a TMA destination needs in shared memory: 128 bytes, 1024 under the
