@@ -94,19 +94,28 @@ impl Typeck<'_> {
                     },
                     _ => None,
                 };
+                let usage = "`tma_load_2d` completes its bytes on an mbarrier: pass `&bars[i]` of a `let bars = SharedArray::<Mbarrier, N>::new();`";
                 if let Some((inner, base, idx)) = place {
                     let bt = self.infer(base, None);
-                    if let Ty::Mbarriers = self.shallow(&bt) {
-                        let it = self.infer(idx, Some(&Ty::USIZE));
-                        self.expect(&it, &Ty::USIZE, idx.range());
-                        self.record(inner, Ty::Never);
-                        self.record(a, Ty::Never);
-                        return;
+                    let it = self.infer(idx, Some(&Ty::USIZE));
+                    self.expect(&it, &Ty::USIZE, idx.range());
+                    self.record(inner, Ty::Never);
+                    self.record(a, Ty::Never);
+                    match self.shallow(&bt) {
+                        Ty::Mbarriers | Ty::Never => {}
+                        other => {
+                            let msg = format!(
+                                "{usage}, and this is an element of `{}`",
+                                self.show(&other)
+                            );
+                            self.cx.error_at(a.range(), msg);
+                        }
                     }
+                    return;
                 }
                 let t = self.infer(a, None);
                 if self.shallow(&t) != Ty::Never {
-                    let msg = format!("`tma_load_2d` completes its bytes on an mbarrier: pass `&bars[i]` of a `let bars = SharedArray::<Mbarrier, N>::new();`, and this is `{}`", self.show(&t));
+                    let msg = format!("{usage}, and this is `{}`", self.show(&t));
                     self.cx.error_at(a.range(), msg);
                 }
             }
