@@ -250,6 +250,85 @@ fn a_two_stage_pipeline_sums_a_matrix_as_the_cpu() {
     }
 }
 
+/// Plain data handed over by an mbarrier (no TMA): warp 0 writes, arrives (a release);
+/// every thread waits (an acquire), then reads another warp's values. Round after round
+/// on one barrier, alternating parity, with the slots reused: no race, on both backends.
+#[gpu_kernel]
+fn hand_over(input: &[u32], out: &mut [u32], rounds: u32) {
+    let slots = SharedArray::<u32, 32>::new();
+    let ready = SharedArray::<Mbarrier, 1>::new();
+    let done = SharedArray::<Mbarrier, 1>::new();
+    let t = thread_idx().x as usize;
+    let n = block_dim().x as usize;
+    if t == 0 {
+        ready[0].init(32);
+        done[0].init(n as u32);
+        fence_mbarrier_init();
+    }
+    sync_threads();
+    let mut acc = 0u32;
+    for r in 0..rounds as usize {
+        let phase = (r % 2) as u32;
+        if t < 32 {
+            if r > 0 {
+                done[0].wait(1 - phase); // everyone has read the previous round
+            }
+            slots[t] = input[r * 32 + t];
+            ready[0].arrive();
+        }
+        ready[0].wait(phase);
+        acc = acc.wrapping_add(slots[(t * 7 + r) % 32]);
+        done[0].arrive();
+    }
+    out[t] = acc;
+}
+
+#[test]
+fn an_mbarrier_orders_plain_writes_before_the_waiters_reads() {
+    let (threads, rounds) = (96usize, 6usize);
+    let mut rng = Rng::new(12);
+    let input: Vec<u32> = (0..rounds * 32).map(|_| rng.next_u32()).collect();
+    let want: Vec<u32> = (0..threads)
+        .map(|t| {
+            (0..rounds).fold(0u32, |a, r| {
+                a.wrapping_add(input[r * 32 + (t * 7 + r) % 32])
+            })
+        })
+        .collect();
+    for dev in devices("an_mbarrier_orders_plain_writes_before_the_waiters_reads") {
+        let d = dev.upload(&input).unwrap();
+        let mut out = dev.upload(&vec![u32::MAX; threads]).unwrap();
+        let cfg = LaunchConfig::new(1, threads as u32);
+        hand_over::launch(&dev, cfg, &d, &mut out, rounds as u32).unwrap();
+        assert_eq!(out.download().unwrap(), want, "on {:?}", dev.backend());
+    }
+}
+
+/// With the simulator's race checks off the copies still land with their phases.
+#[test]
+fn the_pipeline_without_race_checks_matches_the_cpu() {
+    let (rows, cols) = (2 * 3 * CHUNK_ROWS, 32usize);
+    let tensor: Vec<u32> = (0..rows * cols).map(|i| i as u32 * 5 + 3).collect();
+    let dev = Device::simulator_with(warpspeed::SimOptions {
+        race_checks: false,
+        ..warpspeed::SimOptions::default()
+    });
+    let d = dev.upload(&tensor).unwrap();
+    let map = TensorMap::tiled_2d(&d, [rows, cols], [16, 32], Swizzle::None).unwrap();
+    let mut out = dev.upload(&vec![u32::MAX; 2 * 128]).unwrap();
+    pipeline_sum::launch(&dev, LaunchConfig::new(2, 128), &map, &mut out, 3).unwrap();
+    let got = out.download().unwrap();
+    for b in 0..2 {
+        for t in 0..128 {
+            let want = (0..3).fold(0u32, |a, c| {
+                let base = (b * 3 + c) * CHUNK_ROWS * cols + t * 4;
+                (0..4).fold(a, |a, k| a.wrapping_add(tensor[base + k] * (k as u32 + 1)))
+            });
+            assert_eq!(got[b * 128 + t], want, "block {b} thread {t}");
+        }
+    }
+}
+
 /// Mode 0: thread 0 reads the tile before its wait. Mode 1: thread 1 reads it after a
 /// barrier but without a wait (thread 0's wait may have landed the copy by then: still a
 /// race for thread 1). Mode 2: a thread writes it around the copy's issue, unordered.
@@ -480,6 +559,7 @@ fn nvrtc_compiles_for_sm90() {
         ("touch_early", &touch_early::KERNEL),
         ("misuse", &misuse::KERNEL),
         ("bad_tile", &bad_tile::KERNEL),
+        ("hand_over", &hand_over::KERNEL),
     ];
     common::nvrtc_compiles_for(&kernels, &[(9, 0)]);
 }
