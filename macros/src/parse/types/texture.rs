@@ -118,6 +118,13 @@ pub fn tensor_map_param(
         return Some(None);
     };
     let s = parse_scalar(cx, structs, elem)?;
+    if let Scalar::Param(p) = s {
+        cx.error_spanned_by(
+            elem,
+            format!("a tensor map's element is a concrete type (`&TensorMap<bf16>`), not the type parameter `{p}`"),
+        );
+        return Some(None);
+    }
     let bytes = s.bits() / 8;
     if s.is_struct() || s == Scalar::Bool || ![1, 2, 4, 8].contains(&bytes) {
         cx.error_spanned_by(
