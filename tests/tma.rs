@@ -250,6 +250,42 @@ fn a_two_stage_pipeline_sums_a_matrix_as_the_cpu() {
     }
 }
 
+/// A producer that never waits on the full barrier: the last thread issues the copy after
+/// every other thread already waits for it (the simulator polls threads in order).
+#[gpu_kernel]
+fn producer_last(map: &TensorMap<u32>, out: &mut [u32]) {
+    let bar = SharedArray::<Mbarrier, 1>::new();
+    let tile = SharedArray::<u32, 128>::new();
+    let t = thread_idx().x as usize;
+    let n = block_dim().x as usize;
+    if t == 0 {
+        bar[0].init(1);
+        fence_mbarrier_init();
+    }
+    sync_threads();
+    if t == n - 1 {
+        bar[0].arrive_expect_tx(512);
+        tma_load_2d(&mut tile[0..128], map, 1, 0, &bar[0]);
+    } else {
+        bar[0].wait(0);
+        out[t] = tile[t];
+    }
+}
+
+#[test]
+fn waiters_see_a_copy_issued_after_they_wait() {
+    let tensor: Vec<u32> = (0..8 * 32).map(|i| i * 11 + 2).collect();
+    for dev in devices("waiters_see_a_copy_issued_after_they_wait") {
+        let d = dev.upload(&tensor).unwrap();
+        let map = TensorMap::tiled_2d(&d, [8, 32], [4, 32], Swizzle::None).unwrap();
+        let mut out = dev.upload(&[u32::MAX; 129]).unwrap();
+        producer_last::launch(&dev, LaunchConfig::new(1, 129), &map, &mut out).unwrap();
+        let mut want: Vec<u32> = tensor[32..160].to_vec();
+        want.push(u32::MAX);
+        assert_eq!(out.download().unwrap(), want, "on {:?}", dev.backend());
+    }
+}
+
 /// Plain data handed over by an mbarrier (no TMA): warp 0 writes, arrives (a release);
 /// every thread waits (an acquire), then reads another warp's values. Round after round
 /// on one barrier, alternating parity, with the slots reused: no race, on both backends.
@@ -560,6 +596,7 @@ fn nvrtc_compiles_for_sm90() {
         ("misuse", &misuse::KERNEL),
         ("bad_tile", &bad_tile::KERNEL),
         ("hand_over", &hand_over::KERNEL),
+        ("producer_last", &producer_last::KERNEL),
     ];
     common::nvrtc_compiles_for(&kernels, &[(9, 0)]);
 }

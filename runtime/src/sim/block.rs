@@ -240,14 +240,19 @@ impl<'l> Block<'l> {
     /// waiting at mbarriers look again next round, and a new barrier interval starts for
     /// the race checks (sim/mbarrier.rs says why).
     pub(crate) fn phase_completed(&self) {
-        for slot in self.slots.iter() {
-            if let State::Mbarrier(_) = slot.state.get() {
-                slot.state.set(State::Yielded);
-            }
-        }
+        self.wake_mbarrier_waiters();
         if self.checks {
             if let Err(e) = self.next_epoch() {
                 super::check::raise(super::check::Failure::Report(Box::new(e)));
+            }
+        }
+    }
+
+    /// The threads waiting at mbarriers look again next round.
+    pub(crate) fn wake_mbarrier_waiters(&self) {
+        for slot in self.slots.iter() {
+            if let State::Mbarrier(_) = slot.state.get() {
+                slot.state.set(State::Yielded);
             }
         }
     }

@@ -201,6 +201,25 @@ impl MbarrierRef {
             .entry(self.addr)
             .or_default()
             .push(landing);
+        self.wake_if_settled(ctx);
+    }
+
+    /// Wakes the waiting threads when the phase waits only for the copies in flight: a
+    /// waiter then completes them (`settle`), as the GPU's copies would complete.
+    fn wake_if_settled(self, ctx: &ThreadCtx<'_>) {
+        let block = ctx.block();
+        let settled = {
+            let copies = block.barriers.copies.borrow();
+            let bytes: i64 = copies
+                .get(&self.addr)
+                .map_or(0, |c| c.iter().map(|c| i64::from(c.bytes)).sum());
+            let bars = block.barriers.bars.borrow();
+            bars.get(&self.addr)
+                .is_some_and(|bar| bytes > 0 && bar.pending == 0 && bar.tx == bytes)
+        };
+        if settled {
+            block.wake_mbarrier_waiters();
+        }
     }
 
     /// Panics unless the barrier was initialised.
@@ -229,6 +248,8 @@ impl MbarrierRef {
         };
         if complete {
             block.phase_completed();
+        } else {
+            self.wake_if_settled(ctx);
         }
     }
 
