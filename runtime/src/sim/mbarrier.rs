@@ -31,6 +31,7 @@ use super::check::{raise, Failure};
 use super::cp_async::Element;
 use super::ctx::{Suspend, ThreadCtx};
 use super::site::SrcLoc;
+use crate::error::Error;
 
 /// PTX's largest arrival count (`mbarrier.init`'s `count`: 1 to 2^20 - 1).
 const MAX_COUNT: u32 = (1 << 20) - 1;
@@ -153,14 +154,18 @@ impl SimMbarriers {
 impl MbarrierRef {
     fn init(self, ctx: &ThreadCtx<'_>, count: u32, at: &'static SrcLoc) {
         if count == 0 || count > MAX_COUNT {
-            panic!("mbarrier init at {at}: the arrival count is {count}, and it must be 1 to {MAX_COUNT}");
+            misuse(ctx, format!("mbarrier init at {at}: the arrival count is {count}, and it must be 1 to {MAX_COUNT}"));
         }
         let mut bars = ctx.block().barriers.bars.borrow_mut();
         if let Some(old) = bars.get(&self.addr) {
-            panic!(
-                "mbarrier init at {at}: this mbarrier was already initialised at {} (init it once, \
-                 by one thread)",
-                old.init_at
+            let first = old.init_at;
+            drop(bars);
+            misuse(
+                ctx,
+                format!(
+                    "mbarrier init at {at}: this mbarrier was already initialised at {first} \
+                     (init it once, by one thread)"
+                ),
             );
         }
         bars.insert(
@@ -179,14 +184,15 @@ impl MbarrierRef {
     fn arrive(self, ctx: &ThreadCtx<'_>, expect: u32, at: &'static SrcLoc) {
         self.update(ctx, at, |bar| {
             if bar.pending == 0 {
-                panic!(
-                    "mbarrier arrive at {at}: more arrivals than the count ({}) in one phase (the \
-                     phase waits only for its transaction bytes now)",
-                    bar.count
-                );
+                let count = bar.count;
+                return Err(format!(
+                    "mbarrier arrive at {at}: more arrivals than the count ({count}) in one \
+                     phase (the phase waits only for its transaction bytes now)"
+                ));
             }
             bar.tx += i64::from(expect);
             bar.pending -= 1;
+            Ok(())
         });
     }
 
@@ -225,18 +231,26 @@ impl MbarrierRef {
     /// Panics unless the barrier was initialised.
     fn known(self, ctx: &ThreadCtx<'_>, at: &'static SrcLoc, what: &str) {
         if !ctx.block().barriers.bars.borrow().contains_key(&self.addr) {
-            panic!("mbarrier {what} at {at}: the mbarrier is not initialised (call `init(count)` first, then `fence_mbarrier_init()` and `sync_threads()`)");
+            misuse(ctx, format!("mbarrier {what} at {at}: the mbarrier is not initialised (call `init(count)` first, then `fence_mbarrier_init()` and `sync_threads()`)"));
         }
     }
 
     /// Applies `f` to the barrier, then completes its phase if nothing is left.
-    fn update(self, ctx: &ThreadCtx<'_>, at: &'static SrcLoc, f: impl FnOnce(&mut Mbar)) {
+    fn update(
+        self,
+        ctx: &ThreadCtx<'_>,
+        at: &'static SrcLoc,
+        f: impl FnOnce(&mut Mbar) -> Result<(), String>,
+    ) {
         self.known(ctx, at, "arrive");
         let block = ctx.block();
         let complete = {
             let mut bars = block.barriers.bars.borrow_mut();
             let bar = bars.get_mut(&self.addr).expect("known barrier");
-            f(bar);
+            if let Err(message) = f(bar) {
+                drop(bars);
+                misuse(ctx, message);
+            }
             let in_flight = block.barriers.copies.borrow().contains_key(&self.addr);
             if bar.pending == 0 && bar.tx == 0 && !in_flight {
                 bar.phase += 1;
@@ -297,4 +311,16 @@ impl MbarrierRef {
         }
         done
     }
+}
+
+/// Stops the launch with `message` (a misuse of a barrier, naming its Rust line).
+#[cold]
+fn misuse(ctx: &ThreadCtx<'_>, message: String) -> ! {
+    let block = ctx.block();
+    raise(Failure::Report(Box::new(Error::KernelPanic {
+        kernel: block.launch.kernel.name.to_string(),
+        message,
+        block: block.idx,
+        thread: block.thread_idx(ctx.tid()),
+    })))
 }
