@@ -333,13 +333,24 @@ pub enum Error {
         /// What is wrong, with the numbers.
         reason: String,
     },
+
+    /// A [`TensorMap`](crate::TensorMap) the TMA cannot read: a geometry, alignment or
+    /// element size it does not support (docs/tensor-cores.md, "Hopper: mbarriers and TMA").
+    #[error("invalid tensor map ({what}): {reason}")]
+    InvalidTensorMap {
+        /// The map asked for.
+        what: String,
+        /// What is wrong, with the numbers.
+        reason: String,
+    },
 }
 
 /// One side of a [`Error::DataRace`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaceAccess {
     /// "read", "write" or "atomic"; "cp_async" for a `cp_async` copy not yet waited for
-    /// (the other access touched its destination before the wait that covers it).
+    /// (the other access touched its destination before the wait that covers it);
+    /// "tma_load_2d" for a TMA copy whose mbarrier phase has not completed.
     pub kind: String,
     /// The Rust source file of the access.
     pub file: String,
@@ -359,6 +370,7 @@ impl RaceAccess {
             "write" => "wrote",
             "atomic" => "accessed atomically",
             "cp_async" => "started a cp_async copy",
+            "tma_load_2d" => "started a tma_load_2d copy",
             other => other,
         }
     }
@@ -368,6 +380,9 @@ impl RaceAccess {
         match self.kind.as_str() {
             "cp_async" => {
                 "before a cp_async_wait covering that copy (and, in another thread, a barrier after the wait)"
+            }
+            "tma_load_2d" => {
+                "before a completed wait on the copy's mbarrier (the phase its bytes complete)"
             }
             _ => "with no barrier between them",
         }

@@ -20,8 +20,9 @@ pub use crate::mma::MmaShape;
 pub use crate::scalar::{Arg, KernelScalar, TexArg};
 pub use crate::sim::{
     capture_sim_prints, format_g, fragment_index, host_call, kernel_code, sim_check_len,
-    src_loc_by_id, AtomicArith, AtomicInt, AtomicScalar, AtomicSlice, Fragment, LenDecl, MmaElem,
-    MmaScalar, SimEntry, SimFuture, SimTexture, Slice, SliceMut, SrcLoc, ThreadCtx,
+    src_loc_by_id, AtomicArith, AtomicInt, AtomicScalar, AtomicSlice, Fragment, LenDecl,
+    MbarrierRef, MmaElem, MmaScalar, SimEntry, SimFuture, SimMbarriers, SimTensorMap, SimTexture,
+    Slice, SliceMut, SrcLoc, ThreadCtx,
 };
 pub use crate::vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4};
 
@@ -250,12 +251,14 @@ fn type_order(item: &'static SourceItem, out: &mut Vec<&'static SourceItem>) {
 /// numeric methods' helpers (`ws_rotate_left<T>`, `ws_is_nan`, ...), `prelude_fp8.cuh` the
 /// fp8 types' conversions (`ws_e4m3_from_f32`, ...), `prelude_tex.cuh` the texture fetch
 /// (`ws_tex2d_fetch<T>`), `prelude_mma.cuh` the tensor-core fragments and `mma.sync`
-/// (`ws_frag<T, N>`, `ws_mma_m16n8k16_f32_f16`).
+/// (`ws_frag<T, N>`, `ws_mma_m16n8k16_f32_f16`), `prelude_hopper.cuh` mbarriers and TMA
+/// (`ws_mbarrier_*`, `ws_tma_*`, `ws_fence_*`).
 pub const CUDA_PRELUDE: &str = concat!(
     include_str!("prelude.cuh"),
     include_str!("prelude_fp8.cuh"),
     include_str!("prelude_tex.cuh"),
     include_str!("prelude_mma.cuh"),
+    include_str!("prelude_hopper.cuh"),
     // Last: it ends with the line that marks the end of the prelude.
     include_str!("prelude_num.cuh")
 );

@@ -22,6 +22,34 @@ pub enum Arg {
     Bytes(Box<[u128]>),
     /// A `Texture2D<T>` parameter (`texture.rs`).
     Texture(TexArg),
+    /// A `TensorMap<T>` parameter (`tensor_map.rs`).
+    TensorMap(Box<TmaArg>),
+}
+
+/// One tensor map as a kernel argument. On a GPU the kernel receives two C parameters:
+/// `map`, the 128-byte `CUtensorMap` (a `const __grid_constant__` parameter), and
+/// `box_word`; the simulator reads the memory at `addr` itself with the geometry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TmaArg {
+    /// The encoded `CUtensorMap` (zero on the simulator).
+    pub map: [u64; 16],
+    /// The address of element (0, 0): a device pointer, or a simulated host address.
+    pub addr: u64,
+    /// Rows of the tensor.
+    pub rows: u64,
+    /// Columns (the innermost dimension).
+    pub cols: u64,
+    /// Elements from one row to the next.
+    pub pitch: u64,
+    /// Rows of a box.
+    pub box_rows: u32,
+    /// Columns of a box.
+    pub box_cols: u32,
+    /// How a box lands in shared memory.
+    pub swizzle: crate::swizzle::Swizzle,
+    /// The kernel's second C parameter: the box's elements in the low 32 bits, the tile
+    /// alignment (128, or 1024 under the 128-byte swizzle) in the high 32 bits.
+    pub box_word: u64,
 }
 
 /// One texture as a kernel argument. On a GPU the kernel receives four C parameters:
@@ -50,7 +78,7 @@ impl Arg {
         match self {
             Arg::Scalar { bits, .. } => T::from_bits128(*bits),
             Arg::Bytes(words) => T::read_bytes(words_as_bytes(words)),
-            Arg::Slice { .. } | Arg::Texture(_) => {
+            Arg::Slice { .. } | Arg::Texture(_) | Arg::TensorMap(_) => {
                 unreachable!("kernel ABI mismatch: memory where a scalar belongs")
             }
         }

@@ -17,6 +17,7 @@
 //! | cooperative groups | [`this_thread_block`], [`tiled_partition`], [`this_grid`], [`ThreadBlock`], [`ThreadBlockTile`], [`GridGroup`] |
 //! | shared memory | [`SharedArray`], [`dynamic_shared`] |
 //! | asynchronous copies | [`cp_async`], [`cp_async_commit`], [`cp_async_wait`], [`cp_async_wait_all`] (docs/tensor-cores.md) |
+//! | Hopper (sm_90) | [`Mbarrier`] (`init`, `arrive`, `arrive_expect_tx`, `wait`, `try_wait`), [`fence_mbarrier_init`], [`fence_proxy_async`], [`tma_load_2d`] on a `&TensorMap<T>` parameter (docs/tensor-cores.md) |
 //! | textures | [`TextureFetch::fetch`] on a `&Texture2D<T>` parameter, and its `width()`, `height()` |
 //! | tensor cores | [`FragmentA`], [`FragmentB`], [`FragmentAcc`] (`zeroed()`, `x[i]`, [`FragmentAcc::mma_sync`]) of shape [`M16N8K16`] or [`M16N8K8`] (docs/tensor-cores.md) |
 //!
@@ -32,6 +33,7 @@
 
 mod cp_async;
 mod groups;
+mod hopper;
 mod index;
 mod mma;
 mod shared;
@@ -44,6 +46,7 @@ pub use cp_async::{cp_async, cp_async_commit, cp_async_wait, cp_async_wait_all};
 pub use groups::{
     this_grid, this_thread_block, tiled_partition, GridGroup, ThreadBlock, ThreadBlockTile,
 };
+pub use hopper::{fence_mbarrier_init, fence_proxy_async, tma_load_2d, Mbarrier};
 pub use index::{
     block_dim, block_idx, grid_1d, grid_2d, grid_3d, grid_dim, grid_stride_1d, lane_id, thread_idx,
 };

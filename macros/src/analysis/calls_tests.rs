@@ -46,6 +46,7 @@ fn every_method_call_resolves_to_one_call() {
                 Some(Call::Group(..)) => "group",
                 Some(Call::Texture(_)) => "texture",
                 Some(Call::Fragment(_)) => "fragment",
+                Some(Call::Mbarrier(_)) => "mbarrier",
                 None => "unresolved",
             };
             kinds.push(format!("{name}: {kind}"));

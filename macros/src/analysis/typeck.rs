@@ -18,6 +18,7 @@ use proc_macro2::{Ident, Span};
 mod calls;
 mod consts;
 mod fragment;
+mod hopper;
 mod matching;
 mod refs;
 mod structs;
@@ -517,6 +518,7 @@ impl<'a> Typeck<'a> {
             }
             if let ExprKind::SharedArray(SharedDecl {
                 atomic: false,
+                mbarrier: false,
                 width: None,
                 ..
             })
@@ -674,6 +676,10 @@ impl<'a> Typeck<'a> {
                     Ty::Never => Ty::Never,
                     Ty::Texture2D(_) => {
                         self.cx.error_at(e.range(), "a texture is read with `tex.fetch(x, y)`, not by index, and kernels never write it (compute new texels into a `&mut [T]`)");
+                        Ty::Never
+                    }
+                    Ty::Mbarriers => {
+                        self.cx.error_at(e.range(), "an mbarrier is used through its methods (`bars[i].wait(parity)`, `bars[i].arrive()`, ...) or passed to `tma_load_2d` as `&bars[i]`");
                         Ty::Never
                     }
                     other => {
@@ -1171,6 +1177,12 @@ impl<'a> Typeck<'a> {
                 self.record(recv, Ty::Never);
                 return self.atomic_method(e, s, name, args);
             }
+            if let Ty::Mbarriers = self.shallow(&bt) {
+                let it = self.infer(idx, Some(&Ty::USIZE));
+                self.expect(&it, &Ty::USIZE, idx.range());
+                self.record(recv, Ty::Never);
+                return self.mbarrier_method(e, name, args);
+            }
         }
         let rt = self.infer(recv, None);
         let recv_ty = self.shallow(&rt);
@@ -1445,9 +1457,13 @@ impl<'a> Typeck<'a> {
     /// of any type, which the result (of shuffles) takes.
     fn intrinsic(&mut self, i: Intrinsic, args: &[Expr]) -> Ty {
         let mut value = None;
+        let mut tma_dst = None;
         for (k, a) in args.iter().enumerate() {
             let kind = i.params().get(k).copied().unwrap_or(ParamKind::U32);
             match kind {
+                ParamKind::TmaDst | ParamKind::TensorMap | ParamKind::Mbarrier => {
+                    self.tma_argument(kind, a, &mut tma_dst)
+                }
                 ParamKind::U32 => {
                     let t = self.infer(a, Some(&Ty::U32));
                     self.expect(&t, &Ty::U32, a.range());

@@ -9,6 +9,7 @@ use crate::ir::ast::*;
 use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::call::Call;
 use crate::ir::groups::{GroupKind, GroupMethod};
+use crate::ir::intrinsics::ParamKind;
 use crate::ir::methods::Sim;
 use crate::ir::numeric_consts::ConstPath;
 use crate::ir::texture::TexMethod;
@@ -290,6 +291,7 @@ fn launch_parts(
             ParamTy::Slice { mutable: true, .. } => ("slice_mut", "arg_slice_mut"),
             ParamTy::Atomics(_) => ("slice_mut", "arg_atomic"),
             ParamTy::Texture2D(_) => ("texture", "arg_texture"),
+            ParamTy::TensorMap(_) => ("tensor_map", "arg_tensor_map"),
             // Kernels take no arrays by value nor shared tiles (the parser refuses them).
             ParamTy::Array { .. } | ParamTy::Rows { .. } => ("scalar", "arg_scalar"),
         };
@@ -351,6 +353,7 @@ fn launch_param_of(sc: &Scope, p: &Param, elem: Scalar) -> TokenStream {
             quote!(#n: &mut impl ::warpspeed::AsDeviceViewMut<Elem = #t>)
         }
         ParamTy::Texture2D(_) => quote!(#n: &::warpspeed::Texture2D<#t>),
+        ParamTy::TensorMap(_) => quote!(#n: &::warpspeed::TensorMap<'_, #t>),
     }
 }
 
@@ -361,6 +364,7 @@ fn param_elem(p: ParamTy) -> Scalar {
         | ParamTy::Slice { elem: s, .. }
         | ParamTy::Atomics(s)
         | ParamTy::Texture2D(s)
+        | ParamTy::TensorMap(s)
         | ParamTy::Rows { elem: s, .. }
         | ParamTy::Array { elem: s, .. } => s,
     }
@@ -481,6 +485,11 @@ fn rust_ty(sc: &Scope, t: &Ty) -> TokenStream {
             let id = scalar_ty(sc, *s);
             quote!(::warpspeed::__private::SimTexture<#id>)
         }
+        Ty::TensorMap(s) => {
+            let id = scalar_ty(sc, *s);
+            quote!(::warpspeed::__private::SimTensorMap<#id>)
+        }
+        Ty::Mbarriers => quote!(::warpspeed::__private::SimMbarriers),
         Ty::CasResult(s) => {
             let id = scalar_ty(sc, *s);
             quote!(::core::result::Result<#id, #id>)
@@ -805,6 +814,21 @@ impl RustWriter<'_> {
                     };
                     quote_spanned!(span=> { #(#orders)* #b.#name(#ctx, #i, #(#values,)* #at).await })
                 }
+                Some(&Call::Mbarrier(m)) => {
+                    let ExprKind::Index(base, idx) = &recv.kind else {
+                        return quote!(());
+                    };
+                    let (b, i) = (self.expr(base), self.expr(idx));
+                    let args = args.iter().map(|a| self.expr(a));
+                    let (ctx, at) = (hyg("__ctx"), site(e));
+                    let name = Ident::new(m.name(), name.span());
+                    let call = quote_spanned!(span=> #b.#name(#ctx, #i, #(#args,)* #at));
+                    if m.suspends() {
+                        quote_spanned!(span=> #call.await)
+                    } else {
+                        call
+                    }
+                }
                 Some(&Call::Fragment(FragMethod::LdMatrix(row))) => {
                     let f = self.expr(recv);
                     let tile = self.expr(&args[0]);
@@ -899,7 +923,21 @@ impl RustWriter<'_> {
             ExprKind::Intrinsic(i, args) => {
                 let n = Ident::new(i.rust_name(), span);
                 let ctx = hyg("__ctx");
-                let mut vals: Vec<TokenStream> = args.iter().map(|a| self.expr(a)).collect();
+                let mut vals: Vec<TokenStream> = args
+                    .iter()
+                    .zip(i.params().iter().chain(std::iter::repeat(&ParamKind::U32)))
+                    .map(|(a, kind)| match (kind, &a.kind) {
+                        // `&bars[i]`: the barrier, bounds-checked here.
+                        (ParamKind::Mbarrier, ExprKind::Ref(_, place)) => match &place.kind {
+                            ExprKind::Index(base, idx) => {
+                                let (b, i, at) = (self.expr(base), self.expr(idx), site(a));
+                                quote_spanned!(span=> #b.at(#i, #at))
+                            }
+                            _ => self.expr(a),
+                        },
+                        _ => self.expr(a),
+                    })
+                    .collect();
                 if i.takes_width() && vals.len() == i.params().len() {
                     vals.push(quote!(32u32)); // CUDA's default `width = warpSize`
                 }
@@ -919,7 +957,9 @@ impl RustWriter<'_> {
                 let w = len_rust(self.sc, d.width.as_ref().unwrap_or(&Len::Lit(1)));
                 let n = quote!((#n * #w));
                 let at = site(e);
-                if d.atomic {
+                if d.mbarrier {
+                    quote_spanned!(span=> #ctx.shared_mbarriers(#n, #at))
+                } else if d.atomic {
                     quote_spanned!(span=> #ctx.shared_atomic_array::<#t>(#n, #at))
                 } else {
                     quote_spanned!(span=> #ctx.shared_array::<#t>(#n, #at))

@@ -131,6 +131,8 @@ pub enum ParamTy {
     Atomics(Scalar),
     /// `&Texture2D<T>` (or `Texture2D<T>`): read with `tex.fetch(x, y)` (kernels only).
     Texture2D(Scalar),
+    /// `&TensorMap<T>`: a TMA tensor map, read by `tma_load_2d` (kernels only).
+    TensorMap(Scalar),
     /// `&mut SharedArray<[T; W], H>` (device functions only): a 2-D shared tile, rows of
     /// `width` elements (its C is a pointer to rows and the number of rows).
     Rows {
@@ -152,6 +154,7 @@ impl ParamTy {
             ParamTy::Slice { elem, mutable } => Ty::Slice(elem, mutable),
             ParamTy::Atomics(elem) => Ty::Atomics(elem),
             ParamTy::Texture2D(elem) => Ty::Texture2D(elem),
+            ParamTy::TensorMap(elem) => Ty::TensorMap(elem),
             ParamTy::Rows { elem, width } => Ty::Rows(elem, Len::Lit(width)),
             ParamTy::Array { elem, dims: [n, 0] } => {
                 Ty::Array(Box::new(Ty::Scalar(elem)), Len::Lit(n))
@@ -464,6 +467,8 @@ pub struct SharedDecl {
     pub elem: Scalar,
     /// `SharedArray::<AtomicU32, N>`.
     pub atomic: bool,
+    /// `SharedArray::<Mbarrier, N>` (`elem` is then `u64`, the object's size).
+    pub mbarrier: bool,
     /// `SharedArray::<[T; W], H>`: rows of `W` elements.
     pub width: Option<Len>,
     /// `N` (or `H` rows).
@@ -472,6 +477,9 @@ pub struct SharedDecl {
 
 impl SharedDecl {
     pub fn ty(&self) -> Ty {
+        if self.mbarrier {
+            return Ty::Mbarriers;
+        }
         match (self.atomic, &self.width) {
             (true, _) => Ty::Atomics(self.elem),
             (false, Some(w)) => Ty::Rows(self.elem, w.clone()),

@@ -6,6 +6,7 @@
 
 use crate::ir::atomics::{AtomicOp, CasUse};
 use crate::ir::groups::{GroupKind, GroupMethod};
+use crate::ir::mbarrier::MbarMethod;
 use crate::ir::methods::Method;
 use crate::ir::texture::TexMethod;
 use crate::ir::ty::fragment::FragMethod;
@@ -24,4 +25,7 @@ pub enum Call {
     Texture(TexMethod),
     /// A tensor-core fragment method (`acc.mma_sync(a, b)`).
     Fragment(FragMethod),
+    /// An mbarrier method on an element of a `SharedArray::<Mbarrier, N>`
+    /// (`full[i].wait(phase)`).
+    Mbarrier(MbarMethod),
 }

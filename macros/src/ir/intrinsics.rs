@@ -110,6 +110,13 @@ pub enum ParamKind {
     SharedDst,
     /// `cp_async`'s source: a slice of global memory with the destination's element type.
     GlobalSrc,
+    /// `tma_load_2d`'s destination: a writable slice of a shared array this function
+    /// declares or of its `dynamic_shared` memory.
+    TmaDst,
+    /// A `&TensorMap<T>` parameter, `T` the destination's element type.
+    TensorMap,
+    /// `&bars[i]` of a `SharedArray::<Mbarrier, N>`.
+    Mbarrier,
 }
 
 /// What an intrinsic gives, as the type checker reads it.
@@ -261,6 +268,10 @@ pub static TABLE: &[Row] = &[
     row("cp_async_commit", &[], Res::Unit, "ws_cp_async_commit", "closes this thread's group of `cp_async`s (`cp.async.commit_group`)").fence(),
     row("cp_async_wait", &[U], Res::Unit, "ws_cp_async_wait", "waits for all but the newest `n` committed groups (`cp.async.wait_group`)").fence(),
     row("cp_async_wait_all", &[], Res::Unit, "ws_cp_async_wait_all", "waits for every `cp_async` of this thread (`cp.async.wait_all`)").fence(),
+    // Hopper (sm_90): mbarriers and TMA (docs/tensor-cores.md).
+    row("fence_mbarrier_init", &[], Res::Unit, "ws_fence_mbarrier_init", "makes earlier mbarrier inits visible to the TMA unit (`fence.mbarrier_init.release.cluster`)").fence(),
+    row("fence_proxy_async", &[], Res::Unit, "ws_fence_proxy_async", "orders earlier shared-memory writes before later TMA accesses (`fence.proxy.async.shared::cta`)").fence(),
+    row("tma_load_2d", &[ParamKind::TmaDst, ParamKind::TensorMap, I32, I32, ParamKind::Mbarrier], Res::Unit, "ws_tma_load_2d", "copies the box at (`row`, `col`) of a tensor map into shared memory, completing its bytes on the mbarrier (`cp.async.bulk.tensor.2d`)").fence().site(),
     row("this_thread_block", &[], Res::Group(GroupKind::Block), "", "the block as a cooperative group").no_value(),
     row("this_grid", &[], Res::Group(GroupKind::Grid), "", "the grid as a cooperative group (`sync()` under `launch_cooperative`)").no_value(),
     // `from_f64` is warpspeed's correctly rounded one (as the GPU's single

@@ -74,8 +74,10 @@ pub fn intrinsics_table() -> String {
                 ParamKind::Value => "T".to_string(),
                 ParamKind::Lossless => "x".to_string(),
                 ParamKind::Scalar(s) => s.rust_name().to_string(),
-                ParamKind::SharedDst => "&mut [T]".to_string(),
+                ParamKind::SharedDst | ParamKind::TmaDst => "&mut [T]".to_string(),
                 ParamKind::GlobalSrc => "&[T]".to_string(),
+                ParamKind::TensorMap => "&TensorMap<T>".to_string(),
+                ParamKind::Mbarrier => "&Mbarrier".to_string(),
             })
             .collect();
         let width = if i.takes_width() {
@@ -145,10 +147,15 @@ fn every_row_is_reachable_and_unambiguous() {
 /// The prelude, where the tables' C helpers live.
 fn prelude() -> String {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/src/");
-    ["prelude.cuh", "prelude_fp8.cuh", "prelude_num.cuh"]
-        .iter()
-        .map(|f| std::fs::read_to_string(format!("{dir}{f}")).expect("the prelude"))
-        .collect()
+    [
+        "prelude.cuh",
+        "prelude_fp8.cuh",
+        "prelude_num.cuh",
+        "prelude_hopper.cuh",
+    ]
+    .iter()
+    .map(|f| std::fs::read_to_string(format!("{dir}{f}")).expect("the prelude"))
+    .collect()
 }
 
 /// Every helper a method row names is defined in the prelude (CUDA's math functions are
@@ -205,6 +212,10 @@ fn intrinsics_match_the_prelude_and_the_simulator() {
         "shared_atomic_array",
         "dynamic_shared",
         "sync_grid",
+        // A `&TensorMap<T>` parameter and a `SharedArray::<Mbarrier, N>` (sim/tma.rs,
+        // sim/mbarrier.rs).
+        "arg_tensor_map",
+        "shared_mbarriers",
         // Fragment methods (`acc.mma_sync(a, b)`, `a.ldmatrix(&tile, row)`, `stmatrix`:
         // `Call::Fragment`, ir/ty/fragment.rs).
         "mma_sync",
@@ -276,8 +287,10 @@ fn kernel_module_matches_the_table() {
                 ParamKind::Bool => "bool".to_string(),
                 ParamKind::Value | ParamKind::Lossless => "T".to_string(),
                 ParamKind::Scalar(s) => s.rust_name().to_string(),
-                ParamKind::SharedDst => "&mut[T]".to_string(),
+                ParamKind::SharedDst | ParamKind::TmaDst => "&mut[T]".to_string(),
                 ParamKind::GlobalSrc => "&[T]".to_string(),
+                ParamKind::TensorMap => "&TensorMap<'_,T>".to_string(),
+                ParamKind::Mbarrier => "&Mbarrier".to_string(),
             })
             .collect();
         let result = match r.result {

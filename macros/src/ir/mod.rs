@@ -7,6 +7,7 @@ pub mod atomics;
 pub mod call;
 pub mod groups;
 pub mod intrinsics;
+pub mod mbarrier;
 pub mod methods;
 #[cfg(test)]
 mod methods_doc;

@@ -343,6 +343,11 @@ pub enum Ty {
     Atomics(Scalar),
     /// A `Texture2D<T>` kernel parameter: only the receiver of `fetch`, `width`, `height`.
     Texture2D(Scalar),
+    /// A `TensorMap<T>` kernel parameter: only an argument of `tma_load_2d`.
+    TensorMap(Scalar),
+    /// A `SharedArray::<Mbarrier, N>`: indexed only as the receiver of an mbarrier method
+    /// (`full[i].wait(p)`) or as `tma_load_2d`'s barrier (`&full[i]`).
+    Mbarriers,
     /// A 2-D shared tile `SharedArray::<[T; W], H>`: indexing gives a row, a `Slice(T, true)`
     /// of width `W`.
     Rows(Scalar, Len),
@@ -424,6 +429,8 @@ impl fmt::Display for Ty {
             Ty::Atomics(s) => write!(f, "&[{}]", s.atomic_name().unwrap_or("Atomic?")),
             Ty::Rows(s, w) => write!(f, "SharedArray<[{}; {w}], _>", s.rust_name()),
             Ty::Texture2D(s) => write!(f, "Texture2D<{}>", s.rust_name()),
+            Ty::TensorMap(s) => write!(f, "&TensorMap<{}>", s.rust_name()),
+            Ty::Mbarriers => f.write_str("SharedArray<Mbarrier, _>"),
             Ty::Ordering => f.write_str("Ordering"),
             Ty::CasResult(s) => write!(f, "Result<{0}, {0}>", s.rust_name()),
             Ty::Group(GroupKind::Block) => f.write_str("ThreadBlock"),

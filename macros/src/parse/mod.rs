@@ -270,6 +270,13 @@ impl<'a> Parser<'a> {
                             );
                             error_params.push((name, var));
                         }
+                        Some(ParamTy::TensorMap(_)) if kind == FnKind::Device => {
+                            self.cx.error_spanned_by(
+                                &pt.ty,
+                                "tensor maps are kernel parameters: call `tma_load_2d` in the kernel, and pass the tile to the #[gpu_device] function",
+                            );
+                            error_params.push((name, var));
+                        }
                         Some(ParamTy::Texture2D(_)) if kind == FnKind::Device => {
                             self.cx.error_spanned_by(
                                 &pt.ty,

@@ -78,7 +78,9 @@ impl Parser<'_> {
             return None;
         };
         let len = self.shared_len(len);
+        let mbarrier = matches!(elem, syn::Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Mbarrier"));
         let (elem, atomic, width) = match elem {
+            _ if mbarrier => (Scalar::U64, false, None),
             syn::Type::Array(a) => {
                 let inner = super::types::parse_scalar(self.cx, &mut self.structs, &a.elem);
                 let width = self.array_len(&a.len, "a row of a 2-D shared array");
@@ -104,6 +106,7 @@ impl Parser<'_> {
         let decl = SharedDecl {
             elem,
             atomic,
+            mbarrier,
             width,
             len,
         };

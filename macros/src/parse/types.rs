@@ -114,6 +114,9 @@ pub fn parse_param_ty(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> O
     if let Some(tex) = texture::texture_param(cx, structs, ty) {
         return tex;
     }
+    if let Some(map) = texture::tensor_map_param(cx, structs, ty) {
+        return map;
+    }
     match ty {
         syn::Type::Reference(r) => {
             if let Some(l) = &r.lifetime {

@@ -108,6 +108,12 @@ impl CudaDevice {
                 }
                 Arg::Scalar { bits, .. } => params.push(bits as *const u128 as *mut c_void),
                 Arg::Bytes(words) => params.push(words.as_ptr() as *mut c_void),
+                // The 128-byte `CUtensorMap` (a `__grid_constant__` struct parameter) and
+                // the box word.
+                Arg::TensorMap(t) => {
+                    params.push(t.map.as_ptr() as *mut c_void);
+                    params.push(&t.box_word as *const u64 as *mut c_void);
+                }
                 // Four C parameters: the texture object, width, height, mode.
                 Arg::Texture(t) => {
                     params.push(&t.handle as *const u64 as *mut c_void);

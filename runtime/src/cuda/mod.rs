@@ -11,7 +11,8 @@
 //!   shared-memory opt-in, occupancy, `cuLaunchKernel`;
 //! - `bounds.rs`: the device-side out-of-bounds records, read at synchronisation;
 //! - `stream.rs`: streams, events, pinned host memory and the copies on a stream;
-//! - `texture.rs`: texture objects over pitch-linear memory (`cuTexObjectCreate`).
+//! - `texture.rs`: texture objects over pitch-linear memory (`cuTexObjectCreate`);
+//! - `tensor_map.rs`: TMA tensor maps (`cuTensorMapEncodeTiled`).
 //!
 //! This backend imports only the leaf modules (`error`, `config`, `dim`, `scalar`, the
 //! value types, `diagnostics`): never `sim/`, never the `Device` above it.
@@ -25,6 +26,7 @@ mod memory;
 mod module;
 mod result;
 mod stream;
+pub(crate) mod tensor_map;
 mod texture;
 
 pub(crate) use device::CudaDevice;

@@ -17,6 +17,7 @@ use crate::device::Device;
 use crate::device::Stream;
 use crate::scalar::{Arg, KernelScalar};
 use crate::sim::Access;
+use crate::tensor_map::TensorMap;
 use crate::texel::Texel;
 use crate::texture::Texture2D;
 use crate::view::{AsDeviceView, AsDeviceViewMut};
@@ -91,6 +92,17 @@ impl<'a> KernelArgs<'a> {
         self._guards.extend(guard);
         self.devices.push((self.args.len(), device));
         self.args.push(Arg::Texture(arg));
+        self
+    }
+
+    /// A tensor-map parameter (`TensorMap<T>`): its memory stays borrowed for the launch.
+    pub fn tensor_map<T: KernelScalar>(&mut self, map: &'a TensorMap<'_, T>) -> &mut Self {
+        let view = map.view();
+        self.accesses.extend(view.access());
+        let (addr, guard, device) = view.arg(self.stream);
+        self._guards.extend(guard);
+        self.devices.push((self.args.len(), device));
+        self.args.push(Arg::TensorMap(Box::new(map.arg(addr))));
         self
     }
 

@@ -87,6 +87,9 @@ pub(crate) enum State {
     ActiveMask(u32),
     /// At a print (site id), its text in the slot: released as `ActiveMask`.
     Print(u32),
+    /// At an mbarrier `wait` (site id) whose phase has not completed: runnable again when
+    /// a phase of any barrier of the block completes (it then looks again).
+    Mbarrier(u32),
     Exited,
 }
 
@@ -151,8 +154,11 @@ pub(crate) struct Block<'l> {
     /// The first read of uninitialised shared memory, reported at the next barrier or
     /// at the end unless a race (which explains it) is found first.
     uninitialized: RefCell<Option<Error>>,
-    /// The shared elements `cp_async` copies in flight will write (race checks).
+    /// The shared elements `cp_async` and `tma_load_2d` copies in flight will write (race
+    /// checks).
     pub(crate) cp_pending: super::cp_async::Pending,
+    /// The block's mbarriers and the copies that land with their phases.
+    pub(crate) barriers: super::mbarrier::Barriers,
 }
 
 impl<'l> Block<'l> {
@@ -188,6 +194,7 @@ impl<'l> Block<'l> {
             held: RefCell::new(vec![0; warps]),
             uninitialized: RefCell::new(None),
             cp_pending: Default::default(),
+            barriers: Default::default(),
         };
         if checks {
             block.next_epoch()?;
@@ -229,6 +236,27 @@ impl<'l> Block<'l> {
         }
     }
 
+    /// A phase of an mbarrier completed (in the middle of a thread's poll): the threads
+    /// waiting at mbarriers look again next round, and a new barrier interval starts for
+    /// the race checks (sim/mbarrier.rs says why).
+    pub(crate) fn phase_completed(&self) {
+        self.wake_mbarrier_waiters();
+        if self.checks {
+            if let Err(e) = self.next_epoch() {
+                super::check::raise(super::check::Failure::Report(Box::new(e)));
+            }
+        }
+    }
+
+    /// The threads waiting at mbarriers look again next round.
+    pub(crate) fn wake_mbarrier_waiters(&self) {
+        for slot in self.slots.iter() {
+            if let State::Mbarrier(_) = slot.state.get() {
+                slot.state.set(State::Yielded);
+            }
+        }
+    }
+
     /// "thread (3, 0, 0)".
     fn who(&self, t: u32) -> String {
         format!("thread {}", self.thread_idx(t))
@@ -256,6 +284,10 @@ impl<'l> Block<'l> {
             ),
             State::ActiveMask(site) => format!("active_mask at {}", src_loc_by_id(site)),
             State::Print(site) => format!("a print at {}", src_loc_by_id(site)),
+            State::Mbarrier(site) => format!(
+                "an mbarrier wait at {} (its phase never completes)",
+                src_loc_by_id(site)
+            ),
             State::Exited => "nothing (it has exited)".into(),
             State::Running | State::Yielded => "nothing (it is running)".into(),
         }
@@ -310,6 +342,7 @@ impl<'l> Block<'l> {
                 State::Warp(_) => waiting[w] |= bit,
                 State::ActiveMask(_) | State::Print(_) => asking[w] |= bit,
                 State::Barrier(_) => at_barrier += 1,
+                State::Mbarrier(_) => {}
                 State::Exited => exited[w] |= bit,
             }
         }
@@ -533,6 +566,8 @@ impl<'l> Block<'l> {
         let Some((_, b0)) = first else {
             return Ok(Progress::Running);
         };
+        // Tiles some thread's wait has seen land are every thread's after this barrier.
+        self.cp_pending.forget_seen(|bar| self.barriers.seen(bar));
         // Writes after this barrier cannot race with an uninitialised read before it.
         if let Some(err) = self.uninitialized.borrow_mut().take() {
             return Err(err);
@@ -646,6 +681,15 @@ impl<'l> Block<'l> {
                 self.who(o),
                 self.waits_at(o)
             )),
+            (None, _) if at(|s| matches!(s, State::Mbarrier(_))).is_some() => {
+                let t = at(|s| matches!(s, State::Mbarrier(_))).unwrap_or(0);
+                self.divergent(format!(
+                    "deadlock: {} waits at {}: no thread that could arrive on it or complete its \
+                     bytes is left running",
+                    self.who(t),
+                    self.waits_at(t)
+                ))
+            }
             _ => self.divergent("deadlock: no thread can go on".into()),
         }
     }

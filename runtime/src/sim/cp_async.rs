@@ -38,16 +38,68 @@ pub(crate) struct Queue {
 }
 
 /// A shared element: its region and its index there.
-type Element = (u32, usize);
+pub(crate) type Element = (u32, usize);
 
-/// Who will write a pending element: the issuing thread and the `cp_async` line.
-type Writer = (u32, &'static SrcLoc);
+/// Who will write a pending element: the issuing thread, the copy's line, and which copy
+/// it is (`"cp_async"`, `"tma_load_2d"`, as [`RaceAccess::kind`](crate::RaceAccess) says).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Writer {
+    pub(crate) tid: u32,
+    pub(crate) site: &'static SrcLoc,
+    pub(crate) kind: &'static str,
+    /// A `tma_load_2d` copy that has landed with phase `.1` (a count of completed phases)
+    /// of the mbarrier at address `.0`: visible to the threads that have seen that phase
+    /// complete (sim/mbarrier.rs), pending for the others.
+    pub(crate) landed: Option<(usize, u64)>,
+}
 
-/// The shared elements copies in flight will write, block-wide.
+/// The shared elements copies in flight will write, block-wide (`cp_async`'s and
+/// `tma_load_2d`'s), and the TMA copies landed but not yet seen by every thread.
 #[derive(Default)]
 pub(crate) struct Pending(RefCell<HashMap<Element, Writer>>);
 
 impl Pending {
+    /// Marks `keys` pending until they land, written by thread `tid` at `at`.
+    pub(crate) fn insert(
+        &self,
+        keys: &[Element],
+        tid: u32,
+        at: &'static SrcLoc,
+        kind: &'static str,
+    ) {
+        let mut map = self.0.borrow_mut();
+        for k in keys {
+            let w = Writer {
+                tid,
+                site: at,
+                kind,
+                landed: None,
+            };
+            map.insert(*k, w);
+        }
+    }
+
+    /// The TMA copy of `keys` landed with phase `phase` of the mbarrier at `bar`.
+    pub(crate) fn landed(&self, keys: &[Element], bar: usize, phase: u64) {
+        let mut map = self.0.borrow_mut();
+        for k in keys {
+            if let Some(w) = map.get_mut(k) {
+                w.landed = Some((bar, phase));
+            }
+        }
+    }
+
+    /// At a block barrier: forgets the landed copies whose phase some thread has seen
+    /// (`seen(bar)`: the most phases of that barrier a thread has seen complete), which
+    /// every thread is now ordered after.
+    pub(crate) fn forget_seen(&self, seen: impl Fn(usize) -> u64) {
+        let mut map = self.0.borrow_mut();
+        if map.is_empty() {
+            return;
+        }
+        map.retain(|_, w| !matches!(w.landed, Some((bar, phase)) if seen(bar) >= phase));
+    }
+
     /// The copy in flight that will write `element` of `region`, if any.
     #[inline]
     pub(crate) fn get(&self, region: u32, element: usize) -> Option<Writer> {
@@ -101,12 +153,9 @@ pub(crate) fn issue<T: KernelScalar>(
             keys.push((region, element));
         }
     }
-    let pending = &ctx.block().cp_pending;
-    let mut map = pending.0.borrow_mut();
-    for k in &keys {
-        map.insert(*k, (ctx.tid(), at));
-    }
-    drop(map);
+    ctx.block()
+        .cp_pending
+        .insert(&keys, ctx.tid(), at, "cp_async");
     let land = Box::new(move |ctx: &ThreadCtx<'_>| {
         for (i, v) in values.into_iter().enumerate() {
             dst.store(ctx, i, v, at);

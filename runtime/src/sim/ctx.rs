@@ -12,10 +12,12 @@ use super::block::{BarrierKind, BarrierWait, Block, Slot, State};
 use super::check::{raise, Failure};
 use super::cp_async::{self, Queue};
 use super::handles::{Slice, SliceMut};
+use super::mbarrier::MbarrierRef;
 use super::mma::{Fragment, MmaElem, MmaScalar, MmaSpec, WIDE};
 use super::shadow::{AccessKind, Accessor, Rec, Verdict, SITE_UNKNOWN};
 use super::shared::TooMuchShared;
 use super::site::{src_loc_by_id, SrcLoc};
+use super::tma::SimTensorMap;
 use super::track::{Track, Tracked};
 use super::warp::{check_arrival, WarpOp, WarpWait};
 use crate::dim::Dim3;
@@ -31,11 +33,20 @@ pub struct ThreadCtx<'a> {
     thread_idx: Dim3,
     /// This thread's `cp_async` copies in flight.
     cp: RefCell<Queue>,
+    /// Per mbarrier (by address), the phases this thread has seen complete (a wait).
+    seen: RefCell<std::collections::HashMap<usize, u64>>,
 }
 
 /// Returns `Pending` once, then `Ready`: the suspension of a sync point. The executor
 /// polls the thread again only once it has released it.
-struct Suspend(bool);
+pub(super) struct Suspend(bool);
+
+impl Suspend {
+    /// A suspension (an mbarrier wait's).
+    pub(super) fn new() -> Suspend {
+        Suspend(false)
+    }
+}
 
 impl Future for Suspend {
     type Output = ();
@@ -56,6 +67,7 @@ impl<'a> ThreadCtx<'a> {
             tid,
             thread_idx: block.thread_idx(tid),
             cp: RefCell::default(),
+            seen: RefCell::default(),
         }
     }
 
@@ -134,7 +146,7 @@ impl<'a> ThreadCtx<'a> {
     pub(super) fn arg_buffer(&self, i: usize) -> (u64, usize) {
         match self.arg(i) {
             Arg::Slice { addr, len } => (*addr, *len as usize),
-            Arg::Scalar { .. } | Arg::Bytes(_) | Arg::Texture(_) => {
+            Arg::Scalar { .. } | Arg::Bytes(_) | Arg::Texture(_) | Arg::TensorMap(_) => {
                 panic!("kernel ABI mismatch: argument {i} is not a slice")
             }
         }
@@ -152,7 +164,7 @@ impl<'a> ThreadCtx<'a> {
     /// Scalar argument `i`.
     pub fn arg_scalar<T: KernelScalar>(&self, i: usize) -> T {
         match self.arg(i) {
-            Arg::Slice { .. } | Arg::Texture(_) => {
+            Arg::Slice { .. } | Arg::Texture(_) | Arg::TensorMap(_) => {
                 panic!("kernel ABI mismatch: argument {i} is memory where a scalar belongs")
             }
             scalar => scalar.scalar(),
@@ -564,10 +576,19 @@ impl<'a> ThreadCtx<'a> {
         };
         let tracked = track.get();
         if let Tracked::Shared(region) = tracked {
-            if let Some((tid, site)) = block.cp_pending.get(region, index) {
-                raise(Failure::Report(Box::new(
-                    self.cp_race(region, index, tid, site, kind, at),
-                )));
+            if let Some(w) = block.cp_pending.get(region, index) {
+                let seen = w
+                    .landed
+                    .is_some_and(|(bar, phase)| self.seen_phases(bar) >= phase);
+                if !seen {
+                    raise(Failure::Report(Box::new(self.cp_race(
+                        region,
+                        index,
+                        (w.tid, w.site, w.kind),
+                        kind,
+                        at,
+                    ))));
+                }
             }
         }
         let verdict = match tracked {
@@ -625,6 +646,27 @@ impl<'a> ThreadCtx<'a> {
         cp_async::wait(self, None)
     }
 
+    /// `fence_mbarrier_init()`: nothing to do on the simulator, where an `init` is seen
+    /// at once (the race checks order it by the `sync_threads` that must follow).
+    pub fn fence_mbarrier_init(&self) {}
+
+    /// `fence_proxy_async()`: nothing to do on the simulator, which has one proxy.
+    pub fn fence_proxy_async(&self) {}
+
+    /// `tma_load_2d(dst, map, row, col, bar)`: the box of `map` whose top-left element is
+    /// `(row, col)` into `dst`, completing its bytes on `bar` (sim/tma.rs).
+    pub fn tma_load_2d<T: KernelScalar>(
+        &self,
+        dst: SliceMut<T>,
+        map: SimTensorMap<T>,
+        row: i32,
+        col: i32,
+        bar: MbarrierRef,
+        at: &'static SrcLoc,
+    ) {
+        super::tma::load_2d(self, dst, map, row, col, bar, at)
+    }
+
     pub(crate) fn block(&self) -> &Block<'a> {
         self.block
     }
@@ -637,14 +679,25 @@ impl<'a> ThreadCtx<'a> {
         &self.cp
     }
 
-    /// The report of an access to an element a `cp_async` of thread `tid` at `site` has
-    /// not yet landed (no wait covers it).
+    /// The phases of the mbarrier at `bar` this thread has seen complete.
+    pub(crate) fn seen_phases(&self, bar: usize) -> u64 {
+        self.seen.borrow().get(&bar).copied().unwrap_or(0)
+    }
+
+    /// This thread's wait has seen `phases` phases of the mbarrier at `bar` complete.
+    pub(crate) fn see_phases(&self, bar: usize, phases: u64) {
+        let mut seen = self.seen.borrow_mut();
+        let e = seen.entry(bar).or_insert(0);
+        *e = (*e).max(phases);
+    }
+
+    /// The report of an access to an element a copy (`cp_async`, `tma_load_2d`) of thread
+    /// `tid` at `site` has not yet landed (no wait covers it).
     fn cp_race(
         &self,
         region: u32,
         index: usize,
-        tid: u32,
-        site: &'static SrcLoc,
+        (tid, site, copy): (u32, &'static SrcLoc, &'static str),
         kind: AccessKind,
         at: &'static SrcLoc,
     ) -> Error {
@@ -654,7 +707,7 @@ impl<'a> ThreadCtx<'a> {
             memory: block.shared.describe(region),
             index: index as u64,
             first: Box::new(RaceAccess {
-                kind: "cp_async".to_string(),
+                kind: copy.to_string(),
                 file: site.file().to_string(),
                 line: site.line(),
                 block: block.idx,

@@ -246,6 +246,14 @@ impl<T: KernelScalar> SliceMut<T> {
         }
     }
 
+    /// `slice[index] = value` without a race-check record: a `tma_load_2d` landing, whose
+    /// writes its issue recorded. `index` must be in bounds.
+    pub(crate) fn store_untracked(&self, index: usize, value: T) {
+        assert!(index < self.len, "a landing inside its tile");
+        // SAFETY: index < len of a live, aligned, writable allocation.
+        unsafe { store_elem(self.ptr.add(index), value) }
+    }
+
     /// Where element `index` is tracked: its shadow and its index there (`cp_async` marks
     /// its destination pending).
     pub(crate) fn tracked(&self, index: usize) -> (Track, usize) {

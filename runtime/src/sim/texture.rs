@@ -70,7 +70,7 @@ impl ThreadCtx<'_> {
     pub fn arg_texture<T: KernelScalar>(&self, i: usize) -> SimTexture<T> {
         match self.arg(i) {
             Arg::Texture(t) => SimTexture::new(t),
-            Arg::Slice { .. } | Arg::Scalar { .. } | Arg::Bytes(_) => {
+            Arg::Slice { .. } | Arg::Scalar { .. } | Arg::Bytes(_) | Arg::TensorMap(_) => {
                 panic!("kernel ABI mismatch: argument {i} is not a texture")
             }
         }

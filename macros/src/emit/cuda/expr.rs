@@ -145,6 +145,7 @@ impl<'a> FnWriter<'a> {
                         self.texture_c(m, recv, *elem, args)
                     }
                     Some(&Call::Atomic(op)) => self.atomic_c(op, recv, args),
+                    Some(&Call::Mbarrier(m)) => self.mbarrier_c(m, recv, args),
                     Some(&Call::Fragment(
                         m @ (FragMethod::LdMatrix(row) | FragMethod::StMatrix(row)),
                     )) => {
@@ -225,6 +226,9 @@ impl<'a> FnWriter<'a> {
                 let to = i.cast_to().unwrap_or(Scalar::Bool);
                 let v = self.value(&args[0]);
                 cast_c(self.scalar(&args[0]), to, &v)
+            }
+            ExprKind::Intrinsic(i, args) if i.params().contains(&ParamKind::Mbarrier) => {
+                self.tma_c(e, args)
             }
             ExprKind::Intrinsic(i, args) => {
                 let ops: Vec<&Expr> = args.iter().collect();

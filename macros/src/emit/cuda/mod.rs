@@ -12,6 +12,7 @@ mod effect;
 mod expr;
 pub use expr::const_arg_c;
 mod groups;
+mod hopper;
 mod keywords;
 mod matching;
 mod namer;
@@ -48,6 +49,7 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     crate::ir::visit::walk_block(&f.body, &mut |e| {
         if let ExprKind::Intrinsic(i, _) = &e.kind {
             w.ldmatrix |= i.c_takes_site();
+            w.tma |= i.rust_name() == "tma_load_2d";
         }
     });
     if f.kind == FnKind::Kernel {
@@ -75,6 +77,14 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
                 }
             }
             ParamTy::Texture2D(_) => params.extend(w.texture_params(p.var, &name)),
+            // The CUtensorMap, a `__grid_constant__` (the TMA reads it where the launch put
+            // it), and its box word (prelude_hopper.cuh).
+            ParamTy::TensorMap(_) => {
+                let word = w.namer.fresh(&format!("{name}_box"));
+                params.push(format!("const __grid_constant__ ws_tensor_map {name}"));
+                params.push(format!("const unsigned long long {word}"));
+                w.tma_box.insert(p.var, word);
+            }
             // A 2-D shared tile: a pointer to its rows, and the number of rows.
             ParamTy::Rows { elem, width } => {
                 let len = w.namer.fresh(&format!("{name}_len"));
@@ -89,6 +99,7 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
                     ParamTy::Scalar(_)
                     | ParamTy::Array { .. }
                     | ParamTy::Texture2D(_)
+                    | ParamTy::TensorMap(_)
                     | ParamTy::Rows { .. } => unreachable!(),
                 };
                 let len = w.namer.fresh(&format!("{name}_len"));
@@ -304,6 +315,10 @@ pub(crate) struct FnWriter<'a> {
     sub_lens: HashMap<ExprId, String>,
     /// The width, height and mode parameters of each texture parameter.
     tex_names: HashMap<VarId, texture::TexNames>,
+    /// The box word parameter of each tensor-map parameter.
+    tma_box: HashMap<VarId, String>,
+    /// The function calls `tma_load_2d`: its shared arrays are declared `__align__(1024)`.
+    tma: bool,
     /// Shared arrays' lengths (rows of a 2-D tile), for the prover.
     shared_len: HashMap<VarId, proof::Poly>,
     /// Variables that are shared memory (static arrays and `dynamic_shared`), whose checked
@@ -331,6 +346,8 @@ impl<'a> FnWriter<'a> {
             slice_len: HashMap::new(),
             sub_lens: HashMap::new(),
             tex_names: HashMap::new(),
+            tma_box: HashMap::new(),
+            tma: false,
             shared_len: HashMap::new(),
             shared_vars: HashSet::new(),
             ldmatrix: types.calls.values().any(|c| {

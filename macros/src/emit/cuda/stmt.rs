@@ -84,11 +84,20 @@ impl<'a> FnWriter<'a> {
                         Some(Len::Const(w)) => format!("[{rows}][{}]", w.c_name()),
                         None => format!("[{rows}]"),
                     };
-                    let align = if self.ldmatrix { "__align__(16) " } else { "" };
-                    self.raw(&format!(
-                        "__shared__ {align}{} {cname}{dims};",
+                    // A TMA destination needs 128 or 1024 bytes (the swizzle's pattern).
+                    let align = if self.tma && !d.mbarrier {
+                        "__align__(1024) "
+                    } else if self.ldmatrix {
+                        "__align__(16) "
+                    } else {
+                        ""
+                    };
+                    let elem = if d.mbarrier {
+                        "ws_mbarrier"
+                    } else {
                         d.elem.c_name()
-                    ));
+                    };
+                    self.raw(&format!("__shared__ {align}{elem} {cname}{dims};"));
                     self.slice_len.insert(*var, d.len.c());
                     self.shared_len
                         .insert(*var, crate::analysis::proof::array_len(&d.len));

@@ -161,6 +161,11 @@ pub const NAMED: &[(&str, &str)] = &[
     ("ThreadBlockTile", "a cooperative group (ir/groups.rs)"),
     ("GridGroup", "a cooperative group (ir/groups.rs)"),
     ("Texture2D", "a texture parameter (parse/types/texture.rs)"),
+    (
+        "TensorMap",
+        "a TMA tensor map parameter (parse/types/texture.rs)",
+    ),
+    ("Mbarrier", "a shared array's mbarriers (parse/shared.rs)"),
     ("FragmentA", "a tensor-core fragment (parse/fragment.rs)"),
     ("FragmentB", "a tensor-core fragment (parse/fragment.rs)"),
     ("FragmentAcc", "a tensor-core fragment (parse/fragment.rs)"),

@@ -1,5 +1,6 @@
 //! `Texture2D<T>` in a kernel signature (written `&Texture2D<T>` or `Texture2D<T>`): a
-//! 2-D texture the kernel reads with `tex.fetch(x, y)`. docs/textures.md.
+//! 2-D texture the kernel reads with `tex.fetch(x, y)`. docs/textures.md. And its Hopper
+//! kin `&TensorMap<T>`, which `tma_load_2d` reads (docs/tensor-cores.md).
 
 use super::parse_scalar;
 use crate::ctxt::Ctxt;
@@ -77,6 +78,75 @@ fn texture_path(ty: &syn::Type) -> Option<&syn::Path> {
         }
         syn::Type::Paren(p) => texture_path(&p.elem),
         syn::Type::Group(g) => texture_path(&g.elem),
+        _ => None,
+    }
+}
+
+/// `Some(..)` when `ty` is `&TensorMap<T>` (`Some(None)` after an error), `None` when it
+/// is something else.
+pub fn tensor_map_param(
+    cx: &Ctxt,
+    structs: &mut [StructDef],
+    ty: &syn::Type,
+) -> Option<Option<ParamTy>> {
+    let usage = "a tensor map parameter is `map: &TensorMap<T>` (made on the host with `TensorMap::tiled_2d`)";
+    let (path, reference) = match ty {
+        syn::Type::Reference(r) => (named_path(&r.elem, "TensorMap")?, r.mutability.is_none()),
+        other => (named_path(other, "TensorMap")?, false),
+    };
+    if !reference {
+        cx.error_spanned_by(ty, usage);
+        return Some(None);
+    }
+    let last = path.segments.last()?;
+    let types: Vec<&syn::Type> = match &last.arguments {
+        syn::PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter_map(|g| match g {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let [elem] = types.as_slice() else {
+        cx.error_spanned_by(
+            last,
+            "name the tensor map's element type: `&TensorMap<bf16>`",
+        );
+        return Some(None);
+    };
+    let s = parse_scalar(cx, structs, elem)?;
+    if let Scalar::Param(p) = s {
+        cx.error_spanned_by(
+            elem,
+            format!("a tensor map's element is a concrete type (`&TensorMap<bf16>`), not the type parameter `{p}`"),
+        );
+        return Some(None);
+    }
+    let bytes = s.bits() / 8;
+    if s.is_struct() || s == Scalar::Bool || ![1, 2, 4, 8].contains(&bytes) {
+        cx.error_spanned_by(
+            elem,
+            format!(
+                "`{}` cannot be a tensor map's element: the TMA copies numbers of 1, 2, 4 or 8 bytes",
+                s.rust_name()
+            ),
+        );
+        return Some(None);
+    }
+    Some(Some(ParamTy::TensorMap(s)))
+}
+
+/// The path of `Name<..>` (also `warpspeed::Name<..>`).
+fn named_path<'t>(ty: &'t syn::Type, name: &str) -> Option<&'t syn::Path> {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            (p.path.segments.last()?.ident == name).then_some(&p.path)
+        }
+        syn::Type::Paren(p) => named_path(&p.elem, name),
+        syn::Type::Group(g) => named_path(&g.elem, name),
         _ => None,
     }
 }
