@@ -63,6 +63,20 @@ pub enum Error {
         diagnostics: Vec<crate::diagnostics::Diagnostic>,
     },
 
+    /// The kernel uses instructions the device's GPU lacks: `wgmma` and `setmaxnreg` exist
+    /// only in the target sm_90a (compute capability 9.0), so such a kernel's launch on any
+    /// other GPU is this error, before anything is compiled (docs/compilation.md). The
+    /// simulator runs such kernels everywhere.
+    #[error("kernel `{kernel}` cannot run on this GPU ({device}): {reason}")]
+    UnsupportedArch {
+        /// The kernel's Rust name.
+        kernel: String,
+        /// The GPU's target, `sm_80`.
+        device: String,
+        /// What the kernel uses and which target that needs (`sm_90a`).
+        reason: String,
+    },
+
     /// An NVRTC call other than the compilation itself failed.
     #[error("NVRTC failed while {what} for kernel `{kernel}`: {source}")]
     Nvrtc {

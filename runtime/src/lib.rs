@@ -44,6 +44,8 @@ mod launch;
 mod memory;
 pub mod mma;
 mod pinned;
+#[cfg(test)]
+mod prelude_wgmma_gen;
 mod pinned_view;
 mod range;
 mod release_int;
