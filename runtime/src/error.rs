@@ -353,7 +353,8 @@ pub enum Error {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RaceAccess {
     /// "read", "write" or "atomic"; "cp_async" for a `cp_async` copy not yet waited for
-    /// (the other access touched its destination before the wait that covers it).
+    /// (the other access touched its destination before the wait that covers it); "wgmma"
+    /// for a `wgmma` not yet waited for (the other access wrote a tile it reads).
     pub kind: String,
     /// The Rust source file of the access.
     pub file: String,
@@ -373,6 +374,7 @@ impl RaceAccess {
             "write" => "wrote",
             "atomic" => "accessed atomically",
             "cp_async" => "started a cp_async copy",
+            "wgmma" => "started a wgmma reading it",
             other => other,
         }
     }
@@ -383,6 +385,7 @@ impl RaceAccess {
             "cp_async" => {
                 "before a cp_async_wait covering that copy (and, in another thread, a barrier after the wait)"
             }
+            "wgmma" => "before the wgmma_wait_group covering that wgmma",
             _ => "with no barrier between them",
         }
     }

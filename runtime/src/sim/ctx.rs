@@ -31,6 +31,8 @@ pub struct ThreadCtx<'a> {
     thread_idx: Dim3,
     /// This thread's `cp_async` copies in flight.
     cp: RefCell<Queue>,
+    /// This thread's `wgmma`s in flight.
+    wgmma: RefCell<super::wgmma::Queue>,
 }
 
 /// Returns `Pending` once, then `Ready`: the suspension of a sync point. The executor
@@ -56,6 +58,7 @@ impl<'a> ThreadCtx<'a> {
             tid,
             thread_idx: block.thread_idx(tid),
             cp: RefCell::default(),
+            wgmma: RefCell::default(),
         }
     }
 
@@ -283,7 +286,7 @@ impl<'a> ThreadCtx<'a> {
         self.barrier(BarrierKind::Grid, false, at).await;
     }
 
-    async fn warp(
+    pub(crate) async fn warp(
         &self,
         op: WarpOp,
         mask: u32,
@@ -569,6 +572,16 @@ impl<'a> ThreadCtx<'a> {
                     self.cp_race(region, index, tid, site, kind, at),
                 )));
             }
+            // A wgmma in flight reads the element: only writes race with it.
+            if kind != AccessKind::Read && kind != AccessKind::AtomicRead {
+                if let Some((tid, site)) = block.wgmma_pending.get(region, index) {
+                    let mut err = self.cp_race(region, index, tid, site, kind, at);
+                    if let Error::DataRace { first, .. } = &mut err {
+                        first.kind = "wgmma".to_string();
+                    }
+                    raise(Failure::Report(Box::new(err)));
+                }
+            }
         }
         let verdict = match tracked {
             Tracked::Global(arg) => match &block.launch.globals[arg] {
@@ -635,6 +648,10 @@ impl<'a> ThreadCtx<'a> {
 
     pub(crate) fn cp_queue(&self) -> &RefCell<Queue> {
         &self.cp
+    }
+
+    pub(crate) fn wgmma_queue(&self) -> &RefCell<super::wgmma::Queue> {
+        &self.wgmma
     }
 
     /// The report of an access to an element a `cp_async` of thread `tid` at `site` has

@@ -74,6 +74,7 @@ mod site;
 mod texture;
 mod track;
 mod warp;
+mod wgmma;
 
 pub use atomic::{sim_load_field, sim_store_field, AtomicArith, AtomicInt, AtomicScalar};
 pub use ctx::ThreadCtx;
