@@ -84,7 +84,13 @@ impl<'a> FnWriter<'a> {
                         Some(Len::Const(w)) => format!("[{rows}][{}]", w.c_name()),
                         None => format!("[{rows}]"),
                     };
-                    let align = if self.ldmatrix { "__align__(16) " } else { "" };
+                    let align = if self.wgmma {
+                        "__align__(1024) "
+                    } else if self.ldmatrix {
+                        "__align__(16) "
+                    } else {
+                        ""
+                    };
                     self.raw(&format!(
                         "__shared__ {align}{} {cname}{dims};",
                         d.elem.c_name()
