@@ -202,9 +202,13 @@ impl Typeck<'_> {
                 other => {
                     let found = self.show(&other);
                     let at = if j == 0 { "a" } else { "b" };
+                    let why = match other {
+                        Ty::Slice(..) if !shared => " of global memory (copy it into a shared tile first)",
+                        _ => "",
+                    };
                     self.cx.error_at(
                         args[j].range(),
-                        format!("the {what} tile of `wgmma` is a slice of shared memory of `bf16` or `f16`: `&tile[{at}..{at} + {len}]` of a `SharedArray` declared in this function or of `dynamic_shared::<bf16>()`, and this is `{found}`"),
+                        format!("the {what} tile of `wgmma` is a slice of shared memory of `bf16` or `f16`: `&tile[{at}..{at} + {len}]` of a `SharedArray` declared in this function or of `dynamic_shared::<bf16>()`, and this is `{found}`{why}"),
                     );
                     return Ty::Never;
                 }
