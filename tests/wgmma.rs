@@ -243,7 +243,10 @@ fn expect_sm90a_refusal(dev: &Device, r: warpspeed::Result<()>) {
             assert!(reason.contains("sm_90a"), "{reason}");
             println!("SKIPPED wgmma on this GPU: it needs sm_90a; checked the refusal");
         }
-        other => panic!("{:?}: expected UnsupportedArch, got {other:?}", dev.backend()),
+        other => panic!(
+            "{:?}: expected UnsupportedArch, got {other:?}",
+            dev.backend()
+        ),
     }
 }
 
@@ -346,7 +349,12 @@ fn wgmma_k_out_of_range_is_out_of_bounds() {
         // In range: the 64 x 8 product of ones over 16 columns.
         let mut out = dev.upload(&vec![f32::NAN; 512]).unwrap();
         wgmma_k::launch(&dev, LaunchConfig::new(1, 128), &mut out, 3).unwrap();
-        assert_eq!(out.download().unwrap(), vec![16.0; 512], "{:?}", dev.backend());
+        assert_eq!(
+            out.download().unwrap(),
+            vec![16.0; 512],
+            "{:?}",
+            dev.backend()
+        );
     }
 }
 
@@ -421,7 +429,9 @@ fn setmaxnreg_is_a_warpgroup_collective() {
 #[test]
 fn each_thread_holds_the_documented_elements() {
     for dev in devices("each_thread_holds_the_documented_elements") {
-        let a: Vec<f32> = (0..64 * 64).map(|i| f32::from(u8::from(i / 64 == i % 64))).collect();
+        let a: Vec<f32> = (0..64 * 64)
+            .map(|i| f32::from(u8::from(i / 64 == i % 64)))
+            .collect();
         // Every integer in -2048..2048: exact in f16.
         let b: Vec<f32> = (0..64 * 64).map(|i| i as f32 - 2048.0).collect();
         let Some(got) = run(&dev, 64, &[(a, b.clone())]) else {
@@ -447,8 +457,12 @@ fn nvrtc_compiles_for_sm90a() {
     ];
     common::nvrtc_compiles_for(&kernels, &[(9, 0)]);
     if common::nvrtc_here() {
-        let err = warpspeed::compile::compile_cubin(wgmma_k::KERNEL.source.as_str(), (8, 0), wgmma_k::KERNEL.options)
-            .unwrap_err();
+        let err = warpspeed::compile::compile_cubin(
+            wgmma_k::KERNEL.source.as_str(),
+            (8, 0),
+            wgmma_k::KERNEL.options,
+        )
+        .unwrap_err();
         assert!(matches!(err, Error::UnsupportedArch { .. }), "{err}");
         assert!(err.to_string().contains("sm_90a"), "{err}");
     }

@@ -44,9 +44,9 @@ mod launch;
 mod memory;
 pub mod mma;
 mod pinned;
+mod pinned_view;
 #[cfg(test)]
 mod prelude_wgmma_gen;
-mod pinned_view;
 mod range;
 mod release_int;
 mod scalar;

@@ -99,7 +99,7 @@ pub const WGMMA_NS: std::ops::RangeInclusive<usize> = 8..=256;
 
 /// Whether `n` is the `N` of a `.m64nNk16` shape: a multiple of 8 in 8..=256.
 pub const fn is_wgmma_n(n: usize) -> bool {
-    n >= 8 && n <= 256 && n % 8 == 0
+    n >= 8 && n <= 256 && n.is_multiple_of(8)
 }
 
 /// The (row, column) of the 64 x `n` accumulator that element `i` of thread `thread`'s
@@ -130,7 +130,10 @@ pub fn wgmma_owner(n: usize, thread: u32, i: usize) -> (usize, usize) {
     );
     let (w, lane) = ((thread / 32) as usize, (thread % 32) as usize);
     let (group, q) = (lane / 4, lane % 4);
-    (16 * w + group + 8 * ((i / 2) % 2), 8 * (i / 4) + 2 * q + i % 2)
+    (
+        16 * w + group + 8 * ((i / 2) % 2),
+        8 * (i / 4) + 2 * q + i % 2,
+    )
 }
 
 #[cfg(test)]
@@ -189,7 +192,10 @@ mod tests {
             assert!(seen.iter().all(|&k| k == 1), "N = {n}");
         }
         let at = |i| wgmma_owner(64, 32, i);
-        assert_eq!([at(0), at(1), at(2), at(3)], [(16, 0), (16, 1), (24, 0), (24, 1)]);
+        assert_eq!(
+            [at(0), at(1), at(2), at(3)],
+            [(16, 0), (16, 1), (24, 0), (24, 1)]
+        );
         assert_eq!(wgmma_owner(256, 127, 127), (63, 255));
     }
 }

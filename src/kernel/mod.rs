@@ -56,17 +56,17 @@ pub use sync::{
     thread_fence_block, thread_fence_system,
 };
 pub use texture::TextureFetch;
-pub use wgmma::{
-    fence_proxy_async, setmaxnreg_dec, setmaxnreg_inc, wgmma_commit_group, wgmma_fence,
-    wgmma_wait_group, M64N104K16, M64N112K16, M64N120K16, M64N128K16, M64N136K16, M64N144K16,
-    M64N152K16, M64N160K16, M64N168K16, M64N16K16, M64N176K16, M64N184K16, M64N192K16,
-    M64N200K16, M64N208K16, M64N216K16, M64N224K16, M64N232K16, M64N240K16, M64N248K16,
-    M64N24K16, M64N256K16, M64N32K16, M64N40K16, M64N48K16, M64N56K16, M64N64K16, M64N72K16,
-    M64N80K16, M64N88K16, M64N8K16, M64N96K16,
-};
 pub use warp::{
     active_mask, all_sync, any_sync, ballot_sync, match_any_sync, shfl_down_sync, shfl_sync,
     shfl_up_sync, shfl_xor_sync, WarpValue,
+};
+pub use wgmma::{
+    fence_proxy_async, setmaxnreg_dec, setmaxnreg_inc, wgmma_commit_group, wgmma_fence,
+    wgmma_wait_group, M64N104K16, M64N112K16, M64N120K16, M64N128K16, M64N136K16, M64N144K16,
+    M64N152K16, M64N160K16, M64N168K16, M64N16K16, M64N176K16, M64N184K16, M64N192K16, M64N200K16,
+    M64N208K16, M64N216K16, M64N224K16, M64N232K16, M64N240K16, M64N248K16, M64N24K16, M64N256K16,
+    M64N32K16, M64N40K16, M64N48K16, M64N56K16, M64N64K16, M64N72K16, M64N80K16, M64N88K16,
+    M64N8K16, M64N96K16,
 };
 
 /// What every item here does on the host: a kernel's vocabulary has no meaning outside a

@@ -145,10 +145,15 @@ fn every_row_is_reachable_and_unambiguous() {
 /// The prelude, where the tables' C helpers live.
 fn prelude() -> String {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/src/");
-    ["prelude.cuh", "prelude_fp8.cuh", "prelude_num.cuh", "prelude_wgmma.cuh"]
-        .iter()
-        .map(|f| std::fs::read_to_string(format!("{dir}{f}")).expect("the prelude"))
-        .collect()
+    [
+        "prelude.cuh",
+        "prelude_fp8.cuh",
+        "prelude_num.cuh",
+        "prelude_wgmma.cuh",
+    ]
+    .iter()
+    .map(|f| std::fs::read_to_string(format!("{dir}{f}")).expect("the prelude"))
+    .collect()
 }
 
 /// Every helper a method row names is defined in the prelude (CUDA's math functions are

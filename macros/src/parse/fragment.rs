@@ -102,7 +102,11 @@ impl Parser<'_> {
                     shape.name(),
                     names.join(" or "),
                     elem.rust_name(),
-                    if shape.is_wgmma() { "wgmma" } else { "mma.sync" },
+                    if shape.is_wgmma() {
+                        "wgmma"
+                    } else {
+                        "mma.sync"
+                    },
                     shape.name().to_lowercase(),
                     if role == Role::Acc {
                         "an accumulator of"

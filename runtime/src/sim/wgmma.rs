@@ -99,7 +99,9 @@ impl ThreadCtx<'_> {
         self.warp(WarpOp::Wgmma, u32::MAX, 0, 0, 32, at).await;
         let t = self.tid() % 128;
         // Element (r, c) of a tile: byte r * 128 + 2 * c, swizzled in its 1024-byte atom.
-        let at_rc = |r: usize, c: usize| swizzle_byte_offset(Swizzle::B128, r * ROW_BYTES + c * size) / size;
+        let at_rc = |r: usize, c: usize| {
+            swizzle_byte_offset(Swizzle::B128, r * ROW_BYTES + c * size) / size
+        };
         let mut read = Vec::new();
         let mut row = |tile: &Slice<T>, r: usize| -> [f64; 16] {
             std::array::from_fn(|j| {
@@ -116,14 +118,8 @@ impl ThreadCtx<'_> {
         let mut b_rows: HashMap<usize, [f64; 16]> = HashMap::new();
         for i in 0..NX {
             let (r, c) = wgmma_owner(n, t, i);
-            if !a_rows.contains_key(&r) {
-                let v = row(&a, r);
-                a_rows.insert(r, v);
-            }
-            if !b_rows.contains_key(&c) {
-                let v = row(&b, c);
-                b_rows.insert(c, v);
-            }
+            a_rows.entry(r).or_insert_with(|| row(&a, r));
+            b_rows.entry(c).or_insert_with(|| row(&b, c));
         }
         for (i, x) in acc.x.iter_mut().enumerate() {
             let (r, c) = wgmma_owner(n, t, i);

@@ -178,7 +178,12 @@ impl Typeck<'_> {
             );
             return Ty::Never;
         }
-        let n = f.shape.name().trim_start_matches("M64N").trim_end_matches("K16").to_string();
+        let n = f
+            .shape
+            .name()
+            .trim_start_matches("M64N")
+            .trim_end_matches("K16")
+            .to_string();
         if args.len() != 3 {
             self.cx.error_at(
                 e.range(),
@@ -203,7 +208,9 @@ impl Typeck<'_> {
                     let found = self.show(&other);
                     let at = if j == 0 { "a" } else { "b" };
                     let why = match other {
-                        Ty::Slice(..) if !shared => " of global memory (copy it into a shared tile first)",
+                        Ty::Slice(..) if !shared => {
+                            " of global memory (copy it into a shared tile first)"
+                        }
                         _ => "",
                     };
                     self.cx.error_at(
@@ -220,7 +227,11 @@ impl Typeck<'_> {
         if a != b {
             self.cx.error_at(
                 args[1].range(),
-                format!("A holds `{}` and B `{}`: `wgmma` multiplies two tiles of one element type", a.rust_name(), b.rust_name()),
+                format!(
+                    "A holds `{}` and B `{}`: `wgmma` multiplies two tiles of one element type",
+                    a.rust_name(),
+                    b.rust_name()
+                ),
             );
             return Ty::Never;
         }

@@ -45,7 +45,40 @@ pub enum Shape {
 }
 
 /// The marker types of the `wgmma` shapes, N = 8, 16, .., 256.
-const WGMMA_NAMES: [&str; 32] = ["M64N8K16", "M64N16K16", "M64N24K16", "M64N32K16", "M64N40K16", "M64N48K16", "M64N56K16", "M64N64K16", "M64N72K16", "M64N80K16", "M64N88K16", "M64N96K16", "M64N104K16", "M64N112K16", "M64N120K16", "M64N128K16", "M64N136K16", "M64N144K16", "M64N152K16", "M64N160K16", "M64N168K16", "M64N176K16", "M64N184K16", "M64N192K16", "M64N200K16", "M64N208K16", "M64N216K16", "M64N224K16", "M64N232K16", "M64N240K16", "M64N248K16", "M64N256K16"];
+const WGMMA_NAMES: [&str; 32] = [
+    "M64N8K16",
+    "M64N16K16",
+    "M64N24K16",
+    "M64N32K16",
+    "M64N40K16",
+    "M64N48K16",
+    "M64N56K16",
+    "M64N64K16",
+    "M64N72K16",
+    "M64N80K16",
+    "M64N88K16",
+    "M64N96K16",
+    "M64N104K16",
+    "M64N112K16",
+    "M64N120K16",
+    "M64N128K16",
+    "M64N136K16",
+    "M64N144K16",
+    "M64N152K16",
+    "M64N160K16",
+    "M64N168K16",
+    "M64N176K16",
+    "M64N184K16",
+    "M64N192K16",
+    "M64N200K16",
+    "M64N208K16",
+    "M64N216K16",
+    "M64N224K16",
+    "M64N232K16",
+    "M64N240K16",
+    "M64N248K16",
+    "M64N256K16",
+];
 
 impl Shape {
     /// The `mma.sync` shapes.
@@ -450,7 +483,11 @@ mod tests {
                 assert!(body.contains(&r.instruction(n)), "{c}");
                 let shape = Shape::from_name(&format!("M64N{n}K16")).unwrap();
                 assert_eq!(shape.name(), format!("M64N{n}K16"));
-                let acc = Frag { role: Role::Acc, elem: r.acc, shape };
+                let acc = Frag {
+                    role: Role::Acc,
+                    elem: r.acc,
+                    shape,
+                };
                 assert_eq!(acc.len(), u64::from(n / 2));
             }
         }

@@ -106,7 +106,9 @@ mod tests {
 
     #[test]
     fn wgmma_compiles_for_sm90a_on_9_0_only() {
-        let src = format!("{KERNEL}ws_wgmma_m64n64k16_f32_bf16(&acc, a, 4096ull, b, 4096ull, 0ull, 3u, \"f\");");
+        let src = format!(
+            "{KERNEL}ws_wgmma_m64n64k16_f32_bf16(&acc, a, 4096ull, b, 4096ull, 0ull, 3u, \"f\");"
+        );
         assert_eq!(gpu_architecture(&src, (9, 0)).unwrap(), "sm_90a");
         for cc in [(8, 0), (8, 9), (10, 0), (12, 0)] {
             let err = gpu_architecture(&src, cc).unwrap_err();
@@ -115,7 +117,9 @@ mod tests {
             assert!(err.contains("wgmma"), "{err}");
         }
         let src = format!("{KERNEL}ws_setmaxnreg_inc(232u);");
-        assert!(gpu_architecture(&src, (8, 0)).unwrap_err().contains("setmaxnreg"));
+        assert!(gpu_architecture(&src, (8, 0))
+            .unwrap_err()
+            .contains("setmaxnreg"));
     }
 
     /// Only the kernel's part counts: the prelude defines every helper.
@@ -131,7 +135,9 @@ mod tests {
     fn sm90_rows_allow_later_gpus() {
         let src = format!("{KERNEL}ws_fence_proxy_async();");
         assert_eq!(gpu_architecture(&src, (10, 0)).unwrap(), "sm_100");
-        assert!(gpu_architecture(&src, (8, 6)).unwrap_err().contains("sm_90"));
+        assert!(gpu_architecture(&src, (8, 6))
+            .unwrap_err()
+            .contains("sm_90"));
         let both = format!("{src}\nws_wgmma_fence();");
         assert_eq!(required(&both).unwrap().target, Target::Sm90a);
     }
