@@ -26,7 +26,7 @@ impl Target {
     }
 }
 
-/// One row: a kernel whose C (after the prelude) calls a helper whose name starts with
+/// One row: a kernel whose C (outside the prelude) calls a helper whose name starts with
 /// `prefix` needs `target`; `what` names the instructions in errors.
 #[derive(Debug)]
 pub struct Requirement {
@@ -57,19 +57,14 @@ pub const REQUIREMENTS: &[Requirement] = &[
     },
 ];
 
-/// The line that ends the prelude (runtime/src/prelude_num.cuh): helpers are defined
-/// above it, called below it.
-const PRELUDE_END: &str = "// ---- end of the prelude: the kernel follows";
-
-/// The strictest requirement the kernel part of `source` meets (the whole source when it
-/// has no prelude), if any.
+/// The strictest requirement the kernel's part of `source` meets, if any: the text outside
+/// every copy of the prelude (which defines every helper, and which a source may hold more
+/// than once, as tests that compile many kernels in one program do).
 pub fn required(source: &str) -> Option<&'static Requirement> {
-    let kernel = source
-        .find(PRELUDE_END)
-        .map_or(source, |at| &source[at + PRELUDE_END.len()..]);
+    let prelude = crate::kernel_abi::CUDA_PRELUDE;
     REQUIREMENTS
         .iter()
-        .filter(|r| kernel.contains(r.prefix))
+        .filter(|r| source.split(prelude).any(|part| part.contains(r.prefix)))
         .max_by_key(|r| r.target)
 }
 
@@ -102,13 +97,10 @@ pub fn gpu_architecture(source: &str, cc: (u32, u32)) -> Result<String, String> 
 mod tests {
     use super::*;
 
-    const KERNEL: &str = "// ---- end of the prelude: the kernel follows\n";
-
     #[test]
     fn wgmma_compiles_for_sm90a_on_9_0_only() {
-        let src = format!(
-            "{KERNEL}ws_wgmma_m64n64k16_f32_bf16(&acc, a, 4096ull, b, 4096ull, 0ull, 3u, \"f\");"
-        );
+        let src =
+            format!("ws_wgmma_m64n64k16_f32_bf16(&acc, a, 4096ull, b, 4096ull, 0ull, 3u, \"f\");");
         assert_eq!(gpu_architecture(&src, (9, 0)).unwrap(), "sm_90a");
         for cc in [(8, 0), (8, 9), (10, 0), (12, 0)] {
             let err = gpu_architecture(&src, cc).unwrap_err();
@@ -116,24 +108,29 @@ mod tests {
             assert!(err.contains(&format!("sm_{}{}", cc.0, cc.1)), "{err}");
             assert!(err.contains("wgmma"), "{err}");
         }
-        let src = format!("{KERNEL}ws_setmaxnreg_inc(232u);");
+        let src = format!("ws_setmaxnreg_inc(232u);");
         assert!(gpu_architecture(&src, (8, 0))
             .unwrap_err()
             .contains("setmaxnreg"));
     }
 
-    /// Only the kernel's part counts: the prelude defines every helper.
+    /// Only the kernel's part counts: the prelude defines every helper, and a source may
+    /// hold it more than once.
     #[test]
     fn the_prelude_needs_nothing() {
-        let src = format!("void ws_wgmma_fence() {{}}\n{KERNEL}int x = 1;");
+        let prelude = crate::kernel_abi::CUDA_PRELUDE;
+        assert!(prelude.contains("ws_wgmma_fence") && prelude.contains("ws_setmaxnreg_inc"));
+        let src = format!("{prelude}\nint x = 1;\n{prelude}\nint y = 2;");
         assert_eq!(gpu_architecture(&src, (8, 0)).unwrap(), "sm_80");
         assert_eq!(gpu_architecture(&src, (9, 0)).unwrap(), "sm_90");
+        let src = format!("{prelude}\nint x = 1;\n{prelude}\nws_wgmma_fence();");
+        assert_eq!(gpu_architecture(&src, (9, 0)).unwrap(), "sm_90a");
     }
 
     /// An sm_90 row allows later GPUs with their own target; sm_90a wins over sm_90.
     #[test]
     fn sm90_rows_allow_later_gpus() {
-        let src = format!("{KERNEL}ws_fence_proxy_async();");
+        let src = format!("ws_fence_proxy_async();");
         assert_eq!(gpu_architecture(&src, (10, 0)).unwrap(), "sm_100");
         assert!(gpu_architecture(&src, (8, 6))
             .unwrap_err()
