@@ -63,6 +63,20 @@ pub enum Error {
         diagnostics: Vec<crate::diagnostics::Diagnostic>,
     },
 
+    /// The kernel uses instructions the device's GPU lacks: `wgmma` and `setmaxnreg` exist
+    /// only in the target sm_90a (compute capability 9.0), so such a kernel's launch on any
+    /// other GPU is this error, before anything is compiled (docs/compilation.md). The
+    /// simulator runs such kernels everywhere.
+    #[error("kernel `{kernel}` cannot run on this GPU ({device}): {reason}")]
+    UnsupportedArch {
+        /// The kernel's Rust name.
+        kernel: String,
+        /// The GPU's target, `sm_80`.
+        device: String,
+        /// What the kernel uses and which target that needs (`sm_90a`).
+        reason: String,
+    },
+
     /// An NVRTC call other than the compilation itself failed.
     #[error("NVRTC failed while {what} for kernel `{kernel}`: {source}")]
     Nvrtc {
@@ -350,7 +364,8 @@ pub enum Error {
 pub struct RaceAccess {
     /// "read", "write" or "atomic"; "cp_async" for a `cp_async` copy not yet waited for
     /// (the other access touched its destination before the wait that covers it);
-    /// "tma_load_2d" for a TMA copy whose mbarrier phase has not completed.
+    /// "tma_load_2d" for a TMA copy whose mbarrier phase has not completed; "wgmma" for a
+    /// `wgmma` not yet waited for (the other access wrote a tile it reads).
     pub kind: String,
     /// The Rust source file of the access.
     pub file: String,
@@ -371,6 +386,7 @@ impl RaceAccess {
             "atomic" => "accessed atomically",
             "cp_async" => "started a cp_async copy",
             "tma_load_2d" => "started a tma_load_2d copy",
+            "wgmma" => "started a wgmma reading it",
             other => other,
         }
     }
@@ -384,6 +400,7 @@ impl RaceAccess {
             "tma_load_2d" => {
                 "before a completed wait on the copy's mbarrier (the phase its bytes complete)"
             }
+            "wgmma" => "before the wgmma_wait_group covering that wgmma",
             _ => "with no barrier between them",
         }
     }

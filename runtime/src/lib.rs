@@ -45,6 +45,8 @@ mod memory;
 pub mod mma;
 mod pinned;
 mod pinned_view;
+#[cfg(test)]
+mod prelude_wgmma_gen;
 mod range;
 mod release_int;
 mod scalar;

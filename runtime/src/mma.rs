@@ -93,6 +93,49 @@ pub fn fragment_owner(role: FragmentRole, shape: MmaShape, lane: u32, i: usize) 
     }
 }
 
+/// The `N`s of `wgmma.mma_async`'s `.m64nNk16` shapes with 16-bit operands: every
+/// multiple of 8 from 8 to 256 (`FragmentAcc<f32, M64N{N}K16>`).
+pub const WGMMA_NS: std::ops::RangeInclusive<usize> = 8..=256;
+
+/// Whether `n` is the `N` of a `.m64nNk16` shape: a multiple of 8 in 8..=256.
+pub const fn is_wgmma_n(n: usize) -> bool {
+    n >= 8 && n <= 256 && n.is_multiple_of(8)
+}
+
+/// The (row, column) of the 64 x `n` accumulator that element `i` of thread `thread`'s
+/// `acc.x` holds, for a `wgmma.mma_async` of shape `.m64nNk16` (f32 accumulator; `n / 2`
+/// elements a thread). `thread` is the thread's index in its warpgroup (the linear thread
+/// index in the block % 128). The PTX ISA's "Register Fragments" figure for wgmma's D: warp
+/// `w = thread / 32` holds rows `16 * w .. 16 * w + 16`, each lane as in an `mma.m16n8`
+/// accumulator repeated every 8 columns. With `lane = thread % 32`, `group = lane / 4`,
+/// `q = lane % 4`:
+///
+/// | row | column |
+/// |---|---|
+/// | `16 * w + group + 8 * ((i / 2) % 2)` | `8 * (i / 4) + 2 * q + i % 2` |
+///
+/// # Panics
+///
+/// If `n` is not a multiple of 8 in 8..=256, `thread >= 128` or `i >= n / 2`.
+pub fn wgmma_owner(n: usize, thread: u32, i: usize) -> (usize, usize) {
+    assert!(
+        is_wgmma_n(n),
+        "wgmma's N is a multiple of 8 from 8 to 256, not {n}"
+    );
+    assert!(thread < 128, "a warpgroup has threads 0..128, not {thread}");
+    assert!(
+        i < n / 2,
+        "a 64 x {n} wgmma accumulator has {} elements a thread, not {i}",
+        n / 2
+    );
+    let (w, lane) = ((thread / 32) as usize, (thread % 32) as usize);
+    let (group, q) = (lane / 4, lane % 4);
+    (
+        16 * w + group + 8 * ((i / 2) % 2),
+        8 * (i / 4) + 2 * q + i % 2,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,5 +174,28 @@ mod tests {
         assert_eq!(fragment_owner(A, t, 6, 1), (9, 2));
         assert_eq!(fragment_owner(A, t, 6, 2), (1, 6));
         assert_eq!(fragment_owner(B, t, 6, 1), (6, 1));
+    }
+
+    /// Every element of every wgmma accumulator has exactly one owner (thread, i), and
+    /// thread 0 of warp 1 holds x[0..4] at (16, 0), (16, 1), (24, 0), (24, 1).
+    #[test]
+    fn each_wgmma_element_has_one_owner() {
+        for n in WGMMA_NS.step_by(8) {
+            let mut seen = vec![0u32; 64 * n];
+            for t in 0..128 {
+                for i in 0..n / 2 {
+                    let (r, c) = wgmma_owner(n, t, i);
+                    assert!(r < 64 && c < n, "{n} {t} {i}");
+                    seen[r * n + c] += 1;
+                }
+            }
+            assert!(seen.iter().all(|&k| k == 1), "N = {n}");
+        }
+        let at = |i| wgmma_owner(64, 32, i);
+        assert_eq!(
+            [at(0), at(1), at(2), at(3)],
+            [(16, 0), (16, 1), (24, 0), (24, 1)]
+        );
+        assert_eq!(wgmma_owner(256, 127, 127), (63, 255));
     }
 }

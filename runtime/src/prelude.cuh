@@ -224,8 +224,8 @@ __device__ __forceinline__ unsigned int ws_active_mask() { return __activemask()
 __device__ __forceinline__ unsigned int ws_sync_threads_count(bool p) { return (unsigned int)__syncthreads_count((int)p); }
 __device__ __forceinline__ bool ws_sync_threads_and(bool p) { return __syncthreads_and((int)p) != 0; }
 __device__ __forceinline__ bool ws_sync_threads_or(bool p) { return __syncthreads_or((int)p) != 0; }
-// The launch's dynamic shared memory (`dynamic_shared::<T>()`), one block-wide array.
-// 1024-byte aligned: a TMA copy under the 128-byte swizzle needs its tile there.
+// The launch's dynamic shared memory (`dynamic_shared::<T>()`), one block-wide array,
+// 1024-byte aligned: a 128B-swizzled wgmma or TMA tile may start at its beginning.
 extern __shared__ __align__(1024) unsigned char ws_dynamic_smem[];
 template <typename T> __device__ __forceinline__ T* ws_dynamic_shared() { return reinterpret_cast<T*>(ws_dynamic_smem); }
 // Its length in T elements: the launch's dynamic shared bytes (%dynamic_smem_size) / sizeof(T).

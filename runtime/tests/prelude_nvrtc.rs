@@ -554,3 +554,56 @@ fn the_prelude_alone_gives_no_warning() {
         );
     }
 }
+
+/// Hopper's helpers (prelude_wgmma.cuh): a kernel calling `wgmma` of every shape and
+/// operand type, the fences, commit and wait, and `setmaxnreg`, compiles for sm_90a (the
+/// target arch.rs picks on a 9.0 GPU) and its PTX holds the instructions; the same prelude
+/// still compiles for every other target (`every_helper_compiles_for_every_arch`), and the
+/// kernel is refused for them, naming sm_90a.
+#[test]
+fn wgmma_helpers_compile_for_sm90a() {
+    if !common::nvrtc_or_skip("wgmma_helpers_compile_for_sm90a") {
+        return;
+    }
+    let mut k = String::from(CUDA_PRELUDE);
+    k.push_str("\nextern \"C\" __global__ void hopper(float* out, unsigned int n) {\n");
+    k.push_str("    __shared__ __align__(1024) ws_bf16 sa[64 * 64];\n    __shared__ __align__(1024) ws_bf16 sb[256 * 64];\n");
+    k.push_str("    ws_fence_proxy_async();\n    ws_setmaxnreg_dec(40u);\n    ws_setmaxnreg_inc(232u);\n    ws_wgmma_fence();\n");
+    for n in (8..=256).step_by(8) {
+        for t in ["bf16", "f16"] {
+            let c = if t == "bf16" { "ws_bf16" } else { "ws_f16" };
+            writeln!(
+                k,
+                "    {{ ws_frag<float, {h}> acc = {{}}; ws_wgmma_m64n{n}k16_f32_{t}(&acc, ({c}*)sa, 4096ull, ({c}*)sb, 16384ull, n % 4u, 1u, \"f\"); ws_wgmma_commit_group(); ws_wgmma_wait_group(n); for (int i = 0; i < {h}; ++i) out[i] += acc.x[i]; }}",
+                h = n / 2
+            )
+            .unwrap();
+        }
+    }
+    k.push_str("}\n");
+    let ptx = warpspeed_runtime::compile::compile_ptx(&k, (9, 0), EXACT)
+        .unwrap_or_else(|e| panic!("sm_90a: {e}"));
+    for want in [
+        ".target sm_90a",
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16",
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16",
+        "wgmma.fence.sync.aligned",
+        "wgmma.commit_group.sync.aligned",
+        "wgmma.wait_group.sync.aligned",
+        "setmaxnreg.inc.sync.aligned.u32 232",
+        "setmaxnreg.dec.sync.aligned.u32 40",
+        "fence.proxy.async.shared::cta",
+    ] {
+        assert!(ptx.contains(want), "the sm_90a PTX lacks `{want}`");
+    }
+    warpspeed_runtime::compile::compile_cubin(&k, (9, 0), EXACT)
+        .unwrap_or_else(|e| panic!("sm_90a: {e}"));
+    for arch in [(8, 0), (10, 0)] {
+        match compile_cubin(&k, arch, EXACT) {
+            Err(Error::UnsupportedArch { reason, .. }) => {
+                assert!(reason.contains("sm_90a"), "{reason}")
+            }
+            other => panic!("sm_{}{}: {other:?}", arch.0, arch.1),
+        }
+    }
+}

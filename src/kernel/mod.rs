@@ -20,6 +20,7 @@
 //! | Hopper (sm_90) | [`Mbarrier`] (`init`, `arrive`, `arrive_expect_tx`, `wait`, `try_wait`), [`fence_mbarrier_init`], [`fence_proxy_async`], [`tma_load_2d`] on a `&TensorMap<T>` parameter (docs/tensor-cores.md) |
 //! | textures | [`TextureFetch::fetch`] on a `&Texture2D<T>` parameter, and its `width()`, `height()` |
 //! | tensor cores | [`FragmentA`], [`FragmentB`], [`FragmentAcc`] (`zeroed()`, `x[i]`, [`FragmentAcc::mma_sync`]) of shape [`M16N8K16`] or [`M16N8K8`] (docs/tensor-cores.md) |
+//! | Hopper (sm_90a) | [`FragmentAcc`] of shape [`M64N128K16`] (`M64N{N}K16`), [`FragmentAcc::wgmma`], [`wgmma_fence`], [`wgmma_commit_group`], [`wgmma_wait_group`], [`setmaxnreg_inc`], [`setmaxnreg_dec`], [`fence_proxy_async`] |
 //!
 //! Atomics are Rust's own types: a kernel parameter `&[AtomicU32]` (or
 //! `SharedArray::<AtomicU32, N>`) and `a[i].fetch_add(1, Ordering::Relaxed)`, with
@@ -40,6 +41,7 @@ mod shared;
 mod sync;
 mod texture;
 mod warp;
+mod wgmma;
 
 pub use crate::Dim3;
 pub use cp_async::{cp_async, cp_async_commit, cp_async_wait, cp_async_wait_all};
@@ -60,6 +62,14 @@ pub use texture::TextureFetch;
 pub use warp::{
     active_mask, all_sync, any_sync, ballot_sync, match_any_sync, shfl_down_sync, shfl_sync,
     shfl_up_sync, shfl_xor_sync, WarpValue,
+};
+pub use wgmma::{
+    setmaxnreg_dec, setmaxnreg_inc, wgmma_commit_group, wgmma_fence,
+    wgmma_wait_group, M64N104K16, M64N112K16, M64N120K16, M64N128K16, M64N136K16, M64N144K16,
+    M64N152K16, M64N160K16, M64N168K16, M64N16K16, M64N176K16, M64N184K16, M64N192K16, M64N200K16,
+    M64N208K16, M64N216K16, M64N224K16, M64N232K16, M64N240K16, M64N248K16, M64N24K16, M64N256K16,
+    M64N32K16, M64N40K16, M64N48K16, M64N56K16, M64N64K16, M64N72K16, M64N80K16, M64N88K16,
+    M64N8K16, M64N96K16,
 };
 
 /// What every item here does on the host: a kernel's vocabulary has no meaning outside a

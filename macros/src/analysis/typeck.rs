@@ -1453,9 +1453,32 @@ impl<'a> Typeck<'a> {
         }
     }
 
+    /// `setmaxnreg_inc(n)` / `setmaxnreg_dec(n)`: PTX encodes `n` in the instruction, so it
+    /// is an integer literal, a multiple of 8 in 24..=256.
+    fn register_count(&mut self, i: Intrinsic, args: &[Expr]) {
+        let Some(a) = args.first() else {
+            return;
+        };
+        let name = i.rust_name();
+        match &a.kind {
+            ExprKind::Lit(Lit::Int(v, _)) if (24..=256).contains(v) && v % 8 == 0 => {}
+            ExprKind::Lit(Lit::Int(v, _)) => self.cx.error_at(
+                a.range(),
+                format!("`{name}` sets the registers a thread to a multiple of 8 from 24 to 256, not {v}"),
+            ),
+            _ => self.cx.error_at(
+                a.range(),
+                format!("`{name}` takes an integer literal, a multiple of 8 from 24 to 256 (`{name}(232)`): PTX encodes the register count in the instruction"),
+            ),
+        }
+    }
+
     /// A call of an intrinsic: arguments as its table says; `Value` arguments are scalars
     /// of any type, which the result (of shuffles) takes.
     fn intrinsic(&mut self, i: Intrinsic, args: &[Expr]) -> Ty {
+        if i.rust_name().starts_with("setmaxnreg_") {
+            self.register_count(i, args);
+        }
         let mut value = None;
         let mut tma_dst = None;
         for (k, a) in args.iter().enumerate() {

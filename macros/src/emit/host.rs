@@ -847,6 +847,19 @@ impl RustWriter<'_> {
                     let (ctx, at, trans) = (hyg("__ctx"), site(e), row.trans);
                     quote_spanned!(span=> #ctx.stmatrix(#f, #tile, #start, #trans, #at).await)
                 }
+                Some(&Call::Fragment(FragMethod::Wgmma(_))) => {
+                    let r = self.expr(recv);
+                    let tiles = args[..2].iter().map(|a| {
+                        let t = self.expr(a);
+                        match self.ty(a) {
+                            Ty::Slice(_, true) => quote_spanned!(span=> (#t).as_slice()),
+                            _ => t,
+                        }
+                    });
+                    let k = self.expr(&args[2]);
+                    let (ctx, at) = (hyg("__ctx"), site(e));
+                    quote_spanned!(span=> #ctx.wgmma(&mut #r, #(#tiles,)* #k, #at).await)
+                }
                 Some(&Call::Fragment(FragMethod::MmaSync(row))) => {
                     let r = self.expr(recv);
                     let args = args.iter().map(|a| self.expr(a));

@@ -270,8 +270,15 @@ pub static TABLE: &[Row] = &[
     row("cp_async_wait_all", &[], Res::Unit, "ws_cp_async_wait_all", "waits for every `cp_async` of this thread (`cp.async.wait_all`)").fence(),
     // Hopper (sm_90): mbarriers and TMA (docs/tensor-cores.md).
     row("fence_mbarrier_init", &[], Res::Unit, "ws_fence_mbarrier_init", "makes earlier mbarrier inits visible to the TMA unit (`fence.mbarrier_init.release.cluster`)").fence(),
-    row("fence_proxy_async", &[], Res::Unit, "ws_fence_proxy_async", "orders earlier shared-memory writes before later TMA accesses (`fence.proxy.async.shared::cta`)").fence(),
+    row("fence_proxy_async", &[], Res::Unit, "ws_fence_proxy_async", "makes this thread's shared-memory writes visible to the async proxy: `wgmma`, TMA (`fence.proxy.async.shared::cta`)").fence(),
     row("tma_load_2d", &[ParamKind::TmaDst, ParamKind::TensorMap, I32, I32, ParamKind::Mbarrier], Res::Unit, "ws_tma_load_2d", "copies the box at (`row`, `col`) of a tensor map into shared memory, completing its bytes on the mbarrier (`cp.async.bulk.tensor.2d`)").fence().site(),
+    // Hopper (sm_90a; docs/tensor-cores.md, "Hopper: warpgroup MMA"): `acc.wgmma(..)` is a
+    // fragment method; its groups are counted per thread, as cp.async's.
+    row("wgmma_fence", &[], Res::Unit, "ws_wgmma_fence", "orders the warpgroup's accumulator and shared-memory accesses before the `wgmma`s after it (`wgmma.fence.sync.aligned`)").fence(),
+    row("wgmma_commit_group", &[], Res::Unit, "ws_wgmma_commit_group", "closes this thread's group of `wgmma`s (`wgmma.commit_group.sync.aligned`)").fence(),
+    row("wgmma_wait_group", &[U], Res::Unit, "ws_wgmma_wait_group", "waits until at most the newest `n` groups of `wgmma`s are in flight (`wgmma.wait_group.sync.aligned`)").fence(),
+    row("setmaxnreg_inc", &[U], Res::Unit, "ws_setmaxnreg_inc", "raises the warpgroup's registers a thread to `n`, a literal multiple of 8 in 24..=256 (`setmaxnreg.inc.sync.aligned.u32`)").sync(),
+    row("setmaxnreg_dec", &[U], Res::Unit, "ws_setmaxnreg_dec", "lowers the warpgroup's registers a thread to `n`, a literal multiple of 8 in 24..=256 (`setmaxnreg.dec.sync.aligned.u32`)").sync(),
     row("this_thread_block", &[], Res::Group(GroupKind::Block), "", "the block as a cooperative group").no_value(),
     row("this_grid", &[], Res::Group(GroupKind::Grid), "", "the grid as a cooperative group (`sync()` under `launch_cooperative`)").no_value(),
     // `from_f64` is warpspeed's correctly rounded one (as the GPU's single

@@ -152,6 +152,7 @@ fn prelude() -> String {
         "prelude_fp8.cuh",
         "prelude_num.cuh",
         "prelude_hopper.cuh",
+        "prelude_wgmma.cuh",
     ]
     .iter()
     .map(|f| std::fs::read_to_string(format!("{dir}{f}")).expect("the prelude"))
@@ -200,7 +201,13 @@ fn intrinsics_match_the_prelude_and_the_simulator() {
         env!("CARGO_MANIFEST_DIR"),
         "/../runtime/src/sim/ctx.rs"
     ))
-    .expect("runtime/src/sim/ctx.rs");
+    .expect("runtime/src/sim/ctx.rs")
+        // Hopper's ThreadCtx methods live beside their simulator.
+        + &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../runtime/src/sim/wgmma.rs"
+        ))
+        .expect("runtime/src/sim/wgmma.rs");
     // ThreadCtx methods the emitted Rust calls for other constructs than intrinsics.
     let other = [
         "print",
@@ -221,6 +228,7 @@ fn intrinsics_match_the_prelude_and_the_simulator() {
         "mma_sync",
         "ldmatrix",
         "stmatrix",
+        "wgmma",
     ];
     let mut ctx_fns = Vec::new();
     for line in ctx.lines() {

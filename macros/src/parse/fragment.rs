@@ -77,10 +77,17 @@ impl Parser<'_> {
         let Some(shape) = shape else {
             self.cx.error_spanned_by(
                 shape_ty,
-                format!("the shape of a fragment is one of `{shapes}`"),
+                format!("the shape of a fragment is one of `{shapes}` (`mma.sync`), or `M64N{{N}}K16` with N a multiple of 8 from 8 to 256 (a `wgmma` accumulator: `FragmentAcc<f32, M64N128K16>`)"),
             );
             return None;
         };
+        if shape.is_wgmma() && role != Role::Acc {
+            self.cx.error_spanned_by(
+                shape_ty,
+                format!("`{}` is a `wgmma` shape, which has only an accumulator (`FragmentAcc<f32, {}>`): its A and B are tiles in shared memory, passed to `acc.wgmma(&a_tile, &b_tile, k)`", shape.name(), shape.name()),
+            );
+            return None;
+        }
         let elem = super::types::parse_scalar(self.cx, &mut self.structs, elem_ty)?;
         let allowed = Frag::elems(role, shape);
         if !allowed.contains(&elem) {
@@ -91,10 +98,15 @@ impl Parser<'_> {
             self.cx.error_spanned_by(
                 elem_ty,
                 format!(
-                    "`{name}<_, {}>` holds {}, not `{}`: no `mma.sync` of shape {} takes {} `{}`",
+                    "`{name}<_, {}>` holds {}, not `{}`: no `{}` of shape {} takes {} `{}`",
                     shape.name(),
                     names.join(" or "),
                     elem.rust_name(),
+                    if shape.is_wgmma() {
+                        "wgmma"
+                    } else {
+                        "mma.sync"
+                    },
                     shape.name().to_lowercase(),
                     if role == Role::Acc {
                         "an accumulator of"

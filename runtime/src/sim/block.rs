@@ -159,6 +159,8 @@ pub(crate) struct Block<'l> {
     pub(crate) cp_pending: super::cp_async::Pending,
     /// The block's mbarriers and the copies that land with their phases.
     pub(crate) barriers: super::mbarrier::Barriers,
+    /// The shared elements `wgmma`s in flight read (race checks).
+    pub(crate) wgmma_pending: super::wgmma::Pending,
 }
 
 impl<'l> Block<'l> {
@@ -195,6 +197,7 @@ impl<'l> Block<'l> {
             uninitialized: RefCell::new(None),
             cp_pending: Default::default(),
             barriers: Default::default(),
+            wgmma_pending: Default::default(),
         };
         if checks {
             block.next_epoch()?;
@@ -444,6 +447,11 @@ impl<'l> Block<'l> {
             State::Warp(wait) => Some(wait),
             _ => None,
         };
+        // A warpgroup collective released from an earlier warp of its group has released
+        // these lanes too.
+        let waiting = (0..32u32)
+            .filter(|&l| waiting & (1 << l) != 0 && wait_of(l).is_some())
+            .fold(0u32, |m, l| m | 1 << l);
         // Lanes that exited or do not exist (a partial last warp) take no part, as CUDA
         // asks only the non-exited lanes of a mask to arrive; a shuffle from one of them
         // is still an error, since its value is undefined.
@@ -452,6 +460,13 @@ impl<'l> Block<'l> {
         while pending != 0 {
             let lane = pending.trailing_zeros();
             let me = wait_of(lane).expect("a waiting lane");
+            if me.op.is_warpgroup() {
+                pending &= !(0..32u32)
+                    .filter(|&l| wait_of(l).is_some_and(|o| o.matches(&me)))
+                    .fold(0u32, |m, l| m | 1 << l);
+                self.release_warpgroup(w, me, runnable)?;
+                continue;
+            }
             let taking_part = me.mask & existing & !exited;
             let complete = taking_part & !waiting == 0
                 && (0..32)
@@ -499,6 +514,47 @@ impl<'l> Block<'l> {
                     runnable.push(base + l);
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// A warpgroup collective (`wgmma`, `setmaxnreg`) that a lane of warp `w` waits at:
+    /// released once every thread of the warpgroup waits at it (with the full mask), an
+    /// error when one of them has exited or does not exist.
+    fn release_warpgroup(&self, w: u32, me: WarpWait, runnable: &mut Vec<u32>) -> Result<()> {
+        let first = w / 4 * 128;
+        let name = me.op.name();
+        let at = src_loc_by_id(me.site);
+        if first + 128 > self.size {
+            return Err(self.divergent(format!(
+                "{} calls {name} at {at}: it needs the 128 threads of warpgroup {} (threads \
+                 {first}..{}), and the block has {} threads (a warpgroup collective needs a \
+                 block of a multiple of 128 threads)",
+                self.who_lane(w * 32),
+                w / 4,
+                first + 128,
+                self.size
+            )));
+        }
+        for t in first..first + 128 {
+            match self.slots[t as usize].state.get() {
+                State::Warp(o) if o.matches(&me) => {}
+                State::Exited => {
+                    return Err(self.divergent(format!(
+                        "{} calls {name} at {at}: every thread of its warpgroup must, and {} \
+                         has exited",
+                        self.who_lane(w * 32),
+                        self.who_lane(t)
+                    )))
+                }
+                _ => return Ok(()),
+            }
+        }
+        for t in first..first + 128 {
+            let slot = &self.slots[t as usize];
+            slot.result.set(0);
+            slot.state.set(State::Running);
+            runnable.push(t);
         }
         Ok(())
     }
@@ -654,6 +710,33 @@ impl<'l> Block<'l> {
                     _ => {
                         return self.divergent(format!(
                             "deadlock: {} waits at {} for lane {l}, but {} waits at {}",
+                            self.who_lane(t),
+                            self.waits_at(t),
+                            self.who_lane(other),
+                            self.waits_at(other)
+                        ))
+                    }
+                }
+            }
+        }
+        // A warpgroup collective waiting for a thread of its warpgroup that is elsewhere.
+        for (t, slot) in self.slots.iter().enumerate() {
+            let State::Warp(me) = slot.state.get() else {
+                continue;
+            };
+            if !me.op.is_warpgroup() {
+                continue;
+            }
+            let t = t as u32;
+            let first = t / 128 * 128;
+            for other in first..(first + 128).min(self.size) {
+                match self.slots[other as usize].state.get() {
+                    State::Warp(o) if o.matches(&me) => {}
+                    _ => {
+                        return self.divergent(format!(
+                            "threads of one warpgroup are not at the same warpgroup collective: \
+                             {} waits at {}, and {} waits at {} (every thread of the warpgroup \
+                             must reach it)",
                             self.who_lane(t),
                             self.waits_at(t),
                             self.who_lane(other),

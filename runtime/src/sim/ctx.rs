@@ -35,6 +35,8 @@ pub struct ThreadCtx<'a> {
     cp: RefCell<Queue>,
     /// Per mbarrier (by address), the phases this thread has seen complete (a wait).
     seen: RefCell<std::collections::HashMap<usize, u64>>,
+    /// This thread's `wgmma`s in flight.
+    wgmma: RefCell<super::wgmma::Queue>,
 }
 
 /// Returns `Pending` once, then `Ready`: the suspension of a sync point. The executor
@@ -68,6 +70,7 @@ impl<'a> ThreadCtx<'a> {
             thread_idx: block.thread_idx(tid),
             cp: RefCell::default(),
             seen: RefCell::default(),
+            wgmma: RefCell::default(),
         }
     }
 
@@ -295,7 +298,7 @@ impl<'a> ThreadCtx<'a> {
         self.barrier(BarrierKind::Grid, false, at).await;
     }
 
-    async fn warp(
+    pub(crate) async fn warp(
         &self,
         op: WarpOp,
         mask: u32,
@@ -590,6 +593,16 @@ impl<'a> ThreadCtx<'a> {
                     ))));
                 }
             }
+            // A wgmma in flight reads the element: only writes race with it.
+            if kind != AccessKind::Read && kind != AccessKind::AtomicRead {
+                if let Some((tid, site)) = block.wgmma_pending.get(region, index) {
+                    let mut err = self.cp_race(region, index, tid, site, kind, at);
+                    if let Error::DataRace { first, .. } = &mut err {
+                        first.kind = "wgmma".to_string();
+                    }
+                    raise(Failure::Report(Box::new(err)));
+                }
+            }
         }
         let verdict = match tracked {
             Tracked::Global(arg) => match &block.launch.globals[arg] {
@@ -689,6 +702,10 @@ impl<'a> ThreadCtx<'a> {
         let mut seen = self.seen.borrow_mut();
         let e = seen.entry(bar).or_insert(0);
         *e = (*e).max(phases);
+    }
+
+    pub(crate) fn wgmma_queue(&self) -> &RefCell<super::wgmma::Queue> {
+        &self.wgmma
     }
 
     /// The report of an access to an element a copy (`cp_async`, `tma_load_2d`) of thread

@@ -147,6 +147,12 @@ impl<T: KernelScalar> Slice<T> {
         unsafe { load_elem(self.ptr.add(index)) }
     }
 
+    /// Where element `index` is tracked: its shadow and its index there (`wgmma` marks the
+    /// elements it reads pending).
+    pub(crate) fn tracked(&self, index: usize) -> (Track, usize) {
+        (self.track, self.base + index)
+    }
+
     /// Where element 0 is in the tracked memory (`ldmatrix` checks its rows' alignment).
     pub(crate) fn offset(&self) -> usize {
         self.base

@@ -81,7 +81,7 @@ pub enum MmaElem {
 }
 
 impl MmaElem {
-    fn value(self, bits: u32) -> f64 {
+    pub(crate) fn value(self, bits: u32) -> f64 {
         match self {
             MmaElem::F16 => f64::from(f16::from_bits(bits as u16)),
             MmaElem::Bf16 => f64::from(bf16::from_bits(bits as u16)),

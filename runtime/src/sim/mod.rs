@@ -76,6 +76,7 @@ mod texture;
 mod tma;
 mod track;
 mod warp;
+mod wgmma;
 
 pub use atomic::{sim_load_field, sim_store_field, AtomicArith, AtomicInt, AtomicScalar};
 pub use ctx::ThreadCtx;

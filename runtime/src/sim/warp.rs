@@ -31,6 +31,13 @@ pub(crate) enum WarpOp {
         num: u32,
         trans: bool,
     },
+    /// `wgmma`: a collective of the warpgroup (the block's 128 threads 128 * g ..
+    /// 128 * g + 127), released by the block once all of them wait at it (sim/wgmma.rs);
+    /// each thread then reads its operands from shared memory itself.
+    Wgmma,
+    /// `setmaxnreg_inc` (`true`) or `setmaxnreg_dec`: a warpgroup collective that does
+    /// nothing else here.
+    SetMaxNReg(bool),
 }
 
 impl WarpOp {
@@ -51,6 +58,9 @@ impl WarpOp {
             WarpOp::LdMatrix { trans: true, .. } => "ldmatrix_trans",
             WarpOp::StMatrix { trans: false, .. } => "stmatrix",
             WarpOp::StMatrix { trans: true, .. } => "stmatrix_trans",
+            WarpOp::Wgmma => "wgmma",
+            WarpOp::SetMaxNReg(true) => "setmaxnreg_inc",
+            WarpOp::SetMaxNReg(false) => "setmaxnreg_dec",
         }
     }
 
@@ -60,6 +70,11 @@ impl WarpOp {
             self,
             WarpOp::Mma(_) | WarpOp::LdMatrix { .. } | WarpOp::StMatrix { .. }
         )
+    }
+
+    /// Whether every thread of the warpgroup takes part, not only the warp's lanes.
+    pub(crate) fn is_warpgroup(self) -> bool {
+        matches!(self, WarpOp::Wgmma | WarpOp::SetMaxNReg(_))
     }
 
     fn is_shuffle(self) -> bool {
@@ -159,7 +174,11 @@ pub(crate) fn results(
             .fold(0u32, |b, l| b | 1 << l)
     };
     match op {
-        WarpOp::Mma(_) | WarpOp::LdMatrix { .. } | WarpOp::StMatrix { .. } => {
+        WarpOp::Mma(_)
+        | WarpOp::LdMatrix { .. }
+        | WarpOp::StMatrix { .. }
+        | WarpOp::Wgmma
+        | WarpOp::SetMaxNReg(_) => {
             // `.aligned`: the whole warp executes it; a lane that exited (or that a
             // partial last warp lacks) has no fragments to give.
             if mask != u32::MAX {

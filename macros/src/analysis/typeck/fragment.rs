@@ -4,7 +4,9 @@
 //! argument whose shape or element type no row takes.
 
 use super::*;
-use crate::ir::ty::fragment::{ldmatrix_row, mma_row, stmatrix_row, Frag, FragMethod, Role};
+use crate::ir::ty::fragment::{
+    ldmatrix_row, mma_row, stmatrix_row, wgmma_row, Frag, FragMethod, Role,
+};
 
 impl Typeck<'_> {
     /// `frag.x`: the lane's elements, a local array.
@@ -75,10 +77,20 @@ impl Typeck<'_> {
         {
             return self.matrix_move(e, f, name, args, &arg_tys);
         }
+        if name == "wgmma" {
+            return self.wgmma(e, f, name, args, &arg_tys);
+        }
         if name != "mma_sync" {
             self.cx.error_at(
                 name.span(),
-                format!("no method `{name}` on `{f}`: a fragment has its elements `x` (`frag.x[i]`), `ldmatrix(&tile, row)`, `stmatrix(&mut tile, row)` (and their `_trans`), and an accumulator `mma_sync(a, b)`"),
+                format!("no method `{name}` on `{f}`: a fragment has its elements `x` (`frag.x[i]`), `ldmatrix(&tile, row)`, `stmatrix(&mut tile, row)` (and their `_trans`), and an accumulator `mma_sync(a, b)` (a warpgroup's `wgmma(&a_tile, &b_tile, k)`)"),
+            );
+            return Ty::Never;
+        }
+        if f.shape.is_wgmma() {
+            self.cx.error_at(
+                name.span(),
+                format!("`{f}` is a warpgroup's `wgmma` accumulator: it multiplies tiles in shared memory with `acc.wgmma(&a_tile, &b_tile, k)`; `mma_sync` is for the accumulators of `M16N8K16` and `M16N8K8`"),
             );
             return Ty::Never;
         }
@@ -152,6 +164,95 @@ impl Typeck<'_> {
         };
         self.calls
             .insert(e.id, Call::Fragment(FragMethod::MmaSync(row)));
+        Ty::Unit
+    }
+
+    /// `acc.wgmma(&a_tile, &b_tile, k)`: `acc` a `wgmma` accumulator, the tiles slices of
+    /// shared memory (a shared array or `dynamic_shared`) of one 16-bit float type, `k` a
+    /// `usize` (a literal one in 0..4).
+    fn wgmma(&mut self, e: &Expr, f: Frag, name: &Ident, args: &[Expr], arg_tys: &[Ty]) -> Ty {
+        if !f.shape.is_wgmma() || f.role != Role::Acc {
+            self.cx.error_at(
+                name.span(),
+                format!("`wgmma` is a warpgroup accumulator's: `acc.wgmma(&a_tile, &b_tile, k)` with `acc` a `FragmentAcc<f32, M64N{{N}}K16>` (`FragmentAcc::<f32, M64N128K16>::zeroed()`), and this is `{f}`"),
+            );
+            return Ty::Never;
+        }
+        let n = f
+            .shape
+            .name()
+            .trim_start_matches("M64N")
+            .trim_end_matches("K16")
+            .to_string();
+        if args.len() != 3 {
+            self.cx.error_at(
+                e.range(),
+                format!("`wgmma` takes 3 arguments, {} given: `acc.wgmma(&a_tile, &b_tile, k)` computes `acc = A * B^T + acc` for the 16 columns of K at `16 * k`", args.len()),
+            );
+            return Ty::Never;
+        }
+        let mut elems = [None, None];
+        for (j, (what, len)) in [("A", "64 * 64".to_string()), ("B", format!("{n} * 64"))]
+            .into_iter()
+            .enumerate()
+        {
+            let shared = self
+                .borrow_root(&args[j])
+                .is_some_and(|r| self.shared_decls.contains(&r.var));
+            match self.shallow(&arg_tys[j]) {
+                Ty::Never => return Ty::Never,
+                Ty::Slice(s, _) if shared && (s == Scalar::Bf16 || s == Scalar::F16) => {
+                    elems[j] = Some(s)
+                }
+                other => {
+                    let found = self.show(&other);
+                    let at = if j == 0 { "a" } else { "b" };
+                    let why = match other {
+                        Ty::Slice(..) if !shared => {
+                            " of global memory (copy it into a shared tile first)"
+                        }
+                        _ => "",
+                    };
+                    self.cx.error_at(
+                        args[j].range(),
+                        format!("the {what} tile of `wgmma` is a slice of shared memory of `bf16` or `f16`: `&tile[{at}..{at} + {len}]` of a `SharedArray` declared in this function or of `dynamic_shared::<bf16>()`, and this is `{found}`{why}"),
+                    );
+                    return Ty::Never;
+                }
+            }
+        }
+        let (Some(a), Some(b)) = (elems[0], elems[1]) else {
+            return Ty::Never;
+        };
+        if a != b {
+            self.cx.error_at(
+                args[1].range(),
+                format!(
+                    "A holds `{}` and B `{}`: `wgmma` multiplies two tiles of one element type",
+                    a.rust_name(),
+                    b.rust_name()
+                ),
+            );
+            return Ty::Never;
+        }
+        let Some(row) = wgmma_row(a, f.elem) else {
+            self.cx.error_at(
+                args[0].range(),
+                format!("no `wgmma` multiplies `{}` tiles into a `{}` accumulator: its accumulator is `f32`", a.rust_name(), f.elem.rust_name()),
+            );
+            return Ty::Never;
+        };
+        self.expect(&arg_tys[2], &Ty::USIZE, args[2].range());
+        if let ExprKind::Lit(Lit::Int(v, _)) = &args[2].kind {
+            if *v >= 4 {
+                self.cx.error_at(
+                    args[2].range(),
+                    format!("`k` picks one of the tiles' 4 slabs of 16 columns of K: 0, 1, 2 or 3, not {v}"),
+                );
+            }
+        }
+        self.calls
+            .insert(e.id, Call::Fragment(FragMethod::Wgmma(row)));
         Ty::Unit
     }
 

@@ -167,6 +167,29 @@ impl<'a> FnWriter<'a> {
                             row.c, v[0], v[1], e.line
                         )
                     }
+                    Some(&Call::Fragment(FragMethod::Wgmma(row))) => {
+                        // Each tile is its pointer and its length (unchecked: a length no
+                        // tile is shorter than).
+                        let v = self.operands(&[&args[0], &args[1], &args[2]]);
+                        let len = |w: &mut Self, a: &Expr| match w.unchecked {
+                            true => "~0ull".to_string(),
+                            false => w.slice_len_of(a).unwrap_or_else(|| "~0ull".into()),
+                        };
+                        let (la, lb) = (len(self, &args[0]), len(self, &args[1]));
+                        let acc = self.value(recv);
+                        let n = match self.ty(recv) {
+                            Ty::Fragment(f) => f.len() * 2,
+                            _ => 0,
+                        };
+                        format!(
+                            "{}(&{acc}, {}, {la}, {}, {lb}, (unsigned long long)({}), {}u, \"{FILE_MARKER}\")",
+                            row.c(n as u16),
+                            v[0],
+                            v[1],
+                            v[2],
+                            e.line
+                        )
+                    }
                     Some(&Call::Fragment(FragMethod::MmaSync(row))) => {
                         // `acc` is a local: the helper updates it in place (`D = C`).
                         let ops: Vec<&Expr> = args.iter().collect();

@@ -327,6 +327,9 @@ pub(crate) struct FnWriter<'a> {
     /// The function calls `ldmatrix`, `stmatrix` or `cp_async`, whose rows (copies) must be
     /// 16-byte aligned: its shared arrays are declared `__align__(16)`.
     ldmatrix: bool,
+    /// The function calls `wgmma`, whose 128B-swizzled tiles must be 1024-byte aligned: its
+    /// shared arrays are declared `__align__(1024)`.
+    wgmma: bool,
     /// What is known at the current point, for the prover.
     facts: proof::Facts,
     last_line: usize,
@@ -357,6 +360,12 @@ impl<'a> FnWriter<'a> {
                     crate::ir::call::Call::Fragment(
                         FragMethod::LdMatrix(_) | FragMethod::StMatrix(_)
                     )
+                )
+            }),
+            wgmma: types.calls.values().any(|c| {
+                matches!(
+                    c,
+                    crate::ir::call::Call::Fragment(crate::ir::ty::fragment::FragMethod::Wgmma(_))
                 )
             }),
             facts: proof::Facts::default(),

@@ -84,8 +84,9 @@ impl<'a> FnWriter<'a> {
                         Some(Len::Const(w)) => format!("[{rows}][{}]", w.c_name()),
                         None => format!("[{rows}]"),
                     };
-                    // A TMA destination needs 128 or 1024 bytes (the swizzle's pattern).
-                    let align = if self.tma && !d.mbarrier {
+                    // A TMA destination needs 128 or 1024 bytes (the swizzle's pattern), a
+                    // wgmma tile 1024.
+                    let align = if self.wgmma || (self.tma && !d.mbarrier) {
                         "__align__(1024) "
                     } else if self.ldmatrix {
                         "__align__(16) "

@@ -33,32 +33,86 @@ impl Role {
     }
 }
 
-/// An `mma.sync` shape, by its marker type (`M16N8K16`).
+/// An `mma.sync` shape, by its marker type (`M16N8K16`), or a `wgmma` shape
+/// `M64N{N}K16` (N a multiple of 8 in 8..=256), which has only an accumulator: its A and
+/// B are tiles in shared memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
     M16N8K16,
     M16N8K8,
+    /// `wgmma.mma_async`'s `.m64nNk16`, holding N.
+    M64K16(u16),
 }
 
+/// The marker types of the `wgmma` shapes, N = 8, 16, .., 256.
+const WGMMA_NAMES: [&str; 32] = [
+    "M64N8K16",
+    "M64N16K16",
+    "M64N24K16",
+    "M64N32K16",
+    "M64N40K16",
+    "M64N48K16",
+    "M64N56K16",
+    "M64N64K16",
+    "M64N72K16",
+    "M64N80K16",
+    "M64N88K16",
+    "M64N96K16",
+    "M64N104K16",
+    "M64N112K16",
+    "M64N120K16",
+    "M64N128K16",
+    "M64N136K16",
+    "M64N144K16",
+    "M64N152K16",
+    "M64N160K16",
+    "M64N168K16",
+    "M64N176K16",
+    "M64N184K16",
+    "M64N192K16",
+    "M64N200K16",
+    "M64N208K16",
+    "M64N216K16",
+    "M64N224K16",
+    "M64N232K16",
+    "M64N240K16",
+    "M64N248K16",
+    "M64N256K16",
+];
+
 impl Shape {
+    /// The `mma.sync` shapes.
     pub const ALL: [Shape; 2] = [Shape::M16N8K16, Shape::M16N8K8];
 
-    /// The marker type's name, also the runtime's `MmaShape` variant.
+    /// The marker type's name, also the runtime's `MmaShape` variant for `mma.sync`'s.
     pub fn name(self) -> &'static str {
         match self {
             Shape::M16N8K16 => "M16N8K16",
             Shape::M16N8K8 => "M16N8K8",
+            Shape::M64K16(n) => WGMMA_NAMES[usize::from(n / 8 - 1)],
         }
     }
 
     pub fn from_name(name: &str) -> Option<Shape> {
-        Shape::ALL.into_iter().find(|s| s.name() == name)
+        if let Some(s) = Shape::ALL.into_iter().find(|s| s.name() == name) {
+            return Some(s);
+        }
+        WGMMA_NAMES
+            .iter()
+            .position(|w| *w == name)
+            .map(|k| Shape::M64K16(8 * (k as u16 + 1)))
+    }
+
+    /// A `wgmma` shape: a warpgroup's accumulator.
+    pub fn is_wgmma(self) -> bool {
+        matches!(self, Shape::M64K16(_))
     }
 
     fn mnk(self) -> (u64, u64, u64) {
         match self {
             Shape::M16N8K16 => (16, 8, 16),
             Shape::M16N8K8 => (16, 8, 8),
+            Shape::M64K16(n) => (64, u64::from(n), 16),
         }
     }
 }
@@ -72,7 +126,8 @@ pub struct Frag {
 }
 
 impl Frag {
-    /// The elements each lane holds (`frag.x.len()`): the operand's over 32 lanes.
+    /// The elements each lane holds (`frag.x.len()`): the operand's over 32 lanes (over
+    /// the 128 threads of a warpgroup for a `wgmma` shape).
     pub fn len(&self) -> u64 {
         let (m, n, k) = self.shape.mnk();
         let (r, c) = match self.role {
@@ -80,7 +135,8 @@ impl Frag {
             Role::B => (k, n),
             Role::Acc => (m, n),
         };
-        r * c / 32
+        let threads = if self.shape.is_wgmma() { 128 } else { 32 };
+        r * c / threads
     }
 
     /// The C type (runtime/src/prelude_mma.cuh): `ws_frag<ws_f16, 8>`.
@@ -91,6 +147,12 @@ impl Frag {
     /// The element types a fragment of this role and shape may hold: those of the table's
     /// rows (A and B share theirs).
     pub fn elems(role: Role, shape: Shape) -> Vec<Scalar> {
+        if shape.is_wgmma() {
+            return match role {
+                Role::Acc => vec![Scalar::F32],
+                _ => Vec::new(),
+            };
+        }
         let mut v = Vec::new();
         for r in MMA.iter().filter(|r| r.shape == shape) {
             let s = if role == Role::Acc { r.acc } else { r.ab };
@@ -125,6 +187,9 @@ pub enum FragMethod {
     /// `frag.stmatrix(&mut tile, row)` or `frag.stmatrix_trans(&mut tile, row)`: the
     /// fragment into a shared array (sm_90), a row of [`STMATRIX`].
     StMatrix(&'static MatrixRow),
+    /// `acc.wgmma(&a_tile, &b_tile, k)`: `acc = A * B^T + acc` from shared memory, a row of
+    /// [`WGMMA`].
+    Wgmma(&'static WgmmaRow),
 }
 
 /// One `ldmatrix` or `stmatrix` instruction: how many 8 x 8 matrices (one .b32 register
@@ -319,6 +384,54 @@ pub const MMA: &[MmaRow] = &[
     },
 ];
 
+/// One `wgmma.mma_async` operand type: every shape `.m64nNk16` has it, with an f32
+/// accumulator; the prelude helper of shape N is `{c}_m64n{N}k16_f32_{suffix}`
+/// (runtime/src/prelude_wgmma.cuh, generated per N).
+#[derive(Debug, PartialEq, Eq)]
+pub struct WgmmaRow {
+    /// The element type of the A and B tiles.
+    pub ab: Scalar,
+    /// The element type of the accumulator.
+    pub acc: Scalar,
+    /// The PTX type suffix of A and B (`bf16`).
+    pub ptx: &'static str,
+}
+
+/// Every `wgmma` operand type the kernel language has (f16 accumulators are left).
+pub const WGMMA: &[WgmmaRow] = &[
+    WgmmaRow {
+        ab: Scalar::Bf16,
+        acc: Scalar::F32,
+        ptx: "bf16",
+    },
+    WgmmaRow {
+        ab: Scalar::F16,
+        acc: Scalar::F32,
+        ptx: "f16",
+    },
+];
+
+impl WgmmaRow {
+    /// The prelude helper for shape N.
+    pub fn c(&self, n: u16) -> String {
+        format!("ws_wgmma_m64n{n}k16_f32_{}", self.ptx)
+    }
+
+    /// The PTX instruction of shape N (the drift test reads it).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn instruction(&self, n: u16) -> String {
+        format!(
+            "wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{}.{}",
+            self.ptx, self.ptx
+        )
+    }
+}
+
+/// The `wgmma` row of tiles of `ab` into an accumulator of `acc`.
+pub fn wgmma_row(ab: Scalar, acc: Scalar) -> Option<&'static WgmmaRow> {
+    WGMMA.iter().find(|r| r.ab == ab && r.acc == acc)
+}
+
 /// The row for an accumulator of `acc` and A, B of `ab`, in `shape`.
 pub fn mma_row(shape: Shape, ab: Scalar, acc: Scalar) -> Option<&'static MmaRow> {
     MMA.iter()
@@ -348,6 +461,35 @@ mod tests {
             let body = &text[at..];
             let body = &body[..body.find("\n}").unwrap_or(body.len())];
             assert!(body.contains(ptx), "{c} does not issue {ptx}");
+        }
+    }
+
+    /// Each wgmma row has a helper of every shape in prelude_wgmma.cuh, issuing its PTX.
+    #[test]
+    fn wgmma_rows_have_their_helpers() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../runtime/src/prelude_wgmma.cuh"
+        );
+        let text = std::fs::read_to_string(path).expect("prelude_wgmma.cuh");
+        for r in WGMMA {
+            for n in (8..=256).step_by(8) {
+                let c = r.c(n);
+                let at = text
+                    .find(&format!("void {c}("))
+                    .unwrap_or_else(|| panic!("{c} is not in prelude_wgmma.cuh"));
+                let body = &text[at..];
+                let body = &body[..body.find("\n}").unwrap_or(body.len())];
+                assert!(body.contains(&r.instruction(n)), "{c}");
+                let shape = Shape::from_name(&format!("M64N{n}K16")).unwrap();
+                assert_eq!(shape.name(), format!("M64N{n}K16"));
+                let acc = Frag {
+                    role: Role::Acc,
+                    elem: r.acc,
+                    shape,
+                };
+                assert_eq!(acc.len(), u64::from(n / 2));
+            }
         }
     }
 }

@@ -41,7 +41,10 @@ impl CacheKey {
         nvrtc_version: (u32, u32),
     ) -> Self {
         let mut h = Fnv128::new().field(FORMAT).field(source.as_bytes());
-        for opt in nvrtc_options(arch, options) {
+        // The target `source` needs (sm_90a) is one of its options.
+        let opts = super::nvrtc::target_options("", source, arch, options)
+            .unwrap_or_else(|_| nvrtc_options(arch, options));
+        for opt in opts {
             h = h.field(opt.as_bytes());
         }
         h = h

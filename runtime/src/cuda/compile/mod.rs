@@ -5,6 +5,7 @@
 //! ([`compile_cubin`]), storing the CUBIN for the next process. Everything here works
 //! without a GPU: only `libnvrtc` is needed. Public as `warpspeed::compile`.
 
+pub mod arch;
 mod disk_cache;
 pub(crate) mod hash;
 mod nvrtc;
@@ -50,6 +51,8 @@ pub fn compile_cached(
     options: KernelOptions,
     cache: Option<&DiskCache>,
 ) -> Result<Compiled> {
+    // A kernel the GPU cannot run (sm_90a's wgmma elsewhere) is refused before anything.
+    nvrtc::target_options(kernel, source, arch, options)?;
     let key = match cache {
         Some(cache) => {
             let key = CacheKey::new(

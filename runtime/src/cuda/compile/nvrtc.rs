@@ -76,6 +76,26 @@ pub fn nvrtc_options(arch: (u32, u32), options: KernelOptions) -> Vec<String> {
     opts
 }
 
+/// [`nvrtc_options`] with the `--gpu-architecture` that `source` needs on a GPU of
+/// compute capability `arch` (`sm_90a` for `wgmma`, arch.rs); [`Error::UnsupportedArch`]
+/// when that GPU cannot run it.
+pub(crate) fn target_options(
+    kernel: &str,
+    source: &str,
+    arch: (u32, u32),
+    options: KernelOptions,
+) -> Result<Vec<String>> {
+    let target =
+        super::arch::gpu_architecture(source, arch).map_err(|reason| Error::UnsupportedArch {
+            kernel: kernel.to_string(),
+            device: format!("sm_{}{}", arch.0, arch.1),
+            reason,
+        })?;
+    let mut opts = nvrtc_options(arch, options);
+    opts[0] = format!("--gpu-architecture={target}");
+    Ok(opts)
+}
+
 /// Compiles `source` to a CUBIN for `arch` (e.g. `(9, 0)` for sm_90). Needs NVRTC, not a
 /// GPU. A compile error is [`Error::Compile`] with NVRTC's log, each message placed in
 /// the Rust source and the generated C.
@@ -110,8 +130,8 @@ fn compile_to<T>(
     options: KernelOptions,
     output: fn(&Program) -> Result<T, result::NvrtcError>,
 ) -> Result<(T, String)> {
+    let opts = target_options(kernel, source, arch, options)?;
     require_nvrtc()?;
-    let opts = nvrtc_options(arch, options);
     let compile_error = |log: String| Error::Compile {
         kernel: kernel.to_string(),
         diagnostics: parse_log(&log, source),

@@ -1,0 +1,200 @@
+//! `wgmma` on the simulator (docs/tensor-cores.md, "Hopper: warpgroup MMA").
+//!
+//! `acc.wgmma(a, b, k)` is a warpgroup collective: the block releases it once all 128
+//! threads of the warpgroup wait at it (sim/block.rs). Then each thread computes its own
+//! accumulator elements ([`wgmma_owner`]): it reads the rows of A and of B it needs, slab `k`
+//! (16 elements of K), through the 128-byte swizzle of their byte offsets (the tiles'
+//! starts are taken as 1024-byte aligned in shared memory, as the C declares them), with
+//! checked, race-tracked loads, and sums the products in f64, rounded once to f32.
+//!
+//! On the GPU the async proxy reads the tiles at some moment before the
+//! `wgmma_wait_group` that covers the `wgmma`'s group: so until then the elements a thread
+//! read are *pending* in the block, and a write to one by any thread is a data race with
+//! the `wgmma` (both lines reported). Each thread's `wgmma`s are a FIFO of groups as
+//! `cp_async`'s: `wgmma_commit_group` closes the open group, `wgmma_wait_group(n)` ends all
+//! but the newest `n` (capped at 7, as the GPU's immediate).
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+
+use super::check::{raise, Failure};
+use super::ctx::ThreadCtx;
+use super::handles::Slice;
+use super::mma::{Fragment, MmaScalar};
+use super::site::SrcLoc;
+use super::track::Tracked;
+use super::warp::WarpOp;
+use crate::mma::{is_wgmma_n, wgmma_owner};
+use crate::swizzle::{swizzle_byte_offset, Swizzle};
+
+/// A shared element: its region and its index there.
+type Element = (u32, usize);
+
+/// One thread's `wgmma`s in flight: the elements each read, in the open group and in the
+/// committed ones, oldest first.
+#[derive(Default)]
+pub(crate) struct Queue {
+    open: Vec<Element>,
+    groups: VecDeque<Vec<Element>>,
+}
+
+/// A pending element: how many `wgmma`s in flight read it, and the first one's thread and
+/// line (the report names it).
+type Readers = (u32, u32, &'static SrcLoc);
+
+/// The shared elements `wgmma`s in flight read, block-wide.
+#[derive(Default)]
+pub(crate) struct Pending(RefCell<HashMap<Element, Readers>>);
+
+impl Pending {
+    /// A `wgmma` in flight that reads `element` of `region`: its thread and line.
+    #[inline]
+    pub(crate) fn get(&self, region: u32, element: usize) -> Option<(u32, &'static SrcLoc)> {
+        let map = self.0.borrow();
+        if map.is_empty() {
+            return None;
+        }
+        map.get(&(region, element)).map(|&(_, tid, at)| (tid, at))
+    }
+}
+
+/// The bytes of one tile row: 64 16-bit elements of K.
+const ROW_BYTES: usize = 128;
+
+impl ThreadCtx<'_> {
+    /// `acc.wgmma(a, b, k)`: `D = A * B^T + D` for slab `k` of K (elements `16 * k ..
+    /// 16 * k + 16`), A the 64 x 64 tile at the start of `a`, B the N x 64 tile at the start
+    /// of `b` (K-major rows of 128 bytes, 128B-swizzled), `acc` this thread's N / 2
+    /// elements. A warpgroup collective (every thread of the warpgroup calls it).
+    pub async fn wgmma<T: MmaScalar, const NX: usize>(
+        &self,
+        acc: &mut Fragment<f32, NX>,
+        a: Slice<T>,
+        b: Slice<T>,
+        k: usize,
+        at: &'static SrcLoc,
+    ) {
+        let n = 2 * NX;
+        assert!(is_wgmma_n(n), "the macro passes wgmma shapes only");
+        if a.len() < 64 * 64 {
+            bad(64 * 64, a.len(), at);
+        }
+        if b.len() < n * 64 {
+            bad(n * 64, b.len(), at);
+        }
+        if k >= 4 {
+            bad(k, 4, at);
+        }
+        let size = std::mem::size_of::<T>();
+        for (what, tile) in [("A", &a), ("B", &b)] {
+            let byte = tile.offset() * size;
+            if !byte.is_multiple_of(Swizzle::B128.atom_bytes()) {
+                panic!(
+                    "wgmma at {at}: the {what} tile starts at byte {byte} of its shared array, \
+                     which is not 1024-byte aligned (a 128B-swizzled tile must start at a \
+                     multiple of 1024 bytes)"
+                );
+            }
+        }
+        self.warp(WarpOp::Wgmma, u32::MAX, 0, 0, 32, at).await;
+        let t = self.tid() % 128;
+        // Element (r, c) of a tile: byte r * 128 + 2 * c, swizzled in its 1024-byte atom.
+        let at_rc = |r: usize, c: usize| {
+            swizzle_byte_offset(Swizzle::B128, r * ROW_BYTES + c * size) / size
+        };
+        let mut read = Vec::new();
+        let mut row = |tile: &Slice<T>, r: usize| -> [f64; 16] {
+            std::array::from_fn(|j| {
+                let i = at_rc(r, 16 * k + j);
+                let (track, element) = tile.tracked(i);
+                if let Tracked::Shared(region) = track.get() {
+                    read.push((region, element));
+                }
+                T::ELEM.value(tile.load(self, i, at).to_bits() as u32)
+            })
+        };
+        // This thread's rows of A (two) and of B (its columns of D: n / 4).
+        let mut a_rows: HashMap<usize, [f64; 16]> = HashMap::new();
+        let mut b_rows: HashMap<usize, [f64; 16]> = HashMap::new();
+        for i in 0..NX {
+            let (r, c) = wgmma_owner(n, t, i);
+            a_rows.entry(r).or_insert_with(|| row(&a, r));
+            b_rows.entry(c).or_insert_with(|| row(&b, c));
+        }
+        for (i, x) in acc.x.iter_mut().enumerate() {
+            let (r, c) = wgmma_owner(n, t, i);
+            let (ar, br) = (&a_rows[&r], &b_rows[&c]);
+            let sum: f64 = (0..16).map(|j| ar[j] * br[j]).sum();
+            *x = (f64::from(*x) + sum) as f32;
+        }
+        if self.block().checks && !read.is_empty() {
+            let mut map = self.block().wgmma_pending.0.borrow_mut();
+            for e in &read {
+                map.entry(*e)
+                    .and_modify(|v| v.0 += 1)
+                    .or_insert((1, self.tid(), at));
+            }
+            drop(map);
+            self.wgmma_queue().borrow_mut().open.extend(read);
+        }
+    }
+
+    /// `wgmma_fence()`: orders this thread's register and shared-memory accesses before the
+    /// `wgmma`s after it; nothing to do here, where a `wgmma` reads its operands when it is
+    /// issued.
+    pub fn wgmma_fence(&self) {}
+
+    /// `wgmma_commit_group()`: closes this thread's open group of `wgmma`s.
+    pub fn wgmma_commit_group(&self) {
+        let mut q = self.wgmma_queue().borrow_mut();
+        let group = std::mem::take(&mut q.open);
+        q.groups.push_back(group);
+    }
+
+    /// `wgmma_wait_group(n)`: ends all but this thread's newest `n` committed groups: the
+    /// tiles they read may be written again.
+    pub fn wgmma_wait_group(&self, n: u32) {
+        let done: Vec<Element> = {
+            let mut q = self.wgmma_queue().borrow_mut();
+            let keep = n.min(7) as usize;
+            let end = q.groups.len().saturating_sub(keep);
+            q.groups.drain(..end).flatten().collect()
+        };
+        if done.is_empty() {
+            return;
+        }
+        let mut map = self.block().wgmma_pending.0.borrow_mut();
+        for e in done {
+            if let Some(v) = map.get_mut(&e) {
+                v.0 -= 1;
+                if v.0 == 0 {
+                    map.remove(&e);
+                }
+            }
+        }
+    }
+
+    /// `setmaxnreg_inc(n)`: a warpgroup collective; the simulator has no registers to move.
+    pub async fn setmaxnreg_inc(&self, n: u32, at: &'static SrcLoc) {
+        let _ = n;
+        self.warp(WarpOp::SetMaxNReg(true), u32::MAX, 0, 0, 32, at)
+            .await;
+    }
+
+    /// `setmaxnreg_dec(n)`: as [`ThreadCtx::setmaxnreg_inc`].
+    pub async fn setmaxnreg_dec(&self, n: u32, at: &'static SrcLoc) {
+        let _ = n;
+        self.warp(WarpOp::SetMaxNReg(false), u32::MAX, 0, 0, 32, at)
+            .await;
+    }
+}
+
+/// A tile shorter than the shape or a `k` past 3: an index out of bounds at the call.
+#[cold]
+fn bad(index: usize, len: usize, at: &'static SrcLoc) -> ! {
+    raise(Failure::OutOfBounds {
+        at,
+        index: index as u64,
+        len: len as u64,
+    })
+}
