@@ -596,10 +596,7 @@ impl<'a> ThreadCtx<'a> {
             // A wgmma in flight reads the element: only writes race with it.
             if kind != AccessKind::Read && kind != AccessKind::AtomicRead {
                 if let Some((tid, site)) = block.wgmma_pending.get(region, index) {
-                    let mut err = self.cp_race(region, index, tid, site, kind, at);
-                    if let Error::DataRace { first, .. } = &mut err {
-                        first.kind = "wgmma".to_string();
-                    }
+                    let err = self.cp_race(region, index, (tid, site, "wgmma"), kind, at);
                     raise(Failure::Report(Box::new(err)));
                 }
             }
