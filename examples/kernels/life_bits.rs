@@ -150,7 +150,9 @@ macro_rules! life_bits_kernels {
                 let dst = 66 - src;
                 // The strip's rows still exact after this generation, and the window of
                 // rows a (half row a: tile row a - 1) that computes them.
-                let lo = r0.max(g);
+                // (`lo` is at most 56 anyway; `.min(64)` shows the prover that `lo + 2`
+                // below cannot wrap, which proves `a - 1` where `a >= lo + 2`.)
+                let lo = r0.max(g).min(64);
                 let hi = (r0 + 8).min(64 - g);
                 let mut u0 = 0u64;
                 let mut u1 = 0u64;
@@ -266,6 +268,7 @@ pub fn launch(
 
 /// `total` generations in launches of `per_launch` (the last one shorter), ping-ponging
 /// between `a` (the lattice, at the start and at the end) and `b` (scratch, any content).
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     dev: &Device,
     form: Form,
@@ -323,40 +326,46 @@ pub fn unpack(words: &[u64]) -> Vec<i32> {
         .collect()
 }
 
-/// One generation on the CPU, on packed words (`rows` rows of `words` words), by counting
-/// each cell's eight neighbours bit by bit: a reference for lattices too large for the
-/// `i32` one (65536^2), independent of the kernel's adders. Rows split over the CPU's
-/// threads.
+/// One generation on the CPU, on packed words (`rows` rows of `words` words): a reference
+/// for lattices too large for the `i32` one (65536^2 is 16 GiB of `i32`), word-parallel
+/// but independent of the kernel's adders: each of a word's eight neighbour words is added
+/// into a three-bit counter per cell (8 wraps to 0, neither 2 nor 3), and a cell lives
+/// when the count is 3, or 2 and it is alive. Rows split over the CPU's threads.
 pub fn cpu_step_packed(cells: &[u64], rows: usize, words: usize) -> Vec<u64> {
-    let width = 64 * words;
-    let bit = |x: usize, y: usize| -> u32 { (cells[y * words + x / 64] >> (x % 64) & 1) as u32 };
+    assert_eq!(cells.len(), rows * words, "{rows} rows of {words} words");
     let mut out = vec![0u64; rows * words];
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
     let per = rows.div_ceil(threads).max(1);
     std::thread::scope(|s| {
         for (i, chunk) in out.chunks_mut(per * words).enumerate() {
             s.spawn(move || {
-                for (oy, row) in chunk.chunks_mut(words).enumerate() {
+                for (oy, next) in chunk.chunks_mut(words).enumerate() {
                     let y = i * per + oy;
-                    let (ym, yp) = ((y + rows - 1) % rows, (y + 1) % rows);
-                    for (w, word) in row.iter_mut().enumerate() {
-                        let mut next = 0u64;
-                        for b in 0..64 {
-                            let x = 64 * w + b;
-                            let (xm, xp) = ((x + width - 1) % width, (x + 1) % width);
-                            let k = bit(xm, ym)
-                                + bit(x, ym)
-                                + bit(xp, ym)
-                                + bit(xm, y)
-                                + bit(xp, y)
-                                + bit(xm, yp)
-                                + bit(x, yp)
-                                + bit(xp, yp);
-                            if k == 3 || (k == 2 && bit(x, y) == 1) {
-                                next |= 1 << b;
-                            }
+                    let row = |dy: usize| &cells[(y + dy) % rows * words..][..words];
+                    let (up, mid, down) = (row(rows - 1), row(0), row(1));
+                    for (w, word) in next.iter_mut().enumerate() {
+                        let (wl, wr) = ((w + words - 1) % words, (w + 1) % words);
+                        // The cells west of the word's 64 cells, and east, in each row.
+                        let west = |r: &[u64]| r[w] << 1 | r[wl] >> 63;
+                        let east = |r: &[u64]| r[w] >> 1 | r[wr] << 63;
+                        let (mut s0, mut s1, mut s2) = (0u64, 0u64, 0u64);
+                        for n in [
+                            west(up),
+                            up[w],
+                            east(up),
+                            west(mid),
+                            east(mid),
+                            west(down),
+                            down[w],
+                            east(down),
+                        ] {
+                            let c0 = s0 & n;
+                            s0 ^= n;
+                            let c1 = s1 & c0;
+                            s1 ^= c0;
+                            s2 ^= c1;
                         }
-                        *word = next;
+                        *word = s1 & !s2 & (s0 | mid[w]);
                     }
                 }
             });
