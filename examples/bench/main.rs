@@ -26,6 +26,8 @@ mod common;
 mod convolve_kernels;
 #[path = "../kernels/histogram.rs"]
 mod histogram_kernels;
+#[path = "../kernels/life_bits.rs"]
+mod life_bits_kernels;
 #[path = "../kernels/life.rs"]
 mod life_kernels;
 #[path = "../kernels/matmul.rs"]
@@ -48,6 +50,7 @@ mod hand;
 mod histogram;
 mod launch;
 mod life;
+mod life_bits;
 mod life_texture;
 mod matmul;
 mod peers;
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
 fn kernels() -> Vec<Kernel> {
     let mut all = Vec::new();
     all.extend(life::kernels());
+    all.extend(life_bits::kernels());
     all.extend(scan::kernels());
     all.extend(histogram::kernels());
     all.extend(matmul::kernels());
