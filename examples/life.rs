@@ -28,7 +28,7 @@
 //! cargo run --release --example life -- --variant all      # every kernel, each checked
 //! cargo run --release --example life -- --variant all --size 500 --generations 1000
 //!                                          # seed 003's comparison: naive, tiled, texture
-//! cargo run --release --example life -- --variant bits --size 65536 --generations 64
+//! cargo run --release --example life -- --variant bits     # bit-packed, 8 generations a launch
 //! WARPSPEED_BACKEND=sim cargo run --release --example life -- --size 64 --generations 50
 //! cargo run --release --example life -- --variant block --gif life.gif --png life.png
 //! cargo run --release --example life -- --print-cuda       # show the generated CUDA C
