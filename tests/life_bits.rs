@@ -270,3 +270,19 @@ fn zero_generations_copy_the_lattice() {
 fn more_than_sixteen_generations_per_launch_are_refused() {
     life_bits::config(64, 1, 17);
 }
+
+#[test]
+fn the_checked_kernel_keeps_no_bounds_check() {
+    // What docs/life.md promises: the prover removes every check of the checked kernel
+    // (its lengths and block shape declared), so it costs what the unchecked one costs.
+    let source = &life_bits::checked::conway_bits::KERNEL.source;
+    let body = &source[source
+        .find("conway_bits(")
+        .expect("the kernel's definition")..];
+    for check in ["ws_at(", "ws_at_shared(", "ws_ld("] {
+        assert!(
+            !body.contains(check),
+            "conway_bits keeps a bounds check ({check}) in its C:\n{body}"
+        );
+    }
+}
