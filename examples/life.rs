@@ -506,9 +506,10 @@ fn run_ping_pong(
     Ok((a.download()?, elapsed, cfg))
 }
 
-/// `bits`: the lattice packed (64 cells a word), `generations` generations in launches of
-/// `per_launch`, ping-pong between two buffers (the second poisoned), unpacked at the end.
-/// The packing is outside the timing.
+/// `bits`: the lattice packed on the GPU (`pack_cells`: 64 cells a word), `generations`
+/// generations in launches of `per_launch`, ping-pong between two buffers (the second
+/// poisoned), unpacked on the GPU (`unpack_cells`) at the end. The packing is outside the
+/// timing.
 fn run_bits(
     dev: &Device,
     initial: &[i32],
@@ -517,24 +518,31 @@ fn run_bits(
     per_launch: u32,
 ) -> Result<(Vec<i32>, Duration, LaunchConfig), warpspeed::Error> {
     let words = n / 64;
-    let packed = life_bits::pack(initial, n);
-    let poison = vec![0xdead_beef_dead_beef_u64; packed.len()];
     let form = life_bits::Form::Checked;
+    let cells = dev.upload(initial)?;
+    let poison = vec![0xdead_beef_dead_beef_u64; n * words];
+    let mut a = dev.upload(&poison)?;
+    let mut b = dev.upload(&poison)?;
+    let pack = |a: &mut DeviceBuffer<u64>| {
+        life_bits::pack_cells::launch(dev, life_bits::pack_config(n * words), a, &cells, n * words)
+    };
     if dev.backend() == Backend::Cuda {
         // Warm-up: NVRTC compiles and loads the kernel here, outside the timing.
-        let (mut a, mut b) = (dev.upload(&packed)?, dev.upload(&poison)?);
+        pack(&mut a)?;
         life_bits::run(dev, form, &mut a, &mut b, n, words, 1, per_launch)?;
         dev.synchronize()?;
+        b.copy_from_host(&poison)?;
     }
-    let mut a = dev.upload(&packed)?;
-    let mut b = dev.upload(&poison)?;
+    pack(&mut a)?;
     dev.synchronize()?;
     let start = Instant::now();
     life_bits::run(dev, form, &mut a, &mut b, n, words, generations, per_launch)?;
     dev.synchronize()?;
     let elapsed = start.elapsed();
+    let mut result = dev.upload(&vec![-1i32; n * n])?;
+    life_bits::unpack_cells::launch(dev, LaunchConfig::for_num_elems(n * n), &mut result, &a)?;
     let cfg = life_bits::config(n, words, per_launch.min(generations.max(1) as u32));
-    Ok((life_bits::unpack(&a.download()?), elapsed, cfg))
+    Ok((result.download()?, elapsed, cfg))
 }
 
 /// One launch of `block`/`block-shared` running `generations` generations in place.

@@ -145,6 +145,59 @@ fn pack_and_unpack_are_inverse() {
 }
 
 #[test]
+fn pack_and_unpack_kernels_equal_the_hosts() {
+    for dev in devices("pack_and_unpack_kernels_equal_the_hosts") {
+        // 128^2: 256 words, fewer than one block's 8 warps per word would need; 192^2 with
+        // a grid of one block: the warps stride over 576 words.
+        for (n, blocks) in [(128, None), (192, Some(1))] {
+            let cells = random_lattice(n as u64 + 7, n, 4);
+            let want = pack(&cells, n);
+            let words = want.len();
+            let gpu_cells = dev.upload(&cells).unwrap();
+            for form in FORMS {
+                let mut out = dev.upload(&vec![POISON; words]).unwrap();
+                let cfg = match blocks {
+                    Some(b) => LaunchConfig::new(b, 256),
+                    None => life_bits::pack_config(words),
+                };
+                match form {
+                    Form::Checked => life_bits::checked::pack_cells::launch(
+                        &dev, cfg, &mut out, &gpu_cells, words,
+                    ),
+                    Form::Unchecked => life_bits::unchecked::pack_cells::launch(
+                        &dev, cfg, &mut out, &gpu_cells, words,
+                    ),
+                }
+                .unwrap();
+                assert_eq!(
+                    out.download().unwrap(),
+                    want,
+                    "pack_cells {n}^2, {form:?} on {:?}",
+                    dev.backend()
+                );
+                let mut back = dev.upload(&vec![-1i32; n * n]).unwrap();
+                let cfg = LaunchConfig::for_num_elems(n * n);
+                match form {
+                    Form::Checked => {
+                        life_bits::checked::unpack_cells::launch(&dev, cfg, &mut back, &out)
+                    }
+                    Form::Unchecked => {
+                        life_bits::unchecked::unpack_cells::launch(&dev, cfg, &mut back, &out)
+                    }
+                }
+                .unwrap();
+                assert_eq!(
+                    back.download().unwrap(),
+                    cells,
+                    "unpack_cells {n}^2, {form:?} on {:?}",
+                    dev.backend()
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn the_packed_cpu_reference_equals_the_cpu_life() {
     for n in [64, 128] {
         let cells = random_lattice(n as u64, n, 3);
@@ -272,17 +325,36 @@ fn more_than_sixteen_generations_per_launch_are_refused() {
 }
 
 #[test]
-fn the_checked_kernel_keeps_no_bounds_check() {
-    // What docs/life.md promises: the prover removes every check of the checked kernel
-    // (its lengths and block shape declared), so it costs what the unchecked one costs.
-    let source = &life_bits::checked::conway_bits::KERNEL.source;
-    let body = &source[source
-        .find("conway_bits(")
-        .expect("the kernel's definition")..];
-    for check in ["ws_at(", "ws_at_shared(", "ws_ld("] {
-        assert!(
-            !body.contains(check),
-            "conway_bits keeps a bounds check ({check}) in its C:\n{body}"
-        );
+fn the_checked_kernels_keep_no_bounds_check() {
+    // What docs/life.md promises: the prover removes every check of the checked kernels
+    // (their lengths and block shapes declared), so they cost what the unchecked ones cost.
+    for (name, kernel) in [
+        ("conway_bits", &life_bits::checked::conway_bits::KERNEL),
+        ("pack_cells", &life_bits::checked::pack_cells::KERNEL),
+        ("unpack_cells", &life_bits::checked::unpack_cells::KERNEL),
+    ] {
+        let source = &kernel.source;
+        let body = &source[source
+            .find(&format!("{name}("))
+            .expect("the kernel's definition")..];
+        for check in ["ws_at(", "ws_at_shared(", "ws_ld("] {
+            assert!(
+                !body.contains(check),
+                "{name} keeps a bounds check ({check}) in its C:\n{body}"
+            );
+        }
     }
+}
+
+#[test]
+fn every_kernel_compiles_with_nvrtc() {
+    use life_bits::{checked, unchecked};
+    common::nvrtc_compiles(&[
+        ("conway_bits", &checked::conway_bits::KERNEL),
+        ("conway_bits (unchecked)", &unchecked::conway_bits::KERNEL),
+        ("pack_cells", &checked::pack_cells::KERNEL),
+        ("pack_cells (unchecked)", &unchecked::pack_cells::KERNEL),
+        ("unpack_cells", &checked::unpack_cells::KERNEL),
+        ("unpack_cells (unchecked)", &unchecked::unpack_cells::KERNEL),
+    ]);
 }

@@ -189,7 +189,46 @@ macro_rules! life_bits_kernels {
                 }
             }
         }
+
+        /// Packs an `i32` lattice (one cell per element, 1 alive) into words on the GPU:
+        /// bit `b` of `out[w]` is `cells[64 * w + b] == 1`, as [`pack`] does on the host.
+        /// Each warp packs a word at a time: its lanes read 32 consecutive cells twice
+        /// (coalesced) and `ballot_sync` gathers them into the word's two halves. Launch
+        /// with [`pack_config`] (blocks of 256 threads, any grid: the warps stride over the
+        /// words).
+        #[gpu_kernel(block = (256, 1, 1), $($opt)*)]
+        pub fn pack_cells(#[len(words)] out: &mut [u64], #[len(64 * words)] cells: &[i32], words: usize) {
+            let lane = thread_idx().x as usize % 32;
+            let warp = (block_idx().x as usize * 256 + thread_idx().x as usize) / 32;
+            let warps = grid_dim().x as usize * 8;
+            let full = 0xffff_ffffu32;
+            for w in (warp..words).step_by(warps) {
+                let lo = ballot_sync(full, cells[64 * w + lane] == 1);
+                let hi = ballot_sync(full, cells[64 * w + 32 + lane] == 1);
+                if lane == 0 {
+                    out[w] = lo as u64 | (hi as u64) << 32;
+                }
+            }
+        }
+
+        /// Unpacks words into one `i32` per cell (0 or 1) on the GPU, as [`unpack`] does
+        /// on the host: `out[i]` is bit `i % 64` of `words[i / 64]`. One thread per cell
+        /// (`LaunchConfig::for_num_elems(out.len())`).
+        #[gpu_kernel($($opt)*)]
+        pub fn unpack_cells(out: &mut [i32], words: &[u64]) {
+            let i = grid_1d();
+            let w = i / 64;
+            if i < out.len() && w < words.len() {
+                out[i] = (words[w] >> (i % 64) & 1) as i32;
+            }
+        }
     };
+}
+
+/// The launch configuration of `pack_cells` for `words` words: blocks of 256 threads
+/// (8 warps), one warp per word up to 4096 blocks; more words are strided over.
+pub fn pack_config(words: usize) -> LaunchConfig {
+    LaunchConfig::new(words.div_ceil(8).clamp(1, 4096), 256)
 }
 
 /// The kernel with bounds checks (the default).
@@ -204,7 +243,7 @@ pub mod unchecked {
     life_bits_kernels!(unchecked);
 }
 
-pub use checked::conway_bits;
+pub use checked::{conway_bits, pack_cells, unpack_cells};
 
 /// The launch configuration of [`conway_bits`] for a lattice of `rows` rows of `words`
 /// words and `generations` generations per launch: blocks of 32x8 threads, each writing 30
