@@ -8,8 +8,9 @@
 //!
 //! A torus of `rows` rows of `words` words each, `64 * words` cells wide: bit `b` of word
 //! `w` of row `y` (`lattice[y * words + w]`) is cell `(64 * w + b, y)`, 1 alive. [`pack`]
-//! and [`unpack`] convert from and to the `i32` lattice of the naive kernels (one cell per
-//! element, row-major), whose side must then be a multiple of 64.
+//! and [`unpack`] on the host, [`pack_cells`] and [`unpack_cells`] on the GPU, convert
+//! from and to the `i32` lattice of the naive kernels (one cell per element, row-major),
+//! whose side must then be a multiple of 64.
 //!
 //! # One launch, `generations` generations ([`conway_bits`])
 //!
@@ -39,7 +40,7 @@
 //! its neighbours' edge bits from the lanes left and right (`shfl_up_sync`,
 //! `shfl_down_sync`: one 32-bit shuffle each), forms the words of the west and east
 //! neighbours (`w = c << 1 | ..`, `e = c >> 1 | ..`), and adds the three with one full
-//! adder, 64 cells at once: the row sum `w + c + e` (0..3) as two bit planes,
+//! adder, 64 cells at once: the row sum `w + c + e` (0..3) as two bit planes
 //! ([`row_sums`]). The nine-cell sum of a cell is the sum of the row sums of its row and
 //! the rows above and below (three two-bit numbers, one more full adder per plane), and the
 //! rule reads it without finishing the count: a cell is alive next when the nine-cell sum
@@ -52,16 +53,17 @@
 //! `#[len(rows * words)]` and every lattice index is `y * words + x` with `y = .. % rows`
 //! and `x = .. % words`; the block shape is declared `block = (32, 8)`, so the tile's
 //! column is `thread_idx().x <= 31` and a strip's rows `thread_idx().y * 8 + k <= 63`;
-//! the tile's size is a literal (132 rows: two halves of 66, a spare row above and below
-//! each, so the row above the first one read is `src + a - 1` only where `a >= 1` is known).
-//! Each kernel exists twice, [`checked`] (the default, re-exported here) and [`unchecked`],
+//! the tile's sizes are literals (the prover does not know a constant's value), 132 rows:
+//! two halves of 66, tile row `r` at half row `r + 1`, so the window walks half rows `a`
+//! from `lo` (tile row `lo - 1`) with no subtraction, and writes half row `a - 1` where
+//! `a >= lo + 2` is known. Each kernel exists twice, [`checked`] (the default, re-exported here) and [`unchecked`],
 //! written once by `life_bits_kernels!`.
 //!
 //! Cells as bits and rules as bitwise logic is the approach of Fujita, Nakano and Ito ("Fast
 //! Simulation of Conway's Game of Life Using Bitwise Parallel Bulk Computation on a GPU",
 //! International Journal of Foundations of Computer Science 27(8), 2016), who report
 //! 1.35e12 cell updates per second on a GTX TITAN X; this kernel is written afresh for
-//! warpspeed (docs/benchmarks.md, "Bit-packed Life").
+//! warpspeed (docs/life.md; its bench rows: docs/benchmarks.md, "Bit-packed Life").
 
 #![allow(dead_code, unused_imports)] // each includer uses a part of it
 
