@@ -1,8 +1,8 @@
 //! Bit-packed Life: 64 cells in each `u64` word, neighbour counts by bitwise adders, and
 //! several generations per launch from a shared-memory tile with a deep halo. Shared by the
 //! `life` example (`--variant bits`), the bench and tests/life_bits.rs (each includes this
-//! file with `#[path = "kernels/life_bits.rs"] mod life_bits;`), beside the host's packing
-//! helpers and a CPU reference on packed words.
+//! file with `#[path = "../kernels/life_bits.rs"]` or the like), beside the packing
+//! kernels and host helpers and a CPU reference on packed words.
 //!
 //! # The lattice
 //!
