@@ -1,6 +1,6 @@
 //! Bit-packed Life (examples/kernels/life_bits.rs), rows of the `life` group: `conway_bits`
 //! checked, unchecked and its hand-written twin (`cuda/life_bits.cu`), 8 generations per
-//! launch, at the `--life-bits-sizes` (16384^2 and 65536^2).
+//! launch (`--life-bits-per-launch`), at the `--life-bits-sizes` (16384^2 and 65536^2).
 //!
 //! Each contestant steps its own packed lattice (a quarter alive), ping-ponging between two
 //! buffers, the second poisoned at first. After the first launch every lattice is compared
@@ -14,7 +14,7 @@ use warpspeed::DeviceBuffer;
 use crate::common::XorShift;
 use crate::hand::{cfg, raw};
 use crate::life_bits_kernels::{
-    checked, config, cpu_run_packed, launch, unchecked, Form, GENERATIONS_PER_LAUNCH,
+    checked, config, cpu_run_packed, launch, unchecked, Form, MAX_GENERATIONS,
 };
 use crate::table::{Row, Unit};
 use crate::timing::{best_ms, Step};
@@ -56,8 +56,8 @@ enum Contestant<'a> {
     Hand(&'a CudaFunction),
 }
 
-/// One launch per pair (`GENERATIONS_PER_LAUNCH` generations from `cur` into `next`),
-/// then the swap.
+/// One launch per pair (`--life-bits-per-launch` generations from `cur` into `next`), then
+/// the swap.
 fn steps<'a>(
     b: &'a Bench,
     contestants: &'a [Contestant<'a>],
@@ -65,7 +65,7 @@ fn steps<'a>(
     n: usize,
 ) -> Vec<Step<'a>> {
     let words = n / 64;
-    let gens = GENERATIONS_PER_LAUNCH;
+    let gens = b.sizes.life_bits_per_launch;
     contestants
         .iter()
         .zip(pairs)
@@ -106,7 +106,12 @@ fn row(b: &Bench, n: usize) -> Res<Row> {
         );
     }
     let words = n / 64;
-    let gens = GENERATIONS_PER_LAUNCH;
+    let gens = b.sizes.life_bits_per_launch;
+    if !(1..=MAX_GENERATIONS).contains(&gens) {
+        return Err(
+            format!("--life-bits-per-launch must be 1..={MAX_GENERATIONS}, not {gens}").into(),
+        );
+    }
     let f = b.hand.function("life_bits.cu", "life_bits")?;
     let contestants = [
         Contestant::Ws(Form::Checked),
