@@ -13,6 +13,10 @@
 //!   (`AddressMode::Wrap`), each thread fetches its eight neighbours through the texture
 //!   cache (no shared memory, no barrier) and writes the next generation into a second
 //!   texture's memory; the two textures swap (docs/textures.md).
+//! - `bits`: bit-packed Life (examples/kernels/life_bits.rs): 64 cells in each `u64` word,
+//!   neighbour counts by bitwise adders, and `--bits-per-launch` generations (default 8) per
+//!   launch from a shared-memory tile with a deep halo; the side must be a multiple of 64.
+//!   The lattice is packed on the host before the run and unpacked after it.
 //!
 //! The initial lattice is random (a seeded xorshift, so runs are reproducible); after the
 //! last generation the result is compared cell for cell with the CPU Life (`cpu_step`), and
@@ -24,6 +28,7 @@
 //! cargo run --release --example life -- --variant all      # every kernel, each checked
 //! cargo run --release --example life -- --variant all --size 500 --generations 1000
 //!                                          # seed 003's comparison: naive, tiled, texture
+//! cargo run --release --example life -- --variant bits     # bit-packed, 8 generations a launch
 //! WARPSPEED_BACKEND=sim cargo run --release --example life -- --size 64 --generations 50
 //! cargo run --release --example life -- --variant block --gif life.gif --png life.png
 //! cargo run --release --example life -- --print-cuda       # show the generated CUDA C
@@ -43,6 +48,8 @@ use clap::{Parser, ValueEnum};
 
 mod common;
 use common::{KernelVariant, VariantFlags, XorShift};
+#[path = "kernels/life_bits.rs"]
+mod life_bits;
 #[path = "kernels/life.rs"]
 mod life_kernels;
 use life_kernels::{
@@ -61,6 +68,8 @@ const ANCHOR_BLOCK_NS: f64 = 189.0;
 const SEED_TEXTURE_MS: f64 = 0.025;
 /// Seed 003, the same GPU: the shared-memory kernel, ms per generation.
 const SEED_SHARED_MS: f64 = 0.055;
+/// Fujita, Nakano and Ito (2016): bit-parallel Life on a GTX TITAN X, cell updates per second.
+const FUJITA_CELLS_PER_S: f64 = 1.35e12;
 /// GIF frames show at most this many cells across (the top-left corner of larger lattices).
 const GIF_MAX_CELLS: usize = 1024;
 
@@ -76,6 +85,8 @@ enum Variant {
     Tiled,
     /// One launch per generation, the lattice read through a wrap-around texture.
     Texture,
+    /// 64 cells a word, `--bits-per-launch` generations per launch (side: a multiple of 64).
+    Bits,
     /// Every variant above, one after the other.
     All,
 }
@@ -88,6 +99,7 @@ impl Variant {
             Variant::BlockShared => "block-shared",
             Variant::Tiled => "tiled",
             Variant::Texture => "texture",
+            Variant::Bits => "bits",
             Variant::All => "all",
         }
     }
@@ -106,6 +118,7 @@ impl KernelVariant for Variant {
         Variant::BlockShared,
         Variant::Tiled,
         Variant::Texture,
+        Variant::Bits,
     ];
 
     fn kernel(self) -> &'static KernelDef {
@@ -115,6 +128,7 @@ impl KernelVariant for Variant {
             Variant::BlockShared => &conway_block_shared::KERNEL,
             Variant::Tiled => &conway_tiled::KERNEL,
             Variant::Texture => &conway_texture::KERNEL,
+            Variant::Bits => &life_bits::conway_bits::KERNEL,
             Variant::All => unreachable!("`all` is not a kernel"),
         }
     }
@@ -128,8 +142,8 @@ struct Args {
     /// Which kernel runs.
     #[arg(long, value_enum, default_value_t = Variant::Naive)]
     variant: Variant,
-    /// Side of the square lattice for `naive`, `tiled` and `texture` (cells; any size, the grid is
-    /// rounded up to 32x32 blocks). Default: 16384 on a GPU, 256 on the simulator. For
+    /// Side of the square lattice for `naive`, `tiled`, `texture` (cells; any size, the grid is
+    /// rounded up to 32x32 blocks) and `bits` (a multiple of 64). Default: 16384 on a GPU, 256 on the simulator. For
     /// `block`/`block-shared` run alone it replaces `--block-size`.
     #[arg(long)]
     size: Option<usize>,
@@ -141,6 +155,9 @@ struct Args {
     /// `block`/`block-shared` 100000 on a GPU, 1000 on the simulator.
     #[arg(long)]
     generations: Option<usize>,
+    /// Generations per launch of `bits` (1..=16; the last launch runs what is left).
+    #[arg(long, default_value_t = life_bits::GENERATIONS_PER_LAUNCH)]
+    bits_per_launch: u32,
     /// Seed of the random initial lattice.
     #[arg(long, default_value_t = 2024)]
     seed: u64,
@@ -227,6 +244,22 @@ fn run_variant(
         );
         return Ok(false);
     }
+    if v == Variant::Bits && !n.is_multiple_of(64) {
+        if several {
+            println!("life bits: skipped, the side {n} is not a multiple of 64");
+            return Ok(true);
+        }
+        eprintln!("error: bits needs a lattice side that is a multiple of 64, got {n}");
+        return Ok(false);
+    }
+    if v == Variant::Bits && !(1..=life_bits::MAX_GENERATIONS).contains(&args.bits_per_launch) {
+        eprintln!(
+            "error: --bits-per-launch must be 1..={}, got {}",
+            life_bits::MAX_GENERATIONS,
+            args.bits_per_launch
+        );
+        return Ok(false);
+    }
     let generations = args.generations.unwrap_or(match (v.in_one_block(), gpu) {
         (true, true) => 100_000,
         (true, false) => 1000,
@@ -237,6 +270,8 @@ fn run_variant(
 
     let (result, elapsed, cfg) = if v.in_one_block() {
         run_in_one_block(dev, v, &initial, n, generations)?
+    } else if v == Variant::Bits {
+        run_bits(dev, &initial, n, generations, args.bits_per_launch)?
     } else {
         run_ping_pong(dev, v, &initial, n, generations)?
     };
@@ -336,6 +371,11 @@ fn print_timing(dev: &Device, v: Variant, n: usize, generations: usize, elapsed:
         ),
         Variant::Texture => format!(
             "reference (seed 003, MATLAB MEX on its GPU, 500^2): texture {SEED_TEXTURE_MS} ms/gen, shared memory {SEED_SHARED_MS} ms/gen"
+        ),
+        Variant::Bits => format!(
+            "reference: Fujita, Nakano and Ito's bit-parallel Life on a GTX TITAN X (2016), \
+             {:.0} Gcell/s",
+            FUJITA_CELLS_PER_S / 1e9
         ),
         _ => format!(
             "reference (docs/benchmarks.md, H200, seed 000's 32x32 block, 100k generations): {ANCHOR_BLOCK_NS} ns/gen"
@@ -466,6 +506,45 @@ fn run_ping_pong(
     Ok((a.download()?, elapsed, cfg))
 }
 
+/// `bits`: the lattice packed on the GPU (`pack_cells`: 64 cells a word), `generations`
+/// generations in launches of `per_launch`, ping-pong between two buffers (the second
+/// poisoned), unpacked on the GPU (`unpack_cells`) at the end. The packing is outside the
+/// timing.
+fn run_bits(
+    dev: &Device,
+    initial: &[i32],
+    n: usize,
+    generations: usize,
+    per_launch: u32,
+) -> Result<(Vec<i32>, Duration, LaunchConfig), warpspeed::Error> {
+    let words = n / 64;
+    let form = life_bits::Form::Checked;
+    let cells = dev.upload(initial)?;
+    let poison = vec![0xdead_beef_dead_beef_u64; n * words];
+    let mut a = dev.upload(&poison)?;
+    let mut b = dev.upload(&poison)?;
+    let pack = |a: &mut DeviceBuffer<u64>| {
+        life_bits::pack_cells::launch(dev, life_bits::pack_config(n * words), a, &cells, n * words)
+    };
+    if dev.backend() == Backend::Cuda {
+        // Warm-up: NVRTC compiles and loads the kernel here, outside the timing.
+        pack(&mut a)?;
+        life_bits::run(dev, form, &mut a, &mut b, n, words, 1, per_launch)?;
+        dev.synchronize()?;
+        b.copy_from_host(&poison)?;
+    }
+    pack(&mut a)?;
+    dev.synchronize()?;
+    let start = Instant::now();
+    life_bits::run(dev, form, &mut a, &mut b, n, words, generations, per_launch)?;
+    dev.synchronize()?;
+    let elapsed = start.elapsed();
+    let mut result = dev.upload(&vec![-1i32; n * n])?;
+    life_bits::unpack_cells::launch(dev, LaunchConfig::for_num_elems(n * n), &mut result, &a)?;
+    let cfg = life_bits::config(n, words, per_launch.min(generations.max(1) as u32));
+    Ok((result.download()?, elapsed, cfg))
+}
+
 /// One launch of `block`/`block-shared` running `generations` generations in place.
 fn launch_in_one_block(
     dev: &Device,
@@ -544,8 +623,8 @@ fn write_png(path: &Path, cells: &[i32], n: usize) -> Result<(), Box<dyn Error>>
 }
 
 /// The run as an animated GIF: generation 0, then one frame per generation, recomputed
-/// with one launch per generation (for `block`/`block-shared`: the same kernel with
-/// `generations = 1`), each frame encoded as soon as it is downloaded, so memory holds one
+/// with one launch per generation (for `block`/`block-shared` and `bits`: the same kernel
+/// with `generations = 1`), each frame encoded as soon as it is downloaded, so memory holds one
 /// lattice and one frame. When every generation is in the GIF, its last frame must equal
 /// the timed run's result.
 #[allow(clippy::too_many_arguments)]
@@ -601,6 +680,24 @@ fn write_gif(
         for _ in 0..last {
             launch_in_one_block(dev, v, &mut cells, n, 1)?;
             cells.copy_to_host(&mut host)?;
+            write_frame(&host)?;
+        }
+    } else if v == Variant::Bits {
+        let words = n / 64;
+        let mut a = dev.upload(&life_bits::pack(initial, n))?;
+        let mut b = dev.upload(&vec![0u64; n * words])?;
+        for _ in 0..last {
+            life_bits::run(
+                dev,
+                life_bits::Form::Checked,
+                &mut a,
+                &mut b,
+                n,
+                words,
+                1,
+                1,
+            )?;
+            host = life_bits::unpack(&a.download()?);
             write_frame(&host)?;
         }
     } else if v == Variant::Texture {

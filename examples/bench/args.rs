@@ -43,6 +43,13 @@ pub struct Args {
     /// Life lattice sides of the naive and tiled rows [default: 4096,16384; --quick: 1024].
     #[arg(long, value_delimiter = ',')]
     pub life_sizes: Vec<usize>,
+    /// Lattice sides of the bit-packed Life rows, multiples of 64 [default: 16384,65536;
+    /// --quick: 1024].
+    #[arg(long, value_delimiter = ',')]
+    pub life_bits_sizes: Vec<usize>,
+    /// Generations per launch of the bit-packed Life rows (1..=16) [default: 8].
+    #[arg(long)]
+    pub life_bits_per_launch: Option<u32>,
     /// Timed rounds per row (the best round counts; rounds alternate between contestants).
     #[arg(long)]
     pub rounds: Option<usize>,
@@ -67,6 +74,10 @@ pub struct Args {
 /// `--quick`'s.
 pub struct Sizes {
     pub life: Vec<usize>,
+    /// Sides of the bit-packed Life lattices (multiples of 64).
+    pub life_bits: Vec<usize>,
+    /// Generations per launch of the bit-packed Life rows.
+    pub life_bits_per_launch: u32,
     /// Generations per launch of the one-block Life kernels (32x32 cells).
     pub block_generations: u32,
     pub vector_log2: u32,
@@ -96,6 +107,8 @@ impl Sizes {
         let mut s = if args.quick {
             Sizes {
                 life: vec![1024],
+                life_bits: vec![1024],
+                life_bits_per_launch: 8,
                 block_generations: 1000,
                 vector_log2: 22,
                 scan_log2: 22,
@@ -115,6 +128,8 @@ impl Sizes {
         } else {
             Sizes {
                 life: vec![4096, 16384],
+                life_bits: vec![16384, 65536],
+                life_bits_per_launch: 8,
                 block_generations: 100_000,
                 vector_log2: 28,
                 scan_log2: 28,
@@ -135,6 +150,10 @@ impl Sizes {
         if !args.life_sizes.is_empty() {
             s.life.clone_from(&args.life_sizes);
         }
+        if !args.life_bits_sizes.is_empty() {
+            s.life_bits.clone_from(&args.life_bits_sizes);
+        }
+        s.life_bits_per_launch = args.life_bits_per_launch.unwrap_or(s.life_bits_per_launch);
         s.rounds = args.rounds.unwrap_or(s.rounds).max(1);
         s.round_ms = args.round_ms.unwrap_or(s.round_ms);
         s

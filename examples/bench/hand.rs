@@ -35,6 +35,10 @@ macro_rules! hand_source {
 pub fn sources() -> Vec<HandSource> {
     vec![
         hand_source!("life.cu", crate::life_kernels::conway::KERNEL),
+        hand_source!(
+            "life_bits.cu",
+            crate::life_bits_kernels::conway_bits::KERNEL
+        ),
         hand_source!("scan.cu", crate::scan_kernels::blelloch_tiles_u32::KERNEL),
         hand_source!(
             "histogram.cu",

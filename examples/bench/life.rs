@@ -2,8 +2,8 @@
 //! global memory; also without `#[len]` declarations, and the seed's own int32 kernel as a
 //! peer), tiled (shared-memory tile and halo), texture (`life_texture.rs`), and the
 //! one-block kernels that run every generation of a 32x32 lattice in one launch (global
-//! memory, shared memory). Seed 003's comparison comes first: naive, tiled and texture at
-//! its 500^2.
+//! memory, shared memory), and bit-packed Life (`life_bits.rs`). Seed 003's comparison
+//! comes first: naive, tiled and texture at its 500^2.
 //!
 //! Each contestant steps its own lattice. After the first launch every lattice is compared
 //! with the CPU's; after the timed rounds (the same number of launches each) with each
@@ -44,6 +44,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         rows.push(tiled(b, n)?);
         rows.push(crate::life_texture::row(b, n, &lattice(n))?);
     }
+    rows.extend(crate::life_bits::rows(b)?);
     rows.push(in_one_block(b, false)?);
     rows.push(in_one_block(b, true)?);
     Ok(rows)

@@ -28,6 +28,8 @@ mod convolve_kernels;
 mod gemm_kernels;
 #[path = "../kernels/histogram.rs"]
 mod histogram_kernels;
+#[path = "../kernels/life_bits.rs"]
+mod life_bits_kernels;
 #[path = "../kernels/life.rs"]
 mod life_kernels;
 #[path = "../kernels/matmul.rs"]
@@ -51,6 +53,7 @@ mod hand;
 mod histogram;
 mod launch;
 mod life;
+mod life_bits;
 mod life_texture;
 mod matmul;
 mod peers;
@@ -104,6 +107,7 @@ fn main() -> ExitCode {
 fn kernels() -> Vec<Kernel> {
     let mut all = Vec::new();
     all.extend(life::kernels());
+    all.extend(life_bits::kernels());
     all.extend(scan::kernels());
     all.extend(histogram::kernels());
     all.extend(matmul::kernels());
