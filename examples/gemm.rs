@@ -9,6 +9,12 @@
 //!   reals in [-1, 1), checked against an f64 reference (on 256 sampled elements on a GPU,
 //!   all on the simulator): the largest error relative to the largest |C| must stay below
 //!   2^-17 (plain tf32 is about 2^-11). It prints the error.
+//! - `hopper`: C (bf16, then f16) = A * B^T with B given n x k, on Hopper's warpgroup MMA
+//!   fed by TMA (examples/kernels/gemm_hopper.rs: a persistent, warp-specialised kernel,
+//!   sm_90a). Small-integer inputs, so C equals the CPU's rounded sums bit for bit. On a
+//!   GPU other than compute capability 9.0 its launch is `Error::UnsupportedArch`, which the
+//!   example prints and skips; the simulator runs it anywhere (default 128 x 256 x 128). In
+//!   `--kernel all`, sizes it cannot take (m a multiple of 128, n of 256, k of 64) skip it.
 //!
 //! On the GPU it prints TFLOP/s; cuBLAS reaches about 780 TFLOP/s at 4096^3 bf16 on an H100
 //! (docs/benchmarks.md).
@@ -17,16 +23,20 @@
 //! cargo run --release --example gemm                      # GPU if present, else simulator
 //! WARPSPEED_BACKEND=sim cargo run --release --example gemm -- --m 64 --n 96 --k 48
 //! cargo run --release --example gemm -- --kernel 3xtf32
+//! cargo run --release --example gemm -- --kernel hopper --m 8192 --n 8192 --k 8192
 //! cargo run --release --example gemm -- --print-cuda
 //! ```
 
 use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
-use warpspeed::{bf16, Backend, Device, DeviceBuffer};
+use warpspeed::swizzle::Swizzle;
+use warpspeed::{bf16, bf16x2, f16, f16x2, Backend, Device, DeviceBuffer, TensorMap};
 
 mod common;
 use common::XorShift;
+#[path = "kernels/gemm_hopper.rs"]
+mod gemm_hopper;
 #[path = "kernels/gemm.rs"]
 mod gemm_kernels;
 use gemm_kernels::{checked, gemm_config, gemm_shape_error, unchecked};
@@ -62,6 +72,7 @@ enum Which {
     Bf16,
     #[value(name = "3xtf32")]
     Tf32x3,
+    Hopper,
 }
 
 fn main() -> ExitCode {
@@ -71,6 +82,10 @@ fn main() -> ExitCode {
         &unchecked::gemm_bf16::KERNEL,
         &checked::gemm_3xtf32::KERNEL,
         &unchecked::gemm_3xtf32::KERNEL,
+        &gemm_hopper::checked::gemm_hopper_bf16::KERNEL,
+        &gemm_hopper::unchecked::gemm_hopper_bf16::KERNEL,
+        &gemm_hopper::checked::gemm_hopper_f16::KERNEL,
+        &gemm_hopper::unchecked::gemm_hopper_f16::KERNEL,
     ];
     common::run_main(args.print_cuda, &kernels, || run(&args))
 }
@@ -83,6 +98,9 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     }
     if matches!(args.kernel, Which::All | Which::Tf32x3) {
         ok &= run_3xtf32(&dev, args)?;
+    }
+    if matches!(args.kernel, Which::All | Which::Hopper) {
+        ok &= run_hopper(&dev, args)?;
     }
     Ok(ok)
 }
@@ -230,6 +248,142 @@ fn run_3xtf32(dev: &Device, args: &Args) -> Result<bool, warpspeed::Error> {
             );
             all_ok = false;
         }
+    }
+    Ok(all_ok)
+}
+
+/// A 16-bit float of the Hopper kernels: its name and its rounding from f32.
+trait Half16: warpspeed::KernelScalar {
+    const NAME: &'static str;
+    fn from_f32(x: f32) -> Self;
+}
+
+impl Half16 for bf16 {
+    const NAME: &'static str = "bf16";
+    fn from_f32(x: f32) -> Self {
+        bf16::from_f32(x)
+    }
+}
+
+impl Half16 for f16 {
+    const NAME: &'static str = "f16";
+    fn from_f32(x: f32) -> Self {
+        f16::from_f32(x)
+    }
+}
+
+/// The Hopper kernels, bf16 then f16, checked and unchecked.
+fn run_hopper(dev: &Device, args: &Args) -> Result<bool, warpspeed::Error> {
+    use gemm_hopper::{checked as ch, unchecked as un};
+    let gpu = dev.backend() == Backend::Cuda;
+    let m = args.m.unwrap_or(if gpu { 4096 } else { 128 });
+    let n = args.n.unwrap_or(if gpu { 4096 } else { 256 });
+    let k = args.k.unwrap_or(if gpu { 4096 } else { 128 });
+    let reps = args.reps.unwrap_or(if gpu { 20 } else { 1 }).max(1);
+    if let Some(why) = gemm_hopper::gemm_hopper_shape_error(m, n, k) {
+        if args.kernel == Which::All {
+            println!("gemm (Hopper): skipped: {why}");
+            return Ok(true);
+        }
+        eprintln!("error: {why}");
+        return Ok(false);
+    }
+    let mut rng = XorShift::new(90);
+    let mut small = |len| -> Vec<f32> {
+        (0..len)
+            .map(|_| (rng.next_u32() % 7) as f32 - 3.0)
+            .collect()
+    };
+    let (a_host, b_host) = (small(m * k), small(n * k));
+    // C[r][c] = sum_i A[r][i] * B[c][i]: integers, exact in f32 in any order.
+    let mut sums = vec![0.0f32; m * n];
+    common::par_rows(&mut sums, n, |row, c_row| {
+        let a_row = &a_host[row * k..(row + 1) * k];
+        for (col, cv) in c_row.iter_mut().enumerate() {
+            let b_row = &b_host[col * k..(col + 1) * k];
+            *cv = a_row.iter().zip(b_row).map(|(x, y)| x * y).sum();
+        }
+    });
+    let sms = dev.limits().multiprocessor_count as usize;
+    let cfg = gemm_hopper::gemm_hopper_config(m, n, sms);
+    let host = (&a_host[..], &b_host[..], &sums[..]);
+    let shape = (m, n, k, reps);
+    let launches: [HopperLaunch<bf16, bf16x2>; 2] =
+        [ch::gemm_hopper_bf16::launch, un::gemm_hopper_bf16::launch];
+    let mut ok = hopper_one(dev, shape, cfg, host, launches)?;
+    let launches: [HopperLaunch<f16, f16x2>; 2] =
+        [ch::gemm_hopper_f16::launch, un::gemm_hopper_f16::launch];
+    ok &= hopper_one(dev, shape, cfg, host, launches)?;
+    Ok(ok)
+}
+
+/// A Hopper kernel's `launch`.
+type HopperLaunch<T, P> = fn(
+    &Device,
+    warpspeed::LaunchConfig,
+    &TensorMap<T>,
+    &TensorMap<T>,
+    &mut DeviceBuffer<P>,
+    u32,
+    u32,
+    u32,
+) -> warpspeed::Result<()>;
+
+/// One element type: checked and unchecked, each timed and compared bit for bit with the
+/// CPU's sums rounded to `T`.
+fn hopper_one<T: Half16, P: warpspeed::KernelScalar>(
+    dev: &Device,
+    (m, n, k, reps): (usize, usize, usize, usize),
+    cfg: warpspeed::LaunchConfig,
+    (a_host, b_host, sums): (&[f32], &[f32], &[f32]),
+    launches: [HopperLaunch<T, P>; 2],
+) -> Result<bool, warpspeed::Error> {
+    let gpu = dev.backend() == Backend::Cuda;
+    let to_t = |v: &[f32]| -> Vec<T> { v.iter().map(|&x| T::from_f32(x)).collect() };
+    let a = dev.upload(&to_t(a_host))?;
+    let b = dev.upload(&to_t(b_host))?;
+    let (bm, bn, bk) = (gemm_hopper::BM, gemm_hopper::BN, gemm_hopper::BK);
+    let ma = TensorMap::tiled_2d(&a, [m, k], [bm, bk], Swizzle::B128)?;
+    let mb = TensorMap::tiled_2d(&b, [n, k], [bn, bk], Swizzle::B128)?;
+    let expected: Vec<u32> = sums
+        .chunks(2)
+        .map(|p| (T::from_f32(p[0]).to_bits() | T::from_f32(p[1]).to_bits() << 16) as u32)
+        .collect();
+    // All ones: a NaN in each half, in both types.
+    let poison = vec![P::from_bits(u32::MAX as u64); m * n / 2];
+    let mut c = dev.upload(&poison)?;
+    let flop = 2.0 * m as f64 * n as f64 * k as f64;
+    let name = format!("gemm_hopper_{}", T::NAME);
+    println!(
+        "gemm (Hopper): C ({m}x{n}, {t}) = A ({m}x{k}, {t}) * B^T (B {n}x{k}), {reps} timed launches",
+        t = T::NAME
+    );
+    let mut all_ok = true;
+    for (form, launch) in ["checked", "unchecked"].into_iter().zip(launches) {
+        let (m32, n32, k32) = (m as u32, n as u32, k as u32);
+        let run = |c: &mut DeviceBuffer<P>| launch(dev, cfg, &ma, &mb, c, m32, n32, k32);
+        let (per_launch, got) = match common::time_launches(dev, &mut c, &poison, reps, run) {
+            Err(e @ warpspeed::Error::UnsupportedArch { .. }) => {
+                println!("  {name} ({form}): skipped: {e}");
+                return Ok(true);
+            }
+            other => other?,
+        };
+        let on = if gpu { "" } else { " on the simulator" };
+        println!(
+            "  {name} ({form}) on {cfg}: {:.3} ms per launch{on}, {:.1} TFLOP/s",
+            per_launch * 1e3,
+            flop / per_launch / 1e12
+        );
+        let got: Vec<u32> = got.into_iter().map(|p| p.to_bits() as u32).collect();
+        all_ok &= common::check_matrix(
+            &format!("{name} ({form})"),
+            "element pairs",
+            &got,
+            &expected,
+            n / 2,
+            |v| v,
+        );
     }
     Ok(all_ok)
 }

@@ -28,6 +28,13 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ),
     ("matmul", &["--m", "37", "--k", "29", "--n", "41"]),
     ("gemm", &["--m", "64", "--n", "96", "--k", "48"]),
+    // Three tiles on the simulator's two SMs: the ring of stages wraps across tiles.
+    (
+        "gemm",
+        &[
+            "--kernel", "hopper", "--m", "384", "--n", "256", "--k", "192",
+        ],
+    ),
     (
         "convolve",
         &["--rows", "70", "--cols", "45", "--mask", "5x3"],

@@ -96,4 +96,3 @@ pub fn setmaxnreg_dec(n: u32) {
     let _ = n;
     outside_kernel("setmaxnreg_dec")
 }
-

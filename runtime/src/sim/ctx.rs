@@ -694,6 +694,11 @@ impl<'a> ThreadCtx<'a> {
         self.seen.borrow().get(&bar).copied().unwrap_or(0)
     }
 
+    /// Every mbarrier phase this thread has seen complete (what an arrival releases).
+    pub(crate) fn seen_snapshot(&self) -> std::collections::HashMap<usize, u64> {
+        self.seen.borrow().clone()
+    }
+
     /// This thread's wait has seen `phases` phases of the mbarrier at `bar` complete.
     pub(crate) fn see_phases(&self, bar: usize, phases: u64) {
         let mut seen = self.seen.borrow_mut();

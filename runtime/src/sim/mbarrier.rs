@@ -47,6 +47,33 @@ struct Mbar {
     phase: u64,
     /// Where `init` was called, for the "init twice" message.
     init_at: &'static SrcLoc,
+    /// What the threads arriving in the current phase had seen complete (per barrier, a
+    /// count of phases): an arrival is a release of it.
+    releasing: HashMap<usize, u64>,
+    /// What the completed phases released: a wait that sees a phase complete acquires it,
+    /// so "thread A waited on `full`, then arrived on `empty`; thread B waited on `empty`"
+    /// orders B after the copy A saw land (a producer reusing a stage its consumers freed).
+    released: HashMap<usize, u64>,
+}
+
+impl Mbar {
+    /// The current phase completes: what its arrivals released becomes visible to waiters.
+    fn complete_phase(&mut self) {
+        for (bar, phases) in self.releasing.drain() {
+            let e = self.released.entry(bar).or_insert(0);
+            *e = (*e).max(phases);
+        }
+        self.phase += 1;
+        self.pending = self.count;
+    }
+}
+
+/// Merges `from` (per barrier, phases seen) into `into`, keeping the larger counts.
+fn merge_seen(into: &mut HashMap<usize, u64>, from: &HashMap<usize, u64>) {
+    for (&bar, &phases) in from {
+        let e = into.entry(bar).or_insert(0);
+        *e = (*e).max(phases);
+    }
 }
 
 /// A copy that lands when its barrier's current phase completes.
@@ -176,13 +203,17 @@ impl MbarrierRef {
                 tx: 0,
                 phase: 0,
                 init_at: at,
+                releasing: HashMap::new(),
+                released: HashMap::new(),
             },
         );
     }
 
     /// An arrival, after adding `expect` bytes to the transaction count.
     fn arrive(self, ctx: &ThreadCtx<'_>, expect: u32, at: &'static SrcLoc) {
+        let seen = ctx.seen_snapshot();
         self.update(ctx, at, |bar| {
+            merge_seen(&mut bar.releasing, &seen);
             if bar.pending == 0 {
                 let count = bar.count;
                 return Err(format!(
@@ -253,8 +284,7 @@ impl MbarrierRef {
             }
             let in_flight = block.barriers.copies.borrow().contains_key(&self.addr);
             if bar.pending == 0 && bar.tx == 0 && !in_flight {
-                bar.phase += 1;
-                bar.pending = bar.count;
+                bar.complete_phase();
                 true
             } else {
                 false
@@ -283,8 +313,7 @@ impl MbarrierRef {
                 return;
             }
             bar.tx = 0;
-            bar.phase += 1;
-            bar.pending = bar.count;
+            bar.complete_phase();
             (all.remove(&self.addr).unwrap_or_default(), bar.phase)
         };
         let (copies, phase) = copies;
@@ -299,15 +328,22 @@ impl MbarrierRef {
         self.known(ctx, at, "wait");
         self.settle(ctx);
         let block = ctx.block();
-        let phase = block.barriers.bars.borrow()[&self.addr].phase;
+        let (phase, released) = {
+            let bars = block.barriers.bars.borrow();
+            let bar = &bars[&self.addr];
+            (bar.phase, bar.released.clone())
+        };
         // The phase of parity `parity` has completed when the current one has the other:
-        // then this thread has seen the phases up to the current one complete.
+        // then this thread has seen the phases up to the current one complete, and acquires
+        // what their arrivals had seen.
         let done = phase % 2 != u64::from(parity & 1);
         if done {
-            ctx.see_phases(self.addr, phase);
             let mut seen = block.barriers.seen.borrow_mut();
-            let e = seen.entry(self.addr).or_insert(0);
-            *e = (*e).max(phase);
+            for (bar, phases) in released.into_iter().chain([(self.addr, phase)]) {
+                ctx.see_phases(bar, phases);
+                let e = seen.entry(bar).or_insert(0);
+                *e = (*e).max(phases);
+            }
         }
         done
     }

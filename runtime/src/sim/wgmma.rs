@@ -96,7 +96,6 @@ impl ThreadCtx<'_> {
                 );
             }
         }
-        self.warp(WarpOp::Wgmma, u32::MAX, 0, 0, 32, at).await;
         let t = self.tid() % 128;
         // Element (r, c) of a tile: byte r * 128 + 2 * c, swizzled in its 1024-byte atom.
         let at_rc = |r: usize, c: usize| {
@@ -121,6 +120,10 @@ impl ThreadCtx<'_> {
             a_rows.entry(r).or_insert_with(|| row(&a, r));
             b_rows.entry(c).or_insert_with(|| row(&b, c));
         }
+        // Every thread reads its rows before the warpgroup meets, so that all 128 threads'
+        // reads precede anything a thread does after its wgmma (an arrival that frees the
+        // stage, say), as on the GPU, where the warpgroup's wgmma reads its tiles at once.
+        self.warp(WarpOp::Wgmma, u32::MAX, 0, 0, 32, at).await;
         for (i, x) in acc.x.iter_mut().enumerate() {
             let (r, c) = wgmma_owner(n, t, i);
             let (ar, br) = (&a_rows[&r], &b_rows[&c]);

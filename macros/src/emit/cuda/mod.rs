@@ -120,10 +120,20 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
             // A declared block shape is the most threads the kernel runs with: NVRTC may
             // then give each thread more registers.
             // A constant extent is its macro, whose value the program's assembly defines.
+            // A kernel that moves registers between warpgroups (`setmaxnreg_*`) also says
+            // one block an SM: ptxas then fixes the registers a thread has at entry, which
+            // `setmaxnreg` needs (without it ptxas drops the instruction, C7508).
+            let mut setmaxnreg = false;
+            crate::ir::visit::walk_block(&f.body, &mut |e| {
+                if let ExprKind::Intrinsic(i, _) = &e.kind {
+                    setmaxnreg |= i.rust_name().starts_with("setmaxnreg_");
+                }
+            });
+            let min_blocks = if setmaxnreg { ", 1" } else { "" };
             let bounds = f
                 .block
                 .as_ref()
-                .map(|b| format!("__launch_bounds__({}) ", launch_bounds(b)))
+                .map(|b| format!("__launch_bounds__({}{min_blocks}) ", launch_bounds(b)))
                 .unwrap_or_default();
             format!("extern \"C\" __global__ void {bounds}{c_name}({params})")
         }

@@ -1,0 +1,181 @@
+//! The Hopper GEMM of examples/gemm.rs (docs/tensor-cores.md, "The Hopper gemm"), checked
+//! and unchecked from one body: C (bf16 or f16, m x n) = A (m x k) * Bᵀ, where B is given
+//! n x k (K-major, "NT": a linear layer's weight), products accumulated in f32.
+//!
+//! A persistent kernel: one block of three warpgroups per SM walks the 128 x 256 tiles of C
+//! (tile `block_idx().x`, then every `grid_dim().x`-th), in groups of 16 tile rows so that
+//! the slabs of A and B that neighbouring blocks load stay in L2 ([`tile_origin`]).
+//! - Warpgroup 0 is the producer: it gives registers away (`setmaxnreg_dec`), and one of its
+//!   threads streams 128 x 64 slabs of A and 256 x 64 slabs of B with TMA (`tma_load_2d`,
+//!   128-byte swizzle) into a ring of four shared-memory stages, each stage completing on
+//!   its `full` mbarrier. The ring runs on across tiles, so the next tile's slabs load while
+//!   the consumers store this one.
+//! - Warpgroups 1 and 2 are the consumers: they take registers (`setmaxnreg_inc`), wait for a
+//!   stage, multiply their 64 rows of A's slab by B's slab with four `wgmma` m64n256k16 into
+//!   a 64 x 256 f32 accumulator (128 registers a thread), and hand the stage back through its
+//!   `empty` mbarrier. At the end of a tile they store the accumulator, two columns at a time
+//!   (`bf16x2`: one 4-byte store where single elements took 2-byte ones, which cost 18% of
+//!   the time in the hand-written twin).
+//!
+//! Shapes: `m` a multiple of 128, `n` of 256, `k` of 64 ([`gemm_hopper_shape_error`]).
+//! The figures and what each choice was worth: docs/tensor-cores.md.
+
+#![allow(dead_code)] // the example and the bench each use part of this module
+
+use warpspeed::LaunchConfig;
+
+/// Rows of C (and of A's slab) per tile.
+pub const BM: usize = 128;
+/// Columns of C (rows of B's slab) per tile.
+pub const BN: usize = 256;
+/// K per stage: 64 16-bit elements, one 128-byte swizzled row.
+pub const BK: usize = 64;
+/// Stages of the ring (4 x 48 KiB of shared memory).
+pub const STAGES: usize = 4;
+
+macro_rules! gemm_hopper_kernel {
+    ($name:ident, $t:ident, $t2:ident $(, $opt:ident)?) => {
+        /// C = A * Bᵀ on the tensor cores with wgmma and TMA (sm_90a); C two columns an
+        /// element.
+        #[gpu_kernel(block = (384, 1, 1) $(, $opt)?)]
+        pub fn $name(a: &TensorMap<$t>, b: &TensorMap<$t>, c: &mut [$t2], m: u32, n: u32, k: u32) {
+            // Sizes as lets of the kernel, so the bounds prover sees their values.
+            let a_slab: usize = 128 * 64;
+            let b_slab: usize = 256 * 64;
+            let smem = dynamic_shared::<$t>();
+            let full = SharedArray::<Mbarrier, 4>::new();
+            let empty = SharedArray::<Mbarrier, 4>::new();
+            let t = thread_idx().x;
+            if t == 0 {
+                for s in 0..4 {
+                    full[s].init(1);
+                    empty[s].init(2);
+                }
+                fence_mbarrier_init();
+            }
+            sync_threads();
+            let (tiles_m, tiles_n) = (m / 128, n / 256);
+            let tiles = tiles_m * tiles_n;
+            let steps = k / 64;
+            let stride = grid_dim().x as usize;
+            if t / 128 == 0 {
+                setmaxnreg_dec(40);
+                if t == 0 {
+                    let mut i: u32 = 0;
+                    for tile in (block_idx().x..tiles).step_by(stride) {
+                        let (bm, bn): (u32, u32) = tile_origin(tile, tiles_m, tiles_n);
+                        for kk in 0..steps {
+                            let s = (i % 4) as usize;
+                            if i >= 4 {
+                                empty[s].wait((i / 4 + 1) % 2);
+                            }
+                            full[s].arrive_expect_tx(((a_slab + b_slab) * 2) as u32);
+                            let sa = s * a_slab;
+                            let sb = 4 * a_slab + s * b_slab;
+                            let col = (kk * 64) as i32;
+                            tma_load_2d(&mut smem[sa..sa + a_slab], a, bm as i32, col, &full[s]);
+                            tma_load_2d(&mut smem[sb..sb + b_slab], b, bn as i32, col, &full[s]);
+                            i += 1;
+                        }
+                    }
+                }
+            } else {
+                setmaxnreg_inc(232);
+                let half = (t / 128 - 1) as usize;
+                let lane = (t % 32) as usize;
+                let mut i: u32 = 0;
+                for tile in (block_idx().x..tiles).step_by(stride) {
+                    let (bm, bn): (u32, u32) = tile_origin(tile, tiles_m, tiles_n);
+                    let mut acc = FragmentAcc::<f32, M64N256K16>::zeroed();
+                    for _ in 0..steps {
+                        let s = (i % 4) as usize;
+                        full[s].wait((i / 4) % 2);
+                        let sa = s * a_slab + half * 64 * 64;
+                        let sb = 4 * a_slab + s * b_slab;
+                        // The tiles' bounds are checked here, before the chain of wgmmas,
+                        // which a branch between them would serialise.
+                        let tile_a = &smem[sa..sa + 64 * 64];
+                        let tile_b = &smem[sb..sb + b_slab];
+                        wgmma_fence();
+                        for q in 0..4 {
+                            acc.wgmma(tile_a, tile_b, q);
+                        }
+                        wgmma_commit_group();
+                        wgmma_wait_group(0);
+                        if t % 128 == 0 {
+                            empty[s].arrive();
+                        }
+                        i += 1;
+                    }
+                    // The accumulator's owners (docs/tensor-cores.md): warp w of the
+                    // warpgroup holds rows 16 w .. 16 w + 15, in the m16n8 layout 32 times;
+                    // x[2 j] and x[2 j + 1] are neighbours in a row.
+                    let row0 = bm as usize + half * 64 + 16 * ((t % 128) / 32) as usize + lane / 4;
+                    let col0 = bn as usize + 2 * (lane % 4);
+                    for j in 0..64 {
+                        let r = row0 + 8 * (j % 2);
+                        let col = col0 + 8 * (j / 2);
+                        let pair = $t2::new($t::from_f32(acc.x[2 * j]), $t::from_f32(acc.x[2 * j + 1]));
+                        c[(r * n as usize + col) / 2] = pair;
+                    }
+                }
+            }
+        }
+    };
+}
+
+/// The device function `tile_origin`, once in each module of kernels: tile `tile`'s first
+/// row and column of C, tiles numbered down groups of 16 tile rows, a group's columns one
+/// after another (as Triton's grouped order), so that consecutive tiles share their slabs
+/// of B and nearby ones those of A.
+macro_rules! tile_origin_device {
+    ($($opt:ident)?) => {
+        /// Tile `tile`'s first row and column of C (grouped order of 16 tile rows).
+        #[gpu_device($($opt)?)]
+        pub fn tile_origin(tile: u32, tiles_m: u32, tiles_n: u32) -> (u32, u32) {
+            let per_group = 16 * tiles_n;
+            let first_m = (tile / per_group) * 16;
+            let rows_here = (tiles_m - first_m).min(16);
+            let within = tile % per_group;
+            ((first_m + within % rows_here) * 128, (within / rows_here) * 256)
+        }
+    };
+}
+
+/// The kernels with bounds checks (the default).
+pub mod checked {
+    use warpspeed::prelude::*;
+    tile_origin_device!();
+    gemm_hopper_kernel!(gemm_hopper_bf16, bf16, bf16x2);
+    gemm_hopper_kernel!(gemm_hopper_f16, f16, f16x2);
+}
+
+/// The same kernels `#[gpu_kernel(unchecked)]`.
+pub mod unchecked {
+    use warpspeed::prelude::*;
+    tile_origin_device!(unchecked);
+    gemm_hopper_kernel!(gemm_hopper_bf16, bf16, bf16x2, unchecked);
+    gemm_hopper_kernel!(gemm_hopper_f16, f16, f16x2, unchecked);
+}
+
+/// Why the kernels cannot take these sizes, if they cannot.
+pub fn gemm_hopper_shape_error(m: usize, n: usize, k: usize) -> Option<String> {
+    let ok = m > 0
+        && n > 0
+        && k > 0
+        && m.is_multiple_of(BM)
+        && n.is_multiple_of(BN)
+        && k.is_multiple_of(BK)
+        && m.max(n).max(k) < 1 << 31;
+    (!ok).then(|| {
+        format!(
+            "gemm (Hopper): m ({m}) must be a multiple of {BM}, n ({n}) of {BN} and k ({k}) of {BK}, each below 2^31"
+        )
+    })
+}
+
+/// One block per SM (at most one per tile), and the ring's shared memory (192 KiB).
+pub fn gemm_hopper_config(m: usize, n: usize, sms: usize) -> LaunchConfig {
+    let tiles = (m / BM) * (n / BN);
+    LaunchConfig::new(sms.min(tiles).max(1), 384usize).with_shared_mem(STAGES * (BM + BN) * BK * 2)
+}
