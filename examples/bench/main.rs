@@ -26,6 +26,8 @@ mod common;
 mod convolve_kernels;
 #[path = "../kernels/gemm.rs"]
 mod gemm_kernels;
+#[path = "../kernels/gemm_hopper.rs"]
+mod gemm_hopper;
 #[path = "../kernels/histogram.rs"]
 mod histogram_kernels;
 #[path = "../kernels/life_bits.rs"]
