@@ -32,7 +32,7 @@ fn box_to_global(map: &TensorMap<u32>, out: &mut [u32], row: i32, col: i32) {
     sync_threads();
     if t == 0 {
         bar[0].arrive_expect_tx((n * 4) as u32);
-        tma_load_2d(&mut tile[0..n], map, row, col, &bar[0]);
+        tma_load_2d(&mut tile[0..n], map, row, col, &bar[0]); // @BOX-LOAD
     }
     bar[0].wait(0);
     let mut i = t;
@@ -106,7 +106,8 @@ fn tiles_round_trip_under_every_swizzle_with_zero_fill() {
         ([24, 32], Swizzle::B128),
     ];
     // Inside; past the right and bottom edges; before the top-left corner.
-    let corners = [(3i32, 4i32), (30, 60), (-5, -3), (0, 0)];
+    // A box's first column is at a 16-byte boundary (a multiple of 4 u32s), as the TMA needs.
+    let corners = [(3i32, 4i32), (30, 60), (-5, -4), (0, 0)];
     for dev in devices("tiles_round_trip_under_every_swizzle_with_zero_fill") {
         let d = dev.upload(&tensor).unwrap();
         for (bx, swizzle) in shapes {
@@ -143,7 +144,7 @@ fn bf16_tiles_round_trip_under_the_128_byte_swizzle() {
             ([16, 24], Swizzle::None),
         ] {
             let map = TensorMap::tiled_2d(&d, [rows, cols], bx, swizzle).unwrap();
-            for (row, col) in [(0i32, 64i32), (20, 100), (-8, 0)] {
+            for (row, col) in [(0i32, 64i32), (20, 104), (-8, 0)] {
                 let n = bx[0] * bx[1];
                 let mut out = dev.upload(&vec![bf16::from_f32(f32::NAN); n]).unwrap();
                 let cfg = LaunchConfig::new(1, 64);
@@ -528,6 +529,28 @@ fn a_tile_of_the_wrong_length_or_alignment_is_an_error() {
         let mut out = dev.upload(&[u32::MAX]).unwrap();
         bad_tile::launch(&dev, cfg, &map, &mut out, 256, 128).unwrap();
         assert_eq!(out.download().unwrap(), vec![1]);
+    }
+}
+
+/// A box whose first column is not at a 16-byte boundary of its row: the GPU's TMA faults
+/// on it (an illegal instruction), so both backends report it at the call instead.
+#[test]
+fn a_box_column_off_a_16_byte_boundary_is_an_error() {
+    let place = format!("{FILE}:{}", line_of(SOURCE, "BOX-LOAD"));
+    let tensor = vec![7u32; 16 * 32];
+    for dev in devices("a_box_column_off_a_16_byte_boundary_is_an_error") {
+        let d = dev.upload(&tensor).unwrap();
+        let map = TensorMap::tiled_2d(&d, [16, 32], [4, 8], Swizzle::None).unwrap();
+        let cfg = LaunchConfig::new(1, 32).with_shared_mem(4 * 8 * 4);
+        // Column 3 is byte 12 of its row; column -1 byte -4, 12 past a boundary.
+        for col in [3i32, -1] {
+            let mut out = dev.upload(&[0u32; 32]).unwrap();
+            let r = box_to_global::launch(&dev, cfg, &map, &mut out, 0, col);
+            expect_oob(&dev, r, "box_to_global", &place, 12, 16);
+        }
+        let mut out = dev.upload(&[0u32; 32]).unwrap();
+        box_to_global::launch(&dev, cfg, &map, &mut out, 0, 4).unwrap();
+        assert_eq!(out.download().unwrap(), vec![7u32; 32]);
     }
 }
 

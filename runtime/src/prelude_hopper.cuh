@@ -70,9 +70,15 @@ template <typename T> __device__ __forceinline__ void ws_tma_load_2d(T* dst, uns
     const unsigned long long elems = box & 0xffffffffull;
     const unsigned int align = (unsigned int)(box >> 32);
     const unsigned int d = ws_smem_addr(dst);
-    const bool bad_len = dn != elems, bad_align = d % align != 0u;
-    if (bad_len || bad_align) {
-        if (bad_len) ws_oob_report(dn, elems, line, file); else ws_oob_report(d % align, align, line, file);
+    // The TMA needs the box's first column at a 16-byte boundary of its row (else the
+    // instruction faults: an illegal instruction, measured on an H100).
+    const long long col_bytes = (long long)col * (long long)sizeof(T);
+    const unsigned long long col_rem = (unsigned long long)(((col_bytes % 16) + 16) % 16);
+    const bool bad_len = dn != elems, bad_align = d % align != 0u, bad_col = col_rem != 0ull;
+    if (bad_len || bad_align || bad_col) {
+        if (bad_len) ws_oob_report(dn, elems, line, file);
+        else if (bad_align) ws_oob_report(d % align, align, line, file);
+        else ws_oob_report(col_rem, 16ull, line, file);
 #if __CUDA_ARCH__ >= 900
         // The box's bytes still complete, so the waiters do not hang on a copy never made.
         asm volatile("mbarrier.complete_tx.shared::cta.b64 [%0], %1;" :: "r"(ws_smem_addr(bar)), "r"((unsigned int)(elems * sizeof(T))) : "memory");

@@ -92,6 +92,12 @@ pub(crate) fn load_2d<T: KernelScalar>(
     if !base.is_multiple_of(align) {
         bad(base, align, at);
     }
+    // The box's first column must sit at a 16-byte boundary of its row: the GPU's TMA
+    // faults otherwise (an illegal instruction, measured on an H100).
+    let col_rem = (i64::from(col) * size as i64).rem_euclid(16) as usize;
+    if col_rem != 0 {
+        bad(col_rem, 16, at);
+    }
     let mut values = Vec::with_capacity(n);
     for r in 0..br {
         for c in 0..bc {
@@ -139,8 +145,9 @@ pub(crate) fn tile_alignment(swizzle: Swizzle) -> usize {
     }
 }
 
-/// A tile of the wrong length (index its length, length the box's elements) or misaligned
-/// (index its byte offset in its array, length the alignment): an index out of bounds at
+/// A tile of the wrong length (index its length, length the box's elements), misaligned
+/// (index its byte offset in its array, length the alignment), or a box whose first column
+/// is not 16-byte aligned (index its byte offset mod 16, length 16): an index out of bounds at
 /// the call, as on the GPU (docs/tensor-cores.md).
 #[cold]
 fn bad(index: usize, len: usize, at: &'static SrcLoc) -> ! {
