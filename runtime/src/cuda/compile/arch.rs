@@ -125,17 +125,15 @@ mod tests {
 
     #[test]
     fn wgmma_compiles_for_sm90a_on_9_0_only() {
-        let src =
-            format!("ws_wgmma_m64n64k16_f32_bf16(&acc, a, 4096ull, b, 4096ull, 0ull, 3u, \"f\");");
-        assert_eq!(gpu_architecture(&src, (9, 0)).unwrap(), "sm_90a");
+        let src = "ws_wgmma_m64n64k16_f32_bf16(&acc, a, 4096ull, b, 4096ull, 0ull, 3u, \"f\");";
+        assert_eq!(gpu_architecture(src, (9, 0)).unwrap(), "sm_90a");
         for cc in [(8, 0), (8, 9), (10, 0), (12, 0)] {
-            let err = gpu_architecture(&src, cc).unwrap_err();
+            let err = gpu_architecture(src, cc).unwrap_err();
             assert!(err.contains("sm_90a"), "{err}");
             assert!(err.contains(&format!("sm_{}{}", cc.0, cc.1)), "{err}");
             assert!(err.contains("wgmma"), "{err}");
         }
-        let src = format!("ws_setmaxnreg_inc(232u);");
-        assert!(gpu_architecture(&src, (8, 0))
+        assert!(gpu_architecture("ws_setmaxnreg_inc(232u);", (8, 0))
             .unwrap_err()
             .contains("setmaxnreg"));
     }
@@ -156,11 +154,9 @@ mod tests {
     /// An sm_90 row allows later GPUs with their own target; sm_90a wins over sm_90.
     #[test]
     fn sm90_rows_allow_later_gpus() {
-        let src = format!("ws_fence_proxy_async();");
-        assert_eq!(gpu_architecture(&src, (10, 0)).unwrap(), "sm_100");
-        assert!(gpu_architecture(&src, (8, 6))
-            .unwrap_err()
-            .contains("sm_90"));
+        let src = "ws_fence_proxy_async();";
+        assert_eq!(gpu_architecture(src, (10, 0)).unwrap(), "sm_100");
+        assert!(gpu_architecture(src, (8, 6)).unwrap_err().contains("sm_90"));
         let both = format!("{src}\nws_wgmma_fence();");
         assert_eq!(required(&both).unwrap().target, Target::Sm90a);
     }
