@@ -36,10 +36,22 @@ pub fn kernels() -> Vec<Kernel> {
         ("unchecked", &unchecked::gemm_bf16::KERNEL),
         ("checked", &checked::gemm_3xtf32::KERNEL),
         ("unchecked", &unchecked::gemm_3xtf32::KERNEL),
-        ("checked", &crate::gemm_hopper::checked::gemm_hopper_bf16::KERNEL),
-        ("unchecked", &crate::gemm_hopper::unchecked::gemm_hopper_bf16::KERNEL),
-        ("checked", &crate::gemm_hopper::checked::gemm_hopper_f16::KERNEL),
-        ("unchecked", &crate::gemm_hopper::unchecked::gemm_hopper_f16::KERNEL),
+        (
+            "checked",
+            &crate::gemm_hopper::checked::gemm_hopper_bf16::KERNEL,
+        ),
+        (
+            "unchecked",
+            &crate::gemm_hopper::unchecked::gemm_hopper_bf16::KERNEL,
+        ),
+        (
+            "checked",
+            &crate::gemm_hopper::checked::gemm_hopper_f16::KERNEL,
+        ),
+        (
+            "unchecked",
+            &crate::gemm_hopper::unchecked::gemm_hopper_f16::KERNEL,
+        ),
     ]
 }
 
@@ -303,7 +315,12 @@ fn hopper_row<T: Half16, P: KernelScalar>(
         Box::new(|| Ok(launch[1](dev, cfg, &ma, &mb, cu, n32, n32, n32)?)),
         Box::new(|| {
             let mut l = b.stream.launch_builder(&f);
-            l.arg(&hand_a).arg(&hand_b).arg(raw(&*ch)).arg(&n32).arg(&n32).arg(&n32);
+            l.arg(&hand_a)
+                .arg(&hand_b)
+                .arg(raw(&*ch))
+                .arg(&n32)
+                .arg(&n32)
+                .arg(&n32);
             // SAFETY: gemm_hopper_*_hand(tmap a, tmap b, unsigned* c, unsigned m, n, k):
             // the maps describe live n x n buffers, c holds n * n / 2 pairs, and the grid
             // and shared memory are the warpspeed kernel's.
@@ -336,8 +353,12 @@ fn hopper_row<T: Half16, P: KernelScalar>(
         );
     }
     let tflops = 2.0 * (n as f64).powi(3) / (t[0] * 1e-3) / 1e12;
-    Ok(Row::new("gemm (wgmma, TMA)", format!("{n}^3 {} NT", T::NAME), Unit::Ms)
-        .times(t[0], Some(t[1]), Some(t[2]))
-        .peers(b.peers(&format!("gemm_{n}_{}_nt", T::NAME), Unit::Ms))
-        .note(format!("{tflops:.0} TFLOP/s")))
+    Ok(Row::new(
+        "gemm (wgmma, TMA)",
+        format!("{n}^3 {} NT", T::NAME),
+        Unit::Ms,
+    )
+    .times(t[0], Some(t[1]), Some(t[2]))
+    .peers(b.peers(&format!("gemm_{n}_{}_nt", T::NAME), Unit::Ms))
+    .note(format!("{tflops:.0} TFLOP/s")))
 }

@@ -24,10 +24,10 @@
 mod common;
 #[path = "../kernels/convolve.rs"]
 mod convolve_kernels;
-#[path = "../kernels/gemm.rs"]
-mod gemm_kernels;
 #[path = "../kernels/gemm_hopper.rs"]
 mod gemm_hopper;
+#[path = "../kernels/gemm.rs"]
+mod gemm_kernels;
 #[path = "../kernels/histogram.rs"]
 mod histogram_kernels;
 #[path = "../kernels/life_bits.rs"]
