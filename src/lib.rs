@@ -25,10 +25,10 @@ pub use warpspeed_runtime::*;
 /// standard one.
 pub mod prelude {
     pub use crate::kernel::*;
+    pub use crate::swizzle::Swizzle;
     pub use crate::{bf16, bf16x2, e4m3, e5m2, f16, f16x2};
     pub use crate::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4, Vector};
     pub use crate::{gpu_device, gpu_kernel, gpu_struct};
-    pub use crate::swizzle::Swizzle;
     pub use crate::{AddressMode, TensorMap, Texture2D};
     pub use crate::{Device, DeviceBuffer, DeviceView, DeviceViewMut, Error, LaunchConfig};
     pub use crate::{Event, PinnedBuffer, PinnedView, PinnedViewMut, Stream};

@@ -774,6 +774,31 @@ impl<'a> Prover<'a> {
             || self.below_by_atoms(idx, &max)
     }
 
+    /// Whether `e <= limit` is proven (the end of a sub-slice against its base's length).
+    pub fn at_most(&self, e: &Expr, limit: &Poly) -> bool {
+        self.upper(e)
+            .iter()
+            .any(|b| limit.sub(b).is_some_and(|d| self.proven_non_negative(&d)))
+            || self.below_by_atoms(e, limit)
+    }
+
+    /// Whether `lo <= hi` is proven for the machine values (a sub-slice's start and end):
+    /// `hi` is `lo` plus a non-negative constant `c` (as polynomials) and `lo` has a
+    /// constant upper bound `u` with `u + c` below 2^64, so the addition did not wrap
+    /// (`&x[a..a + 64]`); or some lower bound of `hi` is at least some upper bound of `lo`.
+    pub fn range_ordered(&self, lo: &Expr, hi: &Expr) -> bool {
+        let by_offset = || -> Option<bool> {
+            let c = self.key(hi)?.sub(&self.key(lo)?)?.constant_value()?;
+            let u = self
+                .upper(lo)
+                .iter()
+                .filter_map(Poly::constant_value)
+                .min()?;
+            Some(c >= 0 && u >= 0 && u + c < (1i128 << 64))
+        };
+        by_offset().unwrap_or(false) || self.ordered(hi, lo)
+    }
+
     /// `idx <= max` for an index that is a sum of products of atoms (`k * cols + l`):
     /// each atom replaced by one of its upper bounds, every choice tried (the bounds of a
     /// sum built bottom-up keep only the first [`MAX_BOUNDS`], which may miss the one

@@ -444,21 +444,35 @@ impl<'a> FnWriter<'a> {
             },
             (_, ExprKind::Var(_)) => {
                 let v = self.types.var(base)?;
-                let c = self.slice_len.get(&v)?.clone();
-                let known = self
-                    .shared_len
-                    .get(&v)
-                    .cloned()
-                    .or_else(|| self.facts.declared_len(v).cloned());
-                (c, known)
+                (self.slice_len.get(&v)?.clone(), None)
             }
             _ => return None,
         };
-        // A slice's own length is an atom too: `if i < s.len() { s[i] }` is proven.
-        let own = self.types.var(base).map(|v| Poly::atom(proof::len_atom(v)));
+        let lens: Vec<Poly> = known.into_iter().chain(self.known_lens(base)).collect();
         let prover = self.prover();
-        let proven = known.iter().chain(&own).any(|len| prover.below(idx, len));
+        let proven = lens.iter().any(|len| prover.below(idx, len));
         (!proven).then_some(c_len)
+    }
+
+    /// The lengths a slice variable is known to have, for the prover: a shared array's
+    /// size or a declared `#[len]`, and its own length as an atom (`if i < s.len() { s[i] }`
+    /// is proven); none for anything but a variable.
+    pub(super) fn known_lens(&self, base: &Expr) -> Vec<Poly> {
+        let ExprKind::Var(_) = base.kind else {
+            return Vec::new();
+        };
+        let Some(v) = self.types.var(base) else {
+            return Vec::new();
+        };
+        let declared = self
+            .shared_len
+            .get(&v)
+            .cloned()
+            .or_else(|| self.facts.declared_len(v).cloned());
+        declared
+            .into_iter()
+            .chain([Poly::atom(proof::len_atom(v))])
+            .collect()
     }
 
     /// `a[i].compare_exchange(current, new, s, f)`: the old value and `current`, each in a

@@ -60,7 +60,7 @@ impl FnWriter<'_> {
         let (lo, hi) = (self.namer.temp(), self.namer.temp());
         self.raw(&format!("unsigned long long {lo} = {start};"));
         self.raw(&format!("unsigned long long {hi} = {end};"));
-        if !self.unchecked {
+        if !self.unchecked && !self.range_proven(s) {
             self.raw(&format!(
                 "if (!ws_range_ok({lo}, {hi}, {len}, {}u, \"{FILE_MARKER}\")) {{ {lo} = 0ull; {hi} = 0ull; }}",
                 e.line
@@ -71,6 +71,22 @@ impl FnWriter<'_> {
         self.raw(&format!("unsigned long long {n} = {hi} - {lo};"));
         self.sub_lens.insert(e.id, n);
         ptr
+    }
+
+    /// Whether `start <= end <= len` of `&base[start..end]` is proven, so the range needs
+    /// no check (and its length `end - start` is what the C computes from them:
+    /// `&tile[a..a + 4096]` is 4096 long, which the helpers it is passed to then fold).
+    fn range_proven(&mut self, s: &SubSlice) -> bool {
+        let Some(end) = &s.end else {
+            return false;
+        };
+        let lens = self.known_lens(&s.base);
+        let prover = self.prover();
+        let ordered = s
+            .start
+            .as_ref()
+            .is_none_or(|start| prover.range_ordered(start, end));
+        ordered && lens.iter().any(|len| prover.at_most(end, len))
     }
 
     /// `let name = &x;` or `let name = &x[a..b];`: the pair, named.

@@ -91,6 +91,7 @@ const HOST: &[&str] = &[
     "PinnedView",
     "PinnedViewMut",
     "Stream",
+    "Swizzle",
     "Float",
     "Int",
     "Scalar",
