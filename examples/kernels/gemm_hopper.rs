@@ -106,6 +106,7 @@ macro_rules! gemm_hopper_kernel {
                         let tile_a = &smem[sa..sa + 64 * 64];
                         let tile_b = &smem[sb..sb + b_slab];
                         wgmma_fence();
+                        #[unroll]
                         for q in 0..4 {
                             acc.wgmma(tile_a, tile_b, q);
                         }
@@ -121,6 +122,8 @@ macro_rules! gemm_hopper_kernel {
                     // x[2 j] and x[2 j + 1] are neighbours in a row.
                     let row0 = bm as usize + half * 64 + 16 * ((t % 128) / 32) as usize + lane / 4;
                     let col0 = bn as usize + 2 * (lane % 4);
+                    // The C unrolls this loop (it indexes a fragment), so `acc.x[..]` are
+                    // constants and the accumulator stays in registers.
                     for j in 0..64 {
                         let r = row0 + 8 * (j % 2);
                         let col = col0 + 8 * (j / 2);
