@@ -28,7 +28,9 @@ macro_rules! gemm_kernel {
             let lane = t % 32;
             let warp = t / 32;
             let (bm, bn) = (block_idx().y as usize * 32, block_idx().x as usize * 32);
-            let (r0, n0) = ((warp / 2) * 16, (warp % 2) * 16);
+            // Separate lets: the bounds prover follows `let v = e`, not tuple patterns.
+            let r0 = (warp / 2) * 16;
+            let n0 = (warp % 2) * 16;
             let steps = k / 16;
             let mut acc0 = FragmentAcc::<f32, M16N8K16>::zeroed();
             let mut acc1 = FragmentAcc::<f32, M16N8K16>::zeroed();

@@ -149,9 +149,11 @@ impl<'a> FnWriter<'a> {
                     Some(&Call::Fragment(
                         m @ (FragMethod::LdMatrix(row) | FragMethod::StMatrix(row)),
                     )) => {
+                        // Unchecked, or every row proven to end inside the tile
+                        // (`row + 8 <= len`): a length no row reaches past.
+                        let proven = !self.unchecked && self.rows_proven(&args[0], &args[1]);
                         let v = self.operands(&[&args[0], &args[1]]);
-                        // Unchecked: a length no row reaches past.
-                        let len = match self.unchecked {
+                        let len = match self.unchecked || proven {
                             true => None,
                             false => self.slice_len_of(&args[0]),
                         };
@@ -452,6 +454,22 @@ impl<'a> FnWriter<'a> {
         let prover = self.prover();
         let proven = lens.iter().any(|len| prover.below(idx, len));
         (!proven).then_some(c_len)
+    }
+
+    /// Whether the 8-element row at `row` of `tile` (an `ldmatrix`/`stmatrix` address) is
+    /// proven inside it: `row + 8 <= len` for a length the tile is known to have.
+    fn rows_proven(&mut self, tile: &Expr, row: &Expr) -> bool {
+        let base = match &tile.kind {
+            ExprKind::Ref(_, inner) => &**inner,
+            _ => tile,
+        };
+        let limits: Vec<Poly> = self
+            .known_lens(base)
+            .iter()
+            .filter_map(|len| len.sub(&Poly::constant(8)))
+            .collect();
+        let prover = self.prover();
+        limits.iter().any(|limit| prover.at_most(row, limit))
     }
 
     /// The lengths a slice variable is known to have, for the prover: a shared array's
