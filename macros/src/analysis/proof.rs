@@ -782,19 +782,29 @@ impl<'a> Prover<'a> {
             || self.below_by_atoms(e, limit)
     }
 
-    /// Whether `lo <= hi` is proven for the machine values (a sub-slice's start and end):
-    /// `hi` is `lo` plus a non-negative constant `c` (as polynomials) and `lo` has a
-    /// constant upper bound `u` with `u + c` below 2^64, so the addition did not wrap
-    /// (`&x[a..a + 64]`); or some lower bound of `hi` is at least some upper bound of `lo`.
-    pub fn range_ordered(&self, lo: &Expr, hi: &Expr) -> bool {
+    /// Whether `lo <= hi` is proven for the machine values (a sub-slice's start and end,
+    /// of a slice of one of the lengths `lens`): `hi` is `lo` plus a non-negative constant
+    /// `c` (as polynomials) and the addition cannot wrap, because `lo` has an upper bound
+    /// `u` with `u + c` below 2^64 as a constant, or at most one of `lens` (a length, which
+    /// fits in 64 bits): `&x[i..i + 4]` after `i + 4 > n` returned. Otherwise some lower
+    /// bound of `hi` must be at least some upper bound of `lo`.
+    pub fn range_ordered(&self, lo: &Expr, hi: &Expr, lens: &[Poly]) -> bool {
         let by_offset = || -> Option<bool> {
             let c = self.key(hi)?.sub(&self.key(lo)?)?.constant_value()?;
-            let u = self
-                .upper(lo)
-                .iter()
-                .filter_map(Poly::constant_value)
-                .min()?;
-            Some(c >= 0 && u >= 0 && u + c < (1i128 << 64))
+            if c < 0 {
+                return Some(false);
+            }
+            let fits = |u: &Poly| -> bool {
+                if let Some(u) = u.constant_value() {
+                    return u >= 0 && u + c < (1i128 << 64);
+                }
+                let Some(end) = u.add(&Poly::constant(c)) else {
+                    return false;
+                };
+                lens.iter()
+                    .any(|len| len.sub(&end).is_some_and(|d| self.proven_non_negative(&d)))
+            };
+            Some(self.upper(lo).iter().any(fits))
         };
         by_offset().unwrap_or(false) || self.ordered(hi, lo)
     }

@@ -85,7 +85,7 @@ impl FnWriter<'_> {
         let ordered = s
             .start
             .as_ref()
-            .is_none_or(|start| prover.range_ordered(start, end));
+            .is_none_or(|start| prover.range_ordered(start, end, &lens));
         ordered && lens.iter().any(|len| prover.at_most(end, len))
     }
 
