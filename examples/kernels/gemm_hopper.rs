@@ -33,15 +33,19 @@ pub const BK: usize = 64;
 /// Stages of the ring (4 x 48 KiB of shared memory).
 pub const STAGES: usize = 4;
 
+/// `gemm_hopper_kernel!(name, element, pair, accumulator shape, K per stage, [conversion]
+/// $(, unchecked)?)`: one kernel of the family. A stage's slab rows are 128 bytes (64
+/// 16-bit elements or 32 f32s, `K per stage`), swizzled by TMA as `wgmma` reads them; the
+/// conversion turns an f32 into the element type (`bf16::from_f32`; nothing for f32).
 macro_rules! gemm_hopper_kernel {
-    ($name:ident, $t:ident, $t2:ident $(, $opt:ident)?) => {
+    ($name:ident, $t:ident, $t2:ident, $shape:ident, $bk:literal, [$($cv:tt)*] $(, $opt:ident)?) => {
         /// C = A * Bᵀ on the tensor cores with wgmma and TMA (sm_90a); C two columns an
         /// element.
         #[gpu_kernel(block = (384, 1, 1) $(, $opt)?)]
         pub fn $name(a: &TensorMap<$t>, b: &TensorMap<$t>, c: &mut [$t2], m: u32, n: u32, k: u32) {
             // Sizes as lets of the kernel, so the bounds prover sees their values.
-            let a_slab: usize = 128 * 64;
-            let b_slab: usize = 256 * 64;
+            let a_slab: usize = 128 * $bk;
+            let b_slab: usize = 256 * $bk;
             let smem = dynamic_shared::<$t>();
             // A launch with too little shared memory for the ring is reported here, at its
             // last element (an OutOfBounds naming this line), and does nothing else. Past
@@ -49,7 +53,7 @@ macro_rules! gemm_hopper_kernel {
             // checks: a check between the wgmmas of a chain makes ptxas serialise them.
             let ring = 4 * (a_slab + b_slab);
             if smem.len() < ring {
-                smem[ring - 1] = $t::from_f32(0.0);
+                smem[ring - 1] = $($cv)*(0.0);
                 return;
             }
             let full = SharedArray::<Mbarrier, 4>::new();
@@ -65,7 +69,7 @@ macro_rules! gemm_hopper_kernel {
             sync_threads();
             let (tiles_m, tiles_n) = (m / 128, n / 256);
             let tiles = tiles_m * tiles_n;
-            let steps = k / 64;
+            let steps = k / $bk;
             let stride = grid_dim().x as usize;
             if t / 128 == 0 {
                 setmaxnreg_dec(40);
@@ -81,7 +85,7 @@ macro_rules! gemm_hopper_kernel {
                             full[s].arrive_expect_tx(((a_slab + b_slab) * 2) as u32);
                             let sa = s * a_slab;
                             let sb = 4 * a_slab + s * b_slab;
-                            let col = (kk * 64) as i32;
+                            let col = (kk * $bk) as i32;
                             tma_load_2d(&mut smem[sa..sa + a_slab], a, bm as i32, col, &full[s]);
                             tma_load_2d(&mut smem[sb..sb + b_slab], b, bn as i32, col, &full[s]);
                             i += 1;
@@ -95,15 +99,15 @@ macro_rules! gemm_hopper_kernel {
                 let mut i: u32 = 0;
                 for tile in (block_idx().x..tiles).step_by(stride) {
                     let (bm, bn): (u32, u32) = tile_origin(tile, tiles_m, tiles_n);
-                    let mut acc = FragmentAcc::<f32, M64N256K16>::zeroed();
+                    let mut acc = FragmentAcc::<f32, $shape>::zeroed();
                     for _ in 0..steps {
                         let s = (i % 4) as usize;
                         full[s].wait((i / 4) % 2);
-                        let sa = s * a_slab + half * 64 * 64;
+                        let sa = s * a_slab + half * 64 * $bk;
                         let sb = 4 * a_slab + s * b_slab;
                         // The tiles' bounds are checked here, before the chain of wgmmas,
                         // which a branch between them would serialise.
-                        let tile_a = &smem[sa..sa + 64 * 64];
+                        let tile_a = &smem[sa..sa + 64 * $bk];
                         let tile_b = &smem[sb..sb + b_slab];
                         wgmma_fence();
                         #[unroll]
@@ -127,7 +131,7 @@ macro_rules! gemm_hopper_kernel {
                     for j in 0..64 {
                         let r = row0 + 8 * (j % 2);
                         let col = col0 + 8 * (j / 2);
-                        let pair = $t2::new($t::from_f32(acc.x[2 * j]), $t::from_f32(acc.x[2 * j + 1]));
+                        let pair = $t2::new($($cv)*(acc.x[2 * j]), $($cv)*(acc.x[2 * j + 1]));
                         c[(r * n as usize + col) / 2] = pair;
                     }
                 }
@@ -158,16 +162,39 @@ macro_rules! tile_origin_device {
 pub mod checked {
     use warpspeed::prelude::*;
     tile_origin_device!();
-    gemm_hopper_kernel!(gemm_hopper_bf16, bf16, bf16x2);
-    gemm_hopper_kernel!(gemm_hopper_f16, f16, f16x2);
+    gemm_hopper_kernel!(
+        gemm_hopper_bf16,
+        bf16,
+        bf16x2,
+        M64N256K16,
+        64,
+        [bf16::from_f32]
+    );
+    gemm_hopper_kernel!(gemm_hopper_f16, f16, f16x2, M64N256K16, 64, [f16::from_f32]);
 }
 
 /// The same kernels `#[gpu_kernel(unchecked)]`.
 pub mod unchecked {
     use warpspeed::prelude::*;
     tile_origin_device!(unchecked);
-    gemm_hopper_kernel!(gemm_hopper_bf16, bf16, bf16x2, unchecked);
-    gemm_hopper_kernel!(gemm_hopper_f16, f16, f16x2, unchecked);
+    gemm_hopper_kernel!(
+        gemm_hopper_bf16,
+        bf16,
+        bf16x2,
+        M64N256K16,
+        64,
+        [bf16::from_f32],
+        unchecked
+    );
+    gemm_hopper_kernel!(
+        gemm_hopper_f16,
+        f16,
+        f16x2,
+        M64N256K16,
+        64,
+        [f16::from_f32],
+        unchecked
+    );
 }
 
 /// Why the kernels cannot take these sizes, if they cannot.
