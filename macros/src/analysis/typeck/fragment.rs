@@ -5,8 +5,7 @@
 
 use super::*;
 use crate::ir::ty::fragment::{
-    ldmatrix_row, mma_row, stmatrix_row, wgmma_row, Frag, FragMethod, Role, Shape, WgmmaRow,
-    WGMMA,
+    ldmatrix_row, mma_row, stmatrix_row, wgmma_row, Frag, FragMethod, Role, Shape, WgmmaRow, WGMMA,
 };
 
 impl Typeck<'_> {
@@ -196,18 +195,19 @@ impl Typeck<'_> {
             return Ty::Never;
         }
         let mut elems = [None, None];
-        for (j, (what, len)) in [("A", format!("64 * {row_len}")), ("B", format!("{n} * {row_len}"))]
-            .into_iter()
-            .enumerate()
+        for (j, (what, len)) in [
+            ("A", format!("64 * {row_len}")),
+            ("B", format!("{n} * {row_len}")),
+        ]
+        .into_iter()
+        .enumerate()
         {
             let shared = self
                 .borrow_root(&args[j])
                 .is_some_and(|r| self.shared_decls.contains(&r.var));
             match self.shallow(&arg_tys[j]) {
                 Ty::Never => return Ty::Never,
-                Ty::Slice(s, _) if shared && WGMMA.iter().any(|r| r.ab == s) => {
-                    elems[j] = Some(s)
-                }
+                Ty::Slice(s, _) if shared && WGMMA.iter().any(|r| r.ab == s) => elems[j] = Some(s),
                 other => {
                     let found = self.show(&other);
                     let at = if j == 0 { "a" } else { "b" };
@@ -244,9 +244,12 @@ impl Typeck<'_> {
             // Tiles of another row family's type: name the accumulator shape they need.
             let want = match WGMMA.iter().find(|r| r.ab == a && r.acc == f.elem) {
                 Some(r) => format!(
-                    "`{}` tiles multiply (as `.{}`) into a `FragmentAcc<{}, M64N{n}K{}>`, and this accumulator is `{f}`: {kk}-wide slabs of K take {types} tiles",
+                    "`{}` tiles multiply{} into a `FragmentAcc<{}, M64N{n}K{}>`, and this accumulator is `{f}`: its {kk}-wide slabs of K take {types} tiles",
                     a.rust_name(),
-                    r.ptx,
+                    match r.ptx == a.rust_name() {
+                        true => String::new(),
+                        false => format!(" (as `.{}`)", r.ptx),
+                    },
                     f.elem.rust_name(),
                     r.k
                 ),

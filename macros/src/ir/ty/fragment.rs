@@ -41,7 +41,10 @@ pub enum Shape {
     M16N8K16,
     M16N8K8,
     /// `wgmma.mma_async`'s `.m64nNkK`.
-    Wgmma { n: u16, k: u8 },
+    Wgmma {
+        n: u16,
+        k: u8,
+    },
 }
 
 /// The marker types of the `wgmma` shapes, N = 8, 16, .., 256, one list a K of [`WGMMA`].
