@@ -1,5 +1,5 @@
 //! Hopper's warpgroup MMA (issue 21, item 3; docs/tensor-cores.md, "Hopper: warpgroup
-//! MMA"): `FragmentAcc<f32, M64N{N}K16>`, `acc.wgmma(&a_tile, &b_tile, k)` on 128B-swizzled
+//! MMA"): `FragmentAcc<f32, M64N{N}K16>` (and `M64N{N}K8`, f32 tiles as tf32), `acc.wgmma(&a_tile, &b_tile, k)` on 128B-swizzled
 //! tiles in shared memory, the fences and groups around it, `setmaxnreg`. The host lays
 //! the tiles out with `warpspeed::swizzle` and reads the accumulators back through
 //! `warpspeed::mma::wgmma_owner`, so the GPU agrees with the CPU reference only if both are
@@ -96,6 +96,77 @@ fn wgmma_n256_bf16(src: &[bf16], out: &mut [f32]) {
     }
 }
 
+/// tf32, 64 x 64 x 32 (`M64N64K8`, four 8-wide slabs), f32 tiles in `SharedArray`s, one
+/// warpgroup: `src` holds A then B (each 64 rows of 32, swizzled), `out[t * 32 + i]` is
+/// thread t's `acc.x[i]`.
+#[gpu_kernel]
+fn wgmma_n64_tf32(src: &[f32], out: &mut [f32]) {
+    let sa = SharedArray::<f32, 2048>::new();
+    let sb = SharedArray::<f32, 2048>::new();
+    let t = thread_idx().x as usize;
+    for j in 0..16 {
+        sa[t * 16 + j] = src[t * 16 + j];
+        sb[t * 16 + j] = src[2048 + t * 16 + j];
+    }
+    fence_proxy_async();
+    sync_threads();
+    let mut acc = FragmentAcc::<f32, M64N64K8>::zeroed();
+    wgmma_fence();
+    for k in 0..4 {
+        acc.wgmma(&sa[0..2048], &sb[0..2048], k);
+    }
+    wgmma_commit_group();
+    wgmma_wait_group(0);
+    for i in 0..32 {
+        out[t * 32 + i] = acc.x[i];
+    }
+}
+
+/// tf32, 64 x 256 x 32 (`M64N256K8`), f32 tiles in dynamic shared memory (A 64 rows, then
+/// B 256 rows), one group per K slab.
+#[gpu_kernel]
+fn wgmma_n256_tf32(src: &[f32], out: &mut [f32]) {
+    let tiles = dynamic_shared::<f32>();
+    let t = thread_idx().x as usize;
+    let mut j = t;
+    while j < src.len() {
+        tiles[j] = src[j];
+        j += 128;
+    }
+    fence_proxy_async();
+    sync_threads();
+    let mut acc = FragmentAcc::<f32, M64N256K8>::zeroed();
+    wgmma_fence();
+    for k in 0..4 {
+        acc.wgmma(&tiles[0..64 * 32], &tiles[64 * 32..320 * 32], k);
+        wgmma_commit_group();
+    }
+    wgmma_wait_group(0);
+    for i in 0..128 {
+        out[t * 128 + i] = acc.x[i];
+    }
+}
+
+/// tf32 with an A tile of `alen` elements (it needs 64 * 32) and a `k` from the host.
+#[gpu_kernel]
+fn wgmma_tf32_k(out: &mut [f32], alen: usize, k: usize) {
+    let sa = SharedArray::<f32, 2048>::new();
+    let t = thread_idx().x as usize;
+    for j in 0..16 {
+        sa[t * 16 + j] = 1.0;
+    }
+    fence_proxy_async();
+    sync_threads();
+    let mut acc = FragmentAcc::<f32, M64N8K8>::zeroed();
+    wgmma_fence();
+    acc.wgmma(&sa[0..alen], &sa[0..256], k); // @tf32_call
+    wgmma_commit_group();
+    wgmma_wait_group(0);
+    for i in 0..4 {
+        out[t * 4 + i] = acc.x[i];
+    }
+}
+
 /// A `k` from the host: past 3 it is an `OutOfBounds` at the call.
 #[gpu_kernel]
 fn wgmma_k(out: &mut [f32], k: usize) {
@@ -182,13 +253,19 @@ fn registers(out: &mut [u32], divergent: bool) {
     }
 }
 
-/// `rows x 64` values (K innermost) as a 128B-swizzled tile: element (r, c) at byte
-/// `swizzle_byte_offset(B128, r * 128 + 2 * c)`.
+/// `rows x 64` values (K innermost) as a 128B-swizzled tile of 16-bit elements: element
+/// (r, c) at byte `swizzle_byte_offset(B128, r * 128 + 2 * c)`.
 fn swizzled(m: &[f32], rows: usize) -> Vec<f32> {
-    let mut out = vec![0.0; rows * 64];
+    swizzled_by(m, rows, 2)
+}
+
+/// `rows` rows of 128 bytes of `size`-byte elements (K innermost) as a 128B-swizzled tile.
+fn swizzled_by(m: &[f32], rows: usize, size: usize) -> Vec<f32> {
+    let cols = 128 / size;
+    let mut out = vec![0.0; rows * cols];
     for r in 0..rows {
-        for c in 0..64 {
-            out[swizzle_byte_offset(Swizzle::B128, r * 128 + 2 * c) / 2] = m[r * 64 + c];
+        for c in 0..cols {
+            out[swizzle_byte_offset(Swizzle::B128, r * 128 + size * c) / size] = m[r * cols + c];
         }
     }
     out
@@ -198,14 +275,19 @@ fn small_ints(rng: &mut Rng, n: usize) -> Vec<f32> {
     (0..n).map(|_| (rng.next_u32() % 17) as f32 - 8.0).collect()
 }
 
-/// `D[r][c] = sum_k A[r][k] * B[c][k]` in f64, with `sum_k |A B|` beside it.
+/// `D[r][c] = sum_k A[r][k] * B[c][k]` in f64 (K = 64), with `sum_k |A B|` beside it.
 fn reference(a: &[f32], b: &[f32], n: usize) -> Vec<(f64, f64)> {
+    reference_k(a, b, n, 64)
+}
+
+/// As [`reference`], K = `kk`.
+fn reference_k(a: &[f32], b: &[f32], n: usize, kk: usize) -> Vec<(f64, f64)> {
     let mut out = Vec::with_capacity(64 * n);
     for r in 0..64 {
         for c in 0..n {
             let (mut s, mut mag) = (0f64, 0f64);
-            for k in 0..64 {
-                let p = f64::from(a[r * 64 + k]) * f64::from(b[c * 64 + k]);
+            for k in 0..kk {
+                let p = f64::from(a[r * kk + k]) * f64::from(b[c * kk + k]);
                 s += p;
                 mag += p.abs();
             }
@@ -334,6 +416,127 @@ fn wgmma_random_within_the_documented_bound() {
     }
 }
 
+/// Runs a tf32 product kernel (N = 64 or 256) on A (64 x 32) and B (N x 32) and returns D;
+/// `None` where the GPU cannot run it (after checking the refusal).
+fn run_tf32(dev: &Device, n: usize, a: &[f32], b: &[f32]) -> Option<Vec<f32>> {
+    let mut src = swizzled_by(a, 64, 4);
+    src.extend(swizzled_by(b, n, 4));
+    let mut out = dev.upload(&vec![f32::NAN; 64 * n]).unwrap();
+    let bytes = src.len() * 4;
+    let s = dev.upload(&src).unwrap();
+    let r = match n {
+        64 => wgmma_n64_tf32::launch(dev, LaunchConfig::new(1, 128), &s, &mut out),
+        _ => {
+            let cfg = LaunchConfig::new(1, 128).with_shared_mem(bytes);
+            wgmma_n256_tf32::launch(dev, cfg, &s, &mut out)
+        }
+    };
+    if !runs_wgmma(dev) {
+        expect_sm90a_refusal(dev, r);
+        return None;
+    }
+    r.unwrap();
+    Some(gather(&out.download().unwrap(), n, 1).remove(0))
+}
+
+/// tf32: the value of `x` with its low 13 mantissa bits cleared (exactly a tf32).
+fn tf32(x: f32) -> f32 {
+    f32::from_bits(x.to_bits() & !0x1fff)
+}
+
+/// tf32 (`M64N{N}K8`, f32 tiles): small integers multiply exactly on both backends, N = 64
+/// (`SharedArray`s) and 256 (dynamic shared memory, a group per slab).
+#[test]
+fn wgmma_tf32_small_integers_are_exact() {
+    let mut rng = Rng::new(2105);
+    for dev in devices("wgmma_tf32_small_integers_are_exact") {
+        for n in [64, 256] {
+            let (a, b) = (small_ints(&mut rng, 64 * 32), small_ints(&mut rng, n * 32));
+            let Some(got) = run_tf32(&dev, n, &a, &b) else {
+                break;
+            };
+            let want: Vec<f32> = reference_k(&a, &b, n, 32)
+                .iter()
+                .map(|&(s, _)| s as f32)
+                .collect();
+            assert_eq!(got, want, "{:?}: tf32, N = {n}", dev.backend());
+        }
+    }
+}
+
+/// tf32 random reals (already tf32): within the documented bound of the exact product
+/// (2^-19 of the magnitude a wgmma, four wgmmas here), N = 64 and 256.
+#[test]
+fn wgmma_tf32_random_within_the_documented_bound() {
+    let mut rng = Rng::new(2106);
+    for dev in devices("wgmma_tf32_random_within_the_documented_bound") {
+        for n in [64, 256] {
+            let mut r =
+                |len| -> Vec<f32> { (0..len).map(|_| tf32(rng.range_f32(-2.0, 2.0))).collect() };
+            let (a, b) = (r(64 * 32), r(n * 32));
+            let Some(got) = run_tf32(&dev, n, &a, &b) else {
+                break;
+            };
+            for (i, (&v, &(s, mag))) in got.iter().zip(&reference_k(&a, &b, n, 32)).enumerate() {
+                let bound = 4.0 * mag * 2f64.powi(-19);
+                assert!(
+                    (f64::from(v) - s).abs() <= bound,
+                    "{:?}: N = {n}, d[{i}] = {v}, exact {s}, bound {bound}",
+                    dev.backend()
+                );
+            }
+        }
+    }
+}
+
+/// The simulator reads an f32 tile element as tf32: its low 13 mantissa bits are ignored,
+/// so raw random reals give the bits of their truncations.
+#[test]
+fn wgmma_tf32_ignores_the_low_bits_on_the_simulator() {
+    let mut rng = Rng::new(2107);
+    let dev = Device::simulator();
+    let a: Vec<f32> = (0..64 * 32).map(|_| rng.range_f32(-2.0, 2.0)).collect();
+    let b: Vec<f32> = (0..64 * 32).map(|_| rng.range_f32(-2.0, 2.0)).collect();
+    assert!(a.iter().any(|&x| tf32(x) != x));
+    let raw = run_tf32(&dev, 64, &a, &b).unwrap();
+    let (ta, tb): (Vec<f32>, Vec<f32>) = (
+        a.iter().map(|&x| tf32(x)).collect(),
+        b.iter().map(|&x| tf32(x)).collect(),
+    );
+    let truncated = run_tf32(&dev, 64, &ta, &tb).unwrap();
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+    assert_eq!(bits(&raw), bits(&truncated));
+}
+
+/// tf32 tiles are 64 (A) and N (B) rows of 32 f32: an A of 2047 elements is an
+/// `OutOfBounds` (index 2048) at the call, and so is `k` past 3, on both backends.
+#[test]
+fn wgmma_tf32_short_tile_or_k_is_out_of_bounds() {
+    let line = line_of(include_str!("wgmma.rs"), "tf32_call");
+    let place = format!("tests/wgmma.rs:{line}");
+    for dev in devices("wgmma_tf32_short_tile_or_k_is_out_of_bounds") {
+        let mut out = dev.upload(&vec![f32::NAN; 512]).unwrap();
+        let r = wgmma_tf32_k::launch(&dev, LaunchConfig::new(1, 128), &mut out, 2047, 0);
+        if !runs_wgmma(&dev) {
+            expect_sm90a_refusal(&dev, r);
+            continue;
+        }
+        expect_oob(&dev, r, "wgmma_tf32_k", &place, 2048, 2047);
+        let mut out = dev.upload(&vec![f32::NAN; 512]).unwrap();
+        let r = wgmma_tf32_k::launch(&dev, LaunchConfig::new(1, 128), &mut out, 2048, 4);
+        expect_oob(&dev, r, "wgmma_tf32_k", &place, 4, 4);
+        // In range: the 64 x 8 product of ones over 8 columns.
+        let mut out = dev.upload(&vec![f32::NAN; 512]).unwrap();
+        wgmma_tf32_k::launch(&dev, LaunchConfig::new(1, 128), &mut out, 2048, 3).unwrap();
+        assert_eq!(
+            out.download().unwrap(),
+            vec![8.0; 512],
+            "{:?}",
+            dev.backend()
+        );
+    }
+}
+
 /// `k` past 3 is an `OutOfBounds` (index k, length 4) at the call, on both backends.
 #[test]
 fn wgmma_k_out_of_range_is_out_of_bounds() {
@@ -450,6 +653,9 @@ fn nvrtc_compiles_for_sm90a() {
         ("wgmma_then_write", &wgmma_then_write::KERNEL),
         ("wgmma_partial", &wgmma_partial::KERNEL),
         ("registers", &registers::KERNEL),
+        ("wgmma_n64_tf32", &wgmma_n64_tf32::KERNEL),
+        ("wgmma_n256_tf32", &wgmma_n256_tf32::KERNEL),
+        ("wgmma_tf32_k", &wgmma_tf32_k::KERNEL),
     ];
     common::nvrtc_compiles_for(&kernels, &[(9, 0)]);
     if common::nvrtc_here() {

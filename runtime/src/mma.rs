@@ -93,8 +93,9 @@ pub fn fragment_owner(role: FragmentRole, shape: MmaShape, lane: u32, i: usize) 
     }
 }
 
-/// The `N`s of `wgmma.mma_async`'s `.m64nNk16` shapes with 16-bit operands: every
-/// multiple of 8 from 8 to 256 (`FragmentAcc<f32, M64N{N}K16>`).
+/// The `N`s of `wgmma.mma_async`'s `.m64nNk16` shapes (16-bit operands) and `.m64nNk8`
+/// shapes (tf32): every multiple of 8 from 8 to 256 (`FragmentAcc<f32, M64N{N}K16>`,
+/// `FragmentAcc<f32, M64N{N}K8>`).
 pub const WGMMA_NS: std::ops::RangeInclusive<usize> = 8..=256;
 
 /// Whether `n` is the `N` of a `.m64nNk16` shape: a multiple of 8 in 8..=256.
@@ -104,7 +105,8 @@ pub const fn is_wgmma_n(n: usize) -> bool {
 
 /// The (row, column) of the 64 x `n` accumulator that element `i` of thread `thread`'s
 /// `acc.x` holds, for a `wgmma.mma_async` of shape `.m64nNk16` (f32 accumulator; `n / 2`
-/// elements a thread). `thread` is the thread's index in its warpgroup (the linear thread
+/// elements a thread), and as well of `.m64nNk8` (tf32: the accumulator's layout does not
+/// depend on K). `thread` is the thread's index in its warpgroup (the linear thread
 /// index in the block % 128). The PTX ISA's "Register Fragments" figure for wgmma's D: warp
 /// `w = thread / 32` holds rows `16 * w .. 16 * w + 16`, each lane as in an `mma.m16n8`
 /// accumulator repeated every 8 columns. With `lane = thread % 32`, `group = lane / 4`,

@@ -1,13 +1,22 @@
 //! The generator of `prelude_wgmma.cuh` (a test): one `wgmma` helper per shape
-//! `.m64nNk16` (N every multiple of 8 from 8 to 256, [`crate::mma::WGMMA_NS`]) and operand
-//! type, each with its `N / 2` accumulator operands, which no one should write by hand.
+//! `.m64nNk16` or `.m64nNk8` (N every multiple of 8 from 8 to 256, [`crate::mma::WGMMA_NS`])
+//! and operand type, each with its `N / 2` accumulator operands, which no one should write by hand.
 //! `cargo test -p warpspeed-runtime prelude_wgmma` checks the file;
 //! `WARPSPEED_BLESS=1` rewrites it.
 
 use std::fmt::Write;
 
-/// The operand types: (kernel-language name, C type, PTX type).
-const TYPES: [(&str, &str, &str); 2] = [("bf16", "ws_bf16", "bf16"), ("f16", "ws_f16", "f16")];
+/// The operand types, one row family each: (kernel-language name of the helper suffix, C
+/// type, PTX type, the shape's K, the immediates after `scale-d`). A tile row is 128 bytes
+/// of K whatever the type, so K is 32 bytes. The 16-bit types take imm-scale-a,
+/// imm-scale-b, imm-trans-a and imm-trans-b (1, 1: no negation; 0, 0: K-major, no
+/// transpose); tf32 is K-major only and has no transpose immediates (PTX ISA,
+/// `wgmma.mma_async`).
+const TYPES: [(&str, &str, &str, usize, &str); 3] = [
+    ("bf16", "ws_bf16", "bf16", 16, "1, 1, 0, 0"),
+    ("f16", "ws_f16", "f16", 16, "1, 1, 0, 0"),
+    ("tf32", "float", "tf32", 8, "1, 1"),
+];
 
 /// The whole file.
 fn generate() -> String {
@@ -18,27 +27,31 @@ fn generate() -> String {
         let _ = writeln!(s, "#define WS_R{g} \"{}\"", r.join(", "));
     }
     for n in crate::mma::WGMMA_NS.step_by(8) {
-        for (name, c, ptx) in TYPES {
-            helper(&mut s, n, name, c, ptx);
+        for (name, c, ptx, k, imm) in TYPES {
+            helper(&mut s, n, name, c, ptx, k, imm);
         }
     }
     s.push_str(TAIL);
     s
 }
 
-/// `ws_wgmma_m64n{n}k16_f32_{name}`: checks, descriptors, the instruction.
-fn helper(s: &mut String, n: usize, name: &str, c: &str, ptx: &str) {
+/// `ws_wgmma_m64n{n}k{k}_f32_{name}`: checks, descriptors, the instruction.
+fn helper(s: &mut String, n: usize, name: &str, c: &str, ptx: &str, k: usize, imm: &str) {
     let regs = n / 2;
+    // A tile row: four slabs of K.
+    let row = 4 * k;
     // Four registers a macro (`WS_R0` = "%0, %1, %2, %3", `WS_D4(0)` their operands).
     let list: Vec<String> = (0..regs / 4).map(|g| format!("WS_R{g}")).collect();
     let outs: Vec<String> = (0..regs / 4).map(|g| format!("WS_D4({})", 4 * g)).collect();
     let _ = writeln!(
         s,
-        "template <typename D> __device__ __forceinline__ void ws_wgmma_m64n{n}k16_f32_{name}(D* d, const {c}* a, unsigned long long alen, const {c}* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {{"
+        "template <typename D> __device__ __forceinline__ void ws_wgmma_m64n{n}k{k}_f32_{name}(D* d, const {c}* a, unsigned long long alen, const {c}* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {{"
     );
     let _ = writeln!(
         s,
-        "    if (!ws_wgmma_ok(alen, blen, {n}ull, k, line, file)) return;"
+        "    if (!ws_wgmma_ok(alen, {}ull, blen, {}ull, k, line, file)) return;",
+        64 * row,
+        n * row
     );
     let _ = writeln!(
         s,
@@ -46,7 +59,7 @@ fn helper(s: &mut String, n: usize, name: &str, c: &str, ptx: &str) {
     );
     let _ = writeln!(
         s,
-        "    asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\nwgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ptx}.{ptx} {{\" {} \"}}, %{}, %{}, p, 1, 1, 0, 0;\\n}}\\n\"",
+        "    asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\nwgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ptx}.{ptx} {{\" {} \"}}, %{}, %{}, p, {imm};\\n}}\\n\"",
         regs + 2,
         list.join(" \", \" "),
         regs,
@@ -98,7 +111,8 @@ __device__ __forceinline__ void ws_wgmma_wait_group(unsigned int n) {
 __device__ __forceinline__ void ws_setmaxnreg_inc(unsigned int n) { switch (n) { WS_SETMAXNREG_CASES("inc") default: break; } }
 __device__ __forceinline__ void ws_setmaxnreg_dec(unsigned int n) { switch (n) { WS_SETMAXNREG_CASES("dec") default: break; } }
 // A shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format") of a K-major,
-// 128B-swizzled, 1024-byte aligned tile, at its 16-element K slab `k`: start address >> 4
+// 128B-swizzled, 1024-byte aligned tile, at its 32-byte K slab `k` (16 16-bit elements, 8
+// tf32 ones): start address >> 4
 // (bits 0-13, the slab 32 * k bytes in), leading byte offset 1 (bits 16-29; unused when
 // swizzled), stride byte offset 1024 >> 4 (bits 32-45: 8 rows of 128 bytes), base offset 0,
 // swizzle mode 1 = 128B (bits 62-63).
@@ -108,13 +122,13 @@ __device__ __forceinline__ unsigned long long ws_wgmma_desc(const void* tile, un
     a += 32u * (unsigned int)k;
     return (unsigned long long)((a & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
 }
-// The checks of `acc.wgmma(a, b, k)`: A holds the 64 x 64 tile, B the N x 64 one, k < 4;
-// a failure is recorded as an out-of-bounds index (A: index 4096, its length; B: index
-// N * 64; k: index k, length 4) and the instruction is skipped (by every thread alike, as
-// the operands are the warpgroup's).
-__device__ __forceinline__ bool ws_wgmma_ok(unsigned long long alen, unsigned long long blen, unsigned long long n, unsigned long long k, unsigned int line, const char* file) {
-    if (alen < 4096ull) { ws_oob_report(4096ull, alen, line, file); return false; }
-    if (blen < n * 64ull) { ws_oob_report(n * 64ull, blen, line, file); return false; }
+// The checks of `acc.wgmma(a, b, k)`: A holds the 64-row tile (`aneed` elements: rows of
+// 128 bytes), B the N-row one (`bneed`), k < 4; a failure is recorded as an out-of-bounds
+// index (A: index aneed, its length; B: index bneed; k: index k, length 4) and the
+// instruction is skipped (by every thread alike, as the operands are the warpgroup's).
+__device__ __forceinline__ bool ws_wgmma_ok(unsigned long long alen, unsigned long long aneed, unsigned long long blen, unsigned long long bneed, unsigned long long k, unsigned int line, const char* file) {
+    if (alen < aneed) { ws_oob_report(aneed, alen, line, file); return false; }
+    if (blen < bneed) { ws_oob_report(bneed, blen, line, file); return false; }
     if (k >= 4ull) { ws_oob_report(k, 4ull, line, file); return false; }
     return true;
 }

@@ -193,19 +193,22 @@ impl<T, S: FragmentShape> FragmentAcc<T, S> {
         outside_kernel("FragmentAcc::mma_sync")
     }
 
-    /// `self = A * B^T + self` for one 16-wide slab of K: PTX
+    /// `self = A * B^T + self` for one slab of K: PTX
     /// `wgmma.mma_async.sync.aligned.m64nNk16.f32.bf16.bf16` (or `.f16`), sm_90a, with `self`
-    /// a `FragmentAcc<f32, M64N{N}K16>` ([`M64N128K16`](super::M64N128K16)). `a` holds the 64 x
-    /// 64 tile A at its start (rows of 64 16-bit elements, 128 bytes, K-major), `b` the N x
-    /// 64 tile B (row `n` holds `B[k][n]` for `k` in 0..64), both 128B-swizzled
+    /// a `FragmentAcc<f32, M64N{N}K16>` ([`M64N128K16`](super::M64N128K16)), 16-wide slabs;
+    /// or `.m64nNk8.f32.tf32.tf32` with `self` a `FragmentAcc<f32, M64N{N}K8>`
+    /// ([`M64N128K8`](super::M64N128K8)) and `f32` tiles, 8-wide slabs, each element read as
+    /// tf32 (its low 13 mantissa bits ignored). A tile row is 128 bytes of K (64 16-bit
+    /// elements, 32 f32): `a` holds the 64-row tile A at its start (K-major), `b` the N-row
+    /// tile B (row `n` holds `B[k][n]`), both 128B-swizzled
     /// ([`swizzle_byte_offset`](crate::swizzle::swizzle_byte_offset) with `Swizzle::B128`)
     /// and 1024-byte aligned in shared memory: sub-slices of a `SharedArray` the kernel
-    /// declares or of `dynamic_shared::<T>()`, `bf16` or `f16` (one type). `k` in 0..4 picks
-    /// columns `16 * k .. 16 * k + 16` of both. Every thread of the warpgroup calls it;
-    /// it is asynchronous: read `self`, or write the tiles, only after the
-    /// [`wgmma_wait_group`](super::wgmma_wait_group) that covers it. A tile shorter than its
-    /// shape or `k` past 3 is [`Error::OutOfBounds`](crate::Error::OutOfBounds) at this line;
-    /// a misaligned tile a kernel panic on the simulator.
+    /// declares or of `dynamic_shared::<T>()`, of one type. `k` in 0..4 picks the slab
+    /// (columns `16 * k ..` of 16-bit tiles, `8 * k ..` of f32 ones). Every thread of the
+    /// warpgroup calls it; it is asynchronous: read `self`, or write the tiles, only after
+    /// the [`wgmma_wait_group`](super::wgmma_wait_group) that covers it. A tile shorter than
+    /// its shape or `k` past 3 is [`Error::OutOfBounds`](crate::Error::OutOfBounds) at this
+    /// line; a misaligned tile a kernel panic on the simulator.
     pub fn wgmma<U>(&mut self, a: &[U], b: &[U], k: usize) {
         let _ = (a, b, k);
         outside_kernel("FragmentAcc::wgmma")

@@ -20,7 +20,7 @@
 //! | Hopper (sm_90) | [`Mbarrier`] (`init`, `arrive`, `arrive_expect_tx`, `wait`, `try_wait`), [`fence_mbarrier_init`], [`fence_proxy_async`], [`tma_load_2d`] on a `&TensorMap<T>` parameter (docs/tensor-cores.md) |
 //! | textures | [`TextureFetch::fetch`] on a `&Texture2D<T>` parameter, and its `width()`, `height()` |
 //! | tensor cores | [`FragmentA`], [`FragmentB`], [`FragmentAcc`] (`zeroed()`, `x[i]`, [`FragmentAcc::mma_sync`]) of shape [`M16N8K16`] or [`M16N8K8`] (docs/tensor-cores.md) |
-//! | Hopper (sm_90a) | [`FragmentAcc`] of shape [`M64N128K16`] (`M64N{N}K16`), [`FragmentAcc::wgmma`], [`wgmma_fence`], [`wgmma_commit_group`], [`wgmma_wait_group`], [`setmaxnreg_inc`], [`setmaxnreg_dec`], [`fence_proxy_async`] |
+//! | Hopper (sm_90a) | [`FragmentAcc`] of shape [`M64N128K16`] (`M64N{N}K16`; tf32 [`M64N128K8`], `M64N{N}K8`), [`FragmentAcc::wgmma`], [`wgmma_fence`], [`wgmma_commit_group`], [`wgmma_wait_group`], [`setmaxnreg_inc`], [`setmaxnreg_dec`], [`fence_proxy_async`] |
 //!
 //! Atomics are Rust's own types: a kernel parameter `&[AtomicU32]` (or
 //! `SharedArray::<AtomicU32, N>`) and `a[i].fetch_add(1, Ordering::Relaxed)`, with
@@ -69,6 +69,12 @@ pub use wgmma::{
     M64N16K16, M64N176K16, M64N184K16, M64N192K16, M64N200K16, M64N208K16, M64N216K16, M64N224K16,
     M64N232K16, M64N240K16, M64N248K16, M64N24K16, M64N256K16, M64N32K16, M64N40K16, M64N48K16,
     M64N56K16, M64N64K16, M64N72K16, M64N80K16, M64N88K16, M64N8K16, M64N96K16,
+};
+pub use wgmma::{
+    M64N104K8, M64N112K8, M64N120K8, M64N128K8, M64N136K8, M64N144K8, M64N152K8, M64N160K8,
+    M64N168K8, M64N16K8, M64N176K8, M64N184K8, M64N192K8, M64N200K8, M64N208K8, M64N216K8,
+    M64N224K8, M64N232K8, M64N240K8, M64N248K8, M64N24K8, M64N256K8, M64N32K8, M64N40K8, M64N48K8,
+    M64N56K8, M64N64K8, M64N72K8, M64N80K8, M64N88K8, M64N8K8, M64N96K8,
 };
 
 /// What every item here does on the host: a kernel's vocabulary has no meaning outside a

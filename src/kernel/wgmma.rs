@@ -1,7 +1,8 @@
 //! Hopper's warpgroup MMA (`wgmma.mma_async`, sm_90a) in a kernel (docs/tensor-cores.md,
-//! "Hopper: warpgroup MMA"): the accumulator shapes `M64N{N}K16`
-//! ([`FragmentAcc<f32, M64N128K16>`](super::FragmentAcc), `N / 2` elements a thread of the
-//! warpgroup, laid out as [`wgmma_owner`](crate::mma::wgmma_owner) says),
+//! "Hopper: warpgroup MMA"): the accumulator shapes `M64N{N}K16` (bf16 and f16 tiles) and
+//! `M64N{N}K8` (f32 tiles, as tf32) ([`FragmentAcc<f32, M64N128K16>`](super::FragmentAcc),
+//! `N / 2` elements a thread of the warpgroup, laid out as
+//! [`wgmma_owner`](crate::mma::wgmma_owner) says),
 //! [`FragmentAcc::wgmma`](super::FragmentAcc::wgmma), the fences and groups around it, and
 //! `setmaxnreg`. A warpgroup is the 128 threads `128 * g .. 128 * g + 127` of the block
 //! (linear thread index). A kernel that uses any of these compiles for the target sm_90a:
@@ -13,7 +14,22 @@ use super::outside_kernel;
 
 macro_rules! wgmma_shapes {
     ($($name:ident = $n:literal),* $(,)?) => {$(
-        #[doc = concat!("`wgmma.mma_async`'s `.m64n", $n, "k16`: a 64 x ", $n, " f32 accumulator, `", $n, " / 2` elements a thread of the warpgroup; A (64 x 16) and B (", $n, " x 16) come from tiles in shared memory.")]
+        #[doc = concat!("`wgmma.mma_async`'s `.m64n", $n, "k16`: a 64 x ", $n, " f32 accumulator, `", $n, " / 2` elements a thread of the warpgroup; A (64 x 16) and B (", $n, " x 16) of `bf16` or `f16` come from tiles in shared memory.")]
+        pub struct $name;
+
+        impl FragmentShape for $name {
+            type A<T> = [T; 0];
+            type B<T> = [T; 0];
+            type Acc<T> = [T; $n / 2];
+        }
+    )*};
+}
+
+// The tf32 shapes: the same accumulator (its layout does not depend on K), 8-wide slabs of
+// K from f32 tiles.
+macro_rules! wgmma_tf32_shapes {
+    ($($name:ident = $n:literal),* $(,)?) => {$(
+        #[doc = concat!("`wgmma.mma_async`'s `.m64n", $n, "k8` with `.tf32` operands: a 64 x ", $n, " f32 accumulator, `", $n, " / 2` elements a thread of the warpgroup (laid out as in the K16 shapes); A (64 x 8) and B (", $n, " x 8) come from `f32` tiles in shared memory, multiplied as tf32.")]
         pub struct $name;
 
         impl FragmentShape for $name {
@@ -57,6 +73,41 @@ wgmma_shapes!(
     M64N240K16 = 240,
     M64N248K16 = 248,
     M64N256K16 = 256,
+);
+
+wgmma_tf32_shapes!(
+    M64N8K8 = 8,
+    M64N16K8 = 16,
+    M64N24K8 = 24,
+    M64N32K8 = 32,
+    M64N40K8 = 40,
+    M64N48K8 = 48,
+    M64N56K8 = 56,
+    M64N64K8 = 64,
+    M64N72K8 = 72,
+    M64N80K8 = 80,
+    M64N88K8 = 88,
+    M64N96K8 = 96,
+    M64N104K8 = 104,
+    M64N112K8 = 112,
+    M64N120K8 = 120,
+    M64N128K8 = 128,
+    M64N136K8 = 136,
+    M64N144K8 = 144,
+    M64N152K8 = 152,
+    M64N160K8 = 160,
+    M64N168K8 = 168,
+    M64N176K8 = 176,
+    M64N184K8 = 184,
+    M64N192K8 = 192,
+    M64N200K8 = 200,
+    M64N208K8 = 208,
+    M64N216K8 = 216,
+    M64N224K8 = 224,
+    M64N232K8 = 232,
+    M64N240K8 = 240,
+    M64N248K8 = 248,
+    M64N256K8 = 256,
 );
 
 /// `wgmma.fence.sync.aligned`: before the first [`FragmentAcc::wgmma`](super::FragmentAcc::wgmma)

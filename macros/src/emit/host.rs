@@ -847,7 +847,7 @@ impl RustWriter<'_> {
                     let (ctx, at, trans) = (hyg("__ctx"), site(e), row.trans);
                     quote_spanned!(span=> #ctx.stmatrix(#f, #tile, #start, #trans, #at).await)
                 }
-                Some(&Call::Fragment(FragMethod::Wgmma(_))) => {
+                Some(&Call::Fragment(FragMethod::Wgmma(row))) => {
                     let r = self.expr(recv);
                     let tiles = args[..2].iter().map(|a| {
                         let t = self.expr(a);
@@ -858,7 +858,8 @@ impl RustWriter<'_> {
                     });
                     let k = self.expr(&args[2]);
                     let (ctx, at) = (hyg("__ctx"), site(e));
-                    quote_spanned!(span=> #ctx.wgmma(&mut #r, #(#tiles,)* #k, #at).await)
+                    let elem = Ident::new(row.sim_elem, span);
+                    quote_spanned!(span=> #ctx.wgmma(&mut #r, #(#tiles,)* #k, ::warpspeed::__private::MmaElem::#elem, #at).await)
                 }
                 Some(&Call::Fragment(FragMethod::MmaSync(row))) => {
                     let r = self.expr(recv);

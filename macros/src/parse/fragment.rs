@@ -77,7 +77,7 @@ impl Parser<'_> {
         let Some(shape) = shape else {
             self.cx.error_spanned_by(
                 shape_ty,
-                format!("the shape of a fragment is one of `{shapes}` (`mma.sync`), or `M64N{{N}}K16` with N a multiple of 8 from 8 to 256 (a `wgmma` accumulator: `FragmentAcc<f32, M64N128K16>`)"),
+                format!("the shape of a fragment is one of `{shapes}` (`mma.sync`), or `M64N{{N}}K16` (`M64N{{N}}K8` for tf32) with N a multiple of 8 from 8 to 256 (a `wgmma` accumulator: `FragmentAcc<f32, M64N128K16>`)"),
             );
             return None;
         };

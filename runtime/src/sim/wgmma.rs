@@ -3,9 +3,11 @@
 //! `acc.wgmma(a, b, k)` is a warpgroup collective: the block releases it once all 128
 //! threads of the warpgroup wait at it (sim/block.rs). Then each thread computes its own
 //! accumulator elements ([`wgmma_owner`]): it reads the rows of A and of B it needs, slab `k`
-//! (16 elements of K), through the 128-byte swizzle of their byte offsets (the tiles'
-//! starts are taken as 1024-byte aligned in shared memory, as the C declares them), with
-//! checked, race-tracked loads, and sums the products in f64, rounded once to f32.
+//! (32 bytes of K: 16 16-bit elements, 8 tf32 ones), through the 128-byte swizzle of their
+//! byte offsets (the tiles' starts are taken as 1024-byte aligned in shared memory, as the C
+//! declares them), with checked, race-tracked loads, reads each element as the instruction's
+//! type ([`MmaElem`]: tf32 ignores an f32's low 13 mantissa bits), and sums the products in
+//! f64, rounded once to f32.
 //!
 //! On the GPU the async proxy reads the tiles at some moment before the
 //! `wgmma_wait_group` that covers the `wgmma`'s group: so until then the elements a thread
@@ -20,7 +22,7 @@ use std::collections::{HashMap, VecDeque};
 use super::check::{raise, Failure};
 use super::ctx::ThreadCtx;
 use super::handles::Slice;
-use super::mma::{Fragment, MmaScalar};
+use super::mma::{Fragment, MmaElem, MmaScalar};
 use super::site::SrcLoc;
 use super::track::Tracked;
 use super::warp::WarpOp;
@@ -58,34 +60,41 @@ impl Pending {
     }
 }
 
-/// The bytes of one tile row: 64 16-bit elements of K.
+/// The bytes of one tile row: 64 16-bit elements of K, or 32 tf32 ones.
 const ROW_BYTES: usize = 128;
 
+/// The bytes of one slab of K (`k` picks one of the row's 4).
+const SLAB_BYTES: usize = 32;
+
 impl ThreadCtx<'_> {
-    /// `acc.wgmma(a, b, k)`: `D = A * B^T + D` for slab `k` of K (elements `16 * k ..
-    /// 16 * k + 16`), A the 64 x 64 tile at the start of `a`, B the N x 64 tile at the start
-    /// of `b` (K-major rows of 128 bytes, 128B-swizzled), `acc` this thread's N / 2
-    /// elements. A warpgroup collective (every thread of the warpgroup calls it).
+    /// `acc.wgmma(a, b, k)`: `D = A * B^T + D` for slab `k` of K (elements `kw * k ..
+    /// kw * k + kw`, `kw` = 32 bytes of `T`: 16 for bf16 and f16, 8 for tf32), A the 64-row
+    /// tile at the start of `a`, B the N-row tile at the start of `b` (K-major rows of 128
+    /// bytes, 128B-swizzled), `acc` this thread's N / 2 elements, `elem` the instruction's
+    /// operand type (`Tf32` for f32 tiles). A warpgroup collective (every thread of the
+    /// warpgroup calls it).
     pub async fn wgmma<T: MmaScalar, const NX: usize>(
         &self,
         acc: &mut Fragment<f32, NX>,
         a: Slice<T>,
         b: Slice<T>,
         k: usize,
+        elem: MmaElem,
         at: &'static SrcLoc,
     ) {
         let n = 2 * NX;
         assert!(is_wgmma_n(n), "the macro passes wgmma shapes only");
-        if a.len() < 64 * 64 {
-            bad(64 * 64, a.len(), at);
+        let size = std::mem::size_of::<T>();
+        let (row_len, kw) = (ROW_BYTES / size, SLAB_BYTES / size);
+        if a.len() < 64 * row_len {
+            bad(64 * row_len, a.len(), at);
         }
-        if b.len() < n * 64 {
-            bad(n * 64, b.len(), at);
+        if b.len() < n * row_len {
+            bad(n * row_len, b.len(), at);
         }
         if k >= 4 {
             bad(k, 4, at);
         }
-        let size = std::mem::size_of::<T>();
         for (what, tile) in [("A", &a), ("B", &b)] {
             let byte = tile.offset() * size;
             if !byte.is_multiple_of(Swizzle::B128.atom_bytes()) {
@@ -97,19 +106,23 @@ impl ThreadCtx<'_> {
             }
         }
         let t = self.tid() % 128;
-        // Element (r, c) of a tile: byte r * 128 + 2 * c, swizzled in its 1024-byte atom.
+        // Element (r, c) of a tile: byte r * 128 + size * c, swizzled in its 1024-byte atom.
         let at_rc = |r: usize, c: usize| {
             swizzle_byte_offset(Swizzle::B128, r * ROW_BYTES + c * size) / size
         };
         let mut read = Vec::new();
+        // Slab k of row r (kw values, the rest of the 16 zero).
         let mut row = |tile: &Slice<T>, r: usize| -> [f64; 16] {
             std::array::from_fn(|j| {
-                let i = at_rc(r, 16 * k + j);
+                if j >= kw {
+                    return 0.0;
+                }
+                let i = at_rc(r, kw * k + j);
                 let (track, element) = tile.tracked(i);
                 if let Tracked::Shared(region) = track.get() {
                     read.push((region, element));
                 }
-                T::ELEM.value(tile.load(self, i, at).to_bits() as u32)
+                elem.value(tile.load(self, i, at).to_bits() as u32)
             })
         };
         // This thread's rows of A (two) and of B (its columns of D: n / 4).
@@ -127,7 +140,7 @@ impl ThreadCtx<'_> {
         for (i, x) in acc.x.iter_mut().enumerate() {
             let (r, c) = wgmma_owner(n, t, i);
             let (ar, br) = (&a_rows[&r], &b_rows[&c]);
-            let sum: f64 = (0..16).map(|j| ar[j] * br[j]).sum();
+            let sum: f64 = (0..kw).map(|j| ar[j] * br[j]).sum();
             *x = (f64::from(*x) + sum) as f32;
         }
         if self.block().checks && !read.is_empty() {

@@ -1,6 +1,6 @@
 // `acc.wgmma(&a_tile, &b_tile, k)`: the receiver is a warpgroup accumulator
 // (`FragmentAcc<f32, M64N{N}K16>`), the tiles slices of shared memory of one 16-bit float
-// type, and a constant `k` is in 0..4. Each mistake is refused at its own tokens.
+// type (f32 ones go to K8), a constant `k` is in 0..4. Each mistake is refused at its tokens.
 use warpspeed::prelude::*;
 
 #[gpu_kernel]

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::ir::ty::fragment::{
-    ldmatrix_row, mma_row, stmatrix_row, wgmma_row, Frag, FragMethod, Role,
+    ldmatrix_row, mma_row, stmatrix_row, wgmma_row, Frag, FragMethod, Role, Shape, WgmmaRow, WGMMA,
 };
 
 impl Typeck<'_> {
@@ -168,42 +168,46 @@ impl Typeck<'_> {
     }
 
     /// `acc.wgmma(&a_tile, &b_tile, k)`: `acc` a `wgmma` accumulator, the tiles slices of
-    /// shared memory (a shared array or `dynamic_shared`) of one 16-bit float type, `k` a
-    /// `usize` (a literal one in 0..4).
+    /// shared memory (a shared array or `dynamic_shared`) of one element type of a
+    /// [`WGMMA`](crate::ir::ty::fragment::WGMMA) row of the accumulator's K (16-bit floats
+    /// in K16 shapes, f32 as tf32 in K8 ones), `k` a `usize` (a literal one in 0..4).
     fn wgmma(&mut self, e: &Expr, f: Frag, name: &Ident, args: &[Expr], arg_tys: &[Ty]) -> Ty {
-        if !f.shape.is_wgmma() || f.role != Role::Acc {
+        let (Shape::Wgmma { n, k: kk }, Role::Acc) = (f.shape, f.role) else {
             self.cx.error_at(
                 name.span(),
-                format!("`wgmma` is a warpgroup accumulator's: `acc.wgmma(&a_tile, &b_tile, k)` with `acc` a `FragmentAcc<f32, M64N{{N}}K16>` (`FragmentAcc::<f32, M64N128K16>::zeroed()`), and this is `{f}`"),
+                format!("`wgmma` is a warpgroup accumulator's: `acc.wgmma(&a_tile, &b_tile, k)` with `acc` a `FragmentAcc<f32, M64N{{N}}K16>` (`FragmentAcc::<f32, M64N128K16>::zeroed()`; `M64N{{N}}K8` for f32 tiles), and this is `{f}`"),
             );
             return Ty::Never;
-        }
-        let n = f
-            .shape
-            .name()
-            .trim_start_matches("M64N")
-            .trim_end_matches("K16")
-            .to_string();
+        };
+        // The row family of this K: its element types and its tile rows (128 bytes).
+        let family: Vec<&WgmmaRow> = WGMMA.iter().filter(|r| r.k == kk).collect();
+        let row_len = family.first().map_or(0, |r| r.row_len());
+        let types: Vec<String> = family
+            .iter()
+            .map(|r| format!("`{}`", r.ab.rust_name()))
+            .collect();
+        let types = types.join(" or ");
         if args.len() != 3 {
             self.cx.error_at(
                 e.range(),
-                format!("`wgmma` takes 3 arguments, {} given: `acc.wgmma(&a_tile, &b_tile, k)` computes `acc = A * B^T + acc` for the 16 columns of K at `16 * k`", args.len()),
+                format!("`wgmma` takes 3 arguments, {} given: `acc.wgmma(&a_tile, &b_tile, k)` computes `acc = A * B^T + acc` for the {kk} columns of K at `{kk} * k`", args.len()),
             );
             return Ty::Never;
         }
         let mut elems = [None, None];
-        for (j, (what, len)) in [("A", "64 * 64".to_string()), ("B", format!("{n} * 64"))]
-            .into_iter()
-            .enumerate()
+        for (j, (what, len)) in [
+            ("A", format!("64 * {row_len}")),
+            ("B", format!("{n} * {row_len}")),
+        ]
+        .into_iter()
+        .enumerate()
         {
             let shared = self
                 .borrow_root(&args[j])
                 .is_some_and(|r| self.shared_decls.contains(&r.var));
             match self.shallow(&arg_tys[j]) {
                 Ty::Never => return Ty::Never,
-                Ty::Slice(s, _) if shared && (s == Scalar::Bf16 || s == Scalar::F16) => {
-                    elems[j] = Some(s)
-                }
+                Ty::Slice(s, _) if shared && WGMMA.iter().any(|r| r.ab == s) => elems[j] = Some(s),
                 other => {
                     let found = self.show(&other);
                     let at = if j == 0 { "a" } else { "b" };
@@ -213,9 +217,10 @@ impl Typeck<'_> {
                         }
                         _ => "",
                     };
+                    let elem = family.first().map_or("bf16", |r| r.ab.rust_name());
                     self.cx.error_at(
                         args[j].range(),
-                        format!("the {what} tile of `wgmma` is a slice of shared memory of `bf16` or `f16`: `&tile[{at}..{at} + {len}]` of a `SharedArray` declared in this function or of `dynamic_shared::<bf16>()`, and this is `{found}`{why}"),
+                        format!("the {what} tile of `wgmma` into a `{f}` is a slice of shared memory of {types}: `&tile[{at}..{at} + {len}]` of a `SharedArray` declared in this function or of `dynamic_shared::<{elem}>()`, and this is `{found}`{why}"),
                     );
                     return Ty::Never;
                 }
@@ -235,11 +240,22 @@ impl Typeck<'_> {
             );
             return Ty::Never;
         }
-        let Some(row) = wgmma_row(a, f.elem) else {
-            self.cx.error_at(
-                args[0].range(),
-                format!("no `wgmma` multiplies `{}` tiles into a `{}` accumulator: its accumulator is `f32`", a.rust_name(), f.elem.rust_name()),
-            );
+        let Some(row) = wgmma_row(a, f.elem, kk) else {
+            // Tiles of another row family's type: name the accumulator shape they need.
+            let want = match WGMMA.iter().find(|r| r.ab == a && r.acc == f.elem) {
+                Some(r) => format!(
+                    "`{}` tiles multiply{} into a `FragmentAcc<{}, M64N{n}K{}>`, and this accumulator is `{f}`: its {kk}-wide slabs of K take {types} tiles",
+                    a.rust_name(),
+                    match r.ptx == a.rust_name() {
+                        true => String::new(),
+                        false => format!(" (as `.{}`)", r.ptx),
+                    },
+                    f.elem.rust_name(),
+                    r.k
+                ),
+                None => format!("no `wgmma` multiplies `{}` tiles into a `{}` accumulator: its accumulator is `f32`", a.rust_name(), f.elem.rust_name()),
+            };
+            self.cx.error_at(args[0].range(), want);
             return Ty::Never;
         };
         self.expect(&arg_tys[2], &Ty::USIZE, args[2].range());
@@ -247,7 +263,7 @@ impl Typeck<'_> {
             if *v >= 4 {
                 self.cx.error_at(
                     args[2].range(),
-                    format!("`k` picks one of the tiles' 4 slabs of 16 columns of K: 0, 1, 2 or 3, not {v}"),
+                    format!("`k` picks one of the tiles' 4 slabs of {kk} columns of K: 0, 1, 2 or 3, not {v}"),
                 );
             }
         }

@@ -14,7 +14,7 @@ use crate::ir::call::Call;
 use crate::ir::intrinsics::ParamKind;
 use crate::ir::methods::{self, Method};
 use crate::ir::numeric_consts::ConstValue;
-use crate::ir::ty::fragment::FragMethod;
+use crate::ir::ty::fragment::{Frag, FragMethod, Shape};
 use crate::ir::ty::{Scalar, Ty};
 
 /// `if c { a } else { b }` with no statements anywhere becomes `(c ? a : b)`.
@@ -180,12 +180,15 @@ impl<'a> FnWriter<'a> {
                         let (la, lb) = (len(self, &args[0]), len(self, &args[1]));
                         let acc = self.value(recv);
                         let n = match self.ty(recv) {
-                            Ty::Fragment(f) => f.len() * 2,
+                            Ty::Fragment(Frag {
+                                shape: Shape::Wgmma { n, .. },
+                                ..
+                            }) => *n,
                             _ => 0,
                         };
                         format!(
                             "{}(&{acc}, {}, {la}, {}, {lb}, (unsigned long long)({}), {}u, \"{FILE_MARKER}\")",
-                            row.c(n as u16),
+                            row.c(n),
                             v[0],
                             v[1],
                             v[2],

@@ -34,51 +34,30 @@ impl Role {
 }
 
 /// An `mma.sync` shape, by its marker type (`M16N8K16`), or a `wgmma` shape
-/// `M64N{N}K16` (N a multiple of 8 in 8..=256), which has only an accumulator: its A and
-/// B are tiles in shared memory.
+/// `M64N{N}K{K}` (N a multiple of 8 in 8..=256, K that of a row family of [`WGMMA`]), which
+/// has only an accumulator: its A and B are tiles in shared memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
     M16N8K16,
     M16N8K8,
-    /// `wgmma.mma_async`'s `.m64nNk16`, holding N.
-    M64K16(u16),
+    /// `wgmma.mma_async`'s `.m64nNkK`.
+    Wgmma {
+        n: u16,
+        k: u8,
+    },
 }
 
-/// The marker types of the `wgmma` shapes, N = 8, 16, .., 256.
-const WGMMA_NAMES: [&str; 32] = [
-    "M64N8K16",
-    "M64N16K16",
-    "M64N24K16",
-    "M64N32K16",
-    "M64N40K16",
-    "M64N48K16",
-    "M64N56K16",
-    "M64N64K16",
-    "M64N72K16",
-    "M64N80K16",
-    "M64N88K16",
-    "M64N96K16",
-    "M64N104K16",
-    "M64N112K16",
-    "M64N120K16",
-    "M64N128K16",
-    "M64N136K16",
-    "M64N144K16",
-    "M64N152K16",
-    "M64N160K16",
-    "M64N168K16",
-    "M64N176K16",
-    "M64N184K16",
-    "M64N192K16",
-    "M64N200K16",
-    "M64N208K16",
-    "M64N216K16",
-    "M64N224K16",
-    "M64N232K16",
-    "M64N240K16",
-    "M64N248K16",
-    "M64N256K16",
-];
+/// The marker types of the `wgmma` shapes, N = 8, 16, .., 256, one list a K of [`WGMMA`].
+macro_rules! wgmma_names {
+    ($($n:literal)*) => {
+        const WGMMA_NAMES: [(u8, [&str; 32]); 2] = [
+            (16, [$(concat!("M64N", $n, "K16")),*]),
+            (8, [$(concat!("M64N", $n, "K8")),*]),
+        ];
+    };
+}
+
+wgmma_names!(8 16 24 32 40 48 56 64 72 80 88 96 104 112 120 128 136 144 152 160 168 176 184 192 200 208 216 224 232 240 248 256);
 
 impl Shape {
     /// The `mma.sync` shapes.
@@ -89,7 +68,10 @@ impl Shape {
         match self {
             Shape::M16N8K16 => "M16N8K16",
             Shape::M16N8K8 => "M16N8K8",
-            Shape::M64K16(n) => WGMMA_NAMES[usize::from(n / 8 - 1)],
+            Shape::Wgmma { n, k } => WGMMA_NAMES
+                .iter()
+                .find(|(kk, _)| *kk == k)
+                .map_or("?", |(_, names)| names[usize::from(n / 8 - 1)]),
         }
     }
 
@@ -97,22 +79,25 @@ impl Shape {
         if let Some(s) = Shape::ALL.into_iter().find(|s| s.name() == name) {
             return Some(s);
         }
-        WGMMA_NAMES
-            .iter()
-            .position(|w| *w == name)
-            .map(|k| Shape::M64K16(8 * (k as u16 + 1)))
+        WGMMA_NAMES.iter().find_map(|(k, names)| {
+            let i = names.iter().position(|w| *w == name)?;
+            Some(Shape::Wgmma {
+                n: 8 * (i as u16 + 1),
+                k: *k,
+            })
+        })
     }
 
     /// A `wgmma` shape: a warpgroup's accumulator.
     pub fn is_wgmma(self) -> bool {
-        matches!(self, Shape::M64K16(_))
+        matches!(self, Shape::Wgmma { .. })
     }
 
     fn mnk(self) -> (u64, u64, u64) {
         match self {
             Shape::M16N8K16 => (16, 8, 16),
             Shape::M16N8K8 => (16, 8, 8),
-            Shape::M64K16(n) => (64, u64::from(n), 16),
+            Shape::Wgmma { n, k } => (64, u64::from(n), u64::from(k)),
         }
     }
 }
@@ -147,11 +132,14 @@ impl Frag {
     /// The element types a fragment of this role and shape may hold: those of the table's
     /// rows (A and B share theirs).
     pub fn elems(role: Role, shape: Shape) -> Vec<Scalar> {
-        if shape.is_wgmma() {
-            return match role {
-                Role::Acc => vec![Scalar::F32],
-                _ => Vec::new(),
-            };
+        if let Shape::Wgmma { k, .. } = shape {
+            let mut v = Vec::new();
+            for r in WGMMA.iter().filter(|r| r.k == k && role == Role::Acc) {
+                if !v.contains(&r.acc) {
+                    v.push(r.acc);
+                }
+            }
+            return v;
         }
         let mut v = Vec::new();
         for r in MMA.iter().filter(|r| r.shape == shape) {
@@ -384,17 +372,23 @@ pub const MMA: &[MmaRow] = &[
     },
 ];
 
-/// One `wgmma.mma_async` operand type: every shape `.m64nNk16` has it, with an f32
-/// accumulator; the prelude helper of shape N is `{c}_m64n{N}k16_f32_{suffix}`
-/// (runtime/src/prelude_wgmma.cuh, generated per N).
+/// One `wgmma.mma_async` operand type: every shape `.m64nNkK` (N a multiple of 8 in
+/// 8..=256) has it, with an f32 accumulator; the prelude helper of shape N is
+/// `ws_wgmma_m64n{N}k{K}_f32_{ptx}` (runtime/src/prelude_wgmma.cuh, generated per N and
+/// row). A tile row is 128 bytes of K (the 128B swizzle's row) whatever the type, so K is
+/// 32 bytes a slab: 16 16-bit elements, 8 tf32 ones.
 #[derive(Debug, PartialEq, Eq)]
 pub struct WgmmaRow {
     /// The element type of the A and B tiles.
     pub ab: Scalar,
     /// The element type of the accumulator.
     pub acc: Scalar,
-    /// The PTX type suffix of A and B (`bf16`).
+    /// The PTX type of A and B (`bf16`).
     pub ptx: &'static str,
+    /// The shape's K: the marker types of this row are `M64N{N}K{k}`.
+    pub k: u8,
+    /// The simulator's `MmaElem` variant: how it reads the tiles' elements.
+    pub sim_elem: &'static str,
 }
 
 /// Every `wgmma` operand type the kernel language has (f16 accumulators are left).
@@ -403,33 +397,52 @@ pub const WGMMA: &[WgmmaRow] = &[
         ab: Scalar::Bf16,
         acc: Scalar::F32,
         ptx: "bf16",
+        k: 16,
+        sim_elem: "Bf16",
     },
     WgmmaRow {
         ab: Scalar::F16,
         acc: Scalar::F32,
         ptx: "f16",
+        k: 16,
+        sim_elem: "F16",
+    },
+    // f32 tiles multiply as `.tf32` (sign, exponent and the 10 high mantissa bits).
+    WgmmaRow {
+        ab: Scalar::F32,
+        acc: Scalar::F32,
+        ptx: "tf32",
+        k: 8,
+        sim_elem: "Tf32",
     },
 ];
 
 impl WgmmaRow {
     /// The prelude helper for shape N.
     pub fn c(&self, n: u16) -> String {
-        format!("ws_wgmma_m64n{n}k16_f32_{}", self.ptx)
+        format!("ws_wgmma_m64n{n}k{}_f32_{}", self.k, self.ptx)
     }
 
     /// The PTX instruction of shape N (the drift test reads it).
     #[cfg_attr(not(test), allow(dead_code))]
     pub fn instruction(&self, n: u16) -> String {
         format!(
-            "wgmma.mma_async.sync.aligned.m64n{n}k16.f32.{}.{}",
-            self.ptx, self.ptx
+            "wgmma.mma_async.sync.aligned.m64n{n}k{}.f32.{}.{}",
+            self.k, self.ptx, self.ptx
         )
+    }
+
+    /// The elements of one tile row: 128 bytes of K, four slabs of K.
+    pub fn row_len(&self) -> u64 {
+        4 * u64::from(self.k)
     }
 }
 
-/// The `wgmma` row of tiles of `ab` into an accumulator of `acc`.
-pub fn wgmma_row(ab: Scalar, acc: Scalar) -> Option<&'static WgmmaRow> {
-    WGMMA.iter().find(|r| r.ab == ab && r.acc == acc)
+/// The `wgmma` row of tiles of `ab` into an accumulator of `acc` in shapes of this `k`.
+pub fn wgmma_row(ab: Scalar, acc: Scalar, k: u8) -> Option<&'static WgmmaRow> {
+    WGMMA
+        .iter()
+        .find(|r| r.ab == ab && r.acc == acc && r.k == k)
 }
 
 /// The row for an accumulator of `acc` and A, B of `ab`, in `shape`.
@@ -481,8 +494,10 @@ mod tests {
                 let body = &text[at..];
                 let body = &body[..body.find("\n}").unwrap_or(body.len())];
                 assert!(body.contains(&r.instruction(n)), "{c}");
-                let shape = Shape::from_name(&format!("M64N{n}K16")).unwrap();
-                assert_eq!(shape.name(), format!("M64N{n}K16"));
+                let name = format!("M64N{n}K{}", r.k);
+                let shape = Shape::from_name(&name).unwrap();
+                assert_eq!(shape.name(), name);
+                assert_eq!(shape, Shape::Wgmma { n, k: r.k });
                 let acc = Frag {
                     role: Role::Acc,
                     elem: r.acc,
