@@ -9,7 +9,7 @@
 //!   reals in [-1, 1), checked against an f64 reference (on 256 sampled elements on a GPU,
 //!   all on the simulator): the largest error relative to the largest |C| must stay below
 //!   2^-17 (plain tf32 is about 2^-11). It prints the error.
-//! - `hopper`: C (bf16, then f16) = A * B^T with B given n x k, on Hopper's warpgroup MMA
+//! - `hopper`: C (bf16, f16, then f32 through tf32) = A * B^T with B given n x k, on Hopper's warpgroup MMA
 //!   fed by TMA (examples/kernels/gemm_hopper.rs: a persistent, warp-specialised kernel,
 //!   sm_90a). Small-integer inputs, so C equals the CPU's rounded sums bit for bit. On a
 //!   GPU other than compute capability 9.0 its launch is `Error::UnsupportedArch`, which the
@@ -31,7 +31,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use warpspeed::swizzle::Swizzle;
-use warpspeed::{bf16, bf16x2, f16, f16x2, Backend, Device, DeviceBuffer, TensorMap};
+use warpspeed::{
+    bf16, bf16x2, f16, f16x2, f32x2, Backend, Device, DeviceBuffer, KernelScalar, TensorMap,
+};
 
 mod common;
 use common::XorShift;
@@ -86,6 +88,8 @@ fn main() -> ExitCode {
         &gemm_hopper::unchecked::gemm_hopper_bf16::KERNEL,
         &gemm_hopper::checked::gemm_hopper_f16::KERNEL,
         &gemm_hopper::unchecked::gemm_hopper_f16::KERNEL,
+        &gemm_hopper::checked::gemm_hopper_tf32::KERNEL,
+        &gemm_hopper::unchecked::gemm_hopper_tf32::KERNEL,
     ];
     common::run_main(args.print_cuda, &kernels, || run(&args))
 }
@@ -252,26 +256,6 @@ fn run_3xtf32(dev: &Device, args: &Args) -> Result<bool, warpspeed::Error> {
     Ok(all_ok)
 }
 
-/// A 16-bit float of the Hopper kernels: its name and its rounding from f32.
-trait Half16: warpspeed::KernelScalar {
-    const NAME: &'static str;
-    fn from_f32(x: f32) -> Self;
-}
-
-impl Half16 for bf16 {
-    const NAME: &'static str = "bf16";
-    fn from_f32(x: f32) -> Self {
-        bf16::from_f32(x)
-    }
-}
-
-impl Half16 for f16 {
-    const NAME: &'static str = "f16";
-    fn from_f32(x: f32) -> Self {
-        f16::from_f32(x)
-    }
-}
-
 /// The Hopper kernels, bf16 then f16, checked and unchecked.
 fn run_hopper(dev: &Device, args: &Args) -> Result<bool, warpspeed::Error> {
     use gemm_hopper::{checked as ch, unchecked as un};
@@ -314,6 +298,9 @@ fn run_hopper(dev: &Device, args: &Args) -> Result<bool, warpspeed::Error> {
     let launches: [HopperLaunch<f16, f16x2>; 2] =
         [ch::gemm_hopper_f16::launch, un::gemm_hopper_f16::launch];
     ok &= hopper_one(dev, shape, cfg, host, launches)?;
+    let launches: [HopperLaunch<f32, f32x2>; 2] =
+        [ch::gemm_hopper_tf32::launch, un::gemm_hopper_tf32::launch];
+    ok &= hopper_one(dev, shape, cfg, host, launches)?;
     Ok(ok)
 }
 
@@ -331,26 +318,26 @@ type HopperLaunch<T, P> = fn(
 
 /// One element type: checked and unchecked, each timed and compared bit for bit with the
 /// CPU's sums rounded to `T`.
-fn hopper_one<T: Half16, P: warpspeed::KernelScalar>(
+fn hopper_one<T: gemm_hopper::HopperElem>(
     dev: &Device,
     (m, n, k, reps): (usize, usize, usize, usize),
     cfg: warpspeed::LaunchConfig,
     (a_host, b_host, sums): (&[f32], &[f32], &[f32]),
-    launches: [HopperLaunch<T, P>; 2],
+    launches: [HopperLaunch<T, T::Pair>; 2],
 ) -> Result<bool, warpspeed::Error> {
     let gpu = dev.backend() == Backend::Cuda;
     let to_t = |v: &[f32]| -> Vec<T> { v.iter().map(|&x| T::from_f32(x)).collect() };
     let a = dev.upload(&to_t(a_host))?;
     let b = dev.upload(&to_t(b_host))?;
-    let (bm, bn, bk) = (gemm_hopper::BM, gemm_hopper::BN, gemm_hopper::BK);
+    let (bm, bn, bk) = (gemm_hopper::BM, gemm_hopper::BN, T::BK);
     let ma = TensorMap::tiled_2d(&a, [m, k], [bm, bk], Swizzle::B128)?;
     let mb = TensorMap::tiled_2d(&b, [n, k], [bn, bk], Swizzle::B128)?;
-    let expected: Vec<u32> = sums
+    let expected: Vec<u64> = sums
         .chunks(2)
-        .map(|p| (T::from_f32(p[0]).to_bits() | T::from_f32(p[1]).to_bits() << 16) as u32)
+        .map(|p| T::pair(p[0], p[1]).to_bits())
         .collect();
-    // All ones: a NaN in each half, in both types.
-    let poison = vec![P::from_bits(u32::MAX as u64); m * n / 2];
+    // All ones: a NaN in each half, in every type.
+    let poison = vec![T::Pair::from_bits(u64::MAX); m * n / 2];
     let mut c = dev.upload(&poison)?;
     let flop = 2.0 * m as f64 * n as f64 * k as f64;
     let name = format!("gemm_hopper_{}", T::NAME);
@@ -361,7 +348,7 @@ fn hopper_one<T: Half16, P: warpspeed::KernelScalar>(
     let mut all_ok = true;
     for (form, launch) in ["checked", "unchecked"].into_iter().zip(launches) {
         let (m32, n32, k32) = (m as u32, n as u32, k as u32);
-        let run = |c: &mut DeviceBuffer<P>| launch(dev, cfg, &ma, &mb, c, m32, n32, k32);
+        let run = |c: &mut DeviceBuffer<T::Pair>| launch(dev, cfg, &ma, &mb, c, m32, n32, k32);
         let (per_launch, got) = match common::time_launches(dev, &mut c, &poison, reps, run) {
             Err(e @ warpspeed::Error::UnsupportedArch { .. }) => {
                 println!("  {name} ({form}): skipped: {e}");
@@ -375,7 +362,7 @@ fn hopper_one<T: Half16, P: warpspeed::KernelScalar>(
             per_launch * 1e3,
             flop / per_launch / 1e12
         );
-        let got: Vec<u32> = got.into_iter().map(|p| p.to_bits() as u32).collect();
+        let got: Vec<u64> = got.into_iter().map(|p| p.to_bits()).collect();
         all_ok &= common::check_matrix(
             &format!("{name} ({form})"),
             "element pairs",

@@ -20,10 +20,12 @@
 
 use cudarc::driver::{DeviceRepr, PushKernelArg};
 use warpspeed::swizzle::Swizzle;
-use warpspeed::{bf16, bf16x2, f16, f16x2, DeviceBuffer, KernelScalar, LaunchConfig, TensorMap};
+use warpspeed::{
+    bf16, bf16x2, f16, f16x2, f32x2, DeviceBuffer, KernelScalar, LaunchConfig, TensorMap,
+};
 
 use crate::common::XorShift;
-use crate::gemm_hopper::{gemm_hopper_config, BK, BM, BN};
+use crate::gemm_hopper::{gemm_hopper_config, HopperElem, BM, BN};
 use crate::gemm_kernels::{checked, gemm_config, unchecked};
 use crate::hand::{cfg as cfg_of, raw};
 use crate::table::{Row, Unit};
@@ -79,16 +81,18 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     for &n in &b.sizes.gemm {
         if hopper {
             use crate::gemm_hopper::{checked as ch, unchecked as un};
-            rows.push(hopper_row::<bf16, bf16x2>(
-                b,
-                n,
-                [ch::gemm_hopper_bf16::launch, un::gemm_hopper_bf16::launch],
-            )?);
-            rows.push(hopper_row::<f16, f16x2>(
-                b,
-                n,
-                [ch::gemm_hopper_f16::launch, un::gemm_hopper_f16::launch],
-            )?);
+            let bf: [HopperLaunch<bf16, bf16x2>; 2] =
+                [ch::gemm_hopper_bf16::launch, un::gemm_hopper_bf16::launch];
+            rows.push(hopper_row(b, n, bf)?);
+            let hf: [HopperLaunch<f16, f16x2>; 2] =
+                [ch::gemm_hopper_f16::launch, un::gemm_hopper_f16::launch];
+            rows.push(hopper_row(b, n, hf)?);
+            // tf32 at the first size only, as the target (and the peers) are.
+            if n == b.sizes.gemm[0] {
+                let tf: [HopperLaunch<f32, f32x2>; 2] =
+                    [ch::gemm_hopper_tf32::launch, un::gemm_hopper_tf32::launch];
+                rows.push(hopper_row(b, n, tf)?);
+            }
         } else {
             rows.push(
                 Row::new("gemm (wgmma, TMA)", format!("{n}^3"), Unit::Ms)
@@ -225,31 +229,9 @@ fn tf32x3_row(b: &Bench, n: usize) -> Res<Row> {
             "{tflops:.1} TFLOP/s; error {err:.1e} of max |C| vs f64"
         )))
 }
-/// A 16-bit float type of the Hopper rows: its name, conversions, the hand twin's kernel.
-trait Half16: KernelScalar {
-    const NAME: &'static str;
-    const HAND: &'static str;
-    fn from_f32(x: f32) -> Self;
-}
-
-impl Half16 for bf16 {
-    const NAME: &'static str = "bf16";
-    const HAND: &'static str = "gemm_hopper_bf16_hand";
-    fn from_f32(x: f32) -> Self {
-        bf16::from_f32(x)
-    }
-}
-
-impl Half16 for f16 {
-    const NAME: &'static str = "f16";
-    const HAND: &'static str = "gemm_hopper_f16_hand";
-    fn from_f32(x: f32) -> Self {
-        f16::from_f32(x)
-    }
-}
-
-/// `gemm_hopper_{bf16,f16}`: C = A * B^T with B given n x k, through TMA and wgmma; the
-/// hand twin in cuda/gemm_hopper.cu; peers on the same layout (`gemm_{n}_{t}_nt`).
+/// `gemm_hopper_{bf16,f16,tf32}`: C = A * B^T with B given n x k, through TMA and wgmma;
+/// the hand twin in cuda/gemm_hopper.cu (16-bit only); peers on the same layout
+/// (`gemm_{n}_{t}_nt`; tf32's peers are row major, `gemm_{n}_tf32`).
 /// A Hopper kernel's `launch`: maps of A and B, C as pairs, m, n, k.
 type HopperLaunch<T, P> = fn(
     &warpspeed::Device,
@@ -269,54 +251,64 @@ struct HandMap([u64; 16]);
 // SAFETY: 128 plain bytes, 64-byte aligned, as CUDA's `CUtensorMap` (the C's struct).
 unsafe impl DeviceRepr for HandMap {}
 
-fn hopper_row<T: Half16, P: KernelScalar>(
+fn hopper_row<T: HopperElem>(
     b: &Bench,
     n: usize,
-    launch: [HopperLaunch<T, P>; 2],
+    launch: [HopperLaunch<T, T::Pair>; 2],
 ) -> Res<Row> {
     let dev = &b.dev;
     let mut rng = XorShift::new(n as u64 + 7);
     let (ha, hb) = (small(&mut rng, n * n), small(&mut rng, n * n));
-    let at = sample(&mut rng, n);
-    // B is n x k: C[r][c] = sum_i A[r][i] * B[c][i]. Integers -3..=3: exact in f32, and the
-    // sums (|C| <= 9 k) round to T the same way on both sides.
+    // Sampled pairs (row, even column): B is n x k, so C[r][c] = sum_i A[r][i] * B[c][i].
+    // Integers -3..=3: exact in f32 (and tf32), and the sums round to T alike on both sides.
+    let at: Vec<(usize, usize)> = sample(&mut rng, n)
+        .into_iter()
+        .map(|(r, c)| (r, c & !1))
+        .collect();
+    let dot = |r: usize, c: usize| (0..n).fold(0.0f32, |s, i| s + ha[r * n + i] * hb[c * n + i]);
     let want: Vec<u64> = at
         .iter()
-        .map(|&(r, c)| {
-            let s = (0..n).fold(0.0f32, |s, i| s + ha[r * n + i] * hb[c * n + i]);
-            T::from_f32(s).to_bits()
-        })
+        .map(|&(r, c)| T::pair(dot(r, c), dot(r, c + 1)).to_bits())
         .collect();
     let to_t = |v: &[f32]| -> Vec<T> { v.iter().map(|&x| T::from_f32(x)).collect() };
     let (a, bt) = (dev.upload(&to_t(&ha))?, dev.upload(&to_t(&hb))?);
-    let ma = TensorMap::tiled_2d(&a, [n, n], [BM, BK], Swizzle::B128)?;
-    let mb = TensorMap::tiled_2d(&bt, [n, n], [BN, BK], Swizzle::B128)?;
-    let poison = vec![P::from_bits(u32::MAX as u64); n * n / 2]; // NaN pairs in both types
-    let mut c: [DeviceBuffer<P>; 3] = [
+    let ma = TensorMap::tiled_2d(&a, [n, n], [BM, T::BK], Swizzle::B128)?;
+    let mb = TensorMap::tiled_2d(&bt, [n, n], [BN, T::BK], Swizzle::B128)?;
+    let poison = vec![T::Pair::from_bits(u64::MAX); n * n / 2]; // NaN pairs in every type
+    let mut c: [DeviceBuffer<T::Pair>; 3] = [
         dev.upload(&poison)?,
         dev.upload(&poison)?,
         dev.upload(&poison)?,
     ];
     let sms = dev.limits().multiprocessor_count as usize;
     let cfg = gemm_hopper_config(n, n, sms);
-    let f = b.hand.function("gemm_hopper.cu", T::HAND)?;
-    f.set_attribute(
-        cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-        cfg.shared_mem_bytes as i32,
-    )?;
-    let (hand_a, hand_b) = (
-        HandMap(ma.cuda_tensor_map().ok_or("a tensor map needs the GPU")?),
-        HandMap(mb.cuda_tensor_map().ok_or("a tensor map needs the GPU")?),
-    );
+    let hand = match T::HAND {
+        Some(name) => {
+            let f = b.hand.function("gemm_hopper.cu", name)?;
+            f.set_attribute(
+                cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                cfg.shared_mem_bytes as i32,
+            )?;
+            let maps = (
+                HandMap(ma.cuda_tensor_map().ok_or("a tensor map needs the GPU")?),
+                HandMap(mb.cuda_tensor_map().ok_or("a tensor map needs the GPU")?),
+            );
+            Some((f, maps))
+        }
+        None => None,
+    };
     let n32 = n as u32;
     let [cc, cu, ch] = &mut c;
     let mut steps: Vec<Step> = vec![
         Box::new(|| Ok(launch[0](dev, cfg, &ma, &mb, cc, n32, n32, n32)?)),
         Box::new(|| Ok(launch[1](dev, cfg, &ma, &mb, cu, n32, n32, n32)?)),
-        Box::new(|| {
-            let mut l = b.stream.launch_builder(&f);
-            l.arg(&hand_a)
-                .arg(&hand_b)
+    ];
+    if let Some((f, maps)) = &hand {
+        steps.push(Box::new(move || {
+            let (hand_a, hand_b) = maps;
+            let mut l = b.stream.launch_builder(f);
+            l.arg(hand_a)
+                .arg(hand_b)
                 .arg(raw(&*ch))
                 .arg(&n32)
                 .arg(&n32)
@@ -326,24 +318,28 @@ fn hopper_row<T: Half16, P: KernelScalar>(
             // and shared memory are the warpspeed kernel's.
             unsafe { l.launch(cfg_of(cfg)) }?;
             Ok(())
-        }),
-    ];
+        }));
+    }
     let t = best_ms(b, &mut steps)?;
     drop(steps);
     let name = format!("gemm_hopper_{} {n}^3", T::NAME);
     let pairs: Vec<u64> = c[0].download()?.iter().map(|p| p.to_bits()).collect();
-    let got: Vec<u64> = pairs.iter().flat_map(|p| [p & 0xffff, p >> 16]).collect();
-    if let Some(i) = got.iter().position(|&v| v == 0xffff) {
-        b.mismatch(format_args!("{name}: element {i} was never written"));
+    let unwritten = T::Pair::from_bits(u64::MAX).to_bits();
+    if let Some(i) = pairs.iter().position(|&v| v == unwritten) {
+        b.mismatch(format_args!("{name}: pair {i} was never written"));
     }
-    let got_at: Vec<u64> = at.iter().map(|&(r, col)| got[r * n + col]).collect();
+    let got_at: Vec<u64> = at
+        .iter()
+        .map(|&(r, col)| pairs[(r * n + col) / 2])
+        .collect();
     b.check(
-        &format!("{name}, on {} sampled elements against the CPU", at.len()),
+        &format!("{name}, on {} sampled pairs against the CPU", at.len()),
         &got_at,
         &want,
         |v| v,
     );
-    for (who, other) in [("unchecked", &c[1]), ("hand", &c[2])] {
+    let others = [("unchecked", &c[1]), ("hand", &c[2])];
+    for (who, other) in others.into_iter().take(if hand.is_some() { 2 } else { 1 }) {
         let other: Vec<u64> = other.download()?.iter().map(|p| p.to_bits()).collect();
         b.check(
             &format!("{name}, {who}, against the checked kernel"),
@@ -352,13 +348,17 @@ fn hopper_row<T: Half16, P: KernelScalar>(
             |v| v,
         );
     }
+    let peer = match T::NAME {
+        "tf32" => format!("gemm_{n}_tf32"),
+        t => format!("gemm_{n}_{t}_nt"),
+    };
     let tflops = 2.0 * (n as f64).powi(3) / (t[0] * 1e-3) / 1e12;
     Ok(Row::new(
         "gemm (wgmma, TMA)",
         format!("{n}^3 {} NT", T::NAME),
         Unit::Ms,
     )
-    .times(t[0], Some(t[1]), Some(t[2]))
-    .peers(b.peers(&format!("gemm_{n}_{}_nt", T::NAME), Unit::Ms))
+    .times(t[0], Some(t[1]), t.get(2).copied())
+    .peers(b.peers(&peer, Unit::Ms))
     .note(format!("{tflops:.0} TFLOP/s")))
 }

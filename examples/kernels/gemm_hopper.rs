@@ -1,5 +1,5 @@
 //! The Hopper GEMM of examples/gemm.rs (docs/tensor-cores.md, "The Hopper gemm"), checked
-//! and unchecked from one body: C (bf16 or f16, m x n) = A (m x k) * Bᵀ, where B is given
+//! and unchecked from one body: C (bf16, f16, or f32 through tf32; m x n) = A (m x k) * Bᵀ, B given
 //! n x k (K-major, "NT": a linear layer's weight), products accumulated in f32.
 //!
 //! A persistent kernel: one block of three warpgroups per SM walks the 128 x 256 tiles of C
@@ -22,14 +22,17 @@
 
 #![allow(dead_code)] // the example and the bench each use part of this module
 
-use warpspeed::LaunchConfig;
+use warpspeed::{bf16, bf16x2, f16, f16x2, f32x2, LaunchConfig};
 
 /// Rows of C (and of A's slab) per tile.
 pub const BM: usize = 128;
 /// Columns of C (rows of B's slab) per tile.
 pub const BN: usize = 256;
-/// K per stage: 64 16-bit elements, one 128-byte swizzled row.
+/// K per stage: 64 16-bit elements, one 128-byte swizzled row (32 for f32, multiplied as
+/// tf32: [`BK_TF32`]).
 pub const BK: usize = 64;
+/// K per stage of the tf32 kernel: 32 f32s, one 128-byte swizzled row.
+pub const BK_TF32: usize = 32;
 /// Stages of the ring (4 x 48 KiB of shared memory).
 pub const STAGES: usize = 4;
 
@@ -82,7 +85,8 @@ macro_rules! gemm_hopper_kernel {
                             if i >= 4 {
                                 empty[s].wait((i / 4 + 1) % 2);
                             }
-                            full[s].arrive_expect_tx(((a_slab + b_slab) * 2) as u32);
+                            // A stage is 128 + 256 rows of 128 bytes, whatever the element.
+                            full[s].arrive_expect_tx((128 + 256) * 128);
                             let sa = s * a_slab;
                             let sb = 4 * a_slab + s * b_slab;
                             let col = (kk * $bk) as i32;
@@ -171,6 +175,7 @@ pub mod checked {
         [bf16::from_f32]
     );
     gemm_hopper_kernel!(gemm_hopper_f16, f16, f16x2, M64N256K16, 64, [f16::from_f32]);
+    gemm_hopper_kernel!(gemm_hopper_tf32, f32, f32x2, M64N256K8, 32, []);
 }
 
 /// The same kernels `#[gpu_kernel(unchecked)]`.
@@ -195,6 +200,7 @@ pub mod unchecked {
         [f16::from_f32],
         unchecked
     );
+    gemm_hopper_kernel!(gemm_hopper_tf32, f32, f32x2, M64N256K8, 32, [], unchecked);
 }
 
 /// Why the kernels cannot take these sizes, if they cannot.
@@ -217,4 +223,56 @@ pub fn gemm_hopper_shape_error(m: usize, n: usize, k: usize) -> Option<String> {
 pub fn gemm_hopper_config(m: usize, n: usize, sms: usize) -> LaunchConfig {
     let tiles = (m / BM) * (n / BN);
     LaunchConfig::new(sms.min(tiles).max(1), 384usize).with_shared_mem(STAGES * (BM + BN) * BK * 2)
+}
+
+/// An element type of the Hopper kernels, for the host code that runs them (the example
+/// and the bench): its name, its rounding from f32, its pair (C's element: two columns),
+/// the K of a stage (a 128-byte row of it), and the bench's hand-written twin, if any.
+pub trait HopperElem: warpspeed::KernelScalar {
+    const NAME: &'static str;
+    const HAND: Option<&'static str>;
+    const BK: usize;
+    type Pair: warpspeed::KernelScalar;
+    fn from_f32(x: f32) -> Self;
+    fn pair(lo: f32, hi: f32) -> Self::Pair;
+}
+
+impl HopperElem for bf16 {
+    const NAME: &'static str = "bf16";
+    const HAND: Option<&'static str> = Some("gemm_hopper_bf16_hand");
+    const BK: usize = BK;
+    type Pair = bf16x2;
+    fn from_f32(x: f32) -> Self {
+        bf16::from_f32(x)
+    }
+    fn pair(lo: f32, hi: f32) -> bf16x2 {
+        bf16x2::new(bf16::from_f32(lo), bf16::from_f32(hi))
+    }
+}
+
+impl HopperElem for f16 {
+    const NAME: &'static str = "f16";
+    const HAND: Option<&'static str> = Some("gemm_hopper_f16_hand");
+    const BK: usize = BK;
+    type Pair = f16x2;
+    fn from_f32(x: f32) -> Self {
+        f16::from_f32(x)
+    }
+    fn pair(lo: f32, hi: f32) -> f16x2 {
+        f16x2::new(f16::from_f32(lo), f16::from_f32(hi))
+    }
+}
+
+/// f32 operands, multiplied as tf32 (the small integers here are exact in tf32).
+impl HopperElem for f32 {
+    const NAME: &'static str = "tf32";
+    const HAND: Option<&'static str> = None;
+    const BK: usize = BK_TF32;
+    type Pair = f32x2;
+    fn from_f32(x: f32) -> Self {
+        x
+    }
+    fn pair(lo: f32, hi: f32) -> f32x2 {
+        f32x2::new(lo, hi)
+    }
 }
