@@ -40,6 +40,8 @@ impl Role {
 pub enum Shape {
     M16N8K16,
     M16N8K8,
+    /// `.m16n8k32`: 8-bit A and B (`i8`, `u8`, `e4m3`, `e5m2`).
+    M16N8K32,
     /// `wgmma.mma_async`'s `.m64nNk16`, holding N.
     M64K16(u16),
 }
@@ -82,13 +84,14 @@ const WGMMA_NAMES: [&str; 32] = [
 
 impl Shape {
     /// The `mma.sync` shapes.
-    pub const ALL: [Shape; 2] = [Shape::M16N8K16, Shape::M16N8K8];
+    pub const ALL: [Shape; 3] = [Shape::M16N8K16, Shape::M16N8K8, Shape::M16N8K32];
 
     /// The marker type's name, also the runtime's `MmaShape` variant for `mma.sync`'s.
     pub fn name(self) -> &'static str {
         match self {
             Shape::M16N8K16 => "M16N8K16",
             Shape::M16N8K8 => "M16N8K8",
+            Shape::M16N8K32 => "M16N8K32",
             Shape::M64K16(n) => WGMMA_NAMES[usize::from(n / 8 - 1)],
         }
     }
@@ -112,6 +115,7 @@ impl Shape {
         match self {
             Shape::M16N8K16 => (16, 8, 16),
             Shape::M16N8K8 => (16, 8, 8),
+            Shape::M16N8K32 => (16, 8, 32),
             Shape::M64K16(n) => (64, u64::from(n), 16),
         }
     }
@@ -381,6 +385,40 @@ pub const MMA: &[MmaRow] = &[
         ptx: "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
         c: "ws_mma_m16n8k8_f32_tf32",
         sim_shape: "M16N8K8Tf32",
+    },
+    // 8-bit operands, four to a .b32 register: integers into `.s32` (wrapping, no
+    // `.satfinite`), fp8 into `.f32` (sm_89 and later: runtime/src/cuda/compile/arch.rs).
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::I8,
+        acc: Scalar::I32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+        c: "ws_mma_m16n8k32_s32_s8",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::U8,
+        acc: Scalar::I32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32",
+        c: "ws_mma_m16n8k32_s32_u8",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::E4m3,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+        c: "ws_mma_m16n8k32_f32_e4m3",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::E5m2,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32",
+        c: "ws_mma_m16n8k32_f32_e5m2",
+        sim_shape: "M16N8K32",
     },
 ];
 
