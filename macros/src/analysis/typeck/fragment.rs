@@ -90,7 +90,7 @@ impl Typeck<'_> {
         if f.shape.is_wgmma() {
             self.cx.error_at(
                 name.span(),
-                format!("`{f}` is a warpgroup's `wgmma` accumulator: it multiplies tiles in shared memory with `acc.wgmma(&a_tile, &b_tile, k)`; `mma_sync` is for the accumulators of `M16N8K16` and `M16N8K8`"),
+                format!("`{f}` is a warpgroup's `wgmma` accumulator: it multiplies tiles in shared memory with `acc.wgmma(&a_tile, &b_tile, k)`; `mma_sync` is for the accumulators of `M16N8K16`, `M16N8K8` and `M16N8K32`"),
             );
             return Ty::Never;
         }
@@ -118,9 +118,18 @@ impl Typeck<'_> {
                 Ty::Never => return Ty::Never,
                 Ty::Fragment(g) if g.role == role && g.shape == f.shape => frags[k] = Some(g),
                 Ty::Fragment(g) if g.role == role => {
+                    // Suggest the operand of the accumulator's shape: of g's element type
+                    // where that shape takes it, else of the accumulator's row.
+                    let elem = match Frag::elems(role, f.shape).contains(&g.elem) {
+                        true => g.elem,
+                        false => crate::ir::ty::fragment::MMA
+                            .iter()
+                            .find(|r| r.shape == f.shape && r.acc == f.elem)
+                            .map_or(g.elem, |r| r.ab),
+                    };
                     self.cx.error_at(
                         args[k].range(),
-                        format!("this is a `{g}`, and the accumulator is `{f}`: the shapes must agree (`{}`)", Frag { elem: g.elem, ..want }),
+                        format!("this is a `{g}`, and the accumulator is `{f}`: the shapes must agree (`{}`)", Frag { elem, ..want }),
                     );
                     return Ty::Never;
                 }
