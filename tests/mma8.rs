@@ -103,6 +103,94 @@ fn mma_e5m2(a: &[e5m2], b: &[e5m2], c: &[f32], d: &mut [f32], at: &[u32]) {
     }
 }
 
+/// `mma_s8`'s product with s8 A, u8 B (a mixed form).
+#[gpu_kernel]
+fn mma_s8_u8(a: &[i8], b: &[u8], c: &[i32], d: &mut [i32], at: &[u32]) {
+    let lane = lane_id() as usize;
+    let mut fa = FragmentA::<i8, M16N8K32>::zeroed();
+    let mut fb = FragmentB::<u8, M16N8K32>::zeroed();
+    let mut acc = FragmentAcc::<i32, M16N8K32>::zeroed();
+    for i in 0..16 {
+        fa.x[i] = a[at[lane * 16 + i] as usize];
+    }
+    for i in 0..8 {
+        fb.x[i] = b[at[512 + lane * 8 + i] as usize];
+    }
+    for i in 0..4 {
+        acc.x[i] = c[at[768 + lane * 4 + i] as usize];
+    }
+    acc.mma_sync(fa, fb);
+    for i in 0..4 {
+        d[at[768 + lane * 4 + i] as usize] = acc.x[i];
+    }
+}
+
+/// `mma_s8`'s product with u8 A, s8 B (a mixed form).
+#[gpu_kernel]
+fn mma_u8_s8(a: &[u8], b: &[i8], c: &[i32], d: &mut [i32], at: &[u32]) {
+    let lane = lane_id() as usize;
+    let mut fa = FragmentA::<u8, M16N8K32>::zeroed();
+    let mut fb = FragmentB::<i8, M16N8K32>::zeroed();
+    let mut acc = FragmentAcc::<i32, M16N8K32>::zeroed();
+    for i in 0..16 {
+        fa.x[i] = a[at[lane * 16 + i] as usize];
+    }
+    for i in 0..8 {
+        fb.x[i] = b[at[512 + lane * 8 + i] as usize];
+    }
+    for i in 0..4 {
+        acc.x[i] = c[at[768 + lane * 4 + i] as usize];
+    }
+    acc.mma_sync(fa, fb);
+    for i in 0..4 {
+        d[at[768 + lane * 4 + i] as usize] = acc.x[i];
+    }
+}
+
+/// `mma_s8`'s product with e4m3 A, e5m2 B (a mixed form).
+#[gpu_kernel]
+fn mma_e4m3_e5m2(a: &[e4m3], b: &[e5m2], c: &[f32], d: &mut [f32], at: &[u32]) {
+    let lane = lane_id() as usize;
+    let mut fa = FragmentA::<e4m3, M16N8K32>::zeroed();
+    let mut fb = FragmentB::<e5m2, M16N8K32>::zeroed();
+    let mut acc = FragmentAcc::<f32, M16N8K32>::zeroed();
+    for i in 0..16 {
+        fa.x[i] = a[at[lane * 16 + i] as usize];
+    }
+    for i in 0..8 {
+        fb.x[i] = b[at[512 + lane * 8 + i] as usize];
+    }
+    for i in 0..4 {
+        acc.x[i] = c[at[768 + lane * 4 + i] as usize];
+    }
+    acc.mma_sync(fa, fb);
+    for i in 0..4 {
+        d[at[768 + lane * 4 + i] as usize] = acc.x[i];
+    }
+}
+
+/// `mma_s8`'s product with e5m2 A, e4m3 B (a mixed form).
+#[gpu_kernel]
+fn mma_e5m2_e4m3(a: &[e5m2], b: &[e4m3], c: &[f32], d: &mut [f32], at: &[u32]) {
+    let lane = lane_id() as usize;
+    let mut fa = FragmentA::<e5m2, M16N8K32>::zeroed();
+    let mut fb = FragmentB::<e4m3, M16N8K32>::zeroed();
+    let mut acc = FragmentAcc::<f32, M16N8K32>::zeroed();
+    for i in 0..16 {
+        fa.x[i] = a[at[lane * 16 + i] as usize];
+    }
+    for i in 0..8 {
+        fb.x[i] = b[at[512 + lane * 8 + i] as usize];
+    }
+    for i in 0..4 {
+        acc.x[i] = c[at[768 + lane * 4 + i] as usize];
+    }
+    acc.mma_sync(fa, fb);
+    for i in 0..4 {
+        d[at[768 + lane * 4 + i] as usize] = acc.x[i];
+    }
+}
+
 /// Each lane writes its accumulator elements in lane order: `out[lane * 4 + i] = acc.x[i]`,
 /// A and B loaded as `mma_s8` does.
 #[gpu_kernel]
@@ -179,46 +267,53 @@ fn random_c(rng: &mut Rng, lo: i32, hi: i32) -> Vec<i32> {
         .collect()
 }
 
-/// Runs `mma_s8` (or `mma_u8` on the same bytes as u8) on `dev`.
-fn run_int(dev: &Device, signed: bool, a: &[u8], b: &[u8], c: &[i32]) -> Vec<i32> {
+/// Runs the integer kernel whose A is signed (`sa`) or not and B likewise (`sb`) on the
+/// bytes `a` and `b` (read as i8 where signed), on `dev`.
+fn run_int(dev: &Device, (sa, sb): (bool, bool), a: &[u8], b: &[u8], c: &[i32]) -> Vec<i32> {
     let at = dev.upload(&offsets()).unwrap();
     let dc = dev.upload(c).unwrap();
     let mut d = dev.upload(&vec![i32::MIN + 7; 128]).unwrap();
     let cfg = LaunchConfig::new(1, 32);
-    if signed {
-        let sa: Vec<i8> = a.iter().map(|&x| x as i8).collect();
-        let sb: Vec<i8> = b.iter().map(|&x| x as i8).collect();
-        let (da, db) = (dev.upload(&sa).unwrap(), dev.upload(&sb).unwrap());
-        mma_s8::launch(dev, cfg, &da, &db, &dc, &mut d, &at).unwrap();
-    } else {
-        let (da, db) = (dev.upload(a).unwrap(), dev.upload(b).unwrap());
-        mma_u8::launch(dev, cfg, &da, &db, &dc, &mut d, &at).unwrap();
+    let signed = |v: &[u8]| v.iter().map(|&x| x as i8).collect::<Vec<i8>>();
+    let (ia, ib) = (
+        dev.upload(&signed(a)).unwrap(),
+        dev.upload(&signed(b)).unwrap(),
+    );
+    let (ua, ub) = (dev.upload(a).unwrap(), dev.upload(b).unwrap());
+    match (sa, sb) {
+        (true, true) => mma_s8::launch(dev, cfg, &ia, &ib, &dc, &mut d, &at),
+        (false, false) => mma_u8::launch(dev, cfg, &ua, &ub, &dc, &mut d, &at),
+        (true, false) => mma_s8_u8::launch(dev, cfg, &ia, &ub, &dc, &mut d, &at),
+        (false, true) => mma_u8_s8::launch(dev, cfg, &ua, &ib, &dc, &mut d, &at),
     }
+    .unwrap();
     d.download().unwrap()
 }
 
-/// Random s8 and u8 matrices over their whole ranges give the exact integer product on
-/// both backends.
+/// Random s8 and u8 matrices over their whole ranges, in all four pairings, give the exact
+/// integer product on both backends.
 #[test]
 fn m16n8k32_s8_and_u8_are_exact() {
     let mut rng = Rng::new(832);
     for dev in devices("m16n8k32_s8_and_u8_are_exact") {
-        for signed in [true, false] {
-            for _ in 0..3 {
+        for signs in [(true, true), (false, false), (true, false), (false, true)] {
+            for _ in 0..2 {
                 let a: Vec<u8> = (0..512).map(|_| rng.next_u32() as u8).collect();
                 let b: Vec<u8> = (0..256).map(|_| rng.next_u32() as u8).collect();
                 let c = random_c(&mut rng, -1 << 30, 1 << 30);
-                let wide = |x: &u8| match signed {
-                    true => i64::from(*x as i8),
-                    false => i64::from(*x),
+                let wide = |signed: bool| {
+                    move |x: &u8| match signed {
+                        true => i64::from(*x as i8),
+                        false => i64::from(*x),
+                    }
                 };
-                let (wa, wb): (Vec<i64>, Vec<i64>) =
-                    (a.iter().map(wide).collect(), b.iter().map(wide).collect());
-                let got = run_int(&dev, signed, &a, &b, &c);
+                let wa: Vec<i64> = a.iter().map(wide(signs.0)).collect();
+                let wb: Vec<i64> = b.iter().map(wide(signs.1)).collect();
+                let got = run_int(&dev, signs, &a, &b, &c);
                 assert_eq!(
                     got,
                     int_reference(&wa, &wb, &c),
-                    "{:?}, signed {signed}",
+                    "{:?}, signed (A, B) {signs:?}",
                     dev.backend()
                 );
             }
@@ -232,12 +327,12 @@ fn m16n8k32_s8_and_u8_are_exact() {
 fn m16n8k32_s32_accumulator_wraps() {
     for dev in devices("m16n8k32_s32_accumulator_wraps") {
         let c: Vec<i32> = (0..128).map(|e| i32::MAX - e * 1000).collect();
-        let got = run_int(&dev, false, &[255; 512], &[255; 256], &c);
+        let got = run_int(&dev, (false, false), &[255; 512], &[255; 256], &c);
         let want: Vec<i32> = c.iter().map(|&x| x.wrapping_add(32 * 255 * 255)).collect();
         assert_eq!(got, want, "{:?}", dev.backend());
         assert!(got.iter().all(|&x| x < 0), "{:?}: wrapped", dev.backend());
         let c: Vec<i32> = (0..128).map(|e| i32::MIN + e * 1000).collect();
-        let got = run_int(&dev, true, &[0x80; 512], &[127; 256], &c);
+        let got = run_int(&dev, (true, true), &[0x80; 512], &[127; 256], &c);
         let want: Vec<i32> = c.iter().map(|&x| x.wrapping_add(32 * -128 * 127)).collect();
         assert_eq!(got, want, "{:?}", dev.backend());
     }
@@ -297,27 +392,40 @@ fn runs_fp8(dev: &Device, r: &warpspeed::Result<()>) -> bool {
     }
 }
 
-/// Runs `mma_e4m3` (`e5m2` false) or `mma_e5m2` on f32 values already exact in the
-/// format; `None` where the GPU cannot (after checking its refusal).
-fn run_fp8(dev: &Device, e5: bool, a: &[f32], b: &[f32], c: &[f32]) -> Option<Vec<f32>> {
+/// Runs the fp8 kernel whose A is e5m2 (`e5.0`) or e4m3, and B likewise (`e5.1`), on f32
+/// values already exact in those formats; `None` where the GPU cannot (after checking its
+/// refusal).
+fn run_fp8(dev: &Device, e5: (bool, bool), a: &[f32], b: &[f32], c: &[f32]) -> Option<Vec<f32>> {
     let at = dev.upload(&offsets()).unwrap();
     let dc = dev.upload(c).unwrap();
     let mut d = dev.upload(&vec![f32::NAN; 128]).unwrap();
     let cfg = LaunchConfig::new(1, 32);
-    let r = if e5 {
-        let conv = |v: &[f32]| v.iter().map(|&x| e5m2::from_f32(x)).collect::<Vec<_>>();
-        let (da, db) = (dev.upload(&conv(a)).unwrap(), dev.upload(&conv(b)).unwrap());
-        mma_e5m2::launch(dev, cfg, &da, &db, &dc, &mut d, &at)
-    } else {
-        let conv = |v: &[f32]| v.iter().map(|&x| e4m3::from_f32(x)).collect::<Vec<_>>();
-        let (da, db) = (dev.upload(&conv(a)).unwrap(), dev.upload(&conv(b)).unwrap());
-        mma_e4m3::launch(dev, cfg, &da, &db, &dc, &mut d, &at)
+    let e4 = |v: &[f32]| v.iter().map(|&x| e4m3::from_f32(x)).collect::<Vec<_>>();
+    let e5f = |v: &[f32]| v.iter().map(|&x| e5m2::from_f32(x)).collect::<Vec<_>>();
+    let (a4, b4) = (dev.upload(&e4(a)).unwrap(), dev.upload(&e4(b)).unwrap());
+    let (a5, b5) = (dev.upload(&e5f(a)).unwrap(), dev.upload(&e5f(b)).unwrap());
+    let r = match e5 {
+        (false, false) => mma_e4m3::launch(dev, cfg, &a4, &b4, &dc, &mut d, &at),
+        (true, true) => mma_e5m2::launch(dev, cfg, &a5, &b5, &dc, &mut d, &at),
+        (false, true) => mma_e4m3_e5m2::launch(dev, cfg, &a4, &b5, &dc, &mut d, &at),
+        (true, false) => mma_e5m2_e4m3::launch(dev, cfg, &a5, &b4, &dc, &mut d, &at),
     };
     if !runs_fp8(dev, &r) {
         return None;
     }
     r.unwrap();
     Some(d.download().unwrap())
+}
+
+/// (A is e5m2, B is e5m2): the four fp8 rows.
+const FP8_FORMATS: [(bool, bool); 4] = [(false, false), (true, true), (false, true), (true, false)];
+
+/// `x` rounded to e5m2 (`e5`) or e4m3 and back.
+fn fp8(e5: bool, x: f32) -> f32 {
+    match e5 {
+        true => e5m2::from_f32(x).to_f32(),
+        false => e4m3::from_f32(x).to_f32(),
+    }
 }
 
 fn small_ints(rng: &mut Rng, n: usize, lo: i32, hi: i32) -> Vec<f32> {
@@ -332,7 +440,7 @@ fn small_ints(rng: &mut Rng, n: usize, lo: i32, hi: i32) -> Vec<f32> {
 fn m16n8k32_fp8_small_values_are_exact() {
     let mut rng = Rng::new(89);
     for dev in devices("m16n8k32_fp8_small_values_are_exact") {
-        for e5 in [false, true] {
+        for e5 in FP8_FORMATS {
             let a = small_ints(&mut rng, 512, -4, 4);
             let b = small_ints(&mut rng, 256, -4, 4);
             let c = small_ints(&mut rng, 128, -100, 100);
@@ -343,7 +451,7 @@ fn m16n8k32_fp8_small_values_are_exact() {
                 .iter()
                 .map(|&(s, _)| s as f32)
                 .collect();
-            assert_eq!(got, want, "{:?}, e5m2 {e5}", dev.backend());
+            assert_eq!(got, want, "{:?}, e5m2 (A, B) {e5:?}", dev.backend());
         }
     }
 }
@@ -355,31 +463,22 @@ fn m16n8k32_fp8_small_values_are_exact() {
 fn m16n8k32_fp8_random_within_the_documented_bound() {
     let mut rng = Rng::new(8989);
     for dev in devices("m16n8k32_fp8_random_within_the_documented_bound") {
-        for e5 in [false, true] {
-            let mut r = |n| -> Vec<f32> {
-                (0..n)
-                    .map(|_| {
-                        let x = rng.range_f32(-8.0, 8.0);
-                        match e5 {
-                            true => e5m2::from_f32(x).to_f32(),
-                            false => e4m3::from_f32(x).to_f32(),
-                        }
-                    })
-                    .collect()
-            };
-            let (a, b, c) = (r(512), r(256), r(128));
+        for e5 in FP8_FORMATS {
+            let mut r =
+                |n, e| -> Vec<f32> { (0..n).map(|_| fp8(e, rng.range_f32(-8.0, 8.0))).collect() };
+            let (a, b, c) = (r(512, e5.0), r(256, e5.1), r(128, false));
             let Some(got) = run_fp8(&dev, e5, &a, &b, &c) else {
                 continue;
             };
             for (i, (&g, &(want, mag))) in got.iter().zip(&float_reference(&a, &b, &c)).enumerate()
             {
                 if dev.backend() == Backend::Simulator {
-                    assert_eq!(g, want as f32, "simulator: d[{i}]");
+                    assert_eq!(g, want as f32, "simulator: d[{i}], {e5:?}");
                 } else {
                     let bound = mag * 2f64.powi(-7);
                     assert!(
                         (f64::from(g) - want).abs() <= bound,
-                        "{:?}: d[{i}] = {g}, exact {want}, bound {bound}",
+                        "{:?}: d[{i}] = {g}, exact {want}, bound {bound}, {e5:?}",
                         dev.backend()
                     );
                 }
@@ -397,11 +496,15 @@ fn nvrtc_compiles_for_sm80_sm89_and_sm90() {
         ("mma_s8", &mma_s8::KERNEL),
         ("mma_u8", &mma_u8::KERNEL),
         ("owners_s8", &owners_s8::KERNEL),
+        ("mma_s8_u8", &mma_s8_u8::KERNEL),
+        ("mma_u8_s8", &mma_u8_s8::KERNEL),
     ];
     common::nvrtc_compiles_for(&ints, &[(8, 0), (8, 9), (9, 0)]);
     let fp8 = [
         ("mma_e4m3", &mma_e4m3::KERNEL),
         ("mma_e5m2", &mma_e5m2::KERNEL),
+        ("mma_e4m3_e5m2", &mma_e4m3_e5m2::KERNEL),
+        ("mma_e5m2_e4m3", &mma_e5m2_e4m3::KERNEL),
     ];
     common::nvrtc_compiles_for(&fp8, &[(8, 9), (9, 0)]);
 }
@@ -412,7 +515,10 @@ fn fp8_kernels_need_sm89() {
     for (k, fp8) in [
         (&mma_e4m3::KERNEL, true),
         (&mma_e5m2::KERNEL, true),
+        (&mma_e4m3_e5m2::KERNEL, true),
+        (&mma_e5m2_e4m3::KERNEL, true),
         (&mma_s8::KERNEL, false),
+        (&mma_u8_s8::KERNEL, false),
         (&mma_u8::KERNEL, false),
     ] {
         let on_80 = warpspeed::compile::arch::gpu_architecture(k.source.as_str(), (8, 0));

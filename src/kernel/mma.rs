@@ -199,10 +199,11 @@ impl<T, S: FragmentShape> FragmentAcc<T, S> {
     /// `self = a * b + self`: PTX `mma.sync.aligned.<shape>.row.col` with D = C = `self`.
     /// Every lane of the warp calls it together (`.aligned`); the element types must be an
     /// instruction's (f16 x f16 into f32 or f16; bf16 x bf16 into f32; tf32 x tf32 into f32
-    /// in [`M16N8K8`]; in [`M16N8K32`], i8 x i8 and u8 x u8 into i32, wrapping modulo 2^32,
-    /// and e4m3 x e4m3, e5m2 x e5m2 into f32 on sm_89 and later). On the simulator the sum
+    /// in [`M16N8K8`]; in [`M16N8K32`], i8 or u8 x i8 or u8 into i32, wrapping modulo 2^32,
+    /// and e4m3 or e5m2 x e4m3 or e5m2 into f32 on sm_89 and later: A and B of one type but
+    /// in these mixed forms). On the simulator the sum
     /// is exact, rounded once (docs/tensor-cores.md bounds the GPU's difference).
-    pub fn mma_sync<U>(&mut self, a: FragmentA<U, S>, b: FragmentB<U, S>) {
+    pub fn mma_sync<U, V>(&mut self, a: FragmentA<U, S>, b: FragmentB<V, S>) {
         let _ = (a, b);
         outside_kernel("FragmentAcc::mma_sync")
     }

@@ -145,8 +145,10 @@ impl MmaElem {
 pub struct MmaSpec {
     /// `.m16n8k16`, ...
     pub shape: MmaShape,
-    /// The element type of A and B.
+    /// The element type of A.
     pub ab: MmaElem,
+    /// The element type of B (A's but for m16n8k32's mixed 8-bit forms).
+    pub b: MmaElem,
     /// The element type of C and D.
     pub acc: MmaElem,
 }
@@ -174,7 +176,7 @@ pub(crate) fn mma_results(spec: MmaSpec, wide: &mut [[u32; WIDE]; 32]) {
                 a[r * k + col] = spec.ab.value(word);
             } else if i < la + lb {
                 let (r, col) = fragment_owner(FragmentRole::B, shape, lane, i - la);
-                b[r * n + col] = spec.ab.value(word);
+                b[r * n + col] = spec.b.value(word);
             } else {
                 let (r, col) = fragment_owner(FragmentRole::Acc, shape, lane, i - la - lb);
                 c[r * n + col] = spec.acc.value(word);
@@ -267,6 +269,7 @@ mod tests {
         let spec = MmaSpec {
             shape,
             ab: MmaElem::F16,
+            b: MmaElem::F16,
             acc: MmaElem::F32,
         };
         let av = |r: usize, c: usize| ((r * 3 + c * 5) % 7) as f32 - 3.0;

@@ -1,5 +1,6 @@
 // m16n8k32 takes 8-bit operands only, each into its own accumulator: i8 and u8 into i32,
-// e4m3 and e5m2 into f32; A and B of one type; no ldmatrix of 8-bit fragments.
+// e4m3 and e5m2 into f32; A and B both integers or both fp8; no ldmatrix of 8-bit
+// fragments.
 use warpspeed::prelude::*;
 
 #[gpu_kernel]
@@ -27,10 +28,10 @@ fn fp8_into_i32(out: &mut [i32]) {
 }
 
 #[gpu_kernel]
-fn mixed_fp8(out: &mut [f32]) {
+fn fp8_by_int(out: &mut [f32]) {
     let mut acc = FragmentAcc::<f32, M16N8K32>::zeroed();
     let a = FragmentA::<e4m3, M16N8K32>::zeroed();
-    let b = FragmentB::<e5m2, M16N8K32>::zeroed();
+    let b = FragmentB::<u8, M16N8K32>::zeroed();
     acc.mma_sync(a, b);
     out[0] = acc.x[0];
 }

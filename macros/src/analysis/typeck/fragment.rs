@@ -146,17 +146,29 @@ impl Typeck<'_> {
         let (Some(a), Some(b)) = (frags[0], frags[1]) else {
             return Ty::Never;
         };
-        if a.elem != b.elem {
-            self.cx.error_at(
-                args[1].range(),
-                format!("A holds `{}` and B `{}`: `mma_sync` multiplies two fragments of one element type", a.elem.rust_name(), b.elem.rust_name()),
-            );
-            return Ty::Never;
-        }
-        let Some(row) = mma_row(f.shape, a.elem, f.elem) else {
-            let accs: Vec<&str> = crate::ir::ty::fragment::MMA
-                .iter()
-                .filter(|r| r.shape == f.shape && r.ab == a.elem)
+        let Some(row) = mma_row(f.shape, a.elem, b.elem, f.elem) else {
+            let rows = || {
+                crate::ir::ty::fragment::MMA
+                    .iter()
+                    .filter(|r| r.shape == f.shape && r.ab == a.elem)
+            };
+            let or = |v: Vec<&str>| {
+                v.iter()
+                    .map(|s| format!("`{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            };
+            if !rows().any(|r| r.b == b.elem) {
+                let mut bs: Vec<&str> = rows().map(|r| r.b.rust_name()).collect();
+                bs.dedup();
+                self.cx.error_at(
+                    args[1].range(),
+                    format!("A holds `{}` and B `{}`: no `mma.sync` of shape {} multiplies them; with this A, B holds {}", a.elem.rust_name(), b.elem.rust_name(), f.shape.name().to_lowercase(), or(bs)),
+                );
+                return Ty::Never;
+            }
+            let accs: Vec<&str> = rows()
+                .filter(|r| r.b == b.elem)
                 .map(|r| r.acc.rust_name())
                 .collect();
             self.cx.error_at(
@@ -166,7 +178,7 @@ impl Typeck<'_> {
                     f.shape.name().to_lowercase(),
                     a.elem.rust_name(),
                     f.elem.rust_name(),
-                    accs.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" or ")
+                    or(accs)
                 ),
             );
             return Ty::Never;

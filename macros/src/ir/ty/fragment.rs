@@ -149,7 +149,7 @@ impl Frag {
     }
 
     /// The element types a fragment of this role and shape may hold: those of the table's
-    /// rows (A and B share theirs).
+    /// rows.
     pub fn elems(role: Role, shape: Shape) -> Vec<Scalar> {
         if shape.is_wgmma() {
             return match role {
@@ -159,7 +159,11 @@ impl Frag {
         }
         let mut v = Vec::new();
         for r in MMA.iter().filter(|r| r.shape == shape) {
-            let s = if role == Role::Acc { r.acc } else { r.ab };
+            let s = match role {
+                Role::A => r.ab,
+                Role::B => r.b,
+                Role::Acc => r.acc,
+            };
             if !v.contains(&s) {
                 v.push(s);
             }
@@ -314,13 +318,15 @@ fn matrix_row(table: &'static [MatrixRow], f: &Frag, trans: bool) -> Option<&'st
 #[derive(Debug, PartialEq, Eq)]
 pub struct MmaRow {
     pub shape: Shape,
-    /// The element type of A and B.
+    /// The element type of A (and of B but for the mixed 8-bit rows).
     pub ab: Scalar,
+    /// The element type of B.
+    pub b: Scalar,
     /// The element type of C and D.
     pub acc: Scalar,
     /// The PTX instruction, as the prelude helper writes it.
     pub ptx: &'static str,
-    /// The prelude helper: `void f(ws_frag<Acc, 4>* d, ws_frag<AB, ..> a, ws_frag<AB, ..> b)`.
+    /// The prelude helper: `void f(ws_frag<Acc, 4>* d, ws_frag<A, ..> a, ws_frag<B, ..> b)`.
     pub c: &'static str,
     /// The runtime's `MmaShape` variant: the shape, and for tf32 its own layout.
     pub sim_shape: &'static str,
@@ -331,6 +337,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K16,
         ab: Scalar::F16,
+        b: Scalar::F16,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
         c: "ws_mma_m16n8k16_f32_f16",
@@ -339,6 +346,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K16,
         ab: Scalar::F16,
+        b: Scalar::F16,
         acc: Scalar::F16,
         ptx: "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
         c: "ws_mma_m16n8k16_f16_f16",
@@ -347,6 +355,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K8,
         ab: Scalar::F16,
+        b: Scalar::F16,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32",
         c: "ws_mma_m16n8k8_f32_f16",
@@ -355,6 +364,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K8,
         ab: Scalar::F16,
+        b: Scalar::F16,
         acc: Scalar::F16,
         ptx: "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16",
         c: "ws_mma_m16n8k8_f16_f16",
@@ -364,6 +374,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K16,
         ab: Scalar::Bf16,
+        b: Scalar::Bf16,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
         c: "ws_mma_m16n8k16_f32_bf16",
@@ -372,6 +383,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K8,
         ab: Scalar::Bf16,
+        b: Scalar::Bf16,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32",
         c: "ws_mma_m16n8k8_f32_bf16",
@@ -381,6 +393,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K8,
         ab: Scalar::F32,
+        b: Scalar::F32,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
         c: "ws_mma_m16n8k8_f32_tf32",
@@ -391,6 +404,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K32,
         ab: Scalar::I8,
+        b: Scalar::I8,
         acc: Scalar::I32,
         ptx: "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
         c: "ws_mma_m16n8k32_s32_s8",
@@ -399,6 +413,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K32,
         ab: Scalar::U8,
+        b: Scalar::U8,
         acc: Scalar::I32,
         ptx: "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32",
         c: "ws_mma_m16n8k32_s32_u8",
@@ -407,6 +422,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K32,
         ab: Scalar::E4m3,
+        b: Scalar::E4m3,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
         c: "ws_mma_m16n8k32_f32_e4m3",
@@ -415,9 +431,47 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K32,
         ab: Scalar::E5m2,
+        b: Scalar::E5m2,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32",
         c: "ws_mma_m16n8k32_f32_e5m2",
+        sim_shape: "M16N8K32",
+    },
+    // Mixed 8-bit operands: A and B of two types of one kind.
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::I8,
+        b: Scalar::U8,
+        acc: Scalar::I32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32",
+        c: "ws_mma_m16n8k32_s32_s8_u8",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::U8,
+        b: Scalar::I8,
+        acc: Scalar::I32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32",
+        c: "ws_mma_m16n8k32_s32_u8_s8",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::E4m3,
+        b: Scalar::E5m2,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32",
+        c: "ws_mma_m16n8k32_f32_e4m3_e5m2",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::E5m2,
+        b: Scalar::E4m3,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32",
+        c: "ws_mma_m16n8k32_f32_e5m2_e4m3",
         sim_shape: "M16N8K32",
     },
 ];
@@ -470,10 +524,10 @@ pub fn wgmma_row(ab: Scalar, acc: Scalar) -> Option<&'static WgmmaRow> {
     WGMMA.iter().find(|r| r.ab == ab && r.acc == acc)
 }
 
-/// The row for an accumulator of `acc` and A, B of `ab`, in `shape`.
-pub fn mma_row(shape: Shape, ab: Scalar, acc: Scalar) -> Option<&'static MmaRow> {
+/// The row for an accumulator of `acc`, A of `a` and B of `b`, in `shape`.
+pub fn mma_row(shape: Shape, a: Scalar, b: Scalar, acc: Scalar) -> Option<&'static MmaRow> {
     MMA.iter()
-        .find(|r| r.shape == shape && r.ab == ab && r.acc == acc)
+        .find(|r| r.shape == shape && r.ab == a && r.b == b && r.acc == acc)
 }
 
 #[cfg(test)]
