@@ -3,7 +3,8 @@
 //! [`f32`] and [`f16`](struct@f16), in integer arithmetic on the bits.
 //!
 //! They are storage types: a kernel loads, stores and converts them, and computes in `f32`
-//! or `f16`. The conversions are the GPU's (`cvt.rn.satfinite.e4m3x2.f32` and friends,
+//! or `f16`, or multiplies them on the tensor cores (`mma_sync` of `M16N8K32` fragments into
+//! an `f32` accumulator, sm_89 and later; docs/tensor-cores.md). The conversions are the GPU's (`cvt.rn.satfinite.e4m3x2.f32` and friends,
 //! sm_89 and later; docs/semantics.md, "fp8"):
 //!
 //! - to fp8, round to nearest, ties to even, then saturate: a finite value beyond the

@@ -24,6 +24,9 @@ pub enum MmaShape {
     /// `.m16n8k8` with `.tf32` A and B (`f32` fragments in a kernel), whose layouts differ
     /// from the 16-bit ones.
     M16N8K8Tf32,
+    /// `.m16n8k32` with 8-bit A and B (`.s8`, `.u8`, `.e4m3`, `.e5m2`): A 16 x 32, B 32 x 8,
+    /// C/D 16 x 8.
+    M16N8K32,
 }
 
 impl MmaShape {
@@ -32,6 +35,7 @@ impl MmaShape {
         match self {
             MmaShape::M16N8K16 => (16, 8, 16),
             MmaShape::M16N8K8 | MmaShape::M16N8K8Tf32 => (16, 8, 8),
+            MmaShape::M16N8K32 => (16, 8, 32),
         }
     }
 
@@ -54,8 +58,9 @@ pub const fn fragment_len(role: FragmentRole, shape: MmaShape) -> usize {
 }
 
 /// The (row, column) of element `i` of lane `lane`'s fragment of operand `role`, as the
-/// PTX ISA's "Matrix Fragments for mma.m16n8k16 / mma.m16n8k8" tables give it (16-bit A and
-/// B elements, or tf32 ones for `M16N8K8Tf32`; f32 or f16 accumulators). With
+/// PTX ISA's "Matrix Fragments for mma.m16n8k16 / mma.m16n8k8 / mma.m16n8k32" tables give it
+/// (16-bit A and B elements, tf32 ones for `M16N8K8Tf32`, 8-bit ones for `M16N8K32`; f32,
+/// f16 or s32 accumulators). With
 /// `group = lane / 4` and `t = lane % 4`:
 ///
 /// | operand | row | column |
@@ -66,6 +71,8 @@ pub const fn fragment_len(role: FragmentRole, shape: MmaShape) -> usize {
 /// | B, m16n8k8 | `2 * t + i % 2` | `group` |
 /// | A, m16n8k8 tf32 | `group + 8 * (i % 2)` | `t + 4 * (i / 2)` |
 /// | B, m16n8k8 tf32 | `t + 4 * i` | `group` |
+/// | A, m16n8k32 | `group + 8 * ((i / 4) % 2)` | `4 * t + i % 4 + 16 * (i / 8)` |
+/// | B, m16n8k32 | `4 * t + i % 4 + 16 * (i / 4)` | `group` |
 /// | C, D | `group + 8 * (i / 2)` | `2 * t + i % 2` |
 ///
 /// # Panics
@@ -87,6 +94,10 @@ pub fn fragment_owner(role: FragmentRole, shape: MmaShape, lane: u32, i: usize) 
         (FragmentRole::B, MmaShape::M16N8K8) => (2 * t + i % 2, group),
         (FragmentRole::A, MmaShape::M16N8K8Tf32) => (group + 8 * (i % 2), t + 4 * (i / 2)),
         (FragmentRole::B, MmaShape::M16N8K8Tf32) => (t + 4 * i, group),
+        (FragmentRole::A, MmaShape::M16N8K32) => {
+            (group + 8 * ((i / 4) % 2), 4 * t + i % 4 + 16 * (i / 8))
+        }
+        (FragmentRole::B, MmaShape::M16N8K32) => (4 * t + i % 4 + 16 * (i / 4), group),
         (FragmentRole::A, MmaShape::M16N8K8) | (FragmentRole::Acc, _) => {
             (group + 8 * (i / 2), 2 * t + i % 2)
         }
@@ -145,7 +156,12 @@ mod tests {
     /// Every element of every operand has exactly one owner (lane, i).
     #[test]
     fn each_element_has_one_owner() {
-        for shape in [MmaShape::M16N8K16, MmaShape::M16N8K8, MmaShape::M16N8K8Tf32] {
+        for shape in [
+            MmaShape::M16N8K16,
+            MmaShape::M16N8K8,
+            MmaShape::M16N8K8Tf32,
+            MmaShape::M16N8K32,
+        ] {
             for role in [FragmentRole::A, FragmentRole::B, FragmentRole::Acc] {
                 let (r, c) = shape.dims(role);
                 let mut seen = vec![0u32; r * c];
@@ -176,6 +192,16 @@ mod tests {
         assert_eq!(fragment_owner(A, t, 6, 1), (9, 2));
         assert_eq!(fragment_owner(A, t, 6, 2), (1, 6));
         assert_eq!(fragment_owner(B, t, 6, 1), (6, 1));
+        // m16n8k32 (8-bit): lane 6 holds a0 at (1, 8), a5 at (9, 9), a11 at (1, 27), a15 at
+        // (9, 27); b3 at (11, 1), b4 at (24, 1); c3 at (9, 5).
+        let k = MmaShape::M16N8K32;
+        assert_eq!(fragment_owner(A, k, 6, 0), (1, 8));
+        assert_eq!(fragment_owner(A, k, 6, 5), (9, 9));
+        assert_eq!(fragment_owner(A, k, 6, 11), (1, 27));
+        assert_eq!(fragment_owner(A, k, 6, 15), (9, 27));
+        assert_eq!(fragment_owner(B, k, 6, 3), (11, 1));
+        assert_eq!(fragment_owner(B, k, 6, 4), (24, 1));
+        assert_eq!(fragment_owner(Acc, k, 6, 3), (9, 5));
     }
 
     /// Every element of every wgmma accumulator has exactly one owner (thread, i), and

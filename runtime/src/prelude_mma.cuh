@@ -65,6 +65,54 @@ template <typename D> __device__ __forceinline__ void ws_mma_m16n8k8_f32_tf32(D*
           "r"(__float_as_uint(a.x[2])), "r"(__float_as_uint(a.x[3])),
           "r"(__float_as_uint(b.x[0])), "r"(__float_as_uint(b.x[1])));
 }
+// m16n8k32: 8-bit A and B elements, four to a .b32 register, the lowest index in the low
+// byte. Integers accumulate into .s32, wrapping (no .satfinite); fp8 into .f32, sm_89 and
+// later (runtime/src/cuda/compile/arch.rs refuses such a kernel on older GPUs; compiled for
+// one anyway, the helper traps).
+__device__ __forceinline__ unsigned int ws_mma_byte(signed char v) { return (unsigned char)v; }
+__device__ __forceinline__ unsigned int ws_mma_byte(unsigned char v) { return v; }
+__device__ __forceinline__ unsigned int ws_mma_byte(ws_e4m3 v) { return v.bits; }
+__device__ __forceinline__ unsigned int ws_mma_byte(ws_e5m2 v) { return v.bits; }
+template <typename E> __device__ __forceinline__ unsigned int ws_frag_pack4(const E* x) {
+    return ws_mma_byte(x[0]) | (ws_mma_byte(x[1]) << 8) | (ws_mma_byte(x[2]) << 16) | (ws_mma_byte(x[3]) << 24);
+}
+// The asm of one m16n8k32 (`con` "r" for .s32, "f" for .f32), D = C = *d.
+#define WS_MMA_K32(ptx, con) \
+    asm volatile(ptx " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" \
+        : "+" con(d->x[0]), "+" con(d->x[1]), "+" con(d->x[2]), "+" con(d->x[3]) \
+        : "r"(ws_frag_pack4(a.x)), "r"(ws_frag_pack4(a.x + 4)), "r"(ws_frag_pack4(a.x + 8)), "r"(ws_frag_pack4(a.x + 12)), \
+          "r"(ws_frag_pack4(b.x)), "r"(ws_frag_pack4(b.x + 4)))
+#if __CUDA_ARCH__ >= 890
+#define WS_MMA_K32_FP8(ptx) WS_MMA_K32(ptx, "f")
+#else
+#define WS_MMA_K32_FP8(ptx) __trap()
+#endif
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k32_s32_s8(D* d, const ws_frag<signed char, 16>& a, const ws_frag<signed char, 8>& b) {
+    WS_MMA_K32("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "r");
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k32_s32_u8(D* d, const ws_frag<unsigned char, 16>& a, const ws_frag<unsigned char, 8>& b) {
+    WS_MMA_K32("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32", "r");
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k32_s32_s8_u8(D* d, const ws_frag<signed char, 16>& a, const ws_frag<unsigned char, 8>& b) {
+    WS_MMA_K32("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32", "r");
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k32_s32_u8_s8(D* d, const ws_frag<unsigned char, 16>& a, const ws_frag<signed char, 8>& b) {
+    WS_MMA_K32("mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32", "r");
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k32_f32_e4m3(D* d, const ws_frag<ws_e4m3, 16>& a, const ws_frag<ws_e4m3, 8>& b) {
+    WS_MMA_K32_FP8("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32");
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k32_f32_e5m2(D* d, const ws_frag<ws_e5m2, 16>& a, const ws_frag<ws_e5m2, 8>& b) {
+    WS_MMA_K32_FP8("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32");
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k32_f32_e4m3_e5m2(D* d, const ws_frag<ws_e4m3, 16>& a, const ws_frag<ws_e5m2, 8>& b) {
+    WS_MMA_K32_FP8("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32");
+}
+template <typename D> __device__ __forceinline__ void ws_mma_m16n8k32_f32_e5m2_e4m3(D* d, const ws_frag<ws_e5m2, 16>& a, const ws_frag<ws_e4m3, 8>& b) {
+    WS_MMA_K32_FP8("mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32");
+}
+#undef WS_MMA_K32_FP8
+#undef WS_MMA_K32
 // `frag.ldmatrix(&tile, row)`: lanes 0..8 * num each give the start of one 8-element row
 // of the shared array (lanes 0-7 matrix 0, 8-15 matrix 1, ...), checked as the sub-slice
 // `&tile[row..row + 8]` (a failing lane reads row 0 instead, after recording the failure);

@@ -23,6 +23,17 @@ pub struct M16N8K16;
 /// PTX's `.m16n8k8`: A 16 x 8 (4 elements a lane), B 8 x 8 (2), C/D 16 x 8 (4).
 pub struct M16N8K8;
 
+/// PTX's `.m16n8k32`, 8-bit operands (`i8`, `u8` into an `i32` accumulator; `e4m3`,
+/// `e5m2` into `f32`, sm_89 and later): A 16 x 32 (16 elements a lane), B 32 x 8 (8), C/D
+/// 16 x 8 (4).
+pub struct M16N8K32;
+
+impl FragmentShape for M16N8K32 {
+    type A<T> = [T; 16];
+    type B<T> = [T; 8];
+    type Acc<T> = [T; 4];
+}
+
 impl FragmentShape for M16N8K16 {
     type A<T> = [T; 8];
     type B<T> = [T; 4];
@@ -35,16 +46,17 @@ impl FragmentShape for M16N8K8 {
     type Acc<T> = [T; 4];
 }
 
-/// One lane's share of the A operand (M x K, row major) of `mma.sync`: `T` is `f16`, or
-/// `f32` in [`M16N8K8`], multiplied as tf32.
+/// One lane's share of the A operand (M x K, row major) of `mma.sync`: `T` is `f16` or
+/// `bf16`, `f32` in [`M16N8K8`] (multiplied as tf32), or an 8-bit type in [`M16N8K32`]
+/// (`i8`, `u8`, `e4m3`, `e5m2`).
 pub struct FragmentA<T, S: FragmentShape> {
     /// The lane's elements, in the order of the PTX ISA's fragment table
     /// ([`fragment_owner`](crate::mma::fragment_owner) with `FragmentRole::A`).
     pub x: S::A<T>,
 }
 
-/// One lane's share of the B operand (K x N, column major) of `mma.sync`: `T` is `f16`, or
-/// `f32` in [`M16N8K8`], multiplied as tf32.
+/// One lane's share of the B operand (K x N, column major) of `mma.sync`: `T` is as A's
+/// (`f16`, `bf16`, tf32 as `f32` in [`M16N8K8`], 8-bit types in [`M16N8K32`]).
 pub struct FragmentB<T, S: FragmentShape> {
     /// The lane's elements ([`fragment_owner`](crate::mma::fragment_owner) with
     /// `FragmentRole::B`: row is the K index, column the N index).
@@ -52,7 +64,7 @@ pub struct FragmentB<T, S: FragmentShape> {
 }
 
 /// One lane's share of the accumulator (C and D, M x N) of `mma.sync`: `T` is `f32` or
-/// `f16`.
+/// `f16`, or `i32` for `i8` and `u8` operands in [`M16N8K32`].
 pub struct FragmentAcc<T, S: FragmentShape> {
     /// The lane's elements ([`fragment_owner`](crate::mma::fragment_owner) with
     /// `FragmentRole::Acc`).
@@ -186,9 +198,12 @@ impl<T, S: FragmentShape> FragmentAcc<T, S> {
 
     /// `self = a * b + self`: PTX `mma.sync.aligned.<shape>.row.col` with D = C = `self`.
     /// Every lane of the warp calls it together (`.aligned`); the element types must be an
-    /// instruction's (f16 x f16 into f32 or f16; tf32 x tf32 into f32 in [`M16N8K8`]). On the simulator the sum is exact,
-    /// rounded once (docs/tensor-cores.md bounds the GPU's difference).
-    pub fn mma_sync<U>(&mut self, a: FragmentA<U, S>, b: FragmentB<U, S>) {
+    /// instruction's (f16 x f16 into f32 or f16; bf16 x bf16 into f32; tf32 x tf32 into f32
+    /// in [`M16N8K8`]; in [`M16N8K32`], i8 or u8 x i8 or u8 into i32, wrapping modulo 2^32,
+    /// and e4m3 or e5m2 x e4m3 or e5m2 into f32 on sm_89 and later: A and B of one type but
+    /// in these mixed forms). On the simulator the sum
+    /// is exact, rounded once (docs/tensor-cores.md bounds the GPU's difference).
+    pub fn mma_sync<U, V>(&mut self, a: FragmentA<U, S>, b: FragmentB<V, S>) {
         let _ = (a, b);
         outside_kernel("FragmentAcc::mma_sync")
     }

@@ -19,7 +19,7 @@
 //! | asynchronous copies | [`cp_async`], [`cp_async_commit`], [`cp_async_wait`], [`cp_async_wait_all`] (docs/tensor-cores.md) |
 //! | Hopper (sm_90) | [`Mbarrier`] (`init`, `arrive`, `arrive_expect_tx`, `wait`, `try_wait`), [`fence_mbarrier_init`], [`fence_proxy_async`], [`tma_load_2d`] on a `&TensorMap<T>` parameter (docs/tensor-cores.md) |
 //! | textures | [`TextureFetch::fetch`] on a `&Texture2D<T>` parameter, and its `width()`, `height()` |
-//! | tensor cores | [`FragmentA`], [`FragmentB`], [`FragmentAcc`] (`zeroed()`, `x[i]`, [`FragmentAcc::mma_sync`]) of shape [`M16N8K16`] or [`M16N8K8`] (docs/tensor-cores.md) |
+//! | tensor cores | [`FragmentA`], [`FragmentB`], [`FragmentAcc`] (`zeroed()`, `x[i]`, [`FragmentAcc::mma_sync`]) of shape [`M16N8K16`], [`M16N8K8`] or [`M16N8K32`] (docs/tensor-cores.md) |
 //! | Hopper (sm_90a) | [`FragmentAcc`] of shape [`M64N128K16`] (`M64N{N}K16`; tf32 [`M64N128K8`], `M64N{N}K8`), [`FragmentAcc::wgmma`], [`wgmma_fence`], [`wgmma_commit_group`], [`wgmma_wait_group`], [`setmaxnreg_inc`], [`setmaxnreg_dec`], [`fence_proxy_async`] |
 //!
 //! Atomics are Rust's own types: a kernel parameter `&[AtomicU32]` (or
@@ -52,7 +52,7 @@ pub use hopper::{fence_mbarrier_init, fence_proxy_async, tma_load_2d, Mbarrier};
 pub use index::{
     block_dim, block_idx, grid_1d, grid_2d, grid_3d, grid_dim, grid_stride_1d, lane_id, thread_idx,
 };
-pub use mma::{FragmentA, FragmentAcc, FragmentB, FragmentShape, M16N8K16, M16N8K8};
+pub use mma::{FragmentA, FragmentAcc, FragmentB, FragmentShape, M16N8K16, M16N8K32, M16N8K8};
 pub use shared::{dynamic_shared, SharedArray};
 pub use sync::{
     sync_threads, sync_threads_and, sync_threads_count, sync_threads_or, sync_warp, thread_fence,

@@ -418,6 +418,7 @@ impl<'a> ThreadCtx<'a> {
     /// instruction; the macro passes only rows of its table.
     pub async fn mma_sync<
         A: MmaScalar,
+        B: MmaScalar,
         C: MmaScalar,
         const NA: usize,
         const NB: usize,
@@ -426,12 +427,13 @@ impl<'a> ThreadCtx<'a> {
         &self,
         acc: &mut Fragment<C, NC>,
         a: Fragment<A, NA>,
-        b: Fragment<A, NB>,
+        b: Fragment<B, NB>,
         shape: MmaShape,
         at: &'static SrcLoc,
     ) {
         let mut wide = [0u32; WIDE];
-        let words = a.x.iter().chain(&b.x).map(|v| v.to_bits() as u32);
+        let words =
+            (a.x.iter().map(|v| v.to_bits() as u32)).chain(b.x.iter().map(|v| v.to_bits() as u32));
         for (w, v) in wide
             .iter_mut()
             .zip(words.chain(acc.x.iter().map(|v| v.to_bits() as u32)))
@@ -445,6 +447,10 @@ impl<'a> ThreadCtx<'a> {
             ab: match shape {
                 MmaShape::M16N8K8Tf32 => MmaElem::Tf32,
                 _ => A::ELEM,
+            },
+            b: match shape {
+                MmaShape::M16N8K8Tf32 => MmaElem::Tf32,
+                _ => B::ELEM,
             },
             acc: C::ELEM,
         };

@@ -7,13 +7,14 @@
 use super::check::{raise, Failure};
 use super::site::SrcLoc;
 use crate::bf16_types::{bf16, bf16_from_f64};
+use crate::fp8::{e4m3, e5m2};
 use crate::half_types::{f16, f16_from_f64};
 use crate::mma::{fragment_len, fragment_owner, FragmentRole, MmaShape};
 use crate::scalar::KernelScalar;
 
 /// The words of a lane's wide payload: one element per word, A's then B's then C's on the
-/// way in (at most 8 + 4 + 4), D's on the way out.
-pub(crate) const WIDE: usize = 16;
+/// way in (at most 16 + 8 + 4, m16n8k32), D's on the way out.
+pub(crate) const WIDE: usize = 28;
 
 /// One lane's fragment on the simulator: the elements of `frag.x`, in the PTX order of
 /// [`fragment_owner`]. The kernel language's `FragmentA`, `FragmentB` and `FragmentAcc`
@@ -66,6 +67,26 @@ impl MmaScalar for f32 {
     const ELEM: MmaElem = MmaElem::F32;
 }
 
+impl MmaScalar for i8 {
+    const ELEM: MmaElem = MmaElem::S8;
+}
+
+impl MmaScalar for u8 {
+    const ELEM: MmaElem = MmaElem::U8;
+}
+
+impl MmaScalar for i32 {
+    const ELEM: MmaElem = MmaElem::S32;
+}
+
+impl MmaScalar for e4m3 {
+    const ELEM: MmaElem = MmaElem::E4m3;
+}
+
+impl MmaScalar for e5m2 {
+    const ELEM: MmaElem = MmaElem::E5m2;
+}
+
 /// The element types of `mma.sync`'s operands on the simulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MmaElem {
@@ -78,6 +99,17 @@ pub enum MmaElem {
     /// `.tf32`, stored as f32: the simulator reads the 19 high bits (sign, exponent, 10
     /// mantissa bits) and ignores the low 13.
     Tf32,
+    /// `.s8`.
+    S8,
+    /// `.u8`.
+    U8,
+    /// `.s32`, the integer accumulator: D wraps modulo 2^32, as PTX's integer `mma`
+    /// without `.satfinite` does.
+    S32,
+    /// `.e4m3`.
+    E4m3,
+    /// `.e5m2`.
+    E5m2,
 }
 
 impl MmaElem {
@@ -87,15 +119,23 @@ impl MmaElem {
             MmaElem::Bf16 => f64::from(bf16::from_bits(bits as u16)),
             MmaElem::F32 => f64::from(f32::from_bits(bits)),
             MmaElem::Tf32 => f64::from(f32::from_bits(bits & !0x1fff)),
+            MmaElem::S8 => f64::from(bits as u8 as i8),
+            MmaElem::U8 => f64::from(bits as u8),
+            MmaElem::S32 => f64::from(bits as i32),
+            MmaElem::E4m3 => f64::from(e4m3::from_bits(bits as u8).to_f32()),
+            MmaElem::E5m2 => f64::from(e5m2::from_bits(bits as u8).to_f32()),
         }
     }
 
-    /// `v` rounded once to the nearest value of the type (ties to even).
+    /// `v` rounded once to the nearest value of the type (ties to even); an `.s32` sum (an
+    /// integer, exact in f64: at most 32 products of 255 * 255 plus an i32) wrapped modulo
+    /// 2^32. Accumulators are f16, f32 or s32 only.
     fn round(self, v: f64) -> u32 {
         match self {
             MmaElem::F16 => u32::from(f16_from_f64(v).to_bits()),
             MmaElem::Bf16 => u32::from(bf16_from_f64(v).to_bits()),
-            MmaElem::F32 | MmaElem::Tf32 => (v as f32).to_bits(),
+            MmaElem::S32 => v as i64 as u32,
+            _ => (v as f32).to_bits(),
         }
     }
 }
@@ -105,16 +145,19 @@ impl MmaElem {
 pub struct MmaSpec {
     /// `.m16n8k16`, ...
     pub shape: MmaShape,
-    /// The element type of A and B.
+    /// The element type of A.
     pub ab: MmaElem,
+    /// The element type of B (A's but for m16n8k32's mixed 8-bit forms).
+    pub b: MmaElem,
     /// The element type of C and D.
     pub acc: MmaElem,
 }
 
 /// D = A * B + C for the whole warp: `wide[lane]` holds lane's A, B and C elements (in that
 /// order, one a word) and gets its D elements. Each D element is the exact sum of C and the
-/// products, rounded once to the accumulator's type (products of 16-bit floats are exact
-/// in f64, and so is their sum unless the terms span more than ~30 binary orders).
+/// products, rounded once to the accumulator's type (products of 16-bit and 8-bit floats
+/// are exact in f64, and so is their sum unless the terms span more than ~30 binary
+/// orders; integer sums are always exact, then wrap to s32).
 pub(crate) fn mma_results(spec: MmaSpec, wide: &mut [[u32; WIDE]; 32]) {
     let shape = spec.shape;
     let (m, n, k) = shape.mnk();
@@ -133,7 +176,7 @@ pub(crate) fn mma_results(spec: MmaSpec, wide: &mut [[u32; WIDE]; 32]) {
                 a[r * k + col] = spec.ab.value(word);
             } else if i < la + lb {
                 let (r, col) = fragment_owner(FragmentRole::B, shape, lane, i - la);
-                b[r * n + col] = spec.ab.value(word);
+                b[r * n + col] = spec.b.value(word);
             } else {
                 let (r, col) = fragment_owner(FragmentRole::Acc, shape, lane, i - la - lb);
                 c[r * n + col] = spec.acc.value(word);
@@ -226,6 +269,7 @@ mod tests {
         let spec = MmaSpec {
             shape,
             ab: MmaElem::F16,
+            b: MmaElem::F16,
             acc: MmaElem::F32,
         };
         let av = |r: usize, c: usize| ((r * 3 + c * 5) % 7) as f32 - 3.0;

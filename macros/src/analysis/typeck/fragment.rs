@@ -90,7 +90,7 @@ impl Typeck<'_> {
         if f.shape.is_wgmma() {
             self.cx.error_at(
                 name.span(),
-                format!("`{f}` is a warpgroup's `wgmma` accumulator: it multiplies tiles in shared memory with `acc.wgmma(&a_tile, &b_tile, k)`; `mma_sync` is for the accumulators of `M16N8K16` and `M16N8K8`"),
+                format!("`{f}` is a warpgroup's `wgmma` accumulator: it multiplies tiles in shared memory with `acc.wgmma(&a_tile, &b_tile, k)`; `mma_sync` is for the accumulators of `M16N8K16`, `M16N8K8` and `M16N8K32`"),
             );
             return Ty::Never;
         }
@@ -118,9 +118,18 @@ impl Typeck<'_> {
                 Ty::Never => return Ty::Never,
                 Ty::Fragment(g) if g.role == role && g.shape == f.shape => frags[k] = Some(g),
                 Ty::Fragment(g) if g.role == role => {
+                    // Suggest the operand of the accumulator's shape: of g's element type
+                    // where that shape takes it, else of the accumulator's row.
+                    let elem = match Frag::elems(role, f.shape).contains(&g.elem) {
+                        true => g.elem,
+                        false => crate::ir::ty::fragment::MMA
+                            .iter()
+                            .find(|r| r.shape == f.shape && r.acc == f.elem)
+                            .map_or(g.elem, |r| r.ab),
+                    };
                     self.cx.error_at(
                         args[k].range(),
-                        format!("this is a `{g}`, and the accumulator is `{f}`: the shapes must agree (`{}`)", Frag { elem: g.elem, ..want }),
+                        format!("this is a `{g}`, and the accumulator is `{f}`: the shapes must agree (`{}`)", Frag { elem, ..want }),
                     );
                     return Ty::Never;
                 }
@@ -137,17 +146,29 @@ impl Typeck<'_> {
         let (Some(a), Some(b)) = (frags[0], frags[1]) else {
             return Ty::Never;
         };
-        if a.elem != b.elem {
-            self.cx.error_at(
-                args[1].range(),
-                format!("A holds `{}` and B `{}`: `mma_sync` multiplies two fragments of one element type", a.elem.rust_name(), b.elem.rust_name()),
-            );
-            return Ty::Never;
-        }
-        let Some(row) = mma_row(f.shape, a.elem, f.elem) else {
-            let accs: Vec<&str> = crate::ir::ty::fragment::MMA
-                .iter()
-                .filter(|r| r.shape == f.shape && r.ab == a.elem)
+        let Some(row) = mma_row(f.shape, a.elem, b.elem, f.elem) else {
+            let rows = || {
+                crate::ir::ty::fragment::MMA
+                    .iter()
+                    .filter(|r| r.shape == f.shape && r.ab == a.elem)
+            };
+            let or = |v: Vec<&str>| {
+                v.iter()
+                    .map(|s| format!("`{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            };
+            if !rows().any(|r| r.b == b.elem) {
+                let mut bs: Vec<&str> = rows().map(|r| r.b.rust_name()).collect();
+                bs.dedup();
+                self.cx.error_at(
+                    args[1].range(),
+                    format!("A holds `{}` and B `{}`: no `mma.sync` of shape {} multiplies them; with this A, B holds {}", a.elem.rust_name(), b.elem.rust_name(), f.shape.name().to_lowercase(), or(bs)),
+                );
+                return Ty::Never;
+            }
+            let accs: Vec<&str> = rows()
+                .filter(|r| r.b == b.elem)
                 .map(|r| r.acc.rust_name())
                 .collect();
             self.cx.error_at(
@@ -157,7 +178,7 @@ impl Typeck<'_> {
                     f.shape.name().to_lowercase(),
                     a.elem.rust_name(),
                     f.elem.rust_name(),
-                    accs.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(" or ")
+                    or(accs)
                 ),
             );
             return Ty::Never;

@@ -40,6 +40,8 @@ impl Role {
 pub enum Shape {
     M16N8K16,
     M16N8K8,
+    /// `.m16n8k32`: 8-bit A and B (`i8`, `u8`, `e4m3`, `e5m2`).
+    M16N8K32,
     /// `wgmma.mma_async`'s `.m64nNkK`.
     Wgmma {
         n: u16,
@@ -61,13 +63,14 @@ wgmma_names!(8 16 24 32 40 48 56 64 72 80 88 96 104 112 120 128 136 144 152 160 
 
 impl Shape {
     /// The `mma.sync` shapes.
-    pub const ALL: [Shape; 2] = [Shape::M16N8K16, Shape::M16N8K8];
+    pub const ALL: [Shape; 3] = [Shape::M16N8K16, Shape::M16N8K8, Shape::M16N8K32];
 
     /// The marker type's name, also the runtime's `MmaShape` variant for `mma.sync`'s.
     pub fn name(self) -> &'static str {
         match self {
             Shape::M16N8K16 => "M16N8K16",
             Shape::M16N8K8 => "M16N8K8",
+            Shape::M16N8K32 => "M16N8K32",
             Shape::Wgmma { n, k } => WGMMA_NAMES
                 .iter()
                 .find(|(kk, _)| *kk == k)
@@ -97,6 +100,7 @@ impl Shape {
         match self {
             Shape::M16N8K16 => (16, 8, 16),
             Shape::M16N8K8 => (16, 8, 8),
+            Shape::M16N8K32 => (16, 8, 32),
             Shape::Wgmma { n, k } => (64, u64::from(n), u64::from(k)),
         }
     }
@@ -130,7 +134,7 @@ impl Frag {
     }
 
     /// The element types a fragment of this role and shape may hold: those of the table's
-    /// rows (A and B share theirs).
+    /// rows.
     pub fn elems(role: Role, shape: Shape) -> Vec<Scalar> {
         if let Shape::Wgmma { k, .. } = shape {
             let mut v = Vec::new();
@@ -143,7 +147,11 @@ impl Frag {
         }
         let mut v = Vec::new();
         for r in MMA.iter().filter(|r| r.shape == shape) {
-            let s = if role == Role::Acc { r.acc } else { r.ab };
+            let s = match role {
+                Role::A => r.ab,
+                Role::B => r.b,
+                Role::Acc => r.acc,
+            };
             if !v.contains(&s) {
                 v.push(s);
             }
@@ -298,13 +306,15 @@ fn matrix_row(table: &'static [MatrixRow], f: &Frag, trans: bool) -> Option<&'st
 #[derive(Debug, PartialEq, Eq)]
 pub struct MmaRow {
     pub shape: Shape,
-    /// The element type of A and B.
+    /// The element type of A (and of B but for the mixed 8-bit rows).
     pub ab: Scalar,
+    /// The element type of B.
+    pub b: Scalar,
     /// The element type of C and D.
     pub acc: Scalar,
     /// The PTX instruction, as the prelude helper writes it.
     pub ptx: &'static str,
-    /// The prelude helper: `void f(ws_frag<Acc, 4>* d, ws_frag<AB, ..> a, ws_frag<AB, ..> b)`.
+    /// The prelude helper: `void f(ws_frag<Acc, 4>* d, ws_frag<A, ..> a, ws_frag<B, ..> b)`.
     pub c: &'static str,
     /// The runtime's `MmaShape` variant: the shape, and for tf32 its own layout.
     pub sim_shape: &'static str,
@@ -315,6 +325,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K16,
         ab: Scalar::F16,
+        b: Scalar::F16,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
         c: "ws_mma_m16n8k16_f32_f16",
@@ -323,6 +334,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K16,
         ab: Scalar::F16,
+        b: Scalar::F16,
         acc: Scalar::F16,
         ptx: "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
         c: "ws_mma_m16n8k16_f16_f16",
@@ -331,6 +343,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K8,
         ab: Scalar::F16,
+        b: Scalar::F16,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32",
         c: "ws_mma_m16n8k8_f32_f16",
@@ -339,6 +352,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K8,
         ab: Scalar::F16,
+        b: Scalar::F16,
         acc: Scalar::F16,
         ptx: "mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16",
         c: "ws_mma_m16n8k8_f16_f16",
@@ -348,6 +362,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K16,
         ab: Scalar::Bf16,
+        b: Scalar::Bf16,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
         c: "ws_mma_m16n8k16_f32_bf16",
@@ -356,6 +371,7 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K8,
         ab: Scalar::Bf16,
+        b: Scalar::Bf16,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32",
         c: "ws_mma_m16n8k8_f32_bf16",
@@ -365,10 +381,86 @@ pub const MMA: &[MmaRow] = &[
     MmaRow {
         shape: Shape::M16N8K8,
         ab: Scalar::F32,
+        b: Scalar::F32,
         acc: Scalar::F32,
         ptx: "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
         c: "ws_mma_m16n8k8_f32_tf32",
         sim_shape: "M16N8K8Tf32",
+    },
+    // 8-bit operands, four to a .b32 register: integers into `.s32` (wrapping, no
+    // `.satfinite`), fp8 into `.f32` (sm_89 and later: runtime/src/cuda/compile/arch.rs).
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::I8,
+        b: Scalar::I8,
+        acc: Scalar::I32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+        c: "ws_mma_m16n8k32_s32_s8",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::U8,
+        b: Scalar::U8,
+        acc: Scalar::I32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32",
+        c: "ws_mma_m16n8k32_s32_u8",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::E4m3,
+        b: Scalar::E4m3,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+        c: "ws_mma_m16n8k32_f32_e4m3",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::E5m2,
+        b: Scalar::E5m2,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32",
+        c: "ws_mma_m16n8k32_f32_e5m2",
+        sim_shape: "M16N8K32",
+    },
+    // Mixed 8-bit operands: A and B of two types of one kind.
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::I8,
+        b: Scalar::U8,
+        acc: Scalar::I32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32",
+        c: "ws_mma_m16n8k32_s32_s8_u8",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::U8,
+        b: Scalar::I8,
+        acc: Scalar::I32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.s32.u8.s8.s32",
+        c: "ws_mma_m16n8k32_s32_u8_s8",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::E4m3,
+        b: Scalar::E5m2,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32",
+        c: "ws_mma_m16n8k32_f32_e4m3_e5m2",
+        sim_shape: "M16N8K32",
+    },
+    MmaRow {
+        shape: Shape::M16N8K32,
+        ab: Scalar::E5m2,
+        b: Scalar::E4m3,
+        acc: Scalar::F32,
+        ptx: "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e4m3.f32",
+        c: "ws_mma_m16n8k32_f32_e5m2_e4m3",
+        sim_shape: "M16N8K32",
     },
 ];
 
@@ -445,10 +537,10 @@ pub fn wgmma_row(ab: Scalar, acc: Scalar, k: u8) -> Option<&'static WgmmaRow> {
         .find(|r| r.ab == ab && r.acc == acc && r.k == k)
 }
 
-/// The row for an accumulator of `acc` and A, B of `ab`, in `shape`.
-pub fn mma_row(shape: Shape, ab: Scalar, acc: Scalar) -> Option<&'static MmaRow> {
+/// The row for an accumulator of `acc`, A of `a` and B of `b`, in `shape`.
+pub fn mma_row(shape: Shape, a: Scalar, b: Scalar, acc: Scalar) -> Option<&'static MmaRow> {
     MMA.iter()
-        .find(|r| r.shape == shape && r.ab == ab && r.acc == acc)
+        .find(|r| r.shape == shape && r.ab == a && r.b == b && r.acc == acc)
 }
 
 #[cfg(test)]

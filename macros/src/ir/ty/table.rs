@@ -171,6 +171,7 @@ pub const NAMED: &[(&str, &str)] = &[
     ("FragmentAcc", "a tensor-core fragment (parse/fragment.rs)"),
     ("M16N8K16", "an mma shape (parse/fragment.rs)"),
     ("M16N8K8", "an mma shape (parse/fragment.rs)"),
+    ("M16N8K32", "an mma shape (parse/fragment.rs)"),
     ("M64N8K16", "a wgmma shape (parse/fragment.rs)"),
     ("M64N16K16", "a wgmma shape (parse/fragment.rs)"),
     ("M64N24K16", "a wgmma shape (parse/fragment.rs)"),

@@ -9,6 +9,9 @@
 /// A target a kernel's instructions may need beyond the GPU's plain `sm_XY`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Target {
+    /// Compute capability 8.9 or later, compiled for the GPU's own `sm_XY` (`mma.sync`
+    /// with fp8 operands, `.e4m3`/`.e5m2`).
+    Sm89,
     /// Compute capability 9.0 or later, compiled for the GPU's own `sm_XY` (TMA,
     /// mbarrier transactions, `fence.proxy.async`).
     Sm90,
@@ -20,6 +23,7 @@ impl Target {
     /// The target's name, as NVRTC's `--gpu-architecture` spells it.
     pub const fn name(self) -> &'static str {
         match self {
+            Target::Sm89 => "sm_89",
             Target::Sm90 => "sm_90",
             Target::Sm90a => "sm_90a",
         }
@@ -70,6 +74,11 @@ pub const REQUIREMENTS: &[Requirement] = &[
         what: "fence.mbarrier_init",
         target: Target::Sm90,
     },
+    Requirement {
+        prefix: "ws_mma_m16n8k32_f32_e",
+        what: "mma.sync with fp8 operands (e4m3, e5m2)",
+        target: Target::Sm89,
+    },
     // Hand-written CUDA C (the bench's twins) that issues the instructions itself.
     Requirement {
         prefix: "wgmma.mma_async",
@@ -105,6 +114,7 @@ pub fn gpu_architecture(source: &str, cc: (u32, u32)) -> Result<String, String> 
     match r.target {
         Target::Sm90a if cc == (9, 0) => Ok(Target::Sm90a.name().to_string()),
         Target::Sm90 if cc >= (9, 0) => Ok(plain),
+        Target::Sm89 if cc >= (8, 9) => Ok(plain),
         Target::Sm90a => Err(format!(
             "it uses {}, which exists only in the target sm_90a (compute capability 9.0 exactly: \
              H100, H200), and this GPU is {plain}; run it on the simulator \
@@ -114,6 +124,11 @@ pub fn gpu_architecture(source: &str, cc: (u32, u32)) -> Result<String, String> 
         Target::Sm90 => Err(format!(
             "it uses {}, which needs sm_90 or later, and this GPU is {plain}; run it on the \
              simulator (WARPSPEED_BACKEND=sim) or on an sm_90 GPU",
+            r.what
+        )),
+        Target::Sm89 => Err(format!(
+            "it uses {}, which needs sm_89 or later, and this GPU is {plain}; run it on the \
+             simulator (WARPSPEED_BACKEND=sim) or on an sm_89 or later GPU",
             r.what
         )),
     }
@@ -149,6 +164,26 @@ mod tests {
         assert_eq!(gpu_architecture(&src, (9, 0)).unwrap(), "sm_90");
         let src = format!("{prelude}\nint x = 1;\n{prelude}\nws_wgmma_fence();");
         assert_eq!(gpu_architecture(&src, (9, 0)).unwrap(), "sm_90a");
+    }
+
+    /// fp8 `mma.sync` needs sm_89: allowed there and later, refused on sm_80 naming sm_89;
+    /// the integer m16n8k32 needs nothing beyond sm_80.
+    #[test]
+    fn fp8_mma_needs_sm89() {
+        let src = "ws_mma_m16n8k32_f32_e4m3(&acc, a, b);";
+        for cc in [(8, 9), (9, 0), (10, 0), (12, 0)] {
+            assert_eq!(
+                gpu_architecture(src, cc).unwrap(),
+                format!("sm_{}{}", cc.0, cc.1)
+            );
+        }
+        let err = gpu_architecture("ws_mma_m16n8k32_f32_e5m2(&acc, a, b);", (8, 0)).unwrap_err();
+        assert!(err.contains("sm_89") && err.contains("sm_80"), "{err}");
+        assert!(err.contains("fp8"), "{err}");
+        let int = "ws_mma_m16n8k32_s32_s8(&acc, a, b);";
+        assert_eq!(gpu_architecture(int, (8, 0)).unwrap(), "sm_80");
+        let both = format!("{src}\nws_wgmma_fence();");
+        assert_eq!(required(&both).unwrap().target, Target::Sm90a);
     }
 
     /// An sm_90 row allows later GPUs with their own target; sm_90a wins over sm_90.
