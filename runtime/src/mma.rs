@@ -149,9 +149,47 @@ pub fn wgmma_owner(n: usize, thread: u32, i: usize) -> (usize, usize) {
     )
 }
 
+/// The (row, column) of A (64 x 16) that element `i` (0..8) of a `FragmentA<T,
+/// M64N{N}K16>` holds, a `wgmma` whose A comes from registers (`acc.wgmma(a, &b_tile, k)`),
+/// for `thread` of its warpgroup (the linear thread index % 128). The PTX ISA's "Register
+/// Fragments" figure for wgmma's A: warp `w = thread / 32` holds rows `16 * w .. 16 * w +
+/// 16`, each lane as in `mma.m16n8k16`'s A ([`fragment_owner`]). With `lane = thread % 32`,
+/// `group = lane / 4`, `q = lane % 4`:
+///
+/// | row | column |
+/// |---|---|
+/// | `16 * w + group + 8 * ((i / 2) % 2)` | `2 * q + i % 2 + 8 * (i / 4)` |
+///
+/// So a `M64N{N}K16` accumulator's columns `16 * j .. 16 * j + 16` are, element for element,
+/// the A fragment of slab j: `a.x[e]` is at `acc.x[8 * j + e]`'s (row, column - 16 j), which
+/// is how an attention kernel feeds P = softmax(S) to the next `wgmma` without shared memory.
+///
+/// # Panics
+///
+/// If `thread >= 128` or `i >= 8`.
+pub fn wgmma_a_owner(thread: u32, i: usize) -> (usize, usize) {
+    assert!(thread < 128, "a warpgroup has threads 0..128, not {thread}");
+    let (r, c) = fragment_owner(FragmentRole::A, MmaShape::M16N8K16, thread % 32, i);
+    (16 * (thread / 32) as usize + r, c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A wgmma accumulator's slab j of columns is, element for element, the register A of
+    /// slab j (what attention's P = softmax(S) relies on).
+    #[test]
+    fn accumulator_columns_are_register_a() {
+        for t in 0..128 {
+            for j in 0..8 {
+                for e in 0..8 {
+                    let (r, c) = wgmma_owner(128, t, 8 * j + e);
+                    assert_eq!(wgmma_a_owner(t, e), (r, c - 16 * j));
+                }
+            }
+        }
+    }
 
     /// Every element of every operand has exactly one owner (lane, i).
     #[test]

@@ -27,46 +27,130 @@ fn generate() -> String {
         let _ = writeln!(s, "#define WS_R{g} \"{}\"", r.join(", "));
     }
     for n in crate::mma::WGMMA_NS.step_by(8) {
-        for (name, c, ptx, k, imm) in TYPES {
-            helper(&mut s, n, name, c, ptx, k, imm);
+        for ty in TYPES {
+            for form in FORMS {
+                if form.fits(n, ty.3) {
+                    helper(&mut s, n, ty, form);
+                }
+            }
         }
     }
     s.push_str(TAIL);
     s
 }
 
-/// `ws_wgmma_m64n{n}k{k}_f32_{name}`: checks, descriptors, the instruction.
-fn helper(s: &mut String, n: usize, name: &str, c: &str, ptx: &str, k: usize, imm: &str) {
+/// Where a helper's A comes from and how its B tile is laid out (the kernel language's
+/// `acc.wgmma(..)` and `acc.wgmma_trans_b(..)`, with a tile or a `FragmentA` first).
+#[derive(Clone, Copy)]
+struct Form {
+    /// A is a `FragmentA` in registers (`_rs`), not a tile in shared memory.
+    regs: bool,
+    /// B is MN-major (`_tb`: a K x N tile, rows of N), not K-major.
+    trans_b: bool,
+}
+
+/// Every form: the tile-only one of every type and shape; with A in registers or B
+/// MN-major, 16-bit types only (tf32 has no transpose, and its register A is left), and
+/// MN-major B of N a multiple of 64 (whole 128-byte swizzle atoms of N).
+const FORMS: [Form; 4] = [
+    Form {
+        regs: false,
+        trans_b: false,
+    },
+    Form {
+        regs: true,
+        trans_b: false,
+    },
+    Form {
+        regs: false,
+        trans_b: true,
+    },
+    Form {
+        regs: true,
+        trans_b: true,
+    },
+];
+
+impl Form {
+    fn fits(self, n: usize, k: usize) -> bool {
+        (k == 16 || !(self.regs || self.trans_b)) && (!self.trans_b || n % 64 == 0)
+    }
+
+    /// The helper's suffix after the type.
+    fn suffix(self) -> &'static str {
+        match (self.regs, self.trans_b) {
+            (false, false) => "",
+            (true, false) => "_rs",
+            (false, true) => "_tb",
+            (true, true) => "_rs_tb",
+        }
+    }
+}
+
+/// `ws_wgmma_m64n{n}k{k}_f32_{name}{suffix}`: checks, descriptors, the instruction.
+fn helper(s: &mut String, n: usize, ty: (&str, &str, &str, usize, &str), form: Form) {
+    let (name, c, ptx, k, imm) = ty;
     let regs = n / 2;
     // A tile row: four slabs of K.
     let row = 4 * k;
     // Four registers a macro (`WS_R0` = "%0, %1, %2, %3", `WS_D4(0)` their operands).
     let list: Vec<String> = (0..regs / 4).map(|g| format!("WS_R{g}")).collect();
     let outs: Vec<String> = (0..regs / 4).map(|g| format!("WS_D4({})", 4 * g)).collect();
+    let a_param = match form.regs {
+        true => format!("const ws_frag<{c}, 8>& a"),
+        false => format!("const {c}* a, unsigned long long alen"),
+    };
+    let rows_param = match form.trans_b {
+        true => ", unsigned long long rows",
+        false => "",
+    };
     let _ = writeln!(
         s,
-        "template <typename D> __device__ __forceinline__ void ws_wgmma_m64n{n}k{k}_f32_{name}(D* d, const {c}* a, unsigned long long alen, const {c}* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {{"
+        "template <typename D> __device__ __forceinline__ void ws_wgmma_m64n{n}k{k}_f32_{name}{}(D* d, {a_param}, const {c}* b, unsigned long long blen{rows_param}, unsigned long long k, unsigned int line, const char* file) {{",
+        form.suffix()
     );
+    let alen = match form.regs {
+        true => "~0ull".to_string(),
+        false => "alen".to_string(),
+    };
+    let (bneed, bdesc) = match form.trans_b {
+        true => (format!("{}ull", n * 16), "ws_wgmma_desc_mn(b, k, rows)"),
+        false => (format!("{}ull", n * row), "ws_wgmma_desc(b, k)"),
+    };
+    // K slabs: a tile A's 4 (128-byte rows), an MN-major B's `rows / 16`.
+    let kmax = match (form.regs, form.trans_b) {
+        (_, false) => "4ull",
+        (true, true) => "rows / 16ull",
+        (false, true) => "(rows / 16ull < 4ull ? rows / 16ull : 4ull)",
+    };
     let _ = writeln!(
         s,
-        "    if (!ws_wgmma_ok(alen, {}ull, blen, {}ull, k, line, file)) return;",
+        "    if (!ws_wgmma_ok({alen}, {}ull, blen, {bneed}, k, {kmax}, line, file)) return;",
         64 * row,
-        n * row
     );
+    let (a_op, a_in) = match form.regs {
+        true => (
+            format!("{{%{}, %{}, %{}, %{}}}", regs, regs + 1, regs + 2, regs + 3),
+            "\"r\"(ws_frag_pack(a.x[0], a.x[1])), \"r\"(ws_frag_pack(a.x[2], a.x[3])), \"r\"(ws_frag_pack(a.x[4], a.x[5])), \"r\"(ws_frag_pack(a.x[6], a.x[7]))".to_string(),
+        ),
+        false => (format!("%{regs}"), "\"l\"(ws_wgmma_desc(a, k))".to_string()),
+    };
+    let first = if form.regs { regs + 4 } else { regs + 1 };
+    // The immediates: scale-a, scale-b (1: no negation), then trans-a (a tile's only) and
+    // trans-b (16-bit types only; tf32 has none).
+    let imm = match (k, form.regs) {
+        (16, false) => format!("1, 1, 0, {}", u8::from(form.trans_b)),
+        (16, true) => format!("1, 1, {}", u8::from(form.trans_b)),
+        _ => imm.to_string(),
+    };
     let _ = writeln!(
         s,
-        "    const unsigned long long da = ws_wgmma_desc(a, k), db = ws_wgmma_desc(b, k);"
-    );
-    let _ = writeln!(
-        s,
-        "    asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\nwgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ptx}.{ptx} {{\" {} \"}}, %{}, %{}, p, {imm};\\n}}\\n\"",
-        regs + 2,
+        "    asm volatile(\"{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\nwgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{ptx}.{ptx} {{\" {} \"}}, {a_op}, %{first}, p, {imm};\\n}}\\n\"",
+        first + 1,
         list.join(" \", \" "),
-        regs,
-        regs + 1
     );
     let _ = writeln!(s, "        : {}", outs.join(", "));
-    let _ = writeln!(s, "        : \"l\"(da), \"l\"(db), \"r\"(1));");
+    let _ = writeln!(s, "        : {a_in}, \"l\"({bdesc}), \"r\"(1));");
     s.push_str("}\n");
 }
 
@@ -122,14 +206,29 @@ __device__ __forceinline__ unsigned long long ws_wgmma_desc(const void* tile, un
     a += 32u * (unsigned int)k;
     return (unsigned long long)((a & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
 }
+// A descriptor of an MN-major (`acc.wgmma_trans_b`), 128B-swizzled, 1024-byte aligned
+// K x N tile of 16-bit elements, laid out as N / 64 column blocks of `rows` rows of 128
+// bytes (64 elements of N; one TMA box of [rows, 64] each), at its K slab `k` (rows
+// 16 k .. 16 k + 15, 2048 bytes a slab): start address >> 4, leading byte offset (bits
+// 16-29: from one 64-wide block of N to the next, rows * 128 bytes) >> 4, stride byte
+// offset 1024 >> 4 (bits 32-45: from 8 rows of K to the next 8), swizzle mode 1 = 128B.
+__device__ __forceinline__ unsigned long long ws_wgmma_desc_mn(const void* tile, unsigned long long k, unsigned long long rows) {
+    unsigned int a;
+    asm("{ .reg .u64 ws_a; cvta.to.shared.u64 ws_a, %1; cvt.u32.u64 %0, ws_a; }" : "=r"(a) : "l"(tile));
+    a += 2048u * (unsigned int)k;
+    const unsigned long long lbo = ((rows * 128ull) >> 4) & 0x3FFFull;
+    return (unsigned long long)((a & 0x3FFFFu) >> 4) | (lbo << 16) | (64ull << 32) | (1ull << 62);
+}
 // The checks of `acc.wgmma(a, b, k)`: A holds the 64-row tile (`aneed` elements: rows of
-// 128 bytes), B the N-row one (`bneed`), k < 4; a failure is recorded as an out-of-bounds
-// index (A: index aneed, its length; B: index bneed; k: index k, length 4) and the
-// instruction is skipped (by every thread alike, as the operands are the warpgroup's).
-__device__ __forceinline__ bool ws_wgmma_ok(unsigned long long alen, unsigned long long aneed, unsigned long long blen, unsigned long long bneed, unsigned long long k, unsigned int line, const char* file) {
+// 128 bytes; a `FragmentA` passes ~0 for `alen`), B its tile (`bneed`), k < kmax (the K
+// slabs of the tiles: 4, or an MN-major B's rows / 16); a failure is recorded as an
+// out-of-bounds index (A: index aneed, its length; B: index bneed; k: index k, length
+// kmax) and the instruction is skipped (by every thread alike, as the operands are the
+// warpgroup's).
+__device__ __forceinline__ bool ws_wgmma_ok(unsigned long long alen, unsigned long long aneed, unsigned long long blen, unsigned long long bneed, unsigned long long k, unsigned long long kmax, unsigned int line, const char* file) {
     if (alen < aneed) { ws_oob_report(aneed, alen, line, file); return false; }
     if (blen < bneed) { ws_oob_report(bneed, blen, line, file); return false; }
-    if (k >= 4ull) { ws_oob_report(k, 4ull, line, file); return false; }
+    if (k >= kmax) { ws_oob_report(k, kmax, line, file); return false; }
     return true;
 }
 // `acc.wgmma(a, b, k)`, D = A * B^T + D: one helper per shape and operand type, the

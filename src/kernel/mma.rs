@@ -219,13 +219,36 @@ impl<T, S: FragmentShape> FragmentAcc<T, S> {
     /// ([`swizzle_byte_offset`](crate::swizzle::swizzle_byte_offset) with `Swizzle::B128`)
     /// and 1024-byte aligned in shared memory: sub-slices of a `SharedArray` the kernel
     /// declares or of `dynamic_shared::<T>()`, of one type. `k` in 0..4 picks the slab
-    /// (columns `16 * k ..` of 16-bit tiles, `8 * k ..` of f32 ones). Every thread of the
-    /// warpgroup calls it; it is asynchronous: read `self`, or write the tiles, only after
-    /// the [`wgmma_wait_group`](super::wgmma_wait_group) that covers it. A tile shorter than
-    /// its shape or `k` past 3 is [`Error::OutOfBounds`](crate::Error::OutOfBounds) at this
-    /// line; a misaligned tile a kernel panic on the simulator.
-    pub fn wgmma<U>(&mut self, a: &[U], b: &[U], k: usize) {
+    /// (columns `16 * k ..` of 16-bit tiles, `8 * k ..` of f32 ones).
+    ///
+    /// `a` may instead be a [`FragmentA<T, M64N{N}K16>`](FragmentA) in registers (16-bit
+    /// types; `.m64nNk16` with A in registers): the slab of A itself, 8 elements a thread
+    /// as [`wgmma_a_owner`](crate::mma::wgmma_a_owner) lays them out, which is the layout
+    /// of the accumulator's columns `16 j .. 16 j + 16`: `a.x[e] = acc.x[8 * j + e]`
+    /// (rounded) feeds a product back without shared memory.
+    ///
+    /// Every thread of the warpgroup calls it; it is asynchronous: read `self`, or write
+    /// the tiles, only after the [`wgmma_wait_group`](super::wgmma_wait_group) that covers
+    /// it, and call [`wgmma_fence`](super::wgmma_fence) after writing `self` or `a`'s
+    /// registers. A tile shorter than its shape or `k` past 3 is
+    /// [`Error::OutOfBounds`](crate::Error::OutOfBounds) at this line; a misaligned tile a
+    /// kernel panic on the simulator.
+    pub fn wgmma<U>(&mut self, a: impl super::WgmmaOperandA<U>, b: &[U], k: usize) {
         let _ = (a, b, k);
         outside_kernel("FragmentAcc::wgmma")
+    }
+
+    /// `self = A * B + self` for one slab of K, B MN-major: as [`FragmentAcc::wgmma`]
+    /// (`bf16` or `f16` only, imm-trans-b 1), with B given K x N, rows of N (a row-major
+    /// `V` of attention, a row-major `B` of a GEMM). `self` is a `FragmentAcc<f32,
+    /// M64N{N}K16>` with N a multiple of 64. `b` holds N / 64 column blocks one after
+    /// another, each `rows` rows of 64 elements of N (128 bytes, 128B-swizzled: one TMA box
+    /// `[rows, 64]` with `Swizzle::B128`), `rows = b.len() / N` a multiple of 16 (of 8 at
+    /// least where N > 64); slab `k` is rows `16 k .. 16 k + 16` of every block, `k <
+    /// rows / 16` (and `k < 4` where A is a tile). Element `B[r][c]` is at byte
+    /// `swizzle(((c / 64) * rows + r) * 128 + (c % 64) * 2)` of the tile.
+    pub fn wgmma_trans_b<U>(&mut self, a: impl super::WgmmaOperandA<U>, b: &[U], k: usize) {
+        let _ = (a, b, k);
+        outside_kernel("FragmentAcc::wgmma_trans_b")
     }
 }

@@ -9,16 +9,27 @@
 //! its launch on a GPU other than compute capability 9.0 is
 //! [`Error::UnsupportedArch`](crate::Error::UnsupportedArch); the simulator runs it anywhere.
 
-use super::mma::FragmentShape;
+use super::mma::{FragmentA, FragmentShape};
 use super::outside_kernel;
+
+/// What [`FragmentAcc::wgmma`](super::FragmentAcc::wgmma) and
+/// [`FragmentAcc::wgmma_trans_b`](super::FragmentAcc::wgmma_trans_b) take as A: a 64-row
+/// tile in shared memory (`&tile[..]`, K-major rows of 128 bytes, 128B-swizzled), or a
+/// [`FragmentA<T, M64N{N}K16>`](FragmentA) in registers, of the accumulator's shape (16-bit
+/// elements), the slab itself.
+pub trait WgmmaOperandA<T> {}
+
+impl<T> WgmmaOperandA<T> for &[T] {}
+
+impl<T, S: FragmentShape> WgmmaOperandA<T> for FragmentA<T, S> {}
 
 macro_rules! wgmma_shapes {
     ($($name:ident = $n:literal),* $(,)?) => {$(
-        #[doc = concat!("`wgmma.mma_async`'s `.m64n", $n, "k16`: a 64 x ", $n, " f32 accumulator, `", $n, " / 2` elements a thread of the warpgroup; A (64 x 16) and B (", $n, " x 16) of `bf16` or `f16` come from tiles in shared memory.")]
+        #[doc = concat!("`wgmma.mma_async`'s `.m64n", $n, "k16`: a 64 x ", $n, " f32 accumulator, `", $n, " / 2` elements a thread of the warpgroup; A (64 x 16) of `bf16` or `f16` from a tile in shared memory or from registers (`FragmentA<bf16, M64N", $n, "K16>`, 8 elements a thread, laid out as [`wgmma_a_owner`](crate::mma::wgmma_a_owner) says), B (", $n, " x 16) from a tile in shared memory.")]
         pub struct $name;
 
         impl FragmentShape for $name {
-            type A<T> = [T; 0];
+            type A<T> = [T; 8];
             type B<T> = [T; 0];
             type Acc<T> = [T; $n / 2];
         }

@@ -847,19 +847,30 @@ impl RustWriter<'_> {
                     let (ctx, at, trans) = (hyg("__ctx"), site(e), row.trans);
                     quote_spanned!(span=> #ctx.stmatrix(#f, #tile, #start, #trans, #at).await)
                 }
-                Some(&Call::Fragment(FragMethod::Wgmma(row))) => {
+                Some(&Call::Fragment(FragMethod::Wgmma(row, form))) => {
                     let r = self.expr(recv);
-                    let tiles = args[..2].iter().map(|a| {
-                        let t = self.expr(a);
-                        match self.ty(a) {
+                    let tile = |w: &Self, a: &Expr| {
+                        let t = w.expr(a);
+                        match w.ty(a) {
                             Ty::Slice(_, true) => quote_spanned!(span=> (#t).as_slice()),
                             _ => t,
                         }
-                    });
+                    };
+                    let a = match form.regs {
+                        true => {
+                            let f = self.expr(&args[0]);
+                            quote_spanned!(span=> ::warpspeed::__private::WgmmaA::Regs((#f).x))
+                        }
+                        false => {
+                            let t = tile(self, &args[0]);
+                            quote_spanned!(span=> ::warpspeed::__private::WgmmaA::Tile(#t))
+                        }
+                    };
+                    let b = tile(self, &args[1]);
                     let k = self.expr(&args[2]);
-                    let (ctx, at) = (hyg("__ctx"), site(e));
+                    let (ctx, at, trans_b) = (hyg("__ctx"), site(e), form.trans_b);
                     let elem = Ident::new(row.sim_elem, span);
-                    quote_spanned!(span=> #ctx.wgmma(&mut #r, #(#tiles,)* #k, ::warpspeed::__private::MmaElem::#elem, #at).await)
+                    quote_spanned!(span=> #ctx.wgmma(&mut #r, #a, #b, #k, #trans_b, ::warpspeed::__private::MmaElem::#elem, #at).await)
                 }
                 Some(&Call::Fragment(FragMethod::MmaSync(row))) => {
                     let r = self.expr(recv);

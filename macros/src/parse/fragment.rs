@@ -81,10 +81,17 @@ impl Parser<'_> {
             );
             return None;
         };
-        if shape.is_wgmma() && role != Role::Acc {
+        if shape.is_wgmma() && Frag::elems(role, shape).is_empty() {
+            let a = match shape {
+                Shape::Wgmma { k: 16, .. } => format!(
+                    " and an A in registers (`FragmentA<bf16, {}>`)",
+                    shape.name()
+                ),
+                _ => String::new(),
+            };
             self.cx.error_spanned_by(
                 shape_ty,
-                format!("`{}` is a `wgmma` shape, which has only an accumulator (`FragmentAcc<f32, {}>`): its A and B are tiles in shared memory, passed to `acc.wgmma(&a_tile, &b_tile, k)`", shape.name(), shape.name()),
+                format!("`{}` is a `wgmma` shape, which has an accumulator (`FragmentAcc<f32, {}>`){a}: its B is a tile in shared memory, passed to `acc.wgmma(a, &b_tile, k)`", shape.name(), shape.name()),
             );
             return None;
         }

@@ -244,7 +244,7 @@ impl<'a> ThreadCtx<'a> {
 
     // ---- sync points
 
-    fn slot(&self) -> &Slot {
+    pub(super) fn slot(&self) -> &Slot {
         &self.block.slots[self.tid as usize]
     }
 

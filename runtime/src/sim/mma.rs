@@ -213,6 +213,32 @@ pub(crate) fn ldmatrix_results(num: u32, trans: bool, wide: &mut [[u32; WIDE]; 3
     }
 }
 
+/// The exchange before a `wgmma` whose A is a `FragmentA` in registers, for one warp of the
+/// warpgroup: `wide[lane]` holds lane's 8 16-bit elements (one a word), in the layout of
+/// [`wgmma_a_owner`](crate::mma::wgmma_a_owner) (the warp's 16 rows as mma.sync's m16n8k16
+/// A); each lane gets the two rows its accumulator elements need, `lane / 4` and
+/// `lane / 4 + 8` of the warp's 16, each 16 columns, two elements a word (words 0..8 the
+/// first row, 8..16 the second).
+pub(crate) fn wgmma_a_results(wide: &mut [[u32; WIDE]; 32]) {
+    let frags = *wide;
+    let mut tile = [[0u32; 16]; 16];
+    for (lane, f) in frags.iter().enumerate() {
+        for (i, &w) in f.iter().take(8).enumerate() {
+            let (r, c) = fragment_owner(FragmentRole::A, MmaShape::M16N8K16, lane as u32, i);
+            tile[r][c] = w & 0xffff;
+        }
+    }
+    for (lane, out) in wide.iter_mut().enumerate() {
+        *out = [0; WIDE];
+        for h in 0..2 {
+            let row = &tile[lane / 4 + 8 * h];
+            for j in 0..8 {
+                out[8 * h + j] = row[2 * j] | (row[2 * j + 1] << 16);
+            }
+        }
+    }
+}
+
 /// `stmatrix` for the whole warp, the inverse of [`ldmatrix_results`]: `wide[lane]` holds
 /// lane's `2 * num` fragment elements and gets, for lanes `0..8 * num`, the 8 elements of
 /// the row it stores (row `lane % 8` of matrix `lane / 8`).

@@ -95,6 +95,7 @@ pub use site::{src_loc_by_id, SrcLoc};
 pub use texture::SimTexture;
 pub(crate) use tma::tile_alignment;
 pub use tma::SimTensorMap;
+pub use wgmma::WgmmaA;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -35,6 +35,10 @@ pub(crate) enum WarpOp {
     /// 128 * g + 127), released by the block once all of them wait at it (sim/wgmma.rs);
     /// each thread then reads its operands from shared memory itself.
     Wgmma,
+    /// Before a `wgmma` whose A is a `FragmentA`: a warp collective that hands each lane
+    /// the rows of A its accumulator elements need, through the wide payloads
+    /// (sim/mma.rs, `wgmma_a_results`).
+    WgmmaA,
     /// `setmaxnreg_inc` (`true`) or `setmaxnreg_dec`: a warpgroup collective that does
     /// nothing else here.
     SetMaxNReg(bool),
@@ -58,7 +62,7 @@ impl WarpOp {
             WarpOp::LdMatrix { trans: true, .. } => "ldmatrix_trans",
             WarpOp::StMatrix { trans: false, .. } => "stmatrix",
             WarpOp::StMatrix { trans: true, .. } => "stmatrix_trans",
-            WarpOp::Wgmma => "wgmma",
+            WarpOp::Wgmma | WarpOp::WgmmaA => "wgmma",
             WarpOp::SetMaxNReg(true) => "setmaxnreg_inc",
             WarpOp::SetMaxNReg(false) => "setmaxnreg_dec",
         }
@@ -68,7 +72,7 @@ impl WarpOp {
     pub(crate) fn is_wide(self) -> bool {
         matches!(
             self,
-            WarpOp::Mma(_) | WarpOp::LdMatrix { .. } | WarpOp::StMatrix { .. }
+            WarpOp::Mma(_) | WarpOp::LdMatrix { .. } | WarpOp::StMatrix { .. } | WarpOp::WgmmaA
         )
     }
 
@@ -85,7 +89,7 @@ impl WarpOp {
     }
 }
 
-use super::mma::{ldmatrix_results, mma_results, stmatrix_results, MmaSpec, WIDE};
+use super::mma::{ldmatrix_results, mma_results, stmatrix_results, wgmma_a_results, MmaSpec, WIDE};
 
 /// What one lane waits at: the collective, its mask and site, its operands.
 #[derive(Clone, Copy, Debug)]
@@ -178,6 +182,7 @@ pub(crate) fn results(
         | WarpOp::LdMatrix { .. }
         | WarpOp::StMatrix { .. }
         | WarpOp::Wgmma
+        | WarpOp::WgmmaA
         | WarpOp::SetMaxNReg(_) => {
             // `.aligned`: the whole warp executes it; a lane that exited (or that a
             // partial last warp lacks) has no fragments to give.
@@ -196,6 +201,7 @@ pub(crate) fn results(
                 WarpOp::Mma(spec) => mma_results(spec, wide),
                 WarpOp::LdMatrix { num, trans } => ldmatrix_results(num, trans, wide),
                 WarpOp::StMatrix { num, trans } => stmatrix_results(num, trans, wide),
+                WarpOp::WgmmaA => wgmma_a_results(wide),
                 _ => {}
             }
         }

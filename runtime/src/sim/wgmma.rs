@@ -22,7 +22,7 @@ use std::collections::{HashMap, VecDeque};
 use super::check::{raise, Failure};
 use super::ctx::ThreadCtx;
 use super::handles::Slice;
-use super::mma::{Fragment, MmaElem, MmaScalar};
+use super::mma::{Fragment, MmaElem, MmaScalar, WIDE};
 use super::site::SrcLoc;
 use super::track::Tracked;
 use super::warp::WarpOp;
@@ -66,19 +66,34 @@ const ROW_BYTES: usize = 128;
 /// The bytes of one slab of K (`k` picks one of the row's 4).
 const SLAB_BYTES: usize = 32;
 
+/// Where `acc.wgmma(a, ..)` takes A from: a 64-row tile in shared memory, or this
+/// thread's 8 elements of a `FragmentA<T, M64N{N}K16>` in registers
+/// ([`wgmma_a_owner`](crate::mma::wgmma_a_owner)).
+pub enum WgmmaA<T> {
+    Tile(Slice<T>),
+    Regs([T; 8]),
+}
+
 impl ThreadCtx<'_> {
-    /// `acc.wgmma(a, b, k)`: `D = A * B^T + D` for slab `k` of K (elements `kw * k ..
-    /// kw * k + kw`, `kw` = 32 bytes of `T`: 16 for bf16 and f16, 8 for tf32), A the 64-row
-    /// tile at the start of `a`, B the N-row tile at the start of `b` (K-major rows of 128
-    /// bytes, 128B-swizzled), `acc` this thread's N / 2 elements, `elem` the instruction's
+    /// `acc.wgmma(a, b, k)` (`trans_b` false) and `acc.wgmma_trans_b(a, b, k)` (true):
+    /// `D = A * B + D` for slab `k` of K (`kw` = 32 bytes of `T` wide: 16 for bf16 and
+    /// f16, 8 for tf32), `acc` this thread's N / 2 elements, `elem` the instruction's
     /// operand type (`Tf32` for f32 tiles). A warpgroup collective (every thread of the
     /// warpgroup calls it).
+    /// - A: a 64-row tile at the start of `a` (K-major rows of 128 bytes, 128B-swizzled;
+    ///   its slab `k`), or a `FragmentA` (the slab itself).
+    /// - B, K-major: the N-row tile at the start of `b`, row `n` holding `B[.][n]` (its
+    ///   slab `k`). MN-major (`trans_b`): `b` is N / 64 column blocks of `rows = b.len() /
+    ///   N` rows of 64 elements of N, each 128B-swizzled; slab `k` is rows `16 k .. 16 k +
+    ///   16` of every block.
+    #[allow(clippy::too_many_arguments)]
     pub async fn wgmma<T: MmaScalar, const NX: usize>(
         &self,
         acc: &mut Fragment<f32, NX>,
-        a: Slice<T>,
+        a: WgmmaA<T>,
         b: Slice<T>,
         k: usize,
+        trans_b: bool,
         elem: MmaElem,
         at: &'static SrcLoc,
     ) {
@@ -86,16 +101,35 @@ impl ThreadCtx<'_> {
         assert!(is_wgmma_n(n), "the macro passes wgmma shapes only");
         let size = std::mem::size_of::<T>();
         let (row_len, kw) = (ROW_BYTES / size, SLAB_BYTES / size);
-        if a.len() < 64 * row_len {
-            bad(64 * row_len, a.len(), at);
+        if let WgmmaA::Tile(a) = &a {
+            if a.len() < 64 * row_len {
+                bad(64 * row_len, a.len(), at);
+            }
         }
-        if b.len() < n * row_len {
-            bad(n * row_len, b.len(), at);
+        // An MN-major B's rows (of 64 elements of N) in each column block.
+        let rows = b.len() / n;
+        let (bneed, slabs) = match trans_b {
+            false => (n * row_len, 4),
+            true => (
+                16 * n,
+                (rows / 16).min(if matches!(a, WgmmaA::Tile(_)) {
+                    4
+                } else {
+                    usize::MAX
+                }),
+            ),
+        };
+        if b.len() < bneed {
+            bad(bneed, b.len(), at);
         }
-        if k >= 4 {
-            bad(k, 4, at);
+        if k >= slabs {
+            bad(k, slabs, at);
         }
-        for (what, tile) in [("A", &a), ("B", &b)] {
+        let tiles = match &a {
+            WgmmaA::Tile(a) => vec![("A", a), ("B", &b)],
+            WgmmaA::Regs(_) => vec![("B", &b)],
+        };
+        for (what, tile) in tiles {
             let byte = tile.offset() * size;
             if !byte.is_multiple_of(Swizzle::B128.atom_bytes()) {
                 panic!(
@@ -105,19 +139,25 @@ impl ThreadCtx<'_> {
                 );
             }
         }
+        if trans_b && n > 64 && !rows.is_multiple_of(8) {
+            panic!(
+                "wgmma_trans_b at {at}: the B tile's column blocks of {rows} rows (its length \
+                 {} / N {n}) do not start at multiples of 1024 bytes: rows must be a multiple \
+                 of 8",
+                b.len()
+            );
+        }
         let t = self.tid() % 128;
-        // Element (r, c) of a tile: byte r * 128 + size * c, swizzled in its 1024-byte atom.
-        let at_rc = |r: usize, c: usize| {
-            swizzle_byte_offset(Swizzle::B128, r * ROW_BYTES + c * size) / size
-        };
+        // Byte `byte` of a tile, swizzled in its 1024-byte atom, as an element index.
+        let at_byte = |byte: usize| swizzle_byte_offset(Swizzle::B128, byte) / size;
         let mut read = Vec::new();
-        // Slab k of row r (kw values, the rest of the 16 zero).
-        let mut row = |tile: &Slice<T>, r: usize| -> [f64; 16] {
+        // kw elements of `tile` at element indices `index(j)` (the rest of the 16 zero).
+        let mut gather = |tile: &Slice<T>, index: &dyn Fn(usize) -> usize| -> [f64; 16] {
             std::array::from_fn(|j| {
                 if j >= kw {
                     return 0.0;
                 }
-                let i = at_rc(r, kw * k + j);
+                let i = index(j);
                 let (track, element) = tile.tracked(i);
                 if let Tracked::Shared(region) = track.get() {
                     read.push((region, element));
@@ -125,13 +165,43 @@ impl ThreadCtx<'_> {
                 elem.value(tile.load(self, i, at).to_bits() as u32)
             })
         };
-        // This thread's rows of A (two) and of B (its columns of D: n / 4).
+        // This thread's rows of A (two) and its columns of B (n / 4).
         let mut a_rows: HashMap<usize, [f64; 16]> = HashMap::new();
-        let mut b_rows: HashMap<usize, [f64; 16]> = HashMap::new();
+        let mut b_cols: HashMap<usize, [f64; 16]> = HashMap::new();
         for i in 0..NX {
             let (r, c) = wgmma_owner(n, t, i);
-            a_rows.entry(r).or_insert_with(|| row(&a, r));
-            b_rows.entry(c).or_insert_with(|| row(&b, c));
+            if let WgmmaA::Tile(a) = &a {
+                a_rows.entry(r).or_insert_with(|| {
+                    gather(a, &|j| at_byte(r * ROW_BYTES + (kw * k + j) * size))
+                });
+            }
+            b_cols.entry(c).or_insert_with(|| match trans_b {
+                false => gather(&b, &|j| at_byte(c * ROW_BYTES + (kw * k + j) * size)),
+                true => gather(&b, &|j| {
+                    at_byte(
+                        (c / 64) * rows * ROW_BYTES + (16 * k + j) * ROW_BYTES + (c % 64) * size,
+                    )
+                }),
+            });
+        }
+        if let WgmmaA::Regs(regs) = a {
+            // The warp's lanes hand each other the rows of A they hold.
+            let mut wide = [0u32; WIDE];
+            for (w, v) in wide.iter_mut().zip(regs) {
+                *w = v.to_bits() as u32;
+            }
+            self.slot().wide.set(wide);
+            self.warp(WarpOp::WgmmaA, u32::MAX, 0, 0, 32, at).await;
+            let got = self.slot().wide.get();
+            let w = 16 * (t as usize / 32);
+            let g = (t as usize % 32) / 4;
+            for h in 0..2 {
+                let row: [f64; 16] = std::array::from_fn(|j| {
+                    let word = got[8 * h + j / 2];
+                    elem.value((word >> (16 * (j % 2))) & 0xffff)
+                });
+                a_rows.insert(w + g + 8 * h, row);
+            }
         }
         // Every thread reads its rows before the warpgroup meets, so that all 128 threads'
         // reads precede anything a thread does after its wgmma (an arrival that frees the
@@ -139,8 +209,8 @@ impl ThreadCtx<'_> {
         self.warp(WarpOp::Wgmma, u32::MAX, 0, 0, 32, at).await;
         for (i, x) in acc.x.iter_mut().enumerate() {
             let (r, c) = wgmma_owner(n, t, i);
-            let (ar, br) = (&a_rows[&r], &b_rows[&c]);
-            let sum: f64 = (0..kw).map(|j| ar[j] * br[j]).sum();
+            let (ar, bc) = (&a_rows[&r], &b_cols[&c]);
+            let sum: f64 = (0..kw).map(|j| ar[j] * bc[j]).sum();
             *x = (f64::from(*x) + sum) as f32;
         }
         if self.block().checks && !read.is_empty() {

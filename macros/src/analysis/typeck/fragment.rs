@@ -5,7 +5,8 @@
 
 use super::*;
 use crate::ir::ty::fragment::{
-    ldmatrix_row, mma_row, stmatrix_row, wgmma_row, Frag, FragMethod, Role, Shape, WgmmaRow, WGMMA,
+    ldmatrix_row, mma_row, stmatrix_row, wgmma_row, Frag, FragMethod, Role, Shape, WgmmaForm,
+    WgmmaRow, WGMMA,
 };
 
 impl Typeck<'_> {
@@ -77,13 +78,13 @@ impl Typeck<'_> {
         {
             return self.matrix_move(e, f, name, args, &arg_tys);
         }
-        if name == "wgmma" {
+        if name == "wgmma" || name == "wgmma_trans_b" {
             return self.wgmma(e, f, name, args, &arg_tys);
         }
         if name != "mma_sync" {
             self.cx.error_at(
                 name.span(),
-                format!("no method `{name}` on `{f}`: a fragment has its elements `x` (`frag.x[i]`), `ldmatrix(&tile, row)`, `stmatrix(&mut tile, row)` (and their `_trans`), and an accumulator `mma_sync(a, b)` (a warpgroup's `wgmma(&a_tile, &b_tile, k)`)"),
+                format!("no method `{name}` on `{f}`: a fragment has its elements `x` (`frag.x[i]`), `ldmatrix(&tile, row)`, `stmatrix(&mut tile, row)` (and their `_trans`), and an accumulator `mma_sync(a, b)` (a warpgroup's `wgmma(a, &b_tile, k)` and `wgmma_trans_b(a, &b_tile, k)`)"),
             );
             return Ty::Never;
         }
@@ -188,15 +189,19 @@ impl Typeck<'_> {
         Ty::Unit
     }
 
-    /// `acc.wgmma(&a_tile, &b_tile, k)`: `acc` a `wgmma` accumulator, the tiles slices of
-    /// shared memory (a shared array or `dynamic_shared`) of one element type of a
-    /// [`WGMMA`](crate::ir::ty::fragment::WGMMA) row of the accumulator's K (16-bit floats
-    /// in K16 shapes, f32 as tf32 in K8 ones), `k` a `usize` (a literal one in 0..4).
+    /// `acc.wgmma(a, &b_tile, k)` and `acc.wgmma_trans_b(a, &b_tile, k)`: `acc` a `wgmma`
+    /// accumulator; A a tile (a slice of shared memory: a shared array or
+    /// `dynamic_shared`) or a `FragmentA` of the accumulator's shape; B a tile; of one
+    /// element type of a [`WGMMA`](crate::ir::ty::fragment::WGMMA) row of the
+    /// accumulator's K (16-bit floats in K16 shapes, f32 as tf32 in K8 ones; MN-major B
+    /// and register A 16-bit only, MN-major B of N a multiple of 64); `k` a `usize` (a
+    /// literal one in 0..4 where a tile of 128-byte rows of K is read).
     fn wgmma(&mut self, e: &Expr, f: Frag, name: &Ident, args: &[Expr], arg_tys: &[Ty]) -> Ty {
+        let trans_b = name == "wgmma_trans_b";
         let (Shape::Wgmma { n, k: kk }, Role::Acc) = (f.shape, f.role) else {
             self.cx.error_at(
                 name.span(),
-                format!("`wgmma` is a warpgroup accumulator's: `acc.wgmma(&a_tile, &b_tile, k)` with `acc` a `FragmentAcc<f32, M64N{{N}}K16>` (`FragmentAcc::<f32, M64N128K16>::zeroed()`; `M64N{{N}}K8` for f32 tiles), and this is `{f}`"),
+                format!("`{name}` is a warpgroup accumulator's: `acc.{name}(a, &b_tile, k)` with `acc` a `FragmentAcc<f32, M64N{{N}}K16>` (`FragmentAcc::<f32, M64N128K16>::zeroed()`; `M64N{{N}}K8` for f32 tiles), and this is `{f}`"),
             );
             return Ty::Never;
         };
@@ -209,16 +214,38 @@ impl Typeck<'_> {
             .collect();
         let types = types.join(" or ");
         if args.len() != 3 {
+            let what = match trans_b {
+                false => "`acc = A * B^T + acc`, B given N x K",
+                true => "`acc = A * B + acc`, B given K x N",
+            };
             self.cx.error_at(
                 e.range(),
-                format!("`wgmma` takes 3 arguments, {} given: `acc.wgmma(&a_tile, &b_tile, k)` computes `acc = A * B^T + acc` for the {kk} columns of K at `{kk} * k`", args.len()),
+                format!("`{name}` takes 3 arguments, {} given: `acc.{name}(a, &b_tile, k)` computes {what}, for the {kk} columns of K at `{kk} * k`", args.len()),
+            );
+            return Ty::Never;
+        }
+        if trans_b && (kk != 16 || n % 64 != 0) {
+            let why = match kk {
+                16 => format!("its N is whole 64-element column blocks of the tile, and this accumulator's N is {n}: use `M64N64K16`, `M64N128K16`, `M64N192K16` or `M64N256K16`"),
+                _ => format!("its tiles are 16-bit (`bf16`, `f16`; tf32 reads B K-major only), and this accumulator is `{f}`: use `acc.wgmma(a, &b_tile, k)` with B given N x K"),
+            };
+            self.cx.error_at(
+                name.span(),
+                format!("`wgmma_trans_b` reads an MN-major B tile: {why}"),
             );
             return Ty::Never;
         }
         let mut elems = [None, None];
+        let mut regs = false;
         for (j, (what, len)) in [
             ("A", format!("64 * {row_len}")),
-            ("B", format!("{n} * {row_len}")),
+            (
+                "B",
+                match trans_b {
+                    true => format!("rows * {n}"),
+                    false => format!("{n} * {row_len}"),
+                },
+            ),
         ]
         .into_iter()
         .enumerate()
@@ -229,6 +256,17 @@ impl Typeck<'_> {
             match self.shallow(&arg_tys[j]) {
                 Ty::Never => return Ty::Never,
                 Ty::Slice(s, _) if shared && WGMMA.iter().any(|r| r.ab == s) => elems[j] = Some(s),
+                Ty::Fragment(g) if j == 0 && g.role == Role::A => {
+                    if g.shape != f.shape {
+                        self.cx.error_at(
+                            args[0].range(),
+                            format!("this is a `{g}`, and the accumulator is `{f}`: the shapes must agree (`FragmentA<{}, {}>`)", g.elem.rust_name(), f.shape.name()),
+                        );
+                        return Ty::Never;
+                    }
+                    regs = true;
+                    elems[0] = Some(g.elem);
+                }
                 other => {
                     let found = self.show(&other);
                     let at = if j == 0 { "a" } else { "b" };
@@ -239,9 +277,16 @@ impl Typeck<'_> {
                         _ => "",
                     };
                     let elem = family.first().map_or("bf16", |r| r.ab.rust_name());
+                    let or_frag = match (j, kk) {
+                        (0, 16) => format!(
+                            ", or a `FragmentA<{elem}, {}>` in registers",
+                            f.shape.name()
+                        ),
+                        _ => String::new(),
+                    };
                     self.cx.error_at(
                         args[j].range(),
-                        format!("the {what} tile of `wgmma` into a `{f}` is a slice of shared memory of {types}: `&tile[{at}..{at} + {len}]` of a `SharedArray` declared in this function or of `dynamic_shared::<{elem}>()`, and this is `{found}`{why}"),
+                        format!("the {what} tile of `{name}` into a `{f}` is a slice of shared memory of {types}: `&tile[{at}..{at} + {len}]` of a `SharedArray` declared in this function or of `dynamic_shared::<{elem}>()`{or_frag}, and this is `{found}`{why}"),
                     );
                     return Ty::Never;
                 }
@@ -254,7 +299,7 @@ impl Typeck<'_> {
             self.cx.error_at(
                 args[1].range(),
                 format!(
-                    "A holds `{}` and B `{}`: `wgmma` multiplies two tiles of one element type",
+                    "A holds `{}` and B `{}`: `{name}` multiplies two operands of one element type",
                     a.rust_name(),
                     b.rust_name()
                 ),
@@ -280,16 +325,19 @@ impl Typeck<'_> {
             return Ty::Never;
         };
         self.expect(&arg_tys[2], &Ty::USIZE, args[2].range());
+        // A tile of 128-byte rows of K has 4 slabs; an MN-major B read with A in registers
+        // has as many as its rows / 16, known at run time.
         if let ExprKind::Lit(Lit::Int(v, _)) = &args[2].kind {
-            if *v >= 4 {
+            if *v >= 4 && !(regs && trans_b) {
                 self.cx.error_at(
                     args[2].range(),
                     format!("`k` picks one of the tiles' 4 slabs of {kk} columns of K: 0, 1, 2 or 3, not {v}"),
                 );
             }
         }
+        let form = WgmmaForm { regs, trans_b };
         self.calls
-            .insert(e.id, Call::Fragment(FragMethod::Wgmma(row)));
+            .insert(e.id, Call::Fragment(FragMethod::Wgmma(row, form)));
         Ty::Unit
     }
 

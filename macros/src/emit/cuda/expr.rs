@@ -169,15 +169,15 @@ impl<'a> FnWriter<'a> {
                             row.c, v[0], v[1], e.line
                         )
                     }
-                    Some(&Call::Fragment(FragMethod::Wgmma(row))) => {
+                    Some(&Call::Fragment(FragMethod::Wgmma(row, form))) => {
                         // Each tile is its pointer and its length (unchecked: a length no
-                        // tile is shorter than).
+                        // tile is shorter than); a `FragmentA` is the fragment. An MN-major
+                        // B also passes its rows (its length / N), which its layout needs.
                         let v = self.operands(&[&args[0], &args[1], &args[2]]);
                         let len = |w: &mut Self, a: &Expr| match w.unchecked {
                             true => "~0ull".to_string(),
                             false => w.slice_len_of(a).unwrap_or_else(|| "~0ull".into()),
                         };
-                        let (la, lb) = (len(self, &args[0]), len(self, &args[1]));
                         let acc = self.value(recv);
                         let n = match self.ty(recv) {
                             Ty::Fragment(Frag {
@@ -186,11 +186,18 @@ impl<'a> FnWriter<'a> {
                             }) => *n,
                             _ => 0,
                         };
+                        let a = match form.regs {
+                            true => v[0].clone(),
+                            false => format!("{}, {}", v[0], len(self, &args[0])),
+                        };
+                        let mut b = format!("{}, {}", v[1], len(self, &args[1]));
+                        if form.trans_b {
+                            let real = self.slice_len_of(&args[1]).unwrap_or_else(|| "0ull".into());
+                            b = format!("{b}, (unsigned long long)({real}) / {n}ull");
+                        }
                         format!(
-                            "{}(&{acc}, {}, {la}, {}, {lb}, (unsigned long long)({}), {}u, \"{FILE_MARKER}\")",
-                            row.c(n),
-                            v[0],
-                            v[1],
+                            "{}(&{acc}, {a}, {b}, (unsigned long long)({}), {}u, \"{FILE_MARKER}\")",
+                            row.c(n, form),
                             v[2],
                             e.line
                         )

@@ -375,7 +375,7 @@ impl<'a> FnWriter<'a> {
             wgmma: types.calls.values().any(|c| {
                 matches!(
                     c,
-                    crate::ir::call::Call::Fragment(crate::ir::ty::fragment::FragMethod::Wgmma(_))
+                    crate::ir::call::Call::Fragment(crate::ir::ty::fragment::FragMethod::Wgmma(..))
                 )
             }),
             facts: proof::Facts::default(),

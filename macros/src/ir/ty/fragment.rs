@@ -35,7 +35,8 @@ impl Role {
 
 /// An `mma.sync` shape, by its marker type (`M16N8K16`), or a `wgmma` shape
 /// `M64N{N}K{K}` (N a multiple of 8 in 8..=256, K that of a row family of [`WGMMA`]), which
-/// has only an accumulator: its A and B are tiles in shared memory.
+/// has an accumulator and, for 16-bit K16 rows, an A in registers (`FragmentA`); its B is
+/// a tile in shared memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
     M16N8K16,
@@ -138,9 +139,15 @@ impl Frag {
     pub fn elems(role: Role, shape: Shape) -> Vec<Scalar> {
         if let Shape::Wgmma { k, .. } = shape {
             let mut v = Vec::new();
-            for r in WGMMA.iter().filter(|r| r.k == k && role == Role::Acc) {
-                if !v.contains(&r.acc) {
-                    v.push(r.acc);
+            for r in WGMMA.iter().filter(|r| r.k == k) {
+                // A in registers: the 16-bit rows only (tf32's is left).
+                let s = match role {
+                    Role::Acc => r.acc,
+                    Role::A if r.k == 16 => r.ab,
+                    _ => continue,
+                };
+                if !v.contains(&s) {
+                    v.push(s);
                 }
             }
             return v;
@@ -183,9 +190,31 @@ pub enum FragMethod {
     /// `frag.stmatrix(&mut tile, row)` or `frag.stmatrix_trans(&mut tile, row)`: the
     /// fragment into a shared array (sm_90), a row of [`STMATRIX`].
     StMatrix(&'static MatrixRow),
-    /// `acc.wgmma(&a_tile, &b_tile, k)`: `acc = A * B^T + acc` from shared memory, a row of
-    /// [`WGMMA`].
-    Wgmma(&'static WgmmaRow),
+    /// `acc.wgmma(a, &b_tile, k)` (`acc = A * B^T + acc`, B K-major) or
+    /// `acc.wgmma_trans_b(a, &b_tile, k)` (`acc = A * B + acc`, B MN-major), A a tile or a
+    /// `FragmentA`: a row of [`WGMMA`] and the form.
+    Wgmma(&'static WgmmaRow, WgmmaForm),
+}
+
+/// The operands' form of a `wgmma`: where A comes from, how B is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WgmmaForm {
+    /// A is a `FragmentA` in registers, not a tile in shared memory.
+    pub regs: bool,
+    /// B is MN-major (`wgmma_trans_b`: a K x N tile, rows of N), not K-major.
+    pub trans_b: bool,
+}
+
+impl WgmmaForm {
+    /// The prelude helper's suffix (runtime/src/prelude_wgmma_gen.rs).
+    pub fn suffix(self) -> &'static str {
+        match (self.regs, self.trans_b) {
+            (false, false) => "",
+            (true, false) => "_rs",
+            (false, true) => "_tb",
+            (true, true) => "_rs_tb",
+        }
+    }
 }
 
 /// One `ldmatrix` or `stmatrix` instruction: how many 8 x 8 matrices (one .b32 register
@@ -510,9 +539,14 @@ pub const WGMMA: &[WgmmaRow] = &[
 ];
 
 impl WgmmaRow {
-    /// The prelude helper for shape N.
-    pub fn c(&self, n: u16) -> String {
-        format!("ws_wgmma_m64n{n}k{}_f32_{}", self.k, self.ptx)
+    /// The prelude helper for shape N and a form.
+    pub fn c(&self, n: u16, form: WgmmaForm) -> String {
+        format!(
+            "ws_wgmma_m64n{n}k{}_f32_{}{}",
+            self.k,
+            self.ptx,
+            form.suffix()
+        )
     }
 
     /// The PTX instruction of shape N (the drift test reads it).
@@ -579,7 +613,27 @@ mod tests {
         let text = std::fs::read_to_string(path).expect("prelude_wgmma.cuh");
         for r in WGMMA {
             for n in (8..=256).step_by(8) {
-                let c = r.c(n);
+                let forms = [(false, false), (true, false), (false, true), (true, true)];
+                for (regs, trans_b) in forms {
+                    let form = WgmmaForm { regs, trans_b };
+                    if (r.k != 16 && (regs || trans_b)) || (trans_b && n % 64 != 0) {
+                        continue;
+                    }
+                    let c = r.c(n, form);
+                    let at = text
+                        .find(&format!("void {c}("))
+                        .unwrap_or_else(|| panic!("{c} is not in prelude_wgmma.cuh"));
+                    let body = &text[at..];
+                    let body = &body[..body.find("\n}").unwrap_or(body.len())];
+                    assert!(body.contains(&r.instruction(n)), "{c}");
+                }
+                let c = r.c(
+                    n,
+                    WgmmaForm {
+                        regs: false,
+                        trans_b: false,
+                    },
+                );
                 let at = text
                     .find(&format!("void {c}("))
                     .unwrap_or_else(|| panic!("{c} is not in prelude_wgmma.cuh"));

@@ -1,0 +1,307 @@
+//! `wgmma`'s other operand forms (issue 21; docs/tensor-cores.md, "Hopper: warpgroup MMA"):
+//! A from registers (`acc.wgmma(a_frag, &b_tile, k)`, a `FragmentA<T, M64N{N}K16>` laid out
+//! as `warpspeed::mma::wgmma_a_owner` says) and B MN-major (`acc.wgmma_trans_b(a, &b_tile,
+//! k)`, a K x N tile of 64-wide column blocks), the two an attention kernel needs for
+//! `O += P V`. The host lays the tiles out with `warpspeed::swizzle` and reads the
+//! accumulators through `wgmma_owner`, so the GPU agrees with the CPU reference only if both
+//! are the PTX ISA's. On the simulator, and on the GPU where it is an sm_90 one (elsewhere
+//! the launch must be `Error::UnsupportedArch`); outputs poisoned before each run.
+
+use warpspeed::mma::{wgmma_a_owner, wgmma_owner};
+use warpspeed::prelude::*;
+use warpspeed::swizzle::{swizzle_byte_offset, Swizzle};
+use warpspeed::{bf16, f16, Backend, Device, Error, LaunchConfig};
+
+mod common;
+use common::{devices, expect_oob, line_of, Rng};
+
+/// A (64 x 64, row-major in `a`) from registers, four slabs; B K-major, N = 64 (`b` the
+/// swizzled tile). `out[t * 32 + i]` is thread t's `acc.x[i]`.
+#[gpu_kernel]
+fn rs_kmajor_n64(a: &[bf16], b: &[bf16], out: &mut [f32]) {
+    let sb = SharedArray::<bf16, 4096>::new();
+    let t = thread_idx().x as usize;
+    for j in 0..32 {
+        sb[t * 32 + j] = b[t * 32 + j];
+    }
+    fence_proxy_async();
+    sync_threads();
+    let (w, g, q) = (t / 32, (t % 32) / 4, t % 4);
+    let mut acc = FragmentAcc::<f32, M64N64K16>::zeroed();
+    for k in 0..4 {
+        let mut p = FragmentA::<bf16, M64N64K16>::zeroed();
+        for i in 0..8 {
+            let r = 16 * w + g + 8 * ((i / 2) % 2);
+            let c = 16 * k + 2 * q + i % 2 + 8 * (i / 4);
+            p.x[i] = a[r * 64 + c];
+        }
+        wgmma_fence();
+        acc.wgmma(p, &sb[0..4096], k);
+    }
+    wgmma_commit_group();
+    wgmma_wait_group(0);
+    for i in 0..32 {
+        out[t * 32 + i] = acc.x[i];
+    }
+}
+
+/// A (64 x `kk`, row-major in `a`) from registers, `kk / 16` slabs; B MN-major, N = 128:
+/// `b` holds two column blocks of `kk` rows, swizzled. `k0` is added to every slab index
+/// (0 for the product; the error test passes `kk / 16`).
+#[gpu_kernel]
+fn rs_trans_b_n128(a: &[f16], b: &[f16], out: &mut [f32], kk: usize, k0: usize) {
+    let sb = dynamic_shared::<f16>();
+    let t = thread_idx().x as usize;
+    let mut j = t;
+    while j < b.len() {
+        sb[j] = b[j];
+        j += 128;
+    }
+    fence_proxy_async();
+    sync_threads();
+    let (w, g, q) = (t / 32, (t % 32) / 4, t % 4);
+    let mut acc = FragmentAcc::<f32, M64N128K16>::zeroed();
+    for k in 0..kk / 16 {
+        let mut p = FragmentA::<f16, M64N128K16>::zeroed();
+        for i in 0..8 {
+            let r = 16 * w + g + 8 * ((i / 2) % 2);
+            let c = 16 * k + 2 * q + i % 2 + 8 * (i / 4);
+            p.x[i] = a[r * kk + c];
+        }
+        wgmma_fence();
+        acc.wgmma_trans_b(p, &sb[0..b.len()], k + k0); // @rs_trans_b
+    }
+    wgmma_commit_group();
+    wgmma_wait_group(0);
+    for i in 0..64 {
+        out[t * 64 + i] = acc.x[i];
+    }
+}
+
+/// A a K-major tile, B MN-major, N = 64, K = 64: `src` holds A (swizzled) then B (one
+/// column block of 64 rows, swizzled).
+#[gpu_kernel]
+fn tile_trans_b_n64(src: &[bf16], out: &mut [f32]) {
+    let sa = SharedArray::<bf16, 4096>::new();
+    let sb = SharedArray::<bf16, 4096>::new();
+    let t = thread_idx().x as usize;
+    for j in 0..32 {
+        sa[t * 32 + j] = src[t * 32 + j];
+        sb[t * 32 + j] = src[4096 + t * 32 + j];
+    }
+    fence_proxy_async();
+    sync_threads();
+    let mut acc = FragmentAcc::<f32, M64N64K16>::zeroed();
+    wgmma_fence();
+    for k in 0..4 {
+        acc.wgmma_trans_b(&sa[0..4096], &sb[0..4096], k);
+    }
+    wgmma_commit_group();
+    wgmma_wait_group(0);
+    for i in 0..32 {
+        out[t * 32 + i] = acc.x[i];
+    }
+}
+
+/// K-major: `rows x 64` values (K innermost) as a 128B-swizzled tile.
+fn k_major(m: &[f32], rows: usize) -> Vec<f32> {
+    let mut out = vec![0.0; rows * 64];
+    for r in 0..rows {
+        for c in 0..64 {
+            out[swizzle_byte_offset(Swizzle::B128, r * 128 + 2 * c) / 2] = m[r * 64 + c];
+        }
+    }
+    out
+}
+
+/// MN-major: a `kk x n` matrix (row-major) as n / 64 column blocks of `kk` rows of 64,
+/// each 128B-swizzled: (r, c) at byte `swizzle(((c / 64) * kk + r) * 128 + 2 * (c % 64))`.
+fn mn_major(m: &[f32], kk: usize, n: usize) -> Vec<f32> {
+    let mut out = vec![0.0; kk * n];
+    for r in 0..kk {
+        for c in 0..n {
+            let byte = ((c / 64) * kk + r) * 128 + 2 * (c % 64);
+            out[swizzle_byte_offset(Swizzle::B128, byte) / 2] = m[r * n + c];
+        }
+    }
+    out
+}
+
+fn small_ints(rng: &mut Rng, n: usize) -> Vec<f32> {
+    (0..n).map(|_| (rng.next_u32() % 17) as f32 - 8.0).collect()
+}
+
+/// `D = A B`, A 64 x kk and B kk x n row-major, in f64 (exact for small integers).
+fn product(a: &[f32], b: &[f32], kk: usize, n: usize) -> Vec<f32> {
+    let mut d = vec![0.0; 64 * n];
+    for r in 0..64 {
+        for c in 0..n {
+            let s: f64 = (0..kk)
+                .map(|k| f64::from(a[r * kk + k]) * f64::from(b[k * n + c]))
+                .sum();
+            d[r * n + c] = s as f32;
+        }
+    }
+    d
+}
+
+/// B^T of a row-major `kk x n` matrix: n x kk.
+fn transpose(b: &[f32], kk: usize, n: usize) -> Vec<f32> {
+    let mut t = vec![0.0; kk * n];
+    for r in 0..kk {
+        for c in 0..n {
+            t[c * kk + r] = b[r * n + c];
+        }
+    }
+    t
+}
+
+/// The 64 x n matrix a warpgroup's accumulators hold, from `out`.
+fn gather(out: &[f32], n: usize) -> Vec<f32> {
+    let mut d = vec![f32::NAN; 64 * n];
+    for t in 0..128u32 {
+        for i in 0..n / 2 {
+            let (r, c) = wgmma_owner(n, t, i);
+            d[r * n + c] = out[t as usize * (n / 2) + i];
+        }
+    }
+    d
+}
+
+/// Whether `dev` runs wgmma; elsewhere `r` must be the sm_90a refusal.
+fn runs(dev: &Device, r: warpspeed::Result<()>) -> bool {
+    if dev.backend() == Backend::Simulator || dev.compute_capability() == Some((9, 0)) {
+        r.unwrap();
+        return true;
+    }
+    match r {
+        Err(Error::UnsupportedArch { reason, .. }) => {
+            assert!(reason.contains("sm_90a"), "{reason}");
+            println!("SKIPPED wgmma on this GPU: it needs sm_90a; checked the refusal");
+            false
+        }
+        other => panic!(
+            "{:?}: expected UnsupportedArch, got {other:?}",
+            dev.backend()
+        ),
+    }
+}
+
+fn to_bf16(v: &[f32]) -> Vec<bf16> {
+    v.iter().map(|&x| bf16::from_f32(x)).collect()
+}
+
+fn to_f16(v: &[f32]) -> Vec<f16> {
+    v.iter().map(|&x| f16::from_f32(x)).collect()
+}
+
+/// The layout of `wgmma_a_owner` is the one the kernels above index by hand.
+#[test]
+fn register_a_layout_is_the_documented_one() {
+    for t in 0..128u32 {
+        let (w, g, q) = ((t / 32) as usize, ((t % 32) / 4) as usize, (t % 4) as usize);
+        for i in 0..8 {
+            let want = (16 * w + g + 8 * ((i / 2) % 2), 2 * q + i % 2 + 8 * (i / 4));
+            assert_eq!(wgmma_a_owner(t, i), want);
+        }
+    }
+}
+
+/// A from registers times a K-major B: small integers, exact on both backends.
+#[test]
+fn register_a_times_k_major_b() {
+    let mut rng = Rng::new(2111);
+    for dev in devices("register_a_times_k_major_b") {
+        let a = small_ints(&mut rng, 64 * 64);
+        let bt = small_ints(&mut rng, 64 * 64); // B^T: N x K
+        let ad = dev.upload(&to_bf16(&a)).unwrap();
+        let bd = dev.upload(&to_bf16(&k_major(&bt, 64))).unwrap();
+        let mut out = dev.upload(&vec![f32::NAN; 64 * 64]).unwrap();
+        let r = rs_kmajor_n64::launch(&dev, LaunchConfig::new(1, 128), &ad, &bd, &mut out);
+        if !runs(&dev, r) {
+            continue;
+        }
+        let want = product(&a, &transpose(&bt, 64, 64), 64, 64);
+        assert_eq!(
+            gather(&out.download().unwrap(), 64),
+            want,
+            "{:?}",
+            dev.backend()
+        );
+    }
+}
+
+/// A from registers times an MN-major B of two column blocks, K = 32 and 128 (the column
+/// blocks' distance is the tile's rows): exact on both backends.
+#[test]
+fn register_a_times_mn_major_b() {
+    let mut rng = Rng::new(2112);
+    for dev in devices("register_a_times_mn_major_b") {
+        for kk in [32usize, 128] {
+            let a = small_ints(&mut rng, 64 * kk);
+            let b = small_ints(&mut rng, kk * 128);
+            let ad = dev.upload(&to_f16(&a)).unwrap();
+            let bd = dev.upload(&to_f16(&mn_major(&b, kk, 128))).unwrap();
+            let mut out = dev.upload(&vec![f32::NAN; 64 * 128]).unwrap();
+            let cfg = LaunchConfig::new(1, 128).with_shared_mem(kk * 128 * 2);
+            let r = rs_trans_b_n128::launch(&dev, cfg, &ad, &bd, &mut out, kk, 0);
+            if !runs(&dev, r) {
+                break;
+            }
+            let want = product(&a, &b, kk, 128);
+            assert_eq!(
+                gather(&out.download().unwrap(), 128),
+                want,
+                "{:?}: K = {kk}",
+                dev.backend()
+            );
+        }
+    }
+}
+
+/// A tile times an MN-major B: exact on both backends.
+#[test]
+fn tile_a_times_mn_major_b() {
+    let mut rng = Rng::new(2113);
+    for dev in devices("tile_a_times_mn_major_b") {
+        let a = small_ints(&mut rng, 64 * 64);
+        let b = small_ints(&mut rng, 64 * 64);
+        let mut src = k_major(&a, 64);
+        src.extend(mn_major(&b, 64, 64));
+        let sd = dev.upload(&to_bf16(&src)).unwrap();
+        let mut out = dev.upload(&vec![f32::NAN; 64 * 64]).unwrap();
+        let r = tile_trans_b_n64::launch(&dev, LaunchConfig::new(1, 128), &sd, &mut out);
+        if !runs(&dev, r) {
+            continue;
+        }
+        assert_eq!(
+            gather(&out.download().unwrap(), 64),
+            product(&a, &b, 64, 64),
+            "{:?}",
+            dev.backend()
+        );
+    }
+}
+
+/// A slab past an MN-major B's rows (`k >= rows / 16`) is an `OutOfBounds` at the call,
+/// index k, length rows / 16, on both backends.
+#[test]
+fn a_slab_past_the_rows_is_out_of_bounds() {
+    let place = format!(
+        "tests/wgmma_forms.rs:{}",
+        line_of(include_str!("wgmma_forms.rs"), "rs_trans_b")
+    );
+    for dev in devices("a_slab_past_the_rows_is_out_of_bounds") {
+        let kk = 32usize;
+        let ad = dev.upload(&vec![f16::from_f32(1.0); 64 * kk]).unwrap();
+        let bd = dev.upload(&vec![f16::from_f32(1.0); kk * 128]).unwrap();
+        let mut out = dev.upload(&vec![f32::NAN; 64 * 128]).unwrap();
+        let cfg = LaunchConfig::new(1, 128).with_shared_mem(kk * 128 * 2);
+        let r = rs_trans_b_n128::launch(&dev, cfg, &ad, &bd, &mut out, kk, 2);
+        if dev.backend() != Backend::Simulator && dev.compute_capability() != Some((9, 0)) {
+            assert!(matches!(r, Err(Error::UnsupportedArch { .. })), "{r:?}");
+            continue;
+        }
+        expect_oob(&dev, r, "rs_trans_b_n128", &place, 2, 2);
+    }
+}
