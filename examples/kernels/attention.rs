@@ -1,0 +1,276 @@
+//! Flash-attention forward on Hopper (examples/attention.rs; docs/tensor-cores.md, "The
+//! attention kernel"): `O = softmax(Q Kᵀ / sqrt(D)) V` for bf16 Q, K, V, O of shape
+//! [B, H, L, D] (contiguous; seen by TMA as one [B·H·L, D] matrix), D = 64 or 128, full or
+//! causal, checked and unchecked from one body.
+//!
+//! One block of three warpgroups computes 128 query rows of one (batch, head): block
+//! `(block_idx().x, block_idx().y)` = (head, query block), the query blocks of a causal run
+//! taken longest first, so that the first wave of blocks is the heaviest.
+//! - Warpgroup 0 is the producer: it gives registers away (`setmaxnreg_dec`), and one
+//!   thread loads the Q tile once, then the 128-key tiles of K and V through a ring of two
+//!   stages with TMA (`tma_load_2d`, boxes of 128 rows x 64 columns, 128-byte swizzle),
+//!   each tile completing on its own `full` mbarrier, so that `S = Q Kᵀ` starts before V has
+//!   landed.
+//! - Warpgroups 1 and 2 are the consumers, 64 query rows each. Per key block:
+//!   `S = Q Kᵀ` by `wgmma` m64n128k16 from shared memory (both operands K-major: Q's rows
+//!   and K's rows are D long); the online softmax in registers (running row maximum `m` in
+//!   log2 units, running denominator `l`, the output rescaled when the maximum grows; a row
+//!   is held by the four lanes of a quad, so its maximum takes two `shfl_xor_sync`s); then
+//!   `O += P V` by `wgmma_trans_b` with P straight from registers: the columns `16 j .. 16 j
+//!   + 16` of the S accumulator are, element for element, the A fragment of slab j
+//!   (`warpspeed::mma::wgmma_a_owner`), and V is MN-major (its rows are keys, D long).
+//!   At the end each row is divided by its denominator and stored as bf16 pairs.
+//!
+//! Shapes: L a multiple of 128 (and below 2^31 / (B·H) rows in all), D 64 or 128
+//! ([`attention_shape_error`]).
+
+#![allow(dead_code)] // the example and the bench each use part of this module
+
+use warpspeed::LaunchConfig;
+
+/// Query rows per block (two consumer warpgroups of 64).
+pub const BM: usize = 128;
+/// Keys per block of K and V.
+pub const BN: usize = 128;
+/// Stages of the K/V ring.
+pub const STAGES: usize = 2;
+
+/// `attention_kernel!(name, D, O's accumulator shape $(, unchecked)?)`: one kernel of the
+/// family.
+macro_rules! attention_kernel {
+    ($name:ident, $d:literal, $oshape:ident $(, $opt:ident)?) => {
+        /// Flash-attention forward, one block per (head, 128 query rows); `o` two columns
+        /// an element; `scale_log2` = log2(e) / sqrt(D).
+        #[gpu_kernel(block = (384, 1, 1), fast_math $(, $opt)?)]
+        pub fn $name(
+            q: &TensorMap<bf16>,
+            k: &TensorMap<bf16>,
+            v: &TensorMap<bf16>,
+            o: &mut [bf16x2],
+            len: u32,
+            causal: bool,
+            scale_log2: f32,
+        ) {
+            // A 128-row tile of Q, K or V: D / 64 column blocks of 128 x 64.
+            let tile: usize = 128 * $d;
+            let smem = dynamic_shared::<bf16>();
+            // Q, then two stages of K and V. A launch with less shared memory is reported
+            // here (an OutOfBounds naming this line) and does nothing else; past the guard
+            // the bounds prover knows the length.
+            let ring = 5 * tile;
+            if smem.len() < ring {
+                smem[ring - 1] = bf16::from_f32(0.0);
+                return;
+            }
+            let full_q = SharedArray::<Mbarrier, 1>::new();
+            let full_k = SharedArray::<Mbarrier, 2>::new();
+            let full_v = SharedArray::<Mbarrier, 2>::new();
+            let empty = SharedArray::<Mbarrier, 2>::new();
+            let t = thread_idx().x;
+            if t == 0 {
+                full_q[0].init(1);
+                for s in 0..2 {
+                    full_k[s].init(1);
+                    full_v[s].init(1);
+                    empty[s].init(2);
+                }
+                fence_mbarrier_init();
+            }
+            sync_threads();
+            let head = block_idx().x;
+            let blocks_q = len / 128;
+            // Causal: the longest query blocks first (block_idx().y = 0 is the last one).
+            let qb = if causal { blocks_q - 1 - block_idx().y } else { block_idx().y };
+            let blocks_kv = if causal { qb + 1 } else { blocks_q };
+            // This head's first row in the [B·H·L, D] view, and this block's first query.
+            let row0 = head * len;
+            let first_q = row0 + qb * 128;
+            // A tile's bytes, which each of its TMA barriers expects.
+            let bytes = (tile * 2) as u32;
+            if t / 128 == 0 {
+                setmaxnreg_dec(40);
+                if t == 0 {
+                    full_q[0].arrive_expect_tx(bytes);
+                    for c in 0..$d / 64 {
+                        let at = c * 128 * 64;
+                        tma_load_2d(&mut smem[at..at + 128 * 64], q, first_q as i32, (c * 64) as i32, &full_q[0]);
+                    }
+                    for j in 0..blocks_kv {
+                        let s = (j % 2) as usize;
+                        if j >= 2 {
+                            empty[s].wait((j / 2 + 1) % 2);
+                        }
+                        let kt = tile + 2 * s * tile;
+                        let key = (row0 + j * 128) as i32;
+                        full_k[s].arrive_expect_tx(bytes);
+                        for c in 0..$d / 64 {
+                            let at = kt + c * 128 * 64;
+                            tma_load_2d(&mut smem[at..at + 128 * 64], k, key, (c * 64) as i32, &full_k[s]);
+                        }
+                        full_v[s].arrive_expect_tx(bytes);
+                        for c in 0..$d / 64 {
+                            let at = kt + tile + c * 128 * 64;
+                            tma_load_2d(&mut smem[at..at + 128 * 64], v, key, (c * 64) as i32, &full_v[s]);
+                        }
+                    }
+                }
+            } else {
+                setmaxnreg_inc(232);
+                let half = (t / 128 - 1) as usize; // which consumer: 64 query rows each
+                let lane = (t % 32) as usize;
+                let (g, quad) = (lane / 4, lane % 4);
+                // This thread's two query rows in the block: `r0` and `r0 + 8`
+                // (`warpspeed::mma::wgmma_owner`: x[i] is in row r0 + 8 * ((i / 2) % 2),
+                // column 8 * (i / 4) + 2 * quad + i % 2).
+                let r0 = half * 64 + 16 * ((t % 128) / 32) as usize + g;
+                full_q[0].wait(0);
+                let mut acc = FragmentAcc::<f32, $oshape>::zeroed();
+                let (mut m0, mut m1) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+                let (mut l0, mut l1) = (0.0f32, 0.0f32);
+                for j in 0..blocks_kv {
+                    let s = (j % 2) as usize;
+                    let phase = (j / 2) % 2;
+                    let kt = tile + 2 * s * tile;
+                    // S = Q Kᵀ: D / 64 column blocks of 4 slabs each.
+                    full_k[s].wait(phase);
+                    let mut sc = FragmentAcc::<f32, M64N128K16>::zeroed();
+                    wgmma_fence();
+                    for c in 0..$d / 64 {
+                        let qa = c * 128 * 64 + half * 64 * 64;
+                        let ka = kt + c * 128 * 64;
+                        let tile_q = &smem[qa..qa + 64 * 64];
+                        let tile_k = &smem[ka..ka + 128 * 64];
+                        for kk in 0..4 {
+                            sc.wgmma(tile_q, tile_k, kk);
+                        }
+                    }
+                    wgmma_commit_group();
+                    wgmma_wait_group(0);
+                    // The diagonal block of a causal run: keys after the query are masked.
+                    if causal && j == qb {
+                        for i in 0..64 {
+                            let col = 8 * (i / 4) + 2 * quad + i % 2;
+                            if col > r0 + 8 * ((i / 2) % 2) {
+                                sc.x[i] = f32::NEG_INFINITY;
+                            }
+                        }
+                    }
+                    // The rows' new maxima (log2 units), over the quad's four lanes.
+                    let (mut n0, mut n1) = (m0, m1);
+                    for i in 0..64 {
+                        let x = sc.x[i] * scale_log2;
+                        if (i / 2) % 2 == 0 {
+                            n0 = n0.max(x);
+                        } else {
+                            n1 = n1.max(x);
+                        }
+                    }
+                    n0 = n0.max(shfl_xor_sync(u32::MAX, n0, 1));
+                    n0 = n0.max(shfl_xor_sync(u32::MAX, n0, 2));
+                    n1 = n1.max(shfl_xor_sync(u32::MAX, n1, 1));
+                    n1 = n1.max(shfl_xor_sync(u32::MAX, n1, 2));
+                    let (a0, a1) = ((m0 - n0).exp2(), (m1 - n1).exp2());
+                    m0 = n0;
+                    m1 = n1;
+                    // P = 2^(S scale - m), and this thread's part of the row sums.
+                    let (mut s0, mut s1) = (0.0f32, 0.0f32);
+                    for i in 0..64 {
+                        if (i / 2) % 2 == 0 {
+                            let p = (sc.x[i] * scale_log2 - m0).exp2();
+                            sc.x[i] = p;
+                            s0 += p;
+                        } else {
+                            let p = (sc.x[i] * scale_log2 - m1).exp2();
+                            sc.x[i] = p;
+                            s1 += p;
+                        }
+                    }
+                    l0 = l0 * a0 + s0;
+                    l1 = l1 * a1 + s1;
+                    for i in 0..$d / 2 {
+                        if (i / 2) % 2 == 0 {
+                            acc.x[i] *= a0;
+                        } else {
+                            acc.x[i] *= a1;
+                        }
+                    }
+                    // O += P V, P from registers, V MN-major (8 slabs of 16 keys).
+                    full_v[s].wait(phase);
+                    let vt = kt + tile;
+                    let tile_v = &smem[vt..vt + tile];
+                    wgmma_fence();
+                    for jj in 0..8 {
+                        let mut p = FragmentA::<bf16, $oshape>::zeroed();
+                        for e in 0..8 {
+                            p.x[e] = bf16::from_f32(sc.x[8 * jj + e]);
+                        }
+                        acc.wgmma_trans_b(p, tile_v, jj);
+                    }
+                    wgmma_commit_group();
+                    wgmma_wait_group(0);
+                    if t % 128 == 0 {
+                        empty[s].arrive();
+                    }
+                }
+                // The rows' denominators over the quad, then O = acc / l as bf16 pairs.
+                l0 += shfl_xor_sync(u32::MAX, l0, 1);
+                l0 += shfl_xor_sync(u32::MAX, l0, 2);
+                l1 += shfl_xor_sync(u32::MAX, l1, 1);
+                l1 += shfl_xor_sync(u32::MAX, l1, 2);
+                let (i0, i1) = (1.0 / l0, 1.0 / l1);
+                let row = first_q as usize + r0;
+                for j in 0..$d / 4 {
+                    let r = row + 8 * (j % 2);
+                    let col = 8 * (j / 2) + 2 * quad;
+                    let inv = if j % 2 == 0 { i0 } else { i1 };
+                    let pair = bf16x2::new(
+                        bf16::from_f32(acc.x[2 * j] * inv),
+                        bf16::from_f32(acc.x[2 * j + 1] * inv),
+                    );
+                    o[(r * $d + col) / 2] = pair;
+                }
+            }
+        }
+    };
+}
+
+/// The kernels with bounds checks (the default).
+pub mod checked {
+    use warpspeed::prelude::*;
+    attention_kernel!(attention_d64, 64, M64N64K16);
+    attention_kernel!(attention_d128, 128, M64N128K16);
+}
+
+/// The same kernels `#[gpu_kernel(unchecked)]`.
+pub mod unchecked {
+    use warpspeed::prelude::*;
+    attention_kernel!(attention_d64, 64, M64N64K16, unchecked);
+    attention_kernel!(attention_d128, 128, M64N128K16, unchecked);
+}
+
+/// Why the kernels cannot take this shape (batch, heads, length, head dim), if they cannot.
+pub fn attention_shape_error(b: usize, h: usize, len: usize, d: usize) -> Option<String> {
+    let ok = b > 0
+        && h > 0
+        && len > 0
+        && len.is_multiple_of(BM)
+        && (d == 64 || d == 128)
+        && b * h * len < 1 << 31
+        && b * h < 1 << 31;
+    (!ok).then(|| {
+        format!(
+            "attention: L ({len}) must be a multiple of {BM}, D ({d}) 64 or 128, and B·H·L ({}) below 2^31",
+            b * h * len
+        )
+    })
+}
+
+/// One block per (head, 128 query rows), and the shared memory of Q and the ring.
+pub fn attention_config(b: usize, h: usize, len: usize, d: usize) -> LaunchConfig {
+    LaunchConfig::new((b * h, len / BM), 384usize).with_shared_mem((1 + 2 * STAGES) * BM * d * 2)
+}
+
+/// log2(e) / sqrt(d): the scale that puts `Q Kᵀ / sqrt(d)` in log2 units for `exp2`.
+pub fn scale_log2(d: usize) -> f32 {
+    std::f32::consts::LOG2_E / (d as f32).sqrt()
+}
