@@ -103,6 +103,41 @@ fn tile_trans_b_n64(src: &[bf16], out: &mut [f32]) {
     }
 }
 
+/// `p.load_acc(acc, j)` for both slabs of a 64 x 32 accumulator whose elements come from
+/// `src` (thread t's `acc.x[i]` is `src[t * 16 + i]`): `out[(t * 2 + j) * 8 + e]` is the
+/// bits of `p.x[e]` of slab j.
+#[gpu_kernel]
+fn load_acc_bf16(src: &[f32], out: &mut [u32]) {
+    let t = thread_idx().x as usize;
+    let mut acc = FragmentAcc::<f32, M64N32K16>::zeroed();
+    for i in 0..16 {
+        acc.x[i] = src[t * 16 + i];
+    }
+    for j in 0..2 {
+        let mut p = FragmentA::<bf16, M64N32K16>::zeroed();
+        p.load_acc(acc, j);
+        for e in 0..8 {
+            out[(t * 2 + j) * 8 + e] = p.x[e].to_bits() as u32;
+        }
+    }
+}
+
+/// The same into `f16`, and a slab `j` from the host (past the accumulator's 2 slabs it is
+/// an `OutOfBounds`).
+#[gpu_kernel]
+fn load_acc_f16(src: &[f32], out: &mut [u32], j: usize) {
+    let t = thread_idx().x as usize;
+    let mut acc = FragmentAcc::<f32, M64N32K16>::zeroed();
+    for i in 0..16 {
+        acc.x[i] = src[t * 16 + i];
+    }
+    let mut p = FragmentA::<f16, M64N32K16>::zeroed();
+    p.load_acc(acc, j); // @load_acc_j
+    for e in 0..8 {
+        out[t * 8 + e] = p.x[e].to_bits() as u32;
+    }
+}
+
 /// K-major: `rows x 64` values (K innermost) as a 128B-swizzled tile.
 fn k_major(m: &[f32], rows: usize) -> Vec<f32> {
     let mut out = vec![0.0; rows * 64];
@@ -303,5 +338,97 @@ fn a_slab_past_the_rows_is_out_of_bounds() {
             continue;
         }
         expect_oob(&dev, r, "rs_trans_b_n128", &place, 2, 2);
+    }
+}
+
+/// Values that expose a conversion: ties (even and odd kept parts), values just past a tie,
+/// overflow, subnormals of both widths, infinities, NaNs with payloads (a slab with a NaN
+/// takes the element-wise path on the GPU), and random reals.
+fn conversion_inputs(rng: &mut Rng) -> Vec<f32> {
+    let special = [
+        f32::from_bits(0x3f80_8000), // 1 + 2^-8: a bf16 tie, kept part even
+        f32::from_bits(0x3f81_8000), // a bf16 tie, kept part odd
+        f32::from_bits(0x3f80_8001),
+        1.0 + 2f32.powi(-11), // an f16 tie
+        1.0 + 3.0 * 2f32.powi(-11),
+        3.4e38,
+        -3.4e38,
+        70000.0,
+        f32::from_bits(0x0000_0001), // the smallest subnormal
+        1e-39,
+        6e-8, // an f16 subnormal
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::from_bits(0x7fc0_1234), // NaN with a payload
+        f32::from_bits(0xffa0_0001), // a signalling NaN, negative
+    ];
+    let mut v: Vec<f32> = (0..128 * 16).map(|_| rng.range_f32(-4.0, 4.0)).collect();
+    // The specials in some slabs only, so that other slabs are NaN-free.
+    for (i, x) in special.iter().enumerate() {
+        v[i * 37 % 512] = *x;
+    }
+    v
+}
+
+/// `load_acc` rounds each element as `T::from_f32` does, bit for bit, NaNs included, on
+/// both backends.
+#[test]
+fn load_acc_rounds_as_from_f32() {
+    let mut rng = Rng::new(2114);
+    for dev in devices("load_acc_rounds_as_from_f32") {
+        let src = conversion_inputs(&mut rng);
+        let sd = dev.upload(&src).unwrap();
+        let mut out = dev.upload(&vec![u32::MAX; 128 * 16]).unwrap();
+        load_acc_bf16::launch(&dev, LaunchConfig::new(1, 128), &sd, &mut out).unwrap();
+        let got = out.download().unwrap();
+        for t in 0..128 {
+            for j in 0..2 {
+                for e in 0..8 {
+                    let x = src[t * 16 + 8 * j + e];
+                    let want = u32::from(bf16::from_f32(x).to_bits());
+                    assert_eq!(
+                        got[(t * 2 + j) * 8 + e],
+                        want,
+                        "{:?}: bf16 of {x:e} ({:#x})",
+                        dev.backend(),
+                        x.to_bits()
+                    );
+                }
+            }
+        }
+        for j in 0..2usize {
+            let mut out = dev.upload(&vec![u32::MAX; 128 * 8]).unwrap();
+            load_acc_f16::launch(&dev, LaunchConfig::new(1, 128), &sd, &mut out, j).unwrap();
+            let got = out.download().unwrap();
+            for t in 0..128 {
+                for e in 0..8 {
+                    let x = src[t * 16 + 8 * j + e];
+                    let want = u32::from(f16::from_f32(x).to_bits());
+                    assert_eq!(
+                        got[t * 8 + e],
+                        want,
+                        "{:?}: f16 of {x:e} ({:#x})",
+                        dev.backend(),
+                        x.to_bits()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A slab past the accumulator's (`j >= N / 16`) is an `OutOfBounds` at the call.
+#[test]
+fn load_acc_past_the_slabs_is_out_of_bounds() {
+    let place = format!(
+        "tests/wgmma_forms.rs:{}",
+        line_of(include_str!("wgmma_forms.rs"), "load_acc_j")
+    );
+    for dev in devices("load_acc_past_the_slabs_is_out_of_bounds") {
+        let sd = dev.upload(&vec![1.0f32; 128 * 16]).unwrap();
+        let mut out = dev.upload(&vec![0u32; 128 * 8]).unwrap();
+        let r = load_acc_f16::launch(&dev, LaunchConfig::new(1, 128), &sd, &mut out, 2);
+        expect_oob(&dev, r, "load_acc_f16", &place, 2, 2);
     }
 }

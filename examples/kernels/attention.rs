@@ -4,8 +4,10 @@
 //! causal, checked and unchecked from one body.
 //!
 //! One block of three warpgroups computes 128 query rows of one (batch, head): block
-//! `(block_idx().x, block_idx().y)` = (head, query block), the query blocks of a causal run
-//! taken longest first, so that the first wave of blocks is the heaviest.
+//! `(block_idx().x, block_idx().y)` = (query block, head), so that the blocks running at
+//! once share a few heads' K and V in L2 (with the head outermost instead, every block of
+//! a wave read another head's K and V from HBM: 2.8 TB/s, and 360 TFLOP/s at D = 128). A
+//! causal run takes its query blocks longest first.
 //! - Warpgroup 0 is the producer: it gives registers away (`setmaxnreg_dec`), and one
 //!   thread loads the Q tile once, then the 128-key tiles of K and V through a ring of two
 //!   stages with TMA (`tma_load_2d`, boxes of 128 rows x 64 columns, 128-byte swizzle),
@@ -65,29 +67,32 @@ macro_rules! attention_kernel {
             let full_q = SharedArray::<Mbarrier, 1>::new();
             let full_k = SharedArray::<Mbarrier, 2>::new();
             let full_v = SharedArray::<Mbarrier, 2>::new();
-            let empty = SharedArray::<Mbarrier, 2>::new();
+            let empty_k = SharedArray::<Mbarrier, 2>::new();
+            let empty_v = SharedArray::<Mbarrier, 2>::new();
             let t = thread_idx().x;
             if t == 0 {
                 full_q[0].init(1);
                 for s in 0..2 {
                     full_k[s].init(1);
                     full_v[s].init(1);
-                    empty[s].init(2);
+                    empty_k[s].init(2);
+                    empty_v[s].init(2);
                 }
                 fence_mbarrier_init();
             }
             sync_threads();
-            let head = block_idx().x;
+            // Neighbouring blocks (x, the query block) share their head's K and V in L2.
+            let head = block_idx().y;
             let blocks_q = len / 128;
-            // Causal: the longest query blocks first (block_idx().y = 0 is the last one).
-            let qb = if causal { blocks_q - 1 - block_idx().y } else { block_idx().y };
+            // Causal: the longest query blocks first (block_idx().x = 0 is the last one).
+            let qb = if causal { blocks_q - 1 - block_idx().x } else { block_idx().x };
             let blocks_kv = if causal { qb + 1 } else { blocks_q };
             // This head's first row in the [B·H·L, D] view, and this block's first query.
             let row0 = head * len;
             let first_q = row0 + qb * 128;
             // A tile's bytes, which each of its TMA barriers expects.
             let bytes = (tile * 2) as u32;
-            if t / 128 == 0 {
+            if t < 128 {
                 setmaxnreg_dec(40);
                 if t == 0 {
                     full_q[0].arrive_expect_tx(bytes);
@@ -95,17 +100,22 @@ macro_rules! attention_kernel {
                         let at = c * 128 * 64;
                         tma_load_2d(&mut smem[at..at + 128 * 64], q, first_q as i32, (c * 64) as i32, &full_q[0]);
                     }
+                    // K and V have their own stages: K j is free once S j - 2 is computed,
+                    // V j once O has taken P j - 2 V j - 2, a whole block later.
                     for j in 0..blocks_kv {
                         let s = (j % 2) as usize;
-                        if j >= 2 {
-                            empty[s].wait((j / 2 + 1) % 2);
-                        }
                         let kt = tile + 2 * s * tile;
                         let key = (row0 + j * 128) as i32;
+                        if j >= 2 {
+                            empty_k[s].wait((j / 2 + 1) % 2);
+                        }
                         full_k[s].arrive_expect_tx(bytes);
                         for c in 0..$d / 64 {
                             let at = kt + c * 128 * 64;
                             tma_load_2d(&mut smem[at..at + 128 * 64], k, key, (c * 64) as i32, &full_k[s]);
+                        }
+                        if j >= 2 {
+                            empty_v[s].wait((j / 2 + 1) % 2);
                         }
                         full_v[s].arrive_expect_tx(bytes);
                         for c in 0..$d / 64 {
@@ -116,7 +126,7 @@ macro_rules! attention_kernel {
                 }
             } else {
                 setmaxnreg_inc(232);
-                let half = (t / 128 - 1) as usize; // which consumer: 64 query rows each
+                let half = ((t - 128) / 128) as usize; // which consumer: 64 query rows each
                 let lane = (t % 32) as usize;
                 let (g, quad) = (lane / 4, lane % 4);
                 // This thread's two query rows in the block: `r0` and `r0 + 8`
@@ -127,48 +137,85 @@ macro_rules! attention_kernel {
                 let mut acc = FragmentAcc::<f32, $oshape>::zeroed();
                 let (mut m0, mut m1) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
                 let (mut l0, mut l1) = (0.0f32, 0.0f32);
+                // P of the block before, in registers: slab jj of it is `pjj`.
+                let mut p0 = FragmentA::<bf16, $oshape>::zeroed();
+                let mut p1 = FragmentA::<bf16, $oshape>::zeroed();
+                let mut p2 = FragmentA::<bf16, $oshape>::zeroed();
+                let mut p3 = FragmentA::<bf16, $oshape>::zeroed();
+                let mut p4 = FragmentA::<bf16, $oshape>::zeroed();
+                let mut p5 = FragmentA::<bf16, $oshape>::zeroed();
+                let mut p6 = FragmentA::<bf16, $oshape>::zeroed();
+                let mut p7 = FragmentA::<bf16, $oshape>::zeroed();
+                // Block j: S j = Q K jᵀ is issued, then O += P j-1 V j-1 behind it; the
+                // softmax of S j runs while the tensor cores work on P j-1 V j-1. The last
+                // block's P V follows the loop.
                 for j in 0..blocks_kv {
                     let s = (j % 2) as usize;
-                    let phase = (j / 2) % 2;
                     let kt = tile + 2 * s * tile;
-                    // S = Q Kᵀ: D / 64 column blocks of 4 slabs each.
-                    full_k[s].wait(phase);
                     let mut sc = FragmentAcc::<f32, M64N128K16>::zeroed();
+                    full_k[s].wait((j / 2) % 2);
                     wgmma_fence();
+                    #[unroll]
                     for c in 0..$d / 64 {
                         let qa = c * 128 * 64 + half * 64 * 64;
                         let ka = kt + c * 128 * 64;
                         let tile_q = &smem[qa..qa + 64 * 64];
                         let tile_k = &smem[ka..ka + 128 * 64];
+                        #[unroll]
                         for kk in 0..4 {
                             sc.wgmma(tile_q, tile_k, kk);
                         }
                     }
                     wgmma_commit_group();
-                    wgmma_wait_group(0);
+                    if j > 0 {
+                        // O += P V of block j - 1, P from registers, V MN-major (8 slabs
+                        // of 16 keys).
+                        let sp = ((j - 1) % 2) as usize;
+                        full_v[sp].wait(((j - 1) / 2) % 2);
+                        let vt = tile + 2 * sp * tile + tile;
+                        let tile_v = &smem[vt..vt + tile];
+                        acc.wgmma_trans_b(p0, tile_v, 0);
+                        acc.wgmma_trans_b(p1, tile_v, 1);
+                        acc.wgmma_trans_b(p2, tile_v, 2);
+                        acc.wgmma_trans_b(p3, tile_v, 3);
+                        acc.wgmma_trans_b(p4, tile_v, 4);
+                        acc.wgmma_trans_b(p5, tile_v, 5);
+                        acc.wgmma_trans_b(p6, tile_v, 6);
+                        acc.wgmma_trans_b(p7, tile_v, 7);
+                    }
+                    // (Empty for block 0, so that S j is always the older group.)
+                    wgmma_commit_group();
+                    wgmma_wait_group(1);
+                    if t % 128 == 0 {
+                        empty_k[s].arrive();
+                    }
                     // The diagonal block of a causal run: keys after the query are masked.
+                    // Key column 8 (i / 4) + 2 quad + i % 2 is after query row r0 + 8 h
+                    // when 8 (i / 4) + i % 2 - 8 h > r0 - 2 quad: a constant against `lim`.
                     if causal && j == qb {
+                        let lim = r0 as i32 - 2 * quad as i32;
                         for i in 0..64 {
-                            let col = 8 * (i / 4) + 2 * quad + i % 2;
-                            if col > r0 + 8 * ((i / 2) % 2) {
+                            let c = (8 * (i / 4) + i % 2) as i32 - (8 * ((i / 2) % 2)) as i32;
+                            if c > lim {
                                 sc.x[i] = f32::NEG_INFINITY;
                             }
                         }
                     }
                     // The rows' new maxima (log2 units), over the quad's four lanes.
-                    let (mut n0, mut n1) = (m0, m1);
+                    let (mut n0, mut n1) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
                     for i in 0..64 {
-                        let x = sc.x[i] * scale_log2;
                         if (i / 2) % 2 == 0 {
-                            n0 = n0.max(x);
+                            n0 = n0.max(sc.x[i]);
                         } else {
-                            n1 = n1.max(x);
+                            n1 = n1.max(sc.x[i]);
                         }
                     }
                     n0 = n0.max(shfl_xor_sync(u32::MAX, n0, 1));
                     n0 = n0.max(shfl_xor_sync(u32::MAX, n0, 2));
                     n1 = n1.max(shfl_xor_sync(u32::MAX, n1, 1));
                     n1 = n1.max(shfl_xor_sync(u32::MAX, n1, 2));
+                    n0 = m0.max(n0 * scale_log2);
+                    n1 = m1.max(n1 * scale_log2);
                     let (a0, a1) = ((m0 - n0).exp2(), (m1 - n1).exp2());
                     m0 = n0;
                     m1 = n1;
@@ -187,6 +234,12 @@ macro_rules! attention_kernel {
                     }
                     l0 = l0 * a0 + s0;
                     l1 = l1 * a1 + s1;
+                    // P j - 1 V j - 1 done: its stage of V is free, O may be rescaled and
+                    // the registers of P taken for P j.
+                    wgmma_wait_group(0);
+                    if j > 0 && t % 128 == 0 {
+                        empty_v[((j - 1) % 2) as usize].arrive();
+                    }
                     for i in 0..$d / 2 {
                         if (i / 2) % 2 == 0 {
                             acc.x[i] *= a0;
@@ -194,24 +247,31 @@ macro_rules! attention_kernel {
                             acc.x[i] *= a1;
                         }
                     }
-                    // O += P V, P from registers, V MN-major (8 slabs of 16 keys).
-                    full_v[s].wait(phase);
-                    let vt = kt + tile;
-                    let tile_v = &smem[vt..vt + tile];
-                    wgmma_fence();
-                    for jj in 0..8 {
-                        let mut p = FragmentA::<bf16, $oshape>::zeroed();
-                        for e in 0..8 {
-                            p.x[e] = bf16::from_f32(sc.x[8 * jj + e]);
-                        }
-                        acc.wgmma_trans_b(p, tile_v, jj);
-                    }
-                    wgmma_commit_group();
-                    wgmma_wait_group(0);
-                    if t % 128 == 0 {
-                        empty[s].arrive();
-                    }
+                    p0.load_acc(sc, 0);
+                    p1.load_acc(sc, 1);
+                    p2.load_acc(sc, 2);
+                    p3.load_acc(sc, 3);
+                    p4.load_acc(sc, 4);
+                    p5.load_acc(sc, 5);
+                    p6.load_acc(sc, 6);
+                    p7.load_acc(sc, 7);
                 }
+                // The last block's P V.
+                let sp = ((blocks_kv - 1) % 2) as usize;
+                full_v[sp].wait(((blocks_kv - 1) / 2) % 2);
+                let vt = tile + 2 * sp * tile + tile;
+                let tile_v = &smem[vt..vt + tile];
+                wgmma_fence();
+                acc.wgmma_trans_b(p0, tile_v, 0);
+                acc.wgmma_trans_b(p1, tile_v, 1);
+                acc.wgmma_trans_b(p2, tile_v, 2);
+                acc.wgmma_trans_b(p3, tile_v, 3);
+                acc.wgmma_trans_b(p4, tile_v, 4);
+                acc.wgmma_trans_b(p5, tile_v, 5);
+                acc.wgmma_trans_b(p6, tile_v, 6);
+                acc.wgmma_trans_b(p7, tile_v, 7);
+                wgmma_commit_group();
+                wgmma_wait_group(0);
                 // The rows' denominators over the quad, then O = acc / l as bf16 pairs.
                 l0 += shfl_xor_sync(u32::MAX, l0, 1);
                 l0 += shfl_xor_sync(u32::MAX, l0, 2);
@@ -267,7 +327,7 @@ pub fn attention_shape_error(b: usize, h: usize, len: usize, d: usize) -> Option
 
 /// One block per (head, 128 query rows), and the shared memory of Q and the ring.
 pub fn attention_config(b: usize, h: usize, len: usize, d: usize) -> LaunchConfig {
-    LaunchConfig::new((b * h, len / BM), 384usize).with_shared_mem((1 + 2 * STAGES) * BM * d * 2)
+    LaunchConfig::new((len / BM, b * h), 384usize).with_shared_mem((1 + 2 * STAGES) * BM * d * 2)
 }
 
 /// log2(e) / sqrt(d): the scale that puts `Q Kᵀ / sqrt(d)` in log2 units for `exp2`.

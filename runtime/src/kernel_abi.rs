@@ -19,10 +19,10 @@ pub use crate::half_types::{f16, f16_from_f64, f16x2};
 pub use crate::mma::MmaShape;
 pub use crate::scalar::{Arg, KernelScalar, TexArg};
 pub use crate::sim::{
-    capture_sim_prints, format_g, fragment_index, host_call, kernel_code, sim_check_len,
-    src_loc_by_id, AtomicArith, AtomicInt, AtomicScalar, AtomicSlice, Fragment, LenDecl,
-    MbarrierRef, MmaElem, MmaScalar, SimEntry, SimFuture, SimMbarriers, SimTensorMap, SimTexture,
-    Slice, SliceMut, SrcLoc, ThreadCtx, WgmmaA,
+    capture_sim_prints, format_g, frag_load_acc, fragment_index, host_call, kernel_code,
+    sim_check_len, src_loc_by_id, AtomicArith, AtomicInt, AtomicScalar, AtomicSlice, Fragment,
+    LenDecl, MbarrierRef, MmaElem, MmaScalar, SimEntry, SimFuture, SimMbarriers, SimTensorMap,
+    SimTexture, Slice, SliceMut, SrcLoc, ThreadCtx, WgmmaA,
 };
 pub use crate::vector_types::{f32x2, f32x4, f64x2, i32x2, i32x4, u32x2, u32x4};
 

@@ -6,12 +6,85 @@
 // the semantics (WS_HOST_SHIM).
 #ifndef WS_HOST_SHIM
 template <typename T, int N> struct ws_frag { T x[N]; };
+// 16-bit fragments (f16, bf16) are held packed, two elements a .b32 word, as the
+// instructions read and write them: `x[i]` is the half `i % 2` of word `i / 2`, through a
+// reference object (`ws_half_ref`). Held one element a register instead, an attention
+// kernel's P (8 wgmma A fragments) took 64 registers where 32 do, and spilled; and every
+// wgmma that read one repacked it first.
+template <typename H> struct ws_half_ref {
+    unsigned int* w;
+    unsigned int hi;
+    __device__ __forceinline__ operator H() const { H h; h.bits = (unsigned short)(*w >> (16u * hi)); return h; }
+    __device__ __forceinline__ const ws_half_ref& operator=(H v) const {
+        const unsigned int s = 16u * hi;
+        *w = (*w & ~(0xffffu << s)) | ((unsigned int)v.bits << s);
+        return *this;
+    }
+    __device__ __forceinline__ const ws_half_ref& operator=(const ws_half_ref& o) const { return *this = (H)o; }
+    // `*ws_at(f.x, i, ..)` is the element itself.
+    __device__ __forceinline__ ws_half_ref operator*() const { return *this; }
+};
+template <typename H, int N> struct ws_half_arr {
+    unsigned int w[N / 2];
+    __device__ __forceinline__ ws_half_ref<H> operator[](unsigned long long i) { return ws_half_ref<H>{&w[i / 2], (unsigned int)(i % 2)}; }
+    __device__ __forceinline__ H operator[](unsigned long long i) const { H h; h.bits = (unsigned short)(w[i / 2] >> (16u * (unsigned int)(i % 2))); return h; }
+};
+template <int N> struct ws_frag<ws_f16, N> { ws_half_arr<ws_f16, N> x; };
+template <int N> struct ws_frag<ws_bf16, N> { ws_half_arr<ws_bf16, N> x; };
+// The checked element accesses of prelude.cuh for a packed fragment.
+template <typename H, int N> __device__ __forceinline__ ws_half_ref<H> ws_at(ws_half_arr<H, N>& a, unsigned long long i, unsigned long long n, unsigned int line, const char* file) {
+    if (__builtin_expect(i < n, 1)) return a[i];
+    ws_oob_report(i, n, line, file);
+    return ws_half_ref<H>{(unsigned int*)(void*)ws_oob_sink, 0u};
+}
+template <typename H, int N> __device__ __forceinline__ H ws_ld(const ws_half_arr<H, N>& a, unsigned long long i, unsigned long long n, unsigned int line, const char* file) {
+    if (__builtin_expect(i < n, 1)) return a[i];
+    ws_oob_report(i, n, line, file);
+    H h; h.bits = 0; return h;
+}
 template <typename H> __device__ __forceinline__ unsigned int ws_frag_pack(H lo, H hi) {
     return (unsigned int)lo.bits | ((unsigned int)hi.bits << 16);
+}
+template <typename H> __device__ __forceinline__ unsigned int ws_frag_pack(ws_half_ref<H> lo, ws_half_ref<H> hi) {
+    return ws_frag_pack((H)lo, (H)hi);
 }
 template <typename H> __device__ __forceinline__ void ws_frag_unpack(unsigned int w, H* lo, H* hi) {
     lo->bits = (unsigned short)(w & 0xffffu);
     hi->bits = (unsigned short)(w >> 16);
+}
+// Elements 2 j and 2 j + 1 of a 16-bit fragment from one .b32 word (lo in the low half).
+template <typename T, int N> __device__ __forceinline__ void ws_frag_set_pair(ws_frag<T, N>* f, int j, unsigned int w) {
+    ws_frag_unpack(w, &f->x[2 * j], &f->x[2 * j + 1]);
+}
+template <int N> __device__ __forceinline__ void ws_frag_set_pair(ws_frag<ws_f16, N>* f, int j, unsigned int w) { f->x.w[j] = w; }
+template <int N> __device__ __forceinline__ void ws_frag_set_pair(ws_frag<ws_bf16, N>* f, int j, unsigned int w) { f->x.w[j] = w; }
+// `a.load_acc(acc, j)`: a wgmma's register A (8 16-bit elements a thread) from columns
+// 16 j .. 16 j + 15 of an f32 wgmma accumulator, whose layout is the same element for
+// element (warpspeed::mma::wgmma_a_owner): x[e] = T::from_f32(acc.x[8 j + e]). Two elements
+// a `cvt.rn.{bf16,f16}x2.f32` where the GPU has it (sm_80), rounding as the software
+// conversion does; a slab holding a NaN takes the element-wise path, which keeps NaN
+// payloads as T::from_f32 does (one `setp.nan` a pair decides). `slabs` = N / 16.
+__device__ __forceinline__ unsigned int ws_cvt_pair_f32(float lo, float hi, ws_bf16*) {
+    unsigned int w; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(hi), "f"(lo)); return w;
+}
+__device__ __forceinline__ unsigned int ws_cvt_pair_f32(float lo, float hi, ws_f16*) {
+    unsigned int w; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(hi), "f"(lo)); return w;
+}
+__device__ __forceinline__ ws_bf16 ws_from_f32_as(float x, ws_bf16*) { return ws_bf16_from_f32(x); }
+__device__ __forceinline__ ws_f16 ws_from_f32_as(float x, ws_f16*) { return ws_f16_from_f32(x); }
+template <typename T, int N> __device__ __forceinline__ void ws_frag_load_acc(ws_frag<T, 8>* a, const ws_frag<float, N>& acc, unsigned long long j, unsigned long long slabs, unsigned int line, const char* file) {
+    if (j >= slabs) { ws_oob_report(j, slabs, line, file); return; }
+    const float* x = &acc.x[8 * j];
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    unsigned int nan;
+    asm("{ .reg .pred p; setp.nan.f32 p, %1, %2; setp.nan.or.f32 p, %3, %4, p; setp.nan.or.f32 p, %5, %6, p; setp.nan.or.f32 p, %7, %8, p; selp.u32 %0, 1, 0, p; }"
+        : "=r"(nan) : "f"(x[0]), "f"(x[1]), "f"(x[2]), "f"(x[3]), "f"(x[4]), "f"(x[5]), "f"(x[6]), "f"(x[7]));
+    if (!nan) {
+        for (int e = 0; e < 8; e += 2) ws_frag_set_pair(a, e / 2, ws_cvt_pair_f32(x[e], x[e + 1], (T*)0));
+        return;
+    }
+#endif
+    for (int e = 0; e < 8; e++) a->x[e] = ws_from_f32_as(x[e], (T*)0);
 }
 template <typename D> __device__ __forceinline__ void ws_mma_m16n8k16_f32_f16(D* d, const ws_frag<ws_f16, 8>& a, const ws_frag<ws_f16, 4>& b) {
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
@@ -40,8 +113,8 @@ template <typename D> __device__ __forceinline__ void ws_mma_m16n8k16_f16_f16(D*
         : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])),
           "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])),
           "r"(ws_frag_pack(b.x[0], b.x[1])), "r"(ws_frag_pack(b.x[2], b.x[3])));
-    ws_frag_unpack(c0, &d->x[0], &d->x[1]);
-    ws_frag_unpack(c1, &d->x[2], &d->x[3]);
+    ws_frag_set_pair(d, 0, c0);
+    ws_frag_set_pair(d, 1, c1);
 }
 template <typename D> __device__ __forceinline__ void ws_mma_m16n8k8_f32_f16(D* d, const ws_frag<ws_f16, 4>& a, const ws_frag<ws_f16, 2>& b) {
     asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};"
@@ -55,8 +128,8 @@ template <typename D> __device__ __forceinline__ void ws_mma_m16n8k8_f16_f16(D* 
         : "+r"(c0), "+r"(c1)
         : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])),
           "r"(ws_frag_pack(b.x[0], b.x[1])));
-    ws_frag_unpack(c0, &d->x[0], &d->x[1]);
-    ws_frag_unpack(c1, &d->x[2], &d->x[3]);
+    ws_frag_set_pair(d, 0, c0);
+    ws_frag_set_pair(d, 1, c1);
 }
 template <typename D> __device__ __forceinline__ void ws_mma_m16n8k8_f32_tf32(D* d, const ws_frag<float, 4>& a, const ws_frag<float, 2>& b) {
     asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
@@ -129,37 +202,37 @@ template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x1
     unsigned int r[1];
     const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 1u, line, file);
     asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r[0]) : "r"(addr) : "memory");
-    for (int j = 0; j < 1; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+    for (int j = 0; j < 1; ++j) ws_frag_set_pair(f, j, r[j]);
 }
 template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x2(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
     unsigned int r[2];
     const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 2u, line, file);
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(addr) : "memory");
-    for (int j = 0; j < 2; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+    for (int j = 0; j < 2; ++j) ws_frag_set_pair(f, j, r[j]);
 }
 template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x4(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
     unsigned int r[4];
     const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 4u, line, file);
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
-    for (int j = 0; j < 4; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+    for (int j = 0; j < 4; ++j) ws_frag_set_pair(f, j, r[j]);
 }
 template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x1_trans(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
     unsigned int r[1];
     const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 1u, line, file);
     asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(r[0]) : "r"(addr) : "memory");
-    for (int j = 0; j < 1; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+    for (int j = 0; j < 1; ++j) ws_frag_set_pair(f, j, r[j]);
 }
 template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x2_trans(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
     unsigned int r[2];
     const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 2u, line, file);
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(addr) : "memory");
-    for (int j = 0; j < 2; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+    for (int j = 0; j < 2; ++j) ws_frag_set_pair(f, j, r[j]);
 }
 template <typename F, typename T> __device__ __forceinline__ void ws_ldmatrix_x4_trans(F* f, T* tile, unsigned long long len, unsigned long long row, unsigned int line, const char* file) {
     unsigned int r[4];
     const unsigned int addr = ws_ldmatrix_addr(tile, len, row, 4u, line, file);
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
-    for (int j = 0; j < 4; ++j) ws_frag_unpack(r[j], &f->x[2 * j], &f->x[2 * j + 1]);
+    for (int j = 0; j < 4; ++j) ws_frag_set_pair(f, j, r[j]);
 }
 // `frag.stmatrix(&mut tile, row)` (sm_90): as ldmatrix, the other way. A lane whose row
 // fails its check stores into a sink of its own instead, so nothing outside the array is

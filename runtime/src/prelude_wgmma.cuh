@@ -47,8 +47,11 @@ __device__ __forceinline__ void ws_setmaxnreg_dec(unsigned int n) { switch (n) {
 __device__ __forceinline__ unsigned long long ws_wgmma_desc(const void* tile, unsigned long long k) {
     unsigned int a;
     asm("{ .reg .u64 ws_a; cvta.to.shared.u64 ws_a, %1; cvt.u32.u64 %0, ws_a; }" : "=r"(a) : "l"(tile));
-    a += 32u * (unsigned int)k;
-    return (unsigned long long)((a & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+    // The slab is added after the fields are made (32 k bytes are 2 k in the address's
+    // units, which stay below bit 14 inside shared memory), so that one base serves the
+    // four slabs of an unrolled loop.
+    const unsigned long long base = (unsigned long long)((a & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+    return base + 2ull * k;
 }
 // A descriptor of an MN-major (`acc.wgmma_trans_b`), 128B-swizzled, 1024-byte aligned
 // K x N tile of 16-bit elements, laid out as N / 64 column blocks of `rows` rows of 128
@@ -59,9 +62,9 @@ __device__ __forceinline__ unsigned long long ws_wgmma_desc(const void* tile, un
 __device__ __forceinline__ unsigned long long ws_wgmma_desc_mn(const void* tile, unsigned long long k, unsigned long long rows) {
     unsigned int a;
     asm("{ .reg .u64 ws_a; cvta.to.shared.u64 ws_a, %1; cvt.u32.u64 %0, ws_a; }" : "=r"(a) : "l"(tile));
-    a += 2048u * (unsigned int)k;
     const unsigned long long lbo = ((rows * 128ull) >> 4) & 0x3FFFull;
-    return (unsigned long long)((a & 0x3FFFFu) >> 4) | (lbo << 16) | (64ull << 32) | (1ull << 62);
+    const unsigned long long base = (unsigned long long)((a & 0x3FFFFu) >> 4) | (lbo << 16) | (64ull << 32) | (1ull << 62);
+    return base + 128ull * k;
 }
 // The checks of `acc.wgmma(a, b, k)`: A holds the 64-row tile (`aneed` elements: rows of
 // 128 bytes; a `FragmentA` passes ~0 for `alen`), B its tile (`bneed`), k < kmax (the K
@@ -121,7 +124,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n8k16_f32_bf16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 512ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %9, 0;\nwgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {" WS_R0 "}, {%4, %5, %6, %7}, %8, p, 1, 1, 0;\n}\n"
         : WS_D4(0)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n8k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 512ull, k, 4ull, line, file)) return;
@@ -133,7 +136,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n8k16_f32_f16_
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 512ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %9, 0;\nwgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {" WS_R0 "}, {%4, %5, %6, %7}, %8, p, 1, 1, 0;\n}\n"
         : WS_D4(0)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n8k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 256ull, k, 4ull, line, file)) return;
@@ -151,7 +154,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n16k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 1024ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\nwgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 "}, {%8, %9, %10, %11}, %12, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n16k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 1024ull, k, 4ull, line, file)) return;
@@ -163,7 +166,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n16k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 1024ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %13, 0;\nwgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {" WS_R0 ", " WS_R1 "}, {%8, %9, %10, %11}, %12, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n16k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 512ull, k, 4ull, line, file)) return;
@@ -181,7 +184,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n24k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 1536ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %17, 0;\nwgmma.mma_async.sync.aligned.m64n24k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 "}, {%12, %13, %14, %15}, %16, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n24k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 1536ull, k, 4ull, line, file)) return;
@@ -193,7 +196,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n24k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 1536ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %17, 0;\nwgmma.mma_async.sync.aligned.m64n24k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 "}, {%12, %13, %14, %15}, %16, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n24k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 768ull, k, 4ull, line, file)) return;
@@ -211,7 +214,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n32k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 2048ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\nwgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 "}, {%16, %17, %18, %19}, %20, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n32k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 2048ull, k, 4ull, line, file)) return;
@@ -223,7 +226,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n32k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 2048ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\nwgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 "}, {%16, %17, %18, %19}, %20, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n32k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 1024ull, k, 4ull, line, file)) return;
@@ -241,7 +244,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n40k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 2560ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %25, 0;\nwgmma.mma_async.sync.aligned.m64n40k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 "}, {%20, %21, %22, %23}, %24, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n40k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 2560ull, k, 4ull, line, file)) return;
@@ -253,7 +256,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n40k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 2560ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %25, 0;\nwgmma.mma_async.sync.aligned.m64n40k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 "}, {%20, %21, %22, %23}, %24, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n40k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 1280ull, k, 4ull, line, file)) return;
@@ -271,7 +274,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n48k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 3072ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %29, 0;\nwgmma.mma_async.sync.aligned.m64n48k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 "}, {%24, %25, %26, %27}, %28, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n48k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 3072ull, k, 4ull, line, file)) return;
@@ -283,7 +286,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n48k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 3072ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %29, 0;\nwgmma.mma_async.sync.aligned.m64n48k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 "}, {%24, %25, %26, %27}, %28, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n48k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 1536ull, k, 4ull, line, file)) return;
@@ -301,7 +304,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n56k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 3584ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %33, 0;\nwgmma.mma_async.sync.aligned.m64n56k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 "}, {%28, %29, %30, %31}, %32, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n56k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 3584ull, k, 4ull, line, file)) return;
@@ -313,7 +316,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n56k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 3584ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %33, 0;\nwgmma.mma_async.sync.aligned.m64n56k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 "}, {%28, %29, %30, %31}, %32, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n56k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 1792ull, k, 4ull, line, file)) return;
@@ -331,7 +334,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n64k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 4096ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\nwgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 "}, {%32, %33, %34, %35}, %36, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n64k16_f32_bf16_tb(D* d, const ws_bf16* a, unsigned long long alen, const ws_bf16* b, unsigned long long blen, unsigned long long rows, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 1024ull, k, (rows / 16ull < 4ull ? rows / 16ull : 4ull), line, file)) return;
@@ -343,7 +346,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n64k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 1024ull, k, rows / 16ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\nwgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 "}, {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n64k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 4096ull, k, 4ull, line, file)) return;
@@ -355,7 +358,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n64k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 4096ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\nwgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 "}, {%32, %33, %34, %35}, %36, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n64k16_f32_f16_tb(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long rows, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 1024ull, k, (rows / 16ull < 4ull ? rows / 16ull : 4ull), line, file)) return;
@@ -367,7 +370,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n64k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 1024ull, k, rows / 16ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\nwgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 "}, {%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n64k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 2048ull, k, 4ull, line, file)) return;
@@ -385,7 +388,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n72k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 4608ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %41, 0;\nwgmma.mma_async.sync.aligned.m64n72k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 "}, {%36, %37, %38, %39}, %40, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n72k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 4608ull, k, 4ull, line, file)) return;
@@ -397,7 +400,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n72k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 4608ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %41, 0;\nwgmma.mma_async.sync.aligned.m64n72k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 "}, {%36, %37, %38, %39}, %40, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n72k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 2304ull, k, 4ull, line, file)) return;
@@ -415,7 +418,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n80k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 5120ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %45, 0;\nwgmma.mma_async.sync.aligned.m64n80k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 "}, {%40, %41, %42, %43}, %44, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n80k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 5120ull, k, 4ull, line, file)) return;
@@ -427,7 +430,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n80k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 5120ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %45, 0;\nwgmma.mma_async.sync.aligned.m64n80k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 "}, {%40, %41, %42, %43}, %44, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n80k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 2560ull, k, 4ull, line, file)) return;
@@ -445,7 +448,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n88k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 5632ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %49, 0;\nwgmma.mma_async.sync.aligned.m64n88k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 "}, {%44, %45, %46, %47}, %48, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n88k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 5632ull, k, 4ull, line, file)) return;
@@ -457,7 +460,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n88k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 5632ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %49, 0;\nwgmma.mma_async.sync.aligned.m64n88k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 "}, {%44, %45, %46, %47}, %48, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n88k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 2816ull, k, 4ull, line, file)) return;
@@ -475,7 +478,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n96k16_f32_bf1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 6144ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %53, 0;\nwgmma.mma_async.sync.aligned.m64n96k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 "}, {%48, %49, %50, %51}, %52, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n96k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 6144ull, k, 4ull, line, file)) return;
@@ -487,7 +490,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n96k16_f32_f16
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 6144ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %53, 0;\nwgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 "}, {%48, %49, %50, %51}, %52, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n96k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 3072ull, k, 4ull, line, file)) return;
@@ -505,7 +508,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n104k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 6656ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %57, 0;\nwgmma.mma_async.sync.aligned.m64n104k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 "}, {%52, %53, %54, %55}, %56, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n104k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 6656ull, k, 4ull, line, file)) return;
@@ -517,7 +520,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n104k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 6656ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %57, 0;\nwgmma.mma_async.sync.aligned.m64n104k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 "}, {%52, %53, %54, %55}, %56, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n104k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 3328ull, k, 4ull, line, file)) return;
@@ -535,7 +538,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n112k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 7168ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %61, 0;\nwgmma.mma_async.sync.aligned.m64n112k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 "}, {%56, %57, %58, %59}, %60, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n112k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 7168ull, k, 4ull, line, file)) return;
@@ -547,7 +550,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n112k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 7168ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %61, 0;\nwgmma.mma_async.sync.aligned.m64n112k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 "}, {%56, %57, %58, %59}, %60, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n112k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 3584ull, k, 4ull, line, file)) return;
@@ -565,7 +568,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n120k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 7680ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %65, 0;\nwgmma.mma_async.sync.aligned.m64n120k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 "}, {%60, %61, %62, %63}, %64, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n120k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 7680ull, k, 4ull, line, file)) return;
@@ -577,7 +580,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n120k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 7680ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %65, 0;\nwgmma.mma_async.sync.aligned.m64n120k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 "}, {%60, %61, %62, %63}, %64, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n120k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 3840ull, k, 4ull, line, file)) return;
@@ -595,7 +598,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n128k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 8192ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\nwgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 "}, {%64, %65, %66, %67}, %68, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n128k16_f32_bf16_tb(D* d, const ws_bf16* a, unsigned long long alen, const ws_bf16* b, unsigned long long blen, unsigned long long rows, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 2048ull, k, (rows / 16ull < 4ull ? rows / 16ull : 4ull), line, file)) return;
@@ -607,7 +610,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n128k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 2048ull, k, rows / 16ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\nwgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 "}, {%64, %65, %66, %67}, %68, p, 1, 1, 1;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n128k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 8192ull, k, 4ull, line, file)) return;
@@ -619,7 +622,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n128k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 8192ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\nwgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 "}, {%64, %65, %66, %67}, %68, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n128k16_f32_f16_tb(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long rows, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 2048ull, k, (rows / 16ull < 4ull ? rows / 16ull : 4ull), line, file)) return;
@@ -631,7 +634,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n128k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 2048ull, k, rows / 16ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\nwgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 "}, {%64, %65, %66, %67}, %68, p, 1, 1, 1;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n128k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 4096ull, k, 4ull, line, file)) return;
@@ -649,7 +652,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n136k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 8704ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %73, 0;\nwgmma.mma_async.sync.aligned.m64n136k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 "}, {%68, %69, %70, %71}, %72, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n136k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 8704ull, k, 4ull, line, file)) return;
@@ -661,7 +664,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n136k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 8704ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %73, 0;\nwgmma.mma_async.sync.aligned.m64n136k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 "}, {%68, %69, %70, %71}, %72, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n136k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 4352ull, k, 4ull, line, file)) return;
@@ -679,7 +682,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n144k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 9216ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %77, 0;\nwgmma.mma_async.sync.aligned.m64n144k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 "}, {%72, %73, %74, %75}, %76, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n144k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 9216ull, k, 4ull, line, file)) return;
@@ -691,7 +694,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n144k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 9216ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %77, 0;\nwgmma.mma_async.sync.aligned.m64n144k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 "}, {%72, %73, %74, %75}, %76, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n144k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 4608ull, k, 4ull, line, file)) return;
@@ -709,7 +712,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n152k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 9728ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %81, 0;\nwgmma.mma_async.sync.aligned.m64n152k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 "}, {%76, %77, %78, %79}, %80, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n152k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 9728ull, k, 4ull, line, file)) return;
@@ -721,7 +724,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n152k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 9728ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %81, 0;\nwgmma.mma_async.sync.aligned.m64n152k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 "}, {%76, %77, %78, %79}, %80, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n152k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 4864ull, k, 4ull, line, file)) return;
@@ -739,7 +742,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n160k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 10240ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %85, 0;\nwgmma.mma_async.sync.aligned.m64n160k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 "}, {%80, %81, %82, %83}, %84, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n160k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 10240ull, k, 4ull, line, file)) return;
@@ -751,7 +754,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n160k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 10240ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %85, 0;\nwgmma.mma_async.sync.aligned.m64n160k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 "}, {%80, %81, %82, %83}, %84, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n160k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 5120ull, k, 4ull, line, file)) return;
@@ -769,7 +772,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n168k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 10752ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %89, 0;\nwgmma.mma_async.sync.aligned.m64n168k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 "}, {%84, %85, %86, %87}, %88, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n168k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 10752ull, k, 4ull, line, file)) return;
@@ -781,7 +784,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n168k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 10752ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %89, 0;\nwgmma.mma_async.sync.aligned.m64n168k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 "}, {%84, %85, %86, %87}, %88, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n168k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 5376ull, k, 4ull, line, file)) return;
@@ -799,7 +802,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n176k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 11264ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %93, 0;\nwgmma.mma_async.sync.aligned.m64n176k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 "}, {%88, %89, %90, %91}, %92, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n176k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 11264ull, k, 4ull, line, file)) return;
@@ -811,7 +814,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n176k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 11264ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %93, 0;\nwgmma.mma_async.sync.aligned.m64n176k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 "}, {%88, %89, %90, %91}, %92, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n176k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 5632ull, k, 4ull, line, file)) return;
@@ -829,7 +832,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n184k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 11776ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %97, 0;\nwgmma.mma_async.sync.aligned.m64n184k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 "}, {%92, %93, %94, %95}, %96, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n184k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 11776ull, k, 4ull, line, file)) return;
@@ -841,7 +844,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n184k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 11776ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %97, 0;\nwgmma.mma_async.sync.aligned.m64n184k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 "}, {%92, %93, %94, %95}, %96, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n184k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 5888ull, k, 4ull, line, file)) return;
@@ -859,7 +862,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n192k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 12288ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\nwgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 "}, {%96, %97, %98, %99}, %100, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n192k16_f32_bf16_tb(D* d, const ws_bf16* a, unsigned long long alen, const ws_bf16* b, unsigned long long blen, unsigned long long rows, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 3072ull, k, (rows / 16ull < 4ull ? rows / 16ull : 4ull), line, file)) return;
@@ -871,7 +874,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n192k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 3072ull, k, rows / 16ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\nwgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 "}, {%96, %97, %98, %99}, %100, p, 1, 1, 1;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n192k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 12288ull, k, 4ull, line, file)) return;
@@ -883,7 +886,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n192k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 12288ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\nwgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 "}, {%96, %97, %98, %99}, %100, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n192k16_f32_f16_tb(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long rows, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 3072ull, k, (rows / 16ull < 4ull ? rows / 16ull : 4ull), line, file)) return;
@@ -895,7 +898,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n192k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 3072ull, k, rows / 16ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %101, 0;\nwgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 "}, {%96, %97, %98, %99}, %100, p, 1, 1, 1;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n192k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 6144ull, k, 4ull, line, file)) return;
@@ -913,7 +916,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n200k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 12800ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %105, 0;\nwgmma.mma_async.sync.aligned.m64n200k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 "}, {%100, %101, %102, %103}, %104, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n200k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 12800ull, k, 4ull, line, file)) return;
@@ -925,7 +928,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n200k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 12800ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %105, 0;\nwgmma.mma_async.sync.aligned.m64n200k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 "}, {%100, %101, %102, %103}, %104, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n200k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 6400ull, k, 4ull, line, file)) return;
@@ -943,7 +946,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n208k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 13312ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %109, 0;\nwgmma.mma_async.sync.aligned.m64n208k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 "}, {%104, %105, %106, %107}, %108, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n208k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 13312ull, k, 4ull, line, file)) return;
@@ -955,7 +958,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n208k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 13312ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %109, 0;\nwgmma.mma_async.sync.aligned.m64n208k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 "}, {%104, %105, %106, %107}, %108, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n208k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 6656ull, k, 4ull, line, file)) return;
@@ -973,7 +976,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n216k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 13824ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %113, 0;\nwgmma.mma_async.sync.aligned.m64n216k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 "}, {%108, %109, %110, %111}, %112, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n216k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 13824ull, k, 4ull, line, file)) return;
@@ -985,7 +988,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n216k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 13824ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %113, 0;\nwgmma.mma_async.sync.aligned.m64n216k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 "}, {%108, %109, %110, %111}, %112, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n216k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 6912ull, k, 4ull, line, file)) return;
@@ -1003,7 +1006,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n224k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 14336ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %117, 0;\nwgmma.mma_async.sync.aligned.m64n224k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 "}, {%112, %113, %114, %115}, %116, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n224k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 14336ull, k, 4ull, line, file)) return;
@@ -1015,7 +1018,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n224k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 14336ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %117, 0;\nwgmma.mma_async.sync.aligned.m64n224k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 "}, {%112, %113, %114, %115}, %116, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n224k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 7168ull, k, 4ull, line, file)) return;
@@ -1033,7 +1036,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n232k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 14848ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %121, 0;\nwgmma.mma_async.sync.aligned.m64n232k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 ", " WS_R28 "}, {%116, %117, %118, %119}, %120, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108), WS_D4(112)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n232k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 14848ull, k, 4ull, line, file)) return;
@@ -1045,7 +1048,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n232k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 14848ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %121, 0;\nwgmma.mma_async.sync.aligned.m64n232k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 ", " WS_R28 "}, {%116, %117, %118, %119}, %120, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108), WS_D4(112)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n232k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 7424ull, k, 4ull, line, file)) return;
@@ -1063,7 +1066,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n240k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 15360ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %125, 0;\nwgmma.mma_async.sync.aligned.m64n240k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 ", " WS_R28 ", " WS_R29 "}, {%120, %121, %122, %123}, %124, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108), WS_D4(112), WS_D4(116)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n240k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 15360ull, k, 4ull, line, file)) return;
@@ -1075,7 +1078,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n240k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 15360ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %125, 0;\nwgmma.mma_async.sync.aligned.m64n240k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 ", " WS_R28 ", " WS_R29 "}, {%120, %121, %122, %123}, %124, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108), WS_D4(112), WS_D4(116)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n240k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 7680ull, k, 4ull, line, file)) return;
@@ -1093,7 +1096,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n248k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 15872ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %129, 0;\nwgmma.mma_async.sync.aligned.m64n248k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 ", " WS_R28 ", " WS_R29 ", " WS_R30 "}, {%124, %125, %126, %127}, %128, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108), WS_D4(112), WS_D4(116), WS_D4(120)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n248k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 15872ull, k, 4ull, line, file)) return;
@@ -1105,7 +1108,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n248k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 15872ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %129, 0;\nwgmma.mma_async.sync.aligned.m64n248k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 ", " WS_R28 ", " WS_R29 ", " WS_R30 "}, {%124, %125, %126, %127}, %128, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108), WS_D4(112), WS_D4(116), WS_D4(120)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n248k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 7936ull, k, 4ull, line, file)) return;
@@ -1123,7 +1126,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n256k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 16384ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\nwgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 ", " WS_R28 ", " WS_R29 ", " WS_R30 ", " WS_R31 "}, {%128, %129, %130, %131}, %132, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108), WS_D4(112), WS_D4(116), WS_D4(120), WS_D4(124)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n256k16_f32_bf16_tb(D* d, const ws_bf16* a, unsigned long long alen, const ws_bf16* b, unsigned long long blen, unsigned long long rows, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 4096ull, k, (rows / 16ull < 4ull ? rows / 16ull : 4ull), line, file)) return;
@@ -1135,7 +1138,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n256k16_f32_bf
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 4096ull, k, rows / 16ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\nwgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 ", " WS_R28 ", " WS_R29 ", " WS_R30 ", " WS_R31 "}, {%128, %129, %130, %131}, %132, p, 1, 1, 1;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108), WS_D4(112), WS_D4(116), WS_D4(120), WS_D4(124)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n256k16_f32_f16(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 16384ull, k, 4ull, line, file)) return;
@@ -1147,7 +1150,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n256k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 16384ull, k, 4ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\nwgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 ", " WS_R28 ", " WS_R29 ", " WS_R30 ", " WS_R31 "}, {%128, %129, %130, %131}, %132, p, 1, 1, 0;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108), WS_D4(112), WS_D4(116), WS_D4(120), WS_D4(124)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc(b, k)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc(b, k)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n256k16_f32_f16_tb(D* d, const ws_f16* a, unsigned long long alen, const ws_f16* b, unsigned long long blen, unsigned long long rows, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 4096ull, blen, 4096ull, k, (rows / 16ull < 4ull ? rows / 16ull : 4ull), line, file)) return;
@@ -1159,7 +1162,7 @@ template <typename D> __device__ __forceinline__ void ws_wgmma_m64n256k16_f32_f1
     if (!ws_wgmma_ok(~0ull, 4096ull, blen, 4096ull, k, rows / 16ull, line, file)) return;
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %133, 0;\nwgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {" WS_R0 ", " WS_R1 ", " WS_R2 ", " WS_R3 ", " WS_R4 ", " WS_R5 ", " WS_R6 ", " WS_R7 ", " WS_R8 ", " WS_R9 ", " WS_R10 ", " WS_R11 ", " WS_R12 ", " WS_R13 ", " WS_R14 ", " WS_R15 ", " WS_R16 ", " WS_R17 ", " WS_R18 ", " WS_R19 ", " WS_R20 ", " WS_R21 ", " WS_R22 ", " WS_R23 ", " WS_R24 ", " WS_R25 ", " WS_R26 ", " WS_R27 ", " WS_R28 ", " WS_R29 ", " WS_R30 ", " WS_R31 "}, {%128, %129, %130, %131}, %132, p, 1, 1, 1;\n}\n"
         : WS_D4(0), WS_D4(4), WS_D4(8), WS_D4(12), WS_D4(16), WS_D4(20), WS_D4(24), WS_D4(28), WS_D4(32), WS_D4(36), WS_D4(40), WS_D4(44), WS_D4(48), WS_D4(52), WS_D4(56), WS_D4(60), WS_D4(64), WS_D4(68), WS_D4(72), WS_D4(76), WS_D4(80), WS_D4(84), WS_D4(88), WS_D4(92), WS_D4(96), WS_D4(100), WS_D4(104), WS_D4(108), WS_D4(112), WS_D4(116), WS_D4(120), WS_D4(124)
-        : "r"(ws_frag_pack(a.x[0], a.x[1])), "r"(ws_frag_pack(a.x[2], a.x[3])), "r"(ws_frag_pack(a.x[4], a.x[5])), "r"(ws_frag_pack(a.x[6], a.x[7])), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
+        : "r"(a.x.w[0]), "r"(a.x.w[1]), "r"(a.x.w[2]), "r"(a.x.w[3]), "l"(ws_wgmma_desc_mn(b, k, rows)), "r"(1));
 }
 template <typename D> __device__ __forceinline__ void ws_wgmma_m64n256k8_f32_tf32(D* d, const float* a, unsigned long long alen, const float* b, unsigned long long blen, unsigned long long k, unsigned int line, const char* file) {
     if (!ws_wgmma_ok(alen, 2048ull, blen, 8192ull, k, 4ull, line, file)) return;

@@ -131,7 +131,8 @@ fn helper(s: &mut String, n: usize, ty: (&str, &str, &str, usize, &str), form: F
     let (a_op, a_in) = match form.regs {
         true => (
             format!("{{%{}, %{}, %{}, %{}}}", regs, regs + 1, regs + 2, regs + 3),
-            "\"r\"(ws_frag_pack(a.x[0], a.x[1])), \"r\"(ws_frag_pack(a.x[2], a.x[3])), \"r\"(ws_frag_pack(a.x[4], a.x[5])), \"r\"(ws_frag_pack(a.x[6], a.x[7]))".to_string(),
+            // A 16-bit fragment is held packed (prelude_mma.cuh): its words are the operands.
+            "\"r\"(a.x.w[0]), \"r\"(a.x.w[1]), \"r\"(a.x.w[2]), \"r\"(a.x.w[3])".to_string(),
         ),
         false => (format!("%{regs}"), "\"l\"(ws_wgmma_desc(a, k))".to_string()),
     };
@@ -203,8 +204,11 @@ __device__ __forceinline__ void ws_setmaxnreg_dec(unsigned int n) { switch (n) {
 __device__ __forceinline__ unsigned long long ws_wgmma_desc(const void* tile, unsigned long long k) {
     unsigned int a;
     asm("{ .reg .u64 ws_a; cvta.to.shared.u64 ws_a, %1; cvt.u32.u64 %0, ws_a; }" : "=r"(a) : "l"(tile));
-    a += 32u * (unsigned int)k;
-    return (unsigned long long)((a & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+    // The slab is added after the fields are made (32 k bytes are 2 k in the address's
+    // units, which stay below bit 14 inside shared memory), so that one base serves the
+    // four slabs of an unrolled loop.
+    const unsigned long long base = (unsigned long long)((a & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+    return base + 2ull * k;
 }
 // A descriptor of an MN-major (`acc.wgmma_trans_b`), 128B-swizzled, 1024-byte aligned
 // K x N tile of 16-bit elements, laid out as N / 64 column blocks of `rows` rows of 128
@@ -215,9 +219,9 @@ __device__ __forceinline__ unsigned long long ws_wgmma_desc(const void* tile, un
 __device__ __forceinline__ unsigned long long ws_wgmma_desc_mn(const void* tile, unsigned long long k, unsigned long long rows) {
     unsigned int a;
     asm("{ .reg .u64 ws_a; cvta.to.shared.u64 ws_a, %1; cvt.u32.u64 %0, ws_a; }" : "=r"(a) : "l"(tile));
-    a += 2048u * (unsigned int)k;
     const unsigned long long lbo = ((rows * 128ull) >> 4) & 0x3FFFull;
-    return (unsigned long long)((a & 0x3FFFFu) >> 4) | (lbo << 16) | (64ull << 32) | (1ull << 62);
+    const unsigned long long base = (unsigned long long)((a & 0x3FFFFu) >> 4) | (lbo << 16) | (64ull << 32) | (1ull << 62);
+    return base + 128ull * k;
 }
 // The checks of `acc.wgmma(a, b, k)`: A holds the 64-row tile (`aneed` elements: rows of
 // 128 bytes; a `FragmentA` passes ~0 for `alen`), B its tile (`bneed`), k < kmax (the K

@@ -111,6 +111,20 @@ impl<T, S: FragmentShape> FragmentA<T, S> {
     pub fn zeroed() -> Self {
         outside_kernel("FragmentA::zeroed")
     }
+
+    /// `self` (a `FragmentA<bf16, M64N{N}K16>` or `f16`: a `wgmma`'s A in registers) set to
+    /// columns `16 j .. 16 j + 16` of the f32 `wgmma` accumulator `acc` (any `M64N{N'}K16`,
+    /// `j < N' / 16`), each rounded as `T::from_f32` (to nearest even; NaN payloads kept):
+    /// `self.x[e] = T::from_f32(acc.x[8 * j + e])`, because the two layouts agree element for
+    /// element ([`wgmma_a_owner`](crate::mma::wgmma_a_owner)). This is how a product is fed
+    /// back to the next `wgmma` without shared memory (attention's `P V`). On the GPU it
+    /// converts two elements an instruction (`cvt.rn.bf16x2.f32`, sm_80). A `j` past the
+    /// accumulator's slabs is [`Error::OutOfBounds`](crate::Error::OutOfBounds) (a literal
+    /// one a compile error).
+    pub fn load_acc<U: FragmentShape>(&mut self, acc: FragmentAcc<f32, U>, j: usize) {
+        let _ = (acc, j);
+        outside_kernel("FragmentA::load_acc")
+    }
 }
 
 impl<T, S: FragmentShape> FragmentB<T, S> {

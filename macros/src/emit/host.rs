@@ -847,6 +847,13 @@ impl RustWriter<'_> {
                     let (ctx, at, trans) = (hyg("__ctx"), site(e), row.trans);
                     quote_spanned!(span=> #ctx.stmatrix(#f, #tile, #start, #trans, #at).await)
                 }
+                Some(&Call::Fragment(FragMethod::LoadAcc(_))) => {
+                    let a = self.expr(recv);
+                    let acc = self.expr(&args[0]);
+                    let j = self.expr(&args[1]);
+                    let at = site(e);
+                    quote_spanned!(span=> ::warpspeed::__private::frag_load_acc(&mut #a, &(#acc), #j, #at))
+                }
                 Some(&Call::Fragment(FragMethod::Wgmma(row, form))) => {
                     let r = self.expr(recv);
                     let tile = |w: &Self, a: &Expr| {

@@ -49,6 +49,46 @@ pub fn fragment_index(i: usize, n: usize, at: &'static SrcLoc) -> usize {
     i
 }
 
+/// A 16-bit float a `wgmma`'s register A holds: rounded from f32 as `T::from_f32`.
+pub trait FromAccF32: KernelScalar {
+    fn from_acc_f32(x: f32) -> Self;
+}
+
+impl FromAccF32 for bf16 {
+    fn from_acc_f32(x: f32) -> Self {
+        bf16::from_f32(x)
+    }
+}
+
+impl FromAccF32 for f16 {
+    fn from_acc_f32(x: f32) -> Self {
+        f16::from_f32(x)
+    }
+}
+
+/// `a.load_acc(acc, j)`: a `wgmma`'s register A from columns `16 j .. 16 j + 16` of an f32
+/// `wgmma` accumulator of `NX` elements a thread (N = 2 NX columns): the layouts agree
+/// element for element ([`wgmma_a_owner`](crate::mma::wgmma_a_owner)), so `a.x[e] =
+/// T::from_f32(acc.x[8 j + e])`. A `j` past the slabs (N / 16) is an out-of-bounds index.
+pub fn frag_load_acc<T: FromAccF32, const NX: usize>(
+    a: &mut Fragment<T, 8>,
+    acc: &Fragment<f32, NX>,
+    j: usize,
+    at: &'static SrcLoc,
+) {
+    let slabs = NX / 8;
+    if j >= slabs {
+        raise(Failure::OutOfBounds {
+            at,
+            index: j as u64,
+            len: slabs as u64,
+        });
+    }
+    for (e, x) in a.x.iter_mut().enumerate() {
+        *x = T::from_acc_f32(acc.x[8 * j + e]);
+    }
+}
+
 /// An element type of `mma.sync` operands, with its exact value and its rounding.
 pub trait MmaScalar: KernelScalar {
     /// Which one, for the warp collective.

@@ -88,7 +88,7 @@ pub use launch::SimFuture;
 pub use len::{sim_check_len, LenDecl};
 pub use mbarrier::{MbarrierRef, SimMbarriers};
 pub(crate) use memory::HostAlloc;
-pub use mma::{fragment_index, Fragment, MmaElem, MmaScalar};
+pub use mma::{frag_load_acc, fragment_index, Fragment, MmaElem, MmaScalar};
 pub(crate) use order::{Access, EventClock, StreamId, DEVICE_QUEUE};
 pub use print::{capture_sim_prints, format_g};
 pub use site::{src_loc_by_id, SrcLoc};

@@ -81,6 +81,9 @@ impl Typeck<'_> {
         if name == "wgmma" || name == "wgmma_trans_b" {
             return self.wgmma(e, f, name, args, &arg_tys);
         }
+        if name == "load_acc" {
+            return self.load_acc(e, f, args, &arg_tys);
+        }
         if name != "mma_sync" {
             self.cx.error_at(
                 name.span(),
@@ -338,6 +341,54 @@ impl Typeck<'_> {
         let form = WgmmaForm { regs, trans_b };
         self.calls
             .insert(e.id, Call::Fragment(FragMethod::Wgmma(row, form)));
+        Ty::Unit
+    }
+
+    /// `a.load_acc(acc, j)`: `a` a `FragmentA<bf16 or f16, M64N{N}K16>` (a `wgmma`'s A in
+    /// registers), `acc` a `FragmentAcc<f32, M64N{N'}K16>`, `j` a `usize` slab of its
+    /// columns (a literal one below N' / 16).
+    fn load_acc(&mut self, e: &Expr, f: Frag, args: &[Expr], arg_tys: &[Ty]) -> Ty {
+        let usage = "`a.load_acc(acc, j)` sets a `FragmentA<bf16, M64N{N}K16>` (or `f16`) to columns `16 j .. 16 j + 16` of a `FragmentAcc<f32, M64N{N}K16>`, rounded";
+        if f.role != Role::A || !matches!(f.shape, Shape::Wgmma { k: 16, .. }) {
+            self.cx
+                .error_at(e.range(), format!("{usage}, and this is a `{f}`"));
+            return Ty::Never;
+        }
+        if args.len() != 2 {
+            self.cx.error_at(
+                e.range(),
+                format!(
+                    "`load_acc` takes 2 arguments, {} given: {usage}",
+                    args.len()
+                ),
+            );
+            return Ty::Never;
+        }
+        let n = match self.shallow(&arg_tys[0]) {
+            Ty::Never => return Ty::Never,
+            Ty::Fragment(Frag {
+                role: Role::Acc,
+                elem: Scalar::F32,
+                shape: Shape::Wgmma { n, k: 16 },
+            }) => n,
+            other => {
+                let found = self.show(&other);
+                self.cx
+                    .error_at(args[0].range(), format!("{usage}; this is `{found}`"));
+                return Ty::Never;
+            }
+        };
+        self.expect(&arg_tys[1], &Ty::USIZE, args[1].range());
+        if let ExprKind::Lit(Lit::Int(v, _)) = &args[1].kind {
+            if *v >= u128::from(n / 16) {
+                self.cx.error_at(
+                    args[1].range(),
+                    format!("`j` picks one of the accumulator's {} slabs of 16 columns: 0 to {}, not {v}", n / 16, n / 16 - 1),
+                );
+            }
+        }
+        self.calls
+            .insert(e.id, Call::Fragment(FragMethod::LoadAcc(n)));
         Ty::Unit
     }
 

@@ -169,6 +169,19 @@ impl<'a> FnWriter<'a> {
                             row.c, v[0], v[1], e.line
                         )
                     }
+                    Some(&Call::Fragment(FragMethod::LoadAcc(n))) => {
+                        // `ws_frag_load_acc(&a, acc, j)`: the helper checks `j` against the
+                        // accumulator's N / 16 slabs (a literal one folds away).
+                        let a = self.value(recv);
+                        let v = self.operands(&[&args[0], &args[1]]);
+                        let acc = &v[0];
+                        format!(
+                            "ws_frag_load_acc(&{a}, {acc}, (unsigned long long)({}), {}ull, {}u, \"{FILE_MARKER}\")",
+                            v[1],
+                            n / 16,
+                            e.line
+                        )
+                    }
                     Some(&Call::Fragment(FragMethod::Wgmma(row, form))) => {
                         // Each tile is its pointer and its length (unchecked: a length no
                         // tile is shorter than); a `FragmentA` is the fragment. An MN-major

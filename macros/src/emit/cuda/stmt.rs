@@ -492,14 +492,11 @@ impl<'a> FnWriter<'a> {
         }
     }
 
-    /// Whether the loop runs over literal bounds (at most 256 steps) and its body indexes
-    /// a fragment's elements `frag.x[..]`.
+    /// Whether the loop runs over constant bounds (literals, or arithmetic of literals such
+    /// as a macro's `128 / 2`; at most 256 steps) and its body indexes a fragment's
+    /// elements `frag.x[..]`.
     fn indexes_fragment(&self, r: &RangeLoop, body: &Block) -> bool {
-        let lit = |e: &Expr| match e.kind {
-            ExprKind::Lit(Lit::Int(v, _)) => Some(v),
-            _ => None,
-        };
-        let (Some(a), Some(b)) = (lit(&r.start), lit(&r.end)) else {
+        let (Some(a), Some(b)) = (constant_int(&r.start), constant_int(&r.end)) else {
             return false;
         };
         if b.saturating_sub(a) > 256 || r.step.is_some() {
@@ -698,4 +695,24 @@ fn strip_parens(s: &str) -> &str {
         }
     }
     s
+}
+
+/// The value of an integer expression of literals (`+`, `-`, `*`, `/`, `%`, parentheses),
+/// if it has one without overflow or division by zero.
+fn constant_int(e: &Expr) -> Option<u128> {
+    match &e.kind {
+        ExprKind::Lit(Lit::Int(v, _)) => Some(*v),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (constant_int(a)?, constant_int(b)?);
+            match op {
+                BinOp::Add => a.checked_add(b),
+                BinOp::Sub => a.checked_sub(b),
+                BinOp::Mul => a.checked_mul(b),
+                BinOp::Div => a.checked_div(b),
+                BinOp::Rem => a.checked_rem(b),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }

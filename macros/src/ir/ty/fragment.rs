@@ -194,6 +194,9 @@ pub enum FragMethod {
     /// `acc.wgmma_trans_b(a, &b_tile, k)` (`acc = A * B + acc`, B MN-major), A a tile or a
     /// `FragmentA`: a row of [`WGMMA`] and the form.
     Wgmma(&'static WgmmaRow, WgmmaForm),
+    /// `a.load_acc(acc, j)`: a `wgmma`'s register A from slab `j` of an accumulator of
+    /// N columns (the field), rounded to A's element type.
+    LoadAcc(u16),
 }
 
 /// The operands' form of a `wgmma`: where A comes from, how B is laid out.
