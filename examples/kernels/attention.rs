@@ -9,7 +9,7 @@
 //! a wave read another head's K and V from HBM: 2.8 TB/s, and 360 TFLOP/s at D = 128). A
 //! causal run takes its query blocks longest first.
 //! - Warpgroup 0 is the producer: it gives registers away (`setmaxnreg_dec`), and one
-//!   thread loads the Q tile once, then the 128-key tiles of K and V through a ring of two
+//!   thread loads the Q tile once, then the 128-key tiles of K and V through a ring of
 //!   stages with TMA (`tma_load_2d`, boxes of 128 rows x 64 columns, 128-byte swizzle),
 //!   each tile completing on its own `full` mbarrier, so that `S = Q Kᵀ` starts before V has
 //!   landed.
@@ -34,13 +34,20 @@ use warpspeed::LaunchConfig;
 pub const BM: usize = 128;
 /// Keys per block of K and V.
 pub const BN: usize = 128;
-/// Stages of the K/V ring.
-pub const STAGES: usize = 2;
+/// Stages of the K/V ring, by head dimension: as many as shared memory holds beside Q
+/// (D = 128: 32 KiB of Q and 3 x 64 KiB; D = 64: 16 KiB and 4 x 32 KiB).
+pub fn stages(d: usize) -> usize {
+    if d == 64 {
+        4
+    } else {
+        3
+    }
+}
 
-/// `attention_kernel!(name, D, O's accumulator shape $(, unchecked)?)`: one kernel of the
-/// family.
+/// `attention_kernel!(name, D, O's accumulator shape, stages $(, unchecked)?)`: one kernel
+/// of the family.
 macro_rules! attention_kernel {
-    ($name:ident, $d:literal, $oshape:ident $(, $opt:ident)?) => {
+    ($name:ident, $d:literal, $oshape:ident, $stages:literal $(, $opt:ident)?) => {
         /// Flash-attention forward, one block per (head, 128 query rows); `o` two columns
         /// an element; `scale_log2` = log2(e) / sqrt(D).
         #[gpu_kernel(block = (384, 1, 1), fast_math $(, $opt)?)]
@@ -56,23 +63,23 @@ macro_rules! attention_kernel {
             // A 128-row tile of Q, K or V: D / 64 column blocks of 128 x 64.
             let tile: usize = 128 * $d;
             let smem = dynamic_shared::<bf16>();
-            // Q, then two stages of K and V. A launch with less shared memory is reported
+            // Q, then the stages of K and V. A launch with less shared memory is reported
             // here (an OutOfBounds naming this line) and does nothing else; past the guard
             // the bounds prover knows the length.
-            let ring = 5 * tile;
+            let ring = (1 + 2 * $stages) * tile;
             if smem.len() < ring {
                 smem[ring - 1] = bf16::from_f32(0.0);
                 return;
             }
             let full_q = SharedArray::<Mbarrier, 1>::new();
-            let full_k = SharedArray::<Mbarrier, 2>::new();
-            let full_v = SharedArray::<Mbarrier, 2>::new();
-            let empty_k = SharedArray::<Mbarrier, 2>::new();
-            let empty_v = SharedArray::<Mbarrier, 2>::new();
+            let full_k = SharedArray::<Mbarrier, $stages>::new();
+            let full_v = SharedArray::<Mbarrier, $stages>::new();
+            let empty_k = SharedArray::<Mbarrier, $stages>::new();
+            let empty_v = SharedArray::<Mbarrier, $stages>::new();
             let t = thread_idx().x;
             if t == 0 {
                 full_q[0].init(1);
-                for s in 0..2 {
+                for s in 0..$stages {
                     full_k[s].init(1);
                     full_v[s].init(1);
                     empty_k[s].init(2);
@@ -103,19 +110,19 @@ macro_rules! attention_kernel {
                     // K and V have their own stages: K j is free once S j - 2 is computed,
                     // V j once O has taken P j - 2 V j - 2, a whole block later.
                     for j in 0..blocks_kv {
-                        let s = (j % 2) as usize;
+                        let s = (j % $stages) as usize;
                         let kt = tile + 2 * s * tile;
                         let key = (row0 + j * 128) as i32;
-                        if j >= 2 {
-                            empty_k[s].wait((j / 2 + 1) % 2);
+                        if j >= $stages {
+                            empty_k[s].wait((j / $stages + 1) % 2);
                         }
                         full_k[s].arrive_expect_tx(bytes);
                         for c in 0..$d / 64 {
                             let at = kt + c * 128 * 64;
                             tma_load_2d(&mut smem[at..at + 128 * 64], k, key, (c * 64) as i32, &full_k[s]);
                         }
-                        if j >= 2 {
-                            empty_v[s].wait((j / 2 + 1) % 2);
+                        if j >= $stages {
+                            empty_v[s].wait((j / $stages + 1) % 2);
                         }
                         full_v[s].arrive_expect_tx(bytes);
                         for c in 0..$d / 64 {
@@ -150,10 +157,10 @@ macro_rules! attention_kernel {
                 // softmax of S j runs while the tensor cores work on P j-1 V j-1. The last
                 // block's P V follows the loop.
                 for j in 0..blocks_kv {
-                    let s = (j % 2) as usize;
+                    let s = (j % $stages) as usize;
                     let kt = tile + 2 * s * tile;
                     let mut sc = FragmentAcc::<f32, M64N128K16>::zeroed();
-                    full_k[s].wait((j / 2) % 2);
+                    full_k[s].wait((j / $stages) % 2);
                     wgmma_fence();
                     #[unroll]
                     for c in 0..$d / 64 {
@@ -170,8 +177,8 @@ macro_rules! attention_kernel {
                     if j > 0 {
                         // O += P V of block j - 1, P from registers, V MN-major (8 slabs
                         // of 16 keys).
-                        let sp = ((j - 1) % 2) as usize;
-                        full_v[sp].wait(((j - 1) / 2) % 2);
+                        let sp = ((j - 1) % $stages) as usize;
+                        full_v[sp].wait(((j - 1) / $stages) % 2);
                         let vt = tile + 2 * sp * tile + tile;
                         let tile_v = &smem[vt..vt + tile];
                         acc.wgmma_trans_b(p0, tile_v, 0);
@@ -238,7 +245,7 @@ macro_rules! attention_kernel {
                     // the registers of P taken for P j.
                     wgmma_wait_group(0);
                     if j > 0 && t % 128 == 0 {
-                        empty_v[((j - 1) % 2) as usize].arrive();
+                        empty_v[((j - 1) % $stages) as usize].arrive();
                     }
                     for i in 0..$d / 2 {
                         if (i / 2) % 2 == 0 {
@@ -257,8 +264,8 @@ macro_rules! attention_kernel {
                     p7.load_acc(sc, 7);
                 }
                 // The last block's P V.
-                let sp = ((blocks_kv - 1) % 2) as usize;
-                full_v[sp].wait(((blocks_kv - 1) / 2) % 2);
+                let sp = ((blocks_kv - 1) % $stages) as usize;
+                full_v[sp].wait(((blocks_kv - 1) / $stages) % 2);
                 let vt = tile + 2 * sp * tile + tile;
                 let tile_v = &smem[vt..vt + tile];
                 wgmma_fence();
@@ -297,15 +304,15 @@ macro_rules! attention_kernel {
 /// The kernels with bounds checks (the default).
 pub mod checked {
     use warpspeed::prelude::*;
-    attention_kernel!(attention_d64, 64, M64N64K16);
-    attention_kernel!(attention_d128, 128, M64N128K16);
+    attention_kernel!(attention_d64, 64, M64N64K16, 4);
+    attention_kernel!(attention_d128, 128, M64N128K16, 3);
 }
 
 /// The same kernels `#[gpu_kernel(unchecked)]`.
 pub mod unchecked {
     use warpspeed::prelude::*;
-    attention_kernel!(attention_d64, 64, M64N64K16, unchecked);
-    attention_kernel!(attention_d128, 128, M64N128K16, unchecked);
+    attention_kernel!(attention_d64, 64, M64N64K16, 4, unchecked);
+    attention_kernel!(attention_d128, 128, M64N128K16, 3, unchecked);
 }
 
 /// Why the kernels cannot take this shape (batch, heads, length, head dim), if they cannot.
@@ -327,7 +334,7 @@ pub fn attention_shape_error(b: usize, h: usize, len: usize, d: usize) -> Option
 
 /// One block per (head, 128 query rows), and the shared memory of Q and the ring.
 pub fn attention_config(b: usize, h: usize, len: usize, d: usize) -> LaunchConfig {
-    LaunchConfig::new((len / BM, b * h), 384usize).with_shared_mem((1 + 2 * STAGES) * BM * d * 2)
+    LaunchConfig::new((len / BM, b * h), 384usize).with_shared_mem((1 + 2 * stages(d)) * BM * d * 2)
 }
 
 /// log2(e) / sqrt(d): the scale that puts `Q Kᵀ / sqrt(d)` in log2 units for `exp2`.

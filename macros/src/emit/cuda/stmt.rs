@@ -85,8 +85,11 @@ impl<'a> FnWriter<'a> {
                         None => format!("[{rows}]"),
                     };
                     // A TMA destination needs 128 or 1024 bytes (the swizzle's pattern), a
-                    // wgmma tile 1024.
-                    let align = if self.wgmma || (self.tma && !d.mbarrier) {
+                    // wgmma tile 1024; an mbarrier its own 8 (ws_mbarrier's alignment), so
+                    // that a kernel's barriers take bytes, not kilobytes, of shared memory.
+                    let align = if d.mbarrier {
+                        ""
+                    } else if self.wgmma || self.tma {
                         "__align__(1024) "
                     } else if self.ldmatrix {
                         "__align__(16) "
