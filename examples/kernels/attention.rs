@@ -82,8 +82,11 @@ macro_rules! attention_kernel {
                 for s in 0..$stages {
                     full_k[s].init(1);
                     full_v[s].init(1);
-                    empty_k[s].init(2);
-                    empty_v[s].init(2);
+                    // Every consumer thread arrives (2 x 128): an arrival by one thread a
+                    // warpgroup is a divergent branch, before which ptxas waits for every
+                    // wgmma in flight, which took the overlap of P V with the softmax.
+                    empty_k[s].init(256);
+                    empty_v[s].init(256);
                 }
                 fence_mbarrier_init();
             }
@@ -193,9 +196,7 @@ macro_rules! attention_kernel {
                     // (Empty for block 0, so that S j is always the older group.)
                     wgmma_commit_group();
                     wgmma_wait_group(1);
-                    if t % 128 == 0 {
-                        empty_k[s].arrive();
-                    }
+                    empty_k[s].arrive();
                     // The diagonal block of a causal run: keys after the query are masked.
                     // Key column 8 (i / 4) + 2 quad + i % 2 is after query row r0 + 8 h
                     // when 8 (i / 4) + i % 2 - 8 h > r0 - 2 quad: a constant against `lim`.
@@ -244,7 +245,7 @@ macro_rules! attention_kernel {
                     // P j - 1 V j - 1 done: its stage of V is free, O may be rescaled and
                     // the registers of P taken for P j.
                     wgmma_wait_group(0);
-                    if j > 0 && t % 128 == 0 {
+                    if j > 0 {
                         empty_v[((j - 1) % $stages) as usize].arrive();
                     }
                     for i in 0..$d / 2 {

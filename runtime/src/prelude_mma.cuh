@@ -60,31 +60,31 @@ template <int N> __device__ __forceinline__ void ws_frag_set_pair(ws_frag<ws_f16
 template <int N> __device__ __forceinline__ void ws_frag_set_pair(ws_frag<ws_bf16, N>* f, int j, unsigned int w) { f->x.w[j] = w; }
 // `a.load_acc(acc, j)`: a wgmma's register A (8 16-bit elements a thread) from columns
 // 16 j .. 16 j + 15 of an f32 wgmma accumulator, whose layout is the same element for
-// element (warpspeed::mma::wgmma_a_owner): x[e] = T::from_f32(acc.x[8 j + e]). Two elements
-// a `cvt.rn.{bf16,f16}x2.f32` where the GPU has it (sm_80), rounding as the software
-// conversion does; a slab holding a NaN takes the element-wise path, which keeps NaN
-// payloads as T::from_f32 does (one `setp.nan` a pair decides). `slabs` = N / 16.
+// element (warpspeed::mma::wgmma_a_owner): x[e] = T::from_f32(acc.x[8 j + e]) but that a
+// NaN becomes the canonical NaN 0x7fff, as `cvt.rn.{bf16,f16}x2.f32` gives it (measured on
+// an H100). Two elements an instruction, and no branch: a branch here (a NaN test choosing
+// the element-wise conversion) made ptxas wait for every wgmma in flight before the
+// softmax around it. `slabs` = N / 16.
 __device__ __forceinline__ unsigned int ws_cvt_pair_f32(float lo, float hi, ws_bf16*) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     unsigned int w; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(hi), "f"(lo)); return w;
+#else
+    const unsigned int l = ws_cvt_bf16_f32(lo), h = ws_cvt_bf16_f32(hi);
+    return ((lo != lo) ? 0x7fffu : l) | (((hi != hi) ? 0x7fffu : h) << 16);
+#endif
 }
 __device__ __forceinline__ unsigned int ws_cvt_pair_f32(float lo, float hi, ws_f16*) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     unsigned int w; asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(hi), "f"(lo)); return w;
+#else
+    const unsigned int l = ws_f16_from_f32(lo).bits, h = ws_f16_from_f32(hi).bits;
+    return ((lo != lo) ? 0x7fffu : l) | (((hi != hi) ? 0x7fffu : h) << 16);
+#endif
 }
-__device__ __forceinline__ ws_bf16 ws_from_f32_as(float x, ws_bf16*) { return ws_bf16_from_f32(x); }
-__device__ __forceinline__ ws_f16 ws_from_f32_as(float x, ws_f16*) { return ws_f16_from_f32(x); }
 template <typename T, int N> __device__ __forceinline__ void ws_frag_load_acc(ws_frag<T, 8>* a, const ws_frag<float, N>& acc, unsigned long long j, unsigned long long slabs, unsigned int line, const char* file) {
     if (j >= slabs) { ws_oob_report(j, slabs, line, file); return; }
     const float* x = &acc.x[8 * j];
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    unsigned int nan;
-    asm("{ .reg .pred p; setp.nan.f32 p, %1, %2; setp.nan.or.f32 p, %3, %4, p; setp.nan.or.f32 p, %5, %6, p; setp.nan.or.f32 p, %7, %8, p; selp.u32 %0, 1, 0, p; }"
-        : "=r"(nan) : "f"(x[0]), "f"(x[1]), "f"(x[2]), "f"(x[3]), "f"(x[4]), "f"(x[5]), "f"(x[6]), "f"(x[7]));
-    if (!nan) {
-        for (int e = 0; e < 8; e += 2) ws_frag_set_pair(a, e / 2, ws_cvt_pair_f32(x[e], x[e + 1], (T*)0));
-        return;
-    }
-#endif
-    for (int e = 0; e < 8; e++) a->x[e] = ws_from_f32_as(x[e], (T*)0);
+    for (int e = 0; e < 4; e++) ws_frag_set_pair(a, e, ws_cvt_pair_f32(x[2 * e], x[2 * e + 1], (T*)0));
 }
 template <typename D> __device__ __forceinline__ void ws_mma_m16n8k16_f32_f16(D* d, const ws_frag<ws_f16, 8>& a, const ws_frag<ws_f16, 4>& b) {
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"

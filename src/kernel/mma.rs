@@ -114,8 +114,10 @@ impl<T, S: FragmentShape> FragmentA<T, S> {
 
     /// `self` (a `FragmentA<bf16, M64N{N}K16>` or `f16`: a `wgmma`'s A in registers) set to
     /// columns `16 j .. 16 j + 16` of the f32 `wgmma` accumulator `acc` (any `M64N{N'}K16`,
-    /// `j < N' / 16`), each rounded as `T::from_f32` (to nearest even; NaN payloads kept):
-    /// `self.x[e] = T::from_f32(acc.x[8 * j + e])`, because the two layouts agree element for
+    /// `j < N' / 16`), each rounded as `T::from_f32` (to nearest even), but that a NaN
+    /// becomes the canonical NaN `0x7fff` (what the GPU's `cvt.rn.bf16x2.f32` gives; the
+    /// simulator does the same): `self.x[e] = T::from_f32(acc.x[8 * j + e])`, because the
+    /// two layouts agree element for
     /// element ([`wgmma_a_owner`](crate::mma::wgmma_a_owner)). This is how a product is fed
     /// back to the next `wgmma` without shared memory (attention's `P V`). On the GPU it
     /// converts two elements an instruction (`cvt.rn.bf16x2.f32`, sm_80). A `j` past the

@@ -49,20 +49,27 @@ pub fn fragment_index(i: usize, n: usize, at: &'static SrcLoc) -> usize {
     i
 }
 
-/// A 16-bit float a `wgmma`'s register A holds: rounded from f32 as `T::from_f32`.
+/// A 16-bit float a `wgmma`'s register A holds: rounded from f32 as `T::from_f32`, but a
+/// NaN becomes the canonical NaN `0x7fff`, as the GPU's `cvt.rn.{bf16,f16}x2.f32` gives it.
 pub trait FromAccF32: KernelScalar {
     fn from_acc_f32(x: f32) -> Self;
 }
 
 impl FromAccF32 for bf16 {
     fn from_acc_f32(x: f32) -> Self {
-        bf16::from_f32(x)
+        match x.is_nan() {
+            true => bf16::from_bits(0x7fff),
+            false => bf16::from_f32(x),
+        }
     }
 }
 
 impl FromAccF32 for f16 {
     fn from_acc_f32(x: f32) -> Self {
-        f16::from_f32(x)
+        match x.is_nan() {
+            true => f16::from_bits(0x7fff),
+            false => f16::from_f32(x),
+        }
     }
 }
 
