@@ -128,6 +128,7 @@ type Launch = fn(
     &TensorMap<bf16>,
     &mut DeviceBuffer<bf16x2>,
     u32,
+    u32,
     bool,
     f32,
 ) -> warpspeed::Result<()>;
@@ -192,6 +193,7 @@ fn run_shape(
                 &mk,
                 &mv,
                 o,
+                (b * h) as u32,
                 len as u32,
                 causal,
                 scale_log2(d),

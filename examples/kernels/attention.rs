@@ -3,11 +3,11 @@
 //! [B, H, L, D] (contiguous; seen by TMA as one [B·H·L, D] matrix), D = 64 or 128, full or
 //! causal, checked and unchecked from one body.
 //!
-//! One block of three warpgroups computes 128 query rows of one (batch, head): block
-//! `(block_idx().x, block_idx().y)` = (query block, head), so that the blocks running at
-//! once share a few heads' K and V in L2 (with the head outermost instead, every block of
-//! a wave read another head's K and V from HBM: 2.8 TB/s, and 360 TFLOP/s at D = 128). A
-//! causal run takes its query blocks longest first.
+//! One block of three warpgroups computes 128 query rows of one (batch, head)
+//! ([`tile_of`](checked::tile_of)): the heads in groups of 8, a group's blocks one after
+//! another, so that the blocks running at once share a few heads' K and V in L2 (with every
+//! block of a wave on another head, they read K and V from HBM: 2.8 TB/s, and 360 TFLOP/s
+//! at D = 128). A causal run takes each group's query blocks longest first.
 //! - Warpgroup 0 is the producer: it gives registers away (`setmaxnreg_dec`), and one
 //!   thread loads the Q tile once, then the 128-key tiles of K and V through a ring of
 //!   stages with TMA (`tma_load_2d`, boxes of 128 rows x 64 columns, 128-byte swizzle),
@@ -56,6 +56,7 @@ macro_rules! attention_kernel {
             k: &TensorMap<bf16>,
             v: &TensorMap<bf16>,
             o: &mut [bf16x2],
+            heads: u32,
             len: u32,
             causal: bool,
             scale_log2: f32,
@@ -91,11 +92,8 @@ macro_rules! attention_kernel {
                 fence_mbarrier_init();
             }
             sync_threads();
-            // Neighbouring blocks (x, the query block) share their head's K and V in L2.
-            let head = block_idx().y;
             let blocks_q = len / 128;
-            // Causal: the longest query blocks first (block_idx().x = 0 is the last one).
-            let qb = if causal { blocks_q - 1 - block_idx().x } else { block_idx().x };
+            let (head, qb) = tile_of(block_idx().x, blocks_q, heads, causal);
             let blocks_kv = if causal { qb + 1 } else { blocks_q };
             // This head's first row in the [B·H·L, D] view, and this block's first query.
             let row0 = head * len;
@@ -192,9 +190,14 @@ macro_rules! attention_kernel {
                         acc.wgmma_trans_b(p5, tile_v, 5);
                         acc.wgmma_trans_b(p6, tile_v, 6);
                         acc.wgmma_trans_b(p7, tile_v, 7);
+                        wgmma_commit_group();
+                    } else {
+                        // An empty group for block 0, so that S j is always the older one.
+                        // (Each branch commits its own: one commit where they meet made
+                        // ptxas close the group with an extra wgmma on both paths, and the
+                        // wait below then waited for P V too.)
+                        wgmma_commit_group();
                     }
-                    // (Empty for block 0, so that S j is always the older group.)
-                    wgmma_commit_group();
                     wgmma_wait_group(1);
                     empty_k[s].arrive();
                     // The diagonal block of a causal run: keys after the query are masked.
@@ -302,9 +305,30 @@ macro_rules! attention_kernel {
     };
 }
 
+/// The device function `tile_of`, once in each module of kernels: block `tile`'s (head,
+/// query block). Heads go in groups of 8: a group's blocks run together (8 heads' K and V
+/// stay in L2), its query blocks one after another for every head of the group; a causal
+/// run takes them longest first, so that the last blocks of the run are the short ones.
+macro_rules! tile_of_device {
+    ($($opt:ident)?) => {
+        /// Block `tile`'s (head, query block), in groups of 8 heads.
+        #[gpu_device($($opt)?)]
+        pub fn tile_of(tile: u32, blocks_q: u32, heads: u32, causal: bool) -> (u32, u32) {
+            let per_group = 8 * blocks_q;
+            let first = (tile / per_group) * 8;
+            let in_group = (heads - first).min(8);
+            let i = tile % per_group;
+            let rank = i / in_group;
+            let qb = if causal { blocks_q - 1 - rank } else { rank };
+            (first + i % in_group, qb)
+        }
+    };
+}
+
 /// The kernels with bounds checks (the default).
 pub mod checked {
     use warpspeed::prelude::*;
+    tile_of_device!();
     attention_kernel!(attention_d64, 64, M64N64K16, 4);
     attention_kernel!(attention_d128, 128, M64N128K16, 3);
 }
@@ -312,6 +336,7 @@ pub mod checked {
 /// The same kernels `#[gpu_kernel(unchecked)]`.
 pub mod unchecked {
     use warpspeed::prelude::*;
+    tile_of_device!(unchecked);
     attention_kernel!(attention_d64, 64, M64N64K16, 4, unchecked);
     attention_kernel!(attention_d128, 128, M64N128K16, 3, unchecked);
 }
@@ -335,7 +360,8 @@ pub fn attention_shape_error(b: usize, h: usize, len: usize, d: usize) -> Option
 
 /// One block per (head, 128 query rows), and the shared memory of Q and the ring.
 pub fn attention_config(b: usize, h: usize, len: usize, d: usize) -> LaunchConfig {
-    LaunchConfig::new((len / BM, b * h), 384usize).with_shared_mem((1 + 2 * stages(d)) * BM * d * 2)
+    LaunchConfig::new((len / BM) * b * h, 384usize)
+        .with_shared_mem((1 + 2 * stages(d)) * BM * d * 2)
 }
 
 /// log2(e) / sqrt(d): the scale that puts `Q Kᵀ / sqrt(d)` in log2 units for `exp2`.
