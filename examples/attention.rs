@@ -30,7 +30,10 @@ mod common;
 use common::XorShift;
 #[path = "kernels/attention.rs"]
 mod attention;
-use attention::{attention_config, attention_shape_error, checked, scale_log2, unchecked};
+use attention::{
+    attention_config, attention_error, attention_reference, attention_shape_error, checked,
+    scale_log2, unchecked,
+};
 
 #[derive(Parser)]
 #[command(
@@ -169,7 +172,7 @@ fn run_shape(
     };
     let want: Vec<Vec<f64>> = heads
         .iter()
-        .map(|&hd| reference(&qh, &kh, &vh, hd, len, d, causal))
+        .map(|&hd| attention_reference(&qh, &kh, &vh, hd, len, d, causal))
         .collect();
     let launches: [Launch; 2] = match d {
         64 => [
@@ -207,16 +210,7 @@ fn run_shape(
             flop / per_launch / 1e12
         );
         for (&hd, want) in heads.iter().zip(&want) {
-            let got: Vec<f64> = got[hd * len * d / 2..(hd + 1) * len * d / 2]
-                .iter()
-                .flat_map(|p| [f64::from(p.lo().to_f32()), f64::from(p.hi().to_f32())])
-                .collect();
-            let (mut diff, mut norm) = (0.0, 0.0);
-            for (g, w) in got.iter().zip(want) {
-                diff += (g - w) * (g - w);
-                norm += w * w;
-            }
-            let err = (diff / norm).sqrt();
+            let err = attention_error(&got, hd, len, d, want);
             if err.is_nan() || err > 1e-2 {
                 println!("  FAILED: head {hd}: relative error {err:.3e} (must be below 1e-2)");
                 all_ok = false;
@@ -230,34 +224,4 @@ fn run_shape(
         );
     }
     Ok(all_ok)
-}
-
-/// Attention of head `hd` (a [L, D] slice of each of q, k, v) in f64.
-fn reference(
-    q: &[bf16],
-    k: &[bf16],
-    v: &[bf16],
-    hd: usize,
-    len: usize,
-    d: usize,
-    causal: bool,
-) -> Vec<f64> {
-    let at = |m: &[bf16], r: usize, c: usize| f64::from(m[(hd * len + r) * d + c].to_f32());
-    let scale = 1.0 / (d as f64).sqrt();
-    let mut out = vec![0.0; len * d];
-    common::par_rows(&mut out, d, |r, row| {
-        let keys = if causal { r + 1 } else { len };
-        let s: Vec<f64> = (0..keys)
-            .map(|j| (0..d).map(|c| at(q, r, c) * at(k, j, c)).sum::<f64>() * scale)
-            .collect();
-        let m = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let p: Vec<f64> = s.iter().map(|x| (x - m).exp()).collect();
-        let l: f64 = p.iter().sum();
-        for (j, pj) in p.iter().enumerate() {
-            for (c, o) in row.iter_mut().enumerate() {
-                *o += pj * at(v, j, c) / l;
-            }
-        }
-    });
-    out
 }

@@ -17,6 +17,8 @@ pub enum Group {
     Matmul,
     /// Tensor-core GEMM (examples/kernels/gemm.rs) beside cuBLAS and Triton.
     Gemm,
+    /// Flash-attention forward (examples/kernels/attention.rs) beside torch SDPA and Triton.
+    Attention,
     Convolve,
     Polyval,
     /// Kernels written as users write them, declaring nothing (examples/kernels/user_kernels.rs).
@@ -86,6 +88,8 @@ pub struct Sizes {
     pub matmul: usize,
     /// Sides of the tensor-core GEMM rows (n^3).
     pub gemm: Vec<usize>,
+    /// Shapes (batch, heads, length, head dim) of the attention rows, full and causal.
+    pub attention: Vec<(usize, usize, usize, usize)>,
     pub convolve: usize,
     pub polyval_log2: u32,
     /// Side of the user kernels' 2-D grids (heat, transpose, row sums); its square is the
@@ -115,6 +119,7 @@ impl Sizes {
                 histogram_log2: 22,
                 matmul: 512,
                 gemm: vec![512],
+                attention: vec![(1, 2, 256, 64), (1, 2, 256, 128)],
                 convolve: 1024,
                 polyval_log2: 20,
                 user_2d: 1024,
@@ -136,6 +141,7 @@ impl Sizes {
                 histogram_log2: 28,
                 matmul: 4096,
                 gemm: vec![4096, 8192],
+                attention: vec![(4, 32, 4096, 128), (16, 16, 2048, 64)],
                 convolve: 4096,
                 polyval_log2: 26,
                 user_2d: 8192,

@@ -20,6 +20,8 @@
 //! bash bench/run.sh                                         # peers.py, then this, one table
 //! ```
 
+#[path = "../kernels/attention.rs"]
+mod attention_kernels;
 #[path = "../common/mod.rs"]
 mod common;
 #[path = "../kernels/convolve.rs"]
@@ -48,6 +50,7 @@ mod user_kernels;
 mod vector_add_kernels;
 
 mod args;
+mod attention;
 mod convolve;
 mod copy;
 mod gemm;
@@ -114,6 +117,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(histogram::kernels());
     all.extend(matmul::kernels());
     all.extend(gemm::kernels());
+    all.extend(attention::kernels());
     all.extend(convolve::kernels());
     all.extend(polyval::kernels());
     all.extend(vector_add::kernels());
@@ -272,7 +276,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 12] = [
+    let groups: [(Group, RowsOf); 13] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -280,6 +284,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Histogram, histogram::rows),
         (Group::Matmul, matmul::rows),
         (Group::Gemm, gemm::rows),
+        (Group::Attention, attention::rows),
         (Group::Convolve, convolve::rows),
         (Group::Polyval, polyval::rows),
         (Group::UserKernels, user::rows),

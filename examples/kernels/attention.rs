@@ -368,3 +368,56 @@ pub fn attention_config(b: usize, h: usize, len: usize, d: usize) -> LaunchConfi
 pub fn scale_log2(d: usize) -> f32 {
     std::f32::consts::LOG2_E / (d as f32).sqrt()
 }
+
+/// Attention of head `hd` (a [L, D] slice of each of q, k, v, [B·H·L, D] in all) in f64,
+/// on all the CPU's cores: the reference of the example and the bench.
+pub fn attention_reference(
+    q: &[warpspeed::bf16],
+    k: &[warpspeed::bf16],
+    v: &[warpspeed::bf16],
+    hd: usize,
+    len: usize,
+    d: usize,
+    causal: bool,
+) -> Vec<f64> {
+    let at =
+        |m: &[warpspeed::bf16], r: usize, c: usize| f64::from(m[(hd * len + r) * d + c].to_f32());
+    let scale = 1.0 / (d as f64).sqrt();
+    let mut out = vec![0.0; len * d];
+    crate::common::par_rows(&mut out, d, |r, row| {
+        let keys = if causal { r + 1 } else { len };
+        let s: Vec<f64> = (0..keys)
+            .map(|j| (0..d).map(|c| at(q, r, c) * at(k, j, c)).sum::<f64>() * scale)
+            .collect();
+        let m = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let p: Vec<f64> = s.iter().map(|x| (x - m).exp()).collect();
+        let l: f64 = p.iter().sum();
+        for (j, pj) in p.iter().enumerate() {
+            for (c, o) in row.iter_mut().enumerate() {
+                *o += pj * at(v, j, c) / l;
+            }
+        }
+    });
+    out
+}
+
+/// `|O - O_ref| / |O_ref|` (Frobenius) of head `hd` of `o` (pairs of columns) against its
+/// reference: below 1e-2 for a correct kernel (P is rounded to bf16 before `P V`, as in
+/// every flash attention).
+pub fn attention_error(
+    o: &[warpspeed::bf16x2],
+    hd: usize,
+    len: usize,
+    d: usize,
+    want: &[f64],
+) -> f64 {
+    let got = o[hd * len * d / 2..(hd + 1) * len * d / 2]
+        .iter()
+        .flat_map(|p| [f64::from(p.lo().to_f32()), f64::from(p.hi().to_f32())]);
+    let (mut diff, mut norm) = (0.0, 0.0);
+    for (g, w) in got.zip(want) {
+        diff += (g - w) * (g - w);
+        norm += w * w;
+    }
+    (diff / norm).sqrt()
+}
