@@ -44,10 +44,10 @@ pub fn stages(d: usize) -> usize {
     }
 }
 
-/// `attention_kernel!(name, D, O's accumulator shape, stages $(, unchecked)?)`: one kernel
-/// of the family.
+/// `attention_kernel!(name, D, O's accumulator shape, stages, overlap $(, unchecked)?)`: one
+/// kernel of the family (`overlap`: the order of the consumer's loop, below).
 macro_rules! attention_kernel {
-    ($name:ident, $d:literal, $oshape:ident, $stages:literal $(, $opt:ident)?) => {
+    ($name:ident, $d:literal, $oshape:ident, $stages:literal, $overlap:literal $(, $opt:ident)?) => {
         /// Flash-attention forward, one block per (head, 128 query rows); `o` two columns
         /// an element; `scale_log2` = log2(e) / sqrt(D).
         #[gpu_kernel(block = (384, 1, 1), fast_math $(, $opt)?)]
@@ -154,109 +154,138 @@ macro_rules! attention_kernel {
                 let mut p5 = FragmentA::<bf16, $oshape>::zeroed();
                 let mut p6 = FragmentA::<bf16, $oshape>::zeroed();
                 let mut p7 = FragmentA::<bf16, $oshape>::zeroed();
-                // Block j: S j = Q K jᵀ is issued, then O += P j-1 V j-1 behind it; the
-                // softmax of S j runs while the tensor cores work on P j-1 V j-1. The last
-                // block's P V follows the loop.
-                for j in 0..blocks_kv {
-                    let s = (j % $stages) as usize;
-                    let kt = tile + 2 * s * tile;
+                // Two orders of the same steps (`$overlap`, a literal: the C keeps one):
+                // `true` waits for P j-1 V j-1 at the start of the next turn, so that the
+                // softmax of S j runs while the tensor cores work on that product (ptxas
+                // moves a wait placed right after the softmax ahead of it, and the
+                // softmax behind it); `false` waits at the end of the turn, which leaves
+                // each warpgroup's products and softmax in sequence, the two warpgroups
+                // overlapping each other. On an H100 the first is faster at D = 128
+                // (1.69 against 1.74 ms), the second at D = 64 (0.71 against 0.75 ms).
+                if $overlap {
+                    // S of the block before, its softmax (P, in f32) once that has run, and
+                    // O's pending rescale (the rows' maxima moved by these factors).
                     let mut sc = FragmentAcc::<f32, M64N128K16>::zeroed();
-                    full_k[s].wait((j / $stages) % 2);
-                    wgmma_fence();
-                    #[unroll]
-                    for c in 0..$d / 64 {
-                        let qa = c * 128 * 64 + half * 64 * 64;
-                        let ka = kt + c * 128 * 64;
-                        let tile_q = &smem[qa..qa + 64 * 64];
-                        let tile_k = &smem[ka..ka + 128 * 64];
-                        #[unroll]
-                        for kk in 0..4 {
-                            sc.wgmma(tile_q, tile_k, kk);
+                    let (mut a0, mut a1) = (1.0f32, 1.0f32);
+                    // Block j: once P j-2 V j-2 is done, O is rescaled and P j-1 taken into
+                    // registers; S j = Q Kjᵀ is issued, then O += P j-1 V j-1 behind it; the
+                    // softmax of S j runs while the tensor cores work on P j-1 V j-1. The wait
+                    // for that product is the next turn's first step: ptxas does not move it
+                    // back across the loop's edge, as it moved a wait placed after the
+                    // softmax ahead of it (and the softmax behind it). The last block's P V
+                    // follows the loop.
+                    for j in 0..blocks_kv {
+                        let s = (j % $stages) as usize;
+                        let kt = tile + 2 * s * tile;
+                        if j > 0 {
+                            wgmma_wait_group(0);
+                            if j >= 2 {
+                                empty_v[((j - 2) % $stages) as usize].arrive();
+                            }
+                            for i in 0..$d / 2 {
+                                acc.x[i] *= if (i / 2) % 2 == 0 { a0 } else { a1 };
+                            }
+                            p0.load_acc(sc, 0);
+                            p1.load_acc(sc, 1);
+                            p2.load_acc(sc, 2);
+                            p3.load_acc(sc, 3);
+                            p4.load_acc(sc, 4);
+                            p5.load_acc(sc, 5);
+                            p6.load_acc(sc, 6);
+                            p7.load_acc(sc, 7);
                         }
-                    }
-                    wgmma_commit_group();
-                    if j > 0 {
-                        // O += P V of block j - 1, P from registers, V MN-major (8 slabs
-                        // of 16 keys).
-                        let sp = ((j - 1) % $stages) as usize;
-                        full_v[sp].wait(((j - 1) / $stages) % 2);
-                        let vt = tile + 2 * sp * tile + tile;
-                        let tile_v = &smem[vt..vt + tile];
-                        acc.wgmma_trans_b(p0, tile_v, 0);
-                        acc.wgmma_trans_b(p1, tile_v, 1);
-                        acc.wgmma_trans_b(p2, tile_v, 2);
-                        acc.wgmma_trans_b(p3, tile_v, 3);
-                        acc.wgmma_trans_b(p4, tile_v, 4);
-                        acc.wgmma_trans_b(p5, tile_v, 5);
-                        acc.wgmma_trans_b(p6, tile_v, 6);
-                        acc.wgmma_trans_b(p7, tile_v, 7);
-                        wgmma_commit_group();
-                    } else {
-                        // An empty group for block 0, so that S j is always the older one.
-                        // (Each branch commits its own: one commit where they meet made
-                        // ptxas close the group with an extra wgmma on both paths, and the
-                        // wait below then waited for P V too.)
-                        wgmma_commit_group();
-                    }
-                    wgmma_wait_group(1);
-                    empty_k[s].arrive();
-                    // The diagonal block of a causal run: keys after the query are masked.
-                    // Key column 8 (i / 4) + 2 quad + i % 2 is after query row r0 + 8 h
-                    // when 8 (i / 4) + i % 2 - 8 h > r0 - 2 quad: a constant against `lim`.
-                    if causal && j == qb {
-                        let lim = r0 as i32 - 2 * quad as i32;
-                        for i in 0..64 {
-                            let c = (8 * (i / 4) + i % 2) as i32 - (8 * ((i / 2) % 2)) as i32;
-                            if c > lim {
-                                sc.x[i] = f32::NEG_INFINITY;
+                        sc = FragmentAcc::<f32, M64N128K16>::zeroed();
+                        full_k[s].wait((j / $stages) % 2);
+                        wgmma_fence();
+                        #[unroll]
+                        for c in 0..$d / 64 {
+                            let qa = c * 128 * 64 + half * 64 * 64;
+                            let ka = kt + c * 128 * 64;
+                            let tile_q = &smem[qa..qa + 64 * 64];
+                            let tile_k = &smem[ka..ka + 128 * 64];
+                            #[unroll]
+                            for kk in 0..4 {
+                                sc.wgmma(tile_q, tile_k, kk);
                             }
                         }
-                    }
-                    // The rows' new maxima (log2 units), over the quad's four lanes.
-                    let (mut n0, mut n1) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
-                    for i in 0..64 {
-                        if (i / 2) % 2 == 0 {
-                            n0 = n0.max(sc.x[i]);
+                        wgmma_commit_group();
+                        if j > 0 {
+                            // O += P V of block j - 1, P from registers, V MN-major (8 slabs
+                            // of 16 keys).
+                            let sp = ((j - 1) % $stages) as usize;
+                            full_v[sp].wait(((j - 1) / $stages) % 2);
+                            let vt = tile + 2 * sp * tile + tile;
+                            let tile_v = &smem[vt..vt + tile];
+                            acc.wgmma_trans_b(p0, tile_v, 0);
+                            acc.wgmma_trans_b(p1, tile_v, 1);
+                            acc.wgmma_trans_b(p2, tile_v, 2);
+                            acc.wgmma_trans_b(p3, tile_v, 3);
+                            acc.wgmma_trans_b(p4, tile_v, 4);
+                            acc.wgmma_trans_b(p5, tile_v, 5);
+                            acc.wgmma_trans_b(p6, tile_v, 6);
+                            acc.wgmma_trans_b(p7, tile_v, 7);
+                            wgmma_commit_group();
                         } else {
-                            n1 = n1.max(sc.x[i]);
+                            // An empty group for block 0, so that S j is always the older one.
+                            // (Each branch commits its own: one commit where they meet made
+                            // ptxas close the group with an extra wgmma on both paths, and the
+                            // wait below then waited for P V too.)
+                            wgmma_commit_group();
                         }
-                    }
-                    n0 = n0.max(shfl_xor_sync(u32::MAX, n0, 1));
-                    n0 = n0.max(shfl_xor_sync(u32::MAX, n0, 2));
-                    n1 = n1.max(shfl_xor_sync(u32::MAX, n1, 1));
-                    n1 = n1.max(shfl_xor_sync(u32::MAX, n1, 2));
-                    n0 = m0.max(n0 * scale_log2);
-                    n1 = m1.max(n1 * scale_log2);
-                    let (a0, a1) = ((m0 - n0).exp2(), (m1 - n1).exp2());
-                    m0 = n0;
-                    m1 = n1;
-                    // P = 2^(S scale - m), and this thread's part of the row sums.
-                    let (mut s0, mut s1) = (0.0f32, 0.0f32);
-                    for i in 0..64 {
-                        if (i / 2) % 2 == 0 {
-                            let p = (sc.x[i] * scale_log2 - m0).exp2();
-                            sc.x[i] = p;
-                            s0 += p;
-                        } else {
-                            let p = (sc.x[i] * scale_log2 - m1).exp2();
-                            sc.x[i] = p;
-                            s1 += p;
+                        // S j done (P j-1 V j-1 may still run).
+                        wgmma_wait_group(1);
+                        empty_k[s].arrive();
+                        // The diagonal block of a causal run: keys after the query are masked.
+                        // Key column 8 (i / 4) + 2 quad + i % 2 is after query row r0 + 8 h
+                        // when 8 (i / 4) + i % 2 - 8 h > r0 - 2 quad: a constant against `lim`.
+                        if causal && j == qb {
+                            let lim = r0 as i32 - 2 * quad as i32;
+                            for i in 0..64 {
+                                let c = (8 * (i / 4) + i % 2) as i32 - (8 * ((i / 2) % 2)) as i32;
+                                if c > lim {
+                                    sc.x[i] = f32::NEG_INFINITY;
+                                }
+                            }
                         }
+                        // The rows' new maxima (log2 units), over the quad's four lanes.
+                        let (mut n0, mut n1) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+                        for i in 0..64 {
+                            if (i / 2) % 2 == 0 {
+                                n0 = n0.max(sc.x[i]);
+                            } else {
+                                n1 = n1.max(sc.x[i]);
+                            }
+                        }
+                        n0 = n0.max(shfl_xor_sync(u32::MAX, n0, 1));
+                        n0 = n0.max(shfl_xor_sync(u32::MAX, n0, 2));
+                        n1 = n1.max(shfl_xor_sync(u32::MAX, n1, 1));
+                        n1 = n1.max(shfl_xor_sync(u32::MAX, n1, 2));
+                        n0 = m0.max(n0 * scale_log2);
+                        n1 = m1.max(n1 * scale_log2);
+                        a0 = (m0 - n0).exp2();
+                        a1 = (m1 - n1).exp2();
+                        m0 = n0;
+                        m1 = n1;
+                        // P = 2^(S scale - m), and this thread's part of the row sums.
+                        let (mut s0, mut s1) = (0.0f32, 0.0f32);
+                        for i in 0..64 {
+                            if (i / 2) % 2 == 0 {
+                                let p = (sc.x[i] * scale_log2 - m0).exp2();
+                                sc.x[i] = p;
+                                s0 += p;
+                            } else {
+                                let p = (sc.x[i] * scale_log2 - m1).exp2();
+                                sc.x[i] = p;
+                                s1 += p;
+                            }
+                        }
+                        l0 = l0 * a0 + s0;
+                        l1 = l1 * a1 + s1;
                     }
-                    l0 = l0 * a0 + s0;
-                    l1 = l1 * a1 + s1;
-                    // P j - 1 V j - 1 done: its stage of V is free, O may be rescaled and
-                    // the registers of P taken for P j.
+                    // The last block's P V.
                     wgmma_wait_group(0);
-                    if j > 0 {
-                        empty_v[((j - 1) % $stages) as usize].arrive();
-                    }
                     for i in 0..$d / 2 {
-                        if (i / 2) % 2 == 0 {
-                            acc.x[i] *= a0;
-                        } else {
-                            acc.x[i] *= a1;
-                        }
+                        acc.x[i] *= if (i / 2) % 2 == 0 { a0 } else { a1 };
                     }
                     p0.load_acc(sc, 0);
                     p1.load_acc(sc, 1);
@@ -266,23 +295,152 @@ macro_rules! attention_kernel {
                     p5.load_acc(sc, 5);
                     p6.load_acc(sc, 6);
                     p7.load_acc(sc, 7);
+                    let sp = ((blocks_kv - 1) % $stages) as usize;
+                    full_v[sp].wait(((blocks_kv - 1) / $stages) % 2);
+                    let vt = tile + 2 * sp * tile + tile;
+                    let tile_v = &smem[vt..vt + tile];
+                    wgmma_fence();
+                    acc.wgmma_trans_b(p0, tile_v, 0);
+                    acc.wgmma_trans_b(p1, tile_v, 1);
+                    acc.wgmma_trans_b(p2, tile_v, 2);
+                    acc.wgmma_trans_b(p3, tile_v, 3);
+                    acc.wgmma_trans_b(p4, tile_v, 4);
+                    acc.wgmma_trans_b(p5, tile_v, 5);
+                    acc.wgmma_trans_b(p6, tile_v, 6);
+                    acc.wgmma_trans_b(p7, tile_v, 7);
+                    wgmma_commit_group();
+                    wgmma_wait_group(0);
+                } else {
+                    // Block j: S j = Q K jᵀ is issued, then O += P j-1 V j-1 behind it; the
+                    // softmax of S j runs while the tensor cores work on P j-1 V j-1. The last
+                    // block's P V follows the loop.
+                    for j in 0..blocks_kv {
+                        let s = (j % $stages) as usize;
+                        let kt = tile + 2 * s * tile;
+                        let mut sc = FragmentAcc::<f32, M64N128K16>::zeroed();
+                        full_k[s].wait((j / $stages) % 2);
+                        wgmma_fence();
+                        #[unroll]
+                        for c in 0..$d / 64 {
+                            let qa = c * 128 * 64 + half * 64 * 64;
+                            let ka = kt + c * 128 * 64;
+                            let tile_q = &smem[qa..qa + 64 * 64];
+                            let tile_k = &smem[ka..ka + 128 * 64];
+                            #[unroll]
+                            for kk in 0..4 {
+                                sc.wgmma(tile_q, tile_k, kk);
+                            }
+                        }
+                        wgmma_commit_group();
+                        if j > 0 {
+                            // O += P V of block j - 1, P from registers, V MN-major (8 slabs
+                            // of 16 keys).
+                            let sp = ((j - 1) % $stages) as usize;
+                            full_v[sp].wait(((j - 1) / $stages) % 2);
+                            let vt = tile + 2 * sp * tile + tile;
+                            let tile_v = &smem[vt..vt + tile];
+                            acc.wgmma_trans_b(p0, tile_v, 0);
+                            acc.wgmma_trans_b(p1, tile_v, 1);
+                            acc.wgmma_trans_b(p2, tile_v, 2);
+                            acc.wgmma_trans_b(p3, tile_v, 3);
+                            acc.wgmma_trans_b(p4, tile_v, 4);
+                            acc.wgmma_trans_b(p5, tile_v, 5);
+                            acc.wgmma_trans_b(p6, tile_v, 6);
+                            acc.wgmma_trans_b(p7, tile_v, 7);
+                            wgmma_commit_group();
+                        } else {
+                            // An empty group for block 0, so that S j is always the older one.
+                            // (Each branch commits its own: one commit where they meet made
+                            // ptxas close the group with an extra wgmma on both paths, and the
+                            // wait below then waited for P V too.)
+                            wgmma_commit_group();
+                        }
+                        wgmma_wait_group(1);
+                        empty_k[s].arrive();
+                        // The diagonal block of a causal run: keys after the query are masked.
+                        // Key column 8 (i / 4) + 2 quad + i % 2 is after query row r0 + 8 h
+                        // when 8 (i / 4) + i % 2 - 8 h > r0 - 2 quad: a constant against `lim`.
+                        if causal && j == qb {
+                            let lim = r0 as i32 - 2 * quad as i32;
+                            for i in 0..64 {
+                                let c = (8 * (i / 4) + i % 2) as i32 - (8 * ((i / 2) % 2)) as i32;
+                                if c > lim {
+                                    sc.x[i] = f32::NEG_INFINITY;
+                                }
+                            }
+                        }
+                        // The rows' new maxima (log2 units), over the quad's four lanes.
+                        let (mut n0, mut n1) = (f32::NEG_INFINITY, f32::NEG_INFINITY);
+                        for i in 0..64 {
+                            if (i / 2) % 2 == 0 {
+                                n0 = n0.max(sc.x[i]);
+                            } else {
+                                n1 = n1.max(sc.x[i]);
+                            }
+                        }
+                        n0 = n0.max(shfl_xor_sync(u32::MAX, n0, 1));
+                        n0 = n0.max(shfl_xor_sync(u32::MAX, n0, 2));
+                        n1 = n1.max(shfl_xor_sync(u32::MAX, n1, 1));
+                        n1 = n1.max(shfl_xor_sync(u32::MAX, n1, 2));
+                        n0 = m0.max(n0 * scale_log2);
+                        n1 = m1.max(n1 * scale_log2);
+                        let (a0, a1) = ((m0 - n0).exp2(), (m1 - n1).exp2());
+                        m0 = n0;
+                        m1 = n1;
+                        // P = 2^(S scale - m), and this thread's part of the row sums.
+                        let (mut s0, mut s1) = (0.0f32, 0.0f32);
+                        for i in 0..64 {
+                            if (i / 2) % 2 == 0 {
+                                let p = (sc.x[i] * scale_log2 - m0).exp2();
+                                sc.x[i] = p;
+                                s0 += p;
+                            } else {
+                                let p = (sc.x[i] * scale_log2 - m1).exp2();
+                                sc.x[i] = p;
+                                s1 += p;
+                            }
+                        }
+                        l0 = l0 * a0 + s0;
+                        l1 = l1 * a1 + s1;
+                        // P j - 1 V j - 1 done: its stage of V is free, O may be rescaled and
+                        // the registers of P taken for P j.
+                        wgmma_wait_group(0);
+                        if j > 0 {
+                            empty_v[((j - 1) % $stages) as usize].arrive();
+                        }
+                        for i in 0..$d / 2 {
+                            if (i / 2) % 2 == 0 {
+                                acc.x[i] *= a0;
+                            } else {
+                                acc.x[i] *= a1;
+                            }
+                        }
+                        p0.load_acc(sc, 0);
+                        p1.load_acc(sc, 1);
+                        p2.load_acc(sc, 2);
+                        p3.load_acc(sc, 3);
+                        p4.load_acc(sc, 4);
+                        p5.load_acc(sc, 5);
+                        p6.load_acc(sc, 6);
+                        p7.load_acc(sc, 7);
+                    }
+                    // The last block's P V.
+                    let sp = ((blocks_kv - 1) % $stages) as usize;
+                    full_v[sp].wait(((blocks_kv - 1) / $stages) % 2);
+                    let vt = tile + 2 * sp * tile + tile;
+                    let tile_v = &smem[vt..vt + tile];
+                    wgmma_fence();
+                    acc.wgmma_trans_b(p0, tile_v, 0);
+                    acc.wgmma_trans_b(p1, tile_v, 1);
+                    acc.wgmma_trans_b(p2, tile_v, 2);
+                    acc.wgmma_trans_b(p3, tile_v, 3);
+                    acc.wgmma_trans_b(p4, tile_v, 4);
+                    acc.wgmma_trans_b(p5, tile_v, 5);
+                    acc.wgmma_trans_b(p6, tile_v, 6);
+                    acc.wgmma_trans_b(p7, tile_v, 7);
+                    wgmma_commit_group();
+                    wgmma_wait_group(0);
                 }
-                // The last block's P V.
-                let sp = ((blocks_kv - 1) % $stages) as usize;
-                full_v[sp].wait(((blocks_kv - 1) / $stages) % 2);
-                let vt = tile + 2 * sp * tile + tile;
-                let tile_v = &smem[vt..vt + tile];
-                wgmma_fence();
-                acc.wgmma_trans_b(p0, tile_v, 0);
-                acc.wgmma_trans_b(p1, tile_v, 1);
-                acc.wgmma_trans_b(p2, tile_v, 2);
-                acc.wgmma_trans_b(p3, tile_v, 3);
-                acc.wgmma_trans_b(p4, tile_v, 4);
-                acc.wgmma_trans_b(p5, tile_v, 5);
-                acc.wgmma_trans_b(p6, tile_v, 6);
-                acc.wgmma_trans_b(p7, tile_v, 7);
-                wgmma_commit_group();
-                wgmma_wait_group(0);
                 // The rows' denominators over the quad, then O = acc / l as bf16 pairs.
                 l0 += shfl_xor_sync(u32::MAX, l0, 1);
                 l0 += shfl_xor_sync(u32::MAX, l0, 2);
@@ -329,16 +487,16 @@ macro_rules! tile_of_device {
 pub mod checked {
     use warpspeed::prelude::*;
     tile_of_device!();
-    attention_kernel!(attention_d64, 64, M64N64K16, 4);
-    attention_kernel!(attention_d128, 128, M64N128K16, 3);
+    attention_kernel!(attention_d64, 64, M64N64K16, 4, false);
+    attention_kernel!(attention_d128, 128, M64N128K16, 3, true);
 }
 
 /// The same kernels `#[gpu_kernel(unchecked)]`.
 pub mod unchecked {
     use warpspeed::prelude::*;
     tile_of_device!(unchecked);
-    attention_kernel!(attention_d64, 64, M64N64K16, 4, unchecked);
-    attention_kernel!(attention_d128, 128, M64N128K16, 3, unchecked);
+    attention_kernel!(attention_d64, 64, M64N64K16, 4, false, unchecked);
+    attention_kernel!(attention_d128, 128, M64N128K16, 3, true, unchecked);
 }
 
 /// Why the kernels cannot take this shape (batch, heads, length, head dim), if they cannot.
