@@ -35,6 +35,9 @@ const EXAMPLES: &[(&str, &[&str])] = &[
             "--kernel", "hopper", "--m", "384", "--n", "256", "--k", "192",
         ],
     ),
+    // Both head dimensions (two orders of the consumer's loop), full and causal, checked and
+    // unchecked: one head of 256 keys, two query blocks, two key blocks each.
+    ("attention", &["--batch", "1", "--heads", "1", "--len", "256"]),
     (
         "convolve",
         &["--rows", "70", "--cols", "45", "--mask", "5x3"],

@@ -82,17 +82,11 @@ impl Parser<'_> {
             return None;
         };
         if shape.is_wgmma() && Frag::elems(role, shape).is_empty() {
-            let a = match shape {
-                Shape::Wgmma { k: 16, .. } => format!(
-                    " and an A in registers (`FragmentA<bf16, {}>`)",
-                    shape.name()
-                ),
-                _ => String::new(),
+            let msg = match shape {
+                Shape::Wgmma { k: 16, .. } => format!("`{0}` is a `wgmma` shape, which has an accumulator (`FragmentAcc<f32, {0}>`) and an A in registers (`FragmentA<bf16, {0}>`): its B is a tile in shared memory, passed to `acc.wgmma(a, &b_tile, k)`", shape.name()),
+                _ => format!("`{0}` is a `wgmma` shape of tf32, which has only an accumulator (`FragmentAcc<f32, {0}>`): its A and B are tiles in shared memory, passed to `acc.wgmma(&a_tile, &b_tile, k)` (an A in registers is for the 16-bit `M64N{{N}}K16` shapes)", shape.name()),
             };
-            self.cx.error_spanned_by(
-                shape_ty,
-                format!("`{}` is a `wgmma` shape, which has an accumulator (`FragmentAcc<f32, {}>`){a}: its B is a tile in shared memory, passed to `acc.wgmma(a, &b_tile, k)`", shape.name(), shape.name()),
-            );
+            self.cx.error_spanned_by(shape_ty, msg);
             return None;
         }
         let elem = super::types::parse_scalar(self.cx, &mut self.structs, elem_ty)?;

@@ -55,7 +55,7 @@ fn mma_sync_on_wgmma(out: &mut [f32]) {
 
 #[gpu_kernel]
 fn wgmma_operand_fragment(out: &mut [f32]) {
-    let a = FragmentA::<bf16, M64N64K16>::zeroed();
+    let b = FragmentB::<bf16, M64N64K16>::zeroed();
     out[0] = 0.0;
 }
 
