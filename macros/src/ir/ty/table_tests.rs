@@ -98,6 +98,7 @@ const HOST: &[&str] = &[
     "Vector",
     "TextureFetch",
     "WarpValue",
+    "WgmmaOperandA",
 ];
 
 #[test]
