@@ -37,7 +37,10 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ),
     // Both head dimensions (two orders of the consumer's loop), full and causal, checked and
     // unchecked: one head of 256 keys, two query blocks, two key blocks each.
-    ("attention", &["--batch", "1", "--heads", "1", "--len", "256"]),
+    (
+        "attention",
+        &["--batch", "1", "--heads", "1", "--len", "256"],
+    ),
     (
         "convolve",
         &["--rows", "70", "--cols", "45", "--mask", "5x3"],

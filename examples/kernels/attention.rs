@@ -18,8 +18,8 @@
 //!   and K's rows are D long); the online softmax in registers (running row maximum `m` in
 //!   log2 units, running denominator `l`, the output rescaled when the maximum grows; a row
 //!   is held by the four lanes of a quad, so its maximum takes two `shfl_xor_sync`s); then
-//!   `O += P V` by `wgmma_trans_b` with P straight from registers: the columns `16 j .. 16 j
-//!   + 16` of the S accumulator are, element for element, the A fragment of slab j
+//!   `O += P V` by `wgmma_trans_b` with P straight from registers: the 16 columns of slab
+//!   j of the S accumulator are, element for element, the A fragment of slab j
 //!   (`warpspeed::mma::wgmma_a_owner`), and V is MN-major (its rows are keys, D long).
 //!   At the end each row is divided by its denominator and stored as bf16 pairs.
 //!

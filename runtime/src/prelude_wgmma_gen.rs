@@ -73,7 +73,7 @@ const FORMS: [Form; 4] = [
 
 impl Form {
     fn fits(self, n: usize, k: usize) -> bool {
-        (k == 16 || !(self.regs || self.trans_b)) && (!self.trans_b || n % 64 == 0)
+        (k == 16 || !(self.regs || self.trans_b)) && (!self.trans_b || n.is_multiple_of(64))
     }
 
     /// The helper's suffix after the type.
