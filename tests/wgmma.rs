@@ -6,12 +6,11 @@
 //! the PTX ISA's. On the simulator, and on the GPU where it is an sm_90 one (elsewhere the
 //! launch must be `Error::UnsupportedArch` naming sm_90a); outputs poisoned before each run.
 
-use warpspeed::mma::wgmma_owner;
 use warpspeed::prelude::*;
-use warpspeed::swizzle::{swizzle_byte_offset, Swizzle};
-use warpspeed::{bf16, f16, Backend, Error, LaunchConfig};
+use warpspeed::{bf16, f16, Error, LaunchConfig};
 
 mod common;
+use common::wgmma::{expect_sm90a_refusal, gather, runs_wgmma, small_ints, swizzled, swizzled_by};
 use common::{devices, expect_oob, line_of, Rng};
 
 /// 64 x 64 x 64, f16 tiles in `SharedArray`s, one warpgroup: `src` holds A then B (each
@@ -253,28 +252,6 @@ fn registers(out: &mut [u32], divergent: bool) {
     }
 }
 
-/// `rows x 64` values (K innermost) as a 128B-swizzled tile of 16-bit elements: element
-/// (r, c) at byte `swizzle_byte_offset(B128, r * 128 + 2 * c)`.
-fn swizzled(m: &[f32], rows: usize) -> Vec<f32> {
-    swizzled_by(m, rows, 2)
-}
-
-/// `rows` rows of 128 bytes of `size`-byte elements (K innermost) as a 128B-swizzled tile.
-fn swizzled_by(m: &[f32], rows: usize, size: usize) -> Vec<f32> {
-    let cols = 128 / size;
-    let mut out = vec![0.0; rows * cols];
-    for r in 0..rows {
-        for c in 0..cols {
-            out[swizzle_byte_offset(Swizzle::B128, r * 128 + size * c) / size] = m[r * cols + c];
-        }
-    }
-    out
-}
-
-fn small_ints(rng: &mut Rng, n: usize) -> Vec<f32> {
-    (0..n).map(|_| (rng.next_u32() % 17) as f32 - 8.0).collect()
-}
-
 /// `D[r][c] = sum_k A[r][k] * B[c][k]` in f64 (K = 64), with `sum_k |A B|` beside it.
 fn reference(a: &[f32], b: &[f32], n: usize) -> Vec<(f64, f64)> {
     reference_k(a, b, n, 64)
@@ -295,41 +272,6 @@ fn reference_k(a: &[f32], b: &[f32], n: usize, kk: usize) -> Vec<(f64, f64)> {
         }
     }
     out
-}
-
-/// The 64 x `n` matrices the warpgroups' accumulators hold, from `out` (thread after
-/// thread, `n / 2` elements each).
-fn gather(out: &[f32], n: usize, groups: usize) -> Vec<Vec<f32>> {
-    (0..groups)
-        .map(|g| {
-            let mut d = vec![f32::NAN; 64 * n];
-            for t in 0..128u32 {
-                for i in 0..n / 2 {
-                    let (r, c) = wgmma_owner(n, t, i);
-                    d[r * n + c] = out[(g * 128 + t as usize) * (n / 2) + i];
-                }
-            }
-            d
-        })
-        .collect()
-}
-
-/// Whether `dev` can run wgmma; on another GPU, `r` must be the sm_90a refusal.
-fn runs_wgmma(dev: &Device) -> bool {
-    dev.backend() == Backend::Simulator || dev.compute_capability() == Some((9, 0))
-}
-
-fn expect_sm90a_refusal(dev: &Device, r: warpspeed::Result<()>) {
-    match r {
-        Err(Error::UnsupportedArch { reason, .. }) => {
-            assert!(reason.contains("sm_90a"), "{reason}");
-            println!("SKIPPED wgmma on this GPU: it needs sm_90a; checked the refusal");
-        }
-        other => panic!(
-            "{:?}: expected UnsupportedArch, got {other:?}",
-            dev.backend()
-        ),
-    }
 }
 
 /// Runs one of the three product kernels on A and B tiles (`groups` pairs) and returns each

@@ -7,12 +7,12 @@
 //! are the PTX ISA's. On the simulator, and on the GPU where it is an sm_90 one (elsewhere
 //! the launch must be `Error::UnsupportedArch`); outputs poisoned before each run.
 
-use warpspeed::mma::{wgmma_a_owner, wgmma_owner};
+use warpspeed::mma::wgmma_a_owner;
 use warpspeed::prelude::*;
-use warpspeed::swizzle::{swizzle_byte_offset, Swizzle};
 use warpspeed::{bf16, f16, Backend, Device, Error, LaunchConfig};
 
 mod common;
+use common::wgmma::{expect_sm90a_refusal, gather, mn_major, runs_wgmma, small_ints, swizzled};
 use common::{devices, expect_oob, line_of, Rng};
 
 /// A (64 x 64, row-major in `a`) from registers, four slabs; B K-major, N = 64 (`b` the
@@ -138,34 +138,6 @@ fn load_acc_f16(src: &[f32], out: &mut [u32], j: usize) {
     }
 }
 
-/// K-major: `rows x 64` values (K innermost) as a 128B-swizzled tile.
-fn k_major(m: &[f32], rows: usize) -> Vec<f32> {
-    let mut out = vec![0.0; rows * 64];
-    for r in 0..rows {
-        for c in 0..64 {
-            out[swizzle_byte_offset(Swizzle::B128, r * 128 + 2 * c) / 2] = m[r * 64 + c];
-        }
-    }
-    out
-}
-
-/// MN-major: a `kk x n` matrix (row-major) as n / 64 column blocks of `kk` rows of 64,
-/// each 128B-swizzled: (r, c) at byte `swizzle(((c / 64) * kk + r) * 128 + 2 * (c % 64))`.
-fn mn_major(m: &[f32], kk: usize, n: usize) -> Vec<f32> {
-    let mut out = vec![0.0; kk * n];
-    for r in 0..kk {
-        for c in 0..n {
-            let byte = ((c / 64) * kk + r) * 128 + 2 * (c % 64);
-            out[swizzle_byte_offset(Swizzle::B128, byte) / 2] = m[r * n + c];
-        }
-    }
-    out
-}
-
-fn small_ints(rng: &mut Rng, n: usize) -> Vec<f32> {
-    (0..n).map(|_| (rng.next_u32() % 17) as f32 - 8.0).collect()
-}
-
 /// `D = A B`, A 64 x kk and B kk x n row-major, in f64 (exact for small integers).
 fn product(a: &[f32], b: &[f32], kk: usize, n: usize) -> Vec<f32> {
     let mut d = vec![0.0; 64 * n];
@@ -191,35 +163,19 @@ fn transpose(b: &[f32], kk: usize, n: usize) -> Vec<f32> {
     t
 }
 
-/// The 64 x n matrix a warpgroup's accumulators hold, from `out`.
-fn gather(out: &[f32], n: usize) -> Vec<f32> {
-    let mut d = vec![f32::NAN; 64 * n];
-    for t in 0..128u32 {
-        for i in 0..n / 2 {
-            let (r, c) = wgmma_owner(n, t, i);
-            d[r * n + c] = out[t as usize * (n / 2) + i];
-        }
-    }
-    d
+/// One warpgroup's 64 x n accumulator, from `out`.
+fn gather1(out: &[f32], n: usize) -> Vec<f32> {
+    gather(out, n, 1).remove(0)
 }
 
-/// Whether `dev` runs wgmma; elsewhere `r` must be the sm_90a refusal.
+/// Whether `dev` runs wgmma (and `r` succeeded); elsewhere `r` must be the sm_90a refusal.
 fn runs(dev: &Device, r: warpspeed::Result<()>) -> bool {
-    if dev.backend() == Backend::Simulator || dev.compute_capability() == Some((9, 0)) {
-        r.unwrap();
-        return true;
+    if !runs_wgmma(dev) {
+        expect_sm90a_refusal(dev, r);
+        return false;
     }
-    match r {
-        Err(Error::UnsupportedArch { reason, .. }) => {
-            assert!(reason.contains("sm_90a"), "{reason}");
-            println!("SKIPPED wgmma on this GPU: it needs sm_90a; checked the refusal");
-            false
-        }
-        other => panic!(
-            "{:?}: expected UnsupportedArch, got {other:?}",
-            dev.backend()
-        ),
-    }
+    r.unwrap();
+    true
 }
 
 fn to_bf16(v: &[f32]) -> Vec<bf16> {
@@ -250,7 +206,7 @@ fn register_a_times_k_major_b() {
         let a = small_ints(&mut rng, 64 * 64);
         let bt = small_ints(&mut rng, 64 * 64); // B^T: N x K
         let ad = dev.upload(&to_bf16(&a)).unwrap();
-        let bd = dev.upload(&to_bf16(&k_major(&bt, 64))).unwrap();
+        let bd = dev.upload(&to_bf16(&swizzled(&bt, 64))).unwrap();
         let mut out = dev.upload(&vec![f32::NAN; 64 * 64]).unwrap();
         let r = rs_kmajor_n64::launch(&dev, LaunchConfig::new(1, 128), &ad, &bd, &mut out);
         if !runs(&dev, r) {
@@ -258,7 +214,7 @@ fn register_a_times_k_major_b() {
         }
         let want = product(&a, &transpose(&bt, 64, 64), 64, 64);
         assert_eq!(
-            gather(&out.download().unwrap(), 64),
+            gather1(&out.download().unwrap(), 64),
             want,
             "{:?}",
             dev.backend()
@@ -285,7 +241,7 @@ fn register_a_times_mn_major_b() {
             }
             let want = product(&a, &b, kk, 128);
             assert_eq!(
-                gather(&out.download().unwrap(), 128),
+                gather1(&out.download().unwrap(), 128),
                 want,
                 "{:?}: K = {kk}",
                 dev.backend()
@@ -301,7 +257,7 @@ fn tile_a_times_mn_major_b() {
     for dev in devices("tile_a_times_mn_major_b") {
         let a = small_ints(&mut rng, 64 * 64);
         let b = small_ints(&mut rng, 64 * 64);
-        let mut src = k_major(&a, 64);
+        let mut src = swizzled(&a, 64);
         src.extend(mn_major(&b, 64, 64));
         let sd = dev.upload(&to_bf16(&src)).unwrap();
         let mut out = dev.upload(&vec![f32::NAN; 64 * 64]).unwrap();
@@ -310,7 +266,7 @@ fn tile_a_times_mn_major_b() {
             continue;
         }
         assert_eq!(
-            gather(&out.download().unwrap(), 64),
+            gather1(&out.download().unwrap(), 64),
             product(&a, &b, 64, 64),
             "{:?}",
             dev.backend()

@@ -35,6 +35,9 @@ mod rng;
 #[allow(unused_imports)] // not every test uses it
 pub use rng::XorShift as Rng;
 
+/// Tiles, owners and the sm_90a refusal, for the `wgmma` tests.
+pub mod wgmma;
+
 /// The 1-based line of `source` holding the comment `// @marker` (exactly once).
 pub fn line_of(source: &str, marker: &str) -> u32 {
     let comment = format!("// @{marker}");
