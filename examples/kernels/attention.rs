@@ -30,8 +30,18 @@
 
 use warpspeed::LaunchConfig;
 
-/// Query rows per block (two consumer warpgroups of 64).
-pub const BM: usize = 128;
+/// Query rows per block, by head dimension: 64 a consumer warpgroup, two at D = 128 and
+/// three at D = 64 (where the softmax costs as much as the products, and a third warpgroup
+/// a scheduler hides more of its latency; its registers, 160 a thread, hold D = 64's
+/// accumulators but not D = 128's).
+pub fn block_rows(d: usize) -> usize {
+    if d == 64 {
+        192
+    } else {
+        128
+    }
+}
+
 /// Keys per block of K and V.
 pub const BN: usize = 128;
 /// Stages of the K/V ring, by head dimension: as many as shared memory holds beside Q
@@ -44,13 +54,15 @@ pub fn stages(d: usize) -> usize {
     }
 }
 
-/// `attention_kernel!(name, D, O's accumulator shape, stages, overlap $(, unchecked)?)`: one
-/// kernel of the family (`overlap`: the order of the consumer's loop, below).
+/// `attention_kernel!(name, D, O's accumulator shape, stages, overlap, consumer warpgroups,
+/// Q's rows in shared memory, threads, producer's and consumers' registers $(,
+/// unchecked)?)`: one kernel of the family (`overlap`: the order of the consumer's loop,
+/// below; the registers: `setmaxnreg`'s literals, 65536 in all).
 macro_rules! attention_kernel {
-    ($name:ident, $d:literal, $oshape:ident, $stages:literal, $overlap:literal $(, $opt:ident)?) => {
+    ($name:ident, $d:literal, $oshape:ident, $stages:literal, $overlap:literal, $wgs:literal, $qrows:literal, $threads:literal, $dec:literal, $inc:literal $(, $opt:ident)?) => {
         /// Flash-attention forward, one block per (head, 128 query rows); `o` two columns
         /// an element; `scale_log2` = log2(e) / sqrt(D).
-        #[gpu_kernel(block = (384, 1, 1), fast_math $(, $opt)?)]
+        #[gpu_kernel(block = ($threads, 1, 1), fast_math $(, $opt)?)]
         pub fn $name(
             q: &TensorMap<bf16>,
             k: &TensorMap<bf16>,
@@ -61,13 +73,18 @@ macro_rules! attention_kernel {
             causal: bool,
             scale_log2: f32,
         ) {
-            // A 128-row tile of Q, K or V: D / 64 column blocks of 128 x 64.
+            // A 128-row tile of K or V: D / 64 column blocks of 128 x 64.
             let tile: usize = 128 * $d;
+            // The block's query rows (64 a consumer warpgroup), and the rows of Q's tile in
+            // shared memory: whole boxes of 128 rows (the last one's extra rows unused).
+            let bm: u32 = 64 * $wgs;
+            let qrows: usize = $qrows;
+            let qsize = qrows * $d;
             let smem = dynamic_shared::<bf16>();
             // Q, then the stages of K and V. A launch with less shared memory is reported
             // here (an OutOfBounds naming this line) and does nothing else; past the guard
             // the bounds prover knows the length.
-            let ring = (1 + 2 * $stages) * tile;
+            let ring = qsize + 2 * $stages * tile;
             if smem.len() < ring {
                 smem[ring - 1] = bf16::from_f32(0.0);
                 return;
@@ -83,36 +100,44 @@ macro_rules! attention_kernel {
                 for s in 0..$stages {
                     full_k[s].init(1);
                     full_v[s].init(1);
-                    // Every consumer thread arrives (2 x 128): an arrival by one thread a
-                    // warpgroup is a divergent branch, before which ptxas waits for every
-                    // wgmma in flight, which took the overlap of P V with the softmax.
-                    empty_k[s].init(256);
-                    empty_v[s].init(256);
+                    // Every consumer thread arrives (128 a warpgroup): an arrival by one
+                    // thread a warpgroup is a divergent branch, before which ptxas waits
+                    // for every wgmma in flight, which took the overlap of P V with the
+                    // softmax.
+                    empty_k[s].init(128 * $wgs);
+                    empty_v[s].init(128 * $wgs);
                 }
                 fence_mbarrier_init();
             }
             sync_threads();
-            let blocks_q = len / 128;
+            // Query blocks of `bm` rows (the last one may reach past L: its extra rows are
+            // computed and not stored), key blocks of 128.
+            let blocks_q = (len + bm - 1) / bm;
             let (head, qb) = tile_of(block_idx().x, blocks_q, heads, causal);
-            let blocks_kv = if causal { qb + 1 } else { blocks_q };
+            let keys = len / 128;
+            // Causal: the key blocks up to the block's last query.
+            let blocks_kv = if causal { ((qb * bm + bm - 1) / 128 + 1).min(keys) } else { keys };
             // This head's first row in the [B·H·L, D] view, and this block's first query.
             let row0 = head * len;
-            let first_q = row0 + qb * 128;
+            let first_q = row0 + qb * bm;
             // A tile's bytes, which each of its TMA barriers expects.
             let bytes = (tile * 2) as u32;
             if t < 128 {
-                setmaxnreg_dec(40);
+                setmaxnreg_dec($dec);
                 if t == 0 {
-                    full_q[0].arrive_expect_tx(bytes);
+                    full_q[0].arrive_expect_tx((qsize * 2) as u32);
                     for c in 0..$d / 64 {
-                        let at = c * 128 * 64;
-                        tma_load_2d(&mut smem[at..at + 128 * 64], q, first_q as i32, (c * 64) as i32, &full_q[0]);
+                        for b in 0..qrows / 128 {
+                            let at = c * qrows * 64 + b * 128 * 64;
+                            let row = (first_q as usize + b * 128) as i32;
+                            tma_load_2d(&mut smem[at..at + 128 * 64], q, row, (c * 64) as i32, &full_q[0]);
+                        }
                     }
                     // K and V have their own stages: K j is free once S j - 2 is computed,
                     // V j once O has taken P j - 2 V j - 2, a whole block later.
                     for j in 0..blocks_kv {
                         let s = (j % $stages) as usize;
-                        let kt = tile + 2 * s * tile;
+                        let kt = qsize + 2 * s * tile;
                         let key = (row0 + j * 128) as i32;
                         if j >= $stages {
                             empty_k[s].wait((j / $stages + 1) % 2);
@@ -133,7 +158,7 @@ macro_rules! attention_kernel {
                     }
                 }
             } else {
-                setmaxnreg_inc(232);
+                setmaxnreg_inc($inc);
                 let half = ((t - 128) / 128) as usize; // which consumer: 64 query rows each
                 let lane = (t % 32) as usize;
                 let (g, quad) = (lane / 4, lane % 4);
@@ -176,7 +201,7 @@ macro_rules! attention_kernel {
                     // follows the loop.
                     for j in 0..blocks_kv {
                         let s = (j % $stages) as usize;
-                        let kt = tile + 2 * s * tile;
+                        let kt = qsize + 2 * s * tile;
                         if j > 0 {
                             wgmma_wait_group(0);
                             if j >= 2 {
@@ -199,7 +224,7 @@ macro_rules! attention_kernel {
                         wgmma_fence();
                         #[unroll]
                         for c in 0..$d / 64 {
-                            let qa = c * 128 * 64 + half * 64 * 64;
+                            let qa = c * qrows * 64 + half * 64 * 64;
                             let ka = kt + c * 128 * 64;
                             let tile_q = &smem[qa..qa + 64 * 64];
                             let tile_k = &smem[ka..ka + 128 * 64];
@@ -214,7 +239,7 @@ macro_rules! attention_kernel {
                             // of 16 keys).
                             let sp = ((j - 1) % $stages) as usize;
                             full_v[sp].wait(((j - 1) / $stages) % 2);
-                            let vt = tile + 2 * sp * tile + tile;
+                            let vt = qsize + 2 * sp * tile + tile;
                             let tile_v = &smem[vt..vt + tile];
                             acc.wgmma_trans_b(p0, tile_v, 0);
                             acc.wgmma_trans_b(p1, tile_v, 1);
@@ -235,11 +260,14 @@ macro_rules! attention_kernel {
                         // S j done (P j-1 V j-1 may still run).
                         wgmma_wait_group(1);
                         empty_k[s].arrive();
-                        // The diagonal block of a causal run: keys after the query are masked.
-                        // Key column 8 (i / 4) + 2 quad + i % 2 is after query row r0 + 8 h
-                        // when 8 (i / 4) + i % 2 - 8 h > r0 - 2 quad: a constant against `lim`.
-                        if causal && j == qb {
-                            let lim = r0 as i32 - 2 * quad as i32;
+                        // A causal run's key blocks that reach past a query: keys after it are
+                    // masked.
+                        // Key j 128 + 8 (i / 4) + 2 quad + i % 2 is after query qb bm + r0
+                        // + 8 h when 8 (i / 4) + i % 2 - 8 h > qb bm + r0 - j 128 - 2 quad:
+                        // a constant against `lim`. (The blocks before the first that holds
+                        // a key after the block's first query need no mask.)
+                        if causal && (j + 1) * 128 > qb * bm + 1 {
+                            let lim = (qb * bm) as i32 + r0 as i32 - (j * 128) as i32 - 2 * quad as i32;
                             for i in 0..64 {
                                 let c = (8 * (i / 4) + i % 2) as i32 - (8 * ((i / 2) % 2)) as i32;
                                 if c > lim {
@@ -297,7 +325,7 @@ macro_rules! attention_kernel {
                     p7.load_acc(sc, 7);
                     let sp = ((blocks_kv - 1) % $stages) as usize;
                     full_v[sp].wait(((blocks_kv - 1) / $stages) % 2);
-                    let vt = tile + 2 * sp * tile + tile;
+                    let vt = qsize + 2 * sp * tile + tile;
                     let tile_v = &smem[vt..vt + tile];
                     wgmma_fence();
                     acc.wgmma_trans_b(p0, tile_v, 0);
@@ -316,13 +344,13 @@ macro_rules! attention_kernel {
                     // block's P V follows the loop.
                     for j in 0..blocks_kv {
                         let s = (j % $stages) as usize;
-                        let kt = tile + 2 * s * tile;
+                        let kt = qsize + 2 * s * tile;
                         let mut sc = FragmentAcc::<f32, M64N128K16>::zeroed();
                         full_k[s].wait((j / $stages) % 2);
                         wgmma_fence();
                         #[unroll]
                         for c in 0..$d / 64 {
-                            let qa = c * 128 * 64 + half * 64 * 64;
+                            let qa = c * qrows * 64 + half * 64 * 64;
                             let ka = kt + c * 128 * 64;
                             let tile_q = &smem[qa..qa + 64 * 64];
                             let tile_k = &smem[ka..ka + 128 * 64];
@@ -337,7 +365,7 @@ macro_rules! attention_kernel {
                             // of 16 keys).
                             let sp = ((j - 1) % $stages) as usize;
                             full_v[sp].wait(((j - 1) / $stages) % 2);
-                            let vt = tile + 2 * sp * tile + tile;
+                            let vt = qsize + 2 * sp * tile + tile;
                             let tile_v = &smem[vt..vt + tile];
                             acc.wgmma_trans_b(p0, tile_v, 0);
                             acc.wgmma_trans_b(p1, tile_v, 1);
@@ -357,11 +385,14 @@ macro_rules! attention_kernel {
                         }
                         wgmma_wait_group(1);
                         empty_k[s].arrive();
-                        // The diagonal block of a causal run: keys after the query are masked.
-                        // Key column 8 (i / 4) + 2 quad + i % 2 is after query row r0 + 8 h
-                        // when 8 (i / 4) + i % 2 - 8 h > r0 - 2 quad: a constant against `lim`.
-                        if causal && j == qb {
-                            let lim = r0 as i32 - 2 * quad as i32;
+                        // A causal run's key blocks that reach past a query: keys after it are
+                    // masked.
+                        // Key j 128 + 8 (i / 4) + 2 quad + i % 2 is after query qb bm + r0
+                        // + 8 h when 8 (i / 4) + i % 2 - 8 h > qb bm + r0 - j 128 - 2 quad:
+                        // a constant against `lim`. (The blocks before the first that holds
+                        // a key after the block's first query need no mask.)
+                        if causal && (j + 1) * 128 > qb * bm + 1 {
+                            let lim = (qb * bm) as i32 + r0 as i32 - (j * 128) as i32 - 2 * quad as i32;
                             for i in 0..64 {
                                 let c = (8 * (i / 4) + i % 2) as i32 - (8 * ((i / 2) % 2)) as i32;
                                 if c > lim {
@@ -427,7 +458,7 @@ macro_rules! attention_kernel {
                     // The last block's P V.
                     let sp = ((blocks_kv - 1) % $stages) as usize;
                     full_v[sp].wait(((blocks_kv - 1) / $stages) % 2);
-                    let vt = tile + 2 * sp * tile + tile;
+                    let vt = qsize + 2 * sp * tile + tile;
                     let tile_v = &smem[vt..vt + tile];
                     wgmma_fence();
                     acc.wgmma_trans_b(p0, tile_v, 0);
@@ -456,7 +487,10 @@ macro_rules! attention_kernel {
                         bf16::from_f32(acc.x[2 * j] * inv),
                         bf16::from_f32(acc.x[2 * j + 1] * inv),
                     );
-                    o[(r * $d + col) / 2] = pair;
+                    // Rows of the last query block past L are not this head's.
+                    if r < (row0 + len) as usize {
+                        o[(r * $d + col) / 2] = pair;
+                    }
                 }
             }
         }
@@ -487,16 +521,51 @@ macro_rules! tile_of_device {
 pub mod checked {
     use warpspeed::prelude::*;
     tile_of_device!();
-    attention_kernel!(attention_d64, 64, M64N64K16, 4, false);
-    attention_kernel!(attention_d128, 128, M64N128K16, 3, true);
+    attention_kernel!(attention_d64, 64, M64N64K16, 4, false, 3, 256, 512, 24, 160);
+    attention_kernel!(
+        attention_d128,
+        128,
+        M64N128K16,
+        3,
+        true,
+        2,
+        128,
+        384,
+        40,
+        232
+    );
 }
 
 /// The same kernels `#[gpu_kernel(unchecked)]`.
 pub mod unchecked {
     use warpspeed::prelude::*;
     tile_of_device!(unchecked);
-    attention_kernel!(attention_d64, 64, M64N64K16, 4, false, unchecked);
-    attention_kernel!(attention_d128, 128, M64N128K16, 3, true, unchecked);
+    attention_kernel!(
+        attention_d64,
+        64,
+        M64N64K16,
+        4,
+        false,
+        3,
+        256,
+        512,
+        24,
+        160,
+        unchecked
+    );
+    attention_kernel!(
+        attention_d128,
+        128,
+        M64N128K16,
+        3,
+        true,
+        2,
+        128,
+        384,
+        40,
+        232,
+        unchecked
+    );
 }
 
 /// Why the kernels cannot take this shape (batch, heads, length, head dim), if they cannot.
@@ -504,13 +573,13 @@ pub fn attention_shape_error(b: usize, h: usize, len: usize, d: usize) -> Option
     let ok = b > 0
         && h > 0
         && len > 0
-        && len.is_multiple_of(BM)
+        && len.is_multiple_of(BN)
         && (d == 64 || d == 128)
         && b * h * len < 1 << 31
         && b * h < 1 << 31;
     (!ok).then(|| {
         format!(
-            "attention: L ({len}) must be a multiple of {BM}, D ({d}) 64 or 128, and B·H·L ({}) below 2^31",
+            "attention: L ({len}) must be a multiple of {BN}, D ({d}) 64 or 128, and B·H·L ({}) below 2^31",
             b * h * len
         )
     })
@@ -518,8 +587,10 @@ pub fn attention_shape_error(b: usize, h: usize, len: usize, d: usize) -> Option
 
 /// One block per (head, 128 query rows), and the shared memory of Q and the ring.
 pub fn attention_config(b: usize, h: usize, len: usize, d: usize) -> LaunchConfig {
-    LaunchConfig::new((len / BM) * b * h, 384usize)
-        .with_shared_mem((1 + 2 * stages(d)) * BM * d * 2)
+    let bm = block_rows(d);
+    let qrows = bm.div_ceil(128) * 128;
+    LaunchConfig::new(len.div_ceil(bm) * b * h, 128 * (1 + bm / 64))
+        .with_shared_mem((qrows + 2 * stages(d) * BN) * d * 2)
 }
 
 /// log2(e) / sqrt(d): the scale that puts `Q Kᵀ / sqrt(d)` in log2 units for `exp2`.
