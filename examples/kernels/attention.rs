@@ -3,8 +3,9 @@
 //! [B, H, L, D] (contiguous; seen by TMA as one [B·H·L, D] matrix), D = 64 or 128, full or
 //! causal, checked and unchecked from one body.
 //!
-//! One block of three warpgroups computes 128 query rows of one (batch, head)
-//! ([`tile_of`](checked::tile_of)): the heads in groups of 8, a group's blocks one after
+//! One block computes the query rows of one (batch, head), 64 a consumer warpgroup: 128
+//! rows at D = 128, 192 at D = 64 ([`block_rows`]; the last block of a head is cut at L), in
+//! the order of [`tile_of`](checked::tile_of): the heads in groups of 8, a group's blocks one after
 //! another, so that the blocks running at once share a few heads' K and V in L2 (with every
 //! block of a wave on another head, they read K and V from HBM: 2.8 TB/s, and 360 TFLOP/s
 //! at D = 128). A causal run takes each group's query blocks longest first.
@@ -13,7 +14,7 @@
 //!   stages with TMA (`tma_load_2d`, boxes of 128 rows x 64 columns, 128-byte swizzle),
 //!   each tile completing on its own `full` mbarrier, so that `S = Q Kᵀ` starts before V has
 //!   landed.
-//! - Warpgroups 1 and 2 are the consumers, 64 query rows each. Per key block:
+//! - Warpgroups 1, 2 (and 3 at D = 64) are the consumers, 64 query rows each. Per key block:
 //!   `S = Q Kᵀ` by `wgmma` m64n128k16 from shared memory (both operands K-major: Q's rows
 //!   and K's rows are D long); the online softmax in registers (running row maximum `m` in
 //!   log2 units, running denominator `l`, the output rescaled when the maximum grows; a row
