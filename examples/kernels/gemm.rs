@@ -34,17 +34,27 @@ macro_rules! gemm_kernel {
             let steps = k / 16;
             let mut acc0 = FragmentAcc::<f32, M16N8K16>::zeroed();
             let mut acc1 = FragmentAcc::<f32, M16N8K16>::zeroed();
-            // This thread's 16-byte piece of a stage: a row and column of A's or B's slab.
-            let (row, col) = if t < 64 { (t / 2, (t % 2) * 8) } else { ((t - 64) / 4, ((t - 64) % 4) * 8) };
             for step in 0..steps + 1 {
                 // Issue step `step` (the prologue is step 0), then compute step `step - 1`.
                 if step < steps {
-                    let (slot, kk) = ((step % 2) * slab, step * 16);
+                    // Separate lets: the bounds prover follows `let v = e`, not tuple
+                    // patterns, and so shows each stage's shared range in bounds.
+                    let slot = (step % 2) * slab;
+                    let kk = step * 16;
+                    // This thread's 16-byte piece of a stage: a row and column of A's
+                    // slab (threads 0..64) or of B's (64..128), computed in each branch,
+                    // where the bounds prover knows which.
                     if t < 64 {
-                        let (src, dst) = ((bm + row) * k + kk + col, slot + row * 16 + col);
+                        let row = t / 2;
+                        let col = (t % 2) * 8;
+                        let src = (bm + row) * k + kk + col;
+                        let dst = slot + row * 16 + col;
                         cp_async(&mut sa[dst..dst + 8], &a[src..src + 8]);
                     } else {
-                        let (src, dst) = ((kk + row) * n + bn + col, slot + row * 32 + col);
+                        let row = (t - 64) / 4;
+                        let col = ((t - 64) % 4) * 8;
+                        let src = (kk + row) * n + bn + col;
+                        let dst = slot + row * 32 + col;
                         cp_async(&mut sb[dst..dst + 8], &b[src..src + 8]);
                     }
                 }
@@ -125,10 +135,15 @@ macro_rules! gemm_3xtf32_kernel {
             let bc = (t % 8) * 4;
             for step in 0..steps + 1 {
                 if step < steps {
-                    let (slot, kk) = ((step % 2) * slab, step * 16);
-                    let (src, dst) = ((bm + ar) * k + kk + ac, slot + ar * 16 + ac);
+                    // Separate lets: the bounds prover follows `let v = e`, not tuple
+                    // patterns, and so shows each stage's shared range in bounds.
+                    let slot = (step % 2) * slab;
+                    let kk = step * 16;
+                    let src = (bm + ar) * k + kk + ac;
+                    let dst = slot + ar * 16 + ac;
                     cp_async(&mut sa[dst..dst + 4], &a[src..src + 4]);
-                    let (src, dst) = ((kk + br) * n + bn + bc, slot + br * 32 + bc);
+                    let src = (kk + br) * n + bn + bc;
+                    let dst = slot + br * 32 + bc;
                     cp_async(&mut sb[dst..dst + 4], &b[src..src + 4]);
                 }
                 cp_async_commit();
