@@ -24,15 +24,14 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use warpspeed::swizzle::Swizzle;
-use warpspeed::{bf16, bf16x2, Backend, Device, DeviceBuffer, TensorMap};
+use warpspeed::{bf16x2, Backend, Device, DeviceBuffer, TensorMap};
 
-mod common;
-use common::XorShift;
 #[path = "kernels/attention.rs"]
 mod attention;
+mod common;
 use attention::{
-    attention_config, attention_error, attention_reference, attention_shape_error, checked,
-    scale_log2, unchecked,
+    attention_config, attention_error, attention_flop, attention_inputs, attention_launches,
+    attention_reference, attention_shape_error, checked, scale_log2, unchecked,
 };
 
 #[derive(Parser)]
@@ -122,20 +121,6 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     Ok(ok)
 }
 
-/// The `launch` of a kernel of the family.
-type Launch = fn(
-    &Device,
-    warpspeed::LaunchConfig,
-    &TensorMap<bf16>,
-    &TensorMap<bf16>,
-    &TensorMap<bf16>,
-    &mut DeviceBuffer<bf16x2>,
-    u32,
-    u32,
-    bool,
-    f32,
-) -> warpspeed::Result<()>;
-
 /// One shape, full or causal: checked and unchecked, each timed and compared with the CPU.
 fn run_shape(
     dev: &Device,
@@ -144,14 +129,8 @@ fn run_shape(
     reps: usize,
 ) -> Result<bool, warpspeed::Error> {
     let gpu = dev.backend() == Backend::Cuda;
-    let mut rng = XorShift::new((len + d) as u64 + u64::from(causal));
     let n = b * h * len * d;
-    let mut random = || -> Vec<bf16> {
-        (0..n)
-            .map(|_| bf16::from_f32((rng.next_u32() >> 8) as f32 / (1u32 << 22) as f32 - 2.0))
-            .collect()
-    };
-    let (qh, kh, vh) = (random(), random(), random());
+    let [qh, kh, vh] = attention_inputs(n, len, d, causal);
     let q = dev.upload(&qh)?;
     let k = dev.upload(&kh)?;
     let v = dev.upload(&vh)?;
@@ -163,8 +142,7 @@ fn run_shape(
     let poison = vec![bf16x2::from_bits(u32::MAX); n / 2];
     let mut o = dev.upload(&poison)?;
     let cfg = attention_config(b, h, len, d);
-    let flop =
-        4.0 * (b * h) as f64 * (len * len) as f64 * d as f64 / if causal { 2.0 } else { 1.0 };
+    let flop = attention_flop(b * h, len, d, causal);
     let heads: Vec<usize> = if gpu {
         vec![0, b * h - 1]
     } else {
@@ -174,16 +152,7 @@ fn run_shape(
         .iter()
         .map(|&hd| attention_reference(&qh, &kh, &vh, hd, len, d, causal))
         .collect();
-    let launches: [Launch; 2] = match d {
-        64 => [
-            checked::attention_d64::launch,
-            unchecked::attention_d64::launch,
-        ],
-        _ => [
-            checked::attention_d128::launch,
-            unchecked::attention_d128::launch,
-        ],
-    };
+    let launches = attention_launches(d);
     let kind = if causal { "causal" } else { "full" };
     println!("attention: B={b} H={h} L={len} D={d} bf16, {kind}, {reps} timed launches");
     let mut all_ok = true;

@@ -7,12 +7,12 @@
 //! (a row saying so) on a GPU other than compute capability 9.0.
 
 use warpspeed::swizzle::Swizzle;
-use warpspeed::{bf16, bf16x2, DeviceBuffer, LaunchConfig, TensorMap};
+use warpspeed::{bf16x2, DeviceBuffer, TensorMap};
 
 use crate::attention_kernels::{
-    attention_config, attention_error, attention_reference, checked, scale_log2, unchecked,
+    attention_config, attention_error, attention_flop, attention_inputs, attention_launches,
+    attention_reference, checked, scale_log2, unchecked,
 };
-use crate::common::XorShift;
 use crate::table::{Row, Unit};
 use crate::timing::{best_ms, Step};
 use crate::{Bench, Kernel, Res};
@@ -48,30 +48,10 @@ fn label((bs, h, len, d): (usize, usize, usize, usize), causal: bool) -> String 
     format!("B{bs} H{h} L{len} D{d}{kind}")
 }
 
-/// A kernel of the family's `launch`.
-type Launch = fn(
-    &warpspeed::Device,
-    LaunchConfig,
-    &TensorMap<bf16>,
-    &TensorMap<bf16>,
-    &TensorMap<bf16>,
-    &mut DeviceBuffer<bf16x2>,
-    u32,
-    u32,
-    bool,
-    f32,
-) -> warpspeed::Result<()>;
-
 fn row(b: &Bench, (bs, h, len, d): (usize, usize, usize, usize), causal: bool) -> Res<Row> {
     let dev = &b.dev;
-    let mut rng = XorShift::new((len + d) as u64 + u64::from(causal));
     let n = bs * h * len * d;
-    let mut random = || -> Vec<bf16> {
-        (0..n)
-            .map(|_| bf16::from_f32((rng.next_u32() >> 8) as f32 / (1u32 << 22) as f32 - 2.0))
-            .collect()
-    };
-    let (hq, hk, hv) = (random(), random(), random());
+    let [hq, hk, hv] = attention_inputs(n, len, d, causal);
     let (q, k, v) = (dev.upload(&hq)?, dev.upload(&hk)?, dev.upload(&hv)?);
     let rows = bs * h * len;
     let map = |buf| TensorMap::tiled_2d(buf, [rows, d], [128, 64], Swizzle::B128);
@@ -79,16 +59,7 @@ fn row(b: &Bench, (bs, h, len, d): (usize, usize, usize, usize), causal: bool) -
     let poison = vec![bf16x2::from_bits(u32::MAX); n / 2];
     let mut o: [DeviceBuffer<bf16x2>; 2] = [dev.upload(&poison)?, dev.upload(&poison)?];
     let cfg = attention_config(bs, h, len, d);
-    let launch: [Launch; 2] = match d {
-        64 => [
-            checked::attention_d64::launch,
-            unchecked::attention_d64::launch,
-        ],
-        _ => [
-            checked::attention_d128::launch,
-            unchecked::attention_d128::launch,
-        ],
-    };
+    let launch = attention_launches(d);
     let (heads, len32, scale) = ((bs * h) as u32, len as u32, scale_log2(d));
     let [oc, ou] = &mut o;
     let mut steps: Vec<Step> = vec![
@@ -125,8 +96,7 @@ fn row(b: &Bench, (bs, h, len, d): (usize, usize, usize, usize), causal: bool) -
         &got,
         |p| p.to_bits(),
     );
-    let flop =
-        4.0 * (bs * h) as f64 * (len * len) as f64 * d as f64 / if causal { 2.0 } else { 1.0 };
+    let flop = attention_flop(bs * h, len, d, causal);
     let tflops = flop / (t[0] * 1e-3) / 1e12;
     let key = format!(
         "attention_b{bs}h{h}l{len}d{d}_bf16{}",

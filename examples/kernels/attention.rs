@@ -651,3 +651,50 @@ pub fn attention_error(
     }
     (diff / norm).sqrt()
 }
+
+/// A kernel of the family's `launch` (maps of Q, K, V; O as pairs; heads, L, causal,
+/// log2(e) / sqrt(D)).
+pub type AttentionLaunch = fn(
+    &warpspeed::Device,
+    LaunchConfig,
+    &warpspeed::TensorMap<warpspeed::bf16>,
+    &warpspeed::TensorMap<warpspeed::bf16>,
+    &warpspeed::TensorMap<warpspeed::bf16>,
+    &mut warpspeed::DeviceBuffer<warpspeed::bf16x2>,
+    u32,
+    u32,
+    bool,
+    f32,
+) -> warpspeed::Result<()>;
+
+/// The checked and the unchecked kernel of head dimension `d` (64 or 128).
+pub fn attention_launches(d: usize) -> [AttentionLaunch; 2] {
+    match d {
+        64 => [
+            checked::attention_d64::launch,
+            unchecked::attention_d64::launch,
+        ],
+        _ => [
+            checked::attention_d128::launch,
+            unchecked::attention_d128::launch,
+        ],
+    }
+}
+
+/// Q, K and V of `n` elements each, random in [-2, 2) (rounded to bf16), the same for a
+/// shape in the example and the bench.
+pub fn attention_inputs(n: usize, len: usize, d: usize, causal: bool) -> [Vec<warpspeed::bf16>; 3] {
+    let mut rng = crate::common::XorShift::new((len + d) as u64 + u64::from(causal));
+    std::array::from_fn(|_| {
+        (0..n)
+            .map(|_| {
+                warpspeed::bf16::from_f32((rng.next_u32() >> 8) as f32 / (1u32 << 22) as f32 - 2.0)
+            })
+            .collect()
+    })
+}
+
+/// The FLOPs of attention: 4·B·H·L²·D, half of it causal.
+pub fn attention_flop(heads: usize, len: usize, d: usize, causal: bool) -> f64 {
+    4.0 * heads as f64 * (len * len) as f64 * d as f64 / if causal { 2.0 } else { 1.0 }
+}
