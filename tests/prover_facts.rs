@@ -101,7 +101,56 @@ fn transpose_u32(#[len(n * n)] a: &[u32], #[len(n * n)] out: &mut [u32], n: u32)
     }
 }
 
+/// Whole 32 x 32 tiles (a block past the last one returns): the row is a `let` of a sum
+/// (`r = bm + row`), followed as that polynomial; `bm <= m - 32` by the guard, `row <= 31`
+/// by the declared block and `col <= n - 1` put `r * n + col` below `m * n` (the 3xTF32
+/// GEMM's store). `tx` and `ty` come from a tuple `let`, each bounded as its element.
+#[gpu_kernel(block = (32, 8))]
+fn tile_flip(#[len(m * n)] a: &[u32], #[len(m * n)] out: &mut [u32], m: usize, n: usize) {
+    let bm = block_idx().y as usize * 32;
+    let bn = block_idx().x as usize * 32;
+    if bm + 32 > m || bn + 32 > n {
+        return;
+    }
+    let (tx, ty) = (thread_idx().x as usize, thread_idx().y as usize);
+    for k in 0..4 {
+        let row = ty + 8 * k;
+        let r = bm + row;
+        let col = bn + tx;
+        out[r * n + col] = a[r * n + col] ^ 1;
+    }
+}
+
 // ---- near misses: the check stays and reports --------------------------------------------
+
+/// [`tile_flip`] with a guard one row short: `bm + 31 <= m` lets row 31 reach `m`.
+#[gpu_kernel(block = (32, 8))]
+fn tile_one_row_past(#[len(m * n)] out: &mut [u32], m: usize, n: usize) {
+    let bm = block_idx().y as usize * 32;
+    let bn = block_idx().x as usize * 32;
+    if bm + 31 > m || bn + 32 > n {
+        return;
+    }
+    let tx = thread_idx().x as usize;
+    let ty = thread_idx().y as usize;
+    for k in 0..4 {
+        let row = ty + 8 * k;
+        let r = bm + row;
+        out[r * n + bn + tx] = 1; // @TILEROW
+    }
+}
+
+/// A `let` of a difference is not followed as a polynomial: `r = i - 1` wraps at `i == 0`,
+/// though `i - 1 <= n - 1` as integers.
+#[gpu_kernel]
+fn let_of_a_difference(#[len(n)] a: &mut [u32], n: usize) {
+    let i = thread_idx().x as usize;
+    if i > n {
+        return;
+    }
+    let r = i - 1;
+    a[r] = 1; // @LETSUB
+}
 
 /// u32 coordinates one past: `y * n + x + 1` reaches `n * n`.
 #[gpu_kernel]
@@ -217,6 +266,7 @@ fn proven_kernels_have_no_check_left() {
         ("shifted_window", &*shifted_window::CUDA_SOURCE),
         ("stride_and_wrap", &*stride_and_wrap::CUDA_SOURCE),
         ("transpose_u32", &*transpose_u32::CUDA_SOURCE),
+        ("tile_flip", &*tile_flip::CUDA_SOURCE),
     ] {
         assert!(!has_check(source), "{name}:\n{}", kernel_c(source));
     }
@@ -297,6 +347,31 @@ fn proven_kernels_compute_what_the_cpu_does() {
             assert_eq!(out.download().unwrap(), want, "n {n} {:?}", dev.backend());
         }
 
+        // A 3 x 2 grid of tiles over 96 x 80 (the last column of tiles partial: its
+        // blocks return), and a grid larger than C.
+        for (m, n, grid) in [(96usize, 80usize, (3u32, 3u32)), (64, 64, (4, 4))] {
+            let a_host: Vec<u32> = (0..m * n).map(|_| rng.next_u64() as u32).collect();
+            let a = dev.upload(&a_host).unwrap();
+            let mut out = dev.upload(&vec![u32::MAX; m * n]).unwrap();
+            tile_flip::launch(&dev, LaunchConfig::new(grid, (32, 8)), &a, &mut out, m, n).unwrap();
+            let want: Vec<u32> = (0..m * n)
+                .map(|i| {
+                    let (r, c) = (i / n, i % n);
+                    if r < m / 32 * 32 && c < n / 32 * 32 {
+                        a_host[i] ^ 1
+                    } else {
+                        u32::MAX
+                    }
+                })
+                .collect();
+            assert_eq!(
+                out.download().unwrap(),
+                want,
+                "m {m} n {n} {:?}",
+                dev.backend()
+            );
+        }
+
         for (n, d) in [(1usize, 3usize), (50, 0), (257, 6)] {
             let a_host: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
             let a = dev.upload(&a_host).unwrap();
@@ -370,6 +445,8 @@ fn near_misses_keep_their_checks() {
         ),
         ("wrap_with_break", &*wrap_with_break::CUDA_SOURCE),
         ("u32_one_past", &*u32_one_past::CUDA_SOURCE),
+        ("tile_one_row_past", &*tile_one_row_past::CUDA_SOURCE),
+        ("let_of_a_difference", &*let_of_a_difference::CUDA_SOURCE),
     ] {
         assert!(has_check(source), "{name}:\n{}", kernel_c(source));
     }
@@ -445,6 +522,24 @@ fn near_misses_keep_their_checks() {
             "U32",
             9,
             9,
+        );
+        // m = 63, n = 32: block row 1 starts at 32, and its row 31 is row 63, at 63 * 32.
+        let mut t = dev.zeros::<u32>(63 * 32).unwrap();
+        expect_oob(
+            &dev,
+            tile_one_row_past::launch(&dev, LaunchConfig::new((1, 2), (32, 8)), &mut t, 63, 32),
+            "tile_one_row_past",
+            "TILEROW",
+            63 * 32,
+            63 * 32,
+        );
+        expect_oob(
+            &dev,
+            let_of_a_difference::launch(&dev, LaunchConfig::new(1, 1), &mut v, n),
+            "let_of_a_difference",
+            "LETSUB",
+            u64::MAX,
+            8,
         );
         // Thread 7 with d = 1, k = 0 reaches 7 + 1 - 0 = 8.
         let a = dev.zeros::<u32>(n).unwrap();

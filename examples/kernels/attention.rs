@@ -161,6 +161,23 @@ macro_rules! attention_kernel {
             } else {
                 setmaxnreg_inc($inc);
                 let half = ((t - 128) / 128) as usize; // which consumer: 64 query rows each
+                // The same, through a shuffle from lane 0, so that ptxas knows it is the
+                // same in every lane of the warp (the loop below runs to a bound that depends
+                // on it); `half` itself stays as computed, which the bounds prover follows.
+                let wg = shfl_sync(u32::MAX, half as u32, 0);
+                // This warpgroup's key blocks: a causal run's up to its last query (at D = 64
+                // a 192-row block's first warpgroups end a block of keys before the last),
+                // none when all its rows are past L (the last block of a head). Past them
+                // it only follows the ring ([`attention_kernel`]'s tail loop), computing
+                // nothing: 11% of a causal run's products at D = 64, L = 2048.
+                let first_row = qb * bm + 64 * wg;
+                let mine = if first_row >= len {
+                    0
+                } else if causal {
+                    ((first_row + 63) / 128 + 1).min(keys)
+                } else {
+                    keys
+                };
                 let lane = (t % 32) as usize;
                 let (g, quad) = (lane / 4, lane % 4);
                 // This thread's two query rows in the block: `r0` and `r0 + 8`
@@ -266,8 +283,8 @@ macro_rules! attention_kernel {
                         // Key j 128 + 8 (i / 4) + 2 quad + i % 2 is after query qb bm + r0
                         // + 8 h when 8 (i / 4) + i % 2 - 8 h > qb bm + r0 - j 128 - 2 quad:
                         // a constant against `lim`. (The blocks before the first that holds
-                        // a key after the block's first query need no mask.)
-                        if causal && (j + 1) * 128 > qb * bm + 1 {
+                        // a key after the warpgroup's first query need no mask.)
+                        if causal && (j + 1) * 128 > first_row + 1 {
                             let lim = (qb * bm) as i32 + r0 as i32 - (j * 128) as i32 - 2 * quad as i32;
                             for i in 0..64 {
                                 let c = (8 * (i / 4) + i % 2) as i32 - (8 * ((i / 2) % 2)) as i32;
@@ -342,8 +359,9 @@ macro_rules! attention_kernel {
                 } else {
                     // Block j: S j = Q K jᵀ is issued, then O += P j-1 V j-1 behind it; the
                     // softmax of S j runs while the tensor cores work on P j-1 V j-1. The last
-                    // block's P V follows the loop.
-                    for j in 0..blocks_kv {
+                    // block's P V follows the loop, then the ring's blocks past this
+                    // warpgroup's last query (`mine`).
+                    for j in 0..mine {
                         let s = (j % $stages) as usize;
                         let kt = qsize + 2 * s * tile;
                         let mut sc = FragmentAcc::<f32, M64N128K16>::zeroed();
@@ -391,8 +409,8 @@ macro_rules! attention_kernel {
                         // Key j 128 + 8 (i / 4) + 2 quad + i % 2 is after query qb bm + r0
                         // + 8 h when 8 (i / 4) + i % 2 - 8 h > qb bm + r0 - j 128 - 2 quad:
                         // a constant against `lim`. (The blocks before the first that holds
-                        // a key after the block's first query need no mask.)
-                        if causal && (j + 1) * 128 > qb * bm + 1 {
+                        // a key after the warpgroup's first query need no mask.)
+                        if causal && (j + 1) * 128 > first_row + 1 {
                             let lim = (qb * bm) as i32 + r0 as i32 - (j * 128) as i32 - 2 * quad as i32;
                             for i in 0..64 {
                                 let c = (8 * (i / 4) + i % 2) as i32 - (8 * ((i / 2) % 2)) as i32;
@@ -456,22 +474,37 @@ macro_rules! attention_kernel {
                         p6.load_acc(sc, 6);
                         p7.load_acc(sc, 7);
                     }
-                    // The last block's P V.
-                    let sp = ((blocks_kv - 1) % $stages) as usize;
-                    full_v[sp].wait(((blocks_kv - 1) / $stages) % 2);
-                    let vt = qsize + 2 * sp * tile + tile;
-                    let tile_v = &smem[vt..vt + tile];
-                    wgmma_fence();
-                    acc.wgmma_trans_b(p0, tile_v, 0);
-                    acc.wgmma_trans_b(p1, tile_v, 1);
-                    acc.wgmma_trans_b(p2, tile_v, 2);
-                    acc.wgmma_trans_b(p3, tile_v, 3);
-                    acc.wgmma_trans_b(p4, tile_v, 4);
-                    acc.wgmma_trans_b(p5, tile_v, 5);
-                    acc.wgmma_trans_b(p6, tile_v, 6);
-                    acc.wgmma_trans_b(p7, tile_v, 7);
-                    wgmma_commit_group();
-                    wgmma_wait_group(0);
+                    // The last block's P V, and its stage of V released.
+                    if mine > 0 {
+                        let sp = ((mine - 1) % $stages) as usize;
+                        full_v[sp].wait(((mine - 1) / $stages) % 2);
+                        let vt = qsize + 2 * sp * tile + tile;
+                        let tile_v = &smem[vt..vt + tile];
+                        wgmma_fence();
+                        acc.wgmma_trans_b(p0, tile_v, 0);
+                        acc.wgmma_trans_b(p1, tile_v, 1);
+                        acc.wgmma_trans_b(p2, tile_v, 2);
+                        acc.wgmma_trans_b(p3, tile_v, 3);
+                        acc.wgmma_trans_b(p4, tile_v, 4);
+                        acc.wgmma_trans_b(p5, tile_v, 5);
+                        acc.wgmma_trans_b(p6, tile_v, 6);
+                        acc.wgmma_trans_b(p7, tile_v, 7);
+                        wgmma_commit_group();
+                        wgmma_wait_group(0);
+                        empty_v[sp].arrive();
+                    }
+                    // The key blocks past this warpgroup's last query: the other warpgroups
+                    // use them, and the producer refills a stage only once every consumer
+                    // has arrived, so it waits for each stage to land and releases it.
+                    // (Waiting first keeps this warpgroup's arrival in the stage's round:
+                    // the producer fills round j only after round j - stages is released.)
+                    for j in mine..blocks_kv {
+                        let s = (j % $stages) as usize;
+                        full_k[s].wait((j / $stages) % 2);
+                        empty_k[s].arrive();
+                        full_v[s].wait((j / $stages) % 2);
+                        empty_v[s].arrive();
+                    }
                 }
                 // The rows' denominators over the quad, then O = acc / l as bf16 pairs.
                 l0 += shfl_xor_sync(u32::MAX, l0, 1);

@@ -509,38 +509,73 @@ impl<'a> Prover<'a> {
         self.non_negative_within(p, MAX_SUBSTITUTIONS)
     }
 
-    /// [`Self::proven_non_negative`], also replacing a negative term `-c * a` by `-c * u`
-    /// for an upper bound `u` of `a` (which makes the polynomial no larger), up to `depth`
-    /// replacements deep: `n - block_dim().x` once `block_dim().x <= n` is known.
+    /// [`Self::proven_non_negative`], also replacing a negative term `-c * a * r` by
+    /// `-c * u * r` for an upper bound `u` of one of its atoms `a` (which makes the
+    /// polynomial no larger: the rest `r` of the monomial is a product of unsigned atoms,
+    /// so at least 0), and a positive one by a lower bound, up to `depth` replacements
+    /// deep: `n - block_dim().x` once `block_dim().x <= n` is known; `m * k - bm * k - 32 *
+    /// k` once `bm + 32 <= m` is (a row block's last row, times the row length).
     fn non_negative_within(&self, p: &Poly, depth: usize) -> bool {
         if self.non_negative_by_constants(p) {
             return true;
+        }
+        // The atoms of negative terms that have constant upper bounds at those bounds
+        // (`-row * n` is at least `-31 * n` once `row <= 31`), which costs no replacement.
+        if let Some(q) = self.constant_atoms_at_bounds(p) {
+            if q != *p && self.non_negative_within(&q, depth) {
+                return true;
+            }
         }
         if depth == 0 {
             return false;
         }
         for (mono, &c) in &p.0 {
-            let [a] = mono.as_slice() else { continue };
             let term = Poly(BTreeMap::from([(mono.clone(), c)]));
-            // A positive term `c * a` is at least `c * l` for a lower bound `l` of `a`
-            // (`len - 1 >= 0` once `len >= 1`); a negative one at least `c * u`.
-            let bounds: Vec<Poly> = if c > 0 {
-                self.facts_on(&Poly::atom(*a), false).collect()
-            } else {
-                self.facts_on(&Poly::atom(*a), true)
-                    .chain(self.dim_upper(*a))
-                    .collect()
-            };
-            for u in bounds {
-                let replaced = p
-                    .sub(&term)
-                    .and_then(|q| q.add(&u.mul(&Poly::constant(c))?));
-                if replaced.is_some_and(|q| self.non_negative_within(&q, depth - 1)) {
-                    return true;
+            for (i, a) in mono.iter().enumerate() {
+                if i > 0 && mono[i - 1] == *a {
+                    continue; // a repeated atom: the first occurrence stands for it
+                }
+                let mut rest = mono.clone();
+                rest.remove(i);
+                let rest = Poly(BTreeMap::from([(rest, c)]));
+                // A positive term `c * a * r` is at least `c * l * r` for a lower bound
+                // `l` of `a` (`len - 1 >= 0` once `len >= 1`); a negative one at least
+                // `c * u * r`.
+                let bounds: Vec<Poly> = if c > 0 {
+                    self.facts_on(&Poly::atom(*a), false).collect()
+                } else {
+                    self.facts_on(&Poly::atom(*a), true)
+                        .chain(self.dim_upper(*a))
+                        .collect()
+                };
+                for u in bounds {
+                    let replaced = p.sub(&term).and_then(|q| q.add(&u.mul(&rest)?));
+                    if replaced.is_some_and(|q| self.non_negative_within(&q, depth - 1)) {
+                        return true;
+                    }
                 }
             }
         }
         false
+    }
+
+    /// `p` with each atom of a negative term that has a constant upper bound replaced by
+    /// it (the other atoms of the term are unsigned, so the term gets no larger): a
+    /// polynomial at most `p`.
+    fn constant_atoms_at_bounds(&self, p: &Poly) -> Option<Poly> {
+        let mut out = Poly::constant(0);
+        for (mono, &c) in &p.0 {
+            let mut term = Poly::constant(c);
+            for &a in mono {
+                let by = match self.const_upper(a, MAX_CONST_DEPTH) {
+                    Some(u) if c < 0 => Poly::constant(u),
+                    _ => Poly::atom(a),
+                };
+                term = term.mul(&by)?;
+            }
+            out = out.add(&term)?;
+        }
+        Some(out)
     }
 
     /// No negative coefficient, or the constant term outweighs the negative terms at
@@ -966,7 +1001,15 @@ impl<'a> Prover<'a> {
         let k = Poly::atom(v);
         let upper: Vec<Poly> = self.upper(init).into_iter().filter(|p| *p != k).collect();
         let lower: Vec<Poly> = self.lower(init).into_iter().filter(|p| *p != k).collect();
-        for p in upper {
+        // Its value as a polynomial in atoms, when it is one (a sum of products), last, so
+        // that it is the first fact found: `let r = bm + row` then bounds `r * n + col`
+        // through `bm`'s and `row`'s own facts, which the combined bounds above may have
+        // lost to truncation. Only without negative coefficients: the machine value is
+        // then at most the integer one (`a - b` wraps to near 2^64 at `a < b`).
+        let exact = self
+            .key(init)
+            .filter(|p| p.never_negative() && *p != k && p.constant_value().is_none());
+        for p in upper.into_iter().chain(exact) {
             self.record(k.clone(), p, true);
         }
         for p in lower {

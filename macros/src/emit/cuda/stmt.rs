@@ -163,7 +163,22 @@ impl<'a> FnWriter<'a> {
                 let v = self.value(init);
                 let tmp = self.hoist(&ty, &v);
                 self.bind_tuple(&l.pat, &tmp);
+                self.define_tuple(&l.pat, init);
             }
+        }
+    }
+
+    /// What the prover learns from `let (a, b) = (x, y)`: `a` is bounded as `x` is, `b` as
+    /// `y` (nested tuples too). A tuple from elsewhere (a call's result) says nothing.
+    fn define_tuple(&mut self, pat: &Pat, init: &Expr) {
+        match (pat, &init.kind) {
+            (Pat::Bind { var, .. }, _) => self.prover().define(*var, init),
+            (Pat::Tuple(items, _), ExprKind::Tuple(values)) if items.len() == values.len() => {
+                for (p, v) in items.iter().zip(values) {
+                    self.define_tuple(p, v);
+                }
+            }
+            _ => {}
         }
     }
 
