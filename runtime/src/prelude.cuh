@@ -218,6 +218,17 @@ __device__ __forceinline__ void ws_cp_async_wait_all() {
 #endif
 }
 
+// ---- swizzled tiles: `swizzle_128b(i, size)` and kin, element `i` of a tile of `size`-byte
+// elements as TMA's CU_TENSOR_MAP_SWIZZLE_{128,64,32}B lays it out: byte offset bits 4.. XOR
+// bits 7.. (3, 2 or 1 of them). `size` is a literal power of 2, so the division is a shift.
+__device__ __forceinline__ unsigned long long ws_swizzle(unsigned long long i, unsigned long long size, unsigned long long mask) {
+    const unsigned long long o = i * size;
+    return (o ^ ((o >> 3) & mask)) / size;
+}
+__device__ __forceinline__ unsigned long long ws_swizzle_128b(unsigned long long i, unsigned long long size) { return ws_swizzle(i, size, 0x70ull); }
+__device__ __forceinline__ unsigned long long ws_swizzle_64b(unsigned long long i, unsigned long long size) { return ws_swizzle(i, size, 0x30ull); }
+__device__ __forceinline__ unsigned long long ws_swizzle_32b(unsigned long long i, unsigned long long size) { return ws_swizzle(i, size, 0x10ull); }
+
 // ---- block cooperation, lanes, shared memory
 __device__ __forceinline__ unsigned int ws_lane_id() { unsigned int r; asm("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }
 __device__ __forceinline__ unsigned int ws_active_mask() { return __activemask(); }

@@ -64,6 +64,15 @@ pub const fn swizzle_byte_offset(mode: Swizzle, offset: usize) -> usize {
     offset ^ ((offset >> 3) & mask)
 }
 
+/// The index of element `i` of a tile of `size`-byte elements under `mode`: the element
+/// at byte `i * size` moved as [`swizzle_byte_offset`] moves bytes. For `size` 1, 2, 4, 8
+/// or 16 an element stays whole (it moves with its 16-byte chunk). The kernel language's
+/// `swizzle_128b(i, size)` and kin are this function (the multiplication wraps there as
+/// here).
+pub const fn swizzle_index(mode: Swizzle, i: usize, size: usize) -> usize {
+    swizzle_byte_offset(mode, i.wrapping_mul(size)) / size
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

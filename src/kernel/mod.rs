@@ -17,6 +17,7 @@
 //! | cooperative groups | [`this_thread_block`], [`tiled_partition`], [`this_grid`], [`ThreadBlock`], [`ThreadBlockTile`], [`GridGroup`] |
 //! | shared memory | [`SharedArray`], [`dynamic_shared`] |
 //! | asynchronous copies | [`cp_async`], [`cp_async_commit`], [`cp_async_wait`], [`cp_async_wait_all`] (docs/tensor-cores.md) |
+//! | swizzled tiles | [`swizzle_128b`], [`swizzle_64b`], [`swizzle_32b`] (also on the host) |
 //! | Hopper (sm_90) | [`Mbarrier`] (`init`, `arrive`, `arrive_expect_tx`, `wait`, `try_wait`), [`fence_mbarrier_init`], [`fence_proxy_async`], [`tma_load_2d`] on a `&TensorMap<T>` parameter (docs/tensor-cores.md) |
 //! | textures | [`TextureFetch::fetch`] on a `&Texture2D<T>` parameter, and its `width()`, `height()` |
 //! | tensor cores | [`FragmentA`], [`FragmentB`], [`FragmentAcc`] (`zeroed()`, `x[i]`, [`FragmentAcc::mma_sync`]) of shape [`M16N8K16`], [`M16N8K8`] or [`M16N8K32`] (docs/tensor-cores.md) |
@@ -38,6 +39,7 @@ mod hopper;
 mod index;
 mod mma;
 mod shared;
+mod swizzle;
 mod sync;
 mod texture;
 mod warp;
@@ -54,6 +56,7 @@ pub use index::{
 };
 pub use mma::{FragmentA, FragmentAcc, FragmentB, FragmentShape, M16N8K16, M16N8K32, M16N8K8};
 pub use shared::{dynamic_shared, SharedArray};
+pub use swizzle::{swizzle_128b, swizzle_32b, swizzle_64b};
 pub use sync::{
     sync_threads, sync_threads_and, sync_threads_count, sync_threads_or, sync_warp, thread_fence,
     thread_fence_block, thread_fence_system,

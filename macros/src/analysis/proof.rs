@@ -705,6 +705,29 @@ impl<'a> Prover<'a> {
                 }
                 out.extend(ua);
             }
+            // `swizzle_128b(i, size)` and kin move an element within its row of 128 (64,
+            // 32) bytes: at most `i | m`, `m` the row's elements less one, so at most `U |
+            // m` for a constant bound `U` of `i` (a tile whose length is whole rows keeps
+            // its last index), and `P + m` for any bound `P`.
+            ExprKind::Intrinsic(i, args) if i.rust_name().starts_with("swizzle_") => {
+                let row_bytes: i128 = match i.rust_name() {
+                    "swizzle_128b" => 128,
+                    "swizzle_64b" => 64,
+                    _ => 32,
+                };
+                if let (Some(idx), Some(ExprKind::Lit(Lit::Int(size, _)))) =
+                    (args.first(), args.get(1).map(|a| &a.kind))
+                {
+                    let size = i128::try_from(*size).unwrap_or(i128::MAX).max(1);
+                    let m = (row_bytes / size).max(1) - 1;
+                    for p in self.upper(idx) {
+                        match p.constant_value() {
+                            Some(u) => out.push(Poly::constant(u | m)),
+                            None => out.extend(p.add(&Poly::constant(m))),
+                        }
+                    }
+                }
+            }
             // `a & k <= k`.
             ExprKind::Binary(BinOp::BitAnd, a, b) => {
                 for k in [a, b] {

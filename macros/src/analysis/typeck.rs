@@ -1473,11 +1473,30 @@ impl<'a> Typeck<'a> {
         }
     }
 
+    /// `swizzle_128b(i, size)` and kin: `size` is an element's bytes, an integer literal
+    /// 1, 2, 4, 8 or 16 (a swizzle moves 16-byte chunks: a wider element would be split).
+    fn swizzle_size(&mut self, i: Intrinsic, args: &[Expr]) {
+        let Some(a) = args.get(1) else {
+            return;
+        };
+        let name = i.rust_name();
+        match &a.kind {
+            ExprKind::Lit(Lit::Int(1 | 2 | 4 | 8 | 16, _)) => {}
+            _ => self.cx.error_at(
+                a.range(),
+                format!("`{name}(i, size)` takes the element's size in bytes as an integer literal 1, 2, 4, 8 or 16 (`{name}(i, 2)` for `bf16`): the swizzle moves 16-byte chunks"),
+            ),
+        }
+    }
+
     /// A call of an intrinsic: arguments as its table says; `Value` arguments are scalars
     /// of any type, which the result (of shuffles) takes.
     fn intrinsic(&mut self, i: Intrinsic, args: &[Expr]) -> Ty {
         if i.rust_name().starts_with("setmaxnreg_") {
             self.register_count(i, args);
+        }
+        if i.rust_name().starts_with("swizzle_") {
+            self.swizzle_size(i, args);
         }
         let mut value = None;
         let mut tma_dst = None;

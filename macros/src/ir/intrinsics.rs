@@ -229,6 +229,7 @@ const F64: ParamKind = ParamKind::Scalar(Scalar::F64);
 const U32: ParamKind = ParamKind::Scalar(Scalar::U32);
 const I32: ParamKind = ParamKind::Scalar(Scalar::I32);
 const U64: ParamKind = ParamKind::Scalar(Scalar::U64);
+const USIZE: ParamKind = ParamKind::Scalar(Scalar::Usize);
 const F16: ParamKind = ParamKind::Scalar(Scalar::F16);
 const U8: ParamKind = ParamKind::Scalar(Scalar::U8);
 const BF16: ParamKind = ParamKind::Scalar(Scalar::Bf16);
@@ -268,6 +269,11 @@ pub static TABLE: &[Row] = &[
     row("cp_async_commit", &[], Res::Unit, "ws_cp_async_commit", "closes this thread's group of `cp_async`s (`cp.async.commit_group`)").fence(),
     row("cp_async_wait", &[U], Res::Unit, "ws_cp_async_wait", "waits for all but the newest `n` committed groups (`cp.async.wait_group`)").fence(),
     row("cp_async_wait_all", &[], Res::Unit, "ws_cp_async_wait_all", "waits for every `cp_async` of this thread (`cp.async.wait_all`)").fence(),
+    // Swizzled tiles: where element `i` of a tile of `size`-byte elements lives, as TMA's
+    // swizzles lay it out; `size` a literal 1, 2, 4, 8 or 16 (docs/tensor-cores.md).
+    row("swizzle_128b", &[USIZE, USIZE], Res::Scalar(Scalar::Usize), "ws_swizzle_128b", "the index of element `i` of a 128B-swizzled tile of `size`-byte elements (the 16-byte chunks of each 128-byte row XORed with the row's index among 8)").sim("warpspeed::kernel::swizzle_128b"),
+    row("swizzle_64b", &[USIZE, USIZE], Res::Scalar(Scalar::Usize), "ws_swizzle_64b", "the index of element `i` of a 64B-swizzled tile of `size`-byte elements").sim("warpspeed::kernel::swizzle_64b"),
+    row("swizzle_32b", &[USIZE, USIZE], Res::Scalar(Scalar::Usize), "ws_swizzle_32b", "the index of element `i` of a 32B-swizzled tile of `size`-byte elements").sim("warpspeed::kernel::swizzle_32b"),
     // Hopper (sm_90): mbarriers and TMA (docs/tensor-cores.md).
     row("fence_mbarrier_init", &[], Res::Unit, "ws_fence_mbarrier_init", "makes earlier mbarrier inits visible to the TMA unit (`fence.mbarrier_init.release.cluster`)").fence(),
     row("fence_proxy_async", &[], Res::Unit, "ws_fence_proxy_async", "makes this thread's shared-memory writes visible to the async proxy: `wgmma`, TMA (`fence.proxy.async.shared::cta`)").fence(),
