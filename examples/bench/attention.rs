@@ -1,11 +1,13 @@
 //! Flash-attention forward (examples/kernels/attention.rs, sm_90a), checked and unchecked,
-//! beside torch's scaled_dot_product_attention and the Triton flash-attention kernel of
+//! beside its hand-written CUDA twin (cuda/attention.cu), torch's
+//! scaled_dot_product_attention and the Triton flash-attention kernel of
 //! bench/peers_tensor.py, at the shapes (B=4 H=32 L=4096 D=128, B=16 H=16 L=2048
 //! D=64), full and causal. Q, K and V are random in [-2, 2); the last head is compared with
 //! an f64 CPU reference (relative error below 1e-2: P is rounded to bf16 before `P V`), the
 //! unchecked kernel's O with the checked one's bit for bit. O starts poisoned (NaN). Skipped
 //! (a row saying so) on a GPU other than compute capability 9.0.
 
+use cudarc::driver::PushKernelArg;
 use warpspeed::swizzle::Swizzle;
 use warpspeed::{bf16x2, DeviceBuffer, TensorMap};
 
@@ -13,6 +15,7 @@ use crate::attention_kernels::{
     attention_config, attention_error, attention_flop, attention_inputs, attention_launches,
     attention_reference, checked, scale_log2, unchecked,
 };
+use crate::hand::{cfg as cfg_of, raw, HandMap};
 use crate::table::{Row, Unit};
 use crate::timing::{best_ms, Step};
 use crate::{Bench, Kernel, Res};
@@ -57,11 +60,25 @@ fn row(b: &Bench, (bs, h, len, d): (usize, usize, usize, usize), causal: bool) -
     let map = |buf| TensorMap::tiled_2d(buf, [rows, d], [128, 64], Swizzle::B128);
     let (mq, mk, mv) = (map(&q)?, map(&k)?, map(&v)?);
     let poison = vec![bf16x2::from_bits(u32::MAX); n / 2];
-    let mut o: [DeviceBuffer<bf16x2>; 2] = [dev.upload(&poison)?, dev.upload(&poison)?];
+    let mut o: [DeviceBuffer<bf16x2>; 3] = [
+        dev.upload(&poison)?,
+        dev.upload(&poison)?,
+        dev.upload(&poison)?,
+    ];
     let cfg = attention_config(bs, h, len, d);
     let launch = attention_launches(d);
     let (heads, len32, scale) = ((bs * h) as u32, len as u32, scale_log2(d));
-    let [oc, ou] = &mut o;
+    // The hand-written twin (cuda/attention.cu): the same grid, blocks and shared memory.
+    let hand = b
+        .hand
+        .function("attention.cu", &format!("attention_d{d}_hand"))?;
+    hand.set_attribute(
+        cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        cfg.shared_mem_bytes as i32,
+    )?;
+    let maps = (HandMap::of(&mq)?, HandMap::of(&mk)?, HandMap::of(&mv)?);
+    let causal32 = u32::from(causal);
+    let [oc, ou, oh] = &mut o;
     let mut steps: Vec<Step> = vec![
         Box::new(|| {
             Ok(launch[0](
@@ -72,6 +89,24 @@ fn row(b: &Bench, (bs, h, len, d): (usize, usize, usize, usize), causal: bool) -
             Ok(launch[1](
                 dev, cfg, &mq, &mk, &mv, ou, heads, len32, causal, scale,
             )?)
+        }),
+        Box::new(|| {
+            let (hq, hk, hv) = &maps;
+            let mut l = b.stream.launch_builder(&hand);
+            l.arg(hq)
+                .arg(hk)
+                .arg(hv)
+                .arg(raw(&*oh))
+                .arg(&heads)
+                .arg(&len32)
+                .arg(&causal32)
+                .arg(&scale);
+            // SAFETY: attention_d{64,128}_hand(tmap q, k, v, unsigned* o, unsigned heads,
+            // unsigned len, unsigned causal, float scale): the maps describe live [B·H·L, D]
+            // buffers, o holds B·H·L·D / 2 pairs, and the grid, blocks and shared memory are
+            // the warpspeed kernel's.
+            unsafe { l.launch(cfg_of(cfg)) }?;
+            Ok(())
         }),
     ];
     let t = best_ms(b, &mut steps)?;
@@ -96,6 +131,20 @@ fn row(b: &Bench, (bs, h, len, d): (usize, usize, usize, usize), causal: bool) -
         &got,
         |p| p.to_bits(),
     );
+    // The twin's f32 arithmetic is NVRTC's own schedule of the same steps: it is checked
+    // against the f64 reference, as the warpspeed kernel is.
+    let hand_out = o[2].download()?;
+    if let Some(i) = hand_out.iter().position(|p| p.to_bits() == unwritten) {
+        b.mismatch(format_args!(
+            "{name}, hand-written twin: pair {i} was never written"
+        ));
+    }
+    let hand_err = attention_error(&hand_out, last, len, d, &want);
+    if hand_err.is_nan() || hand_err > 1e-2 {
+        b.mismatch(format_args!(
+            "{name}, hand-written twin: head {last}: relative error {hand_err:.2e}, above 1e-2"
+        ));
+    }
     let flop = attention_flop(bs * h, len, d, causal);
     let tflops = flop / (t[0] * 1e-3) / 1e12;
     let key = format!(
@@ -107,7 +156,7 @@ fn row(b: &Bench, (bs, h, len, d): (usize, usize, usize, usize), causal: bool) -
         label((bs, h, len, d), causal),
         Unit::Ms,
     )
-    .times(t[0], Some(t[1]), None)
+    .times(t[0], Some(t[1]), Some(t[2]))
     .peers(b.peers(&key, Unit::Ms))
     .note(format!(
         "{tflops:.0} TFLOP/s; error {err:.1e} vs f64 (head {last})"

@@ -18,7 +18,7 @@
 //!
 //! C starts poisoned (NaN).
 
-use cudarc::driver::{DeviceRepr, PushKernelArg};
+use cudarc::driver::PushKernelArg;
 use warpspeed::swizzle::Swizzle;
 use warpspeed::{
     bf16, bf16x2, f16, f16x2, f32x2, DeviceBuffer, KernelScalar, LaunchConfig, TensorMap,
@@ -27,7 +27,7 @@ use warpspeed::{
 use crate::common::XorShift;
 use crate::gemm_hopper::{gemm_hopper_config, HopperElem, BM, BN};
 use crate::gemm_kernels::{checked, gemm_config, unchecked};
-use crate::hand::{cfg as cfg_of, raw};
+use crate::hand::{cfg as cfg_of, raw, HandMap};
 use crate::table::{Row, Unit};
 use crate::timing::{best_ms, Step};
 use crate::{Bench, Kernel, Res};
@@ -244,13 +244,6 @@ type HopperLaunch<T, P> = fn(
     u32,
 ) -> warpspeed::Result<()>;
 
-/// A `CUtensorMap` as a hand-written kernel's by-value parameter.
-#[repr(C, align(64))]
-struct HandMap([u64; 16]);
-
-// SAFETY: 128 plain bytes, 64-byte aligned, as CUDA's `CUtensorMap` (the C's struct).
-unsafe impl DeviceRepr for HandMap {}
-
 fn hopper_row<T: HopperElem>(
     b: &Bench,
     n: usize,
@@ -289,10 +282,7 @@ fn hopper_row<T: HopperElem>(
                 cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 cfg.shared_mem_bytes as i32,
             )?;
-            let maps = (
-                HandMap(ma.cuda_tensor_map().ok_or("a tensor map needs the GPU")?),
-                HandMap(mb.cuda_tensor_map().ok_or("a tensor map needs the GPU")?),
-            );
+            let maps = (HandMap::of(&ma)?, HandMap::of(&mb)?);
             Some((f, maps))
         }
         None => None,

@@ -5,11 +5,11 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr};
 use cudarc::nvrtc::Ptx;
 use warpspeed::__private::KernelDef;
 use warpspeed::compile::compile_cubin;
-use warpspeed::{DeviceBuffer, KernelScalar, LaunchConfig};
+use warpspeed::{DeviceBuffer, KernelScalar, LaunchConfig, TensorMap};
 
 use crate::Res;
 
@@ -20,12 +20,23 @@ pub struct HandSource {
     pub twin: &'static KernelDef,
 }
 
-/// `cuda/<file>` and the warpspeed kernel whose options it is compiled with.
+/// `cuda/<file>` and the warpspeed kernel whose options it is compiled with; `hopper:` puts
+/// cuda/hopper.cuh (what the Hopper twins share) in front of it.
 macro_rules! hand_source {
     ($file:literal, $twin:expr) => {
         HandSource {
             file: $file,
             source: include_str!(concat!("cuda/", $file)),
+            twin: &$twin,
+        }
+    };
+    (hopper: $file:literal, $twin:expr) => {
+        HandSource {
+            file: $file,
+            source: concat!(
+                include_str!("cuda/hopper.cuh"),
+                include_str!(concat!("cuda/", $file))
+            ),
             twin: &$twin,
         }
     };
@@ -46,8 +57,12 @@ pub fn sources() -> Vec<HandSource> {
         ),
         hand_source!("matmul.cu", crate::matmul_kernels::matmul_tiled::KERNEL),
         hand_source!(
-            "gemm_hopper.cu",
+            hopper: "gemm_hopper.cu",
             crate::gemm_hopper::checked::gemm_hopper_bf16::KERNEL
+        ),
+        hand_source!(
+            hopper: "attention.cu",
+            crate::attention_kernels::checked::attention_d128::KERNEL
         ),
         hand_source!(
             "convolve.cu",
@@ -106,5 +121,22 @@ pub fn cfg(c: LaunchConfig) -> cudarc::driver::LaunchConfig {
         grid_dim: (c.grid.x, c.grid.y, c.grid.z),
         block_dim: (c.block.x, c.block.y, c.block.z),
         shared_mem_bytes: c.shared_mem_bytes,
+    }
+}
+
+/// A `CUtensorMap` as a hand-written kernel's by-value parameter (`ws_hand_tmap` in
+/// cuda/hopper.cuh).
+#[repr(C, align(64))]
+pub struct HandMap([u64; 16]);
+
+// SAFETY: 128 plain bytes, 64-byte aligned, as CUDA's `CUtensorMap` (the C's struct).
+unsafe impl DeviceRepr for HandMap {}
+
+impl HandMap {
+    /// The driver's tensor map behind a warpspeed `TensorMap` of the GPU.
+    pub fn of<T: KernelScalar>(map: &TensorMap<T>) -> Res<HandMap> {
+        Ok(HandMap(
+            map.cuda_tensor_map().ok_or("a tensor map needs the GPU")?,
+        ))
     }
 }
