@@ -262,7 +262,7 @@ fn intrinsics_match_the_prelude_and_the_simulator() {
     }
 }
 
-/// The documented items of `warpspeed::kernel` (src/kernel/) are the table's intrinsics
+/// The documented items of `warpspeed::kernel` (core/src/kernel/) are the table's intrinsics
 /// with the table's types, and the group types' methods are the ones ir/groups.rs knows:
 /// rustdoc and the IDE show what the macro accepts.
 #[test]
@@ -270,13 +270,13 @@ fn kernel_module_matches_the_table() {
     use crate::ir::groups::{GroupKind, GroupMethod};
     use crate::ir::intrinsics::{all, ParamKind, Res, Row};
     use quote::ToTokens;
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/kernel");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/src/kernel");
     let mut fns: Vec<syn::ItemFn> = Vec::new();
     let mut impls: Vec<syn::ItemImpl> = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("src/kernel") {
-        let path = entry.expect("a file of src/kernel").path();
+    for entry in std::fs::read_dir(dir).expect("core/src/kernel") {
+        let path = entry.expect("a file of core/src/kernel").path();
         let text = std::fs::read_to_string(&path).expect("readable");
-        let file = syn::parse_file(&text).expect("src/kernel parses");
+        let file = syn::parse_file(&text).expect("core/src/kernel parses");
         for item in file.items {
             match item {
                 syn::Item::Fn(f) => fns.push(f),
@@ -351,7 +351,7 @@ fn kernel_module_matches_the_table() {
         if !r.name.contains("::") {
             assert!(
                 fns.iter().any(|f| f.sig.ident == r.name),
-                "the intrinsic `{}` has no documented item in src/kernel/",
+                "the intrinsic `{}` has no documented item in core/src/kernel/",
                 r.name
             );
         }
@@ -370,7 +370,10 @@ fn kernel_module_matches_the_table() {
                 _ => None,
             })
             .collect();
-        assert!(!methods.is_empty(), "src/kernel/ has no methods for {ty}");
+        assert!(
+            !methods.is_empty(),
+            "core/src/kernel/ has no methods for {ty}"
+        );
         for m in &methods {
             assert!(
                 GroupMethod::lookup(kind, m).is_some(),

@@ -47,13 +47,13 @@ mod tests {
     use super::TexMethod;
     use quote::ToTokens;
 
-    /// `warpspeed::kernel::TextureFetch::fetch` (src/kernel/texture.rs), what rustdoc and
+    /// `warpspeed::kernel::TextureFetch::fetch` (core/src/kernel/texture.rs), what rustdoc and
     /// the editor show, has the types the macro gives `fetch`.
     #[test]
     fn documented_fetch_matches() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../src/kernel/texture.rs");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../core/src/kernel/texture.rs");
         let file = syn::parse_file(&std::fs::read_to_string(path).expect("readable"))
-            .expect("src/kernel/texture.rs parses");
+            .expect("core/src/kernel/texture.rs parses");
         let fetch = file
             .items
             .iter()

@@ -238,7 +238,7 @@ pub const NAMED: &[(&str, &str)] = &[
     ("M64N256K8", "a tf32 wgmma shape (parse/fragment.rs)"),
     (
         "FragmentShape",
-        "the bound of the mma shapes (src/kernel/mma.rs)",
+        "the bound of the mma shapes (core/src/kernel/mma.rs)",
     ),
     (
         "AddressMode",

@@ -103,18 +103,18 @@ const HOST: &[&str] = &[
 
 #[test]
 fn every_kernel_type_of_the_facade_is_the_languages() {
-    let lib = read("src/lib.rs");
+    let lib = read("core/src/lib.rs");
     let prelude = lib
         .split("pub mod prelude {")
         .nth(1)
         .and_then(|p| p.split("\n}").next())
-        .expect("src/lib.rs has a prelude");
+        .expect("core/src/lib.rs has a prelude");
     let atomics = lib
         .lines()
         .find(|l| l.starts_with("pub use atomic_float::"))
-        .expect("src/lib.rs re-exports the float atomics");
+        .expect("core/src/lib.rs re-exports the float atomics");
     let mut names = used_names(prelude);
-    names.extend(used_names(&read("src/kernel/mod.rs")));
+    names.extend(used_names(&read("core/src/kernel/mod.rs")));
     names.extend(used_names(atomics));
     let mut checked = 0;
     for name in names {

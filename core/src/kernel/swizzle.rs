@@ -19,6 +19,7 @@ use crate::swizzle::{swizzle_index, Swizzle};
 /// `swizzle_128b(r * 64 + c, 2)` for `c` a multiple of 8.
 ///
 /// ```
+/// # extern crate warpspeed_core as warpspeed;
 /// # use warpspeed::prelude::*;
 /// #[gpu_kernel]
 /// fn scatter(out: &mut [u32]) {

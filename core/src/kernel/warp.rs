@@ -78,6 +78,7 @@ pub fn any_sync(mask: u32, predicate: bool) -> bool {
 /// A broadcast within each segment:
 ///
 /// ```
+/// # extern crate warpspeed_core as warpspeed;
 /// use warpspeed::prelude::*;
 ///
 /// /// Every lane gets the value of the first lane of its 8-lane segment.
@@ -110,6 +111,7 @@ pub fn shfl_sync<T: WarpValue>(mask: u32, value: T, src_lane: u32) -> T {
 /// value. An inclusive prefix sum of each 16-lane half:
 ///
 /// ```
+/// # extern crate warpspeed_core as warpspeed;
 /// use warpspeed::prelude::*;
 ///
 /// #[gpu_kernel]
@@ -152,6 +154,7 @@ pub fn shfl_up_sync<T: WarpValue>(mask: u32, value: T, delta: u32) -> T {
 /// value. Four independent 8-lane reductions, each total in its segment's first lane:
 ///
 /// ```
+/// # extern crate warpspeed_core as warpspeed;
 /// use warpspeed::prelude::*;
 ///
 /// #[gpu_kernel]
@@ -191,6 +194,7 @@ pub fn shfl_down_sync<T: WarpValue>(mask: u32, value: T, delta: u32) -> T {
 /// with two 16-wide rows per warp):
 ///
 /// ```
+/// # extern crate warpspeed_core as warpspeed;
 /// use warpspeed::prelude::*;
 ///
 /// #[gpu_kernel]
