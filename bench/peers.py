@@ -7,6 +7,7 @@ Peers (each optional: a failed import or a failed run is written as "n/a: why"):
   copy of 2^30 bytes (device to device)      torch .copy_, cupy.copyto      the memory ceiling
   vector add of 2^28 f32                     torch.add(a, b, out=c), a copy of the same bytes
   scan of 2^28 int32                         torch.cumsum(dtype=int32), cupy.cumsum
+  sum of 2^28 float32 (small integers)       torch.sum, cupy.sum (CUB)
   256-bin histogram of 2^28 bytes            cupy.histogram, torch.bincount, Triton
     (uniform random and one value)             (tl.histogram per program + atomic add)
   matmul 4096^3 f32, no TF32                 cuBLAS through torch, Triton's tutorial kernel
@@ -206,6 +207,34 @@ def scan_rows(p, log2):
 
     p.peer(row, "torch.cumsum", have("torch"), torch_cumsum)
     p.peer(row, "cupy.cumsum", have("cupy"), cupy_cumsum)
+
+
+# ---- reduce ---------------------------------------------------------------------------------
+
+
+def reduce_rows(p, log2):
+    n = 1 << log2
+    row = f"sum_2^{log2}_f32_ms"
+    # Integers in [-8, 8] as floats: every partial sum is exact, whatever the order.
+    host = np.random.default_rng(log2 + 22).integers(-8, 9, n).astype(np.float32)
+    want = float(host.astype(np.float64).sum())
+
+    def torch_sum():
+        x = torch.from_numpy(host).cuda()
+        out = torch.empty((), device="cuda", dtype=torch.float32)
+        ms = p.timer.best_ms(lambda: torch.sum(x, 0, out=out))
+        require(float(out.item()) == want, "torch.sum differs from numpy's")
+        return ms
+
+    def cupy_sum():
+        x = cupy.asarray(host)
+        out = cupy.empty((), dtype=cupy.float32)
+        ms = p.timer.best_ms(lambda: cupy.sum(x, out=out), lib="cupy")
+        require(float(out) == want, "cupy.sum differs from numpy's")
+        return ms
+
+    p.peer(row, "torch.sum", have("torch"), torch_sum)
+    p.peer(row, "cupy.sum (CUB)", have("cupy"), cupy_sum)
 
 
 # ---- histogram ------------------------------------------------------------------------------
@@ -411,16 +440,16 @@ def main():
     ap.add_argument("--round-ms", type=float, default=200.0, help="GPU ms per round")
     ap.add_argument("--only", default="",
                     help="comma-separated groups to measure (copy, scan, histogram, matmul, "
-                         "launch, gemm, attention); default all")
+                         "launch, gemm, attention, reduce); default all")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
     want = lambda g: not only or g in only  # noqa: E731
     if args.quick:
         args.rounds, args.round_ms = min(args.rounds, 2), 50.0
     sizes = dict(copy_log2=26, vector_log2=22, scan_log2=22, histogram_log2=22, matmul=512,
-                 launches=10_000) if args.quick else \
+                 launches=10_000, reduce_log2=22) if args.quick else \
         dict(copy_log2=30, vector_log2=28, scan_log2=28, histogram_log2=28, matmul=4096,
-             launches=100_000)
+             launches=100_000, reduce_log2=28)
     p = Peers(args)
     if want("copy"):
         copy_rows(p, sizes["copy_log2"], sizes["vector_log2"])
@@ -432,6 +461,8 @@ def main():
         matmul_rows(p, sizes["matmul"])
     if want("launch"):
         launch_rows(p, sizes["launches"])
+    if want("reduce"):
+        reduce_rows(p, sizes["reduce_log2"])
     sizes["tensor"] = peers_tensor.rows(p, have, args.quick, want("gemm"), want("attention"))
     versions = {"python": sys.version.split()[0], "numpy": np.__version__}
     for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),

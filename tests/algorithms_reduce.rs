@@ -86,3 +86,19 @@ fn a_result_of_the_wrong_length_is_refused() {
         assert_eq!(out.download().unwrap(), vec![9, 9]);
     }
 }
+
+/// Every index of the sum's kernel is proven in bounds: the checked form keeps only the
+/// store of the partial (`b < partial.len()` guards it, so not even that).
+#[test]
+fn the_sum_kernel_keeps_no_check() {
+    for c in [
+        reduce::kernels::block_sums_float::cuda_source::<f32>(),
+        reduce::kernels::block_sums_int::cuda_source::<u32>(),
+    ] {
+        let body = c.split("// ---- end of the prelude").nth(1).unwrap();
+        assert!(
+            !body.contains("ws_at(") && !body.contains("ws_at_shared("),
+            "{body}"
+        );
+    }
+}

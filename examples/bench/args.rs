@@ -23,6 +23,8 @@ pub enum Group {
     Polyval,
     /// Kernels written as users write them, declaring nothing (examples/kernels/user_kernels.rs).
     UserKernels,
+    /// `warpspeed::algorithms::reduce::sum` beside torch.sum and cupy.sum.
+    Reduce,
     Launch,
     Start,
 }
@@ -100,6 +102,8 @@ pub struct Sizes {
     /// log2 of the rows of the user kernels' CSR SpMV (about 16 nonzeros a row).
     pub user_spmv_log2: u32,
     pub copy_log2: u32,
+    /// log2 of the length of the `reduce::sum` row.
+    pub reduce_log2: u32,
     /// Empty launches per round of the launch-overhead rows.
     pub launches: usize,
     pub rounds: usize,
@@ -126,6 +130,7 @@ impl Sizes {
                 user_3d: 64,
                 user_spmv_log2: 18,
                 copy_log2: 26,
+                reduce_log2: 22,
                 launches: 10_000,
                 rounds: 2,
                 round_ms: 50.0,
@@ -148,6 +153,7 @@ impl Sizes {
                 user_3d: 256,
                 user_spmv_log2: 24,
                 copy_log2: 30,
+                reduce_log2: 28,
                 launches: 100_000,
                 rounds: 5,
                 round_ms: 200.0,

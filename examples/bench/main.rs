@@ -63,6 +63,7 @@ mod life_texture;
 mod matmul;
 mod peers;
 mod polyval;
+mod reduce;
 mod scan;
 mod start;
 mod table;
@@ -123,6 +124,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(vector_add::kernels());
     all.extend(launch::kernels());
     all.extend(user::kernels());
+    all.extend(reduce::kernels());
     all
 }
 
@@ -276,7 +278,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 13] = [
+    let groups: [(Group, RowsOf); 14] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -288,6 +290,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Convolve, convolve::rows),
         (Group::Polyval, polyval::rows),
         (Group::UserKernels, user::rows),
+        (Group::Reduce, reduce::rows),
         (Group::Launch, launch::rows),
         (Group::Start, start::rows),
     ];
