@@ -1,4 +1,5 @@
-//! `warpspeed::algorithms::reduce` (issue 22): sums of random integers exact against the
+//! `warpspeed::algorithms::reduce` (issue 22): min and max equal to the CPU's; sums of
+//! random integers exact against the
 //! CPU at lengths around the block and grid boundaries (empty, 1, 255, 257, past the
 //! 1024-block grid); float sums within the documented bound of an f64 reference and equal
 //! bit for bit on the simulator and the GPU (their order is fixed); views; a result of the
@@ -94,11 +95,68 @@ fn the_sum_kernel_keeps_no_check() {
     for c in [
         reduce::kernels::block_sums_float::cuda_source::<f32>(),
         reduce::kernels::block_sums_int::cuda_source::<u32>(),
+        reduce::kernels::block_mins_float::cuda_source::<f32>(),
+        reduce::kernels::block_maxs_int::cuda_source::<i32>(),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
         assert!(
             !body.contains("ws_at(") && !body.contains("ws_at_shared("),
             "{body}"
+        );
+    }
+}
+
+#[test]
+fn min_and_max_are_the_cpus() {
+    let mut rng = Rng::new(24);
+    for n in [1usize, 3, 257, 5000, 300_001] {
+        let x: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
+        let f: Vec<f32> = (0..n)
+            .map(|_| (rng.next_u64() % 100_000) as f32 / 7.0 - 5000.0)
+            .collect();
+        let (lo, hi) = (*x.iter().min().unwrap(), *x.iter().max().unwrap());
+        let flo = f.iter().copied().fold(f32::INFINITY, f32::min);
+        let fhi = f.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        for dev in devices("min_and_max_are_the_cpus") {
+            let d = dev.upload(&x).unwrap();
+            assert_eq!(
+                reduce::min(&dev, &d).unwrap(),
+                lo,
+                "n {n} {:?}",
+                dev.backend()
+            );
+            assert_eq!(
+                reduce::max(&dev, &d).unwrap(),
+                hi,
+                "n {n} {:?}",
+                dev.backend()
+            );
+            let d = dev.upload(&f).unwrap();
+            assert_eq!(
+                reduce::min(&dev, &d).unwrap(),
+                flo,
+                "n {n} {:?}",
+                dev.backend()
+            );
+            assert_eq!(
+                reduce::max(&dev, &d).unwrap(),
+                fhi,
+                "n {n} {:?}",
+                dev.backend()
+            );
+        }
+    }
+}
+
+#[test]
+fn min_of_nothing_is_refused() {
+    for dev in devices("min_of_nothing_is_refused") {
+        let x = dev.zeros::<u32>(0).unwrap();
+        let err = reduce::max(&dev, &x).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "length mismatch in reduce::min/max: the input (the min or max of nothing is \
+             undefined): expected 1 elements, got 0"
         );
     }
 }

@@ -8,6 +8,6 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | [`reduce`] | [`reduce::sum`] of any integer or float buffer or view |
+//! | [`reduce`] | [`reduce::sum`], [`reduce::min`], [`reduce::max`] of any integer or float buffer or view |
 
 pub mod reduce;

@@ -1,6 +1,8 @@
-//! Sums of a buffer or view of integers or floats, on a GPU or the simulator.
+//! Sums, minima and maxima of a buffer or view of integers or floats, on a GPU or the
+//! simulator.
 //!
-//! Two launches, as a user would write them: `block_sums` leaves one partial sum a block
+//! Two launches, as a user would write them: `block_sums` (`block_mins`, `block_maxs`)
+//! leaves one partial a block
 //! (each thread adds a grid-stride share of the input, then the block adds its 256 threads'
 //! sums in a shared-memory tree), then one block of the same kernel adds the partials into
 //! the result. The partials live in scratch memory this module allocates (at most 1024
@@ -22,50 +24,77 @@ const BLOCK: usize = 256;
 /// The most blocks (and so partial sums) of the first launch.
 const MAX_BLOCKS: usize = 1024;
 
-/// `block_sums` for the `$bound` types: `partial[b]` = the sum of block `b`'s share of `x`.
-macro_rules! block_sums_kernel {
-    ($name:ident, $bound:ident $(, $opt:ident)?) => {
-        /// One partial sum a block: each thread adds a grid-stride share of `x`, then the
-        /// block adds its threads' sums in a shared-memory tree; thread 0 writes it.
+/// `block_reduce_kernel!(name, bound, |a, b| combine, init, empty)`: one partial a block,
+/// `partial[b]` = the block's share of `x` combined; `init` starts each thread's four
+/// accumulators (`T::zero()` for sums; `x[0]` for min and max, which any element of `x`
+/// leaves unchanged), and `empty` says when the kernel does nothing (min and max of an
+/// empty `x`, which the host refuses first).
+macro_rules! block_reduce_kernel {
+    ($name:ident, $bound:ident, [$x:ident, $n:ident], |$a:ident, $b:ident| $combine:expr, $init:expr, $empty:expr $(, $opt:ident)?) => {
+        /// One partial a block: each thread combines a grid-stride share of `x`, then the
+        /// block combines its threads' results in a shared-memory tree; thread 0 writes it.
         #[gpu_kernel(crate = "::warpspeed_core", block = (256, 1, 1) $(, $opt)?)]
-        pub fn $name<T: $bound>(x: &[T], partial: &mut [T]) {
+        pub fn $name<T: $bound>($x: &[T], partial: &mut [T]) {
             let tile = SharedArray::<T, 256>::new();
             let t = thread_idx().x as usize;
+            let $n = $x.len();
+            if $empty {
+                return;
+            }
             // Four elements a step, into four accumulators, so that four loads a thread
             // are in flight (one chain of dependent adds left the memory system a quarter
             // idle: 74% of copy bandwidth on an H100). The four are consecutive, so that
             // `j + 3 < n` shows the bounds prover all four in bounds; the thread whose
-            // step reaches past the end adds the last (up to 3) elements one at a time.
-            let (mut a0, mut a1, mut a2, mut a3) = (T::zero(), T::zero(), T::zero(), T::zero());
-            let n = x.len();
+            // step reaches past the end takes the last (up to 3) elements one at a time.
+            let (mut a0, mut a1, mut a2, mut a3) = ($init, $init, $init, $init);
             let mut j = 4 * grid_1d();
             let step = 4 * grid_stride_1d();
-            while j + 3 < n {
-                a0 = a0 + x[j];
-                a1 = a1 + x[j + 1];
-                a2 = a2 + x[j + 2];
-                a3 = a3 + x[j + 3];
+            while j + 3 < $n {
+                let ($a, $b) = (a0, $x[j]);
+                a0 = $combine;
+                let ($a, $b) = (a1, $x[j + 1]);
+                a1 = $combine;
+                let ($a, $b) = (a2, $x[j + 2]);
+                a2 = $combine;
+                let ($a, $b) = (a3, $x[j + 3]);
+                a3 = $combine;
                 j += step;
             }
-            while j < n {
-                a0 = a0 + x[j];
+            while j < $n {
+                let ($a, $b) = (a0, $x[j]);
+                a0 = $combine;
                 j += 1;
             }
-            tile[t] = (a0 + a1) + (a2 + a3);
+            let ($a, $b) = (a0, a1);
+            let low = $combine;
+            let ($a, $b) = (a2, a3);
+            let high = $combine;
+            let ($a, $b) = (low, high);
+            tile[t] = $combine;
             sync_threads();
             let mut half = 128;
             while half > 0 {
                 if t < half {
-                    tile[t] = tile[t] + tile[t + half];
+                    let ($a, $b) = (tile[t], tile[t + half]);
+                    tile[t] = $combine;
                 }
                 sync_threads();
                 half /= 2;
             }
-            let b = block_idx().x as usize;
-            if t == 0 && b < partial.len() {
-                partial[b] = tile[0];
+            let blk = block_idx().x as usize;
+            if t == 0 && blk < partial.len() {
+                partial[blk] = tile[0];
             }
         }
+    };
+}
+
+/// The kernels of a family (sum, min, max) for one bound.
+macro_rules! kernel_family {
+    ($bound:ident, $sum:ident, $min:ident, $max:ident $(, $opt:ident)?) => {
+        block_reduce_kernel!($sum, $bound, [x, n], |a, b| a + b, T::zero(), false $(, $opt)?);
+        block_reduce_kernel!($min, $bound, [x, n], |a, b| a.min(b), x[0], n == 0 $(, $opt)?);
+        block_reduce_kernel!($max, $bound, [x, n], |a, b| a.max(b), x[0], n == 0 $(, $opt)?);
     };
 }
 
@@ -77,8 +106,8 @@ macro_rules! block_sums_kernel {
 #[allow(rustdoc::broken_intra_doc_links)]
 pub mod kernels {
     use warpspeed_core::prelude::*;
-    block_sums_kernel!(block_sums_int, Int);
-    block_sums_kernel!(block_sums_float, Float);
+    kernel_family!(Int, block_sums_int, block_mins_int, block_maxs_int);
+    kernel_family!(Float, block_sums_float, block_mins_float, block_maxs_float);
 }
 
 /// The same kernels `#[gpu_kernel(unchecked)]`: what the bench measures the bounds checks
@@ -86,15 +115,37 @@ pub mod kernels {
 #[allow(rustdoc::broken_intra_doc_links)] // as in `kernels`
 pub mod unchecked {
     use warpspeed_core::prelude::*;
-    block_sums_kernel!(block_sums_int, Int, unchecked);
-    block_sums_kernel!(block_sums_float, Float, unchecked);
+    kernel_family!(
+        Int,
+        block_sums_int,
+        block_mins_int,
+        block_maxs_int,
+        unchecked
+    );
+    kernel_family!(
+        Float,
+        block_sums_float,
+        block_mins_float,
+        block_maxs_float,
+        unchecked
+    );
 }
 
-/// An element type [`sum`] adds: every integer (wrapping) and float type of the kernel
-/// language. Sealed: the impls pick the kernel of the type's family.
-pub trait Summable: Scalar + sealed::Sealed {
+/// Which reduction a launch computes (the kernels of [`kernels`] by name).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Sum,
+    Min,
+    Max,
+}
+
+/// An element type this module reduces: every integer (sums wrap) and float type of the
+/// kernel language. Sealed: the impls pick the kernels of the type's family.
+pub trait Reducible: Scalar + sealed::Sealed {
     #[doc(hidden)]
-    fn block_sums(
+    fn block_reduce(
+        op: Op,
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = Self>,
@@ -106,23 +157,28 @@ mod sealed {
     pub trait Sealed {}
 }
 
-macro_rules! summable {
-    ($kernel:ident: $($t:ty),*) => {$(
+macro_rules! reducible {
+    ([$sum:ident, $min:ident, $max:ident]: $($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
-        impl Summable for $t {
-            fn block_sums(
+        impl Reducible for $t {
+            fn block_reduce(
+                op: Op,
                 target: &impl LaunchTarget,
                 cfg: LaunchConfig,
                 x: &impl AsDeviceView<Elem = Self>,
                 partial: &mut impl AsDeviceViewMut<Elem = Self>,
             ) -> Result<()> {
-                kernels::$kernel::launch::<$t>(target, cfg, x, partial)
+                match op {
+                    Op::Sum => kernels::$sum::launch::<$t>(target, cfg, x, partial),
+                    Op::Min => kernels::$min::launch::<$t>(target, cfg, x, partial),
+                    Op::Max => kernels::$max::launch::<$t>(target, cfg, x, partial),
+                }
             }
         }
     )*};
 }
-summable!(block_sums_int: i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
-summable!(block_sums_float: f16, bf16, f32, f64);
+reducible!([block_sums_int, block_mins_int, block_maxs_int]: i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+reducible!([block_sums_float, block_mins_float, block_maxs_float]: f16, bf16, f32, f64);
 
 /// Blocks of the first launch for `n` elements: one a 1024 elements (4 a thread), at least
 /// 1, at most 1024; also the partial sums (the scratch elements) a sum of `n`
@@ -163,7 +219,7 @@ pub fn launch_configs(n: usize) -> [LaunchConfig; 2] {
 /// # Ok(())
 /// # }
 /// ```
-pub fn sum_into<T: Summable>(
+pub fn sum_into<T: Reducible>(
     target: &impl LaunchTarget,
     x: &impl AsDeviceView<Elem = T>,
     out: &mut impl AsDeviceViewMut<Elem = T>,
@@ -179,27 +235,75 @@ pub fn sum_into<T: Summable>(
 /// # Errors
 /// [`Error::LengthMismatch`] when `out` does not hold exactly one element or `partial` is
 /// too short (before anything is launched), and whatever a launch returns.
-pub fn sum_into_with_scratch<T: Summable>(
+pub fn sum_into_with_scratch<T: Reducible>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = T>,
+    out: &mut impl AsDeviceViewMut<Elem = T>,
+    partial: &mut impl AsDeviceViewMut<Elem = T>,
+) -> Result<()> {
+    reduce_with_scratch(Op::Sum, target, x, out, partial)
+}
+
+/// The two launches of `op` over `x` into `out`, after the checks every entry shares.
+fn reduce_with_scratch<T: Reducible>(
+    op: Op,
     target: &impl LaunchTarget,
     x: &impl AsDeviceView<Elem = T>,
     out: &mut impl AsDeviceViewMut<Elem = T>,
     partial: &mut impl AsDeviceViewMut<Elem = T>,
 ) -> Result<()> {
     check_result(out.len())?;
+    if op != Op::Sum && x.is_empty() {
+        return Err(Error::LengthMismatch {
+            what: "reduce::min/max: the input (the min or max of nothing is undefined)".into(),
+            expected: 1,
+            found: 0,
+        });
+    }
     let need = partials_for(x.len());
     if partial.len() < need {
         return Err(Error::LengthMismatch {
-            what: "reduce::sum_into_with_scratch: the scratch (partials_for(x.len()))".into(),
+            what: "reduce: the scratch (partials_for(x.len()))".into(),
             expected: need,
             found: partial.len(),
         });
     }
     let [first, second] = launch_configs(x.len());
-    // Exactly the partials: the second launch sums all of its input.
+    // Exactly the partials: the second launch combines all of its input.
     let mut whole = partial.as_device_view_mut();
     let mut partial = whole.slice_mut(..need);
-    T::block_sums(target, first, x, &mut partial)?;
-    T::block_sums(target, second, &partial, out)
+    T::block_reduce(op, target, first, x, &mut partial)?;
+    T::block_reduce(op, target, second, &partial, out)
+}
+
+/// `op` of `x`, downloaded, with scratch allocated for the call.
+fn reduce_to_host<T: Reducible>(
+    op: Op,
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = T>,
+) -> Result<T> {
+    let mut out = target.device().zeros::<T>(1)?;
+    let mut partial = target.device().zeros::<T>(partials_for(x.len()))?;
+    reduce_with_scratch(op, target, x, &mut out, &mut partial)?;
+    Ok(out.download()?[0])
+}
+
+/// The least element of `x`, downloaded (`T::min`: a float NaN is passed over unless every
+/// element is NaN).
+///
+/// # Errors
+/// [`Error::LengthMismatch`] for an empty `x` (before anything is launched), and whatever
+/// a launch or an allocation returns.
+pub fn min<T: Reducible>(target: &impl LaunchTarget, x: &impl AsDeviceView<Elem = T>) -> Result<T> {
+    reduce_to_host(Op::Min, target, x)
+}
+
+/// The greatest element of `x`, downloaded (`T::max`), as [`min`].
+///
+/// # Errors
+/// As [`min`].
+pub fn max<T: Reducible>(target: &impl LaunchTarget, x: &impl AsDeviceView<Elem = T>) -> Result<T> {
+    reduce_to_host(Op::Max, target, x)
 }
 
 /// A sum's result holds exactly one element.
@@ -216,8 +320,6 @@ fn check_result(len: usize) -> Result<()> {
 
 /// The sum of `x`, downloaded: [`sum_into`] into a one-element buffer, then a download
 /// (which waits for `target`'s work).
-pub fn sum<T: Summable>(target: &impl LaunchTarget, x: &impl AsDeviceView<Elem = T>) -> Result<T> {
-    let mut out = target.device().zeros::<T>(1)?;
-    sum_into(target, x, &mut out)?;
-    Ok(out.download()?[0])
+pub fn sum<T: Reducible>(target: &impl LaunchTarget, x: &impl AsDeviceView<Elem = T>) -> Result<T> {
+    reduce_to_host(Op::Sum, target, x)
 }
