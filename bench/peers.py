@@ -236,6 +236,51 @@ def reduce_rows(p, log2):
     p.peer(row, "torch.sum", have("torch"), torch_sum)
     p.peer(row, "cupy.sum (CUB)", have("cupy"), cupy_sum)
 
+    # The max, the min-max pair and the arg-max of the same data (many ties: the first of
+    # the greatest is the arg-max, as torch.argmax documents and numpy does).
+    hi, lo, arg = float(host.max()), float(host.min()), int(host.argmax())
+
+    def torch_max():
+        x = torch.from_numpy(host).cuda()
+        out = torch.empty((), device="cuda", dtype=torch.float32)
+        ms = p.timer.best_ms(lambda: torch.amax(x, 0, out=out))
+        require(float(out.item()) == hi, "torch.amax differs from numpy's")
+        return ms
+
+    def cupy_max():
+        x = cupy.asarray(host)
+        out = cupy.empty((), dtype=cupy.float32)
+        ms = p.timer.best_ms(lambda: cupy.max(x, out=out), lib="cupy")
+        require(float(out) == hi, "cupy.max differs from numpy's")
+        return ms
+
+    def torch_aminmax():
+        x = torch.from_numpy(host).cuda()
+        got = []
+        ms = p.timer.best_ms(lambda: got.append(torch.aminmax(x)))
+        require((float(got[-1].min), float(got[-1].max)) == (lo, hi), "torch.aminmax differs")
+        return ms
+
+    def torch_argmax():
+        x = torch.from_numpy(host).cuda()
+        got = []
+        ms = p.timer.best_ms(lambda: got.append(torch.argmax(x)))
+        require(int(got[-1].item()) == arg, "torch.argmax differs from numpy's")
+        return ms
+
+    def cupy_argmax():
+        x = cupy.asarray(host)
+        got = []
+        ms = p.timer.best_ms(lambda: got.append(cupy.argmax(x)), lib="cupy")
+        require(int(got[-1]) == arg, "cupy.argmax differs from numpy's")
+        return ms
+
+    p.peer(f"max_2^{log2}_f32_ms", "torch.amax", have("torch"), torch_max)
+    p.peer(f"max_2^{log2}_f32_ms", "cupy.max (CUB)", have("cupy"), cupy_max)
+    p.peer(f"min_max_2^{log2}_f32_ms", "torch.aminmax", have("torch"), torch_aminmax)
+    p.peer(f"arg_max_2^{log2}_f32_ms", "torch.argmax", have("torch"), torch_argmax)
+    p.peer(f"arg_max_2^{log2}_f32_ms", "cupy.argmax (CUB)", have("cupy"), cupy_argmax)
+
 
 # ---- histogram ------------------------------------------------------------------------------
 

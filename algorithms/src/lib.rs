@@ -2,12 +2,19 @@
 //! (issue 22; re-exported as `warpspeed::algorithms`).
 //!
 //! Every kernel here is an ordinary `#[gpu_kernel]`, written with the public API only, as a
-//! user's crate would (its macros are told `crate = "::warpspeed_core"`, since this crate
-//! sits below the `warpspeed` facade that re-exports it): read them, copy them. Each
-//! algorithm runs on both backends and checks its input before anything is launched.
+//! user's crate would: read them, copy them. Each algorithm runs on both backends and
+//! checks its input before anything is launched.
 //!
 //! | module | what |
 //! |---|---|
-//! | [`reduce`] | [`reduce::sum`], [`reduce::min`], [`reduce::max`] of any integer or float buffer or view |
+//! | [`reduce`] | [`reduce::sum`], [`reduce::min`], [`reduce::max`], [`reduce::min_max`], [`reduce::arg_min`], [`reduce::arg_max`] of any integer or float buffer or view; [`reduce::reduce`] with any [`Operator`](operator::Operator) |
+//! | [`operator`](mod@operator) | what reductions combine with: [`operator::Sum`], [`operator::Min`], [`operator::Max`], and a user's `#[gpu_device]` function made one by [`operator!`] |
 
+// The generated code names the facade `::warpspeed`, as it does in a user's crate; this
+// crate sits below the facade, so the name is given to the core crate the facade
+// re-exports. So the library's kernels read as a user's (no `crate = ".."` option), and
+// the templates `operator!` expands in a user's crate are the ones the library uses.
+extern crate warpspeed_core as warpspeed;
+
+pub mod operator;
 pub mod reduce;

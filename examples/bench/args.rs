@@ -23,7 +23,7 @@ pub enum Group {
     Polyval,
     /// Kernels written as users write them, declaring nothing (examples/kernels/user_kernels.rs).
     UserKernels,
-    /// `warpspeed::algorithms::reduce::sum` beside torch.sum and cupy.sum.
+    /// `warpspeed::algorithms::reduce`: sum, max, min_max, arg_max beside torch and cupy (CUB).
     Reduce,
     Launch,
     Start,

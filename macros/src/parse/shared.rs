@@ -78,6 +78,11 @@ impl Parser<'_> {
             return None;
         };
         let len = self.shared_len(len);
+        // A type a `macro_rules!` passed as `$t:ty` arrives wrapped in an invisible group.
+        let mut elem: &syn::Type = elem;
+        while let syn::Type::Group(g) = elem {
+            elem = &g.elem;
+        }
         let mbarrier = matches!(elem, syn::Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Mbarrier"));
         let (elem, atomic, width) = match elem {
             _ if mbarrier => (Scalar::U64, false, None),

@@ -1,0 +1,607 @@
+//! Reductions of a buffer or view on a GPU or the simulator: [`sum`], [`min`], [`max`],
+//! [`min_max`], [`arg_min`], [`arg_max`] of any integer or float type, and [`reduce`] with
+//! any [`Operator`], a user's included ([`operator!`](crate::operator!)), over any kernel
+//! scalar or `#[gpu_struct]` type.
+//!
+//! Two launches, as a user would write them: a block reduce kernel leaves one partial a
+//! block (each thread combines a grid-stride share of the input, then the block combines
+//! its 256 threads' results in a shared-memory tree), then one block of a kernel of the
+//! same template combines the partials into the result. The partials live in scratch
+//! memory this module allocates (at most 1024 elements), or the caller gives
+//! (`*_with_scratch`, [`partials_for`]).
+//!
+//! **Order.** The grid is a function of the length alone, and so is the order of the
+//! combining steps: thread `g` of `S = B·256` keeps four accumulators, `s_r` of the
+//! elements `4 (g + k S) + r` (the last up to 3 elements, past the last whole four, go to
+//! `s_0` of the thread that reaches them), combines them as `(s0 ∘ s1) ∘ (s2 ∘ s3)`, then
+//! the block's tree, then the partials' tree. So every reduction is deterministic, run to
+//! run and the same on the GPU and the simulator. Integers wrap, as `wrapping_add` does,
+//! so their sum is exact whatever the order; a float sum is not the left-to-right sum of
+//! the CPU (each element passes through at most `log2(n) + 2` roundings).
+//!
+//! **Bad input.** Before anything is launched: a result that is not one element, scratch
+//! shorter than [`partials_for`], and an empty input where the operator has no identity
+//! (min, max and the arg- and min-max reductions) are [`Error::LengthMismatch`].
+
+pub mod kernels;
+mod template;
+
+use crate::operator::{Max, Min, Operator, Sum};
+use kernels::{Arg, MinMax};
+use warpspeed_core::prelude::*;
+use warpspeed_core::{AsDeviceView, AsDeviceViewMut, KernelScalar, LaunchTarget, Result};
+
+/// Threads a block.
+const BLOCK: usize = 256;
+/// The most blocks (and so partials) of the first launch.
+const MAX_BLOCKS: usize = 1024;
+
+/// The [`kernels`] `#[gpu_kernel(unchecked)]`: what the bench measures the bounds checks
+/// against (the entries here launch the checked ones).
+#[allow(rustdoc::broken_intra_doc_links)] // as in `kernels`
+pub mod unchecked {
+    use super::kernels::{arg_max_of, arg_min_of, Arg, MinMax};
+    use warpspeed_core::prelude::*;
+    super::kernels::kernel_family!(
+        Int,
+        [block_sums_int, block_mins_int, block_maxs_int],
+        [block_min_max_int, block_min_max_pairs_int, block_arg_min_int, block_arg_max_int, block_arg_min_pairs_int, block_arg_max_pairs_int];
+        unchecked
+    );
+    super::kernels::kernel_family!(
+        Float,
+        [block_sums_float, block_mins_float, block_maxs_float],
+        [block_min_max_float, block_min_max_pairs_float, block_arg_min_float, block_arg_max_float, block_arg_min_pairs_float, block_arg_max_pairs_float];
+        unchecked
+    );
+}
+
+/// A reduction as the two launches run it: the first maps each input element to the
+/// accumulated type and combines (`In` → `Acc`), the second combines partials
+/// (`Acc` → `Acc`). Every [`Operator`] is one (`In = Acc`, one kernel for both); so are
+/// `min_max` and the arg reductions. Not an API.
+#[doc(hidden)]
+pub trait Reduction {
+    type In: KernelScalar;
+    type Acc: KernelScalar;
+    /// Whether an empty input has a result (the identity).
+    const EMPTY_OK: bool;
+    fn first(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self::In>,
+        partial: &mut impl AsDeviceViewMut<Elem = Self::Acc>,
+    ) -> Result<()>;
+    fn second(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self::Acc>,
+        partial: &mut impl AsDeviceViewMut<Elem = Self::Acc>,
+    ) -> Result<()>;
+}
+
+impl<O: Operator> Reduction for O {
+    type In = O::Elem;
+    type Acc = O::Elem;
+    const EMPTY_OK: bool = O::HAS_IDENTITY;
+    fn first(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = O::Elem>,
+        partial: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+    ) -> Result<()> {
+        O::block_reduce(target, cfg, x, partial)
+    }
+    fn second(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = O::Elem>,
+        partial: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+    ) -> Result<()> {
+        O::block_reduce(target, cfg, x, partial)
+    }
+}
+
+/// Which of a family's kernels a launch runs.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Sum,
+    Min,
+    Max,
+    ArgMin,
+    ArgMax,
+}
+
+/// An element type this module's own reductions take: every integer (sums wrap) and float
+/// type of the kernel language. Sealed: the impls pick the kernels of the type's family.
+pub trait Reducible: Scalar + sealed::Sealed {
+    #[doc(hidden)]
+    fn block_reduce(
+        kind: Kind,
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self>,
+        partial: &mut impl AsDeviceViewMut<Elem = Self>,
+    ) -> Result<()>;
+    #[doc(hidden)]
+    fn min_max_first(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self>,
+        partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+    ) -> Result<()>;
+    #[doc(hidden)]
+    fn min_max_second(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = MinMax<Self>>,
+        partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+    ) -> Result<()>;
+    #[doc(hidden)]
+    fn arg_first(
+        kind: Kind,
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self>,
+        partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+    ) -> Result<()>;
+    #[doc(hidden)]
+    fn arg_second(
+        kind: Kind,
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Arg<Self>>,
+        partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+    ) -> Result<()>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A family's kernels (`kernels::*_int`, `kernels::*_float`) under the names `reducible!`
+/// calls.
+macro_rules! family {
+    ($name:ident: $($kernel:ident as $short:ident),*) => {
+        mod $name {
+            pub use super::kernels::{$($kernel as $short),*};
+        }
+    };
+}
+family!(int: block_sums_int as sums, block_mins_int as mins, block_maxs_int as maxs,
+    block_min_max_int as min_max, block_min_max_pairs_int as min_max_pairs,
+    block_arg_min_int as arg_min, block_arg_max_int as arg_max,
+    block_arg_min_pairs_int as arg_min_pairs, block_arg_max_pairs_int as arg_max_pairs);
+family!(float: block_sums_float as sums, block_mins_float as mins, block_maxs_float as maxs,
+    block_min_max_float as min_max, block_min_max_pairs_float as min_max_pairs,
+    block_arg_min_float as arg_min, block_arg_max_float as arg_max,
+    block_arg_min_pairs_float as arg_min_pairs, block_arg_max_pairs_float as arg_max_pairs);
+
+/// A kind the launch has no kernel for: a bug of this module.
+fn no_kernel(kind: Kind, what: &str) -> ! {
+    unreachable!("reduce: no {what} kernel for {kind:?}")
+}
+
+macro_rules! reducible {
+    ($f:ident: $($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Reducible for $t {
+            fn block_reduce(
+                kind: Kind,
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Self>,
+                partial: &mut impl AsDeviceViewMut<Elem = Self>,
+            ) -> Result<()> {
+                match kind {
+                    Kind::Sum => $f::sums::launch::<$t>(target, cfg, x, partial),
+                    Kind::Min => $f::mins::launch::<$t>(target, cfg, x, partial),
+                    Kind::Max => $f::maxs::launch::<$t>(target, cfg, x, partial),
+                    _ => no_kernel(kind, "block reduce"),
+                }
+            }
+            fn min_max_first(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Self>,
+                partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+            ) -> Result<()> {
+                $f::min_max::launch::<$t>(target, cfg, x, partial)
+            }
+            fn min_max_second(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = MinMax<Self>>,
+                partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+            ) -> Result<()> {
+                $f::min_max_pairs::launch::<$t>(target, cfg, x, partial)
+            }
+            fn arg_first(
+                kind: Kind,
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Self>,
+                partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+            ) -> Result<()> {
+                match kind {
+                    Kind::ArgMin => $f::arg_min::launch::<$t>(target, cfg, x, partial),
+                    Kind::ArgMax => $f::arg_max::launch::<$t>(target, cfg, x, partial),
+                    _ => no_kernel(kind, "arg"),
+                }
+            }
+            fn arg_second(
+                kind: Kind,
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Arg<Self>>,
+                partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+            ) -> Result<()> {
+                match kind {
+                    Kind::ArgMin => $f::arg_min_pairs::launch::<$t>(target, cfg, x, partial),
+                    Kind::ArgMax => $f::arg_max_pairs::launch::<$t>(target, cfg, x, partial),
+                    _ => no_kernel(kind, "arg pairs"),
+                }
+            }
+        }
+    )*};
+}
+reducible!(int: i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+reducible!(float: f16, bf16, f32, f64);
+
+impl<T: Reducible> Operator for Sum<T> {
+    type Elem = T;
+    const HAS_IDENTITY: bool = true;
+    fn block_reduce(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = T>,
+        partial: &mut impl AsDeviceViewMut<Elem = T>,
+    ) -> Result<()> {
+        T::block_reduce(Kind::Sum, target, cfg, x, partial)
+    }
+}
+
+impl<T: Reducible> Operator for Min<T> {
+    type Elem = T;
+    const HAS_IDENTITY: bool = false;
+    fn block_reduce(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = T>,
+        partial: &mut impl AsDeviceViewMut<Elem = T>,
+    ) -> Result<()> {
+        T::block_reduce(Kind::Min, target, cfg, x, partial)
+    }
+}
+
+impl<T: Reducible> Operator for Max<T> {
+    type Elem = T;
+    const HAS_IDENTITY: bool = false;
+    fn block_reduce(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = T>,
+        partial: &mut impl AsDeviceViewMut<Elem = T>,
+    ) -> Result<()> {
+        T::block_reduce(Kind::Max, target, cfg, x, partial)
+    }
+}
+
+/// `min_max`: `T` → [`MinMax<T>`] → [`MinMax<T>`].
+#[doc(hidden)]
+pub struct MinMaxOf<T>(core::marker::PhantomData<T>);
+
+impl<T: Reducible> Reduction for MinMaxOf<T> {
+    type In = T;
+    type Acc = MinMax<T>;
+    const EMPTY_OK: bool = false;
+    fn first(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = T>,
+        partial: &mut impl AsDeviceViewMut<Elem = MinMax<T>>,
+    ) -> Result<()> {
+        T::min_max_first(target, cfg, x, partial)
+    }
+    fn second(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = MinMax<T>>,
+        partial: &mut impl AsDeviceViewMut<Elem = MinMax<T>>,
+    ) -> Result<()> {
+        T::min_max_second(target, cfg, x, partial)
+    }
+}
+
+/// `arg_min` (`MAX = false`) and `arg_max`: `T` → [`Arg<T>`] → [`Arg<T>`].
+#[doc(hidden)]
+pub struct ArgOf<T, const MAX: bool>(core::marker::PhantomData<T>);
+
+impl<T: Reducible, const MAX: bool> Reduction for ArgOf<T, MAX> {
+    type In = T;
+    type Acc = Arg<T>;
+    const EMPTY_OK: bool = false;
+    fn first(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = T>,
+        partial: &mut impl AsDeviceViewMut<Elem = Arg<T>>,
+    ) -> Result<()> {
+        T::arg_first(arg_kind(MAX), target, cfg, x, partial)
+    }
+    fn second(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Arg<T>>,
+        partial: &mut impl AsDeviceViewMut<Elem = Arg<T>>,
+    ) -> Result<()> {
+        T::arg_second(arg_kind(MAX), target, cfg, x, partial)
+    }
+}
+
+fn arg_kind(max: bool) -> Kind {
+    if max {
+        Kind::ArgMax
+    } else {
+        Kind::ArgMin
+    }
+}
+
+/// Blocks of the first launch for `n` elements: one a 1024 elements (4 a thread), at least
+/// 1, at most 1024; also the partials (the scratch elements) a reduction of `n` needs.
+pub fn partials_for(n: usize) -> usize {
+    n.div_ceil(4 * BLOCK).clamp(1, MAX_BLOCKS)
+}
+
+/// The two launches of a reduction of `n` elements: the first kernel over the input into
+/// [`partials_for`]`(n)` partials, then one block of the second over the partials.
+pub fn launch_configs(n: usize) -> [LaunchConfig; 2] {
+    [
+        LaunchConfig::new(partials_for(n) as u32, BLOCK as u32),
+        LaunchConfig::new(1, BLOCK as u32),
+    ]
+}
+
+/// The two launches of `R` over `x` into `out` (one element), with the caller's scratch,
+/// after the checks every entry shares.
+fn run<R: Reduction>(
+    what: &str,
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = R::In>,
+    out: &mut impl AsDeviceViewMut<Elem = R::Acc>,
+    partial: &mut impl AsDeviceViewMut<Elem = R::Acc>,
+) -> Result<()> {
+    if out.len() != 1 {
+        return Err(Error::LengthMismatch {
+            what: format!("reduce::{what}: the result"),
+            expected: 1,
+            found: out.len(),
+        });
+    }
+    if !R::EMPTY_OK && x.is_empty() {
+        return Err(Error::LengthMismatch {
+            what: format!(
+                "reduce::{what}: the input (an operator without an identity has no result for nothing)"
+            ),
+            expected: 1,
+            found: 0,
+        });
+    }
+    let need = partials_for(x.len());
+    if partial.len() < need {
+        return Err(Error::LengthMismatch {
+            what: format!("reduce::{what}: the scratch (partials_for(x.len()))"),
+            expected: need,
+            found: partial.len(),
+        });
+    }
+    let [first, second] = launch_configs(x.len());
+    // Exactly the partials: the second launch combines all of its input.
+    let mut whole = partial.as_device_view_mut();
+    let mut partial = whole.slice_mut(..need);
+    R::first(target, first, x, &mut partial)?;
+    R::second(target, second, &partial, out)
+}
+
+/// `R` of `x`, downloaded, with scratch allocated for the call.
+fn run_to_host<R: Reduction>(
+    what: &str,
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = R::In>,
+) -> Result<R::Acc> {
+    let dev = target.device();
+    let mut out = dev.zeros::<R::Acc>(1)?;
+    let mut partial = dev.zeros::<R::Acc>(partials_for(x.len()))?;
+    run::<R>(what, target, x, &mut out, &mut partial)?;
+    Ok(out.download()?[0])
+}
+
+/// `x` combined by the operator `O`, downloaded (which waits for `target`'s work): the
+/// identity for an empty `x`.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] for an empty `x` where `O` has no identity (before anything is
+/// launched), and whatever a launch or an allocation returns.
+///
+/// ```
+/// use warpspeed::algorithms::{operator::Max, reduce};
+/// use warpspeed::prelude::*;
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let x = dev.upload(&[3i64, -9, 12, 5])?;
+/// assert_eq!(reduce::reduce::<Max<i64>>(&dev, &x)?, 12);
+/// # Ok(())
+/// # }
+/// ```
+pub fn reduce<O: Operator>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = O::Elem>,
+) -> Result<O::Elem> {
+    run_to_host::<O>("reduce", target, x)
+}
+
+/// [`reduce`] into `out` (exactly one element), queued on `target` (a `&Device` or a
+/// `&Stream`) without waiting; scratch is allocated for the call.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] when `out` is not one element or `x` is empty where `O` has
+/// no identity (before anything is launched), and whatever a launch or an allocation
+/// returns.
+pub fn reduce_into<O: Operator>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = O::Elem>,
+    out: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+) -> Result<()> {
+    let mut partial = target.device().zeros::<O::Elem>(partials_for(x.len()))?;
+    run::<O>("reduce_into", target, x, out, &mut partial)
+}
+
+/// [`reduce_into`] with the caller's scratch: `partial` holds at least
+/// [`partials_for`]`(x.len())` elements (at most 1024), so repeated calls allocate nothing.
+///
+/// # Errors
+/// As [`reduce_into`], and [`Error::LengthMismatch`] when `partial` is too short.
+pub fn reduce_into_with_scratch<O: Operator>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = O::Elem>,
+    out: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+    partial: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+) -> Result<()> {
+    run::<O>("reduce_into_with_scratch", target, x, out, partial)
+}
+
+/// The sum of `x`, downloaded: zero for an empty `x`. Integers wrap; floats are added in
+/// the order the module documents.
+///
+/// # Errors
+/// Whatever a launch or an allocation returns.
+///
+/// ```
+/// use warpspeed::algorithms::reduce;
+/// use warpspeed::prelude::*;
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let x = dev.upload(&(1..=1000u32).collect::<Vec<_>>())?;
+/// let mut total = dev.zeros::<u32>(1)?;
+/// reduce::sum_into(&dev, &x, &mut total)?;
+/// assert_eq!(total.download()?, vec![500500]);
+/// assert_eq!(reduce::sum(&dev, &x)?, 500500);
+/// # Ok(())
+/// # }
+/// ```
+pub fn sum<T: Reducible>(target: &impl LaunchTarget, x: &impl AsDeviceView<Elem = T>) -> Result<T> {
+    run_to_host::<Sum<T>>("sum", target, x)
+}
+
+/// The sum of `x` into `out` (exactly one element), queued on `target` (a `&Device` or a
+/// `&Stream`) without waiting.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] when `out` is not one element (before anything is launched),
+/// and whatever a launch or an allocation returns.
+pub fn sum_into<T: Reducible>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = T>,
+    out: &mut impl AsDeviceViewMut<Elem = T>,
+) -> Result<()> {
+    let mut partial = target.device().zeros::<T>(partials_for(x.len()))?;
+    run::<Sum<T>>("sum_into", target, x, out, &mut partial)
+}
+
+/// [`sum_into`] with the caller's scratch: `partial` holds at least
+/// [`partials_for`]`(x.len())` elements (at most 1024), so repeated sums allocate nothing.
+///
+/// # Errors
+/// As [`sum_into`], and [`Error::LengthMismatch`] when `partial` is too short.
+pub fn sum_into_with_scratch<T: Reducible>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = T>,
+    out: &mut impl AsDeviceViewMut<Elem = T>,
+    partial: &mut impl AsDeviceViewMut<Elem = T>,
+) -> Result<()> {
+    run::<Sum<T>>("sum_into_with_scratch", target, x, out, partial)
+}
+
+/// The least element of `x`, downloaded (`T::min`: a float NaN is passed over unless every
+/// element is NaN).
+///
+/// # Errors
+/// [`Error::LengthMismatch`] for an empty `x` (before anything is launched), and whatever
+/// a launch or an allocation returns.
+pub fn min<T: Reducible>(target: &impl LaunchTarget, x: &impl AsDeviceView<Elem = T>) -> Result<T> {
+    run_to_host::<Min<T>>("min", target, x)
+}
+
+/// The greatest element of `x`, downloaded (`T::max`), as [`min`].
+///
+/// # Errors
+/// As [`min`].
+pub fn max<T: Reducible>(target: &impl LaunchTarget, x: &impl AsDeviceView<Elem = T>) -> Result<T> {
+    run_to_host::<Max<T>>("max", target, x)
+}
+
+/// The least and the greatest element of `x` in one pass, downloaded: `(min(x), max(x))`.
+///
+/// # Errors
+/// As [`min`].
+///
+/// ```
+/// use warpspeed::algorithms::reduce;
+/// use warpspeed::prelude::*;
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let x = dev.upload(&[2.5f32, f32::NAN, -1.0, 7.0])?;
+/// assert_eq!(reduce::min_max(&dev, &x)?, (-1.0, 7.0));
+/// # Ok(())
+/// # }
+/// ```
+pub fn min_max<T: Reducible>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = T>,
+) -> Result<(T, T)> {
+    let m = run_to_host::<MinMaxOf<T>>("min_max", target, x)?;
+    Ok((m.lo, m.hi))
+}
+
+/// The index and value of the least element of `x`, downloaded: the first such element
+/// where several are equal. NaNs are passed over, as [`min`] passes them over, unless
+/// every element is NaN (then the first).
+///
+/// # Errors
+/// As [`min`].
+///
+/// ```
+/// use warpspeed::algorithms::reduce;
+/// use warpspeed::prelude::*;
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let x = dev.upload(&[4u8, 1, 9, 1, 9])?;
+/// assert_eq!(reduce::arg_min(&dev, &x)?, (1, 1));
+/// assert_eq!(reduce::arg_max(&dev, &x)?, (2, 9));
+/// # Ok(())
+/// # }
+/// ```
+pub fn arg_min<T: Reducible>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = T>,
+) -> Result<(usize, T)> {
+    let a = run_to_host::<ArgOf<T, false>>("arg_min", target, x)?;
+    Ok((a.index as usize, a.value))
+}
+
+/// The index and value of the greatest element of `x`, downloaded, as [`arg_min`].
+///
+/// # Errors
+/// As [`min`].
+pub fn arg_max<T: Reducible>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = T>,
+) -> Result<(usize, T)> {
+    let a = run_to_host::<ArgOf<T, true>>("arg_max", target, x)?;
+    Ok((a.index as usize, a.value))
+}
