@@ -208,6 +208,19 @@ def scan_rows(p, log2):
     p.peer(row, "torch.cumsum", have("torch"), torch_cumsum)
     p.peer(row, "cupy.cumsum", have("cupy"), cupy_cumsum)
 
+    # float32 running sums (the library's three-launch scan): small integers as floats,
+    # so every prefix is exact whatever the order.
+    hostf = host.astype(np.float32)
+
+    def torch_cumsum_f32():
+        x = torch.from_numpy(hostf).cuda()
+        out = torch.empty_like(x)
+        ms = p.timer.best_ms(lambda: torch.cumsum(x, 0, out=out))
+        require(np.array_equal(out.cpu().numpy(), want.astype(np.float32)), "torch.cumsum f32 differs")
+        return ms
+
+    p.peer(f"scan_2^{log2}_f32_ms", "torch.cumsum", have("torch"), torch_cumsum_f32)
+
 
 # ---- reduce ---------------------------------------------------------------------------------
 

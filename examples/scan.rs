@@ -103,7 +103,7 @@ struct Args {
     /// the GPU, 2^12 on the simulator]; 0 skips it.
     #[arg(long)]
     f64_len: Option<usize>,
-    /// Threads per block of the look-back scan (a multiple of 32 up to 256; tiles of 16 times
+    /// Threads per block of the look-back scan (a multiple of 32 up to 256; tiles of 32 times
     /// that).
     #[arg(long, default_value_t = LOOKBACK_BLOCK)]
     lookback_block: u32,

@@ -16,5 +16,9 @@
 // the templates `operator!` expands in a user's crate are the ones the library uses.
 extern crate warpspeed_core as warpspeed;
 
+mod builtin;
+pub mod kernels;
 pub mod operator;
 pub mod reduce;
+pub mod scan;
+mod template;

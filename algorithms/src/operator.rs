@@ -63,6 +63,47 @@ pub trait Operator: 'static {
         partial: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
     ) -> Result<()>;
 
+    /// A scan's per-chunk totals: the scan's first launch (`crate::scan`).
+    #[doc(hidden)]
+    fn chunk_totals(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self::Elem>,
+        totals: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
+        chunk: usize,
+    ) -> Result<()>;
+
+    /// A scan of each chunk after its carry: the scan's second and third launches.
+    #[doc(hidden)]
+    fn chunk_scan(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self::Elem>,
+        out: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
+        carry: &impl AsDeviceView<Elem = Self::Elem>,
+        chunk: usize,
+        inclusive: bool,
+    ) -> Result<()>;
+
+    /// The single-pass look-back scan (`crate::template::lookback`), where the operator
+    /// has one for its type: the library's sum, min and max of 32-bit types. `None`: the
+    /// three-launch scan.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    fn lookback_scan(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self::Elem>,
+        out: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
+        status: &mut warpspeed_core::DeviceBuffer<u64>,
+        counter: &mut warpspeed_core::DeviceBuffer<u32>,
+        epoch: u32,
+        inclusive: bool,
+    ) -> Option<Result<()>> {
+        let _ = (target, cfg, x, out, status, counter, epoch, inclusive);
+        None
+    }
+
     /// The kernels [`operator!`](crate::operator!) wrote for this operator, for tests that
     /// compile them (empty for the library's operators, whose kernels are
     /// `reduce::kernels`' generic ones).
@@ -127,6 +168,10 @@ macro_rules! operator {
                 block_reduce, $t => $t, [x, n, j] load x[j],
                 |a, b| $($f)::+(a, b), init $id, empty false, options []
             );
+            $crate::__scan_kernels!(
+                chunk_totals, chunk_scan, $t, [x]
+                |a, b| $($f)::+(a, b), init $id, options []
+            );
             impl $crate::operator::Operator for $name {
                 type Elem = $t;
                 const HAS_IDENTITY: bool = true;
@@ -138,8 +183,28 @@ macro_rules! operator {
                 ) -> ::warpspeed::Result<()> {
                     block_reduce::launch(target, cfg, x, partial)
                 }
+                fn chunk_totals(
+                    target: &impl ::warpspeed::LaunchTarget,
+                    cfg: ::warpspeed::LaunchConfig,
+                    x: &impl ::warpspeed::AsDeviceView<Elem = $t>,
+                    totals: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $t>,
+                    chunk: usize,
+                ) -> ::warpspeed::Result<()> {
+                    chunk_totals::launch(target, cfg, x, totals, chunk)
+                }
+                fn chunk_scan(
+                    target: &impl ::warpspeed::LaunchTarget,
+                    cfg: ::warpspeed::LaunchConfig,
+                    x: &impl ::warpspeed::AsDeviceView<Elem = $t>,
+                    out: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $t>,
+                    carry: &impl ::warpspeed::AsDeviceView<Elem = $t>,
+                    chunk: usize,
+                    inclusive: bool,
+                ) -> ::warpspeed::Result<()> {
+                    chunk_scan::launch(target, cfg, x, out, carry, chunk, inclusive)
+                }
                 fn kernels() -> ::std::vec::Vec<&'static ::warpspeed::KernelDef> {
-                    ::std::vec![block_reduce::kernel()]
+                    ::std::vec![block_reduce::kernel(), chunk_totals::kernel(), chunk_scan::kernel()]
                 }
             }
         };

@@ -9,6 +9,8 @@
 //! Every scan has all three columns: checked, `unchecked`, by hand.
 
 use cudarc::driver::{CudaFunction, PushKernelArg};
+use warpspeed::algorithms::operator::Sum;
+use warpspeed::algorithms::scan as lib_scan;
 use warpspeed::{DeviceBuffer, LaunchConfig};
 
 use crate::common::XorShift;
@@ -42,6 +44,12 @@ pub fn kernels() -> Vec<Kernel> {
     ]);
     let [checked, unchecked] = u32::lookback_kernels();
     all.extend([("checked", checked), ("unchecked", unchecked)]);
+    all.extend([
+        ("checked", lib_scan::kernels::scan_totals_sums_float::kernel::<f32>()),
+        ("checked", lib_scan::kernels::scan_sums_float::kernel::<f32>()),
+        ("unchecked", lib_scan::kernels::unchecked::scan_totals_sums_float::kernel::<f32>()),
+        ("unchecked", lib_scan::kernels::unchecked::scan_sums_float::kernel::<f32>()),
+    ]);
     all
 }
 
@@ -51,7 +59,10 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         seed_work_efficient(b)?,
         multi_block(b)?,
         lookback(b)?,
-    ])
+    ]
+    .into_iter()
+    .chain(library(b)?)
+    .collect())
 }
 
 /// Seed 000's host-synchronised work-efficient scan of 2^(scan_log2 - 4) f64 (2^24 by
@@ -412,4 +423,114 @@ fn lookback(b: &Bench) -> Res<Row> {
     .peers(b.peers(&format!("scan_2^{log2}_i32"), Unit::Ms))
     .note(b.bandwidth_note(8.0 * len as f64, t[0]))
     .note("1 launch".to_string()))
+}
+
+/// `warpspeed::algorithms::scan`: `inclusive_sum` of 2^28 random u32 (the look-back scan,
+/// one launch; unchecked: the same kernel's `unchecked` twin on the example's plan) and of
+/// 2^28 f32 small integers (the three-launch scan, which a float sum takes for its fixed
+/// order; unchecked: the same launches of the `unchecked` kernels). The library's scratch
+/// is made once.
+fn library(b: &Bench) -> Res<Vec<Row>> {
+    let dev = &b.dev;
+    let log2 = b.sizes.scan_log2;
+    let len = 1usize << log2;
+    let mut rng = XorShift::new(len as u64 + 2);
+    let x: Vec<u32> = (0..len).map(|_| rng.next_u32()).collect();
+    let input = dev.upload(&x)?;
+    let poison = vec![0xDEAD_BEEFu32; len];
+    let mut out_c = dev.upload(&poison)?;
+    let mut out_u = dev.upload(&poison)?;
+    let mut scratch = lib_scan::Scratch::<u32>::new(dev, len)?;
+    let plan = std::cell::RefCell::new(LookbackScan::new(dev, len, LOOKBACK_BLOCK)?);
+    let mut steps: Vec<Step> = vec![
+        Box::new(|| {
+            Ok(lib_scan::inclusive_with_scratch::<Sum<u32>>(
+                dev,
+                &input,
+                &mut out_c,
+                &mut scratch,
+            )?)
+        }),
+        Box::new(|| {
+            Ok(plan
+                .borrow_mut()
+                .run(dev, &input, &mut out_u, true, false)?)
+        }),
+    ];
+    let t = best_ms(b, &mut steps)?;
+    drop(steps);
+    let want = cpu_scan(&x, true);
+    for (who, out) in [("checked", &out_c), ("unchecked", &out_u)] {
+        b.check(
+            &format!("algorithms::scan u32, {who}, against the CPU"),
+            &out.download()?,
+            &want,
+            |v| v,
+        );
+    }
+    let ints = Row::new(
+        "scan::inclusive_sum (algorithms)",
+        format!("2^{log2} u32"),
+        Unit::Ms,
+    )
+    .times(t[0], Some(t[1]), None)
+    .peers(b.peers(&format!("scan_2^{log2}_i32"), Unit::Ms))
+    .note(b.bandwidth_note(8.0 * len as f64, t[0]))
+    .note("look-back, 1 launch".to_string());
+    drop((input, out_c, out_u, scratch, plan));
+
+    // Small integers as floats: every prefix is exact, so both equal the CPU's.
+    let xf: Vec<f32> = (0..len).map(|_| (rng.next_u64() % 17) as f32 - 8.0).collect();
+    let input = dev.upload(&xf)?;
+    let mut out_c = dev.upload(&vec![f32::NAN; len])?;
+    let mut out_u = dev.upload(&vec![f32::NAN; len])?;
+    let mut scratch = lib_scan::Scratch::<f32>::new(dev, len)?;
+    let l = lib_scan::launches::<f32>(len);
+    let (chunks, chunk) = (l.chunks, l.chunk);
+    let mut totals = dev.zeros::<f32>(chunks)?;
+    let mut prefixes = dev.zeros::<f32>(chunks)?;
+    let mut steps: Vec<Step> = vec![
+        Box::new(|| {
+            Ok(lib_scan::inclusive_with_scratch::<Sum<f32>>(
+                dev,
+                &input,
+                &mut out_c,
+                &mut scratch,
+            )?)
+        }),
+        Box::new(|| {
+            use lib_scan::kernels::unchecked::{scan_sums_float, scan_totals_sums_float};
+            scan_totals_sums_float::launch(dev, l.totals, &input, &mut totals, chunk)?;
+            scan_sums_float::launch(dev, l.prefixes, &totals, &mut prefixes, &totals, chunks, false)?;
+            Ok(scan_sums_float::launch(dev, l.scan, &input, &mut out_u, &prefixes, chunk, true)?)
+        }),
+    ];
+    let t = best_ms(b, &mut steps)?;
+    drop(steps);
+    let mut acc = 0f64;
+    let want: Vec<f32> = xf
+        .iter()
+        .map(|&v| {
+            acc += v as f64;
+            acc as f32
+        })
+        .collect();
+    for (who, out) in [("checked", &out_c), ("unchecked", &out_u)] {
+        b.check(
+            &format!("algorithms::scan f32, {who}, against the CPU"),
+            &out.download()?,
+            &want,
+            |v: f32| v.to_bits(),
+        );
+    }
+    let floats = Row::new(
+        "scan::inclusive_sum (algorithms)",
+        format!("2^{log2} f32"),
+        Unit::Ms,
+    )
+    .times(t[0], Some(t[1]), None)
+    .peers(b.peers(&format!("scan_2^{log2}_f32"), Unit::Ms))
+    .note(b.bandwidth_note(8.0 * len as f64, t[0]))
+    .note(format!("3 launches, {chunks} chunks of {chunk}"));
+    Ok(vec![ints, floats])
 }

@@ -5,89 +5,44 @@
 //! (`#[path = "kernels/scan_lookback.rs"] mod scan_lookback;`), with a hand-written CUDA C
 //! twin of the same algorithm, [`LOOKBACK_HAND_CUDA`].
 //!
-//! The kernels, all from one [`lookback_scan!`]: `lookback_scan_u32`, `lookback_scan_i32`
-//! (bounds-checked: only the status and counter indexes keep a check, the prover removes
-//! the others) and `lookback_scan_u32_unchecked`, `lookback_scan_i32_unchecked`
-//! (`#[gpu_kernel(unchecked)]`). [`LookbackScan`] owns the look-back state and launches
-//! them; [`LookbackElem`] names each type's kernels.
+//! The kernels are the library's, `warpspeed::algorithms::scan::kernels::lookback_sums_u32`
+//! and `lookback_sums_i32` (bounds-checked: only the status and counter indexes keep a
+//! check, the prover removes the others) and their `unchecked::` twins; their text, the
+//! launch they expect and the algorithm are in algorithms/src/template/lookback.rs (one
+//! template for the library's sums, minima and maxima; `scan::inclusive_sum` of `u32` and
+//! `i32` launches it). This module keeps what the example and the bench add around them:
+//! [`LookbackScan`], a plan that owns the look-back state (status words, tile counter,
+//! epochs) for any block size, [`LookbackElem`], which names each type's kernels, and the
+//! hand-written twin.
 //!
 //! # How to launch (what [`LookbackScan::run`] does)
 //!
 //! ```text
-//! lookback_scan_u32::launch(&dev, LaunchConfig::new(tiles, block),
+//! lookback_sums_u32::launch(&dev, LaunchConfig::new(tiles, block),
 //!                           &input, &mut out, &mut status, &mut counter, epoch, inclusive)
 //! ```
 //! - `block`: threads per block, a multiple of 32 up to [`MAX_LOOKBACK_BLOCK`] (256, the
 //!   default [`LOOKBACK_BLOCK`]). A tile is `32 * block` elements ([`ITEMS_PER_THREAD`]):
 //!   8192 with 256 threads, so 2^28 elements are 32768 tiles.
-//! - grid: exactly `tiles = len.div_ceil(32 * block)` blocks (the block that draws the last
-//!   tile id resets the counter). No dynamic shared memory; the static shared memory is
-//!   33 KiB (8 warps' transpose buffers). 64 registers (sm_90, NVRTC 13.0).
-//! - `input: &DeviceBuffer<T>`, `out: &mut DeviceBuffer<T>`, the same length, not 0.
-//! - `status: &mut DeviceBuffer<u64>` (`&[AtomicU64]` in the kernel): one word per tile,
-//!   zeroed once when allocated, never between launches (see `epoch`).
-//! - `counter: &mut DeviceBuffer<u32>` (`&[AtomicU32]`): one word, zeroed once when
-//!   allocated. Each block takes its tile id with `fetch_add`; the block that takes the
-//!   last one stores 0 back, so the counter is zero again for the next launch without a
-//!   reset kernel or a memset. Reset it by hand (upload a 0) only after a failed launch.
-//! - `epoch: u32`: 1 for the first launch on a status buffer, one more for each launch
-//!   after it (below 2^31; then zero the status buffer and start again at 1). Status words
-//!   left by earlier launches carry an earlier epoch, so they read as "not published yet".
-//! - `inclusive: bool`: `out[i] = x[0] + .. + x[i]`; exclusive: `x[0] + .. + x[i - 1]`
-//!   (`out[0] = 0`).
+//! - grid: exactly `tiles = len.div_ceil(32 * block)` blocks; `status` one zeroed `u64` a
+//!   tile, `counter` one zeroed `u32`, `epoch` 1, 2, .. (the template's docs say why).
 //!
 //! The hand-written `lookback_scan_hand_u32` takes the same grid, block, status buffer,
 //! counter and epochs, as `(const unsigned* in, unsigned long long in_len, unsigned* out,
 //! unsigned long long out_len, unsigned long long* status, unsigned* counter, unsigned
 //! epoch, unsigned inclusive)` (each buffer with its length, as the kernels get them), and
 //! scans `i32` data too (a wrapping sum has the same bits either way). [`HandLookback`]
-//! compiles it as the kernels are compiled (`warpspeed::compile::compile_cubin(
-//! LOOKBACK_HAND_CUDA, cc, lookback_scan_u32::KERNEL.options)`), loads it with cudarc and
-//! launches it on a [`LookbackScan`]'s status words, counter and epochs
-//! ([`LookbackScan::next_launch`]), so one plan serves both kernels.
-//!
-//! # The algorithm (per block)
-//!
-//! 1. Thread 0 takes the block's tile id from the counter (`fetch_add`), so tiles are
-//!    handed out in the order blocks start, and a tile only ever waits for tiles whose
-//!    blocks have started: on a GPU, which may start blocks in any order, and on the
-//!    simulator, which runs each started block to its end on one CPU thread while its
-//!    other workers run other blocks.
-//! 2. Each warp loads its 1024 consecutive elements coalesced (lane `l` reads `l + 32 j`,
-//!    `j < 32`), passes them through shared memory (one padding word per 32, so neither
-//!    pattern has bank conflicts) so that each lane holds 32 consecutive elements, and scans
-//!    them in registers. A `shfl_up_sync` scan of the lanes' totals and the warps' totals in
-//!    shared memory give each element its offset inside the tile and the tile's total (its
-//!    *aggregate*).
-//! 3. Warp 0 publishes the aggregate in the tile's status word, then looks back: lane `l`
-//!    reads the word of tile `tile - 1 - l` (32 predecessors at a time), the warp spins
-//!    (`any_sync`) while any of them is unpublished, finds the nearest predecessor that has
-//!    published its *inclusive prefix* (`ballot_sync`, lowest set bit), and adds that
-//!    prefix and the aggregates of the tiles between (a `shfl_xor_sync` reduction); with no
-//!    inclusive prefix among the 32, it adds all 32 aggregates and looks 32 tiles further
-//!    back. Then it publishes the tile's inclusive prefix.
-//! 4. Every element gets the tile's exclusive prefix added; each warp passes its results
-//!    back through shared memory and stores them coalesced.
-//!
-//! A status word is one `AtomicU64`: the flag in the high 32 bits (`2 * epoch`: aggregate
-//! published, `2 * epoch + 1`: inclusive prefix published, anything else: not yet) and the
-//! value's bits in the low 32. Flag and value travel in one atomic access, so a reader
-//! needs nothing ordered but that word: loads and stores are `Relaxed` (`ld.relaxed.gpu`,
-//! `st.relaxed.gpu`, which read and write the coherent L2, not the L1), as CUB does for
-//! values that fit beside the flag in 64 bits. On the simulator the only data passed
-//! between blocks goes through these atomics, which its race checks accept (plain data
-//! published with a fence and a flag would be reported as a race); within a block, shared
-//! memory is ordered by `sync_threads` and, within a warp, `sync_warp`.
+//! compiles it as the kernels are compiled, loads it with cudarc and launches it on a
+//! [`LookbackScan`]'s status words, counter and epochs ([`LookbackScan::next_launch`]), so
+//! one plan serves both kernels.
 
 #![allow(dead_code)]
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DriverError, PushKernelArg};
 use cudarc::nvrtc::Ptx;
 use warpspeed::__private::KernelDef;
-use warpspeed::prelude::*;
 use warpspeed::{Device, DeviceBuffer, KernelScalar, LaunchConfig};
 
 /// Threads per block [`LookbackScan`] uses unless told otherwise.
@@ -100,197 +55,10 @@ pub const MAX_LOOKBACK_BLOCK: u32 = 256;
 /// (docs/scan.md).
 pub const ITEMS_PER_THREAD: u32 = 32;
 
-/// The look-back scan kernel for one element type, bounds-checked or, with `[unchecked]`,
-/// not (as `life_naive!` in life.rs). Parameters: see the module's documentation. Literals
-/// in the body: 32 items per thread ([`ITEMS_PER_THREAD`]), 1024 elements per warp, 1056
-/// shared words per warp (1024 and one padding word per 32), 8 warps at most
-/// ([`MAX_LOOKBACK_BLOCK`]; `& 7`), 8448 = 8 x 1056.
-macro_rules! lookback_scan {
-    ($name:ident, $t:ident, $zero:tt, [$($option:ident)?]) => {
-        #[gpu_kernel($($option)?)]
-        pub fn $name(
-            input: &[$t],
-            out: &mut [$t],
-            status: &[AtomicU64],
-            #[len(1)] counter: &[AtomicU32],
-            epoch: u32,
-            inclusive: bool,
-        ) {
-            // Each warp's transpose buffer: 1024 elements, element s at s + s / 32.
-            let stage = SharedArray::<$t, 8448>::new();
-            let warp_totals = SharedArray::<$t, 8>::new();
-            let tile_id = SharedArray::<u32, 1>::new();
-            let tile_prefix = SharedArray::<$t, 1>::new();
-            let full = 0xffff_ffffu32;
-            let tid = thread_idx().x;
-            // Shared-memory indexes are 64-bit sums of values bounded by `&` (the launch
-            // allows at most 8 warps), so the bounds prover removes their checks.
-            let lane = lane_id() as usize & 31;
-            let warp = (tid / 32) as usize & 7;
-            let warps = block_dim().x / 32;
-
-            // 1. The tile id, in the order blocks start; the last block resets the counter.
-            if tid == 0 {
-                let t = counter[0].fetch_add(1, Ordering::Relaxed);
-                if t + 1 == grid_dim().x {
-                    counter[0].store(0, Ordering::Relaxed);
-                }
-                tile_id[0] = t;
-            }
-            sync_threads();
-            let tile = tile_id[0];
-            // One status word per tile: a launch with more blocks than words has nothing
-            // to do in the extra ones (the whole block leaves; saying so also proves every
-            // status index below).
-            if tile as usize >= status.len() {
-                return;
-            }
-
-            // 2. Coalesced loads (the identity past the end), through shared memory into
-            // 32 consecutive elements per lane, scanned in registers. The loops over the
-            // 32 items are `while` loops: NVRTC unrolls them (the local array stays in
-            // registers), which it does not do with the C the macro emits for `for`.
-            let warp_base = tile as usize * (block_dim().x * 32) as usize + warp * 1024;
-            let mut j = 0usize;
-            while j < 32 {
-                let jj = j & 31;
-                let g = warp_base + lane + 32 * jj;
-                let mut v = $zero;
-                if g < input.len() {
-                    v = input[g];
-                }
-                stage[warp * 1056 + lane + 33 * jj] = v; // element lane + 32 jj of the warp, at lane + 33 jj
-                j += 1;
-            }
-            sync_warp(0xffff_ffff);
-            let mut x = [$zero; 32];
-            let mut acc = $zero;
-            let mut j = 0usize;
-            while j < 32 {
-                let jj = j & 31;
-                // Element 32 lane + jj of the warp, at 33 lane + jj.
-                acc = acc.wrapping_add(stage[warp * 1056 + lane * 33 + jj]);
-                x[jj] = acc;
-                j += 1;
-            }
-            let total = acc;
-            let mut lanes_incl = total;
-            let mut k = 0u32;
-            while k < 5 {
-                let d = 1u32 << k;
-                let y = shfl_up_sync(full, lanes_incl, d);
-                if lane_id() >= d {
-                    lanes_incl = lanes_incl.wrapping_add(y);
-                }
-                k += 1;
-            }
-            if lane == 31 {
-                warp_totals[warp] = lanes_incl;
-            }
-            sync_threads();
-            let mut warp_prefix = $zero;
-            let mut aggregate = $zero;
-            for w in 0..warps {
-                let s = warp_totals[w as usize & 7];
-                if (w as usize) < warp {
-                    warp_prefix = warp_prefix.wrapping_add(s);
-                }
-                aggregate = aggregate.wrapping_add(s);
-            }
-
-            // 3. Publish the aggregate, look back, publish the inclusive prefix.
-            if warp == 0 {
-                let flag_aggregate = 2 * epoch as u64;
-                let flag_prefix = flag_aggregate + 1;
-                let aggregate_bits = aggregate as u32;
-                let mut exclusive = 0u32;
-                if tile == 0 {
-                    if lane == 0 {
-                        let published = flag_prefix << 32 | aggregate_bits as u64;
-                        status[0].store(published, Ordering::Relaxed);
-                    }
-                } else {
-                    if lane == 0 {
-                        status[tile as usize]
-                            .store(flag_aggregate << 32 | aggregate_bits as u64, Ordering::Relaxed);
-                    }
-                    // This lane's predecessor is `back` tiles back; before tile 0, a zero
-                    // prefix (never added: tile 0's own prefix comes first).
-                    let mut back = lane_id() + 1;
-                    loop {
-                        let mut word = flag_prefix << 32;
-                        if back <= tile {
-                            word = status[(tile - back) as usize].load(Ordering::Relaxed);
-                        }
-                        let mut flag = word >> 32;
-                        while any_sync(full, flag != flag_aggregate && flag != flag_prefix) {
-                            // (A lane past tile 0 holds a prefix flag: `back <= tile` is
-                            // always true here, and says so to the bounds prover.)
-                            if flag != flag_aggregate && flag != flag_prefix && back <= tile {
-                                word = status[(tile - back) as usize].load(Ordering::Relaxed);
-                                flag = word >> 32;
-                            }
-                        }
-                        // Lanes up to the nearest inclusive prefix (all 32 if none) count.
-                        let prefixes = ballot_sync(full, flag == flag_prefix);
-                        let mut v = word as u32;
-                        if prefixes != 0 && lane_id() > prefixes.trailing_zeros() {
-                            v = 0;
-                        }
-                        let mut k = 0u32;
-                        while k < 5 {
-                            v = v.wrapping_add(shfl_xor_sync(full, v, 16u32 >> k));
-                            k += 1;
-                        }
-                        exclusive = exclusive.wrapping_add(v);
-                        if prefixes != 0 {
-                            break;
-                        }
-                        back += 32;
-                    }
-                    if lane == 0 {
-                        let inclusive_bits = exclusive.wrapping_add(aggregate_bits);
-                        status[tile as usize]
-                            .store(flag_prefix << 32 | inclusive_bits as u64, Ordering::Relaxed);
-                    }
-                }
-                if lane == 0 {
-                    tile_prefix[0] = exclusive as $t;
-                }
-            }
-            sync_threads();
-
-            // 4. Offsets added, results back through shared memory, coalesced stores.
-            let offset = tile_prefix[0]
-                .wrapping_add(warp_prefix)
-                .wrapping_add(lanes_incl.wrapping_sub(total));
-            let mut before = $zero;
-            let mut j = 0usize;
-            while j < 32 {
-                let jj = j & 31;
-                let v = if inclusive { x[jj] } else { before };
-                before = x[jj];
-                stage[warp * 1056 + lane * 33 + jj] = offset.wrapping_add(v);
-                j += 1;
-            }
-            sync_warp(0xffff_ffff);
-            let mut j = 0usize;
-            while j < 32 {
-                let jj = j & 31;
-                let g = warp_base + lane + 32 * jj;
-                if g < out.len() {
-                    out[g] = stage[warp * 1056 + lane + 33 * jj];
-                }
-                j += 1;
-            }
-        }
-    };
-}
-
-lookback_scan!(lookback_scan_u32, u32, 0u32, []);
-lookback_scan!(lookback_scan_u32_unchecked, u32, 0u32, [unchecked]);
-lookback_scan!(lookback_scan_i32, i32, 0i32, []);
-lookback_scan!(lookback_scan_i32_unchecked, i32, 0i32, [unchecked]);
+// The kernels are the library's (`warpspeed::algorithms::scan` launches them for `u32` and
+// `i32` sums): one text, algorithms/src/template/lookback.rs, serves the library, this
+// example and the bench.
+use warpspeed::algorithms::scan::kernels::{lookback_sums_i32, lookback_sums_u32, unchecked};
 
 /// An element type the look-back kernels exist for (`u32`, `i32`): its kernels, checked
 /// and unchecked.
@@ -313,10 +81,10 @@ pub trait LookbackElem: KernelScalar {
 }
 
 macro_rules! lookback_elem {
-    ($t:ident, $checked:ident, $unchecked:ident) => {
+    ($t:ident, $checked:ident, $($unchecked:ident)::+) => {
         impl LookbackElem for $t {
             fn lookback_kernels() -> [&'static KernelDef; 2] {
-                [&$checked::KERNEL, &$unchecked::KERNEL]
+                [&$checked::KERNEL, &$($unchecked)::+::KERNEL]
             }
             fn launch_lookback(
                 dev: &Device,
@@ -332,15 +100,15 @@ macro_rules! lookback_elem {
                 if checked {
                     $checked::launch(dev, cfg, input, out, status, counter, epoch, inclusive)
                 } else {
-                    $unchecked::launch(dev, cfg, input, out, status, counter, epoch, inclusive)
+                    $($unchecked)::+::launch(dev, cfg, input, out, status, counter, epoch, inclusive)
                 }
             }
         }
     };
 }
 
-lookback_elem!(u32, lookback_scan_u32, lookback_scan_u32_unchecked);
-lookback_elem!(i32, lookback_scan_i32, lookback_scan_i32_unchecked);
+lookback_elem!(u32, lookback_sums_u32, unchecked::lookback_sums_u32);
+lookback_elem!(i32, lookback_sums_i32, unchecked::lookback_sums_i32);
 
 /// The state of look-back scans of `len` elements: the tiles' status words, the tile
 /// counter and the epoch. Allocated once; [`LookbackScan::run`] launches one kernel and
@@ -618,7 +386,7 @@ impl HandLookback {
         let cc = dev
             .compute_capability()
             .expect("a GPU has a compute capability");
-        let options = lookback_scan_u32::KERNEL.options;
+        let options = lookback_sums_u32::KERNEL.options;
         let cubin = warpspeed::compile::compile_cubin(LOOKBACK_HAND_CUDA, cc, options)?;
         let stream = dev.cuda_stream().expect("a GPU has a stream").clone();
         let module = stream

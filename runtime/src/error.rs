@@ -348,6 +348,17 @@ pub enum Error {
         reason: String,
     },
 
+    /// An argument a library call (`warpspeed::algorithms`) refuses before launching
+    /// anything: a bin range with `lo >= hi`, offsets that are not monotone, an exclusive
+    /// scan with an operator that has no identity.
+    #[error("invalid argument to {what}: {reason}")]
+    InvalidArgument {
+        /// The call and the argument.
+        what: String,
+        /// What is wrong, with the values.
+        reason: String,
+    },
+
     /// A [`TensorMap`](crate::TensorMap) the TMA cannot read: a geometry, alignment or
     /// element size it does not support (docs/tensor-cores.md, "Hopper: mbarriers and TMA").
     #[error("invalid tensor map ({what}): {reason}")]

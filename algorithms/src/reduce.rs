@@ -23,9 +23,10 @@
 //! shorter than [`partials_for`], and an empty input where the operator has no identity
 //! (min, max and the arg- and min-max reductions) are [`Error::LengthMismatch`].
 
-pub mod kernels;
-mod template;
-
+pub use crate::builtin::Reducible;
+use crate::builtin::Kind;
+pub use crate::kernels::reduce as kernels;
+pub use crate::kernels::reduce::unchecked;
 use crate::operator::{Max, Min, Operator, Sum};
 use kernels::{Arg, MinMax};
 use warpspeed_core::prelude::*;
@@ -35,26 +36,6 @@ use warpspeed_core::{AsDeviceView, AsDeviceViewMut, KernelScalar, LaunchTarget, 
 const BLOCK: usize = 256;
 /// The most blocks (and so partials) of the first launch.
 const MAX_BLOCKS: usize = 1024;
-
-/// The [`kernels`] `#[gpu_kernel(unchecked)]`: what the bench measures the bounds checks
-/// against (the entries here launch the checked ones).
-#[allow(rustdoc::broken_intra_doc_links)] // as in `kernels`
-pub mod unchecked {
-    use super::kernels::{arg_max_of, arg_min_of, Arg, MinMax};
-    use warpspeed_core::prelude::*;
-    super::kernels::kernel_family!(
-        Int,
-        [block_sums_int, block_mins_int, block_maxs_int],
-        [block_min_max_int, block_min_max_pairs_int, block_arg_min_int, block_arg_max_int, block_arg_min_pairs_int, block_arg_max_pairs_int];
-        unchecked
-    );
-    super::kernels::kernel_family!(
-        Float,
-        [block_sums_float, block_mins_float, block_maxs_float],
-        [block_min_max_float, block_min_max_pairs_float, block_arg_min_float, block_arg_max_float, block_arg_min_pairs_float, block_arg_max_pairs_float];
-        unchecked
-    );
-}
 
 /// A reduction as the two launches run it: the first maps each input element to the
 /// accumulated type and combines (`In` → `Acc`), the second combines partials
@@ -99,192 +80,6 @@ impl<O: Operator> Reduction for O {
         partial: &mut impl AsDeviceViewMut<Elem = O::Elem>,
     ) -> Result<()> {
         O::block_reduce(target, cfg, x, partial)
-    }
-}
-
-/// Which of a family's kernels a launch runs.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Sum,
-    Min,
-    Max,
-    ArgMin,
-    ArgMax,
-}
-
-/// An element type this module's own reductions take: every integer (sums wrap) and float
-/// type of the kernel language. Sealed: the impls pick the kernels of the type's family.
-pub trait Reducible: Scalar + sealed::Sealed {
-    #[doc(hidden)]
-    fn block_reduce(
-        kind: Kind,
-        target: &impl LaunchTarget,
-        cfg: LaunchConfig,
-        x: &impl AsDeviceView<Elem = Self>,
-        partial: &mut impl AsDeviceViewMut<Elem = Self>,
-    ) -> Result<()>;
-    #[doc(hidden)]
-    fn min_max_first(
-        target: &impl LaunchTarget,
-        cfg: LaunchConfig,
-        x: &impl AsDeviceView<Elem = Self>,
-        partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
-    ) -> Result<()>;
-    #[doc(hidden)]
-    fn min_max_second(
-        target: &impl LaunchTarget,
-        cfg: LaunchConfig,
-        x: &impl AsDeviceView<Elem = MinMax<Self>>,
-        partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
-    ) -> Result<()>;
-    #[doc(hidden)]
-    fn arg_first(
-        kind: Kind,
-        target: &impl LaunchTarget,
-        cfg: LaunchConfig,
-        x: &impl AsDeviceView<Elem = Self>,
-        partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
-    ) -> Result<()>;
-    #[doc(hidden)]
-    fn arg_second(
-        kind: Kind,
-        target: &impl LaunchTarget,
-        cfg: LaunchConfig,
-        x: &impl AsDeviceView<Elem = Arg<Self>>,
-        partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
-    ) -> Result<()>;
-}
-
-mod sealed {
-    pub trait Sealed {}
-}
-
-/// A family's kernels (`kernels::*_int`, `kernels::*_float`) under the names `reducible!`
-/// calls.
-macro_rules! family {
-    ($name:ident: $($kernel:ident as $short:ident),*) => {
-        mod $name {
-            pub use super::kernels::{$($kernel as $short),*};
-        }
-    };
-}
-family!(int: block_sums_int as sums, block_mins_int as mins, block_maxs_int as maxs,
-    block_min_max_int as min_max, block_min_max_pairs_int as min_max_pairs,
-    block_arg_min_int as arg_min, block_arg_max_int as arg_max,
-    block_arg_min_pairs_int as arg_min_pairs, block_arg_max_pairs_int as arg_max_pairs);
-family!(float: block_sums_float as sums, block_mins_float as mins, block_maxs_float as maxs,
-    block_min_max_float as min_max, block_min_max_pairs_float as min_max_pairs,
-    block_arg_min_float as arg_min, block_arg_max_float as arg_max,
-    block_arg_min_pairs_float as arg_min_pairs, block_arg_max_pairs_float as arg_max_pairs);
-
-/// A kind the launch has no kernel for: a bug of this module.
-fn no_kernel(kind: Kind, what: &str) -> ! {
-    unreachable!("reduce: no {what} kernel for {kind:?}")
-}
-
-macro_rules! reducible {
-    ($f:ident: $($t:ty),*) => {$(
-        impl sealed::Sealed for $t {}
-        impl Reducible for $t {
-            fn block_reduce(
-                kind: Kind,
-                target: &impl LaunchTarget,
-                cfg: LaunchConfig,
-                x: &impl AsDeviceView<Elem = Self>,
-                partial: &mut impl AsDeviceViewMut<Elem = Self>,
-            ) -> Result<()> {
-                match kind {
-                    Kind::Sum => $f::sums::launch::<$t>(target, cfg, x, partial),
-                    Kind::Min => $f::mins::launch::<$t>(target, cfg, x, partial),
-                    Kind::Max => $f::maxs::launch::<$t>(target, cfg, x, partial),
-                    _ => no_kernel(kind, "block reduce"),
-                }
-            }
-            fn min_max_first(
-                target: &impl LaunchTarget,
-                cfg: LaunchConfig,
-                x: &impl AsDeviceView<Elem = Self>,
-                partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
-            ) -> Result<()> {
-                $f::min_max::launch::<$t>(target, cfg, x, partial)
-            }
-            fn min_max_second(
-                target: &impl LaunchTarget,
-                cfg: LaunchConfig,
-                x: &impl AsDeviceView<Elem = MinMax<Self>>,
-                partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
-            ) -> Result<()> {
-                $f::min_max_pairs::launch::<$t>(target, cfg, x, partial)
-            }
-            fn arg_first(
-                kind: Kind,
-                target: &impl LaunchTarget,
-                cfg: LaunchConfig,
-                x: &impl AsDeviceView<Elem = Self>,
-                partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
-            ) -> Result<()> {
-                match kind {
-                    Kind::ArgMin => $f::arg_min::launch::<$t>(target, cfg, x, partial),
-                    Kind::ArgMax => $f::arg_max::launch::<$t>(target, cfg, x, partial),
-                    _ => no_kernel(kind, "arg"),
-                }
-            }
-            fn arg_second(
-                kind: Kind,
-                target: &impl LaunchTarget,
-                cfg: LaunchConfig,
-                x: &impl AsDeviceView<Elem = Arg<Self>>,
-                partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
-            ) -> Result<()> {
-                match kind {
-                    Kind::ArgMin => $f::arg_min_pairs::launch::<$t>(target, cfg, x, partial),
-                    Kind::ArgMax => $f::arg_max_pairs::launch::<$t>(target, cfg, x, partial),
-                    _ => no_kernel(kind, "arg pairs"),
-                }
-            }
-        }
-    )*};
-}
-reducible!(int: i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
-reducible!(float: f16, bf16, f32, f64);
-
-impl<T: Reducible> Operator for Sum<T> {
-    type Elem = T;
-    const HAS_IDENTITY: bool = true;
-    fn block_reduce(
-        target: &impl LaunchTarget,
-        cfg: LaunchConfig,
-        x: &impl AsDeviceView<Elem = T>,
-        partial: &mut impl AsDeviceViewMut<Elem = T>,
-    ) -> Result<()> {
-        T::block_reduce(Kind::Sum, target, cfg, x, partial)
-    }
-}
-
-impl<T: Reducible> Operator for Min<T> {
-    type Elem = T;
-    const HAS_IDENTITY: bool = false;
-    fn block_reduce(
-        target: &impl LaunchTarget,
-        cfg: LaunchConfig,
-        x: &impl AsDeviceView<Elem = T>,
-        partial: &mut impl AsDeviceViewMut<Elem = T>,
-    ) -> Result<()> {
-        T::block_reduce(Kind::Min, target, cfg, x, partial)
-    }
-}
-
-impl<T: Reducible> Operator for Max<T> {
-    type Elem = T;
-    const HAS_IDENTITY: bool = false;
-    fn block_reduce(
-        target: &impl LaunchTarget,
-        cfg: LaunchConfig,
-        x: &impl AsDeviceView<Elem = T>,
-        partial: &mut impl AsDeviceViewMut<Elem = T>,
-    ) -> Result<()> {
-        T::block_reduce(Kind::Max, target, cfg, x, partial)
     }
 }
 

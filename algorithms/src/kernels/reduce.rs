@@ -1,5 +1,5 @@
 //! The library's reduce kernels, generic over the element type, all from one template
-//! ([`__block_reduce_kernel!`](crate::__block_reduce_kernel)): sums, minima, maxima,
+//! (`__block_reduce_kernel!`, algorithms/src/template/reduce.rs): sums, minima, maxima,
 //! min-max pairs and arg-min/arg-max pairs, each family for `Int` and for `Float`. Read
 //! them, copy them (`warpspeed::algorithms::reduce::kernels::block_sums_int`).
 //!
@@ -8,11 +8,6 @@
 //! empty input is refused by the host before anything runs). The `_pairs` kernels combine
 //! the partials the first launch left ([`MinMax`], [`Arg`]), the others take their own
 //! output type as input.
-
-// The kernels' generated docs link `self::launch`; rustdoc resolves the links of items a
-// `macro_rules!` writes in the module that defines the macro (`reduce::template` here),
-// where they name nothing. The links work in a kernel written directly.
-#![allow(rustdoc::broken_intra_doc_links)]
 
 use warpspeed_core::prelude::*;
 
@@ -78,7 +73,7 @@ macro_rules! kernel_family {
         $(, [$mm:ident, $mm_pairs:ident, $amin:ident, $amax:ident, $arg_pairs_min:ident, $arg_pairs_max:ident])?
         $(; $opt:ident)?
     ) => {
-        $crate::reduce::kernels::kernel_family!(@one $bound, [$($opt)?], [$sum, $min, $max] $(, [$mm, $mm_pairs, $amin, $amax, $arg_pairs_min, $arg_pairs_max])?);
+        $crate::kernels::reduce::kernel_family!(@one $bound, [$($opt)?], [$sum, $min, $max] $(, [$mm, $mm_pairs, $amin, $amax, $arg_pairs_min, $arg_pairs_max])?);
     };
     (
         @one $bound:ident, $opts:tt, [$sum:ident, $min:ident, $max:ident]
@@ -140,3 +135,22 @@ kernel_family!(
         block_arg_max_pairs_float
     ]
 );
+
+/// The same kernels `#[gpu_kernel(unchecked)]`: what the bench measures the bounds checks
+/// against (the library launches the checked ones).
+pub mod unchecked {
+    use super::{arg_max_of, arg_min_of, Arg, MinMax};
+    use warpspeed_core::prelude::*;
+    super::kernel_family!(
+        Int,
+        [block_sums_int, block_mins_int, block_maxs_int],
+        [block_min_max_int, block_min_max_pairs_int, block_arg_min_int, block_arg_max_int, block_arg_min_pairs_int, block_arg_max_pairs_int];
+        unchecked
+    );
+    super::kernel_family!(
+        Float,
+        [block_sums_float, block_mins_float, block_maxs_float],
+        [block_min_max_float, block_min_max_pairs_float, block_arg_min_float, block_arg_max_float, block_arg_min_pairs_float, block_arg_max_pairs_float];
+        unchecked
+    );
+}

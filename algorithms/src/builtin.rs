@@ -1,0 +1,311 @@
+//! The library's own operators on its element types: [`Reducible`] (every integer and float
+//! type) picks each type's instance of the generic kernels in `crate::kernels`, and
+//! `Operator` for `Sum`, `Min` and `Max` launches them.
+
+use crate::kernels::reduce::{Arg, MinMax};
+use crate::operator::{Max, Min, Operator, Sum};
+use warpspeed_core::prelude::*;
+use warpspeed_core::{AsDeviceView, AsDeviceViewMut, LaunchTarget, Result};
+
+/// Which of a family's kernels a launch runs.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Sum,
+    Min,
+    Max,
+    ArgMin,
+    ArgMax,
+}
+
+/// An element type this module's own reductions take: every integer (sums wrap) and float
+/// type of the kernel language. Sealed: the impls pick the kernels of the type's family.
+pub trait Reducible: Scalar + sealed::Sealed {
+    #[doc(hidden)]
+    fn block_reduce(
+        kind: Kind,
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self>,
+        partial: &mut impl AsDeviceViewMut<Elem = Self>,
+    ) -> Result<()>;
+    #[doc(hidden)]
+    fn scan_totals(
+        kind: Kind,
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self>,
+        totals: &mut impl AsDeviceViewMut<Elem = Self>,
+        chunk: usize,
+    ) -> Result<()>;
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    fn scan(
+        kind: Kind,
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self>,
+        out: &mut impl AsDeviceViewMut<Elem = Self>,
+        carry: &impl AsDeviceView<Elem = Self>,
+        chunk: usize,
+        inclusive: bool,
+    ) -> Result<()>;
+    /// The single-pass look-back scan by `kind` (`crate::template::lookback`), where the
+    /// type has one; `None`: the three-launch scan.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    fn lookback(
+        kind: Kind,
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self>,
+        out: &mut impl AsDeviceViewMut<Elem = Self>,
+        status: &mut DeviceBuffer<u64>,
+        counter: &mut DeviceBuffer<u32>,
+        epoch: u32,
+        inclusive: bool,
+    ) -> Option<Result<()>> {
+        let _ = (kind, target, cfg, x, out, status, counter, epoch, inclusive);
+        None
+    }
+    #[doc(hidden)]
+    fn min_max_first(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self>,
+        partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+    ) -> Result<()>;
+    #[doc(hidden)]
+    fn min_max_second(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = MinMax<Self>>,
+        partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+    ) -> Result<()>;
+    #[doc(hidden)]
+    fn arg_first(
+        kind: Kind,
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self>,
+        partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+    ) -> Result<()>;
+    #[doc(hidden)]
+    fn arg_second(
+        kind: Kind,
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Arg<Self>>,
+        partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+    ) -> Result<()>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A family's kernels (`kernels::*::*_int`, `*_float`) under the names `reducible!`
+/// calls.
+macro_rules! family {
+    ($name:ident: $($kernel:ident as $short:ident),*; $($scan:ident as $scan_short:ident),*) => {
+        mod $name {
+            pub use crate::kernels::reduce::{$($kernel as $short),*};
+            pub use crate::kernels::scan::{$($scan as $scan_short),*};
+        }
+    };
+}
+family!(int: block_sums_int as sums, block_mins_int as mins, block_maxs_int as maxs,
+    block_min_max_int as min_max, block_min_max_pairs_int as min_max_pairs,
+    block_arg_min_int as arg_min, block_arg_max_int as arg_max,
+    block_arg_min_pairs_int as arg_min_pairs, block_arg_max_pairs_int as arg_max_pairs;
+    scan_totals_sums_int as totals_sums, scan_sums_int as scan_sums,
+    scan_totals_mins_int as totals_mins, scan_mins_int as scan_mins,
+    scan_totals_maxs_int as totals_maxs, scan_maxs_int as scan_maxs);
+family!(float: block_sums_float as sums, block_mins_float as mins, block_maxs_float as maxs,
+    block_min_max_float as min_max, block_min_max_pairs_float as min_max_pairs,
+    block_arg_min_float as arg_min, block_arg_max_float as arg_max,
+    block_arg_min_pairs_float as arg_min_pairs, block_arg_max_pairs_float as arg_max_pairs;
+    scan_totals_sums_float as totals_sums, scan_sums_float as scan_sums,
+    scan_totals_mins_float as totals_mins, scan_mins_float as scan_mins,
+    scan_totals_maxs_float as totals_maxs, scan_maxs_float as scan_maxs);
+
+/// A kind the launch has no kernel for: a bug of this module.
+fn no_kernel(kind: Kind, what: &str) -> ! {
+    unreachable!("reduce: no {what} kernel for {kind:?}")
+}
+
+macro_rules! reducible {
+    ($f:ident: $($t:ty $({$($lk:ident => $lkernel:ident),*})?),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Reducible for $t {
+            $(
+            fn lookback(
+                kind: Kind,
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Self>,
+                out: &mut impl AsDeviceViewMut<Elem = Self>,
+                status: &mut DeviceBuffer<u64>,
+                counter: &mut DeviceBuffer<u32>,
+                epoch: u32,
+                inclusive: bool,
+            ) -> Option<Result<()>> {
+                use crate::kernels::scan as k;
+                match kind {
+                    $(Kind::$lk => Some(k::$lkernel::launch(target, cfg, x, out, status, counter, epoch, inclusive)),)*
+                    _ => None,
+                }
+            }
+            )?
+            fn block_reduce(
+                kind: Kind,
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Self>,
+                partial: &mut impl AsDeviceViewMut<Elem = Self>,
+            ) -> Result<()> {
+                match kind {
+                    Kind::Sum => $f::sums::launch::<$t>(target, cfg, x, partial),
+                    Kind::Min => $f::mins::launch::<$t>(target, cfg, x, partial),
+                    Kind::Max => $f::maxs::launch::<$t>(target, cfg, x, partial),
+                    _ => no_kernel(kind, "block reduce"),
+                }
+            }
+            fn scan_totals(
+                kind: Kind,
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Self>,
+                totals: &mut impl AsDeviceViewMut<Elem = Self>,
+                chunk: usize,
+            ) -> Result<()> {
+                match kind {
+                    Kind::Sum => $f::totals_sums::launch::<$t>(target, cfg, x, totals, chunk),
+                    Kind::Min => $f::totals_mins::launch::<$t>(target, cfg, x, totals, chunk),
+                    Kind::Max => $f::totals_maxs::launch::<$t>(target, cfg, x, totals, chunk),
+                    _ => no_kernel(kind, "scan totals"),
+                }
+            }
+            fn scan(
+                kind: Kind,
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Self>,
+                out: &mut impl AsDeviceViewMut<Elem = Self>,
+                carry: &impl AsDeviceView<Elem = Self>,
+                chunk: usize,
+                inclusive: bool,
+            ) -> Result<()> {
+                match kind {
+                    Kind::Sum => $f::scan_sums::launch::<$t>(target, cfg, x, out, carry, chunk, inclusive),
+                    Kind::Min => $f::scan_mins::launch::<$t>(target, cfg, x, out, carry, chunk, inclusive),
+                    Kind::Max => $f::scan_maxs::launch::<$t>(target, cfg, x, out, carry, chunk, inclusive),
+                    _ => no_kernel(kind, "scan"),
+                }
+            }
+            fn min_max_first(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Self>,
+                partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+            ) -> Result<()> {
+                $f::min_max::launch::<$t>(target, cfg, x, partial)
+            }
+            fn min_max_second(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = MinMax<Self>>,
+                partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+            ) -> Result<()> {
+                $f::min_max_pairs::launch::<$t>(target, cfg, x, partial)
+            }
+            fn arg_first(
+                kind: Kind,
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Self>,
+                partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+            ) -> Result<()> {
+                match kind {
+                    Kind::ArgMin => $f::arg_min::launch::<$t>(target, cfg, x, partial),
+                    Kind::ArgMax => $f::arg_max::launch::<$t>(target, cfg, x, partial),
+                    _ => no_kernel(kind, "arg"),
+                }
+            }
+            fn arg_second(
+                kind: Kind,
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Arg<Self>>,
+                partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+            ) -> Result<()> {
+                match kind {
+                    Kind::ArgMin => $f::arg_min_pairs::launch::<$t>(target, cfg, x, partial),
+                    Kind::ArgMax => $f::arg_max_pairs::launch::<$t>(target, cfg, x, partial),
+                    _ => no_kernel(kind, "arg pairs"),
+                }
+            }
+        }
+    )*};
+}
+// The look-back scan where it exists: the 32-bit types, for every operator whose result
+// does not depend on the order (not the float sum).
+reducible!(int: i8, i16,
+    i32 {Sum => lookback_sums_i32, Min => lookback_mins_i32, Max => lookback_maxs_i32},
+    i64, isize, u8, u16,
+    u32 {Sum => lookback_sums_u32, Min => lookback_mins_u32, Max => lookback_maxs_u32},
+    u64, usize);
+reducible!(float: f16, bf16, f32 {Min => lookback_mins_f32, Max => lookback_maxs_f32}, f64);
+
+/// `Operator` for a library operator: its kernels are the family's of `kind`.
+macro_rules! builtin_operator {
+    ($op:ident, $kind:ident, $identity:expr) => {
+        impl<T: Reducible> Operator for $op<T> {
+            type Elem = T;
+            const HAS_IDENTITY: bool = $identity;
+            fn block_reduce(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = T>,
+                partial: &mut impl AsDeviceViewMut<Elem = T>,
+            ) -> Result<()> {
+                T::block_reduce(Kind::$kind, target, cfg, x, partial)
+            }
+            fn chunk_totals(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = T>,
+                totals: &mut impl AsDeviceViewMut<Elem = T>,
+                chunk: usize,
+            ) -> Result<()> {
+                T::scan_totals(Kind::$kind, target, cfg, x, totals, chunk)
+            }
+            fn chunk_scan(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = T>,
+                out: &mut impl AsDeviceViewMut<Elem = T>,
+                carry: &impl AsDeviceView<Elem = T>,
+                chunk: usize,
+                inclusive: bool,
+            ) -> Result<()> {
+                T::scan(Kind::$kind, target, cfg, x, out, carry, chunk, inclusive)
+            }
+            fn lookback_scan(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = T>,
+                out: &mut impl AsDeviceViewMut<Elem = T>,
+                status: &mut DeviceBuffer<u64>,
+                counter: &mut DeviceBuffer<u32>,
+                epoch: u32,
+                inclusive: bool,
+            ) -> Option<Result<()>> {
+                T::lookback(Kind::$kind, target, cfg, x, out, status, counter, epoch, inclusive)
+            }
+        }
+    };
+}
+builtin_operator!(Sum, Sum, true);
+builtin_operator!(Min, Min, false);
+builtin_operator!(Max, Max, false);

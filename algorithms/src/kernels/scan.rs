@@ -1,0 +1,61 @@
+//! The library's scan kernels:
+//!
+//! - the three-launch scan, generic over the element type, from one template
+//!   (`__scan_kernels!`, algorithms/src/template/scan.rs): for sums, minima and maxima,
+//!   each family for `Int` and for `Float`; each operator's pair is `scan_totals_*` (a
+//!   chunk's total) and `scan_*` (a chunk scanned after its carry);
+//! - the single-pass look-back scan (`__lookback_scan_kernel!`,
+//!   algorithms/src/template/lookback.rs) where the result cannot depend on the order of
+//!   combining steps and a value fits 32 bits beside its flag: `lookback_sums_u32`,
+//!   `lookback_sums_i32`, and `lookback_{mins,maxs}_{u32,i32,f32}`.
+//!
+//! Sums fill with zero; min and max with `x[0]`, which they may combine any number of
+//! times (no identity, so no exclusive min or max scan: the host refuses it).
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use warpspeed_core::prelude::*;
+
+/// The kernels of the scans for one bound (`$opts`: `[unchecked]` or `[]`).
+macro_rules! scan_family {
+    ($bound:ident, [$ts:ident, $s:ident, $tmin:ident, $smin:ident, $tmax:ident, $smax:ident], $opts:tt) => {
+        crate::__scan_kernels!($ts, $s<T: $bound>, T, [x] |a, b| a + b, init T::zero(), options $opts);
+        crate::__scan_kernels!($tmin, $smin<T: $bound>, T, [x] |a, b| a.min(b), init x[0], options $opts);
+        crate::__scan_kernels!($tmax, $smax<T: $bound>, T, [x] |a, b| a.max(b), init x[0], options $opts);
+    };
+}
+
+scan_family!(Int, [scan_totals_sums_int, scan_sums_int, scan_totals_mins_int, scan_mins_int, scan_totals_maxs_int, scan_maxs_int], []);
+scan_family!(Float, [scan_totals_sums_float, scan_sums_float, scan_totals_mins_float, scan_mins_float, scan_totals_maxs_float, scan_maxs_float], []);
+
+/// The look-back kernels (`$opts`: `[unchecked]` or `[]`).
+macro_rules! lookback_family {
+    ($opts:tt) => {
+        crate::__lookback_scan_kernel!(lookback_sums_u32, u32, [x] |a, b| a + b, init 0u32,
+            to_bits |v| v, from_bits |w| w, options $opts);
+        crate::__lookback_scan_kernel!(lookback_sums_i32, i32, [x] |a, b| a + b, init 0i32,
+            to_bits |v| v as u32, from_bits |w| w as i32, options $opts);
+        crate::__lookback_scan_kernel!(lookback_mins_u32, u32, [x] |a, b| a.min(b), init x[0],
+            to_bits |v| v, from_bits |w| w, options $opts);
+        crate::__lookback_scan_kernel!(lookback_mins_i32, i32, [x] |a, b| a.min(b), init x[0],
+            to_bits |v| v as u32, from_bits |w| w as i32, options $opts);
+        crate::__lookback_scan_kernel!(lookback_mins_f32, f32, [x] |a, b| a.min(b), init x[0],
+            to_bits |v| v.to_bits(), from_bits |w| f32::from_bits(w), options $opts);
+        crate::__lookback_scan_kernel!(lookback_maxs_u32, u32, [x] |a, b| a.max(b), init x[0],
+            to_bits |v| v, from_bits |w| w, options $opts);
+        crate::__lookback_scan_kernel!(lookback_maxs_i32, i32, [x] |a, b| a.max(b), init x[0],
+            to_bits |v| v as u32, from_bits |w| w as i32, options $opts);
+        crate::__lookback_scan_kernel!(lookback_maxs_f32, f32, [x] |a, b| a.max(b), init x[0],
+            to_bits |v| v.to_bits(), from_bits |w| f32::from_bits(w), options $opts);
+    };
+}
+
+lookback_family!([]);
+
+/// The same kernels `#[gpu_kernel(unchecked)]`, for the bench.
+pub mod unchecked {
+    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+    use warpspeed_core::prelude::*;
+    lookback_family!([unchecked]);
+    scan_family!(Int, [scan_totals_sums_int, scan_sums_int, scan_totals_mins_int, scan_mins_int, scan_totals_maxs_int, scan_maxs_int], [unchecked]);
+    scan_family!(Float, [scan_totals_sums_float, scan_sums_float, scan_totals_mins_float, scan_mins_float, scan_totals_maxs_float, scan_maxs_float], [unchecked]);
+}

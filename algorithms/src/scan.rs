@@ -1,0 +1,315 @@
+//! Inclusive and exclusive scans (prefix sums, running minima, ..) of a buffer or view with
+//! any [`Operator`], on a GPU or the simulator: [`inclusive`] and [`exclusive`] with a
+//! user's operator ([`operator!`](crate::operator!)) over any kernel scalar or
+//! `#[gpu_struct]` type, [`inclusive_sum`] and [`exclusive_sum`] for every integer and
+//! float type.
+//!
+//! `inclusive`: `out[i] = x[0] ∘ x[1] ∘ .. ∘ x[i]`. `exclusive`: `out[0]` is the identity,
+//! `out[i] = x[0] ∘ .. ∘ x[i - 1]`; an operator without an identity ([`Min`](crate::operator::Min),
+//! [`Max`](crate::operator::Max)) has no exclusive scan, which is refused.
+//!
+//! **How.** Integer sums of `u32` and `i32`, and minima and maxima of `u32`, `i32` and
+//! `f32`, take one launch: the single-pass scan with decoupled look-back (as CUB's
+//! `DeviceScan`; algorithms/src/template/lookback.rs), whose results do not depend on the
+//! order in which it combines. Every other scan takes three launches
+//! (algorithms/src/template/scan.rs): the input is
+//! cut into at most 1024 chunks of whole 4096-element tiles ([`chunks_for`]); the first
+//! launch combines each chunk into a total, one block scans the totals into each chunk's
+//! prefix, and the last launch scans each chunk tile by tile from its prefix. No block
+//! waits for another inside a launch, so the scan runs the same on the simulator, and
+//! the order of combining steps is a function of the length alone: a float scan is the
+//! same run to run and on both backends (not the CPU's left-to-right sums: each output
+//! passes through at most `log2(n) + 2` roundings or so more than a serial sum). The input
+//! is read twice and the output written once.
+//!
+//! **Bad input**, before anything is launched: `out` of another length than `x`
+//! ([`Error::LengthMismatch`]), an exclusive scan with an operator without an identity
+//! ([`Error::InvalidArgument`]), scratch made for fewer elements.
+
+pub use crate::kernels::scan as kernels;
+use crate::builtin::Reducible;
+use crate::operator::{Operator, Sum};
+use warpspeed_core::prelude::*;
+use warpspeed_core::{AsDeviceView, AsDeviceViewMut, KernelScalar, LaunchTarget, Result};
+
+/// Threads a block.
+const BLOCK: u32 = 256;
+/// Elements a tile: 16 a thread.
+pub const TILE: usize = 4096;
+/// The most chunks (blocks of the first and last launches).
+const MAX_CHUNKS: usize = 1024;
+/// Elements a tile of the look-back scan: 32 a thread, 256 threads.
+pub const LOOKBACK_TILE: usize = 8192;
+/// Elements of dynamic shared memory a `scan_*` kernel takes: 8 warps' stages of 528 and
+/// 8 warps' 32 lane totals.
+pub const SHARED_ELEMS: usize = 8 * 528 + 8 * 32;
+
+/// The launches of a scan of `n` elements of `T`: how the input is cut ([`chunks_for`])
+/// and each launch's configuration, as the entries here launch the kernels (for a user
+/// who launches `kernels` by hand, as the bench does).
+#[derive(Clone, Copy, Debug)]
+pub struct Launches {
+    /// Chunks, one block each (at most 1024).
+    pub chunks: usize,
+    /// Elements a chunk (a multiple of [`TILE`]).
+    pub chunk: usize,
+    /// `scan_totals_*` over the input: `chunks` blocks.
+    pub totals: LaunchConfig,
+    /// `scan_*` over the totals: one block, exclusive, `chunk = chunks`.
+    pub prefixes: LaunchConfig,
+    /// `scan_*` over the input after the prefixes: `chunks` blocks.
+    pub scan: LaunchConfig,
+}
+
+/// [`Launches`] for `n` elements of `T` (the scans' dynamic shared memory is
+/// [`SHARED_ELEMS`] elements of `T`).
+pub fn launches<T: KernelScalar>(n: usize) -> Launches {
+    let (chunks, chunk) = chunks_for(n);
+    let shared = (SHARED_ELEMS * std::mem::size_of::<T>()) as u32;
+    Launches {
+        chunks,
+        chunk,
+        totals: LaunchConfig::new(chunks as u32, BLOCK),
+        prefixes: LaunchConfig::new(1, BLOCK).with_shared_mem(shared),
+        scan: LaunchConfig::new(chunks as u32, BLOCK).with_shared_mem(shared),
+    }
+}
+
+/// How a scan of `n` elements is cut: `(chunks, chunk)`, `chunk` elements a block (a
+/// multiple of [`TILE`]), at most 1024 chunks, at least one.
+pub fn chunks_for(n: usize) -> (usize, usize) {
+    let chunk = n.div_ceil(MAX_CHUNKS).div_ceil(TILE).max(1) * TILE;
+    (n.div_ceil(chunk).max(1), chunk)
+}
+
+/// The scratch memory of scans of up to `capacity` elements: each chunk's total and
+/// prefix. Make one and pass it to the `*_with_scratch` entries, so that repeated scans
+/// allocate nothing.
+pub struct Scratch<T: KernelScalar> {
+    totals: DeviceBuffer<T>,
+    prefixes: DeviceBuffer<T>,
+    capacity: usize,
+    /// The look-back scan's status words (one a tile), tile counter and last epoch.
+    status: DeviceBuffer<u64>,
+    counter: DeviceBuffer<u32>,
+    epoch: u32,
+    /// A look-back launch failed: the counter may not be zero.
+    counter_unknown: bool,
+}
+
+impl<T: KernelScalar> Scratch<T> {
+    /// Scratch for scans of up to `capacity` elements on `dev` (two buffers of
+    /// [`chunks_for`]`(capacity).0` elements, at most 1024 each).
+    ///
+    /// # Errors
+    /// Whatever the allocation returns.
+    pub fn new(dev: &Device, capacity: usize) -> Result<Self> {
+        let (chunks, _) = chunks_for(capacity);
+        Ok(Scratch {
+            totals: dev.zeros::<T>(chunks)?,
+            prefixes: dev.zeros::<T>(chunks)?,
+            capacity,
+            status: dev.zeros::<u64>(capacity.div_ceil(LOOKBACK_TILE).max(1))?,
+            counter: dev.zeros::<u32>(1)?,
+            epoch: 0,
+            counter_unknown: false,
+        })
+    }
+
+    /// The epoch of the next look-back launch: zeroes the counter after a failed launch
+    /// and the status words when the epochs run out (below 2^31).
+    fn next_epoch(&mut self) -> Result<u32> {
+        if self.counter_unknown {
+            self.counter.copy_from_host(&[0])?;
+            self.counter_unknown = false;
+        }
+        if self.epoch >= (1 << 31) - 1 {
+            self.status.fill(0)?;
+            self.epoch = 0;
+        }
+        self.epoch += 1;
+        Ok(self.epoch)
+    }
+
+    /// The most elements a scan with this scratch may have.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+}
+
+/// The three launches of a scan by `O`, after the checks every entry shares.
+fn run<O: Operator>(
+    what: &str,
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = O::Elem>,
+    out: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+    scratch: &mut Scratch<O::Elem>,
+    inclusive: bool,
+) -> Result<()> {
+    let n = x.len();
+    if out.len() != n {
+        return Err(Error::LengthMismatch {
+            what: format!("scan::{what}: the output (the input's length)"),
+            expected: n,
+            found: out.len(),
+        });
+    }
+    if !inclusive && !O::HAS_IDENTITY {
+        return Err(Error::InvalidArgument {
+            what: format!("scan::{what}"),
+            reason: format!(
+                "`{}` has no identity, so an exclusive scan has no first element; scan inclusively",
+                std::any::type_name::<O>()
+            ),
+        });
+    }
+    if scratch.capacity < n {
+        return Err(Error::LengthMismatch {
+            what: format!("scan::{what}: the scratch's capacity"),
+            expected: n,
+            found: scratch.capacity,
+        });
+    }
+    if n == 0 {
+        return Ok(());
+    }
+    // The single-pass look-back scan where the operator has one for its type.
+    let tiles = n.div_ceil(LOOKBACK_TILE);
+    if tiles <= u32::MAX as usize {
+        let epoch = scratch.next_epoch()?;
+        let cfg = LaunchConfig::new(tiles as u32, BLOCK);
+        let s = &mut *scratch;
+        if let Some(result) =
+            O::lookback_scan(target, cfg, x, out, &mut s.status, &mut s.counter, epoch, inclusive)
+        {
+            if result.is_err() {
+                s.counter_unknown = true;
+            }
+            return result;
+        }
+    }
+    let l = launches::<O::Elem>(n);
+    if l.chunks == 1 {
+        // One chunk has no prefix: the last launch alone (its carry is never read).
+        return O::chunk_scan(target, l.scan, x, out, x, l.chunk, inclusive);
+    }
+    let mut totals = scratch.totals.slice_mut(..l.chunks);
+    let mut prefixes = scratch.prefixes.slice_mut(..l.chunks);
+    O::chunk_totals(target, l.totals, x, &mut totals, l.chunk)?;
+    O::chunk_scan(target, l.prefixes, &totals, &mut prefixes, &totals, l.chunks, false)?;
+    O::chunk_scan(target, l.scan, x, out, &prefixes, l.chunk, inclusive)
+}
+
+/// The inclusive scan of `x` by `O` into `out` (as long as `x`), queued on `target` (a
+/// `&Device` or a `&Stream`) without waiting; scratch is allocated for the call.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] when `out`'s length is not `x`'s (before anything is
+/// launched), and whatever a launch or an allocation returns.
+///
+/// ```
+/// use warpspeed::algorithms::{operator::Max, scan};
+/// use warpspeed::prelude::*;
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let x = dev.upload(&[3i32, 1, 4, 1, 5, 9, 2, 6])?;
+/// let mut running_max = dev.zeros::<i32>(8)?;
+/// scan::inclusive::<Max<i32>>(&dev, &x, &mut running_max)?;
+/// assert_eq!(running_max.download()?, vec![3, 3, 4, 4, 5, 9, 9, 9]);
+/// # Ok(())
+/// # }
+/// ```
+pub fn inclusive<O: Operator>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = O::Elem>,
+    out: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+) -> Result<()> {
+    let mut scratch = Scratch::new(target.device(), x.len())?;
+    run::<O>("inclusive", target, x, out, &mut scratch, true)
+}
+
+/// The exclusive scan of `x` by `O` into `out` (as long as `x`): `out[0]` is `O`'s
+/// identity; queued without waiting, scratch allocated for the call.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when `O` has no identity, [`Error::LengthMismatch`] when
+/// `out`'s length is not `x`'s (both before anything is launched), and whatever a launch
+/// or an allocation returns.
+pub fn exclusive<O: Operator>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = O::Elem>,
+    out: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+) -> Result<()> {
+    let mut scratch = Scratch::new(target.device(), x.len())?;
+    run::<O>("exclusive", target, x, out, &mut scratch, false)
+}
+
+/// [`inclusive`] with the caller's [`Scratch`] (its capacity at least `x.len()`), so that
+/// repeated scans allocate nothing.
+///
+/// # Errors
+/// As [`inclusive`], and [`Error::LengthMismatch`] when the scratch's capacity is short.
+pub fn inclusive_with_scratch<O: Operator>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = O::Elem>,
+    out: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+    scratch: &mut Scratch<O::Elem>,
+) -> Result<()> {
+    run::<O>("inclusive_with_scratch", target, x, out, scratch, true)
+}
+
+/// [`exclusive`] with the caller's [`Scratch`].
+///
+/// # Errors
+/// As [`exclusive`], and [`Error::LengthMismatch`] when the scratch's capacity is short.
+pub fn exclusive_with_scratch<O: Operator>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = O::Elem>,
+    out: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+    scratch: &mut Scratch<O::Elem>,
+) -> Result<()> {
+    run::<O>("exclusive_with_scratch", target, x, out, scratch, false)
+}
+
+/// The running sums of `x` into `out`, `x[0] + .. + x[i]` (integers wrap), queued
+/// without waiting.
+///
+/// # Errors
+/// As [`inclusive`].
+///
+/// ```
+/// use warpspeed::algorithms::scan;
+/// use warpspeed::prelude::*;
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let x = dev.upload(&[1u32, 2, 3, 4])?;
+/// let mut sums = dev.zeros::<u32>(4)?;
+/// scan::inclusive_sum(&dev, &x, &mut sums)?;
+/// assert_eq!(sums.download()?, vec![1, 3, 6, 10]);
+/// scan::exclusive_sum(&dev, &x, &mut sums)?;
+/// assert_eq!(sums.download()?, vec![0, 1, 3, 6]);
+/// # Ok(())
+/// # }
+/// ```
+pub fn inclusive_sum<T: Reducible>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = T>,
+    out: &mut impl AsDeviceViewMut<Elem = T>,
+) -> Result<()> {
+    inclusive::<Sum<T>>(target, x, out)
+}
+
+/// The sums before each element of `x` into `out`, `x[0] + .. + x[i - 1]` (`out[0] = 0`),
+/// queued without waiting.
+///
+/// # Errors
+/// As [`inclusive`].
+pub fn exclusive_sum<T: Reducible>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = T>,
+    out: &mut impl AsDeviceViewMut<Elem = T>,
+) -> Result<()> {
+    exclusive::<Sum<T>>(target, x, out)
+}
