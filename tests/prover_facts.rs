@@ -1,6 +1,6 @@
 //! The bounds prover's facts beyond `#[len]` and early returns, on the simulator and the
 //! GPU: a declared block shape (`#[gpu_kernel(block = (32, 1))]`, checked at launch),
-//! `thread_idx().x < block_dim().x`, `% n`, `min`, subtraction with a proven lower bound
+//! `thread_idx().x < block_dim().x`, `n != 0` (`0 < n`), `% n`, `min`, subtraction with a proven lower bound
 //! (also of a compared expression, `i + d >= k && i + d - k < n`), and mutable variables
 //! until they are assigned (a grid-stride `while i < n`, the exit of `while g >= n`). Each
 //! proven
@@ -55,6 +55,20 @@ fn gather_three(#[len(n)] a: &[u32], #[len(m)] out: &mut [u32], n: usize, m: usi
     let clamped = a[i.min(n - 1)];
     let before = if i >= 1 && i <= n { a[i - 1] } else { 0 };
     out[i] = wrapped ^ (clamped << 1) ^ (before << 2);
+}
+
+/// `let n = x.len(); if n == 0 { return; }`: `x[0]` is in bounds (`n != 0` of an unsigned
+/// `n` is `0 < n`).
+#[gpu_kernel]
+fn broadcast_first(x: &[u32], #[len(m)] out: &mut [u32], m: usize) {
+    let n = x.len();
+    if n == 0 {
+        return;
+    }
+    let i = grid_1d();
+    if i < m {
+        out[i] = x[0];
+    }
 }
 
 /// A compared expression: `i + d >= k` proves the subtraction, `i + d - k < n` bounds it
@@ -267,6 +281,7 @@ fn proven_kernels_have_no_check_left() {
         ("stride_and_wrap", &*stride_and_wrap::CUDA_SOURCE),
         ("transpose_u32", &*transpose_u32::CUDA_SOURCE),
         ("tile_flip", &*tile_flip::CUDA_SOURCE),
+        ("broadcast_first", &*broadcast_first::CUDA_SOURCE),
     ] {
         assert!(!has_check(source), "{name}:\n{}", kernel_c(source));
     }
@@ -551,5 +566,19 @@ fn near_misses_keep_their_checks() {
             8,
             8,
         );
+    }
+}
+
+#[test]
+fn broadcast_first_skips_an_empty_input() {
+    for dev in devices("broadcast_first_skips_an_empty_input") {
+        let x = dev.upload(&[7u32, 8, 9]).unwrap();
+        let mut out = dev.upload(&[1u32; 40]).unwrap();
+        broadcast_first::launch(&dev, LaunchConfig::new(1, 64), &x, &mut out, 40).unwrap();
+        assert_eq!(out.download().unwrap(), vec![7; 40]);
+        let empty = dev.zeros::<u32>(0).unwrap();
+        let mut out = dev.upload(&[1u32; 40]).unwrap();
+        broadcast_first::launch(&dev, LaunchConfig::new(1, 64), &empty, &mut out, 40).unwrap();
+        assert_eq!(out.download().unwrap(), vec![1; 40]);
     }
 }

@@ -77,7 +77,9 @@ macro_rules! __block_reduce_kernel {
             let mut __half = 128;
             while __half > 0 {
                 if __t < __half {
-                    let ($a, $b) = (__tile[__t], __tile[__t + __half]);
+                    // `& 255`: the same index (`t < half <= 128`), which the bounds
+                    // prover sees below 256.
+                    let ($a, $b) = (__tile[__t], __tile[(__t + __half) & 255]);
                     __tile[__t] = $combine;
                 }
                 sync_threads();

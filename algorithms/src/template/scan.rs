@@ -39,7 +39,10 @@ macro_rules! __scan_kernels {
             let __blk = block_idx().x as usize;
             let __n = $x.len();
             let __start = __blk * chunk;
-            if __n == 0 || __start >= __n {
+            if __n == 0 {
+                return;
+            }
+            if __start >= __n {
                 return;
             }
             let mut __end = __start + chunk;
@@ -49,7 +52,8 @@ macro_rules! __scan_kernels {
             let __init: $t = $init;
             let (mut __a0, mut __a1, mut __a2, mut __a3) = (__init, __init, __init, __init);
             let mut __i = __start + 4 * __t;
-            while __i + 3 < __end {
+            // `< n` beside `< end` (which is at most `n`) shows the bounds prover the loads.
+            while __i + 3 < __end && __i + 3 < __n {
                 let ($a, $b) = (__a0, $x[__i]);
                 __a0 = $combine;
                 let ($a, $b) = (__a1, $x[__i + 1]);
@@ -60,7 +64,7 @@ macro_rules! __scan_kernels {
                 __a3 = $combine;
                 __i += 1024;
             }
-            while __i < __end {
+            while __i < __end && __i < __n {
                 let ($a, $b) = (__a0, $x[__i]);
                 __a0 = $combine;
                 __i += 1;
@@ -75,7 +79,9 @@ macro_rules! __scan_kernels {
             let mut __half = 128;
             while __half > 0 {
                 if __t < __half {
-                    let ($a, $b) = (__tile[__t], __tile[__t + __half]);
+                    // `& 255`: the same index (`t < half <= 128`), which the bounds
+                    // prover sees below 256.
+                    let ($a, $b) = (__tile[__t], __tile[(__t + __half) & 255]);
                     __tile[__t] = $combine;
                 }
                 sync_threads();
@@ -105,7 +111,10 @@ macro_rules! __scan_kernels {
             let __blk = block_idx().x as usize;
             let __n = $x.len();
             let __start = __blk * chunk;
-            if __n == 0 || __start >= __n {
+            if __n == 0 {
+                return;
+            }
+            if __start >= __n {
                 return;
             }
             let mut __end = __start + chunk;
@@ -136,7 +145,7 @@ macro_rules! __scan_kernels {
                 while __j < 16 {
                     let __g = __wbase + __lane + 32 * __j;
                     let mut __e = __init;
-                    if __g < __end {
+                    if __g < __end && __g < __n {
                         __e = $x[__g];
                     }
                     __stage[__own + __lane + 33 * (__j & 15)] = __e;

@@ -944,13 +944,14 @@ impl<'a> Prover<'a> {
                 self.assume(a, holds);
                 self.assume(b, holds);
             }
-            // `n != 0`: `n >= 1`.
+            // `n != 0` of an unsigned `n` (and `if n == 0 { return; }`): `0 < n`, as a
+            // comparison gives it, so that `let n = x.len()` then proves `x[0]`.
             (ExprKind::Binary(BinOp::Ne, a, b), true)
             | (ExprKind::Binary(BinOp::Eq, a, b), false) => {
                 for (x, zero) in [(a, b), (b, a)] {
-                    if let (Some(k), ExprKind::Lit(Lit::Int(0, _))) = (self.key(x), &zero.kind) {
-                        if self.unsigned_of(x).is_some() {
-                            self.record(k, Poly::constant(1), false);
+                    if let ExprKind::Lit(Lit::Int(0, _)) = &zero.kind {
+                        if self.key(x).is_some() && self.unsigned_of(x).is_some() {
+                            self.bound(zero, x, true);
                         }
                     }
                 }
