@@ -163,6 +163,9 @@ macro_rules! operator {
         $vis struct $name;
 
         const _: () = {
+            // The function's signature first, in plain Rust: a mismatch is rustc's error
+            // at the user's function name ("expected fn pointer `fn(T, T) -> T`").
+            const _: fn($t, $t) -> $t = $($f)::+;
             use ::warpspeed::prelude::*;
             $crate::__block_reduce_kernel!(
                 block_reduce, $t => $t, [x, n, j] load x[j],
