@@ -295,6 +295,46 @@ def reduce_rows(p, log2):
     p.peer(f"arg_max_2^{log2}_f32_ms", "cupy.argmax (CUB)", have("cupy"), cupy_argmax)
 
 
+# ---- random ---------------------------------------------------------------------------------
+
+
+def random_rows(p, log2):
+    # Fills of 2^log2 f32 into a preallocated tensor: torch's Philox (cuRAND's algorithm)
+    # and CuPy's default generator. Checked for range and moments, not bits: each library
+    # has its own stream.
+    n = 1 << log2
+
+    def torch_fill(normal):
+        def run():
+            x = torch.empty(n, device="cuda", dtype=torch.float32)
+            fill = (lambda: x.normal_()) if normal else (lambda: x.uniform_())
+            ms = p.timer.best_ms(fill)
+            m = float(x.mean())
+            require(abs(m - (0.0 if normal else 0.5)) < 0.01, "torch fill's mean is off")
+            return ms
+        return run
+
+    def cupy_fill(normal):
+        def run():
+            out = [None]
+            rs = cupy.random.default_rng(7)
+
+            def fill():
+                out[0] = rs.standard_normal(n, dtype=cupy.float32) if normal else \
+                    rs.random(n, dtype=cupy.float32)
+
+            ms = p.timer.best_ms(fill, lib="cupy")
+            m = float(out[0].mean())
+            require(abs(m - (0.0 if normal else 0.5)) < 0.01, "cupy fill's mean is off")
+            return ms
+        return run
+
+    p.peer(f"uniform_2^{log2}_f32_ms", "torch.rand (uniform_)", have("torch"), torch_fill(False))
+    p.peer(f"uniform_2^{log2}_f32_ms", "cupy.random", have("cupy"), cupy_fill(False))
+    p.peer(f"normal_2^{log2}_f32_ms", "torch.randn (normal_)", have("torch"), torch_fill(True))
+    p.peer(f"normal_2^{log2}_f32_ms", "cupy.random", have("cupy"), cupy_fill(True))
+
+
 # ---- histogram ------------------------------------------------------------------------------
 
 if triton is not None:
@@ -498,7 +538,7 @@ def main():
     ap.add_argument("--round-ms", type=float, default=200.0, help="GPU ms per round")
     ap.add_argument("--only", default="",
                     help="comma-separated groups to measure (copy, scan, histogram, matmul, "
-                         "launch, gemm, attention, reduce); default all")
+                         "launch, gemm, attention, reduce, random); default all")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
     want = lambda g: not only or g in only  # noqa: E731
@@ -521,6 +561,8 @@ def main():
         launch_rows(p, sizes["launches"])
     if want("reduce"):
         reduce_rows(p, sizes["reduce_log2"])
+    if want("random"):
+        random_rows(p, sizes["reduce_log2"])
     sizes["tensor"] = peers_tensor.rows(p, have, args.quick, want("gemm"), want("attention"))
     versions = {"python": sys.version.split()[0], "numpy": np.__version__}
     for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),

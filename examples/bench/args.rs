@@ -25,6 +25,8 @@ pub enum Group {
     UserKernels,
     /// `warpspeed::algorithms::reduce`: sum, max, min_max, arg_max beside torch and cupy (CUB).
     Reduce,
+    /// `warpspeed::algorithms::random`: Philox fills beside torch.rand/randn and CuPy.
+    Random,
     Launch,
     Start,
 }

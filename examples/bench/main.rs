@@ -63,6 +63,7 @@ mod life_texture;
 mod matmul;
 mod peers;
 mod polyval;
+mod random;
 mod reduce;
 mod scan;
 mod start;
@@ -125,6 +126,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(launch::kernels());
     all.extend(user::kernels());
     all.extend(reduce::kernels());
+    all.extend(random::kernels());
     all
 }
 
@@ -278,7 +280,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 14] = [
+    let groups: [(Group, RowsOf); 15] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -291,6 +293,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Polyval, polyval::rows),
         (Group::UserKernels, user::rows),
         (Group::Reduce, reduce::rows),
+        (Group::Random, random::rows),
         (Group::Launch, launch::rows),
         (Group::Start, start::rows),
     ];
