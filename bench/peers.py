@@ -288,6 +288,26 @@ def reduce_rows(p, log2):
         require(int(got[-1]) == arg, "cupy.argmax differs from numpy's")
         return ms
 
+    # Row sums of a 2^(log2 - 10) x 1024 matrix (the same data): the segmented reduce.
+    rows = host.reshape(-1, 1024)
+    want_rows = rows.astype(np.float64).sum(axis=1).astype(np.float32)
+
+    def torch_rows():
+        x = torch.from_numpy(rows).cuda()
+        out = torch.empty(rows.shape[0], device="cuda", dtype=torch.float32)
+        ms = p.timer.best_ms(lambda: torch.sum(x, 1, out=out))
+        require(np.array_equal(out.cpu().numpy(), want_rows), "torch row sums differ")
+        return ms
+
+    def cupy_rows():
+        x = cupy.asarray(rows)
+        out = cupy.empty(rows.shape[0], dtype=cupy.float32)
+        ms = p.timer.best_ms(lambda: cupy.sum(x, axis=1, out=out), lib="cupy")
+        require(np.array_equal(cupy.asnumpy(out), want_rows), "cupy row sums differ")
+        return ms
+
+    p.peer(f"row_sums_2^{log2}_f32_ms", "torch.sum(dim=1)", have("torch"), torch_rows)
+    p.peer(f"row_sums_2^{log2}_f32_ms", "cupy.sum(axis=1)", have("cupy"), cupy_rows)
     p.peer(f"max_2^{log2}_f32_ms", "torch.amax", have("torch"), torch_max)
     p.peer(f"max_2^{log2}_f32_ms", "cupy.max (CUB)", have("cupy"), cupy_max)
     p.peer(f"min_max_2^{log2}_f32_ms", "torch.aminmax", have("torch"), torch_aminmax)

@@ -50,6 +50,15 @@ pub trait Reducible: Scalar + sealed::Sealed {
         chunk: usize,
         inclusive: bool,
     ) -> Result<()>;
+    #[doc(hidden)]
+    fn segment_reduce(
+        kind: Kind,
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self>,
+        out: &mut impl AsDeviceViewMut<Elem = Self>,
+        offsets: &impl AsDeviceView<Elem = usize>,
+    ) -> Result<()>;
     /// The single-pass look-back scan by `kind` (`crate::template::lookback`), where the
     /// type has one; `None`: the three-launch scan.
     #[doc(hidden)]
@@ -107,10 +116,14 @@ mod sealed {
 /// A family's kernels (`kernels::*::*_int`, `*_float`) under the names `reducible!`
 /// calls.
 macro_rules! family {
-    ($name:ident: $($kernel:ident as $short:ident),*; $($scan:ident as $scan_short:ident),*) => {
+    ($name:ident: $($kernel:ident as $short:ident),*; $($scan:ident as $scan_short:ident),*;
+     $seg_sums:ident, $seg_mins:ident, $seg_maxs:ident) => {
         mod $name {
             pub use crate::kernels::reduce::{$($kernel as $short),*};
             pub use crate::kernels::scan::{$($scan as $scan_short),*};
+            pub use crate::kernels::segmented::{
+                $seg_sums as segment_sums, $seg_mins as segment_mins, $seg_maxs as segment_maxs,
+            };
         }
     };
 }
@@ -120,14 +133,16 @@ family!(int: block_sums_int as sums, block_mins_int as mins, block_maxs_int as m
     block_arg_min_pairs_int as arg_min_pairs, block_arg_max_pairs_int as arg_max_pairs;
     scan_totals_sums_int as totals_sums, scan_sums_int as scan_sums,
     scan_totals_mins_int as totals_mins, scan_mins_int as scan_mins,
-    scan_totals_maxs_int as totals_maxs, scan_maxs_int as scan_maxs);
+    scan_totals_maxs_int as totals_maxs, scan_maxs_int as scan_maxs;
+    segment_sums_int, segment_mins_int, segment_maxs_int);
 family!(float: block_sums_float as sums, block_mins_float as mins, block_maxs_float as maxs,
     block_min_max_float as min_max, block_min_max_pairs_float as min_max_pairs,
     block_arg_min_float as arg_min, block_arg_max_float as arg_max,
     block_arg_min_pairs_float as arg_min_pairs, block_arg_max_pairs_float as arg_max_pairs;
     scan_totals_sums_float as totals_sums, scan_sums_float as scan_sums,
     scan_totals_mins_float as totals_mins, scan_mins_float as scan_mins,
-    scan_totals_maxs_float as totals_maxs, scan_maxs_float as scan_maxs);
+    scan_totals_maxs_float as totals_maxs, scan_maxs_float as scan_maxs;
+    segment_sums_float, segment_mins_float, segment_maxs_float);
 
 /// A kind the launch has no kernel for: a bug of this module.
 fn no_kernel(kind: Kind, what: &str) -> ! {
@@ -201,6 +216,21 @@ macro_rules! reducible {
                     Kind::Min => $f::scan_mins::launch::<$t>(target, cfg, x, out, carry, chunk, inclusive),
                     Kind::Max => $f::scan_maxs::launch::<$t>(target, cfg, x, out, carry, chunk, inclusive),
                     _ => no_kernel(kind, "scan"),
+                }
+            }
+            fn segment_reduce(
+                kind: Kind,
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Self>,
+                out: &mut impl AsDeviceViewMut<Elem = Self>,
+                offsets: &impl AsDeviceView<Elem = usize>,
+            ) -> Result<()> {
+                match kind {
+                    Kind::Sum => $f::segment_sums::launch::<$t>(target, cfg, x, out, offsets),
+                    Kind::Min => $f::segment_mins::launch::<$t>(target, cfg, x, out, offsets),
+                    Kind::Max => $f::segment_maxs::launch::<$t>(target, cfg, x, out, offsets),
+                    _ => no_kernel(kind, "segment reduce"),
                 }
             }
             fn min_max_first(
@@ -290,6 +320,15 @@ macro_rules! builtin_operator {
                 inclusive: bool,
             ) -> Result<()> {
                 T::scan(Kind::$kind, target, cfg, x, out, carry, chunk, inclusive)
+            }
+            fn segment_reduce(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = T>,
+                out: &mut impl AsDeviceViewMut<Elem = T>,
+                offsets: &impl AsDeviceView<Elem = usize>,
+            ) -> Result<()> {
+                T::segment_reduce(Kind::$kind, target, cfg, x, out, offsets)
             }
             fn lookback_scan(
                 target: &impl LaunchTarget,

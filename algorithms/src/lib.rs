@@ -10,6 +10,7 @@
 //! | [`reduce`] | [`reduce::sum`], [`reduce::min`], [`reduce::max`], [`reduce::min_max`], [`reduce::arg_min`], [`reduce::arg_max`] of any integer or float buffer or view; [`reduce::reduce`] with any [`Operator`](operator::Operator) |
 //! | [`random`] | Philox4x32-10 counter-based random numbers: device functions (`random::uniform_f32_at`, ..) and bulk fills (`random::fill_uniform_f32`, ..), the same bits on the GPU, the simulator and the host |
 //! | [`scan`] | [`scan::inclusive`], [`scan::exclusive`] with any operator; [`scan::inclusive_sum`], [`scan::exclusive_sum`] |
+//! | [`segmented`] | [`segmented::reduce`] with any operator and [`segmented::sum`] over [`segmented::Segments`] (offsets checked once) |
 //! | [`operator`](mod@operator) | what reductions combine with: [`operator::Sum`], [`operator::Min`], [`operator::Max`], and a user's `#[gpu_device]` function made one by [`operator!`] |
 
 // The generated code names the facade `::warpspeed`, as it does in a user's crate; this
@@ -24,4 +25,5 @@ pub mod operator;
 pub mod random;
 pub mod reduce;
 pub mod scan;
+pub mod segmented;
 mod template;

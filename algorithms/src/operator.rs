@@ -85,6 +85,17 @@ pub trait Operator: 'static {
         inclusive: bool,
     ) -> Result<()>;
 
+    /// Block `b` of `cfg`'s grid combines `x[offsets[b]..offsets[b + 1]]` into `out[b]`
+    /// (the identity for an empty segment): the segmented reduce (`crate::segmented`).
+    #[doc(hidden)]
+    fn segment_reduce(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self::Elem>,
+        out: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
+        offsets: &impl AsDeviceView<Elem = usize>,
+    ) -> Result<()>;
+
     /// The single-pass look-back scan (`crate::template::lookback`), where the operator
     /// has one for its type: the library's sum, min and max of 32-bit types. `None`: the
     /// three-launch scan.
@@ -175,6 +186,11 @@ macro_rules! operator {
                 chunk_totals, chunk_scan, $t, [x]
                 |a, b| $($f)::+(a, b), init $id, options []
             );
+            $crate::__range_reduce_kernel!(
+                segment_reduce, $t, [x, start] params [offsets: &[usize]]
+                range (offsets[block_idx().x as usize], offsets[block_idx().x as usize + 1])
+                |a, b| $($f)::+(a, b), init $id, empty $id, options []
+            );
             impl $crate::operator::Operator for $name {
                 type Elem = $t;
                 const HAS_IDENTITY: bool = true;
@@ -206,8 +222,22 @@ macro_rules! operator {
                 ) -> ::warpspeed::Result<()> {
                     chunk_scan::launch(target, cfg, x, out, carry, chunk, inclusive)
                 }
+                fn segment_reduce(
+                    target: &impl ::warpspeed::LaunchTarget,
+                    cfg: ::warpspeed::LaunchConfig,
+                    x: &impl ::warpspeed::AsDeviceView<Elem = $t>,
+                    out: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $t>,
+                    offsets: &impl ::warpspeed::AsDeviceView<Elem = usize>,
+                ) -> ::warpspeed::Result<()> {
+                    segment_reduce::launch(target, cfg, x, out, offsets)
+                }
                 fn kernels() -> ::std::vec::Vec<&'static ::warpspeed::KernelDef> {
-                    ::std::vec![block_reduce::kernel(), chunk_totals::kernel(), chunk_scan::kernel()]
+                    ::std::vec![
+                        block_reduce::kernel(),
+                        chunk_totals::kernel(),
+                        chunk_scan::kernel(),
+                        segment_reduce::kernel(),
+                    ]
                 }
             }
         };

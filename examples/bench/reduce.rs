@@ -6,6 +6,7 @@
 //! many ties test that the arg-max is the first of the greatest.
 
 use warpspeed::algorithms::reduce::{self, kernels, launch_configs, partials_for, unchecked};
+use warpspeed::algorithms::segmented::{self, Segments};
 use warpspeed::{DeviceBuffer, KernelScalar};
 
 use crate::common::XorShift;
@@ -23,6 +24,8 @@ pub fn kernels() -> Vec<Kernel> {
         ("unchecked", unchecked::block_min_max_float::kernel::<f32>()),
         ("checked", kernels::block_arg_max_float::kernel::<f32>()),
         ("unchecked", unchecked::block_arg_max_float::kernel::<f32>()),
+        ("checked", segmented::kernels::segment_sums_float::kernel::<f32>()),
+        ("unchecked", segmented::kernels::unchecked::segment_sums_float::kernel::<f32>()),
     ]
 }
 
@@ -246,6 +249,44 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         "reduce::arg_max (algorithms)",
         &size,
         &format!("arg_max_2^{log2}_f32"),
+        &t,
+        note(t[0]),
+    ));
+
+    // Row sums of the same data as a 2^(log2 - 10) x 1024 matrix: the segmented reduce.
+    let count = n / 1024;
+    let segs = Segments::uniform(dev, count, 1024)?;
+    let mut sums = [dev.zeros::<f32>(count)?, dev.zeros::<f32>(count)?];
+    let (cfg, offsets) = (segs.config(), segs.offsets());
+    let t = {
+        let [c, u] = &mut sums;
+        best_ms(
+            b,
+            &mut [
+                Box::new(|| Ok(segmented::sum(dev, &x, &segs, c)?)) as Step,
+                Box::new(|| {
+                    Ok(segmented::kernels::unchecked::segment_sums_float::launch(
+                        dev,
+                        cfg,
+                        &x,
+                        u,
+                        offsets,
+                    )?)
+                }),
+            ],
+        )?
+    };
+    let host = x.download()?;
+    let want: Vec<f32> = host
+        .chunks(1024)
+        .map(|r| r.iter().map(|&v| v as f64).sum::<f64>() as f32)
+        .collect();
+    check(b, "segmented::sum", &sums, |v| v == &want[..], "the rows' sums".into())?;
+    rows.push(row(
+        b,
+        "segmented::sum (algorithms)",
+        &format!("2^{} x 1024 f32", log2 - 10),
+        &format!("row_sums_2^{log2}_f32"),
         &t,
         note(t[0]),
     ));

@@ -10,3 +10,4 @@
 
 pub mod reduce;
 pub mod scan;
+pub mod segmented;

@@ -5,5 +5,6 @@
 //! method call and a user's `#[gpu_device]` function.
 
 mod lookback;
+mod range_reduce;
 mod reduce;
 mod scan;

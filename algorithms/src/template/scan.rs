@@ -29,68 +29,14 @@ macro_rules! __scan_kernels {
         [$x:ident] |$a:ident, $b:ident| $combine:expr, init $init:expr,
         options [$($opt:ident),*]
     ) => {
-        /// A scan's first launch: block `b` combines `x[b * chunk..]` (at most `chunk`
-        /// elements) into `totals[b]`, four consecutive elements a step into four
-        /// accumulators, then a shared-memory tree.
-        #[gpu_kernel(block = (256, 1, 1) $(, $opt)*)]
-        pub fn $totals $(<$tp: $bound>)? ($x: &[$t], totals: &mut [$t], chunk: usize) {
-            let __tile = SharedArray::<$t, 256>::new();
-            let __t = thread_idx().x as usize;
-            let __blk = block_idx().x as usize;
-            let __n = $x.len();
-            let __start = __blk * chunk;
-            if __n == 0 {
-                return;
-            }
-            if __start >= __n {
-                return;
-            }
-            let mut __end = __start + chunk;
-            if __end > __n {
-                __end = __n;
-            }
-            let __init: $t = $init;
-            let (mut __a0, mut __a1, mut __a2, mut __a3) = (__init, __init, __init, __init);
-            let mut __i = __start + 4 * __t;
-            // `< n` beside `< end` (which is at most `n`) shows the bounds prover the loads.
-            while __i + 3 < __end && __i + 3 < __n {
-                let ($a, $b) = (__a0, $x[__i]);
-                __a0 = $combine;
-                let ($a, $b) = (__a1, $x[__i + 1]);
-                __a1 = $combine;
-                let ($a, $b) = (__a2, $x[__i + 2]);
-                __a2 = $combine;
-                let ($a, $b) = (__a3, $x[__i + 3]);
-                __a3 = $combine;
-                __i += 1024;
-            }
-            while __i < __end && __i < __n {
-                let ($a, $b) = (__a0, $x[__i]);
-                __a0 = $combine;
-                __i += 1;
-            }
-            let ($a, $b) = (__a0, __a1);
-            let __low = $combine;
-            let ($a, $b) = (__a2, __a3);
-            let __high = $combine;
-            let ($a, $b) = (__low, __high);
-            __tile[__t] = $combine;
-            sync_threads();
-            let mut __half = 128;
-            while __half > 0 {
-                if __t < __half {
-                    // `& 255`: the same index (`t < half <= 128`), which the bounds
-                    // prover sees below 256.
-                    let ($a, $b) = (__tile[__t], __tile[(__t + __half) & 255]);
-                    __tile[__t] = $combine;
-                }
-                sync_threads();
-                __half /= 2;
-            }
-            if __t == 0 && __blk < totals.len() {
-                totals[__blk] = __tile[0];
-            }
-        }
+        // A scan's first launch: block `b` combines `x[b * chunk..]` (at most `chunk`
+        // elements) into `totals[b]`. (A chunk is never empty: the grid has one block a
+        // chunk of a non-empty input.)
+        $crate::__range_reduce_kernel!(
+            $totals $(<$tp: $bound>)?, $t, [$x, __first] params [chunk: usize]
+            range (block_idx().x as usize * chunk, block_idx().x as usize * chunk + chunk)
+            |$a, $b| $combine, init $init, options [$($opt),*]
+        );
 
         /// A scan's second and third launches: block `b` scans `x[b * chunk..]` (at most
         /// `chunk` elements) into `out`, after `carry[b]` when `b > 0`; `inclusive` or

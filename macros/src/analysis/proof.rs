@@ -996,6 +996,16 @@ impl<'a> Prover<'a> {
                 }
             }
         }
+        // An unsigned `small < big` also says `0 < big`: after `if s >= n { return; }`,
+        // `x[0]` is in bounds where `n` is `x.len()`.
+        if strict && self.key(small).is_some_and(|k| k.constant_value().is_none()) {
+            let zero = Poly::constant(0);
+            for u in self.upper(big).into_iter().take(MAX_FACTS_PER_BOUND) {
+                if let Some(b) = u.sub(&step) {
+                    facts_upper.push((zero.clone(), b));
+                }
+            }
+        }
         if let Some(k) = self.key(big) {
             for l in self.lower(small).into_iter().take(MAX_FACTS_PER_BOUND) {
                 if let Some(b) = l.add(&step).filter(|b| *b != k) {

@@ -111,6 +111,10 @@ pub fn parse_scalar(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> Opt
 
 /// A kernel or device-function parameter: a scalar, `&[T]` or `&mut [T]`, a texture.
 pub fn parse_param_ty(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> Option<ParamTy> {
+    // A type a `macro_rules!` passed as `$t:ty` arrives wrapped in an invisible group.
+    if let syn::Type::Group(g) = ty {
+        return parse_param_ty(cx, structs, &g.elem);
+    }
     if let Some(tex) = texture::texture_param(cx, structs, ty) {
         return tex;
     }

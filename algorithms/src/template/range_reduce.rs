@@ -1,0 +1,101 @@
+//! The range-reduce kernel: block `b` combines a range of `x` (from the kernel's own
+//! parameters: a scan's chunk `b`, a segment `offsets[b]..offsets[b + 1]`) into
+//! `totals[b]`. One text for the scan's first launch and the segmented reduce.
+
+/// `__range_reduce_kernel!(name $(<T: Bound>)?, T, [x, start] params [p: P, ..]
+/// range (S, E) |a, b| C, init I, empty V, options [..])`: kernel `name(x: &[T], totals:
+/// &mut [T], p: P, ..)`; block `b` combines `x[S..E]` (`E` clamped to `x.len()`) into
+/// `totals[b]`, or writes `V` where the range is empty (without `empty V`, nothing). `I` starts each accumulator (the
+/// identity, or for an idempotent operator an element of the range, `x[start]`, with
+/// `start` bound to `S`); it is evaluated only for a non-empty range.
+///
+/// Each thread combines four consecutive elements a step (four loads in flight, all proven
+/// in bounds by `i + 3 < end` and `i + 3 < n`), strided by 1024, into four accumulators;
+/// then `(a0 ∘ a1) ∘ (a2 ∘ a3)`, a shared-memory tree within each warp, and the 8 warps'
+/// results in order: an order fixed by the range alone.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __range_reduce_kernel {
+    (
+        $name:ident $(<$tp:ident: $bound:ident>)?, $t:ty, [$x:ident, $start:ident]
+        params [$($p:ident: $pt:ty),*] range ($s:expr, $e:expr)
+        |$a:ident, $b:ident| $combine:expr, init $init:expr, $(empty $empty:expr,)?
+        options [$($opt:ident),*]
+    ) => {
+        /// Block `b` combines its range of `x` into `totals[b]` (the template's docs,
+        /// algorithms/src/template/range_reduce.rs, say how).
+        #[gpu_kernel(block = (256, 1, 1) $(, $opt)*)]
+        pub fn $name $(<$tp: $bound>)? ($x: &[$t], totals: &mut [$t] $(, $p: $pt)*) {
+            let __tile = SharedArray::<$t, 256>::new();
+            let __t = thread_idx().x as usize;
+            let __blk = block_idx().x as usize;
+            let __n = $x.len();
+            let $start: usize = $s;
+            let mut __end: usize = $e;
+            if __end > __n {
+                __end = __n;
+            }
+            if $start >= __end || $start >= __n {
+                $(
+                if __t == 0 && __blk < totals.len() {
+                    totals[__blk] = $empty;
+                }
+                )?
+                return;
+            }
+            let __init: $t = $init;
+            let (mut __a0, mut __a1, mut __a2, mut __a3) = (__init, __init, __init, __init);
+            let mut __i = $start + 4 * __t;
+            // `< n` beside `< end` (which is at most `n`) shows the bounds prover the loads.
+            while __i + 3 < __end && __i + 3 < __n {
+                let ($a, $b) = (__a0, $x[__i]);
+                __a0 = $combine;
+                let ($a, $b) = (__a1, $x[__i + 1]);
+                __a1 = $combine;
+                let ($a, $b) = (__a2, $x[__i + 2]);
+                __a2 = $combine;
+                let ($a, $b) = (__a3, $x[__i + 3]);
+                __a3 = $combine;
+                __i += 1024;
+            }
+            while __i < __end && __i < __n {
+                let ($a, $b) = (__a0, $x[__i]);
+                __a0 = $combine;
+                __i += 1;
+            }
+            let ($a, $b) = (__a0, __a1);
+            let __low = $combine;
+            let ($a, $b) = (__a2, __a3);
+            let __high = $combine;
+            let ($a, $b) = (__low, __high);
+            __tile[__t] = $combine;
+            // Each warp's 32 in a tree ordered by `sync_warp` alone, then thread 0 combines
+            // the 8 warps' results in order: one block barrier instead of eight (a short
+            // segment, 1024 elements, spent most of its time in the block-wide tree).
+            sync_warp(0xffff_ffff);
+            let __lane = __t & 31;
+            let mut __half = 16;
+            while __half > 0 {
+                if __lane < __half {
+                    // `& 255`: the same index (`lane < half <= 16`), which the bounds
+                    // prover sees below 256.
+                    let ($a, $b) = (__tile[__t], __tile[(__t + __half) & 255]);
+                    __tile[__t] = $combine;
+                }
+                sync_warp(0xffff_ffff);
+                __half /= 2;
+            }
+            sync_threads();
+            if __t == 0 && __blk < totals.len() {
+                let mut __acc = __tile[0];
+                let mut __w = 1usize;
+                while __w < 8 {
+                    let ($a, $b) = (__acc, __tile[(32 * __w) & 255]);
+                    __acc = $combine;
+                    __w += 1;
+                }
+                totals[__blk] = __acc;
+            }
+        }
+    };
+}
