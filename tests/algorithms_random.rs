@@ -21,7 +21,10 @@ fn philox_cpu(ctr: [u32; 4], key: [u32; 2]) -> [u32; 4] {
             (p0 >> 32) as u32 ^ c[3] ^ k[1],
             p0 as u32,
         ];
-        k = [k[0].wrapping_add(0x9E37_79B9), k[1].wrapping_add(0xBB67_AE85)];
+        k = [
+            k[0].wrapping_add(0x9E37_79B9),
+            k[1].wrapping_add(0xBB67_AE85),
+        ];
     }
     c
 }
@@ -34,8 +37,16 @@ fn lanes(v: u32x4) -> [u32; 4] {
 fn philox_gives_random123s_known_answers() {
     // Random123's kat_vectors for philox4x32 with 10 rounds: counter, key, result.
     let kat: [([u32; 4], [u32; 2], [u32; 4]); 3] = [
-        ([0; 4], [0; 2], [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]),
-        ([u32::MAX; 4], [u32::MAX; 2], [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd]),
+        (
+            [0; 4],
+            [0; 2],
+            [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8],
+        ),
+        (
+            [u32::MAX; 4],
+            [u32::MAX; 2],
+            [0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd],
+        ),
         (
             [0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344],
             [0xa4093822, 0x299f31d0],
@@ -49,7 +60,12 @@ fn philox_gives_random123s_known_answers() {
     }
     let mut rng = Rng::new(51);
     for _ in 0..200 {
-        let ctr = [rng.next_u32(), rng.next_u32(), rng.next_u32(), rng.next_u32()];
+        let ctr = [
+            rng.next_u32(),
+            rng.next_u32(),
+            rng.next_u32(),
+            rng.next_u32(),
+        ];
         let key = [rng.next_u32(), rng.next_u32()];
         let got = random::philox4x32_10(u32x4::from(ctr), u32x2::new(key[0], key[1]));
         assert_eq!(lanes(got), philox_cpu(ctr, key));
@@ -60,13 +76,24 @@ fn philox_gives_random123s_known_answers() {
 fn fills_are_the_streams_elements_on_both_backends() {
     let seed = 0x5eed_1234_abcd_0042u64;
     let n = 3001;
-    let want_u32: Vec<f32> = (0..n as u64).map(|i| random::uniform_f32_at(seed, i)).collect();
-    let want_n32: Vec<f32> = (0..n as u64).map(|i| random::normal_f32_at(seed, i)).collect();
-    let want_u64: Vec<f64> = (0..n as u64).map(|i| random::uniform_f64_at(seed, i)).collect();
-    let want_n64: Vec<f64> = (0..n as u64).map(|i| random::normal_f64_at(seed, i)).collect();
+    let want_u32: Vec<f32> = (0..n as u64)
+        .map(|i| random::uniform_f32_at(seed, i))
+        .collect();
+    let want_n32: Vec<f32> = (0..n as u64)
+        .map(|i| random::normal_f32_at(seed, i))
+        .collect();
+    let want_u64: Vec<f64> = (0..n as u64)
+        .map(|i| random::uniform_f64_at(seed, i))
+        .collect();
+    let want_n64: Vec<f64> = (0..n as u64)
+        .map(|i| random::normal_f64_at(seed, i))
+        .collect();
     // The host's elements from the test's own Philox: the uniform mapping by hand.
     for i in [0u64, 1, 2, 3, 4, 1001, 3000] {
-        let w = philox_cpu([(i / 4) as u32, 0, 0, 0], [seed as u32, (seed >> 32) as u32]);
+        let w = philox_cpu(
+            [(i / 4) as u32, 0, 0, 0],
+            [seed as u32, (seed >> 32) as u32],
+        );
         let v = (w[(i % 4) as usize] >> 8) as f32 / 16_777_216.0;
         assert_eq!(want_u32[i as usize].to_bits(), v.to_bits(), "element {i}");
     }
@@ -76,14 +103,30 @@ fn fills_are_the_streams_elements_on_both_backends() {
         let b = dev.backend();
         let mut x = dev.upload(&vec![f32::NAN; n]).unwrap();
         random::fill_uniform_f32(&dev, &mut x, seed, 0).unwrap();
-        assert_eq!(bits32(&x.download().unwrap()), bits32(&want_u32), "uniform f32 {b:?}");
+        assert_eq!(
+            bits32(&x.download().unwrap()),
+            bits32(&want_u32),
+            "uniform f32 {b:?}"
+        );
         random::fill_normal_f32(&dev, &mut x, seed, 0).unwrap();
-        assert_eq!(bits32(&x.download().unwrap()), bits32(&want_n32), "normal f32 {b:?}");
+        assert_eq!(
+            bits32(&x.download().unwrap()),
+            bits32(&want_n32),
+            "normal f32 {b:?}"
+        );
         let mut y = dev.upload(&vec![f64::NAN; n]).unwrap();
         random::fill_uniform_f64(&dev, &mut y, seed, 0).unwrap();
-        assert_eq!(bits64(&y.download().unwrap()), bits64(&want_u64), "uniform f64 {b:?}");
+        assert_eq!(
+            bits64(&y.download().unwrap()),
+            bits64(&want_u64),
+            "uniform f64 {b:?}"
+        );
         random::fill_normal_f64(&dev, &mut y, seed, 0).unwrap();
-        assert_eq!(bits64(&y.download().unwrap()), bits64(&want_n64), "normal f64 {b:?}");
+        assert_eq!(
+            bits64(&y.download().unwrap()),
+            bits64(&want_n64),
+            "normal f64 {b:?}"
+        );
         // Any offset and length, into a view: the same elements.
         for (off, len) in [(1usize, 1usize), (3, 6), (13, 777), (2998, 3)] {
             let mut z = dev.upload(&vec![-1.0f32; len + 2]).unwrap();
@@ -91,10 +134,18 @@ fn fills_are_the_streams_elements_on_both_backends() {
             let got = z.download().unwrap();
             assert_eq!(got[0], -1.0);
             assert_eq!(got[len + 1], -1.0);
-            assert_eq!(bits32(&got[1..len + 1]), bits32(&want_n32[off..off + len]), "{off}+{len} {b:?}");
+            assert_eq!(
+                bits32(&got[1..len + 1]),
+                bits32(&want_n32[off..off + len]),
+                "{off}+{len} {b:?}"
+            );
             let mut z = dev.upload(&vec![-1.0f64; len]).unwrap();
             random::fill_uniform_f64(&dev, &mut z, seed, off as u64).unwrap();
-            assert_eq!(bits64(&z.download().unwrap()), bits64(&want_u64[off..off + len]), "{off}+{len} {b:?}");
+            assert_eq!(
+                bits64(&z.download().unwrap()),
+                bits64(&want_u64[off..off + len]),
+                "{off}+{len} {b:?}"
+            );
         }
     }
 }
@@ -111,8 +162,16 @@ fn box_muller_is_within_a_few_ulp_of_std() {
         let (s, c) = (std::f64::consts::TAU * u2).sin_cos();
         // f32's rounding of r, u2 and the polynomials: a few ulp of r.
         let tol = 8.0 * f32::EPSILON as f64 * r.max(1.0);
-        assert!((z0 as f64 - r * c).abs() <= tol, "{a:x} {b:x}: {z0} against {}", r * c);
-        assert!((z1 as f64 - r * s).abs() <= tol, "{a:x} {b:x}: {z1} against {}", r * s);
+        assert!(
+            (z0 as f64 - r * c).abs() <= tol,
+            "{a:x} {b:x}: {z0} against {}",
+            r * c
+        );
+        assert!(
+            (z1 as f64 - r * s).abs() <= tol,
+            "{a:x} {b:x}: {z1} against {}",
+            r * s
+        );
 
         let w = u32x4::new(a, b, rng.next_u32(), rng.next_u32());
         let (y0, y1) = random::box_muller_f64(w);
@@ -140,7 +199,10 @@ fn large_fills_have_the_right_moments() {
         let z = x.download().unwrap();
         let mean = z.iter().map(|&v| v as f64).sum::<f64>() / n as f64;
         let var = z.iter().map(|&v| (v as f64 - mean).powi(2)).sum::<f64>() / n as f64;
-        assert!(mean.abs() < 0.01 && (var - 1.0).abs() < 0.02, "normal mean {mean} var {var}");
+        assert!(
+            mean.abs() < 0.01 && (var - 1.0).abs() < 0.02,
+            "normal mean {mean} var {var}"
+        );
         // Two seeds, two streams.
         random::fill_uniform_f32(&dev, &mut x, 8, 0).unwrap();
         let other = x.download().unwrap();

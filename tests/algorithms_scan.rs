@@ -51,7 +51,11 @@ fn integer_sums_are_exact() {
                 }
                 let got = out.download().unwrap();
                 let bad = got.iter().zip(&want).position(|(a, b)| a != b);
-                assert!(bad.is_none(), "n {n} inclusive {inclusive} {:?}: first difference at {bad:?}", dev.backend());
+                assert!(
+                    bad.is_none(),
+                    "n {n} inclusive {inclusive} {:?}: first difference at {bad:?}",
+                    dev.backend()
+                );
             }
         }
     }
@@ -62,7 +66,12 @@ fn float_sums_are_close_and_the_same_on_both_backends() {
     let mut rng = Rng::new(42);
     for n in [1usize, 5000, 70_001] {
         let x: Vec<f32> = (0..n).map(|_| rng.range_f32(-1.0, 1.0)).collect();
-        let exact = cpu_scan(&x.iter().map(|&v| v as f64).collect::<Vec<_>>(), 0.0, true, |a, b| a + b);
+        let exact = cpu_scan(
+            &x.iter().map(|&v| v as f64).collect::<Vec<_>>(),
+            0.0,
+            true,
+            |a, b| a + b,
+        );
         let mut seen: Vec<Vec<u32>> = Vec::new();
         for dev in devices("float_sums_are_close_and_the_same_on_both_backends") {
             let d = dev.upload(&x).unwrap();
@@ -71,11 +80,18 @@ fn float_sums_are_close_and_the_same_on_both_backends() {
             let got = out.download().unwrap();
             let bound = n as f64 * f64::from(f32::EPSILON) * ((n as f64).log2() + 4.0);
             for (i, (&g, &e)) in got.iter().zip(&exact).enumerate() {
-                assert!((g as f64 - e).abs() <= bound, "n {n} at {i}: {g} against {e} {:?}", dev.backend());
+                assert!(
+                    (g as f64 - e).abs() <= bound,
+                    "n {n} at {i}: {g} against {e} {:?}",
+                    dev.backend()
+                );
             }
             seen.push(got.iter().map(|v| v.to_bits()).collect());
         }
-        assert!(seen.windows(2).all(|w| w[0] == w[1]), "n {n}: the backends differ");
+        assert!(
+            seen.windows(2).all(|w| w[0] == w[1]),
+            "n {n}: the backends differ"
+        );
     }
 }
 
@@ -89,26 +105,50 @@ fn running_min_and_max_are_the_cpus() {
             let d = dev.upload(&x).unwrap();
             let mut out = dev.upload(&vec![99i8; n]).unwrap();
             scan::inclusive::<Min<i8>>(&dev, &d, &mut out).unwrap();
-            assert_eq!(out.download().unwrap(), cpu_scan(&x, 0, true, i8::min), "n {n}");
+            assert_eq!(
+                out.download().unwrap(),
+                cpu_scan(&x, 0, true, i8::min),
+                "n {n}"
+            );
             let d = dev.upload(&f).unwrap();
             let mut out = dev.upload(&vec![f64::NAN; n]).unwrap();
             scan::inclusive::<Max<f64>>(&dev, &d, &mut out).unwrap();
-            assert_eq!(out.download().unwrap(), cpu_scan(&f, 0.0, true, f64::max), "n {n}");
+            assert_eq!(
+                out.download().unwrap(),
+                cpu_scan(&f, 0.0, true, f64::max),
+                "n {n}"
+            );
             // The 32-bit types take the look-back scan.
             let f32s: Vec<f32> = f.iter().map(|&v| v as f32).collect();
             let d = dev.upload(&f32s).unwrap();
             let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
             scan::inclusive::<Max<f32>>(&dev, &d, &mut out).unwrap();
-            assert_eq!(out.download().unwrap(), cpu_scan(&f32s, 0.0, true, f32::max), "n {n}");
+            assert_eq!(
+                out.download().unwrap(),
+                cpu_scan(&f32s, 0.0, true, f32::max),
+                "n {n}"
+            );
             scan::inclusive::<Min<f32>>(&dev, &d, &mut out).unwrap();
-            assert_eq!(out.download().unwrap(), cpu_scan(&f32s, 0.0, true, f32::min), "n {n}");
+            assert_eq!(
+                out.download().unwrap(),
+                cpu_scan(&f32s, 0.0, true, f32::min),
+                "n {n}"
+            );
             let i32s: Vec<i32> = x.iter().map(|&v| v as i32 * 1000 + 7).collect();
             let d = dev.upload(&i32s).unwrap();
             let mut out = dev.upload(&vec![0; n]).unwrap();
             scan::inclusive::<Min<i32>>(&dev, &d, &mut out).unwrap();
-            assert_eq!(out.download().unwrap(), cpu_scan(&i32s, 0, true, i32::min), "n {n}");
+            assert_eq!(
+                out.download().unwrap(),
+                cpu_scan(&i32s, 0, true, i32::min),
+                "n {n}"
+            );
             scan::exclusive_sum(&dev, &d, &mut out).unwrap();
-            assert_eq!(out.download().unwrap(), cpu_scan(&i32s, 0, false, i32::wrapping_add), "n {n}");
+            assert_eq!(
+                out.download().unwrap(),
+                cpu_scan(&i32s, 0, false, i32::wrapping_add),
+                "n {n}"
+            );
         }
     }
 }
@@ -142,27 +182,48 @@ operator! {
 #[test]
 fn a_non_commutative_struct_operator_scans_in_order() {
     let mut rng = Rng::new(44);
-    let one = Mat2 { a: 1, b: 0, c: 0, d: 1 };
+    let one = Mat2 {
+        a: 1,
+        b: 0,
+        c: 0,
+        d: 1,
+    };
     for n in [0usize, 1, 4097, 70_001] {
         let x: Vec<Mat2> = (0..n)
             .map(|_| {
                 let r = rng.next_u64();
-                Mat2 { a: r as u32 & 7, b: (r >> 8) as u32 & 7, c: (r >> 16) as u32 & 7, d: (r >> 24) as u32 & 7 }
+                Mat2 {
+                    a: r as u32 & 7,
+                    b: (r >> 8) as u32 & 7,
+                    c: (r >> 16) as u32 & 7,
+                    d: (r >> 24) as u32 & 7,
+                }
             })
             .collect();
         for inclusive in [true, false] {
             let want = cpu_scan(&x, one, inclusive, mat_mul);
             for dev in devices("a_non_commutative_struct_operator_scans_in_order") {
                 let d = dev.upload(&x).unwrap();
-                let poison = Mat2 { a: 9, b: 9, c: 9, d: 9 };
+                let poison = Mat2 {
+                    a: 9,
+                    b: 9,
+                    c: 9,
+                    d: 9,
+                };
                 let mut out = dev.upload(&vec![poison; n]).unwrap();
                 let mut scratch = scan::Scratch::new(&dev, n).unwrap();
                 if inclusive {
-                    scan::inclusive_with_scratch::<MatMul>(&dev, &d, &mut out, &mut scratch).unwrap();
+                    scan::inclusive_with_scratch::<MatMul>(&dev, &d, &mut out, &mut scratch)
+                        .unwrap();
                 } else {
-                    scan::exclusive_with_scratch::<MatMul>(&dev, &d, &mut out, &mut scratch).unwrap();
+                    scan::exclusive_with_scratch::<MatMul>(&dev, &d, &mut out, &mut scratch)
+                        .unwrap();
                 }
-                assert!(out.download().unwrap() == want, "n {n} inclusive {inclusive} {:?}", dev.backend());
+                assert!(
+                    out.download().unwrap() == want,
+                    "n {n} inclusive {inclusive} {:?}",
+                    dev.backend()
+                );
             }
         }
     }
@@ -181,7 +242,13 @@ fn views_streams_and_reused_scratch() {
             scan::exclusive_with_scratch::<Sum<u64>>(&s, &view, &mut dst, &mut scratch).unwrap();
             s.synchronize().unwrap();
             let got = out.download().unwrap();
-            let want: Vec<u64> = (lo as u64..hi as u64).scan(0, |acc, v| { let b = *acc; *acc += v; Some(b) }).collect();
+            let want: Vec<u64> = (lo as u64..hi as u64)
+                .scan(0, |acc, v| {
+                    let b = *acc;
+                    *acc += v;
+                    Some(b)
+                })
+                .collect();
             assert_eq!(&got[1000..1000 + hi - lo], &want[..], "{lo}..{hi}");
             assert!(got[..1000].iter().all(|&v| v == 7));
         }
@@ -203,8 +270,19 @@ fn bad_input_is_refused_and_the_output_untouched() {
         assert!(matches!(err, Error::InvalidArgument { .. }), "{err}");
         assert!(err.to_string().contains("has no identity"), "{err}");
         let mut scratch = scan::Scratch::new(&dev, 50).unwrap();
-        let err = scan::inclusive_with_scratch::<Sum<i32>>(&dev, &x, &mut out, &mut scratch).unwrap_err();
-        assert!(matches!(err, Error::LengthMismatch { expected: 100, found: 50, .. }), "{err}");
+        let err =
+            scan::inclusive_with_scratch::<Sum<i32>>(&dev, &x, &mut out, &mut scratch).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::LengthMismatch {
+                    expected: 100,
+                    found: 50,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert_eq!(out.download().unwrap(), vec![5; 100]);
     }
 }
@@ -213,17 +291,26 @@ fn bad_input_is_refused_and_the_output_untouched() {
 fn scan_kernels_compile_with_nvrtc() {
     use scan::kernels as k;
     let mut all: Vec<(&str, &'static warpspeed::__private::KernelDef)> = vec![
-        ("scan_totals_sums_int", k::scan_totals_sums_int::kernel::<u32>()),
+        ("scan_sums_int u32", k::scan_sums_int::kernel::<u32>()),
         ("scan_sums_int", k::scan_sums_int::kernel::<i64>()),
         ("scan_mins_int", k::scan_mins_int::kernel::<i8>()),
-        ("scan_sums_float", k::scan_sums_float::kernel::<warpspeed::f16>()),
+        (
+            "scan_sums_float",
+            k::scan_sums_float::kernel::<warpspeed::f16>(),
+        ),
         ("scan_maxs_float", k::scan_maxs_float::kernel::<f64>()),
-        ("scan_totals_maxs_float", k::scan_totals_maxs_float::kernel::<warpspeed::bf16>()),
+        (
+            "scan_mins_float",
+            k::scan_mins_float::kernel::<warpspeed::bf16>(),
+        ),
         ("lookback_sums_u32", &k::lookback_sums_u32::KERNEL),
         ("lookback_sums_i32", &k::lookback_sums_i32::KERNEL),
         ("lookback_mins_f32", &k::lookback_mins_f32::KERNEL),
         ("lookback_maxs_i32", &k::lookback_maxs_i32::KERNEL),
-        ("lookback_maxs_u32 unchecked", &k::unchecked::lookback_maxs_u32::KERNEL),
+        (
+            "lookback_maxs_u32 unchecked",
+            &k::unchecked::lookback_maxs_u32::KERNEL,
+        ),
     ];
     for kd in MatMul::kernels() {
         all.push((kd.rust_name, kd));
@@ -237,9 +324,8 @@ fn scan_kernels_compile_with_nvrtc() {
 fn the_scan_kernels_keep_no_check() {
     use scan::kernels as k;
     for c in [
-        k::scan_totals_sums_float::cuda_source::<f32>(),
         k::scan_sums_float::cuda_source::<f32>(),
-        k::scan_totals_mins_int::cuda_source::<u8>(),
+        k::scan_mins_int::cuda_source::<u8>(),
         k::scan_maxs_int::cuda_source::<i64>(),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();

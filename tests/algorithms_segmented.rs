@@ -5,9 +5,9 @@
 
 mod common;
 use common::{devices, nvrtc_compiles, Rng};
+use warpspeed::algorithms::operator;
 use warpspeed::algorithms::operator::{Max, Min, Operator};
 use warpspeed::algorithms::segmented::{self, Segments};
-use warpspeed::algorithms::operator;
 use warpspeed::prelude::*;
 
 /// Random segment lengths: empties, ones, around the block's 1024-element step, long.
@@ -46,10 +46,19 @@ fn segmented_sums_are_the_cpus() {
         let d = dev.upload(&f).unwrap();
         let mut out = dev.upload(&vec![f64::NAN; want.len()]).unwrap();
         segmented::sum(&dev, &d, &segs, &mut out).unwrap();
-        for (s, (got, w)) in out.download().unwrap().iter().zip(offsets.windows(2)).enumerate() {
+        for (s, (got, w)) in out
+            .download()
+            .unwrap()
+            .iter()
+            .zip(offsets.windows(2))
+            .enumerate()
+        {
             let exact: f64 = f[w[0]..w[1]].iter().sum();
             let bound = (w[1] - w[0]) as f64 * f64::EPSILON * 16.0;
-            assert!((got - exact).abs() <= bound, "segment {s}: {got} against {exact}");
+            assert!(
+                (got - exact).abs() <= bound,
+                "segment {s}: {got} against {exact}"
+            );
         }
     }
 }
@@ -67,14 +76,22 @@ fn segmented_min_and_max_are_the_cpus() {
         let d = dev.upload(&x).unwrap();
         let mut out = dev.zeros::<i16>(segs.count()).unwrap();
         segmented::reduce::<Min<i16>>(&dev, &d, &segs, &mut out).unwrap();
-        let want: Vec<i16> = offsets.windows(2).map(|w| *x[w[0]..w[1]].iter().min().unwrap()).collect();
+        let want: Vec<i16> = offsets
+            .windows(2)
+            .map(|w| *x[w[0]..w[1]].iter().min().unwrap())
+            .collect();
         assert_eq!(out.download().unwrap(), want);
         let d = dev.upload(&f).unwrap();
         let mut out = dev.zeros::<f32>(segs.count()).unwrap();
         segmented::reduce::<Max<f32>>(&dev, &d, &segs, &mut out).unwrap();
         let want: Vec<f32> = offsets
             .windows(2)
-            .map(|w| f[w[0]..w[1]].iter().copied().fold(f32::NEG_INFINITY, f32::max))
+            .map(|w| {
+                f[w[0]..w[1]]
+                    .iter()
+                    .copied()
+                    .fold(f32::NEG_INFINITY, f32::max)
+            })
             .collect();
         assert_eq!(out.download().unwrap(), want);
     }
@@ -91,7 +108,11 @@ pub struct Stats {
 
 #[gpu_device]
 fn merge(a: Stats, b: Stats) -> Stats {
-    Stats { count: a.count + b.count, total: a.total + b.total, top: a.top.max(b.top) }
+    Stats {
+        count: a.count + b.count,
+        total: a.total + b.total,
+        top: a.top.max(b.top),
+    }
 }
 
 operator! {
@@ -106,15 +127,30 @@ fn a_users_struct_operator_reduces_each_segment() {
     let x: Vec<Stats> = (0..n)
         .map(|_| {
             let v = rng.next_u64() as i32;
-            Stats { count: 1, total: v as i64, top: v }
+            Stats {
+                count: 1,
+                total: v as i64,
+                top: v,
+            }
         })
         .collect();
-    let identity = Stats { count: 0, total: 0, top: i32::MIN };
-    let want: Vec<Stats> = offsets.windows(2).map(|w| x[w[0]..w[1]].iter().copied().fold(identity, merge)).collect();
+    let identity = Stats {
+        count: 0,
+        total: 0,
+        top: i32::MIN,
+    };
+    let want: Vec<Stats> = offsets
+        .windows(2)
+        .map(|w| x[w[0]..w[1]].iter().copied().fold(identity, merge))
+        .collect();
     for dev in devices("a_users_struct_operator_reduces_each_segment") {
         let segs = Segments::new(&dev, &offsets).unwrap();
         let d = dev.upload(&x).unwrap();
-        let poison = Stats { count: 7, total: 7, top: 7 };
+        let poison = Stats {
+            count: 7,
+            total: 7,
+            top: 7,
+        };
         let mut out = dev.upload(&vec![poison; segs.count()]).unwrap();
         segmented::reduce::<Merge>(&dev, &d, &segs, &mut out).unwrap();
         assert!(out.download().unwrap() == want, "{:?}", dev.backend());
@@ -130,16 +166,39 @@ fn bad_segments_are_refused_before_anything_runs() {
             "invalid argument to segmented::Segments::new: the offsets: not monotone: \
              offsets[2] = 3 comes after offsets[1] = 5"
         );
-        assert!(matches!(Segments::new(&dev, &[]), Err(Error::InvalidArgument { .. })));
+        assert!(matches!(
+            Segments::new(&dev, &[]),
+            Err(Error::InvalidArgument { .. })
+        ));
         let x = dev.upload(&[1i32; 10]).unwrap();
         let segs = Segments::new(&dev, &[0, 4, 4, 12]).unwrap();
         let mut out = dev.upload(&[9i32; 3]).unwrap();
         let err = segmented::sum(&dev, &x, &segs, &mut out).unwrap_err();
-        assert!(matches!(err, Error::LengthMismatch { expected: 12, found: 10, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::LengthMismatch {
+                    expected: 12,
+                    found: 10,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         let segs = Segments::new(&dev, &[0, 4, 4, 10]).unwrap();
         let mut short = dev.upload(&[9i32; 2]).unwrap();
         let err = segmented::sum(&dev, &x, &segs, &mut short).unwrap_err();
-        assert!(matches!(err, Error::LengthMismatch { expected: 3, found: 2, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::LengthMismatch {
+                    expected: 3,
+                    found: 2,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         let err = segmented::reduce::<Min<i32>>(&dev, &x, &segs, &mut out).unwrap_err();
         assert!(err.to_string().contains("an empty segment"), "{err}");
         assert_eq!(out.download().unwrap(), vec![9; 3]);
@@ -157,7 +216,10 @@ fn the_segmented_kernels_compile_with_nvrtc() {
     let mut all: Vec<(&str, &'static warpspeed::__private::KernelDef)> = vec![
         ("segment_sums_float", k::segment_sums_float::kernel::<f32>()),
         ("segment_mins_int", k::segment_mins_int::kernel::<u8>()),
-        ("segment_maxs_float", k::segment_maxs_float::kernel::<warpspeed::bf16>()),
+        (
+            "segment_maxs_float",
+            k::segment_maxs_float::kernel::<warpspeed::bf16>(),
+        ),
     ];
     for kd in Merge::kernels() {
         all.push((kd.rust_name, kd));

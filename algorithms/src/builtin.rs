@@ -28,14 +28,6 @@ pub trait Reducible: Scalar + sealed::Sealed {
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = Self>,
         partial: &mut impl AsDeviceViewMut<Elem = Self>,
-    ) -> Result<()>;
-    #[doc(hidden)]
-    fn scan_totals(
-        kind: Kind,
-        target: &impl LaunchTarget,
-        cfg: LaunchConfig,
-        x: &impl AsDeviceView<Elem = Self>,
-        totals: &mut impl AsDeviceViewMut<Elem = Self>,
         chunk: usize,
     ) -> Result<()>;
     #[doc(hidden)]
@@ -83,6 +75,7 @@ pub trait Reducible: Scalar + sealed::Sealed {
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = Self>,
         partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+        chunk: usize,
     ) -> Result<()>;
     #[doc(hidden)]
     fn min_max_second(
@@ -90,6 +83,7 @@ pub trait Reducible: Scalar + sealed::Sealed {
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = MinMax<Self>>,
         partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+        chunk: usize,
     ) -> Result<()>;
     #[doc(hidden)]
     fn arg_first(
@@ -98,6 +92,7 @@ pub trait Reducible: Scalar + sealed::Sealed {
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = Self>,
         partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+        chunk: usize,
     ) -> Result<()>;
     #[doc(hidden)]
     fn arg_second(
@@ -106,6 +101,7 @@ pub trait Reducible: Scalar + sealed::Sealed {
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = Arg<Self>>,
         partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+        chunk: usize,
     ) -> Result<()>;
 }
 
@@ -131,17 +127,13 @@ family!(int: block_sums_int as sums, block_mins_int as mins, block_maxs_int as m
     block_min_max_int as min_max, block_min_max_pairs_int as min_max_pairs,
     block_arg_min_int as arg_min, block_arg_max_int as arg_max,
     block_arg_min_pairs_int as arg_min_pairs, block_arg_max_pairs_int as arg_max_pairs;
-    scan_totals_sums_int as totals_sums, scan_sums_int as scan_sums,
-    scan_totals_mins_int as totals_mins, scan_mins_int as scan_mins,
-    scan_totals_maxs_int as totals_maxs, scan_maxs_int as scan_maxs;
+    scan_sums_int as scan_sums, scan_mins_int as scan_mins, scan_maxs_int as scan_maxs;
     segment_sums_int, segment_mins_int, segment_maxs_int);
 family!(float: block_sums_float as sums, block_mins_float as mins, block_maxs_float as maxs,
     block_min_max_float as min_max, block_min_max_pairs_float as min_max_pairs,
     block_arg_min_float as arg_min, block_arg_max_float as arg_max,
     block_arg_min_pairs_float as arg_min_pairs, block_arg_max_pairs_float as arg_max_pairs;
-    scan_totals_sums_float as totals_sums, scan_sums_float as scan_sums,
-    scan_totals_mins_float as totals_mins, scan_mins_float as scan_mins,
-    scan_totals_maxs_float as totals_maxs, scan_maxs_float as scan_maxs;
+    scan_sums_float as scan_sums, scan_mins_float as scan_mins, scan_maxs_float as scan_maxs;
     segment_sums_float, segment_mins_float, segment_maxs_float);
 
 /// A kind the launch has no kernel for: a bug of this module.
@@ -178,27 +170,13 @@ macro_rules! reducible {
                 cfg: LaunchConfig,
                 x: &impl AsDeviceView<Elem = Self>,
                 partial: &mut impl AsDeviceViewMut<Elem = Self>,
-            ) -> Result<()> {
-                match kind {
-                    Kind::Sum => $f::sums::launch::<$t>(target, cfg, x, partial),
-                    Kind::Min => $f::mins::launch::<$t>(target, cfg, x, partial),
-                    Kind::Max => $f::maxs::launch::<$t>(target, cfg, x, partial),
-                    _ => no_kernel(kind, "block reduce"),
-                }
-            }
-            fn scan_totals(
-                kind: Kind,
-                target: &impl LaunchTarget,
-                cfg: LaunchConfig,
-                x: &impl AsDeviceView<Elem = Self>,
-                totals: &mut impl AsDeviceViewMut<Elem = Self>,
                 chunk: usize,
             ) -> Result<()> {
                 match kind {
-                    Kind::Sum => $f::totals_sums::launch::<$t>(target, cfg, x, totals, chunk),
-                    Kind::Min => $f::totals_mins::launch::<$t>(target, cfg, x, totals, chunk),
-                    Kind::Max => $f::totals_maxs::launch::<$t>(target, cfg, x, totals, chunk),
-                    _ => no_kernel(kind, "scan totals"),
+                    Kind::Sum => $f::sums::launch::<$t>(target, cfg, x, partial, chunk),
+                    Kind::Min => $f::mins::launch::<$t>(target, cfg, x, partial, chunk),
+                    Kind::Max => $f::maxs::launch::<$t>(target, cfg, x, partial, chunk),
+                    _ => no_kernel(kind, "block reduce"),
                 }
             }
             fn scan(
@@ -238,16 +216,18 @@ macro_rules! reducible {
                 cfg: LaunchConfig,
                 x: &impl AsDeviceView<Elem = Self>,
                 partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+                chunk: usize,
             ) -> Result<()> {
-                $f::min_max::launch::<$t>(target, cfg, x, partial)
+                $f::min_max::launch::<$t>(target, cfg, x, partial, chunk)
             }
             fn min_max_second(
                 target: &impl LaunchTarget,
                 cfg: LaunchConfig,
                 x: &impl AsDeviceView<Elem = MinMax<Self>>,
                 partial: &mut impl AsDeviceViewMut<Elem = MinMax<Self>>,
+                chunk: usize,
             ) -> Result<()> {
-                $f::min_max_pairs::launch::<$t>(target, cfg, x, partial)
+                $f::min_max_pairs::launch::<$t>(target, cfg, x, partial, chunk)
             }
             fn arg_first(
                 kind: Kind,
@@ -255,10 +235,11 @@ macro_rules! reducible {
                 cfg: LaunchConfig,
                 x: &impl AsDeviceView<Elem = Self>,
                 partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+                chunk: usize,
             ) -> Result<()> {
                 match kind {
-                    Kind::ArgMin => $f::arg_min::launch::<$t>(target, cfg, x, partial),
-                    Kind::ArgMax => $f::arg_max::launch::<$t>(target, cfg, x, partial),
+                    Kind::ArgMin => $f::arg_min::launch::<$t>(target, cfg, x, partial, chunk),
+                    Kind::ArgMax => $f::arg_max::launch::<$t>(target, cfg, x, partial, chunk),
                     _ => no_kernel(kind, "arg"),
                 }
             }
@@ -268,10 +249,11 @@ macro_rules! reducible {
                 cfg: LaunchConfig,
                 x: &impl AsDeviceView<Elem = Arg<Self>>,
                 partial: &mut impl AsDeviceViewMut<Elem = Arg<Self>>,
+                chunk: usize,
             ) -> Result<()> {
                 match kind {
-                    Kind::ArgMin => $f::arg_min_pairs::launch::<$t>(target, cfg, x, partial),
-                    Kind::ArgMax => $f::arg_max_pairs::launch::<$t>(target, cfg, x, partial),
+                    Kind::ArgMin => $f::arg_min_pairs::launch::<$t>(target, cfg, x, partial, chunk),
+                    Kind::ArgMax => $f::arg_max_pairs::launch::<$t>(target, cfg, x, partial, chunk),
                     _ => no_kernel(kind, "arg pairs"),
                 }
             }
@@ -298,17 +280,9 @@ macro_rules! builtin_operator {
                 cfg: LaunchConfig,
                 x: &impl AsDeviceView<Elem = T>,
                 partial: &mut impl AsDeviceViewMut<Elem = T>,
-            ) -> Result<()> {
-                T::block_reduce(Kind::$kind, target, cfg, x, partial)
-            }
-            fn chunk_totals(
-                target: &impl LaunchTarget,
-                cfg: LaunchConfig,
-                x: &impl AsDeviceView<Elem = T>,
-                totals: &mut impl AsDeviceViewMut<Elem = T>,
                 chunk: usize,
             ) -> Result<()> {
-                T::scan_totals(Kind::$kind, target, cfg, x, totals, chunk)
+                T::block_reduce(Kind::$kind, target, cfg, x, partial, chunk)
             }
             fn chunk_scan(
                 target: &impl LaunchTarget,
@@ -340,7 +314,17 @@ macro_rules! builtin_operator {
                 epoch: u32,
                 inclusive: bool,
             ) -> Option<Result<()>> {
-                T::lookback(Kind::$kind, target, cfg, x, out, status, counter, epoch, inclusive)
+                T::lookback(
+                    Kind::$kind,
+                    target,
+                    cfg,
+                    x,
+                    out,
+                    status,
+                    counter,
+                    epoch,
+                    inclusive,
+                )
             }
         }
     };

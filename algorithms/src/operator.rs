@@ -54,22 +54,14 @@ pub trait Operator: 'static {
     /// identity; without one ([`Min`], [`Max`]) an empty input is an error.
     const HAS_IDENTITY: bool;
 
-    /// One partial a block of `cfg`'s grid: the block reduce kernel for this operator.
+    /// Block `b` of `cfg`'s grid combines chunk `b` of `x` (`chunk` elements from
+    /// `b * chunk`) into `partial[b]`: the reduce's launches and a scan's first.
     #[doc(hidden)]
     fn block_reduce(
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = Self::Elem>,
         partial: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
-    ) -> Result<()>;
-
-    /// A scan's per-chunk totals: the scan's first launch (`crate::scan`).
-    #[doc(hidden)]
-    fn chunk_totals(
-        target: &impl LaunchTarget,
-        cfg: LaunchConfig,
-        x: &impl AsDeviceView<Elem = Self::Elem>,
-        totals: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
         chunk: usize,
     ) -> Result<()>;
 
@@ -178,16 +170,16 @@ macro_rules! operator {
             // at the user's function name ("expected fn pointer `fn(T, T) -> T`").
             const _: fn($t, $t) -> $t = $($f)::+;
             use ::warpspeed::prelude::*;
-            $crate::__block_reduce_kernel!(
-                block_reduce, $t => $t, [x, n, j] load x[j],
-                |a, b| $($f)::+(a, b), init $id, empty false, options []
+            $crate::__range_reduce_kernel!(
+                block_reduce, $t => $t, [x, start, j] load x[j], params [chunk: usize]
+                range (block_idx().x as usize * chunk, block_idx().x as usize * chunk + chunk)
+                |a, b| $($f)::+(a, b), init $id, empty $id, options []
             );
             $crate::__scan_kernels!(
-                chunk_totals, chunk_scan, $t, [x]
-                |a, b| $($f)::+(a, b), init $id, options []
+                chunk_scan, $t, [x] |a, b| $($f)::+(a, b), init $id, options []
             );
             $crate::__range_reduce_kernel!(
-                segment_reduce, $t, [x, start] params [offsets: &[usize]]
+                segment_reduce, $t => $t, [x, start, j] load x[j], params [offsets: &[usize]]
                 range (offsets[block_idx().x as usize], offsets[block_idx().x as usize + 1])
                 |a, b| $($f)::+(a, b), init $id, empty $id, options []
             );
@@ -199,17 +191,9 @@ macro_rules! operator {
                     cfg: ::warpspeed::LaunchConfig,
                     x: &impl ::warpspeed::AsDeviceView<Elem = $t>,
                     partial: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $t>,
-                ) -> ::warpspeed::Result<()> {
-                    block_reduce::launch(target, cfg, x, partial)
-                }
-                fn chunk_totals(
-                    target: &impl ::warpspeed::LaunchTarget,
-                    cfg: ::warpspeed::LaunchConfig,
-                    x: &impl ::warpspeed::AsDeviceView<Elem = $t>,
-                    totals: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $t>,
                     chunk: usize,
                 ) -> ::warpspeed::Result<()> {
-                    chunk_totals::launch(target, cfg, x, totals, chunk)
+                    block_reduce::launch(target, cfg, x, partial, chunk)
                 }
                 fn chunk_scan(
                     target: &impl ::warpspeed::LaunchTarget,
@@ -234,7 +218,6 @@ macro_rules! operator {
                 fn kernels() -> ::std::vec::Vec<&'static ::warpspeed::KernelDef> {
                     ::std::vec![
                         block_reduce::kernel(),
-                        chunk_totals::kernel(),
                         chunk_scan::kernel(),
                         segment_reduce::kernel(),
                     ]

@@ -105,8 +105,11 @@ fn sin_cos_2pi_f32(u: f32) -> (f32, f32) {
     let r = u - k * 0.25;
     let t = r * 6.283_185_5;
     let t2 = t * t;
-    let s = t + t * t2 * (-0.166_666_67 + t2 * (0.008_333_334 + t2 * (-0.000_198_412_7 + t2 * 2.755_731_9e-6)));
-    let c = 1.0 + t2 * (-0.5 + t2 * (0.041_666_668 + t2 * (-0.001_388_888_9 + t2 * 2.480_158_7e-5)));
+    let s = t + t
+        * t2
+        * (-0.166_666_67 + t2 * (0.008_333_334 + t2 * (-0.000_198_412_7 + t2 * 2.755_731_9e-6)));
+    let c =
+        1.0 + t2 * (-0.5 + t2 * (0.041_666_668 + t2 * (-0.001_388_888_9 + t2 * 2.480_158_7e-5)));
     let q = (k as u32) & 3;
     if q == 0 {
         (s, c)
@@ -233,7 +236,11 @@ pub fn uniform_f64_at(seed: u64, i: u64) -> f64 {
 pub fn normal_f32_at(seed: u64, i: u64) -> f32 {
     let w = philox_block(seed, i / 4);
     let j = i % 4;
-    let (z0, z1) = if j < 2 { box_muller_f32(w.x, w.y) } else { box_muller_f32(w.z, w.w) };
+    let (z0, z1) = if j < 2 {
+        box_muller_f32(w.x, w.y)
+    } else {
+        box_muller_f32(w.z, w.w)
+    };
     if j % 2 == 0 {
         z0
     } else {
@@ -256,7 +263,12 @@ pub fn normal_f64_at(seed: u64, i: u64) -> f64 {
 /// A block's four uniform `f32`s.
 #[gpu_device]
 pub fn uniform4_f32(w: u32x4) -> (f32, f32, f32, f32) {
-    (to_uniform_f32(w.x), to_uniform_f32(w.y), to_uniform_f32(w.z), to_uniform_f32(w.w))
+    (
+        to_uniform_f32(w.x),
+        to_uniform_f32(w.y),
+        to_uniform_f32(w.z),
+        to_uniform_f32(w.w),
+    )
 }
 
 /// A block's two uniform `f64`s.
@@ -333,18 +345,54 @@ macro_rules! fill_kernel {
 #[allow(rustdoc::broken_intra_doc_links)]
 pub mod kernels {
     use super::*;
-    fill_kernel!(fill_uniform_f32, f32, 4, 3, 1024, |w| (a, b, c, d) = uniform4_f32(w));
-    fill_kernel!(fill_normal_f32, f32, 4, 3, 1024, |w| (a, b, c, d) = normal4_f32(w));
-    fill_kernel!(fill_uniform_f64, f64, 2, 1, 512, |w| (a, b) = uniform2_f64(w));
-    fill_kernel!(fill_normal_f64, f64, 2, 1, 512, |w| (a, b) = box_muller_f64(w));
+    fill_kernel!(fill_uniform_f32, f32, 4, 3, 1024, |w| (a, b, c, d) =
+        uniform4_f32(w));
+    fill_kernel!(fill_normal_f32, f32, 4, 3, 1024, |w| (a, b, c, d) =
+        normal4_f32(w));
+    fill_kernel!(fill_uniform_f64, f64, 2, 1, 512, |w| (a, b) =
+        uniform2_f64(w));
+    fill_kernel!(fill_normal_f64, f64, 2, 1, 512, |w| (a, b) =
+        box_muller_f64(w));
 
     /// The same kernels `#[gpu_kernel(unchecked)]`, for the bench.
     pub mod unchecked {
         use super::super::*;
-        fill_kernel!(fill_uniform_f32, f32, 4, 3, 1024, |w| (a, b, c, d) = uniform4_f32(w), unchecked);
-        fill_kernel!(fill_normal_f32, f32, 4, 3, 1024, |w| (a, b, c, d) = normal4_f32(w), unchecked);
-        fill_kernel!(fill_uniform_f64, f64, 2, 1, 512, |w| (a, b) = uniform2_f64(w), unchecked);
-        fill_kernel!(fill_normal_f64, f64, 2, 1, 512, |w| (a, b) = box_muller_f64(w), unchecked);
+        fill_kernel!(
+            fill_uniform_f32,
+            f32,
+            4,
+            3,
+            1024,
+            |w| (a, b, c, d) = uniform4_f32(w),
+            unchecked
+        );
+        fill_kernel!(
+            fill_normal_f32,
+            f32,
+            4,
+            3,
+            1024,
+            |w| (a, b, c, d) = normal4_f32(w),
+            unchecked
+        );
+        fill_kernel!(
+            fill_uniform_f64,
+            f64,
+            2,
+            1,
+            512,
+            |w| (a, b) = uniform2_f64(w),
+            unchecked
+        );
+        fill_kernel!(
+            fill_normal_f64,
+            f64,
+            2,
+            1,
+            512,
+            |w| (a, b) = box_muller_f64(w),
+            unchecked
+        );
     }
 }
 
@@ -371,7 +419,9 @@ fn check_range(what: &str, n: usize, offset: u64) -> Result<()> {
     if offset.checked_add(n as u64).is_none() {
         return Err(Error::InvalidArgument {
             what: format!("random::{what}"),
-            reason: format!("offset {offset} + {n} elements passes the end of the stream (2^64 elements)"),
+            reason: format!(
+                "offset {offset} + {n} elements passes the end of the stream (2^64 elements)"
+            ),
         });
     }
     Ok(())

@@ -3,18 +3,18 @@
 //! any [`Operator`], a user's included ([`operator!`](crate::operator!)), over any kernel
 //! scalar or `#[gpu_struct]` type.
 //!
-//! Two launches, as a user would write them: a block reduce kernel leaves one partial a
-//! block (each thread combines a grid-stride share of the input, then the block combines
-//! its 256 threads' results in a shared-memory tree), then one block of a kernel of the
-//! same template combines the partials into the result. The partials live in scratch
+//! Two launches, as a user would write them: a reduce kernel leaves one partial a block
+//! (block `b` combines chunk `b` of the input, at most 1024 chunks of whole 1024-element
+//! steps; algorithms/src/template/range_reduce.rs), then one block of a kernel of the same
+//! template combines the partials into the result. The partials live in scratch
 //! memory this module allocates (at most 1024 elements), or the caller gives
 //! (`*_with_scratch`, [`partials_for`]).
 //!
-//! **Order.** The grid is a function of the length alone, and so is the order of the
-//! combining steps: thread `g` of `S = B·256` keeps four accumulators, `s_r` of the
-//! elements `4 (g + k S) + r` (the last up to 3 elements, past the last whole four, go to
-//! `s_0` of the thread that reaches them), combines them as `(s0 ∘ s1) ∘ (s2 ∘ s3)`, then
-//! the block's tree, then the partials' tree. So every reduction is deterministic, run to
+//! **Order.** The chunks are a function of the length alone, and so is the order of the
+//! combining steps: thread `t` of a block keeps four accumulators, `s_r` of the chunk's
+//! elements `4 t + 1024 k + r` (the last up to 3, past the chunk's last whole four, go to
+//! `s_0` of the thread that reaches them), combines them as `(s0 ∘ s1) ∘ (s2 ∘ s3)`, then a
+//! tree within each warp, then the 8 warps' results in order; the partials the same way. So every reduction is deterministic, run to
 //! run and the same on the GPU and the simulator. Integers wrap, as `wrapping_add` does,
 //! so their sum is exact whatever the order; a float sum is not the left-to-right sum of
 //! the CPU (each element passes through at most `log2(n) + 2` roundings).
@@ -23,8 +23,8 @@
 //! shorter than [`partials_for`], and an empty input where the operator has no identity
 //! (min, max and the arg- and min-max reductions) are [`Error::LengthMismatch`].
 
-pub use crate::builtin::Reducible;
 use crate::builtin::Kind;
+pub use crate::builtin::Reducible;
 pub use crate::kernels::reduce as kernels;
 pub use crate::kernels::reduce::unchecked;
 use crate::operator::{Max, Min, Operator, Sum};
@@ -52,12 +52,14 @@ pub trait Reduction {
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = Self::In>,
         partial: &mut impl AsDeviceViewMut<Elem = Self::Acc>,
+        chunk: usize,
     ) -> Result<()>;
     fn second(
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = Self::Acc>,
         partial: &mut impl AsDeviceViewMut<Elem = Self::Acc>,
+        chunk: usize,
     ) -> Result<()>;
 }
 
@@ -70,16 +72,18 @@ impl<O: Operator> Reduction for O {
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = O::Elem>,
         partial: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+        chunk: usize,
     ) -> Result<()> {
-        O::block_reduce(target, cfg, x, partial)
+        O::block_reduce(target, cfg, x, partial, chunk)
     }
     fn second(
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = O::Elem>,
         partial: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+        chunk: usize,
     ) -> Result<()> {
-        O::block_reduce(target, cfg, x, partial)
+        O::block_reduce(target, cfg, x, partial, chunk)
     }
 }
 
@@ -96,16 +100,18 @@ impl<T: Reducible> Reduction for MinMaxOf<T> {
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = T>,
         partial: &mut impl AsDeviceViewMut<Elem = MinMax<T>>,
+        chunk: usize,
     ) -> Result<()> {
-        T::min_max_first(target, cfg, x, partial)
+        T::min_max_first(target, cfg, x, partial, chunk)
     }
     fn second(
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = MinMax<T>>,
         partial: &mut impl AsDeviceViewMut<Elem = MinMax<T>>,
+        chunk: usize,
     ) -> Result<()> {
-        T::min_max_second(target, cfg, x, partial)
+        T::min_max_second(target, cfg, x, partial, chunk)
     }
 }
 
@@ -122,16 +128,18 @@ impl<T: Reducible, const MAX: bool> Reduction for ArgOf<T, MAX> {
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = T>,
         partial: &mut impl AsDeviceViewMut<Elem = Arg<T>>,
+        chunk: usize,
     ) -> Result<()> {
-        T::arg_first(arg_kind(MAX), target, cfg, x, partial)
+        T::arg_first(arg_kind(MAX), target, cfg, x, partial, chunk)
     }
     fn second(
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = Arg<T>>,
         partial: &mut impl AsDeviceViewMut<Elem = Arg<T>>,
+        chunk: usize,
     ) -> Result<()> {
-        T::arg_second(arg_kind(MAX), target, cfg, x, partial)
+        T::arg_second(arg_kind(MAX), target, cfg, x, partial, chunk)
     }
 }
 
@@ -143,19 +151,41 @@ fn arg_kind(max: bool) -> Kind {
     }
 }
 
-/// Blocks of the first launch for `n` elements: one a 1024 elements (4 a thread), at least
-/// 1, at most 1024; also the partials (the scratch elements) a reduction of `n` needs.
-pub fn partials_for(n: usize) -> usize {
-    n.div_ceil(4 * BLOCK).clamp(1, MAX_BLOCKS)
+/// Elements a chunk of a reduction of `n` elements (one block each): a multiple of the 1024
+/// elements a block combines a step, and at most 1024 chunks.
+fn chunk_for(n: usize) -> usize {
+    n.div_ceil(MAX_BLOCKS).div_ceil(4 * BLOCK).max(1) * (4 * BLOCK)
 }
 
-/// The two launches of a reduction of `n` elements: the first kernel over the input into
-/// [`partials_for`]`(n)` partials, then one block of the second over the partials.
-pub fn launch_configs(n: usize) -> [LaunchConfig; 2] {
-    [
-        LaunchConfig::new(partials_for(n) as u32, BLOCK as u32),
-        LaunchConfig::new(1, BLOCK as u32),
-    ]
+/// The partials (one a chunk, at least 1, at most 1024) a reduction of `n` elements leaves:
+/// the scratch elements it needs.
+pub fn partials_for(n: usize) -> usize {
+    n.div_ceil(chunk_for(n)).max(1)
+}
+
+/// The two launches of a reduction of `n` elements, as the entries here make them (for a
+/// user who launches `kernels` by hand, as the bench does).
+#[derive(Clone, Copy, Debug)]
+pub struct Launches {
+    /// The partials, one a block of the first launch.
+    pub partials: usize,
+    /// Elements a block of the first launch combines (its `chunk` argument).
+    pub chunk: usize,
+    /// The first launch: `partials` blocks over the input.
+    pub first: LaunchConfig,
+    /// The second: one block over the partials, `chunk = partials`.
+    pub second: LaunchConfig,
+}
+
+/// [`Launches`] for `n` elements.
+pub fn launches(n: usize) -> Launches {
+    let partials = partials_for(n);
+    Launches {
+        partials,
+        chunk: chunk_for(n),
+        first: LaunchConfig::new(partials as u32, BLOCK as u32),
+        second: LaunchConfig::new(1, BLOCK as u32),
+    }
 }
 
 /// The two launches of `R` over `x` into `out` (one element), with the caller's scratch,
@@ -191,12 +221,12 @@ fn run<R: Reduction>(
             found: partial.len(),
         });
     }
-    let [first, second] = launch_configs(x.len());
+    let l = launches(x.len());
     // Exactly the partials: the second launch combines all of its input.
     let mut whole = partial.as_device_view_mut();
     let mut partial = whole.slice_mut(..need);
-    R::first(target, first, x, &mut partial)?;
-    R::second(target, second, &partial, out)
+    R::first(target, l.first, x, &mut partial, l.chunk)?;
+    R::second(target, l.second, &partial, out, l.partials)
 }
 
 /// `R` of `x`, downloaded, with scratch allocated for the call.

@@ -26,8 +26,8 @@
 //! ([`Error::LengthMismatch`]), an exclusive scan with an operator without an identity
 //! ([`Error::InvalidArgument`]), scratch made for fewer elements.
 
-pub use crate::kernels::scan as kernels;
 use crate::builtin::Reducible;
+pub use crate::kernels::scan as kernels;
 use crate::operator::{Operator, Sum};
 use warpspeed_core::prelude::*;
 use warpspeed_core::{AsDeviceView, AsDeviceViewMut, KernelScalar, LaunchTarget, Result};
@@ -53,7 +53,8 @@ pub struct Launches {
     pub chunks: usize,
     /// Elements a chunk (a multiple of [`TILE`]).
     pub chunk: usize,
-    /// `scan_totals_*` over the input: `chunks` blocks.
+    /// The operator's reduce kernel (`block_sums_*` and its kin) over the input: `chunks`
+    /// blocks.
     pub totals: LaunchConfig,
     /// `scan_*` over the totals: one block, exclusive, `chunk = chunks`.
     pub prefixes: LaunchConfig,
@@ -179,9 +180,16 @@ fn run<O: Operator>(
         let epoch = scratch.next_epoch()?;
         let cfg = LaunchConfig::new(tiles as u32, BLOCK);
         let s = &mut *scratch;
-        if let Some(result) =
-            O::lookback_scan(target, cfg, x, out, &mut s.status, &mut s.counter, epoch, inclusive)
-        {
+        if let Some(result) = O::lookback_scan(
+            target,
+            cfg,
+            x,
+            out,
+            &mut s.status,
+            &mut s.counter,
+            epoch,
+            inclusive,
+        ) {
             if result.is_err() {
                 s.counter_unknown = true;
             }
@@ -195,8 +203,16 @@ fn run<O: Operator>(
     }
     let mut totals = scratch.totals.slice_mut(..l.chunks);
     let mut prefixes = scratch.prefixes.slice_mut(..l.chunks);
-    O::chunk_totals(target, l.totals, x, &mut totals, l.chunk)?;
-    O::chunk_scan(target, l.prefixes, &totals, &mut prefixes, &totals, l.chunks, false)?;
+    O::block_reduce(target, l.totals, x, &mut totals, l.chunk)?;
+    O::chunk_scan(
+        target,
+        l.prefixes,
+        &totals,
+        &mut prefixes,
+        &totals,
+        l.chunks,
+        false,
+    )?;
     O::chunk_scan(target, l.scan, x, out, &prefixes, l.chunk, inclusive)
 }
 

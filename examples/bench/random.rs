@@ -33,12 +33,20 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
             let mut steps: Vec<Step> = if normal {
                 vec![
                     Box::new(|| Ok(random::fill_normal_f32(dev, c, seed, 0)?)),
-                    Box::new(|| Ok(kernels::unchecked::fill_normal_f32::launch(dev, cfg, u, seed, 0)?)),
+                    Box::new(|| {
+                        Ok(kernels::unchecked::fill_normal_f32::launch(
+                            dev, cfg, u, seed, 0,
+                        )?)
+                    }),
                 ]
             } else {
                 vec![
                     Box::new(|| Ok(random::fill_uniform_f32(dev, c, seed, 0)?)),
-                    Box::new(|| Ok(kernels::unchecked::fill_uniform_f32::launch(dev, cfg, u, seed, 0)?)),
+                    Box::new(|| {
+                        Ok(kernels::unchecked::fill_uniform_f32::launch(
+                            dev, cfg, u, seed, 0,
+                        )?)
+                    }),
                 ]
             };
             best_ms(b, &mut steps)?
@@ -69,7 +77,10 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
             )
             .times(t[0], Some(t[1]), None)
             .peers(b.peers(&format!("{what}_2^{log2}_f32"), Unit::Ms))
-            .note(format!("{} written", b.bandwidth_note(4.0 * n as f64, t[0]))),
+            .note(format!(
+                "{} written",
+                b.bandwidth_note(4.0 * n as f64, t[0])
+            )),
         );
     }
     Ok(rows)

@@ -5,7 +5,7 @@
 //! floats: every partial sum is exact, so each contestant's sum equals the CPU's, and the
 //! many ties test that the arg-max is the first of the greatest.
 
-use warpspeed::algorithms::reduce::{self, kernels, launch_configs, partials_for, unchecked};
+use warpspeed::algorithms::reduce::{self, kernels, launches, partials_for, unchecked};
 use warpspeed::algorithms::segmented::{self, Segments};
 use warpspeed::{DeviceBuffer, KernelScalar};
 
@@ -24,8 +24,14 @@ pub fn kernels() -> Vec<Kernel> {
         ("unchecked", unchecked::block_min_max_float::kernel::<f32>()),
         ("checked", kernels::block_arg_max_float::kernel::<f32>()),
         ("unchecked", unchecked::block_arg_max_float::kernel::<f32>()),
-        ("checked", segmented::kernels::segment_sums_float::kernel::<f32>()),
-        ("unchecked", segmented::kernels::unchecked::segment_sums_float::kernel::<f32>()),
+        (
+            "checked",
+            segmented::kernels::segment_sums_float::kernel::<f32>(),
+        ),
+        (
+            "unchecked",
+            segmented::kernels::unchecked::segment_sums_float::kernel::<f32>(),
+        ),
     ]
 }
 
@@ -33,9 +39,11 @@ pub fn kernels() -> Vec<Kernel> {
 /// the library's two launches, written once for a kernel pair of either module.
 macro_rules! two_launches {
     ($m:ident :: $first:ident, $m2:ident :: $second:ident, $dev:expr, $x:expr, $scratch:expr, $out:expr, $n:expr) => {{
-        let [a, b] = launch_configs($n);
-        $m::$first::launch($dev, a, $x, &mut *$scratch)?;
-        Ok($m2::$second::launch($dev, b, &*$scratch, &mut *$out)?)
+        let l = launches($n);
+        $m::$first::launch($dev, l.first, $x, &mut *$scratch, l.chunk)?;
+        Ok($m2::$second::launch(
+            $dev, l.second, &*$scratch, &mut *$out, l.partials,
+        )?)
     }};
 }
 
@@ -266,11 +274,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
                 Box::new(|| Ok(segmented::sum(dev, &x, &segs, c)?)) as Step,
                 Box::new(|| {
                     Ok(segmented::kernels::unchecked::segment_sums_float::launch(
-                        dev,
-                        cfg,
-                        &x,
-                        u,
-                        offsets,
+                        dev, cfg, &x, u, offsets,
                     )?)
                 }),
             ],
@@ -281,7 +285,13 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         .chunks(1024)
         .map(|r| r.iter().map(|&v| v as f64).sum::<f64>() as f32)
         .collect();
-    check(b, "segmented::sum", &sums, |v| v == &want[..], "the rows' sums".into())?;
+    check(
+        b,
+        "segmented::sum",
+        &sums,
+        |v| v == &want[..],
+        "the rows' sums".into(),
+    )?;
     rows.push(row(
         b,
         "segmented::sum (algorithms)",

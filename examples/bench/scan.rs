@@ -45,10 +45,14 @@ pub fn kernels() -> Vec<Kernel> {
     let [checked, unchecked] = u32::lookback_kernels();
     all.extend([("checked", checked), ("unchecked", unchecked)]);
     all.extend([
-        ("checked", lib_scan::kernels::scan_totals_sums_float::kernel::<f32>()),
-        ("checked", lib_scan::kernels::scan_sums_float::kernel::<f32>()),
-        ("unchecked", lib_scan::kernels::unchecked::scan_totals_sums_float::kernel::<f32>()),
-        ("unchecked", lib_scan::kernels::unchecked::scan_sums_float::kernel::<f32>()),
+        (
+            "checked",
+            lib_scan::kernels::scan_sums_float::kernel::<f32>(),
+        ),
+        (
+            "unchecked",
+            lib_scan::kernels::unchecked::scan_sums_float::kernel::<f32>(),
+        ),
     ]);
     all
 }
@@ -480,7 +484,9 @@ fn library(b: &Bench) -> Res<Vec<Row>> {
     drop((input, out_c, out_u, scratch, plan));
 
     // Small integers as floats: every prefix is exact, so both equal the CPU's.
-    let xf: Vec<f32> = (0..len).map(|_| (rng.next_u64() % 17) as f32 - 8.0).collect();
+    let xf: Vec<f32> = (0..len)
+        .map(|_| (rng.next_u64() % 17) as f32 - 8.0)
+        .collect();
     let input = dev.upload(&xf)?;
     let mut out_c = dev.upload(&vec![f32::NAN; len])?;
     let mut out_u = dev.upload(&vec![f32::NAN; len])?;
@@ -499,10 +505,21 @@ fn library(b: &Bench) -> Res<Vec<Row>> {
             )?)
         }),
         Box::new(|| {
-            use lib_scan::kernels::unchecked::{scan_sums_float, scan_totals_sums_float};
-            scan_totals_sums_float::launch(dev, l.totals, &input, &mut totals, chunk)?;
-            scan_sums_float::launch(dev, l.prefixes, &totals, &mut prefixes, &totals, chunks, false)?;
-            Ok(scan_sums_float::launch(dev, l.scan, &input, &mut out_u, &prefixes, chunk, true)?)
+            use lib_scan::kernels::unchecked::scan_sums_float;
+            use warpspeed::algorithms::reduce::unchecked::block_sums_float;
+            block_sums_float::launch(dev, l.totals, &input, &mut totals, chunk)?;
+            scan_sums_float::launch(
+                dev,
+                l.prefixes,
+                &totals,
+                &mut prefixes,
+                &totals,
+                chunks,
+                false,
+            )?;
+            Ok(scan_sums_float::launch(
+                dev, l.scan, &input, &mut out_u, &prefixes, chunk, true,
+            )?)
         }),
     ];
     let t = best_ms(b, &mut steps)?;

@@ -1,10 +1,10 @@
-//! The library's reduce kernels, generic over the element type, all from one template
-//! (`__block_reduce_kernel!`, algorithms/src/template/reduce.rs): sums, minima, maxima,
+//! The library's reduce kernels, generic over the element type, all from the range-reduce
+//! template (algorithms/src/template/range_reduce.rs; block `b` combines chunk `b`): sums, minima, maxima,
 //! min-max pairs and arg-min/arg-max pairs, each family for `Int` and for `Float`. Read
 //! them, copy them (`warpspeed::algorithms::reduce::kernels::block_sums_int`).
 //!
-//! Sums start each accumulator at zero; the others at the first element, which they may
-//! combine any number of times (they are idempotent), so they need no identity (and an
+//! Sums start each accumulator at zero; the others at the chunk's first element, which they
+//! may combine any number of times (they are idempotent), so they need no identity (and an
 //! empty input is refused by the host before anything runs). The `_pairs` kernels combine
 //! the partials the first launch left ([`MinMax`], [`Arg`]), the others take their own
 //! output type as input.
@@ -79,34 +79,41 @@ macro_rules! kernel_family {
         @one $bound:ident, $opts:tt, [$sum:ident, $min:ident, $max:ident]
         $(, [$mm:ident, $mm_pairs:ident, $amin:ident, $amax:ident, $arg_pairs_min:ident, $arg_pairs_max:ident])?
     ) => {
-        crate::__block_reduce_kernel!($sum<T: $bound>, T => T, [x, n, j] load x[j],
-            |a, b| a + b, init T::zero(), empty false, options $opts);
-        crate::__block_reduce_kernel!($min<T: $bound>, T => T, [x, n, j] load x[j],
-            |a, b| a.min(b), init x[0], empty n == 0, options $opts);
-        crate::__block_reduce_kernel!($max<T: $bound>, T => T, [x, n, j] load x[j],
-            |a, b| a.max(b), init x[0], empty n == 0, options $opts);
+        crate::kernels::reduce::kernel_family!(@k $sum<T: $bound>, T => T, [x, start, j] load x[j],
+            |a, b| a + b, init T::zero(), empty T::zero(), options $opts);
+        crate::kernels::reduce::kernel_family!(@k $min<T: $bound>, T => T, [x, start, j] load x[j],
+            |a, b| a.min(b), init x[start], options $opts);
+        crate::kernels::reduce::kernel_family!(@k $max<T: $bound>, T => T, [x, start, j] load x[j],
+            |a, b| a.max(b), init x[start], options $opts);
         $(
-        crate::__block_reduce_kernel!($mm<T: $bound>, T => MinMax<T>, [x, n, j]
+        crate::kernels::reduce::kernel_family!(@k $mm<T: $bound>, T => MinMax<T>, [x, start, j]
             load MinMax { lo: x[j], hi: x[j] },
             |a, b| MinMax { lo: a.lo.min(b.lo), hi: a.hi.max(b.hi) },
-            init MinMax { lo: x[0], hi: x[0] }, empty n == 0, options $opts);
-        crate::__block_reduce_kernel!($mm_pairs<T: $bound>, MinMax<T> => MinMax<T>, [x, n, j]
-            load x[j],
-            |a, b| MinMax { lo: a.lo.min(b.lo), hi: a.hi.max(b.hi) },
-            init x[0], empty n == 0, options $opts);
-        crate::__block_reduce_kernel!($amin<T: $bound>, T => Arg<T>, [x, n, j]
-            load Arg { value: x[j], index: j as u64 },
-            |a, b| arg_min_of(a, b),
-            init Arg { value: x[0], index: 0 }, empty n == 0, options $opts);
-        crate::__block_reduce_kernel!($amax<T: $bound>, T => Arg<T>, [x, n, j]
-            load Arg { value: x[j], index: j as u64 },
-            |a, b| arg_max_of(a, b),
-            init Arg { value: x[0], index: 0 }, empty n == 0, options $opts);
-        crate::__block_reduce_kernel!($arg_pairs_min<T: $bound>, Arg<T> => Arg<T>, [x, n, j]
-            load x[j], |a, b| arg_min_of(a, b), init x[0], empty n == 0, options $opts);
-        crate::__block_reduce_kernel!($arg_pairs_max<T: $bound>, Arg<T> => Arg<T>, [x, n, j]
-            load x[j], |a, b| arg_max_of(a, b), init x[0], empty n == 0, options $opts);
+            init MinMax { lo: x[start], hi: x[start] }, options $opts);
+        crate::kernels::reduce::kernel_family!(@k $mm_pairs<T: $bound>, MinMax<T> => MinMax<T>, [x, start, j]
+            load x[j], |a, b| MinMax { lo: a.lo.min(b.lo), hi: a.hi.max(b.hi) },
+            init x[start], options $opts);
+        crate::kernels::reduce::kernel_family!(@k $amin<T: $bound>, T => Arg<T>, [x, start, j]
+            load Arg { value: x[j], index: j as u64 }, |a, b| arg_min_of(a, b),
+            init Arg { value: x[start], index: start as u64 }, options $opts);
+        crate::kernels::reduce::kernel_family!(@k $amax<T: $bound>, T => Arg<T>, [x, start, j]
+            load Arg { value: x[j], index: j as u64 }, |a, b| arg_max_of(a, b),
+            init Arg { value: x[start], index: start as u64 }, options $opts);
+        crate::kernels::reduce::kernel_family!(@k $arg_pairs_min<T: $bound>, Arg<T> => Arg<T>, [x, start, j]
+            load x[j], |a, b| arg_min_of(a, b), init x[start], options $opts);
+        crate::kernels::reduce::kernel_family!(@k $arg_pairs_max<T: $bound>, Arg<T> => Arg<T>, [x, start, j]
+            load x[j], |a, b| arg_max_of(a, b), init x[start], options $opts);
         )?
+    };
+    // One kernel: block `b` combines chunk `b` of `x` (`chunk` elements from `b * chunk`).
+    (
+        @k $name:ident<T: $bound:ident>, $in:ty => $acc:ty, [$x:ident, $start:ident, $j:ident] load $load:expr,
+        |$a:ident, $b:ident| $combine:expr, init $init:expr, $(empty $empty:expr,)? options $opts:tt
+    ) => {
+        crate::__range_reduce_kernel!($name<T: $bound>, $in => $acc, [$x, $start, $j] load $load,
+            params [chunk: usize]
+            range (block_idx().x as usize * chunk, block_idx().x as usize * chunk + chunk)
+            |$a, $b| $combine, init $init, $(empty $empty,)? options $opts);
     };
 }
 pub(crate) use kernel_family;

@@ -1,9 +1,9 @@
 //! The library's scan kernels:
 //!
-//! - the three-launch scan, generic over the element type, from one template
-//!   (`__scan_kernels!`, algorithms/src/template/scan.rs): for sums, minima and maxima,
-//!   each family for `Int` and for `Float`; each operator's pair is `scan_totals_*` (a
-//!   chunk's total) and `scan_*` (a chunk scanned after its carry);
+//! - the three-launch scan's tile scan, generic over the element type, from one template
+//!   (`__scan_kernels!`, algorithms/src/template/scan.rs): `scan_*` (a chunk scanned after
+//!   its carry) for sums, minima and maxima, each family for `Int` and for `Float` (its
+//!   first launch is the reduce's kernel, `block_sums_*` and its kin);
 //! - the single-pass look-back scan (`__lookback_scan_kernel!`,
 //!   algorithms/src/template/lookback.rs) where the result cannot depend on the order of
 //!   combining steps and a value fits 32 bits beside its flag: `lookback_sums_u32`,
@@ -17,15 +17,19 @@ use warpspeed_core::prelude::*;
 
 /// The kernels of the scans for one bound (`$opts`: `[unchecked]` or `[]`).
 macro_rules! scan_family {
-    ($bound:ident, [$ts:ident, $s:ident, $tmin:ident, $smin:ident, $tmax:ident, $smax:ident], $opts:tt) => {
-        crate::__scan_kernels!($ts, $s<T: $bound>, T, [x] |a, b| a + b, init T::zero(), options $opts);
-        crate::__scan_kernels!($tmin, $smin<T: $bound>, T, [x] |a, b| a.min(b), init x[0], options $opts);
-        crate::__scan_kernels!($tmax, $smax<T: $bound>, T, [x] |a, b| a.max(b), init x[0], options $opts);
+    ($bound:ident, [$s:ident, $smin:ident, $smax:ident], $opts:tt) => {
+        crate::__scan_kernels!($s<T: $bound>, T, [x] |a, b| a + b, init T::zero(), options $opts);
+        crate::__scan_kernels!($smin<T: $bound>, T, [x] |a, b| a.min(b), init x[0], options $opts);
+        crate::__scan_kernels!($smax<T: $bound>, T, [x] |a, b| a.max(b), init x[0], options $opts);
     };
 }
 
-scan_family!(Int, [scan_totals_sums_int, scan_sums_int, scan_totals_mins_int, scan_mins_int, scan_totals_maxs_int, scan_maxs_int], []);
-scan_family!(Float, [scan_totals_sums_float, scan_sums_float, scan_totals_mins_float, scan_mins_float, scan_totals_maxs_float, scan_maxs_float], []);
+scan_family!(Int, [scan_sums_int, scan_mins_int, scan_maxs_int], []);
+scan_family!(
+    Float,
+    [scan_sums_float, scan_mins_float, scan_maxs_float],
+    []
+);
 
 /// The look-back kernels (`$opts`: `[unchecked]` or `[]`).
 macro_rules! lookback_family {
@@ -56,6 +60,14 @@ pub mod unchecked {
     use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
     use warpspeed_core::prelude::*;
     lookback_family!([unchecked]);
-    scan_family!(Int, [scan_totals_sums_int, scan_sums_int, scan_totals_mins_int, scan_mins_int, scan_totals_maxs_int, scan_maxs_int], [unchecked]);
-    scan_family!(Float, [scan_totals_sums_float, scan_sums_float, scan_totals_mins_float, scan_mins_float, scan_totals_maxs_float, scan_maxs_float], [unchecked]);
+    scan_family!(
+        Int,
+        [scan_sums_int, scan_mins_int, scan_maxs_int],
+        [unchecked]
+    );
+    scan_family!(
+        Float,
+        [scan_sums_float, scan_mins_float, scan_maxs_float],
+        [unchecked]
+    );
 }

@@ -6,5 +6,4 @@
 
 mod lookback;
 mod range_reduce;
-mod reduce;
 mod scan;

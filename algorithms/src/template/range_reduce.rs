@@ -1,13 +1,17 @@
-//! The range-reduce kernel: block `b` combines a range of `x` (from the kernel's own
-//! parameters: a scan's chunk `b`, a segment `offsets[b]..offsets[b + 1]`) into
-//! `totals[b]`. One text for the scan's first launch and the segmented reduce.
+//! The range-reduce kernel, the one reduction kernel of the library: block `b` combines a
+//! range of `x` (from the kernel's own parameters: chunk `b` of a reduce or a scan, a
+//! segment `offsets[b]..offsets[b + 1]`) into `totals[b]`. The library's reductions and
+//! scans and the kernels [`operator!`](crate::operator!) writes for a user's operator are
+//! its instances.
 
-/// `__range_reduce_kernel!(name $(<T: Bound>)?, T, [x, start] params [p: P, ..]
-/// range (S, E) |a, b| C, init I, empty V, options [..])`: kernel `name(x: &[T], totals:
-/// &mut [T], p: P, ..)`; block `b` combines `x[S..E]` (`E` clamped to `x.len()`) into
-/// `totals[b]`, or writes `V` where the range is empty (without `empty V`, nothing). `I` starts each accumulator (the
-/// identity, or for an idempotent operator an element of the range, `x[start]`, with
-/// `start` bound to `S`); it is evaluated only for a non-empty range.
+/// `__range_reduce_kernel!(name $(<T: Bound>)?, In => Acc, [x, start, j] load L,
+/// params [p: P, ..] range (S, E) |a, b| C, init I, empty V, options [..])`: kernel
+/// `name(x: &[In], totals: &mut [Acc], p: P, ..)`; block `b` combines `L` (which reads
+/// `x[j]`: `x[j]` itself, or a value made of it, such as `(x[j], j)`) over `j` in `S..E`
+/// (`E` clamped to `x.len()`) into `totals[b]`, or writes `V` where the range is empty
+/// (without `empty V`, nothing). `I` starts each accumulator (the identity, or for an
+/// idempotent operator `L` of an element of the range, at `j = start`, with `start` bound
+/// to `S`); it is evaluated only for a non-empty range.
 ///
 /// Each thread combines four consecutive elements a step (four loads in flight, all proven
 /// in bounds by `i + 3 < end` and `i + 3 < n`), strided by 1024, into four accumulators;
@@ -17,7 +21,8 @@
 #[macro_export]
 macro_rules! __range_reduce_kernel {
     (
-        $name:ident $(<$tp:ident: $bound:ident>)?, $t:ty, [$x:ident, $start:ident]
+        $name:ident $(<$tp:ident: $bound:ident>)?, $in:ty => $t:ty,
+        [$x:ident, $start:ident, $j:ident] load $load:expr,
         params [$($p:ident: $pt:ty),*] range ($s:expr, $e:expr)
         |$a:ident, $b:ident| $combine:expr, init $init:expr, $(empty $empty:expr,)?
         options [$($opt:ident),*]
@@ -25,7 +30,7 @@ macro_rules! __range_reduce_kernel {
         /// Block `b` combines its range of `x` into `totals[b]` (the template's docs,
         /// algorithms/src/template/range_reduce.rs, say how).
         #[gpu_kernel(block = (256, 1, 1) $(, $opt)*)]
-        pub fn $name $(<$tp: $bound>)? ($x: &[$t], totals: &mut [$t] $(, $p: $pt)*) {
+        pub fn $name $(<$tp: $bound>)? ($x: &[$in], totals: &mut [$t] $(, $p: $pt)*) {
             let __tile = SharedArray::<$t, 256>::new();
             let __t = thread_idx().x as usize;
             let __blk = block_idx().x as usize;
@@ -48,18 +53,23 @@ macro_rules! __range_reduce_kernel {
             let mut __i = $start + 4 * __t;
             // `< n` beside `< end` (which is at most `n`) shows the bounds prover the loads.
             while __i + 3 < __end && __i + 3 < __n {
-                let ($a, $b) = (__a0, $x[__i]);
+                let $j = __i;
+                let ($a, $b) = (__a0, $load);
                 __a0 = $combine;
-                let ($a, $b) = (__a1, $x[__i + 1]);
+                let $j = __i + 1;
+                let ($a, $b) = (__a1, $load);
                 __a1 = $combine;
-                let ($a, $b) = (__a2, $x[__i + 2]);
+                let $j = __i + 2;
+                let ($a, $b) = (__a2, $load);
                 __a2 = $combine;
-                let ($a, $b) = (__a3, $x[__i + 3]);
+                let $j = __i + 3;
+                let ($a, $b) = (__a3, $load);
                 __a3 = $combine;
                 __i += 1024;
             }
             while __i < __end && __i < __n {
-                let ($a, $b) = (__a0, $x[__i]);
+                let $j = __i;
+                let ($a, $b) = (__a0, $load);
                 __a0 = $combine;
                 __i += 1;
             }

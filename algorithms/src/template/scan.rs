@@ -5,7 +5,8 @@
 //! elements (`B` at most 1024, `chunk` a multiple of the 4096-element tile; the scans take
 //! `SHARED_ELEMS` elements of dynamic shared memory):
 //!
-//! 1. `chunk_totals`: block `b` combines its chunk into `totals[b]`.
+//! 1. the operator's reduce kernel (algorithms/src/template/range_reduce.rs): block `b`
+//!    combines its chunk into `totals[b]`.
 //! 2. `chunk_scan` with one block over `totals`, exclusive: `prefixes[b]` is what comes
 //!    before chunk `b`.
 //! 3. `chunk_scan` with `B` blocks over `x`: block `b` scans its chunk tile by tile,
@@ -16,8 +17,9 @@
 //! nothing to report), and are deterministic: the combining order is a function of the
 //! length alone.
 
-/// `__scan_kernels!(totals_name, scan_name $(<T: Bound>)?, T, [x] |a, b| C, init I,
-/// options [..])`: the two kernels of a scan with the combining step `C`. `I` fills the
+/// `__scan_kernels!(scan_name $(<T: Bound>)?, T, [x] |a, b| C, init I, options [..])`: the
+/// tile-scan kernel of a scan with the combining step `C` (the first launch is the
+/// operator's range-reduce kernel over chunks, as a reduce's). `I` fills the
 /// lanes past the end and is the exclusive scan's first element: the identity, or, for an
 /// idempotent operator without one, `x[0]` (which may be combined into a chunk's total
 /// any number of times; such an operator has no exclusive scan, which the host refuses).
@@ -25,19 +27,10 @@
 #[macro_export]
 macro_rules! __scan_kernels {
     (
-        $totals:ident, $scan:ident $(<$tp:ident: $bound:ident>)?, $t:ty,
+        $scan:ident $(<$tp:ident: $bound:ident>)?, $t:ty,
         [$x:ident] |$a:ident, $b:ident| $combine:expr, init $init:expr,
         options [$($opt:ident),*]
     ) => {
-        // A scan's first launch: block `b` combines `x[b * chunk..]` (at most `chunk`
-        // elements) into `totals[b]`. (A chunk is never empty: the grid has one block a
-        // chunk of a non-empty input.)
-        $crate::__range_reduce_kernel!(
-            $totals $(<$tp: $bound>)?, $t, [$x, __first] params [chunk: usize]
-            range (block_idx().x as usize * chunk, block_idx().x as usize * chunk + chunk)
-            |$a, $b| $combine, init $init, options [$($opt),*]
-        );
-
         /// A scan's second and third launches: block `b` scans `x[b * chunk..]` (at most
         /// `chunk` elements) into `out`, after `carry[b]` when `b > 0`; `inclusive` or
         /// exclusive. Tile by tile (4096 elements, 512 a warp): each warp loads its 512

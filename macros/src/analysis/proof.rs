@@ -998,7 +998,11 @@ impl<'a> Prover<'a> {
         }
         // An unsigned `small < big` also says `0 < big`: after `if s >= n { return; }`,
         // `x[0]` is in bounds where `n` is `x.len()`.
-        if strict && self.key(small).is_some_and(|k| k.constant_value().is_none()) {
+        if strict
+            && self
+                .key(small)
+                .is_some_and(|k| k.constant_value().is_none())
+        {
             let zero = Poly::constant(0);
             for u in self.upper(big).into_iter().take(MAX_FACTS_PER_BOUND) {
                 if let Some(b) = u.sub(&step) {
