@@ -9,7 +9,7 @@
 //! fill of `out` with `(seed, offset)` writes element `offset + j` of the stream at
 //! `out[j]`, whatever the launch shape, the device or the backend: the simulator and the
 //! GPU draw the same numbers, bit for bit, and so does the host calling the device
-//! functions ([`uniform_f32_at`] and the others run on the host as plain Rust).
+//! functions ([`uniform_f32_at`](fn@uniform_f32_at) and the others run on the host as plain Rust).
 //!
 //! **Values.**
 //! - uniform `f32` in `[0, 1)`: the word's top 24 bits times 2^-24 (every value a multiple
@@ -54,7 +54,7 @@ pub fn philox4x32_10(ctr: u32x4, key: u32x2) -> u32x4 {
     c
 }
 
-/// Block `counter` of the stream `seed`: [`philox4x32_10`] of the counter `(counter, 0)`
+/// Block `counter` of the stream `seed`: [`philox4x32_10`](fn@philox4x32_10) of the counter `(counter, 0)`
 /// under the key `seed` (each split into 32-bit halves, low first).
 #[gpu_device]
 pub fn philox_block(seed: u64, counter: u64) -> u32x4 {
@@ -132,7 +132,7 @@ pub fn box_muller_f32(a: u32, b: u32) -> (f32, f32) {
     (r * c, r * s)
 }
 
-/// `ln(u)` for a positive, finite `f64`, as [`ln_f32`] with the series to `s^19`.
+/// `ln(u)` for a positive, finite `f64`, as [`ln_f32`](fn@ln_f32) with the series to `s^19`.
 #[gpu_device]
 fn ln_f64(u: f64) -> f64 {
     let bits = u.to_bits();
@@ -155,7 +155,7 @@ fn ln_f64(u: f64) -> f64 {
     ef * 6.931_471_803_691_238_2e-1 + (ef * 1.908_214_929_270_587_7e-10 + ln_m)
 }
 
-/// `(sin 2πu, cos 2πu)` for `u` in `[0, 1]` in `f64`, as [`sin_cos_2pi_f32`] with the
+/// `(sin 2πu, cos 2πu)` for `u` in `[0, 1]` in `f64`, as [`sin_cos_2pi_f32`](fn@sin_cos_2pi_f32) with the
 /// polynomials to `θ^17` and `θ^18`.
 #[gpu_device]
 fn sin_cos_2pi_f64(u: f64) -> (f64, f64) {
@@ -339,7 +339,7 @@ macro_rules! fill_kernel {
     };
 }
 
-/// The bulk fills' kernels (launched by [`fill_uniform_f32`] and the others).
+/// The bulk fills' kernels (launched by [`fill_uniform_f32`](fn@fill_uniform_f32) and the others).
 // The kernels' generated docs link `self::launch`, which rustdoc resolves where
 // `fill_kernel!` is defined (as `crate::kernels` says).
 #[allow(rustdoc::broken_intra_doc_links)]
