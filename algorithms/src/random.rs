@@ -110,7 +110,13 @@ fn sin_cos_2pi_f32(u: f32) -> (f32, f32) {
         * (-0.166_666_67 + t2 * (0.008_333_334 + t2 * (-0.000_198_412_7 + t2 * 2.755_731_9e-6)));
     let c =
         1.0 + t2 * (-0.5 + t2 * (0.041_666_668 + t2 * (-0.001_388_888_9 + t2 * 2.480_158_7e-5)));
-    let q = (k as u32) & 3;
+    quadrant((k as u32) & 3, s, c)
+}
+
+/// `(sin, cos)` of `q π/2 + θ` from `(s, c)`, those of `θ`: quadrant `q` (0 to 3) swaps
+/// and negates them.
+#[gpu_device]
+fn quadrant<T: Float>(q: u32, s: T, c: T) -> (T, T) {
     if q == 0 {
         (s, c)
     } else if q == 1 {
@@ -177,16 +183,7 @@ fn sin_cos_2pi_f64(u: f64) -> (f64, f64) {
     }
     let s = t * (1.0 - t2 * sp);
     let c = 1.0 - t2 * cp;
-    let q = (k as u32) & 3;
-    if q == 0 {
-        (s, c)
-    } else if q == 1 {
-        (c, -s)
-    } else if q == 2 {
-        (-s, -c)
-    } else {
-        (-c, s)
-    }
+    quadrant((k as u32) & 3, s, c)
 }
 
 /// Box-Muller in `f64`: four words (two uniforms of 53 bits) as two standard normals.
