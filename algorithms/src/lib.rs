@@ -21,9 +21,11 @@ extern crate warpspeed_core as warpspeed;
 
 mod builtin;
 pub mod kernels;
+mod lookback;
 pub mod operator;
 pub mod random;
 pub mod reduce;
 pub mod scan;
 pub mod segmented;
+pub mod sort;
 mod template;

@@ -1,0 +1,410 @@
+//! The radix sort's kernels (`crate::sort`): a least-significant-digit radix sort of 8-bit
+//! digits in the manner of Onesweep (Adinets and Merrill, "Onesweep: A Faster Least
+//! Significant Digit Radix Sort for GPUs", 2022; CUB's `DeviceRadixSort`). Per key type:
+//!
+//! - `histogram_*`: one read of the keys counts every pass's digits at once, each block
+//!   its own contiguous chunk, into `partials[(pass * blocks + block) * 256 + digit]` (no
+//!   atomics in global memory, so nothing to zero first);
+//! - `digit_bases` (one kernel for every key type): block `p` sums pass `p`'s partials and
+//!   scans them into each digit's first position in the sorted output;
+//! - `onesweep_*`: one pass, one launch. Each block takes a tile of 4096 keys (2048 of
+//!   64-bit keys), ranks them stably by the pass's digit, finds each digit's place in the
+//!   output by a decoupled look-back over the tiles before it (one thread a digit), and
+//!   scatters the keys (and values) through shared memory, so that a warp's stores go to
+//!   few runs of consecutive addresses.
+//!
+//! Keys are compared as their *ordered bits* (`ordered_*`): an unsigned integer whose
+//! order is the key's order. Unsigned keys are their own bits; signed keys flip the sign
+//! bit; floats flip the sign bit of positive numbers and every bit of negative ones, which
+//! is `total_cmp`'s order (-NaN < -inf < .. < -0.0 < +0.0 < .. < +inf < +NaN). Descending
+//! order xors the bits with all ones (`invert`), which keeps equal keys in input order: the
+//! sort is stable both ways.
+//!
+//! # How to launch (what `sort::sort` does)
+//!
+//! - `histogram_*`: `blocks` blocks of 256 threads, `chunk` a multiple of 256 with
+//!   `blocks * chunk >= keys.len()`; `partials` at least `passes * blocks * 256`.
+//! - `digit_bases`: `passes` blocks of 256 threads; `bases` at least `passes * 256`.
+//! - `onesweep_*`: exactly `keys.len().div_ceil(TILE)` blocks of 256 threads, dynamic
+//!   shared memory `TILE * size_of::<V>()` bytes with values (`pairs`), none without;
+//!   `bases` the pass's 256 words; `status` at least `tiles * 256` words, zeroed when
+//!   allocated; `counter` one word, zero; `epoch` as the look-back scan's
+//!   (algorithms/src/template/lookback.rs): one more each launch on the same status words.
+//!   Keys at most `u32::MAX` (positions are `u32`).
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use warpspeed_core::prelude::*;
+
+/// `total_cmp`'s order of an `f32`'s bits: negative numbers (sign set) reversed below the
+/// positive ones.
+#[gpu_device]
+pub fn float_order_u32(b: u32) -> u32 {
+    if b >> 31 != 0 {
+        !b
+    } else {
+        b | 0x8000_0000
+    }
+}
+
+/// `total_cmp`'s order of an `f64`'s bits.
+#[gpu_device]
+pub fn float_order_u64(b: u64) -> u64 {
+    if b >> 63 != 0 {
+        !b
+    } else {
+        b | 0x8000_0000_0000_0000
+    }
+}
+
+/// The ordered bits of each key type: unsigned integers whose order is the keys' order
+/// (`total_cmp`'s for floats).
+macro_rules! ordered_bits {
+    ($($name:ident($k:ty) -> $u:ty = |$x:ident| $bits:expr;)*) => {$(
+        #[doc = concat!("The ordered bits of a `", stringify!($k), "` key: `a < b` as keys (`total_cmp` for floats) exactly when `", stringify!($name), "(a) < ", stringify!($name), "(b)`.")]
+        #[gpu_device]
+        pub fn $name($x: $k) -> $u {
+            $bits
+        }
+    )*};
+}
+
+ordered_bits! {
+    ordered_u8(u8) -> u8 = |k| k;
+    ordered_u16(u16) -> u16 = |k| k;
+    ordered_u32(u32) -> u32 = |k| k;
+    ordered_u64(u64) -> u64 = |k| k;
+    ordered_usize(usize) -> u64 = |k| k as u64;
+    ordered_i8(i8) -> u8 = |k| k as u8 ^ 0x80;
+    ordered_i16(i16) -> u16 = |k| k as u16 ^ 0x8000;
+    ordered_i32(i32) -> u32 = |k| k as u32 ^ 0x8000_0000;
+    ordered_i64(i64) -> u64 = |k| k as u64 ^ 0x8000_0000_0000_0000;
+    ordered_f32(f32) -> u32 = |k| float_order_u32(k.to_bits());
+    ordered_f64(f64) -> u64 = |k| float_order_u64(k.to_bits());
+}
+
+/// The inclusive sum of `value` over the warp's lanes (all 32 take part).
+#[gpu_device]
+pub fn warp_inclusive_sum(value: u32) -> u32 {
+    let mut sum = value;
+    let mut k = 1u32;
+    while k < 32 {
+        let y = shfl_up_sync(0xffff_ffff, sum, k);
+        if lane_id() >= k {
+            sum += y;
+        }
+        k *= 2;
+    }
+    sum
+}
+
+/// Each digit's first position in the sorted output, for pass `block_idx().x`: the sum of
+/// the histogram blocks' partial counts, scanned over the digits. One block a pass, 256
+/// threads (one a digit).
+#[gpu_kernel(block = (256, 1, 1))]
+pub fn digit_bases(partials: &[u32], bases: &mut [u32], blocks: u32) {
+    let warp_sums = SharedArray::<u32, 8>::new();
+    let d = thread_idx().x as usize & 255;
+    let pass = block_idx().x as usize;
+    let mut total = 0u32;
+    let mut b = 0usize;
+    while b < blocks as usize {
+        total += partials[(pass * blocks as usize + b) * 256 + d];
+        b += 1;
+    }
+    // The exclusive sum over the digits: warps' sums, then the warps before.
+    let inclusive = warp_inclusive_sum(total);
+    if lane_id() == 31 {
+        warp_sums[d / 32] = inclusive;
+    }
+    sync_threads();
+    let mut start = inclusive - total;
+    let mut w = 0usize;
+    while w < d / 32 {
+        start += warp_sums[w & 7];
+        w += 1;
+    }
+    bases[pass * 256 + d] = start;
+}
+
+/// The kernels of one key type (`$opt`: `unchecked` or nothing): `$hist` and `$sweep`,
+/// with `$items` keys a thread and `$tile = 256 * $items` a tile.
+macro_rules! sort_kernels {
+    ($hist:ident, $sweep:ident, $k:ty, $u:ty, $ordered:ident, $items:literal, $tile:literal; $($opt:ident)?) => {
+        /// Every pass's digit counts of one contiguous chunk of the keys (block `b`: keys
+        /// `b * chunk ..`), into `partials[(pass * grid_dim + b) * 256 + digit]`; the
+        /// digits of `ordered ^ invert`. See `crate::kernels::sort` for the launch.
+        #[gpu_kernel($($opt,)? block = (256, 1, 1))]
+        pub fn $hist(keys: &[$k], partials: &mut [u32], chunk: usize, invert: $u, passes: u32) {
+            // One counter a digit a pass (8 passes at most); a warp adds once a digit
+            // value (`match_any_sync`), so equal keys do not queue 32 atomics on a word.
+            let counts = SharedArray::<AtomicU32, 2048>::new();
+            let tid = thread_idx().x as usize & 255;
+            let mut p = 0usize;
+            while p < 8 {
+                counts[(p * 256 + tid) & 2047].store(0, Ordering::Relaxed);
+                p += 1;
+            }
+            sync_threads();
+            let begin = block_idx().x as usize * chunk;
+            let lower = (1u32 << lane_id()) - 1;
+            let mut s = 0usize;
+            while s < chunk {
+                // The same trip count on every lane: lanes past the end count digit 256,
+                // which is nobody's.
+                let g = begin + s + tid;
+                let mut bits = invert;
+                let valid = g < keys.len();
+                if valid {
+                    bits = $ordered(keys[g]) ^ invert;
+                }
+                let mut p = 0u32;
+                while p < passes {
+                    let mut d = (bits >> (8 * p)) as u32 & 255;
+                    if !valid {
+                        d = 256;
+                    }
+                    let peers = match_any_sync(0xffff_ffff, d);
+                    if valid && (peers & lower) == 0 {
+                        counts[(p as usize * 256 + d as usize) & 2047]
+                            .fetch_add(peers.count_ones(), Ordering::Relaxed);
+                    }
+                    p += 1;
+                }
+                s += 256;
+            }
+            sync_threads();
+            let mut p = 0usize;
+            while p < passes as usize {
+                let at = (p * grid_dim().x as usize + block_idx().x as usize) * 256 + tid;
+                partials[at] = counts[(p * 256 + tid) & 2047].load(Ordering::Relaxed);
+                p += 1;
+            }
+        }
+
+        /// One radix pass: `keys_in` (and `values_in` with `pairs`) stably by the digit
+        /// `(ordered ^ invert) >> shift & 255` into `keys_out` (`values_out`), after
+        /// `bases` (the pass's 256 digit starts). See `crate::kernels::sort` for the
+        /// launch.
+        #[gpu_kernel($($opt,)? block = (256, 1, 1))]
+        pub fn $sweep<V: Scalar>(
+            keys_in: &[$k],
+            keys_out: &mut [$k],
+            values_in: &[V],
+            values_out: &mut [V],
+            bases: &[u32],
+            status: &[AtomicU64],
+            #[len(1)] counter: &[AtomicU32],
+            epoch: u32,
+            invert: $u,
+            shift: u32,
+            pairs: bool,
+        ) {
+            // Per warp, per digit: first the warp's count, then where its keys of that
+            // digit start in the tile.
+            let warp_digits = SharedArray::<u32, 2048>::new();
+            // Per digit: its first output position minus its first tile position.
+            let digit_dest = SharedArray::<u32, 256>::new();
+            let warp_sums = SharedArray::<u32, 8>::new();
+            let tile_id = SharedArray::<u32, 1>::new();
+            let stage_keys = SharedArray::<$k, $tile>::new();
+            let stage_values = dynamic_shared::<V>();
+            let full = 0xffff_ffffu32;
+            let tid = thread_idx().x as usize & 255;
+            let lane = lane_id() as usize & 31;
+            let warp = tid / 32;
+            let n = keys_in.len();
+            if n == 0 {
+                return;
+            }
+            let mut w = 0usize;
+            while w < 8 {
+                warp_digits[(w * 256 + tid) & 2047] = 0;
+                w += 1;
+            }
+            // The tile id, in the order blocks start; the last block resets the counter.
+            if tid == 0 {
+                let t = counter[0].fetch_add(1, Ordering::Relaxed);
+                if t + 1 == grid_dim().x {
+                    counter[0].store(0, Ordering::Relaxed);
+                }
+                tile_id[0] = t;
+            }
+            sync_threads();
+            let tile = tile_id[0] as usize;
+            // One status word a digit a tile; a launch with more blocks has nothing to
+            // do in the extra ones.
+            if tile * 256 + 256 > status.len() {
+                return;
+            }
+            let tile_base = tile * $tile;
+            let warp_base = tile_base + warp * (32 * $items);
+
+            // Load: lane `l` of warp `w` holds keys `warp_base + 32 j + l`, so the tile's
+            // order is (warp, j, lane), which the ranking keeps. Past the end, digit 255
+            // (ranked after every real key of the tile, so left unstored).
+            let mut keys = [keys_in[0]; $items];
+            let mut digits = [255u32; $items];
+            let mut j = 0usize;
+            while j < $items {
+                let jj = j & ($items - 1);
+                let g = warp_base + 32 * jj + lane;
+                if g < n {
+                    let k = keys_in[g];
+                    keys[jj] = k;
+                    digits[jj] = (($ordered(k) ^ invert) >> shift) as u32 & 255;
+                }
+                j += 1;
+            }
+
+            // Rank within the warp: the lanes holding the same digit (`match_any_sync`)
+            // count those below them; the lowest adds the group to the warp's count.
+            let lower = (1u32 << lane_id()) - 1;
+            let mut ranks = [0u32; $items];
+            let mut j = 0usize;
+            while j < $items {
+                let jj = j & ($items - 1);
+                let at = (warp * 256 + digits[jj] as usize) & 2047;
+                let peers = match_any_sync(full, digits[jj]);
+                let before = warp_digits[at];
+                sync_warp(full);
+                if (peers & lower) == 0 {
+                    warp_digits[at] = before + peers.count_ones();
+                }
+                sync_warp(full);
+                ranks[jj] = before + (peers & lower).count_ones();
+                j += 1;
+            }
+            sync_threads();
+
+            // Thread `d`: digit `d`'s count in the tile, each warp's start within it.
+            let mut count = 0u32;
+            let mut w = 0usize;
+            while w < 8 {
+                let c = warp_digits[(w * 256 + tid) & 2047];
+                warp_digits[(w * 256 + tid) & 2047] = count;
+                count += c;
+                w += 1;
+            }
+            // Publish the count at once, so later tiles wait as little as possible.
+            let flag_aggregate = 2 * epoch as u64;
+            let flag_prefix = flag_aggregate + 1;
+            let own = tile * 256 + tid;
+            if tile == 0 {
+                status[own].store(flag_prefix << 32 | count as u64, Ordering::Relaxed);
+            } else {
+                status[own].store(flag_aggregate << 32 | count as u64, Ordering::Relaxed);
+            }
+            // Each digit's first position in the tile: the exclusive sum over digits.
+            let inclusive = warp_inclusive_sum(count);
+            if lane_id() == 31 {
+                warp_sums[warp] = inclusive;
+            }
+            sync_threads();
+            let mut start = inclusive - count;
+            let mut w = 0usize;
+            while w < warp {
+                start += warp_sums[w & 7];
+                w += 1;
+            }
+            let mut w = 0usize;
+            while w < 8 {
+                warp_digits[(w * 256 + tid) & 2047] += start;
+                w += 1;
+            }
+            // Look back: the digit's keys in the tiles before, summed from the nearest
+            // tile that has published its inclusive count (tile 0 always does).
+            let mut before = 0u32;
+            if tile != 0 {
+                let mut back = tile - 1;
+                loop {
+                    let word = status[back * 256 + tid].load(Ordering::Relaxed);
+                    let flag = word >> 32;
+                    if flag == flag_aggregate || flag == flag_prefix {
+                        before += word as u32;
+                        if flag == flag_prefix {
+                            break;
+                        }
+                        back -= 1;
+                    }
+                }
+                status[own].store(flag_prefix << 32 | (before + count) as u64, Ordering::Relaxed);
+            }
+            digit_dest[tid] = bases[tid] + before - start;
+            sync_threads();
+
+            // Stage the keys in the tile's sorted order, then store them from there:
+            // thread `t` the tile positions `t + 256 i`, mostly runs of one digit.
+            let mut j = 0usize;
+            while j < $items {
+                let jj = j & ($items - 1);
+                let at = warp_digits[(warp * 256 + digits[jj] as usize) & 2047] + ranks[jj];
+                ranks[jj] = at;
+                stage_keys[at as usize & ($tile - 1)] = keys[jj];
+                j += 1;
+            }
+            sync_threads();
+            let valid = n - tile_base;
+            let mut dests = [0u32; $items];
+            let mut j = 0usize;
+            while j < $items {
+                let jj = j & ($items - 1);
+                let i = 256 * jj + tid;
+                if i < valid {
+                    let k = stage_keys[i & ($tile - 1)];
+                    let d = (($ordered(k) ^ invert) >> shift) as usize & 255;
+                    let dest = digit_dest[d] + i as u32;
+                    dests[jj] = dest;
+                    keys_out[dest as usize] = k;
+                }
+                j += 1;
+            }
+            if pairs {
+                sync_threads();
+                let mut j = 0usize;
+                while j < $items {
+                    let jj = j & ($items - 1);
+                    let g = warp_base + 32 * jj + lane;
+                    if g < n && g < values_in.len() {
+                        stage_values[ranks[jj] as usize & ($tile - 1)] = values_in[g];
+                    }
+                    j += 1;
+                }
+                sync_threads();
+                let mut j = 0usize;
+                while j < $items {
+                    let jj = j & ($items - 1);
+                    let i = 256 * jj + tid;
+                    if i < valid {
+                        values_out[dests[jj] as usize] = stage_values[i & ($tile - 1)];
+                    }
+                    j += 1;
+                }
+            }
+        }
+    };
+}
+
+/// Every key type's kernels (`$opt`: `unchecked` or nothing).
+macro_rules! sort_family {
+    ($($opt:ident)?) => {
+        sort_kernels!(histogram_u8, onesweep_u8, u8, u8, ordered_u8, 16, 4096; $($opt)?);
+        sort_kernels!(histogram_u16, onesweep_u16, u16, u16, ordered_u16, 16, 4096; $($opt)?);
+        sort_kernels!(histogram_u32, onesweep_u32, u32, u32, ordered_u32, 16, 4096; $($opt)?);
+        sort_kernels!(histogram_u64, onesweep_u64, u64, u64, ordered_u64, 8, 2048; $($opt)?);
+        sort_kernels!(histogram_usize, onesweep_usize, usize, u64, ordered_usize, 8, 2048; $($opt)?);
+        sort_kernels!(histogram_i8, onesweep_i8, i8, u8, ordered_i8, 16, 4096; $($opt)?);
+        sort_kernels!(histogram_i16, onesweep_i16, i16, u16, ordered_i16, 16, 4096; $($opt)?);
+        sort_kernels!(histogram_i32, onesweep_i32, i32, u32, ordered_i32, 16, 4096; $($opt)?);
+        sort_kernels!(histogram_i64, onesweep_i64, i64, u64, ordered_i64, 8, 2048; $($opt)?);
+        sort_kernels!(histogram_f32, onesweep_f32, f32, u32, ordered_f32, 16, 4096; $($opt)?);
+        sort_kernels!(histogram_f64, onesweep_f64, f64, u64, ordered_f64, 8, 2048; $($opt)?);
+    };
+}
+
+sort_family!();
+
+/// The same kernels `#[gpu_kernel(unchecked)]`, for the bench.
+pub mod unchecked {
+    use super::*;
+    sort_family!(unchecked);
+}

@@ -1,0 +1,545 @@
+//! Sorting keys, and keys with values, on a GPU or the simulator: [`sort`] and
+//! [`sort_descending`] sort a buffer or view of keys in place, [`sort_pairs`] and
+//! [`sort_pairs_descending`] sort keys and move each key's value with it. Keys are every
+//! integer type and `f32`/`f64` ([`SortKey`]); values any kernel scalar.
+//!
+//! **Order.** Integers by value; floats in [`f32::total_cmp`]'s order: `-NaN` (a NaN with
+//! its sign bit set) first, then `-inf`, the negative numbers, `-0.0` before `+0.0`, the
+//! positive numbers, `+inf`, and `+NaN` last (descending: the reverse). Every sort is
+//! stable: equal keys keep their input order, in both directions (a descending sort is not
+//! an ascending sort reversed), so `sort_pairs` of keys with their indices gives the
+//! stable sorting permutation.
+//!
+//! **How.** A least-significant-digit radix sort of 8-bit digits, in the manner of CUB's
+//! Onesweep (algorithms/src/kernels/sort.rs): one read of the keys counts the digits of
+//! every pass; then each pass is one launch that reads the keys once and writes them once,
+//! a decoupled look-back over the tiles before it placing each tile's digits. A sort of
+//! `b`-bit keys takes `b / 8` passes (4 for `u32`), ping-ponging between the caller's
+//! buffer and a scratch buffer of the same size (with an odd count, a last copy back);
+//! the result does not depend on timing, so the simulator and the GPU agree exactly.
+//!
+//! **Bad input**, before anything is launched: values of another length than the keys
+//! ([`Error::LengthMismatch`]), more than `u32::MAX` keys ([`Error::InvalidArgument`]),
+//! scratch made for fewer keys or without values. After a launch fails, the keys' and
+//! values' contents are unspecified.
+//!
+//! ```
+//! use warpspeed::algorithms::sort;
+//! use warpspeed::prelude::*;
+//!
+//! # fn main() -> Result<(), Error> {
+//! let dev = Device::simulator();
+//! let mut keys = dev.upload(&[3.5f32, -0.0, f32::NAN, 0.0, -2.0, 3.5])?;
+//! let mut index = dev.upload(&[0u32, 1, 2, 3, 4, 5])?;
+//! sort::sort_pairs(&dev, &mut keys, &mut index)?;
+//! let sorted = keys.download()?;
+//! assert_eq!(&sorted[..5], &[-2.0, -0.0, 0.0, 3.5, 3.5]);
+//! assert!(sorted[5].is_nan());
+//! assert_eq!(index.download()?, vec![4, 1, 3, 0, 5, 2]); // equal keys in input order
+//! # Ok(())
+//! # }
+//! ```
+
+pub use crate::kernels::sort as kernels;
+use crate::lookback::Lookback;
+use warpspeed_core::prelude::*;
+use warpspeed_core::{AsDeviceView, AsDeviceViewMut, KernelScalar, LaunchTarget, Result};
+
+/// Threads a block of every sort kernel (one a digit value).
+const BLOCK: u32 = 256;
+/// Digit values: 8 bits a pass.
+pub const RADIX: usize = 256;
+/// The most blocks of the histogram launch (each counts a contiguous chunk of keys).
+const MAX_HISTOGRAM_BLOCKS: usize = 512;
+
+/// Ascending or descending.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Least first.
+    #[default]
+    Ascending,
+    /// Greatest first (still stable: equal keys in input order).
+    Descending,
+}
+
+/// A key type the sort takes: `u8`..`u64`, `usize`, `i8`..`i64`, `f32`, `f64`. Sealed: each
+/// type's impl picks its kernels (`kernels::histogram_u32`, `kernels::onesweep_u32`, ..).
+pub trait SortKey: KernelScalar + sealed::Sealed {
+    /// Radix passes: the key's bits over 8.
+    const PASSES: u32;
+    /// Keys a tile (a block of the pass kernel): 4096, 2048 for 64-bit keys.
+    const TILE: usize;
+    #[doc(hidden)]
+    fn histogram(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        keys: &impl AsDeviceView<Elem = Self>,
+        partials: &mut impl AsDeviceViewMut<Elem = u32>,
+        chunk: usize,
+        order: Order,
+    ) -> Result<()>;
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    fn onesweep<V: Scalar>(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        keys_in: &impl AsDeviceView<Elem = Self>,
+        keys_out: &mut impl AsDeviceViewMut<Elem = Self>,
+        values_in: &impl AsDeviceView<Elem = V>,
+        values_out: &mut impl AsDeviceViewMut<Elem = V>,
+        bases: &impl AsDeviceView<Elem = u32>,
+        status: &mut DeviceBuffer<u64>,
+        counter: &mut DeviceBuffer<u32>,
+        epoch: u32,
+        order: Order,
+        shift: u32,
+        pairs: bool,
+    ) -> Result<()>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! sort_key {
+    ($($k:ty => $u:ty, $hist:ident, $sweep:ident, $passes:literal, $tile:literal;)*) => {$(
+        impl sealed::Sealed for $k {}
+        impl SortKey for $k {
+            const PASSES: u32 = $passes;
+            const TILE: usize = $tile;
+            fn histogram(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                keys: &impl AsDeviceView<Elem = Self>,
+                partials: &mut impl AsDeviceViewMut<Elem = u32>,
+                chunk: usize,
+                order: Order,
+            ) -> Result<()> {
+                let invert: $u = if order == Order::Descending { <$u>::MAX } else { 0 };
+                kernels::$hist::launch(target, cfg, keys, partials, chunk, invert, $passes)
+            }
+            fn onesweep<V: Scalar>(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                keys_in: &impl AsDeviceView<Elem = Self>,
+                keys_out: &mut impl AsDeviceViewMut<Elem = Self>,
+                values_in: &impl AsDeviceView<Elem = V>,
+                values_out: &mut impl AsDeviceViewMut<Elem = V>,
+                bases: &impl AsDeviceView<Elem = u32>,
+                status: &mut DeviceBuffer<u64>,
+                counter: &mut DeviceBuffer<u32>,
+                epoch: u32,
+                order: Order,
+                shift: u32,
+                pairs: bool,
+            ) -> Result<()> {
+                let invert: $u = if order == Order::Descending { <$u>::MAX } else { 0 };
+                kernels::$sweep::launch::<V>(
+                    target,
+                    cfg,
+                    keys_in,
+                    keys_out,
+                    values_in,
+                    values_out,
+                    bases,
+                    status,
+                    counter,
+                    epoch,
+                    invert,
+                    shift,
+                    pairs,
+                )
+            }
+        }
+    )*};
+}
+
+sort_key! {
+    u8 => u8, histogram_u8, onesweep_u8, 1, 4096;
+    u16 => u16, histogram_u16, onesweep_u16, 2, 4096;
+    u32 => u32, histogram_u32, onesweep_u32, 4, 4096;
+    u64 => u64, histogram_u64, onesweep_u64, 8, 2048;
+    usize => u64, histogram_usize, onesweep_usize, 8, 2048;
+    i8 => u8, histogram_i8, onesweep_i8, 1, 4096;
+    i16 => u16, histogram_i16, onesweep_i16, 2, 4096;
+    i32 => u32, histogram_i32, onesweep_i32, 4, 4096;
+    i64 => u64, histogram_i64, onesweep_i64, 8, 2048;
+    f32 => u32, histogram_f32, onesweep_f32, 4, 4096;
+    f64 => u64, histogram_f64, onesweep_f64, 8, 2048;
+}
+
+/// The scratch memory of sorts of up to `capacity` keys of `K` (with values of `V`, made
+/// by [`Scratch::with_values`]): the second buffer of keys (and values) the passes
+/// ping-pong with, the digit counts and the look-back's status words (256 a tile of
+/// [`SortKey::TILE`] keys: 2 bytes a key, 4 for 64-bit keys). Make one and pass it to the
+/// `*_with_scratch` entries, so that repeated sorts allocate nothing.
+pub struct Scratch<K: SortKey, V: Scalar = u32> {
+    keys: DeviceBuffer<K>,
+    values: DeviceBuffer<V>,
+    /// Stays empty: the values of a sort without values.
+    no_values: DeviceBuffer<V>,
+    partials: DeviceBuffer<u32>,
+    bases: DeviceBuffer<u32>,
+    lookback: Lookback,
+    capacity: usize,
+}
+
+impl<K: SortKey> Scratch<K> {
+    /// Scratch for sorts of up to `capacity` keys without values, on `dev`.
+    ///
+    /// # Errors
+    /// Whatever the allocation returns.
+    pub fn new(dev: &Device, capacity: usize) -> Result<Self> {
+        Scratch::allocate(dev, capacity, 0)
+    }
+}
+
+impl<K: SortKey, V: Scalar> Scratch<K, V> {
+    /// Scratch for sorts of up to `capacity` keys with values of `V` (or without), on
+    /// `dev`.
+    ///
+    /// # Errors
+    /// Whatever the allocation returns.
+    pub fn with_values(dev: &Device, capacity: usize) -> Result<Self> {
+        Scratch::allocate(dev, capacity, capacity)
+    }
+
+    fn allocate(dev: &Device, capacity: usize, values: usize) -> Result<Self> {
+        let tiles = capacity.div_ceil(K::TILE).max(1);
+        Ok(Scratch {
+            keys: dev.zeros::<K>(capacity)?,
+            values: dev.zeros::<V>(values)?,
+            no_values: dev.zeros::<V>(0)?,
+            partials: dev.zeros::<u32>(K::PASSES as usize * MAX_HISTOGRAM_BLOCKS * RADIX)?,
+            bases: dev.zeros::<u32>(K::PASSES as usize * RADIX)?,
+            lookback: Lookback::new(dev, tiles * RADIX)?,
+            capacity,
+        })
+    }
+
+    /// The most keys a sort with this scratch may have.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+}
+
+/// `keys` in place, least first (for floats, [`f32::total_cmp`]'s order), stable; queued
+/// on `target` (a `&Device` or a `&Stream`) without waiting; scratch is allocated for the
+/// call.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for more than `u32::MAX` keys (before anything is
+/// launched), and whatever a launch or an allocation returns.
+///
+/// ```
+/// use warpspeed::algorithms::sort;
+/// use warpspeed::prelude::*;
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let mut keys = dev.upload(&[5i64, -3, 9, 0, -3])?;
+/// sort::sort(&dev, &mut keys)?;
+/// assert_eq!(keys.download()?, vec![-3, -3, 0, 5, 9]);
+/// sort::sort_descending(&dev, &mut keys)?;
+/// assert_eq!(keys.download()?, vec![9, 5, 0, -3, -3]);
+/// # Ok(())
+/// # }
+/// ```
+pub fn sort<K: SortKey>(
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+) -> Result<()> {
+    let mut scratch = Scratch::<K>::new(target.device(), keys.len())?;
+    run::<K, u32>(
+        "sort",
+        target,
+        keys,
+        None::<&mut DeviceBuffer<_>>,
+        Order::Ascending,
+        &mut scratch,
+    )
+}
+
+/// `keys` in place, greatest first, stable (equal keys keep their input order).
+///
+/// # Errors
+/// As [`sort`].
+pub fn sort_descending<K: SortKey>(
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+) -> Result<()> {
+    let mut scratch = Scratch::<K>::new(target.device(), keys.len())?;
+    run::<K, u32>(
+        "sort_descending",
+        target,
+        keys,
+        None::<&mut DeviceBuffer<_>>,
+        Order::Descending,
+        &mut scratch,
+    )
+}
+
+/// `keys` in place, least first, stable, and `values` (as long as `keys`) with them:
+/// `values[i]` ends where `keys[i]` ends.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] when `values`' length is not `keys`', otherwise as [`sort`].
+pub fn sort_pairs<K: SortKey, V: Scalar>(
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+    values: &mut impl AsDeviceViewMut<Elem = V>,
+) -> Result<()> {
+    let mut scratch = Scratch::<K, V>::with_values(target.device(), keys.len())?;
+    run(
+        "sort_pairs",
+        target,
+        keys,
+        Some(values),
+        Order::Ascending,
+        &mut scratch,
+    )
+}
+
+/// [`sort_pairs`] greatest first, stable.
+///
+/// # Errors
+/// As [`sort_pairs`].
+pub fn sort_pairs_descending<K: SortKey, V: Scalar>(
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+    values: &mut impl AsDeviceViewMut<Elem = V>,
+) -> Result<()> {
+    let mut scratch = Scratch::<K, V>::with_values(target.device(), keys.len())?;
+    let what = "sort_pairs_descending";
+    run(
+        what,
+        target,
+        keys,
+        Some(values),
+        Order::Descending,
+        &mut scratch,
+    )
+}
+
+/// [`sort`] or [`sort_descending`] with the caller's [`Scratch`] (its capacity at least
+/// `keys.len()`), so that repeated sorts allocate nothing.
+///
+/// # Errors
+/// As [`sort`], and [`Error::LengthMismatch`] when the scratch's capacity is short.
+pub fn sort_with_scratch<K: SortKey, V: Scalar>(
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+    order: Order,
+    scratch: &mut Scratch<K, V>,
+) -> Result<()> {
+    run::<K, V>(
+        "sort_with_scratch",
+        target,
+        keys,
+        None::<&mut DeviceBuffer<_>>,
+        order,
+        scratch,
+    )
+}
+
+/// [`sort_pairs`] or [`sort_pairs_descending`] with the caller's [`Scratch`] (made by
+/// [`Scratch::with_values`], its capacity at least `keys.len()`).
+///
+/// # Errors
+/// As [`sort_pairs`], and [`Error::LengthMismatch`] when the scratch's capacity is short
+/// or it has no values.
+pub fn sort_pairs_with_scratch<K: SortKey, V: Scalar>(
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+    values: &mut impl AsDeviceViewMut<Elem = V>,
+    order: Order,
+    scratch: &mut Scratch<K, V>,
+) -> Result<()> {
+    run(
+        "sort_pairs_with_scratch",
+        target,
+        keys,
+        Some(values),
+        order,
+        scratch,
+    )
+}
+
+/// How a sort of `n` keys of `K` is launched: `(histogram, chunk, passes)`: the histogram
+/// launch (blocks of 256 threads, each counting `chunk` keys) and each pass's (one block
+/// a tile of [`SortKey::TILE`] keys; with values, `TILE * size_of::<V>()` bytes of
+/// dynamic shared memory).
+pub fn launches<K: SortKey, V: Scalar>(
+    n: usize,
+    pairs: bool,
+) -> (LaunchConfig, usize, LaunchConfig) {
+    let tiles = n.div_ceil(K::TILE).max(1);
+    let blocks = tiles.min(MAX_HISTOGRAM_BLOCKS);
+    let chunk = n
+        .div_ceil(blocks)
+        .next_multiple_of(BLOCK as usize)
+        .max(BLOCK as usize);
+    let blocks = n.div_ceil(chunk).max(1);
+    let shared = if pairs {
+        K::TILE * std::mem::size_of::<V>()
+    } else {
+        0
+    };
+    (
+        LaunchConfig::new(blocks as u32, BLOCK),
+        chunk,
+        LaunchConfig::new(tiles as u32, BLOCK).with_shared_mem(shared as u32),
+    )
+}
+
+/// The checks, the histogram, the passes and the copy back, for every entry.
+fn run<K: SortKey, V: Scalar>(
+    what: &str,
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+    mut values: Option<&mut impl AsDeviceViewMut<Elem = V>>,
+    order: Order,
+    scratch: &mut Scratch<K, V>,
+) -> Result<()> {
+    let n = keys.len();
+    if let Some(values) = &values {
+        if values.len() != n {
+            return Err(Error::LengthMismatch {
+                what: format!("sort::{what}: the values (the keys' length)"),
+                expected: n,
+                found: values.len(),
+            });
+        }
+    }
+    if n > u32::MAX as usize {
+        return Err(Error::InvalidArgument {
+            what: format!("sort::{what}"),
+            reason: format!("{n} keys: at most u32::MAX (4294967295) keys are sorted at once"),
+        });
+    }
+    if scratch.capacity < n {
+        return Err(Error::LengthMismatch {
+            what: format!("sort::{what}: the scratch's capacity"),
+            expected: n,
+            found: scratch.capacity,
+        });
+    }
+    let pairs = values.is_some();
+    if pairs && scratch.values.len() < n {
+        return Err(Error::LengthMismatch {
+            what: format!("sort::{what}: the scratch's values (make it with Scratch::with_values)"),
+            expected: n,
+            found: scratch.values.len(),
+        });
+    }
+    if n <= 1 {
+        return Ok(());
+    }
+    let (histogram, chunk, pass) = launches::<K, V>(n, pairs);
+    let s = &mut *scratch;
+    K::histogram(target, histogram, keys, &mut s.partials, chunk, order)?;
+    kernels::digit_bases::launch(
+        target,
+        LaunchConfig::new(K::PASSES, BLOCK),
+        &s.partials,
+        &mut s.bases,
+        histogram.grid.x,
+    )?;
+    let mut alt_keys = s.keys.slice_mut(..n);
+    let mut alt_values = if pairs {
+        s.values.slice_mut(..n)
+    } else {
+        s.values.slice_mut(..0)
+    };
+    for p in 0..K::PASSES {
+        let bases = s.bases.slice(p as usize * RADIX..(p as usize + 1) * RADIX);
+        let shift = 8 * p;
+        // Even passes read the caller's memory and write the scratch; odd ones back.
+        let lb = &mut s.lookback;
+        let epoch = lb.next_epoch()?;
+        let (status, counter) = (&mut lb.status, &mut lb.counter);
+        let result = match (&mut values, p % 2 == 0) {
+            (Some(values), true) => K::onesweep(
+                target,
+                pass,
+                keys,
+                &mut alt_keys,
+                *values,
+                &mut alt_values,
+                &bases,
+                status,
+                counter,
+                epoch,
+                order,
+                shift,
+                true,
+            ),
+            (Some(values), false) => K::onesweep(
+                target,
+                pass,
+                &alt_keys,
+                keys,
+                &alt_values,
+                *values,
+                &bases,
+                status,
+                counter,
+                epoch,
+                order,
+                shift,
+                true,
+            ),
+            (None, true) => K::onesweep(
+                target,
+                pass,
+                keys,
+                &mut alt_keys,
+                &s.no_values,
+                &mut alt_values,
+                &bases,
+                status,
+                counter,
+                epoch,
+                order,
+                shift,
+                false,
+            ),
+            (None, false) => K::onesweep(
+                target,
+                pass,
+                &alt_keys,
+                keys,
+                &s.no_values,
+                &mut alt_values,
+                &bases,
+                status,
+                counter,
+                epoch,
+                order,
+                shift,
+                false,
+            ),
+        };
+        lb.checked(result)?;
+    }
+    if K::PASSES % 2 == 1 {
+        // The last pass wrote the scratch: copy back, in the target's order.
+        copy(target, &alt_keys, keys)?;
+        if let Some(values) = values {
+            copy(target, &alt_values, values)?;
+        }
+    }
+    Ok(())
+}
+
+/// `src` into `dst` (the same length), queued on `target`'s stream.
+fn copy<T: KernelScalar>(
+    target: &impl LaunchTarget,
+    src: &impl AsDeviceView<Elem = T>,
+    dst: &mut impl AsDeviceViewMut<Elem = T>,
+) -> Result<()> {
+    match target.stream() {
+        Some(stream) => stream.copy(src, dst),
+        None => dst.as_device_view_mut().copy_from(src),
+    }
+}

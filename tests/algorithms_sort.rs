@@ -1,0 +1,306 @@
+//! `warpspeed::algorithms::sort` (issue 22): every key type, ascending and descending,
+//! keys alone and with values, against the CPU's stable sort (`total_cmp` for floats) on
+//! random data at lengths around the tile (4096; 2048 for 64-bit keys) and past several
+//! histogram chunks; few distinct keys (so stability shows), all equal, sorted, reversed,
+//! NaNs of both signs, -0.0 and +0.0; views (the rest of the buffer untouched), a
+//! stream, scratch reused; bad input refused before anything runs, the keys untouched.
+
+mod common;
+use common::{devices, nvrtc_compiles, Rng};
+use warpspeed::algorithms::sort::{self, Order, Scratch, SortKey};
+use warpspeed::prelude::*;
+
+const LENGTHS: [usize; 9] = [0, 1, 2, 255, 2049, 4095, 4096, 4097, 30_001];
+
+/// The CPU's stable sort of `keys` with `values` by `cmp` (descending: reversed).
+fn cpu_sort<K: Copy, V: Copy>(
+    keys: &[K],
+    values: &[V],
+    order: Order,
+    cmp: impl Fn(&K, &K) -> std::cmp::Ordering,
+) -> (Vec<K>, Vec<V>) {
+    let mut pairs: Vec<(K, V)> = keys.iter().copied().zip(values.iter().copied()).collect();
+    match order {
+        Order::Ascending => pairs.sort_by(|a, b| cmp(&a.0, &b.0)),
+        Order::Descending => pairs.sort_by(|a, b| cmp(&b.0, &a.0)),
+    }
+    pairs.into_iter().unzip()
+}
+
+/// Sorts `keys` (and their indices) on every device, both ways, and compares bits with
+/// the CPU's.
+fn check<K: SortKey + std::fmt::Debug>(
+    what: &str,
+    keys: &[K],
+    cmp: impl Fn(&K, &K) -> std::cmp::Ordering + Copy,
+    bits: impl Fn(&K) -> u64 + Copy,
+) {
+    let n = keys.len();
+    let index: Vec<u32> = (0..n as u32).collect();
+    for order in [Order::Ascending, Order::Descending] {
+        let (want_keys, want_index) = cpu_sort(keys, &index, order, cmp);
+        let want_bits: Vec<u64> = want_keys.iter().map(bits).collect();
+        for dev in devices(what) {
+            let same = |got: Vec<K>, how: &str| {
+                let got: Vec<u64> = got.iter().map(bits).collect();
+                let bad = got.iter().zip(&want_bits).position(|(a, b)| a != b);
+                assert!(
+                    bad.is_none(),
+                    "{what} n {n} {order:?} {how} {:?}: first difference at {bad:?}",
+                    dev.backend()
+                );
+            };
+            let mut d = dev.upload(keys).unwrap();
+            match order {
+                Order::Ascending => sort::sort(&dev, &mut d).unwrap(),
+                Order::Descending => sort::sort_descending(&dev, &mut d).unwrap(),
+            }
+            same(d.download().unwrap(), "keys");
+            let mut d = dev.upload(keys).unwrap();
+            let mut v = dev.upload(&index).unwrap();
+            match order {
+                Order::Ascending => sort::sort_pairs(&dev, &mut d, &mut v).unwrap(),
+                Order::Descending => sort::sort_pairs_descending(&dev, &mut d, &mut v).unwrap(),
+            }
+            same(d.download().unwrap(), "pairs");
+            assert_eq!(
+                v.download().unwrap(),
+                want_index,
+                "{what} n {n} {order:?} values {:?}",
+                dev.backend()
+            );
+        }
+    }
+}
+
+#[test]
+fn u32_keys_at_every_length() {
+    let mut rng = Rng::new(51);
+    for n in LENGTHS {
+        let keys: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+        check("u32", &keys, Ord::cmp, |&k| k as u64);
+        // Few distinct keys: long runs of equal keys, whose order shows stability.
+        let few: Vec<u32> = (0..n)
+            .map(|_| (rng.next_u64() % 5) as u32 * 0x0101_0101)
+            .collect();
+        check("u32 few", &few, Ord::cmp, |&k| k as u64);
+    }
+}
+
+#[test]
+fn every_integer_width() {
+    let mut rng = Rng::new(52);
+    for n in [1usize, 5000] {
+        let r: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
+        check(
+            "u8",
+            &r.iter().map(|&x| x as u8).collect::<Vec<_>>(),
+            Ord::cmp,
+            |&k| k as u64,
+        );
+        check(
+            "i8",
+            &r.iter().map(|&x| x as i8).collect::<Vec<_>>(),
+            Ord::cmp,
+            |&k| k as u64,
+        );
+        check(
+            "u16",
+            &r.iter().map(|&x| x as u16).collect::<Vec<_>>(),
+            Ord::cmp,
+            |&k| k as u64,
+        );
+        check(
+            "i16",
+            &r.iter().map(|&x| x as i16).collect::<Vec<_>>(),
+            Ord::cmp,
+            |&k| k as u64,
+        );
+        check(
+            "i32",
+            &r.iter().map(|&x| x as i32).collect::<Vec<_>>(),
+            Ord::cmp,
+            |&k| k as u64,
+        );
+        check("u64", &r, Ord::cmp, |&k| k);
+        // Small magnitudes too, so the high digits are all 0x00 or 0xff.
+        let i: Vec<i64> = r.iter().map(|&x| (x as i64) >> (x % 60)).collect();
+        check("i64", &i, Ord::cmp, |&k| k as u64);
+        let u: Vec<usize> = r.iter().map(|&x| (x >> (x % 64)) as usize).collect();
+        check("usize", &u, Ord::cmp, |&k| k as u64);
+    }
+}
+
+#[test]
+fn floats_in_total_order() {
+    let mut rng = Rng::new(53);
+    let specials32 = [
+        f32::NAN,
+        -f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        1e-45,
+        -1e-45,
+        f32::MAX,
+        f32::MIN,
+    ];
+    for n in [2usize, 4097, 20_000] {
+        let keys: Vec<f32> = (0..n)
+            .map(|i| {
+                if i % 7 == 0 {
+                    specials32[(rng.next_u64() % 12) as usize]
+                } else {
+                    rng.range_f32(-100.0, 100.0)
+                }
+            })
+            .collect();
+        check("f32", &keys, f32::total_cmp, |&k| k.to_bits() as u64);
+        let keys64: Vec<f64> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| k as f64 * (1.0 + i as f64 * 1e-12))
+            .collect();
+        check("f64", &keys64, f64::total_cmp, |&k| k.to_bits());
+    }
+}
+
+#[test]
+fn ordered_inputs_and_equal_keys() {
+    let n = 10_000;
+    let sorted: Vec<i32> = (0..n as i32).map(|i| i - 5000).collect();
+    let reversed: Vec<i32> = sorted.iter().rev().copied().collect();
+    check("sorted", &sorted, Ord::cmp, |&k| k as u64);
+    check("reversed", &reversed, Ord::cmp, |&k| k as u64);
+    check("equal", &vec![7u32; n], Ord::cmp, |&k| k as u64);
+    check("equal f32", &vec![-0.0f32; n], f32::total_cmp, |&k| {
+        k.to_bits() as u64
+    });
+}
+
+#[test]
+fn values_of_other_types_move_with_their_keys() {
+    let mut rng = Rng::new(54);
+    let n = 6000;
+    let keys: Vec<u16> = (0..n).map(|_| (rng.next_u64() % 300) as u16).collect();
+    let values: Vec<f64> = (0..n).map(|i| i as f64 * 0.5 - 7.0).collect();
+    let bytes: Vec<u8> = (0..n).map(|i| (i * 31 % 251) as u8).collect();
+    let (want_keys, want_values) = cpu_sort(&keys, &values, Order::Ascending, Ord::cmp);
+    let (_, want_bytes) = cpu_sort(&keys, &bytes, Order::Descending, Ord::cmp);
+    for dev in devices("values_of_other_types_move_with_their_keys") {
+        let mut k = dev.upload(&keys).unwrap();
+        let mut v = dev.upload(&values).unwrap();
+        sort::sort_pairs(&dev, &mut k, &mut v).unwrap();
+        assert_eq!(k.download().unwrap(), want_keys);
+        assert_eq!(v.download().unwrap(), want_values);
+        let mut k = dev.upload(&keys).unwrap();
+        let mut b = dev.upload(&bytes).unwrap();
+        sort::sort_pairs_descending(&dev, &mut k, &mut b).unwrap();
+        assert_eq!(b.download().unwrap(), want_bytes);
+    }
+}
+
+#[test]
+fn views_streams_and_reused_scratch() {
+    let mut rng = Rng::new(55);
+    let n = 9000;
+    let keys: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
+    for dev in devices("views_streams_and_reused_scratch") {
+        // A view: only its range is sorted.
+        let mut d = dev.upload(&keys).unwrap();
+        sort::sort(&dev, &mut d.slice_mut(100..8000)).unwrap();
+        let got = d.download().unwrap();
+        let mut want = keys.clone();
+        want[100..8000].sort();
+        assert_eq!(got, want, "{:?}", dev.backend());
+        // On a stream, with one scratch for several sorts of different lengths.
+        let stream = dev.create_stream().unwrap();
+        let mut scratch = Scratch::<i32, u32>::with_values(&dev, n).unwrap();
+        for len in [n, 17, 4096] {
+            let mut d = dev.upload(&keys[..len]).unwrap();
+            let mut v = dev.upload(&(0..len as u32).collect::<Vec<_>>()).unwrap();
+            sort::sort_pairs_with_scratch(&stream, &mut d, &mut v, Order::Descending, &mut scratch)
+                .unwrap();
+            stream.synchronize().unwrap();
+            let (wk, wv) = cpu_sort(
+                &keys[..len],
+                &(0..len as u32).collect::<Vec<_>>(),
+                Order::Descending,
+                Ord::cmp,
+            );
+            assert_eq!(d.download().unwrap(), wk);
+            assert_eq!(v.download().unwrap(), wv);
+            let mut d = dev.upload(&keys[..len]).unwrap();
+            sort::sort_with_scratch(&dev, &mut d, Order::Ascending, &mut scratch).unwrap();
+            let mut w = keys[..len].to_vec();
+            w.sort();
+            assert_eq!(d.download().unwrap(), w);
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_refused_before_anything_runs() {
+    let dev = Device::simulator();
+    let keys: Vec<u32> = (0..100).rev().collect();
+    let mut d = dev.upload(&keys).unwrap();
+    let mut short = dev.zeros::<u32>(99).unwrap();
+    let e = sort::sort_pairs(&dev, &mut d, &mut short).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::LengthMismatch {
+                expected: 100,
+                found: 99,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let mut small = Scratch::<u32>::new(&dev, 50).unwrap();
+    let e = sort::sort_with_scratch(&dev, &mut d, Order::Ascending, &mut small).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::LengthMismatch {
+                expected: 100,
+                found: 50,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let mut no_values = Scratch::<u32>::new(&dev, 100).unwrap();
+    let mut v = dev.zeros::<u32>(100).unwrap();
+    let e = sort::sort_pairs_with_scratch(&dev, &mut d, &mut v, Order::Ascending, &mut no_values)
+        .unwrap_err();
+    assert!(e.to_string().contains("Scratch::with_values"), "{e}");
+    assert_eq!(d.download().unwrap(), keys, "the keys are untouched");
+}
+
+#[test]
+fn every_sort_kernel_compiles_with_nvrtc() {
+    use sort::kernels as k;
+    nvrtc_compiles(&[
+        ("digit_bases", k::digit_bases::kernel()),
+        ("histogram_u8", k::histogram_u8::kernel()),
+        ("histogram_i16", k::histogram_i16::kernel()),
+        ("histogram_f32", k::histogram_f32::kernel()),
+        ("histogram_f64", k::histogram_f64::kernel()),
+        ("onesweep_u8", k::onesweep_u8::kernel::<u8>()),
+        ("onesweep_i16", k::onesweep_i16::kernel::<f16>()),
+        ("onesweep_u32", k::onesweep_u32::kernel::<u32>()),
+        ("onesweep_i32", k::onesweep_i32::kernel::<bool>()),
+        ("onesweep_f32", k::onesweep_f32::kernel::<f64>()),
+        ("onesweep_u64", k::onesweep_u64::kernel::<i64>()),
+        ("onesweep_usize", k::onesweep_usize::kernel::<bf16>()),
+        ("onesweep_f64", k::onesweep_f64::kernel::<u32>()),
+        (
+            "onesweep_i64 unchecked",
+            k::unchecked::onesweep_i64::kernel::<u16>(),
+        ),
+    ]);
+}
