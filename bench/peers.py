@@ -355,6 +355,59 @@ def random_rows(p, log2):
     p.peer(f"normal_2^{log2}_f32_ms", "cupy.random", have("cupy"), cupy_fill(True))
 
 
+def sort_rows(p, log2):
+    # Sorts of 2^log2 random i32 keys (and with their int64 indices: torch.sort's result),
+    # f32 keys and 2^(log2-1) i64 keys: cupy.sort (CUB's radix sort, keys only; it copies
+    # the input first, as our restore does) and torch.sort (keys and indices, out of
+    # place). Checked ascending.
+    n = 1 << log2
+
+    def inputs(dtype, count):
+        g = torch.Generator(device="cuda").manual_seed(5)
+        if dtype == torch.float32:
+            return (torch.rand(count, device="cuda", generator=g) * 2e6 - 1e6)
+        info = torch.iinfo(dtype)
+        return torch.randint(info.min, info.max, (count,), device="cuda", dtype=dtype,
+                             generator=g)
+
+    def torch_sort(dtype, count):
+        def run():
+            x = inputs(dtype, count)
+            out = [None]
+
+            def go():
+                out[0] = torch.sort(x)
+
+            ms = p.timer.best_ms(go)
+            v = out[0].values
+            require(bool((v[1:] >= v[:-1]).all()), "torch.sort not ascending")
+            return ms
+        return run
+
+    def cupy_sort(dtype, count):
+        def run():
+            x = cupy.asarray(inputs(dtype, count))
+            out = [None]
+
+            def go():
+                out[0] = cupy.sort(x)
+
+            ms = p.timer.best_ms(go, lib="cupy")
+            v = out[0]
+            require(bool((v[1:] >= v[:-1]).all()), "cupy.sort not ascending")
+            return ms
+        return run
+
+    for name, dtype, count, lg in [("i32", torch.int32, n, log2) if torch else ("i32", None, n, log2),
+                                   ("f32", torch.float32 if torch else None, n, log2),
+                                   ("i64", torch.int64 if torch else None, n // 2, log2 - 1)]:
+        p.peer(f"sort_2^{lg}_{name}_ms", "cupy.sort (CUB radix)", have("torch", "cupy"),
+               cupy_sort(dtype, count))
+        p.peer(f"sort_2^{lg}_{name}_ms", "torch.sort", have("torch"), torch_sort(dtype, count))
+    p.peer(f"sort_pairs_2^{log2}_i32_ms", "torch.sort (values + int64 indices)", have("torch"),
+           torch_sort(torch.int32 if torch else None, n))
+
+
 # ---- histogram ------------------------------------------------------------------------------
 
 if triton is not None:
@@ -558,7 +611,7 @@ def main():
     ap.add_argument("--round-ms", type=float, default=200.0, help="GPU ms per round")
     ap.add_argument("--only", default="",
                     help="comma-separated groups to measure (copy, scan, histogram, matmul, "
-                         "launch, gemm, attention, reduce, random); default all")
+                         "launch, gemm, attention, reduce, random, sort); default all")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
     want = lambda g: not only or g in only  # noqa: E731
@@ -583,6 +636,8 @@ def main():
         reduce_rows(p, sizes["reduce_log2"])
     if want("random"):
         random_rows(p, sizes["reduce_log2"])
+    if want("sort"):
+        sort_rows(p, sizes["reduce_log2"])
     sizes["tensor"] = peers_tensor.rows(p, have, args.quick, want("gemm"), want("attention"))
     versions = {"python": sys.version.split()[0], "numpy": np.__version__}
     for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),

@@ -304,3 +304,23 @@ fn every_sort_kernel_compiles_with_nvrtc() {
         ),
     ]);
 }
+
+#[test]
+fn the_pass_kernels_keep_one_check_outside_their_loops() {
+    // The look-back's status read (its index comes from a spin loop) is the one check a
+    // pass keeps, and the histogram's adding into the counts (once a block a pass): every
+    // index of the per-key loops is proven or guarded.
+    use sort::kernels as k;
+    for (name, c, most) in [
+        ("onesweep_i32", k::onesweep_i32::cuda_source::<i64>(), 1),
+        ("onesweep_f64", k::onesweep_f64::cuda_source::<u8>(), 1),
+        ("histogram_u16", k::histogram_u16::cuda_source(), 1),
+    ] {
+        let body = c.split("// ---- end of the prelude").nth(1).unwrap();
+        let checks: usize = ["ws_ld(", "ws_at(", "ws_at_shared("]
+            .iter()
+            .map(|check| body.matches(check).count())
+            .sum();
+        assert!(checks <= most, "{name} keeps {checks} checks: {body}");
+    }
+}

@@ -50,7 +50,7 @@ const BLOCK: u32 = 256;
 /// Digit values: 8 bits a pass.
 pub const RADIX: usize = 256;
 /// The most blocks of the histogram launch (each counts a contiguous chunk of keys).
-const MAX_HISTOGRAM_BLOCKS: usize = 512;
+const MAX_HISTOGRAM_BLOCKS: usize = 1024;
 
 /// Ascending or descending.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -74,9 +74,10 @@ pub trait SortKey: KernelScalar + sealed::Sealed {
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
         keys: &impl AsDeviceView<Elem = Self>,
-        partials: &mut impl AsDeviceViewMut<Elem = u32>,
+        counts: &mut DeviceBuffer<u32>,
         chunk: usize,
         order: Order,
+        unchecked: bool,
     ) -> Result<()>;
     #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
@@ -94,6 +95,7 @@ pub trait SortKey: KernelScalar + sealed::Sealed {
         order: Order,
         shift: u32,
         pairs: bool,
+        unchecked: bool,
     ) -> Result<()>;
 }
 
@@ -111,12 +113,17 @@ macro_rules! sort_key {
                 target: &impl LaunchTarget,
                 cfg: LaunchConfig,
                 keys: &impl AsDeviceView<Elem = Self>,
-                partials: &mut impl AsDeviceViewMut<Elem = u32>,
+                counts: &mut DeviceBuffer<u32>,
                 chunk: usize,
                 order: Order,
+                unchecked: bool,
             ) -> Result<()> {
                 let invert: $u = if order == Order::Descending { <$u>::MAX } else { 0 };
-                kernels::$hist::launch(target, cfg, keys, partials, chunk, invert, $passes)
+                if unchecked {
+                    kernels::unchecked::$hist::launch(target, cfg, keys, counts, chunk, invert, $passes)
+                } else {
+                    kernels::$hist::launch(target, cfg, keys, counts, chunk, invert, $passes)
+                }
             }
             fn onesweep<V: Scalar>(
                 target: &impl LaunchTarget,
@@ -132,8 +139,15 @@ macro_rules! sort_key {
                 order: Order,
                 shift: u32,
                 pairs: bool,
+                unchecked: bool,
             ) -> Result<()> {
                 let invert: $u = if order == Order::Descending { <$u>::MAX } else { 0 };
+                if unchecked {
+                    return kernels::unchecked::$sweep::launch::<V>(
+                        target, cfg, keys_in, keys_out, values_in, values_out, bases, status,
+                        counter, epoch, invert, shift, pairs,
+                    );
+                }
                 kernels::$sweep::launch::<V>(
                     target,
                     cfg,
@@ -178,10 +192,15 @@ pub struct Scratch<K: SortKey, V: Scalar = u32> {
     values: DeviceBuffer<V>,
     /// Stays empty: the values of a sort without values.
     no_values: DeviceBuffer<V>,
-    partials: DeviceBuffer<u32>,
+    /// The histogram's counts (zero between sorts: `digit_bases` zeroes them).
+    counts: DeviceBuffer<u32>,
+    /// A launch failed: the counts may not be zero.
+    counts_unknown: bool,
     bases: DeviceBuffer<u32>,
     lookback: Lookback,
     capacity: usize,
+    /// Launch the `unchecked` kernels (the bench's comparison).
+    unchecked: bool,
 }
 
 impl<K: SortKey> Scratch<K> {
@@ -210,16 +229,25 @@ impl<K: SortKey, V: Scalar> Scratch<K, V> {
             keys: dev.zeros::<K>(capacity)?,
             values: dev.zeros::<V>(values)?,
             no_values: dev.zeros::<V>(0)?,
-            partials: dev.zeros::<u32>(K::PASSES as usize * MAX_HISTOGRAM_BLOCKS * RADIX)?,
+            counts: dev.zeros::<u32>(K::PASSES as usize * RADIX)?,
+            counts_unknown: false,
             bases: dev.zeros::<u32>(K::PASSES as usize * RADIX)?,
             lookback: Lookback::new(dev, tiles * RADIX)?,
             capacity,
+            unchecked: false,
         })
     }
 
     /// The most keys a sort with this scratch may have.
     pub fn capacity(&self) -> usize {
         self.capacity
+    }
+
+    /// Sorts with this scratch launch the `#[gpu_kernel(unchecked)]` twins of the kernels:
+    /// what the bench measures the bounds checks' cost against.
+    #[doc(hidden)]
+    pub fn use_unchecked_kernels(&mut self, unchecked: bool) {
+        self.unchecked = unchecked;
     }
 }
 
@@ -366,7 +394,7 @@ pub fn sort_pairs_with_scratch<K: SortKey, V: Scalar>(
 }
 
 /// How a sort of `n` keys of `K` is launched: `(histogram, chunk, passes)`: the histogram
-/// launch (blocks of 256 threads, each counting `chunk` keys) and each pass's (one block
+/// launch (blocks of 256 threads, each counting `chunk` keys, a multiple of 1024) and each pass's (one block
 /// a tile of [`SortKey::TILE`] keys; with values, `TILE * size_of::<V>()` bytes of
 /// dynamic shared memory).
 pub fn launches<K: SortKey, V: Scalar>(
@@ -375,10 +403,7 @@ pub fn launches<K: SortKey, V: Scalar>(
 ) -> (LaunchConfig, usize, LaunchConfig) {
     let tiles = n.div_ceil(K::TILE).max(1);
     let blocks = tiles.min(MAX_HISTOGRAM_BLOCKS);
-    let chunk = n
-        .div_ceil(blocks)
-        .next_multiple_of(BLOCK as usize)
-        .max(BLOCK as usize);
+    let chunk = n.div_ceil(blocks).next_multiple_of(1024).max(1024);
     let blocks = n.div_ceil(chunk).max(1);
     let shared = if pairs {
         K::TILE * std::mem::size_of::<V>()
@@ -437,14 +462,28 @@ fn run<K: SortKey, V: Scalar>(
     }
     let (histogram, chunk, pass) = launches::<K, V>(n, pairs);
     let s = &mut *scratch;
-    K::histogram(target, histogram, keys, &mut s.partials, chunk, order)?;
-    kernels::digit_bases::launch(
+    if s.counts_unknown {
+        s.counts.fill(0)?;
+        s.counts_unknown = false;
+    }
+    let counted = K::histogram(
         target,
-        LaunchConfig::new(K::PASSES, BLOCK),
-        &s.partials,
-        &mut s.bases,
-        histogram.grid.x,
-    )?;
+        histogram,
+        keys,
+        &mut s.counts,
+        chunk,
+        order,
+        s.unchecked,
+    )
+    .and_then(|()| {
+        let cfg = LaunchConfig::new(K::PASSES, BLOCK);
+        kernels::digit_bases::launch(target, cfg, &mut s.counts, &mut s.bases)
+    });
+    if counted.is_err() {
+        s.counts_unknown = true;
+        return counted;
+    }
+    let unchecked = s.unchecked;
     let mut alt_keys = s.keys.slice_mut(..n);
     let mut alt_values = if pairs {
         s.values.slice_mut(..n)
@@ -473,6 +512,7 @@ fn run<K: SortKey, V: Scalar>(
                 order,
                 shift,
                 true,
+                unchecked,
             ),
             (Some(values), false) => K::onesweep(
                 target,
@@ -488,6 +528,7 @@ fn run<K: SortKey, V: Scalar>(
                 order,
                 shift,
                 true,
+                unchecked,
             ),
             (None, true) => K::onesweep(
                 target,
@@ -503,6 +544,7 @@ fn run<K: SortKey, V: Scalar>(
                 order,
                 shift,
                 false,
+                unchecked,
             ),
             (None, false) => K::onesweep(
                 target,
@@ -518,6 +560,7 @@ fn run<K: SortKey, V: Scalar>(
                 order,
                 shift,
                 false,
+                unchecked,
             ),
         };
         lb.checked(result)?;

@@ -27,6 +27,8 @@ pub enum Group {
     Reduce,
     /// `warpspeed::algorithms::random`: Philox fills beside torch.rand/randn and CuPy.
     Random,
+    /// `warpspeed::algorithms::sort`: radix sorts beside cupy.sort (CUB) and torch.sort.
+    Sort,
     Launch,
     Start,
 }

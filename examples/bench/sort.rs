@@ -1,0 +1,235 @@
+//! `warpspeed::algorithms::sort` (issue 22): 2^28 i32 keys, the same keys with i64 indices
+//! (what torch.sort returns), 2^28 f32 and 2^27 i64, as the library runs them (scratch
+//! given, so no allocation is timed) and with the `unchecked` kernels; peers cupy.sort
+//! (CUB's radix sort) and torch.sort. The sort is in place, so each run first restores
+//! the input from a pristine copy: that copy is timed alone in the same rounds and taken
+//! off (the note gives it). Results checked: ascending, the same multiset of keys (sums
+//! and xors of the bits), and for pairs `keys[i] == input[values[i]]` with equal keys in
+//! increasing index order (stable) and every index once.
+
+use warpspeed::algorithms::sort::{self, Order, Scratch, SortKey};
+use warpspeed::{DeviceBuffer, Scalar};
+
+use crate::common::XorShift;
+use crate::table::{Row, Unit};
+use crate::timing::{best_ms, Step};
+use crate::{Bench, Kernel, Res};
+
+pub fn kernels() -> Vec<Kernel> {
+    use sort::kernels as k;
+    vec![
+        ("checked", k::histogram_i32::kernel()),
+        ("unchecked", k::unchecked::histogram_i32::kernel()),
+        ("checked", k::onesweep_i32::kernel::<u32>()),
+        ("unchecked", k::unchecked::onesweep_i32::kernel::<u32>()),
+        ("checked", k::onesweep_i32::kernel::<i64>()),
+        ("unchecked", k::unchecked::onesweep_i32::kernel::<i64>()),
+        ("checked", k::onesweep_f32::kernel::<u32>()),
+        ("unchecked", k::unchecked::onesweep_f32::kernel::<u32>()),
+        ("checked", k::onesweep_i64::kernel::<u32>()),
+        ("unchecked", k::unchecked::onesweep_i64::kernel::<u32>()),
+        ("checked", k::digit_bases::kernel()),
+    ]
+}
+
+pub fn rows(b: &Bench) -> Res<Vec<Row>> {
+    let log2 = b.sizes.reduce_log2;
+    let n = 1usize << log2;
+    let mut rng = XorShift::new(n as u64 + 5);
+    let i32s: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
+    let f32s: Vec<f32> = (0..n).map(|_| rng.range_f32(-1e6, 1e6)).collect();
+    let i64s: Vec<i64> = (0..n / 2).map(|_| rng.next_u64() as i64).collect();
+    let mut rows = vec![
+        keys_row(b, "i32", &i32s, log2, |k| k as u32 as u64)?,
+        pairs_row(b, &i32s, log2)?,
+        keys_row(b, "f32", &f32s, log2, |k| k.to_bits() as u64)?,
+    ];
+    rows.push(keys_row(b, "i64", &i64s, log2 - 1, |k| k as u64)?);
+    Ok(rows)
+}
+
+/// The multiset fingerprint of keys' bits: wrapping sum, xor, sum of squares.
+fn fingerprint<K: Copy>(keys: &[K], bits: impl Fn(K) -> u64) -> (u64, u64, u64) {
+    keys.iter().fold((0, 0, 0), |(s, x, q), &k| {
+        let b = bits(k);
+        (s.wrapping_add(b), x ^ b, q.wrapping_add(b.wrapping_mul(b)))
+    })
+}
+
+/// Whether `got` is ascending in the keys' order (`bits` of the ordered form) and holds
+/// the same keys as `input`.
+fn sorted_same<K: Copy>(
+    b: &Bench,
+    what: &str,
+    got: &[K],
+    input: &[K],
+    bits: impl Fn(K) -> u64 + Copy,
+    ordered: impl Fn(K) -> u64,
+) -> bool {
+    if let Some(i) = (1..got.len()).find(|&i| ordered(got[i - 1]) > ordered(got[i])) {
+        b.mismatch(format_args!("{what}: not ascending at {i}"));
+        return false;
+    }
+    if fingerprint(got, bits) != fingerprint(input, bits) {
+        b.mismatch(format_args!("{what}: not the input's keys"));
+        return false;
+    }
+    true
+}
+
+/// The ordered bits of a key as the CPU sees them (`total_cmp` for floats).
+fn ordered_of<K: Copy>(bits: impl Fn(K) -> u64, width: u32, float: bool) -> impl Fn(K) -> u64 {
+    let sign = 1u64 << (width - 1);
+    let mask = if width == 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    move |k| {
+        let b = bits(k);
+        if float && b & sign != 0 {
+            !b & mask
+        } else {
+            b ^ sign
+        }
+    }
+}
+
+fn keys_row<K: SortKey + Scalar>(
+    b: &Bench,
+    ty: &str,
+    keys: &[K],
+    log2: u32,
+    bits: impl Fn(K) -> u64 + Copy,
+) -> Res<Row> {
+    let dev = &b.dev;
+    let n = keys.len();
+    let pristine = dev.upload(keys)?;
+    let mut work = [dev.zeros::<K>(n)?, dev.zeros::<K>(n)?];
+    let mut scratch = [Scratch::<K>::new(dev, n)?, Scratch::<K>::new(dev, n)?];
+    scratch[1].use_unchecked_kernels(true);
+    let t = {
+        let [c, u] = &mut work;
+        let [sc, su] = &mut scratch;
+        let p = &pristine;
+        let mut copy_only = dev.zeros::<K>(n)?;
+        let mut steps: Vec<Step> = vec![
+            Box::new(move || Ok(copy_only.copy_from(p)?)),
+            Box::new(|| {
+                c.copy_from(p)?;
+                Ok(sort::sort_with_scratch(dev, c, Order::Ascending, sc)?)
+            }),
+            Box::new(|| {
+                u.copy_from(p)?;
+                Ok(sort::sort_with_scratch(dev, u, Order::Ascending, su)?)
+            }),
+        ];
+        best_ms(b, &mut steps)?
+    };
+    let width = 8 * std::mem::size_of::<K>() as u32;
+    let ordered = ordered_of(bits, width, ty.starts_with('f'));
+    for (who, w) in ["checked", "unchecked"].iter().zip(&work) {
+        sorted_same(
+            b,
+            &format!("sort {ty} ({who})"),
+            &w.download()?,
+            keys,
+            bits,
+            &ordered,
+        );
+    }
+    let (checked, unchecked) = (t[1] - t[0], t[2] - t[0]);
+    Ok(Row::new(
+        format!("sort::sort {ty} keys (algorithms)"),
+        format!("2^{log2} {ty}"),
+        Unit::Ms,
+    )
+    .times(checked, Some(unchecked), None)
+    .peers(b.peers(&format!("sort_2^{log2}_{ty}"), Unit::Ms))
+    .note(format!(
+        "{:.0} Mkeys/s; restoring the input ({:.3} ms) taken off",
+        n as f64 / (checked * 1e-3) / 1e6,
+        t[0]
+    )))
+}
+
+fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
+    let dev = &b.dev;
+    let n = keys.len();
+    let pristine = dev.upload(keys)?;
+    let iota: DeviceBuffer<i64> = dev.upload(&(0..n as i64).collect::<Vec<_>>())?;
+    let mut work = [dev.zeros::<i32>(n)?, dev.zeros::<i32>(n)?];
+    let mut values = [dev.zeros::<i64>(n)?, dev.zeros::<i64>(n)?];
+    let mut scratch = [
+        Scratch::<i32, i64>::with_values(dev, n)?,
+        Scratch::<i32, i64>::with_values(dev, n)?,
+    ];
+    scratch[1].use_unchecked_kernels(true);
+    let t = {
+        let [c, u] = &mut work;
+        let [vc, vu] = &mut values;
+        let [sc, su] = &mut scratch;
+        let (p, i) = (&pristine, &iota);
+        let mut copy_keys = dev.zeros::<i32>(n)?;
+        let mut copy_values = dev.zeros::<i64>(n)?;
+        let mut steps: Vec<Step> = vec![
+            Box::new(move || {
+                copy_keys.copy_from(p)?;
+                Ok(copy_values.copy_from(i)?)
+            }),
+            Box::new(|| {
+                c.copy_from(p)?;
+                vc.copy_from(i)?;
+                Ok(sort::sort_pairs_with_scratch(
+                    dev,
+                    c,
+                    vc,
+                    Order::Ascending,
+                    sc,
+                )?)
+            }),
+            Box::new(|| {
+                u.copy_from(p)?;
+                vu.copy_from(i)?;
+                Ok(sort::sort_pairs_with_scratch(
+                    dev,
+                    u,
+                    vu,
+                    Order::Ascending,
+                    su,
+                )?)
+            }),
+        ];
+        best_ms(b, &mut steps)?
+    };
+    for (who, (w, v)) in ["checked", "unchecked"]
+        .iter()
+        .zip(work.iter().zip(&values))
+    {
+        let (got, index) = (w.download()?, v.download()?);
+        let what = format!("sort_pairs i32 + i64 ({who})");
+        let mut seen = vec![false; n];
+        for i in 0..n {
+            let j = index[i] as usize;
+            let stable = i == 0 || got[i - 1] < got[i] || index[i - 1] < index[i];
+            if j >= n || seen[j] || keys[j] != got[i] || !stable {
+                b.mismatch(format_args!("{what}: wrong at {i} (index {j})"));
+                break;
+            }
+            seen[j] = true;
+        }
+    }
+    let (checked, unchecked) = (t[1] - t[0], t[2] - t[0]);
+    Ok(Row::new(
+        "sort::sort_pairs i32 keys, i64 indices (algorithms)",
+        format!("2^{log2} i32"),
+        Unit::Ms,
+    )
+    .times(checked, Some(unchecked), None)
+    .peers(b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms))
+    .note(format!(
+        "{:.0} Mpairs/s; restoring the input ({:.3} ms) taken off",
+        n as f64 / (checked * 1e-3) / 1e6,
+        t[0]
+    )))
+}
