@@ -26,4 +26,6 @@ pub mod random;
 pub mod reduce;
 pub mod scan;
 pub mod segmented;
+pub mod select;
+mod status;
 mod template;

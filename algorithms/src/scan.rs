@@ -29,6 +29,7 @@
 use crate::builtin::Reducible;
 pub use crate::kernels::scan as kernels;
 use crate::operator::{Operator, Sum};
+use crate::status::TileStatus;
 use warpspeed_core::prelude::*;
 use warpspeed_core::{AsDeviceView, AsDeviceViewMut, KernelScalar, LaunchTarget, Result};
 
@@ -91,11 +92,7 @@ pub struct Scratch<T: KernelScalar> {
     prefixes: DeviceBuffer<T>,
     capacity: usize,
     /// The look-back scan's status words (one a tile), tile counter and last epoch.
-    status: DeviceBuffer<u64>,
-    counter: DeviceBuffer<u32>,
-    epoch: u32,
-    /// A look-back launch failed: the counter may not be zero.
-    counter_unknown: bool,
+    lookback: TileStatus,
 }
 
 impl<T: KernelScalar> Scratch<T> {
@@ -110,26 +107,8 @@ impl<T: KernelScalar> Scratch<T> {
             totals: dev.zeros::<T>(chunks)?,
             prefixes: dev.zeros::<T>(chunks)?,
             capacity,
-            status: dev.zeros::<u64>(capacity.div_ceil(LOOKBACK_TILE).max(1))?,
-            counter: dev.zeros::<u32>(1)?,
-            epoch: 0,
-            counter_unknown: false,
+            lookback: TileStatus::new(dev, capacity.div_ceil(LOOKBACK_TILE))?,
         })
-    }
-
-    /// The epoch of the next look-back launch: zeroes the counter after a failed launch
-    /// and the status words when the epochs run out (below 2^31).
-    fn next_epoch(&mut self) -> Result<u32> {
-        if self.counter_unknown {
-            self.counter.copy_from_host(&[0])?;
-            self.counter_unknown = false;
-        }
-        if self.epoch >= (1 << 31) - 1 {
-            self.status.fill(0)?;
-            self.epoch = 0;
-        }
-        self.epoch += 1;
-        Ok(self.epoch)
     }
 
     /// The most elements a scan with this scratch may have.
@@ -177,9 +156,9 @@ fn run<O: Operator>(
     // The single-pass look-back scan where the operator has one for its type.
     let tiles = n.div_ceil(LOOKBACK_TILE);
     if tiles <= u32::MAX as usize {
-        let epoch = scratch.next_epoch()?;
+        let s = &mut scratch.lookback;
+        let epoch = s.next_epoch()?;
         let cfg = LaunchConfig::new(tiles as u32, BLOCK);
-        let s = &mut *scratch;
         if let Some(result) = O::lookback_scan(
             target,
             cfg,
@@ -190,10 +169,7 @@ fn run<O: Operator>(
             epoch,
             inclusive,
         ) {
-            if result.is_err() {
-                s.counter_unknown = true;
-            }
-            return result;
+            return s.after(result);
         }
     }
     let l = launches::<O::Elem>(n);

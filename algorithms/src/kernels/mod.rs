@@ -11,3 +11,4 @@
 pub mod reduce;
 pub mod scan;
 pub mod segmented;
+pub mod select;
