@@ -27,6 +27,9 @@ pub enum Group {
     Reduce,
     /// `warpspeed::algorithms::random`: Philox fills beside torch.rand/randn and CuPy.
     Random,
+    /// `warpspeed::algorithms::select`: flagged, select_if and unique beside
+    /// torch.masked_select, boolean indexing, torch.unique_consecutive and cupy.
+    Select,
     Launch,
     Start,
 }
