@@ -75,13 +75,13 @@ fn flagged_keeps_the_flagged_in_order() {
 fn flagged_moves_every_scalar_type() {
     let mut rng = Rng::new(62);
     let n = 5000;
-    let keep: Vec<bool> = (0..n).map(|_| rng.next_u32() % 2 == 0).collect();
+    let keep: Vec<bool> = (0..n).map(|_| rng.next_u32().is_multiple_of(2)).collect();
     let f64s: Vec<f64> = (0..n).map(|_| rng.range_f64(-1e9, 1e9)).collect();
     let i8s: Vec<i8> = (0..n).map(|_| rng.next_u32() as i8).collect();
     let f16s: Vec<f16> = (0..n)
         .map(|_| f16::from_f32(rng.range_f32(-8.0, 8.0)))
         .collect();
-    let bools: Vec<bool> = (0..n).map(|_| rng.next_u32() % 3 == 0).collect();
+    let bools: Vec<bool> = (0..n).map(|_| rng.next_u32().is_multiple_of(3)).collect();
     for dev in devices("flagged_moves_every_scalar_type") {
         let f = dev.upload(&keep).unwrap();
         let d = dev.upload(&f64s).unwrap();
