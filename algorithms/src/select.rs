@@ -184,7 +184,7 @@ macro_rules! predicate {
                 use super::*;
                 use ::std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
                 use ::warpspeed::prelude::*;
-                $crate::__select_kernel!(select, $t, [x, i] keep $($f)::+(x[i]),
+                $crate::__select_kernel!(select, $t, [x, i, v] keep $($f)::+(v),
                     params [], options []);
                 $crate::__select_count_kernel!(count, $t, [x, i] keep $($f)::+(x[i]),
                     params [], options []);

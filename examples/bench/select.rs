@@ -36,7 +36,7 @@ predicate! {
 
 // The same selection `#[gpu_kernel(unchecked)]`: the template `predicate!` expands, here
 // with the option.
-__select_kernel!(above_half_unchecked, f32, [x, i] keep above_half(x[i]), params [],
+__select_kernel!(above_half_unchecked, f32, [x, i, v] keep above_half(v), params [],
     options [unchecked]);
 
 pub fn kernels() -> Vec<Kernel> {

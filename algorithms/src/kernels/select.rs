@@ -84,11 +84,11 @@ pub fn count_lookback(status: &[AtomicU64], tile: u32, aggregate: u32, epoch: u3
 /// The select kernels (`$opts`: `[unchecked]` or `[]`).
 macro_rules! select_family {
     ([$($opt:ident),*]) => {
-        crate::__select_kernel!(flagged_bool<T: Scalar>, T, [x, i] keep if i < flags.len() { flags[i] } else { false },
+        crate::__select_kernel!(flagged_bool<T: Scalar>, T, [x, i, _v] keep if i < flags.len() { flags[i] } else { false },
             params [flags: &[bool]], options [$($opt),*]);
-        crate::__select_kernel!(flagged_u8<T: Scalar>, T, [x, i] keep if i < flags.len() { flags[i] != 0 } else { false },
+        crate::__select_kernel!(flagged_u8<T: Scalar>, T, [x, i, _v] keep if i < flags.len() { flags[i] != 0 } else { false },
             params [flags: &[u8]], options [$($opt),*]);
-        crate::__select_kernel!(unique<T: Scalar>, T, [x, i] keep if i > 0 { x[i] != x[i - 1] } else { true },
+        crate::__select_kernel!(unique<T: Scalar>, T, [x, i, v] keep if i > 0 { v != x[i - 1] } else { true },
             params [], options [$($opt),*]);
 
         /// Run-length encoding's second launch: `counts[r] = heads[r + 1] - heads[r]` for

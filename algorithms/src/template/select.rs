@@ -23,8 +23,8 @@
 //!
 //! 1. Thread 0 takes the tile id from the counter (tiles in the order blocks start).
 //! 2. Each warp reads its 512 elements in 16 coalesced rounds (lane `l` of round `j` reads
-//!    `32 j + l`) into registers, evaluates `keep` on each, and `ballot_sync` gives the
-//!    round's mask: the warp's count is the sum of the masks' `count_ones`, an element's
+//!    `32 j + l`) into registers, then evaluates `keep` on each, then `ballot_sync` gives
+//!    each round's mask: the warp's count is the sum of the masks' `count_ones`, an element's
 //!    place among the round's kept is the `count_ones` of the mask's bits below its lane.
 //! 3. The warps' counts in shared memory give each warp its offset in the tile and the
 //!    tile's count; warp 0 publishes it and looks back (`count_lookback`, the scan's
@@ -35,15 +35,16 @@
 //! The input is read once and the kept elements written once: the one pass CUB's
 //! `DeviceSelect` makes.
 
-/// `__select_kernel!(name $(<T: Bound>)?, T, [x, i] keep K, params [p: P, ..], options [..])`:
-/// the select kernel of `T`, keeping `x[i]` where `K` is true. `K` is evaluated only for
-/// `i < x.len()` and may read `x`, `i` and the parameters `p`.
+/// `__select_kernel!(name $(<T: Bound>)?, T, [x, i, v] keep K, params [p: P, ..],
+/// options [..])`: the select kernel of `T`, keeping `x[i]` where `K` is true. `K` is
+/// evaluated only for `i < x.len()`, with `v` bound to `x[i]` (loaded already), and may
+/// read `x`, `i` and the parameters `p`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __select_kernel {
     (
-        $name:ident $(<$tp:ident: $bound:ident>)?, $t:ty, [$x:ident, $i:ident] keep $keep:expr,
-        params [$($p:ident: $pt:ty),*], options [$($opt:ident),*]
+        $name:ident $(<$tp:ident: $bound:ident>)?, $t:ty, [$x:ident, $i:ident, $v:ident]
+        keep $keep:expr, params [$($p:ident: $pt:ty),*], options [$($opt:ident),*]
     ) => {
         /// Keeps the elements `keep` picks, in one pass with a decoupled look-back over
         /// the tiles' counts: see `warpspeed::algorithms::select` and the template's
@@ -93,24 +94,40 @@ macro_rules! __select_kernel {
                 return;
             }
 
-            // 2. 16 coalesced rounds a warp, kept or not, into registers and masks. The
+            // 2. 16 coalesced rounds a warp into registers, then `keep` of each, then the
+            // rounds' masks: three loops, so that the 16 loads (and the 16 reads `keep`
+            // makes) are issued back to back before the first ballot waits for them. The
             // loops are `while` loops so that NVRTC unrolls them and the arrays stay in
             // registers (as the look-back scan's).
             let __warp_base = __tile as usize * 4096 + __warp * 512;
             let __first = $x[0];
             let mut __items = [__first; 16];
+            let mut __j = 0usize;
+            while __j < 16 {
+                let __jj = __j & 15;
+                let __g = __warp_base + 32 * __jj + __lane;
+                if __g < $x.len() {
+                    __items[__jj] = $x[__g];
+                }
+                __j += 1;
+            }
+            let mut __keeps = [false; 16];
+            let mut __j = 0usize;
+            while __j < 16 {
+                let __jj = __j & 15;
+                let $i = __warp_base + 32 * __jj + __lane;
+                if $i < $x.len() {
+                    let $v = __items[__jj];
+                    __keeps[__jj] = $keep;
+                }
+                __j += 1;
+            }
             let mut __masks = [0u32; 16];
             let mut __count = 0u32;
             let mut __j = 0usize;
             while __j < 16 {
                 let __jj = __j & 15;
-                let $i = __warp_base + 32 * __jj + __lane;
-                let mut __k = false;
-                if $i < $x.len() {
-                    __items[__jj] = $x[$i];
-                    __k = $keep;
-                }
-                let __m = ballot_sync(__full, __k);
+                let __m = ballot_sync(__full, __keeps[__jj]);
                 __masks[__jj] = __m;
                 __count += __m.count_ones();
                 __j += 1;
