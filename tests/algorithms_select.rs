@@ -39,7 +39,8 @@ fn assert_kept<T: Copy + PartialEq + std::fmt::Debug>(
 #[test]
 fn flagged_keeps_the_flagged_in_order() {
     let mut rng = Rng::new(61);
-    for n in LENGTHS {
+    // And 74 tiles: more than the look-back's window of 32 predecessors.
+    for n in LENGTHS.into_iter().chain([300_001]) {
         let x: Vec<u32> = (0..n).map(|_| rng.next_u32()).collect();
         // Mostly kept, mostly dropped, and half.
         let density = [2u32, 50, 98][n % 3];
