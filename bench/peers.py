@@ -8,6 +8,8 @@ Peers (each optional: a failed import or a failed run is written as "n/a: why"):
   vector add of 2^28 f32                     torch.add(a, b, out=c), a copy of the same bytes
   scan of 2^28 int32                         torch.cumsum(dtype=int32), cupy.cumsum
   sum of 2^28 float32 (small integers)       torch.sum, cupy.sum (CUB)
+  select of 2^28 f32 (half kept by a mask,   torch.masked_select, cupy.compress, x[x > 0.5];
+    x > 0.5), unique of 2^26 sorted int32      torch.unique_consecutive, cupy boolean indexing
   256-bin histogram of 2^28 bytes            cupy.histogram, torch.bincount, Triton
     (uniform random and one value)             (tl.histogram per program + atomic add)
   matmul 4096^3 f32, no TF32                 cuBLAS through torch, Triton's tutorial kernel
@@ -406,6 +408,86 @@ def sort_rows(p, log2):
         p.peer(f"sort_2^{lg}_{name}_ms", "torch.sort", have("torch"), torch_sort(dtype, count))
     p.peer(f"sort_pairs_2^{log2}_i32_ms", "torch.sort (values + int64 indices)", have("torch"),
            torch_sort(torch.int32 if torch else None, n))
+# ---- select ---------------------------------------------------------------------------------
+
+
+def select_rows(p, log2):
+    # Stream compaction, as the bench's select group: 2^log2 uniform f32 with a random bool
+    # mask keeping about half (masked_select, compress), the same data with x > 0.5
+    # (boolean indexing: the comparison's launch is part of what a user pays), and
+    # 2^(log2 - 2) sorted int32 with 2^(log2 - 8) distinct values (unique_consecutive).
+    # Each output is compared with numpy's.
+    n = 1 << log2
+    rng = np.random.default_rng(log2 + 28)
+    host = rng.random(n, dtype=np.float32)
+    mask = rng.integers(0, 2, n).astype(bool)
+    want_flagged = host[mask]
+    want_above = host[host > 0.5]
+
+    def torch_masked_select():
+        x, m = torch.from_numpy(host).cuda(), torch.from_numpy(mask).cuda()
+        out = [None]
+        ms = p.timer.best_ms(lambda: out.__setitem__(0, torch.masked_select(x, m)))
+        require(np.array_equal(out[0].cpu().numpy(), want_flagged), "torch.masked_select differs")
+        return ms
+
+    def cupy_compress():
+        x, m = cupy.asarray(host), cupy.asarray(mask)
+        out = [None]
+        ms = p.timer.best_ms(lambda: out.__setitem__(0, cupy.compress(m, x)), lib="cupy")
+        require(np.array_equal(cupy.asnumpy(out[0]), want_flagged), "cupy.compress differs")
+        return ms
+
+    def torch_above():
+        x = torch.from_numpy(host).cuda()
+        out = [None]
+        ms = p.timer.best_ms(lambda: out.__setitem__(0, x[x > 0.5]))
+        require(np.array_equal(out[0].cpu().numpy(), want_above), "torch x[x > 0.5] differs")
+        return ms
+
+    def cupy_above():
+        x = cupy.asarray(host)
+        out = [None]
+        ms = p.timer.best_ms(lambda: out.__setitem__(0, x[x > 0.5]), lib="cupy")
+        require(np.array_equal(cupy.asnumpy(out[0]), want_above), "cupy x[x > 0.5] differs")
+        return ms
+
+    p.peer(f"flagged_2^{log2}_f32_ms", "torch.masked_select", have("torch"), torch_masked_select)
+    p.peer(f"flagged_2^{log2}_f32_ms", "cupy.compress", have("cupy"), cupy_compress)
+    p.peer(f"select_if_2^{log2}_f32_ms", "torch x[x > 0.5]", have("torch"), torch_above)
+    p.peer(f"select_if_2^{log2}_f32_ms", "cupy x[x > 0.5]", have("cupy"), cupy_above)
+    del host, mask, want_flagged, want_above
+
+    ulog2, dlog2 = log2 - 2, log2 - 8
+    m = 1 << ulog2
+    sorted_host = np.sort(rng.integers(0, 1 << dlog2, m).astype(np.int32))
+    heads = np.concatenate(([True], sorted_host[1:] != sorted_host[:-1]))
+    want_unique = sorted_host[heads]
+
+    def torch_unique():
+        x = torch.from_numpy(sorted_host).cuda()
+        out = [None]
+        ms = p.timer.best_ms(lambda: out.__setitem__(0, torch.unique_consecutive(x)))
+        require(np.array_equal(out[0].cpu().numpy(), want_unique), "torch.unique_consecutive differs")
+        return ms
+
+    def cupy_unique():
+        # CuPy has no unique_consecutive: the heads' mask, then boolean indexing.
+        x = cupy.asarray(sorted_host)
+        out = [None]
+
+        def run():
+            keep = cupy.empty(m, dtype=cupy.bool_)
+            keep[0] = True
+            cupy.not_equal(x[1:], x[:-1], out=keep[1:])
+            out[0] = x[keep]
+
+        ms = p.timer.best_ms(run, lib="cupy")
+        require(np.array_equal(cupy.asnumpy(out[0]), want_unique), "cupy's unique differs")
+        return ms
+
+    p.peer(f"unique_2^{ulog2}_i32_ms", "torch.unique_consecutive", have("torch"), torch_unique)
+    p.peer(f"unique_2^{ulog2}_i32_ms", "cupy x[x[1:] != x[:-1]]", have("cupy"), cupy_unique)
 
 
 # ---- histogram ------------------------------------------------------------------------------
@@ -611,7 +693,7 @@ def main():
     ap.add_argument("--round-ms", type=float, default=200.0, help="GPU ms per round")
     ap.add_argument("--only", default="",
                     help="comma-separated groups to measure (copy, scan, histogram, matmul, "
-                         "launch, gemm, attention, reduce, random, sort); default all")
+                         "launch, gemm, attention, reduce, random, sort, select); default all")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
     want = lambda g: not only or g in only  # noqa: E731
@@ -638,6 +720,8 @@ def main():
         random_rows(p, sizes["reduce_log2"])
     if want("sort"):
         sort_rows(p, sizes["reduce_log2"])
+    if want("select"):
+        select_rows(p, sizes["reduce_log2"])
     sizes["tensor"] = peers_tensor.rows(p, have, args.quick, want("gemm"), want("attention"))
     versions = {"python": sys.version.split()[0], "numpy": np.__version__}
     for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),

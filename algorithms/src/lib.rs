@@ -10,6 +10,7 @@
 //! | [`reduce`] | [`reduce::sum`], [`reduce::min`], [`reduce::max`], [`reduce::min_max`], [`reduce::arg_min`], [`reduce::arg_max`] of any integer or float buffer or view; [`reduce::reduce`] with any [`Operator`](operator::Operator) |
 //! | [`random`] | Philox4x32-10 counter-based random numbers: device functions (`random::uniform_f32_at`, ..) and bulk fills (`random::fill_uniform_f32`, ..), the same bits on the GPU, the simulator and the host |
 //! | [`scan`] | [`scan::inclusive`], [`scan::exclusive`] with any operator; [`scan::inclusive_sum`], [`scan::exclusive_sum`] |
+//! | [`select`] | stream compaction: [`select::flagged`], [`select::select_if`] and [`select::partition`] with a user's predicate ([`predicate!`]), [`select::unique`], [`select::run_length_encode`], one pass with a look-back over tile counts |
 //! | [`segmented`] | [`segmented::reduce`] with any operator and [`segmented::sum`] over [`segmented::Segments`] (offsets checked once) |
 //! | [`operator`](mod@operator) | what reductions combine with: [`operator::Sum`], [`operator::Min`], [`operator::Max`], and a user's `#[gpu_device]` function made one by [`operator!`] |
 
@@ -21,11 +22,12 @@ extern crate warpspeed_core as warpspeed;
 
 mod builtin;
 pub mod kernels;
-mod lookback;
 pub mod operator;
 pub mod random;
 pub mod reduce;
 pub mod scan;
 pub mod segmented;
+pub mod select;
 pub mod sort;
+mod status;
 mod template;

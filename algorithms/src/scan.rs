@@ -28,8 +28,8 @@
 
 use crate::builtin::Reducible;
 pub use crate::kernels::scan as kernels;
-use crate::lookback::Lookback;
 use crate::operator::{Operator, Sum};
+use crate::status::TileStatus;
 use warpspeed_core::prelude::*;
 use warpspeed_core::{AsDeviceView, AsDeviceViewMut, KernelScalar, LaunchTarget, Result};
 
@@ -92,7 +92,7 @@ pub struct Scratch<T: KernelScalar> {
     prefixes: DeviceBuffer<T>,
     capacity: usize,
     /// The look-back scan's status words (one a tile), tile counter and last epoch.
-    lookback: Lookback,
+    lookback: TileStatus,
 }
 
 impl<T: KernelScalar> Scratch<T> {
@@ -107,7 +107,7 @@ impl<T: KernelScalar> Scratch<T> {
             totals: dev.zeros::<T>(chunks)?,
             prefixes: dev.zeros::<T>(chunks)?,
             capacity,
-            lookback: Lookback::new(dev, capacity.div_ceil(LOOKBACK_TILE))?,
+            lookback: TileStatus::new(dev, capacity.div_ceil(LOOKBACK_TILE))?,
         })
     }
 
@@ -156,20 +156,20 @@ fn run<O: Operator>(
     // The single-pass look-back scan where the operator has one for its type.
     let tiles = n.div_ceil(LOOKBACK_TILE);
     if tiles <= u32::MAX as usize {
-        let lookback = &mut scratch.lookback;
-        let epoch = lookback.next_epoch()?;
+        let s = &mut scratch.lookback;
+        let epoch = s.next_epoch()?;
         let cfg = LaunchConfig::new(tiles as u32, BLOCK);
         if let Some(result) = O::lookback_scan(
             target,
             cfg,
             x,
             out,
-            &mut lookback.status,
-            &mut lookback.counter,
+            &mut s.status,
+            &mut s.counter,
             epoch,
             inclusive,
         ) {
-            return lookback.checked(result);
+            return s.after(result);
         }
     }
     let l = launches::<O::Elem>(n);

@@ -41,7 +41,7 @@
 //! ```
 
 pub use crate::kernels::sort as kernels;
-use crate::lookback::Lookback;
+use crate::status::TileStatus;
 use warpspeed_core::prelude::*;
 use warpspeed_core::{AsDeviceView, AsDeviceViewMut, KernelScalar, LaunchTarget, Result};
 
@@ -197,7 +197,7 @@ pub struct Scratch<K: SortKey, V: Scalar = u32> {
     /// A launch failed: the counts may not be zero.
     counts_unknown: bool,
     bases: DeviceBuffer<u32>,
-    lookback: Lookback,
+    lookback: TileStatus,
     capacity: usize,
     /// Launch the `unchecked` kernels (the bench's comparison).
     unchecked: bool,
@@ -232,7 +232,7 @@ impl<K: SortKey, V: Scalar> Scratch<K, V> {
             counts: dev.zeros::<u32>(K::PASSES as usize * RADIX)?,
             counts_unknown: false,
             bases: dev.zeros::<u32>(K::PASSES as usize * RADIX)?,
-            lookback: Lookback::new(dev, tiles * RADIX)?,
+            lookback: TileStatus::new(dev, tiles * RADIX)?,
             capacity,
             unchecked: false,
         })
@@ -563,7 +563,7 @@ fn run<K: SortKey, V: Scalar>(
                 unchecked,
             ),
         };
-        lb.checked(result)?;
+        lb.after(result)?;
     }
     if K::PASSES % 2 == 1 {
         // The last pass wrote the scratch: copy back, in the target's order.

@@ -66,6 +66,7 @@ mod polyval;
 mod random;
 mod reduce;
 mod scan;
+mod select;
 mod sort;
 mod start;
 mod table;
@@ -129,6 +130,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(reduce::kernels());
     all.extend(random::kernels());
     all.extend(sort::kernels());
+    all.extend(select::kernels());
     all
 }
 
@@ -282,7 +284,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 16] = [
+    let groups: [(Group, RowsOf); 17] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -297,6 +299,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Reduce, reduce::rows),
         (Group::Random, random::rows),
         (Group::Sort, sort::rows),
+        (Group::Select, select::rows),
         (Group::Launch, launch::rows),
         (Group::Start, start::rows),
     ];

@@ -11,4 +11,5 @@
 pub mod reduce;
 pub mod scan;
 pub mod segmented;
+pub mod select;
 pub mod sort;

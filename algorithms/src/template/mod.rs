@@ -7,3 +7,4 @@
 mod lookback;
 mod range_reduce;
 mod scan;
+mod select;

@@ -1,0 +1,114 @@
+//! The library's select kernels, generic over the element type (`T: Scalar`: `bool`, the
+//! integers and the floats), instances of the one-pass select template
+//! (`__select_kernel!`, algorithms/src/template/select.rs):
+//!
+//! - `flagged_bool`, `flagged_u8`: keep `x[i]` where `flags[i]` is true (non-zero);
+//! - `unique`: keep `x[i]` where `i == 0 || x[i] != x[i - 1]` (the heads of runs of
+//!   equal elements: `select::unique`, and with `heads` the run starts of
+//!   `select::run_length_encode`);
+//! - `run_lengths`: `counts[r] = heads[r + 1] - heads[r]`, run-length encoding's second
+//!   launch;
+//!
+//! and [`count_lookback`], the look-back over the tiles' counts every select kernel (a
+//! user's too) calls.
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use warpspeed_core::prelude::*;
+
+/// The number of elements kept before tile `tile` (what it adds to its places in the
+/// output), for the select kernels: warp 0 of the block calls it with the tile's count
+/// (`aggregate`), every lane gets the result. The scan's decoupled look-back
+/// (algorithms/src/template/lookback.rs, whose docs give the protocol of `status` and
+/// `epoch`) for 32-bit wrapping sums: publish the aggregate (tile 0: its inclusive
+/// prefix), read the 32 predecessors' words at a time until all are published, add the
+/// aggregates up to the nearest inclusive prefix, publish this tile's inclusive prefix.
+#[gpu_device]
+pub fn count_lookback(status: &[AtomicU64], tile: u32, aggregate: u32, epoch: u32) -> u32 {
+    let full = 0xffff_ffffu32;
+    let flag_aggregate = 2 * epoch as u64;
+    let flag_prefix = flag_aggregate + 1;
+    let lane = lane_id();
+    let mut exclusive = 0u32;
+    // (The caller's block returned already when `tile` has no word; saying it again
+    // proves every index below.)
+    if tile as usize >= status.len() {
+        return exclusive;
+    }
+    if tile == 0 {
+        if lane == 0 {
+            status[0].store(flag_prefix << 32 | aggregate as u64, Ordering::Relaxed);
+        }
+        return exclusive;
+    }
+    if lane == 0 {
+        status[tile as usize].store(flag_aggregate << 32 | aggregate as u64, Ordering::Relaxed);
+    }
+    // This lane's predecessor is `back` tiles back; before tile 0, a prefix of zero.
+    let mut back = lane + 1;
+    loop {
+        let mut word = flag_prefix << 32;
+        if back <= tile {
+            word = status[(tile - back) as usize].load(Ordering::Relaxed);
+        }
+        let mut flag = word >> 32;
+        while any_sync(full, flag != flag_aggregate && flag != flag_prefix) {
+            if flag != flag_aggregate && flag != flag_prefix && back <= tile {
+                word = status[(tile - back) as usize].load(Ordering::Relaxed);
+                flag = word >> 32;
+            }
+        }
+        // Lanes up to the nearest inclusive prefix (all 32 if none) count.
+        let prefixes = ballot_sync(full, flag == flag_prefix);
+        let mut v = word as u32;
+        if prefixes != 0 && lane > prefixes.trailing_zeros() {
+            v = 0;
+        }
+        let mut k = 0u32;
+        while k < 5 {
+            v += shfl_xor_sync(full, v, 16u32 >> k);
+            k += 1;
+        }
+        exclusive += v;
+        if prefixes != 0 {
+            break;
+        }
+        back += 32;
+    }
+    if lane == 0 {
+        let inclusive = exclusive + aggregate;
+        status[tile as usize].store(flag_prefix << 32 | inclusive as u64, Ordering::Relaxed);
+    }
+    exclusive
+}
+
+/// The select kernels (`$opts`: `[unchecked]` or `[]`).
+macro_rules! select_family {
+    ([$($opt:ident),*]) => {
+        crate::__select_kernel!(flagged_bool<T: Scalar>, T, [x, i, _v] keep if i < flags.len() { flags[i] } else { false },
+            params [flags: &[bool]], options [$($opt),*]);
+        crate::__select_kernel!(flagged_u8<T: Scalar>, T, [x, i, _v] keep if i < flags.len() { flags[i] != 0 } else { false },
+            params [flags: &[u8]], options [$($opt),*]);
+        crate::__select_kernel!(unique<T: Scalar>, T, [x, i, v] keep if i > 0 { v != x[i - 1] } else { true },
+            params [], options [$($opt),*]);
+
+        /// Run-length encoding's second launch: `counts[r] = heads[r + 1] - heads[r]` for
+        /// each `r < counts.len()` (the select kernel left the runs' starts in `heads`, and
+        /// the length after the last).
+        #[gpu_kernel(block = (256, 1, 1) $(, $opt)*)]
+        pub fn run_lengths(heads: &[u32], counts: &mut [u32]) {
+            let r = grid_1d();
+            if r < counts.len() && r + 1 < heads.len() {
+                counts[r] = heads[r + 1] - heads[r];
+            }
+        }
+    };
+}
+
+select_family!([]);
+
+/// The same kernels `#[gpu_kernel(unchecked)]`, for the bench.
+pub mod unchecked {
+    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+    use warpspeed_core::prelude::*;
+    select_family!([unchecked]);
+}

@@ -1,0 +1,247 @@
+//! Stream compaction in one pass (`crate::select`): the select kernel keeps the elements
+//! a `keep` expression picks, in order, and the count kernel counts them (a partition's
+//! first launch). One template serves the library's kernels (flags, unique, run-length
+//! heads: `crate::kernels::select`) and a user's predicate ([`predicate!`](crate::predicate!)).
+//!
+//! # How to launch the select kernel (what `select::*` does)
+//!
+//! - 256 threads a block; a tile is [`TILE`](crate::select::TILE) = 4096 elements (16 a
+//!   thread); grid: exactly `tiles = len.div_ceil(4096)` blocks; no dynamic shared memory.
+//! - `x` not empty, at most `u32::MAX` elements (counts are 32-bit, beside a flag in one
+//!   64-bit status word).
+//! - `out`: where the kept elements go, `out[0..count]`; with `partition`, the rejected
+//!   ones go to `out[split..]` in input order (`split` the count, from the count kernel).
+//!   A write past `out`'s end is dropped (the host gives it room).
+//! - `heads`: empty, or where each kept element's index goes (`heads[k]` for the `k`-th
+//!   kept), and `n` after the last (`heads[count]`): run-length encoding's run starts.
+//! - `total`: one word, the count, written by the block of the last tile.
+//! - `status`, `counter`, `epoch`: the look-back's, with the protocol of
+//!   algorithms/src/template/lookback.rs (one status word a tile, zeroed once; the counter
+//!   zero before a launch and left zero after it; `epoch` one more each launch).
+//!
+//! # Per block
+//!
+//! 1. Thread 0 takes the tile id from the counter (tiles in the order blocks start).
+//! 2. Each warp reads its 512 elements in 16 coalesced rounds (lane `l` of round `j` reads
+//!    `32 j + l`) into registers, then evaluates `keep` on each, then `ballot_sync` gives
+//!    each round's mask: the warp's count is the sum of the masks' `count_ones`, an element's
+//!    place among the round's kept is the `count_ones` of the mask's bits below its lane.
+//! 3. The warps' counts in shared memory give each warp its offset in the tile and the
+//!    tile's count; warp 0 publishes it and looks back (`count_lookback`, the scan's
+//!    look-back specialised to 32-bit counts) for the tile's offset in the output.
+//! 4. Each round's kept elements are stored at `offset + place`: consecutive lanes write
+//!    consecutive addresses, so a round's stores are as coalesced as the mask allows.
+//!
+//! The input is read once and the kept elements written once: the one pass CUB's
+//! `DeviceSelect` makes.
+
+/// `__select_kernel!(name $(<T: Bound>)?, T, [x, i, v] keep K, params [p: P, ..],
+/// options [..])`: the select kernel of `T`, keeping `x[i]` where `K` is true. `K` is
+/// evaluated only for `i < x.len()`, with `v` bound to `x[i]` (loaded already), and may
+/// read `x`, `i` and the parameters `p`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __select_kernel {
+    (
+        $name:ident $(<$tp:ident: $bound:ident>)?, $t:ty, [$x:ident, $i:ident, $v:ident]
+        keep $keep:expr, params [$($p:ident: $pt:ty),*], options [$($opt:ident),*]
+    ) => {
+        /// Keeps the elements `keep` picks, in one pass with a decoupled look-back over
+        /// the tiles' counts: see `warpspeed::algorithms::select` and the template's
+        /// documentation (algorithms/src/template/select.rs) for the launch.
+        #[gpu_kernel(block = (256, 1, 1) $(, $opt)*)]
+        pub fn $name $(<$tp: $bound>)? (
+            $x: &[$t],
+            $($p: $pt,)*
+            out: &mut [$t],
+            heads: &mut [u32],
+            total: &mut [u32],
+            status: &[AtomicU64],
+            #[len(1)] counter: &[AtomicU32],
+            epoch: u32,
+            split: usize,
+            partition: bool,
+        ) {
+            let __warp_counts = SharedArray::<u32, 8>::new();
+            let __tile_id = SharedArray::<u32, 1>::new();
+            let __tile_prefix = SharedArray::<u32, 1>::new();
+            let __full = 0xffff_ffffu32;
+            let __tid = thread_idx().x;
+            // Shared indexes bounded by `&` (256 threads: 8 warps), so the bounds prover
+            // removes their checks.
+            let __lane = lane_id() as usize & 31;
+            let __warp = (__tid / 32) as usize & 7;
+            // This lane's bit and the bits below it, in a round's mask.
+            let __bit = 1u32 << lane_id();
+            let __below = __bit - 1;
+            let __n = $x.len();
+            if __n == 0 {
+                return;
+            }
+
+            // 1. The tile id, in the order blocks start; the last block resets the counter.
+            if __tid == 0 {
+                let __t = counter[0].fetch_add(1, Ordering::Relaxed);
+                if __t + 1 == grid_dim().x {
+                    counter[0].store(0, Ordering::Relaxed);
+                }
+                __tile_id[0] = __t;
+            }
+            sync_threads();
+            let __tile = __tile_id[0];
+            // One status word a tile: a block past them has nothing to do.
+            if __tile as usize >= status.len() {
+                return;
+            }
+
+            // 2. 16 coalesced rounds a warp into registers, then `keep` of each, then the
+            // rounds' masks: three loops, so that the 16 loads (and the 16 reads `keep`
+            // makes) are issued back to back before the first ballot waits for them. The
+            // loops are `while` loops so that NVRTC unrolls them and the arrays stay in
+            // registers (as the look-back scan's).
+            let __warp_base = __tile as usize * 4096 + __warp * 512;
+            let __first = $x[0];
+            let mut __items = [__first; 16];
+            let mut __j = 0usize;
+            while __j < 16 {
+                let __jj = __j & 15;
+                let __g = __warp_base + 32 * __jj + __lane;
+                if __g < $x.len() {
+                    __items[__jj] = $x[__g];
+                }
+                __j += 1;
+            }
+            let mut __keeps = [false; 16];
+            let mut __j = 0usize;
+            while __j < 16 {
+                let __jj = __j & 15;
+                let $i = __warp_base + 32 * __jj + __lane;
+                if $i < $x.len() {
+                    let $v = __items[__jj];
+                    __keeps[__jj] = $keep;
+                }
+                __j += 1;
+            }
+            let mut __masks = [0u32; 16];
+            let mut __count = 0u32;
+            let mut __j = 0usize;
+            while __j < 16 {
+                let __jj = __j & 15;
+                let __m = ballot_sync(__full, __keeps[__jj]);
+                __masks[__jj] = __m;
+                __count += __m.count_ones();
+                __j += 1;
+            }
+            if __lane == 0 {
+                __warp_counts[__warp] = __count;
+            }
+            sync_threads();
+            let mut __warp_prefix = 0u32;
+            let mut __aggregate = 0u32;
+            let mut __w = 0usize;
+            while __w < 8 {
+                let __c = __warp_counts[__w & 7];
+                if __w < __warp {
+                    __warp_prefix += __c;
+                }
+                __aggregate += __c;
+                __w += 1;
+            }
+
+            // 3. The tile's offset: the look-back over the tiles' counts.
+            if __warp == 0 {
+                let __exclusive =
+                    $crate::kernels::select::count_lookback(status, __tile, __aggregate, epoch);
+                if __lane == 0 {
+                    __tile_prefix[0] = __exclusive;
+                }
+            }
+            sync_threads();
+            let __offset = __tile_prefix[0];
+            // The block of the last tile knows the count.
+            if __tid == 0 && (__tile as usize + 1) * 4096 >= __n {
+                let __all = __offset + __aggregate;
+                if total.len() > 0 {
+                    total[0] = __all;
+                }
+                if (__all as usize) < heads.len() {
+                    heads[__all as usize] = __n as u32;
+                }
+            }
+
+            // 4. The kept elements to their places; with `partition`, the rejected after
+            // `split`, in order (what comes before an element and is not kept is its index
+            // less the kept before it).
+            let mut __before = __offset + __warp_prefix;
+            let mut __j = 0usize;
+            while __j < 16 {
+                let __jj = __j & 15;
+                let __m = __masks[__jj];
+                let __g = __warp_base + 32 * __jj + __lane;
+                let __d = (__before + (__m & __below).count_ones()) as usize;
+                if __g < __n {
+                    if __m & __bit != 0 {
+                        if __d < out.len() {
+                            out[__d] = __items[__jj];
+                        }
+                        if __d < heads.len() {
+                            heads[__d] = __g as u32;
+                        }
+                    } else if partition {
+                        let __r = split + (__g - __d);
+                        if __r < out.len() {
+                            out[__r] = __items[__jj];
+                        }
+                    }
+                }
+                __before += __m.count_ones();
+                __j += 1;
+            }
+        }
+    };
+}
+
+/// `__select_count_kernel!(name $(<T: Bound>)?, T, [x, i] keep K, params [p: P, ..],
+/// options [..])`: adds the number of `x[i]` where `K` is true to `total[0]` (zeroed
+/// before the launch): a partition's first launch. 256 threads a block, any grid; each
+/// warp counts 512 elements a step with ballots and adds its count once.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __select_count_kernel {
+    (
+        $name:ident $(<$tp:ident: $bound:ident>)?, $t:ty, [$x:ident, $i:ident] keep $keep:expr,
+        params [$($p:ident: $pt:ty),*], options [$($opt:ident),*]
+    ) => {
+        /// Adds how many elements `keep` picks to `total[0]` (see
+        /// algorithms/src/template/select.rs).
+        #[gpu_kernel(block = (256, 1, 1) $(, $opt)*)]
+        pub fn $name $(<$tp: $bound>)? (
+            $x: &[$t],
+            $($p: $pt,)*
+            #[len(1)] total: &[AtomicU32],
+        ) {
+            let __full = 0xffff_ffffu32;
+            let __lane = lane_id() as usize & 31;
+            let __warp = (thread_idx().x / 32) as usize;
+            let __warps = (grid_dim().x * block_dim().x / 32) as usize;
+            let mut __count = 0u32;
+            let mut __base = (block_idx().x as usize * (block_dim().x / 32) as usize + __warp) * 512;
+            while __base < $x.len() {
+                let mut __j = 0usize;
+                while __j < 16 {
+                    let $i = __base + 32 * __j + __lane;
+                    let mut __k = false;
+                    if $i < $x.len() {
+                        __k = $keep;
+                    }
+                    __count += ballot_sync(__full, __k).count_ones();
+                    __j += 1;
+                }
+                __base += __warps * 512;
+            }
+            if __lane == 0 && __count > 0 {
+                total[0].fetch_add(__count, Ordering::Relaxed);
+            }
+        }
+    };
+}
