@@ -20,6 +20,7 @@
 extern crate warpspeed_core as warpspeed;
 
 mod builtin;
+pub mod histogram;
 pub mod kernels;
 pub mod operator;
 pub mod random;
