@@ -200,6 +200,32 @@ fn lengths_around_the_grid() {
     }
 }
 
+/// Enough samples for many rounds of the kernels' four-sample loop, on every path: shared
+/// memory with a copy a warp (256 bins), with one copy (12288), and global atomics (65536);
+/// uniform, one-value and two-value data.
+#[test]
+fn many_rounds_on_every_path() {
+    let mut rng = Rng::new(35);
+    let n = 70_001;
+    let uniform: Vec<f32> = (0..n)
+        .map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32)
+        .collect();
+    let one = vec![0.75f32; n];
+    let two: Vec<f32> = (0..n).map(|i| if i % 3 == 0 { 0.1 } else { 0.9 }).collect();
+    for dev in devices("many_rounds_on_every_path") {
+        for bins in [256usize, 12288, 65536] {
+            for x in [&uniform, &one, &two] {
+                assert_eq!(
+                    even_on(&dev, x, bins, 0.0, 1.0),
+                    cpu(x, bins, |v| f32_bin(v, 0.0, 1.0, bins)),
+                    "{bins} bins {:?}",
+                    dev.backend()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn lo_and_hi_outside_the_data() {
     let x: Vec<i32> = (0..2000).collect();

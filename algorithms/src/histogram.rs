@@ -104,8 +104,8 @@ macro_rules! float_sample {
         impl sealed::Sealed for $t {}
         impl Sample for $t {
             fn even_params(lo: $t, hi: $t, bins: usize) -> core::result::Result<EvenParams<$t>, String> {
-                // `!(lo < hi)` also refuses a NaN.
-                if !(lo < hi) {
+                // Not `Less` also refuses a NaN.
+                if lo.partial_cmp(&hi) != Some(core::cmp::Ordering::Less) {
                     return Err(format!("lo {lo} must be below hi {hi}"));
                 }
                 let width = hi - lo;
@@ -201,8 +201,10 @@ pub struct Plan {
 /// The [`Plan`] of `n` samples into `bins` bins (1 to [`MAX_BINS`]) on `dev`.
 pub fn plan(dev: &Device, n: usize, bins: usize) -> Plan {
     let sms = dev.limits().multiprocessor_count.max(1) as usize;
-    // Four samples a thread and round; more blocks than that would only merge more copies.
-    let blocks = n.div_ceil(4 * BLOCK as usize).clamp(1, 2 * sms);
+    // At least eight samples a thread (two rounds of four), and two blocks of 1024 threads
+    // a multiprocessor at most: every thread a multiprocessor holds, each looping over the
+    // samples (more blocks would only zero and merge more copies of the bins).
+    let blocks = n.div_ceil(8 * BLOCK as usize).clamp(1, 2 * sms);
     let shared = (bins <= SHARED_BINS).then(|| (SHARED_BINS / bins.max(1)).clamp(1, MAX_COPIES));
     Plan {
         cfg: LaunchConfig::new(blocks as u32, BLOCK),
@@ -266,8 +268,11 @@ fn check_levels<T: Sample>(what: &str, levels: &[T], bins: usize) -> Result<()> 
             found: levels.len(),
         });
     }
-    // `!(a < b)` also refuses a NaN.
-    if let Some(i) = levels.windows(2).position(|w| !(w[0] < w[1])) {
+    // Not `Less` also refuses a NaN.
+    if let Some(i) = levels
+        .windows(2)
+        .position(|w| w[0].partial_cmp(&w[1]) != Some(core::cmp::Ordering::Less))
+    {
         return Err(Error::InvalidArgument {
             what: format!("histogram::{what}: levels"),
             reason: format!(

@@ -27,6 +27,10 @@ pub enum Group {
     Reduce,
     /// `warpspeed::algorithms::random`: Philox fills beside torch.rand/randn and CuPy.
     Random,
+    /// `warpspeed::algorithms::histogram`: `histogram::even` of f32 (256, 4096 and 65536
+    /// bins) beside cupy.histogram, torch.histc and torch.bincount.
+    #[value(name = "histogram_lib")]
+    HistogramLib,
     Launch,
     Start,
 }

@@ -56,6 +56,7 @@ mod copy;
 mod gemm;
 mod hand;
 mod histogram;
+mod histogram_lib;
 mod launch;
 mod life;
 mod life_bits;
@@ -127,6 +128,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(user::kernels());
     all.extend(reduce::kernels());
     all.extend(random::kernels());
+    all.extend(histogram_lib::kernels());
     all
 }
 
@@ -280,7 +282,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 15] = [
+    let groups: [(Group, RowsOf); 16] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -294,6 +296,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::UserKernels, user::rows),
         (Group::Reduce, reduce::rows),
         (Group::Random, random::rows),
+        (Group::HistogramLib, histogram_lib::rows),
         (Group::Launch, launch::rows),
         (Group::Start, start::rows),
     ];

@@ -217,11 +217,46 @@ macro_rules! histogram_kernel {
             let n = samples.len();
             let stride = grid_dim().x as usize * block_dim().x as usize;
             let mut i = grid_1d();
+            if 3 * stride < n {
+                let limit = n - 3 * stride;
+                while i < limit {
+                    let x0 = samples[i];
+                    let x1 = samples[i + stride];
+                    let x2 = samples[i + 2 * stride];
+                    let x3 = samples[i + 3 * stride];
+                    let mut $x = x0;
+                    let b0 = $bin;
+                    $x = x1;
+                    let b1 = $bin;
+                    $x = x2;
+                    let b2 = $bin;
+                    $x = x3;
+                    let b3 = $bin;
+                    // The lanes still in the loop, and among them those with the same
+                    // bin: the lowest adds their number.
+                    let mask = active_mask();
+                    let p0 = match_any_sync(mask, b0);
+                    let p1 = match_any_sync(mask, b1);
+                    let p2 = match_any_sync(mask, b2);
+                    let p3 = match_any_sync(mask, b3);
+                    if p0.trailing_zeros() == lane && (b0 as usize) < bins {
+                        counts[b0 as usize].fetch_add(p0.count_ones(), Ordering::Relaxed);
+                    }
+                    if p1.trailing_zeros() == lane && (b1 as usize) < bins {
+                        counts[b1 as usize].fetch_add(p1.count_ones(), Ordering::Relaxed);
+                    }
+                    if p2.trailing_zeros() == lane && (b2 as usize) < bins {
+                        counts[b2 as usize].fetch_add(p2.count_ones(), Ordering::Relaxed);
+                    }
+                    if p3.trailing_zeros() == lane && (b3 as usize) < bins {
+                        counts[b3 as usize].fetch_add(p3.count_ones(), Ordering::Relaxed);
+                    }
+                    i += 4 * stride;
+                }
+            }
             while i < n {
                 let $x = samples[i];
                 let b = $bin;
-                // The lanes still in the loop, and among them those with the same bin:
-                // the lowest adds their number.
                 let peers = match_any_sync(active_mask(), b);
                 if peers.trailing_zeros() == lane && (b as usize) < bins {
                     counts[b as usize].fetch_add(peers.count_ones(), Ordering::Relaxed);
