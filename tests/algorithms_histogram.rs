@@ -293,6 +293,22 @@ fn views_and_streams_are_counted() {
             counts.download().unwrap(),
             vec![POISON, 0, 100, 100, 0, POISON]
         );
+        // Levels uploaded for the call, and into the caller's scratch, on a stream, twice.
+        let levels = [0u32, 10, 500, 999];
+        let mut scratch = dev.zeros::<u32>(4).unwrap();
+        for _ in 0..2 {
+            histogram::range(&s, &x.slice(5..), &levels, &mut counts.slice_mut(..3)).unwrap();
+            histogram::range_with_scratch(
+                &s,
+                &x,
+                &levels,
+                &mut counts.slice_mut(3..),
+                &mut scratch,
+            )
+            .unwrap();
+        }
+        s.synchronize().unwrap();
+        assert_eq!(counts.download().unwrap(), vec![5, 490, 499, 10, 490, 499]);
     }
 }
 

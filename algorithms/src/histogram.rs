@@ -294,7 +294,9 @@ fn check_levels<T: Sample>(what: &str, levels: &[T], bins: usize) -> Result<()> 
 ///
 /// The levels are a host slice: they are checked on the host (a device buffer would have
 /// to be downloaded for that, which waits for the queue; the levels are small) and uploaded
-/// for the call into scratch that [`range_with_scratch`] lets the caller give.
+/// for the call into scratch that [`range_with_scratch`] lets the caller give. The upload
+/// goes on the device's own queue, which is ordered after all earlier work of the device
+/// (as CUDA's legacy default stream), so the call is safe on any stream.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`], before anything is launched, when `counts` has no element or
