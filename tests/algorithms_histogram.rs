@@ -14,7 +14,13 @@ use warpspeed::Device;
 const POISON: u32 = 0xDEAD_BEEF;
 
 /// `histogram::even` on `dev`, from poisoned counts.
-fn even_on<T: histogram::Sample>(dev: &Device, x: &[T], bins: usize, lo: T, hi: T) -> Vec<u32> {
+fn even_on<T: histogram::Sample>(
+    dev: &Device,
+    x: &[T],
+    bins: usize,
+    lo: T::Level,
+    hi: T::Level,
+) -> Vec<u32> {
     let d = dev.upload(x).unwrap();
     let mut counts = dev.upload(&vec![POISON; bins]).unwrap();
     histogram::even(dev, &d, &mut counts, lo, hi).unwrap();
@@ -64,8 +70,7 @@ fn level_bin<T: PartialOrd + Copy>(x: T, levels: &[T]) -> Option<usize> {
 /// each bin's first value and the one before it.
 macro_rules! int_case {
     ($rng:expr, $t:ty, $lo:expr, $hi:expr, $bins:expr, $n:expr) => {{
-        let (lo, hi, bins): ($t, $t, usize) = ($lo, $hi, $bins);
-        let (l, h) = (lo as i128, hi as i128);
+        let (l, h, bins): (i128, i128, usize) = ($lo, $hi, $bins);
         let span = (h - l) as u128;
         let mut x: Vec<$t> = (0..$n)
             .map(|_| {
@@ -83,13 +88,14 @@ macro_rules! int_case {
                 }
             }
         }
-        x.extend([lo, hi, <$t>::MIN, <$t>::MAX]);
+        let clamp = |v: i128| v.clamp(<$t>::MIN as i128, <$t>::MAX as i128) as $t;
+        x.extend([clamp(l), clamp(h), clamp(h - 1), <$t>::MIN, <$t>::MAX]);
         let want = cpu(&x, bins, |v: $t| int_bin(v as i128, l, h, bins));
         for dev in devices(concat!("integer_bins_are_exact ", stringify!($t))) {
             assert_eq!(
-                even_on(&dev, &x, bins, lo, hi),
+                even_on(&dev, &x, bins, l, h),
                 want,
-                "{} [{lo}, {hi}) {bins} bins {:?}",
+                "{} [{l}, {h}) {bins} bins {:?}",
                 stringify!($t),
                 dev.backend()
             );
@@ -100,18 +106,32 @@ macro_rules! int_case {
 #[test]
 fn integer_bins_are_exact() {
     let mut rng = Rng::new(31);
-    int_case!(rng, u8, 0, 255, 256, 3000);
+    // Every value of u8 and u16, one a bin: hi one past the type's greatest value.
+    int_case!(rng, u8, 0, 256, 256, 3000);
     int_case!(rng, u8, 10, 200, 7, 1000);
     int_case!(rng, i8, -128, 127, 3, 1000);
+    // Levels below and above the type's values.
+    int_case!(rng, i8, -1000, 1000, 100, 1000);
+    int_case!(rng, u8, -7, 300, 9, 1000);
     int_case!(rng, i16, -1000, 30_000, 4096, 3000);
-    int_case!(rng, u16, 0, 65535, 65536, 2000);
-    int_case!(rng, i32, i32::MIN, i32::MAX, 1000, 3000);
+    int_case!(rng, u16, 0, 65536, 65536, 2000);
+    int_case!(rng, i32, i32::MIN as i128, i32::MAX as i128, 1000, 3000);
     int_case!(rng, u32, 7, 4_000_000_000, 12288, 3000);
-    // 64-bit ranges whose product with the bins overflows u64: the exact correction.
-    int_case!(rng, i64, i64::MIN, i64::MAX, 65536, 3000);
+    // 64-bit ranges whose product with the bins overflows u64 (the exact correction), up
+    // to the whole type (hi - lo = 2^64).
+    int_case!(
+        rng,
+        i64,
+        i64::MIN as i128,
+        i64::MAX as i128 + 1,
+        65536,
+        3000
+    );
     int_case!(rng, i64, -5, 1 << 62, 777, 2000);
-    int_case!(rng, u64, 3, u64::MAX, 65521, 2000);
-    int_case!(rng, usize, 0, usize::MAX / 3, 256, 1000);
+    int_case!(rng, u64, 3, u64::MAX as i128, 65521, 2000);
+    int_case!(rng, u64, 0, 1 << 64, 1, 500);
+    int_case!(rng, u64, 0, 1 << 64, 3, 500);
+    int_case!(rng, usize, 0, usize::MAX as i128 / 3, 256, 1000);
     int_case!(rng, isize, -100, 100, 1, 500);
 }
 
@@ -190,8 +210,8 @@ fn lengths_around_the_grid() {
             for bins in [1usize, 256, 65536] {
                 // Counts are zeroed even for an empty input.
                 assert_eq!(
-                    even_on(&dev, &x, bins, 0, u16::MAX),
-                    cpu(&x, bins, |v| int_bin(v as i128, 0, 65535, bins)),
+                    even_on(&dev, &x, bins, 0, 65536),
+                    cpu(&x, bins, |v| int_bin(v as i128, 0, 65536, bins)),
                     "n {n} bins {bins} {:?}",
                     dev.backend()
                 );
@@ -232,6 +252,14 @@ fn lo_and_hi_outside_the_data() {
     for dev in devices("lo_and_hi_outside_the_data") {
         assert_eq!(even_on(&dev, &x, 8, 5000, 6000), vec![0; 8]);
         assert_eq!(even_on(&dev, &x, 8, -100, -1), vec![0; 8]);
+        // No value of the type in [lo, hi): the counts are zeroed, nothing else runs.
+        assert_eq!(even_on(&dev, &x, 8, 1 << 40, 1 << 41), vec![0; 8]);
+        let bytes = dev.upload(&[0u8, 255, 7]).unwrap();
+        let mut c = dev.upload(&[POISON; 2]).unwrap();
+        histogram::even(&dev, &bytes, &mut c, -10, 0).unwrap();
+        assert_eq!(c.download().unwrap(), vec![0, 0]);
+        histogram::even(&dev, &bytes, &mut c, 0, 512).unwrap();
+        assert_eq!(c.download().unwrap(), vec![3, 0]);
         let wide = even_on(&dev, &x, 4, -10_000, 10_000);
         assert_eq!(wide, vec![0, 0, 2000, 0]);
     }
@@ -337,6 +365,8 @@ fn bad_input_is_refused_before_anything_runs() {
         assert!(even(&mut huge, 0.0, 1.0).contains("65537 bins"));
         let e = histogram::even(&dev, &xi, &mut counts, 5, -5).unwrap_err();
         assert!(msg(e).contains("lo 5 must be below hi -5"));
+        let e = histogram::even(&dev, &xi, &mut counts, -1, 1 << 64).unwrap_err();
+        assert!(msg(e).contains("passes 2^64"));
         let range = |levels: &[f32], c: &mut warpspeed::DeviceBuffer<u32>| {
             histogram::range(&dev, &x, levels, c)
                 .map_err(msg)

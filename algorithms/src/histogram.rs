@@ -7,7 +7,9 @@
 //! wraps past 2^32 - 1, as a `u32` atomic does.
 //!
 //! **Which bin.** [`even`] of an integer sample `x` is bin `floor((x - lo) bins / (hi -
-//! lo))` exactly, computed without rounding (in effect in unbounded integers). Of a float
+//! lo))` exactly, computed without rounding (in effect in unbounded integers); an integer
+//! histogram's `lo` and `hi` are `i128` ([`Sample::Level`]), so that `hi` may be one past
+//! the type's greatest value (`0, 256` with 256 bins: a bin for each `u8`). Of a float
 //! sample, `((x - lo) * scale)` truncated and at most `bins - 1`, with
 //! `scale = bins / (hi - lo)` computed once on the host in the samples' type; every
 //! operation is one IEEE operation, never fused, so the GPU, the simulator and this formula
@@ -25,8 +27,11 @@
 //! algorithms/src/kernels/histogram.rs has the kernels; docs/algorithms.md the figures.
 //!
 //! **Bad input**, refused before anything is launched: zero bins or more than 65536;
-//! `lo >= hi` (or NaN); a float range whose width or scale is not finite; levels that are
-//! not `counts.len() + 1` long or not strictly ascending (NaN included).
+//! `lo >= hi` (or NaN); an integer range wider than 2^64; a float range whose width or
+//! scale is not finite; levels that are not `counts.len() + 1` long or not strictly
+//! ascending (NaN included). [`range`]'s levels have the samples' type, so its last level
+//! cannot pass the type's greatest value, which it then does not count: use [`even`], or
+//! wider samples.
 //!
 //! ```
 //! use warpspeed::algorithms::histogram;
@@ -61,14 +66,18 @@ const MAX_COPIES: usize = 32;
 /// A sample type of the histograms: every integer type, `f32` and `f64`. Sealed: the
 /// impls pick the kernels of the type's family.
 pub trait Sample: Scalar + sealed::Sealed {
-    /// The parameters of [`even`]'s binning for `bins` bins over `[lo, hi)`, or why there
-    /// are none.
+    /// The type of [`even`]'s `lo` and `hi`: the sample type for floats, `i128` for
+    /// integers, so that `hi` may be one past the type's greatest value (`0..256` for all
+    /// of `u8`'s values, `0..1 << 64` for `u64`'s).
+    type Level: Copy + core::fmt::Debug + core::fmt::Display + PartialOrd;
+    /// The parameters of [`even`]'s binning for `bins` bins over `[lo, hi)`; `Ok(None)`
+    /// when no value of the type lies in it; `Err`: why there are none.
     #[doc(hidden)]
     fn even_params(
-        lo: Self,
-        hi: Self,
+        lo: Self::Level,
+        hi: Self::Level,
         bins: usize,
-    ) -> core::result::Result<EvenParams<Self>, String>;
+    ) -> core::result::Result<Option<EvenParams<Self>>, String>;
     #[doc(hidden)]
     fn even_launch(
         target: &impl LaunchTarget,
@@ -88,12 +97,15 @@ mod sealed {
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct EvenParams<T> {
+    /// Floats: `lo` and `hi`; integers: the least and the greatest value of `T` in
+    /// `[lo, hi)`.
     pub lo: T,
     pub hi: T,
     pub bins: usize,
     /// Floats: `bins / (hi - lo)` in `T`.
     pub scale: T,
-    /// Integers: `hi - lo = q bins + r`, and `bins / (hi - lo)` in `f64`.
+    /// Integers: `lo` modulo 2^64, `hi - lo = q bins + r`, and `bins / (hi - lo)` in `f64`.
+    pub lo64: u64,
     pub q: u64,
     pub r: u64,
     pub fscale: f64,
@@ -103,7 +115,8 @@ macro_rules! float_sample {
     ($($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
         impl Sample for $t {
-            fn even_params(lo: $t, hi: $t, bins: usize) -> core::result::Result<EvenParams<$t>, String> {
+            type Level = $t;
+            fn even_params(lo: $t, hi: $t, bins: usize) -> core::result::Result<Option<EvenParams<$t>>, String> {
                 // Not `Less` also refuses a NaN.
                 if lo.partial_cmp(&hi) != Some(core::cmp::Ordering::Less) {
                     return Err(format!("lo {lo} must be below hi {hi}"));
@@ -116,7 +129,7 @@ macro_rules! float_sample {
                         stringify!($t)
                     ));
                 }
-                Ok(EvenParams { lo, hi, bins, scale, q: 0, r: 0, fscale: 0.0 })
+                Ok(Some(EvenParams { lo, hi, bins, scale, lo64: 0, q: 0, r: 0, fscale: 0.0 }))
             }
             fn even_launch(
                 target: &impl LaunchTarget,
@@ -144,22 +157,32 @@ macro_rules! int_sample {
     ($($t:ty),*) => {$(
         impl sealed::Sealed for $t {}
         impl Sample for $t {
-            fn even_params(lo: $t, hi: $t, bins: usize) -> core::result::Result<EvenParams<$t>, String> {
+            type Level = i128;
+            fn even_params(lo: i128, hi: i128, bins: usize) -> core::result::Result<Option<EvenParams<$t>>, String> {
                 if lo >= hi {
                     return Err(format!("lo {lo} must be below hi {hi}"));
                 }
-                // Below 2^64 for every integer type.
-                let width = (hi as i128 - lo as i128) as u64;
-                let b = bins as u64;
-                Ok(EvenParams {
-                    lo,
-                    hi,
+                let width = hi.abs_diff(lo);
+                if width > 1 << 64 {
+                    return Err(format!("hi - lo = {width} passes 2^64"));
+                }
+                // The values of the type in [lo, hi): none, or first..=last.
+                let (min, max) = (<$t>::MIN as i128, <$t>::MAX as i128);
+                if lo > max || hi <= min {
+                    return Ok(None);
+                }
+                let b = bins as u128;
+                Ok(Some(EvenParams {
+                    lo: lo.max(min) as $t,
+                    hi: (hi - 1).min(max) as $t,
                     bins,
                     scale: 0,
-                    q: width / b,
-                    r: width % b,
+                    lo64: lo as u64,
+                    // Only a single bin has a quotient of 2^64, and it is never used.
+                    q: (width / b).min(u64::MAX as u128) as u64,
+                    r: (width % b) as u64,
                     fscale: b as f64 / width as f64,
-                })
+                }))
             }
             fn even_launch(
                 target: &impl LaunchTarget,
@@ -171,10 +194,10 @@ macro_rules! int_sample {
             ) -> Result<()> {
                 match shared {
                     Some(copies) => kernels::even_shared_int::launch::<$t>(
-                        target, cfg, x, counts, p.lo, p.hi, p.q, p.r, p.fscale, copies,
+                        target, cfg, x, counts, p.lo, p.hi, p.lo64, p.q, p.r, p.fscale, copies,
                     ),
                     None => kernels::even_global_int::launch::<$t>(
-                        target, cfg, x, counts, p.lo, p.hi, p.q, p.r, p.fscale,
+                        target, cfg, x, counts, p.lo, p.hi, p.lo64, p.q, p.r, p.fscale,
                     ),
                 }
             }
@@ -229,16 +252,23 @@ fn check_bins(what: &str, bins: usize) -> Result<()> {
 /// then counted), also when `samples` is empty; samples outside `[lo, hi)` and NaNs are not
 /// counted. Which bin a sample goes to: the module's documentation.
 ///
+/// `lo` and `hi` are [`Sample::Level`]s: of the samples' type for floats, `i128` for
+/// integers, so that `hi` may be one past the type's greatest value:
+/// `histogram::even(&dev, &bytes, &mut counts, 0, 256)` counts every `u8`, one bin a value
+/// with 256 bins (a variable of the samples' type goes in with `i128::from(v)`, or
+/// `v as i128` for `u64` and `usize`).
+///
 /// # Errors
 /// [`Error::InvalidArgument`], before anything is launched, when `counts` has no element or
-/// more than 65536, when `lo >= hi` (or either is NaN), or for floats when `hi - lo` or
-/// `counts.len() / (hi - lo)` is not finite; and whatever a launch returns.
+/// more than 65536, when `lo >= hi` (or either is NaN), for integers when `hi - lo` passes
+/// 2^64, for floats when `hi - lo` or `counts.len() / (hi - lo)` is not finite; and
+/// whatever a launch returns.
 pub fn even<T: Sample>(
     target: &impl LaunchTarget,
     samples: &impl AsDeviceView<Elem = T>,
     counts: &mut impl AsDeviceViewMut<Elem = u32>,
-    lo: T,
-    hi: T,
+    lo: T::Level,
+    hi: T::Level,
 ) -> Result<()> {
     let bins = counts.len();
     check_bins("even", bins)?;
@@ -248,10 +278,12 @@ pub fn even<T: Sample>(
     })?;
     let plan = plan(target.device(), samples.len(), bins);
     kernels::zero_counts::launch(target, plan.zero, counts)?;
-    if samples.is_empty() {
-        return Ok(());
+    match p {
+        // No value of the type lies in [lo, hi), or nothing to count.
+        None => Ok(()),
+        Some(_) if samples.is_empty() => Ok(()),
+        Some(p) => T::even_launch(target, plan.cfg, plan.shared, samples, counts, &p),
     }
-    T::even_launch(target, plan.cfg, plan.shared, samples, counts, &p)
 }
 
 /// The greatest power of two at most `bins` (the binary search's first step).

@@ -62,18 +62,29 @@ fn at_or_above(d: u64, i: u64, q: u64, r: u64, b: u64) -> bool {
     }
 }
 
-/// The bin of an integer sample in `bins` bins of equal width over `[lo, hi)`, exactly
-/// `floor((x - lo) bins / (hi - lo))` (as if in unbounded integers); [`NONE`] when `x` is
-/// outside. `q`, `r`: `hi - lo = q bins + r` as `u64`; `fscale = bins / (hi - lo)` in
-/// `f64`. The `f64` estimate `(x - lo) fscale` is within one of the bin (its relative
-/// error is below 2^-50, the value below 2^16), and one exact comparison on each side
-/// corrects it.
+/// The bin of an integer sample in `bins` bins of equal width over `[lo, hi)` (the host's
+/// `i128` levels), exactly `floor((x - lo) bins / (hi - lo))` (as if in unbounded
+/// integers); [`NONE`] when `x` is outside. The kernel gets `first` and `last`, the least
+/// and the greatest value of `T` in `[lo, hi)` (so `hi` may be one past `T`'s greatest
+/// value, 256 for `u8`), `lo64 = lo mod 2^64`, `q`, `r` with `hi - lo = q bins + r`, and
+/// `fscale = bins / (hi - lo)` in `f64`. The `f64` estimate `(x - lo) fscale` is within
+/// one of the bin (its relative error is below 2^-50, the value below 2^16), and one exact
+/// comparison on each side corrects it.
 #[gpu_device]
 #[allow(clippy::too_many_arguments)]
-pub fn bin_even_int<T: Int>(x: T, lo: T, hi: T, q: u64, r: u64, fscale: f64, bins: u32) -> u32 {
-    if x >= lo && x < hi {
+pub fn bin_even_int<T: Int>(
+    x: T,
+    first: T,
+    last: T,
+    lo64: u64,
+    q: u64,
+    r: u64,
+    fscale: f64,
+    bins: u32,
+) -> u32 {
+    if x >= first && x <= last {
         // The offset, exact modulo 2^64 (it lies in [0, 2^64)), sign-extended or not.
-        let d = x.to_u64().wrapping_sub(lo.to_u64());
+        let d = x.to_u64().wrapping_sub(lo64);
         let b = bins as u64;
         let mut bin = ((d as f64 * fscale) as u64).min(b - 1);
         if !at_or_above(d, bin, q, r, b) {
@@ -291,12 +302,14 @@ macro_rules! histogram_family {
             |x, nb| bin_even_float(x, lo, hi, scale, nb), [$($opt)?]);
         histogram_kernel!(
             /// `histogram::even` of integers, bins privatised in shared memory.
-            even_shared_int<T: Int>, shared, params [lo: T, hi: T, q: u64, r: u64, fscale: f64],
-            |x, nb| bin_even_int(x, lo, hi, q, r, fscale, nb), [$($opt)?]);
+            even_shared_int<T: Int>, shared,
+            params [first: T, last: T, lo64: u64, q: u64, r: u64, fscale: f64],
+            |x, nb| bin_even_int(x, first, last, lo64, q, r, fscale, nb), [$($opt)?]);
         histogram_kernel!(
             /// `histogram::even` of integers, warp-aggregated global atomics.
-            even_global_int<T: Int>, global, params [lo: T, hi: T, q: u64, r: u64, fscale: f64],
-            |x, nb| bin_even_int(x, lo, hi, q, r, fscale, nb), [$($opt)?]);
+            even_global_int<T: Int>, global,
+            params [first: T, last: T, lo64: u64, q: u64, r: u64, fscale: f64],
+            |x, nb| bin_even_int(x, first, last, lo64, q, r, fscale, nb), [$($opt)?]);
         histogram_kernel!(
             /// `histogram::range`, bins privatised in shared memory.
             range_shared<T: Scalar>, shared, params [levels: &[T], top: usize],
