@@ -2,16 +2,17 @@
 //! sample type: each counts `samples` into `counts.len()` bins with atomic adds, on top of
 //! what `counts` holds (the host zeroes it first with [`zero_counts`]).
 //!
-//! - **`*_shared`**: each block keeps `copies` private copies of the bins in dynamic shared
-//!   memory (warp `w` counts into copy `w % copies`), adds one to a shared counter per
+//! - **`*_shared`**: each block keeps `copies` private copies of the bins in its 48 KiB of
+//!   shared memory (12288 `u32`s; warp `w` counts into copy `w % copies`), adds one to a shared counter per
 //!   sample, then merges its copies into `counts` with one global atomic a bin. The add is
 //!   the constant 1, which ptxas compiles to `ATOMS.POPC.INC`: the lanes of a warp that hit
 //!   the same counter are merged into one update by the hardware, so one-value data does not
 //!   serialise a warp (docs/histogram.md measured it: the seed's (e) took the same time on
 //!   uniform and on one-value bytes); the copies keep the warps of a block off each other's
 //!   counters where the bins are few (256 bins: a copy a warp).
-//! - **`*_global`**: for bins whose one copy does not fit in shared memory (more than about
-//!   58,000 `u32`s on an H100), the samples go straight to `counts`, aggregated in the warp
+//! - **`*_global`**: for bins whose one copy does not fit (more than 12288; the kernel
+//!   language's `dynamic_shared` takes no `AtomicU32`, which would fit about 58,000 on an
+//!   H100), the samples go straight to `counts`, aggregated in the warp
 //!   first: `match_any_sync` finds the lanes with the same bin, and the lowest of them adds
 //!   their number with one global atomic (one-value data: one atomic a warp and sample).
 //!
@@ -20,7 +21,8 @@
 //! to the end. [`NONE`] (the binnings' "not counted": out of range, NaN) is skipped.
 //!
 //! The binnings are the `#[gpu_device]` functions [`bin_even_float`], [`bin_even_int`] and
-//! [`bin_range`]; their host twins are what the tests' CPU reference mirrors.
+//! [`bin_range`]; tests/algorithms_histogram.rs computes the same bins on the CPU (the
+//! float formula in the same IEEE operations, the integer bins in `i128`).
 
 use core::sync::atomic::{AtomicU32, Ordering};
 use warpspeed_core::prelude::*;
@@ -35,8 +37,8 @@ pub const NONE: u32 = 0xFFFF_FFFF;
 
 /// The bin of a float sample in `bins` bins of equal width over `[lo, hi)`:
 /// `((x - lo) * scale)` truncated, at most `bins - 1` (the product may round up to `bins` just
-/// below `hi`), with `scale = bins / (hi - lo)` computed once by the host in `T`. `bins`
-/// (not a bin) when `x` is below `lo`, at or above `hi`, or NaN. Plain IEEE `-`, `*` and
+/// below `hi`), with `scale = bins / (hi - lo)` computed once by the host in `T`. [`NONE`]
+/// when `x` is below `lo`, at or above `hi`, or NaN. Plain IEEE `-`, `*` and
 /// the saturating conversion, never fused: the same bits on the GPU, the simulator and the
 /// host.
 #[gpu_device]
@@ -153,49 +155,47 @@ macro_rules! histogram_kernel {
             sync_threads();
             let base = ((tid / 32) % copies) * bins;
             let n = samples.len();
-            if base + bins <= total {
-                // The grid's threads, as a product of index intrinsics so that the prover
-                // knows `3 * stride` cannot wrap.
-                let stride = grid_dim().x as usize * block_dim().x as usize;
-                let mut i = grid_1d();
-                if 3 * stride < n {
-                    let limit = n - 3 * stride;
-                    while i < limit {
-                        let x0 = samples[i];
-                        let x1 = samples[i + stride];
-                        let x2 = samples[i + 2 * stride];
-                        let x3 = samples[i + 3 * stride];
-                        let mut $x = x0;
-                        let b0 = $bin as usize;
-                        $x = x1;
-                        let b1 = $bin as usize;
-                        $x = x2;
-                        let b2 = $bin as usize;
-                        $x = x3;
-                        let b3 = $bin as usize;
-                        if base + b0 < 12288 {
-                            smem[base + b0].fetch_add(1, Ordering::Relaxed);
-                        }
-                        if base + b1 < 12288 {
-                            smem[base + b1].fetch_add(1, Ordering::Relaxed);
-                        }
-                        if base + b2 < 12288 {
-                            smem[base + b2].fetch_add(1, Ordering::Relaxed);
-                        }
-                        if base + b3 < 12288 {
-                            smem[base + b3].fetch_add(1, Ordering::Relaxed);
-                        }
-                        i += 4 * stride;
+            // The grid's threads, as a product of index intrinsics so that the prover
+            // knows `3 * stride` cannot wrap.
+            let stride = grid_dim().x as usize * block_dim().x as usize;
+            let mut i = grid_1d();
+            if 3 * stride < n {
+                let limit = n - 3 * stride;
+                while i < limit {
+                    let x0 = samples[i];
+                    let x1 = samples[i + stride];
+                    let x2 = samples[i + 2 * stride];
+                    let x3 = samples[i + 3 * stride];
+                    let mut $x = x0;
+                    let b0 = $bin as usize;
+                    $x = x1;
+                    let b1 = $bin as usize;
+                    $x = x2;
+                    let b2 = $bin as usize;
+                    $x = x3;
+                    let b3 = $bin as usize;
+                    if base + b0 < 12288 {
+                        smem[base + b0].fetch_add(1, Ordering::Relaxed);
                     }
-                }
-                while i < n {
-                    let $x = samples[i];
-                    let b = $bin as usize;
-                    if base + b < 12288 {
-                        smem[base + b].fetch_add(1, Ordering::Relaxed);
+                    if base + b1 < 12288 {
+                        smem[base + b1].fetch_add(1, Ordering::Relaxed);
                     }
-                    i += stride;
+                    if base + b2 < 12288 {
+                        smem[base + b2].fetch_add(1, Ordering::Relaxed);
+                    }
+                    if base + b3 < 12288 {
+                        smem[base + b3].fetch_add(1, Ordering::Relaxed);
+                    }
+                    i += 4 * stride;
                 }
+            }
+            while i < n {
+                let $x = samples[i];
+                let b = $bin as usize;
+                if base + b < 12288 {
+                    smem[base + b].fetch_add(1, Ordering::Relaxed);
+                }
+                i += stride;
             }
             sync_threads();
             // Bin b sums its copies and adds the sum to the global bin.
