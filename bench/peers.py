@@ -12,6 +12,8 @@ Peers (each optional: a failed import or a failed run is written as "n/a: why"):
     x > 0.5), unique of 2^26 sorted int32      torch.unique_consecutive, cupy boolean indexing
   256-bin histogram of 2^28 bytes            cupy.histogram, torch.bincount, Triton
     (uniform random and one value)             (tl.histogram per program + atomic add)
+  histogram::even of 2^28 f32, 256 bins      cupy.histogram, torch.histc, torch.bincount
+    (uniform, one value), 4096, 65536 bins     (of the indices, computed untimed)
   matmul 4096^3 f32, no TF32                 cuBLAS through torch, Triton's tutorial kernel
                                                (input_precision="ieee", autotuned)
   empty kernel launch + wait, us             cupy.RawKernel, an empty @triton.jit
@@ -555,6 +557,54 @@ def histogram_rows(p, log2):
         p.peer(row, "triton", have("torch", "triton"), triton_histogram)
 
 
+def histogram_lib_rows(p, log2):
+    # warpspeed::algorithms::histogram::even of 2^log2 f32 over [0, 1): 256 bins of uniform
+    # samples and of one value (0.0), 4096 and 65536 bins of uniform samples. Uniform
+    # samples are multiples of 2^-24 and the bin counts powers of two, so every bin edge is
+    # exact and every library's binning agrees with numpy's.
+    n = 1 << log2
+    rng = np.random.default_rng(log2 + 22)
+    uniform = rng.random(n, dtype=np.float32)
+    one = np.zeros(n, dtype=np.float32)
+    for bins, name, host in [(256, "uniform", uniform), (256, "one_value", one),
+                             (4096, "uniform", uniform), (65536, "uniform", uniform)]:
+        row = f"histogram_lib_2^{log2}_f32_{bins}_{name}_ms"
+        want = np.bincount((host * bins).astype(np.int64), minlength=bins)
+
+        def cupy_histogram(host=host, want=want, bins=bins):
+            x = cupy.asarray(host)
+            out = [None]
+
+            def run():
+                out[0] = cupy.histogram(x, bins=bins, range=(0.0, 1.0))[0]
+
+            ms = p.timer.best_ms(run, lib="cupy")
+            require(np.array_equal(cupy.asnumpy(out[0]), want), "cupy.histogram differs")
+            return ms
+
+        def torch_histc(host=host, want=want, bins=bins):
+            x = torch.from_numpy(host).cuda()
+            out = [None]
+            ms = p.timer.best_ms(
+                lambda: out.__setitem__(0, torch.histc(x, bins=bins, min=0.0, max=1.0)))
+            require(np.array_equal(out[0].cpu().numpy().astype(np.int64), want),
+                    "torch.histc differs")
+            return ms
+
+        def torch_bincount(host=host, want=want, bins=bins):
+            # The samples scaled to bin indices first (not timed): bincount counts integers.
+            idx = torch.from_numpy((host * bins).astype(np.int64)).cuda()
+            out = [None]
+            ms = p.timer.best_ms(
+                lambda: out.__setitem__(0, torch.bincount(idx, minlength=bins)))
+            require(np.array_equal(out[0].cpu().numpy(), want), "torch.bincount differs")
+            return ms
+
+        p.peer(row, "cupy.histogram", have("cupy"), cupy_histogram)
+        p.peer(row, "torch.histc", have("torch"), torch_histc)
+        p.peer(row, "torch.bincount (indices given)", have("torch"), torch_bincount)
+
+
 # ---- matmul ---------------------------------------------------------------------------------
 
 if triton is not None:
@@ -693,7 +743,8 @@ def main():
     ap.add_argument("--round-ms", type=float, default=200.0, help="GPU ms per round")
     ap.add_argument("--only", default="",
                     help="comma-separated groups to measure (copy, scan, histogram, matmul, "
-                         "launch, gemm, attention, reduce, random, sort, select); default all")
+                         "launch, gemm, attention, reduce, random, sort, select, "
+                         "histogram_lib); default all")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
     want = lambda g: not only or g in only  # noqa: E731
@@ -722,6 +773,8 @@ def main():
         sort_rows(p, sizes["reduce_log2"])
     if want("select"):
         select_rows(p, sizes["reduce_log2"])
+    if want("histogram_lib"):
+        histogram_lib_rows(p, sizes["reduce_log2"])
     sizes["tensor"] = peers_tensor.rows(p, have, args.quick, want("gemm"), want("attention"))
     versions = {"python": sys.version.split()[0], "numpy": np.__version__}
     for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),

@@ -11,6 +11,7 @@
 //! | [`random`] | Philox4x32-10 counter-based random numbers: device functions (`random::uniform_f32_at`, ..) and bulk fills (`random::fill_uniform_f32`, ..), the same bits on the GPU, the simulator and the host |
 //! | [`scan`] | [`scan::inclusive`], [`scan::exclusive`] with any operator; [`scan::inclusive_sum`], [`scan::exclusive_sum`] |
 //! | [`select`] | stream compaction: [`select::flagged`], [`select::select_if`] and [`select::partition`] with a user's predicate ([`predicate!`]), [`select::unique`], [`select::run_length_encode`], one pass with a look-back over tile counts |
+//! | [`histogram`] | [`histogram::even`] (bins of equal width) and [`histogram::range`] (bins between levels) of any integer or `f32`/`f64` buffer or view, 1 to 65536 bins, into `u32` counts |
 //! | [`segmented`] | [`segmented::reduce`] with any operator and [`segmented::sum`] over [`segmented::Segments`] (offsets checked once) |
 //! | [`operator`](mod@operator) | what reductions combine with: [`operator::Sum`], [`operator::Min`], [`operator::Max`], and a user's `#[gpu_device]` function made one by [`operator!`] |
 
@@ -21,6 +22,7 @@
 extern crate warpspeed_core as warpspeed;
 
 mod builtin;
+pub mod histogram;
 pub mod kernels;
 pub mod operator;
 pub mod random;

@@ -56,6 +56,7 @@ mod copy;
 mod gemm;
 mod hand;
 mod histogram;
+mod histogram_lib;
 mod launch;
 mod life;
 mod life_bits;
@@ -131,6 +132,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(random::kernels());
     all.extend(sort::kernels());
     all.extend(select::kernels());
+    all.extend(histogram_lib::kernels());
     all
 }
 
@@ -284,7 +286,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 17] = [
+    let groups: [(Group, RowsOf); 18] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -300,6 +302,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Random, random::rows),
         (Group::Sort, sort::rows),
         (Group::Select, select::rows),
+        (Group::HistogramLib, histogram_lib::rows),
         (Group::Launch, launch::rows),
         (Group::Start, start::rows),
     ];

@@ -8,6 +8,7 @@
 // they name nothing. The links work in a kernel written directly.
 #![allow(rustdoc::broken_intra_doc_links)]
 
+pub mod histogram;
 pub mod reduce;
 pub mod scan;
 pub mod segmented;
