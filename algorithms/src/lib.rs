@@ -27,3 +27,4 @@ pub mod reduce;
 pub mod scan;
 pub mod segmented;
 mod template;
+pub mod xoroshiro;
