@@ -12,6 +12,8 @@ Peers (each optional: a failed import or a failed run is written as "n/a: why"):
     (uniform random and one value)             (tl.histogram per program + atomic add)
   matmul 4096^3 f32, no TF32                 cuBLAS through torch, Triton's tutorial kernel
                                                (input_precision="ieee", autotuned)
+  Monte Carlo pi, 40000 x 5000 points        torch.rand / cupy.random in chunks, counted
+                                               (seed 002's program without per-thread state)
   empty kernel launch + wait, us             cupy.RawKernel, an empty @triton.jit
   GEMM (bf16, f16, tf32, fp8) and attention  cuBLAS/torch SDPA and Triton kernels:
                                                bench/peers_tensor.py
@@ -355,6 +357,55 @@ def random_rows(p, log2):
     p.peer(f"normal_2^{log2}_f32_ms", "cupy.random", have("cupy"), cupy_fill(True))
 
 
+# ---- xoroshiro -----------------------------------------------------------------------------
+
+
+def xoroshiro_rows(p, threads=625 * 64, iterations=5000):
+    # Seed 002's Monte Carlo pi as a torch or cupy user writes it without per-thread
+    # generators: uniform (x, y) in chunks of 2^25 points, the points inside the quarter
+    # circle counted on the device, one number back at the end. The same number of points
+    # as the bench's kernel (threads x iterations). Checked: the estimate within 1e-3.
+    points = threads * iterations
+    chunk = 1 << 25
+    chunks = [chunk] * (points // chunk) + ([points % chunk] if points % chunk else [])
+    row = f"monte_carlo_pi_{threads}x{iterations}_ms"
+
+    def torch_pi():
+        buf = torch.empty(2, chunk, device="cuda", dtype=torch.float32)
+        out = [None]
+
+        def run():
+            inside = torch.zeros((), device="cuda", dtype=torch.int64)
+            for c in chunks:
+                xy = buf[:, :c].uniform_()
+                inside += ((xy * xy).sum(0) <= 1.0).sum()
+            out[0] = inside
+
+        ms = p.timer.best_ms(run)
+        pi = 4.0 * float(out[0]) / points
+        require(abs(pi - math.pi) < 1e-3, f"torch's pi is {pi}")
+        return ms
+
+    def cupy_pi():
+        rs = cupy.random.default_rng(1)
+        out = [None]
+
+        def run():
+            inside = cupy.zeros((), dtype=cupy.int64)
+            for c in chunks:
+                xy = rs.random((2, c), dtype=cupy.float32)
+                inside += cupy.count_nonzero((xy * xy).sum(0) <= 1.0)
+            out[0] = inside
+
+        ms = p.timer.best_ms(run, lib="cupy")
+        pi = 4.0 * float(out[0]) / points
+        require(abs(pi - math.pi) < 1e-3, f"cupy's pi is {pi}")
+        return ms
+
+    p.peer(row, "torch.rand chunks", have("torch"), torch_pi)
+    p.peer(row, "cupy.random chunks", have("cupy"), cupy_pi)
+
+
 # ---- histogram ------------------------------------------------------------------------------
 
 if triton is not None:
@@ -558,7 +609,7 @@ def main():
     ap.add_argument("--round-ms", type=float, default=200.0, help="GPU ms per round")
     ap.add_argument("--only", default="",
                     help="comma-separated groups to measure (copy, scan, histogram, matmul, "
-                         "launch, gemm, attention, reduce, random); default all")
+                         "launch, gemm, attention, reduce, random, xoroshiro); default all")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
     want = lambda g: not only or g in only  # noqa: E731
@@ -583,6 +634,8 @@ def main():
         reduce_rows(p, sizes["reduce_log2"])
     if want("random"):
         random_rows(p, sizes["reduce_log2"])
+    if want("xoroshiro"):
+        xoroshiro_rows(p)
     sizes["tensor"] = peers_tensor.rows(p, have, args.quick, want("gemm"), want("attention"))
     versions = {"python": sys.version.split()[0], "numpy": np.__version__}
     for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),

@@ -27,6 +27,9 @@ pub enum Group {
     Reduce,
     /// `warpspeed::algorithms::random`: Philox fills beside torch.rand/randn and CuPy.
     Random,
+    /// `warpspeed::algorithms::xoroshiro`: seed 002's Monte Carlo π and a fill by per-thread
+    /// generators, beside torch and CuPy.
+    Xoroshiro,
     Launch,
     Start,
 }

@@ -38,6 +38,8 @@ mod life_bits_kernels;
 mod life_kernels;
 #[path = "../kernels/matmul.rs"]
 mod matmul_kernels;
+#[path = "../kernels/monte_carlo_pi.rs"]
+mod monte_carlo_pi_kernels;
 #[path = "../kernels/polyval.rs"]
 mod polyval_kernels;
 #[path = "../kernels/scan.rs"]
@@ -71,6 +73,7 @@ mod table;
 mod timing;
 mod user;
 mod vector_add;
+mod xoroshiro;
 
 use std::cell::Cell;
 use std::fmt::Display;
@@ -127,6 +130,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(user::kernels());
     all.extend(reduce::kernels());
     all.extend(random::kernels());
+    all.extend(xoroshiro::kernels());
     all
 }
 
@@ -280,7 +284,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 15] = [
+    let groups: [(Group, RowsOf); 16] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -294,6 +298,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::UserKernels, user::rows),
         (Group::Reduce, reduce::rows),
         (Group::Random, random::rows),
+        (Group::Xoroshiro, xoroshiro::rows),
         (Group::Launch, launch::rows),
         (Group::Start, start::rows),
     ];
