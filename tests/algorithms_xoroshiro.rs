@@ -109,9 +109,7 @@ fn states_on_the_device_are_the_hosts() {
         }
         // Into a view, from a subsequence, on a stream.
         let stream = dev.create_stream().unwrap();
-        let mut s = dev
-            .upload(&vec![Xoroshiro128p { s0: 5, s1: 5 }; 12])
-            .unwrap();
+        let mut s = dev.upload(&[Xoroshiro128p { s0: 5, s1: 5 }; 12]).unwrap();
         init_xoroshiro128p_states(&mut s.slice_mut(1..11), 7, 2).unwrap();
         let got = words(&s.download().unwrap());
         assert_eq!(got[0], [5, 5]);

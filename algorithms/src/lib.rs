@@ -9,6 +9,7 @@
 //! |---|---|
 //! | [`reduce`] | [`reduce::sum`], [`reduce::min`], [`reduce::max`], [`reduce::min_max`], [`reduce::arg_min`], [`reduce::arg_max`] of any integer or float buffer or view; [`reduce::reduce`] with any [`Operator`](operator::Operator) |
 //! | [`random`] | Philox4x32-10 counter-based random numbers: device functions (`random::uniform_f32_at`, ..) and bulk fills (`random::fill_uniform_f32`, ..), the same bits on the GPU, the simulator and the host |
+//! | [`xoroshiro`] | Numba's per-thread xoroshiro128+ generators: [`xoroshiro::create_xoroshiro128p_states`] and device functions (`xoroshiro128p_uniform_f32(states, i)`, ..) any kernel calls |
 //! | [`scan`] | [`scan::inclusive`], [`scan::exclusive`] with any operator; [`scan::inclusive_sum`], [`scan::exclusive_sum`] |
 //! | [`segmented`] | [`segmented::reduce`] with any operator and [`segmented::sum`] over [`segmented::Segments`] (offsets checked once) |
 //! | [`operator`](mod@operator) | what reductions combine with: [`operator::Sum`], [`operator::Min`], [`operator::Max`], and a user's `#[gpu_device]` function made one by [`operator!`] |
