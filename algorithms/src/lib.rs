@@ -22,6 +22,7 @@ extern crate warpspeed_core as warpspeed;
 
 mod builtin;
 pub mod kernels;
+pub mod map;
 pub mod operator;
 pub mod random;
 pub mod reduce;
