@@ -1,5 +1,5 @@
 //! `warpspeed::algorithms::map!` (issue 22), Numba's `@vectorize`: maps of one, two and
-//! three inputs of mixed types, a `#[gpu_struct]` input, on both backends, bit for bit
+//! three inputs of mixed types, scalars shared by every element, a `#[gpu_struct]` input, on both backends, bit for bit
 //! against the same function called on the host; lengths around the block and past the
 //! grid's cap (the grid-stride loop), views at odd offsets, NaNs, a stream; lengths that
 //! differ refused before anything runs; no bounds check in the emitted C; NVRTC.
@@ -43,6 +43,19 @@ warpspeed::algorithms::map! {
 }
 warpspeed::algorithms::map! {
     pub struct Saxpy = fn saxpy(a: f32, x: f32, y: f32) -> f32;
+}
+warpspeed::algorithms::map! {
+    /// `a` one value for every element.
+    pub struct SaxpyScalar = fn saxpy(a: f32; x: f32, y: f32) -> f32;
+}
+
+#[gpu_device]
+fn clamp_scale(lo: f32, hi: f32, k: u32, x: f32) -> f32 {
+    x.max(lo).min(hi) * k as f32
+}
+
+warpspeed::algorithms::map! {
+    struct ClampScale = fn clamp_scale(lo: f32, hi: f32, k: u32; x: f32) -> f32;
 }
 warpspeed::algorithms::map! {
     struct Mixed = fn mixed(n: u32, out: i32, i: f64) -> f64;
@@ -97,6 +110,24 @@ fn maps_equal_the_host_on_both_backends() {
                 bits32(&out.download().unwrap()),
                 bits32(&want),
                 "unchecked {n} {b:?}"
+            );
+
+            // A scalar shared by every element.
+            let mut out = dev.upload(&vec![-7.0f32; n]).unwrap();
+            SaxpyScalar::map(&dev, -1.5, &dx, &dy, &mut out).unwrap();
+            let want: Vec<f32> = (0..n).map(|i| saxpy(-1.5, x[i], y[i])).collect();
+            assert_eq!(
+                bits32(&out.download().unwrap()),
+                bits32(&want),
+                "scalar {n} {b:?}"
+            );
+            let mut out = dev.upload(&vec![-7.0f32; n]).unwrap();
+            ClampScale::map(&dev, -10.0, 500.0, 3, &dx, &mut out).unwrap();
+            let want: Vec<f32> = (0..n).map(|i| clamp_scale(-10.0, 500.0, 3, x[i])).collect();
+            assert_eq!(
+                bits32(&out.download().unwrap()),
+                bits32(&want),
+                "clamp {n} {b:?}"
             );
 
             let u: Vec<u32> = (0..n).map(|_| rng.next_u32()).collect();
@@ -202,6 +233,8 @@ fn the_map_kernels_compile_with_nvrtc() {
     for ks in [
         Square::kernels(),
         Saxpy::kernels(),
+        SaxpyScalar::kernels(),
+        ClampScale::kernels(),
         Mixed::kernels(),
         Norm2::kernels(),
     ] {
@@ -216,6 +249,8 @@ fn the_map_kernels_keep_no_check() {
     for k in [
         Square::kernels()[0],
         Saxpy::kernels()[0],
+        SaxpyScalar::kernels()[0],
+        ClampScale::kernels()[0],
         Mixed::kernels()[0],
         Norm2::kernels()[0],
     ] {

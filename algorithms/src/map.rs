@@ -1,6 +1,7 @@
-//! Elementwise maps, Numba's `@vectorize`: a scalar `#[gpu_device]` function of one to
-//! three arguments, written once, made a map over buffers and views of any length by
-//! [`map!`](crate::map!):
+//! Elementwise maps, Numba's `@vectorize`: a scalar `#[gpu_device]` function, written
+//! once, made a map over buffers and views of any length by [`map!`](crate::map!). Its
+//! leading parameters may be scalars that every element shares (before a `;`), the others
+//! are inputs read elementwise (one or more; tested up to three):
 //!
 //! ```
 //! # mod warpspeed { pub use warpspeed_core::*; pub mod algorithms { pub use warpspeed_algorithms::*; } }
@@ -12,30 +13,29 @@
 //! }
 //!
 //! warpspeed::algorithms::map! {
-//!     /// `a * x + y`, elementwise.
-//!     pub struct Saxpy = fn saxpy(a: f32, x: f32, y: f32) -> f32;
+//!     /// `a * x + y`, elementwise: `a` one scalar, `x` and `y` buffers.
+//!     pub struct Saxpy = fn saxpy(a: f32; x: f32, y: f32) -> f32;
 //! }
 //!
 //! # fn main() -> Result<(), Error> {
 //! let dev = Device::simulator();
-//! let a = dev.upload(&[2.0f32; 5])?;
 //! let x = dev.upload(&[1.0f32, 2.0, 3.0, 4.0, 5.0])?;
 //! let y = dev.upload(&[0.5f32; 5])?;
 //! let mut out = dev.zeros::<f32>(5)?;
-//! Saxpy::map(&dev, &a, &x, &y, &mut out)?;
+//! Saxpy::map(&dev, 2.0, &x, &y, &mut out)?;
 //! assert_eq!(out.download()?, vec![2.5, 4.5, 6.5, 8.5, 10.5]);
 //! # Ok(())
 //! # }
 //! ```
 //!
 //! `map!` writes, in the calling crate, a unit struct and one kernel: thread `t` of the
-//! grid computes `out[i] = f(a[i], x[i], ..)` for `i = t, t + s, t + 2s, ..` (`s` the
+//! grid computes `out[i] = f(a, x[i], y[i], ..)` for `i = t, t + s, t + 2s, ..` (`s` the
 //! grid's threads: a grid-stride loop, so a warp's loads and stores are coalesced and the
 //! grid is capped at [`MAX_BLOCKS`] blocks of [`BLOCK`] threads whatever the length). Every
 //! slice is declared `#[len(n)]` and the loop is `for i in (t..n).step_by(s)`, so every
 //! index is proven and the emitted C keeps no bounds check.
 //!
-//! `Name::map(target, inputs.., &mut out)` checks that every input is as long as `out`
+//! `Name::map(target, scalars.., inputs.., &mut out)` checks that every input is as long as `out`
 //! ([`Error::LengthMismatch`](warpspeed_core::Error::LengthMismatch) naming the input,
 //! before anything is launched) and queues the launch on `target` (a `Device` or a
 //! `Stream`) without waiting. An empty `out` launches nothing. `Name::map_unchecked` is
@@ -76,50 +76,75 @@ pub fn check_lengths(map: &str, out: usize, inputs: &[(&str, usize)]) -> Result<
     Ok(())
 }
 
-/// Makes an elementwise map from a `#[gpu_device]` function of one to three kernel
-/// scalars or `#[gpu_struct]`s (Numba's `@vectorize`): a unit struct with
-/// `Name::map(target, inputs.., &mut out)`, and its kernel, written into the calling crate.
+/// Makes an elementwise map from a `#[gpu_device]` function of kernel scalars or
+/// `#[gpu_struct]`s (Numba's `@vectorize`): a unit struct with `Name::map(target,
+/// scalars.., inputs.., &mut out)`, and its kernel, written into the calling crate.
 ///
 /// ```text
 /// map! {
 ///     /// docs
-///     pub struct Name = fn path::to::device_fn(a: A, b: B) -> R;
+///     pub struct Name = fn path::to::device_fn(a: A, b: B) -> R;           // inputs a, b
+///     pub struct Name = fn path::to::device_fn(k: K; a: A, b: B) -> R;     // k shared
 /// }
 /// ```
 ///
 /// The signature repeats the function's (rustc checks that they agree, at the function's
-/// name); the parameter names become `map`'s. `map(target, a: &impl AsDeviceView<Elem =
+/// name), with a `;` after the leading parameters that are one value for every element;
+/// the parameter names become `map`'s: `map(target, k: K, a: &impl AsDeviceView<Elem =
 /// A>, b: .., out: &mut impl AsDeviceViewMut<Elem = R>)`. See the [module
 /// docs](mod@crate::map) for an example and what the kernel does.
 #[macro_export]
 macro_rules! map {
+    // Scalars, then inputs.
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident = fn $($f:ident)::+ (
+            $($s:ident : $st:ty),+ ; $($arg:ident : $t:ty),+ $(,)?
+        ) -> $r:ty $(;)?
+    ) => {
+        $crate::__map_impl!([$(#[$meta])*] $vis $name, $($f)::+, $r, [$($s: $st),+], [$($arg: $t),+]);
+    };
+    // Inputs only.
     (
         $(#[$meta:meta])*
         $vis:vis struct $name:ident = fn $($f:ident)::+ ( $($arg:ident : $t:ty),+ $(,)? ) -> $r:ty $(;)?
     ) => {
-        $(#[$meta])*
+        $crate::__map_impl!([$(#[$meta])*] $vis $name, $($f)::+, $r, [], [$($arg: $t),+]);
+    };
+}
+
+/// [`map!`](crate::map!)'s expansion: the struct, its kernels and its `map`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __map_impl {
+    (
+        [$($meta:tt)*] $vis:vis $name:ident, $($f:ident)::+, $r:ty,
+        [$($s:ident : $st:ty),*], [$($arg:ident : $t:ty),+]
+    ) => {
+        $($meta)*
         #[derive(Clone, Copy, Debug, Default)]
         $vis struct $name;
 
         const _: () = {
             // The function's signature first, in plain Rust: a mismatch is rustc's error
             // at the user's function name.
-            const _: fn($($t),+) -> $r = $($f)::+;
+            const _: fn($($st,)* $($t),+) -> $r = $($f)::+;
             use ::warpspeed::prelude::*;
             use ::warpspeed::{AsDeviceView as _, AsDeviceViewMut as _};
-            $crate::__map_kernel!(map_checked, [], $($f)::+, $r, $($arg: $t),+);
-            $crate::__map_kernel!(map_unchecked, [unchecked], $($f)::+, $r, $($arg: $t),+);
+            $crate::__map_kernel!(map_checked, [], $($f)::+, $r, [$($s: $st),*], [$($arg: $t),+]);
+            $crate::__map_kernel!(map_unchecked, [unchecked], $($f)::+, $r, [$($s: $st),*], [$($arg: $t),+]);
 
             impl $name {
-                /// `out[i] = f(inputs[i]..)` for every `i`, queued on `target` without
-                /// waiting.
+                /// `out[i] = f(scalars.., inputs[i]..)` for every `i`, queued on `target`
+                /// without waiting.
                 ///
                 /// # Errors
                 /// `Error::LengthMismatch` when an input's length is not `out`'s (before
                 /// anything is launched), and whatever the launch returns.
-                #[allow(dead_code)]
+                #[allow(dead_code, clippy::too_many_arguments)]
                 $vis fn map(
                     target: &impl ::warpspeed::LaunchTarget,
+                    $($s: $st,)*
                     $($arg: &impl ::warpspeed::AsDeviceView<Elem = $t>,)+
                     out: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $r>,
                 ) -> ::warpspeed::Result<()> {
@@ -132,15 +157,16 @@ macro_rules! map {
                     if n == 0 {
                         return Ok(());
                     }
-                    map_checked::launch(target, $crate::map::config(n), n, out, $($arg),+)
+                    map_checked::launch(target, $crate::map::config(n), n, out, $($s,)* $($arg),+)
                 }
 
                 /// [`map`](Self::map) with the `#[gpu_kernel(unchecked)]` twin of the
                 /// kernel (the same checks of the lengths first).
-                #[allow(dead_code)]
+                #[allow(dead_code, clippy::too_many_arguments)]
                 #[doc(hidden)]
                 $vis fn map_unchecked(
                     target: &impl ::warpspeed::LaunchTarget,
+                    $($s: $st,)*
                     $($arg: &impl ::warpspeed::AsDeviceView<Elem = $t>,)+
                     out: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $r>,
                 ) -> ::warpspeed::Result<()> {
@@ -153,7 +179,7 @@ macro_rules! map {
                     if n == 0 {
                         return Ok(());
                     }
-                    map_unchecked::launch(target, $crate::map::config(n), n, out, $($arg),+)
+                    map_unchecked::launch(target, $crate::map::config(n), n, out, $($s,)* $($arg),+)
                 }
 
                 /// The two kernels (checked, unchecked), for tests and the bench.
@@ -172,15 +198,23 @@ macro_rules! map {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __map_kernel {
-    ($kname:ident, [$($opt:ident)?], $($f:ident)::+, $r:ty, $($arg:ident: $t:ty),+) => {
+    (
+        $kname:ident, [$($opt:ident)?], $($f:ident)::+, $r:ty,
+        [$($s:ident: $st:ty),*], [$($arg:ident: $t:ty),+]
+    ) => {
         // The kernel's own names carry `map_`, so that no input a user names (`n`, `out`)
         // meets them.
         #[gpu_kernel($($opt)?)]
-        fn $kname(map_n: usize, #[len(map_n)] map_out: &mut [$r], $(#[len(map_n)] $arg: &[$t]),+) {
+        fn $kname(
+            map_n: usize,
+            #[len(map_n)] map_out: &mut [$r],
+            $($s: $st,)*
+            $(#[len(map_n)] $arg: &[$t]),+
+        ) {
             let map_first = grid_1d();
             let map_step = grid_stride_1d();
             for map_i in (map_first..map_n).step_by(map_step) {
-                map_out[map_i] = $($f)::+($($arg[map_i]),+);
+                map_out[map_i] = $($f)::+($($s,)* $($arg[map_i]),+);
             }
         }
     };
