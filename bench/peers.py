@@ -12,6 +12,7 @@ Peers (each optional: a failed import or a failed run is written as "n/a: why"):
     (uniform random and one value)             (tl.histogram per program + atomic add)
   matmul 4096^3 f32, no TF32                 cuBLAS through torch, Triton's tutorial kernel
                                                (input_precision="ieee", autotuned)
+  saxpy a*x+y of 2^28 f32 (a scalar)         torch.add(y, x, alpha=a), a cupy ElementwiseKernel
   Monte Carlo pi, 40000 x 5000 points        torch.rand / cupy.random in chunks, counted
                                                (seed 002's program without per-thread state)
   empty kernel launch + wait, us             cupy.RawKernel, an empty @triton.jit
@@ -357,6 +358,43 @@ def random_rows(p, log2):
     p.peer(f"normal_2^{log2}_f32_ms", "cupy.random", have("cupy"), cupy_fill(True))
 
 
+# ---- map ------------------------------------------------------------------------------------
+
+
+def map_rows(p, vector_log2):
+    # The elementwise a * x + y (a scalar) as a torch or cupy user writes it, into a
+    # preallocated output: one kernel each. Checked against numpy within an ulp or so
+    # (torch may fuse the multiply and the add; warpspeed does not).
+    n = 1 << vector_log2
+    a = 1.5
+    row = f"saxpy_2^{vector_log2}_f32_ms"
+
+    def check(got, x, y):
+        want = np.float32(a) * x + y
+        require(np.allclose(got, want, rtol=1e-6, atol=1e-3), "a * x + y differs from numpy's")
+
+    def torch_saxpy():
+        x = torch.rand(n, device="cuda") * 2000 - 1000
+        y = torch.rand(n, device="cuda") * 2000 - 1000
+        out = torch.full_like(x, float("nan"))
+        ms = p.timer.best_ms(lambda: torch.add(y, x, alpha=a, out=out))
+        check(out.cpu().numpy(), x.cpu().numpy(), y.cpu().numpy())
+        return ms
+
+    def cupy_saxpy():
+        kernel = cupy.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 z",
+                                        "z = a * x + y", "saxpy")
+        x = cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000
+        y = cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000
+        out = cupy.full(n, cupy.nan, dtype=cupy.float32)
+        ms = p.timer.best_ms(lambda: kernel(cupy.float32(a), x, y, out), lib="cupy")
+        check(cupy.asnumpy(out), cupy.asnumpy(x), cupy.asnumpy(y))
+        return ms
+
+    p.peer(row, "torch.add(alpha=a)", have("torch"), torch_saxpy)
+    p.peer(row, "cupy.ElementwiseKernel", have("cupy"), cupy_saxpy)
+
+
 # ---- xoroshiro -----------------------------------------------------------------------------
 
 
@@ -609,7 +647,7 @@ def main():
     ap.add_argument("--round-ms", type=float, default=200.0, help="GPU ms per round")
     ap.add_argument("--only", default="",
                     help="comma-separated groups to measure (copy, scan, histogram, matmul, "
-                         "launch, gemm, attention, reduce, random, xoroshiro); default all")
+                         "launch, gemm, attention, reduce, random, xoroshiro, map); default all")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
     want = lambda g: not only or g in only  # noqa: E731
@@ -636,6 +674,8 @@ def main():
         random_rows(p, sizes["reduce_log2"])
     if want("xoroshiro"):
         xoroshiro_rows(p)
+    if want("map"):
+        map_rows(p, sizes["vector_log2"])
     sizes["tensor"] = peers_tensor.rows(p, have, args.quick, want("gemm"), want("attention"))
     versions = {"python": sys.version.split()[0], "numpy": np.__version__}
     for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),

@@ -30,6 +30,8 @@ pub enum Group {
     /// `warpspeed::algorithms::xoroshiro`: seed 002's Monte Carlo π and a fill by per-thread
     /// generators, beside torch and CuPy.
     Xoroshiro,
+    /// `warpspeed::algorithms::map!`: an elementwise `a * x + y` beside torch and CuPy.
+    Map,
     Launch,
     Start,
 }

@@ -62,6 +62,7 @@ mod launch;
 mod life;
 mod life_bits;
 mod life_texture;
+mod map;
 mod matmul;
 mod peers;
 mod polyval;
@@ -131,6 +132,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(reduce::kernels());
     all.extend(random::kernels());
     all.extend(xoroshiro::kernels());
+    all.extend(map::kernels());
     all
 }
 
@@ -284,7 +286,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 16] = [
+    let groups: [(Group, RowsOf); 17] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -299,6 +301,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Reduce, reduce::rows),
         (Group::Random, random::rows),
         (Group::Xoroshiro, xoroshiro::rows),
+        (Group::Map, map::rows),
         (Group::Launch, launch::rows),
         (Group::Start, start::rows),
     ];
