@@ -191,7 +191,7 @@ fn views_streams_and_the_grid_stride_loop() {
 
         // Views at odd offsets, on a stream; the rest of `out` untouched.
         let stream = dev.create_stream().unwrap();
-        let mut out = dev.upload(&vec![-1.0f32; 40]).unwrap();
+        let mut out = dev.upload(&[-1.0f32; 40]).unwrap();
         Square::map(&stream, &dx.slice(3..36), &mut out.slice_mut(5..38)).unwrap();
         let got = out.download().unwrap();
         assert_eq!(bits32(&got[5..38]), bits32(&want[3..36]));

@@ -12,6 +12,7 @@
 //! | [`xoroshiro`] | Numba's per-thread xoroshiro128+ generators: [`xoroshiro::create_xoroshiro128p_states`] and device functions (`xoroshiro128p_uniform_f32(states, i)`, ..) any kernel calls |
 //! | [`scan`] | [`scan::inclusive`], [`scan::exclusive`] with any operator; [`scan::inclusive_sum`], [`scan::exclusive_sum`] |
 //! | [`segmented`] | [`segmented::reduce`] with any operator and [`segmented::sum`] over [`segmented::Segments`] (offsets checked once) |
+//! | [`map`](mod@map) | [`map!`]: a user's `#[gpu_device]` function made an elementwise map over buffers and views (Numba's `@vectorize`), lengths checked before the launch |
 //! | [`operator`](mod@operator) | what reductions combine with: [`operator::Sum`], [`operator::Min`], [`operator::Max`], and a user's `#[gpu_device]` function made one by [`operator!`] |
 
 // The generated code names the facade `::warpspeed`, as it does in a user's crate; this

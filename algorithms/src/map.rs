@@ -35,10 +35,9 @@
 //! slice is declared `#[len(n)]` and the loop is `for i in (t..n).step_by(s)`, so every
 //! index is proven and the emitted C keeps no bounds check.
 //!
-//! `Name::map(target, scalars.., inputs.., &mut out)` checks that every input is as long as `out`
-//! ([`Error::LengthMismatch`](warpspeed_core::Error::LengthMismatch) naming the input,
-//! before anything is launched) and queues the launch on `target` (a `Device` or a
-//! `Stream`) without waiting. An empty `out` launches nothing. `Name::map_unchecked` is
+//! `Name::map(target, scalars.., inputs.., &mut out)` checks that every input is as long
+//! as `out` ([`Error::LengthMismatch`] naming the input, before anything is launched) and
+//! queues the launch on `target` (a `Device` or a `Stream`) without waiting. An empty `out` launches nothing. `Name::map_unchecked` is
 //! the same launch of the `#[gpu_kernel(unchecked)]` twin, for the bench.
 //!
 //! **No vector loads.** The kernel language has 16-byte vector types (`f32x4`,
