@@ -16,6 +16,9 @@ Peers (each optional: a failed import or a failed run is written as "n/a: why"):
     (uniform, one value), 4096, 65536 bins     (of the indices, computed untimed)
   matmul 4096^3 f32, no TF32                 cuBLAS through torch, Triton's tutorial kernel
                                                (input_precision="ieee", autotuned)
+  saxpy a*x+y of 2^28 f32 (a scalar)         torch.add(y, x, alpha=a), a cupy ElementwiseKernel
+  Monte Carlo pi, 40000 x 5000 points        torch.rand / cupy.random in chunks, counted
+                                               (seed 002's program without per-thread state)
   empty kernel launch + wait, us             cupy.RawKernel, an empty @triton.jit
   GEMM (bf16, f16, tf32, fp8) and attention  cuBLAS/torch SDPA and Triton kernels:
                                                bench/peers_tensor.py
@@ -490,6 +493,90 @@ def select_rows(p, log2):
 
     p.peer(f"unique_2^{ulog2}_i32_ms", "torch.unique_consecutive", have("torch"), torch_unique)
     p.peer(f"unique_2^{ulog2}_i32_ms", "cupy x[x[1:] != x[:-1]]", have("cupy"), cupy_unique)
+# ---- map ------------------------------------------------------------------------------------
+
+
+def map_rows(p, vector_log2):
+    # The elementwise a * x + y (a scalar) as a torch or cupy user writes it, into a
+    # preallocated output: one kernel each. Checked against numpy within an ulp or so
+    # (torch may fuse the multiply and the add; warpspeed does not).
+    n = 1 << vector_log2
+    a = 1.5
+    row = f"saxpy_2^{vector_log2}_f32_ms"
+
+    def check(got, x, y):
+        want = np.float32(a) * x + y
+        require(np.allclose(got, want, rtol=1e-6, atol=1e-3), "a * x + y differs from numpy's")
+
+    def torch_saxpy():
+        x = torch.rand(n, device="cuda") * 2000 - 1000
+        y = torch.rand(n, device="cuda") * 2000 - 1000
+        out = torch.full_like(x, float("nan"))
+        ms = p.timer.best_ms(lambda: torch.add(y, x, alpha=a, out=out))
+        check(out.cpu().numpy(), x.cpu().numpy(), y.cpu().numpy())
+        return ms
+
+    def cupy_saxpy():
+        kernel = cupy.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 z",
+                                        "z = a * x + y", "saxpy")
+        x = cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000
+        y = cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000
+        out = cupy.full(n, cupy.nan, dtype=cupy.float32)
+        ms = p.timer.best_ms(lambda: kernel(cupy.float32(a), x, y, out), lib="cupy")
+        check(cupy.asnumpy(out), cupy.asnumpy(x), cupy.asnumpy(y))
+        return ms
+
+    p.peer(row, "torch.add(alpha=a)", have("torch"), torch_saxpy)
+    p.peer(row, "cupy.ElementwiseKernel", have("cupy"), cupy_saxpy)
+
+
+# ---- xoroshiro -----------------------------------------------------------------------------
+
+
+def xoroshiro_rows(p, threads=625 * 64, iterations=5000):
+    # Seed 002's Monte Carlo pi as a torch or cupy user writes it without per-thread
+    # generators: uniform (x, y) in chunks of 2^25 points, the points inside the quarter
+    # circle counted on the device, one number back at the end. The same number of points
+    # as the bench's kernel (threads x iterations). Checked: the estimate within 1e-3.
+    points = threads * iterations
+    chunk = 1 << 25
+    chunks = [chunk] * (points // chunk) + ([points % chunk] if points % chunk else [])
+    row = f"monte_carlo_pi_{threads}x{iterations}_ms"
+
+    def torch_pi():
+        buf = torch.empty(2, chunk, device="cuda", dtype=torch.float32)
+        out = [None]
+
+        def run():
+            inside = torch.zeros((), device="cuda", dtype=torch.int64)
+            for c in chunks:
+                xy = buf[:, :c].uniform_()
+                inside += ((xy * xy).sum(0) <= 1.0).sum()
+            out[0] = inside
+
+        ms = p.timer.best_ms(run)
+        pi = 4.0 * float(out[0]) / points
+        require(abs(pi - math.pi) < 1e-3, f"torch's pi is {pi}")
+        return ms
+
+    def cupy_pi():
+        rs = cupy.random.default_rng(1)
+        out = [None]
+
+        def run():
+            inside = cupy.zeros((), dtype=cupy.int64)
+            for c in chunks:
+                xy = rs.random((2, c), dtype=cupy.float32)
+                inside += cupy.count_nonzero((xy * xy).sum(0) <= 1.0)
+            out[0] = inside
+
+        ms = p.timer.best_ms(run, lib="cupy")
+        pi = 4.0 * float(out[0]) / points
+        require(abs(pi - math.pi) < 1e-3, f"cupy's pi is {pi}")
+        return ms
+
+    p.peer(row, "torch.rand chunks", have("torch"), torch_pi)
+    p.peer(row, "cupy.random chunks", have("cupy"), cupy_pi)
 
 
 # ---- histogram ------------------------------------------------------------------------------
@@ -744,7 +831,7 @@ def main():
     ap.add_argument("--only", default="",
                     help="comma-separated groups to measure (copy, scan, histogram, matmul, "
                          "launch, gemm, attention, reduce, random, sort, select, "
-                         "histogram_lib); default all")
+                         "histogram_lib, xoroshiro, map); default all")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
     want = lambda g: not only or g in only  # noqa: E731
@@ -775,6 +862,10 @@ def main():
         select_rows(p, sizes["reduce_log2"])
     if want("histogram_lib"):
         histogram_lib_rows(p, sizes["reduce_log2"])
+    if want("xoroshiro"):
+        xoroshiro_rows(p)
+    if want("map"):
+        map_rows(p, sizes["vector_log2"])
     sizes["tensor"] = peers_tensor.rows(p, have, args.quick, want("gemm"), want("attention"))
     versions = {"python": sys.version.split()[0], "numpy": np.__version__}
     for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),

@@ -51,6 +51,17 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ("vector_add", &["--len", "20001"]),
     ("scalar_multiply", &["--len", "20001"]),
     ("polyval", &["--len", "20001"]),
+    (
+        "monte_carlo_pi",
+        &[
+            "--blocks",
+            "3",
+            "--threads-per-block",
+            "50",
+            "--iterations",
+            "300",
+        ],
+    ),
     ("nbody", &["--n", "200", "--steps", "2", "--tile", "64"]),
     (
         "nbody",

@@ -9,10 +9,12 @@
 //! |---|---|
 //! | [`reduce`] | [`reduce::sum`], [`reduce::min`], [`reduce::max`], [`reduce::min_max`], [`reduce::arg_min`], [`reduce::arg_max`] of any integer or float buffer or view; [`reduce::reduce`] with any [`Operator`](operator::Operator) |
 //! | [`random`] | Philox4x32-10 counter-based random numbers: device functions (`random::uniform_f32_at`, ..) and bulk fills (`random::fill_uniform_f32`, ..), the same bits on the GPU, the simulator and the host |
+//! | [`xoroshiro`] | Numba's per-thread xoroshiro128+ generators: [`xoroshiro::create_xoroshiro128p_states`] and device functions (`xoroshiro128p_uniform_f32(states, i)`, ..) any kernel calls |
 //! | [`scan`] | [`scan::inclusive`], [`scan::exclusive`] with any operator; [`scan::inclusive_sum`], [`scan::exclusive_sum`] |
 //! | [`select`] | stream compaction: [`select::flagged`], [`select::select_if`] and [`select::partition`] with a user's predicate ([`predicate!`]), [`select::unique`], [`select::run_length_encode`], one pass with a look-back over tile counts |
 //! | [`histogram`] | [`histogram::even`] (bins of equal width) and [`histogram::range`] (bins between levels) of any integer or `f32`/`f64` buffer or view, 1 to 65536 bins, into `u32` counts |
 //! | [`segmented`] | [`segmented::reduce`] with any operator and [`segmented::sum`] over [`segmented::Segments`] (offsets checked once) |
+//! | [`map`](mod@map) | [`map!`]: a user's `#[gpu_device]` function made an elementwise map over buffers and views (Numba's `@vectorize`), lengths checked before the launch |
 //! | [`operator`](mod@operator) | what reductions combine with: [`operator::Sum`], [`operator::Min`], [`operator::Max`], and a user's `#[gpu_device]` function made one by [`operator!`] |
 
 // The generated code names the facade `::warpspeed`, as it does in a user's crate; this
@@ -24,6 +26,7 @@ extern crate warpspeed_core as warpspeed;
 mod builtin;
 pub mod histogram;
 pub mod kernels;
+pub mod map;
 pub mod operator;
 pub mod random;
 pub mod reduce;
@@ -33,3 +36,4 @@ pub mod select;
 pub mod sort;
 mod status;
 mod template;
+pub mod xoroshiro;

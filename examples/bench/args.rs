@@ -36,6 +36,11 @@ pub enum Group {
     /// bins) beside cupy.histogram, torch.histc and torch.bincount.
     #[value(name = "histogram_lib")]
     HistogramLib,
+    /// `warpspeed::algorithms::xoroshiro`: seed 002's Monte Carlo π and a fill by per-thread
+    /// generators, beside torch and CuPy.
+    Xoroshiro,
+    /// `warpspeed::algorithms::map!`: an elementwise `a * x + y` beside torch and CuPy.
+    Map,
     Launch,
     Start,
 }

@@ -38,6 +38,8 @@ mod life_bits_kernels;
 mod life_kernels;
 #[path = "../kernels/matmul.rs"]
 mod matmul_kernels;
+#[path = "../kernels/monte_carlo_pi.rs"]
+mod monte_carlo_pi_kernels;
 #[path = "../kernels/polyval.rs"]
 mod polyval_kernels;
 #[path = "../kernels/scan.rs"]
@@ -61,6 +63,7 @@ mod launch;
 mod life;
 mod life_bits;
 mod life_texture;
+mod map;
 mod matmul;
 mod peers;
 mod polyval;
@@ -74,6 +77,7 @@ mod table;
 mod timing;
 mod user;
 mod vector_add;
+mod xoroshiro;
 
 use std::cell::Cell;
 use std::fmt::Display;
@@ -133,6 +137,8 @@ fn kernels() -> Vec<Kernel> {
     all.extend(sort::kernels());
     all.extend(select::kernels());
     all.extend(histogram_lib::kernels());
+    all.extend(xoroshiro::kernels());
+    all.extend(map::kernels());
     all
 }
 
@@ -286,7 +292,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 18] = [
+    let groups: [(Group, RowsOf); 20] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -303,6 +309,8 @@ fn run(args: Args) -> Res<bool> {
         (Group::Sort, sort::rows),
         (Group::Select, select::rows),
         (Group::HistogramLib, histogram_lib::rows),
+        (Group::Xoroshiro, xoroshiro::rows),
+        (Group::Map, map::rows),
         (Group::Launch, launch::rows),
         (Group::Start, start::rows),
     ];
