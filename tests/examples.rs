@@ -62,6 +62,8 @@ const EXAMPLES: &[(&str, &[&str])] = &[
             "300",
         ],
     ),
+    ("sort", &["--len", "9001"]),
+    ("sort", &["--len", "4097", "--descending"]),
     ("nbody", &["--n", "200", "--steps", "2", "--tile", "64"]),
     (
         "nbody",

@@ -97,7 +97,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
             Unit::Ms,
         )
         .times(t[0], Some(t[1]), None)
-        .peers(b.peers(&format!("monte_carlo_pi_{n}x{PI_ITERATIONS}_ms"), Unit::Ms))
+        .peers(b.peers(&format!("monte_carlo_pi_{n}x{PI_ITERATIONS}"), Unit::Ms))
         .note(format!("{:.1} G points/s", points / (t[0] * 1e-3) / 1e9)),
     );
 
@@ -147,7 +147,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
             Unit::Ms,
         )
         .times(t[0], Some(t[1]), None)
-        .peers(b.peers(&format!("uniform_2^{log2}_f32_ms"), Unit::Ms))
+        .peers(b.peers(&format!("uniform_2^{log2}_f32"), Unit::Ms))
         .note(format!(
             "{} written",
             b.bandwidth_note(4.0 * len as f64, t[0])
