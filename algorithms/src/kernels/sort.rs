@@ -259,37 +259,40 @@ macro_rules! sort_kernels {
 
             // Load: lane `l` of warp `w` holds keys `warp_base + 32 j + l`, so the tile's
             // order is (warp, j, lane), which the ranking keeps. Past the end, digit 255
-            // (ranked after every real key of the tile, so left unstored).
+            // (ranked after every real key of the tile, so left unstored). Digits are
+            // recomputed where needed rather than kept: registers bound the occupancy.
             let mut keys = [keys_in[0]; $items];
-            let mut digits = [255u32; $items];
             let mut j = 0usize;
             while j < $items {
                 let jj = j & $item_mask;
                 let g = warp_base + 32 * jj + lane;
                 if g < n {
-                    let k = keys_in[g];
-                    keys[jj] = k;
-                    digits[jj] = (($ordered(k) ^ invert) >> shift) as u32 & 255;
+                    keys[jj] = keys_in[g];
                 }
                 j += 1;
             }
 
-            // Rank within the warp: the lanes holding the same digit (`match_any_sync`)
+            // Rank within the warp: the lanes holding the same digit (eight ballots)
             // count those below them; the lowest adds the group to the warp's count.
+            // `ranks[j]` holds the digit in its high 16 bits, the rank in the low.
             let lower = (1u32 << lane_id()) - 1;
             let mut ranks = [0u32; $items];
             let mut j = 0usize;
             while j < $items {
                 let jj = j & $item_mask;
-                let at = (warp * 256 + digits[jj] as usize) & 2047;
-                let peers = match_digit(digits[jj]);
+                let mut digit = 255u32;
+                if warp_base + 32 * jj + lane < n {
+                    digit = (($ordered(keys[jj]) ^ invert) >> shift) as u32 & 255;
+                }
+                let at = (warp * 256 + digit as usize) & 2047;
+                let peers = match_digit(digit);
                 let before = warp_digits[at];
                 sync_warp(full);
                 if (peers & lower) == 0 {
                     warp_digits[at] = before + peers.count_ones();
                 }
                 sync_warp(full);
-                ranks[jj] = before + (peers & lower).count_ones();
+                ranks[jj] = digit << 16 | (before + (peers & lower).count_ones());
                 j += 1;
             }
             sync_threads();
@@ -355,14 +358,14 @@ macro_rules! sort_kernels {
             let mut j = 0usize;
             while j < $items {
                 let jj = j & $item_mask;
-                let at = warp_digits[(warp * 256 + digits[jj] as usize) & 2047] + ranks[jj];
+                let digit = (ranks[jj] >> 16) as usize;
+                let at = warp_digits[(warp * 256 + digit) & 2047] + (ranks[jj] & 0xffff);
                 ranks[jj] = at;
                 stage_keys[at as usize & $tile_mask] = keys[jj];
                 j += 1;
             }
             sync_threads();
             let valid = n - tile_base;
-            let mut dests = [0u32; $items];
             let mut j = 0usize;
             while j < $items {
                 let jj = j & $item_mask;
@@ -371,7 +374,6 @@ macro_rules! sort_kernels {
                     let k = stage_keys[i & $tile_mask];
                     let d = (($ordered(k) ^ invert) >> shift) as usize & 255;
                     let dest = digit_dest[d] + i as u32;
-                    dests[jj] = dest;
                     // Always inside (the digit's place is within the output by the
                     // counts); said so to the bounds prover, which cannot know it.
                     if (dest as usize) < keys_out.len() {
@@ -397,9 +399,14 @@ macro_rules! sort_kernels {
                 while j < $items {
                     let jj = j & $item_mask;
                     let i = 256 * jj + tid;
-                    let dest = dests[jj] as usize;
-                    if i < valid && dest < values_out.len() && i < stage_values.len() {
-                        values_out[dest] = stage_values[i];
+                    if i < valid {
+                        // The key staged at `i` says where the value goes.
+                        let k = stage_keys[i & $tile_mask];
+                        let d = (($ordered(k) ^ invert) >> shift) as usize & 255;
+                        let dest = (digit_dest[d] + i as u32) as usize;
+                        if dest < values_out.len() && i < stage_values.len() {
+                            values_out[dest] = stage_values[i];
+                        }
                     }
                     j += 1;
                 }
