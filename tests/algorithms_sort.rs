@@ -10,7 +10,7 @@ use common::{devices, nvrtc_compiles, Rng};
 use warpspeed::algorithms::sort::{self, Order, Scratch, SortKey};
 use warpspeed::prelude::*;
 
-const LENGTHS: [usize; 9] = [0, 1, 2, 255, 2049, 4095, 4096, 4097, 30_001];
+const LENGTHS: [usize; 9] = [0, 1, 2, 255, 2049, 4095, 4096, 4097, 12_289];
 
 /// The CPU's stable sort of `keys` with `values` by `cmp` (descending: reversed).
 fn cpu_sort<K: Copy, V: Copy>(
@@ -90,7 +90,7 @@ fn u32_keys_at_every_length() {
 #[test]
 fn every_integer_width() {
     let mut rng = Rng::new(52);
-    for n in [1usize, 5000] {
+    for n in [1usize, 3001] {
         let r: Vec<u64> = (0..n).map(|_| rng.next_u64()).collect();
         check(
             "u8",
@@ -148,7 +148,7 @@ fn floats_in_total_order() {
         f32::MAX,
         f32::MIN,
     ];
-    for n in [2usize, 4097, 20_000] {
+    for n in [2usize, 4097, 9000] {
         let keys: Vec<f32> = (0..n)
             .map(|i| {
                 if i % 7 == 0 {
@@ -170,7 +170,7 @@ fn floats_in_total_order() {
 
 #[test]
 fn ordered_inputs_and_equal_keys() {
-    let n = 10_000;
+    let n = 5000;
     let sorted: Vec<i32> = (0..n as i32).map(|i| i - 5000).collect();
     let reversed: Vec<i32> = sorted.iter().rev().copied().collect();
     check("sorted", &sorted, Ord::cmp, |&k| k as u64);
