@@ -413,6 +413,20 @@ def sort_rows(p, log2):
         p.peer(f"sort_2^{lg}_{name}_ms", "torch.sort", have("torch"), torch_sort(dtype, count))
     p.peer(f"sort_pairs_2^{log2}_i32_ms", "torch.sort (values + int64 indices)", have("torch"),
            torch_sort(torch.int32 if torch else None, n))
+
+    def torch_topk():
+        x = inputs(torch.float32, n >> 4)
+        out = [None]
+
+        def go():
+            out[0] = torch.topk(x, 100)
+
+        ms = p.timer.best_ms(go)
+        v = out[0].values
+        require(bool((v[1:] <= v[:-1]).all()), "torch.topk not descending")
+        return ms
+
+    p.peer(f"topk_100_2^{log2 - 4}_f32_ms", "torch.topk", have("torch"), torch_topk)
 # ---- select ---------------------------------------------------------------------------------
 
 

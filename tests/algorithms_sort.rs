@@ -324,3 +324,74 @@ fn the_pass_kernels_keep_one_check_outside_their_loops() {
         assert!(checks <= most, "{name} keeps {checks} checks: {body}");
     }
 }
+
+#[test]
+fn top_k_is_the_greatest_with_the_lower_index_first() {
+    let mut rng = Rng::new(56);
+    let n = 5000;
+    let x: Vec<f32> = (0..n)
+        .map(|i| match i % 97 {
+            0 => f32::NAN,
+            1 => -f32::NAN,
+            _ => (rng.next_u64() % 300) as f32 / 4.0 - 20.0,
+        })
+        .collect();
+    let mut want: Vec<(f32, u32)> = x.iter().copied().zip(0..n as u32).collect();
+    want.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let ints: Vec<i64> = (0..n).map(|_| rng.next_u64() as i64 >> 3).collect();
+    let mut want_ints: Vec<(i64, u32)> = ints.iter().copied().zip(0..n as u32).collect();
+    want_ints.sort_by(|a, b| b.0.cmp(&a.0));
+    for dev in devices("top_k_is_the_greatest_with_the_lower_index_first") {
+        let d = dev.upload(&x).unwrap();
+        for k in [0usize, 1, 100, 4097, n] {
+            let mut values = dev.upload(&vec![7.0f32; k]).unwrap();
+            let mut at = dev.upload(&vec![u32::MAX; k]).unwrap();
+            sort::top_k(&dev, &d, k, &mut values, &mut at).unwrap();
+            let got: Vec<u32> = values
+                .download()
+                .unwrap()
+                .iter()
+                .map(|v| v.to_bits())
+                .collect();
+            let wanted: Vec<u32> = want[..k].iter().map(|p| p.0.to_bits()).collect();
+            assert_eq!(got, wanted, "k {k} {:?}", dev.backend());
+            let idx: Vec<u32> = want[..k].iter().map(|p| p.1).collect();
+            assert_eq!(at.download().unwrap(), idx, "k {k} {:?}", dev.backend());
+        }
+        assert_eq!(d.download().unwrap().len(), n, "the input is left as it is");
+        let di = dev.upload(&ints).unwrap();
+        let (mut v, mut at) = (dev.zeros::<i64>(33).unwrap(), dev.zeros::<u32>(33).unwrap());
+        sort::top_k(&dev, &di, 33, &mut v, &mut at).unwrap();
+        let w: Vec<i64> = want_ints[..33].iter().map(|p| p.0).collect();
+        assert_eq!(v.download().unwrap(), w);
+        // Bad input: k past the input, outputs of another length.
+        let e = sort::top_k(
+            &dev,
+            &d,
+            n + 1,
+            &mut dev.zeros::<f32>(n + 1).unwrap(),
+            &mut dev.zeros::<u32>(n + 1).unwrap(),
+        )
+        .unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument { .. }), "{e}");
+        let e = sort::top_k(
+            &dev,
+            &d,
+            5,
+            &mut dev.zeros::<f32>(5).unwrap(),
+            &mut dev.zeros::<u32>(4).unwrap(),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::LengthMismatch {
+                    expected: 5,
+                    found: 4,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+}

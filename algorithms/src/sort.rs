@@ -8,7 +8,7 @@
 //! positive numbers, `+inf`, and `+NaN` last (descending: the reverse). Every sort is
 //! stable: equal keys keep their input order, in both directions (a descending sort is not
 //! an ascending sort reversed), so `sort_pairs` of keys with their indices gives the
-//! stable sorting permutation.
+//! stable sorting permutation. [`top_k`] gives the `k` greatest and their positions.
 //!
 //! **How.** A least-significant-digit radix sort of 8-bit digits, in the manner of CUB's
 //! Onesweep (algorithms/src/kernels/sort.rs): one read of the keys counts the digits of
@@ -585,4 +585,82 @@ fn copy<T: KernelScalar>(
         Some(stream) => stream.copy(src, dst),
         None => dst.as_device_view_mut().copy_from(src),
     }
+}
+
+/// The `k` greatest elements of `x` into `values` (greatest first, in
+/// [`f32::total_cmp`]'s order for floats, so a `+NaN` counts as the greatest, as in
+/// `torch.topk`) and their positions in `x` into `indices` (equal elements by lower
+/// position first); `x` is left as it is. Both outputs are `k` long. Queued without
+/// waiting; memory for a copy of `x` and its indices is allocated for the call.
+///
+/// **How**: a stable descending [`sort_pairs`] of a copy of `x` with the indices `0..n`,
+/// then the first `k` of each: the whole input is sorted, so this takes a sort's time
+/// whatever `k` is (torch.topk selects by radix without sorting everything).
+///
+/// # Errors
+/// [`Error::InvalidArgument`] when `k > x.len()`, [`Error::LengthMismatch`] when `values`
+/// or `indices` is not `k` long (before anything is launched); as [`sort`] otherwise.
+///
+/// ```
+/// use warpspeed::algorithms::sort;
+/// use warpspeed::prelude::*;
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let x = dev.upload(&[0.5f32, 3.0, -1.0, 3.0, 2.0])?;
+/// let (mut top, mut at) = (dev.zeros::<f32>(3)?, dev.zeros::<u32>(3)?);
+/// sort::top_k(&dev, &x, 3, &mut top, &mut at)?;
+/// assert_eq!(top.download()?, vec![3.0, 3.0, 2.0]);
+/// assert_eq!(at.download()?, vec![1, 3, 4]);
+/// # Ok(())
+/// # }
+/// ```
+pub fn top_k<K: SortKey>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = K>,
+    k: usize,
+    values: &mut impl AsDeviceViewMut<Elem = K>,
+    indices: &mut impl AsDeviceViewMut<Elem = u32>,
+) -> Result<()> {
+    let n = x.len();
+    if k > n {
+        return Err(Error::InvalidArgument {
+            what: "sort::top_k".into(),
+            reason: format!("k = {k} is more than the input's {n} elements"),
+        });
+    }
+    for (what, len) in [("the values", values.len()), ("the indices", indices.len())] {
+        if len != k {
+            return Err(Error::LengthMismatch {
+                what: format!("sort::top_k: {what} (k)"),
+                expected: k,
+                found: len,
+            });
+        }
+    }
+    if n > u32::MAX as usize {
+        return Err(Error::InvalidArgument {
+            what: "sort::top_k".into(),
+            reason: format!("{n} elements: at most u32::MAX (4294967295)"),
+        });
+    }
+    if k == 0 {
+        return Ok(());
+    }
+    let dev = target.device();
+    let mut keys = dev.zeros::<K>(n)?;
+    copy(target, x, &mut keys)?;
+    let mut order = dev.zeros::<u32>(n)?;
+    kernels::iota::launch(target, LaunchConfig::for_num_elems(n as u32), &mut order)?;
+    let mut scratch = Scratch::<K, u32>::with_values(dev, n)?;
+    run(
+        "top_k",
+        target,
+        &mut keys,
+        Some(&mut order),
+        Order::Descending,
+        &mut scratch,
+    )?;
+    copy(target, &keys.slice(..k), values)?;
+    copy(target, &order.slice(..k), indices)
 }

@@ -45,6 +45,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         keys_row(b, "f32", &f32s, log2, |k| k.to_bits() as u64)?,
     ];
     rows.push(keys_row(b, "i64", &i64s, log2 - 1, |k| k as u64)?);
+    rows.push(top_k_row(b, &f32s[..n >> 4], log2 - 4)?);
     Ok(rows)
 }
 
@@ -232,4 +233,43 @@ fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
         n as f64 / (checked * 1e-3) / 1e6,
         t[0]
     )))
+}
+
+/// `sort::top_k` of the 100 greatest of 2^(log2) f32, as a user calls it (its copy and
+/// scratch allocated in the call: timed); peer torch.topk.
+fn top_k_row(b: &Bench, x: &[f32], log2: u32) -> Res<Row> {
+    let dev = &b.dev;
+    let k = 100;
+    let d = dev.upload(x)?;
+    let (mut values, mut at) = (dev.zeros::<f32>(k)?, dev.zeros::<u32>(k)?);
+    let t = {
+        let mut steps: Vec<Step> = vec![Box::new(|| {
+            Ok(sort::top_k(dev, &d, k, &mut values, &mut at)?)
+        })];
+        best_ms(b, &mut steps)?
+    };
+    let mut want: Vec<f32> = x.to_vec();
+    want.sort_by(|a, b| b.total_cmp(a));
+    b.check(
+        "top_k values",
+        &values.download()?,
+        &want[..k],
+        f32::to_bits,
+    );
+    let got_at = at.download()?;
+    if got_at
+        .iter()
+        .zip(values.download()?)
+        .any(|(&i, v)| x[i as usize].to_bits() != v.to_bits())
+    {
+        b.mismatch("top_k: an index does not hold its value");
+    }
+    Ok(Row::new(
+        "sort::top_k 100 of f32 (algorithms)",
+        format!("2^{log2} f32"),
+        Unit::Ms,
+    )
+    .times(t[0], None, None)
+    .peers(b.peers(&format!("topk_100_2^{log2}_f32"), Unit::Ms))
+    .note("a whole descending sort with indices, allocations included".to_string()))
 }

@@ -434,6 +434,14 @@ macro_rules! sort_family {
 
 sort_family!();
 
+/// `out[i] = i`: the indices `top_k` sorts with its keys.
+#[gpu_kernel]
+pub fn iota(out: &mut [u32]) {
+    for i in (grid_1d()..out.len()).step_by(grid_stride_1d()) {
+        out[i] = i as u32;
+    }
+}
+
 /// The same kernels `#[gpu_kernel(unchecked)]`, for the bench.
 pub mod unchecked {
     use super::*;
