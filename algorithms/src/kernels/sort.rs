@@ -83,8 +83,9 @@ ordered_bits! {
 }
 
 /// The lanes of the warp whose 8-bit `digit` equals this lane's (all 32 lanes take
-/// part): `match_any_sync` by eight ballots, one a bit, as CUB's `MatchAny` does, because
-/// the native `match.any` is several times slower on the GPUs measured (sm_90).
+/// part): `match_any_sync` by eight ballots, one a bit, as CUB's `MatchAny` does. With
+/// it (and the histogram's plain shared atomics) the sort of 2^28 i32 went from 21.3 to
+/// 10.9 ms on an H100; the two changes were not measured apart.
 #[gpu_device]
 pub fn match_digit(digit: u32) -> u32 {
     let mut peers = 0xffff_ffffu32;
