@@ -326,6 +326,18 @@ fn the_pass_kernels_keep_one_check_outside_their_loops() {
 }
 
 #[test]
+fn the_pass_asks_for_four_blocks_an_sm() {
+    // `min_blocks_per_multiprocessor = 4`: 64 registers a thread, 4 blocks of 256 an SM.
+    use sort::kernels as k;
+    for c in [
+        k::onesweep_u32::cuda_source::<u32>(),
+        k::unchecked::onesweep_i64::cuda_source::<f32>(),
+    ] {
+        assert!(c.contains("__launch_bounds__(256, 4)"), "{c}");
+    }
+}
+
+#[test]
 fn top_k_is_the_greatest_with_the_lower_index_first() {
     let mut rng = Rng::new(56);
     let n = 5000;

@@ -204,7 +204,10 @@ macro_rules! sort_kernels {
         /// `(ordered ^ invert) >> shift & 255` into `keys_out` (`values_out`), after
         /// `bases` (the pass's 256 digit starts). See `crate::kernels::sort` for the
         /// launch.
-        #[gpu_kernel($($opt,)? block = (256, 1, 1))]
+        // Four blocks an SM (at most 64 registers a thread): the pass is bound by
+        // latency, and ptxas left alone took 76 registers, 3 blocks; the cap took a
+        // sort of 2^28 i32 keys from 8.7 to 8.2 ms on an H100 (docs/algorithms.md).
+        #[gpu_kernel($($opt,)? block = (256, 1, 1), min_blocks_per_multiprocessor = 4)]
         pub fn $sweep<V: Scalar>(
             keys_in: &[$k],
             keys_out: &mut [$k],
