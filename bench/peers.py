@@ -414,8 +414,12 @@ def sort_rows(p, log2):
     p.peer(f"sort_pairs_2^{log2}_i32_ms", "torch.sort (values + int64 indices)", have("torch"),
            torch_sort(torch.int32 if torch else None, n))
 
+def topk_rows(p, log2):
+    # torch.topk of the 100 greatest of 2^(log2 - 4) f32 (torch's radix select).
+    n = 1 << (log2 - 4)
+
     def torch_topk():
-        x = inputs(torch.float32, n >> 4)
+        x = torch.rand(n, device="cuda", dtype=torch.float32) * 2e6 - 1e6
         out = [None]
 
         def go():
@@ -427,6 +431,8 @@ def sort_rows(p, log2):
         return ms
 
     p.peer(f"topk_100_2^{log2 - 4}_f32_ms", "torch.topk", have("torch"), torch_topk)
+
+
 # ---- select ---------------------------------------------------------------------------------
 
 
@@ -872,6 +878,8 @@ def main():
         random_rows(p, sizes["reduce_log2"])
     if want("sort"):
         sort_rows(p, sizes["reduce_log2"])
+    if want("top_k"):
+        topk_rows(p, sizes["reduce_log2"])
     if want("select"):
         select_rows(p, sizes["reduce_log2"])
     if want("histogram_lib"):

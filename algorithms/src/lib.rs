@@ -29,6 +29,8 @@ pub mod histogram;
 pub mod kernels;
 pub mod map;
 pub mod operator;
+#[doc(hidden)]
+pub mod radix_select;
 pub mod random;
 pub mod reduce;
 pub mod scan;

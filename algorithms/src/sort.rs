@@ -64,7 +64,7 @@ pub enum Order {
 
 /// A key type the sort takes: `u8`..`u64`, `usize`, `i8`..`i64`, `f32`, `f64`. Sealed: each
 /// type's impl picks its kernels (`kernels::histogram_u32`, `kernels::onesweep_u32`, ..).
-pub trait SortKey: KernelScalar + sealed::Sealed {
+pub trait SortKey: KernelScalar + sealed::Sealed + crate::radix_select::SelectKey {
     /// Radix passes: the key's bits over 8.
     const PASSES: u32;
     /// Keys a tile (a block of the pass kernel): 4096, 2048 for 64-bit keys.
@@ -576,7 +576,7 @@ fn run<K: SortKey, V: Scalar>(
 }
 
 /// `src` into `dst` (the same length), queued on `target`'s stream.
-fn copy<T: KernelScalar>(
+pub(crate) fn copy<T: KernelScalar>(
     target: &impl LaunchTarget,
     src: &impl AsDeviceView<Elem = T>,
     dst: &mut impl AsDeviceViewMut<Elem = T>,
@@ -590,12 +590,19 @@ fn copy<T: KernelScalar>(
 /// The `k` greatest elements of `x` into `values` (greatest first, in
 /// [`f32::total_cmp`]'s order for floats, so a `+NaN` counts as the greatest, as in
 /// `torch.topk`) and their positions in `x` into `indices` (equal elements by lower
-/// position first); `x` is left as it is. Both outputs are `k` long. Queued without
-/// waiting; memory for a copy of `x` and its indices is allocated for the call.
+/// position first); `x` is left as it is. Both outputs are `k` long. It waits
+/// for the result of each digit pass (below); memory for the kept keys is allocated for
+/// the call.
 ///
-/// **How**: a stable descending [`sort_pairs`] of a copy of `x` with the indices `0..n`,
-/// then the first `k` of each: the whole input is sorted, so this takes a sort's time
-/// whatever `k` is (torch.topk selects by radix without sorting everything).
+/// **How**: a radix select, as torch.topk's. Digit by digit from the top (8 bits a pass,
+/// one read of `x` each), the keys that agree with the digits chosen so far are counted
+/// by their next digit, and the digit holding the `k`-th greatest is chosen; the passes
+/// stop at the last digit or once at most `k + 8192` keys reach the chosen prefix (two
+/// passes for uniform `f32` keys). One more read keeps those keys in order with their
+/// positions, and a stable descending [`sort_pairs`] of only those gives the first `k`.
+/// Each pass downloads 256 counts, so the call waits for the device once a pass. Many
+/// keys equal to the `k`-th greatest are all kept and sorted: all keys equal costs a
+/// whole sort.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] when `k > x.len()`, [`Error::LengthMismatch`] when `values`
@@ -622,6 +629,31 @@ pub fn top_k<K: SortKey>(
     values: &mut impl AsDeviceViewMut<Elem = K>,
     indices: &mut impl AsDeviceViewMut<Elem = u32>,
 ) -> Result<()> {
+    top_k_with(target, x, k, values, indices, false)
+}
+
+/// [`top_k`] launching the `#[gpu_kernel(unchecked)]` twins of its kernels (the bench's
+/// comparison).
+#[doc(hidden)]
+pub fn top_k_unchecked<K: SortKey>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = K>,
+    k: usize,
+    values: &mut impl AsDeviceViewMut<Elem = K>,
+    indices: &mut impl AsDeviceViewMut<Elem = u32>,
+) -> Result<()> {
+    top_k_with(target, x, k, values, indices, true)
+}
+
+/// [`top_k`]'s checks, then the radix select (`crate::radix_select`).
+fn top_k_with<K: SortKey>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = K>,
+    k: usize,
+    values: &mut impl AsDeviceViewMut<Elem = K>,
+    indices: &mut impl AsDeviceViewMut<Elem = u32>,
+    unchecked: bool,
+) -> Result<()> {
     let n = x.len();
     if k > n {
         return Err(Error::InvalidArgument {
@@ -647,20 +679,5 @@ pub fn top_k<K: SortKey>(
     if k == 0 {
         return Ok(());
     }
-    let dev = target.device();
-    let mut keys = dev.zeros::<K>(n)?;
-    copy(target, x, &mut keys)?;
-    let mut order = dev.zeros::<u32>(n)?;
-    kernels::iota::launch(target, LaunchConfig::for_num_elems(n as u32), &mut order)?;
-    let mut scratch = Scratch::<K, u32>::with_values(dev, n)?;
-    run(
-        "top_k",
-        target,
-        &mut keys,
-        Some(&mut order),
-        Order::Descending,
-        &mut scratch,
-    )?;
-    copy(target, &keys.slice(..k), values)?;
-    copy(target, &order.slice(..k), indices)
+    crate::radix_select::top_k(target, x, k, values, indices, unchecked)
 }

@@ -292,7 +292,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 20] = [
+    let groups: [(Group, RowsOf); 21] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -307,6 +307,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Reduce, reduce::rows),
         (Group::Random, random::rows),
         (Group::Sort, sort::rows),
+        (Group::TopK, sort::top_k_rows),
         (Group::Select, select::rows),
         (Group::HistogramLib, histogram_lib::rows),
         (Group::Xoroshiro, xoroshiro::rows),

@@ -45,8 +45,17 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         keys_row(b, "f32", &f32s, log2, |k| k.to_bits() as u64)?,
     ];
     rows.push(keys_row(b, "i64", &i64s, log2 - 1, |k| k as u64)?);
-    rows.push(top_k_row(b, &f32s[..n >> 4], log2 - 4)?);
     Ok(rows)
+}
+
+/// The `top_k` group: the 100 greatest of 2^(log2 - 4) uniform f32.
+pub fn top_k_rows(b: &Bench) -> Res<Vec<Row>> {
+    let log2 = b.sizes.reduce_log2 - 4;
+    let mut rng = XorShift::new(log2 as u64 + 11);
+    let f32s: Vec<f32> = (0..1usize << log2)
+        .map(|_| rng.range_f32(-1e6, 1e6))
+        .collect();
+    Ok(vec![top_k_row(b, &f32s, log2)?])
 }
 
 /// The multiset fingerprint of keys' bits: wrapping sum, xor, sum of squares.
@@ -235,19 +244,25 @@ fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
     )))
 }
 
-/// `sort::top_k` of the 100 greatest of 2^(log2) f32, as a user calls it (its copy and
-/// scratch allocated in the call: timed); peer torch.topk.
+/// `sort::top_k` of the 100 greatest of 2^(log2) f32, as a user calls it (its scratch
+/// allocated in the call, its waits for the digit counts: timed), checked and unchecked;
+/// peer torch.topk.
 fn top_k_row(b: &Bench, x: &[f32], log2: u32) -> Res<Row> {
     let dev = &b.dev;
     let k = 100;
     let d = dev.upload(x)?;
     let (mut values, mut at) = (dev.zeros::<f32>(k)?, dev.zeros::<u32>(k)?);
+    let (mut values_u, mut at_u) = (dev.zeros::<f32>(k)?, dev.zeros::<u32>(k)?);
     let t = {
-        let mut steps: Vec<Step> = vec![Box::new(|| {
-            Ok(sort::top_k(dev, &d, k, &mut values, &mut at)?)
-        })];
+        let mut steps: Vec<Step> = vec![
+            Box::new(|| Ok(sort::top_k(dev, &d, k, &mut values, &mut at)?)),
+            Box::new(|| Ok(sort::top_k_unchecked(dev, &d, k, &mut values_u, &mut at_u)?)),
+        ];
         best_ms(b, &mut steps)?
     };
+    if at_u.download()? != at.download()? {
+        b.mismatch("top_k: the unchecked kernels' indices differ");
+    }
     let mut want: Vec<f32> = x.to_vec();
     want.sort_by(|a, b| b.total_cmp(a));
     b.check(
@@ -269,7 +284,7 @@ fn top_k_row(b: &Bench, x: &[f32], log2: u32) -> Res<Row> {
         format!("2^{log2} f32"),
         Unit::Ms,
     )
-    .times(t[0], None, None)
+    .times(t[0], Some(t[1]), None)
     .peers(b.peers(&format!("topk_100_2^{log2}_f32"), Unit::Ms))
-    .note("a whole descending sort with indices, allocations included".to_string()))
+    .note("radix select: digit passes, the kept keys sorted; allocations included".to_string()))
 }
