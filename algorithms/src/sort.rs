@@ -357,7 +357,7 @@ pub fn sort_descending<K: SortKey>(
 /// use warpspeed::prelude::*;
 ///
 /// #[gpu_struct]
-/// #[derive(Debug, PartialEq)]
+/// #[derive(Clone, Copy, Debug, PartialEq)]
 /// struct Hit {
 ///     id: u32,
 ///     energy: f32,
@@ -789,6 +789,69 @@ fn copy<T: KernelScalar>(
         Some(stream) => stream.copy(src, dst),
         None => dst.as_device_view_mut().copy_from(src),
     }
+}
+
+/// `out[i] = src[indices[i]]` for every `i`, values of any type (kernel scalars,
+/// vectors, `#[gpu_struct]`s): what puts values in the order of keys sorted with their
+/// indices (`sort_pairs(keys, indices)`, [`top_k`]'s positions). Queued on `target`
+/// without waiting. A kernel scalar is gathered as itself; another type by its 8-, 4-,
+/// 2- or 1-byte words, from a copy of `src` made for the call (the words of memory are
+/// only lent mutably).
+///
+/// # Errors
+/// [`Error::LengthMismatch`] when `indices` is not as long as `out` (before anything is
+/// launched). An index past `src`'s end is the kernel's bounds fault, as in any checked
+/// kernel: [`Error::OutOfBounds`] from the launch on the simulator, at the next
+/// synchronisation on a GPU.
+///
+/// ```
+/// use warpspeed::algorithms::sort;
+/// use warpspeed::prelude::*;
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let names = dev.upload(&[10u16, 11, 12, 13])?;
+/// let order = dev.upload(&[3u32, 0, 0, 2])?;
+/// let mut out = dev.zeros::<u16>(4)?;
+/// sort::gather(&dev, &names, &order, &mut out)?;
+/// assert_eq!(out.download()?, vec![13, 10, 10, 12]);
+/// # Ok(())
+/// # }
+/// ```
+pub fn gather<V: KernelScalar>(
+    target: &impl LaunchTarget,
+    src: &impl AsDeviceView<Elem = V>,
+    indices: &impl AsDeviceView<Elem = u32>,
+    out: &mut impl AsDeviceViewMut<Elem = V>,
+) -> Result<()> {
+    let n = out.len();
+    if indices.len() != n {
+        return Err(Error::LengthMismatch {
+            what: "sort::gather: the indices (the output's length)".into(),
+            expected: n,
+            found: indices.len(),
+        });
+    }
+    if n == 0 {
+        return Ok(());
+    }
+    let cfg = LaunchConfig::new(n.div_ceil(256).min(1 << 20) as u32, 256);
+    let (src, out) = (src.as_device_view(), out.as_device_view_mut());
+    let id = TypeId::of::<V>();
+    macro_rules! as_itself {
+        ($($s:ty)*) => {$(
+            if id == TypeId::of::<$s>() {
+                let src = src.downcast::<$s>().expect("the same type");
+                let mut out = same::<V, $s>(out);
+                return kernels::gather::launch(target, cfg, &src, indices, &mut out);
+            }
+        )*};
+    }
+    for_each_scalar!(as_itself);
+    let mut copy_of = target.device().zeros::<V>(src.len())?;
+    copy(target, &src, &mut copy_of)?;
+    let mut out = out;
+    gather_values(target, &mut copy_of.as_view_mut(), indices, &mut out, false)
 }
 
 /// The `k` greatest elements of `x` into `values` (greatest first, in
