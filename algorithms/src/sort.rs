@@ -1,7 +1,10 @@
 //! Sorting keys, and keys with values, on a GPU or the simulator: [`sort`] and
 //! [`sort_descending`] sort a buffer or view of keys in place, [`sort_pairs`] and
 //! [`sort_pairs_descending`] sort keys and move each key's value with it. Keys are every
-//! integer type and `f32`/`f64` ([`SortKey`]); values any kernel scalar.
+//! integer type and `f32`/`f64` ([`SortKey`]); values any kernel scalar, half, fp8 or
+//! vector type, or `#[gpu_struct]` (see [`sort_pairs`] for how each is moved, and its
+//! example for a struct). [`gather`] puts values in the order of indices sorted with
+//! their keys.
 //!
 //! **Order.** Integers by value; floats in [`f32::total_cmp`]'s order: `-NaN` (a NaN with
 //! its sign bit set) first, then `-inf`, the negative numbers, `-0.0` before `+0.0`, the
@@ -17,6 +20,10 @@
 //! `b`-bit keys takes `b / 8` passes (4 for `u32`), ping-ponging between the caller's
 //! buffer and a scratch buffer of the same size (with an odd count, a last copy back);
 //! the result does not depend on timing, so the simulator and the GPU agree exactly.
+//! Values of 1, 2, 4 or 8 bytes ride the passes with their keys; values of other sizes
+//! (a struct of 12 or 16 bytes) are moved once at the end: the keys are sorted with their
+//! `u32` positions, then each value is gathered from its position by 8-, 4-, 2- or 1-byte
+//! words (a library kernel cannot name a user's struct, but it can move its memory).
 //!
 //! **Bad input**, before anything is launched: values of another length than the keys
 //! ([`Error::LengthMismatch`]), more than `u32::MAX` keys ([`Error::InvalidArgument`]),
