@@ -388,3 +388,33 @@ fn the_gathers_keep_only_the_read_of_the_source_checked() {
         assert!(!body.contains("ws_at("), "{name} unchecked: {body}");
     }
 }
+
+#[test]
+fn words_of_a_view_are_its_elements_bytes() {
+    // The runtime's lending of a view's memory as words, which the struct gather uses:
+    // refused unless the element is a whole number of words; otherwise the view's own
+    // range, word by word, written back into the elements.
+    let dev = Device::simulator();
+    let px: Vec<Rgb16> = (0..5)
+        .map(|i| Rgb16 { r: i, g: 10 + i, b: 20 + i })
+        .collect();
+    let mut buf = dev.upload(&px).unwrap();
+    let mut view = buf.slice_mut(1..4);
+    // SAFETY: nothing is written.
+    let e = unsafe { view.with_words::<u32, _>(|_| ()) }.unwrap_err();
+    assert!(matches!(e, Error::InvalidArgument { .. }), "{e}");
+    // SAFETY: the words written are the elements' own, reversed: whole values.
+    unsafe {
+        view.with_words::<u16, _>(|w| {
+            assert_eq!(w.len(), 9);
+            let words = w.download().unwrap();
+            assert_eq!(words, vec![1, 11, 21, 2, 12, 22, 3, 13, 23]);
+            let mut rev: Vec<u16> = words.chunks(3).rev().flatten().copied().collect();
+            rev.truncate(9);
+            w.copy_from_host(&rev).unwrap();
+        })
+    }
+    .unwrap();
+    let got = buf.download().unwrap();
+    assert_eq!(got, vec![px[0], px[3], px[2], px[1], px[4]]);
+}
