@@ -102,7 +102,11 @@ where
                 Order::Descending => sort::sort_pairs_descending(&dev, &mut k, &mut v).unwrap(),
             }
             let b = dev.backend();
-            assert_eq!(k.download().unwrap(), want_keys, "{what} n {n} {order:?} keys {b:?}");
+            assert_eq!(
+                k.download().unwrap(),
+                want_keys,
+                "{what} n {n} {order:?} keys {b:?}"
+            );
             let got = v.download().unwrap();
             let bad = got.iter().zip(&want_values).position(|(a, b)| a != b);
             assert!(
@@ -117,7 +121,9 @@ where
 
 /// `n` keys of few distinct values (stability shows), and a value made from each index.
 fn random_keys(rng: &mut Rng, n: usize, distinct: u64) -> Vec<i32> {
-    (0..n).map(|_| (rng.next_u64() % distinct) as i32 - 20).collect()
+    (0..n)
+        .map(|_| (rng.next_u64() % distinct) as i32 - 20)
+        .collect()
 }
 
 #[test]
@@ -137,21 +143,39 @@ fn structs_moved_by_positions_are_stable_both_ways() {
     let n = 3000;
     let keys: Vec<u8> = (0..n).map(|_| (rng.next_u64() % 7) as u8).collect();
     let v: Vec<Vec3> = (0..n)
-        .map(|i| Vec3 { x: i as f32, y: -(i as f32), z: 0.5 })
+        .map(|i| Vec3 {
+            x: i as f32,
+            y: -(i as f32),
+            z: 0.5,
+        })
         .collect();
     check("Vec3 (12 bytes)", &keys, &v);
-    let keys: Vec<u64> = (0..n).map(|_| rng.next_u64() % 100 * 1_000_000_007).collect();
+    let keys: Vec<u64> = (0..n)
+        .map(|_| rng.next_u64() % 100 * 1_000_000_007)
+        .collect();
     let v: Vec<Particle16> = (0..n)
-        .map(|i| Particle16 { energy: i as f64 / 3.0, id: i as u32, kind: (i * 7) as u16 })
+        .map(|i| Particle16 {
+            energy: i as f64 / 3.0,
+            id: i as u32,
+            kind: (i * 7) as u16,
+        })
         .collect();
     check("Particle16 (16 bytes, f64)", &keys, &v);
     let keys: Vec<i16> = (0..n).map(|_| (rng.next_u64() % 50) as i16 - 25).collect();
     let v: Vec<Rgb16> = (0..n)
-        .map(|i| Rgb16 { r: i as u16, g: (i * 3) as u16, b: (i * 5) as u16 })
+        .map(|i| Rgb16 {
+            r: i as u16,
+            g: (i * 3) as u16,
+            b: (i * 5) as u16,
+        })
         .collect();
     check("Rgb16 (6 bytes)", &keys, &v);
     let v: Vec<Rgb8> = (0..n)
-        .map(|i| Rgb8 { r: i as u8, g: (i / 256) as u8, b: i % 3 == 0 })
+        .map(|i| Rgb8 {
+            r: i as u8,
+            g: (i / 256) as u8,
+            b: i % 3 == 0,
+        })
         .collect();
     check("Rgb8 (3 bytes, bool)", &keys, &v);
 }
@@ -163,7 +187,12 @@ fn eight_byte_structs_vectors_and_halves_ride_the_passes() {
     let keys = random_keys(&mut rng, n, 30);
     let mass: Vec<Mass> = (0..n).map(|i| Mass { kg: i as f64 * 1.5 }).collect();
     check("Mass (8 bytes, f64)", &keys, &mass);
-    let spans: Vec<Span> = (0..n).map(|i| Span { start: i as u32, len: i as f32 }).collect();
+    let spans: Vec<Span> = (0..n)
+        .map(|i| Span {
+            start: i as u32,
+            len: i as f32,
+        })
+        .collect();
     check("Span (8 bytes, 2 fields)", &keys, &spans);
     let v4: Vec<f32x4> = (0..n)
         .map(|i| f32x4::new(i as f32, 1.0, -(i as f32), 2.0))
@@ -181,7 +210,11 @@ fn views_streams_and_reused_scratch_with_struct_values() {
     let n = 6000;
     let keys = random_keys(&mut rng, n, 25);
     let hits: Vec<Hit> = (0..n)
-        .map(|i| Hit { id: i as u32, score: i as f32, tag: i as u8 })
+        .map(|i| Hit {
+            id: i as u32,
+            score: i as f32,
+            tag: i as u8,
+        })
         .collect();
     for dev in devices("views_streams_and_reused_scratch_with_struct_values") {
         // Views at an offset: only their range moves, the rest stays as it was.
@@ -202,7 +235,11 @@ fn views_streams_and_reused_scratch_with_struct_values() {
         let stream = dev.create_stream().unwrap();
         let mut scratch = Scratch::<i32, Hit>::with_values(&dev, n).unwrap();
         assert_eq!(scratch.capacity(), n);
-        for (len, order) in [(n, Order::Ascending), (17, Order::Descending), (4096, Order::Ascending)] {
+        for (len, order) in [
+            (n, Order::Ascending),
+            (17, Order::Descending),
+            (4096, Order::Ascending),
+        ] {
             let mut k = dev.upload(&keys[..len]).unwrap();
             let mut v = dev.upload(&hits[..len]).unwrap();
             sort::sort_pairs_with_scratch(&stream, &mut k, &mut v, order, &mut scratch).unwrap();
@@ -244,7 +281,13 @@ fn float_keys_with_nans_carry_struct_values() {
             _ => (i % 37) as f32 - 18.0,
         })
         .collect();
-    let v: Vec<Vec3> = (0..n).map(|i| Vec3 { x: i as f32, y: 0.0, z: 1.0 }).collect();
+    let v: Vec<Vec3> = (0..n)
+        .map(|i| Vec3 {
+            x: i as f32,
+            y: 0.0,
+            z: 1.0,
+        })
+        .collect();
     let mut pairs: Vec<(f32, Vec3)> = keys.iter().copied().zip(v.iter().copied()).collect();
     pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
     let want: Vec<Vec3> = pairs.iter().map(|p| p.1).collect();
@@ -265,12 +308,22 @@ fn gather_of_scalars_and_structs_into_poisoned_outputs() {
     let n = 3000;
     let m = 2500;
     // In range of the source's view from 5 on, too.
-    let idx: Vec<u32> = (0..m).map(|_| (rng.next_u64() % (n as u64 - 5)) as u32).collect();
+    let idx: Vec<u32> = (0..m)
+        .map(|_| (rng.next_u64() % (n as u64 - 5)) as u32)
+        .collect();
     let src: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
     let hits: Vec<Hit> = (0..n)
-        .map(|i| Hit { id: i as u32, score: -(i as f32), tag: i as u8 })
+        .map(|i| Hit {
+            id: i as u32,
+            score: -(i as f32),
+            tag: i as u8,
+        })
         .collect();
-    let poison_hit = Hit { id: 0xdead_beef, score: -7.5e30, tag: 0xee };
+    let poison_hit = Hit {
+        id: 0xdead_beef,
+        score: -7.5e30,
+        tag: 0xee,
+    };
     for dev in devices("gather_of_scalars_and_structs_into_poisoned_outputs") {
         let d_idx = dev.upload(&idx).unwrap();
         let d_src = dev.upload(&src).unwrap();
@@ -281,12 +334,23 @@ fn gather_of_scalars_and_structs_into_poisoned_outputs() {
         // Structs, from a view into a view (the output's other elements untouched).
         let d_hits = dev.upload(&hits).unwrap();
         let mut out = dev.upload(&vec![poison_hit; m + 10]).unwrap();
-        sort::gather(&dev, &d_hits.slice(5..), &d_idx.slice(..m - 100), &mut out.slice_mut(10..m - 90))
-            .unwrap();
+        sort::gather(
+            &dev,
+            &d_hits.slice(5..),
+            &d_idx.slice(..m - 100),
+            &mut out.slice_mut(10..m - 90),
+        )
+        .unwrap();
         let got = out.download().unwrap();
-        let want: Vec<Hit> = idx[..m - 100].iter().map(|&i| hits[i as usize + 5]).collect();
+        let want: Vec<Hit> = idx[..m - 100]
+            .iter()
+            .map(|&i| hits[i as usize + 5])
+            .collect();
         assert_eq!(&got[10..m - 90], &want[..], "{:?}", dev.backend());
-        assert!(got[..10].iter().chain(&got[m - 90..]).all(|h| *h == poison_hit));
+        assert!(got[..10]
+            .iter()
+            .chain(&got[m - 90..])
+            .all(|h| *h == poison_hit));
         // The permutation of a sort, applied by gather: the values sorted with the keys.
         let keys = random_keys(&mut rng, n, 30);
         let mut k = dev.upload(&keys).unwrap();
@@ -294,7 +358,10 @@ fn gather_of_scalars_and_structs_into_poisoned_outputs() {
         sort::sort_pairs(&dev, &mut k, &mut at).unwrap();
         let mut out = dev.upload(&vec![poison_hit; n]).unwrap();
         sort::gather(&dev, &d_hits, &at, &mut out).unwrap();
-        assert_eq!(out.download().unwrap(), cpu_sort(&keys, &hits, Order::Ascending).1);
+        assert_eq!(
+            out.download().unwrap(),
+            cpu_sort(&keys, &hits, Order::Ascending).1
+        );
         // Nothing to gather.
         let mut empty = dev.zeros::<Hit>(0).unwrap();
         sort::gather(&dev, &d_hits, &d_idx.slice(..0), &mut empty).unwrap();
@@ -305,12 +372,25 @@ fn gather_of_scalars_and_structs_into_poisoned_outputs() {
 fn bad_input_is_refused_before_anything_runs() {
     let dev = Device::simulator();
     let keys: Vec<u32> = (0..100).rev().collect();
-    let hits: Vec<Hit> = (0..100).map(|i| Hit { id: i, score: 0.0, tag: 1 }).collect();
+    let hits: Vec<Hit> = (0..100)
+        .map(|i| Hit {
+            id: i,
+            score: 0.0,
+            tag: 1,
+        })
+        .collect();
     let mut k = dev.upload(&keys).unwrap();
     let mut short = dev.upload(&hits[..99]).unwrap();
     let e = sort::sort_pairs(&dev, &mut k, &mut short).unwrap_err();
     assert!(
-        matches!(e, Error::LengthMismatch { expected: 100, found: 99, .. }),
+        matches!(
+            e,
+            Error::LengthMismatch {
+                expected: 100,
+                found: 99,
+                ..
+            }
+        ),
         "{e}"
     );
     let mut v = dev.upload(&hits).unwrap();
@@ -318,7 +398,14 @@ fn bad_input_is_refused_before_anything_runs() {
     let e = sort::sort_pairs_with_scratch(&dev, &mut k, &mut v, Order::Ascending, &mut small)
         .unwrap_err();
     assert!(
-        matches!(e, Error::LengthMismatch { expected: 100, found: 50, .. }),
+        matches!(
+            e,
+            Error::LengthMismatch {
+                expected: 100,
+                found: 50,
+                ..
+            }
+        ),
         "{e}"
     );
     assert_eq!(k.download().unwrap(), keys, "the keys are untouched");
@@ -328,7 +415,14 @@ fn bad_input_is_refused_before_anything_runs() {
     let mut out = dev.upload(&hits[..4]).unwrap();
     let e = sort::gather(&dev, &v, &idx, &mut out).unwrap_err();
     assert!(
-        matches!(e, Error::LengthMismatch { expected: 4, found: 3, .. }),
+        matches!(
+            e,
+            Error::LengthMismatch {
+                expected: 4,
+                found: 3,
+                ..
+            }
+        ),
         "{e}"
     );
     assert_eq!(out.download().unwrap(), &hits[..4]);
@@ -382,7 +476,10 @@ fn the_gathers_keep_only_the_read_of_the_source_checked() {
     }
     for (name, c) in [
         ("gather", k::unchecked::gather::cuda_source::<i64>()),
-        ("gather_words", k::unchecked::gather_words::cuda_source::<u32>()),
+        (
+            "gather_words",
+            k::unchecked::gather_words::cuda_source::<u32>(),
+        ),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
         assert!(!body.contains("ws_at("), "{name} unchecked: {body}");
@@ -396,7 +493,11 @@ fn words_of_a_view_are_its_elements_bytes() {
     // range, word by word, written back into the elements.
     let dev = Device::simulator();
     let px: Vec<Rgb16> = (0..5)
-        .map(|i| Rgb16 { r: i, g: 10 + i, b: 20 + i })
+        .map(|i| Rgb16 {
+            r: i,
+            g: 10 + i,
+            b: 20 + i,
+        })
         .collect();
     let mut buf = dev.upload(&px).unwrap();
     let mut view = buf.slice_mut(1..4);

@@ -86,7 +86,12 @@ fn a_users_struct_is_sorted_scanned_and_reduced() {
     let mut sorted = particles.clone();
     sorted.sort_by_key(|p| p.cell);
     let summaries: Vec<Particle> = sorted.iter().map(|&p| counted(p)).collect();
-    let identity = Particle { id: 0, cell: 0, mass: f32::NEG_INFINITY, charge: 0 };
+    let identity = Particle {
+        id: 0,
+        cell: 0,
+        mass: f32::NEG_INFINITY,
+        charge: 0,
+    };
     let running: Vec<Particle> = summaries
         .iter()
         .scan(identity, |acc, &p| {

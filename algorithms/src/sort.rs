@@ -343,7 +343,13 @@ pub fn sort_descending<K: SortKey>(
     keys: &mut impl AsDeviceViewMut<Elem = K>,
 ) -> Result<()> {
     let mut scratch = Scratch::<K>::new(target.device(), keys.len())?;
-    keys_only("sort_descending", target, keys, Order::Descending, &mut scratch)
+    keys_only(
+        "sort_descending",
+        target,
+        keys,
+        Order::Descending,
+        &mut scratch,
+    )
 }
 
 /// `keys` in place, least first, stable, and `values` (as long as `keys`) with them:
@@ -412,14 +418,7 @@ pub fn sort_pairs_descending<K: SortKey, V: KernelScalar>(
 ) -> Result<()> {
     let mut scratch = Scratch::<K, V>::with_values(target.device(), keys.len())?;
     let what = "sort_pairs_descending";
-    pairs(
-        what,
-        target,
-        keys,
-        values,
-        Order::Descending,
-        &mut scratch,
-    )
+    pairs(what, target, keys, values, Order::Descending, &mut scratch)
 }
 
 /// [`sort`] or [`sort_descending`] with the caller's [`Scratch`] (its capacity at least
@@ -590,7 +589,11 @@ fn pairs<K: SortKey, V: KernelScalar>(
 fn same<V: KernelScalar, S: KernelScalar>(view: DeviceViewMut<'_, V>) -> DeviceViewMut<'_, S> {
     match view.downcast::<S>() {
         Ok(view) => view,
-        Err(_) => unreachable!("{} is {}", std::any::type_name::<V>(), std::any::type_name::<S>()),
+        Err(_) => unreachable!(
+            "{} is {}",
+            std::any::type_name::<V>(),
+            std::any::type_name::<S>()
+        ),
     }
 }
 
@@ -654,7 +657,9 @@ fn gather_words<V: KernelScalar, W: Int>(
         src.with_words::<W, _>(|src| {
             out.with_words::<W, _>(|out| {
                 if unchecked {
-                    kernels::unchecked::gather_words::launch(target, cfg, src, positions, out, words)
+                    kernels::unchecked::gather_words::launch(
+                        target, cfg, src, positions, out, words,
+                    )
                 } else {
                     kernels::gather_words::launch(target, cfg, src, positions, out, words)
                 }

@@ -329,7 +329,10 @@ impl<'a, T: KernelScalar> DeviceViewMut<'a, T> {
         let ratio = size / word;
         let range = self.offset * ratio..(self.offset + self.len) * ratio;
         // SAFETY: the sizes are checked above, the contents are the caller's promise.
-        Ok(unsafe { self.buf.lend_as::<W, R>(|words| f(&mut words.slice_mut(range))) })
+        Ok(unsafe {
+            self.buf
+                .lend_as::<W, R>(|words| f(&mut words.slice_mut(range)))
+        })
     }
 
     /// The view as an argument of a launch on `stream` ([`DeviceBuffer::arg_at_mut`]).
