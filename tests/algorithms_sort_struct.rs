@@ -78,8 +78,8 @@ pub struct Rgb8 {
 fn cpu_sort<K: Copy + Ord, V: Copy>(keys: &[K], values: &[V], order: Order) -> (Vec<K>, Vec<V>) {
     let mut pairs: Vec<(K, V)> = keys.iter().copied().zip(values.iter().copied()).collect();
     match order {
-        Order::Ascending => pairs.sort_by(|a, b| a.0.cmp(&b.0)),
-        Order::Descending => pairs.sort_by(|a, b| b.0.cmp(&a.0)),
+        Order::Ascending => pairs.sort_by_key(|p| p.0),
+        Order::Descending => pairs.sort_by_key(|p| std::cmp::Reverse(p.0)),
     }
     pairs.into_iter().unzip()
 }
