@@ -413,6 +413,9 @@ def sort_rows(p, log2):
         p.peer(f"sort_2^{lg}_{name}_ms", "torch.sort", have("torch"), torch_sort(dtype, count))
     p.peer(f"sort_pairs_2^{log2}_i32_ms", "torch.sort (values + int64 indices)", have("torch"),
            torch_sort(torch.int32 if torch else None, n))
+    # The bench's 2^(log2-2) rows of i32 keys with u32 indices and with a 16-byte
+    # #[gpu_struct] value have no peer: torch.sort and cupy.sort take no values (torch
+    # returns int64 indices, and a struct would be one gather a field, the user's code).
 
 def topk_rows(p, log2):
     # torch.topk of the 100 greatest of 2^(log2 - 4) f32 (torch's radix select).

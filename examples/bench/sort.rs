@@ -6,9 +6,26 @@
 //! off (the note gives it). Results checked: ascending, the same multiset of keys (sums
 //! and xors of the bits), and for pairs `keys[i] == input[values[i]]` with equal keys in
 //! increasing index order (stable) and every index once.
+//!
+//! Values of another type: 2^26 i32 keys with `u32` indices and, beside them, with a
+//! 16-byte `#[gpu_struct]` (`Payload`), which `sort_pairs` moves by position (the keys
+//! sorted with `u32` positions, then one gather of the values by 8-byte words). No peer
+//! for these two: torch.sort has no struct values (its sort returns indices, and a gather
+//! of each field is the user's), nor does cupy.
 
 use warpspeed::algorithms::sort::{self, Order, Scratch, SortKey};
-use warpspeed::{DeviceBuffer, Scalar};
+use warpspeed::prelude::gpu_struct;
+use warpspeed::{DeviceBuffer, KernelScalar, Scalar};
+
+/// The struct value of the struct pairs row: 16 bytes, its index in `id`.
+#[gpu_struct]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Payload {
+    id: u32,
+    weight: f32,
+    energy: f32,
+    flags: u32,
+}
 
 use crate::common::XorShift;
 use crate::table::{Row, Unit};
@@ -29,6 +46,9 @@ pub fn kernels() -> Vec<Kernel> {
         ("checked", k::onesweep_i64::kernel::<u32>()),
         ("unchecked", k::unchecked::onesweep_i64::kernel::<u32>()),
         ("checked", k::digit_bases::kernel()),
+        ("checked", k::iota::kernel()),
+        ("checked", k::gather_words::kernel::<u64>()),
+        ("unchecked", k::unchecked::gather_words::kernel::<u64>()),
     ]
 }
 
@@ -39,12 +59,39 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     let i32s: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
     let f32s: Vec<f32> = (0..n).map(|_| rng.range_f32(-1e6, 1e6)).collect();
     let i64s: Vec<i64> = (0..n / 2).map(|_| rng.next_u64() as i64).collect();
+    let i64_index: Vec<i64> = (0..n as i64).collect();
     let mut rows = vec![
         keys_row(b, "i32", &i32s, log2, |k| k as u32 as u64)?,
-        pairs_row(b, &i32s, log2)?,
+        pairs_row(b, &i32s, &i64_index, log2, "i64 indices", |v| *v as usize)?
+            .peers(b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms)),
         keys_row(b, "f32", &f32s, log2, |k| k.to_bits() as u64)?,
     ];
     rows.push(keys_row(b, "i64", &i64s, log2 - 1, |k| k as u64)?);
+    let quarter = &i32s[..n >> 2];
+    let u32s: Vec<u32> = (0..quarter.len() as u32).collect();
+    rows.push(
+        pairs_row(b, quarter, &u32s, log2 - 2, "u32 indices", |v| *v as usize)?
+            .note("torch.sort has no value argument: no peer"),
+    );
+    let payloads: Vec<Payload> = (0..quarter.len() as u32)
+        .map(|i| Payload {
+            id: i,
+            weight: i as f32 * 0.5,
+            energy: -(i as f32),
+            flags: i ^ 0x5a5a_5a5a,
+        })
+        .collect();
+    rows.push(
+        pairs_row(
+            b,
+            quarter,
+            &payloads,
+            log2 - 2,
+            "16-byte #[gpu_struct] values",
+            |p| p.id as usize,
+        )?
+        .note("moved by position (keys sorted with u32 positions, then one gather); torch and cupy sort no struct values: no peer"),
+    );
     Ok(rows)
 }
 
@@ -163,16 +210,25 @@ fn keys_row<K: SortKey + Scalar>(
     )))
 }
 
-fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
+/// `sort_pairs` of `keys` with `index` (each value names its key's input position,
+/// `index_of` reads it back), checked and unchecked.
+fn pairs_row<V: KernelScalar>(
+    b: &Bench,
+    keys: &[i32],
+    index: &[V],
+    log2: u32,
+    what: &str,
+    index_of: impl Fn(&V) -> usize,
+) -> Res<Row> {
     let dev = &b.dev;
     let n = keys.len();
     let pristine = dev.upload(keys)?;
-    let iota: DeviceBuffer<i64> = dev.upload(&(0..n as i64).collect::<Vec<_>>())?;
+    let iota: DeviceBuffer<V> = dev.upload(index)?;
     let mut work = [dev.zeros::<i32>(n)?, dev.zeros::<i32>(n)?];
-    let mut values = [dev.zeros::<i64>(n)?, dev.zeros::<i64>(n)?];
+    let mut values = [dev.zeros::<V>(n)?, dev.zeros::<V>(n)?];
     let mut scratch = [
-        Scratch::<i32, i64>::with_values(dev, n)?,
-        Scratch::<i32, i64>::with_values(dev, n)?,
+        Scratch::<i32, V>::with_values(dev, n)?,
+        Scratch::<i32, V>::with_values(dev, n)?,
     ];
     scratch[1].use_unchecked_kernels(true);
     let t = {
@@ -181,7 +237,7 @@ fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
         let [sc, su] = &mut scratch;
         let (p, i) = (&pristine, &iota);
         let mut copy_keys = dev.zeros::<i32>(n)?;
-        let mut copy_values = dev.zeros::<i64>(n)?;
+        let mut copy_values = dev.zeros::<V>(n)?;
         let mut steps: Vec<Step> = vec![
             Box::new(move || {
                 copy_keys.copy_from(p)?;
@@ -217,11 +273,11 @@ fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
         .zip(work.iter().zip(&values))
     {
         let (got, index) = (w.download()?, v.download()?);
-        let what = format!("sort_pairs i32 + i64 ({who})");
+        let what = format!("sort_pairs i32 + {what} ({who})");
         let mut seen = vec![false; n];
         for i in 0..n {
-            let j = index[i] as usize;
-            let stable = i == 0 || got[i - 1] < got[i] || index[i - 1] < index[i];
+            let j = index_of(&index[i]);
+            let stable = i == 0 || got[i - 1] < got[i] || index_of(&index[i - 1]) < j;
             if j >= n || seen[j] || keys[j] != got[i] || !stable {
                 b.mismatch(format_args!("{what}: wrong at {i} (index {j})"));
                 break;
@@ -231,12 +287,11 @@ fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
     }
     let (checked, unchecked) = (t[1] - t[0], t[2] - t[0]);
     Ok(Row::new(
-        "sort::sort_pairs i32 keys, i64 indices (algorithms)",
+        format!("sort::sort_pairs i32 keys, {what} (algorithms)"),
         format!("2^{log2} i32"),
         Unit::Ms,
     )
     .times(checked, Some(unchecked), None)
-    .peers(b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms))
     .note(format!(
         "{:.0} Mpairs/s; restoring the input ({:.3} ms) taken off",
         n as f64 / (checked * 1e-3) / 1e6,

@@ -234,6 +234,19 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
         self.buf.read_at(self.offset, dst)
     }
 
+    /// The same view typed as `S`, when `S` is `T` (`None` otherwise): how a function
+    /// generic over every [`KernelScalar`] hands a view to a kernel generic over fewer
+    /// types (`sort::gather` of warpspeed-algorithms). Not for users.
+    #[doc(hidden)]
+    pub fn downcast<S: KernelScalar>(self) -> Option<DeviceView<'a, S>> {
+        let buf = (self.buf as &dyn std::any::Any).downcast_ref::<DeviceBuffer<S>>()?;
+        Some(DeviceView {
+            buf,
+            offset: self.offset,
+            len: self.len,
+        })
+    }
+
     /// The view as an argument of a launch on `stream` ([`DeviceBuffer::arg_at`]).
     pub(crate) fn arg(
         self,
@@ -265,6 +278,61 @@ impl<'a, T: KernelScalar> DeviceViewMut<'a, T> {
     /// The same elements, read-only, for as long as this view is borrowed.
     pub fn as_view(&self) -> DeviceView<'_, T> {
         self.as_device_view()
+    }
+
+    /// The same view typed as `S`, when `S` is `T` (`Err(self)` otherwise), as
+    /// [`DeviceView::downcast`]. Not for users.
+    #[doc(hidden)]
+    pub fn downcast<S: KernelScalar>(self) -> std::result::Result<DeviceViewMut<'a, S>, Self> {
+        let (offset, len) = (self.offset, self.len);
+        if std::any::TypeId::of::<S>() != std::any::TypeId::of::<T>() {
+            return Err(self);
+        }
+        let buf = (self.buf as &mut dyn std::any::Any)
+            .downcast_mut::<DeviceBuffer<S>>()
+            .expect("the same type");
+        Ok(DeviceViewMut { buf, offset, len })
+    }
+
+    /// The view's memory as `W`s (`len * size_of::<T>() / size_of::<W>()` of them, from
+    /// the same first byte), lent to `f`: what lets a library kernel move elements of a
+    /// type it cannot be generic over (a user's `#[gpu_struct]`) as `u32`, `u16` or `u8`
+    /// words. The kernels `f` launches see a slice of `W`s with its own length, so bounds
+    /// checks, the simulator's race checks and its stream-order checks keep their meaning.
+    /// Not for users: `sort::sort_pairs` and `sort::gather` of warpspeed-algorithms call it.
+    ///
+    /// [`Error::InvalidArgument`] (and `f` is not called) unless `size_of::<T>()` is a
+    /// multiple of `size_of::<W>()` and of `align_of::<W>()`: then, since device memory is
+    /// 256-byte aligned (`cudaMalloc`'s, and the simulator's), every `W` is aligned.
+    ///
+    /// # Safety
+    /// What `f` (and the work it queues) leaves in the memory must be, element by element,
+    /// the bytes of valid `T`s: whole elements copied or permuted, say. `W` is then any
+    /// type: a `#[gpu_struct]` with a `bool` field must not get arbitrary bytes.
+    #[doc(hidden)]
+    pub unsafe fn with_words<W: KernelScalar, R>(
+        &mut self,
+        f: impl FnOnce(&mut DeviceViewMut<'_, W>) -> R,
+    ) -> Result<R> {
+        let (size, word) = (std::mem::size_of::<T>(), std::mem::size_of::<W>());
+        if word == 0 || size % word != 0 || size % std::mem::align_of::<W>() != 0 {
+            return Err(Error::InvalidArgument {
+                what: "DeviceViewMut::with_words".into(),
+                reason: format!(
+                    "{} ({size} bytes) is not a whole number of {} ({word} bytes, aligned to {})",
+                    T::C_NAME,
+                    W::C_NAME,
+                    std::mem::align_of::<W>()
+                ),
+            });
+        }
+        let ratio = size / word;
+        let range = self.offset * ratio..(self.offset + self.len) * ratio;
+        // SAFETY: the sizes are checked above, the contents are the caller's promise.
+        Ok(unsafe {
+            self.buf
+                .lend_as::<W, R>(|words| f(&mut words.slice_mut(range)))
+        })
     }
 
     /// The view as an argument of a launch on `stream` ([`DeviceBuffer::arg_at_mut`]).
