@@ -29,10 +29,10 @@
 /// combining step `C`. Block `b` (the name the caller gives it, bound to `block_idx().x`
 /// for `K`, `S`, `E`, `H` and `V`) does nothing where `K` holds (optional: what shows
 /// the bounds prover the loads of `S` and `E`, such as `b + 1 >= offsets.len()`), else
-/// scans `x[S..E]` (`E` clamped to `x.len()`) into
-/// `out[S..E]`, inclusively or exclusively, after `V` when `H` holds (`carry`, optional:
-/// the chunk scan's prefix; without it, or where `H` fails, the range is scanned from
-/// nothing); `out` outside the range is not written. `I` fills the lanes past the end and
+/// scans `x[S..E]` (`E` clamped to `x.len()`) into `out[S..E]`, inclusively or
+/// exclusively, after `V` when `H` holds (`carry`, optional: the chunk scan's prefix;
+/// without it, or where `H` fails, the range is scanned from nothing); `out` outside the
+/// range is not written. `I` fills the lanes past the end and
 /// is the exclusive scan's first element without a carry: the identity, or, for an
 /// idempotent operator without one, `x[0]` (which may be combined into a range's total
 /// any number of times; such an operator has no exclusive scan, which the host refuses).
