@@ -315,6 +315,27 @@ def reduce_rows(p, log2):
 
     p.peer(f"row_sums_2^{log2}_f32_ms", "torch.sum(dim=1)", have("torch"), torch_rows)
     p.peer(f"row_sums_2^{log2}_f32_ms", "cupy.sum(axis=1)", have("cupy"), cupy_rows)
+
+    # Running sums of each row (the same matrix): the segmented scan. Integers in [-8, 8],
+    # so every partial sum is exact in f32 and each peer's equals numpy's.
+    want_cumsum = np.cumsum(rows, axis=1, dtype=np.float32)
+
+    def torch_row_cumsum():
+        x = torch.from_numpy(rows).cuda()
+        out = torch.empty_like(x)
+        ms = p.timer.best_ms(lambda: torch.cumsum(x.view(-1, 1024), dim=1, out=out))
+        require(np.array_equal(out.cpu().numpy(), want_cumsum), "torch.cumsum rows differ")
+        return ms
+
+    def cupy_row_cumsum():
+        x = cupy.asarray(rows)
+        out = cupy.empty_like(x)
+        ms = p.timer.best_ms(lambda: cupy.cumsum(x, axis=1, out=out), lib="cupy")
+        require(np.array_equal(cupy.asnumpy(out), want_cumsum), "cupy.cumsum rows differ")
+        return ms
+
+    p.peer(f"row_cumsum_2^{log2}_f32_ms", "torch.cumsum(dim=1)", have("torch"), torch_row_cumsum)
+    p.peer(f"row_cumsum_2^{log2}_f32_ms", "cupy.cumsum(axis=1)", have("cupy"), cupy_row_cumsum)
     p.peer(f"max_2^{log2}_f32_ms", "torch.amax", have("torch"), torch_max)
     p.peer(f"max_2^{log2}_f32_ms", "cupy.max (CUB)", have("cupy"), cupy_max)
     p.peer(f"min_max_2^{log2}_f32_ms", "torch.aminmax", have("torch"), torch_aminmax)

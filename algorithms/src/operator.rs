@@ -88,6 +88,20 @@ pub trait Operator: 'static {
         offsets: &impl AsDeviceView<Elem = usize>,
     ) -> Result<()>;
 
+    /// Block `b` of `cfg`'s grid scans `x[offsets[b]..offsets[b + 1]]` into the same
+    /// places of `out`, inclusively or exclusively (from the identity), and writes nothing
+    /// else: the segmented scan (`crate::segmented`; `cfg` gives `scan::SHARED_ELEMS`
+    /// elements of dynamic shared memory).
+    #[doc(hidden)]
+    fn segment_scan(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self::Elem>,
+        out: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
+        offsets: &impl AsDeviceView<Elem = usize>,
+        inclusive: bool,
+    ) -> Result<()>;
+
     /// The single-pass look-back scan (`crate::template::lookback`), where the operator
     /// has one for its type: the library's sum, min and max of 32-bit types. `None`: the
     /// three-launch scan.
@@ -176,7 +190,15 @@ macro_rules! operator {
                 |a, b| $($f)::+(a, b), init $id, empty $id, options []
             );
             $crate::__scan_kernels!(
-                chunk_scan, $t, [x] |a, b| $($f)::+(a, b), init $id, options []
+                chunk_scan, $t, [x, blk] params [carry: &[$t], chunk: usize]
+                range (blk * chunk, blk * chunk + chunk)
+                carry (blk > 0 && blk < carry.len(), carry[blk])
+                |a, b| $($f)::+(a, b), init $id, options []
+            );
+            $crate::__scan_kernels!(
+                segment_scan, $t, [x, blk] params [offsets: &[usize]]
+                skip (blk + 1 >= offsets.len()) range (offsets[blk], offsets[blk + 1])
+                |a, b| $($f)::+(a, b), init $id, options []
             );
             $crate::__range_reduce_kernel!(
                 segment_reduce, $t => $t, [x, start, j] load x[j], params [offsets: &[usize]]
@@ -215,11 +237,22 @@ macro_rules! operator {
                 ) -> ::warpspeed::Result<()> {
                     segment_reduce::launch(target, cfg, x, out, offsets)
                 }
+                fn segment_scan(
+                    target: &impl ::warpspeed::LaunchTarget,
+                    cfg: ::warpspeed::LaunchConfig,
+                    x: &impl ::warpspeed::AsDeviceView<Elem = $t>,
+                    out: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $t>,
+                    offsets: &impl ::warpspeed::AsDeviceView<Elem = usize>,
+                    inclusive: bool,
+                ) -> ::warpspeed::Result<()> {
+                    segment_scan::launch(target, cfg, x, out, offsets, inclusive)
+                }
                 fn kernels() -> ::std::vec::Vec<&'static ::warpspeed::KernelDef> {
                     ::std::vec![
                         block_reduce::kernel(),
                         chunk_scan::kernel(),
                         segment_reduce::kernel(),
+                        segment_scan::kernel(),
                     ]
                 }
             }
