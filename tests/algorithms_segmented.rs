@@ -17,15 +17,16 @@ use warpspeed::algorithms::operator::{Max, Min, Operator, Sum};
 use warpspeed::algorithms::segmented::{self, Segments};
 use warpspeed::prelude::*;
 
-/// Random segment lengths: empties, ones, around the block's 1024-element step, long.
-fn random_offsets(rng: &mut Rng, count: usize) -> Vec<usize> {
+/// Random segment lengths: empties, ones, around the block's 1024-element step, long (up
+/// to `longest - 1`: a warp a segment up to `segmented::WARP_SEGMENT_MAX`).
+fn random_offsets(rng: &mut Rng, count: usize, longest: usize) -> Vec<usize> {
     let mut offsets = vec![0usize];
     for _ in 0..count {
         let len = match rng.next_u64() % 6 {
             0 => 0,
             1 => 1,
             2 => 1020 + (rng.next_u64() % 9) as usize,
-            3 => (rng.next_u64() % 20_000) as usize,
+            3 => (rng.next_u64() % longest as u64) as usize,
             _ => (rng.next_u64() % 300) as usize,
         };
         offsets.push(offsets.last().unwrap() + len);
@@ -36,36 +37,43 @@ fn random_offsets(rng: &mut Rng, count: usize) -> Vec<usize> {
 #[test]
 fn segmented_sums_are_the_cpus() {
     let mut rng = Rng::new(61);
-    let offsets = random_offsets(&mut rng, 300);
-    let n = *offsets.last().unwrap() + 17; // elements past the last segment are ignored
-    let x: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
-    let want: Vec<u32> = offsets
-        .windows(2)
-        .map(|w| x[w[0]..w[1]].iter().fold(0u32, |s, &v| s.wrapping_add(v)))
-        .collect();
-    let f: Vec<f64> = (0..n).map(|_| rng.range_f64(-1.0, 1.0)).collect();
-    for dev in devices("segmented_sums_are_the_cpus") {
-        let segs = Segments::new(&dev, &offsets).unwrap();
-        let d = dev.upload(&x).unwrap();
-        let mut out = dev.upload(&vec![0xdead_beefu32; want.len()]).unwrap();
-        segmented::sum(&dev, &d, &segs, &mut out).unwrap();
-        assert_eq!(out.download().unwrap(), want, "{:?}", dev.backend());
-        let d = dev.upload(&f).unwrap();
-        let mut out = dev.upload(&vec![f64::NAN; want.len()]).unwrap();
-        segmented::sum(&dev, &d, &segs, &mut out).unwrap();
-        for (s, (got, w)) in out
-            .download()
-            .unwrap()
-            .iter()
-            .zip(offsets.windows(2))
-            .enumerate()
-        {
-            let exact: f64 = f[w[0]..w[1]].iter().sum();
-            let bound = (w[1] - w[0]) as f64 * f64::EPSILON * 16.0;
-            assert!(
-                (got - exact).abs() <= bound,
-                "segment {s}: {got} against {exact}"
+    // Long segments (a block each) and short ones (a warp each).
+    for longest in [20_000usize, 4097] {
+        let offsets = random_offsets(&mut rng, 300, longest);
+        let n = *offsets.last().unwrap() + 17; // elements past the last segment are ignored
+        let x: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+        let want: Vec<u32> = offsets
+            .windows(2)
+            .map(|w| x[w[0]..w[1]].iter().fold(0u32, |s, &v| s.wrapping_add(v)))
+            .collect();
+        let f: Vec<f64> = (0..n).map(|_| rng.range_f64(-1.0, 1.0)).collect();
+        for dev in devices("segmented_sums_are_the_cpus") {
+            let segs = Segments::new(&dev, &offsets).unwrap();
+            assert_eq!(
+                segs.reduce_per_warp(),
+                longest <= segmented::WARP_SEGMENT_MAX + 1
             );
+            let d = dev.upload(&x).unwrap();
+            let mut out = dev.upload(&vec![0xdead_beefu32; want.len()]).unwrap();
+            segmented::sum(&dev, &d, &segs, &mut out).unwrap();
+            assert_eq!(out.download().unwrap(), want, "{:?}", dev.backend());
+            let d = dev.upload(&f).unwrap();
+            let mut out = dev.upload(&vec![f64::NAN; want.len()]).unwrap();
+            segmented::sum(&dev, &d, &segs, &mut out).unwrap();
+            for (s, (got, w)) in out
+                .download()
+                .unwrap()
+                .iter()
+                .zip(offsets.windows(2))
+                .enumerate()
+            {
+                let exact: f64 = f[w[0]..w[1]].iter().sum();
+                let bound = (w[1] - w[0]) as f64 * f64::EPSILON * 16.0;
+                assert!(
+                    (got - exact).abs() <= bound,
+                    "segment {s}: {got} against {exact}"
+                );
+            }
         }
     }
 }
@@ -73,34 +81,41 @@ fn segmented_sums_are_the_cpus() {
 #[test]
 fn segmented_min_and_max_are_the_cpus() {
     let mut rng = Rng::new(62);
-    let mut offsets = random_offsets(&mut rng, 200);
-    offsets.dedup(); // no empty segment: min and max have no identity
-    let n = *offsets.last().unwrap();
-    let x: Vec<i16> = (0..n).map(|_| rng.next_u64() as i16).collect();
-    let f: Vec<f32> = (0..n).map(|_| rng.range_f32(-100.0, 100.0)).collect();
-    for dev in devices("segmented_min_and_max_are_the_cpus") {
-        let segs = Segments::new(&dev, &offsets).unwrap();
-        let d = dev.upload(&x).unwrap();
-        let mut out = dev.zeros::<i16>(segs.count()).unwrap();
-        segmented::reduce::<Min<i16>>(&dev, &d, &segs, &mut out).unwrap();
-        let want: Vec<i16> = offsets
-            .windows(2)
-            .map(|w| *x[w[0]..w[1]].iter().min().unwrap())
-            .collect();
-        assert_eq!(out.download().unwrap(), want);
-        let d = dev.upload(&f).unwrap();
-        let mut out = dev.zeros::<f32>(segs.count()).unwrap();
-        segmented::reduce::<Max<f32>>(&dev, &d, &segs, &mut out).unwrap();
-        let want: Vec<f32> = offsets
-            .windows(2)
-            .map(|w| {
-                f[w[0]..w[1]]
-                    .iter()
-                    .copied()
-                    .fold(f32::NEG_INFINITY, f32::max)
-            })
-            .collect();
-        assert_eq!(out.download().unwrap(), want);
+    // Long segments (a block each) and short ones (a warp each).
+    for longest in [20_000usize, 4097] {
+        let mut offsets = random_offsets(&mut rng, 200, longest);
+        offsets.dedup(); // no empty segment: min and max have no identity
+        let n = *offsets.last().unwrap();
+        let x: Vec<i16> = (0..n).map(|_| rng.next_u64() as i16).collect();
+        let f: Vec<f32> = (0..n).map(|_| rng.range_f32(-100.0, 100.0)).collect();
+        for dev in devices("segmented_min_and_max_are_the_cpus") {
+            let segs = Segments::new(&dev, &offsets).unwrap();
+            assert_eq!(
+                segs.reduce_per_warp(),
+                longest <= segmented::WARP_SEGMENT_MAX + 1
+            );
+            let d = dev.upload(&x).unwrap();
+            let mut out = dev.zeros::<i16>(segs.count()).unwrap();
+            segmented::reduce::<Min<i16>>(&dev, &d, &segs, &mut out).unwrap();
+            let want: Vec<i16> = offsets
+                .windows(2)
+                .map(|w| *x[w[0]..w[1]].iter().min().unwrap())
+                .collect();
+            assert_eq!(out.download().unwrap(), want);
+            let d = dev.upload(&f).unwrap();
+            let mut out = dev.zeros::<f32>(segs.count()).unwrap();
+            segmented::reduce::<Max<f32>>(&dev, &d, &segs, &mut out).unwrap();
+            let want: Vec<f32> = offsets
+                .windows(2)
+                .map(|w| {
+                    f[w[0]..w[1]]
+                        .iter()
+                        .copied()
+                        .fold(f32::NEG_INFINITY, f32::max)
+                })
+                .collect();
+            assert_eq!(out.download().unwrap(), want);
+        }
     }
 }
 
@@ -129,38 +144,45 @@ operator! {
 #[test]
 fn a_users_struct_operator_reduces_each_segment() {
     let mut rng = Rng::new(63);
-    let offsets = random_offsets(&mut rng, 60);
-    let n = *offsets.last().unwrap();
-    let x: Vec<Stats> = (0..n)
-        .map(|_| {
-            let v = rng.next_u64() as i32;
-            Stats {
-                count: 1,
-                total: v as i64,
-                top: v,
-            }
-        })
-        .collect();
-    let identity = Stats {
-        count: 0,
-        total: 0,
-        top: i32::MIN,
-    };
-    let want: Vec<Stats> = offsets
-        .windows(2)
-        .map(|w| x[w[0]..w[1]].iter().copied().fold(identity, merge))
-        .collect();
-    for dev in devices("a_users_struct_operator_reduces_each_segment") {
-        let segs = Segments::new(&dev, &offsets).unwrap();
-        let d = dev.upload(&x).unwrap();
-        let poison = Stats {
-            count: 7,
-            total: 7,
-            top: 7,
+    // Long segments (a block each) and short ones (a warp each).
+    for longest in [20_000usize, 4097] {
+        let offsets = random_offsets(&mut rng, 60, longest);
+        let n = *offsets.last().unwrap();
+        let x: Vec<Stats> = (0..n)
+            .map(|_| {
+                let v = rng.next_u64() as i32;
+                Stats {
+                    count: 1,
+                    total: v as i64,
+                    top: v,
+                }
+            })
+            .collect();
+        let identity = Stats {
+            count: 0,
+            total: 0,
+            top: i32::MIN,
         };
-        let mut out = dev.upload(&vec![poison; segs.count()]).unwrap();
-        segmented::reduce::<Merge>(&dev, &d, &segs, &mut out).unwrap();
-        assert!(out.download().unwrap() == want, "{:?}", dev.backend());
+        let want: Vec<Stats> = offsets
+            .windows(2)
+            .map(|w| x[w[0]..w[1]].iter().copied().fold(identity, merge))
+            .collect();
+        for dev in devices("a_users_struct_operator_reduces_each_segment") {
+            let segs = Segments::new(&dev, &offsets).unwrap();
+            assert_eq!(
+                segs.reduce_per_warp(),
+                longest <= segmented::WARP_SEGMENT_MAX + 1
+            );
+            let d = dev.upload(&x).unwrap();
+            let poison = Stats {
+                count: 7,
+                total: 7,
+                top: 7,
+            };
+            let mut out = dev.upload(&vec![poison; segs.count()]).unwrap();
+            segmented::reduce::<Merge>(&dev, &d, &segs, &mut out).unwrap();
+            assert!(out.download().unwrap() == want, "{:?}", dev.backend());
+        }
     }
 }
 
@@ -663,6 +685,9 @@ fn the_segmented_scan_kernels_keep_no_check() {
         k::segment_scan_sums_int::cuda_source::<u64>(),
         k::segment_scan_mins_int::cuda_source::<u8>(),
         k::segment_scan_maxs_float::cuda_source::<f64>(),
+        // The reduces too: `skip` proves the offsets' reads.
+        k::segment_sums_float::cuda_source::<f32>(),
+        k::segment_mins_int::cuda_source::<i16>(),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
         for check in ["ws_ld(", "ws_at(", "ws_at_shared("] {

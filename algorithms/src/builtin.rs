@@ -43,6 +43,7 @@ pub trait Reducible: Scalar + sealed::Sealed {
         inclusive: bool,
     ) -> Result<()>;
     #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
     fn segment_reduce(
         kind: Kind,
         target: &impl LaunchTarget,
@@ -50,6 +51,7 @@ pub trait Reducible: Scalar + sealed::Sealed {
         x: &impl AsDeviceView<Elem = Self>,
         out: &mut impl AsDeviceViewMut<Elem = Self>,
         offsets: &impl AsDeviceView<Elem = usize>,
+        per_warp: bool,
     ) -> Result<()>;
     #[doc(hidden)]
     fn segment_scan(
@@ -218,11 +220,12 @@ macro_rules! reducible {
                 x: &impl AsDeviceView<Elem = Self>,
                 out: &mut impl AsDeviceViewMut<Elem = Self>,
                 offsets: &impl AsDeviceView<Elem = usize>,
+                per_warp: bool,
             ) -> Result<()> {
                 match kind {
-                    Kind::Sum => $f::segment_sums::launch::<$t>(target, cfg, x, out, offsets),
-                    Kind::Min => $f::segment_mins::launch::<$t>(target, cfg, x, out, offsets),
-                    Kind::Max => $f::segment_maxs::launch::<$t>(target, cfg, x, out, offsets),
+                    Kind::Sum => $f::segment_sums::launch::<$t>(target, cfg, x, out, offsets, per_warp),
+                    Kind::Min => $f::segment_mins::launch::<$t>(target, cfg, x, out, offsets, per_warp),
+                    Kind::Max => $f::segment_maxs::launch::<$t>(target, cfg, x, out, offsets, per_warp),
                     _ => no_kernel(kind, "segment reduce"),
                 }
             }
@@ -332,8 +335,9 @@ macro_rules! builtin_operator {
                 x: &impl AsDeviceView<Elem = T>,
                 out: &mut impl AsDeviceViewMut<Elem = T>,
                 offsets: &impl AsDeviceView<Elem = usize>,
+                per_warp: bool,
             ) -> Result<()> {
-                T::segment_reduce(Kind::$kind, target, cfg, x, out, offsets)
+                T::segment_reduce(Kind::$kind, target, cfg, x, out, offsets, per_warp)
             }
             fn segment_scan(
                 target: &impl LaunchTarget,

@@ -77,8 +77,9 @@ pub trait Operator: 'static {
         inclusive: bool,
     ) -> Result<()>;
 
-    /// Block `b` of `cfg`'s grid combines `x[offsets[b]..offsets[b + 1]]` into `out[b]`
-    /// (the identity for an empty segment): the segmented reduce (`crate::segmented`).
+    /// Block `b` of `cfg`'s grid (with `per_warp`, warp `w` of block `b`: segment
+    /// `s = 8 b + w`) combines `x[offsets[s]..offsets[s + 1]]` into `out[s]` (the identity
+    /// for an empty segment): the segmented reduce (`crate::segmented`).
     #[doc(hidden)]
     fn segment_reduce(
         target: &impl LaunchTarget,
@@ -86,6 +87,7 @@ pub trait Operator: 'static {
         x: &impl AsDeviceView<Elem = Self::Elem>,
         out: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
         offsets: &impl AsDeviceView<Elem = usize>,
+        per_warp: bool,
     ) -> Result<()>;
 
     /// Block `b` of `cfg`'s grid scans `x[offsets[b]..offsets[b + 1]]` into the same
@@ -185,8 +187,8 @@ macro_rules! operator {
             const _: fn($t, $t) -> $t = $($f)::+;
             use ::warpspeed::prelude::*;
             $crate::__range_reduce_kernel!(
-                block_reduce, $t => $t, [x, start, j] load x[j], params [chunk: usize]
-                range (block_idx().x as usize * chunk, block_idx().x as usize * chunk + chunk)
+                block_reduce, $t => $t, [x, start, j, r] load x[j], params [chunk: usize]
+                range (r * chunk, r * chunk + chunk)
                 |a, b| $($f)::+(a, b), init $id, empty $id, options []
             );
             $crate::__scan_kernels!(
@@ -201,8 +203,8 @@ macro_rules! operator {
                 |a, b| $($f)::+(a, b), init $id, options []
             );
             $crate::__range_reduce_kernel!(
-                segment_reduce, $t => $t, [x, start, j] load x[j], params [offsets: &[usize]]
-                range (offsets[block_idx().x as usize], offsets[block_idx().x as usize + 1])
+                segment_reduce, $t => $t, [x, start, j, r] load x[j], params [offsets: &[usize], per_warp: bool]
+                skip (r + 1 >= offsets.len()) range (offsets[r], offsets[r + 1]) warps (per_warp)
                 |a, b| $($f)::+(a, b), init $id, empty $id, options []
             );
             impl $crate::operator::Operator for $name {
@@ -234,8 +236,9 @@ macro_rules! operator {
                     x: &impl ::warpspeed::AsDeviceView<Elem = $t>,
                     out: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $t>,
                     offsets: &impl ::warpspeed::AsDeviceView<Elem = usize>,
+                    per_warp: bool,
                 ) -> ::warpspeed::Result<()> {
-                    segment_reduce::launch(target, cfg, x, out, offsets)
+                    segment_reduce::launch(target, cfg, x, out, offsets, per_warp)
                 }
                 fn segment_scan(
                     target: &impl ::warpspeed::LaunchTarget,

@@ -8,9 +8,12 @@
 //! at least one entry), so that bad offsets are an error before anything is launched and
 //! repeated reductions over the same segments upload nothing. One block of 256 threads a
 //! segment combines it as `reduce` combines a chunk (four consecutive elements a step, a
-//! shared-memory tree; algorithms/src/template/range_reduce.rs): the order of combining is
-//! fixed by the segment's length, so float results are deterministic and the same on both
-//! backends. An empty segment's result is the operator's identity; an operator without one
+//! shared-memory tree; algorithms/src/template/range_reduce.rs); where no segment is
+//! longer than [`WARP_SEGMENT_MAX`] elements, one warp a segment (eight a block) does
+//! instead, with no block barrier: a row of 1024 floats kept 2 of a block's 8 warps busy
+//! and paid for a block-wide combine. The order of combining is fixed by the segment's
+//! length and the longest segment, so float results are deterministic and the same on
+//! both backends. An empty segment's result is the operator's identity; an operator without one
 //! (`Min`, `Max`) refuses empty segments.
 //!
 //! The scans take one block of 256 threads a segment too, each scanning its segment tile
@@ -37,7 +40,12 @@ pub struct Segments {
     offsets: DeviceBuffer<usize>,
     end: usize,
     any_empty: bool,
+    longest: usize,
 }
+
+/// The longest segment for which the segmented reduce takes one warp a segment (else one
+/// block a segment).
+pub const WARP_SEGMENT_MAX: usize = 4096;
 
 impl Segments {
     /// The segments of `offsets` (`offsets.len() - 1` of them), uploaded to `dev`.
@@ -88,6 +96,7 @@ impl Segments {
             offsets: dev.upload(offsets)?,
             end,
             any_empty: offsets.windows(2).any(|w| w[0] == w[1]),
+            longest: offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0),
         })
     }
 
@@ -119,6 +128,23 @@ impl Segments {
     /// segment.
     pub fn config(&self) -> LaunchConfig {
         LaunchConfig::new(self.count() as u32, BLOCK)
+    }
+
+    /// Whether the segmented reduce takes a warp a segment (its kernels' `per_warp`): no
+    /// segment longer than [`WARP_SEGMENT_MAX`].
+    pub fn reduce_per_warp(&self) -> bool {
+        self.longest <= WARP_SEGMENT_MAX
+    }
+
+    /// The launch of a segmented reduce kernel (`segment_{sums,mins,maxs}_*`) with
+    /// `per_warp` = [`Segments::reduce_per_warp`]: 8 segments a block of 256 threads, or
+    /// [`Segments::config`].
+    pub fn reduce_config(&self) -> LaunchConfig {
+        if self.reduce_per_warp() {
+            LaunchConfig::new(self.count().div_ceil(8) as u32, BLOCK)
+        } else {
+            self.config()
+        }
     }
 
     /// The launch of a segmented scan kernel (`segment_scan_*`) of elements of `T` over
@@ -170,7 +196,14 @@ pub fn reduce<O: Operator>(
     if segments.count() == 0 {
         return Ok(());
     }
-    O::segment_reduce(target, segments.config(), x, out, &segments.offsets)
+    O::segment_reduce(
+        target,
+        segments.reduce_config(),
+        x,
+        out,
+        &segments.offsets,
+        segments.reduce_per_warp(),
+    )
 }
 
 /// `out[s]` = the sum of segment `s` of `x` (zero for an empty one; integers wrap), as

@@ -276,7 +276,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     let count = n / 1024;
     let segs = Segments::uniform(dev, count, 1024)?;
     let mut sums = [dev.zeros::<f32>(count)?, dev.zeros::<f32>(count)?];
-    let (cfg, offsets) = (segs.config(), segs.offsets());
+    let (cfg, offsets, per_warp) = (segs.reduce_config(), segs.offsets(), segs.reduce_per_warp());
     let t = {
         let [c, u] = &mut sums;
         best_ms(
@@ -285,7 +285,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
                 Box::new(|| Ok(segmented::sum(dev, &x, &segs, c)?)) as Step,
                 Box::new(|| {
                     Ok(segmented::kernels::unchecked::segment_sums_float::launch(
-                        dev, cfg, &x, u, offsets,
+                        dev, cfg, &x, u, offsets, per_warp,
                     )?)
                 }),
             ],

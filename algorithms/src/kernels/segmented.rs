@@ -2,8 +2,9 @@
 //! and for `Float`:
 //!
 //! - the segmented reduce's `segment_{sums,mins,maxs}_*`, from the range-reduce template
-//!   (algorithms/src/template/range_reduce.rs): block `b` combines
-//!   `x[offsets[b]..offsets[b + 1]]` into `out[b]`. Sums write zero for an empty segment;
+//!   (algorithms/src/template/range_reduce.rs): block `b` (with `per_warp`, warp `w` of
+//!   block `b`: segment `s = 8 b + w`) combines `x[offsets[s]..offsets[s + 1]]` into
+//!   `out[s]`. Sums write zero for an empty segment;
 //!   min and max start from the segment's first element and have no value for an empty
 //!   segment (the host refuses one).
 //! - the segmented scan's `segment_scan_{sums,mins,maxs}_*`, from the tile-scan template
@@ -19,14 +20,17 @@ use warpspeed_core::prelude::*;
 /// The segmented kernels for one bound (`$opts`: `[unchecked]` or `[]`).
 macro_rules! segmented_family {
     ($bound:ident, [$sum:ident, $min:ident, $max:ident], $opts:tt) => {
-        crate::__range_reduce_kernel!($sum<T: $bound>, T => T, [x, start, j] load x[j], params [offsets: &[usize]]
-            range (offsets[block_idx().x as usize], offsets[block_idx().x as usize + 1])
+        crate::__range_reduce_kernel!($sum<T: $bound>, T => T, [x, start, j, r] load x[j],
+            params [offsets: &[usize], per_warp: bool]
+            skip (r + 1 >= offsets.len()) range (offsets[r], offsets[r + 1]) warps (per_warp)
             |a, b| a + b, init T::zero(), empty T::zero(), options $opts);
-        crate::__range_reduce_kernel!($min<T: $bound>, T => T, [x, start, j] load x[j], params [offsets: &[usize]]
-            range (offsets[block_idx().x as usize], offsets[block_idx().x as usize + 1])
+        crate::__range_reduce_kernel!($min<T: $bound>, T => T, [x, start, j, r] load x[j],
+            params [offsets: &[usize], per_warp: bool]
+            skip (r + 1 >= offsets.len()) range (offsets[r], offsets[r + 1]) warps (per_warp)
             |a, b| a.min(b), init x[start], options $opts);
-        crate::__range_reduce_kernel!($max<T: $bound>, T => T, [x, start, j] load x[j], params [offsets: &[usize]]
-            range (offsets[block_idx().x as usize], offsets[block_idx().x as usize + 1])
+        crate::__range_reduce_kernel!($max<T: $bound>, T => T, [x, start, j, r] load x[j],
+            params [offsets: &[usize], per_warp: bool]
+            skip (r + 1 >= offsets.len()) range (offsets[r], offsets[r + 1]) warps (per_warp)
             |a, b| a.max(b), init x[start], options $opts);
     };
 }
