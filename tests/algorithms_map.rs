@@ -333,9 +333,10 @@ fn the_map_kernels_keep_no_check() {
 }
 
 /// The vector kernels' PTX (sm_90): one 16-byte load per `f32` input and one 16-byte store
-/// (`.nc`, the read-only path, for the inputs), 4 bytes for `u8`, 8 for `u16`, two 16-byte
-/// accesses for `f64` and an 8-byte struct; the grid-stride kernel's are scalar. (Beside
-/// them the PTX has the element accesses of the misaligned fallback and of the tail.)
+/// (`.nc`, the read-only path, for the inputs of the unchecked kernels), 4 bytes for `u8`,
+/// 8 for `u16`, two 16-byte accesses for `f64` and an 8-byte struct; the grid-stride
+/// kernel's are scalar. (Beside them the PTX has the element accesses of the misaligned
+/// fallback and of the tail.)
 #[test]
 fn the_vector_kernels_make_wide_accesses() {
     if !common::nvrtc_here() {
@@ -376,11 +377,18 @@ fn the_vector_kernels_make_wide_accesses() {
                 .filter(|o| o.starts_with(kind) && bytes(o) == wide)
                 .count()
         };
-        assert_eq!(count("ld.global.nc."), loads, "{name}: {ops:?}");
+        assert_eq!(count("ld.global."), loads, "{name}: {ops:?}");
+        // The unchecked kernels' read-only inputs take the read-only path; the checked
+        // ones' too where NVRTC keeps it (it does not for the vector kernel: see
+        // docs/algorithms.md).
+        if !name.contains("checked") {
+            assert_eq!(count("ld.global.nc."), loads, "{name}: {ops:?}");
+        }
         assert_eq!(count("st.global."), stores, "{name}: {ops:?}");
     }
     let ops = ptx(Saxpy::kernels()[1]);
     assert!(ops.iter().all(|o| bytes(o) == 4), "grid-stride: {ops:?}");
+
 }
 
 /// Both paths, every offset: views of inputs and output at element offsets 0..=4 (so
