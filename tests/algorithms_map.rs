@@ -85,7 +85,10 @@ fn lerp64(t: f64, x: f64, y: f64) -> f64 {
 
 #[gpu_device]
 fn turn(p: Pt) -> Pt {
-    Pt { x: -p.y, y: p.x * 2.0 }
+    Pt {
+        x: -p.y,
+        y: p.x * 2.0,
+    }
 }
 
 warpspeed::algorithms::map! {
@@ -326,8 +329,16 @@ fn the_map_kernels_keep_no_check() {
         }
         // The vector kernels move four elements with `ws_load4`/`ws_store4`.
         for k in &ks[2..] {
-            let body = k.source.as_str().split("// ---- end of the prelude").nth(1).unwrap();
-            assert!(body.contains("ws_load4(") && body.contains("ws_store4("), "{body}");
+            let body = k
+                .source
+                .as_str()
+                .split("// ---- end of the prelude")
+                .nth(1)
+                .unwrap();
+            assert!(
+                body.contains("ws_load4(") && body.contains("ws_store4("),
+                "{body}"
+            );
         }
     }
 }
@@ -388,7 +399,6 @@ fn the_vector_kernels_make_wide_accesses() {
     }
     let ops = ptx(Saxpy::kernels()[1]);
     assert!(ops.iter().all(|o| bytes(o) == 4), "grid-stride: {ops:?}");
-
 }
 
 /// Both paths, every offset: views of inputs and output at element offsets 0..=4 (so
@@ -398,7 +408,15 @@ fn the_vector_kernels_make_wide_accesses() {
 fn both_paths_agree_at_every_offset_and_length() {
     let mut rng = Rng::new(2222);
     // (input offset, output offset)
-    let offsets = [(0usize, 0usize), (1, 0), (0, 1), (2, 2), (3, 3), (4, 4), (1, 3)];
+    let offsets = [
+        (0usize, 0usize),
+        (1, 0),
+        (0, 1),
+        (2, 2),
+        (3, 3),
+        (4, 4),
+        (1, 3),
+    ];
     for dev in devices("both_paths_agree_at_every_offset_and_length") {
         let b = dev.backend();
         for n in [0usize, 1, 3, 4, 5, 1023, 4097] {
@@ -495,17 +513,20 @@ fn both_paths_agree_at_every_offset_and_length() {
                 let want: Vec<u64> = (oi..oi + n)
                     .map(|i| lerp64(0.25, f[i], g[i]).to_bits())
                     .collect();
-                let got: Vec<u64> = out.download().unwrap().iter().map(|v| v.to_bits()).collect();
+                let got: Vec<u64> = out
+                    .download()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.to_bits())
+                    .collect();
                 assert_eq!(&got[oo..oo + n], &want[..], "f64 {n} {oi} {oo} {b:?}");
-                assert!(got[..oo].iter().chain(&got[oo + n..]).all(|&v| v == f64::NAN.to_bits()));
+                assert!(got[..oo]
+                    .iter()
+                    .chain(&got[oo + n..])
+                    .all(|&v| v == f64::NAN.to_bits()));
 
                 // An 8-byte `#[gpu_struct]`: as f64.
-                let pts: Vec<Pt> = (0..m)
-                    .map(|i| Pt {
-                        x: x[i],
-                        y: a[i],
-                    })
-                    .collect();
+                let pts: Vec<Pt> = (0..m).map(|i| Pt { x: x[i], y: a[i] }).collect();
                 let dpt = dev.upload(&pts).unwrap();
                 let poison = Pt { x: -1.0, y: -2.0 };
                 let mut out = dev.upload(&vec![poison; m]).unwrap();

@@ -422,7 +422,12 @@ fn load4_and_store4_agree_with_element_accesses_at_every_offset() {
                         _ => v,
                     }
                 };
-                assert_eq!(g.to_bits(), want.to_bits(), "f32 {off} {i} {:?}", dev.backend());
+                assert_eq!(
+                    g.to_bits(),
+                    want.to_bits(),
+                    "f32 {off} {i} {:?}",
+                    dev.backend()
+                );
             }
 
             let h: Vec<u16> = (0..n).map(|_| rng.next_u32() as u16).collect();

@@ -70,7 +70,9 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         ];
         let (vx, vy) = (x.slice(off..), y.slice(off..));
         if Saxpy::path(&vx, &vy, &outs[0].slice(off..)) != path {
-            b.mismatch(format_args!("map saxpy at offset {off}: not the {path:?} path"));
+            b.mismatch(format_args!(
+                "map saxpy at offset {off}: not the {path:?} path"
+            ));
         }
         let t = {
             let [c, u] = &mut outs;
@@ -78,7 +80,13 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
             let mut steps: Vec<Step> = vec![
                 Box::new(move || Ok(Saxpy::map(dev, a, vx, vy, &mut c.slice_mut(off..))?)),
                 Box::new(move || {
-                    Ok(Saxpy::map_unchecked(dev, a, vx, vy, &mut u.slice_mut(off..))?)
+                    Ok(Saxpy::map_unchecked(
+                        dev,
+                        a,
+                        vx,
+                        vy,
+                        &mut u.slice_mut(off..),
+                    )?)
                 }),
             ];
             best_ms(b, &mut steps)?
@@ -86,9 +94,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         for (who, out) in ["checked", "unchecked"].iter().zip(&outs) {
             let got = out.download()?;
             // The host's products and sums round as the GPU's (warpspeed never fuses).
-            if let Some(i) =
-                (off..n).find(|&i| got[i].to_bits() != (a * hx[i] + hy[i]).to_bits())
-            {
+            if let Some(i) = (off..n).find(|&i| got[i].to_bits() != (a * hx[i] + hy[i]).to_bits()) {
                 b.mismatch(format_args!(
                     "map saxpy ({who}, offset {off}) at {i}: {}, the host {}",
                     got[i],

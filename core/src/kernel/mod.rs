@@ -56,8 +56,8 @@ pub use hopper::{fence_mbarrier_init, fence_proxy_async, tma_load_2d, Mbarrier};
 pub use index::{
     block_dim, block_idx, grid_1d, grid_2d, grid_3d, grid_dim, grid_stride_1d, lane_id, thread_idx,
 };
-pub use quad::{load4, store4};
 pub use mma::{FragmentA, FragmentAcc, FragmentB, FragmentShape, M16N8K16, M16N8K32, M16N8K8};
+pub use quad::{load4, store4};
 pub use shared::{dynamic_shared, SharedArray};
 pub use swizzle::{swizzle_128b, swizzle_32b, swizzle_64b};
 pub use sync::{

@@ -275,12 +275,12 @@ pub static TABLE: &[Row] = &[
     row("shfl_down_sync", &[U, V, U], Res::Value, "ws_shfl_down_sync", "the value of lane `lane + delta` (optional `width`)").sync().width(),
     row("shfl_xor_sync", &[U, V, U], Res::Value, "ws_shfl_xor_sync", "the value of lane `lane ^ mask` (optional `width`)").sync().width(),
     row("match_any_sync", &[U, V], Res::Scalar(Scalar::U32), "ws_match_any_sync", "the mask's lanes holding the same value").sync(),
-    // cp.async (sm_80): the copy lands at the wait that covers its group (docs/tensor-cores.md).
-    row("cp_async", &[ParamKind::SharedDst, ParamKind::GlobalSrc], Res::Unit, "ws_cp_async", "asynchronous copy of 4, 8 or 16 bytes, global to shared (`cp.async`)").fence().site(),
     // Four consecutive elements as one access where their alignment allows (the map's
     // vector path, algorithms/src/map.rs); docs/vectors.md.
     row("load4", &[ParamKind::QuadSrc], Res::Quad, "ws_load4", "reads the four elements of `src` (`&x[i..i + 4]`): one 4-, 8- or 16-byte load (two to four 16-byte loads for 32 to 64 bytes) where the address is aligned to it, four loads otherwise").site(),
     row("store4", &[ParamKind::QuadDst, ParamKind::Elem, ParamKind::Elem, ParamKind::Elem, ParamKind::Elem], Res::Unit, "ws_store4", "writes `a, b, c, d` to the four elements of `dst` (`&mut out[i..i + 4]`): one wide store where aligned, as `load4`").fence().site(),
+    // cp.async (sm_80): the copy lands at the wait that covers its group (docs/tensor-cores.md).
+    row("cp_async", &[ParamKind::SharedDst, ParamKind::GlobalSrc], Res::Unit, "ws_cp_async", "asynchronous copy of 4, 8 or 16 bytes, global to shared (`cp.async`)").fence().site(),
     row("cp_async_commit", &[], Res::Unit, "ws_cp_async_commit", "closes this thread's group of `cp_async`s (`cp.async.commit_group`)").fence(),
     row("cp_async_wait", &[U], Res::Unit, "ws_cp_async_wait", "waits for all but the newest `n` committed groups (`cp.async.wait_group`)").fence(),
     row("cp_async_wait_all", &[], Res::Unit, "ws_cp_async_wait_all", "waits for every `cp_async` of this thread (`cp.async.wait_all`)").fence(),

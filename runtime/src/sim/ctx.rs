@@ -665,7 +665,11 @@ impl<'a> ThreadCtx<'a> {
     /// `load4(src)`: the four elements of a four-element slice, each a checked,
     /// race-tracked read at `at` (the GPU's one wide access reads the same elements; its
     /// alignment is a matter of speed, never of the result: docs/vectors.md).
-    pub fn load4<T: KernelScalar>(&self, src: impl Into<Slice<T>>, at: &'static SrcLoc) -> (T, T, T, T) {
+    pub fn load4<T: KernelScalar>(
+        &self,
+        src: impl Into<Slice<T>>,
+        at: &'static SrcLoc,
+    ) -> (T, T, T, T) {
         let src = src.into();
         quad_len(src.len(), at);
         (
