@@ -104,7 +104,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         }
         rows.push(
             Row::new(
-                &format!("map! saxpy a*x+y (algorithms, {path:?} path)"),
+                format!("map! saxpy a*x+y (algorithms, {path:?} path)"),
                 label,
                 Unit::Ms,
             )
