@@ -17,6 +17,7 @@ Peers (each optional: a failed import or a failed run is written as "n/a: why"):
   matmul 4096^3 f32, no TF32                 cuBLAS through torch, Triton's tutorial kernel
                                                (input_precision="ieee", autotuned)
   saxpy a*x+y of 2^28 f32 (a scalar)         torch.add(y, x, alpha=a), a cupy ElementwiseKernel
+  the same on views from element 1           the same, on views (misaligned by 4 bytes)
   Monte Carlo pi, 40000 x 5000 points        torch.rand / cupy.random in chunks, counted
                                                (seed 002's program without per-thread state)
   empty kernel launch + wait, us             cupy.RawKernel, an empty @triton.jit
@@ -543,35 +544,43 @@ def select_rows(p, log2):
 def map_rows(p, vector_log2):
     # The elementwise a * x + y (a scalar) as a torch or cupy user writes it, into a
     # preallocated output: one kernel each. Checked against numpy within an ulp or so
-    # (torch may fuse the multiply and the add; warpspeed does not).
+    # (torch may fuse the multiply and the add; warpspeed does not). Two rows, as the
+    # bench's: whole tensors (aligned), and views from element 1 of each (misaligned by 4
+    # bytes, which keeps torch and cupy off their 16-byte vector accesses, as warpspeed's
+    # map off its vector path).
     n = 1 << vector_log2
     a = 1.5
-    row = f"saxpy_2^{vector_log2}_f32_ms"
 
     def check(got, x, y):
         want = np.float32(a) * x + y
         require(np.allclose(got, want, rtol=1e-6, atol=1e-3), "a * x + y differs from numpy's")
 
-    def torch_saxpy():
-        x = torch.rand(n, device="cuda") * 2000 - 1000
-        y = torch.rand(n, device="cuda") * 2000 - 1000
-        out = torch.full_like(x, float("nan"))
-        ms = p.timer.best_ms(lambda: torch.add(y, x, alpha=a, out=out))
-        check(out.cpu().numpy(), x.cpu().numpy(), y.cpu().numpy())
-        return ms
+    def torch_saxpy(off):
+        def run():
+            x = (torch.rand(n, device="cuda") * 2000 - 1000)[off:]
+            y = (torch.rand(n, device="cuda") * 2000 - 1000)[off:]
+            out = torch.full((n,), float("nan"), device="cuda")[off:]
+            ms = p.timer.best_ms(lambda: torch.add(y, x, alpha=a, out=out))
+            check(out.cpu().numpy(), x.cpu().numpy(), y.cpu().numpy())
+            return ms
+        return run
 
-    def cupy_saxpy():
-        kernel = cupy.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 z",
-                                        "z = a * x + y", "saxpy")
-        x = cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000
-        y = cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000
-        out = cupy.full(n, cupy.nan, dtype=cupy.float32)
-        ms = p.timer.best_ms(lambda: kernel(cupy.float32(a), x, y, out), lib="cupy")
-        check(cupy.asnumpy(out), cupy.asnumpy(x), cupy.asnumpy(y))
-        return ms
+    def cupy_saxpy(off):
+        def run():
+            kernel = cupy.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 z",
+                                            "z = a * x + y", "saxpy")
+            x = (cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000)[off:]
+            y = (cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000)[off:]
+            out = cupy.full(n, cupy.nan, dtype=cupy.float32)[off:]
+            ms = p.timer.best_ms(lambda: kernel(cupy.float32(a), x, y, out), lib="cupy")
+            check(cupy.asnumpy(out), cupy.asnumpy(x), cupy.asnumpy(y))
+            return ms
+        return run
 
-    p.peer(row, "torch.add(alpha=a)", have("torch"), torch_saxpy)
-    p.peer(row, "cupy.ElementwiseKernel", have("cupy"), cupy_saxpy)
+    for off, row in [(0, f"saxpy_2^{vector_log2}_f32_ms"),
+                     (1, f"saxpy_2^{vector_log2}_f32_offset1_ms")]:
+        p.peer(row, "torch.add(alpha=a)", have("torch"), torch_saxpy(off))
+        p.peer(row, "cupy.ElementwiseKernel", have("cupy"), cupy_saxpy(off))
 
 
 # ---- xoroshiro -----------------------------------------------------------------------------

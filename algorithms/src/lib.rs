@@ -15,7 +15,7 @@
 //! | [`histogram`] | [`histogram::even`] (bins of equal width) and [`histogram::range`] (bins between levels) of any integer or `f32`/`f64` buffer or view, 1 to 65536 bins, into `u32` counts |
 //! | [`sort`] | [`sort::sort`], [`sort::sort_descending`], [`sort::sort_pairs`], [`sort::sort_pairs_descending`], [`sort::top_k`], [`sort::gather`]: stable radix sorts of every integer type and `f32`/`f64` (`total_cmp` order), keys alone or with values of any kernel scalar or `#[gpu_struct]` |
 //! | [`segmented`] | [`segmented::reduce`] with any operator and [`segmented::sum`] over [`segmented::Segments`] (offsets checked once); segmented scans [`segmented::inclusive`], [`segmented::exclusive`] with any operator, [`segmented::inclusive_sum`], [`segmented::exclusive_sum`] |
-//! | [`map`](mod@map) | [`map!`]: a user's `#[gpu_device]` function made an elementwise map over buffers and views (Numba's `@vectorize`), lengths checked before the launch |
+//! | [`map`](mod@map) | [`map!`]: a user's `#[gpu_device]` function made an elementwise map over buffers and views (Numba's `@vectorize`), lengths checked before the launch; vector loads (`load4`/`store4`) where every view is aligned, a grid-stride loop otherwise |
 //! | [`operator`](mod@operator) | what reductions combine with: [`operator::Sum`], [`operator::Min`], [`operator::Max`], and a user's `#[gpu_device]` function made one by [`operator!`] |
 
 // The generated code names the facade `::warpspeed`, as it does in a user's crate; this

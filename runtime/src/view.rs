@@ -204,6 +204,31 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
         self.buf.device()
     }
 
+    /// Whether the view's first element is at an address that is a multiple of `bytes` (a
+    /// power of two up to 256): what a kernel's wide loads need (`load4`, the vector path
+    /// of `warpspeed::algorithms::map!`). Device allocations are 256-byte aligned (CUDA's
+    /// guarantee, and the simulator's), so this is the view's byte offset in its buffer
+    /// modulo `bytes`, the same on both backends.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), warpspeed::Error> {
+    /// let dev = warpspeed::Device::simulator();
+    /// let buf = dev.zeros::<f32>(16)?;
+    /// assert!(buf.slice(4..).is_aligned(16));
+    /// assert!(!buf.slice(1..).is_aligned(16) && buf.slice(1..).is_aligned(4));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Panics
+    /// When `bytes` is not a power of two from 1 to 256.
+    pub fn is_aligned(&self, bytes: usize) -> bool {
+        assert!(
+            bytes.is_power_of_two() && bytes <= 256,
+            "is_aligned({bytes}): a power of two from 1 to 256 (device allocations are 256-byte aligned)"
+        );
+        (self.offset * std::mem::size_of::<T>()).is_multiple_of(bytes)
+    }
+
     /// The elements `range` of this view (relative to it), as a view of the same buffer.
     ///
     /// # Panics
