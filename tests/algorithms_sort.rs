@@ -383,7 +383,7 @@ fn top_k_is_the_greatest_with_the_lower_index_first() {
     want.sort_by(|a, b| b.0.total_cmp(&a.0));
     let ints: Vec<i64> = (0..n).map(|_| rng.next_u64() as i64 >> 3).collect();
     let mut want_ints: Vec<(i64, u32)> = ints.iter().copied().zip(0..n as u32).collect();
-    want_ints.sort_by(|a, b| b.0.cmp(&a.0));
+    want_ints.sort_by_key(|p| std::cmp::Reverse(p.0));
     for dev in devices("top_k_is_the_greatest_with_the_lower_index_first") {
         let d = dev.upload(&x).unwrap();
         for k in [0usize, 1, 100, 4097, n] {
