@@ -26,6 +26,7 @@
 //! shuffled by the seed, to shake out order-dependent bugs); see [`SimOptions`] and
 //! docs/simulator.md.
 
+pub mod autotune;
 mod bf16_types;
 mod config;
 mod cuda;
