@@ -37,4 +37,5 @@ pub mod select;
 pub mod sort;
 mod status;
 mod template;
+mod tune;
 pub mod xoroshiro;

@@ -295,6 +295,14 @@ pub fn force(algorithm: &str, label: Option<&str>) {
     });
 }
 
+/// The label this thread's tunings of `algorithm` are forced to ([`force`]). Not an API:
+/// the library tunes small inputs only when forced, so the tests can run every candidate
+/// on the simulator.
+#[doc(hidden)]
+pub fn forced(algorithm: &str) -> Option<String> {
+    FORCED.with(|f| f.borrow().get(algorithm).cloned())
+}
+
 /// The ranking stored for `key` (in memory, else in `settings`' file), fastest first.
 /// Not an API: for tests.
 #[doc(hidden)]
@@ -302,12 +310,15 @@ pub fn ranking(key: &Key, settings: &Settings) -> Option<Vec<String>> {
     lookup(key, settings).map(|e| e.ranking.into_iter().map(|(l, _)| l).collect())
 }
 
+/// A validity check of a candidate for the input at hand.
+type Valid<'a, C> = Box<dyn Fn(&C) -> bool + 'a>;
+
 /// Chooses among labelled candidates for one [`Key`]; see the [module](self).
 pub struct Tuner<'a, C> {
     key: Key,
     candidates: &'a [(&'a str, C)],
     default: &'a str,
-    valid: Option<Box<dyn Fn(&C) -> bool + 'a>>,
+    valid: Option<Valid<'a, C>>,
     repetitions: usize,
     settings: Option<Settings>,
 }
@@ -399,8 +410,7 @@ impl<'a, C> Tuner<'a, C> {
                 reason: "no candidate is valid for this input".into(),
             });
         };
-        let forced = FORCED.with(|f| f.borrow().get(&self.key.algorithm).cloned());
-        if let Some(i) = forced.and_then(|label| index(&label)) {
+        if let Some(i) = forced(&self.key.algorithm).and_then(|label| index(&label)) {
             if valid[i] {
                 return Ok(pick(i, How::Forced));
             }
@@ -900,7 +910,7 @@ mod tests {
         for bad in [
             String::new(),
             "garbage".to_string(),
-            format!("warpspeed autotune v2\nk|u32|1\tb=5,a=6\ta,b,c\n"),
+            "warpspeed autotune v2\nk|u32|1\tb=5,a=6\ta,b,c\n".to_string(),
             format!("{HEADER}\nk|u32|1\tb=5,a=6\n"),
             format!("{HEADER}\nk|u32|1\tb=x,a=6\ta,b,c\n"),
             format!("{HEADER}\nk|u32|1\tb5\ta,b,c\n"),
