@@ -47,7 +47,9 @@
 //! is then tuned again. Delete the file to retune everything.
 //!
 //! **Tuning synchronizes**: the first call for a key waits for the target's queue, its own
-//! runs included. Later calls queue as before.
+//! runs included. Later calls queue as before. One thread tunes at a time (so candidates
+//! are not timed against another thread's); a candidate that itself calls a tuned
+//! algorithm (a pipeline around `reduce::sum`) tunes that inside its untimed run.
 //!
 //! ```
 //! use warpspeed::autotune::{Key, Tuner};
@@ -279,6 +281,37 @@ static TUNING: Mutex<()> = Mutex::new(());
 thread_local! {
     /// Forced labels, by algorithm name ([`force`]).
     static FORCED: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+    /// Whether this thread holds [`TUNING`]: a candidate that itself calls a tuned
+    /// algorithm (a user's pipeline around `reduce::sum`) tunes it inside, without taking
+    /// the lock again (which would deadlock).
+    static TUNING_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// [`TUNING`], unless this thread holds it already; released (and the thread's flag
+/// cleared) on drop.
+struct TuningLock {
+    _guard: Option<std::sync::MutexGuard<'static, ()>>,
+}
+
+impl TuningLock {
+    fn take() -> TuningLock {
+        if TUNING_HERE.with(|t| t.get()) {
+            return TuningLock { _guard: None };
+        }
+        let guard = TUNING.lock().unwrap_or_else(PoisonError::into_inner);
+        TUNING_HERE.with(|t| t.set(true));
+        TuningLock {
+            _guard: Some(guard),
+        }
+    }
+}
+
+impl Drop for TuningLock {
+    fn drop(&mut self) {
+        if self._guard.is_some() {
+            TUNING_HERE.with(|t| t.set(false));
+        }
+    }
 }
 
 /// Makes this thread's tunings of `algorithm` choose `label` (when it is a candidate valid
@@ -432,7 +465,7 @@ impl<'a, C> Tuner<'a, C> {
         if let Some(entry) = lookup(&self.key, settings).filter(|e| e.matches(&labels)) {
             return Ok(from_ranking(&entry));
         }
-        let _one_at_a_time = TUNING.lock().unwrap_or_else(PoisonError::into_inner);
+        let _one_at_a_time = TuningLock::take();
         // Another thread may have tuned this key while this one waited.
         if let Some(entry) = lookup(&self.key, settings).filter(|e| e.matches(&labels)) {
             return Ok(from_ranking(&entry));
@@ -784,6 +817,30 @@ mod tests {
             .choose(&Device::simulator(), |_| panic!("nothing runs"))
             .unwrap();
         assert_eq!((c.label, c.how), ("a", How::Default));
+    }
+
+    #[test]
+    fn a_candidate_that_tunes_inside_does_not_deadlock() {
+        let inner = |c: &u32| {
+            let nested = Tuner::new(key(&format!("nested_inner_{c}")), &CANDIDATES, "a")
+                .choose_in(&on(None), false, fake_time)
+                .unwrap();
+            assert_eq!(nested.how, How::Tuned);
+            fake_time(c)
+        };
+        let outer = Tuner::new(key("nested_outer"), &CANDIDATES, "a")
+            .choose_in(&on(None), false, inner)
+            .unwrap();
+        assert_eq!((outer.label, outer.how), ("c", How::Tuned));
+        // The lock is free again: another thread tunes.
+        std::thread::spawn(|| {
+            Tuner::new(key("nested_after"), &CANDIDATES, "a")
+                .choose_in(&on(None), false, fake_time)
+                .unwrap()
+                .how
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]
