@@ -26,6 +26,10 @@
 //! aggregating its lanes' equal bins with `match_any_sync` into one atomic.
 //! algorithms/src/kernels/histogram.rs has the kernels; docs/algorithms.md the figures.
 //!
+//! **Autotuning.** From 2^20 samples the grid's most blocks a multiprocessor is the one
+//! of [`TUNED_BLOCKS_PER_SM`] that `warpspeed::autotune` timed fastest on this GPU (counts
+//! are integer atomics: the same whatever the grid); `WARPSPEED_AUTOTUNE=off`: 2.
+//!
 //! **Bad input**, refused before anything is launched: zero bins or more than 65536;
 //! `lo >= hi` (or NaN); an integer range wider than 2^64; a float range whose width or
 //! scale is not finite; levels that are not `counts.len() + 1` long or not strictly

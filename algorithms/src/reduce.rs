@@ -19,6 +19,13 @@
 //! so their sum is exact whatever the order; a float sum is not the left-to-right sum of
 //! the CPU (each element passes through at most `log2(n) + 2` roundings).
 //!
+//! **Autotuning.** From 2^20 elements, reductions whose result cannot depend on the
+//! chunking (sums, minima, maxima, `min_max`, `arg_min`, `arg_max` of integers) take the
+//! number of chunks that `warpspeed::autotune` timed fastest on this GPU among
+//! [`TUNED_BLOCKS`] (once per size bucket; `WARPSPEED_AUTOTUNE=off`: always 1024). Float
+//! reductions and a user's operators keep the chunks above, so their rounding is the same
+//! on every GPU and run. docs/algorithms.md, "Autotuning".
+//!
 //! **Bad input.** Before anything is launched: a result that is not one element, scratch
 //! shorter than [`partials_for`], and an empty input where the operator has no identity
 //! (min, max and the arg- and min-max reductions) are [`Error::LengthMismatch`].

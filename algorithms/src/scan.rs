@@ -22,6 +22,11 @@
 //! passes through at most `log2(n) + 2` roundings or so more than a serial sum). The input
 //! is read twice and the output written once.
 //!
+//! **Autotuning.** From 2^20 elements, a three-launch scan whose result cannot depend on
+//! the chunking (sums, minima, maxima of integers) takes the number of chunks that
+//! `warpspeed::autotune` timed fastest on this GPU among [`TUNED_CHUNKS`]; float scans
+//! and a user's operators keep the chunks above (docs/algorithms.md, "Autotuning").
+//!
 //! **Bad input**, before anything is launched: `out` of another length than `x`
 //! ([`Error::LengthMismatch`]), an exclusive scan with an operator without an identity
 //! ([`Error::InvalidArgument`]), scratch made for fewer elements.
