@@ -19,6 +19,7 @@ Peers (each optional: a failed import or a failed run is written as "n/a: why"):
   autotune: sum of 2^28 u32, scan of       torch.sum / cupy.sum, torch.cumsum / cupy.cumsum
     2^28 i64                                   (the histogram rows: histogram_lib's peers)
   saxpy a*x+y of 2^28 f32 (a scalar)         torch.add(y, x, alpha=a), a cupy ElementwiseKernel
+  the same on views from element 1           the same, on views (misaligned by 4 bytes)
   Monte Carlo pi, 40000 x 5000 points        torch.rand / cupy.random in chunks, counted
                                                (seed 002's program without per-thread state)
   empty kernel launch + wait, us             cupy.RawKernel, an empty @triton.jit
@@ -317,6 +318,27 @@ def reduce_rows(p, log2):
 
     p.peer(f"row_sums_2^{log2}_f32_ms", "torch.sum(dim=1)", have("torch"), torch_rows)
     p.peer(f"row_sums_2^{log2}_f32_ms", "cupy.sum(axis=1)", have("cupy"), cupy_rows)
+
+    # Running sums of each row (the same matrix): the segmented scan. Integers in [-8, 8],
+    # so every partial sum is exact in f32 and each peer's equals numpy's.
+    want_cumsum = np.cumsum(rows, axis=1, dtype=np.float32)
+
+    def torch_row_cumsum():
+        x = torch.from_numpy(rows).cuda()
+        out = torch.empty_like(x)
+        ms = p.timer.best_ms(lambda: torch.cumsum(x.view(-1, 1024), dim=1, out=out))
+        require(np.array_equal(out.cpu().numpy(), want_cumsum), "torch.cumsum rows differ")
+        return ms
+
+    def cupy_row_cumsum():
+        x = cupy.asarray(rows)
+        out = cupy.empty_like(x)
+        ms = p.timer.best_ms(lambda: cupy.cumsum(x, axis=1, out=out), lib="cupy")
+        require(np.array_equal(cupy.asnumpy(out), want_cumsum), "cupy.cumsum rows differ")
+        return ms
+
+    p.peer(f"row_cumsum_2^{log2}_f32_ms", "torch.cumsum(dim=1)", have("torch"), torch_row_cumsum)
+    p.peer(f"row_cumsum_2^{log2}_f32_ms", "cupy.cumsum(axis=1)", have("cupy"), cupy_row_cumsum)
     p.peer(f"max_2^{log2}_f32_ms", "torch.amax", have("torch"), torch_max)
     p.peer(f"max_2^{log2}_f32_ms", "cupy.max (CUB)", have("cupy"), cupy_max)
     p.peer(f"min_max_2^{log2}_f32_ms", "torch.aminmax", have("torch"), torch_aminmax)
@@ -415,9 +437,16 @@ def sort_rows(p, log2):
         p.peer(f"sort_2^{lg}_{name}_ms", "torch.sort", have("torch"), torch_sort(dtype, count))
     p.peer(f"sort_pairs_2^{log2}_i32_ms", "torch.sort (values + int64 indices)", have("torch"),
            torch_sort(torch.int32 if torch else None, n))
+    # The bench's 2^(log2-2) rows of i32 keys with u32 indices and with a 16-byte
+    # #[gpu_struct] value have no peer: torch.sort and cupy.sort take no values (torch
+    # returns int64 indices, and a struct would be one gather a field, the user's code).
+
+def topk_rows(p, log2):
+    # torch.topk of the 100 greatest of 2^(log2 - 4) f32 (torch's radix select).
+    n = 1 << (log2 - 4)
 
     def torch_topk():
-        x = inputs(torch.float32, n >> 4)
+        x = torch.rand(n, device="cuda", dtype=torch.float32) * 2e6 - 1e6
         out = [None]
 
         def go():
@@ -429,6 +458,8 @@ def sort_rows(p, log2):
         return ms
 
     p.peer(f"topk_100_2^{log2 - 4}_f32_ms", "torch.topk", have("torch"), torch_topk)
+
+
 # ---- select ---------------------------------------------------------------------------------
 
 
@@ -515,35 +546,43 @@ def select_rows(p, log2):
 def map_rows(p, vector_log2):
     # The elementwise a * x + y (a scalar) as a torch or cupy user writes it, into a
     # preallocated output: one kernel each. Checked against numpy within an ulp or so
-    # (torch may fuse the multiply and the add; warpspeed does not).
+    # (torch may fuse the multiply and the add; warpspeed does not). Two rows, as the
+    # bench's: whole tensors (aligned), and views from element 1 of each (misaligned by 4
+    # bytes, which keeps torch and cupy off their 16-byte vector accesses, as warpspeed's
+    # map off its vector path).
     n = 1 << vector_log2
     a = 1.5
-    row = f"saxpy_2^{vector_log2}_f32_ms"
 
     def check(got, x, y):
         want = np.float32(a) * x + y
         require(np.allclose(got, want, rtol=1e-6, atol=1e-3), "a * x + y differs from numpy's")
 
-    def torch_saxpy():
-        x = torch.rand(n, device="cuda") * 2000 - 1000
-        y = torch.rand(n, device="cuda") * 2000 - 1000
-        out = torch.full_like(x, float("nan"))
-        ms = p.timer.best_ms(lambda: torch.add(y, x, alpha=a, out=out))
-        check(out.cpu().numpy(), x.cpu().numpy(), y.cpu().numpy())
-        return ms
+    def torch_saxpy(off):
+        def run():
+            x = (torch.rand(n, device="cuda") * 2000 - 1000)[off:]
+            y = (torch.rand(n, device="cuda") * 2000 - 1000)[off:]
+            out = torch.full((n,), float("nan"), device="cuda")[off:]
+            ms = p.timer.best_ms(lambda: torch.add(y, x, alpha=a, out=out))
+            check(out.cpu().numpy(), x.cpu().numpy(), y.cpu().numpy())
+            return ms
+        return run
 
-    def cupy_saxpy():
-        kernel = cupy.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 z",
-                                        "z = a * x + y", "saxpy")
-        x = cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000
-        y = cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000
-        out = cupy.full(n, cupy.nan, dtype=cupy.float32)
-        ms = p.timer.best_ms(lambda: kernel(cupy.float32(a), x, y, out), lib="cupy")
-        check(cupy.asnumpy(out), cupy.asnumpy(x), cupy.asnumpy(y))
-        return ms
+    def cupy_saxpy(off):
+        def run():
+            kernel = cupy.ElementwiseKernel("float32 a, float32 x, float32 y", "float32 z",
+                                            "z = a * x + y", "saxpy")
+            x = (cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000)[off:]
+            y = (cupy.random.random(n, dtype=cupy.float32) * 2000 - 1000)[off:]
+            out = cupy.full(n, cupy.nan, dtype=cupy.float32)[off:]
+            ms = p.timer.best_ms(lambda: kernel(cupy.float32(a), x, y, out), lib="cupy")
+            check(cupy.asnumpy(out), cupy.asnumpy(x), cupy.asnumpy(y))
+            return ms
+        return run
 
-    p.peer(row, "torch.add(alpha=a)", have("torch"), torch_saxpy)
-    p.peer(row, "cupy.ElementwiseKernel", have("cupy"), cupy_saxpy)
+    for off, row in [(0, f"saxpy_2^{vector_log2}_f32_ms"),
+                     (1, f"saxpy_2^{vector_log2}_f32_offset1_ms")]:
+        p.peer(row, "torch.add(alpha=a)", have("torch"), torch_saxpy(off))
+        p.peer(row, "cupy.ElementwiseKernel", have("cupy"), cupy_saxpy(off))
 
 
 # ---- xoroshiro -----------------------------------------------------------------------------
@@ -924,6 +963,8 @@ def main():
         random_rows(p, sizes["reduce_log2"])
     if want("sort"):
         sort_rows(p, sizes["reduce_log2"])
+    if want("top_k"):
+        topk_rows(p, sizes["reduce_log2"])
     if want("select"):
         select_rows(p, sizes["reduce_log2"])
     if want("histogram_lib"):

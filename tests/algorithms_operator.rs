@@ -1,11 +1,13 @@
 //! `warpspeed::algorithms::operator!` (issue 22): a user's `#[gpu_device]` function made an
 //! operator in the user's crate, over a scalar and over a `#[gpu_struct]`, reduced on both
 //! backends against the CPU folding with the very same function (device functions run on
-//! the host too); the identity for an empty input; the scratch and result checks.
+//! the host too); the identity for an empty input; the scratch and result checks; a
+//! segmented scan with the struct operator against the CPU's.
 
 mod common;
 use common::{devices, nvrtc_compiles, Rng};
 use warpspeed::algorithms::operator::Operator;
+use warpspeed::algorithms::segmented::{self, Segments};
 use warpspeed::algorithms::{operator, reduce};
 use warpspeed::prelude::*;
 
@@ -126,6 +128,53 @@ fn a_users_struct_operator_is_the_cpus_fold() {
 }
 
 #[test]
+fn a_users_struct_operator_scans_segments() {
+    let mut rng = Rng::new(33);
+    // Segments: empty, one element, past the 4096-element tile, short; none at the ends.
+    let offsets = [2usize, 2, 3, 4100, 4100, 4330, 9001];
+    let n = 9005;
+    let x: Vec<Summary> = (0..n)
+        .map(|_| {
+            let v = rng.next_u64() as i32;
+            Summary {
+                count: 1,
+                total: v as i64,
+                top: v,
+            }
+        })
+        .collect();
+    let identity = Summary {
+        count: 0,
+        total: 0,
+        top: i32::MIN,
+    };
+    let poison = Summary {
+        count: 5,
+        total: 5,
+        top: 5,
+    };
+    let mut want = [vec![poison; n], vec![poison; n]];
+    for w in offsets.windows(2) {
+        let mut acc = identity;
+        for i in w[0]..w[1] {
+            want[1][i] = acc;
+            acc = ops::merge(acc, x[i]);
+            want[0][i] = acc;
+        }
+    }
+    for dev in devices("a_users_struct_operator_scans_segments") {
+        let segs = Segments::new(&dev, &offsets).unwrap();
+        let d = dev.upload(&x).unwrap();
+        let mut out = dev.upload(&vec![poison; n]).unwrap();
+        segmented::inclusive::<Merge>(&dev, &d, &segs, &mut out).unwrap();
+        assert!(out.download().unwrap() == want[0], "{:?}", dev.backend());
+        let mut out = dev.upload(&vec![poison; n]).unwrap();
+        segmented::exclusive::<Merge>(&dev, &d, &segs, &mut out).unwrap();
+        assert!(out.download().unwrap() == want[1], "{:?}", dev.backend());
+    }
+}
+
+#[test]
 fn short_scratch_is_refused_before_anything_runs() {
     for dev in devices("short_scratch_is_refused_before_anything_runs") {
         let x = dev.upload(&vec![1.0f32; 5000]).unwrap();
@@ -150,8 +199,8 @@ fn the_operators_kernels_compile_with_nvrtc() {
     }
     assert_eq!(
         all.len(),
-        6,
-        "block_reduce, chunk_scan and segment_reduce for each operator"
+        8,
+        "block_reduce, chunk_scan, segment_reduce and segment_scan for each operator"
     );
     nvrtc_compiles(&all);
 }

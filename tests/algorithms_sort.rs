@@ -303,6 +303,37 @@ fn every_sort_kernel_compiles_with_nvrtc() {
             k::unchecked::onesweep_i64::kernel::<u16>(),
         ),
     ]);
+    use warpspeed::algorithms::kernels::radix_select as r;
+    nvrtc_compiles(&[
+        ("digit_counts_u8", r::digit_counts_u8::kernel()),
+        ("digit_counts_i16", r::digit_counts_i16::kernel()),
+        ("digit_counts_f32", r::digit_counts_f32::kernel()),
+        ("digit_counts_usize", r::digit_counts_usize::kernel()),
+        ("at_least_i32", r::at_least_i32::kernel()),
+        ("at_least_f64", r::at_least_f64::kernel()),
+        (
+            "at_least_u16 unchecked",
+            r::unchecked::at_least_u16::kernel(),
+        ),
+    ]);
+}
+
+#[test]
+fn the_radix_select_kernels_keep_only_the_lookback_check() {
+    use warpspeed::algorithms::kernels::radix_select as r;
+    for (name, c) in [
+        ("digit_counts_f32", r::digit_counts_f32::cuda_source()),
+        ("digit_counts_i64", r::digit_counts_i64::cuda_source()),
+        ("at_least_f32", r::at_least_f32::cuda_source()),
+    ] {
+        let body = c.split("// ---- end of the prelude").nth(1).unwrap();
+        let checks: usize = ["ws_ld(", "ws_at(", "ws_at_shared("]
+            .iter()
+            .map(|check| body.matches(check).count())
+            .sum();
+        // The select template's look-back status read keeps its one check.
+        assert!(checks <= 1, "{name} keeps {checks} checks: {body}");
+    }
 }
 
 #[test]
@@ -322,6 +353,18 @@ fn the_pass_kernels_keep_one_check_outside_their_loops() {
             .map(|check| body.matches(check).count())
             .sum();
         assert!(checks <= most, "{name} keeps {checks} checks: {body}");
+    }
+}
+
+#[test]
+fn the_pass_asks_for_four_blocks_an_sm() {
+    // `min_blocks_per_multiprocessor = 4`: 64 registers a thread, 4 blocks of 256 an SM.
+    use sort::kernels as k;
+    for c in [
+        k::onesweep_u32::cuda_source::<u32>(),
+        k::unchecked::onesweep_i64::cuda_source::<f32>(),
+    ] {
+        assert!(c.contains("__launch_bounds__(256, 4)"), "{c}");
     }
 }
 
@@ -394,4 +437,107 @@ fn top_k_is_the_greatest_with_the_lower_index_first() {
             "{e}"
         );
     }
+}
+
+/// `top_k` of `x` by the CPU: the `k` greatest (`total_cmp`-like `cmp` given), ties by
+/// lower position.
+fn top_k_reference<T: Copy>(
+    x: &[T],
+    k: usize,
+    cmp: impl Fn(&T, &T) -> std::cmp::Ordering,
+) -> (Vec<T>, Vec<u32>) {
+    let mut all: Vec<(T, u32)> = x.iter().copied().zip(0..x.len() as u32).collect();
+    all.sort_by(|a, b| cmp(&b.0, &a.0));
+    all.truncate(k);
+    all.into_iter().unzip()
+}
+
+#[test]
+fn top_k_digit_passes_go_as_deep_as_the_keys_need() {
+    // More keys than `k + radix_select::FEW`, so the digit passes do not stop at the
+    // first: keys sharing their top bytes (every pass of an i64), a crowd equal to the
+    // k-th greatest (ties at the threshold, by position), all equal (every key kept),
+    // and f32 with NaNs of both signs and both zeros.
+    let mut rng = Rng::new(91);
+    let n = sort_fewest() + 3000;
+    let deep: Vec<i64> = (0..n)
+        .map(|_| 0x1234_5678_0000_0000 + (rng.next_u64() % 5000) as i64)
+        .collect();
+    let crowd: Vec<u32> = (0..n)
+        .map(|i| {
+            if i % 3 == 0 {
+                777
+            } else {
+                (rng.next_u64() % 700) as u32 + (i as u32 % 2) * 1000
+            }
+        })
+        .collect();
+    let same = vec![-3i16; n];
+    let floats: Vec<f32> = (0..n)
+        .map(|i| match i % 501 {
+            0 => f32::NAN,
+            1 => -f32::NAN,
+            2 => 0.0,
+            3 => -0.0,
+            _ => (rng.next_u64() % 100_000) as f32 * 1e-3,
+        })
+        .collect();
+    for dev in devices("top_k_digit_passes_go_as_deep_as_the_keys_need") {
+        for k in [1usize, 77, 2000] {
+            let (w, wi) = top_k_reference(&deep, k, |a, b| a.cmp(b));
+            let (mut v, mut at) = (
+                dev.upload(&vec![0i64; k]).unwrap(),
+                dev.upload(&vec![u32::MAX; k]).unwrap(),
+            );
+            sort::top_k(&dev, &dev.upload(&deep).unwrap(), k, &mut v, &mut at).unwrap();
+            assert_eq!(
+                (v.download().unwrap(), at.download().unwrap()),
+                (w, wi),
+                "i64 k {k}"
+            );
+
+            let (w, wi) = top_k_reference(&crowd, k, |a, b| a.cmp(b));
+            let (mut v, mut at) = (
+                dev.upload(&vec![0u32; k]).unwrap(),
+                dev.upload(&vec![u32::MAX; k]).unwrap(),
+            );
+            sort::top_k(&dev, &dev.upload(&crowd).unwrap(), k, &mut v, &mut at).unwrap();
+            assert_eq!(
+                (v.download().unwrap(), at.download().unwrap()),
+                (w, wi),
+                "u32 crowd k {k}"
+            );
+
+            let (w, wi) = top_k_reference(&same, k, |a, b| a.cmp(b));
+            let (mut v, mut at) = (
+                dev.upload(&vec![0i16; k]).unwrap(),
+                dev.upload(&vec![u32::MAX; k]).unwrap(),
+            );
+            sort::top_k_unchecked(&dev, &dev.upload(&same).unwrap(), k, &mut v, &mut at).unwrap();
+            assert_eq!(
+                (v.download().unwrap(), at.download().unwrap()),
+                (w, wi),
+                "all equal k {k}"
+            );
+
+            let (w, wi) = top_k_reference(&floats, k, |a, b| a.total_cmp(b));
+            let (mut v, mut at) = (
+                dev.upload(&vec![7.0f32; k]).unwrap(),
+                dev.upload(&vec![u32::MAX; k]).unwrap(),
+            );
+            let x = dev.upload(&floats).unwrap();
+            sort::top_k(&dev, &x.slice(..), k, &mut v, &mut at).unwrap();
+            let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+            assert_eq!(
+                (bits(v.download().unwrap()), at.download().unwrap()),
+                (bits(w), wi),
+                "f32 k {k}"
+            );
+        }
+    }
+}
+
+/// Keys past which the digit passes stop.
+fn sort_fewest() -> usize {
+    warpspeed::algorithms::radix_select::FEW
 }

@@ -4,11 +4,13 @@
 //! the end reports `OutOfBounds` on both; a buffer of `f32` is viewed as `f32x4` and back
 //! without copying; the simulator reports a race on a vector element; and the generated C
 //! loads and stores whole vectors, which NVRTC turns into `ld.global.nc.v4.f32` and
-//! `st.global.v4.f32`.
+//! `st.global.v4.f32`. `load4`/`store4` (four elements of any type as one access) agree
+//! with element accesses at every offset, in global and shared memory, and a slice that is
+//! not four long is `OutOfBounds` at the call on both backends.
 
 mod common;
 
-use common::{devices, line_of, Rng};
+use common::{devices, expect_oob, line_of, Rng};
 use warpspeed::prelude::*;
 use warpspeed::{Device, DeviceBuffer, Error, LaunchConfig, Vector};
 
@@ -354,5 +356,110 @@ fn a_copy_is_one_vector_load_and_store() {
         "st.shared.v4.f32",
     ] {
         assert!(ptx.contains(want), "mix: no {want}");
+    }
+}
+
+/// `load4`/`store4` at index `4 * t + off` of each thread `t`: aligned for `off == 0`,
+/// misaligned otherwise (the C's four element accesses), in global memory and, staged, in
+/// shared memory; `u16` (8-byte wide accesses) and `f32` (16-byte).
+#[gpu_kernel]
+fn quad_f32(x: &[f32], out: &mut [f32], off: usize) {
+    let t = thread_idx().x as usize;
+    let tile = SharedArray::<f32, 520>::new();
+    let i = 4 * t + off;
+    if i + 4 <= x.len() && i + 4 <= 520 {
+        let (a, b, c, d) = load4(&x[i..i + 4]);
+        store4(&mut tile[i..i + 4], d, c, b, a);
+    }
+    sync_threads();
+    if i + 4 <= out.len() && i + 4 <= 520 {
+        let (a, b, c, d) = load4(&tile[i..i + 4]);
+        store4(&mut out[i..i + 4], a * 2.0, b, c, d + 1.0);
+    }
+}
+
+#[gpu_kernel]
+fn quad_u16(x: &[u16], out: &mut [u16], off: usize) {
+    let i = 4 * grid_1d() + off;
+    if i + 4 <= x.len() && i + 4 <= out.len() {
+        let q = load4(&x[i..i + 4]);
+        store4(&mut out[i..i + 4], q.3, q.2, q.1, q.0 ^ 0xffff);
+    }
+}
+
+#[gpu_kernel]
+fn quad_short(x: &[f32], out: &mut [f32]) {
+    let (a, b, c, d) = load4(&x[0..3]); // @SHORT
+    out[0] = a + b + c + d;
+}
+
+#[gpu_kernel]
+fn quad_long(out: &mut [u16]) {
+    store4(&mut out[0..5], 1, 2, 3, 4); // @LONG
+}
+
+#[test]
+fn load4_and_store4_agree_with_element_accesses_at_every_offset() {
+    let mut rng = Rng::new(44);
+    for dev in devices("load4_and_store4_agree_with_element_accesses_at_every_offset") {
+        for off in 0..4usize {
+            let n = 517;
+            let x: Vec<f32> = (0..n).map(|_| rng.range_f32(-9.0, 9.0)).collect();
+            let dx = dev.upload(&x).unwrap();
+            let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
+            quad_f32::launch(&dev, LaunchConfig::new(1, 130), &dx, &mut out, off).unwrap();
+            let got = out.download().unwrap();
+            for (i, g) in got.iter().enumerate() {
+                let want = if i < off || i >= off + (n - off) / 4 * 4 {
+                    f32::NAN
+                } else {
+                    let base = i - (i - off) % 4;
+                    let r = [x[base + 3], x[base + 2], x[base + 1], x[base]];
+                    let v = r[(i - off) % 4];
+                    match (i - off) % 4 {
+                        0 => v * 2.0,
+                        3 => v + 1.0,
+                        _ => v,
+                    }
+                };
+                assert_eq!(
+                    g.to_bits(),
+                    want.to_bits(),
+                    "f32 {off} {i} {:?}",
+                    dev.backend()
+                );
+            }
+
+            let h: Vec<u16> = (0..n).map(|_| rng.next_u32() as u16).collect();
+            let dh = dev.upload(&h).unwrap();
+            let mut out = dev.upload(&vec![7u16; n]).unwrap();
+            quad_u16::launch(&dev, LaunchConfig::new(3, 64), &dh, &mut out, off).unwrap();
+            let got = out.download().unwrap();
+            for (i, &g) in got.iter().enumerate() {
+                let want = if i < off || i >= off + (n - off) / 4 * 4 {
+                    7
+                } else {
+                    let base = i - (i - off) % 4;
+                    [h[base + 3], h[base + 2], h[base + 1], h[base] ^ 0xffff][(i - off) % 4]
+                };
+                assert_eq!(g, want, "u16 {off} {i} {:?}", dev.backend());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_slice_not_four_long_is_out_of_bounds_at_the_call() {
+    for dev in devices("a_slice_not_four_long_is_out_of_bounds_at_the_call") {
+        let x = dev.upload(&[1.0f32; 8]).unwrap();
+        let mut out = dev.upload(&[0.0f32; 8]).unwrap();
+        let r = quad_short::launch(&dev, LaunchConfig::new(1, 1), &x, &mut out);
+        let at = format!("{FILE}:{}", line_of(SOURCE, "SHORT"));
+        expect_oob(&dev, r, "quad_short", &at, 3, 3);
+        let mut out = dev.upload(&[0u16; 8]).unwrap();
+        let r = quad_long::launch(&dev, LaunchConfig::new(1, 1), &mut out);
+        let at = format!("{FILE}:{}", line_of(SOURCE, "LONG"));
+        expect_oob(&dev, r, "quad_long", &at, 5, 4);
+        assert_eq!(out.download().unwrap(), vec![0u16; 8], "nothing written");
     }
 }

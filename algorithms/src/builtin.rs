@@ -49,6 +49,7 @@ pub trait Reducible: Scalar + sealed::Sealed {
         inclusive: bool,
     ) -> Result<()>;
     #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
     fn segment_reduce(
         kind: Kind,
         target: &impl LaunchTarget,
@@ -56,6 +57,17 @@ pub trait Reducible: Scalar + sealed::Sealed {
         x: &impl AsDeviceView<Elem = Self>,
         out: &mut impl AsDeviceViewMut<Elem = Self>,
         offsets: &impl AsDeviceView<Elem = usize>,
+        per_warp: bool,
+    ) -> Result<()>;
+    #[doc(hidden)]
+    fn segment_scan(
+        kind: Kind,
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self>,
+        out: &mut impl AsDeviceViewMut<Elem = Self>,
+        offsets: &impl AsDeviceView<Elem = usize>,
+        inclusive: bool,
     ) -> Result<()>;
     /// The single-pass look-back scan by `kind` (`crate::template::lookback`), where the
     /// type has one; `None`: the three-launch scan.
@@ -119,12 +131,15 @@ mod sealed {
 /// calls.
 macro_rules! family {
     ($name:ident: $($kernel:ident as $short:ident),*; $($scan:ident as $scan_short:ident),*;
-     $seg_sums:ident, $seg_mins:ident, $seg_maxs:ident) => {
+     $seg_sums:ident, $seg_mins:ident, $seg_maxs:ident;
+     $seg_scan_sums:ident, $seg_scan_mins:ident, $seg_scan_maxs:ident) => {
         mod $name {
             pub use crate::kernels::reduce::{$($kernel as $short),*};
             pub use crate::kernels::scan::{$($scan as $scan_short),*};
             pub use crate::kernels::segmented::{
                 $seg_sums as segment_sums, $seg_mins as segment_mins, $seg_maxs as segment_maxs,
+                $seg_scan_sums as segment_scan_sums, $seg_scan_mins as segment_scan_mins,
+                $seg_scan_maxs as segment_scan_maxs,
             };
         }
     };
@@ -134,13 +149,15 @@ family!(int: block_sums_int as sums, block_mins_int as mins, block_maxs_int as m
     block_arg_min_int as arg_min, block_arg_max_int as arg_max,
     block_arg_min_pairs_int as arg_min_pairs, block_arg_max_pairs_int as arg_max_pairs;
     scan_sums_int as scan_sums, scan_mins_int as scan_mins, scan_maxs_int as scan_maxs;
-    segment_sums_int, segment_mins_int, segment_maxs_int);
+    segment_sums_int, segment_mins_int, segment_maxs_int;
+    segment_scan_sums_int, segment_scan_mins_int, segment_scan_maxs_int);
 family!(float: block_sums_float as sums, block_mins_float as mins, block_maxs_float as maxs,
     block_min_max_float as min_max, block_min_max_pairs_float as min_max_pairs,
     block_arg_min_float as arg_min, block_arg_max_float as arg_max,
     block_arg_min_pairs_float as arg_min_pairs, block_arg_max_pairs_float as arg_max_pairs;
     scan_sums_float as scan_sums, scan_mins_float as scan_mins, scan_maxs_float as scan_maxs;
-    segment_sums_float, segment_mins_float, segment_maxs_float);
+    segment_sums_float, segment_mins_float, segment_maxs_float;
+    segment_scan_sums_float, segment_scan_mins_float, segment_scan_maxs_float);
 
 /// A kind the launch has no kernel for: a bug of this module.
 fn no_kernel(kind: Kind, what: &str) -> ! {
@@ -210,12 +227,29 @@ macro_rules! reducible {
                 x: &impl AsDeviceView<Elem = Self>,
                 out: &mut impl AsDeviceViewMut<Elem = Self>,
                 offsets: &impl AsDeviceView<Elem = usize>,
+                per_warp: bool,
             ) -> Result<()> {
                 match kind {
-                    Kind::Sum => $f::segment_sums::launch::<$t>(target, cfg, x, out, offsets),
-                    Kind::Min => $f::segment_mins::launch::<$t>(target, cfg, x, out, offsets),
-                    Kind::Max => $f::segment_maxs::launch::<$t>(target, cfg, x, out, offsets),
+                    Kind::Sum => $f::segment_sums::launch::<$t>(target, cfg, x, out, offsets, per_warp),
+                    Kind::Min => $f::segment_mins::launch::<$t>(target, cfg, x, out, offsets, per_warp),
+                    Kind::Max => $f::segment_maxs::launch::<$t>(target, cfg, x, out, offsets, per_warp),
                     _ => no_kernel(kind, "segment reduce"),
+                }
+            }
+            fn segment_scan(
+                kind: Kind,
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = Self>,
+                out: &mut impl AsDeviceViewMut<Elem = Self>,
+                offsets: &impl AsDeviceView<Elem = usize>,
+                inclusive: bool,
+            ) -> Result<()> {
+                match kind {
+                    Kind::Sum => $f::segment_scan_sums::launch::<$t>(target, cfg, x, out, offsets, inclusive),
+                    Kind::Min => $f::segment_scan_mins::launch::<$t>(target, cfg, x, out, offsets, inclusive),
+                    Kind::Max => $f::segment_scan_maxs::launch::<$t>(target, cfg, x, out, offsets, inclusive),
+                    _ => no_kernel(kind, "segment scan"),
                 }
             }
             fn min_max_first(
@@ -309,8 +343,19 @@ macro_rules! builtin_operator {
                 x: &impl AsDeviceView<Elem = T>,
                 out: &mut impl AsDeviceViewMut<Elem = T>,
                 offsets: &impl AsDeviceView<Elem = usize>,
+                per_warp: bool,
             ) -> Result<()> {
-                T::segment_reduce(Kind::$kind, target, cfg, x, out, offsets)
+                T::segment_reduce(Kind::$kind, target, cfg, x, out, offsets, per_warp)
+            }
+            fn segment_scan(
+                target: &impl LaunchTarget,
+                cfg: LaunchConfig,
+                x: &impl AsDeviceView<Elem = T>,
+                out: &mut impl AsDeviceViewMut<Elem = T>,
+                offsets: &impl AsDeviceView<Elem = usize>,
+                inclusive: bool,
+            ) -> Result<()> {
+                T::segment_scan(Kind::$kind, target, cfg, x, out, offsets, inclusive)
             }
             fn lookback_scan(
                 target: &impl LaunchTarget,

@@ -13,9 +13,9 @@
 //! | [`scan`] | [`scan::inclusive`], [`scan::exclusive`] with any operator; [`scan::inclusive_sum`], [`scan::exclusive_sum`] |
 //! | [`select`] | stream compaction: [`select::flagged`], [`select::select_if`] and [`select::partition`] with a user's predicate ([`predicate!`]), [`select::unique`], [`select::run_length_encode`], one pass with a look-back over tile counts |
 //! | [`histogram`] | [`histogram::even`] (bins of equal width) and [`histogram::range`] (bins between levels) of any integer or `f32`/`f64` buffer or view, 1 to 65536 bins, into `u32` counts |
-//! | [`sort`] | [`sort::sort`], [`sort::sort_descending`], [`sort::sort_pairs`], [`sort::sort_pairs_descending`], [`sort::top_k`]: stable radix sorts of every integer type and `f32`/`f64` (`total_cmp` order), keys alone or with values of any kernel scalar |
-//! | [`segmented`] | [`segmented::reduce`] with any operator and [`segmented::sum`] over [`segmented::Segments`] (offsets checked once) |
-//! | [`map`](mod@map) | [`map!`]: a user's `#[gpu_device]` function made an elementwise map over buffers and views (Numba's `@vectorize`), lengths checked before the launch |
+//! | [`sort`] | [`sort::sort`], [`sort::sort_descending`], [`sort::sort_pairs`], [`sort::sort_pairs_descending`], [`sort::top_k`], [`sort::gather`]: stable radix sorts of every integer type and `f32`/`f64` (`total_cmp` order), keys alone or with values of any kernel scalar or `#[gpu_struct]` |
+//! | [`segmented`] | [`segmented::reduce`] with any operator and [`segmented::sum`] over [`segmented::Segments`] (offsets checked once); segmented scans [`segmented::inclusive`], [`segmented::exclusive`] with any operator, [`segmented::inclusive_sum`], [`segmented::exclusive_sum`] |
+//! | [`map`](mod@map) | [`map!`]: a user's `#[gpu_device]` function made an elementwise map over buffers and views (Numba's `@vectorize`), lengths checked before the launch; vector loads (`load4`/`store4`) where every view is aligned, a grid-stride loop otherwise |
 //! | autotuning | [`warpspeed::autotune`](warpspeed_core::autotune) times candidates of the reduce's grid, the three-launch scan's chunks ([`reduce::TUNED_BLOCKS`], [`scan::TUNED_CHUNKS`]: integer operators only, so results never change) and the histogram's grid ([`histogram::TUNED_BLOCKS_PER_SM`]) once per GPU and size bucket; `WARPSPEED_AUTOTUNE=off` keeps the defaults (docs/algorithms.md, "Autotuning") |
 //! | [`operator`](mod@operator) | what reductions combine with: [`operator::Sum`], [`operator::Min`], [`operator::Max`], and a user's `#[gpu_device]` function made one by [`operator!`] |
 
@@ -30,6 +30,8 @@ pub mod histogram;
 pub mod kernels;
 pub mod map;
 pub mod operator;
+#[doc(hidden)]
+pub mod radix_select;
 pub mod random;
 pub mod reduce;
 pub mod scan;

@@ -83,8 +83,9 @@ pub trait Operator: 'static {
         inclusive: bool,
     ) -> Result<()>;
 
-    /// Block `b` of `cfg`'s grid combines `x[offsets[b]..offsets[b + 1]]` into `out[b]`
-    /// (the identity for an empty segment): the segmented reduce (`crate::segmented`).
+    /// Block `b` of `cfg`'s grid (with `per_warp`, warp `w` of block `b`: segment
+    /// `s = 8 b + w`) combines `x[offsets[s]..offsets[s + 1]]` into `out[s]` (the identity
+    /// for an empty segment): the segmented reduce (`crate::segmented`).
     #[doc(hidden)]
     fn segment_reduce(
         target: &impl LaunchTarget,
@@ -92,6 +93,21 @@ pub trait Operator: 'static {
         x: &impl AsDeviceView<Elem = Self::Elem>,
         out: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
         offsets: &impl AsDeviceView<Elem = usize>,
+        per_warp: bool,
+    ) -> Result<()>;
+
+    /// Block `b` of `cfg`'s grid scans `x[offsets[b]..offsets[b + 1]]` into the same
+    /// places of `out`, inclusively or exclusively (from the identity), and writes nothing
+    /// else: the segmented scan (`crate::segmented`; `cfg` gives `scan::SHARED_ELEMS`
+    /// elements of dynamic shared memory).
+    #[doc(hidden)]
+    fn segment_scan(
+        target: &impl LaunchTarget,
+        cfg: LaunchConfig,
+        x: &impl AsDeviceView<Elem = Self::Elem>,
+        out: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
+        offsets: &impl AsDeviceView<Elem = usize>,
+        inclusive: bool,
     ) -> Result<()>;
 
     /// The single-pass look-back scan (`crate::template::lookback`), where the operator
@@ -177,16 +193,24 @@ macro_rules! operator {
             const _: fn($t, $t) -> $t = $($f)::+;
             use ::warpspeed::prelude::*;
             $crate::__range_reduce_kernel!(
-                block_reduce, $t => $t, [x, start, j] load x[j], params [chunk: usize]
-                range (block_idx().x as usize * chunk, block_idx().x as usize * chunk + chunk)
+                block_reduce, $t => $t, [x, start, j, r] load x[j], params [chunk: usize]
+                range (r * chunk, r * chunk + chunk)
                 |a, b| $($f)::+(a, b), init $id, empty $id, options []
             );
             $crate::__scan_kernels!(
-                chunk_scan, $t, [x] |a, b| $($f)::+(a, b), init $id, options []
+                chunk_scan, $t, [x, blk] params [carry: &[$t], chunk: usize]
+                range (blk * chunk, blk * chunk + chunk)
+                carry (blk > 0 && blk < carry.len(), carry[blk])
+                |a, b| $($f)::+(a, b), init $id, options []
+            );
+            $crate::__scan_kernels!(
+                segment_scan, $t, [x, blk] params [offsets: &[usize]]
+                skip (blk + 1 >= offsets.len()) range (offsets[blk], offsets[blk + 1])
+                |a, b| $($f)::+(a, b), init $id, options []
             );
             $crate::__range_reduce_kernel!(
-                segment_reduce, $t => $t, [x, start, j] load x[j], params [offsets: &[usize]]
-                range (offsets[block_idx().x as usize], offsets[block_idx().x as usize + 1])
+                segment_reduce, $t => $t, [x, start, j, r] load x[j], params [offsets: &[usize], per_warp: bool]
+                skip (r + 1 >= offsets.len()) range (offsets[r], offsets[r + 1]) warps (per_warp)
                 |a, b| $($f)::+(a, b), init $id, empty $id, options []
             );
             impl $crate::operator::Operator for $name {
@@ -218,14 +242,26 @@ macro_rules! operator {
                     x: &impl ::warpspeed::AsDeviceView<Elem = $t>,
                     out: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $t>,
                     offsets: &impl ::warpspeed::AsDeviceView<Elem = usize>,
+                    per_warp: bool,
                 ) -> ::warpspeed::Result<()> {
-                    segment_reduce::launch(target, cfg, x, out, offsets)
+                    segment_reduce::launch(target, cfg, x, out, offsets, per_warp)
+                }
+                fn segment_scan(
+                    target: &impl ::warpspeed::LaunchTarget,
+                    cfg: ::warpspeed::LaunchConfig,
+                    x: &impl ::warpspeed::AsDeviceView<Elem = $t>,
+                    out: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $t>,
+                    offsets: &impl ::warpspeed::AsDeviceView<Elem = usize>,
+                    inclusive: bool,
+                ) -> ::warpspeed::Result<()> {
+                    segment_scan::launch(target, cfg, x, out, offsets, inclusive)
                 }
                 fn kernels() -> ::std::vec::Vec<&'static ::warpspeed::KernelDef> {
                     ::std::vec![
                         block_reduce::kernel(),
                         chunk_scan::kernel(),
                         segment_reduce::kernel(),
+                        segment_scan::kernel(),
                     ]
                 }
             }

@@ -1,7 +1,10 @@
 //! Sorting keys, and keys with values, on a GPU or the simulator: [`sort`] and
 //! [`sort_descending`] sort a buffer or view of keys in place, [`sort_pairs`] and
 //! [`sort_pairs_descending`] sort keys and move each key's value with it. Keys are every
-//! integer type and `f32`/`f64` ([`SortKey`]); values any kernel scalar.
+//! integer type and `f32`/`f64` ([`SortKey`]); values any kernel scalar, half, fp8 or
+//! vector type, or `#[gpu_struct]` (see [`sort_pairs`] for how each is moved, and its
+//! example for a struct). [`gather`] puts values in the order of indices sorted with
+//! their keys.
 //!
 //! **Order.** Integers by value; floats in [`f32::total_cmp`]'s order: `-NaN` (a NaN with
 //! its sign bit set) first, then `-inf`, the negative numbers, `-0.0` before `+0.0`, the
@@ -17,6 +20,10 @@
 //! `b`-bit keys takes `b / 8` passes (4 for `u32`), ping-ponging between the caller's
 //! buffer and a scratch buffer of the same size (with an odd count, a last copy back);
 //! the result does not depend on timing, so the simulator and the GPU agree exactly.
+//! Values of 1, 2, 4 or 8 bytes ride the passes with their keys; values of other sizes
+//! (a struct of 12 or 16 bytes) are moved once at the end: the keys are sorted with their
+//! `u32` positions, then each value is gathered from its position by 8-, 4-, 2- or 1-byte
+//! words (a library kernel cannot name a user's struct, but it can move its memory).
 //!
 //! **Bad input**, before anything is launched: values of another length than the keys
 //! ([`Error::LengthMismatch`]), more than `u32::MAX` keys ([`Error::InvalidArgument`]),
@@ -42,8 +49,11 @@
 
 pub use crate::kernels::sort as kernels;
 use crate::status::TileStatus;
+use std::any::TypeId;
 use warpspeed_core::prelude::*;
-use warpspeed_core::{AsDeviceView, AsDeviceViewMut, KernelScalar, LaunchTarget, Result};
+use warpspeed_core::{
+    AsDeviceView, AsDeviceViewMut, DeviceViewMut, KernelScalar, LaunchTarget, Result,
+};
 
 /// Threads a block of every sort kernel (one a digit value).
 const BLOCK: u32 = 256;
@@ -64,7 +74,7 @@ pub enum Order {
 
 /// A key type the sort takes: `u8`..`u64`, `usize`, `i8`..`i64`, `f32`, `f64`. Sealed: each
 /// type's impl picks its kernels (`kernels::histogram_u32`, `kernels::onesweep_u32`, ..).
-pub trait SortKey: KernelScalar + sealed::Sealed {
+pub trait SortKey: KernelScalar + sealed::Sealed + crate::radix_select::SelectKey {
     /// Radix passes: the key's bits over 8.
     const PASSES: u32;
     /// Keys a tile (a block of the pass kernel): 4096, 2048 for 64-bit keys.
@@ -187,11 +197,29 @@ sort_key! {
 /// ping-pong with, the digit counts and the look-back's status words (256 a tile of
 /// [`SortKey::TILE`] keys: 2 bytes a key, 4 for 64-bit keys). Make one and pass it to the
 /// `*_with_scratch` entries, so that repeated sorts allocate nothing.
-pub struct Scratch<K: SortKey, V: Scalar = u32> {
-    keys: DeviceBuffer<K>,
+///
+/// `V` is any kernel scalar or `#[gpu_struct]`. Values of 1, 2, 4 or 8 bytes ride the
+/// passes with their keys; the others (a struct of 12 or 16 bytes, `f32x4`, ..) are moved
+/// once, after the keys are sorted with their `u32` positions (see [`sort_pairs`]): then
+/// the scratch also holds two buffers of `capacity` positions, and its second buffer of
+/// values is the copy the gather reads.
+pub struct Scratch<K: SortKey, V: KernelScalar = u32> {
+    core: Core<K>,
+    /// The values' second buffer (values the passes move), or the copy the gather reads
+    /// (values moved by positions); empty without values.
     values: DeviceBuffer<V>,
-    /// Stays empty: the values of a sort without values.
-    no_values: DeviceBuffer<V>,
+    /// The positions sorted with the keys, and their second buffer: values moved by
+    /// positions only, empty otherwise.
+    positions: DeviceBuffer<u32>,
+    alt_positions: DeviceBuffer<u32>,
+}
+
+/// The scratch of the keys' sort, whatever the values.
+struct Core<K: SortKey> {
+    keys: DeviceBuffer<K>,
+    /// Stay empty: the values of a sort without values (read and written, so two).
+    no_values: DeviceBuffer<u32>,
+    no_values_out: DeviceBuffer<u32>,
     /// The histogram's counts (zero between sorts: `digit_bases` zeroes them).
     counts: DeviceBuffer<u32>,
     /// A launch failed: the counts may not be zero.
@@ -209,46 +237,71 @@ impl<K: SortKey> Scratch<K> {
     /// # Errors
     /// Whatever the allocation returns.
     pub fn new(dev: &Device, capacity: usize) -> Result<Self> {
-        Scratch::allocate(dev, capacity, 0)
+        Scratch::allocate(dev, capacity, false)
     }
 }
 
-impl<K: SortKey, V: Scalar> Scratch<K, V> {
+impl<K: SortKey, V: KernelScalar> Scratch<K, V> {
     /// Scratch for sorts of up to `capacity` keys with values of `V` (or without), on
     /// `dev`.
     ///
     /// # Errors
     /// Whatever the allocation returns.
     pub fn with_values(dev: &Device, capacity: usize) -> Result<Self> {
-        Scratch::allocate(dev, capacity, capacity)
+        Scratch::allocate(dev, capacity, true)
     }
 
-    fn allocate(dev: &Device, capacity: usize, values: usize) -> Result<Self> {
+    fn allocate(dev: &Device, capacity: usize, values: bool) -> Result<Self> {
         let tiles = capacity.div_ceil(K::TILE).max(1);
+        let positions = if values && !passes_move::<V>() {
+            capacity
+        } else {
+            0
+        };
         Ok(Scratch {
-            keys: dev.zeros::<K>(capacity)?,
-            values: dev.zeros::<V>(values)?,
-            no_values: dev.zeros::<V>(0)?,
-            counts: dev.zeros::<u32>(K::PASSES as usize * RADIX)?,
-            counts_unknown: false,
-            bases: dev.zeros::<u32>(K::PASSES as usize * RADIX)?,
-            lookback: TileStatus::new(dev, tiles * RADIX)?,
-            capacity,
-            unchecked: false,
+            core: Core {
+                keys: dev.zeros::<K>(capacity)?,
+                no_values: dev.zeros::<u32>(0)?,
+                no_values_out: dev.zeros::<u32>(0)?,
+                counts: dev.zeros::<u32>(K::PASSES as usize * RADIX)?,
+                counts_unknown: false,
+                bases: dev.zeros::<u32>(K::PASSES as usize * RADIX)?,
+                lookback: TileStatus::new(dev, tiles * RADIX)?,
+                capacity,
+                unchecked: false,
+            },
+            values: dev.zeros::<V>(if values { capacity } else { 0 })?,
+            positions: dev.zeros::<u32>(positions)?,
+            alt_positions: dev.zeros::<u32>(positions)?,
         })
     }
 
     /// The most keys a sort with this scratch may have.
     pub fn capacity(&self) -> usize {
-        self.capacity
+        self.core.capacity
     }
 
     /// Sorts with this scratch launch the `#[gpu_kernel(unchecked)]` twins of the kernels:
     /// what the bench measures the bounds checks' cost against.
     #[doc(hidden)]
     pub fn use_unchecked_kernels(&mut self, unchecked: bool) {
-        self.unchecked = unchecked;
+        self.core.unchecked = unchecked;
     }
+}
+
+/// The kernel scalars the pass kernels are generic over (`V: Scalar`): their values ride
+/// the passes as themselves, exactly as before any other value type was taken.
+macro_rules! for_each_scalar {
+    ($m:ident) => {
+        $m!(bool u8 u16 u32 u64 usize i8 i16 i32 i64 isize f16 bf16 f32 f64)
+    };
+}
+
+/// Whether the passes move values of `V` (a kernel scalar, or any type of 1, 2, 4 or 8
+/// bytes as the unsigned word of its size); other values are moved by their positions.
+fn passes_move<V: KernelScalar>() -> bool {
+    // Every kernel scalar has one of these sizes.
+    matches!(std::mem::size_of::<V>(), 1 | 2 | 4 | 8)
 }
 
 /// `keys` in place, least first (for floats, [`f32::total_cmp`]'s order), stable; queued
@@ -278,14 +331,7 @@ pub fn sort<K: SortKey>(
     keys: &mut impl AsDeviceViewMut<Elem = K>,
 ) -> Result<()> {
     let mut scratch = Scratch::<K>::new(target.device(), keys.len())?;
-    run::<K, u32>(
-        "sort",
-        target,
-        keys,
-        None::<&mut DeviceBuffer<_>>,
-        Order::Ascending,
-        &mut scratch,
-    )
+    keys_only("sort", target, keys, Order::Ascending, &mut scratch)
 }
 
 /// `keys` in place, greatest first, stable (equal keys keep their input order).
@@ -297,11 +343,10 @@ pub fn sort_descending<K: SortKey>(
     keys: &mut impl AsDeviceViewMut<Elem = K>,
 ) -> Result<()> {
     let mut scratch = Scratch::<K>::new(target.device(), keys.len())?;
-    run::<K, u32>(
+    keys_only(
         "sort_descending",
         target,
         keys,
-        None::<&mut DeviceBuffer<_>>,
         Order::Descending,
         &mut scratch,
     )
@@ -310,19 +355,53 @@ pub fn sort_descending<K: SortKey>(
 /// `keys` in place, least first, stable, and `values` (as long as `keys`) with them:
 /// `values[i]` ends where `keys[i]` ends.
 ///
+/// The values are any kernel scalar, vector or half type, or a `#[gpu_struct]`. Values of
+/// 1, 2, 4 or 8 bytes ride every pass with their keys (a struct of 8 bytes as a `u64`);
+/// larger or odd-sized ones (a struct of 12 or 16 bytes, say) are moved once: the keys
+/// are sorted with their positions `0..n`, then each value is copied from its position
+/// (a gather, by 8-, 4-, 2- or 1-byte words, whichever divides the value's size). The
+/// order and the stability are the same either way.
+///
 /// # Errors
 /// [`Error::LengthMismatch`] when `values`' length is not `keys`', otherwise as [`sort`].
-pub fn sort_pairs<K: SortKey, V: Scalar>(
+///
+/// ```
+/// use warpspeed::algorithms::sort;
+/// use warpspeed::prelude::*;
+///
+/// #[gpu_struct]
+/// #[derive(Clone, Copy, Debug, PartialEq)]
+/// struct Hit {
+///     id: u32,
+///     energy: f32,
+///     layer: u8,
+/// }
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let hit = |id, energy, layer| Hit { id, energy, layer };
+/// let mut layers = dev.upload(&[2u8, 0, 2, 1])?;
+/// let mut hits = dev.upload(&[hit(7, 1.5, 2), hit(8, 0.5, 0), hit(9, 2.5, 2), hit(3, 4.0, 1)])?;
+/// sort::sort_pairs(&dev, &mut layers, &mut hits)?;
+/// assert_eq!(layers.download()?, vec![0, 1, 2, 2]);
+/// assert_eq!(
+///     hits.download()?,
+///     vec![hit(8, 0.5, 0), hit(3, 4.0, 1), hit(7, 1.5, 2), hit(9, 2.5, 2)] // stable
+/// );
+/// # Ok(())
+/// # }
+/// ```
+pub fn sort_pairs<K: SortKey, V: KernelScalar>(
     target: &impl LaunchTarget,
     keys: &mut impl AsDeviceViewMut<Elem = K>,
     values: &mut impl AsDeviceViewMut<Elem = V>,
 ) -> Result<()> {
     let mut scratch = Scratch::<K, V>::with_values(target.device(), keys.len())?;
-    run(
+    pairs(
         "sort_pairs",
         target,
         keys,
-        Some(values),
+        values,
         Order::Ascending,
         &mut scratch,
     )
@@ -332,21 +411,14 @@ pub fn sort_pairs<K: SortKey, V: Scalar>(
 ///
 /// # Errors
 /// As [`sort_pairs`].
-pub fn sort_pairs_descending<K: SortKey, V: Scalar>(
+pub fn sort_pairs_descending<K: SortKey, V: KernelScalar>(
     target: &impl LaunchTarget,
     keys: &mut impl AsDeviceViewMut<Elem = K>,
     values: &mut impl AsDeviceViewMut<Elem = V>,
 ) -> Result<()> {
     let mut scratch = Scratch::<K, V>::with_values(target.device(), keys.len())?;
     let what = "sort_pairs_descending";
-    run(
-        what,
-        target,
-        keys,
-        Some(values),
-        Order::Descending,
-        &mut scratch,
-    )
+    pairs(what, target, keys, values, Order::Descending, &mut scratch)
 }
 
 /// [`sort`] or [`sort_descending`] with the caller's [`Scratch`] (its capacity at least
@@ -354,20 +426,13 @@ pub fn sort_pairs_descending<K: SortKey, V: Scalar>(
 ///
 /// # Errors
 /// As [`sort`], and [`Error::LengthMismatch`] when the scratch's capacity is short.
-pub fn sort_with_scratch<K: SortKey, V: Scalar>(
+pub fn sort_with_scratch<K: SortKey, V: KernelScalar>(
     target: &impl LaunchTarget,
     keys: &mut impl AsDeviceViewMut<Elem = K>,
     order: Order,
     scratch: &mut Scratch<K, V>,
 ) -> Result<()> {
-    run::<K, V>(
-        "sort_with_scratch",
-        target,
-        keys,
-        None::<&mut DeviceBuffer<_>>,
-        order,
-        scratch,
-    )
+    keys_only("sort_with_scratch", target, keys, order, scratch)
 }
 
 /// [`sort_pairs`] or [`sort_pairs_descending`] with the caller's [`Scratch`] (made by
@@ -376,18 +441,18 @@ pub fn sort_with_scratch<K: SortKey, V: Scalar>(
 /// # Errors
 /// As [`sort_pairs`], and [`Error::LengthMismatch`] when the scratch's capacity is short
 /// or it has no values.
-pub fn sort_pairs_with_scratch<K: SortKey, V: Scalar>(
+pub fn sort_pairs_with_scratch<K: SortKey, V: KernelScalar>(
     target: &impl LaunchTarget,
     keys: &mut impl AsDeviceViewMut<Elem = K>,
     values: &mut impl AsDeviceViewMut<Elem = V>,
     order: Order,
     scratch: &mut Scratch<K, V>,
 ) -> Result<()> {
-    run(
+    pairs(
         "sort_pairs_with_scratch",
         target,
         keys,
-        Some(values),
+        values,
         order,
         scratch,
     )
@@ -417,22 +482,20 @@ pub fn launches<K: SortKey, V: Scalar>(
     )
 }
 
-/// The checks, the histogram, the passes and the copy back, for every entry.
-fn run<K: SortKey, V: Scalar>(
+/// The checks every entry makes before anything is launched: `values` the values'
+/// length (`None` without values).
+fn check<K: SortKey, V: KernelScalar>(
     what: &str,
-    target: &impl LaunchTarget,
-    keys: &mut impl AsDeviceViewMut<Elem = K>,
-    mut values: Option<&mut impl AsDeviceViewMut<Elem = V>>,
-    order: Order,
-    scratch: &mut Scratch<K, V>,
+    n: usize,
+    values: Option<usize>,
+    scratch: &Scratch<K, V>,
 ) -> Result<()> {
-    let n = keys.len();
-    if let Some(values) = &values {
-        if values.len() != n {
+    if let Some(len) = values {
+        if len != n {
             return Err(Error::LengthMismatch {
                 what: format!("sort::{what}: the values (the keys' length)"),
                 expected: n,
-                found: values.len(),
+                found: len,
             });
         }
     }
@@ -442,26 +505,184 @@ fn run<K: SortKey, V: Scalar>(
             reason: format!("{n} keys: at most u32::MAX (4294967295) keys are sorted at once"),
         });
     }
-    if scratch.capacity < n {
+    if scratch.core.capacity < n {
         return Err(Error::LengthMismatch {
             what: format!("sort::{what}: the scratch's capacity"),
             expected: n,
-            found: scratch.capacity,
+            found: scratch.core.capacity,
         });
     }
-    let pairs = values.is_some();
-    if pairs && scratch.values.len() < n {
+    if values.is_some() && scratch.values.len() < n {
         return Err(Error::LengthMismatch {
             what: format!("sort::{what}: the scratch's values (make it with Scratch::with_values)"),
             expected: n,
             found: scratch.values.len(),
         });
     }
+    Ok(())
+}
+
+/// A sort of keys alone.
+fn keys_only<K: SortKey, V: KernelScalar>(
+    what: &str,
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+    order: Order,
+    scratch: &mut Scratch<K, V>,
+) -> Result<()> {
+    check(what, keys.len(), None, scratch)?;
+    run::<K, u32>(target, keys, None, order, &mut scratch.core)
+}
+
+/// A sort of keys with values of any type: the checks, then the values' way (see
+/// [`sort_pairs`]): a kernel scalar rides the passes as itself (the pass kernels are
+/// generic over the kernel scalars), another type of 1, 2, 4 or 8 bytes as the unsigned
+/// word of its size, any other is moved by its positions.
+fn pairs<K: SortKey, V: KernelScalar>(
+    what: &str,
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+    values: &mut impl AsDeviceViewMut<Elem = V>,
+    order: Order,
+    scratch: &mut Scratch<K, V>,
+) -> Result<()> {
+    let n = keys.len();
+    check(what, n, Some(values.len()), scratch)?;
     if n <= 1 {
         return Ok(());
     }
+    let values = values.as_device_view_mut();
+    let core = &mut scratch.core;
+    let alt = scratch.values.slice_mut(..n);
+    let id = TypeId::of::<V>();
+    macro_rules! as_itself {
+        ($($s:ty)*) => {$(
+            if id == TypeId::of::<$s>() {
+                let (mut values, mut alt) = (same::<V, $s>(values), same::<V, $s>(alt));
+                return run(target, keys, Some((&mut values, &mut alt)), order, core);
+            }
+        )*};
+    }
+    for_each_scalar!(as_itself);
+    match std::mem::size_of::<V>() {
+        1 => as_words::<K, V, u8>(target, keys, values, alt, order, core),
+        2 => as_words::<K, V, u16>(target, keys, values, alt, order, core),
+        4 => as_words::<K, V, u32>(target, keys, values, alt, order, core),
+        8 => as_words::<K, V, u64>(target, keys, values, alt, order, core),
+        _ => {
+            let unchecked = core.unchecked;
+            let mut positions = scratch.positions.slice_mut(..n);
+            let mut alt_positions = scratch.alt_positions.slice_mut(..n);
+            let cfg = LaunchConfig::for_num_elems(n as u32);
+            kernels::iota::launch(target, cfg, &mut positions)?;
+            let moving = Some((&mut positions, &mut alt_positions));
+            run::<K, u32>(target, keys, moving, order, core)?;
+            // The values' copy, then each value from its position back into the caller's.
+            let (mut values, mut copy_of) = (values, alt);
+            copy(target, &values, &mut copy_of)?;
+            gather_values(target, &mut copy_of, &positions, &mut values, unchecked)
+        }
+    }
+}
+
+/// `view` typed as `S`, which is `V` (the caller compared their `TypeId`s).
+fn same<V: KernelScalar, S: KernelScalar>(view: DeviceViewMut<'_, V>) -> DeviceViewMut<'_, S> {
+    match view.downcast::<S>() {
+        Ok(view) => view,
+        Err(_) => unreachable!(
+            "{} is {}",
+            std::any::type_name::<V>(),
+            std::any::type_name::<S>()
+        ),
+    }
+}
+
+/// The passes with values of `V` (1, 2, 4 or 8 bytes, not a kernel scalar: a
+/// `#[gpu_struct]` of 8 bytes, `f16x2`, ..) moved as the word `W` of their size.
+fn as_words<K: SortKey, V: KernelScalar, W: Scalar>(
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+    mut values: DeviceViewMut<'_, V>,
+    mut alt: DeviceViewMut<'_, V>,
+    order: Order,
+    core: &mut Core<K>,
+) -> Result<()> {
+    // SAFETY: `W` is `V`'s size, and the passes only copy whole words from the values (or
+    // their second buffer, zeroed or earlier values) to the other: each word left is a
+    // whole value of `V`.
+    unsafe {
+        values.with_words::<W, _>(|values| {
+            alt.with_words::<W, _>(|alt| run(target, keys, Some((values, alt)), order, core))
+        })
+    }??
+}
+
+/// `out[i] = src[positions[i]]` for values of any type, by their words: 8 bytes when the
+/// value's size is a multiple of 8, else 4, 2 or 1. `src` is the caller's own copy (its
+/// memory is lent as words, which takes it mutably).
+fn gather_values<V: KernelScalar>(
+    target: &impl LaunchTarget,
+    src: &mut DeviceViewMut<'_, V>,
+    positions: &impl AsDeviceView<Elem = u32>,
+    out: &mut DeviceViewMut<'_, V>,
+    unchecked: bool,
+) -> Result<()> {
+    match std::mem::size_of::<V>() {
+        s if s % 8 == 0 => gather_words::<V, u64>(target, src, positions, out, unchecked),
+        s if s % 4 == 0 => gather_words::<V, u32>(target, src, positions, out, unchecked),
+        s if s % 2 == 0 => gather_words::<V, u16>(target, src, positions, out, unchecked),
+        _ => gather_words::<V, u8>(target, src, positions, out, unchecked),
+    }
+}
+
+/// [`gather_values`] by words of `W`.
+fn gather_words<V: KernelScalar, W: Int>(
+    target: &impl LaunchTarget,
+    src: &mut DeviceViewMut<'_, V>,
+    positions: &impl AsDeviceView<Elem = u32>,
+    out: &mut DeviceViewMut<'_, V>,
+    unchecked: bool,
+) -> Result<()> {
+    let words = std::mem::size_of::<V>() / std::mem::size_of::<W>();
+    let total = out.len() * words;
+    if total == 0 {
+        return Ok(());
+    }
+    // One thread a word, grid-stride past 2^20 blocks.
+    let cfg = LaunchConfig::new(total.div_ceil(256).min(1 << 20) as u32, 256);
+    // SAFETY: `W` divides `V`'s size, and the gather copies whole values, word by word
+    // (every word of `out`'s value `i` from `src`'s value `positions[i]`): each value
+    // left in `out` is a value of `src`, and `src` is only read.
+    unsafe {
+        src.with_words::<W, _>(|src| {
+            out.with_words::<W, _>(|out| {
+                if unchecked {
+                    kernels::unchecked::gather_words::launch(
+                        target, cfg, src, positions, out, words,
+                    )
+                } else {
+                    kernels::gather_words::launch(target, cfg, src, positions, out, words)
+                }
+            })
+        })
+    }??
+}
+
+/// The histogram, the passes and the copy back; `values` the caller's values and their
+/// second buffer, both `keys.len()` long (checked by the entries).
+fn run<K: SortKey, V: Scalar>(
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+    mut values: Option<(&mut DeviceViewMut<'_, V>, &mut DeviceViewMut<'_, V>)>,
+    order: Order,
+    s: &mut Core<K>,
+) -> Result<()> {
+    let n = keys.len();
+    if n <= 1 {
+        return Ok(());
+    }
+    let pairs = values.is_some();
     let (histogram, chunk, pass) = launches::<K, V>(n, pairs);
-    let s = &mut *scratch;
     if s.counts_unknown {
         s.counts.fill(0)?;
         s.counts_unknown = false;
@@ -485,11 +706,6 @@ fn run<K: SortKey, V: Scalar>(
     }
     let unchecked = s.unchecked;
     let mut alt_keys = s.keys.slice_mut(..n);
-    let mut alt_values = if pairs {
-        s.values.slice_mut(..n)
-    } else {
-        s.values.slice_mut(..0)
-    };
     for p in 0..K::PASSES {
         let bases = s.bases.slice(p as usize * RADIX..(p as usize + 1) * RADIX);
         let shift = 8 * p;
@@ -498,13 +714,13 @@ fn run<K: SortKey, V: Scalar>(
         let epoch = lb.next_epoch()?;
         let (status, counter) = (&mut lb.status, &mut lb.counter);
         let result = match (&mut values, p % 2 == 0) {
-            (Some(values), true) => K::onesweep(
+            (Some((values, alt_values)), true) => K::onesweep(
                 target,
                 pass,
                 keys,
                 &mut alt_keys,
                 *values,
-                &mut alt_values,
+                *alt_values,
                 &bases,
                 status,
                 counter,
@@ -514,12 +730,12 @@ fn run<K: SortKey, V: Scalar>(
                 true,
                 unchecked,
             ),
-            (Some(values), false) => K::onesweep(
+            (Some((values, alt_values)), false) => K::onesweep(
                 target,
                 pass,
                 &alt_keys,
                 keys,
-                &alt_values,
+                *alt_values,
                 *values,
                 &bases,
                 status,
@@ -536,7 +752,7 @@ fn run<K: SortKey, V: Scalar>(
                 keys,
                 &mut alt_keys,
                 &s.no_values,
-                &mut alt_values,
+                &mut s.no_values_out,
                 &bases,
                 status,
                 counter,
@@ -552,7 +768,7 @@ fn run<K: SortKey, V: Scalar>(
                 &alt_keys,
                 keys,
                 &s.no_values,
-                &mut alt_values,
+                &mut s.no_values_out,
                 &bases,
                 status,
                 counter,
@@ -568,15 +784,15 @@ fn run<K: SortKey, V: Scalar>(
     if K::PASSES % 2 == 1 {
         // The last pass wrote the scratch: copy back, in the target's order.
         copy(target, &alt_keys, keys)?;
-        if let Some(values) = values {
-            copy(target, &alt_values, values)?;
+        if let Some((values, alt_values)) = values {
+            copy(target, alt_values, values)?;
         }
     }
     Ok(())
 }
 
 /// `src` into `dst` (the same length), queued on `target`'s stream.
-fn copy<T: KernelScalar>(
+pub(crate) fn copy<T: KernelScalar>(
     target: &impl LaunchTarget,
     src: &impl AsDeviceView<Elem = T>,
     dst: &mut impl AsDeviceViewMut<Elem = T>,
@@ -587,15 +803,85 @@ fn copy<T: KernelScalar>(
     }
 }
 
+/// `out[i] = src[indices[i]]` for every `i`, values of any type (kernel scalars,
+/// vectors, `#[gpu_struct]`s): what puts values in the order of keys sorted with their
+/// indices (`sort_pairs(keys, indices)`, [`top_k`]'s positions). Queued on `target`
+/// without waiting. A kernel scalar is gathered as itself; another type by its 8-, 4-,
+/// 2- or 1-byte words, from a copy of `src` made for the call (the words of memory are
+/// only lent mutably).
+///
+/// # Errors
+/// [`Error::LengthMismatch`] when `indices` is not as long as `out` (before anything is
+/// launched). An index past `src`'s end is the kernel's bounds fault, as in any checked
+/// kernel: [`Error::OutOfBounds`] from the launch on the simulator, at the next
+/// synchronisation on a GPU.
+///
+/// ```
+/// use warpspeed::algorithms::sort;
+/// use warpspeed::prelude::*;
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let names = dev.upload(&[10u16, 11, 12, 13])?;
+/// let order = dev.upload(&[3u32, 0, 0, 2])?;
+/// let mut out = dev.zeros::<u16>(4)?;
+/// sort::gather(&dev, &names, &order, &mut out)?;
+/// assert_eq!(out.download()?, vec![13, 10, 10, 12]);
+/// # Ok(())
+/// # }
+/// ```
+pub fn gather<V: KernelScalar>(
+    target: &impl LaunchTarget,
+    src: &impl AsDeviceView<Elem = V>,
+    indices: &impl AsDeviceView<Elem = u32>,
+    out: &mut impl AsDeviceViewMut<Elem = V>,
+) -> Result<()> {
+    let n = out.len();
+    if indices.len() != n {
+        return Err(Error::LengthMismatch {
+            what: "sort::gather: the indices (the output's length)".into(),
+            expected: n,
+            found: indices.len(),
+        });
+    }
+    if n == 0 {
+        return Ok(());
+    }
+    let cfg = LaunchConfig::new(n.div_ceil(256).min(1 << 20) as u32, 256);
+    let (src, out) = (src.as_device_view(), out.as_device_view_mut());
+    let id = TypeId::of::<V>();
+    macro_rules! as_itself {
+        ($($s:ty)*) => {$(
+            if id == TypeId::of::<$s>() {
+                let src = src.downcast::<$s>().expect("the same type");
+                let mut out = same::<V, $s>(out);
+                return kernels::gather::launch(target, cfg, &src, indices, &mut out);
+            }
+        )*};
+    }
+    for_each_scalar!(as_itself);
+    let mut copy_of = target.device().zeros::<V>(src.len())?;
+    copy(target, &src, &mut copy_of)?;
+    let mut out = out;
+    gather_values(target, &mut copy_of.as_view_mut(), indices, &mut out, false)
+}
+
 /// The `k` greatest elements of `x` into `values` (greatest first, in
 /// [`f32::total_cmp`]'s order for floats, so a `+NaN` counts as the greatest, as in
 /// `torch.topk`) and their positions in `x` into `indices` (equal elements by lower
-/// position first); `x` is left as it is. Both outputs are `k` long. Queued without
-/// waiting; memory for a copy of `x` and its indices is allocated for the call.
+/// position first); `x` is left as it is. Both outputs are `k` long. It waits
+/// for the result of each digit pass (below); memory for the kept keys is allocated for
+/// the call.
 ///
-/// **How**: a stable descending [`sort_pairs`] of a copy of `x` with the indices `0..n`,
-/// then the first `k` of each: the whole input is sorted, so this takes a sort's time
-/// whatever `k` is (torch.topk selects by radix without sorting everything).
+/// **How**: a radix select, as torch.topk's. Digit by digit from the top (8 bits a pass,
+/// one read of `x` each), the keys that agree with the digits chosen so far are counted
+/// by their next digit, and the digit holding the `k`-th greatest is chosen; the passes
+/// stop at the last digit or once at most `k + 8192` keys reach the chosen prefix (two
+/// passes for uniform `f32` keys). One more read keeps those keys in order with their
+/// positions, and a stable descending [`sort_pairs`] of only those gives the first `k`.
+/// Each pass downloads 256 counts, so the call waits for the device once a pass. Many
+/// keys equal to the `k`-th greatest are all kept and sorted: all keys equal costs a
+/// whole sort.
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] when `k > x.len()`, [`Error::LengthMismatch`] when `values`
@@ -622,6 +908,31 @@ pub fn top_k<K: SortKey>(
     values: &mut impl AsDeviceViewMut<Elem = K>,
     indices: &mut impl AsDeviceViewMut<Elem = u32>,
 ) -> Result<()> {
+    top_k_with(target, x, k, values, indices, false)
+}
+
+/// [`top_k`] launching the `#[gpu_kernel(unchecked)]` twins of its kernels (the bench's
+/// comparison).
+#[doc(hidden)]
+pub fn top_k_unchecked<K: SortKey>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = K>,
+    k: usize,
+    values: &mut impl AsDeviceViewMut<Elem = K>,
+    indices: &mut impl AsDeviceViewMut<Elem = u32>,
+) -> Result<()> {
+    top_k_with(target, x, k, values, indices, true)
+}
+
+/// [`top_k`]'s checks, then the radix select (`crate::radix_select`).
+fn top_k_with<K: SortKey>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = K>,
+    k: usize,
+    values: &mut impl AsDeviceViewMut<Elem = K>,
+    indices: &mut impl AsDeviceViewMut<Elem = u32>,
+    unchecked: bool,
+) -> Result<()> {
     let n = x.len();
     if k > n {
         return Err(Error::InvalidArgument {
@@ -647,20 +958,5 @@ pub fn top_k<K: SortKey>(
     if k == 0 {
         return Ok(());
     }
-    let dev = target.device();
-    let mut keys = dev.zeros::<K>(n)?;
-    copy(target, x, &mut keys)?;
-    let mut order = dev.zeros::<u32>(n)?;
-    kernels::iota::launch(target, LaunchConfig::for_num_elems(n as u32), &mut order)?;
-    let mut scratch = Scratch::<K, u32>::with_values(dev, n)?;
-    run(
-        "top_k",
-        target,
-        &mut keys,
-        Some(&mut order),
-        Order::Descending,
-        &mut scratch,
-    )?;
-    copy(target, &keys.slice(..k), values)?;
-    copy(target, &order.slice(..k), indices)
+    crate::radix_select::top_k(target, x, k, values, indices, unchecked)
 }

@@ -29,6 +29,9 @@ pub enum Group {
     Random,
     /// `warpspeed::algorithms::sort`: radix sorts beside cupy.sort (CUB) and torch.sort.
     Sort,
+    /// `warpspeed::algorithms::sort::top_k` (radix select) beside torch.topk.
+    #[value(name = "top_k")]
+    TopK,
     /// `warpspeed::algorithms::select`: flagged, select_if and unique beside
     /// torch.masked_select, boolean indexing, torch.unique_consecutive and cupy.
     Select,

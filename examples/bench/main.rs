@@ -309,6 +309,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Reduce, reduce::rows),
         (Group::Random, random::rows),
         (Group::Sort, sort::rows),
+        (Group::TopK, sort::top_k_rows),
         (Group::Select, select::rows),
         (Group::HistogramLib, histogram_lib::rows),
         (Group::Xoroshiro, xoroshiro::rows),

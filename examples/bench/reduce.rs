@@ -3,7 +3,10 @@
 //! scratch given, so no allocation is timed) and with the `unchecked` kernels; peers
 //! torch.sum/amax/aminmax/argmax and cupy.sum/max/argmax (CUB). Integers in [-8, 8] as
 //! floats: every partial sum is exact, so each contestant's sum equals the CPU's, and the
-//! many ties test that the arg-max is the first of the greatest.
+//! many ties test that the arg-max is the first of the greatest. Then the same data as a
+//! 2^(log2 - 10) x 1024 matrix: row sums (`segmented::sum`; torch.sum(dim=1),
+//! cupy.sum(axis=1)) and running row sums (`segmented::inclusive_sum`; torch.cumsum(dim=1),
+//! cupy.cumsum(axis=1)).
 
 use warpspeed::algorithms::reduce::{self, kernels, launches, partials_for, unchecked};
 use warpspeed::algorithms::segmented::{self, Segments};
@@ -31,6 +34,14 @@ pub fn kernels() -> Vec<Kernel> {
         (
             "unchecked",
             segmented::kernels::unchecked::segment_sums_float::kernel::<f32>(),
+        ),
+        (
+            "checked",
+            segmented::kernels::segment_scan_sums_float::kernel::<f32>(),
+        ),
+        (
+            "unchecked",
+            segmented::kernels::unchecked::segment_scan_sums_float::kernel::<f32>(),
         ),
     ]
 }
@@ -265,7 +276,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     let count = n / 1024;
     let segs = Segments::uniform(dev, count, 1024)?;
     let mut sums = [dev.zeros::<f32>(count)?, dev.zeros::<f32>(count)?];
-    let (cfg, offsets) = (segs.config(), segs.offsets());
+    let (cfg, offsets, per_warp) = (segs.reduce_config(), segs.offsets(), segs.reduce_per_warp());
     let t = {
         let [c, u] = &mut sums;
         best_ms(
@@ -274,7 +285,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
                 Box::new(|| Ok(segmented::sum(dev, &x, &segs, c)?)) as Step,
                 Box::new(|| {
                     Ok(segmented::kernels::unchecked::segment_sums_float::launch(
-                        dev, cfg, &x, u, offsets,
+                        dev, cfg, &x, u, offsets, per_warp,
                     )?)
                 }),
             ],
@@ -299,6 +310,56 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
         &format!("row_sums_2^{log2}_f32"),
         &t,
         note(t[0]),
+    ));
+
+    // Running sums of each row of the same matrix: the segmented scan (one launch, one
+    // block a row). Integers in [-8, 8]: every partial sum is exact, so each contestant's
+    // equals the CPU's.
+    drop(sums);
+    let mut scans = [dev.zeros::<f32>(n)?, dev.zeros::<f32>(n)?];
+    let scan_cfg = segs.scan_config::<f32>();
+    let t = {
+        let [c, u] = &mut scans;
+        best_ms(
+            b,
+            &mut [
+                Box::new(|| Ok(segmented::inclusive_sum(dev, &x, &segs, c)?)) as Step,
+                Box::new(|| {
+                    Ok(
+                        segmented::kernels::unchecked::segment_scan_sums_float::launch(
+                            dev, scan_cfg, &x, u, offsets, true,
+                        )?,
+                    )
+                }),
+            ],
+        )?
+    };
+    let want: Vec<f32> = host
+        .chunks(1024)
+        .flat_map(|r| {
+            r.iter().scan(0.0f32, |acc, &v| {
+                *acc += v;
+                Some(*acc)
+            })
+        })
+        .collect();
+    // `check` would print all 2^log2 results: the first difference instead.
+    for (name, o) in ["checked", "unchecked"].iter().zip(&scans) {
+        let got = o.download()?;
+        if let Some(i) = got.iter().zip(&want).position(|(g, w)| g != w) {
+            b.mismatch(format_args!(
+                "segmented::inclusive_sum ({name}): {} at {i}, the CPU {}",
+                got[i], want[i]
+            ));
+        }
+    }
+    rows.push(row(
+        b,
+        "segmented::inclusive_sum (algorithms)",
+        &format!("2^{} x 1024 f32", log2 - 10),
+        &format!("row_cumsum_2^{log2}_f32"),
+        &t,
+        b.bandwidth_note(8.0 * n as f64, t[0]),
     ));
     Ok(rows)
 }

@@ -6,9 +6,26 @@
 //! off (the note gives it). Results checked: ascending, the same multiset of keys (sums
 //! and xors of the bits), and for pairs `keys[i] == input[values[i]]` with equal keys in
 //! increasing index order (stable) and every index once.
+//!
+//! Values of another type: 2^26 i32 keys with `u32` indices and, beside them, with a
+//! 16-byte `#[gpu_struct]` (`Payload`), which `sort_pairs` moves by position (the keys
+//! sorted with `u32` positions, then one gather of the values by 8-byte words). No peer
+//! for these two: torch.sort has no struct values (its sort returns indices, and a gather
+//! of each field is the user's), nor does cupy.
 
 use warpspeed::algorithms::sort::{self, Order, Scratch, SortKey};
-use warpspeed::{DeviceBuffer, Scalar};
+use warpspeed::prelude::gpu_struct;
+use warpspeed::{DeviceBuffer, KernelScalar, Scalar};
+
+/// The struct value of the struct pairs row: 16 bytes, its index in `id`.
+#[gpu_struct]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Payload {
+    id: u32,
+    weight: f32,
+    energy: f32,
+    flags: u32,
+}
 
 use crate::common::XorShift;
 use crate::table::{Row, Unit};
@@ -29,6 +46,9 @@ pub fn kernels() -> Vec<Kernel> {
         ("checked", k::onesweep_i64::kernel::<u32>()),
         ("unchecked", k::unchecked::onesweep_i64::kernel::<u32>()),
         ("checked", k::digit_bases::kernel()),
+        ("checked", k::iota::kernel()),
+        ("checked", k::gather_words::kernel::<u64>()),
+        ("unchecked", k::unchecked::gather_words::kernel::<u64>()),
     ]
 }
 
@@ -39,14 +59,50 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     let i32s: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
     let f32s: Vec<f32> = (0..n).map(|_| rng.range_f32(-1e6, 1e6)).collect();
     let i64s: Vec<i64> = (0..n / 2).map(|_| rng.next_u64() as i64).collect();
+    let i64_index: Vec<i64> = (0..n as i64).collect();
     let mut rows = vec![
         keys_row(b, "i32", &i32s, log2, |k| k as u32 as u64)?,
-        pairs_row(b, &i32s, log2)?,
+        pairs_row(b, &i32s, &i64_index, log2, "i64 indices", |v| *v as usize)?
+            .peers(b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms)),
         keys_row(b, "f32", &f32s, log2, |k| k.to_bits() as u64)?,
     ];
     rows.push(keys_row(b, "i64", &i64s, log2 - 1, |k| k as u64)?);
-    rows.push(top_k_row(b, &f32s[..n >> 4], log2 - 4)?);
+    let quarter = &i32s[..n >> 2];
+    let u32s: Vec<u32> = (0..quarter.len() as u32).collect();
+    rows.push(
+        pairs_row(b, quarter, &u32s, log2 - 2, "u32 indices", |v| *v as usize)?
+            .note("torch.sort has no value argument: no peer"),
+    );
+    let payloads: Vec<Payload> = (0..quarter.len() as u32)
+        .map(|i| Payload {
+            id: i,
+            weight: i as f32 * 0.5,
+            energy: -(i as f32),
+            flags: i ^ 0x5a5a_5a5a,
+        })
+        .collect();
+    rows.push(
+        pairs_row(
+            b,
+            quarter,
+            &payloads,
+            log2 - 2,
+            "16-byte #[gpu_struct] values",
+            |p| p.id as usize,
+        )?
+        .note("moved by position (keys sorted with u32 positions, then one gather); torch and cupy sort no struct values: no peer"),
+    );
     Ok(rows)
+}
+
+/// The `top_k` group: the 100 greatest of 2^(log2 - 4) uniform f32.
+pub fn top_k_rows(b: &Bench) -> Res<Vec<Row>> {
+    let log2 = b.sizes.reduce_log2 - 4;
+    let mut rng = XorShift::new(log2 as u64 + 11);
+    let f32s: Vec<f32> = (0..1usize << log2)
+        .map(|_| rng.range_f32(-1e6, 1e6))
+        .collect();
+    Ok(vec![top_k_row(b, &f32s, log2)?])
 }
 
 /// The multiset fingerprint of keys' bits: wrapping sum, xor, sum of squares.
@@ -154,16 +210,25 @@ fn keys_row<K: SortKey + Scalar>(
     )))
 }
 
-fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
+/// `sort_pairs` of `keys` with `index` (each value names its key's input position,
+/// `index_of` reads it back), checked and unchecked.
+fn pairs_row<V: KernelScalar>(
+    b: &Bench,
+    keys: &[i32],
+    index: &[V],
+    log2: u32,
+    what: &str,
+    index_of: impl Fn(&V) -> usize,
+) -> Res<Row> {
     let dev = &b.dev;
     let n = keys.len();
     let pristine = dev.upload(keys)?;
-    let iota: DeviceBuffer<i64> = dev.upload(&(0..n as i64).collect::<Vec<_>>())?;
+    let iota: DeviceBuffer<V> = dev.upload(index)?;
     let mut work = [dev.zeros::<i32>(n)?, dev.zeros::<i32>(n)?];
-    let mut values = [dev.zeros::<i64>(n)?, dev.zeros::<i64>(n)?];
+    let mut values = [dev.zeros::<V>(n)?, dev.zeros::<V>(n)?];
     let mut scratch = [
-        Scratch::<i32, i64>::with_values(dev, n)?,
-        Scratch::<i32, i64>::with_values(dev, n)?,
+        Scratch::<i32, V>::with_values(dev, n)?,
+        Scratch::<i32, V>::with_values(dev, n)?,
     ];
     scratch[1].use_unchecked_kernels(true);
     let t = {
@@ -172,7 +237,7 @@ fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
         let [sc, su] = &mut scratch;
         let (p, i) = (&pristine, &iota);
         let mut copy_keys = dev.zeros::<i32>(n)?;
-        let mut copy_values = dev.zeros::<i64>(n)?;
+        let mut copy_values = dev.zeros::<V>(n)?;
         let mut steps: Vec<Step> = vec![
             Box::new(move || {
                 copy_keys.copy_from(p)?;
@@ -208,11 +273,11 @@ fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
         .zip(work.iter().zip(&values))
     {
         let (got, index) = (w.download()?, v.download()?);
-        let what = format!("sort_pairs i32 + i64 ({who})");
+        let what = format!("sort_pairs i32 + {what} ({who})");
         let mut seen = vec![false; n];
         for i in 0..n {
-            let j = index[i] as usize;
-            let stable = i == 0 || got[i - 1] < got[i] || index[i - 1] < index[i];
+            let j = index_of(&index[i]);
+            let stable = i == 0 || got[i - 1] < got[i] || index_of(&index[i - 1]) < j;
             if j >= n || seen[j] || keys[j] != got[i] || !stable {
                 b.mismatch(format_args!("{what}: wrong at {i} (index {j})"));
                 break;
@@ -222,12 +287,11 @@ fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
     }
     let (checked, unchecked) = (t[1] - t[0], t[2] - t[0]);
     Ok(Row::new(
-        "sort::sort_pairs i32 keys, i64 indices (algorithms)",
+        format!("sort::sort_pairs i32 keys, {what} (algorithms)"),
         format!("2^{log2} i32"),
         Unit::Ms,
     )
     .times(checked, Some(unchecked), None)
-    .peers(b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms))
     .note(format!(
         "{:.0} Mpairs/s; restoring the input ({:.3} ms) taken off",
         n as f64 / (checked * 1e-3) / 1e6,
@@ -235,19 +299,25 @@ fn pairs_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
     )))
 }
 
-/// `sort::top_k` of the 100 greatest of 2^(log2) f32, as a user calls it (its copy and
-/// scratch allocated in the call: timed); peer torch.topk.
+/// `sort::top_k` of the 100 greatest of 2^(log2) f32, as a user calls it (its scratch
+/// allocated in the call, its waits for the digit counts: timed), checked and unchecked;
+/// peer torch.topk.
 fn top_k_row(b: &Bench, x: &[f32], log2: u32) -> Res<Row> {
     let dev = &b.dev;
     let k = 100;
     let d = dev.upload(x)?;
     let (mut values, mut at) = (dev.zeros::<f32>(k)?, dev.zeros::<u32>(k)?);
+    let (mut values_u, mut at_u) = (dev.zeros::<f32>(k)?, dev.zeros::<u32>(k)?);
     let t = {
-        let mut steps: Vec<Step> = vec![Box::new(|| {
-            Ok(sort::top_k(dev, &d, k, &mut values, &mut at)?)
-        })];
+        let mut steps: Vec<Step> = vec![
+            Box::new(|| Ok(sort::top_k(dev, &d, k, &mut values, &mut at)?)),
+            Box::new(|| Ok(sort::top_k_unchecked(dev, &d, k, &mut values_u, &mut at_u)?)),
+        ];
         best_ms(b, &mut steps)?
     };
+    if at_u.download()? != at.download()? {
+        b.mismatch("top_k: the unchecked kernels' indices differ");
+    }
     let mut want: Vec<f32> = x.to_vec();
     want.sort_by(|a, b| b.total_cmp(a));
     b.check(
@@ -269,7 +339,7 @@ fn top_k_row(b: &Bench, x: &[f32], log2: u32) -> Res<Row> {
         format!("2^{log2} f32"),
         Unit::Ms,
     )
-    .times(t[0], None, None)
+    .times(t[0], Some(t[1]), None)
     .peers(b.peers(&format!("topk_100_2^{log2}_f32"), Unit::Ms))
-    .note("a whole descending sort with indices, allocations included".to_string()))
+    .note("radix select: digit passes, the kept keys sorted; allocations included".to_string()))
 }

@@ -19,6 +19,8 @@ pub struct Options {
     pub unchecked: bool,
     /// `block = (x, y, z)`: the only block shape the kernel may be launched with.
     pub block: Option<crate::parse::block::Shape>,
+    /// `min_blocks_per_multiprocessor = N`: CUDA's second `__launch_bounds__` argument.
+    pub min_blocks_per_multiprocessor: Option<u32>,
 }
 
 /// `#[gpu_kernel(fast_math, unchecked, block = (32, 32), crate = "::ws")]`,
@@ -37,6 +39,18 @@ pub fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> Options {
             let value: syn::Expr = meta.value()?.parse()?;
             o.block = Some(crate::parse::block::block_shape(&value)?);
             Ok(())
+        } else if meta.path.is_ident("min_blocks_per_multiprocessor") && kernel {
+            let value: syn::LitInt = meta.value()?.parse()?;
+            match value.base10_parse::<u32>() {
+                Ok(n @ 1..=32) => {
+                    o.min_blocks_per_multiprocessor = Some(n);
+                    Ok(())
+                }
+                _ => Err(syn::Error::new(
+                    value.span(),
+                    "`min_blocks_per_multiprocessor` is a count of blocks from 1 to 32 (an SM holds at most 32)",
+                )),
+            }
         } else if meta.path.is_ident("crate") {
             // Read where the expansion is finished (`emit::krate`); checked here.
             crate::emit::krate::parse_value(&meta)
@@ -46,12 +60,17 @@ pub fn parse_args(cx: &Ctxt, args: TokenStream, kind: FnKind) -> Options {
             ))
         } else {
             Err(meta.error(
-                "unknown option: #[gpu_kernel] takes `fast_math`, `unchecked`, `block = (x, y, z)` and `crate = \"..\"`; #[gpu_device] takes `unchecked` and `crate = \"..\"`",
+                "unknown option: #[gpu_kernel] takes `fast_math`, `unchecked`, `block = (x, y, z)`, `min_blocks_per_multiprocessor = N` and `crate = \"..\"`; #[gpu_device] takes `unchecked` and `crate = \"..\"`",
             ))
         }
     });
-    if let Err(e) = syn::parse::Parser::parse2(parser, args) {
+    if let Err(e) = syn::parse::Parser::parse2(parser, args.clone()) {
         cx.syn_error(e);
+    } else if o.min_blocks_per_multiprocessor.is_some() && o.block.is_none() {
+        cx.syn_error(syn::Error::new_spanned(
+            args,
+            "`min_blocks_per_multiprocessor` needs `block = (x, y, z)`: CUDA's `__launch_bounds__` gives the blocks an SM must hold together with the threads a block has",
+        ));
     }
     o
 }
@@ -85,6 +104,7 @@ pub fn analyse(
     let f = parser.function(item, kind, o.fast_math).map(|mut f| {
         f.unchecked = o.unchecked;
         f.block = block;
+        f.min_blocks_per_multiprocessor = o.min_blocks_per_multiprocessor;
         f
     });
     let var_count = parser.next_var;

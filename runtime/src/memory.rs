@@ -536,6 +536,101 @@ impl<L: KernelScalar> DeviceBuffer<L> {
     }
 }
 
+/// Lending a buffer's memory as another element type (`DeviceViewMut::with_words`, in
+/// `view.rs`): what lets a library kernel move the elements of a type it cannot be generic
+/// over (a user's `#[gpu_struct]`) as words.
+impl<T: KernelScalar> DeviceBuffer<T> {
+    /// The same memory as a buffer of `W` (`len * size_of::<T>() / size_of::<W>()`
+    /// elements), lent to `f` and turned back into `T`s afterwards, also when `f`
+    /// panics. The buffer is moved out of `self` for the call and written back by a guard,
+    /// as [`DeviceBuffer::into_vectors`] moves one, so nothing can see the two types at
+    /// once.
+    ///
+    /// On the simulator a `#[gpu_struct]`'s padding bytes are first set to zero: the host
+    /// wrote its elements as values, which leaves the padding uninitialised to Rust, and
+    /// `W` reads every byte.
+    ///
+    /// # Safety
+    /// `size_of::<T>()` is a multiple of `size_of::<W>()` and of `align_of::<W>()` (checked
+    /// by the caller), and whatever `f` leaves in the memory is, element by element, the
+    /// bytes of valid `T`s (a permutation or copy of whole elements, say).
+    pub(crate) unsafe fn lend_as<W: KernelScalar, R>(
+        &mut self,
+        f: impl FnOnce(&mut DeviceBuffer<W>) -> R,
+    ) -> R {
+        /// Writes the lent buffer back as `T`s when dropped.
+        struct Lent<'h, T: KernelScalar, W: KernelScalar> {
+            home: &'h mut DeviceBuffer<T>,
+            len: usize,
+            lent: std::mem::ManuallyDrop<DeviceBuffer<W>>,
+        }
+        impl<T: KernelScalar, W: KernelScalar> Drop for Lent<'_, T, W> {
+            fn drop(&mut self) {
+                // SAFETY: `lent` is taken once, here; `home`'s own bits were moved into
+                // it (ptr::read below) and are overwritten without being dropped.
+                let lent = unsafe { std::mem::ManuallyDrop::take(&mut self.lent) };
+                let back = lent.recast::<T>(self.len);
+                unsafe { std::ptr::write(self.home, back) };
+            }
+        }
+        self.zero_padding();
+        let len = self.len;
+        let words = len * std::mem::size_of::<T>() / std::mem::size_of::<W>();
+        // SAFETY: the buffer is moved out and the guard, made before anything can panic
+        // (`recast` does not), moves it back: `self` is never used or dropped meanwhile.
+        let moved = unsafe { std::ptr::read(self) };
+        let mut guard = Lent {
+            home: self,
+            len,
+            lent: std::mem::ManuallyDrop::new(moved.recast::<W>(words)),
+        };
+        f(&mut guard.lent)
+    }
+
+    /// The same storage as `len` elements of `U` (the caller has checked the sizes).
+    fn recast<U: KernelScalar>(self, len: usize) -> DeviceBuffer<U> {
+        let DeviceBuffer {
+            device, storage, ..
+        } = self;
+        let storage = match storage {
+            Storage::Cuda(bytes) => Storage::Cuda(bytes),
+            Storage::Simulator(host) => Storage::Simulator(host.cast::<U>(len)),
+        };
+        DeviceBuffer {
+            device,
+            len,
+            storage,
+        }
+    }
+
+    /// On the simulator, rewrites each `#[gpu_struct]` element through
+    /// [`KernelScalar::write_bytes`], which zeroes its padding (nothing else to do on a GPU,
+    /// or for types without padding).
+    fn zero_padding(&mut self) {
+        if T::STRUCT.is_none() {
+            return;
+        }
+        // No stream-order access is recorded (nor a barrier, which would hide a user's
+        // missing synchronisation): padding is no value anyone reads, and simulated work
+        // has finished when its call returns, so nothing runs on this memory now.
+        if let (Storage::Simulator(host), Inner::Simulator(_)) =
+            (&mut self.storage, &*self.device.inner)
+        {
+            let size = std::mem::size_of::<T>();
+            let mut bytes = vec![0u8; size];
+            let base = host.as_ptr().cast::<u8>();
+            for (i, value) in host.as_mut_slice().to_vec().into_iter().enumerate() {
+                bytes.fill(0);
+                value.write_bytes(&mut bytes);
+                // SAFETY: element `i` of the allocation, `size` bytes, written through
+                // `&mut self` (no other reference to the memory) while no kernel runs
+                // (simulated launches and copies finish before they return).
+                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), base.add(i * size), size) };
+            }
+        }
+    }
+}
+
 /// The elements `range` of a simulated allocation, as the simulator's order checks see
 /// them.
 fn elements<T>(host: &HostAlloc<T>, range: Range<usize>, write: bool) -> Access {

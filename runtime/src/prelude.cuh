@@ -171,6 +171,70 @@ template <typename T> __device__ __forceinline__ T ws_ld(const T* p, unsigned lo
     return T();
 }
 
+// ---- load4 / store4: the four elements of a four-element slice as one access where the
+// address allows it (docs/vectors.md). B = 4 * sizeof(T) bytes move as one 4- or 8-byte
+// access, or as B / 16 16-byte accesses for 32, 48 and 64 bytes, when the address is a
+// multiple of min(B, 16); otherwise (another B, or a misaligned address: a view at an odd
+// offset) as four element accesses, so every address is correct. The bits are copied
+// between the wide words and the elements (`memcpy`, which the compiler folds
+// into register moves), so any element type works: scalars, halves, `#[gpu_struct]`s.
+// A length other than 4 is recorded as an out-of-bounds index (shorter: index 3 of its
+// length; longer: index its length of length 4) and nothing is moved; `&x[i..i + 4]`'s
+// length folds to 4 and the test with it.
+struct __align__(16) ws_b16 { unsigned int x, y, z, w; };
+struct __align__(8) ws_b8 { unsigned int x, y; };
+template <typename T> struct ws_quad {
+    static constexpr unsigned long long bytes = 4ull * sizeof(T);
+    static constexpr bool one = bytes == 4ull || bytes == 8ull || bytes == 16ull;
+    static constexpr bool wide = bytes == 32ull || bytes == 48ull || bytes == 64ull;
+    static constexpr unsigned long long align = bytes < 16ull ? bytes : 16ull;
+};
+__device__ __forceinline__ bool ws_quad_len(unsigned long long n, unsigned int line, const char* file) {
+    if (__builtin_expect(n == 4ull, 1)) return true;
+    if (n < 4ull) ws_oob_report(3ull, n, line, file); else ws_oob_report(n, 4ull, line, file);
+    return false;
+}
+template <typename T> __device__ __forceinline__ ws_tuple4<T, T, T, T> ws_load4(const T* p, unsigned long long n, unsigned int line, const char* file) {
+    typedef ws_quad<T> Q;
+    ws_tuple4<T, T, T, T> r;
+    if (!ws_quad_len(n, line, file)) { r._0 = T(); r._1 = T(); r._2 = T(); r._3 = T(); return r; }
+    if constexpr (Q::one || Q::wide) {
+        if (((unsigned long long)p & (Q::align - 1ull)) == 0ull) {
+            if constexpr (Q::bytes == 4ull) { unsigned int v = *(const unsigned int*)p; memcpy(&r, &v, 4); }
+            else if constexpr (Q::bytes == 8ull) { ws_b8 v = *(const ws_b8*)p; memcpy(&r, &v, 8); }
+            else {
+                ws_b16 v[Q::bytes / 16ull];
+#pragma unroll
+                for (unsigned int k = 0; k < Q::bytes / 16ull; ++k) v[k] = ((const ws_b16*)p)[k];
+                memcpy(&r, v, Q::bytes);
+            }
+            return r;
+        }
+    }
+    r._0 = p[0]; r._1 = p[1]; r._2 = p[2]; r._3 = p[3];
+    return r;
+}
+template <typename T> __device__ __forceinline__ void ws_store4(T* p, unsigned long long n, T a, T b, T c, T d, unsigned int line, const char* file) {
+    typedef ws_quad<T> Q;
+    if (!ws_quad_len(n, line, file)) return;
+    if constexpr (Q::one || Q::wide) {
+        if (((unsigned long long)p & (Q::align - 1ull)) == 0ull) {
+            ws_tuple4<T, T, T, T> r;
+            r._0 = a; r._1 = b; r._2 = c; r._3 = d;
+            if constexpr (Q::bytes == 4ull) { unsigned int v; memcpy(&v, &r, 4); *(unsigned int*)p = v; }
+            else if constexpr (Q::bytes == 8ull) { ws_b8 v; memcpy(&v, &r, 8); *(ws_b8*)p = v; }
+            else {
+                ws_b16 v[Q::bytes / 16ull];
+                memcpy(v, &r, Q::bytes);
+#pragma unroll
+                for (unsigned int k = 0; k < Q::bytes / 16ull; ++k) ((ws_b16*)p)[k] = v[k];
+            }
+            return;
+        }
+    }
+    p[0] = a; p[1] = b; p[2] = c; p[3] = d;
+}
+
 // ---- cp.async (sm_80): `cp_async(dst, src)` copies 4, 8 or 16 bytes from global to shared
 // memory, landing at the `cp_async_wait` that covers its group. A length mismatch or a size
 // other than 4, 8, 16 bytes is recorded as an out-of-bounds index (mismatch: index `dn`,

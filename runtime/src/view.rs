@@ -204,6 +204,31 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
         self.buf.device()
     }
 
+    /// Whether the view's first element is at an address that is a multiple of `bytes` (a
+    /// power of two up to 256): what a kernel's wide loads need (`load4`, the vector path
+    /// of `warpspeed::algorithms::map!`). Device allocations are 256-byte aligned (CUDA's
+    /// guarantee, and the simulator's), so this is the view's byte offset in its buffer
+    /// modulo `bytes`, the same on both backends.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), warpspeed::Error> {
+    /// let dev = warpspeed::Device::simulator();
+    /// let buf = dev.zeros::<f32>(16)?;
+    /// assert!(buf.slice(4..).is_aligned(16));
+    /// assert!(!buf.slice(1..).is_aligned(16) && buf.slice(1..).is_aligned(4));
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Panics
+    /// When `bytes` is not a power of two from 1 to 256.
+    pub fn is_aligned(&self, bytes: usize) -> bool {
+        assert!(
+            bytes.is_power_of_two() && bytes <= 256,
+            "is_aligned({bytes}): a power of two from 1 to 256 (device allocations are 256-byte aligned)"
+        );
+        (self.offset * std::mem::size_of::<T>()).is_multiple_of(bytes)
+    }
+
     /// The elements `range` of this view (relative to it), as a view of the same buffer.
     ///
     /// # Panics
@@ -232,6 +257,19 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
     pub fn copy_to_host(&self, dst: &mut [T]) -> Result<()> {
         same_len("copy_to_host", self.len, dst.len())?;
         self.buf.read_at(self.offset, dst)
+    }
+
+    /// The same view typed as `S`, when `S` is `T` (`None` otherwise): how a function
+    /// generic over every [`KernelScalar`] hands a view to a kernel generic over fewer
+    /// types (`sort::gather` of warpspeed-algorithms). Not for users.
+    #[doc(hidden)]
+    pub fn downcast<S: KernelScalar>(self) -> Option<DeviceView<'a, S>> {
+        let buf = (self.buf as &dyn std::any::Any).downcast_ref::<DeviceBuffer<S>>()?;
+        Some(DeviceView {
+            buf,
+            offset: self.offset,
+            len: self.len,
+        })
     }
 
     /// The view as an argument of a launch on `stream` ([`DeviceBuffer::arg_at`]).
@@ -265,6 +303,61 @@ impl<'a, T: KernelScalar> DeviceViewMut<'a, T> {
     /// The same elements, read-only, for as long as this view is borrowed.
     pub fn as_view(&self) -> DeviceView<'_, T> {
         self.as_device_view()
+    }
+
+    /// The same view typed as `S`, when `S` is `T` (`Err(self)` otherwise), as
+    /// [`DeviceView::downcast`]. Not for users.
+    #[doc(hidden)]
+    pub fn downcast<S: KernelScalar>(self) -> std::result::Result<DeviceViewMut<'a, S>, Self> {
+        let (offset, len) = (self.offset, self.len);
+        if std::any::TypeId::of::<S>() != std::any::TypeId::of::<T>() {
+            return Err(self);
+        }
+        let buf = (self.buf as &mut dyn std::any::Any)
+            .downcast_mut::<DeviceBuffer<S>>()
+            .expect("the same type");
+        Ok(DeviceViewMut { buf, offset, len })
+    }
+
+    /// The view's memory as `W`s (`len * size_of::<T>() / size_of::<W>()` of them, from
+    /// the same first byte), lent to `f`: what lets a library kernel move elements of a
+    /// type it cannot be generic over (a user's `#[gpu_struct]`) as `u32`, `u16` or `u8`
+    /// words. The kernels `f` launches see a slice of `W`s with its own length, so bounds
+    /// checks, the simulator's race checks and its stream-order checks keep their meaning.
+    /// Not for users: `sort::sort_pairs` and `sort::gather` of warpspeed-algorithms call it.
+    ///
+    /// [`Error::InvalidArgument`] (and `f` is not called) unless `size_of::<T>()` is a
+    /// multiple of `size_of::<W>()` and of `align_of::<W>()`: then, since device memory is
+    /// 256-byte aligned (`cudaMalloc`'s, and the simulator's), every `W` is aligned.
+    ///
+    /// # Safety
+    /// What `f` (and the work it queues) leaves in the memory must be, element by element,
+    /// the bytes of valid `T`s: whole elements copied or permuted, say. `W` is then any
+    /// type: a `#[gpu_struct]` with a `bool` field must not get arbitrary bytes.
+    #[doc(hidden)]
+    pub unsafe fn with_words<W: KernelScalar, R>(
+        &mut self,
+        f: impl FnOnce(&mut DeviceViewMut<'_, W>) -> R,
+    ) -> Result<R> {
+        let (size, word) = (std::mem::size_of::<T>(), std::mem::size_of::<W>());
+        if word == 0 || size % word != 0 || size % std::mem::align_of::<W>() != 0 {
+            return Err(Error::InvalidArgument {
+                what: "DeviceViewMut::with_words".into(),
+                reason: format!(
+                    "{} ({size} bytes) is not a whole number of {} ({word} bytes, aligned to {})",
+                    T::C_NAME,
+                    W::C_NAME,
+                    std::mem::align_of::<W>()
+                ),
+            });
+        }
+        let ratio = size / word;
+        let range = self.offset * ratio..(self.offset + self.len) * ratio;
+        // SAFETY: the sizes are checked above, the contents are the caller's promise.
+        Ok(unsafe {
+            self.buf
+                .lend_as::<W, R>(|words| f(&mut words.slice_mut(range)))
+        })
     }
 
     /// The view as an argument of a launch on `stream` ([`DeviceBuffer::arg_at_mut`]).

@@ -9,6 +9,7 @@
 #![allow(rustdoc::broken_intra_doc_links)]
 
 pub mod histogram;
+pub mod radix_select;
 pub mod reduce;
 pub mod scan;
 pub mod segmented;

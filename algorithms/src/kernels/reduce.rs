@@ -110,9 +110,9 @@ macro_rules! kernel_family {
         @k $name:ident<T: $bound:ident>, $in:ty => $acc:ty, [$x:ident, $start:ident, $j:ident] load $load:expr,
         |$a:ident, $b:ident| $combine:expr, init $init:expr, $(empty $empty:expr,)? options $opts:tt
     ) => {
-        crate::__range_reduce_kernel!($name<T: $bound>, $in => $acc, [$x, $start, $j] load $load,
+        crate::__range_reduce_kernel!($name<T: $bound>, $in => $acc, [$x, $start, $j, r] load $load,
             params [chunk: usize]
-            range (block_idx().x as usize * chunk, block_idx().x as usize * chunk + chunk)
+            range (r * chunk, r * chunk + chunk)
             |$a, $b| $combine, init $init, $(empty $empty,)? options $opts);
     };
 }

@@ -18,9 +18,15 @@ use warpspeed_core::prelude::*;
 /// The kernels of the scans for one bound (`$opts`: `[unchecked]` or `[]`).
 macro_rules! scan_family {
     ($bound:ident, [$s:ident, $smin:ident, $smax:ident], $opts:tt) => {
-        crate::__scan_kernels!($s<T: $bound>, T, [x] |a, b| a + b, init T::zero(), options $opts);
-        crate::__scan_kernels!($smin<T: $bound>, T, [x] |a, b| a.min(b), init x[0], options $opts);
-        crate::__scan_kernels!($smax<T: $bound>, T, [x] |a, b| a.max(b), init x[0], options $opts);
+        crate::__scan_kernels!($s<T: $bound>, T, [x, blk] params [carry: &[T], chunk: usize]
+            range (blk * chunk, blk * chunk + chunk) carry (blk > 0 && blk < carry.len(), carry[blk])
+            |a, b| a + b, init T::zero(), options $opts);
+        crate::__scan_kernels!($smin<T: $bound>, T, [x, blk] params [carry: &[T], chunk: usize]
+            range (blk * chunk, blk * chunk + chunk) carry (blk > 0 && blk < carry.len(), carry[blk])
+            |a, b| a.min(b), init x[0], options $opts);
+        crate::__scan_kernels!($smax<T: $bound>, T, [x, blk] params [carry: &[T], chunk: usize]
+            range (blk * chunk, blk * chunk + chunk) carry (blk > 0 && blk < carry.len(), carry[blk])
+            |a, b| a.max(b), init x[0], options $opts);
     };
 }
 

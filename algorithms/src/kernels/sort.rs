@@ -204,7 +204,10 @@ macro_rules! sort_kernels {
         /// `(ordered ^ invert) >> shift & 255` into `keys_out` (`values_out`), after
         /// `bases` (the pass's 256 digit starts). See `crate::kernels::sort` for the
         /// launch.
-        #[gpu_kernel($($opt,)? block = (256, 1, 1))]
+        // Four blocks an SM (at most 64 registers a thread): the pass is bound by
+        // latency, and ptxas left alone took 76 registers, 3 blocks; the cap took a
+        // sort of 2^28 i32 keys from 8.7 to 8.2 ms on an H100 (docs/algorithms.md).
+        #[gpu_kernel($($opt,)? block = (256, 1, 1), min_blocks_per_multiprocessor = 4)]
         pub fn $sweep<V: Scalar>(
             keys_in: &[$k],
             keys_out: &mut [$k],
@@ -435,7 +438,8 @@ macro_rules! sort_family {
 
 sort_family!();
 
-/// `out[i] = i`: the indices `top_k` sorts with its keys.
+/// `out[i] = i`: the indices `top_k` sorts with its keys, and the positions a sort of
+/// values the passes do not move sorts with its keys.
 #[gpu_kernel]
 pub fn iota(out: &mut [u32]) {
     for i in (grid_1d()..out.len()).step_by(grid_stride_1d()) {
@@ -443,8 +447,46 @@ pub fn iota(out: &mut [u32]) {
     }
 }
 
+/// The gathers (`$opt`: `unchecked` or nothing): `gather` of a kernel scalar, and
+/// `gather_words` of any value seen as words.
+macro_rules! gather_kernels {
+    ($($opt:ident)?) => {
+        /// `out[i] = src[indices[i]]` (`sort::gather` of a kernel scalar): grid-stride,
+        /// any grid. The read of `src` keeps its bounds check: the index comes from
+        /// memory, and one past `src` is the caller's error, reported as any kernel's.
+        #[gpu_kernel($($opt)?)]
+        pub fn gather<T: Scalar>(src: &[T], indices: &[u32], out: &mut [T]) {
+            for i in (grid_1d()..out.len()).step_by(grid_stride_1d()) {
+                if i < indices.len() {
+                    out[i] = src[indices[i] as usize];
+                }
+            }
+        }
+
+        /// Values of `words` words each, gathered: value `i` of `out` is value
+        /// `positions[i]` of `src` (word `j` of `out` is word `j % words` of that value).
+        /// What moves a `#[gpu_struct]`, which no library kernel can be generic over, by
+        /// its memory (`sort::sort_pairs` after sorting the positions, `sort::gather`).
+        /// One thread a word, so that a warp reads and writes runs of consecutive words.
+        /// Grid-stride, any grid; `words` at least 1. The read of `src` keeps its check,
+        /// as `gather`'s.
+        #[gpu_kernel($($opt)?)]
+        pub fn gather_words<W: Int>(src: &[W], positions: &[u32], out: &mut [W], words: usize) {
+            for j in (grid_1d()..out.len()).step_by(grid_stride_1d()) {
+                let i = j / words;
+                if i < positions.len() {
+                    out[j] = src[positions[i] as usize * words + (j - i * words)];
+                }
+            }
+        }
+    };
+}
+
+gather_kernels!();
+
 /// The same kernels `#[gpu_kernel(unchecked)]`, for the bench.
 pub mod unchecked {
     use super::*;
     sort_family!(unchecked);
+    gather_kernels!(unchecked);
 }

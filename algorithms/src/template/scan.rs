@@ -1,5 +1,7 @@
-//! The scan kernels, written once as a template for every operator (the library's and a
-//! user's, through [`operator!`](crate::operator!)), as the reduce template is.
+//! The tile-scan kernel, written once as a template for every operator (the library's and
+//! a user's, through [`operator!`](crate::operator!)) and for every range a block scans, as
+//! the range-reduce template is: the three-launch scan's chunks and the segmented scan's
+//! segments are its two instances.
 //!
 //! A scan of `n` elements is three launches over `B` chunks of `chunk` consecutive
 //! elements (`B` at most 1024, `chunk` a multiple of the 4096-element tile; the scans take
@@ -12,53 +14,72 @@
 //! 3. `chunk_scan` with `B` blocks over `x`: block `b` scans its chunk tile by tile,
 //!    starting from `prefixes[b]` and carrying each tile's total into the next.
 //!
+//! A segmented scan is one launch of `segment_scan`: block `s` scans
+//! `x[offsets[s]..offsets[s + 1]]` tile by tile as the third launch scans a chunk, from
+//! nothing (a segment has no carry).
+//!
 //! No block waits for another inside a launch, so the kernels need nothing of the memory
 //! model but the launch order, run the same on the simulator (whose race checks see
 //! nothing to report), and are deterministic: the combining order is a function of the
-//! length alone.
+//! length (of the input, or of the segment) alone.
 
-/// `__scan_kernels!(scan_name $(<T: Bound>)?, T, [x] |a, b| C, init I, options [..])`: the
-/// tile-scan kernel of a scan with the combining step `C` (the first launch is the
-/// operator's range-reduce kernel over chunks, as a reduce's). `I` fills the
-/// lanes past the end and is the exclusive scan's first element: the identity, or, for an
-/// idempotent operator without one, `x[0]` (which may be combined into a chunk's total
+/// `__scan_kernels!(name $(<T: Bound>)?, T, [x, b] params [p: P, ..] $(skip (K))?
+/// range (S, E) $(carry (H, V))? |a, b| C, init I, options [..])`: kernel
+/// `name(x: &[T], out: &mut [T], p: P, .., inclusive: bool)`, the tile scan with the
+/// combining step `C`. Block `b` (the name the caller gives it, bound to `block_idx().x`
+/// for `K`, `S`, `E`, `H` and `V`) does nothing where `K` holds (optional: what shows
+/// the bounds prover the loads of `S` and `E`, such as `b + 1 >= offsets.len()`), else
+/// scans `x[S..E]` (`E` clamped to `x.len()`) into `out[S..E]`, inclusively or
+/// exclusively, after `V` when `H` holds (`carry`, optional: the chunk scan's prefix;
+/// without it, or where `H` fails, the range is scanned from nothing); `out` outside the
+/// range is not written. `I` fills the lanes past the end and
+/// is the exclusive scan's first element without a carry: the identity, or, for an
+/// idempotent operator without one, `x[0]` (which may be combined into a range's total
 /// any number of times; such an operator has no exclusive scan, which the host refuses).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __scan_kernels {
     (
         $scan:ident $(<$tp:ident: $bound:ident>)?, $t:ty,
-        [$x:ident] |$a:ident, $b:ident| $combine:expr, init $init:expr,
+        [$x:ident, $blk:ident] params [$($p:ident: $pt:ty),*]
+        $(skip ($skip:expr))? range ($s:expr, $e:expr) $(carry ($has:expr, $cv:expr))?
+        |$a:ident, $b:ident| $combine:expr, init $init:expr,
         options [$($opt:ident),*]
     ) => {
-        /// A scan's second and third launches: block `b` scans `x[b * chunk..]` (at most
-        /// `chunk` elements) into `out`, after `carry[b]` when `b > 0`; `inclusive` or
-        /// exclusive. Tile by tile (4096 elements, 512 a warp): each warp loads its 512
-        /// coalesced into its part of the dynamic shared memory (element `s` at
-        /// `s + s / 32`, so that neither the striped loads nor the lanes' 16 consecutive
-        /// reads conflict), each lane scans its 16 in registers, a Kogge-Stone scan of the
-        /// lanes' totals within the warp and the warps' totals give each lane what comes
-        /// before it, and the results go back through shared memory to coalesced stores.
-        /// Dynamic shared memory: 4480 elements (`scan::SHARED_ELEMS`), 8 warps' 528 and
-        /// 8 warps' 32 lane totals.
+        /// A tile scan (algorithms/src/template/scan.rs): block `b` scans its range of `x`
+        /// into `out` (the chunk scan's second and third launches: `x[b * chunk..]`, at
+        /// most `chunk` elements, after `carry[b]` when `b > 0`; the segmented scan's:
+        /// `x[offsets[b]..offsets[b + 1]]`); `inclusive` or exclusive. Tile by tile (4096
+        /// elements, 512 a warp): each warp loads its 512 coalesced into its part of the
+        /// dynamic shared memory (element `s` at `s + s / 32`, so that neither the striped
+        /// loads nor the lanes' 16 consecutive reads conflict), each lane scans its 16 in
+        /// registers, a Kogge-Stone scan of the lanes' totals within the warp and the
+        /// warps' totals give each lane what comes before it, and the results go back
+        /// through shared memory to coalesced stores. Dynamic shared memory: 4480
+        /// elements (`scan::SHARED_ELEMS`), 8 warps' 528 and 8 warps' 32 lane totals.
         #[gpu_kernel(block = (256, 1, 1) $(, $opt)*)]
-        pub fn $scan $(<$tp: $bound>)? ($x: &[$t], out: &mut [$t], carry: &[$t], chunk: usize, inclusive: bool) {
+        pub fn $scan $(<$tp: $bound>)? ($x: &[$t], out: &mut [$t] $(, $p: $pt)*, inclusive: bool) {
             let __stage = dynamic_shared::<$t>();
             let __t = thread_idx().x as usize;
             let __lane = __t & 31;
             let __warp = (__t / 32) & 7;
-            let __blk = block_idx().x as usize;
+            let $blk = block_idx().x as usize;
             let __n = $x.len();
-            let __start = __blk * chunk;
             if __n == 0 {
                 return;
             }
-            if __start >= __n {
+            $(
+            if $skip {
                 return;
             }
-            let mut __end = __start + chunk;
+            )?
+            let __start: usize = $s;
+            let mut __end: usize = $e;
             if __end > __n {
                 __end = __n;
+            }
+            if __start >= __end {
+                return;
             }
             // A launch with less shared memory than the kernel uses (`launches` gives the
             // right amount) does nothing; saying so also proves every shared index below.
@@ -69,16 +90,18 @@ macro_rules! __scan_kernels {
             // What comes before this block's next tile, and whether anything does.
             let mut __carry = __init;
             let mut __has_carry = false;
-            if __blk > 0 && __blk < carry.len() {
-                __carry = carry[__blk];
+            $(
+            if $has {
+                __carry = $cv;
                 __has_carry = true;
             }
+            )?
             let __own = 528 * __warp;
             let __mine = __own + 16 * __lane + __lane / 2;
             let __sums = 4224 + 32 * __warp;
             let mut __tile = __start;
             while __tile < __end {
-                // 1. The warp's 512 elements, coalesced (the init past the chunk's end).
+                // 1. The warp's 512 elements, coalesced (the init past the range's end).
                 let __wbase = __tile + 512 * __warp;
                 let mut __j = 0usize;
                 while __j < 16 {

@@ -17,6 +17,7 @@
 //! | cooperative groups | [`this_thread_block`], [`tiled_partition`], [`this_grid`], [`ThreadBlock`], [`ThreadBlockTile`], [`GridGroup`] |
 //! | shared memory | [`SharedArray`], [`dynamic_shared`] |
 //! | asynchronous copies | [`cp_async`], [`cp_async_commit`], [`cp_async_wait`], [`cp_async_wait_all`] (docs/tensor-cores.md) |
+//! | four elements as one access | [`load4`], [`store4`] (docs/vectors.md) |
 //! | swizzled tiles | [`swizzle_128b`], [`swizzle_64b`], [`swizzle_32b`] (also on the host) |
 //! | Hopper (sm_90) | [`Mbarrier`] (`init`, `arrive`, `arrive_expect_tx`, `wait`, `try_wait`), [`fence_mbarrier_init`], [`fence_proxy_async`], [`tma_load_2d`] on a `&TensorMap<T>` parameter (docs/tensor-cores.md) |
 //! | textures | [`TextureFetch::fetch`] on a `&Texture2D<T>` parameter, and its `width()`, `height()` |
@@ -38,6 +39,7 @@ mod groups;
 mod hopper;
 mod index;
 mod mma;
+mod quad;
 mod shared;
 mod swizzle;
 mod sync;
@@ -55,6 +57,7 @@ pub use index::{
     block_dim, block_idx, grid_1d, grid_2d, grid_3d, grid_dim, grid_stride_1d, lane_id, thread_idx,
 };
 pub use mma::{FragmentA, FragmentAcc, FragmentB, FragmentShape, M16N8K16, M16N8K32, M16N8K8};
+pub use quad::{load4, store4};
 pub use shared::{dynamic_shared, SharedArray};
 pub use swizzle::{swizzle_128b, swizzle_32b, swizzle_64b};
 pub use sync::{

@@ -1500,6 +1500,8 @@ impl<'a> Typeck<'a> {
         }
         let mut value = None;
         let mut tma_dst = None;
+        // The element type of `load4`'s / `store4`'s slice.
+        let mut quad: Option<Ty> = None;
         for (k, a) in args.iter().enumerate() {
             let kind = i.params().get(k).copied().unwrap_or(ParamKind::U32);
             match kind {
@@ -1584,6 +1586,36 @@ impl<'a> Typeck<'a> {
                         }
                     }
                 }
+                ParamKind::QuadSrc | ParamKind::QuadDst => {
+                    let t = self.infer(a, None);
+                    let dst = kind == ParamKind::QuadDst;
+                    match self.shallow(&t) {
+                        Ty::Never => {}
+                        Ty::Slice(s, w) if w || !dst => quad = Some(Ty::Scalar(s)),
+                        other => {
+                            let found = self.show(&other);
+                            let name = i.rust_name();
+                            let msg = if dst {
+                                let why = if matches!(other, Ty::Slice(..)) {
+                                    ", read-only: borrow it with `&mut`"
+                                } else {
+                                    ""
+                                };
+                                format!("`{name}` writes the four elements of a writable slice: pass `&mut out[i..i + 4]`, and this is `{found}`{why}")
+                            } else {
+                                format!("`{name}` reads the four elements of a slice: pass `&x[i..i + 4]`, and this is `{found}`")
+                            };
+                            self.cx.error_at(a.range(), msg);
+                        }
+                    }
+                }
+                ParamKind::Elem => {
+                    let want = quad.clone();
+                    let t = self.infer(a, want.as_ref());
+                    if let Some(w) = want {
+                        self.expect(&t, &w, a.range());
+                    }
+                }
                 ParamKind::Value => {
                     let t = self.infer(a, None);
                     match self.shallow(&t) {
@@ -1617,6 +1649,7 @@ impl<'a> Typeck<'a> {
         match i.result() {
             intrinsics::Result::Fixed(t) => t,
             intrinsics::Result::Value => value.unwrap_or(Ty::Never),
+            intrinsics::Result::Quad => quad.map_or(Ty::Never, |t| Ty::Tuple(vec![t; 4])),
         }
     }
 

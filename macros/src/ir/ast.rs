@@ -47,6 +47,10 @@ pub struct Function {
     /// launch checks it, NVRTC gets it as `__launch_bounds__`, and the bounds prover knows
     /// `thread_idx().x < x`.
     pub block: Option<[Len; 3]>,
+    /// `#[gpu_kernel(block = .., min_blocks_per_multiprocessor = N)]`: NVRTC gets
+    /// `__launch_bounds__(threads, N)` and keeps each thread's registers low enough for
+    /// `N` blocks an SM.
+    pub min_blocks_per_multiprocessor: Option<u32>,
     /// Number of expression ids handed out.
     pub expr_count: usize,
     /// The module-level constants the parser met as array lengths (`N`, `config::N`,

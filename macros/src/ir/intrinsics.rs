@@ -46,6 +46,8 @@ pub enum Res {
     Group(GroupKind),
     /// The type of its `Value` argument (shuffles).
     Value,
+    /// Four of the element of its slice argument, as a tuple (`load4`).
+    Quad,
 }
 
 /// How the C spells a call.
@@ -117,6 +119,13 @@ pub enum ParamKind {
     TensorMap,
     /// `&bars[i]` of a `SharedArray::<Mbarrier, N>`.
     Mbarrier,
+    /// `load4`'s source: a slice of any element type, global or shared memory, four
+    /// elements long (`&x[i..i + 4]`).
+    QuadSrc,
+    /// `store4`'s destination: a writable slice, four elements long.
+    QuadDst,
+    /// A value of the element type of the row's slice argument (`store4`'s values).
+    Elem,
 }
 
 /// What an intrinsic gives, as the type checker reads it.
@@ -124,6 +133,8 @@ pub enum Result {
     Fixed(Ty),
     /// The type of its `Value` argument (shuffles).
     Value,
+    /// `(T, T, T, T)` of the element `T` of its slice argument (`load4`).
+    Quad,
 }
 
 /// A row with no parameters, no effect, a C function and a `ThreadCtx` method; the
@@ -264,6 +275,10 @@ pub static TABLE: &[Row] = &[
     row("shfl_down_sync", &[U, V, U], Res::Value, "ws_shfl_down_sync", "the value of lane `lane + delta` (optional `width`)").sync().width(),
     row("shfl_xor_sync", &[U, V, U], Res::Value, "ws_shfl_xor_sync", "the value of lane `lane ^ mask` (optional `width`)").sync().width(),
     row("match_any_sync", &[U, V], Res::Scalar(Scalar::U32), "ws_match_any_sync", "the mask's lanes holding the same value").sync(),
+    // Four consecutive elements as one access where their alignment allows (the map's
+    // vector path, algorithms/src/map.rs); docs/vectors.md.
+    row("load4", &[ParamKind::QuadSrc], Res::Quad, "ws_load4", "reads the four elements of `src` (`&x[i..i + 4]`): one 4-, 8- or 16-byte load (two to four 16-byte loads for 32 to 64 bytes) where the address is aligned to it, four loads otherwise").site(),
+    row("store4", &[ParamKind::QuadDst, ParamKind::Elem, ParamKind::Elem, ParamKind::Elem, ParamKind::Elem], Res::Unit, "ws_store4", "writes `a, b, c, d` to the four elements of `dst` (`&mut out[i..i + 4]`): one wide store where aligned, as `load4`").fence().site(),
     // cp.async (sm_80): the copy lands at the wait that covers its group (docs/tensor-cores.md).
     row("cp_async", &[ParamKind::SharedDst, ParamKind::GlobalSrc], Res::Unit, "ws_cp_async", "asynchronous copy of 4, 8 or 16 bytes, global to shared (`cp.async`)").fence().site(),
     row("cp_async_commit", &[], Res::Unit, "ws_cp_async_commit", "closes this thread's group of `cp_async`s (`cp.async.commit_group`)").fence(),
@@ -431,6 +446,7 @@ impl Intrinsic {
             Res::Usizes(n) => Ty::Tuple(vec![Ty::USIZE; n]),
             Res::Group(g) => Ty::Group(g),
             Res::Value => return Result::Value,
+            Res::Quad => return Result::Quad,
         })
     }
 

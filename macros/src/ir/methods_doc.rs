@@ -75,7 +75,9 @@ pub fn intrinsics_table() -> String {
                 ParamKind::Lossless => "x".to_string(),
                 ParamKind::Scalar(s) => s.rust_name().to_string(),
                 ParamKind::SharedDst | ParamKind::TmaDst => "&mut [T]".to_string(),
-                ParamKind::GlobalSrc => "&[T]".to_string(),
+                ParamKind::GlobalSrc | ParamKind::QuadSrc => "&[T]".to_string(),
+                ParamKind::QuadDst => "&mut [T]".to_string(),
+                ParamKind::Elem => "T".to_string(),
                 ParamKind::TensorMap => "&TensorMap<T>".to_string(),
                 ParamKind::Mbarrier => "&Mbarrier".to_string(),
             })
@@ -88,6 +90,7 @@ pub fn intrinsics_table() -> String {
         let result = match i.result() {
             Result::Fixed(t) => t.to_string(),
             Result::Value => "T".to_string(),
+            Result::Quad => "(T, T, T, T)".to_string(),
         };
         let c = match i.c_function(Some("T")) {
             c if c.is_empty() => "a cast".to_string(),
@@ -293,10 +296,11 @@ fn kernel_module_matches_the_table() {
             .map(|p| match p {
                 ParamKind::U32 => "u32".to_string(),
                 ParamKind::Bool => "bool".to_string(),
-                ParamKind::Value | ParamKind::Lossless => "T".to_string(),
+                ParamKind::Value | ParamKind::Lossless | ParamKind::Elem => "T".to_string(),
                 ParamKind::Scalar(s) => s.rust_name().to_string(),
                 ParamKind::SharedDst | ParamKind::TmaDst => "&mut[T]".to_string(),
-                ParamKind::GlobalSrc => "&[T]".to_string(),
+                ParamKind::GlobalSrc | ParamKind::QuadSrc => "&[T]".to_string(),
+                ParamKind::QuadDst => "&mut[T]".to_string(),
                 ParamKind::TensorMap => "&TensorMap<'_,T>".to_string(),
                 ParamKind::Mbarrier => "&Mbarrier".to_string(),
             })
@@ -310,6 +314,7 @@ fn kernel_module_matches_the_table() {
             Res::Group(GroupKind::Grid) => "GridGroup".into(),
             Res::Group(GroupKind::Tile(_)) => "ThreadBlockTile<N>".into(),
             Res::Value => "T".into(),
+            Res::Quad => "(T,T,T,T)".into(),
         };
         (params, result)
     };

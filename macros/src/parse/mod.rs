@@ -379,6 +379,7 @@ impl<'a> Parser<'a> {
             fast_math,
             unchecked: false,
             block: None,
+            min_blocks_per_multiprocessor: None,
             expr_count: self.next_expr,
             consts: std::mem::take(&mut self.consts),
             generic_args: std::mem::take(&mut self.generic_args),

@@ -662,6 +662,41 @@ impl<'a> ThreadCtx<'a> {
         cp_async::wait(self, None)
     }
 
+    /// `load4(src)`: the four elements of a four-element slice, each a checked,
+    /// race-tracked read at `at` (the GPU's one wide access reads the same elements; its
+    /// alignment is a matter of speed, never of the result: docs/vectors.md).
+    pub fn load4<T: KernelScalar>(
+        &self,
+        src: impl Into<Slice<T>>,
+        at: &'static SrcLoc,
+    ) -> (T, T, T, T) {
+        let src = src.into();
+        quad_len(src.len(), at);
+        (
+            src.load(self, 0, at),
+            src.load(self, 1, at),
+            src.load(self, 2, at),
+            src.load(self, 3, at),
+        )
+    }
+
+    /// `store4(dst, a, b, c, d)`: the four elements of a four-element slice written, each a
+    /// checked, race-tracked write at `at`.
+    pub fn store4<T: KernelScalar>(
+        &self,
+        dst: SliceMut<T>,
+        a: T,
+        b: T,
+        c: T,
+        d: T,
+        at: &'static SrcLoc,
+    ) {
+        quad_len(dst.len(), at);
+        for (i, v) in [a, b, c, d].into_iter().enumerate() {
+            dst.store(self, i, v, at);
+        }
+    }
+
     /// `fence_mbarrier_init()`: nothing to do on the simulator, where an `init` is seen
     /// at once (the race checks order it by the `sync_threads` that must follow).
     pub fn fence_mbarrier_init(&self) {}
@@ -801,5 +836,19 @@ impl<'a> ThreadCtx<'a> {
                 thread: self.thread_idx,
             }),
         }
+    }
+}
+
+/// `load4`'s and `store4`'s slice is four long; another length is an index out of bounds
+/// at the call, as the C's `ws_quad_len` records it (shorter: index 3 of its length;
+/// longer: index its length of length 4).
+fn quad_len(n: usize, at: &'static SrcLoc) {
+    if n != 4 {
+        let (index, len) = if n < 4 { (3, n) } else { (n, 4) };
+        raise(Failure::OutOfBounds {
+            at,
+            index: index as u64,
+            len: len as u64,
+        })
     }
 }

@@ -290,12 +290,17 @@ impl<'a> FnWriter<'a> {
                 if i.takes_width() && vals.len() == i.params().len() {
                     vals.push("32u".into()); // CUDA's default `width = warpSize`
                 }
-                // A slice argument is its pointer and its length (`cp_async`).
+                // A slice argument is its pointer and its length (`cp_async`, `load4`).
                 let mut c_args = Vec::new();
                 for (k, v) in vals.into_iter().enumerate() {
                     let slice = matches!(
                         i.params().get(k),
-                        Some(ParamKind::SharedDst | ParamKind::GlobalSrc)
+                        Some(
+                            ParamKind::SharedDst
+                                | ParamKind::GlobalSrc
+                                | ParamKind::QuadSrc
+                                | ParamKind::QuadDst
+                        )
                     );
                     c_args.push(v);
                     if slice {

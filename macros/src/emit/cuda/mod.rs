@@ -129,7 +129,13 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
                     setmaxnreg |= i.rust_name().starts_with("setmaxnreg_");
                 }
             });
-            let min_blocks = if setmaxnreg { ", 1" } else { "" };
+            // Else the kernel's own `min_blocks_per_multiprocessor`, which caps the
+            // registers a thread may take so that that many blocks fit an SM.
+            let min_blocks = match (setmaxnreg, f.min_blocks_per_multiprocessor) {
+                (true, _) => ", 1".to_string(),
+                (false, Some(n)) => format!(", {n}"),
+                (false, None) => String::new(),
+            };
             let bounds = f
                 .block
                 .as_ref()
