@@ -16,6 +16,8 @@ Peers (each optional: a failed import or a failed run is written as "n/a: why"):
     (uniform, one value), 4096, 65536 bins     (of the indices, computed untimed)
   matmul 4096^3 f32, no TF32                 cuBLAS through torch, Triton's tutorial kernel
                                                (input_precision="ieee", autotuned)
+  autotune: sum of 2^28 u32, scan of       torch.sum / cupy.sum, torch.cumsum / cupy.cumsum
+    2^28 i64                                   (the histogram rows: histogram_lib's peers)
   saxpy a*x+y of 2^28 f32 (a scalar)         torch.add(y, x, alpha=a), a cupy ElementwiseKernel
   the same on views from element 1           the same, on views (misaligned by 4 bytes)
   Monte Carlo pi, 40000 x 5000 points        torch.rand / cupy.random in chunks, counted
@@ -875,6 +877,56 @@ def device_name():
     return "unknown (neither torch nor cupy could open a GPU)"
 
 
+def autotune_rows(p, reduce_log2, scan_log2):
+    """The autotune group's peers: the sum of 2^28 uint32 (torch.sum of int32 into int32,
+    cupy.sum of uint32), the inclusive scan of 2^28 int64 (torch.cumsum, cupy.cumsum); the
+    histogram rows reuse the histogram_lib group's peers (--only autotune,histogram_lib)."""
+    n = 1 << reduce_log2
+    row = f"sum_2^{reduce_log2}_u32_ms"
+    # The bench's values are below 2^28: a wrapping 32-bit sum, the same in int32 and uint32.
+    host = np.random.default_rng(reduce_log2 + 2206).integers(0, 1 << 28, n, dtype=np.uint32)
+    want = int(host.astype(np.uint64).sum() % (1 << 32))
+
+    def torch_sum():
+        x = torch.from_numpy(host.view(np.int32)).cuda()
+        out = torch.empty((), device="cuda", dtype=torch.int32)
+        ms = p.timer.best_ms(lambda: torch.sum(x, 0, dtype=torch.int32, out=out))
+        require(int(out.item()) % (1 << 32) == want, "torch.sum differs from numpy's")
+        return ms
+
+    def cupy_sum():
+        x = cupy.asarray(host)
+        out = cupy.empty((), dtype=cupy.uint32)
+        ms = p.timer.best_ms(lambda: cupy.sum(x, dtype=cupy.uint32, out=out), lib="cupy")
+        require(int(out) == want, "cupy.sum differs from numpy's")
+        return ms
+
+    p.peer(row, "torch.sum", have("torch"), torch_sum)
+    p.peer(row, "cupy.sum (CUB)", have("cupy"), cupy_sum)
+
+    n = 1 << scan_log2
+    row = f"scan_2^{scan_log2}_i64_ms"
+    host = np.random.default_rng(scan_log2 + 2207).integers(-8, 9, n).astype(np.int64)
+    want_last = int(host.sum())
+
+    def torch_cumsum():
+        x = torch.from_numpy(host).cuda()
+        out = torch.empty_like(x)
+        ms = p.timer.best_ms(lambda: torch.cumsum(x, 0, out=out))
+        require(int(out[-1].item()) == want_last, "torch.cumsum's last differs from numpy's")
+        return ms
+
+    def cupy_cumsum():
+        x = cupy.asarray(host)
+        out = cupy.empty_like(x)
+        ms = p.timer.best_ms(lambda: cupy.cumsum(x, out=out), lib="cupy")
+        require(int(out[-1]) == want_last, "cupy.cumsum's last differs from numpy's")
+        return ms
+
+    p.peer(row, "torch.cumsum", have("torch"), torch_cumsum)
+    p.peer(row, "cupy.cumsum (CUB)", have("cupy"), cupy_cumsum)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True, help="the JSON file to write")
@@ -884,7 +936,7 @@ def main():
     ap.add_argument("--only", default="",
                     help="comma-separated groups to measure (copy, scan, histogram, matmul, "
                          "launch, gemm, attention, reduce, random, sort, select, "
-                         "histogram_lib, xoroshiro, map); default all")
+                         "histogram_lib, xoroshiro, map, autotune); default all")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
     want = lambda g: not only or g in only  # noqa: E731
@@ -921,6 +973,8 @@ def main():
         xoroshiro_rows(p)
     if want("map"):
         map_rows(p, sizes["vector_log2"])
+    if want("autotune"):
+        autotune_rows(p, sizes["reduce_log2"], sizes["scan_log2"])
     sizes["tensor"] = peers_tensor.rows(p, have, args.quick, want("gemm"), want("attention"))
     versions = {"python": sys.version.split()[0], "numpy": np.__version__}
     for name, lib, err in [("torch", torch, torch_err), ("triton", triton, triton_err),

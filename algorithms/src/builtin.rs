@@ -21,6 +21,12 @@ pub enum Kind {
 /// An element type this module's own reductions take: every integer (sums wrap) and float
 /// type of the kernel language. Sealed: the impls pick the kernels of the type's family.
 pub trait Reducible: Scalar + sealed::Sealed {
+    /// Whether the type's sums, minima and maxima are exact whatever the order they
+    /// combine in (integers: wrapping sums and total orders), so the autotuner may choose
+    /// how a reduction or scan is chunked; not for floats, whose sums round by the order
+    /// and whose min of `-0.0` and `+0.0` or of two NaNs depends on it.
+    #[doc(hidden)]
+    const EXACT: bool;
     #[doc(hidden)]
     fn block_reduce(
         kind: Kind,
@@ -159,9 +165,10 @@ fn no_kernel(kind: Kind, what: &str) -> ! {
 }
 
 macro_rules! reducible {
-    ($f:ident: $($t:ty $({$($lk:ident => $lkernel:ident),*})?),*) => {$(
+    ($f:ident, exact $exact:literal; $($t:ty $({$($lk:ident => $lkernel:ident),*})?),*) => {$(
         impl sealed::Sealed for $t {}
         impl Reducible for $t {
+            const EXACT: bool = $exact;
             $(
             fn lookback(
                 kind: Kind,
@@ -296,12 +303,12 @@ macro_rules! reducible {
 }
 // The look-back scan where it exists: the 32-bit types, for every operator whose result
 // does not depend on the order (not the float sum).
-reducible!(int: i8, i16,
+reducible!(int, exact true; i8, i16,
     i32 {Sum => lookback_sums_i32, Min => lookback_mins_i32, Max => lookback_maxs_i32},
     i64, isize, u8, u16,
     u32 {Sum => lookback_sums_u32, Min => lookback_mins_u32, Max => lookback_maxs_u32},
     u64, usize);
-reducible!(float: f16, bf16, f32 {Min => lookback_mins_f32, Max => lookback_maxs_f32}, f64);
+reducible!(float, exact false; f16, bf16, f32 {Min => lookback_mins_f32, Max => lookback_maxs_f32}, f64);
 
 /// `Operator` for a library operator: its kernels are the family's of `kind`.
 macro_rules! builtin_operator {
@@ -309,6 +316,7 @@ macro_rules! builtin_operator {
         impl<T: Reducible> Operator for $op<T> {
             type Elem = T;
             const HAS_IDENTITY: bool = $identity;
+            const ORDER_FREE: bool = T::EXACT;
             fn block_reduce(
                 target: &impl LaunchTarget,
                 cfg: LaunchConfig,

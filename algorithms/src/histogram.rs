@@ -26,6 +26,10 @@
 //! aggregating its lanes' equal bins with `match_any_sync` into one atomic.
 //! algorithms/src/kernels/histogram.rs has the kernels; docs/algorithms.md the figures.
 //!
+//! **Autotuning.** From 2^20 samples the grid's most blocks a multiprocessor is the one
+//! of [`TUNED_BLOCKS_PER_SM`] that `warpspeed::autotune` timed fastest on this GPU (counts
+//! are integer atomics: the same whatever the grid); `WARPSPEED_AUTOTUNE=off`: 2.
+//!
 //! **Bad input**, refused before anything is launched: zero bins or more than 65536;
 //! `lo >= hi` (or NaN); an integer range wider than 2^64; a float range whose width or
 //! scale is not finite; levels that are not `counts.len() + 1` long or not strictly
@@ -221,13 +225,26 @@ pub struct Plan {
     pub zero: LaunchConfig,
 }
 
-/// The [`Plan`] of `n` samples into `bins` bins (1 to [`MAX_BINS`]) on `dev`.
+/// What the autotuner chooses among for the most blocks a multiprocessor (the default 2
+/// first): counts are integer atomics, so every grid gives the same counts, for every
+/// sample type.
+pub const TUNED_BLOCKS_PER_SM: [(&str, usize); 3] = [("sm2", 2), ("sm1", 1), ("sm4", 4)];
+
+/// The [`Plan`] of `n` samples into `bins` bins (1 to [`MAX_BINS`]) on `dev`, as the
+/// entries make it untuned.
 pub fn plan(dev: &Device, n: usize, bins: usize) -> Plan {
+    plan_with(dev, n, bins, 2)
+}
+
+/// [`plan`] with at most `per_sm` blocks a multiprocessor (one of
+/// [`TUNED_BLOCKS_PER_SM`]): what the entries launch when the autotuner chose `per_sm`.
+pub fn plan_with(dev: &Device, n: usize, bins: usize, per_sm: usize) -> Plan {
     let sms = dev.limits().multiprocessor_count.max(1) as usize;
-    // At least eight samples a thread (two rounds of four), and two blocks of 1024 threads
-    // a multiprocessor at most: every thread a multiprocessor holds, each looping over the
-    // samples (more blocks would only zero and merge more copies of the bins).
-    let blocks = n.div_ceil(8 * BLOCK as usize).clamp(1, 2 * sms);
+    // At least eight samples a thread (two rounds of four), and by default two blocks of
+    // 1024 threads a multiprocessor at most: every thread a multiprocessor holds, each
+    // looping over the samples (more blocks would only zero and merge more copies of the
+    // bins).
+    let blocks = n.div_ceil(8 * BLOCK as usize).clamp(1, per_sm.max(1) * sms);
     let shared = (bins <= SHARED_BINS).then(|| (SHARED_BINS / bins.max(1)).clamp(1, MAX_COPIES));
     Plan {
         cfg: LaunchConfig::new(blocks as u32, BLOCK),
@@ -276,14 +293,40 @@ pub fn even<T: Sample>(
         what: "histogram::even: lo, hi".into(),
         reason,
     })?;
-    let plan = plan(target.device(), samples.len(), bins);
-    kernels::zero_counts::launch(target, plan.zero, counts)?;
-    match p {
-        // No value of the type lies in [lo, hi), or nothing to count.
-        None => Ok(()),
-        Some(_) if samples.is_empty() => Ok(()),
-        Some(p) => T::even_launch(target, plan.cfg, plan.shared, samples, counts, &p),
+    let mut launch = |plan: &Plan| {
+        kernels::zero_counts::launch(target, plan.zero, counts)?;
+        match p {
+            // No value of the type lies in [lo, hi), or nothing to count.
+            None => Ok(()),
+            Some(_) if samples.is_empty() => Ok(()),
+            Some(p) => T::even_launch(target, plan.cfg, plan.shared, samples, counts, &p),
+        }
+    };
+    let plan = tuned_plan::<T>("histogram::even", target, samples.len(), bins, &mut launch)?;
+    launch(&plan)
+}
+
+/// The plan to launch: tuned among [`TUNED_BLOCKS_PER_SM`] for `n` samples from
+/// 2^20 on (or when forced), else [`plan`]. `launch` runs one plan (the candidates
+/// write only `counts`, which each run zeroes and the chosen run counts again; the
+/// samples are only read).
+fn tuned_plan<T: Sample>(
+    algorithm: &str,
+    target: &impl LaunchTarget,
+    n: usize,
+    bins: usize,
+    launch: &mut impl FnMut(&Plan) -> Result<()>,
+) -> Result<Plan> {
+    let dev = target.device();
+    if !crate::tune::worth_it(algorithm, n) {
+        return Ok(plan(dev, n, bins));
     }
+    let candidates =
+        TUNED_BLOCKS_PER_SM.map(|(label, per_sm)| (label, plan_with(dev, n, bins, per_sm)));
+    let key = crate::tune::key::<T>(target, algorithm, &[n, bins]);
+    let choice = warpspeed_core::autotune::Tuner::new(key, &candidates, TUNED_BLOCKS_PER_SM[0].0)
+        .choose(target, launch)?;
+    Ok(*choice.config)
 }
 
 /// The greatest power of two at most `bins` (the binary search's first step).
@@ -384,28 +427,31 @@ fn run_range<T: Sample>(
     counts: &mut impl AsDeviceViewMut<Elem = u32>,
 ) -> Result<()> {
     let bins = counts.len();
-    let plan = plan(target.device(), samples.len(), bins);
-    kernels::zero_counts::launch(target, plan.zero, counts)?;
-    if samples.is_empty() {
-        return Ok(());
-    }
-    match plan.shared {
-        Some(copies) => kernels::range_shared::launch::<T>(
-            target,
-            plan.cfg,
-            samples,
-            counts,
-            &*levels,
-            top(bins),
-            copies,
-        ),
-        None => kernels::range_global::launch::<T>(
-            target,
-            plan.cfg,
-            samples,
-            counts,
-            &*levels,
-            top(bins),
-        ),
-    }
+    let mut launch = |plan: &Plan| {
+        kernels::zero_counts::launch(target, plan.zero, counts)?;
+        if samples.is_empty() {
+            return Ok(());
+        }
+        match plan.shared {
+            Some(copies) => kernels::range_shared::launch::<T>(
+                target,
+                plan.cfg,
+                samples,
+                counts,
+                &*levels,
+                top(bins),
+                copies,
+            ),
+            None => kernels::range_global::launch::<T>(
+                target,
+                plan.cfg,
+                samples,
+                counts,
+                &*levels,
+                top(bins),
+            ),
+        }
+    };
+    let plan = tuned_plan::<T>("histogram::range", target, samples.len(), bins, &mut launch)?;
+    launch(&plan)
 }

@@ -53,6 +53,12 @@ pub trait Operator: 'static {
     /// Whether the operator has an identity: then the reduction of an empty input is the
     /// identity; without one ([`Min`], [`Max`]) an empty input is an error.
     const HAS_IDENTITY: bool;
+    /// Whether the result is the same whatever the order and grouping of the combining
+    /// steps (integer sums, minima and maxima): then the autotuner may choose how the
+    /// input is chunked (`crate::autotune`). `false` for a user's operator, which may
+    /// round (a float `+`), so its results are the same on every GPU and run.
+    #[doc(hidden)]
+    const ORDER_FREE: bool = false;
 
     /// Block `b` of `cfg`'s grid combines chunk `b` of `x` (`chunk` elements from
     /// `b * chunk`) into `partial[b]`: the reduce's launches and a scan's first.

@@ -19,6 +19,13 @@
 //! so their sum is exact whatever the order; a float sum is not the left-to-right sum of
 //! the CPU (each element passes through at most `log2(n) + 2` roundings).
 //!
+//! **Autotuning.** From 2^20 elements, reductions whose result cannot depend on the
+//! chunking (sums, minima, maxima, `min_max`, `arg_min`, `arg_max` of integers) take the
+//! number of chunks that `warpspeed::autotune` timed fastest on this GPU among
+//! [`TUNED_BLOCKS`] (once per size bucket; `WARPSPEED_AUTOTUNE=off`: always 1024). Float
+//! reductions and a user's operators keep the chunks above, so their rounding is the same
+//! on every GPU and run. docs/algorithms.md, "Autotuning".
+//!
 //! **Bad input.** Before anything is launched: a result that is not one element, scratch
 //! shorter than [`partials_for`], and an empty input where the operator has no identity
 //! (min, max and the arg- and min-max reductions) are [`Error::LengthMismatch`].
@@ -47,6 +54,8 @@ pub trait Reduction {
     type Acc: KernelScalar;
     /// Whether an empty input has a result (the identity).
     const EMPTY_OK: bool;
+    /// Whether the result is independent of the chunking, so it may be tuned.
+    const ORDER_FREE: bool;
     fn first(
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
@@ -67,6 +76,7 @@ impl<O: Operator> Reduction for O {
     type In = O::Elem;
     type Acc = O::Elem;
     const EMPTY_OK: bool = O::HAS_IDENTITY;
+    const ORDER_FREE: bool = O::ORDER_FREE;
     fn first(
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
@@ -95,6 +105,7 @@ impl<T: Reducible> Reduction for MinMaxOf<T> {
     type In = T;
     type Acc = MinMax<T>;
     const EMPTY_OK: bool = false;
+    const ORDER_FREE: bool = T::EXACT;
     fn first(
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
@@ -123,6 +134,7 @@ impl<T: Reducible, const MAX: bool> Reduction for ArgOf<T, MAX> {
     type In = T;
     type Acc = Arg<T>;
     const EMPTY_OK: bool = false;
+    const ORDER_FREE: bool = T::EXACT;
     fn first(
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
@@ -151,10 +163,27 @@ fn arg_kind(max: bool) -> Kind {
     }
 }
 
+/// What the autotuner chooses among for the first launch's most blocks (the default
+/// 1024 first), for reductions whose result does not depend on the chunking
+/// ([`Operator`]s on integers, `min_max`, `arg_min` and `arg_max` of integers): fewer,
+/// longer chunks cost fewer blocks and partials, more hide latency better. Float
+/// reductions always take 1024, so their rounding is the same on every GPU.
+pub const TUNED_BLOCKS: [(&str, usize); 4] = [
+    ("blocks1024", MAX_BLOCKS),
+    ("blocks512", 512),
+    ("blocks256", 256),
+    ("blocks128", 128),
+];
+
 /// Elements a chunk of a reduction of `n` elements (one block each): a multiple of the 1024
 /// elements a block combines a step, and at most 1024 chunks.
 fn chunk_for(n: usize) -> usize {
-    n.div_ceil(MAX_BLOCKS).div_ceil(4 * BLOCK).max(1) * (4 * BLOCK)
+    chunk_for_blocks(n, MAX_BLOCKS)
+}
+
+/// [`chunk_for`] with at most `max_blocks` chunks.
+fn chunk_for_blocks(n: usize, max_blocks: usize) -> usize {
+    n.div_ceil(max_blocks).div_ceil(4 * BLOCK).max(1) * (4 * BLOCK)
 }
 
 /// The partials (one a chunk, at least 1, at most 1024) a reduction of `n` elements leaves:
@@ -177,12 +206,19 @@ pub struct Launches {
     pub second: LaunchConfig,
 }
 
-/// [`Launches`] for `n` elements.
+/// [`Launches`] for `n` elements, as the entries make them untuned.
 pub fn launches(n: usize) -> Launches {
-    let partials = partials_for(n);
+    launches_with(n, MAX_BLOCKS)
+}
+
+/// [`Launches`] for `n` elements in at most `max_blocks` chunks (one of
+/// [`TUNED_BLOCKS`]): what the entries launch when the autotuner chose `max_blocks`.
+pub fn launches_with(n: usize, max_blocks: usize) -> Launches {
+    let chunk = chunk_for_blocks(n, max_blocks.clamp(1, MAX_BLOCKS));
+    let partials = n.div_ceil(chunk).max(1);
     Launches {
         partials,
-        chunk: chunk_for(n),
+        chunk,
         first: LaunchConfig::new(partials as u32, BLOCK as u32),
         second: LaunchConfig::new(1, BLOCK as u32),
     }
@@ -221,12 +257,26 @@ fn run<R: Reduction>(
             found: partial.len(),
         });
     }
-    let l = launches(x.len());
-    // Exactly the partials: the second launch combines all of its input.
+    let n = x.len();
     let mut whole = partial.as_device_view_mut();
     let mut partial = whole.slice_mut(..need);
-    R::first(target, l.first, x, &mut partial, l.chunk)?;
-    R::second(target, l.second, &partial, out, l.partials)
+    // Exactly the partials: the second launch combines all of its input.
+    let mut launch = |l: &Launches| {
+        let mut partial = partial.slice_mut(..l.partials);
+        R::first(target, l.first, x, &mut partial, l.chunk)?;
+        R::second(target, l.second, &partial, out, l.partials)
+    };
+    if R::ORDER_FREE && crate::tune::worth_it("reduce", n) {
+        // The candidates write only `out` and the partials, which the chosen run
+        // overwrites; `x` is only read. Fewer blocks never need more partials.
+        let candidates = TUNED_BLOCKS.map(|(label, blocks)| (label, launches_with(n, blocks)));
+        let key = crate::tune::key::<R>(target, "reduce", &[n]);
+        let choice = warpspeed_core::autotune::Tuner::new(key, &candidates, TUNED_BLOCKS[0].0)
+            .valid(|l| l.partials <= need)
+            .choose(target, &mut launch)?;
+        return launch(choice.config);
+    }
+    launch(&launches(n))
 }
 
 /// `R` of `x`, downloaded, with scratch allocated for the call.

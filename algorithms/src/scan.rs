@@ -22,6 +22,11 @@
 //! passes through at most `log2(n) + 2` roundings or so more than a serial sum). The input
 //! is read twice and the output written once.
 //!
+//! **Autotuning.** From 2^20 elements, a three-launch scan whose result cannot depend on
+//! the chunking (sums, minima, maxima of integers) takes the number of chunks that
+//! `warpspeed::autotune` timed fastest on this GPU among [`TUNED_CHUNKS`]; float scans
+//! and a user's operators keep the chunks above (docs/algorithms.md, "Autotuning").
+//!
 //! **Bad input**, before anything is launched: `out` of another length than `x`
 //! ([`Error::LengthMismatch`]), an exclusive scan with an operator without an identity
 //! ([`Error::InvalidArgument`]), scratch made for fewer elements.
@@ -63,10 +68,26 @@ pub struct Launches {
     pub scan: LaunchConfig,
 }
 
+/// What the autotuner chooses among for the three-launch scan's most chunks (the default
+/// 1024 first), where the result does not depend on the chunking (sums, minima and maxima
+/// of integers; the others keep 1024, so a float scan rounds the same on every GPU).
+pub const TUNED_CHUNKS: [(&str, usize); 4] = [
+    ("chunks1024", MAX_CHUNKS),
+    ("chunks512", 512),
+    ("chunks256", 256),
+    ("chunks128", 128),
+];
+
 /// [`Launches`] for `n` elements of `T` (the scans' dynamic shared memory is
-/// [`SHARED_ELEMS`] elements of `T`).
+/// [`SHARED_ELEMS`] elements of `T`), as the entries make them untuned.
 pub fn launches<T: KernelScalar>(n: usize) -> Launches {
-    let (chunks, chunk) = chunks_for(n);
+    launches_with::<T>(n, MAX_CHUNKS)
+}
+
+/// [`Launches`] for `n` elements of `T` in at most `max_chunks` chunks (one of
+/// [`TUNED_CHUNKS`]): what the entries launch when the autotuner chose `max_chunks`.
+pub fn launches_with<T: KernelScalar>(n: usize, max_chunks: usize) -> Launches {
+    let (chunks, chunk) = chunks_for_max(n, max_chunks);
     let shared = (SHARED_ELEMS * std::mem::size_of::<T>()) as u32;
     Launches {
         chunks,
@@ -80,7 +101,16 @@ pub fn launches<T: KernelScalar>(n: usize) -> Launches {
 /// How a scan of `n` elements is cut: `(chunks, chunk)`, `chunk` elements a block (a
 /// multiple of [`TILE`]), at most 1024 chunks, at least one.
 pub fn chunks_for(n: usize) -> (usize, usize) {
-    let chunk = n.div_ceil(MAX_CHUNKS).div_ceil(TILE).max(1) * TILE;
+    chunks_for_max(n, MAX_CHUNKS)
+}
+
+/// [`chunks_for`] with at most `max_chunks` chunks (1 to 1024).
+fn chunks_for_max(n: usize, max_chunks: usize) -> (usize, usize) {
+    let chunk = n
+        .div_ceil(max_chunks.clamp(1, MAX_CHUNKS))
+        .div_ceil(TILE)
+        .max(1)
+        * TILE;
     (n.div_ceil(chunk).max(1), chunk)
 }
 
@@ -172,7 +202,32 @@ fn run<O: Operator>(
             return s.after(result);
         }
     }
-    let l = launches::<O::Elem>(n);
+    let room = scratch.totals.len().min(scratch.prefixes.len());
+    let mut launch = |l: &Launches| three_launches::<O>(target, x, out, scratch, inclusive, l);
+    if O::ORDER_FREE && crate::tune::worth_it("scan", n) {
+        // The candidates write only `out` and the scratch, which the chosen run
+        // overwrites; `x` is only read (it cannot be `out`). Fewer chunks never need more
+        // scratch than the default's, which `Scratch` holds.
+        let candidates =
+            TUNED_CHUNKS.map(|(label, chunks)| (label, launches_with::<O::Elem>(n, chunks)));
+        let key = crate::tune::key::<O>(target, "scan", &[n]);
+        let choice = warpspeed_core::autotune::Tuner::new(key, &candidates, TUNED_CHUNKS[0].0)
+            .valid(|l| l.chunks <= room)
+            .choose(target, &mut launch)?;
+        return launch(choice.config);
+    }
+    launch(&launches::<O::Elem>(n))
+}
+
+/// The three launches `l` of a scan by `O` (one when there is one chunk).
+fn three_launches<O: Operator>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = O::Elem>,
+    out: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+    scratch: &mut Scratch<O::Elem>,
+    inclusive: bool,
+    l: &Launches,
+) -> Result<()> {
     if l.chunks == 1 {
         // One chunk has no prefix: the last launch alone (its carry is never read).
         return O::chunk_scan(target, l.scan, x, out, x, l.chunk, inclusive);

@@ -44,6 +44,9 @@ pub enum Group {
     Xoroshiro,
     /// `warpspeed::algorithms::map!`: an elementwise `a * x + y` beside torch and CuPy.
     Map,
+    /// `warpspeed::autotune` in the library: each candidate of the reduce's, the
+    /// histogram's and the scan's tuned parameter beside the tuner's choice.
+    Autotune,
     Launch,
     Start,
 }

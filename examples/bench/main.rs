@@ -53,6 +53,7 @@ mod vector_add_kernels;
 
 mod args;
 mod attention;
+mod autotune;
 mod convolve;
 mod copy;
 mod gemm;
@@ -137,6 +138,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(sort::kernels());
     all.extend(select::kernels());
     all.extend(histogram_lib::kernels());
+    all.extend(autotune::kernels());
     all.extend(xoroshiro::kernels());
     all.extend(map::kernels());
     all
@@ -292,7 +294,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 21] = [
+    let groups: [(Group, RowsOf); 22] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -312,6 +314,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::HistogramLib, histogram_lib::rows),
         (Group::Xoroshiro, xoroshiro::rows),
         (Group::Map, map::rows),
+        (Group::Autotune, autotune::rows),
         (Group::Launch, launch::rows),
         (Group::Start, start::rows),
     ];

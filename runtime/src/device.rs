@@ -254,6 +254,22 @@ impl Device {
         }
     }
 
+    /// An [`Event`] recorded now on the device's own queue (what [`Stream::record`] is for a
+    /// stream): the autotuner times launches on a `&Device` between two of them.
+    pub(crate) fn record_queue(&self) -> Result<Event> {
+        let inner = match &*self.inner {
+            Inner::Cuda(cuda) => EventInner::Cuda(cuda.record(&cuda.stream)?),
+            Inner::Simulator(sim) => EventInner::Simulator {
+                at: Instant::now(),
+                clock: sim.order.record(DEVICE_QUEUE),
+            },
+        };
+        Ok(Event {
+            device: self.clone(),
+            inner,
+        })
+    }
+
     /// Says which device this is, for error messages.
     pub(crate) fn describe(&self) -> String {
         match &*self.inner {

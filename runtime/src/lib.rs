@@ -19,13 +19,15 @@
 //!
 //! Environment: `WARPSPEED_BACKEND=cuda|sim` forces a backend; `WARPSPEED_CACHE=off`
 //! disables the disk cache, whose directory is `WARPSPEED_CACHE_DIR` (else
-//! `$XDG_CACHE_HOME/warpspeed`, else `~/.cache/warpspeed`); `WARPSPEED_LOG_NVRTC=1` prints
-//! NVRTC's warnings. The simulator ([`Device::simulator`]) reads `WARPSPEED_SIM_RACES=0|off`
+//! `$XDG_CACHE_HOME/warpspeed`, else `~/.cache/warpspeed`), where [`autotune`] also keeps
+//! its choices (`WARPSPEED_AUTOTUNE=off`: no tuning, the defaults); `WARPSPEED_LOG_NVRTC=1`
+//! prints NVRTC's warnings. The simulator ([`Device::simulator`]) reads `WARPSPEED_SIM_RACES=0|off`
 //! (turns its data-race and uninitialised-shared-memory checks off; bounds and barrier
 //! checks stay) and `WARPSPEED_SIM_SEED=<u64>` (polls the threads of each block in an order
 //! shuffled by the seed, to shake out order-dependent bugs); see [`SimOptions`] and
 //! docs/simulator.md.
 
+pub mod autotune;
 mod bf16_types;
 mod config;
 mod cuda;
