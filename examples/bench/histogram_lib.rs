@@ -39,6 +39,16 @@ fn cpu_counts(x: &[f32], bins: usize) -> Vec<u32> {
 }
 
 pub fn rows(b: &Bench) -> Res<Vec<Row>> {
+    // The library's default plan, the one the unchecked rows launch: checked against
+    // unchecked like for like (the `autotune` group measures the tuned plan).
+    let default = histogram::TUNED_BLOCKS_PER_SM[0].0;
+    warpspeed::autotune::force("histogram::even", Some(default));
+    let rows = rows_of_default_plan(b);
+    warpspeed::autotune::force("histogram::even", None);
+    rows
+}
+
+fn rows_of_default_plan(b: &Bench) -> Res<Vec<Row>> {
     let log2 = b.sizes.reduce_log2;
     let n = 1usize << log2;
     let dev = &b.dev;
