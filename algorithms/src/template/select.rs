@@ -49,7 +49,10 @@ macro_rules! __select_kernel {
         /// Keeps the elements `keep` picks, in one pass with a decoupled look-back over
         /// the tiles' counts: see `warpspeed::algorithms::select` and the template's
         /// documentation (algorithms/src/template/select.rs) for the launch.
-        #[gpu_kernel(block = (256, 1, 1) $(, $opt)*)]
+        // Four blocks an SM (at most 64 registers): at 87 registers and 2 blocks the
+        // kernel was bound by latency; `flagged` of 2^28 f32 went 1.75 -> 1.22 ms on an
+        // H100 (`unique` 0.28 -> 0.33 ms: docs/algorithms.md).
+        #[gpu_kernel(block = (256, 1, 1), min_blocks_per_multiprocessor = 4 $(, $opt)*)]
         pub fn $name $(<$tp: $bound>)? (
             $x: &[$t],
             $($p: $pt,)*
