@@ -218,7 +218,7 @@ def scan_rows(p, log2):
     p.peer(row, "torch.cumsum", have("torch"), torch_cumsum)
     p.peer(row, "cupy.cumsum", have("cupy"), cupy_cumsum)
 
-    # float32 running sums (the library's three-launch scan): small integers as floats,
+    # float32 running sums (the library's fixed-order look-back): small integers as floats,
     # so every prefix is exact whatever the order.
     hostf = host.astype(np.float32)
 
@@ -230,6 +230,32 @@ def scan_rows(p, log2):
         return ms
 
     p.peer(f"scan_2^{log2}_f32_ms", "torch.cumsum", have("torch"), torch_cumsum_f32)
+    scan_i64_peers(p, log2)
+
+
+def scan_i64_peers(p, log2):
+    """torch.cumsum and cupy.cumsum of 2^log2 int64 (the scan and autotune groups' i64 rows)."""
+    n = 1 << log2
+    row = f"scan_2^{log2}_i64_ms"
+    host = np.random.default_rng(log2 + 2207).integers(-8, 9, n).astype(np.int64)
+    want_last = int(host.sum())
+
+    def torch_cumsum():
+        x = torch.from_numpy(host).cuda()
+        out = torch.empty_like(x)
+        ms = p.timer.best_ms(lambda: torch.cumsum(x, 0, out=out))
+        require(int(out[-1].item()) == want_last, "torch.cumsum's last differs from numpy's")
+        return ms
+
+    def cupy_cumsum():
+        x = cupy.asarray(host)
+        out = cupy.empty_like(x)
+        ms = p.timer.best_ms(lambda: cupy.cumsum(x, out=out), lib="cupy")
+        require(int(out[-1]) == want_last, "cupy.cumsum's last differs from numpy's")
+        return ms
+
+    p.peer(row, "torch.cumsum", have("torch"), torch_cumsum)
+    p.peer(row, "cupy.cumsum (CUB)", have("cupy"), cupy_cumsum)
 
 
 # ---- reduce ---------------------------------------------------------------------------------
@@ -904,27 +930,7 @@ def autotune_rows(p, reduce_log2, scan_log2):
     p.peer(row, "torch.sum", have("torch"), torch_sum)
     p.peer(row, "cupy.sum (CUB)", have("cupy"), cupy_sum)
 
-    n = 1 << scan_log2
-    row = f"scan_2^{scan_log2}_i64_ms"
-    host = np.random.default_rng(scan_log2 + 2207).integers(-8, 9, n).astype(np.int64)
-    want_last = int(host.sum())
-
-    def torch_cumsum():
-        x = torch.from_numpy(host).cuda()
-        out = torch.empty_like(x)
-        ms = p.timer.best_ms(lambda: torch.cumsum(x, 0, out=out))
-        require(int(out[-1].item()) == want_last, "torch.cumsum's last differs from numpy's")
-        return ms
-
-    def cupy_cumsum():
-        x = cupy.asarray(host)
-        out = cupy.empty_like(x)
-        ms = p.timer.best_ms(lambda: cupy.cumsum(x, out=out), lib="cupy")
-        require(int(out[-1]) == want_last, "cupy.cumsum's last differs from numpy's")
-        return ms
-
-    p.peer(row, "torch.cumsum", have("torch"), torch_cumsum)
-    p.peer(row, "cupy.cumsum (CUB)", have("cupy"), cupy_cumsum)
+    scan_i64_peers(p, scan_log2)
 
 
 def main():

@@ -181,12 +181,13 @@ fn float_reductions_are_never_tuned() {
 #[test]
 fn every_scan_candidate_gives_the_cpus_integers() {
     let mut rng = Rng::new(2203);
-    // 530_001 elements: 130 chunks by default (and with at most 512 or 256), 65 with at
-    // most 128 (a chunk is whole 4096-element tiles); i64 and u16 take the three-launch
-    // scan.
-    let n = 530_001;
-    let chunks = |max| scan::launches_with::<i64>(n, max).chunks;
-    assert_eq!((chunks(1024), chunks(256), chunks(128)), (130, 130, 65));
+    // 530_001 elements: i64 and u16 take the fixed-order look-back, 16 a thread: 130 tiles
+    // of 4096 with 256 threads (two levels), 259 of 2048 with 128.
+    let n: usize = 530_001;
+    assert_eq!(
+        scan::TUNED_BLOCKS.map(|(_, block)| n.div_ceil(16 * block as usize)),
+        [130, 259]
+    );
     let x: Vec<i64> = (0..n)
         .map(|_| (rng.next_u64() % 2001) as i64 - 1000)
         .collect();
@@ -206,7 +207,7 @@ fn every_scan_candidate_gives_the_cpus_integers() {
     for dev in devices("every_scan_candidate_gives_the_cpus_integers") {
         let dx = dev.upload(&x).unwrap();
         let dy = dev.upload(&y).unwrap();
-        for label in [None, Some("chunks128")] {
+        for label in [None, Some("block128")] {
             let run = || {
                 let mut out = dev.upload(&vec![-1i64; n]).unwrap();
                 scan::inclusive_sum(&dev, &dx, &mut out).unwrap();
@@ -293,7 +294,7 @@ fn bad_input_is_refused_when_forced_too() {
         assert!(matches!(r, Err(Error::InvalidArgument { .. })), "{r:?}");
         let mut y = dev.upload(&[0u64; 3]).unwrap();
         let xs = dev.upload(&[1u64, 2]).unwrap();
-        let r = forced("scan", "chunks128", || {
+        let r = forced("scan", "block128", || {
             scan::inclusive::<Sum<u64>>(&dev, &xs, &mut y)
         });
         assert!(matches!(r, Err(Error::LengthMismatch { .. })), "{r:?}");

@@ -1,7 +1,9 @@
-//! `warpspeed::algorithms::scan` (issue 22): inclusive and exclusive scans (the look-back
-//! scan of the 32-bit types and the three-launch scan of the others) against the CPU's
-//! on random data at lengths around the tile (4096) and chunk boundaries, one chunk and
-//! many, and chunks of several tiles (past 4096 · 1024 elements); integers exact (they
+//! `warpspeed::algorithms::scan` (issue 22): inclusive and exclusive scans (the decoupled
+//! look-back of the 32-bit types, the fixed-order look-back of the other integers, `f32`
+//! sums and `f64`, and the three-launch scan of `f16`, `bf16` and a user's operators)
+//! against the CPU's on random data at lengths around the tile (4096) and chunk
+//! boundaries, one chunk and many, and chunks of several tiles (past 4096 · 1024 elements:
+//! three levels of the fixed-order look-back, and each autotuning candidate); integers exact (they
 //! wrap), floats within a bound of an f64 reference and the same bit for bit on both
 //! backends; running min and max; a user's `#[gpu_struct]` operator; outputs poisoned
 //! first; bad input refused before anything runs, the output untouched.
@@ -58,6 +60,100 @@ fn integer_sums_are_exact() {
                 );
             }
         }
+    }
+}
+
+/// The fixed-order look-back (algorithms/src/template/tree_lookback.rs) on 64-bit sums and
+/// small wrapping integers: one level (up to 32 tiles), two, and three (4_194_305
+/// elements are 1025 tiles of 4096), inclusive and exclusive, under each autotuning
+/// candidate (the tile halves with 128 threads).
+#[test]
+fn fixed_order_lookback_sums_are_exact_at_every_level() {
+    let mut rng = Rng::new(44);
+    for n in LENGTHS {
+        let x: Vec<i64> = (0..n).map(|_| rng.next_u64() as i64 >> 3).collect();
+        let small: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
+        for inclusive in [true, false] {
+            let want = cpu_scan(&x, 0, inclusive, i64::wrapping_add);
+            let want_small = cpu_scan(&small, 0, inclusive, u8::wrapping_add);
+            for dev in devices("fixed_order_lookback_sums_are_exact_at_every_level") {
+                for label in scan::TUNED_BLOCKS.map(|(l, _)| l) {
+                    // Every candidate at the longest length; the default at the others.
+                    if label != scan::TUNED_BLOCKS[0].0 && n < 4_000_000 {
+                        continue;
+                    }
+                    warpspeed::autotune::force("scan", Some(label));
+                    let d = dev.upload(&x).unwrap();
+                    let mut out = dev.upload(&vec![-1i64; n]).unwrap();
+                    if inclusive {
+                        scan::inclusive_sum(&dev, &d, &mut out).unwrap();
+                    } else {
+                        scan::exclusive_sum(&dev, &d, &mut out).unwrap();
+                    }
+                    warpspeed::autotune::force("scan", None);
+                    let got = out.download().unwrap();
+                    let bad = got.iter().zip(&want).position(|(a, b)| a != b);
+                    assert!(
+                        bad.is_none(),
+                        "i64 n {n} inclusive {inclusive} {label} {:?}: first difference at {bad:?}",
+                        dev.backend()
+                    );
+                }
+                let d = dev.upload(&small).unwrap();
+                let mut out = dev.upload(&vec![0xa5u8; n]).unwrap();
+                if inclusive {
+                    scan::inclusive_sum(&dev, &d, &mut out).unwrap();
+                } else {
+                    scan::exclusive_sum(&dev, &d, &mut out).unwrap();
+                }
+                assert_eq!(out.download().unwrap(), want_small, "u8 n {n}");
+            }
+        }
+    }
+}
+
+/// Float sums by the fixed-order look-back are the same bit for bit on a second run and
+/// on both backends, at lengths of one level and of two (`f32` tiles are 8192 elements;
+/// 300_001 are 37 tiles), `f32` and `f64`.
+#[test]
+fn float_sums_repeat_bit_for_bit() {
+    let mut rng = Rng::new(45);
+    for n in [8191usize, 8193, 300_001] {
+        let x: Vec<f32> = (0..n).map(|_| rng.range_f32(-1.0, 1.0)).collect();
+        let y: Vec<f64> = x.iter().map(|&v| v as f64 * 1.000_000_1).collect();
+        let mut seen: Vec<(Vec<u32>, Vec<u64>)> = Vec::new();
+        for dev in devices("float_sums_repeat_bit_for_bit") {
+            for _ in 0..2 {
+                let d = dev.upload(&x).unwrap();
+                let mut out = dev.upload(&vec![f32::NAN; n]).unwrap();
+                scan::inclusive_sum(&dev, &d, &mut out).unwrap();
+                let d64 = dev.upload(&y).unwrap();
+                let mut out64 = dev.upload(&vec![f64::NAN; n]).unwrap();
+                scan::exclusive_sum(&dev, &d64, &mut out64).unwrap();
+                let got64 = out64.download().unwrap();
+                assert_eq!(got64[0], 0.0);
+                let mut exact = 0f64;
+                for (i, (&g, &v)) in got64.iter().zip(&y).enumerate() {
+                    assert!(
+                        (g - exact).abs() <= 1e-9 * (i as f64 + 1.0),
+                        "f64 n {n} at {i}"
+                    );
+                    exact += v;
+                }
+                seen.push((
+                    out.download()
+                        .unwrap()
+                        .iter()
+                        .map(|v| v.to_bits())
+                        .collect(),
+                    got64.iter().map(|v| v.to_bits()).collect(),
+                ));
+            }
+        }
+        assert!(
+            seen.windows(2).all(|w| w[0] == w[1]),
+            "n {n}: runs or backends differ"
+        );
     }
 }
 
@@ -311,6 +407,19 @@ fn scan_kernels_compile_with_nvrtc() {
             "lookback_maxs_u32 unchecked",
             &k::unchecked::lookback_maxs_u32::KERNEL,
         ),
+        ("ordered_sums_int i64", k::ordered_sums_int::kernel::<i64>()),
+        ("ordered_mins_int u8", k::ordered_mins_int::kernel::<u8>()),
+        (
+            "ordered_maxs_int usize",
+            k::ordered_maxs_int::kernel::<usize>(),
+        ),
+        ("ordered_sums_f32", &k::ordered_sums_f32::KERNEL),
+        ("ordered_sums_f64", &k::ordered_sums_f64::KERNEL),
+        ("ordered_mins_f64", &k::ordered_mins_f64::KERNEL),
+        (
+            "ordered_maxs_f64 unchecked",
+            &k::unchecked::ordered_maxs_f64::KERNEL,
+        ),
     ];
     for kd in MatMul::kernels() {
         all.push((kd.rust_name, kd));
@@ -318,8 +427,8 @@ fn scan_kernels_compile_with_nvrtc() {
     nvrtc_compiles(&all);
 }
 
-/// Every index of the three-launch scan's kernels is proven in bounds: the checked form
-/// keeps no check.
+/// Every index of the three-launch scan's and the fixed-order look-back's kernels is
+/// proven in bounds: the checked form keeps no check.
 #[test]
 fn the_scan_kernels_keep_no_check() {
     use scan::kernels as k;
@@ -327,6 +436,10 @@ fn the_scan_kernels_keep_no_check() {
         k::scan_sums_float::cuda_source::<f32>(),
         k::scan_mins_int::cuda_source::<u8>(),
         k::scan_maxs_int::cuda_source::<i64>(),
+        k::ordered_sums_int::cuda_source::<i64>(),
+        k::ordered_maxs_int::cuda_source::<u16>(),
+        k::ordered_sums_f32::CUDA_SOURCE.to_string(),
+        k::ordered_mins_f64::CUDA_SOURCE.to_string(),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
         for check in ["ws_ld(", "ws_at(", "ws_at_shared("] {

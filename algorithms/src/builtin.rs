@@ -3,7 +3,7 @@
 //! `Operator` for `Sum`, `Min` and `Max` launches them.
 
 use crate::kernels::reduce::{Arg, MinMax};
-use crate::operator::{Max, Min, Operator, Sum};
+use crate::operator::{LookbackWords, Max, Min, Operator, Sum};
 use warpspeed_core::prelude::*;
 use warpspeed_core::{AsDeviceView, AsDeviceViewMut, LaunchTarget, Result};
 
@@ -69,23 +69,29 @@ pub trait Reducible: Scalar + sealed::Sealed {
         offsets: &impl AsDeviceView<Elem = usize>,
         inclusive: bool,
     ) -> Result<()>;
-    /// The single-pass look-back scan by `kind` (`crate::template::lookback`), where the
-    /// type has one; `None`: the three-launch scan.
+    /// Items a thread of the single-pass scan by `kind`, where the type has one: 32 for the
+    /// decoupled look-back of `u32`/`i32` and the `f32` min and max
+    /// (`crate::template::lookback`), the fixed-order look-back's otherwise
+    /// (`crate::template::tree_lookback`: 32 for the `f32` sum, 16 for the other integers
+    /// and `f64`). `None` (`f16`, `bf16`): the three-launch scan.
     #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
+    fn lookback_items(kind: Kind) -> Option<usize> {
+        let _ = kind;
+        None
+    }
+    /// The single-pass scan by `kind` of [`Reducible::lookback_items`].
+    #[doc(hidden)]
     fn lookback(
         kind: Kind,
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = Self>,
         out: &mut impl AsDeviceViewMut<Elem = Self>,
-        status: &mut DeviceBuffer<u64>,
-        counter: &mut DeviceBuffer<u32>,
-        epoch: u32,
+        words: LookbackWords<'_>,
         inclusive: bool,
-    ) -> Option<Result<()>> {
-        let _ = (kind, target, cfg, x, out, status, counter, epoch, inclusive);
-        None
+    ) -> Result<()> {
+        let _ = (target, cfg, x, out, words, inclusive);
+        no_kernel(kind, "single-pass scan")
     }
     #[doc(hidden)]
     fn min_max_first(
@@ -164,27 +170,63 @@ fn no_kernel(kind: Kind, what: &str) -> ! {
     unreachable!("reduce: no {what} kernel for {kind:?}")
 }
 
+/// One single-pass scan launch, and (`items`) its items a thread: `packed`, the decoupled
+/// look-back (flag and value in one `u64`); `tree`, the fixed-order look-back's generic
+/// integer kernels; `tree32` and `tree64`, its `f32` and `f64` kernels.
+macro_rules! lookback_launch {
+    (items packed) => {
+        32
+    };
+    (items tree) => {
+        16
+    };
+    (items tree32) => {
+        32
+    };
+    (items tree64) => {
+        16
+    };
+    (packed $k:ident::<$t:ty>, $target:ident, $cfg:ident, $x:ident, $out:ident, $w:ident, $incl:ident) => {
+        crate::kernels::scan::$k::launch(
+            $target, $cfg, $x, $out, $w.status, $w.counter, $w.epoch, $incl,
+        )
+    };
+    (tree $k:ident::<$t:ty>, $target:ident, $cfg:ident, $x:ident, $out:ident, $w:ident, $incl:ident) => {
+        crate::kernels::scan::$k::launch::<$t>(
+            $target, $cfg, $x, $out, $w.status, $w.counter, $w.epoch, $incl,
+        )
+    };
+    ($concrete:ident $k:ident::<$t:ty>, $target:ident, $cfg:ident, $x:ident, $out:ident, $w:ident, $incl:ident) => {
+        crate::kernels::scan::$k::launch(
+            $target, $cfg, $x, $out, $w.status, $w.counter, $w.epoch, $incl,
+        )
+    };
+}
+
 macro_rules! reducible {
-    ($f:ident, exact $exact:literal; $($t:ty $({$($lk:ident => $lkernel:ident),*})?),*) => {$(
+    ($f:ident, exact $exact:literal; $($t:ty $({$($lk:ident => $how:ident $lkernel:ident),*})?),*) => {$(
         impl sealed::Sealed for $t {}
         impl Reducible for $t {
             const EXACT: bool = $exact;
             $(
+            fn lookback_items(kind: Kind) -> Option<usize> {
+                match kind {
+                    $(Kind::$lk => Some(lookback_launch!(items $how)),)*
+                    _ => None,
+                }
+            }
             fn lookback(
                 kind: Kind,
                 target: &impl LaunchTarget,
                 cfg: LaunchConfig,
                 x: &impl AsDeviceView<Elem = Self>,
                 out: &mut impl AsDeviceViewMut<Elem = Self>,
-                status: &mut DeviceBuffer<u64>,
-                counter: &mut DeviceBuffer<u32>,
-                epoch: u32,
+                words: LookbackWords<'_>,
                 inclusive: bool,
-            ) -> Option<Result<()>> {
-                use crate::kernels::scan as k;
+            ) -> Result<()> {
                 match kind {
-                    $(Kind::$lk => Some(k::$lkernel::launch(target, cfg, x, out, status, counter, epoch, inclusive)),)*
-                    _ => None,
+                    $(Kind::$lk => lookback_launch!($how $lkernel::<$t>, target, cfg, x, out, words, inclusive),)*
+                    _ => no_kernel(kind, "single-pass scan"),
                 }
             }
             )?
@@ -301,14 +343,25 @@ macro_rules! reducible {
         }
     )*};
 }
-// The look-back scan where it exists: the 32-bit types, for every operator whose result
-// does not depend on the order (not the float sum).
-reducible!(int, exact true; i8, i16,
-    i32 {Sum => lookback_sums_i32, Min => lookback_mins_i32, Max => lookback_maxs_i32},
-    i64, isize, u8, u16,
-    u32 {Sum => lookback_sums_u32, Min => lookback_mins_u32, Max => lookback_maxs_u32},
-    u64, usize);
-reducible!(float, exact false; f16, bf16, f32 {Min => lookback_mins_f32, Max => lookback_maxs_f32}, f64);
+// The single-pass scans: the decoupled look-back (`packed`) where a value fits beside its
+// flag and the result does not depend on the order of combining steps (32-bit integers,
+// the f32 min and max), the fixed-order look-back (`tree`, generic over the integers;
+// `tree32`/`tree64`, the f32 and f64 kernels) for the others; f16 and bf16 take three
+// launches.
+reducible!(int, exact true;
+    i8 {Sum => tree ordered_sums_int, Min => tree ordered_mins_int, Max => tree ordered_maxs_int},
+    i16 {Sum => tree ordered_sums_int, Min => tree ordered_mins_int, Max => tree ordered_maxs_int},
+    i32 {Sum => packed lookback_sums_i32, Min => packed lookback_mins_i32, Max => packed lookback_maxs_i32},
+    i64 {Sum => tree ordered_sums_int, Min => tree ordered_mins_int, Max => tree ordered_maxs_int},
+    isize {Sum => tree ordered_sums_int, Min => tree ordered_mins_int, Max => tree ordered_maxs_int},
+    u8 {Sum => tree ordered_sums_int, Min => tree ordered_mins_int, Max => tree ordered_maxs_int},
+    u16 {Sum => tree ordered_sums_int, Min => tree ordered_mins_int, Max => tree ordered_maxs_int},
+    u32 {Sum => packed lookback_sums_u32, Min => packed lookback_mins_u32, Max => packed lookback_maxs_u32},
+    u64 {Sum => tree ordered_sums_int, Min => tree ordered_mins_int, Max => tree ordered_maxs_int},
+    usize {Sum => tree ordered_sums_int, Min => tree ordered_mins_int, Max => tree ordered_maxs_int});
+reducible!(float, exact false; f16, bf16,
+    f32 {Sum => tree32 ordered_sums_f32, Min => packed lookback_mins_f32, Max => packed lookback_maxs_f32},
+    f64 {Sum => tree64 ordered_sums_f64, Min => tree64 ordered_mins_f64, Max => tree64 ordered_maxs_f64});
 
 /// `Operator` for a library operator: its kernels are the family's of `kind`.
 macro_rules! builtin_operator {
@@ -357,27 +410,18 @@ macro_rules! builtin_operator {
             ) -> Result<()> {
                 T::segment_scan(Kind::$kind, target, cfg, x, out, offsets, inclusive)
             }
+            fn lookback_items() -> Option<usize> {
+                T::lookback_items(Kind::$kind)
+            }
             fn lookback_scan(
                 target: &impl LaunchTarget,
                 cfg: LaunchConfig,
                 x: &impl AsDeviceView<Elem = T>,
                 out: &mut impl AsDeviceViewMut<Elem = T>,
-                status: &mut DeviceBuffer<u64>,
-                counter: &mut DeviceBuffer<u32>,
-                epoch: u32,
+                words: LookbackWords<'_>,
                 inclusive: bool,
-            ) -> Option<Result<()>> {
-                T::lookback(
-                    Kind::$kind,
-                    target,
-                    cfg,
-                    x,
-                    out,
-                    status,
-                    counter,
-                    epoch,
-                    inclusive,
-                )
+            ) -> Result<()> {
+                T::lookback(Kind::$kind, target, cfg, x, out, words, inclusive)
             }
         }
     };

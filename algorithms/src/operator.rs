@@ -43,6 +43,16 @@ use warpspeed_core::{
     AsDeviceView, AsDeviceViewMut, KernelScalar, LaunchConfig, LaunchTarget, Result,
 };
 
+/// The words a single-pass scan launch publishes its tiles' values in (the scan's
+/// scratch, `crate::status::TileStatus`): `status` (each word a flag or the epoch beside
+/// a value's bits, or half of them), the tile `counter` and the launch's `epoch`.
+#[doc(hidden)]
+pub struct LookbackWords<'a> {
+    pub status: &'a mut warpspeed_core::DeviceBuffer<u64>,
+    pub counter: &'a mut warpspeed_core::DeviceBuffer<u32>,
+    pub epoch: u32,
+}
+
 /// An associative operator on [`Self::Elem`] with, where it has one, an identity: what
 /// [`reduce::reduce`](crate::reduce::reduce) combines elements with. Implemented by
 /// [`operator!`](crate::operator!) for a user's `#[gpu_device]` function, and by [`Sum`],
@@ -110,23 +120,34 @@ pub trait Operator: 'static {
         inclusive: bool,
     ) -> Result<()>;
 
-    /// The single-pass look-back scan (`crate::template::lookback`), where the operator
-    /// has one for its type: the library's sum, min and max of 32-bit types. `None`: the
-    /// three-launch scan.
+    /// Items a thread of the operator's single-pass scan (`crate::template::lookback` or
+    /// `crate::template::tree_lookback`), where it has one for its type: the library's
+    /// sum, min and max of the integer types, `f32` and `f64`. `None`: the three-launch
+    /// scan.
     #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
+    fn lookback_items() -> Option<usize> {
+        None
+    }
+
+    /// The single-pass scan of [`Operator::lookback_items`] (`cfg`: its grid of exactly
+    /// `x.len().div_ceil(items * block)` tiles), on `words`.
+    #[doc(hidden)]
     fn lookback_scan(
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
         x: &impl AsDeviceView<Elem = Self::Elem>,
         out: &mut impl AsDeviceViewMut<Elem = Self::Elem>,
-        status: &mut warpspeed_core::DeviceBuffer<u64>,
-        counter: &mut warpspeed_core::DeviceBuffer<u32>,
-        epoch: u32,
+        words: LookbackWords<'_>,
         inclusive: bool,
-    ) -> Option<Result<()>> {
-        let _ = (target, cfg, x, out, status, counter, epoch, inclusive);
-        None
+    ) -> Result<()> {
+        let _ = (target, cfg, x, out, words, inclusive);
+        Err(warpspeed_core::Error::InvalidArgument {
+            what: "scan".to_string(),
+            reason: format!(
+                "`{}` has no single-pass scan",
+                std::any::type_name::<Self>()
+            ),
+        })
     }
 
     /// The kernels [`operator!`](crate::operator!) wrote for this operator, for tests that

@@ -8,24 +8,32 @@
 //! `out[i] = x[0] ∘ .. ∘ x[i - 1]`; an operator without an identity ([`Min`](crate::operator::Min),
 //! [`Max`](crate::operator::Max)) has no exclusive scan, which is refused.
 //!
-//! **How.** Integer sums of `u32` and `i32`, and minima and maxima of `u32`, `i32` and
-//! `f32`, take one launch: the single-pass scan with decoupled look-back (as CUB's
-//! `DeviceScan`; algorithms/src/template/lookback.rs), whose results do not depend on the
-//! order in which it combines. Every other scan takes three launches
-//! (algorithms/src/template/scan.rs): the input is
-//! cut into at most 1024 chunks of whole 4096-element tiles ([`chunks_for`]); the first
-//! launch combines each chunk into a total, one block scans the totals into each chunk's
-//! prefix, and the last launch scans each chunk tile by tile from its prefix. No block
-//! waits for another inside a launch, so the scan runs the same on the simulator, and
-//! the order of combining steps is a function of the length alone: a float scan is the
-//! same run to run and on both backends (not the CPU's left-to-right sums: each output
-//! passes through at most `log2(n) + 2` roundings or so more than a serial sum). The input
-//! is read twice and the output written once.
+//! **How.** The library's sums, minima and maxima of every integer type, `f32` and `f64`
+//! take one launch, which reads the input once and writes the output once:
+//! - `u32` and `i32` (every operator) and the `f32` min and max: the single-pass scan with
+//!   decoupled look-back (as CUB's `DeviceScan`; algorithms/src/template/lookback.rs),
+//!   whose results do not depend on the order in which it combines;
+//! - the others (the `f32` and `f64` sums among them): the single-pass scan with a
+//!   *fixed-order* look-back (algorithms/src/template/tree_lookback.rs), which combines
+//!   each tile's prefix from its predecessors' totals by a tree fixed by the length, so a
+//!   float scan is the same run to run and on both backends. Not the CPU's left-to-right
+//!   sums: a tile's prefix is a combination of at most 31 values per level (three levels
+//!   for 2^28 `f32`), and each element adds its tile's prefix, its warp's, its lane's and
+//!   its own running sum.
 //!
-//! **Autotuning.** From 2^20 elements, a three-launch scan whose result cannot depend on
-//! the chunking (sums, minima, maxima of integers) takes the number of chunks that
-//! `warpspeed::autotune` timed fastest on this GPU among [`TUNED_CHUNKS`]; float scans
-//! and a user's operators keep the chunks above (docs/algorithms.md, "Autotuning").
+//! `f16`, `bf16` and a user's operators take three launches
+//! (algorithms/src/template/scan.rs): the input is cut into at most 1024 chunks of whole
+//! 4096-element tiles ([`chunks_for`]); the first launch combines each chunk into a total,
+//! one block scans the totals into each chunk's prefix, and the last launch scans each
+//! chunk tile by tile from its prefix. No block waits for another inside a launch, and the
+//! order of combining steps is a function of the length alone: deterministic too. The
+//! input is read twice and the output written once.
+//!
+//! **Autotuning.** From 2^20 elements, a single-pass scan whose result cannot depend on
+//! the tiles (sums, minima, maxima of integers) takes the threads a block, and so the
+//! tile, that `warpspeed::autotune` timed fastest on this GPU among [`TUNED_BLOCKS`];
+//! float scans and a user's operators keep the defaults above (docs/algorithms.md,
+//! "Autotuning").
 //!
 //! **Bad input**, before anything is launched: `out` of another length than `x`
 //! ([`Error::LengthMismatch`]), an exclusive scan with an operator without an identity
@@ -44,8 +52,6 @@ const BLOCK: u32 = 256;
 pub const TILE: usize = 4096;
 /// The most chunks (blocks of the first and last launches).
 const MAX_CHUNKS: usize = 1024;
-/// Elements a tile of the look-back scan: 32 a thread, 256 threads.
-pub const LOOKBACK_TILE: usize = 8192;
 /// Elements of dynamic shared memory a `scan_*` kernel takes: 8 warps' stages of 528 and
 /// 8 warps' 32 lane totals.
 pub const SHARED_ELEMS: usize = 8 * 528 + 8 * 32;
@@ -68,15 +74,23 @@ pub struct Launches {
     pub scan: LaunchConfig,
 }
 
-/// What the autotuner chooses among for the three-launch scan's most chunks (the default
-/// 1024 first), where the result does not depend on the chunking (sums, minima and maxima
-/// of integers; the others keep 1024, so a float scan rounds the same on every GPU).
-pub const TUNED_CHUNKS: [(&str, usize); 4] = [
-    ("chunks1024", MAX_CHUNKS),
-    ("chunks512", 512),
-    ("chunks256", 256),
-    ("chunks128", 128),
-];
+/// What the autotuner chooses among for a single-pass scan's threads a block, so its tile
+/// (items a thread times threads): the default 256 first, then 128. Only where the result
+/// does not depend on the tiles (sums, minima and maxima of integers); the others keep 256,
+/// so a float scan rounds the same on every GPU.
+pub const TUNED_BLOCKS: [(&str, u32); 2] = [("block256", BLOCK), ("block128", 128)];
+
+/// The fewest elements a single-pass scan's tile has (16 items a thread, 128 threads): what
+/// the scratch's words are counted for.
+const MIN_LOOKBACK_TILE: usize = 16 * 128;
+
+/// The status words a single-pass scan of `tiles` tiles publishes in: one a tile for the
+/// decoupled look-back; for the fixed-order one, one or two a value (two for 64-bit
+/// values), for its levels (`tiles`, `tiles / 32`, .., rounded up, and the top's one
+/// value): at most `2 * (2 * tiles + 8)`.
+fn lookback_words(tiles: usize) -> usize {
+    2 * (2 * tiles + 8)
+}
 
 /// [`Launches`] for `n` elements of `T` (the scans' dynamic shared memory is
 /// [`SHARED_ELEMS`] elements of `T`), as the entries make them untuned.
@@ -84,8 +98,7 @@ pub fn launches<T: KernelScalar>(n: usize) -> Launches {
     launches_with::<T>(n, MAX_CHUNKS)
 }
 
-/// [`Launches`] for `n` elements of `T` in at most `max_chunks` chunks (one of
-/// [`TUNED_CHUNKS`]): what the entries launch when the autotuner chose `max_chunks`.
+/// [`Launches`] for `n` elements of `T` in at most `max_chunks` chunks (1 to 1024).
 pub fn launches_with<T: KernelScalar>(n: usize, max_chunks: usize) -> Launches {
     let (chunks, chunk) = chunks_for_max(n, max_chunks);
     let shared = (SHARED_ELEMS * std::mem::size_of::<T>()) as u32;
@@ -121,7 +134,8 @@ pub struct Scratch<T: KernelScalar> {
     totals: DeviceBuffer<T>,
     prefixes: DeviceBuffer<T>,
     capacity: usize,
-    /// The look-back scan's status words (one a tile), tile counter and last epoch.
+    /// The single-pass scans' words (`lookback_words` of the most tiles), tile counter and
+    /// last epoch.
     lookback: TileStatus,
 }
 
@@ -137,7 +151,10 @@ impl<T: KernelScalar> Scratch<T> {
             totals: dev.zeros::<T>(chunks)?,
             prefixes: dev.zeros::<T>(chunks)?,
             capacity,
-            lookback: TileStatus::new(dev, capacity.div_ceil(LOOKBACK_TILE))?,
+            lookback: TileStatus::with_words(
+                dev,
+                lookback_words(capacity.div_ceil(MIN_LOOKBACK_TILE)),
+            )?,
         })
     }
 
@@ -183,40 +200,47 @@ fn run<O: Operator>(
     if n == 0 {
         return Ok(());
     }
-    // The single-pass look-back scan where the operator has one for its type.
-    let tiles = n.div_ceil(LOOKBACK_TILE);
-    if tiles <= u32::MAX as usize {
-        let s = &mut scratch.lookback;
-        let epoch = s.next_epoch()?;
-        let cfg = LaunchConfig::new(tiles as u32, BLOCK);
-        if let Some(result) = O::lookback_scan(
-            target,
-            cfg,
-            x,
-            out,
-            &mut s.status,
-            &mut s.counter,
-            epoch,
-            inclusive,
-        ) {
-            return s.after(result);
+    if let Some(items) = O::lookback_items() {
+        let tiles = |block: u32| n.div_ceil(items * block as usize);
+        // Grids up to 2^31 - 1 blocks; a longer input takes the three launches.
+        if tiles(TUNED_BLOCKS[1].1) < (1 << 31) {
+            return single_pass::<O>(target, x, out, scratch, inclusive, items);
         }
     }
-    let room = scratch.totals.len().min(scratch.prefixes.len());
-    let mut launch = |l: &Launches| three_launches::<O>(target, x, out, scratch, inclusive, l);
+    three_launches::<O>(target, x, out, scratch, inclusive, &launches::<O::Elem>(n))
+}
+
+/// The single-pass scan by `O` (`items` a thread): 256 threads a block, or, where the
+/// result cannot depend on the tiles and the input is long enough, what the autotuner
+/// chose among [`TUNED_BLOCKS`].
+fn single_pass<O: Operator>(
+    target: &impl LaunchTarget,
+    x: &impl AsDeviceView<Elem = O::Elem>,
+    out: &mut impl AsDeviceViewMut<Elem = O::Elem>,
+    scratch: &mut Scratch<O::Elem>,
+    inclusive: bool,
+    items: usize,
+) -> Result<()> {
+    let n = x.len();
+    let s = &mut scratch.lookback;
+    let room = s.status.len();
+    let mut launch = |&block: &u32| -> Result<()> {
+        let tiles = n.div_ceil(items * block as usize);
+        let epoch = s.next_epoch()?;
+        let cfg = LaunchConfig::new(tiles as u32, block);
+        let result = O::lookback_scan(target, cfg, x, out, s.words(epoch), inclusive);
+        s.after(result)
+    };
     if O::ORDER_FREE && crate::tune::worth_it("scan", n) {
-        // The candidates write only `out` and the scratch, which the chosen run
-        // overwrites; `x` is only read (it cannot be `out`). Fewer chunks never need more
-        // scratch than the default's, which `Scratch` holds.
-        let candidates =
-            TUNED_CHUNKS.map(|(label, chunks)| (label, launches_with::<O::Elem>(n, chunks)));
+        // The candidates write only `out` and the scratch's words, which the chosen run
+        // overwrites; `x` is only read (it cannot be `out`).
         let key = crate::tune::key::<O>(target, "scan", &[n]);
-        let choice = warpspeed_core::autotune::Tuner::new(key, &candidates, TUNED_CHUNKS[0].0)
-            .valid(|l| l.chunks <= room)
+        let choice = warpspeed_core::autotune::Tuner::new(key, &TUNED_BLOCKS, TUNED_BLOCKS[0].0)
+            .valid(|&block| lookback_words(n.div_ceil(items * block as usize)) <= room)
             .choose(target, &mut launch)?;
         return launch(choice.config);
     }
-    launch(&launches::<O::Elem>(n))
+    launch(&BLOCK)
 }
 
 /// The three launches `l` of a scan by `O` (one when there is one chunk).

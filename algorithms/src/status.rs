@@ -26,6 +26,16 @@ impl TileStatus {
         })
     }
 
+    /// `words` status words (at least one) on `dev`.
+    pub(crate) fn with_words(dev: &Device, words: usize) -> Result<Self> {
+        Ok(TileStatus {
+            status: dev.zeros::<u64>(words.max(1))?,
+            counter: dev.zeros::<u32>(1)?,
+            epoch: 0,
+            counter_unknown: false,
+        })
+    }
+
     /// The epoch of the next look-back launch: zeroes the counter after a failed launch
     /// and the status words when the epochs run out (below 2^31).
     pub(crate) fn next_epoch(&mut self) -> Result<u32> {
@@ -39,6 +49,15 @@ impl TileStatus {
         }
         self.epoch += 1;
         Ok(self.epoch)
+    }
+
+    /// The words of the launch of `epoch` (from [`TileStatus::next_epoch`]).
+    pub(crate) fn words(&mut self, epoch: u32) -> crate::operator::LookbackWords<'_> {
+        crate::operator::LookbackWords {
+            status: &mut self.status,
+            counter: &mut self.counter,
+            epoch,
+        }
     }
 
     /// Notes a launch's result: after a failure the counter is zeroed before the next.

@@ -9,15 +9,16 @@
 //! - `histogram::even` of 2^28 f32, 256 bins, uniform: the most blocks an SM
 //!   (`histogram::TUNED_BLOCKS_PER_SM`); unchecked: the `unchecked` kernels with
 //!   `histogram::plan_with`. Peers as the `histogram_lib` group's.
-//! - `scan::inclusive_sum` of 2^28 i64 (the three-launch scan): its most chunks
-//!   (`scan::TUNED_CHUNKS`); checked only. Peers torch.cumsum / cupy.cumsum of int64.
+//! - `scan::inclusive_sum` of 2^28 i64 (the fixed-order look-back): its threads a block,
+//!   so its tile (`scan::TUNED_BLOCKS`); checked only. Peers torch.cumsum / cupy.cumsum of
+//!   int64.
 //!
 //! Every contestant's result is checked against the CPU's.
 
 use warpspeed::algorithms::histogram::{self, plan_with, TUNED_BLOCKS_PER_SM};
 use warpspeed::algorithms::random;
 use warpspeed::algorithms::reduce::{self, launches_with, partials_for, TUNED_BLOCKS};
-use warpspeed::algorithms::scan::{self, TUNED_CHUNKS};
+use warpspeed::algorithms::scan;
 use warpspeed::autotune::{self, Key, Settings};
 use warpspeed::DeviceBuffer;
 
@@ -211,8 +212,10 @@ fn scan_rows(b: &Bench) -> Res<Vec<Row>> {
     let mut out = dev.zeros::<i64>(n)?;
     let mut scratch = scan::Scratch::new(dev, n)?;
     let mut rows = Vec::new();
-    let labels = TUNED_CHUNKS.iter().map(|&(l, chunks)| (Some(l), chunks));
-    for (label, chunks) in labels.chain([(None, 0)]) {
+    let labels = scan::TUNED_BLOCKS
+        .iter()
+        .map(|&(l, block)| (Some(l), block));
+    for (label, block) in labels.chain([(None, 0)]) {
         let t = with_forced("scan", label, || {
             best_ms(
                 b,
@@ -236,7 +239,7 @@ fn scan_rows(b: &Bench) -> Res<Vec<Row>> {
         let (name, note) = match label {
             Some(label) => (
                 format!("scan::inclusive_sum i64, {label} (autotune)"),
-                format!("{} chunks", scan::launches_with::<i64>(n, chunks).chunks),
+                format!("{block} threads a block, tiles of {}", 16 * block),
             ),
             None => (
                 "scan::inclusive_sum i64, tuned (autotune)".to_string(),

@@ -429,11 +429,11 @@ fn lookback(b: &Bench) -> Res<Row> {
     .note("1 launch".to_string()))
 }
 
-/// `warpspeed::algorithms::scan`: `inclusive_sum` of 2^28 random u32 (the look-back scan,
-/// one launch; unchecked: the same kernel's `unchecked` twin on the example's plan) and of
-/// 2^28 f32 small integers (the three-launch scan, which a float sum takes for its fixed
-/// order; unchecked: the same launches of the `unchecked` kernels). The library's scratch
-/// is made once.
+/// `warpspeed::algorithms::scan`: `inclusive_sum` of 2^28 random u32 (the decoupled
+/// look-back, one launch; unchecked: the same kernel's `unchecked` twin on the example's
+/// plan), and of 2^28 f32 and i64 small integers (the fixed-order look-back, one launch,
+/// which a float sum takes for its fixed order; unchecked: the `unchecked` kernel on words
+/// of its own). The library's scratch is made once.
 fn library(b: &Bench) -> Res<Vec<Row>> {
     let dev = &b.dev;
     let log2 = b.sizes.scan_log2;
@@ -487,43 +487,6 @@ fn library(b: &Bench) -> Res<Vec<Row>> {
     let xf: Vec<f32> = (0..len)
         .map(|_| (rng.next_u64() % 17) as f32 - 8.0)
         .collect();
-    let input = dev.upload(&xf)?;
-    let mut out_c = dev.upload(&vec![f32::NAN; len])?;
-    let mut out_u = dev.upload(&vec![f32::NAN; len])?;
-    let mut scratch = lib_scan::Scratch::<f32>::new(dev, len)?;
-    let l = lib_scan::launches::<f32>(len);
-    let (chunks, chunk) = (l.chunks, l.chunk);
-    let mut totals = dev.zeros::<f32>(chunks)?;
-    let mut prefixes = dev.zeros::<f32>(chunks)?;
-    let mut steps: Vec<Step> = vec![
-        Box::new(|| {
-            Ok(lib_scan::inclusive_with_scratch::<Sum<f32>>(
-                dev,
-                &input,
-                &mut out_c,
-                &mut scratch,
-            )?)
-        }),
-        Box::new(|| {
-            use lib_scan::kernels::unchecked::scan_sums_float;
-            use warpspeed::algorithms::reduce::unchecked::block_sums_float;
-            block_sums_float::launch(dev, l.totals, &input, &mut totals, chunk)?;
-            scan_sums_float::launch(
-                dev,
-                l.prefixes,
-                &totals,
-                &mut prefixes,
-                &totals,
-                chunks,
-                false,
-            )?;
-            Ok(scan_sums_float::launch(
-                dev, l.scan, &input, &mut out_u, &prefixes, chunk, true,
-            )?)
-        }),
-    ];
-    let t = best_ms(b, &mut steps)?;
-    drop(steps);
     let mut acc = 0f64;
     let want: Vec<f32> = xf
         .iter()
@@ -532,22 +495,111 @@ fn library(b: &Bench) -> Res<Vec<Row>> {
             acc as f32
         })
         .collect();
-    for (who, out) in [("checked", &out_c), ("unchecked", &out_u)] {
-        b.check(
-            &format!("algorithms::scan f32, {who}, against the CPU"),
-            &out.download()?,
-            &want,
-            |v: f32| v.to_bits(),
-        );
+    let floats = fixed_order(b, &xf, &want, 32, "f32", |x, out, w| {
+        use lib_scan::kernels::unchecked::ordered_sums_f32;
+        let epoch = w.next();
+        Ok(ordered_sums_f32::launch(
+            dev,
+            w.cfg,
+            x,
+            out,
+            &mut w.values,
+            &mut w.counter,
+            epoch,
+            true,
+        )?)
+    })?;
+    let xi: Vec<i64> = xf.iter().map(|&v| v as i64).collect();
+    let wanti: Vec<i64> = want.iter().map(|&v| v as i64).collect();
+    let longs = fixed_order(b, &xi, &wanti, 16, "i64", |x, out, w| {
+        use lib_scan::kernels::unchecked::ordered_sums_int;
+        let epoch = w.next();
+        Ok(ordered_sums_int::launch::<i64>(
+            dev,
+            w.cfg,
+            x,
+            out,
+            &mut w.values,
+            &mut w.counter,
+            epoch,
+            true,
+        )?)
+    })?;
+    Ok(vec![ints, floats, longs])
+}
+
+/// The words of one fixed-order look-back launch made by hand (what the library's scratch
+/// holds): flags and values for every level, the tile counter, the epoch.
+struct Words {
+    cfg: LaunchConfig,
+    values: DeviceBuffer<u64>,
+    counter: DeviceBuffer<u32>,
+    epoch: u32,
+}
+
+impl Words {
+    fn next(&mut self) -> u32 {
+        self.epoch += 1;
+        self.epoch
     }
-    let floats = Row::new(
+}
+
+/// One row of the fixed-order look-back: `scan::inclusive_sum` of `x` against its
+/// `unchecked` kernel (`items` a thread, 256 threads), both checked against `want`.
+fn fixed_order<T>(
+    b: &Bench,
+    x: &[T],
+    want: &[T],
+    items: usize,
+    ty: &str,
+    mut unchecked: impl FnMut(&DeviceBuffer<T>, &mut DeviceBuffer<T>, &mut Words) -> Res<()>,
+) -> Res<Row>
+where
+    T: warpspeed::algorithms::reduce::Reducible + PartialEq + std::fmt::Debug + Copy,
+{
+    let dev = &b.dev;
+    let len = x.len();
+    let input = dev.upload(x)?;
+    let mut out_c = dev.zeros::<T>(len)?;
+    let mut out_u = dev.zeros::<T>(len)?;
+    let mut scratch = lib_scan::Scratch::<T>::new(dev, len)?;
+    let tiles = len.div_ceil(items * 256);
+    let mut words = Words {
+        cfg: LaunchConfig::new(tiles as u32, 256),
+        values: dev.zeros::<u64>(2 * (2 * tiles + 8))?,
+        counter: dev.zeros::<u32>(1)?,
+        epoch: 0,
+    };
+    let mut steps: Vec<Step> = vec![
+        Box::new(|| {
+            Ok(lib_scan::inclusive_with_scratch::<Sum<T>>(
+                dev,
+                &input,
+                &mut out_c,
+                &mut scratch,
+            )?)
+        }),
+        Box::new(|| unchecked(&input, &mut out_u, &mut words)),
+    ];
+    let t = best_ms(b, &mut steps)?;
+    drop(steps);
+    for (who, out) in [("checked", &out_c), ("unchecked", &out_u)] {
+        let got = out.download()?;
+        if let Some(i) = got.iter().zip(want).position(|(g, w)| g != w) {
+            b.mismatch(format_args!(
+                "algorithms::scan {ty}, {who}: first wrong at {i}: {:?} for {:?}",
+                got[i], want[i]
+            ));
+        }
+    }
+    let log2 = len.trailing_zeros();
+    Ok(Row::new(
         "scan::inclusive_sum (algorithms)",
-        format!("2^{log2} f32"),
+        format!("2^{log2} {ty}"),
         Unit::Ms,
     )
     .times(t[0], Some(t[1]), None)
-    .peers(b.peers(&format!("scan_2^{log2}_f32"), Unit::Ms))
-    .note(b.bandwidth_note(8.0 * len as f64, t[0]))
-    .note(format!("3 launches, {chunks} chunks of {chunk}"));
-    Ok(vec![ints, floats])
+    .peers(b.peers(&format!("scan_2^{log2}_{ty}"), Unit::Ms))
+    .note(b.bandwidth_note(2.0 * (len * std::mem::size_of::<T>()) as f64, t[0]))
+    .note(format!("fixed-order look-back, 1 launch, {tiles} tiles")))
 }

@@ -7,7 +7,12 @@
 //! - the single-pass look-back scan (`__lookback_scan_kernel!`,
 //!   algorithms/src/template/lookback.rs) where the result cannot depend on the order of
 //!   combining steps and a value fits 32 bits beside its flag: `lookback_sums_u32`,
-//!   `lookback_sums_i32`, and `lookback_{mins,maxs}_{u32,i32,f32}`.
+//!   `lookback_sums_i32`, and `lookback_{mins,maxs}_{u32,i32,f32}`;
+//! - the single-pass scan with a fixed-order look-back (`__tree_lookback_scan_kernel!`,
+//!   algorithms/src/template/tree_lookback.rs), whose combining order depends on the
+//!   length alone, for the others: `ordered_{sums,mins,maxs}_int` (every integer type,
+//!   16 items a thread), `ordered_sums_f32` (32 items a thread) and
+//!   `ordered_{sums,mins,maxs}_f64` (16).
 //!
 //! Sums fill with zero; min and max with `x[0]`, which they may combine any number of
 //! times (no identity, so no exclusive min or max scan: the host refuses it).
@@ -61,11 +66,43 @@ macro_rules! lookback_family {
 
 lookback_family!([]);
 
+/// The fixed-order look-back kernels (`$opts`: `[unchecked]` or `[]`). A value travels as
+/// a `u64`'s bits: integers by `to_u64`/`from_u64` (wrapping, so exact both ways), floats
+/// by their bits.
+macro_rules! ordered_family {
+    ($opts:tt) => {
+        crate::__tree_lookback_scan_kernel!(ordered_sums_int<T: Int>, T, [x] |a, b| a + b,
+            init T::zero(), to_bits |v| v.to_u64(), from_bits |w| T::from_u64(w),
+            items 16 mask 15, stage 4224 warp_stride 528, words 2, options $opts);
+        crate::__tree_lookback_scan_kernel!(ordered_mins_int<T: Int>, T, [x] |a, b| a.min(b),
+            init x[0], to_bits |v| v.to_u64(), from_bits |w| T::from_u64(w),
+            items 16 mask 15, stage 4224 warp_stride 528, words 2, options $opts);
+        crate::__tree_lookback_scan_kernel!(ordered_maxs_int<T: Int>, T, [x] |a, b| a.max(b),
+            init x[0], to_bits |v| v.to_u64(), from_bits |w| T::from_u64(w),
+            items 16 mask 15, stage 4224 warp_stride 528, words 2, options $opts);
+        crate::__tree_lookback_scan_kernel!(ordered_sums_f32, f32, [x] |a, b| a + b,
+            init 0.0f32, to_bits |v| v.to_bits() as u64, from_bits |w| f32::from_bits(w as u32),
+            items 32 mask 31, stage 8448 warp_stride 1056, words 1, options $opts);
+        crate::__tree_lookback_scan_kernel!(ordered_sums_f64, f64, [x] |a, b| a + b,
+            init 0.0f64, to_bits |v| v.to_bits(), from_bits |w| f64::from_bits(w),
+            items 16 mask 15, stage 4224 warp_stride 528, words 2, options $opts);
+        crate::__tree_lookback_scan_kernel!(ordered_mins_f64, f64, [x] |a, b| a.min(b),
+            init x[0], to_bits |v| v.to_bits(), from_bits |w| f64::from_bits(w),
+            items 16 mask 15, stage 4224 warp_stride 528, words 2, options $opts);
+        crate::__tree_lookback_scan_kernel!(ordered_maxs_f64, f64, [x] |a, b| a.max(b),
+            init x[0], to_bits |v| v.to_bits(), from_bits |w| f64::from_bits(w),
+            items 16 mask 15, stage 4224 warp_stride 528, words 2, options $opts);
+    };
+}
+
+ordered_family!([]);
+
 /// The same kernels `#[gpu_kernel(unchecked)]`, for the bench.
 pub mod unchecked {
     use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
     use warpspeed_core::prelude::*;
     lookback_family!([unchecked]);
+    ordered_family!([unchecked]);
     scan_family!(
         Int,
         [scan_sums_int, scan_mins_int, scan_maxs_int],

@@ -8,3 +8,4 @@ mod lookback;
 mod range_reduce;
 mod scan;
 mod select;
+mod tree_lookback;
