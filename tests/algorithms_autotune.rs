@@ -1,5 +1,5 @@
 //! `warpspeed::autotune` and the library's tuned parameters (issue 22): every candidate of
-//! the reduce's grid, the three-launch scan's chunks and the histogram's grid gives the
+//! the reduce's grid, the single-pass scan's tile and the histogram's grid gives the
 //! CPU's result exactly (forced one by one, on the simulator with small inputs and on the
 //! GPU), float reductions ignore the tuner (their chunking changes their rounding), inputs
 //! are left as they were, bad input is still refused before anything runs; a user's
