@@ -339,20 +339,26 @@ const SHAPES: [(&str, Shape); 4] = [
     ),
 ];
 
-#[test]
-fn a_users_kernel_is_tuned_once_a_bucket_on_the_gpu_and_never_on_the_simulator() {
-    let n = 1 << 20;
-    let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
-    // A key of this run alone, kept in memory only: earlier runs' choices do not count.
+/// An algorithm name of this run alone and settings that keep its choices in memory only:
+/// earlier runs' choices do not count.
+fn fresh(prefix: &str) -> (String, Settings) {
+    let name = format!(
+        "{prefix}::{}::{:?}",
+        std::process::id(),
+        std::time::SystemTime::now()
+    );
     let settings = Settings {
         enabled: true,
         file: None,
     };
-    let name = format!(
-        "tests::scale::{}::{:?}",
-        std::process::id(),
-        std::time::SystemTime::now()
-    );
+    (name, settings)
+}
+
+#[test]
+fn a_users_kernel_is_tuned_once_a_bucket_on_the_gpu_and_never_on_the_simulator() {
+    let n = 1 << 20;
+    let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+    let (name, settings) = fresh("tests::scale");
     for dev in devices("a_users_kernel_is_tuned_once_a_bucket_on_the_gpu") {
         let dx = dev.upload(&x).unwrap();
         let mut y = dev.zeros::<f32>(n).unwrap();
@@ -413,15 +419,7 @@ fn a_users_kernel_is_tuned_once_a_bucket_on_the_gpu_and_never_on_the_simulator()
 fn the_chosen_candidates_output_is_left_in_place() {
     let n = 3000;
     let x: Vec<f32> = (0..n).map(|i| (i % 100) as f32).collect();
-    let settings = Settings {
-        enabled: true,
-        file: None,
-    };
-    let name = format!(
-        "tests::scale_left::{}::{:?}",
-        std::process::id(),
-        std::time::SystemTime::now()
-    );
+    let (name, settings) = fresh("tests::scale_left");
     // Each candidate scales by its own factor, so `y` tells whose output it holds.
     let factor = |s: &Shape| (s.ipt * 1000 + s.block as usize) as f32;
     for dev in devices("the_chosen_candidates_output_is_left_in_place") {
