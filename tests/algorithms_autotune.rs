@@ -4,7 +4,8 @@
 //! GPU), float reductions ignore the tuner (their chunking changes their rounding), inputs
 //! are left as they were, bad input is still refused before anything runs; a user's
 //! const-generic kernel is tuned on the GPU once per bucket (each valid candidate run, the
-//! invalid never, nothing the second time), and never on the simulator.
+//! invalid never, nothing the second time), and never on the simulator; the call that
+//! tunes leaves the winner's output in place, a forced or a stored choice runs nothing.
 
 mod common;
 use std::cell::RefCell;
@@ -339,20 +340,26 @@ const SHAPES: [(&str, Shape); 4] = [
     ),
 ];
 
-#[test]
-fn a_users_kernel_is_tuned_once_a_bucket_on_the_gpu_and_never_on_the_simulator() {
-    let n = 1 << 20;
-    let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
-    // A key of this run alone, kept in memory only: earlier runs' choices do not count.
+/// An algorithm name of this run alone and settings that keep its choices in memory only:
+/// earlier runs' choices do not count.
+fn fresh(prefix: &str) -> (String, Settings) {
+    let name = format!(
+        "{prefix}::{}::{:?}",
+        std::process::id(),
+        std::time::SystemTime::now()
+    );
     let settings = Settings {
         enabled: true,
         file: None,
     };
-    let name = format!(
-        "tests::scale::{}::{:?}",
-        std::process::id(),
-        std::time::SystemTime::now()
-    );
+    (name, settings)
+}
+
+#[test]
+fn a_users_kernel_is_tuned_once_a_bucket_on_the_gpu_and_never_on_the_simulator() {
+    let n = 1 << 20;
+    let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+    let (name, settings) = fresh("tests::scale");
     for dev in devices("a_users_kernel_is_tuned_once_a_bucket_on_the_gpu") {
         let dx = dev.upload(&x).unwrap();
         let mut y = dev.zeros::<f32>(n).unwrap();
@@ -385,9 +392,11 @@ fn a_users_kernel_is_tuned_once_a_bucket_on_the_gpu_and_never_on_the_simulator()
             assert!(seen.is_empty(), "the simulator runs no candidate: {seen:?}");
         } else {
             assert_eq!(first.how, How::Tuned);
-            // Each valid candidate: one untimed run and three timed; the invalid: none.
-            let want: HashMap<&str, usize> =
+            // Each valid candidate: one untimed run and three timed, and the winner once
+            // more, last; the invalid: none.
+            let mut want: HashMap<&str, usize> =
                 [("ipt1-b256", 4), ("ipt2-b256", 4), ("ipt4-b128", 4)].into();
+            *want.get_mut(first.label).unwrap() += 1;
             assert_eq!(seen, want);
             // The same bucket (2^20 .. 2^21 - 1): the stored choice, nothing run.
             let again = choose(n + 1000, &mut run);
@@ -399,6 +408,75 @@ fn a_users_kernel_is_tuned_once_a_bucket_on_the_gpu_and_never_on_the_simulator()
         run(first.config).unwrap();
         let got = y.download().unwrap();
         assert!(got.iter().zip(&x).all(|(g, v)| *g == 2.0 * v));
+        assert_eq!(dx.download().unwrap(), x, "the input is unchanged");
+    }
+}
+
+/// What `choose` leaves in the outputs: the call that tunes runs every candidate, then the
+/// winner last, so the outputs hold the winner's results before the caller launches it; a
+/// forced or a stored choice runs nothing. On the GPU, and on the simulator through the
+/// hidden `tune_on_simulator` (its wall clock picks the winner there).
+#[test]
+fn the_chosen_candidates_output_is_left_in_place() {
+    let n = 3000;
+    let x: Vec<f32> = (0..n).map(|i| (i % 100) as f32).collect();
+    let (name, settings) = fresh("tests::scale_left");
+    // Each candidate scales by its own factor, so `y` tells whose output it holds.
+    let factor = |s: &Shape| (s.ipt * 1000 + s.block as usize) as f32;
+    for dev in devices("the_chosen_candidates_output_is_left_in_place") {
+        let dx = dev.upload(&x).unwrap();
+        let mut y = dev.upload(&vec![f32::NAN; n]).unwrap();
+        let launch = |y: &mut DeviceBuffer<f32>, s: &Shape| {
+            let cfg = LaunchConfig::new(n.div_ceil(s.ipt * s.block as usize) as u32, s.block);
+            let a = factor(s);
+            match s.ipt {
+                1 => scale::launch::<1>(&dev, cfg, y, &dx, a),
+                2 => scale::launch::<2>(&dev, cfg, y, &dx, a),
+                _ => scale::launch::<4>(&dev, cfg, y, &dx, a),
+            }
+        };
+        let tuner = |size: usize| {
+            Tuner::new(Key::new(&dev, &name, "f32", &[size]), &SHAPES, "ipt1-b256")
+                .valid(|s| s.block <= 1024)
+                .repetitions(1)
+                .settings(settings.clone())
+                .tune_on_simulator()
+        };
+        let holds = |y: &DeviceBuffer<f32>, s: &Shape, what: &str| {
+            let got = y.download().unwrap();
+            let a = factor(s);
+            assert!(
+                got.iter().zip(&x).all(|(g, v)| *g == a * v),
+                "{what}: not {s:?}'s output"
+            );
+        };
+        let untouched = |y: &DeviceBuffer<f32>, what: &str| {
+            let got = y.download().unwrap();
+            assert!(got.iter().all(|g| g.is_nan()), "{what}: something ran");
+        };
+
+        // Forced: nothing runs until the caller launches the choice.
+        let by_force = forced(&name, "ipt4-b128", || {
+            tuner(n).choose(&dev, |s| launch(&mut y, s)).unwrap()
+        });
+        assert_eq!((by_force.label, by_force.how), ("ipt4-b128", How::Forced));
+        untouched(&y, "forced");
+        launch(&mut y, by_force.config).unwrap();
+        holds(&y, by_force.config, "forced, launched");
+
+        // Unforced: tuned; the winner's output is in place when `choose` returns.
+        y.fill(f32::NAN).unwrap();
+        let tuned = tuner(n).choose(&dev, |s| launch(&mut y, s)).unwrap();
+        assert_eq!(tuned.how, How::Tuned, "{:?}", dev.backend());
+        holds(&y, tuned.config, "tuned");
+        launch(&mut y, tuned.config).unwrap();
+        holds(&y, tuned.config, "tuned, launched again");
+
+        // The same bucket: the stored choice, nothing run.
+        y.fill(f32::NAN).unwrap();
+        let again = tuner(n + 5).choose(&dev, |s| launch(&mut y, s)).unwrap();
+        assert_eq!((again.label, again.how), (tuned.label, How::Cached));
+        untouched(&y, "cached");
         assert_eq!(dx.download().unwrap(), x, "the input is unchanged");
     }
 }

@@ -193,11 +193,7 @@ fn views_out_of_range_are_refused() {
 
 /// `fill` on a range of a random buffer, for each element size (1, 2, 4, 8, 16 bytes) and
 /// for a view starting at an odd element, compared with the same on the host.
-fn check_fill<T: warpspeed::KernelScalar + PartialEq + std::fmt::Debug>(
-    dev: &Device,
-    data: Vec<T>,
-    value: T,
-) {
+fn check_fill<T: KernelScalar + PartialEq + std::fmt::Debug>(dev: &Device, data: Vec<T>, value: T) {
     let mut buf = dev.upload(&data).unwrap();
     let n = data.len();
     buf.slice_mut(3..n - 5).fill(value).unwrap();

@@ -198,68 +198,27 @@ macro_rules! __map_impl {
             $crate::__map_vector_kernel!(vec_unchecked, [unchecked], $($f)::+, $r, [$($s: $st),*], [$($arg: $t),+]);
 
             impl $name {
-                /// `out[i] = f(scalars.., inputs[i]..)` for every `i`, queued on `target`
-                /// without waiting.
-                ///
-                /// # Errors
-                /// `Error::LengthMismatch` when an input's length is not `out`'s (before
-                /// anything is launched), and whatever the launch returns.
-                #[allow(dead_code, clippy::too_many_arguments)]
-                $vis fn map(
-                    target: &impl ::warpspeed::LaunchTarget,
-                    $($s: $st,)*
-                    $($arg: &impl ::warpspeed::AsDeviceView<Elem = $t>,)+
-                    out: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $r>,
-                ) -> ::warpspeed::Result<()> {
-                    let n = out.len();
-                    $crate::map::check_lengths(
-                        stringify!($name),
-                        n,
-                        &[$((stringify!($arg), $arg.len())),+],
-                    )?;
-                    if n == 0 {
-                        return Ok(());
-                    }
-                    match Self::path($($arg,)+ out) {
-                        $crate::map::Path::Vector => {
-                            let cfg = $crate::map::vector_config(n).unwrap_or_else(|| $crate::map::config(n));
-                            vec_checked::launch(target, cfg, n, out, $($s,)* $($arg),+)
-                        }
-                        $crate::map::Path::GridStride => {
-                            map_checked::launch(target, $crate::map::config(n), n, out, $($s,)* $($arg),+)
-                        }
-                    }
-                }
-
-                /// [`map`](Self::map) with the `#[gpu_kernel(unchecked)]` twin of the
-                /// kernel (the same checks of the lengths first).
-                #[allow(dead_code, clippy::too_many_arguments)]
-                #[doc(hidden)]
-                $vis fn map_unchecked(
-                    target: &impl ::warpspeed::LaunchTarget,
-                    $($s: $st,)*
-                    $($arg: &impl ::warpspeed::AsDeviceView<Elem = $t>,)+
-                    out: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $r>,
-                ) -> ::warpspeed::Result<()> {
-                    let n = out.len();
-                    $crate::map::check_lengths(
-                        stringify!($name),
-                        n,
-                        &[$((stringify!($arg), $arg.len())),+],
-                    )?;
-                    if n == 0 {
-                        return Ok(());
-                    }
-                    match Self::path($($arg,)+ out) {
-                        $crate::map::Path::Vector => {
-                            let cfg = $crate::map::vector_config(n).unwrap_or_else(|| $crate::map::config(n));
-                            vec_unchecked::launch(target, cfg, n, out, $($s,)* $($arg),+)
-                        }
-                        $crate::map::Path::GridStride => {
-                            map_unchecked::launch(target, $crate::map::config(n), n, out, $($s,)* $($arg),+)
-                        }
-                    }
-                }
+                $crate::__map_entry!(
+                    [
+                        /// `out[i] = f(scalars.., inputs[i]..)` for every `i`, queued on
+                        /// `target` without waiting.
+                        ///
+                        /// # Errors
+                        /// `Error::LengthMismatch` when an input's length is not `out`'s
+                        /// (before anything is launched), and whatever the launch returns.
+                    ]
+                    $vis fn map launches map_checked, vec_checked;
+                    $name, $r, [$($s: $st),*], [$($arg: $t),+]
+                );
+                $crate::__map_entry!(
+                    [
+                        /// [`map`](Self::map) with the `#[gpu_kernel(unchecked)]` twins of
+                        /// the kernels (the same checks of the lengths first).
+                        #[doc(hidden)]
+                    ]
+                    $vis fn map_unchecked launches map_unchecked, vec_unchecked;
+                    $name, $r, [$($s: $st),*], [$($arg: $t),+]
+                );
 
                 /// The kernel `map` runs for these inputs and output: the vector path
                 /// where every one starts at an address its wide accesses allow.
@@ -289,6 +248,47 @@ macro_rules! __map_impl {
                 }
             }
         };
+    };
+}
+
+/// One of [`map!`](crate::map!)'s entries, `$fname` (`map` or `map_unchecked`), which
+/// launches the kernel `$grid` or `$vec` (their checked or their unchecked forms): the
+/// lengths checked, then the path chosen and its kernel queued. Both entries are this one
+/// piece, so that they cannot drift apart.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __map_entry {
+    (
+        [$($meta:tt)*] $vis:vis fn $fname:ident launches $grid:ident, $vec:ident;
+        $name:ident, $r:ty, [$($s:ident : $st:ty),*], [$($arg:ident : $t:ty),+]
+    ) => {
+        $($meta)*
+        #[allow(dead_code, clippy::too_many_arguments)]
+        $vis fn $fname(
+            target: &impl ::warpspeed::LaunchTarget,
+            $($s: $st,)*
+            $($arg: &impl ::warpspeed::AsDeviceView<Elem = $t>,)+
+            out: &mut impl ::warpspeed::AsDeviceViewMut<Elem = $r>,
+        ) -> ::warpspeed::Result<()> {
+            let n = out.len();
+            $crate::map::check_lengths(
+                stringify!($name),
+                n,
+                &[$((stringify!($arg), $arg.len())),+],
+            )?;
+            if n == 0 {
+                return Ok(());
+            }
+            match Self::path($($arg,)+ out) {
+                $crate::map::Path::Vector => {
+                    let cfg = $crate::map::vector_config(n).unwrap_or_else(|| $crate::map::config(n));
+                    $vec::launch(target, cfg, n, out, $($s,)* $($arg),+)
+                }
+                $crate::map::Path::GridStride => {
+                    $grid::launch(target, $crate::map::config(n), n, out, $($s,)* $($arg),+)
+                }
+            }
+        }
     };
 }
 

@@ -18,11 +18,37 @@ pub use warpspeed_runtime::*;
 /// [`Error`], [`Stream`], [`Event`], [`PinnedBuffer`] and its views [`PinnedView`]/
 /// [`PinnedViewMut`]), the kernel language's vocabulary
 /// ([`kernel`]: `thread_idx`, `sync_threads`, `SharedArray`, ...), the bounds of generic
-/// kernels ([`Float`], [`Int`], [`Scalar`]), the 16-bit and fp8 float types and the vector
-/// types kernels name in their signatures (`&[bf16]`, `&[f32x4]`) with their [`Vector`]
-/// trait into scope. It leaves out
-/// [`Result`], which would shadow the
-/// standard one.
+/// kernels ([`Float`], [`Int`], [`Scalar`]) and of buffers ([`KernelScalar`]: what a
+/// `DeviceBuffer<T>` holds, so that host code generic over buffers, of `#[gpu_struct]`s
+/// too, names its bound without another import), the 16-bit and fp8 float types and the
+/// vector types kernels name in their signatures (`&[bf16]`, `&[f32x4]`) with their
+/// [`Vector`] trait into scope. It leaves out [`Result`], which would shadow the standard
+/// one.
+///
+/// ```
+/// # extern crate warpspeed_core as warpspeed;
+/// use warpspeed::prelude::*;
+///
+/// #[gpu_struct]
+/// #[derive(Clone, Copy, Debug, PartialEq)]
+/// pub struct Particle {
+///     pub x: f32,
+///     pub mass: f64,
+/// }
+///
+/// /// Host code generic over what a buffer holds: scalars and `#[gpu_struct]`s alike.
+/// fn round_trip<T: KernelScalar>(dev: &Device, values: &[T]) -> Result<Vec<T>, Error> {
+///     let buffer: DeviceBuffer<T> = dev.upload(values)?;
+///     buffer.download()
+/// }
+///
+/// # fn main() -> Result<(), Error> {
+/// let dev = Device::simulator();
+/// let ps = [Particle { x: 1.5, mass: 2.0 }, Particle { x: -3.0, mass: 0.25 }];
+/// assert_eq!(round_trip(&dev, &ps)?, ps);
+/// assert_eq!(round_trip(&dev, &[7u32, 8])?, [7, 8]);
+/// # Ok(()) }
+/// ```
 pub mod prelude {
     pub use crate::kernel::*;
     pub use crate::swizzle::Swizzle;
@@ -32,7 +58,7 @@ pub mod prelude {
     pub use crate::{AddressMode, TensorMap, Texture2D};
     pub use crate::{Device, DeviceBuffer, DeviceView, DeviceViewMut, Error, LaunchConfig};
     pub use crate::{Event, PinnedBuffer, PinnedView, PinnedViewMut, Stream};
-    pub use crate::{Float, Int, Scalar};
+    pub use crate::{Float, Int, KernelScalar, Scalar};
 }
 
 #[doc(hidden)]

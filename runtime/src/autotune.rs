@@ -15,9 +15,14 @@
 //!   is.
 //! - **Else** every valid candidate runs once untimed (so NVRTC's compilation and the first
 //!   launch's costs are not timed), then `repetitions` times (5 by default) between two
-//!   CUDA events on the target's queue; the median decides. The ranking is kept in a
+//!   CUDA events on the target's queue; the median decides, and the winner runs once
+//!   more, last, so that the outputs hold its results. The ranking is kept in a
 //!   process-wide map and written to the file. A candidate whose launch fails (too much
 //!   shared memory for this GPU, say) is left out of the ranking.
+//!
+//! `choose` never launches the choice for the caller: only the call that tunes runs
+//! anything, so the caller launches `choice.config` after every call (after a tuning,
+//! that is the winner's output written once more).
 //!
 //! **What the autotuners of Triton and CubeCL taught**, and what this one does about it:
 //!
@@ -83,7 +88,8 @@
 //!     ("ipt2-b256", Shape { ipt: 2, block: 256 }),
 //!     ("ipt4-b128", Shape { ipt: 4, block: 128 }),
 //! ];
-//! // The closure launches one candidate; it writes only `y`, which the final run overwrites.
+//! // The closure launches one candidate; it writes only `y`, which the final run overwrites
+//! // (the call that tunes runs every candidate, the chosen one last; the others run none).
 //! let mut run = |s: &Shape| {
 //!     let cfg = LaunchConfig::new(n.div_ceil(s.ipt * s.block as usize) as u32, s.block);
 //!     match s.ipt {
@@ -96,6 +102,7 @@
 //! let choice = Tuner::new(key, &candidates, "ipt1-b256")
 //!     .valid(|s| s.block <= 1024)
 //!     .choose(&dev, &mut run)?;
+//! // Not launched by `choose` (except as the last run of a tuning): launch it.
 //! run(choice.config)?;
 //! assert_eq!(y.download()?[n - 1], 3.0);
 //! # Ok(())
@@ -203,7 +210,8 @@ pub enum How {
     /// No valid candidate of the stored ranking: the default (or the first valid one).
     /// Nothing ran.
     Fallback,
-    /// Every valid candidate was timed now.
+    /// Every valid candidate was timed now, and ([`Tuner::choose`]) the chosen one ran
+    /// last.
     Tuned,
     /// Forced by [`force`] (the bench's and the tests' hook). Nothing ran.
     Forced,
@@ -354,6 +362,7 @@ pub struct Tuner<'a, C> {
     valid: Option<Valid<'a, C>>,
     repetitions: usize,
     settings: Option<Settings>,
+    on_simulator: bool,
 }
 
 impl<'a, C> Tuner<'a, C> {
@@ -368,6 +377,7 @@ impl<'a, C> Tuner<'a, C> {
             valid: None,
             repetitions: 5,
             settings: None,
+            on_simulator: false,
         }
     }
 
@@ -391,15 +401,31 @@ impl<'a, C> Tuner<'a, C> {
         self
     }
 
-    /// The candidate to launch on `target` for this input; `run` launches one candidate on
-    /// `target` (it is called only when tuning, never on the simulator, and must leave the
-    /// inputs unchanged; the module says why).
+    /// Times the candidates on the simulator too, by its wall clock (which says nothing of
+    /// a GPU's). Not an API: for tests of what the call that tunes runs.
+    #[doc(hidden)]
+    pub fn tune_on_simulator(mut self) -> Self {
+        self.on_simulator = true;
+        self
+    }
+
+    /// The candidate to launch on `target` for this input. `choose` does not launch it for
+    /// you: **launch `choice.config` after every call.** Only the call that tunes
+    /// ([`How::Tuned`]) runs anything: every valid candidate several times, in their order,
+    /// then the chosen one once more, last, so that what `run` writes holds the chosen
+    /// candidate's output, not the last candidate's, when `choose` returns (launching it
+    /// again after that is harmless). Every other call (a stored choice, a forced one,
+    /// tuning off, the simulator) runs nothing and leaves the outputs as they were.
+    ///
+    /// `run` launches one candidate on `target`; it is called only when tuning, never on
+    /// the simulator, and must leave the inputs unchanged (the module says why).
     ///
     /// # Errors
     /// [`Error::InvalidArgument`], before anything runs, when there are no candidates, a
     /// label is malformed or repeated, the default is not among them, or no candidate is
-    /// valid; when tuning, the error of the last failing candidate if every one failed, and
-    /// whatever synchronizing or timing returns.
+    /// valid; when tuning, the error of the last failing candidate if every one failed,
+    /// whatever synchronizing or timing returns, and whatever the chosen candidate's last
+    /// run returns.
     pub fn choose(
         self,
         target: &impl LaunchTarget,
@@ -407,8 +433,15 @@ impl<'a, C> Tuner<'a, C> {
     ) -> Result<Choice<'a, C>> {
         let settings = self.settings.clone().unwrap_or_else(Settings::from_env);
         let reps = self.repetitions;
-        let simulator = target.device().backend() == Backend::Simulator;
-        self.choose_in(&settings, simulator, |c| measure(target, reps, &mut run, c))
+        let simulator = target.device().backend() == Backend::Simulator && !self.on_simulator;
+        let choice =
+            self.choose_in(&settings, simulator, |c| measure(target, reps, &mut run, c))?;
+        if choice.how == How::Tuned {
+            // The candidates ran in their order, so the outputs hold the last one's: the
+            // winner once more leaves its own (one launch, once a key).
+            run(choice.config)?;
+        }
+        Ok(choice)
     }
 
     /// [`Tuner::choose`] with the settings given and the timing by `time` (a test's). Not
@@ -732,6 +765,36 @@ mod tests {
         let second = choose();
         assert_eq!((second.label, second.how), ("c", How::Cached));
         assert_eq!(runs.get(), 3, "nothing runs the second time");
+    }
+
+    #[test]
+    fn the_call_that_tunes_runs_the_winner_last_and_no_other_call_runs() {
+        let dev = Device::simulator();
+        let ran = RefCell::new(Vec::new());
+        let run = |c: &u32| {
+            ran.borrow_mut().push(*c);
+            Ok(())
+        };
+        let tuner = || {
+            Tuner::new(key("winner_last"), &CANDIDATES, "a")
+                .settings(on(None))
+                .repetitions(2)
+                .tune_on_simulator()
+        };
+        let c = tuner().choose(&dev, run).unwrap();
+        assert_eq!(c.how, How::Tuned);
+        // In their order, each untimed once and timed twice; then the winner.
+        let mut want: Vec<u32> = CANDIDATES.iter().flat_map(|(_, c)| [*c; 3]).collect();
+        want.push(*c.config);
+        assert_eq!(*ran.borrow(), want);
+        // A stored choice and a forced one run nothing.
+        ran.borrow_mut().clear();
+        assert_eq!(tuner().choose(&dev, run).unwrap().how, How::Cached);
+        force("winner_last", Some("b"));
+        let forced = tuner().choose(&dev, run).unwrap();
+        force("winner_last", None);
+        assert_eq!((forced.label, forced.how), ("b", How::Forced));
+        assert!(ran.borrow().is_empty(), "{:?}", ran.borrow());
     }
 
     #[test]

@@ -131,29 +131,125 @@ pub fn bin_range<T: Scalar>(x: T, levels: &[T], top: usize) -> u32 {
 
 /// A histogram kernel: `$bin` (an expression of the sample `$x` and the bin count `$nb`,
 /// a `u32`) gives a sample's bin or [`NONE`]; `shared` or `global` picks the counting.
+///
+/// The two countings share the sample loop (the `@samples` arm): four samples a grid
+/// stride apart loaded before any is binned, then single samples to the end. Each passes
+/// what it does around it: its setup, how it counts four bins and one, and its finish.
+/// The names both sides use (`counts`, the bins `b0`..`b3` and `b`) are passed down from
+/// the counting's arm, since a local of one macro expansion is not seen by another's.
 macro_rules! histogram_kernel {
     ($(#[$doc:meta])* $name:ident<$tp:ident: $bound:ident>, shared,
      params [$($p:ident: $pt:ty),*], |$x:ident, $nb:ident| $bin:expr, [$($opt:ident),*]) => {
+        histogram_kernel!(@samples $(#[$doc])* $name<$tp: $bound>, [$($opt),*], counts,
+            params [$($p: $pt,)* copies: usize], |$x| $bin, cast [as usize],
+            setup [
+                let smem = SharedArray::<AtomicU32, 12288>::new();
+                let bins = counts.len();
+                let $nb = bins as u32;
+                let tid = thread_idx().x as usize;
+                let total = copies * bins;
+                // Copies that do not fit (the host never asks for them) count nothing;
+                // saying so also proves the shared indices below.
+                if copies == 0 || bins == 0 || total > 12288 || bins > 65536 {
+                    return;
+                }
+                let mut k = tid;
+                while k < total {
+                    smem[k].store(0, Ordering::Relaxed);
+                    k += 1024;
+                }
+                sync_threads();
+                let base = ((tid / 32) % copies) * bins;
+            ],
+            four |b0, b1, b2, b3| [
+                if base + b0 < 12288 {
+                    smem[base + b0].fetch_add(1, Ordering::Relaxed);
+                }
+                if base + b1 < 12288 {
+                    smem[base + b1].fetch_add(1, Ordering::Relaxed);
+                }
+                if base + b2 < 12288 {
+                    smem[base + b2].fetch_add(1, Ordering::Relaxed);
+                }
+                if base + b3 < 12288 {
+                    smem[base + b3].fetch_add(1, Ordering::Relaxed);
+                }
+            ],
+            one |b| [
+                if base + b < 12288 {
+                    smem[base + b].fetch_add(1, Ordering::Relaxed);
+                }
+            ],
+            finish [
+                sync_threads();
+                // Bin b sums its copies and adds the sum to the global bin.
+                let mut b = tid;
+                while b < bins {
+                    let mut count = 0u32;
+                    let mut c = 0usize;
+                    while c < copies {
+                        let at = c * bins + b;
+                        if at < total {
+                            count += smem[at].load(Ordering::Relaxed);
+                        }
+                        c += 1;
+                    }
+                    if count > 0 {
+                        counts[b].fetch_add(count, Ordering::Relaxed);
+                    }
+                    b += 1024;
+                }
+            ]);
+    };
+    ($(#[$doc:meta])* $name:ident<$tp:ident: $bound:ident>, global,
+     params [$($p:ident: $pt:ty),*], |$x:ident, $nb:ident| $bin:expr, [$($opt:ident),*]) => {
+        histogram_kernel!(@samples $(#[$doc])* $name<$tp: $bound>, [$($opt),*], counts,
+            params [$($p: $pt),*], |$x| $bin, cast [],
+            setup [
+                let bins = counts.len();
+                let $nb = bins as u32;
+                let lane = thread_idx().x & 31;
+            ],
+            four |b0, b1, b2, b3| [
+                // The lanes still in the loop, and among them those with the same bin: the
+                // lowest adds their number.
+                let mask = active_mask();
+                let p0 = match_any_sync(mask, b0);
+                let p1 = match_any_sync(mask, b1);
+                let p2 = match_any_sync(mask, b2);
+                let p3 = match_any_sync(mask, b3);
+                if p0.trailing_zeros() == lane && (b0 as usize) < bins {
+                    counts[b0 as usize].fetch_add(p0.count_ones(), Ordering::Relaxed);
+                }
+                if p1.trailing_zeros() == lane && (b1 as usize) < bins {
+                    counts[b1 as usize].fetch_add(p1.count_ones(), Ordering::Relaxed);
+                }
+                if p2.trailing_zeros() == lane && (b2 as usize) < bins {
+                    counts[b2 as usize].fetch_add(p2.count_ones(), Ordering::Relaxed);
+                }
+                if p3.trailing_zeros() == lane && (b3 as usize) < bins {
+                    counts[b3 as usize].fetch_add(p3.count_ones(), Ordering::Relaxed);
+                }
+            ],
+            one |b| [
+                let peers = match_any_sync(active_mask(), b);
+                if peers.trailing_zeros() == lane && (b as usize) < bins {
+                    counts[b as usize].fetch_add(peers.count_ones(), Ordering::Relaxed);
+                }
+            ],
+            finish []);
+    };
+    // The kernel: the counting's setup, the sample loop binning each sample with `$bin`
+    // (then `$cast`), the counting of four bins and of one, the counting's finish.
+    (@samples $(#[$doc:meta])* $name:ident<$tp:ident: $bound:ident>, [$($opt:ident),*],
+     $counts:ident, params [$($p:ident: $pt:ty),*], |$x:ident| $bin:expr,
+     cast [$($cast:tt)*], setup [$($setup:tt)*],
+     four |$b0:ident, $b1:ident, $b2:ident, $b3:ident| [$($four:tt)*],
+     one |$b:ident| [$($one:tt)*], finish [$($finish:tt)*]) => {
         $(#[$doc])*
         #[gpu_kernel(block = (1024, 1, 1) $(, $opt)*)]
-        pub fn $name<$tp: $bound>(samples: &[$tp], counts: &[AtomicU32], $($p: $pt,)* copies: usize) {
-            let smem = SharedArray::<AtomicU32, 12288>::new();
-            let bins = counts.len();
-            let $nb = bins as u32;
-            let tid = thread_idx().x as usize;
-            let total = copies * bins;
-            // Copies that do not fit (the host never asks for them) count nothing; saying
-            // so also proves the shared indices below.
-            if copies == 0 || bins == 0 || total > 12288 || bins > 65536 {
-                return;
-            }
-            let mut k = tid;
-            while k < total {
-                smem[k].store(0, Ordering::Relaxed);
-                k += 1024;
-            }
-            sync_threads();
-            let base = ((tid / 32) % copies) * bins;
+        pub fn $name<$tp: $bound>(samples: &[$tp], $counts: &[AtomicU32], $($p: $pt),*) {
+            $($setup)*
             let n = samples.len();
             // The grid's threads, as a product of index intrinsics so that the prover
             // knows `3 * stride` cannot wrap.
@@ -167,113 +263,24 @@ macro_rules! histogram_kernel {
                     let x2 = samples[i + 2 * stride];
                     let x3 = samples[i + 3 * stride];
                     let mut $x = x0;
-                    let b0 = $bin as usize;
+                    let $b0 = $bin $($cast)*;
                     $x = x1;
-                    let b1 = $bin as usize;
+                    let $b1 = $bin $($cast)*;
                     $x = x2;
-                    let b2 = $bin as usize;
+                    let $b2 = $bin $($cast)*;
                     $x = x3;
-                    let b3 = $bin as usize;
-                    if base + b0 < 12288 {
-                        smem[base + b0].fetch_add(1, Ordering::Relaxed);
-                    }
-                    if base + b1 < 12288 {
-                        smem[base + b1].fetch_add(1, Ordering::Relaxed);
-                    }
-                    if base + b2 < 12288 {
-                        smem[base + b2].fetch_add(1, Ordering::Relaxed);
-                    }
-                    if base + b3 < 12288 {
-                        smem[base + b3].fetch_add(1, Ordering::Relaxed);
-                    }
+                    let $b3 = $bin $($cast)*;
+                    $($four)*
                     i += 4 * stride;
                 }
             }
             while i < n {
                 let $x = samples[i];
-                let b = $bin as usize;
-                if base + b < 12288 {
-                    smem[base + b].fetch_add(1, Ordering::Relaxed);
-                }
+                let $b = $bin $($cast)*;
+                $($one)*
                 i += stride;
             }
-            sync_threads();
-            // Bin b sums its copies and adds the sum to the global bin.
-            let mut b = tid;
-            while b < bins {
-                let mut count = 0u32;
-                let mut c = 0usize;
-                while c < copies {
-                    let at = c * bins + b;
-                    if at < total {
-                        count += smem[at].load(Ordering::Relaxed);
-                    }
-                    c += 1;
-                }
-                if count > 0 {
-                    counts[b].fetch_add(count, Ordering::Relaxed);
-                }
-                b += 1024;
-            }
-        }
-    };
-    ($(#[$doc:meta])* $name:ident<$tp:ident: $bound:ident>, global,
-     params [$($p:ident: $pt:ty),*], |$x:ident, $nb:ident| $bin:expr, [$($opt:ident),*]) => {
-        $(#[$doc])*
-        #[gpu_kernel(block = (1024, 1, 1) $(, $opt)*)]
-        pub fn $name<$tp: $bound>(samples: &[$tp], counts: &[AtomicU32], $($p: $pt),*) {
-            let bins = counts.len();
-            let $nb = bins as u32;
-            let lane = thread_idx().x & 31;
-            let n = samples.len();
-            let stride = grid_dim().x as usize * block_dim().x as usize;
-            let mut i = grid_1d();
-            if 3 * stride < n {
-                let limit = n - 3 * stride;
-                while i < limit {
-                    let x0 = samples[i];
-                    let x1 = samples[i + stride];
-                    let x2 = samples[i + 2 * stride];
-                    let x3 = samples[i + 3 * stride];
-                    let mut $x = x0;
-                    let b0 = $bin;
-                    $x = x1;
-                    let b1 = $bin;
-                    $x = x2;
-                    let b2 = $bin;
-                    $x = x3;
-                    let b3 = $bin;
-                    // The lanes still in the loop, and among them those with the same
-                    // bin: the lowest adds their number.
-                    let mask = active_mask();
-                    let p0 = match_any_sync(mask, b0);
-                    let p1 = match_any_sync(mask, b1);
-                    let p2 = match_any_sync(mask, b2);
-                    let p3 = match_any_sync(mask, b3);
-                    if p0.trailing_zeros() == lane && (b0 as usize) < bins {
-                        counts[b0 as usize].fetch_add(p0.count_ones(), Ordering::Relaxed);
-                    }
-                    if p1.trailing_zeros() == lane && (b1 as usize) < bins {
-                        counts[b1 as usize].fetch_add(p1.count_ones(), Ordering::Relaxed);
-                    }
-                    if p2.trailing_zeros() == lane && (b2 as usize) < bins {
-                        counts[b2 as usize].fetch_add(p2.count_ones(), Ordering::Relaxed);
-                    }
-                    if p3.trailing_zeros() == lane && (b3 as usize) < bins {
-                        counts[b3 as usize].fetch_add(p3.count_ones(), Ordering::Relaxed);
-                    }
-                    i += 4 * stride;
-                }
-            }
-            while i < n {
-                let $x = samples[i];
-                let b = $bin;
-                let peers = match_any_sync(active_mask(), b);
-                if peers.trailing_zeros() == lane && (b as usize) < bins {
-                    counts[b as usize].fetch_add(peers.count_ones(), Ordering::Relaxed);
-                }
-                i += stride;
-            }
+            $($finish)*
         }
     };
 }

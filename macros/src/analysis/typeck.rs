@@ -1591,7 +1591,25 @@ impl<'a> Typeck<'a> {
                     let dst = kind == ParamKind::QuadDst;
                     match self.shallow(&t) {
                         Ty::Never => {}
-                        Ty::Slice(s, w) if w || !dst => quad = Some(Ty::Scalar(s)),
+                        Ty::Slice(s, w) if w || !dst => {
+                            quad = Some(Ty::Scalar(s));
+                            // Four long is a run-time check of a slice's length; the range
+                            // written at the call makes a mistake (a whole slice) a
+                            // compile error here, and lets the prover fold the length.
+                            let ranged =
+                                matches!(&a.kind, ExprKind::SubSlice(sub) if sub.end.is_some());
+                            if !ranged {
+                                let found = self.show(&t);
+                                let name = i.rust_name();
+                                let (verb, slice) = if dst {
+                                    ("writes", "&mut out")
+                                } else {
+                                    ("reads", "&x")
+                                };
+                                let msg = format!("`{name}` {verb} four elements given as a range of a slice at the call, `{slice}[i..i + 4]` (`{slice}[0..4]` for a slice four long), and this `{found}` is not one: its length would be checked only at run time");
+                                self.cx.error_at(a.range(), msg);
+                            }
+                        }
                         other => {
                             let found = self.show(&other);
                             let name = i.rust_name();
