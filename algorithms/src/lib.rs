@@ -25,6 +25,19 @@
 // the templates `operator!` expands in a user's crate are the ones the library uses.
 extern crate warpspeed_core as warpspeed;
 
+/// `kernels::NAME::launch(..)` or its `#[gpu_kernel(unchecked)]` twin
+/// `kernels::unchecked::NAME::launch(..)`, as `$unchecked` says (the bench's comparison):
+/// the one place a library kernel's checked or unchecked launch is chosen.
+macro_rules! checked_or_not {
+    ($unchecked:expr, $kernels:ident :: $name:ident :: $($call:tt)*) => {
+        if $unchecked {
+            $kernels::unchecked::$name::$($call)*
+        } else {
+            $kernels::$name::$($call)*
+        }
+    };
+}
+
 mod builtin;
 pub mod histogram;
 pub mod kernels;
