@@ -19,7 +19,9 @@
 //! a decoupled look-back over the tiles before it placing each tile's digits. A sort of
 //! `b`-bit keys takes `b / 8` passes (4 for `u32`), ping-ponging between the caller's
 //! buffer and a scratch buffer of the same size (with an odd count, a last copy back);
-//! the result does not depend on timing, so the simulator and the GPU agree exactly.
+//! the result does not depend on timing, so the simulator and the GPU agree exactly, nor
+//! on the tile a pass's block takes, which the autotuner chooses per GPU from 2^20 keys
+//! ([`TILES_32`], [`TILES_64`]; docs/algorithms.md, "Tiles").
 //! Values of 1, 2, 4 or 8 bytes ride the passes with their keys; values of other sizes
 //! (a struct of 12 or 16 bytes) are moved once at the end: the keys are sorted with their
 //! `u32` positions, then each value is gathered from its position by 8-, 4-, 2- or 1-byte
