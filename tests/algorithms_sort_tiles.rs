@@ -62,10 +62,18 @@ fn every_tile<K: SortKey + std::fmt::Debug>(
         let mut keys_scratch = Scratch::<K>::new(&dev, most).unwrap();
         let mut pairs_scratch = Scratch::<K, u64>::with_values(&dev, most).unwrap();
         for label in labels.iter().copied().chain(["tile512"]) {
-            let inputs = if label == "tile512" { &inputs[..1] } else { inputs };
+            let inputs = if label == "tile512" {
+                &inputs[..1]
+            } else {
+                inputs
+            };
             for (i, keys) in inputs.iter().enumerate() {
                 let n = keys.len();
-                let orders = if i == 0 { &both[..] } else { &both[i % 2..i % 2 + 1] };
+                let orders = if i == 0 {
+                    &both[..]
+                } else {
+                    &both[i % 2..i % 2 + 1]
+                };
                 for &order in orders {
                     let (want, want_at) = cpu_sort(keys, order, cmp);
                     let want_bits: Vec<u64> = want.iter().map(bits).collect();
@@ -111,7 +119,9 @@ fn shapes<K: Copy + Ord>(n: usize, rng: &mut Rng, of: impl Fn(u64) -> K) -> Vec<
             }
         })
         .collect();
-    let few: Vec<K> = (0..n).map(|_| of(rng.next_u64() % 3 * 0x0101_0101_0101)).collect();
+    let few: Vec<K> = (0..n)
+        .map(|_| of(rng.next_u64() % 3 * 0x0101_0101_0101))
+        .collect();
     let mut sorted = random.clone();
     sorted.sort();
     let reversed: Vec<K> = sorted.iter().rev().copied().collect();
@@ -138,7 +148,14 @@ fn every_tile_of_64_bit_keys_sorts_like_the_cpu() {
 #[test]
 fn every_tile_sorts_floats_with_nans_and_zeros() {
     let mut rng = Rng::new(2303);
-    let special = [f32::NAN, -f32::NAN, 0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY];
+    let special = [
+        f32::NAN,
+        -f32::NAN,
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+    ];
     let f: Vec<f32> = (0..8_197)
         .map(|i| match i % 13 {
             0..=5 => special[i % 13],
@@ -197,7 +214,11 @@ fn bad_input_is_refused_under_every_tile() {
         })
         .unwrap_err();
         assert!(matches!(e, Error::LengthMismatch { .. }), "{label}: {e}");
-        assert_eq!(d.download().unwrap(), keys, "{label}: the keys are untouched");
+        assert_eq!(
+            d.download().unwrap(),
+            keys,
+            "{label}: the keys are untouched"
+        );
     }
 }
 

@@ -353,7 +353,13 @@ pub fn sort_descending<K: SortKey>(
     keys: &mut impl AsDeviceViewMut<Elem = K>,
 ) -> Result<()> {
     let mut scratch = Scratch::<K>::new(target.device(), keys.len())?;
-    keys_only("sort_descending", target, keys, Order::Descending, &mut scratch)
+    keys_only(
+        "sort_descending",
+        target,
+        keys,
+        Order::Descending,
+        &mut scratch,
+    )
 }
 
 /// `keys` in place, least first, stable, and `values` (as long as `keys`) with them:
@@ -701,7 +707,11 @@ fn run<K: SortKey, V: Int>(
     let limit = target.device().limits().max_shared_mem_per_block_optin as usize;
     let fits = |&items: &usize| {
         let tile = 256 * items;
-        let values = if pairs { tile * std::mem::size_of::<V>() } else { 0 };
+        let values = if pairs {
+            tile * std::mem::size_of::<V>()
+        } else {
+            0
+        };
         tile * std::mem::size_of::<K>() + PASS_SHARED + values <= limit
     };
     let choice = warpspeed_core::autotune::Tuner::new(key, K::TILES, K::TILES[0].0)
@@ -727,11 +737,19 @@ fn passes<K: SortKey, V: Int>(
         s.counts_unknown = false;
     }
     let unchecked = s.unchecked;
-    let counted = K::histogram(target, histogram, keys, &mut s.counts, chunk, order, unchecked)
-        .and_then(|()| {
-            let cfg = LaunchConfig::new(K::PASSES, BLOCK);
-            kernels::digit_bases::launch(target, cfg, &mut s.counts, &mut s.bases)
-        });
+    let counted = K::histogram(
+        target,
+        histogram,
+        keys,
+        &mut s.counts,
+        chunk,
+        order,
+        unchecked,
+    )
+    .and_then(|()| {
+        let cfg = LaunchConfig::new(K::PASSES, BLOCK);
+        kernels::digit_bases::launch(target, cfg, &mut s.counts, &mut s.bases)
+    });
     if counted.is_err() {
         s.counts_unknown = true;
         return counted;
@@ -748,12 +766,25 @@ fn passes<K: SortKey, V: Int>(
         let (status, counter) = (&mut lb.status, &mut lb.counter);
         let result = match &mut values {
             Some((values, alt)) => K::onesweep(
-                target, pass, &from, &mut to, values, alt, &bases, status, counter, epoch,
-                order, shift, true, items, unchecked,
+                target, pass, &from, &mut to, values, alt, &bases, status, counter, epoch, order,
+                shift, true, items, unchecked,
             ),
             None => K::onesweep(
-                target, pass, &from, &mut to, &s.no_values, &mut s.no_values_out, &bases, status,
-                counter, epoch, order, shift, false, items, unchecked,
+                target,
+                pass,
+                &from,
+                &mut to,
+                &s.no_values,
+                &mut s.no_values_out,
+                &bases,
+                status,
+                counter,
+                epoch,
+                order,
+                shift,
+                false,
+                items,
+                unchecked,
             ),
         };
         lb.after(result)?;
