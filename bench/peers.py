@@ -941,7 +941,7 @@ def main():
     ap.add_argument("--round-ms", type=float, default=200.0, help="GPU ms per round")
     ap.add_argument("--only", default="",
                     help="comma-separated groups to measure (copy, scan, histogram, matmul, "
-                         "launch, gemm, attention, reduce, random, sort, select, "
+                         "launch, gemm, attention, reduce, random, sort, sort_tiles, select, "
                          "histogram_lib, xoroshiro, map, autotune); default all")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
@@ -967,7 +967,8 @@ def main():
         reduce_rows(p, sizes["reduce_log2"])
     if want("random"):
         random_rows(p, sizes["reduce_log2"])
-    if want("sort"):
+    if want("sort") or want("sort_tiles"):
+        # sort_tiles' rows (each tile of the radix sort) share the sort group's peers.
         sort_rows(p, sizes["reduce_log2"])
     if want("top_k"):
         topk_rows(p, sizes["reduce_log2"])

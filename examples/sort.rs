@@ -43,7 +43,7 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let pass = kernels::onesweep_f32::kernel::<u32>();
+    let pass = kernels::onesweep_f32::kernel::<u32, 16, 4096>();
     common::run_main(args.print_cuda, &[pass], || run(&args))
 }
 

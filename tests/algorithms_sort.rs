@@ -290,17 +290,37 @@ fn every_sort_kernel_compiles_with_nvrtc() {
         ("histogram_i16", k::histogram_i16::kernel()),
         ("histogram_f32", k::histogram_f32::kernel()),
         ("histogram_f64", k::histogram_f64::kernel()),
-        ("onesweep_u8", k::onesweep_u8::kernel::<u8>()),
-        ("onesweep_i16", k::onesweep_i16::kernel::<f16>()),
-        ("onesweep_u32", k::onesweep_u32::kernel::<u32>()),
-        ("onesweep_i32", k::onesweep_i32::kernel::<bool>()),
-        ("onesweep_f32", k::onesweep_f32::kernel::<f64>()),
-        ("onesweep_u64", k::onesweep_u64::kernel::<i64>()),
-        ("onesweep_usize", k::onesweep_usize::kernel::<bf16>()),
-        ("onesweep_f64", k::onesweep_f64::kernel::<u32>()),
+        // Every tile of `TILES_32` and `TILES_64`; values as the words the passes move.
+        ("onesweep_u8", k::onesweep_u8::kernel::<u8, 16, 4096>()),
+        ("onesweep_i16", k::onesweep_i16::kernel::<u16, 24, 6144>()),
+        ("onesweep_u32", k::onesweep_u32::kernel::<u32, 32, 8192>()),
+        ("onesweep_i32", k::onesweep_i32::kernel::<u8, 16, 4096>()),
+        (
+            "onesweep_i32 24",
+            k::onesweep_i32::kernel::<u64, 24, 6144>(),
+        ),
+        (
+            "onesweep_i32 32",
+            k::onesweep_i32::kernel::<u64, 32, 8192>(),
+        ),
+        ("onesweep_f32", k::onesweep_f32::kernel::<u64, 16, 4096>()),
+        ("onesweep_u64", k::onesweep_u64::kernel::<u64, 8, 2048>()),
+        (
+            "onesweep_usize",
+            k::onesweep_usize::kernel::<u16, 16, 4096>(),
+        ),
+        ("onesweep_f64", k::onesweep_f64::kernel::<u32, 8, 2048>()),
+        (
+            "onesweep_i64 16",
+            k::onesweep_i64::kernel::<u64, 16, 4096>(),
+        ),
         (
             "onesweep_i64 unchecked",
-            k::unchecked::onesweep_i64::kernel::<u16>(),
+            k::unchecked::onesweep_i64::kernel::<u16, 8, 2048>(),
+        ),
+        (
+            "onesweep_i32 unchecked 32",
+            k::unchecked::onesweep_i32::kernel::<u64, 32, 8192>(),
         ),
     ]);
     use warpspeed::algorithms::kernels::radix_select as r;
@@ -343,8 +363,31 @@ fn the_pass_kernels_keep_one_check_outside_their_loops() {
     // index of the per-key loops is proven or guarded.
     use sort::kernels as k;
     for (name, c, most) in [
-        ("onesweep_i32", k::onesweep_i32::cuda_source::<i64>(), 1),
-        ("onesweep_f64", k::onesweep_f64::cuda_source::<u8>(), 1),
+        (
+            "onesweep_i32",
+            k::onesweep_i32::cuda_source::<u64, 16, 4096>(),
+            1,
+        ),
+        (
+            "onesweep_i32 24",
+            k::onesweep_wide_i32::cuda_source::<u64, 24, 6144>(),
+            1,
+        ),
+        (
+            "onesweep_u32 32",
+            k::onesweep_wide_u32::cuda_source::<u32, 32, 8192>(),
+            1,
+        ),
+        (
+            "onesweep_f64",
+            k::onesweep_f64::cuda_source::<u8, 8, 2048>(),
+            1,
+        ),
+        (
+            "onesweep_i64 16",
+            k::onesweep_wide_i64::cuda_source::<u64, 16, 4096>(),
+            1,
+        ),
         ("histogram_u16", k::histogram_u16::cuda_source(), 1),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
@@ -361,11 +404,15 @@ fn the_pass_asks_for_four_blocks_an_sm() {
     // `min_blocks_per_multiprocessor = 4`: 64 registers a thread, 4 blocks of 256 an SM.
     use sort::kernels as k;
     for c in [
-        k::onesweep_u32::cuda_source::<u32>(),
-        k::unchecked::onesweep_i64::cuda_source::<f32>(),
+        k::onesweep_u32::cuda_source::<u32, 16, 4096>(),
+        k::unchecked::onesweep_i64::cuda_source::<u32, 8, 2048>(),
     ] {
         assert!(c.contains("__launch_bounds__(256, 4)"), "{c}");
     }
+    // The larger tiles' twin asks for 2 (128 registers: their keys and ranks fit).
+    assert!(
+        k::onesweep_wide_i32::cuda_source::<u32, 32, 8192>().contains("__launch_bounds__(256, 2)")
+    );
 }
 
 #[test]

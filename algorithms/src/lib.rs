@@ -16,7 +16,7 @@
 //! | [`sort`] | [`sort::sort`], [`sort::sort_descending`], [`sort::sort_pairs`], [`sort::sort_pairs_descending`], [`sort::top_k`], [`sort::gather`]: stable radix sorts of every integer type and `f32`/`f64` (`total_cmp` order), keys alone or with values of any kernel scalar or `#[gpu_struct]` |
 //! | [`segmented`] | [`segmented::reduce`] with any operator and [`segmented::sum`] over [`segmented::Segments`] (offsets checked once); segmented scans [`segmented::inclusive`], [`segmented::exclusive`] with any operator, [`segmented::inclusive_sum`], [`segmented::exclusive_sum`] |
 //! | [`map`](mod@map) | [`map!`]: a user's `#[gpu_device]` function made an elementwise map over buffers and views (Numba's `@vectorize`), lengths checked before the launch; vector loads (`load4`/`store4`) where every view is aligned, a grid-stride loop otherwise |
-//! | autotuning | [`warpspeed::autotune`](warpspeed_core::autotune) times candidates of the reduce's grid and the single-pass scan's tile ([`reduce::TUNED_BLOCKS`], [`scan::TUNED_BLOCKS`]: integer operators only, so results never change) and the histogram's grid ([`histogram::TUNED_BLOCKS_PER_SM`]) once per GPU and size bucket; `WARPSPEED_AUTOTUNE=off` keeps the defaults (docs/algorithms.md, "Autotuning") |
+//! | autotuning | [`warpspeed::autotune`](warpspeed_core::autotune) times candidates of the reduce's grid and the single-pass scan's tile ([`reduce::TUNED_BLOCKS`], [`scan::TUNED_BLOCKS`]: integer operators only, so results never change), the histogram's grid ([`histogram::TUNED_BLOCKS_PER_SM`]) and the sort's tile ([`sort::TILES_32`], [`sort::TILES_64`]: keys a thread of the pass kernel) once per GPU and size bucket; `WARPSPEED_AUTOTUNE=off` keeps the defaults (docs/algorithms.md, "Autotuning") |
 //! | [`operator`](mod@operator) | what reductions combine with: [`operator::Sum`], [`operator::Min`], [`operator::Max`], and a user's `#[gpu_device]` function made one by [`operator!`] |
 
 // The generated code names the facade `::warpspeed`, as it does in a user's crate; this
@@ -24,6 +24,19 @@
 // re-exports. So the library's kernels read as a user's (no `crate = ".."` option), and
 // the templates `operator!` expands in a user's crate are the ones the library uses.
 extern crate warpspeed_core as warpspeed;
+
+/// `kernels::NAME::launch(..)` or its `#[gpu_kernel(unchecked)]` twin
+/// `kernels::unchecked::NAME::launch(..)`, as `$unchecked` says (the bench's comparison):
+/// the one place a library kernel's checked or unchecked launch is chosen.
+macro_rules! checked_or_not {
+    ($unchecked:expr, $kernels:ident :: $name:ident :: $($call:tt)*) => {
+        if $unchecked {
+            $kernels::unchecked::$name::$($call)*
+        } else {
+            $kernels::$name::$($call)*
+        }
+    };
+}
 
 mod builtin;
 pub mod histogram;

@@ -78,11 +78,7 @@ macro_rules! select_key {
             ) -> Result<()> {
                 // `prefix` and `mask` hold bits of `$u` only.
                 let (prefix, mask) = (prefix as $u, mask as $u);
-                if unchecked {
-                    kernels::unchecked::$counts::launch(target, cfg, keys, prefix, mask, shift, counts)
-                } else {
-                    kernels::$counts::launch(target, cfg, keys, prefix, mask, shift, counts)
-                }
+                checked_or_not!(unchecked, kernels::$counts::launch(target, cfg, keys, prefix, mask, shift, counts))
             }
             fn at_least(
                 target: &impl LaunchTarget,
@@ -98,15 +94,9 @@ macro_rules! select_key {
                 unchecked: bool,
             ) -> Result<()> {
                 let threshold = threshold as $u;
-                if unchecked {
-                    kernels::unchecked::$at_least::launch(
-                        target, cfg, keys, threshold, out, heads, total, status, counter, epoch, 0, false,
-                    )
-                } else {
-                    kernels::$at_least::launch(
-                        target, cfg, keys, threshold, out, heads, total, status, counter, epoch, 0, false,
-                    )
-                }
+                checked_or_not!(unchecked, kernels::$at_least::launch(
+                    target, cfg, keys, threshold, out, heads, total, status, counter, epoch, 0, false,
+                ))
             }
         }
     )*};

@@ -19,7 +19,9 @@
 //! a decoupled look-back over the tiles before it placing each tile's digits. A sort of
 //! `b`-bit keys takes `b / 8` passes (4 for `u32`), ping-ponging between the caller's
 //! buffer and a scratch buffer of the same size (with an odd count, a last copy back);
-//! the result does not depend on timing, so the simulator and the GPU agree exactly.
+//! the result does not depend on timing, so the simulator and the GPU agree exactly, nor
+//! on the tile a pass's block takes, which the autotuner chooses per GPU from 2^20 keys
+//! ([`TILES_32`], [`TILES_64`]; docs/algorithms.md, "Tiles").
 //! Values of 1, 2, 4 or 8 bytes ride the passes with their keys; values of other sizes
 //! (a struct of 12 or 16 bytes) are moved once at the end: the keys are sorted with their
 //! `u32` positions, then each value is gathered from its position by 8-, 4-, 2- or 1-byte
@@ -72,12 +74,24 @@ pub enum Order {
     Descending,
 }
 
+/// The pass kernel's tiles for keys of 1, 2 or 4 bytes, the autotuner's candidates
+/// (`sort` and `sort_pairs` from 2^20 keys; docs/algorithms.md, "Autotuning"): a label and
+/// the keys a thread holds (a tile is 256 threads' keys), the default first. The result
+/// never depends on the tile (the sort is stable and exact), so the tuner chooses freely.
+pub const TILES_32: [(&str, usize); 3] = [("tile4096", 16), ("tile6144", 24), ("tile8192", 32)];
+/// [`TILES_32`] for keys of 8 bytes (a tile's keys are staged in 48 KiB of static shared
+/// memory with the rest: 4096 keys of 8 bytes at most).
+pub const TILES_64: [(&str, usize); 2] = [("tile2048", 8), ("tile4096", 16)];
+
 /// A key type the sort takes: `u8`..`u64`, `usize`, `i8`..`i64`, `f32`, `f64`. Sealed: each
 /// type's impl picks its kernels (`kernels::histogram_u32`, `kernels::onesweep_u32`, ..).
 pub trait SortKey: KernelScalar + sealed::Sealed + crate::radix_select::SelectKey {
     /// Radix passes: the key's bits over 8.
     const PASSES: u32;
-    /// Keys a tile (a block of the pass kernel): 4096, 2048 for 64-bit keys.
+    /// The pass kernel's tiles the autotuner chooses among: [`TILES_32`] or [`TILES_64`].
+    const TILES: &'static [(&'static str, usize)];
+    /// Keys a tile by default (the first of [`SortKey::TILES`]): 4096, 2048 for 64-bit
+    /// keys.
     const TILE: usize;
     #[doc(hidden)]
     fn histogram(
@@ -89,9 +103,10 @@ pub trait SortKey: KernelScalar + sealed::Sealed + crate::radix_select::SelectKe
         order: Order,
         unchecked: bool,
     ) -> Result<()>;
+    /// One pass of tiles of `256 * items` keys (`items` one of [`SortKey::TILES`]').
     #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
-    fn onesweep<V: Scalar>(
+    fn onesweep<V: Int>(
         target: &impl LaunchTarget,
         cfg: LaunchConfig,
         keys_in: &impl AsDeviceView<Elem = Self>,
@@ -105,6 +120,7 @@ pub trait SortKey: KernelScalar + sealed::Sealed + crate::radix_select::SelectKe
         order: Order,
         shift: u32,
         pairs: bool,
+        items: usize,
         unchecked: bool,
     ) -> Result<()>;
 }
@@ -114,11 +130,12 @@ mod sealed {
 }
 
 macro_rules! sort_key {
-    ($($k:ty => $u:ty, $hist:ident, $sweep:ident, $passes:literal, $tile:literal;)*) => {$(
+    ($($k:ty => $u:ty, $hist:ident, $sweep:ident [$($items:literal)*], $wide:ident [$($wide_items:literal)*], $passes:literal, $tiles:ident;)*) => {$(
         impl sealed::Sealed for $k {}
         impl SortKey for $k {
             const PASSES: u32 = $passes;
-            const TILE: usize = $tile;
+            const TILES: &'static [(&'static str, usize)] = &$tiles;
+            const TILE: usize = 256 * $tiles[0].1;
             fn histogram(
                 target: &impl LaunchTarget,
                 cfg: LaunchConfig,
@@ -129,13 +146,9 @@ macro_rules! sort_key {
                 unchecked: bool,
             ) -> Result<()> {
                 let invert: $u = if order == Order::Descending { <$u>::MAX } else { 0 };
-                if unchecked {
-                    kernels::unchecked::$hist::launch(target, cfg, keys, counts, chunk, invert, $passes)
-                } else {
-                    kernels::$hist::launch(target, cfg, keys, counts, chunk, invert, $passes)
-                }
+                checked_or_not!(unchecked, kernels::$hist::launch(target, cfg, keys, counts, chunk, invert, $passes))
             }
-            fn onesweep<V: Scalar>(
+            fn onesweep<V: Int>(
                 target: &impl LaunchTarget,
                 cfg: LaunchConfig,
                 keys_in: &impl AsDeviceView<Elem = Self>,
@@ -149,47 +162,43 @@ macro_rules! sort_key {
                 order: Order,
                 shift: u32,
                 pairs: bool,
+                items: usize,
                 unchecked: bool,
             ) -> Result<()> {
                 let invert: $u = if order == Order::Descending { <$u>::MAX } else { 0 };
-                if unchecked {
-                    return kernels::unchecked::$sweep::launch::<V>(
+                match items {
+                    $($items => checked_or_not!(unchecked, kernels::$sweep::launch::<V, $items, { 256 * $items }>(
                         target, cfg, keys_in, keys_out, values_in, values_out, bases, status,
                         counter, epoch, invert, shift, pairs,
-                    );
+                    )),)*
+                    $($wide_items => checked_or_not!(unchecked, kernels::$wide::launch::<V, $wide_items, { 256 * $wide_items }>(
+                        target, cfg, keys_in, keys_out, values_in, values_out, bases, status,
+                        counter, epoch, invert, shift, pairs,
+                    )),)*
+                    _ => Err(Error::InvalidArgument {
+                        what: format!("sort: the pass of {}", std::any::type_name::<$k>()),
+                        reason: format!("{items} keys a thread is not a tile of SortKey::TILES"),
+                    }),
                 }
-                kernels::$sweep::launch::<V>(
-                    target,
-                    cfg,
-                    keys_in,
-                    keys_out,
-                    values_in,
-                    values_out,
-                    bases,
-                    status,
-                    counter,
-                    epoch,
-                    invert,
-                    shift,
-                    pairs,
-                )
             }
         }
     )*};
 }
 
+// The tiles of up to 16 keys a thread (8 of 64-bit keys) launch the pass kernel that asks
+// for 4 blocks an SM; the larger ones its twin asking for 2, with room for their registers.
 sort_key! {
-    u8 => u8, histogram_u8, onesweep_u8, 1, 4096;
-    u16 => u16, histogram_u16, onesweep_u16, 2, 4096;
-    u32 => u32, histogram_u32, onesweep_u32, 4, 4096;
-    u64 => u64, histogram_u64, onesweep_u64, 8, 2048;
-    usize => u64, histogram_usize, onesweep_usize, 8, 2048;
-    i8 => u8, histogram_i8, onesweep_i8, 1, 4096;
-    i16 => u16, histogram_i16, onesweep_i16, 2, 4096;
-    i32 => u32, histogram_i32, onesweep_i32, 4, 4096;
-    i64 => u64, histogram_i64, onesweep_i64, 8, 2048;
-    f32 => u32, histogram_f32, onesweep_f32, 4, 4096;
-    f64 => u64, histogram_f64, onesweep_f64, 8, 2048;
+    u8 => u8, histogram_u8, onesweep_u8 [16], onesweep_wide_u8 [24 32], 1, TILES_32;
+    u16 => u16, histogram_u16, onesweep_u16 [16], onesweep_wide_u16 [24 32], 2, TILES_32;
+    u32 => u32, histogram_u32, onesweep_u32 [16], onesweep_wide_u32 [24 32], 4, TILES_32;
+    u64 => u64, histogram_u64, onesweep_u64 [8], onesweep_wide_u64 [16], 8, TILES_64;
+    usize => u64, histogram_usize, onesweep_usize [8], onesweep_wide_usize [16], 8, TILES_64;
+    i8 => u8, histogram_i8, onesweep_i8 [16], onesweep_wide_i8 [24 32], 1, TILES_32;
+    i16 => u16, histogram_i16, onesweep_i16 [16], onesweep_wide_i16 [24 32], 2, TILES_32;
+    i32 => u32, histogram_i32, onesweep_i32 [16], onesweep_wide_i32 [24 32], 4, TILES_32;
+    i64 => u64, histogram_i64, onesweep_i64 [8], onesweep_wide_i64 [16], 8, TILES_64;
+    f32 => u32, histogram_f32, onesweep_f32 [16], onesweep_wide_f32 [24 32], 4, TILES_32;
+    f64 => u64, histogram_f64, onesweep_f64 [8], onesweep_wide_f64 [16], 8, TILES_64;
 }
 
 /// The scratch memory of sorts of up to `capacity` keys of `K` (with values of `V`, made
@@ -252,7 +261,9 @@ impl<K: SortKey, V: KernelScalar> Scratch<K, V> {
     }
 
     fn allocate(dev: &Device, capacity: usize, values: bool) -> Result<Self> {
-        let tiles = capacity.div_ceil(K::TILE).max(1);
+        // The most tiles any candidate makes: the smallest tile's.
+        let smallest = K::TILES.iter().map(|&(_, items)| 256 * items).min();
+        let tiles = capacity.div_ceil(smallest.unwrap_or(K::TILE)).max(1);
         let positions = if values && !passes_move::<V>() {
             capacity
         } else {
@@ -289,16 +300,15 @@ impl<K: SortKey, V: KernelScalar> Scratch<K, V> {
     }
 }
 
-/// The kernel scalars the pass kernels are generic over (`V: Scalar`): their values ride
-/// the passes as themselves, exactly as before any other value type was taken.
+/// The kernel scalars `gather` moves as themselves.
 macro_rules! for_each_scalar {
     ($m:ident) => {
         $m!(bool u8 u16 u32 u64 usize i8 i16 i32 i64 isize f16 bf16 f32 f64)
     };
 }
 
-/// Whether the passes move values of `V` (a kernel scalar, or any type of 1, 2, 4 or 8
-/// bytes as the unsigned word of its size); other values are moved by their positions.
+/// Whether the passes move values of `V` (any type of 1, 2, 4 or 8 bytes, kernel scalars
+/// included, as the unsigned word of its size); other values are moved by their positions.
 fn passes_move<V: KernelScalar>() -> bool {
     // Every kernel scalar has one of these sizes.
     matches!(std::mem::size_of::<V>(), 1 | 2 | 4 | 8)
@@ -396,15 +406,7 @@ pub fn sort_pairs<K: SortKey, V: KernelScalar>(
     keys: &mut impl AsDeviceViewMut<Elem = K>,
     values: &mut impl AsDeviceViewMut<Elem = V>,
 ) -> Result<()> {
-    let mut scratch = Scratch::<K, V>::with_values(target.device(), keys.len())?;
-    pairs(
-        "sort_pairs",
-        target,
-        keys,
-        values,
-        Order::Ascending,
-        &mut scratch,
-    )
+    pairs_allocating("sort_pairs", target, keys, values, Order::Ascending)
 }
 
 /// [`sort_pairs`] greatest first, stable.
@@ -416,9 +418,8 @@ pub fn sort_pairs_descending<K: SortKey, V: KernelScalar>(
     keys: &mut impl AsDeviceViewMut<Elem = K>,
     values: &mut impl AsDeviceViewMut<Elem = V>,
 ) -> Result<()> {
-    let mut scratch = Scratch::<K, V>::with_values(target.device(), keys.len())?;
     let what = "sort_pairs_descending";
-    pairs(what, target, keys, values, Order::Descending, &mut scratch)
+    pairs_allocating(what, target, keys, values, Order::Descending)
 }
 
 /// [`sort`] or [`sort_descending`] with the caller's [`Scratch`] (its capacity at least
@@ -448,30 +449,38 @@ pub fn sort_pairs_with_scratch<K: SortKey, V: KernelScalar>(
     order: Order,
     scratch: &mut Scratch<K, V>,
 ) -> Result<()> {
-    pairs(
-        "sort_pairs_with_scratch",
-        target,
-        keys,
-        values,
-        order,
-        scratch,
-    )
+    let what = "sort_pairs_with_scratch";
+    pairs(what, target, keys, values, order, scratch)
 }
 
-/// How a sort of `n` keys of `K` is launched: `(histogram, chunk, passes)`: the histogram
-/// launch (blocks of 256 threads, each counting `chunk` keys, a multiple of 1024) and each pass's (one block
-/// a tile of [`SortKey::TILE`] keys; with values, `TILE * size_of::<V>()` bytes of
-/// dynamic shared memory).
+/// [`pairs`] with scratch allocated for the call.
+fn pairs_allocating<K: SortKey, V: KernelScalar>(
+    what: &str,
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+    values: &mut impl AsDeviceViewMut<Elem = V>,
+    order: Order,
+) -> Result<()> {
+    let mut scratch = Scratch::<K, V>::with_values(target.device(), keys.len())?;
+    pairs(what, target, keys, values, order, &mut scratch)
+}
+
+/// How a sort of `n` keys of `K` is launched with tiles of `256 * items` keys (`items` one
+/// of [`SortKey::TILES`]'): `(histogram, chunk, passes)`: the histogram launch (blocks of
+/// 256 threads, each counting `chunk` keys, a multiple of 1024) and each pass's (one block
+/// a tile; with values, `256 * items * size_of::<V>()` bytes of dynamic shared memory).
 pub fn launches<K: SortKey, V: Scalar>(
     n: usize,
     pairs: bool,
+    items: usize,
 ) -> (LaunchConfig, usize, LaunchConfig) {
-    let tiles = n.div_ceil(K::TILE).max(1);
+    let tile = 256 * items;
+    let tiles = n.div_ceil(tile).max(1);
     let blocks = tiles.min(MAX_HISTOGRAM_BLOCKS);
     let chunk = n.div_ceil(blocks).next_multiple_of(1024).max(1024);
     let blocks = n.div_ceil(chunk).max(1);
     let shared = if pairs {
-        K::TILE * std::mem::size_of::<V>()
+        tile * std::mem::size_of::<V>()
     } else {
         0
     };
@@ -535,9 +544,9 @@ fn keys_only<K: SortKey, V: KernelScalar>(
 }
 
 /// A sort of keys with values of any type: the checks, then the values' way (see
-/// [`sort_pairs`]): a kernel scalar rides the passes as itself (the pass kernels are
-/// generic over the kernel scalars), another type of 1, 2, 4 or 8 bytes as the unsigned
-/// word of its size, any other is moved by its positions.
+/// [`sort_pairs`]): a type of 1, 2, 4 or 8 bytes rides the passes as the unsigned word of
+/// its size (so the pass kernels are instantiated for four value types, not one a type),
+/// any other is moved by its positions.
 fn pairs<K: SortKey, V: KernelScalar>(
     what: &str,
     target: &impl LaunchTarget,
@@ -554,16 +563,6 @@ fn pairs<K: SortKey, V: KernelScalar>(
     let values = values.as_device_view_mut();
     let core = &mut scratch.core;
     let alt = scratch.values.slice_mut(..n);
-    let id = TypeId::of::<V>();
-    macro_rules! as_itself {
-        ($($s:ty)*) => {$(
-            if id == TypeId::of::<$s>() {
-                let (mut values, mut alt) = (same::<V, $s>(values), same::<V, $s>(alt));
-                return run(target, keys, Some((&mut values, &mut alt)), order, core);
-            }
-        )*};
-    }
-    for_each_scalar!(as_itself);
     match std::mem::size_of::<V>() {
         1 => as_words::<K, V, u8>(target, keys, values, alt, order, core),
         2 => as_words::<K, V, u16>(target, keys, values, alt, order, core),
@@ -597,9 +596,9 @@ fn same<V: KernelScalar, S: KernelScalar>(view: DeviceViewMut<'_, V>) -> DeviceV
     }
 }
 
-/// The passes with values of `V` (1, 2, 4 or 8 bytes, not a kernel scalar: a
-/// `#[gpu_struct]` of 8 bytes, `f16x2`, ..) moved as the word `W` of their size.
-fn as_words<K: SortKey, V: KernelScalar, W: Scalar>(
+/// The passes with values of `V` (1, 2, 4 or 8 bytes: a kernel scalar, a `#[gpu_struct]`
+/// of 8 bytes, `f16x2`, ..) moved as the word `W` of their size.
+fn as_words<K: SortKey, V: KernelScalar, W: Int>(
     target: &impl LaunchTarget,
     keys: &mut impl AsDeviceViewMut<Elem = K>,
     mut values: DeviceViewMut<'_, V>,
@@ -668,9 +667,19 @@ fn gather_words<V: KernelScalar, W: Int>(
     }??
 }
 
-/// The histogram, the passes and the copy back; `values` the caller's values and their
-/// second buffer, both `keys.len()` long (checked by the entries).
-fn run<K: SortKey, V: Scalar>(
+/// Static shared memory of a pass besides its staged keys: the warps' digit counts, the
+/// digits' places, the warps' sums and the tile id (`kernels::onesweep_*`).
+const PASS_SHARED: usize = (2048 + 256 + 8 + 1) * 4;
+
+/// The sort of `keys` (with `values` and their second buffer, both `keys.len()` long:
+/// checked by the entries) by [`passes`] with tiles the autotuner chooses among
+/// [`SortKey::TILES`] from 2^20 keys (or when forced), the default's below.
+///
+/// Tuning runs whole sorts of the caller's keys (and values) in place, one after another:
+/// a stable sort of sorted keys leaves them (and their values) as they are, so the result
+/// is that of one sort. The candidates are timed on the sorted keys, whose digits are
+/// spread over each pass's tiles much as random keys' are.
+fn run<K: SortKey, V: Int>(
     target: &impl LaunchTarget,
     keys: &mut impl AsDeviceViewMut<Elem = K>,
     mut values: Option<(&mut DeviceViewMut<'_, V>, &mut DeviceViewMut<'_, V>)>,
@@ -682,11 +691,52 @@ fn run<K: SortKey, V: Scalar>(
         return Ok(());
     }
     let pairs = values.is_some();
-    let (histogram, chunk, pass) = launches::<K, V>(n, pairs);
+    let mut launch = |&items: &usize| {
+        let values = values.as_mut().map(|(v, alt)| (&mut **v, &mut **alt));
+        passes(target, keys, values, order, s, items)
+    };
+    if !crate::tune::worth_it("sort", n) {
+        return launch(&K::TILES[0].1);
+    }
+    // Keys with values are another kernel: the value's word is in the key.
+    let key = if pairs {
+        crate::tune::key::<(K, V)>(target, "sort", &[n])
+    } else {
+        crate::tune::key::<K>(target, "sort", &[n])
+    };
+    let limit = target.device().limits().max_shared_mem_per_block_optin as usize;
+    let fits = |&items: &usize| {
+        let tile = 256 * items;
+        let values = if pairs {
+            tile * std::mem::size_of::<V>()
+        } else {
+            0
+        };
+        tile * std::mem::size_of::<K>() + PASS_SHARED + values <= limit
+    };
+    let choice = warpspeed_core::autotune::Tuner::new(key, K::TILES, K::TILES[0].0)
+        .valid(fits)
+        .choose(target, &mut launch)?;
+    launch(choice.config)
+}
+
+/// The histogram, the passes with tiles of `256 * items` keys and the copy back.
+fn passes<K: SortKey, V: Int>(
+    target: &impl LaunchTarget,
+    keys: &mut impl AsDeviceViewMut<Elem = K>,
+    values: Option<(&mut DeviceViewMut<'_, V>, &mut DeviceViewMut<'_, V>)>,
+    order: Order,
+    s: &mut Core<K>,
+    items: usize,
+) -> Result<()> {
+    let n = keys.len();
+    let pairs = values.is_some();
+    let (histogram, chunk, pass) = launches::<K, V>(n, pairs, items);
     if s.counts_unknown {
         s.counts.fill(0)?;
         s.counts_unknown = false;
     }
+    let unchecked = s.unchecked;
     let counted = K::histogram(
         target,
         histogram,
@@ -694,7 +744,7 @@ fn run<K: SortKey, V: Scalar>(
         &mut s.counts,
         chunk,
         order,
-        s.unchecked,
+        unchecked,
     )
     .and_then(|()| {
         let cfg = LaunchConfig::new(K::PASSES, BLOCK);
@@ -704,53 +754,26 @@ fn run<K: SortKey, V: Scalar>(
         s.counts_unknown = true;
         return counted;
     }
-    let unchecked = s.unchecked;
-    let mut alt_keys = s.keys.slice_mut(..n);
+    // Even passes read the caller's memory and write the scratch, odd ones back: each
+    // pass swaps what it read with what it wrote.
+    let (mut from, mut to) = (keys.as_device_view_mut(), s.keys.slice_mut(..n));
+    let mut values = values.map(|(values, alt)| (values.slice_mut(..), alt.slice_mut(..)));
     for p in 0..K::PASSES {
         let bases = s.bases.slice(p as usize * RADIX..(p as usize + 1) * RADIX);
         let shift = 8 * p;
-        // Even passes read the caller's memory and write the scratch; odd ones back.
         let lb = &mut s.lookback;
         let epoch = lb.next_epoch()?;
         let (status, counter) = (&mut lb.status, &mut lb.counter);
-        let result = match (&mut values, p % 2 == 0) {
-            (Some((values, alt_values)), true) => K::onesweep(
-                target,
-                pass,
-                keys,
-                &mut alt_keys,
-                *values,
-                *alt_values,
-                &bases,
-                status,
-                counter,
-                epoch,
-                order,
-                shift,
-                true,
-                unchecked,
+        let result = match &mut values {
+            Some((values, alt)) => K::onesweep(
+                target, pass, &from, &mut to, values, alt, &bases, status, counter, epoch, order,
+                shift, true, items, unchecked,
             ),
-            (Some((values, alt_values)), false) => K::onesweep(
+            None => K::onesweep(
                 target,
                 pass,
-                &alt_keys,
-                keys,
-                *alt_values,
-                *values,
-                &bases,
-                status,
-                counter,
-                epoch,
-                order,
-                shift,
-                true,
-                unchecked,
-            ),
-            (None, true) => K::onesweep(
-                target,
-                pass,
-                keys,
-                &mut alt_keys,
+                &from,
+                &mut to,
                 &s.no_values,
                 &mut s.no_values_out,
                 &bases,
@@ -760,32 +783,19 @@ fn run<K: SortKey, V: Scalar>(
                 order,
                 shift,
                 false,
-                unchecked,
-            ),
-            (None, false) => K::onesweep(
-                target,
-                pass,
-                &alt_keys,
-                keys,
-                &s.no_values,
-                &mut s.no_values_out,
-                &bases,
-                status,
-                counter,
-                epoch,
-                order,
-                shift,
-                false,
+                items,
                 unchecked,
             ),
         };
         lb.after(result)?;
+        std::mem::swap(&mut from, &mut to);
+        values = values.map(|(values, alt)| (alt, values));
     }
     if K::PASSES % 2 == 1 {
-        // The last pass wrote the scratch: copy back, in the target's order.
-        copy(target, &alt_keys, keys)?;
-        if let Some((values, alt_values)) = values {
-            copy(target, alt_values, values)?;
+        // The last pass wrote the scratch (now `from`): copy back, in the target's order.
+        copy(target, &from, &mut to)?;
+        if let Some((written, mut caller)) = values {
+            copy(target, &written, &mut caller)?;
         }
     }
     Ok(())

@@ -29,6 +29,11 @@ pub enum Group {
     Random,
     /// `warpspeed::algorithms::sort`: radix sorts beside cupy.sort (CUB) and torch.sort.
     Sort,
+    /// `warpspeed::algorithms::sort`'s tiles: each tile of `sort::TILES_32` forced, and the
+    /// tuner's choice, for 2^28 i32 keys and with i64 indices, beside cupy.sort and
+    /// torch.sort.
+    #[value(name = "sort_tiles")]
+    SortTiles,
     /// `warpspeed::algorithms::sort::top_k` (radix select) beside torch.topk.
     #[value(name = "top_k")]
     TopK,

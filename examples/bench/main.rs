@@ -73,6 +73,7 @@ mod reduce;
 mod scan;
 mod select;
 mod sort;
+mod sort_tiles;
 mod start;
 mod table;
 mod timing;
@@ -136,6 +137,7 @@ fn kernels() -> Vec<Kernel> {
     all.extend(reduce::kernels());
     all.extend(random::kernels());
     all.extend(sort::kernels());
+    all.extend(sort_tiles::kernels());
     all.extend(select::kernels());
     all.extend(histogram_lib::kernels());
     all.extend(autotune::kernels());
@@ -294,7 +296,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 22] = [
+    let groups: [(Group, RowsOf); 23] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -309,6 +311,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Reduce, reduce::rows),
         (Group::Random, random::rows),
         (Group::Sort, sort::rows),
+        (Group::SortTiles, sort_tiles::rows),
         (Group::TopK, sort::top_k_rows),
         (Group::Select, select::rows),
         (Group::HistogramLib, histogram_lib::rows),

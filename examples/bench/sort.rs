@@ -37,14 +37,27 @@ pub fn kernels() -> Vec<Kernel> {
     vec![
         ("checked", k::histogram_i32::kernel()),
         ("unchecked", k::unchecked::histogram_i32::kernel()),
-        ("checked", k::onesweep_i32::kernel::<u32>()),
-        ("unchecked", k::unchecked::onesweep_i32::kernel::<u32>()),
-        ("checked", k::onesweep_i32::kernel::<i64>()),
-        ("unchecked", k::unchecked::onesweep_i32::kernel::<i64>()),
-        ("checked", k::onesweep_f32::kernel::<u32>()),
-        ("unchecked", k::unchecked::onesweep_f32::kernel::<u32>()),
-        ("checked", k::onesweep_i64::kernel::<u32>()),
-        ("unchecked", k::unchecked::onesweep_i64::kernel::<u32>()),
+        // Values ride the passes as the word of their size: i64 indices as u64.
+        ("checked", k::onesweep_i32::kernel::<u32, 16, 4096>()),
+        (
+            "unchecked",
+            k::unchecked::onesweep_i32::kernel::<u32, 16, 4096>(),
+        ),
+        ("checked", k::onesweep_i32::kernel::<u64, 16, 4096>()),
+        (
+            "unchecked",
+            k::unchecked::onesweep_i32::kernel::<u64, 16, 4096>(),
+        ),
+        ("checked", k::onesweep_f32::kernel::<u32, 16, 4096>()),
+        (
+            "unchecked",
+            k::unchecked::onesweep_f32::kernel::<u32, 16, 4096>(),
+        ),
+        ("checked", k::onesweep_i64::kernel::<u32, 8, 2048>()),
+        (
+            "unchecked",
+            k::unchecked::onesweep_i64::kernel::<u32, 8, 2048>(),
+        ),
         ("checked", k::digit_bases::kernel()),
         ("checked", k::iota::kernel()),
         ("checked", k::gather_words::kernel::<u64>()),
@@ -61,17 +74,21 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     let i64s: Vec<i64> = (0..n / 2).map(|_| rng.next_u64() as i64).collect();
     let i64_index: Vec<i64> = (0..n as i64).collect();
     let mut rows = vec![
-        keys_row(b, "i32", &i32s, log2, |k| k as u32 as u64)?,
-        pairs_row(b, &i32s, &i64_index, log2, "i64 indices", |v| *v as usize)?
-            .peers(b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms)),
-        keys_row(b, "f32", &f32s, log2, |k| k.to_bits() as u64)?,
+        keys_row(b, "", "i32", &i32s, log2, |k| k as u32 as u64)?,
+        pairs_row(b, "", &i32s, &i64_index, log2, "i64 indices", |v| {
+            *v as usize
+        })?
+        .peers(b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms)),
+        keys_row(b, "", "f32", &f32s, log2, |k| k.to_bits() as u64)?,
     ];
-    rows.push(keys_row(b, "i64", &i64s, log2 - 1, |k| k as u64)?);
+    rows.push(keys_row(b, "", "i64", &i64s, log2 - 1, |k| k as u64)?);
     let quarter = &i32s[..n >> 2];
     let u32s: Vec<u32> = (0..quarter.len() as u32).collect();
     rows.push(
-        pairs_row(b, quarter, &u32s, log2 - 2, "u32 indices", |v| *v as usize)?
-            .note("torch.sort has no value argument: no peer"),
+        pairs_row(b, "", quarter, &u32s, log2 - 2, "u32 indices", |v| {
+            *v as usize
+        })?
+        .note("torch.sort has no value argument: no peer"),
     );
     let payloads: Vec<Payload> = (0..quarter.len() as u32)
         .map(|i| Payload {
@@ -84,6 +101,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     rows.push(
         pairs_row(
             b,
+            "",
             quarter,
             &payloads,
             log2 - 2,
@@ -152,8 +170,11 @@ fn ordered_of<K: Copy>(bits: impl Fn(K) -> u64, width: u32, float: bool) -> impl
     }
 }
 
-fn keys_row<K: SortKey + Scalar>(
+/// `sort::sort_with_scratch` of `keys`, checked and unchecked; `tile` goes in the row's
+/// name (the `sort_tiles` group's rows, one a forced tile).
+pub fn keys_row<K: SortKey + Scalar>(
     b: &Bench,
+    tile: &str,
     ty: &str,
     keys: &[K],
     log2: u32,
@@ -197,7 +218,7 @@ fn keys_row<K: SortKey + Scalar>(
     }
     let (checked, unchecked) = (t[1] - t[0], t[2] - t[0]);
     Ok(Row::new(
-        format!("sort::sort {ty} keys (algorithms)"),
+        format!("sort::sort {ty} keys{tile} (algorithms)"),
         format!("2^{log2} {ty}"),
         Unit::Ms,
     )
@@ -211,9 +232,10 @@ fn keys_row<K: SortKey + Scalar>(
 }
 
 /// `sort_pairs` of `keys` with `index` (each value names its key's input position,
-/// `index_of` reads it back), checked and unchecked.
-fn pairs_row<V: KernelScalar>(
+/// `index_of` reads it back), checked and unchecked; `tile` as [`keys_row`]'s.
+pub fn pairs_row<V: KernelScalar>(
     b: &Bench,
+    tile: &str,
     keys: &[i32],
     index: &[V],
     log2: u32,
@@ -287,7 +309,7 @@ fn pairs_row<V: KernelScalar>(
     }
     let (checked, unchecked) = (t[1] - t[0], t[2] - t[0]);
     Ok(Row::new(
-        format!("sort::sort_pairs i32 keys, {what} (algorithms)"),
+        format!("sort::sort_pairs i32 keys, {what}{tile} (algorithms)"),
         format!("2^{log2} i32"),
         Unit::Ms,
     )

@@ -7,8 +7,10 @@
 //! - `digit_bases` (one kernel for every key type): block `p` scans pass `p`'s counts into
 //!   each digit's first position in the sorted output, and zeroes the counts for the next
 //!   sort;
-//! - `onesweep_*`: one pass, one launch. Each block takes a tile of 4096 keys (2048 of
-//!   64-bit keys), ranks them stably by the pass's digit, finds each digit's place in the
+//! - `onesweep_*`: one pass, one launch. Each block takes a tile of `TILE = 256 * ITEMS`
+//!   keys (const parameters: 4096 or more, 2048 or more of 64-bit keys, as
+//!   `sort::SortKey::TILES` lists them for the autotuner), ranks them stably by the
+//!   pass's digit, finds each digit's place in the
 //!   output by a decoupled look-back over the tiles before it (one thread a digit), and
 //!   scatters the keys (and values) through shared memory, so that a warp's stores go to
 //!   few runs of consecutive addresses.
@@ -25,8 +27,11 @@
 //! - `histogram_*`: blocks of 256 threads, `chunk` a multiple of 1024 with
 //!   `blocks * chunk >= keys.len()`; `counts` `passes * 256` words, zero.
 //! - `digit_bases`: `passes` blocks of 256 threads; `bases` `passes * 256` words.
-//! - `onesweep_*`: exactly `keys.len().div_ceil(TILE)` blocks of 256 threads, dynamic
-//!   shared memory `TILE * size_of::<V>()` bytes with values (`pairs`), none without;
+//! - `onesweep_*::launch::<V, ITEMS, TILE>`: `TILE == 256 * ITEMS` (static shared memory
+//!   `TILE * size_of::<K>()` bytes and 9 KiB: at most 48 KiB, so `ITEMS` at most 32 of
+//!   32-bit keys, 16 of 64-bit ones); exactly `keys.len().div_ceil(TILE)` blocks of 256
+//!   threads, dynamic shared memory `TILE * size_of::<V>()` bytes with values (`pairs`),
+//!   none without;
 //!   `bases` the pass's 256 words; `status` at least `tiles * 256` words, zeroed when
 //!   allocated; `counter` one word, zero; `epoch` as the look-back scan's
 //!   (algorithms/src/template/lookback.rs): one more each launch on the same status words.
@@ -144,10 +149,11 @@ pub fn digit_bases(counts: &[AtomicU32], bases: &mut [u32]) {
     bases[at] = start;
 }
 
-/// The kernels of one key type (`$opt`: `unchecked` or nothing): `$hist` and `$sweep`,
-/// with `$items` keys a thread and `$tile = 256 * $items` a tile.
+/// The kernels of one key type (`$opt`: `unchecked` or nothing): `$hist`, and `$sweep`
+/// with `ITEMS` keys a thread and `TILE = 256 * ITEMS` a tile (const parameters, so that
+/// one kernel serves every tile size the autotuner chooses among: `sort::TILES_32`, ..).
 macro_rules! sort_kernels {
-    ($hist:ident, $sweep:ident, $k:ty, $u:ty, $ordered:ident, $items:literal, $item_mask:literal, $tile:literal, $tile_mask:literal; $($opt:ident)?) => {
+    ($hist:ident, $sweep:ident, $wide:ident, $k:ty, $u:ty, $ordered:ident; $($opt:ident)?) => {
         /// Every pass's digit counts of one contiguous chunk of the keys (block `b`: keys
         /// `b * chunk ..`), added to `counts[pass * 256 + digit]`; the digits of
         /// `ordered ^ invert`. See `crate::kernels::sort` for the launch.
@@ -200,15 +206,28 @@ macro_rules! sort_kernels {
             }
         }
 
-        /// One radix pass: `keys_in` (and `values_in` with `pairs`) stably by the digit
-        /// `(ordered ^ invert) >> shift & 255` into `keys_out` (`values_out`), after
-        /// `bases` (the pass's 256 digit starts). See `crate::kernels::sort` for the
-        /// launch.
         // Four blocks an SM (at most 64 registers a thread): the pass is bound by
         // latency, and ptxas left alone took 76 registers, 3 blocks; the cap took a
         // sort of 2^28 i32 keys from 8.7 to 8.2 ms on an H100 (docs/algorithms.md).
-        #[gpu_kernel($($opt,)? block = (256, 1, 1), min_blocks_per_multiprocessor = 4)]
-        pub fn $sweep<V: Scalar>(
+        // 16 keys a thread (8 of 64-bit keys) fit; more spill (152 bytes a thread at 24
+        // keys, 376 at 32, ptxas for sm_90): those tiles take `$wide`.
+        onesweep_kernel!($sweep, $k, $u, $ordered, 4; $($opt)?);
+        // Two blocks an SM (at most 128 registers a thread): the larger tiles' keys and
+        // ranks stay in registers.
+        onesweep_kernel!($wide, $k, $u, $ordered, 2; $($opt)?);
+    };
+}
+
+/// The pass kernel `$sweep` of one key type, asking for `$blocks` blocks an SM (`$opt`:
+/// `unchecked` or nothing).
+macro_rules! onesweep_kernel {
+    ($sweep:ident, $k:ty, $u:ty, $ordered:ident, $blocks:literal; $($opt:ident)?) => {
+        /// One radix pass: `keys_in` (and `values_in` with `pairs`) stably by the digit
+        /// `(ordered ^ invert) >> shift & 255` into `keys_out` (`values_out`), after
+        /// `bases` (the pass's 256 digit starts), in tiles of `TILE = 256 * ITEMS` keys.
+        /// See `crate::kernels::sort` for the launch.
+        #[gpu_kernel($($opt,)? block = (256, 1, 1), min_blocks_per_multiprocessor = $blocks)]
+        pub fn $sweep<V: Scalar, const ITEMS: usize, const TILE: usize>(
             keys_in: &[$k],
             keys_out: &mut [$k],
             values_in: &[V],
@@ -228,14 +247,17 @@ macro_rules! sort_kernels {
             let digit_dest = SharedArray::<u32, 256>::new();
             let warp_sums = SharedArray::<u32, 8>::new();
             let tile_id = SharedArray::<u32, 1>::new();
-            let stage_keys = SharedArray::<$k, $tile>::new();
+            let stage_keys = SharedArray::<$k, TILE>::new();
             let stage_values = dynamic_shared::<V>();
             let full = 0xffff_ffffu32;
             let tid = thread_idx().x as usize & 255;
             let lane = lane_id() as usize & 31;
             let warp = tid / 32;
             let n = keys_in.len();
-            if n == 0 || bases.len() < 256 {
+            // `TILE == 256 * ITEMS` (the launch's promise): said so to the bounds prover,
+            // which then proves the indexes into the staged tile (`256 j + tid`, and
+            // `% TILE`: a mask, TILE being a power of two or a constant NVRTC folds).
+            if n == 0 || bases.len() < 256 || TILE == 0 || TILE < 256 * ITEMS {
                 return;
             }
             let mut w = 0usize;
@@ -258,32 +280,29 @@ macro_rules! sort_kernels {
             if tile * 256 + 256 > status.len() {
                 return;
             }
-            let tile_base = tile * $tile;
-            let warp_base = tile_base + warp * (32 * $items);
+            let tile_base = tile * TILE;
+            let warp_base = tile_base + warp * (32 * ITEMS);
 
             // Load: lane `l` of warp `w` holds keys `warp_base + 32 j + l`, so the tile's
             // order is (warp, j, lane), which the ranking keeps. Past the end, digit 255
             // (ranked after every real key of the tile, so left unstored). Digits are
             // recomputed where needed rather than kept: registers bound the occupancy.
-            let mut keys = [keys_in[0]; $items];
-            let mut j = 0usize;
-            while j < $items {
-                let jj = j & $item_mask;
+            let mut keys = [keys_in[0]; ITEMS];
+            #[unroll]
+            for jj in 0..ITEMS {
                 let g = warp_base + 32 * jj + lane;
                 if g < n {
                     keys[jj] = keys_in[g];
                 }
-                j += 1;
             }
 
             // Rank within the warp: the lanes holding the same digit (eight ballots)
             // count those below them; the lowest adds the group to the warp's count.
             // `ranks[j]` holds the digit in its high 16 bits, the rank in the low.
             let lower = (1u32 << lane_id()) - 1;
-            let mut ranks = [0u32; $items];
-            let mut j = 0usize;
-            while j < $items {
-                let jj = j & $item_mask;
+            let mut ranks = [0u32; ITEMS];
+            #[unroll]
+            for jj in 0..ITEMS {
                 let mut digit = 255u32;
                 if warp_base + 32 * jj + lane < n {
                     digit = (($ordered(keys[jj]) ^ invert) >> shift) as u32 & 255;
@@ -297,7 +316,6 @@ macro_rules! sort_kernels {
                 }
                 sync_warp(full);
                 ranks[jj] = digit << 16 | (before + (peers & lower).count_ones());
-                j += 1;
             }
             sync_threads();
 
@@ -359,23 +377,20 @@ macro_rules! sort_kernels {
 
             // Stage the keys in the tile's sorted order, then store them from there:
             // thread `t` the tile positions `t + 256 i`, mostly runs of one digit.
-            let mut j = 0usize;
-            while j < $items {
-                let jj = j & $item_mask;
+            #[unroll]
+            for jj in 0..ITEMS {
                 let digit = (ranks[jj] >> 16) as usize;
                 let at = warp_digits[(warp * 256 + digit) & 2047] + (ranks[jj] & 0xffff);
                 ranks[jj] = at;
-                stage_keys[at as usize & $tile_mask] = keys[jj];
-                j += 1;
+                stage_keys[at as usize % TILE] = keys[jj];
             }
             sync_threads();
             let valid = n - tile_base;
-            let mut j = 0usize;
-            while j < $items {
-                let jj = j & $item_mask;
+            #[unroll]
+            for jj in 0..ITEMS {
                 let i = 256 * jj + tid;
                 if i < valid {
-                    let k = stage_keys[i & $tile_mask];
+                    let k = stage_keys[i % TILE];
                     let d = (($ordered(k) ^ invert) >> shift) as usize & 255;
                     let dest = digit_dest[d] + i as u32;
                     // Always inside (the digit's place is within the output by the
@@ -384,35 +399,30 @@ macro_rules! sort_kernels {
                         keys_out[dest as usize] = k;
                     }
                 }
-                j += 1;
             }
             if pairs {
                 sync_threads();
-                let mut j = 0usize;
-                while j < $items {
-                    let jj = j & $item_mask;
+                #[unroll]
+                for jj in 0..ITEMS {
                     let g = warp_base + 32 * jj + lane;
-                    let at = ranks[jj] as usize & $tile_mask;
+                    let at = ranks[jj] as usize % TILE;
                     if g < n && g < values_in.len() && at < stage_values.len() {
                         stage_values[at] = values_in[g];
                     }
-                    j += 1;
                 }
                 sync_threads();
-                let mut j = 0usize;
-                while j < $items {
-                    let jj = j & $item_mask;
+                #[unroll]
+                for jj in 0..ITEMS {
                     let i = 256 * jj + tid;
                     if i < valid {
                         // The key staged at `i` says where the value goes.
-                        let k = stage_keys[i & $tile_mask];
+                        let k = stage_keys[i % TILE];
                         let d = (($ordered(k) ^ invert) >> shift) as usize & 255;
                         let dest = (digit_dest[d] + i as u32) as usize;
                         if dest < values_out.len() && i < stage_values.len() {
                             values_out[dest] = stage_values[i];
                         }
                     }
-                    j += 1;
                 }
             }
         }
@@ -422,17 +432,17 @@ macro_rules! sort_kernels {
 /// Every key type's kernels (`$opt`: `unchecked` or nothing).
 macro_rules! sort_family {
     ($($opt:ident)?) => {
-        sort_kernels!(histogram_u8, onesweep_u8, u8, u8, ordered_u8, 16, 15, 4096, 4095; $($opt)?);
-        sort_kernels!(histogram_u16, onesweep_u16, u16, u16, ordered_u16, 16, 15, 4096, 4095; $($opt)?);
-        sort_kernels!(histogram_u32, onesweep_u32, u32, u32, ordered_u32, 16, 15, 4096, 4095; $($opt)?);
-        sort_kernels!(histogram_u64, onesweep_u64, u64, u64, ordered_u64, 8, 7, 2048, 2047; $($opt)?);
-        sort_kernels!(histogram_usize, onesweep_usize, usize, u64, ordered_usize, 8, 7, 2048, 2047; $($opt)?);
-        sort_kernels!(histogram_i8, onesweep_i8, i8, u8, ordered_i8, 16, 15, 4096, 4095; $($opt)?);
-        sort_kernels!(histogram_i16, onesweep_i16, i16, u16, ordered_i16, 16, 15, 4096, 4095; $($opt)?);
-        sort_kernels!(histogram_i32, onesweep_i32, i32, u32, ordered_i32, 16, 15, 4096, 4095; $($opt)?);
-        sort_kernels!(histogram_i64, onesweep_i64, i64, u64, ordered_i64, 8, 7, 2048, 2047; $($opt)?);
-        sort_kernels!(histogram_f32, onesweep_f32, f32, u32, ordered_f32, 16, 15, 4096, 4095; $($opt)?);
-        sort_kernels!(histogram_f64, onesweep_f64, f64, u64, ordered_f64, 8, 7, 2048, 2047; $($opt)?);
+        sort_kernels!(histogram_u8, onesweep_u8, onesweep_wide_u8, u8, u8, ordered_u8; $($opt)?);
+        sort_kernels!(histogram_u16, onesweep_u16, onesweep_wide_u16, u16, u16, ordered_u16; $($opt)?);
+        sort_kernels!(histogram_u32, onesweep_u32, onesweep_wide_u32, u32, u32, ordered_u32; $($opt)?);
+        sort_kernels!(histogram_u64, onesweep_u64, onesweep_wide_u64, u64, u64, ordered_u64; $($opt)?);
+        sort_kernels!(histogram_usize, onesweep_usize, onesweep_wide_usize, usize, u64, ordered_usize; $($opt)?);
+        sort_kernels!(histogram_i8, onesweep_i8, onesweep_wide_i8, i8, u8, ordered_i8; $($opt)?);
+        sort_kernels!(histogram_i16, onesweep_i16, onesweep_wide_i16, i16, u16, ordered_i16; $($opt)?);
+        sort_kernels!(histogram_i32, onesweep_i32, onesweep_wide_i32, i32, u32, ordered_i32; $($opt)?);
+        sort_kernels!(histogram_i64, onesweep_i64, onesweep_wide_i64, i64, u64, ordered_i64; $($opt)?);
+        sort_kernels!(histogram_f32, onesweep_f32, onesweep_wide_f32, f32, u32, ordered_f32; $($opt)?);
+        sort_kernels!(histogram_f64, onesweep_f64, onesweep_wide_f64, f64, u64, ordered_f64; $($opt)?);
     };
 }
 
