@@ -294,7 +294,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 22] = [
+    let groups: [(Group, RowsOf); 23] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -311,6 +311,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Sort, sort::rows),
         (Group::TopK, sort::top_k_rows),
         (Group::Select, select::rows),
+        (Group::SelectTiling, select::tiling_rows),
         (Group::HistogramLib, histogram_lib::rows),
         (Group::Xoroshiro, xoroshiro::rows),
         (Group::Map, map::rows),
