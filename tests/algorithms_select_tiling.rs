@@ -232,7 +232,7 @@ fn one_scratch_serves_every_tiling() {
     let mut rng = Rng::new(74);
     let n = 30_000;
     let x: Vec<i16> = (0..n).map(|_| (rng.next_u32() % 3) as i16).collect();
-    let keep: Vec<bool> = (0..n).map(|_| rng.next_u32() % 3 == 0).collect();
+    let keep: Vec<bool> = (0..n).map(|_| rng.next_u32().is_multiple_of(3)).collect();
     for dev in devices("one_scratch_serves_every_tiling") {
         let d = dev.upload(&x).unwrap();
         let f = dev.upload(&keep).unwrap();

@@ -18,9 +18,8 @@
 //!
 //! Every output is compared with the CPU's selection, count and elements.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use warpspeed::algorithms::predicate;
 use warpspeed::algorithms::select::{self, kernels, Predicate, Scratch, Tiling, TUNED_TILINGS};
-use warpspeed::algorithms::{__select_kernel, predicate};
 use warpspeed::autotune::{self, Key, Settings};
 use warpspeed::prelude::*;
 use warpspeed::{DeviceBuffer, KernelScalar};
