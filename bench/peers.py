@@ -941,7 +941,8 @@ def main():
     ap.add_argument("--round-ms", type=float, default=200.0, help="GPU ms per round")
     ap.add_argument("--only", default="",
                     help="comma-separated groups to measure (copy, scan, histogram, matmul, "
-                         "launch, gemm, attention, reduce, random, sort, sort_tiles, select, "
+                         "launch, gemm, attention, reduce, random, sort, sort_tiles, select, select_tiling "
+                         "(the select group's peers), "
                          "histogram_lib, xoroshiro, map, autotune); default all")
     args = ap.parse_args()
     only = {g for g in args.only.split(",") if g}
@@ -972,7 +973,7 @@ def main():
         sort_rows(p, sizes["reduce_log2"])
     if want("top_k"):
         topk_rows(p, sizes["reduce_log2"])
-    if want("select"):
+    if want("select") or want("select_tiling"):
         select_rows(p, sizes["reduce_log2"])
     if want("histogram_lib"):
         histogram_lib_rows(p, sizes["reduce_log2"])

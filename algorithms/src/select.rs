@@ -14,13 +14,19 @@
 //! | [`run_length_encode`] | `DeviceRunLengthEncode::Encode` | `torch.unique_consecutive(x, return_counts=True)` | |
 //!
 //! **How.** One pass (algorithms/src/template/select.rs): each block takes a tile of 4096
-//! elements ([`TILE`]), its warps find the kept ones with `ballot_sync` and their places
+//! elements ([`TILE`]; the autotuner may choose another [`Tiling`]), its warps find the kept ones with `ballot_sync` and their places
 //! with `count_ones`, and the tile's place in the output comes from a decoupled look-back
 //! over the tiles' counts (the scan's, algorithms/src/template/lookback.rs): the input is
 //! read once and the kept elements written once. [`partition`] counts first (one more
 //! read of the input) so that the rejected elements can go after the kept ones in their
 //! order; [`run_length_encode`] writes the runs' starts into scratch and a second launch
 //! takes their differences.
+//!
+//! **Autotuning.** From 2^20 elements, the tiling (elements a thread, blocks an SM) is the
+//! one of [`TUNED_TILINGS`] that `warpspeed::autotune` timed fastest on this GPU, once per
+//! algorithm, element type (flag type, predicate) and size bucket; `WARPSPEED_AUTOTUNE=off`
+//! keeps [`Tiling::T4096c4`]. The result is the same whatever the tiling: only the time
+//! changes. docs/algorithms.md, "Autotuning".
 //!
 //! **Element types.** [`flagged`], [`unique`] and [`run_length_encode`] take every kernel
 //! scalar (`bool`, the integers, the floats: warpspeed's `Scalar`); [`select_if`] and
@@ -36,16 +42,123 @@
 
 pub use crate::kernels::select as kernels;
 use crate::status::TileStatus;
+use warpspeed_core::autotune::Tuner;
 use warpspeed_core::prelude::*;
 use warpspeed_core::{AsDeviceView, AsDeviceViewMut, KernelScalar, LaunchTarget, Result};
 
 /// Threads a block.
 const BLOCK: u32 = 256;
-/// Elements a tile of the select kernels (16 a thread).
-pub const TILE: usize = 4096;
+/// Elements a tile of the default tiling ([`Tiling::T4096c4`]: 16 a thread).
+pub const TILE: usize = Tiling::T4096c4.tile();
+/// The smallest tile of [`TUNED_TILINGS`]: the scratch has a status word for each such
+/// tile, so it fits every tiling.
+const MIN_TILE: usize = Tiling::T2048c8.tile();
+
+/// How the select kernels cut their input: the elements a thread takes (a tile is 256
+/// threads' worth, one block) and the blocks an SM the kernel asks NVRTC for
+/// (`__launch_bounds__(256, B)`, which caps the registers a thread may take). Each is its
+/// own instance of the kernels (`kernels::t4096c4`, ..). The result never depends on the
+/// tiling, so the autotuner chooses freely among [`TUNED_TILINGS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tiling {
+    /// 16 a thread (tiles of 4096), 4 blocks an SM (at most 64 registers): the default.
+    T4096c4,
+    /// 16 a thread, registers uncapped.
+    T4096,
+    /// 32 a thread (tiles of 8192), 2 blocks an SM (at most 128 registers).
+    T8192c2,
+    /// 32 a thread, 3 blocks an SM (at most 80 registers).
+    T8192c3,
+    /// 8 a thread (tiles of 2048), 8 blocks an SM (at most 32 registers).
+    T2048c8,
+}
+
+impl Tiling {
+    /// Elements a thread.
+    pub const fn items_per_thread(self) -> usize {
+        match self {
+            Tiling::T4096c4 | Tiling::T4096 => 16,
+            Tiling::T8192c2 | Tiling::T8192c3 => 32,
+            Tiling::T2048c8 => 8,
+        }
+    }
+
+    /// Elements a tile (a block of 256 threads).
+    pub const fn tile(self) -> usize {
+        BLOCK as usize * self.items_per_thread()
+    }
+
+    /// The blocks an SM the kernels ask NVRTC for; `None`: registers uncapped.
+    pub const fn blocks_per_sm(self) -> Option<u32> {
+        match self {
+            Tiling::T4096c4 => Some(4),
+            Tiling::T4096 => None,
+            Tiling::T8192c2 => Some(2),
+            Tiling::T8192c3 => Some(3),
+            Tiling::T2048c8 => Some(8),
+        }
+    }
+
+    /// Its label among [`TUNED_TILINGS`] (also its kernels' module: `kernels::t8192c2`).
+    pub const fn label(self) -> &'static str {
+        match self {
+            Tiling::T4096c4 => "t4096c4",
+            Tiling::T4096 => "t4096",
+            Tiling::T8192c2 => "t8192c2",
+            Tiling::T8192c3 => "t8192c3",
+            Tiling::T2048c8 => "t2048c8",
+        }
+    }
+
+    /// The launch of a select kernel of this tiling over `n` elements (one block a tile),
+    /// for a user who launches `kernels` by hand, as the bench does.
+    pub fn launch_config(self, n: usize) -> LaunchConfig {
+        LaunchConfig::new(n.div_ceil(self.tile()) as u32, BLOCK)
+    }
+}
+
+/// What the autotuner chooses among for every select kernel (the default first): more
+/// items a thread put more loads in flight and spread each tile's fixed costs (the tile
+/// counter, the look-back) over more elements; more blocks an SM hide more latency but
+/// cap the registers (the kernel is latency bound on an H100: docs/algorithms.md).
+pub const TUNED_TILINGS: [(&str, Tiling); 5] = [
+    (Tiling::T4096c4.label(), Tiling::T4096c4),
+    (Tiling::T4096.label(), Tiling::T4096),
+    (Tiling::T8192c2.label(), Tiling::T8192c2),
+    (Tiling::T8192c3.label(), Tiling::T8192c3),
+    (Tiling::T2048c8.label(), Tiling::T2048c8),
+];
+
+/// `$call` with `$k` the kernels' module of `tiling` (`kernels::t4096c4`, ..).
+macro_rules! by_tiling {
+    ($tiling:expr, $k:ident => $call:expr) => {
+        match $tiling {
+            Tiling::T4096c4 => {
+                use kernels::t4096c4 as $k;
+                $call
+            }
+            Tiling::T4096 => {
+                use kernels::t4096 as $k;
+                $call
+            }
+            Tiling::T8192c2 => {
+                use kernels::t8192c2 as $k;
+                $call
+            }
+            Tiling::T8192c3 => {
+                use kernels::t8192c3 as $k;
+                $call
+            }
+            Tiling::T2048c8 => {
+                use kernels::t2048c8 as $k;
+                $call
+            }
+        }
+    };
+}
 
 /// The scratch memory of selections of up to `capacity` elements: the look-back's status
-/// words (one a tile) and counter, the count, and for [`run_length_encode`] the runs'
+/// words (one a tile of the smallest tiling, so that it fits every one) and counter, the count, and for [`run_length_encode`] the runs'
 /// starts (allocated by its first call). Make one and pass it to the `*_with_scratch`
 /// entries, so that repeated calls allocate nothing.
 pub struct Scratch {
@@ -59,15 +172,15 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    /// Scratch for selections of up to `capacity` elements on `dev` (a word a
-    /// [`TILE`], at least one).
+    /// Scratch for selections of up to `capacity` elements on `dev` (a word a tile of
+    /// 2048, the smallest of [`TUNED_TILINGS`], at least one).
     ///
     /// # Errors
     /// Whatever the allocation returns.
     pub fn new(dev: &Device, capacity: usize) -> Result<Self> {
         Ok(Scratch {
             capacity,
-            lookback: TileStatus::new(dev, capacity.div_ceil(TILE))?,
+            lookback: TileStatus::new(dev, capacity.div_ceil(MIN_TILE))?,
             total: dev.zeros::<u32>(1)?,
             no_heads: dev.zeros::<u32>(0)?,
             heads: None,
@@ -84,6 +197,7 @@ impl Scratch {
 /// beside the input and the output.
 #[doc(hidden)]
 pub struct Launch<'a> {
+    pub tiling: Tiling,
     pub cfg: LaunchConfig,
     pub total: &'a mut DeviceBuffer<u32>,
     pub status: &'a mut DeviceBuffer<u64>,
@@ -184,12 +298,24 @@ macro_rules! predicate {
                 use super::*;
                 use ::std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
                 use ::warpspeed::prelude::*;
-                $crate::__select_kernel!(select, $t, [x, i, v] keep $($f)::+(v),
-                    params [], options []);
+                // One select kernel a tiling (`select::TUNED_TILINGS`).
+                $crate::__select_kernel!(select_t4096c4, $t, [x, i, v] keep $($f)::+(v),
+                    params [], items 16, blocks_per_sm [4], options []);
+                $crate::__select_kernel!(select_t4096, $t, [x, i, v] keep $($f)::+(v),
+                    params [], items 16, blocks_per_sm [], options []);
+                $crate::__select_kernel!(select_t8192c2, $t, [x, i, v] keep $($f)::+(v),
+                    params [], items 32, blocks_per_sm [2], options []);
+                $crate::__select_kernel!(select_t8192c3, $t, [x, i, v] keep $($f)::+(v),
+                    params [], items 32, blocks_per_sm [3], options []);
+                $crate::__select_kernel!(select_t2048c8, $t, [x, i, v] keep $($f)::+(v),
+                    params [], items 8, blocks_per_sm [8], options []);
                 $crate::__select_count_kernel!(count, $t, [x, i] keep $($f)::+(x[i]),
                     params [], options []);
             }
-            use __ws_select::{count, select};
+            use __ws_select::{
+                count, select_t2048c8, select_t4096, select_t4096c4, select_t8192c2,
+                select_t8192c3,
+            };
             impl $crate::select::Predicate for $name {
                 type Elem = $t;
                 fn select(
@@ -199,8 +325,20 @@ macro_rules! predicate {
                     heads: &mut ::warpspeed::DeviceBuffer<u32>,
                     l: $crate::select::Launch<'_>,
                 ) -> ::warpspeed::Result<()> {
-                    select::launch(target, l.cfg, x, out, heads, l.total, l.status, l.counter,
-                        l.epoch, l.split, l.partition)
+                    use $crate::select::Tiling;
+                    macro_rules! __ws_launch {
+                        ($k:ident) => {
+                            $k::launch(target, l.cfg, x, out, heads, l.total, l.status,
+                                l.counter, l.epoch, l.split, l.partition)
+                        };
+                    }
+                    match l.tiling {
+                        Tiling::T4096c4 => __ws_launch!(select_t4096c4),
+                        Tiling::T4096 => __ws_launch!(select_t4096),
+                        Tiling::T8192c2 => __ws_launch!(select_t8192c2),
+                        Tiling::T8192c3 => __ws_launch!(select_t8192c3),
+                        Tiling::T2048c8 => __ws_launch!(select_t2048c8),
+                    }
                 }
                 fn count(
                     target: &impl ::warpspeed::LaunchTarget,
@@ -211,7 +349,14 @@ macro_rules! predicate {
                     count::launch(target, cfg, x, total)
                 }
                 fn kernels() -> ::std::vec::Vec<&'static ::warpspeed::KernelDef> {
-                    ::std::vec![select::kernel(), count::kernel()]
+                    ::std::vec![
+                        select_t4096c4::kernel(),
+                        select_t4096::kernel(),
+                        select_t8192c2::kernel(),
+                        select_t8192c3::kernel(),
+                        select_t2048c8::kernel(),
+                        count::kernel(),
+                    ]
                 }
             }
         };
@@ -247,12 +392,12 @@ impl Flag for bool {
         heads: &mut DeviceBuffer<u32>,
         l: Launch<'_>,
     ) -> Result<()> {
-        kernels::flagged_bool::launch::<T>(
+        by_tiling!(l.tiling, k => k::flagged_bool::launch::<T>(
             target,
             l.cfg,
             x,
             flags,
-            out,
+            &mut *out,
             heads,
             l.total,
             l.status,
@@ -260,7 +405,7 @@ impl Flag for bool {
             l.epoch,
             l.split,
             l.partition,
-        )
+        ))
     }
 }
 
@@ -273,12 +418,12 @@ impl Flag for u8 {
         heads: &mut DeviceBuffer<u32>,
         l: Launch<'_>,
     ) -> Result<()> {
-        kernels::flagged_u8::launch::<T>(
+        by_tiling!(l.tiling, k => k::flagged_u8::launch::<T>(
             target,
             l.cfg,
             x,
             flags,
-            out,
+            &mut *out,
             heads,
             l.total,
             l.status,
@@ -286,7 +431,7 @@ impl Flag for u8 {
             l.epoch,
             l.split,
             l.partition,
-        )
+        ))
     }
 }
 
@@ -323,34 +468,55 @@ fn check(what: &str, n: usize, outputs: &[(&str, usize)], scratch: &Scratch) -> 
     Ok(n > 0)
 }
 
-/// One select launch over `n` elements with the scratch's memory (`heads`: the runs'
-/// starts wanted, in the scratch's, allocated by the caller): `launch` runs the kernel;
-/// then the count, downloaded.
-fn run(
+/// One selection over `n` elements with the scratch's memory (`heads`: the runs' starts
+/// wanted, in the scratch's, allocated by the caller): `launch` runs the kernel of the
+/// tiling its [`Launch`] names, tuned as `select::{what}` over `K` (from 2^20 elements,
+/// or when forced); then the count, downloaded.
+#[allow(clippy::too_many_arguments)]
+fn run<K: ?Sized>(
+    target: &impl LaunchTarget,
+    what: &str,
     scratch: &mut Scratch,
     n: usize,
     split: usize,
     partition: bool,
     heads: bool,
-    launch: impl FnOnce(&mut DeviceBuffer<u32>, Launch<'_>) -> Result<()>,
+    mut launch: impl FnMut(&mut DeviceBuffer<u32>, Launch<'_>) -> Result<()>,
 ) -> Result<usize> {
     let s = scratch;
-    let epoch = s.lookback.next_epoch()?;
-    let l = Launch {
-        cfg: LaunchConfig::new(n.div_ceil(TILE) as u32, BLOCK),
-        total: &mut s.total,
-        status: &mut s.lookback.status,
-        counter: &mut s.lookback.counter,
-        epoch,
-        split,
-        partition,
+    let words = s.lookback.status.len();
+    let mut once = |tiling: &Tiling| {
+        let epoch = s.lookback.next_epoch()?;
+        let l = Launch {
+            tiling: *tiling,
+            cfg: tiling.launch_config(n),
+            total: &mut s.total,
+            status: &mut s.lookback.status,
+            counter: &mut s.lookback.counter,
+            epoch,
+            split,
+            partition,
+        };
+        let heads = match &mut s.heads {
+            Some(h) if heads => h,
+            _ => &mut s.no_heads,
+        };
+        let result = launch(heads, l);
+        s.lookback.after(result)
     };
-    let heads = match &mut s.heads {
-        Some(h) if heads => h,
-        _ => &mut s.no_heads,
+    let algorithm = format!("select::{what}");
+    let tiling = if crate::tune::worth_it(&algorithm, n) {
+        // The candidates write only the outputs and the scratch, which the chosen run
+        // overwrites (each launch is a new epoch of the look-back); the input is only read.
+        let key = crate::tune::key::<K>(target, &algorithm, &[n]);
+        *Tuner::new(key, &TUNED_TILINGS, TUNED_TILINGS[0].0)
+            .valid(|t| n.div_ceil(t.tile()) <= words)
+            .choose(target, &mut once)?
+            .config
+    } else {
+        Tiling::T4096c4
     };
-    let result = launch(heads, l);
-    s.lookback.after(result)?;
+    once(&tiling)?;
     Ok(s.total.download()?[0] as usize)
 }
 
@@ -376,9 +542,16 @@ pub fn flagged_with_scratch<T: Scalar, F: Flag>(
     if !check(what, x.len(), &[("the output", out.len())], scratch)? {
         return Ok(0);
     }
-    run(scratch, x.len(), 0, false, false, |heads, l| {
-        F::select(target, x, flags, out, heads, l)
-    })
+    run::<(T, F)>(
+        target,
+        what,
+        scratch,
+        x.len(),
+        0,
+        false,
+        false,
+        |heads, l| F::select(target, x, flags, &mut *out, heads, l),
+    )
 }
 
 /// Keeps `x[i]` where `flags[i]` is set (`true`, or a non-zero `u8`), in order, in
@@ -424,12 +597,20 @@ pub fn select_if_with_scratch<P: Predicate>(
     out: &mut impl AsDeviceViewMut<Elem = P::Elem>,
     scratch: &mut Scratch,
 ) -> Result<usize> {
-    if !check("select_if", x.len(), &[("the output", out.len())], scratch)? {
+    let what = "select_if";
+    if !check(what, x.len(), &[("the output", out.len())], scratch)? {
         return Ok(0);
     }
-    run(scratch, x.len(), 0, false, false, |heads, l| {
-        P::select(target, x, out, heads, l)
-    })
+    run::<P>(
+        target,
+        what,
+        scratch,
+        x.len(),
+        0,
+        false,
+        false,
+        |heads, l| P::select(target, x, &mut *out, heads, l),
+    )
 }
 
 /// Keeps the elements of `x` that `P` keeps, in order, in `out[..count]`; returns the
@@ -468,9 +649,16 @@ pub fn partition_with_scratch<P: Predicate>(
     let cfg = LaunchConfig::new(n.div_ceil(TILE).min(1024) as u32, BLOCK);
     P::count(target, cfg, x, &mut scratch.total)?;
     let split = scratch.total.download()?[0] as usize;
-    run(scratch, n, split, true, false, |heads, l| {
-        P::select(target, x, out, heads, l)
-    })
+    run::<P>(
+        target,
+        "partition",
+        scratch,
+        n,
+        split,
+        true,
+        false,
+        |heads, l| P::select(target, x, &mut *out, heads, l),
+    )
 }
 
 /// The elements of `x` that `P` keeps, in order, then those it rejects, in order, into
@@ -500,24 +688,34 @@ pub fn unique_with_scratch<T: Scalar>(
     out: &mut impl AsDeviceViewMut<Elem = T>,
     scratch: &mut Scratch,
 ) -> Result<usize> {
-    if !check("unique", x.len(), &[("the output", out.len())], scratch)? {
+    let what = "unique";
+    if !check(what, x.len(), &[("the output", out.len())], scratch)? {
         return Ok(0);
     }
-    run(scratch, x.len(), 0, false, false, |heads, l| {
-        kernels::unique::launch::<T>(
-            target,
-            l.cfg,
-            x,
-            out,
-            heads,
-            l.total,
-            l.status,
-            l.counter,
-            l.epoch,
-            l.split,
-            l.partition,
-        )
-    })
+    run::<T>(
+        target,
+        what,
+        scratch,
+        x.len(),
+        0,
+        false,
+        false,
+        |heads, l| {
+            by_tiling!(l.tiling, k => k::unique::launch::<T>(
+                target,
+                l.cfg,
+                x,
+                &mut *out,
+                heads,
+                l.total,
+                l.status,
+                l.counter,
+                l.epoch,
+                l.split,
+                l.partition,
+            ))
+        },
+    )
 }
 
 /// The first element of each run of equal consecutive elements of `x`, in order, in
@@ -571,12 +769,13 @@ pub fn run_length_encode_with_scratch<T: Scalar>(
     if scratch.heads.is_none() {
         scratch.heads = Some(target.device().zeros::<u32>(scratch.capacity + 1)?);
     }
-    let runs = run(scratch, n, 0, false, true, |heads, l| {
-        kernels::unique::launch::<T>(
+    let what = "run_length_encode";
+    let runs = run::<T>(target, what, scratch, n, 0, false, true, |heads, l| {
+        by_tiling!(l.tiling, k => k::unique::launch::<T>(
             target,
             l.cfg,
             x,
-            values,
+            &mut *values,
             heads,
             l.total,
             l.status,
@@ -584,7 +783,7 @@ pub fn run_length_encode_with_scratch<T: Scalar>(
             l.epoch,
             l.split,
             l.partition,
-        )
+        ))
     })?;
     let heads = scratch.heads.as_ref().expect("allocated above");
     let mut counts = counts.as_device_view_mut();

@@ -40,6 +40,10 @@ pub enum Group {
     /// `warpspeed::algorithms::select`: flagged, select_if and unique beside
     /// torch.masked_select, boolean indexing, torch.unique_consecutive and cupy.
     Select,
+    /// `warpspeed::algorithms::select`'s tilings (`select::TUNED_TILINGS`): each forced,
+    /// checked and unchecked, then the tuner's choice, beside the `select` group's peers.
+    #[value(name = "select_tiling")]
+    SelectTiling,
     /// `warpspeed::algorithms::histogram`: `histogram::even` of f32 (256, 4096 and 65536
     /// bins) beside cupy.histogram, torch.histc and torch.bincount.
     #[value(name = "histogram_lib")]

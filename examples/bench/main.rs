@@ -314,6 +314,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::SortTiles, sort_tiles::rows),
         (Group::TopK, sort::top_k_rows),
         (Group::Select, select::rows),
+        (Group::SelectTiling, select::tiling_rows),
         (Group::HistogramLib, histogram_lib::rows),
         (Group::Xoroshiro, xoroshiro::rows),
         (Group::Map, map::rows),

@@ -9,10 +9,13 @@
 //! - `run_lengths`: `counts[r] = heads[r + 1] - heads[r]`, run-length encoding's second
 //!   launch;
 //!
+//! the first three once a tiling (`select::Tiling`, what the autotuner chooses among), in
+//! a module named by its label ([`t4096c4`], the default, whose kernels are also here at
+//! the top: `kernels::flagged_bool` is `kernels::t4096c4::flagged_bool`),
 //! and [`count_lookback`], the look-back over the tiles' counts every select kernel (a
 //! user's too) calls.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use warpspeed_core::prelude::*;
 
 /// The number of elements kept before tile `tile` (what it adds to its places in the
@@ -81,15 +84,38 @@ pub fn count_lookback(status: &[AtomicU64], tile: u32, aggregate: u32, epoch: u3
     exclusive
 }
 
-/// The select kernels (`$opts`: `[unchecked]` or `[]`).
+/// The select kernels of one tiling, in the module `$m` (`$opts`: `[unchecked]` or `[]`).
+macro_rules! select_tiling {
+    ($m:ident, $doc:literal, items $items:tt, blocks_per_sm [$($bps:tt)?], [$($opt:ident),*]) => {
+        #[doc = $doc]
+        pub mod $m {
+            use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+            use warpspeed_core::prelude::*;
+            crate::__select_kernel!(flagged_bool<T: Scalar>, T, [x, i, _v] keep if i < flags.len() { flags[i] } else { false },
+                params [flags: &[bool]], items $items, blocks_per_sm [$($bps)?], options [$($opt),*]);
+            crate::__select_kernel!(flagged_u8<T: Scalar>, T, [x, i, _v] keep if i < flags.len() { flags[i] != 0 } else { false },
+                params [flags: &[u8]], items $items, blocks_per_sm [$($bps)?], options [$($opt),*]);
+            crate::__select_kernel!(unique<T: Scalar>, T, [x, i, v] keep if i > 0 { v != x[i - 1] } else { true },
+                params [], items $items, blocks_per_sm [$($bps)?], options [$($opt),*]);
+        }
+    };
+}
+
+/// The select kernels (`$opts`: `[unchecked]` or `[]`): one module a tiling (the labels
+/// and parameters of `select::TUNED_TILINGS`), the default's kernels again at the top.
 macro_rules! select_family {
     ([$($opt:ident),*]) => {
-        crate::__select_kernel!(flagged_bool<T: Scalar>, T, [x, i, _v] keep if i < flags.len() { flags[i] } else { false },
-            params [flags: &[bool]], options [$($opt),*]);
-        crate::__select_kernel!(flagged_u8<T: Scalar>, T, [x, i, _v] keep if i < flags.len() { flags[i] != 0 } else { false },
-            params [flags: &[u8]], options [$($opt),*]);
-        crate::__select_kernel!(unique<T: Scalar>, T, [x, i, v] keep if i > 0 { v != x[i - 1] } else { true },
-            params [], options [$($opt),*]);
+        select_tiling!(t4096c4, "16 items a thread (tiles of 4096), 4 blocks an SM (at most 64 registers): the default.",
+            items 16, blocks_per_sm [4], [$($opt),*]);
+        select_tiling!(t4096, "16 items a thread (tiles of 4096), registers uncapped.",
+            items 16, blocks_per_sm [], [$($opt),*]);
+        select_tiling!(t8192c2, "32 items a thread (tiles of 8192), 2 blocks an SM (at most 128 registers).",
+            items 32, blocks_per_sm [2], [$($opt),*]);
+        select_tiling!(t8192c3, "32 items a thread (tiles of 8192), 3 blocks an SM (at most 80 registers).",
+            items 32, blocks_per_sm [3], [$($opt),*]);
+        select_tiling!(t2048c8, "8 items a thread (tiles of 2048), 8 blocks an SM (at most 32 registers).",
+            items 8, blocks_per_sm [8], [$($opt),*]);
+        pub use t4096c4::{flagged_bool, flagged_u8, unique};
 
         /// Run-length encoding's second launch: `counts[r] = heads[r + 1] - heads[r]` for
         /// each `r < counts.len()` (the select kernel left the runs' starts in `heads`, and
@@ -108,7 +134,6 @@ select_family!([]);
 
 /// The same kernels `#[gpu_kernel(unchecked)]`, for the bench.
 pub mod unchecked {
-    use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
     use warpspeed_core::prelude::*;
     select_family!([unchecked]);
 }

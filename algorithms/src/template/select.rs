@@ -5,8 +5,9 @@
 //!
 //! # How to launch the select kernel (what `select::*` does)
 //!
-//! - 256 threads a block; a tile is [`TILE`](crate::select::TILE) = 4096 elements (16 a
-//!   thread); grid: exactly `tiles = len.div_ceil(4096)` blocks; no dynamic shared memory.
+//! - 256 threads a block; a tile is `256 * items` elements (`items` a thread, a literal of
+//!   the instance: [`Tiling`](crate::select::Tiling) names the library's); grid: exactly
+//!   `tiles = len.div_ceil(tile)` blocks; no dynamic shared memory.
 //! - `x` not empty, at most `u32::MAX` elements (counts are 32-bit, beside a flag in one
 //!   64-bit status word).
 //! - `out`: where the kept elements go, `out[0..count]`; with `partition`, the rejected
@@ -16,16 +17,18 @@
 //!   kept), and `n` after the last (`heads[count]`): run-length encoding's run starts.
 //! - `total`: one word, the count, written by the block of the last tile.
 //! - `status`, `counter`, `epoch`: the look-back's, with the protocol of
-//!   algorithms/src/template/lookback.rs (one status word a tile, zeroed once; the counter
-//!   zero before a launch and left zero after it; `epoch` one more each launch).
+//!   algorithms/src/template/lookback.rs (one status word a tile, at least `tiles` of
+//!   them, zeroed once; the counter zero before a launch and left zero after it; `epoch`
+//!   one more each launch).
 //!
 //! # Per block
 //!
 //! 1. Thread 0 takes the tile id from the counter (tiles in the order blocks start).
-//! 2. Each warp reads its 512 elements in 16 coalesced rounds (lane `l` of round `j` reads
-//!    `32 j + l`) into registers, then evaluates `keep` on each, then `ballot_sync` gives
-//!    each round's mask: the warp's count is the sum of the masks' `count_ones`, an element's
-//!    place among the round's kept is the `count_ones` of the mask's bits below its lane.
+//! 2. Each warp reads its `32 * items` elements in `items` coalesced rounds (lane `l` of
+//!    round `j` reads `32 j + l`) into registers, then evaluates `keep` on each, then
+//!    `ballot_sync` gives each round's mask: the warp's count is the sum of the masks'
+//!    `count_ones`, an element's place among the round's kept is the `count_ones` of the
+//!    mask's bits below its lane.
 //! 3. The warps' counts in shared memory give each warp its offset in the tile and the
 //!    tile's count; warp 0 publishes it and looks back (`count_lookback`, the scan's
 //!    look-back specialised to 32-bit counts) for the tile's offset in the output.
@@ -34,25 +37,39 @@
 //!
 //! The input is read once and the kept elements written once: the one pass CUB's
 //! `DeviceSelect` makes.
+//!
+//! # Instances
+//!
+//! Each instance names its items a thread and, optionally, the blocks an SM it asks NVRTC
+//! for (`blocks_per_sm [4]`: `__launch_bounds__(256, 4)`, at most 64 registers a thread;
+//! `blocks_per_sm []`: no cap). The kernel is latency bound: more items a thread put more
+//! loads in flight and spread the per-tile costs (the counter, the look-back) over more
+//! elements, more blocks an SM hide more of those costs; which wins depends on the GPU,
+//! the element type and `keep`, so the library times them (`select::TUNED_TILINGS`). The
+//! result is the same whatever the tile.
 
 /// `__select_kernel!(name $(<T: Bound>)?, T, [x, i, v] keep K, params [p: P, ..],
-/// options [..])`: the select kernel of `T`, keeping `x[i]` where `K` is true. `K` is
-/// evaluated only for `i < x.len()`, with `v` bound to `x[i]` (loaded already), and may
-/// read `x`, `i` and the parameters `p`.
+/// items N, blocks_per_sm [B?], options [..])`: the select kernel of `T`, keeping `x[i]`
+/// where `K` is true, `N` elements a thread (a literal: 8, 16, 32; the tile is `256 N`),
+/// with `__launch_bounds__(256, B)` when `B` is given. `K` is evaluated only for `i <
+/// x.len()`, with `v` bound to `x[i]` (loaded already), and may read `x`, `i` and the
+/// parameters `p`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __select_kernel {
     (
         $name:ident $(<$tp:ident: $bound:ident>)?, $t:ty, [$x:ident, $i:ident, $v:ident]
-        keep $keep:expr, params [$($p:ident: $pt:ty),*], options [$($opt:ident),*]
+        keep $keep:expr, params [$($p:ident: $pt:ty),*], items $items:tt,
+        blocks_per_sm [$($bps:tt)?], options [$($opt:ident),*]
     ) => {
         /// Keeps the elements `keep` picks, in one pass with a decoupled look-back over
         /// the tiles' counts: see `warpspeed::algorithms::select` and the template's
         /// documentation (algorithms/src/template/select.rs) for the launch.
-        // Four blocks an SM (at most 64 registers): at 87 registers and 2 blocks the
-        // kernel was bound by latency; `flagged` of 2^28 f32 went 1.75 -> 1.22 ms on an
-        // H100 (`unique` 0.28 -> 0.33 ms: docs/algorithms.md).
-        #[gpu_kernel(block = (256, 1, 1), min_blocks_per_multiprocessor = 4 $(, $opt)*)]
+        // The blocks an SM, when given, cap the registers: at 87 registers and 2 blocks
+        // the 16-item kernel was bound by latency; with 4 (64 registers) `flagged` of 2^28
+        // f32 went 1.75 -> 1.22 ms on an H100 and `unique` 0.28 -> 0.33 ms
+        // (docs/algorithms.md), so each instance says its own.
+        #[gpu_kernel(block = (256, 1, 1) $(, min_blocks_per_multiprocessor = $bps)? $(, $opt)*)]
         pub fn $name $(<$tp: $bound>)? (
             $x: &[$t],
             $($p: $pt,)*
@@ -97,27 +114,28 @@ macro_rules! __select_kernel {
                 return;
             }
 
-            // 2. 16 coalesced rounds a warp into registers, then `keep` of each, then the
-            // rounds' masks: three loops, so that the 16 loads (and the 16 reads `keep`
+            // 2. `items` coalesced rounds a warp into registers, then `keep` of each, then
+            // the rounds' masks: three loops, so that the loads (and the reads `keep`
             // makes) are issued back to back before the first ballot waits for them. The
-            // loops are `while` loops so that NVRTC unrolls them and the arrays stay in
-            // registers (as the look-back scan's).
-            let __warp_base = __tile as usize * 4096 + __warp * 512;
+            // loops are `while` loops over a literal count so that NVRTC unrolls them and
+            // the arrays stay in registers (as the look-back scan's); `% items` bounds the
+            // local arrays' indexes for the prover.
+            let __warp_base = __tile as usize * (256 * $items) + __warp * (32 * $items);
             let __first = $x[0];
-            let mut __items = [__first; 16];
+            let mut __items = [__first; $items];
             let mut __j = 0usize;
-            while __j < 16 {
-                let __jj = __j & 15;
+            while __j < $items {
+                let __jj = __j % $items;
                 let __g = __warp_base + 32 * __jj + __lane;
                 if __g < $x.len() {
                     __items[__jj] = $x[__g];
                 }
                 __j += 1;
             }
-            let mut __keeps = [false; 16];
+            let mut __keeps = [false; $items];
             let mut __j = 0usize;
-            while __j < 16 {
-                let __jj = __j & 15;
+            while __j < $items {
+                let __jj = __j % $items;
                 let $i = __warp_base + 32 * __jj + __lane;
                 if $i < $x.len() {
                     let $v = __items[__jj];
@@ -125,11 +143,11 @@ macro_rules! __select_kernel {
                 }
                 __j += 1;
             }
-            let mut __masks = [0u32; 16];
+            let mut __masks = [0u32; $items];
             let mut __count = 0u32;
             let mut __j = 0usize;
-            while __j < 16 {
-                let __jj = __j & 15;
+            while __j < $items {
+                let __jj = __j % $items;
                 let __m = ballot_sync(__full, __keeps[__jj]);
                 __masks[__jj] = __m;
                 __count += __m.count_ones();
@@ -162,7 +180,7 @@ macro_rules! __select_kernel {
             sync_threads();
             let __offset = __tile_prefix[0];
             // The block of the last tile knows the count.
-            if __tid == 0 && (__tile as usize + 1) * 4096 >= __n {
+            if __tid == 0 && (__tile as usize + 1) * (256 * $items) >= __n {
                 let __all = __offset + __aggregate;
                 if total.len() > 0 {
                     total[0] = __all;
@@ -177,8 +195,8 @@ macro_rules! __select_kernel {
             // less the kept before it).
             let mut __before = __offset + __warp_prefix;
             let mut __j = 0usize;
-            while __j < 16 {
-                let __jj = __j & 15;
+            while __j < $items {
+                let __jj = __j % $items;
                 let __m = __masks[__jj];
                 let __g = __warp_base + 32 * __jj + __lane;
                 let __d = (__before + (__m & __below).count_ones()) as usize;
