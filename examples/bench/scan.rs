@@ -600,6 +600,6 @@ where
     )
     .times(t[0], Some(t[1]), None)
     .peers(b.peers(&format!("scan_2^{log2}_{ty}"), Unit::Ms))
-    .note(b.bandwidth_note(2.0 * (len * std::mem::size_of::<T>()) as f64, t[0]))
+    .note(b.bandwidth_note(2.0 * std::mem::size_of_val(x) as f64, t[0]))
     .note(format!("fixed-order look-back, 1 launch, {tiles} tiles")))
 }
