@@ -56,9 +56,9 @@ const MAX_CHUNKS: usize = 1024;
 /// 8 warps' 32 lane totals.
 pub const SHARED_ELEMS: usize = 8 * 528 + 8 * 32;
 
-/// The launches of a scan of `n` elements of `T`: how the input is cut ([`chunks_for`])
-/// and each launch's configuration, as the entries here launch the kernels (for a user
-/// who launches `kernels` by hand, as the bench does).
+/// The launches of a three-launch scan (`f16`, `bf16`, a user's operator) of `n` elements
+/// of `T`: how the input is cut ([`chunks_for`]) and each launch's configuration, as the
+/// entries here launch the kernels (for a user who launches `kernels` by hand).
 #[derive(Clone, Copy, Debug)]
 pub struct Launches {
     /// Chunks, one block each (at most 1024).
