@@ -87,6 +87,8 @@ const HOST: &[&str] = &[
     "Error",
     "LaunchConfig",
     "Event",
+    // The bound of a buffer's element type (host generics), not a kernel type.
+    "KernelScalar",
     "PinnedBuffer",
     "PinnedView",
     "PinnedViewMut",
