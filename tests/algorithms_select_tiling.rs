@@ -335,7 +335,7 @@ fn tiling_kernels() -> Vec<(String, Tiling, &'static warpspeed::__private::Kerne
     let mut all = Vec::new();
     all.extend(of!(Tiling::T4096c4, t4096c4));
     all.extend(of!(Tiling::T4096, t4096));
-    all.extend(of!(Tiling::T8192c2, t8192c2));
+    all.extend(of!(Tiling::T4096c6, t4096c6));
     all.extend(of!(Tiling::T8192c3, t8192c3));
     all.extend(of!(Tiling::T2048c8, t2048c8));
     // The predicate's select kernels, in the order of TUNED_TILINGS.

@@ -65,9 +65,9 @@ pub enum Tiling {
     T4096c4,
     /// 16 a thread, registers uncapped.
     T4096,
-    /// 32 a thread (tiles of 8192), 2 blocks an SM (at most 128 registers).
-    T8192c2,
-    /// 32 a thread, 3 blocks an SM (at most 80 registers).
+    /// 16 a thread, 6 blocks an SM (at most 40 registers).
+    T4096c6,
+    /// 32 a thread (tiles of 8192), 3 blocks an SM (at most 80 registers).
     T8192c3,
     /// 8 a thread (tiles of 2048), 8 blocks an SM (at most 32 registers).
     T2048c8,
@@ -77,8 +77,8 @@ impl Tiling {
     /// Elements a thread.
     pub const fn items_per_thread(self) -> usize {
         match self {
-            Tiling::T4096c4 | Tiling::T4096 => 16,
-            Tiling::T8192c2 | Tiling::T8192c3 => 32,
+            Tiling::T4096c4 | Tiling::T4096 | Tiling::T4096c6 => 16,
+            Tiling::T8192c3 => 32,
             Tiling::T2048c8 => 8,
         }
     }
@@ -93,18 +93,18 @@ impl Tiling {
         match self {
             Tiling::T4096c4 => Some(4),
             Tiling::T4096 => None,
-            Tiling::T8192c2 => Some(2),
+            Tiling::T4096c6 => Some(6),
             Tiling::T8192c3 => Some(3),
             Tiling::T2048c8 => Some(8),
         }
     }
 
-    /// Its label among [`TUNED_TILINGS`] (also its kernels' module: `kernels::t8192c2`).
+    /// Its label among [`TUNED_TILINGS`] (also its kernels' module: `kernels::t4096c6`).
     pub const fn label(self) -> &'static str {
         match self {
             Tiling::T4096c4 => "t4096c4",
             Tiling::T4096 => "t4096",
-            Tiling::T8192c2 => "t8192c2",
+            Tiling::T4096c6 => "t4096c6",
             Tiling::T8192c3 => "t8192c3",
             Tiling::T2048c8 => "t2048c8",
         }
@@ -124,7 +124,7 @@ impl Tiling {
 pub const TUNED_TILINGS: [(&str, Tiling); 5] = [
     (Tiling::T4096c4.label(), Tiling::T4096c4),
     (Tiling::T4096.label(), Tiling::T4096),
-    (Tiling::T8192c2.label(), Tiling::T8192c2),
+    (Tiling::T4096c6.label(), Tiling::T4096c6),
     (Tiling::T8192c3.label(), Tiling::T8192c3),
     (Tiling::T2048c8.label(), Tiling::T2048c8),
 ];
@@ -141,8 +141,8 @@ macro_rules! by_tiling {
                 use kernels::t4096 as $k;
                 $call
             }
-            Tiling::T8192c2 => {
-                use kernels::t8192c2 as $k;
+            Tiling::T4096c6 => {
+                use kernels::t4096c6 as $k;
                 $call
             }
             Tiling::T8192c3 => {
@@ -300,20 +300,20 @@ macro_rules! predicate {
                 use ::warpspeed::prelude::*;
                 // One select kernel a tiling (`select::TUNED_TILINGS`).
                 $crate::__select_kernel!(select_t4096c4, $t, [x, i, v] keep $($f)::+(v),
-                    params [], items 16, blocks_per_sm [4], options []);
+                    params [], items 16 tile 4096 mask 4095, blocks_per_sm [4], options []);
                 $crate::__select_kernel!(select_t4096, $t, [x, i, v] keep $($f)::+(v),
-                    params [], items 16, blocks_per_sm [], options []);
-                $crate::__select_kernel!(select_t8192c2, $t, [x, i, v] keep $($f)::+(v),
-                    params [], items 32, blocks_per_sm [2], options []);
+                    params [], items 16 tile 4096 mask 4095, blocks_per_sm [], options []);
+                $crate::__select_kernel!(select_t4096c6, $t, [x, i, v] keep $($f)::+(v),
+                    params [], items 16 tile 4096 mask 4095, blocks_per_sm [6], options []);
                 $crate::__select_kernel!(select_t8192c3, $t, [x, i, v] keep $($f)::+(v),
-                    params [], items 32, blocks_per_sm [3], options []);
+                    params [], items 32 tile 8192 mask 8191, blocks_per_sm [3], options []);
                 $crate::__select_kernel!(select_t2048c8, $t, [x, i, v] keep $($f)::+(v),
-                    params [], items 8, blocks_per_sm [8], options []);
+                    params [], items 8 tile 2048 mask 2047, blocks_per_sm [8], options []);
                 $crate::__select_count_kernel!(count, $t, [x, i] keep $($f)::+(x[i]),
                     params [], options []);
             }
             use __ws_select::{
-                count, select_t2048c8, select_t4096, select_t4096c4, select_t8192c2,
+                count, select_t2048c8, select_t4096, select_t4096c4, select_t4096c6,
                 select_t8192c3,
             };
             impl $crate::select::Predicate for $name {
@@ -335,7 +335,7 @@ macro_rules! predicate {
                     match l.tiling {
                         Tiling::T4096c4 => __ws_launch!(select_t4096c4),
                         Tiling::T4096 => __ws_launch!(select_t4096),
-                        Tiling::T8192c2 => __ws_launch!(select_t8192c2),
+                        Tiling::T4096c6 => __ws_launch!(select_t4096c6),
                         Tiling::T8192c3 => __ws_launch!(select_t8192c3),
                         Tiling::T2048c8 => __ws_launch!(select_t2048c8),
                     }
@@ -352,7 +352,7 @@ macro_rules! predicate {
                     ::std::vec![
                         select_t4096c4::kernel(),
                         select_t4096::kernel(),
-                        select_t8192c2::kernel(),
+                        select_t4096c6::kernel(),
                         select_t8192c3::kernel(),
                         select_t2048c8::kernel(),
                         count::kernel(),

@@ -44,22 +44,22 @@ predicate! {
 /// `predicate!` expands, here with the option.
 mod above_half_unchecked {
     macro_rules! tiling {
-        ($m:ident, $items:tt, [$($bps:tt)?]) => {
+        ($m:ident, $items:tt $tile:literal $tmask:literal, [$($bps:tt)?]) => {
             pub mod $m {
                 use super::super::above_half;
                 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
                 use warpspeed::algorithms::__select_kernel;
                 use warpspeed::prelude::*;
                 __select_kernel!(select, f32, [x, i, v] keep above_half(v), params [],
-                    items $items, blocks_per_sm [$($bps)?], options [unchecked]);
+                    items $items tile $tile mask $tmask, blocks_per_sm [$($bps)?], options [unchecked]);
             }
         };
     }
-    tiling!(t4096c4, 16, [4]);
-    tiling!(t4096, 16, []);
-    tiling!(t8192c2, 32, [2]);
-    tiling!(t8192c3, 32, [3]);
-    tiling!(t2048c8, 8, [8]);
+    tiling!(t4096c4, 16 4096 4095, [4]);
+    tiling!(t4096, 16 4096 4095, []);
+    tiling!(t4096c6, 16 4096 4095, [6]);
+    tiling!(t8192c3, 32 8192 8191, [3]);
+    tiling!(t2048c8, 8 2048 2047, [8]);
 }
 
 /// `$call` with `$k` the module of `tiling` under `$base` (`kernels::unchecked`,
@@ -75,8 +75,8 @@ macro_rules! by_tiling {
                 use $($base)::+::t4096 as $k;
                 $call
             }
-            Tiling::T8192c2 => {
-                use $($base)::+::t8192c2 as $k;
+            Tiling::T4096c6 => {
+                use $($base)::+::t4096c6 as $k;
                 $call
             }
             Tiling::T8192c3 => {
@@ -109,7 +109,7 @@ pub fn kernels() -> Vec<Kernel> {
     }
     of!(t4096c4);
     of!(t4096);
-    of!(t8192c2);
+    of!(t4096c6);
     of!(t8192c3);
     of!(t2048c8);
     all.extend(AboveHalf::kernels().into_iter().map(|k| ("checked", k)));

@@ -48,7 +48,7 @@ macro_rules! radix_select_kernels {
         }
 
         crate::__select_kernel!($at_least, $k, [x, i, v] keep $ordered(v) >= threshold,
-            params [threshold: $u], items 16, blocks_per_sm [4], options [$($opt),*]);
+            params [threshold: $u], items 16 tile 4096 mask 4095, blocks_per_sm [4], options [$($opt),*]);
     };
 }
 

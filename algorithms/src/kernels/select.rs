@@ -86,17 +86,17 @@ pub fn count_lookback(status: &[AtomicU64], tile: u32, aggregate: u32, epoch: u3
 
 /// The select kernels of one tiling, in the module `$m` (`$opts`: `[unchecked]` or `[]`).
 macro_rules! select_tiling {
-    ($m:ident, $doc:literal, items $items:tt, blocks_per_sm [$($bps:tt)?], [$($opt:ident),*]) => {
+    ($m:ident, $doc:literal, items $items:tt tile $tile:literal mask $tmask:literal, blocks_per_sm [$($bps:tt)?], [$($opt:ident),*]) => {
         #[doc = $doc]
         pub mod $m {
             use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
             use warpspeed_core::prelude::*;
             crate::__select_kernel!(flagged_bool<T: Scalar>, T, [x, i, _v] keep if i < flags.len() { flags[i] } else { false },
-                params [flags: &[bool]], items $items, blocks_per_sm [$($bps)?], options [$($opt),*]);
+                params [flags: &[bool]], items $items tile $tile mask $tmask, blocks_per_sm [$($bps)?], options [$($opt),*]);
             crate::__select_kernel!(flagged_u8<T: Scalar>, T, [x, i, _v] keep if i < flags.len() { flags[i] != 0 } else { false },
-                params [flags: &[u8]], items $items, blocks_per_sm [$($bps)?], options [$($opt),*]);
+                params [flags: &[u8]], items $items tile $tile mask $tmask, blocks_per_sm [$($bps)?], options [$($opt),*]);
             crate::__select_kernel!(unique<T: Scalar>, T, [x, i, v] keep if i > 0 { v != x[i - 1] } else { true },
-                params [], items $items, blocks_per_sm [$($bps)?], options [$($opt),*]);
+                params [], items $items tile $tile mask $tmask, blocks_per_sm [$($bps)?], options [$($opt),*]);
         }
     };
 }
@@ -106,15 +106,15 @@ macro_rules! select_tiling {
 macro_rules! select_family {
     ([$($opt:ident),*]) => {
         select_tiling!(t4096c4, "16 items a thread (tiles of 4096), 4 blocks an SM (at most 64 registers): the default.",
-            items 16, blocks_per_sm [4], [$($opt),*]);
+            items 16 tile 4096 mask 4095, blocks_per_sm [4], [$($opt),*]);
         select_tiling!(t4096, "16 items a thread (tiles of 4096), registers uncapped.",
-            items 16, blocks_per_sm [], [$($opt),*]);
-        select_tiling!(t8192c2, "32 items a thread (tiles of 8192), 2 blocks an SM (at most 128 registers).",
-            items 32, blocks_per_sm [2], [$($opt),*]);
+            items 16 tile 4096 mask 4095, blocks_per_sm [], [$($opt),*]);
+        select_tiling!(t4096c6, "16 items a thread (tiles of 4096), 6 blocks an SM (at most 40 registers).",
+            items 16 tile 4096 mask 4095, blocks_per_sm [6], [$($opt),*]);
         select_tiling!(t8192c3, "32 items a thread (tiles of 8192), 3 blocks an SM (at most 80 registers).",
-            items 32, blocks_per_sm [3], [$($opt),*]);
+            items 32 tile 8192 mask 8191, blocks_per_sm [3], [$($opt),*]);
         select_tiling!(t2048c8, "8 items a thread (tiles of 2048), 8 blocks an SM (at most 32 registers).",
-            items 8, blocks_per_sm [8], [$($opt),*]);
+            items 8 tile 2048 mask 2047, blocks_per_sm [8], [$($opt),*]);
         pub use t4096c4::{flagged_bool, flagged_u8, unique};
 
         /// Run-length encoding's second launch: `counts[r] = heads[r + 1] - heads[r]` for

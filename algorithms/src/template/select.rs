@@ -27,17 +27,33 @@
 //! 2. Each warp reads its `32 * items` elements in `items` coalesced rounds (lane `l` of
 //!    round `j` reads `32 j + l`) into registers, then evaluates `keep` on each, then
 //!    `ballot_sync` gives each round's mask: the warp's count is the sum of the masks'
-//!    `count_ones`, an element's place among the round's kept is the `count_ones` of the
-//!    mask's bits below its lane.
-//! 3. The warps' counts in shared memory give each warp its offset in the tile and the
+//!    `count_ones`, an element's place among the warp's kept is the count of the rounds
+//!    before it plus the `count_ones` of its round's mask below its lane.
+//! 3. Each warp writes the indexes of its kept elements, in order, into its part of a
+//!    shared stage of `u16`s (with `partition`, the rejected ones' after them), and reads
+//!    the elements of its stage's slots again from `x`, lane `l` slots `32 j + l`: they
+//!    come from the cache that step 2 filled (`flagged`, whose `keep` does not read `x`,
+//!    reads `x` here only).
+//! 4. The warps' counts in shared memory give each warp its offset in the tile and the
 //!    tile's count; warp 0 publishes it and looks back (`count_lookback`, the scan's
-//!    look-back specialised to 32-bit counts) for the tile's offset in the output.
-//! 4. Each round's kept elements are stored at `offset + place`: consecutive lanes write
-//!    consecutive addresses, so a round's stores are as coalesced as the mask allows.
+//!    look-back specialised to 32-bit counts) for the tile's offset in the output, while
+//!    step 3's reads are in flight.
+//! 5. Slot `s` of a warp's stage goes to `offset + warp's offset + s`: consecutive lanes
+//!    write consecutive addresses, every store of a warp but its first and last whole.
 //!
-//! The input is read once and the kept elements written once: the one pass CUB's
-//! `DeviceSelect` makes.
+//! The input is read once from memory and the kept elements written once: the one pass
+//! CUB's `DeviceSelect` makes.
 //!
+//! Why a stage of indexes: before it (2026-11-28), each round's kept elements went from
+//! the registers that read them straight to `out`, so the rounds and their masks lived
+//! across the look-back: 64 to 87 registers a thread for 16 items, 4 blocks an SM at
+//! most, and warps waiting at the barrier half the time (ncu). With only the stage
+//! living across it, and the reads again issued before it, the same tiles on an H100
+//! went `select_if` (x > 0.5, 2^28 f32) 1.470 -> 0.907 ms, `flagged` 1.221 -> 1.016,
+//! `unique` (2^26 i32) 0.286 -> 0.226, each at its tuned tiling (docs/algorithms.md).
+//! The stage holds indexes rather than elements so that its size (2 bytes an element of
+//! the tile) does not depend on `T`, which may be a user's struct of any size.
+
 //! # Instances
 //!
 //! Each instance names its items a thread and, optionally, the blocks an SM it asks NVRTC
@@ -49,8 +65,9 @@
 //! result is the same whatever the tile.
 
 /// `__select_kernel!(name $(<T: Bound>)?, T, [x, i, v] keep K, params [p: P, ..],
-/// items N, blocks_per_sm [B?], options [..])`: the select kernel of `T`, keeping `x[i]`
-/// where `K` is true, `N` elements a thread (a literal: 8, 16, 32; the tile is `256 N`),
+/// items N tile S mask M, blocks_per_sm [B?], options [..])`: the select kernel of `T`,
+/// keeping `x[i]` where `K` is true, `N` elements a thread (a literal: 8, 16, 32), tiles of
+/// `S = 256 N` (`M = S - 1`, literals for the stage's size and indexes),
 /// with `__launch_bounds__(256, B)` when `B` is given. `K` is evaluated only for `i <
 /// x.len()`, with `v` bound to `x[i]` (loaded already), and may read `x`, `i` and the
 /// parameters `p`.
@@ -59,7 +76,7 @@
 macro_rules! __select_kernel {
     (
         $name:ident $(<$tp:ident: $bound:ident>)?, $t:ty, [$x:ident, $i:ident, $v:ident]
-        keep $keep:expr, params [$($p:ident: $pt:ty),*], items $items:tt,
+        keep $keep:expr, params [$($p:ident: $pt:ty),*], items $items:tt tile $tile:literal mask $tmask:literal,
         blocks_per_sm [$($bps:tt)?], options [$($opt:ident),*]
     ) => {
         /// Keeps the elements `keep` picks, in one pass with a decoupled look-back over
@@ -83,6 +100,7 @@ macro_rules! __select_kernel {
             partition: bool,
         ) {
             let __warp_counts = SharedArray::<u32, 8>::new();
+            let __index = SharedArray::<u16, $tile>::new();
             let __tile_id = SharedArray::<u32, 1>::new();
             let __tile_prefix = SharedArray::<u32, 1>::new();
             let __full = 0xffff_ffffu32;
@@ -153,6 +171,31 @@ macro_rules! __select_kernel {
                 __count += __m.count_ones();
                 __j += 1;
             }
+            // 3. The warp's stage: the kept elements' indexes in the warp's part of the
+            // tile (`e`, element `warp_base + e`) in order, then with `partition` the
+            // rejected ones'; the rounds and their masks die here, before the look-back.
+            let __ws = __warp * (32 * $items);
+            let mut __valid = 0usize;
+            if __warp_base < __n {
+                __valid = (__n - __warp_base).min(32 * $items);
+            }
+            let mut __before = 0u32;
+            let mut __j = 0usize;
+            while __j < $items {
+                let __jj = __j % $items;
+                let __m = __masks[__jj];
+                let __e = 32 * __jj + __lane;
+                let __p = __before + (__m & __below).count_ones();
+                if __e < __valid {
+                    if __m & __bit != 0 {
+                        __index[(__ws + __p as usize) & $tmask] = __e as u16;
+                    } else if partition {
+                        __index[(__ws + __count as usize + __e - __p as usize) & $tmask] = __e as u16;
+                    }
+                }
+                __before += __m.count_ones();
+                __j += 1;
+            }
             if __lane == 0 {
                 __warp_counts[__warp] = __count;
             }
@@ -169,7 +212,29 @@ macro_rules! __select_kernel {
                 __w += 1;
             }
 
-            // 3. The tile's offset: the look-back over the tiles' counts.
+            // The elements of the warp's slots, read again from `x` (where step 2 read
+            // them, so mostly from the cache) before the look-back, so that the reads are
+            // in flight while it waits: `flagged`, whose `keep` does not read `x`, reads
+            // `x` here only. Slot `s` is `vals[s / 32]` in lane `s % 32`.
+            let mut __limit = __count as usize;
+            if partition {
+                __limit = __valid;
+            }
+            let mut __vals = [__first; $items];
+            let mut __j = 0usize;
+            while __j < $items {
+                let __jj = __j % $items;
+                let __s = 32 * __jj + __lane;
+                if __s < __limit {
+                    let __g = __warp_base + __index[(__ws + __s) & $tmask] as usize;
+                    if __g < $x.len() {
+                        __vals[__jj] = $x[__g];
+                    }
+                }
+                __j += 1;
+            }
+
+            // 4. The tile's offset: the look-back over the tiles' counts.
             if __warp == 0 {
                 let __exclusive =
                     $crate::kernels::select::count_lookback(status, __tile, __aggregate, epoch);
@@ -190,32 +255,32 @@ macro_rules! __select_kernel {
                 }
             }
 
-            // 4. The kept elements to their places; with `partition`, the rejected after
+            // 5. The kept elements to their places; with `partition`, the rejected after
             // `split`, in order (what comes before an element and is not kept is its index
-            // less the kept before it).
-            let mut __before = __offset + __warp_prefix;
+            // less the kept before it). Slot `s` of the warp's stage goes to
+            // `out[kept + s]`, so a warp's stores are consecutive.
+            let __kept = (__offset + __warp_prefix) as usize;
             let mut __j = 0usize;
             while __j < $items {
                 let __jj = __j % $items;
-                let __m = __masks[__jj];
-                let __g = __warp_base + 32 * __jj + __lane;
-                let __d = (__before + (__m & __below).count_ones()) as usize;
-                if __g < __n {
-                    if __m & __bit != 0 {
+                let __s = 32 * __jj + __lane;
+                if __s < __limit {
+                    let __v = __vals[__jj];
+                    if __s < __count as usize {
+                        let __d = __kept + __s;
                         if __d < out.len() {
-                            out[__d] = __items[__jj];
+                            out[__d] = __v;
                         }
                         if __d < heads.len() {
-                            heads[__d] = __g as u32;
+                            heads[__d] = (__warp_base + __index[(__ws + __s) & $tmask] as usize) as u32;
                         }
-                    } else if partition {
-                        let __r = split + (__g - __d);
+                    } else {
+                        let __r = split + (__warp_base - __kept) + (__s - __count as usize);
                         if __r < out.len() {
-                            out[__r] = __items[__jj];
+                            out[__r] = __v;
                         }
                     }
                 }
-                __before += __m.count_ones();
                 __j += 1;
             }
         }
