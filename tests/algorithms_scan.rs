@@ -414,6 +414,18 @@ fn scan_kernels_compile_with_nvrtc() {
             k::ordered_maxs_int::kernel::<usize>(),
         ),
         ("ordered_sums_f32", &k::ordered_sums_f32::KERNEL),
+        (
+            "capped ordered_sums_int i64",
+            k::capped::ordered_sums_int::kernel::<i64>(),
+        ),
+        (
+            "capped ordered_sums_f32",
+            &k::capped::ordered_sums_f32::KERNEL,
+        ),
+        (
+            "capped ordered_maxs_f64",
+            &k::capped::ordered_maxs_f64::KERNEL,
+        ),
         ("ordered_sums_f64", &k::ordered_sums_f64::KERNEL),
         ("ordered_mins_f64", &k::ordered_mins_f64::KERNEL),
         (
@@ -440,6 +452,8 @@ fn the_scan_kernels_keep_no_check() {
         k::ordered_maxs_int::cuda_source::<u16>(),
         k::ordered_sums_f32::CUDA_SOURCE.to_string(),
         k::ordered_mins_f64::CUDA_SOURCE.to_string(),
+        k::capped::ordered_sums_int::cuda_source::<i64>(),
+        k::capped::ordered_mins_f64::CUDA_SOURCE.to_string(),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
         for check in ["ws_ld(", "ws_at(", "ws_at_shared("] {

@@ -191,15 +191,29 @@ macro_rules! lookback_launch {
             $target, $cfg, $x, $out, $w.status, $w.counter, $w.epoch, $incl,
         )
     };
+    // The fixed-order look-back: with 256 threads a block, its twin capped at 64
+    // registers (`kernels::scan::capped`: 4 blocks an SM).
     (tree $k:ident::<$t:ty>, $target:ident, $cfg:ident, $x:ident, $out:ident, $w:ident, $incl:ident) => {
-        crate::kernels::scan::$k::launch::<$t>(
-            $target, $cfg, $x, $out, $w.status, $w.counter, $w.epoch, $incl,
-        )
+        if $cfg.block.x == 256 {
+            crate::kernels::scan::capped::$k::launch::<$t>(
+                $target, $cfg, $x, $out, $w.status, $w.counter, $w.epoch, $incl,
+            )
+        } else {
+            crate::kernels::scan::$k::launch::<$t>(
+                $target, $cfg, $x, $out, $w.status, $w.counter, $w.epoch, $incl,
+            )
+        }
     };
     ($concrete:ident $k:ident::<$t:ty>, $target:ident, $cfg:ident, $x:ident, $out:ident, $w:ident, $incl:ident) => {
-        crate::kernels::scan::$k::launch(
-            $target, $cfg, $x, $out, $w.status, $w.counter, $w.epoch, $incl,
-        )
+        if $cfg.block.x == 256 {
+            crate::kernels::scan::capped::$k::launch(
+                $target, $cfg, $x, $out, $w.status, $w.counter, $w.epoch, $incl,
+            )
+        } else {
+            crate::kernels::scan::$k::launch(
+                $target, $cfg, $x, $out, $w.status, $w.counter, $w.epoch, $incl,
+            )
+        }
     };
 }
 

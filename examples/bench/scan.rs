@@ -496,7 +496,7 @@ fn library(b: &Bench) -> Res<Vec<Row>> {
         })
         .collect();
     let floats = fixed_order(b, &xf, &want, 32, "f32", |x, out, w| {
-        use lib_scan::kernels::unchecked::ordered_sums_f32;
+        use lib_scan::kernels::unchecked::capped::ordered_sums_f32;
         let epoch = w.next();
         Ok(ordered_sums_f32::launch(
             dev,
@@ -512,7 +512,7 @@ fn library(b: &Bench) -> Res<Vec<Row>> {
     let xi: Vec<i64> = xf.iter().map(|&v| v as i64).collect();
     let wanti: Vec<i64> = want.iter().map(|&v| v as i64).collect();
     let longs = fixed_order(b, &xi, &wanti, 16, "i64", |x, out, w| {
-        use lib_scan::kernels::unchecked::ordered_sums_int;
+        use lib_scan::kernels::unchecked::capped::ordered_sums_int;
         let epoch = w.next();
         Ok(ordered_sums_int::launch::<i64>(
             dev,

@@ -44,7 +44,8 @@
 //!
 //! # How to launch (what `scan::inclusive` does for the operators that have it)
 //!
-//! - `block`: 32 to 256 threads, a multiple of 32. A tile is `ITEMS * block` elements
+//! - `block`: 32 to 256 threads, a multiple of 32 (an instance with `bounds [block = (256,
+//!   1, 1), min_blocks_per_multiprocessor = 4,]`: 256 exactly). A tile is `ITEMS * block` elements
 //!   (`ITEMS` a thread, the instance's: 32 for 4-byte values, 16 for 8-byte ones). Grid:
 //!   exactly `tiles = len.div_ceil(ITEMS * block)` blocks. Static shared memory, no
 //!   dynamic.
@@ -75,12 +76,14 @@
 
 /// `__tree_lookback_scan_kernel!(name $(<T: Bound>)?, T, [x] |a, b| C, init I,
 /// to_bits |v| B, from_bits |w| F, items N mask M, stage S warp_stride W, words K,
-/// options [..])`:
+/// bounds [..], options [..])`:
 /// the fixed-order look-back scan of `T` with the associative combining step `C`; `I` is
 /// the identity or, for an idempotent operator, `x[0]`; `B` gives a value's bits as a
 /// `u64`, `F` the value of a `u64`'s. `N` items a thread (a power of two up to 32, `M =
 /// N - 1`), `W = 33 * N` (a warp's stage: element `s` at `s + s / 32`), `S = 8 * W`; `K`
-/// words a value (1 where `B` fits 32 bits, else 2).
+/// words a value (1 where `B` fits 32 bits, else 2). `bounds`: empty, or `#[gpu_kernel]`
+/// options that come before `options`' (each with its comma), as `block = (256, 1, 1),
+/// min_blocks_per_multiprocessor = 4,` (`crate::kernels::scan::capped`).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __tree_lookback_scan_kernel {
@@ -88,12 +91,12 @@ macro_rules! __tree_lookback_scan_kernel {
         $name:ident $(<$tp:ident: $bound:ident>)?, $t:ty, [$x:ident] |$a:ident, $b:ident| $combine:expr,
         init $init:expr, to_bits |$v:ident| $to_bits:expr, from_bits |$w:ident| $from_bits:expr,
         items $n:literal mask $m:literal, stage $stage:literal warp_stride $ws:literal,
-        words $words:literal, options [$($opt:ident),*]
+        words $words:literal, bounds [$($bnd:tt)*], options [$($opt:ident),*]
     ) => {
         /// The single-pass scan with a fixed-order look-back: see
         /// `warpspeed::algorithms::scan` and the template's documentation
         /// (algorithms/src/template/tree_lookback.rs) for the launch.
-        #[gpu_kernel($($opt),*)]
+        #[gpu_kernel($($bnd)* $($opt),*)]
         pub fn $name $(<$tp: $bound>)? (
             $x: &[$t],
             out: &mut [$t],
