@@ -293,7 +293,7 @@ fn every_sort_kernel_compiles_with_nvrtc() {
         // Every tile of `TILES_32` and `TILES_64`; values as the words the passes move.
         ("onesweep_u8", k::onesweep_u8::kernel::<u8, 16, 4096>()),
         ("onesweep_i16", k::onesweep_i16::kernel::<u16, 24, 6144>()),
-        ("onesweep_u32", k::onesweep_u32::kernel::<u32, 32, 8192>()),
+        ("onesweep_u32", k::onesweep_wide_u32::kernel::<u32, 32, 8192>()),
         ("onesweep_i32", k::onesweep_i32::kernel::<u8, 16, 4096>()),
         (
             "onesweep_i32 24",
@@ -301,18 +301,18 @@ fn every_sort_kernel_compiles_with_nvrtc() {
         ),
         (
             "onesweep_i32 32",
-            k::onesweep_i32::kernel::<u64, 32, 8192>(),
+            k::onesweep_wide_i32::kernel::<u64, 32, 8192>(),
         ),
         ("onesweep_f32", k::onesweep_f32::kernel::<u64, 16, 4096>()),
         ("onesweep_u64", k::onesweep_u64::kernel::<u64, 8, 2048>()),
         (
             "onesweep_usize",
-            k::onesweep_usize::kernel::<u16, 16, 4096>(),
+            k::onesweep_wide_usize::kernel::<u16, 16, 4096>(),
         ),
         ("onesweep_f64", k::onesweep_f64::kernel::<u32, 8, 2048>()),
         (
             "onesweep_i64 16",
-            k::onesweep_i64::kernel::<u64, 16, 4096>(),
+            k::onesweep_wide_i64::kernel::<u64, 16, 4096>(),
         ),
         (
             "onesweep_i64 unchecked",
@@ -320,7 +320,7 @@ fn every_sort_kernel_compiles_with_nvrtc() {
         ),
         (
             "onesweep_i32 unchecked 32",
-            k::unchecked::onesweep_i32::kernel::<u64, 32, 8192>(),
+            k::unchecked::onesweep_wide_i32::kernel::<u64, 32, 8192>(),
         ),
     ]);
     use warpspeed::algorithms::kernels::radix_select as r;

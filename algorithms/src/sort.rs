@@ -668,8 +668,9 @@ fn gather_words<V: KernelScalar, W: Int>(
 }
 
 /// Static shared memory of a pass besides its staged keys: the warps' digit counts, the
-/// digits' places, the warps' sums and the tile id (`kernels::onesweep_*`).
-const PASS_SHARED: usize = (2048 + 256 + 8 + 1) * 4;
+/// digits' places, the warps' sums, the tile id and the ranking's table of lanes
+/// (`kernels::onesweep_*`: 2048 words; `onesweep_wide_*`, which has none, one word).
+const PASS_SHARED: usize = (2048 + 256 + 8 + 1 + 2048) * 4;
 
 /// The sort of `keys` (with `values` and their second buffer, both `keys.len()` long:
 /// checked by the entries) by [`passes`] with tiles the autotuner chooses among

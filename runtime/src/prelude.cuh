@@ -661,18 +661,27 @@ WS_PTX_CAS("b64", unsigned long long, "l")
 
 // Atomic load and store of a 16-, 32- or 64-bit word: ld.relaxed/ld.acquire, st.relaxed/
 // st.release; SeqCst puts fence.sc.gpu first. Rust refuses a Release/AcqRel load and an
-// Acquire/AcqRel store (a panic there); here they fail to compile.
+// Acquire/AcqRel store (a panic there); here they fail to compile. A relaxed access of
+// shared memory is a volatile one instead (a relaxed access of system scope in PTX's
+// memory model, stronger than .gpu): the inline asm takes a generic address, so a shared
+// word's load was a generic LD; the volatile access lets the compiler keep LDS/STS (the
+// radix sort's lanes meet through such words). `__isShared` folds away where the address
+// space is known, as it is for a shared array and a kernel's slice.
 #define WS_PTX_LDST(BITS, CT, RC) \
 template <int O> __device__ __forceinline__ CT ws_ptx_ld(const CT* p) { \
     static_assert(O == WS_RELAXED || O == WS_ACQUIRE || O == WS_SEQ_CST, "an atomic load cannot have Release or AcqRel ordering"); \
     CT r; \
-    if constexpr (O == WS_RELAXED) { asm volatile("ld.relaxed.gpu." BITS " %0, [%1];" : "=" RC(r) : "l"(p) : "memory"); } \
+    if constexpr (O == WS_RELAXED) { \
+        if (__isShared(p)) r = *(const volatile CT*)p; \
+        else asm volatile("ld.relaxed.gpu." BITS " %0, [%1];" : "=" RC(r) : "l"(p) : "memory"); } \
     else { if constexpr (O == WS_SEQ_CST) asm volatile("fence.sc.gpu;" ::: "memory"); \
         asm volatile("ld.acquire.gpu." BITS " %0, [%1];" : "=" RC(r) : "l"(p) : "memory"); } \
     return r; } \
 template <int O> __device__ __forceinline__ void ws_ptx_st(CT* p, CT v) { \
     static_assert(O == WS_RELAXED || O == WS_RELEASE || O == WS_SEQ_CST, "an atomic store cannot have Acquire or AcqRel ordering"); \
-    if constexpr (O == WS_RELAXED) { asm volatile("st.relaxed.gpu." BITS " [%0], %1;" :: "l"(p), RC(v) : "memory"); } \
+    if constexpr (O == WS_RELAXED) { \
+        if (__isShared(p)) *(volatile CT*)p = v; \
+        else asm volatile("st.relaxed.gpu." BITS " [%0], %1;" :: "l"(p), RC(v) : "memory"); } \
     else { if constexpr (O == WS_SEQ_CST) asm volatile("fence.sc.gpu;" ::: "memory"); \
         asm volatile("st.release.gpu." BITS " [%0], %1;" :: "l"(p), RC(v) : "memory"); } }
 WS_PTX_LDST("b16", unsigned short, "h")

@@ -28,8 +28,8 @@
 //!   `blocks * chunk >= keys.len()`; `counts` `passes * 256` words, zero.
 //! - `digit_bases`: `passes` blocks of 256 threads; `bases` `passes * 256` words.
 //! - `onesweep_*::launch::<V, ITEMS, TILE>`: `TILE == 256 * ITEMS` (static shared memory
-//!   `TILE * size_of::<K>()` bytes and 9 KiB: at most 48 KiB, so `ITEMS` at most 32 of
-//!   32-bit keys, 16 of 64-bit ones); exactly `keys.len().div_ceil(TILE)` blocks of 256
+//!   `TILE * size_of::<K>()` bytes and 17 KiB: at most 48 KiB, so `ITEMS` at most 24 of
+//!   32-bit keys, 12 of 64-bit ones; `onesweep_wide_*`, 9 KiB: 32 and 16); exactly `keys.len().div_ceil(TILE)` blocks of 256
 //!   threads, dynamic shared memory `TILE * size_of::<V>()` bytes with values (`pairs`),
 //!   none without;
 //!   `bases` the pass's 256 words; `status` at least `tiles * 256` words, zeroed when
@@ -209,18 +209,21 @@ macro_rules! sort_kernels {
         // latency, and ptxas left alone took 76 registers, 3 blocks; the cap took a
         // sort of 2^28 i32 keys from 8.7 to 8.2 ms on an H100 (docs/algorithms.md).
         // 16 keys a thread (8 of 64-bit keys) fit; more spill (152 bytes a thread at 24
-        // keys, 376 at 32, ptxas for sm_90): those tiles take `$wide`.
-        onesweep_kernel!($sweep, $k, $u, $ordered, 4; $($opt)?);
+        // keys, 376 at 32, ptxas for sm_90): those tiles take `$wide`. Its lanes find
+        // their peers through a table of 2048 words (8 KiB, `match_table`).
+        onesweep_kernel!($sweep, $k, $u, $ordered, 4, true, 2048; $($opt)?);
         // Two blocks an SM (at most 128 registers a thread): the larger tiles' keys and
-        // ranks stay in registers.
-        onesweep_kernel!($wide, $k, $u, $ordered, 2; $($opt)?);
+        // ranks stay in registers. No table: with it, a tile of 8192 keys outgrows the
+        // 48 KiB of static shared memory; its lanes take eight ballots.
+        onesweep_kernel!($wide, $k, $u, $ordered, 2, false, 1; $($opt)?);
     };
 }
 
-/// The pass kernel `$sweep` of one key type, asking for `$blocks` blocks an SM (`$opt`:
-/// `unchecked` or nothing).
+/// The pass kernel `$sweep` of one key type, asking for `$blocks` blocks an SM, finding a
+/// lane's peers through a shared table of `$table_words` words when `$table` (eight
+/// ballots otherwise; `$opt`: `unchecked` or nothing).
 macro_rules! onesweep_kernel {
-    ($sweep:ident, $k:ty, $u:ty, $ordered:ident, $blocks:literal; $($opt:ident)?) => {
+    ($sweep:ident, $k:ty, $u:ty, $ordered:ident, $blocks:literal, $table:literal, $table_words:literal; $($opt:ident)?) => {
         /// One radix pass: `keys_in` (and `values_in` with `pairs`) stably by the digit
         /// `(ordered ^ invert) >> shift & 255` into `keys_out` (`values_out`), after
         /// `bases` (the pass's 256 digit starts), in tiles of `TILE = 256 * ITEMS` keys.
@@ -246,6 +249,9 @@ macro_rules! onesweep_kernel {
             let digit_dest = SharedArray::<u32, 256>::new();
             let warp_sums = SharedArray::<u32, 8>::new();
             let tile_id = SharedArray::<u32, 1>::new();
+            // With `$table`, per warp, per digit: the lanes holding it, while a round of
+            // the ranking runs (zero between rounds).
+            let match_table = SharedArray::<AtomicU32, $table_words>::new();
             let stage_keys = SharedArray::<$k, TILE>::new();
             let stage_values = dynamic_shared::<V>();
             let full = 0xffff_ffffu32;
@@ -262,6 +268,9 @@ macro_rules! onesweep_kernel {
             let mut w = 0usize;
             while w < 8 {
                 warp_digits[(w * 256 + tid) & 2047] = 0;
+                if $table {
+                    match_table[(w * 256 + tid) % $table_words].store(0, Ordering::Relaxed);
+                }
                 w += 1;
             }
             // The tile id, in the order blocks start; the last block resets the counter.
@@ -295,9 +304,14 @@ macro_rules! onesweep_kernel {
                 }
             }
 
-            // Rank within the warp: the lanes holding the same digit (eight ballots)
-            // count those below them; the lowest adds the group to the warp's count.
-            // `ranks[j]` holds the digit in its high 16 bits, the rank in the low.
+            // Rank within the warp: the lanes holding the same digit count those below
+            // them; the lowest adds the group to the warp's count. `ranks[j]` holds the
+            // digit in its high 16 bits, the rank in the low. The lanes of a digit are
+            // found by each setting its bit in the warp's word for the digit and reading
+            // the word back (`$table`), or by eight ballots. The table costs three
+            // shared accesses where the ballots cost some 30 instructions; the pass is
+            // bound by its instructions, and the table took a sort of 2^28 i32 keys from
+            // 7.72 to 6.94 ms on an H200 (docs/algorithms.md, "Finding a digit's lanes").
             let lower = (1u32 << lane_id()) - 1;
             let mut ranks = [0u32; ITEMS];
             #[unroll]
@@ -307,11 +321,25 @@ macro_rules! onesweep_kernel {
                     digit = (($ordered(keys[jj]) ^ invert) >> shift) as u32 & 255;
                 }
                 let at = (warp * 256 + digit as usize) & 2047;
-                let peers = match_digit(digit);
+                let peers = if $table && all_sync(full, digit == shfl_sync(full, digit, 0)) {
+                    // One digit in the whole warp (sorted keys' high digits, equal keys):
+                    // 32 lanes setting bits of one word would be 32 conflicting atomics.
+                    full
+                } else if $table {
+                    match_table[at % $table_words].fetch_or(1u32 << lane_id(), Ordering::Relaxed);
+                    sync_warp(full);
+                    match_table[at % $table_words].load(Ordering::Relaxed)
+                } else {
+                    match_digit(digit)
+                };
                 let before = warp_digits[at];
                 sync_warp(full);
                 if (peers & lower) == 0 {
                     warp_digits[at] = before + peers.count_ones();
+                    if $table {
+                        // Every lane has read the word (the barrier above).
+                        match_table[at % $table_words].store(0, Ordering::Relaxed);
+                    }
                 }
                 sync_warp(full);
                 ranks[jj] = digit << 16 | (before + (peers & lower).count_ones());
