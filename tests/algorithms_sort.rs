@@ -293,7 +293,10 @@ fn every_sort_kernel_compiles_with_nvrtc() {
         // Every tile of `TILES_32` and `TILES_64`; values as the words the passes move.
         ("onesweep_u8", k::onesweep_u8::kernel::<u8, 16, 4096>()),
         ("onesweep_i16", k::onesweep_i16::kernel::<u16, 24, 6144>()),
-        ("onesweep_u32", k::onesweep_wide_u32::kernel::<u32, 32, 8192>()),
+        (
+            "onesweep_u32",
+            k::onesweep_wide_u32::kernel::<u32, 32, 8192>(),
+        ),
         ("onesweep_i32", k::onesweep_i32::kernel::<u8, 16, 4096>()),
         (
             "onesweep_i32 24",

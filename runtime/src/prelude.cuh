@@ -659,29 +659,29 @@ WS_PTX_CAS("b32", unsigned int, "r")
 WS_PTX_CAS("b64", unsigned long long, "l")
 #undef WS_PTX_CAS
 
-// Atomic load and store of a 16-, 32- or 64-bit word: ld.relaxed/ld.acquire, st.relaxed/
-// st.release; SeqCst puts fence.sc.gpu first. Rust refuses a Release/AcqRel load and an
-// Acquire/AcqRel store (a panic there); here they fail to compile. A relaxed access of
-// shared memory is a volatile one instead (a relaxed access of system scope in PTX's
-// memory model, stronger than .gpu): the inline asm takes a generic address, so a shared
-// word's load was a generic LD; the volatile access lets the compiler keep LDS/STS (the
-// radix sort's lanes meet through such words). `__isShared` folds away where the address
-// space is known, as it is for a shared array and a kernel's slice.
+// Atomic load and store of a 16-, 32- or 64-bit word: a volatile access (Relaxed, below),
+// ld.acquire.gpu, st.release.gpu; SeqCst puts fence.sc.gpu first. Rust refuses a Release/AcqRel load and an
+// Acquire/AcqRel store (a panic there); here they fail to compile. A relaxed access is a
+// volatile one: PTX's memory model gives ld/st.volatile the semantics of ld/st.relaxed.sys,
+// a relaxed access of system scope, no weaker than .gpu. Unlike inline asm, which takes a
+// generic address and whose "memory" clobber makes the compiler reload every value it
+// holds from memory around it, the compiler sees which word a volatile access touches:
+// a shared word stays an LDS/STS (the radix sort's lanes meet through such words), and
+// the radix sort, whose pass reads and publishes status words, went from 7.404 to 7.132 ms
+// (2^28 i32 keys on an H200; docs/algorithms.md).
 #define WS_PTX_LDST(BITS, CT, RC) \
 template <int O> __device__ __forceinline__ CT ws_ptx_ld(const CT* p) { \
     static_assert(O == WS_RELAXED || O == WS_ACQUIRE || O == WS_SEQ_CST, "an atomic load cannot have Release or AcqRel ordering"); \
     CT r; \
     if constexpr (O == WS_RELAXED) { \
-        if (__isShared(p)) r = *(const volatile CT*)p; \
-        else asm volatile("ld.relaxed.gpu." BITS " %0, [%1];" : "=" RC(r) : "l"(p) : "memory"); } \
+        r = *(const volatile CT*)p; } \
     else { if constexpr (O == WS_SEQ_CST) asm volatile("fence.sc.gpu;" ::: "memory"); \
         asm volatile("ld.acquire.gpu." BITS " %0, [%1];" : "=" RC(r) : "l"(p) : "memory"); } \
     return r; } \
 template <int O> __device__ __forceinline__ void ws_ptx_st(CT* p, CT v) { \
     static_assert(O == WS_RELAXED || O == WS_RELEASE || O == WS_SEQ_CST, "an atomic store cannot have Acquire or AcqRel ordering"); \
     if constexpr (O == WS_RELAXED) { \
-        if (__isShared(p)) *(volatile CT*)p = v; \
-        else asm volatile("st.relaxed.gpu." BITS " [%0], %1;" :: "l"(p), RC(v) : "memory"); } \
+        *(volatile CT*)p = v; } \
     else { if constexpr (O == WS_SEQ_CST) asm volatile("fence.sc.gpu;" ::: "memory"); \
         asm volatile("st.release.gpu." BITS " [%0], %1;" :: "l"(p), RC(v) : "memory"); } }
 WS_PTX_LDST("b16", unsigned short, "h")

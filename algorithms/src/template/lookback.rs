@@ -50,8 +50,8 @@
 //! A status word is one `AtomicU64`: the flag in the high 32 bits (`2 * epoch`: aggregate
 //! published, `2 * epoch + 1`: inclusive prefix published, anything else: not yet) and the
 //! value's bits in the low 32. Flag and value travel in one atomic access, so a reader
-//! needs nothing ordered but that word: loads and stores are `Relaxed` (`ld.relaxed.gpu`,
-//! `st.relaxed.gpu`, which read and write the coherent L2, not the L1), as CUB does for
+//! needs nothing ordered but that word: loads and stores are `Relaxed` (`ld`/`st.volatile`,
+//! relaxed at system scope, which read and write the coherent L2, not the L1), as CUB does for
 //! values that fit beside the flag in 64 bits. On the simulator the only data passed
 //! between blocks goes through these atomics, which its race checks accept; within a
 //! block, shared memory is ordered by `sync_threads` and, within a warp, `sync_warp`.

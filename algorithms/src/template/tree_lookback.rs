@@ -64,7 +64,7 @@
 //!
 //! Every word of a value carries the launch's epoch in its high 32 bits and 32 of the
 //! value's bits in its low ones (the low half first); a reader loads a value's words
-//! (`Relaxed`, `ld.relaxed.gpu`, from the coherent L2) until every one carries the epoch.
+//! (`Relaxed`, `ld.volatile`, from the coherent L2) until every one carries the epoch.
 //! Each word is written once a launch and read whole, so a value whose words all carry
 //! the epoch is the one published, with no fence and one round trip, where a flag beside
 //! the value would need a release and an acquire and two. Only atomics pass data between
