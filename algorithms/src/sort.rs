@@ -4,7 +4,8 @@
 //! integer type and `f32`/`f64` ([`SortKey`]); values any kernel scalar, half, fp8 or
 //! vector type, or `#[gpu_struct]` (see [`sort_pairs`] for how each is moved, and its
 //! example for a struct). [`gather`] puts values in the order of indices sorted with
-//! their keys.
+//! their keys. [`sort_with_indices`] sorts keys and gives each one's input position
+//! (torch.sort's indices, a stable argsort).
 //!
 //! **Order.** Integers by value; floats in [`f32::total_cmp`]'s order: `-NaN` (a NaN with
 //! its sign bit set) first, then `-inf`, the negative numbers, `-0.0` before `+0.0`, the
@@ -50,6 +51,11 @@
 //! ```
 
 pub use crate::kernels::sort as kernels;
+pub use indices::{
+    sort_with_indices, sort_with_indices_descending, sort_with_indices_with_scratch, SortIndex,
+};
+
+mod indices;
 use crate::status::TileStatus;
 use std::any::TypeId;
 use warpspeed_core::prelude::*;

@@ -5,7 +5,9 @@
 //! the input from a pristine copy: that copy is timed alone in the same rounds and taken
 //! off (the note gives it). Results checked: ascending, the same multiset of keys (sums
 //! and xors of the bits), and for pairs `keys[i] == input[values[i]]` with equal keys in
-//! increasing index order (stable) and every index once.
+//! increasing index order (stable) and every index once. Beside the i64 pairs row,
+//! `sort_with_indices` makes the same result (torch.sort's) from the keys alone: its
+//! positions made on the device, moved as `u32`, widened to i64 at the end.
 //!
 //! Values of another type: 2^26 i32 keys with `u32` indices and, beside them, with a
 //! 16-byte `#[gpu_struct]` (`Payload`), which `sort_pairs` moves by position (the keys
@@ -60,6 +62,7 @@ pub fn kernels() -> Vec<Kernel> {
         ),
         ("checked", k::digit_bases::kernel()),
         ("checked", k::iota::kernel()),
+        ("checked", k::widen_positions::kernel()),
         ("checked", k::gather_words::kernel::<u64>()),
         ("unchecked", k::unchecked::gather_words::kernel::<u64>()),
     ]
@@ -79,6 +82,7 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
             *v as usize
         })?
         .peers(b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms)),
+        indices_row(b, &i32s, log2)?.peers(b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms)),
         keys_row(b, "", "f32", &f32s, log2, |k| k.to_bits() as u64)?,
     ];
     rows.push(keys_row(b, "", "i64", &i64s, log2 - 1, |k| k as u64)?);
@@ -290,23 +294,14 @@ pub fn pairs_row<V: KernelScalar>(
         ];
         best_ms(b, &mut steps)?
     };
-    for (who, (w, v)) in ["checked", "unchecked"]
-        .iter()
-        .zip(work.iter().zip(&values))
-    {
-        let (got, index) = (w.download()?, v.download()?);
-        let what = format!("sort_pairs i32 + {what} ({who})");
-        let mut seen = vec![false; n];
-        for i in 0..n {
-            let j = index_of(&index[i]);
-            let stable = i == 0 || got[i - 1] < got[i] || index_of(&index[i - 1]) < j;
-            if j >= n || seen[j] || keys[j] != got[i] || !stable {
-                b.mismatch(format_args!("{what}: wrong at {i} (index {j})"));
-                break;
-            }
-            seen[j] = true;
-        }
-    }
+    check_permutation(
+        b,
+        keys,
+        &work,
+        &values,
+        &format!("sort_pairs i32 + {what}"),
+        index_of,
+    )?;
     let (checked, unchecked) = (t[1] - t[0], t[2] - t[0]);
     Ok(Row::new(
         format!("sort::sort_pairs i32 keys, {what}{tile} (algorithms)"),
@@ -316,6 +311,83 @@ pub fn pairs_row<V: KernelScalar>(
     .times(checked, Some(unchecked), None)
     .note(format!(
         "{:.0} Mpairs/s; restoring the input ({:.3} ms) taken off",
+        n as f64 / (checked * 1e-3) / 1e6,
+        t[0]
+    )))
+}
+
+/// Each contestant's (checked, unchecked) keys ascending with `index` their positions in
+/// `keys`: every position once, the key there, equal keys in increasing position (stable).
+fn check_permutation<V: KernelScalar>(
+    b: &Bench,
+    keys: &[i32],
+    work: &[DeviceBuffer<i32>; 2],
+    values: &[DeviceBuffer<V>; 2],
+    what: &str,
+    index_of: impl Fn(&V) -> usize,
+) -> Res<()> {
+    let n = keys.len();
+    for (who, (w, v)) in ["checked", "unchecked"].iter().zip(work.iter().zip(values)) {
+        let (got, index) = (w.download()?, v.download()?);
+        let mut seen = vec![false; n];
+        for i in 0..n {
+            let j = index_of(&index[i]);
+            let stable = i == 0 || got[i - 1] < got[i] || index_of(&index[i - 1]) < j;
+            if j >= n || seen[j] || keys[j] != got[i] || !stable {
+                b.mismatch(format_args!("{what} ({who}): wrong at {i} (index {j})"));
+                break;
+            }
+            seen[j] = true;
+        }
+    }
+    Ok(())
+}
+
+/// `sort::sort_with_indices` of `keys` with `i64` positions (torch.sort's result, as the
+/// i64 indices row of `sort_pairs` makes it from an uploaded `0..n`), checked and
+/// unchecked; the restore copies only the keys (the indices are the sort's output).
+fn indices_row(b: &Bench, keys: &[i32], log2: u32) -> Res<Row> {
+    let dev = &b.dev;
+    let n = keys.len();
+    let pristine = dev.upload(keys)?;
+    let mut work = [dev.zeros::<i32>(n)?, dev.zeros::<i32>(n)?];
+    let mut indices = [dev.zeros::<i64>(n)?, dev.zeros::<i64>(n)?];
+    let mut scratch = [
+        Scratch::<i32, i64>::with_values(dev, n)?,
+        Scratch::<i32, i64>::with_values(dev, n)?,
+    ];
+    scratch[1].use_unchecked_kernels(true);
+    let t = {
+        let [c, u] = &mut work;
+        let [ic, iu] = &mut indices;
+        let [sc, su] = &mut scratch;
+        let p = &pristine;
+        let mut copy_keys = dev.zeros::<i32>(n)?;
+        let asc = Order::Ascending;
+        let mut steps: Vec<Step> = vec![
+            Box::new(move || Ok(copy_keys.copy_from(p)?)),
+            Box::new(|| {
+                c.copy_from(p)?;
+                Ok(sort::sort_with_indices_with_scratch(dev, c, ic, asc, sc)?)
+            }),
+            Box::new(|| {
+                u.copy_from(p)?;
+                Ok(sort::sort_with_indices_with_scratch(dev, u, iu, asc, su)?)
+            }),
+        ];
+        best_ms(b, &mut steps)?
+    };
+    let what = "sort_with_indices i32 + i64";
+    check_permutation(b, keys, &work, &indices, what, |&v| v as usize)?;
+    let (checked, unchecked) = (t[1] - t[0], t[2] - t[0]);
+    Ok(Row::new(
+        "sort::sort_with_indices i32 keys, i64 indices (algorithms)",
+        format!("2^{log2} i32"),
+        Unit::Ms,
+    )
+    .times(checked, Some(unchecked), None)
+    .note(format!(
+        "{:.0} Mpairs/s; positions made on the device, moved as u32, widened at the end; restoring the keys ({:.3} ms) taken off",
         n as f64 / (checked * 1e-3) / 1e6,
         t[0]
     )))

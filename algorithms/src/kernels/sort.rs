@@ -491,6 +491,17 @@ pub fn iota(out: &mut [u32]) {
     }
 }
 
+/// `out[i] = positions[i]`, widened: the `i64`/`u64` indices of `sort::sort_with_indices`,
+/// whose positions ride the passes as `u32`s.
+#[gpu_kernel]
+pub fn widen_positions(positions: &[u32], out: &mut [u64]) {
+    for i in (grid_1d()..out.len()).step_by(grid_stride_1d()) {
+        if i < positions.len() {
+            out[i] = positions[i] as u64;
+        }
+    }
+}
+
 /// The gathers (`$opt`: `unchecked` or nothing): `gather` of a kernel scalar, and
 /// `gather_words` of any value seen as words.
 macro_rules! gather_kernels {
