@@ -968,8 +968,9 @@ def main():
         reduce_rows(p, sizes["reduce_log2"])
     if want("random"):
         random_rows(p, sizes["reduce_log2"])
-    if want("sort") or want("sort_tiles"):
-        # sort_tiles' rows (each tile of the radix sort) share the sort group's peers.
+    if want("sort") or want("sort_pairs") or want("sort_tiles"):
+        # sort_pairs' and sort_tiles' rows (each tile of the radix sort) share the sort
+        # group's peers.
         sort_rows(p, sizes["reduce_log2"])
     if want("top_k"):
         topk_rows(p, sizes["reduce_log2"])

@@ -1,7 +1,9 @@
 //! Sorting with `warpspeed::algorithms::sort`: `--len` normally distributed f32 keys (drawn
 //! on the device by `random::fill_normal_f32`) sorted with their indices
-//! (`sort::sort_pairs`, or `sort_pairs_descending` with `--descending`), so the indices
-//! come out as the stable sorting permutation. The result is checked against the CPU's
+//! (`sort::sort_with_indices`, or `sort_with_indices_descending` with `--descending`:
+//! torch.sort's values and indices), so the indices come out as the stable sorting
+//! permutation. The indices are made on the device; the buffer given is only written (it
+//! is poisoned first, so an index the sort left unwritten shows). The result is checked against the CPU's
 //! stable sort by `total_cmp` (keys bit for bit, indices exactly); the program exits
 //! non-zero on a difference. Then it times the sort with scratch made once.
 //!
@@ -43,7 +45,7 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let pass = kernels::onesweep_f32::kernel::<u32, 16, 4096>();
+    let pass = kernels::onesweep_f32::kernel::<u32, 16, 4096, false>();
     common::run_main(args.print_cuda, &[pass], || run(&args))
 }
 
@@ -66,12 +68,13 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
         .map(|k| (k * 64.0).round() / 64.0)
         .collect();
     keys.copy_from_host(&drawn)?;
-    let mut index = dev.upload(&(0..n as u32).collect::<Vec<_>>())?;
+    let poison = vec![u32::MAX; n];
+    let mut index = dev.upload(&poison)?;
 
     let start = Instant::now();
     match order {
-        Order::Ascending => sort::sort_pairs(&dev, &mut keys, &mut index)?,
-        Order::Descending => sort::sort_pairs_descending(&dev, &mut keys, &mut index)?,
+        Order::Ascending => sort::sort_with_indices(&dev, &mut keys, &mut index)?,
+        Order::Descending => sort::sort_with_indices_descending(&dev, &mut keys, &mut index)?,
     }
     dev.synchronize()?;
     let first_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -94,7 +97,7 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
         );
     let show = n.min(6);
     println!(
-        "sort_pairs {order:?} of {n} f32 keys: first {show} keys {:?}, their indices {:?}",
+        "sort_with_indices {order:?} of {n} f32 keys: first {show} keys {:?}, their indices {:?}",
         &got_keys[..show],
         &got_index[..show]
     );
@@ -103,10 +106,10 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     // Again with scratch made once: nothing allocated, the kernels already loaded.
     let mut scratch = Scratch::<f32, u32>::with_values(&dev, n)?;
     keys.copy_from_host(&drawn)?;
-    index.copy_from_host(&(0..n as u32).collect::<Vec<_>>())?;
+    index.copy_from_host(&poison)?;
     dev.synchronize()?;
     let start = Instant::now();
-    sort::sort_pairs_with_scratch(&dev, &mut keys, &mut index, order, &mut scratch)?;
+    sort::sort_with_indices_with_scratch(&dev, &mut keys, &mut index, order, &mut scratch)?;
     dev.synchronize()?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
     println!(

@@ -291,39 +291,65 @@ fn every_sort_kernel_compiles_with_nvrtc() {
         ("histogram_f32", k::histogram_f32::kernel()),
         ("histogram_f64", k::histogram_f64::kernel()),
         // Every tile of `TILES_32` and `TILES_64`; values as the words the passes move.
-        ("onesweep_u8", k::onesweep_u8::kernel::<u8, 16, 4096>()),
-        ("onesweep_i16", k::onesweep_i16::kernel::<u16, 24, 6144>()),
+        (
+            "onesweep_u8",
+            k::onesweep_u8::kernel::<u8, 16, 4096, true>(),
+        ),
+        (
+            "onesweep_i16",
+            k::onesweep_i16::kernel::<u16, 24, 6144, true>(),
+        ),
         (
             "onesweep_u32",
-            k::onesweep_wide_u32::kernel::<u32, 32, 8192>(),
+            k::onesweep_wide_u32::kernel::<u32, 32, 8192, false>(),
         ),
-        ("onesweep_i32", k::onesweep_i32::kernel::<u8, 16, 4096>()),
+        (
+            "onesweep_i32",
+            k::onesweep_i32::kernel::<u8, 16, 4096, true>(),
+        ),
+        (
+            "onesweep_i32 keys",
+            k::onesweep_i32::kernel::<u32, 16, 4096, false>(),
+        ),
+        (
+            "onesweep_i32 8",
+            k::onesweep_i32::kernel::<u32, 8, 2048, true>(),
+        ),
         (
             "onesweep_i32 24",
-            k::onesweep_i32::kernel::<u64, 24, 6144>(),
+            k::onesweep_i32::kernel::<u64, 24, 6144, true>(),
         ),
         (
             "onesweep_i32 32",
-            k::onesweep_wide_i32::kernel::<u64, 32, 8192>(),
+            k::onesweep_wide_i32::kernel::<u64, 32, 8192, true>(),
         ),
-        ("onesweep_f32", k::onesweep_f32::kernel::<u64, 16, 4096>()),
-        ("onesweep_u64", k::onesweep_u64::kernel::<u64, 8, 2048>()),
+        (
+            "onesweep_f32",
+            k::onesweep_f32::kernel::<u64, 16, 4096, true>(),
+        ),
+        (
+            "onesweep_u64",
+            k::onesweep_u64::kernel::<u64, 8, 2048, true>(),
+        ),
         (
             "onesweep_usize",
-            k::onesweep_wide_usize::kernel::<u16, 16, 4096>(),
+            k::onesweep_wide_usize::kernel::<u16, 16, 4096, true>(),
         ),
-        ("onesweep_f64", k::onesweep_f64::kernel::<u32, 8, 2048>()),
+        (
+            "onesweep_f64",
+            k::onesweep_f64::kernel::<u32, 8, 2048, false>(),
+        ),
         (
             "onesweep_i64 16",
-            k::onesweep_wide_i64::kernel::<u64, 16, 4096>(),
+            k::onesweep_wide_i64::kernel::<u64, 16, 4096, true>(),
         ),
         (
             "onesweep_i64 unchecked",
-            k::unchecked::onesweep_i64::kernel::<u16, 8, 2048>(),
+            k::unchecked::onesweep_i64::kernel::<u16, 8, 2048, true>(),
         ),
         (
             "onesweep_i32 unchecked 32",
-            k::unchecked::onesweep_wide_i32::kernel::<u64, 32, 8192>(),
+            k::unchecked::onesweep_wide_i32::kernel::<u64, 32, 8192, true>(),
         ),
     ]);
     use warpspeed::algorithms::kernels::radix_select as r;
@@ -368,27 +394,32 @@ fn the_pass_kernels_keep_no_check_and_the_histogram_one() {
     for (name, c, most) in [
         (
             "onesweep_i32",
-            k::onesweep_i32::cuda_source::<u64, 16, 4096>(),
+            k::onesweep_i32::cuda_source::<u64, 16, 4096, true>(),
+            0,
+        ),
+        (
+            "onesweep_i32 keys",
+            k::onesweep_i32::cuda_source::<u32, 16, 4096, false>(),
             0,
         ),
         (
             "onesweep_i32 24",
-            k::onesweep_wide_i32::cuda_source::<u64, 24, 6144>(),
+            k::onesweep_wide_i32::cuda_source::<u64, 24, 6144, true>(),
             0,
         ),
         (
             "onesweep_u32 32",
-            k::onesweep_wide_u32::cuda_source::<u32, 32, 8192>(),
+            k::onesweep_wide_u32::cuda_source::<u32, 32, 8192, false>(),
             0,
         ),
         (
             "onesweep_f64",
-            k::onesweep_f64::cuda_source::<u8, 8, 2048>(),
+            k::onesweep_f64::cuda_source::<u8, 8, 2048, true>(),
             0,
         ),
         (
             "onesweep_i64 16",
-            k::onesweep_wide_i64::cuda_source::<u64, 16, 4096>(),
+            k::onesweep_wide_i64::cuda_source::<u64, 16, 4096, true>(),
             0,
         ),
         ("histogram_u16", k::histogram_u16::cuda_source(), 1),
@@ -407,15 +438,14 @@ fn the_pass_asks_for_four_blocks_an_sm() {
     // `min_blocks_per_multiprocessor = 4`: 64 registers a thread, 4 blocks of 256 an SM.
     use sort::kernels as k;
     for c in [
-        k::onesweep_u32::cuda_source::<u32, 16, 4096>(),
-        k::unchecked::onesweep_i64::cuda_source::<u32, 8, 2048>(),
+        k::onesweep_u32::cuda_source::<u32, 16, 4096, false>(),
+        k::unchecked::onesweep_i64::cuda_source::<u32, 8, 2048, false>(),
     ] {
         assert!(c.contains("__launch_bounds__(256, 4)"), "{c}");
     }
     // The larger tiles' twin asks for 2 (128 registers: their keys and ranks fit).
-    assert!(
-        k::onesweep_wide_i32::cuda_source::<u32, 32, 8192>().contains("__launch_bounds__(256, 2)")
-    );
+    assert!(k::onesweep_wide_i32::cuda_source::<u32, 32, 8192, false>()
+        .contains("__launch_bounds__(256, 2)"));
 }
 
 #[test]

@@ -172,6 +172,7 @@ fn bad_input_is_refused_before_anything_runs() {
         ),
         "{e}"
     );
+    assert!(e.to_string().contains("the indices"), "{e}");
     let mut idx = dev.zeros::<u32>(100).unwrap();
     let mut no_values = Scratch::<u32>::new(&dev, 100).unwrap();
     let e = sort::sort_with_indices_with_scratch(

@@ -84,7 +84,12 @@ pub enum Order {
 /// (`sort` and `sort_pairs` from 2^20 keys; docs/algorithms.md, "Autotuning"): a label and
 /// the keys a thread holds (a tile is 256 threads' keys), the default first. The result
 /// never depends on the tile (the sort is stable and exact), so the tuner chooses freely.
-pub const TILES_32: [(&str, usize); 3] = [("tile4096", 16), ("tile6144", 24), ("tile8192", 32)];
+pub const TILES_32: [(&str, usize); 4] = [
+    ("tile4096", 16),
+    ("tile6144", 24),
+    ("tile8192", 32),
+    ("tile2048", 8),
+];
 /// [`TILES_32`] for keys of 8 bytes (a tile's keys are staged in 48 KiB of static shared
 /// memory with the rest: 4096 keys of 8 bytes at most).
 pub const TILES_64: [(&str, usize); 2] = [("tile2048", 8), ("tile4096", 16)];
@@ -172,15 +177,26 @@ macro_rules! sort_key {
                 unchecked: bool,
             ) -> Result<()> {
                 let invert: $u = if order == Order::Descending { <$u>::MAX } else { 0 };
+                // Keys alone and keys with values are two instances (`PAIRS`): the
+                // values' registers and loads are not in the keys' kernel.
+                macro_rules! pass {
+                    ($kernel:ident, $n:literal) => {
+                        if pairs {
+                            checked_or_not!(unchecked, kernels::$kernel::launch::<V, $n, { 256 * $n }, true>(
+                                target, cfg, keys_in, keys_out, values_in, values_out, bases,
+                                status, counter, epoch, invert, shift,
+                            ))
+                        } else {
+                            checked_or_not!(unchecked, kernels::$kernel::launch::<V, $n, { 256 * $n }, false>(
+                                target, cfg, keys_in, keys_out, values_in, values_out, bases,
+                                status, counter, epoch, invert, shift,
+                            ))
+                        }
+                    };
+                }
                 match items {
-                    $($items => checked_or_not!(unchecked, kernels::$sweep::launch::<V, $items, { 256 * $items }>(
-                        target, cfg, keys_in, keys_out, values_in, values_out, bases, status,
-                        counter, epoch, invert, shift, pairs,
-                    )),)*
-                    $($wide_items => checked_or_not!(unchecked, kernels::$wide::launch::<V, $wide_items, { 256 * $wide_items }>(
-                        target, cfg, keys_in, keys_out, values_in, values_out, bases, status,
-                        counter, epoch, invert, shift, pairs,
-                    )),)*
+                    $($items => pass!($sweep, $items),)*
+                    $($wide_items => pass!($wide, $wide_items),)*
                     _ => Err(Error::InvalidArgument {
                         what: format!("sort: the pass of {}", std::any::type_name::<$k>()),
                         reason: format!("{items} keys a thread is not a tile of SortKey::TILES"),
@@ -194,16 +210,16 @@ macro_rules! sort_key {
 // The tiles of up to 16 keys a thread (8 of 64-bit keys) launch the pass kernel that asks
 // for 4 blocks an SM; the larger ones its twin asking for 2, with room for their registers.
 sort_key! {
-    u8 => u8, histogram_u8, onesweep_u8 [16], onesweep_wide_u8 [24 32], 1, TILES_32;
-    u16 => u16, histogram_u16, onesweep_u16 [16], onesweep_wide_u16 [24 32], 2, TILES_32;
-    u32 => u32, histogram_u32, onesweep_u32 [16], onesweep_wide_u32 [24 32], 4, TILES_32;
+    u8 => u8, histogram_u8, onesweep_u8 [8 16], onesweep_wide_u8 [24 32], 1, TILES_32;
+    u16 => u16, histogram_u16, onesweep_u16 [8 16], onesweep_wide_u16 [24 32], 2, TILES_32;
+    u32 => u32, histogram_u32, onesweep_u32 [8 16], onesweep_wide_u32 [24 32], 4, TILES_32;
     u64 => u64, histogram_u64, onesweep_u64 [8], onesweep_wide_u64 [16], 8, TILES_64;
     usize => u64, histogram_usize, onesweep_usize [8], onesweep_wide_usize [16], 8, TILES_64;
-    i8 => u8, histogram_i8, onesweep_i8 [16], onesweep_wide_i8 [24 32], 1, TILES_32;
-    i16 => u16, histogram_i16, onesweep_i16 [16], onesweep_wide_i16 [24 32], 2, TILES_32;
-    i32 => u32, histogram_i32, onesweep_i32 [16], onesweep_wide_i32 [24 32], 4, TILES_32;
+    i8 => u8, histogram_i8, onesweep_i8 [8 16], onesweep_wide_i8 [24 32], 1, TILES_32;
+    i16 => u16, histogram_i16, onesweep_i16 [8 16], onesweep_wide_i16 [24 32], 2, TILES_32;
+    i32 => u32, histogram_i32, onesweep_i32 [8 16], onesweep_wide_i32 [24 32], 4, TILES_32;
     i64 => u64, histogram_i64, onesweep_i64 [8], onesweep_wide_i64 [16], 8, TILES_64;
-    f32 => u32, histogram_f32, onesweep_f32 [16], onesweep_wide_f32 [24 32], 4, TILES_32;
+    f32 => u32, histogram_f32, onesweep_f32 [8 16], onesweep_wide_f32 [24 32], 4, TILES_32;
     f64 => u64, histogram_f64, onesweep_f64 [8], onesweep_wide_f64 [16], 8, TILES_64;
 }
 
@@ -497,18 +513,18 @@ pub fn launches<K: SortKey, V: Scalar>(
     )
 }
 
-/// The checks every entry makes before anything is launched: `values` the values'
-/// length (`None` without values).
+/// The checks every entry makes before anything is launched: `values` the name and
+/// length of the buffer beside the keys ("the values", "the indices"; `None` without).
 fn check<K: SortKey, V: KernelScalar>(
     what: &str,
     n: usize,
-    values: Option<usize>,
+    values: Option<(&str, usize)>,
     scratch: &Scratch<K, V>,
 ) -> Result<()> {
-    if let Some(len) = values {
+    if let Some((name, len)) = values {
         if len != n {
             return Err(Error::LengthMismatch {
-                what: format!("sort::{what}: the values (the keys' length)"),
+                what: format!("sort::{what}: {name} (the keys' length)"),
                 expected: n,
                 found: len,
             });
@@ -562,7 +578,7 @@ fn pairs<K: SortKey, V: KernelScalar>(
     scratch: &mut Scratch<K, V>,
 ) -> Result<()> {
     let n = keys.len();
-    check(what, n, Some(values.len()), scratch)?;
+    check(what, n, Some(("the values", values.len())), scratch)?;
     if n <= 1 {
         return Ok(());
     }

@@ -27,8 +27,13 @@ pub enum Group {
     Reduce,
     /// `warpspeed::algorithms::random`: Philox fills beside torch.rand/randn and CuPy.
     Random,
-    /// `warpspeed::algorithms::sort`: radix sorts beside cupy.sort (CUB) and torch.sort.
+    /// `warpspeed::algorithms::sort`: radix sorts of keys (i32, f32, i64) beside cupy.sort
+    /// (CUB) and torch.sort.
     Sort,
+    /// `warpspeed::algorithms::sort` with values: `sort_pairs` (i64 and u32 indices, struct
+    /// values) and `sort_with_indices`, beside torch.sort's values and indices.
+    #[value(name = "sort_pairs")]
+    SortPairs,
     /// `warpspeed::algorithms::sort`'s tiles: each tile of `sort::TILES_32` forced, and the
     /// tuner's choice, for 2^28 i32 keys and with i64 indices, beside cupy.sort and
     /// torch.sort.

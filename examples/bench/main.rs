@@ -296,7 +296,7 @@ fn run(args: Args) -> Res<bool> {
     }
     let wanted = |g: Group| args.only.is_empty() || args.only.contains(&g);
     let mut rows: Vec<Row> = Vec::new();
-    let groups: [(Group, RowsOf); 24] = [
+    let groups: [(Group, RowsOf); 25] = [
         (Group::Copy, copy::rows),
         (Group::VectorAdd, vector_add::rows),
         (Group::Life, life::rows),
@@ -311,6 +311,7 @@ fn run(args: Args) -> Res<bool> {
         (Group::Reduce, reduce::rows),
         (Group::Random, random::rows),
         (Group::Sort, sort::rows),
+        (Group::SortPairs, sort::pairs_rows),
         (Group::SortTiles, sort_tiles::rows),
         (Group::TopK, sort::top_k_rows),
         (Group::Select, select::rows),

@@ -1,5 +1,6 @@
-//! `warpspeed::algorithms::sort` (issue 22): 2^28 i32 keys, the same keys with i64 indices
-//! (what torch.sort returns), 2^28 f32 and 2^27 i64, as the library runs them (scratch
+//! `warpspeed::algorithms::sort` (issue 22). Group `sort`: 2^28 i32, 2^28 f32 and 2^27 i64
+//! keys; group `sort_pairs`: the same i32 keys with i64 indices (what torch.sort returns)
+//! and the rows below. Each as the library runs them (scratch
 //! given, so no allocation is timed) and with the `unchecked` kernels; peers cupy.sort
 //! (CUB's radix sort) and torch.sort. The sort is in place, so each run first restores
 //! the input from a pristine copy: that copy is timed alone in the same rounds and taken
@@ -40,25 +41,26 @@ pub fn kernels() -> Vec<Kernel> {
         ("checked", k::histogram_i32::kernel()),
         ("unchecked", k::unchecked::histogram_i32::kernel()),
         // Values ride the passes as the word of their size: i64 indices as u64.
-        ("checked", k::onesweep_i32::kernel::<u32, 16, 4096>()),
+        ("checked", k::onesweep_i32::kernel::<u32, 16, 4096, false>()),
         (
             "unchecked",
-            k::unchecked::onesweep_i32::kernel::<u32, 16, 4096>(),
+            k::unchecked::onesweep_i32::kernel::<u32, 16, 4096, false>(),
         ),
-        ("checked", k::onesweep_i32::kernel::<u64, 16, 4096>()),
+        ("checked", k::onesweep_i32::kernel::<u64, 16, 4096, true>()),
+        ("checked", k::onesweep_i32::kernel::<u32, 16, 4096, true>()),
         (
             "unchecked",
-            k::unchecked::onesweep_i32::kernel::<u64, 16, 4096>(),
+            k::unchecked::onesweep_i32::kernel::<u64, 16, 4096, true>(),
         ),
-        ("checked", k::onesweep_f32::kernel::<u32, 16, 4096>()),
+        ("checked", k::onesweep_f32::kernel::<u32, 16, 4096, false>()),
         (
             "unchecked",
-            k::unchecked::onesweep_f32::kernel::<u32, 16, 4096>(),
+            k::unchecked::onesweep_f32::kernel::<u32, 16, 4096, false>(),
         ),
-        ("checked", k::onesweep_i64::kernel::<u32, 8, 2048>()),
+        ("checked", k::onesweep_i64::kernel::<u32, 8, 2048, false>()),
         (
             "unchecked",
-            k::unchecked::onesweep_i64::kernel::<u32, 8, 2048>(),
+            k::unchecked::onesweep_i64::kernel::<u32, 8, 2048, false>(),
         ),
         ("checked", k::digit_bases::kernel()),
         ("checked", k::iota::kernel()),
@@ -68,6 +70,7 @@ pub fn kernels() -> Vec<Kernel> {
     ]
 }
 
+/// The `sort` group: keys alone, 2^log2 i32 and f32, 2^(log2 - 1) i64.
 pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     let log2 = b.sizes.reduce_log2;
     let n = 1usize << log2;
@@ -75,17 +78,30 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
     let i32s: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
     let f32s: Vec<f32> = (0..n).map(|_| rng.range_f32(-1e6, 1e6)).collect();
     let i64s: Vec<i64> = (0..n / 2).map(|_| rng.next_u64() as i64).collect();
-    let i64_index: Vec<i64> = (0..n as i64).collect();
-    let mut rows = vec![
+    Ok(vec![
         keys_row(b, "", "i32", &i32s, log2, |k| k as u32 as u64)?,
+        keys_row(b, "", "f32", &f32s, log2, |k| k.to_bits() as u64)?,
+        keys_row(b, "", "i64", &i64s, log2 - 1, |k| k as u64)?,
+    ])
+}
+
+/// The `sort_pairs` group: the `sort` group's i32 keys with i64 indices (`sort_pairs` of
+/// an uploaded `0..n`, and `sort_with_indices`: torch.sort's result), then a quarter of
+/// them with u32 indices and with 16-byte struct values.
+pub fn pairs_rows(b: &Bench) -> Res<Vec<Row>> {
+    let log2 = b.sizes.reduce_log2;
+    let n = 1usize << log2;
+    let mut rng = XorShift::new(n as u64 + 5);
+    let i32s: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
+    let i64_index: Vec<i64> = (0..n as i64).collect();
+    let torch_sort = || b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms);
+    let mut rows = vec![
         pairs_row(b, "", &i32s, &i64_index, log2, "i64 indices", |v| {
             *v as usize
         })?
-        .peers(b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms)),
-        indices_row(b, &i32s, log2)?.peers(b.peers(&format!("sort_pairs_2^{log2}_i32"), Unit::Ms)),
-        keys_row(b, "", "f32", &f32s, log2, |k| k.to_bits() as u64)?,
+        .peers(torch_sort()),
+        indices_row(b, &i32s, log2)?.peers(torch_sort()),
     ];
-    rows.push(keys_row(b, "", "i64", &i64s, log2 - 1, |k| k as u64)?);
     let quarter = &i32s[..n >> 2];
     let u32s: Vec<u32> = (0..quarter.len() as u32).collect();
     rows.push(

@@ -1,6 +1,6 @@
 //! The radix sort's tiles (issue 22): `sort::sort` of 2^28 i32 keys and `sort::sort_pairs`
 //! of the same keys with i64 indices, each tile of `sort::TILES_32` forced
-//! (`autotune::force("sort", ..)`: 16, 24 and 32 keys a thread), then the tuner's own
+//! (`autotune::force("sort", ..)`: 16, 24, 32 and 8 keys a thread), then the tuner's own
 //! choice (tuned in the untimed warm-up run the first time, or read from the file),
 //! checked and unchecked, beside cupy.sort (CUB) and torch.sort, as the `sort` group's
 //! rows (the same restore of the input, taken off; the same checks of the result). What
@@ -17,18 +17,36 @@ use crate::{Bench, Kernel, Res};
 pub fn kernels() -> Vec<Kernel> {
     use warpspeed::algorithms::sort::kernels as k;
     vec![
-        ("checked", k::onesweep_wide_i32::kernel::<u32, 24, 6144>()),
+        (
+            "checked",
+            k::onesweep_wide_i32::kernel::<u32, 24, 6144, false>(),
+        ),
         (
             "unchecked",
-            k::unchecked::onesweep_wide_i32::kernel::<u32, 24, 6144>(),
+            k::unchecked::onesweep_wide_i32::kernel::<u32, 24, 6144, false>(),
         ),
-        ("checked", k::onesweep_wide_i32::kernel::<u32, 32, 8192>()),
+        (
+            "checked",
+            k::onesweep_wide_i32::kernel::<u32, 32, 8192, false>(),
+        ),
         (
             "unchecked",
-            k::unchecked::onesweep_wide_i32::kernel::<u32, 32, 8192>(),
+            k::unchecked::onesweep_wide_i32::kernel::<u32, 32, 8192, false>(),
         ),
-        ("checked", k::onesweep_wide_i32::kernel::<u64, 24, 6144>()),
-        ("checked", k::onesweep_wide_i32::kernel::<u64, 32, 8192>()),
+        ("checked", k::onesweep_i32::kernel::<u32, 8, 2048, false>()),
+        (
+            "unchecked",
+            k::unchecked::onesweep_i32::kernel::<u32, 8, 2048, false>(),
+        ),
+        ("checked", k::onesweep_i32::kernel::<u64, 8, 2048, true>()),
+        (
+            "checked",
+            k::onesweep_wide_i32::kernel::<u64, 24, 6144, true>(),
+        ),
+        (
+            "checked",
+            k::onesweep_wide_i32::kernel::<u64, 32, 8192, true>(),
+        ),
     ]
 }
 

@@ -129,7 +129,7 @@ fn with_indices<K: SortKey, I: SortIndex>(
     scratch: &mut Scratch<K, I>,
 ) -> Result<()> {
     let n = keys.len();
-    check(what, n, Some(indices.len()), scratch)?;
+    check(what, n, Some(("the indices", indices.len())), scratch)?;
     if n > I::MAX_KEYS {
         return Err(Error::InvalidArgument {
             what: format!("sort::{what}"),
