@@ -113,7 +113,7 @@ fn run(args: &Args) -> Result<bool, warpspeed::Error> {
     dev.synchronize()?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
     println!(
-        "with scratch: {ms:.3} ms, {:.0} M pairs/s (host clock around one sort)",
+        "with scratch: {ms:.3} ms, {:.2} M pairs/s (host clock around one sort)",
         n as f64 / (ms * 1e-3) / 1e6
     );
     let again = common::check_elements(
