@@ -225,8 +225,9 @@ sort_key! {
 
 /// The scratch memory of sorts of up to `capacity` keys of `K` (with values of `V`, made
 /// by [`Scratch::with_values`]): the second buffer of keys (and values) the passes
-/// ping-pong with, the digit counts and the look-back's status words (256 a tile of
-/// [`SortKey::TILE`] keys: 2 bytes a key, 4 for 64-bit keys). Make one and pass it to the
+/// ping-pong with, the digit counts and the look-back's status words (8 bytes each, 256 a
+/// tile of the smallest of [`SortKey::TILES`], 2048 keys: 1 byte a key, whichever tile the
+/// tuner chooses). Make one and pass it to the
 /// `*_with_scratch` entries, so that repeated sorts allocate nothing.
 ///
 /// `V` is any kernel scalar or `#[gpu_struct]`. Values of 1, 2, 4 or 8 bytes ride the
