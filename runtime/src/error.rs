@@ -348,6 +348,15 @@ pub enum Error {
         reason: String,
     },
 
+    /// A collective could not complete: the ranks disagree on it (kind, element type,
+    /// length, root), some rank never reaches it within the communicator's timeout, or
+    /// one left the world first. The message names each rank's call and its Rust line.
+    #[error("collective failed: {message}")]
+    Collective {
+        /// What happened, rank by rank.
+        message: String,
+    },
+
     /// An argument a library call (`warpspeed::algorithms`) refuses before launching
     /// anything: a bin range with `lo >= hi`, offsets that are not monotone, an exclusive
     /// scan with an operator that has no identity.

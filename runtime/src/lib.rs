@@ -45,6 +45,8 @@ mod kernel_abi;
 mod launch;
 mod memory;
 pub mod mma;
+#[allow(dead_code)] // wired to the public API in a later step (issue 23)
+mod multi;
 mod pinned;
 mod pinned_view;
 #[cfg(test)]
