@@ -46,6 +46,19 @@ pub enum Error {
         reason: String,
     },
 
+    /// NCCL (`libnccl.so.2`), which collectives across GPUs need, could not be loaded, or is
+    /// older than the bindings (2.28). Programs on one GPU never load it.
+    #[error(
+        "NCCL (NVIDIA's collectives library, libnccl.so.2) is not available: {reason}\n\
+         hint: install it with `pip install nvidia-nccl-cu13` and add the directory holding \
+         libnccl.so.2 (under site-packages/nvidia/) to LD_LIBRARY_PATH, or install the \
+         distribution's libnccl2 package; simulated devices need no NCCL"
+    )]
+    NcclUnavailable {
+        /// What failed while loading it.
+        reason: String,
+    },
+
     /// NVRTC rejected the generated CUDA C of a kernel. The message lists every error and
     /// warning at its Rust file:line, with the generated C line it is about.
     #[error(
