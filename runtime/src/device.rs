@@ -246,6 +246,16 @@ impl Device {
 
     /// Whether a buffer of `other` may be used by a kernel of `self`: the same GPU
     /// context and stream, or both simulators (simulated memory is host memory).
+    /// Whether `other` is this very device (not only one whose memory it shares): the
+    /// ranks of a world of simulated devices each have their own.
+    pub(crate) fn is_same_device(&self, other: &Device) -> bool {
+        match (&*self.inner, &*other.inner) {
+            (Inner::Cuda(a), Inner::Cuda(b)) => a.same_memory(b),
+            (Inner::Simulator(_), Inner::Simulator(_)) => Arc::ptr_eq(&self.inner, &other.inner),
+            _ => false,
+        }
+    }
+
     pub(crate) fn shares_memory_with(&self, other: &Device) -> bool {
         match (&*self.inner, &*other.inner) {
             (Inner::Cuda(a), Inner::Cuda(b)) => a.same_memory(b),

@@ -18,7 +18,7 @@ use crate::cuda::{self, CudaBuffer};
 use crate::device::{Device, Inner, Stream, StreamInner};
 use crate::error::{Error, Result};
 use crate::scalar::KernelScalar;
-use crate::sim::{Access, HostAlloc};
+use crate::sim::{Access, HostAlloc, StreamId};
 
 use crate::pinned::{PinnedBuffer, PinnedStorage};
 use crate::pinned_view::{PinnedView, PinnedViewMut};
@@ -274,6 +274,46 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         match &self.storage {
             Storage::Simulator(host) => Some(elements(host, range, write)),
             Storage::Cuda(_) => None,
+        }
+    }
+
+    /// The simulator's half of a collective queued on `queue` (`multi/communicator.rs`):
+    /// the elements `range`, read once the stream-order checks (`sim/order.rs`) pass the
+    /// read as `op`. The simulator runs work when it is queued, so they are the elements
+    /// as the stream sees them.
+    pub(crate) fn sim_read_on(
+        &self,
+        queue: StreamId,
+        range: Range<usize>,
+        op: &dyn Fn() -> String,
+    ) -> Result<Vec<T>> {
+        match (&self.storage, &*self.device.inner) {
+            (Storage::Simulator(host), Inner::Simulator(sim)) => {
+                sim.order
+                    .enqueue(queue, op, &[elements(host, range.clone(), false)])?;
+                Ok(host.as_slice()[range].to_vec())
+            }
+            _ => unreachable!("called for simulated devices only"),
+        }
+    }
+
+    /// [`Self::sim_read_on`]'s write: `src` into the elements from `at` on.
+    pub(crate) fn sim_write_on(
+        &mut self,
+        queue: StreamId,
+        at: usize,
+        src: &[T],
+        op: &dyn Fn() -> String,
+    ) -> Result<()> {
+        match (&mut self.storage, &*self.device.inner) {
+            (Storage::Simulator(host), Inner::Simulator(sim)) => {
+                let range = at..at + src.len();
+                sim.order
+                    .enqueue(queue, op, &[elements(host, range.clone(), true)])?;
+                host.as_mut_slice()[range].copy_from_slice(src);
+                Ok(())
+            }
+            _ => unreachable!("called for simulated devices only"),
         }
     }
 

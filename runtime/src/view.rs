@@ -29,7 +29,7 @@ use crate::memory::DeviceBuffer;
 use crate::pinned_view::{AsPinnedView, AsPinnedViewMut};
 use crate::range::{resolve, resolve_or_panic};
 use crate::scalar::KernelScalar;
-use crate::sim::Access;
+use crate::sim::{Access, StreamId};
 
 /// `&[T]` in a device's memory: elements `offset .. offset + len` of a [`DeviceBuffer`],
 /// borrowed. Made by [`DeviceBuffer::slice`]; cheap to copy. Pass `&view` to a kernel's
@@ -285,6 +285,12 @@ impl<'a, T: KernelScalar> DeviceView<'a, T> {
         self.buf.access(self.range(), false)
     }
 
+    /// The view's elements for a simulated collective on `queue`
+    /// ([`DeviceBuffer::sim_read_on`]).
+    pub(crate) fn sim_read_on(&self, queue: StreamId, op: &dyn Fn() -> String) -> Result<Vec<T>> {
+        self.buf.sim_read_on(queue, self.range(), op)
+    }
+
     fn sub(&self, r: Range<usize>) -> DeviceView<'a, T> {
         DeviceView {
             buf: self.buf,
@@ -371,6 +377,18 @@ impl<'a, T: KernelScalar> DeviceViewMut<'a, T> {
     /// The view's memory for the simulator's stream-order checks, written.
     pub(crate) fn access(&self) -> Option<Access> {
         self.buf.access(self.range(), true)
+    }
+
+    /// Writes `src` (the view's length) for a simulated collective on `queue`
+    /// ([`DeviceBuffer::sim_write_on`]).
+    pub(crate) fn sim_write_on(
+        &mut self,
+        queue: StreamId,
+        src: &[T],
+        op: &dyn Fn() -> String,
+    ) -> Result<()> {
+        debug_assert_eq!(src.len(), self.len);
+        self.buf.sim_write_on(queue, self.offset, src, op)
     }
 
     /// `r` of this view (relative to it), consuming it.
