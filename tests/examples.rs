@@ -83,6 +83,20 @@ const EXAMPLES: &[(&str, &[&str])] = &[
     ("bench_raw_start", &[]),
     ("cudarc_interop", &["--len", "20001"]),
     ("streams", &["--len", "20001", "--streams", "3"]),
+    (
+        "life_multi",
+        &[
+            "--side",
+            "48",
+            "--strong",
+            "72",
+            "--gpus",
+            "1,2,3",
+            "--generations",
+            "5",
+        ],
+    ),
+    ("all_reduce", &["--gpus", "3", "--max-mib", "1"]),
 ];
 
 /// target/<profile>/examples/, next to this test's own target/<profile>/deps/.

@@ -45,7 +45,6 @@ mod kernel_abi;
 mod launch;
 mod memory;
 pub mod mma;
-#[allow(dead_code)] // nccl_lib: wired to the communicators in a later step (issue 23)
 mod multi;
 mod pinned;
 mod pinned_view;
@@ -79,7 +78,9 @@ pub use half_types::{f16, f16_from_f64, f16x2};
 pub use kernel_abi::{KernelDef, KernelOptions};
 pub use launch::LaunchTarget;
 pub use memory::DeviceBuffer;
-pub use multi::{CollectiveScalar, Communicator, Devices, ReduceOp, DEFAULT_COLLECTIVE_TIMEOUT};
+pub use multi::{
+    CollectiveScalar, Communicator, Devices, Group, ReduceOp, DEFAULT_COLLECTIVE_TIMEOUT,
+};
 pub use pinned::PinnedBuffer;
 pub use pinned_view::{AsPinnedView, AsPinnedViewMut, PinnedView, PinnedViewMut};
 pub use scalar::KernelScalar;

@@ -150,6 +150,40 @@ impl<T: KernelScalar> AsDeviceViewMut for DeviceBuffer<T> {
     }
 }
 
+/// A whole buffer as a view: what lets a call that keeps a view for a while
+/// ([`Group::send`](crate::Group::send)) take `&buf` as well as `buf.slice(..)`.
+impl<'a, T: KernelScalar> From<&'a DeviceBuffer<T>> for DeviceView<'a, T> {
+    fn from(buf: &'a DeviceBuffer<T>) -> Self {
+        buf.as_device_view()
+    }
+}
+
+impl<'a, 'b: 'a, T: KernelScalar> From<&'a DeviceView<'b, T>> for DeviceView<'a, T> {
+    fn from(view: &'a DeviceView<'b, T>) -> Self {
+        *view
+    }
+}
+
+impl<'a, T: KernelScalar> From<&'a DeviceViewMut<'_, T>> for DeviceView<'a, T> {
+    fn from(view: &'a DeviceViewMut<'_, T>) -> Self {
+        view.as_device_view()
+    }
+}
+
+/// A whole buffer as a writable view ([`Group::recv`](crate::Group::recv) takes `&mut buf`
+/// as well as `buf.slice_mut(..)`).
+impl<'a, T: KernelScalar> From<&'a mut DeviceBuffer<T>> for DeviceViewMut<'a, T> {
+    fn from(buf: &'a mut DeviceBuffer<T>) -> Self {
+        buf.as_device_view_mut()
+    }
+}
+
+impl<'a, T: KernelScalar> From<&'a mut DeviceViewMut<'_, T>> for DeviceViewMut<'a, T> {
+    fn from(view: &'a mut DeviceViewMut<'_, T>) -> Self {
+        view.as_device_view_mut()
+    }
+}
+
 impl<T: KernelScalar> AsDeviceView for DeviceView<'_, T> {
     type Elem = T;
     fn as_device_view(&self) -> DeviceView<'_, T> {

@@ -165,21 +165,46 @@ fn driver_library_present() -> bool {
 
 /// Opens GPU `ordinal`: init, count, primary context, default stream. Before a device
 /// exists every failure means "no device" ([`Error::NoDevice`]), not a driver error of one.
-fn open_primary(ordinal: usize) -> Result<CudaDevice> {
-    let no_device = |what: &str| {
-        let what = what.to_string();
-        move |e: cudarc::driver::DriverError| Error::NoDevice {
-            reason: format!("{what} failed: {e}"),
-        }
-    };
+/// The number of GPUs the driver sees; [`Error::NoDevice`] without a driver (never a
+/// panic).
+pub(crate) fn gpu_count() -> Result<usize> {
+    if !driver_library_present() {
+        return Err(Error::NoDevice {
+            reason: "the CUDA driver library (libcuda.so / nvcuda.dll) was not found".into(),
+        });
+    }
+    std::panic::catch_unwind(count_gpus).unwrap_or_else(|payload| {
+        Err(Error::NoDevice {
+            reason: format!(
+                "the CUDA driver could not be used: {}",
+                panic_message(&*payload)
+            ),
+        })
+    })
+}
+
+/// `Error::NoDevice` for a driver call `what` that failed.
+fn no_device(what: &str) -> impl Fn(cudarc::driver::DriverError) -> Error {
+    let what = what.to_string();
+    move |e| Error::NoDevice {
+        reason: format!("{what} failed: {e}"),
+    }
+}
+
+fn count_gpus() -> Result<usize> {
     cudarc::driver::result::init().map_err(no_device("initializing the CUDA driver (cuInit)"))?;
     let count = CudaContext::device_count().map_err(no_device("counting GPUs"))?;
-    if count <= 0 {
+    Ok(count.max(0) as usize)
+}
+
+fn open_primary(ordinal: usize) -> Result<CudaDevice> {
+    let count = count_gpus()?;
+    if count == 0 {
         return Err(Error::NoDevice {
             reason: "the CUDA driver is installed but found no GPU".into(),
         });
     }
-    if ordinal >= count as usize {
+    if ordinal >= count {
         return Err(Error::NoDevice {
             reason: format!("GPU {ordinal} was asked for, but the driver found only {count}"),
         });

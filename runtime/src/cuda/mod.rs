@@ -29,7 +29,7 @@ mod stream;
 pub(crate) mod tensor_map;
 mod texture;
 
-pub(crate) use device::CudaDevice;
+pub(crate) use device::{gpu_count, CudaDevice};
 pub(crate) use memory::{address, CudaBuffer};
 pub(crate) use module::CudaKernel;
 pub(crate) use texture::{PitchTexture, TextureLimits};

@@ -11,6 +11,11 @@
 use std::panic::Location;
 use std::sync::Arc;
 
+use cudarc::driver::CudaStream;
+
+use super::bootstrap::{share_id, LaunchEnv};
+use super::group::Group;
+use super::nccl_comm::{unique_id, NcclCall, NcclComm, NcclOp, ProcessWorld};
 use super::reduce_op::{CollectiveScalar, ReduceOp};
 use super::rendezvous::{Kind, Rendezvous};
 use crate::device::{Device, Stream};
@@ -54,6 +59,11 @@ pub struct Communicator {
 pub(crate) enum World {
     /// Simulated devices of one process: the ranks' threads meet in a rendezvous.
     Simulated(Arc<Rendezvous>),
+    /// GPUs: an NCCL communicator a rank, in one process or one process a rank.
+    Nccl { comm: NcclComm, size: usize },
+    /// A world of one rank started without a launcher: collectives are copies, and NCCL
+    /// is never loaded.
+    Alone,
 }
 
 impl Communicator {
@@ -65,6 +75,8 @@ impl Communicator {
     ) -> Communicator {
         let size = match &world {
             World::Simulated(rendezvous) => rendezvous.ranks(),
+            World::Nccl { size, .. } => *size,
+            World::Alone => 1,
         };
         Communicator {
             rank,
@@ -73,6 +85,89 @@ impl Communicator {
             world,
             made_at,
         }
+    }
+
+    /// This process's rank of a world of processes, one a GPU, as the launcher describes
+    /// it: torchrun's `RANK`, `WORLD_SIZE`, `LOCAL_RANK` (the GPU of the host),
+    /// `MASTER_ADDR` and `MASTER_PORT`, or Slurm's `SLURM_PROCID`, `SLURM_NTASKS`,
+    /// `SLURM_LOCALID` with the user's `MASTER_ADDR`/`MASTER_PORT`. Rank 0 hands NCCL's id
+    /// to the others over TCP at `MASTER_PORT + 1` (`WARPSPEED_PORT` to choose another).
+    /// Collectives wait at most [`DEFAULT_COLLECTIVE_TIMEOUT`](super::DEFAULT_COLLECTIVE_TIMEOUT)
+    /// ([`Communicator::from_env_with_timeout`]).
+    ///
+    /// Started without a launcher (no `WORLD_SIZE`), or with a world of one, it is rank 0
+    /// of 1 on [`Device::new`]'s device (a GPU or the simulator): collectives are copies
+    /// and NCCL is not loaded. A program written for many processes runs unchanged on
+    /// one.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), warpspeed::Error> {
+    /// use warpspeed::{Communicator, ReduceOp};
+    /// // torchrun --nproc-per-node=2 --no-python target/release/my_program
+    /// let comm = Communicator::from_env()?;
+    /// let dev = comm.device();
+    /// let mut counts = dev.upload(&[comm.rank() as u64 + 1; 8])?;
+    /// comm.all_reduce(dev, &mut counts, ReduceOp::Sum)?;
+    /// comm.synchronize()?;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidArgument`] for a launcher variable that is missing or not a
+    /// number; [`Error::NoDevice`] without the GPU `LOCAL_RANK` names;
+    /// [`Error::NcclUnavailable`] without NCCL; [`Error::Collective`] when the ranks do not
+    /// all meet within the timeout (rank 0's port taken, a rank missing, a world size
+    /// that is not rank 0's), or `WARPSPEED_BACKEND=sim` with several processes
+    /// (simulated ranks live in one process: [`Devices::simulated`](super::Devices::simulated)).
+    #[track_caller]
+    pub fn from_env() -> Result<Communicator> {
+        Self::from_env_with_timeout(super::DEFAULT_COLLECTIVE_TIMEOUT)
+    }
+
+    /// [`Communicator::from_env`], with collectives (and the start) that wait at most
+    /// `timeout` for the other ranks.
+    #[track_caller]
+    pub fn from_env_with_timeout(timeout: std::time::Duration) -> Result<Communicator> {
+        let made_at = Location::caller();
+        let env = match LaunchEnv::from_env()? {
+            Some(env) if env.world_size > 1 => env,
+            alone => {
+                let device = match alone {
+                    Some(env) if Device::new()?.backend() == crate::Backend::Cuda => {
+                        Device::cuda(env.local_rank)?
+                    }
+                    _ => Device::new()?,
+                };
+                return Ok(Communicator::new(0, device, World::Alone, made_at));
+            }
+        };
+        let device = match std::env::var("WARPSPEED_BACKEND")
+            .ok()
+            .as_deref()
+            .map(str::trim)
+        {
+            Some("sim" | "simulator" | "cpu") => {
+                return Err(Error::Collective {
+                    message: format!(
+                        "rank {} of {}: WARPSPEED_BACKEND=sim, but simulated devices of \
+                         several processes cannot meet; simulate the world in one process \
+                         with Devices::simulated({})",
+                        env.rank, env.world_size, env.world_size
+                    ),
+                })
+            }
+            _ => Device::cuda(env.local_rank)?,
+        };
+        let ctx = device.cuda_context().expect("a GPU device").clone();
+        let id = share_id(&env, unique_id, timeout)?;
+        let world = Arc::new(ProcessWorld::default());
+        let comm = NcclComm::init(id, env.rank, env.world_size, &ctx, timeout, world)?;
+        let world = World::Nccl {
+            comm,
+            size: env.world_size,
+        };
+        Ok(Communicator::new(env.rank, device, world, made_at))
     }
 
     /// This rank's number, `0..size()`.
@@ -209,6 +304,84 @@ impl Communicator {
         self.exchange(target, what, src, dst, self.size, 1, kind, at)
     }
 
+    /// Sends all of `buf` (a buffer or a view) to rank `peer`, which receives it with
+    /// [`Communicator::recv`] (or a [`Group`]'s receive) of the same length and type.
+    ///
+    /// On GPUs a send may wait for its receive; two ranks that send to each other first
+    /// and receive second would wait forever: put such pairs in a [`Communicator::group`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Group::send`] and [`Group::end`].
+    #[track_caller]
+    pub fn send<T: CollectiveScalar>(
+        &self,
+        target: &impl LaunchTarget,
+        buf: &impl AsDeviceView<Elem = T>,
+        peer: usize,
+    ) -> Result<()> {
+        let mut group = self.group(target);
+        group.send(buf.as_device_view(), peer)?;
+        group.end()
+    }
+
+    /// Receives into all of `buf` (a buffer or a view) what rank `peer` sends.
+    ///
+    /// # Errors
+    ///
+    /// As [`Group::recv`] and [`Group::end`].
+    #[track_caller]
+    pub fn recv<T: CollectiveScalar>(
+        &self,
+        target: &impl LaunchTarget,
+        buf: &mut impl AsDeviceViewMut<Elem = T>,
+        peer: usize,
+    ) -> Result<()> {
+        let mut group = self.group(target);
+        group.recv(buf.as_device_view_mut(), peer)?;
+        group.end()
+    }
+
+    /// A [`Group`] of sends and receives of element type `T`, queued on `target` (the
+    /// rank's device or one of its streams) together when it ends.
+    pub fn group<'a, T: CollectiveScalar>(&'a self, target: &'a impl LaunchTarget) -> Group<'a, T> {
+        Group::new(self, target)
+    }
+
+    /// Waits until everything this rank queued on its device (its collectives among it)
+    /// is done, and reports a collective that failed: on GPUs one whose communicator was
+    /// aborted (a rank died, or never called it within the timeout) has left its buffers
+    /// undefined, and this is where that shows.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Collective`] naming the collective that failed; the device's own errors
+    /// ([`Device::synchronize`]).
+    pub fn synchronize(&self) -> Result<()> {
+        if let World::Nccl { comm, .. } = &self.world {
+            comm.wait_pending()?;
+        }
+        self.device.synchronize()?;
+        match &self.world {
+            World::Nccl { comm, .. } => comm.check(),
+            _ => Ok(()),
+        }
+    }
+
+    /// After the rank's work ([`Devices::run`](super::Devices::run)): waits for its
+    /// collectives when it succeeded; otherwise fails the world, so that the other ranks
+    /// do not wait for collectives this one will never call.
+    pub(crate) fn finish(&self, failure: Option<String>) -> Result<()> {
+        match (&self.world, failure) {
+            (World::Nccl { comm, .. }, Some(reason)) => {
+                comm.fail(reason);
+                Ok(())
+            }
+            (World::Nccl { comm, .. }, None) => comm.wait_pending(),
+            _ => Ok(()),
+        }
+    }
+
     /// A collective whose result replaces `buf`.
     fn in_place<T: CollectiveScalar>(
         &self,
@@ -218,14 +391,35 @@ impl Communicator {
         kind: Kind,
         at: &'static Location<'static>,
     ) -> Result<()> {
-        let mut buf = buf.as_device_view_mut();
-        let queue = self.queue(target, what)?;
+        let buf = buf.as_device_view_mut();
+        self.check_on_device(target.device(), what)?;
         self.check_on_device(buf.device(), what)?;
-        let data = buf
-            .as_view()
-            .sim_read_on(queue, &|| format!("{what} reading"))?;
-        let result = self.meet(kind, data, at)?;
-        buf.sim_write_on(queue, &result, &|| format!("{what} writing"))
+        match &self.world {
+            World::Simulated(rendezvous) => {
+                let mut buf = buf;
+                let queue = sim_queue(target);
+                let data = buf
+                    .as_view()
+                    .sim_read_on(queue, &|| format!("{what} reading"))?;
+                let result = rendezvous.meet(self.rank, kind, data, at)?;
+                buf.sim_write_on(queue, &result, &|| format!("{what} writing"))
+            }
+            World::Nccl { comm, .. } => {
+                let count = buf.len();
+                let (addr, _guard, _) = buf.into_arg(target.stream());
+                let call = NcclCall {
+                    op: NcclOp::Collective(kind),
+                    send: addr,
+                    recv: addr,
+                    count,
+                    data_type: T::NCCL_TYPE,
+                };
+                let describe = || describe_call(kind, count, T::NAME, at);
+                comm.issue(&[call], cuda_stream(target), &describe)
+            }
+            // One rank: every collective leaves its buffer as it is.
+            World::Alone => Ok(()),
+        }
     }
 
     /// A collective from `src` into `dst`, where `src.len() * dst_per == dst.len() *
@@ -245,7 +439,7 @@ impl Communicator {
     ) -> Result<()> {
         let src: DeviceView<'_, T> = src.as_device_view();
         let mut dst: DeviceViewMut<'_, T> = dst.as_device_view_mut();
-        let queue = self.queue(target, what)?;
+        self.check_on_device(target.device(), what)?;
         self.check_on_device(src.device(), what)?;
         self.check_on_device(dst.device(), what)?;
         if !src.len().is_multiple_of(src_per) {
@@ -265,31 +459,45 @@ impl Communicator {
                 found: dst.len(),
             });
         }
-        let data = src.sim_read_on(queue, &|| format!("{what} reading"))?;
-        let result = self.meet(kind, data, at)?;
-        dst.sim_write_on(queue, &result, &|| format!("{what} writing"))
-    }
-
-    /// The rank's part of a collective: every rank's data goes in, the rank's result
-    /// comes out.
-    fn meet<T: CollectiveScalar>(
-        &self,
-        kind: Kind,
-        data: Vec<T>,
-        at: &'static Location<'static>,
-    ) -> Result<Vec<T>> {
         match &self.world {
-            World::Simulated(rendezvous) => rendezvous.meet(self.rank, kind, data, at),
+            World::Simulated(rendezvous) => {
+                let queue = sim_queue(target);
+                let data = src.sim_read_on(queue, &|| format!("{what} reading"))?;
+                let result = rendezvous.meet(self.rank, kind, data, at)?;
+                dst.sim_write_on(queue, &result, &|| format!("{what} writing"))
+            }
+            World::Nccl { comm, .. } => {
+                // NCCL's count: the source's for all_reduce and all_gather, the
+                // destination's for reduce_scatter.
+                let count = src.len().min(dst.len());
+                let len = src.len();
+                let (send, _read, _) = src.arg(target.stream());
+                let (recv, _write, _) = dst.into_arg(target.stream());
+                let call = NcclCall {
+                    op: NcclOp::Collective(kind),
+                    send,
+                    recv,
+                    count,
+                    data_type: T::NCCL_TYPE,
+                };
+                let describe = || describe_call(kind, len, T::NAME, at);
+                comm.issue(&[call], cuda_stream(target), &describe)
+            }
+            // One rank: the destination is the source.
+            World::Alone => match target.stream() {
+                Some(stream) => stream.copy(&src, &mut dst),
+                None => dst.copy_from(&src),
+            },
         }
     }
 
-    /// The simulator's queue of `target`, which must be on the rank's device.
-    fn queue(&self, target: &impl LaunchTarget, what: &str) -> Result<StreamId> {
-        self.check_on_device(target.device(), what)?;
-        Ok(target.stream().map_or(DEVICE_QUEUE, Stream::sim_id))
+    /// How this rank reaches the others (`group.rs`).
+    pub(super) fn world(&self) -> &World {
+        &self.world
     }
 
-    fn check_on_device(&self, device: &Device, what: &str) -> Result<()> {
+    /// `Err` unless `device` is the rank's.
+    pub(super) fn check_on_device(&self, device: &Device, what: &str) -> Result<()> {
         if device.is_same_device(&self.device) {
             return Ok(());
         }
@@ -312,10 +520,30 @@ impl Communicator {
 }
 
 impl Drop for Communicator {
-    /// Leaves the world: ranks waiting for this one in a collective get an `Err` at once.
+    /// Leaves the world: on simulated devices, ranks waiting for this one in a collective
+    /// get an `Err` at once; on GPUs the NCCL communicator is finalised (`nccl_comm.rs`).
     fn drop(&mut self) {
-        match &self.world {
-            World::Simulated(rendezvous) => rendezvous.leave(self.rank, self.made_at),
+        if let World::Simulated(rendezvous) = &self.world {
+            rendezvous.leave(self.rank, self.made_at);
         }
     }
+}
+
+/// The simulator's queue of `target` (checked to be on the rank's device).
+fn sim_queue(target: &impl LaunchTarget) -> StreamId {
+    target.stream().map_or(DEVICE_QUEUE, Stream::sim_id)
+}
+
+/// The CUDA stream of `target` (on a GPU rank).
+fn cuda_stream(target: &impl LaunchTarget) -> &Arc<CudaStream> {
+    target
+        .stream()
+        .and_then(Stream::cuda_stream)
+        .or_else(|| target.device().cuda_stream())
+        .expect("an NCCL world's devices are GPUs")
+}
+
+/// A collective as the watchdog's messages name it.
+fn describe_call(kind: Kind, len: usize, ty: &str, at: &Location<'_>) -> String {
+    format!("{} of {len} {ty} at {at}", kind.describe())
 }

@@ -13,6 +13,10 @@ use crate::bf16_types::bf16;
 use crate::half_types::f16;
 use crate::scalar::KernelScalar;
 
+mod sealed {
+    pub trait Sealed {}
+}
+
 /// How all_reduce, reduce and reduce_scatter combine the ranks' elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReduceOp {
@@ -42,10 +46,14 @@ impl ReduceOp {
 }
 
 /// An element type the collectives move: the integers of 1, 4 and 8 bytes, `f16`, `bf16`,
-/// `f32` and `f64` (NCCL's `ncclDataType_t`; NCCL has no 2-byte integers).
-pub trait CollectiveScalar: KernelScalar + PartialOrd {
-    /// NCCL's name of the type (`ncclFloat32`, ..), for messages and the NCCL layer.
-    const NCCL_NAME: &'static str;
+/// `f32` and `f64` (NCCL's `ncclDataType_t`; NCCL has no 2-byte integers). Sealed: the
+/// set is NCCL's.
+pub trait CollectiveScalar: KernelScalar + PartialOrd + sealed::Sealed {
+    /// The Rust name of the type (`"f32"`), for messages.
+    const NAME: &'static str;
+    /// NCCL's `ncclDataType_t` code of the type (`ncclFloat32` is 7).
+    #[doc(hidden)]
+    const NCCL_TYPE: u32;
     /// `a op b` (for `Avg`: the sum).
     fn combine(a: Self, b: Self, op: ReduceOp) -> Self;
     /// The average's last step: `self / ranks`.
@@ -53,9 +61,11 @@ pub trait CollectiveScalar: KernelScalar + PartialOrd {
 }
 
 macro_rules! collective_int {
-    ($($t:ty => $name:literal),*) => {$(
+    ($($t:ty => $code:literal),*) => {$(
+        impl sealed::Sealed for $t {}
         impl CollectiveScalar for $t {
-            const NCCL_NAME: &'static str = $name;
+            const NAME: &'static str = stringify!($t);
+            const NCCL_TYPE: u32 = $code;
             fn combine(a: Self, b: Self, op: ReduceOp) -> Self {
                 match op {
                     ReduceOp::Sum | ReduceOp::Avg => a.wrapping_add(b),
@@ -76,8 +86,9 @@ macro_rules! collective_int {
     )*};
 }
 
-collective_int!(i8 => "ncclInt8", u8 => "ncclUint8", i32 => "ncclInt32", u32 => "ncclUint32",
-    i64 => "ncclInt64", u64 => "ncclUint64");
+// NCCL's codes: ncclInt8 0, ncclUint8 1, ncclInt32 2, ncclUint32 3, ncclInt64 4,
+// ncclUint64 5, ncclFloat16 6, ncclFloat32 7, ncclFloat64 8, ncclBfloat16 9.
+collective_int!(i8 => 0, u8 => 1, i32 => 2, u32 => 3, i64 => 4, u64 => 5);
 
 /// `min`/`max` of floats as NCCL's: a NaN wins.
 fn float_pick<T: PartialOrd + Copy>(a: T, b: T, a_nan: bool, b_nan: bool, max: bool) -> T {
@@ -91,9 +102,11 @@ fn float_pick<T: PartialOrd + Copy>(a: T, b: T, a_nan: bool, b_nan: bool, max: b
 }
 
 macro_rules! collective_float {
-    ($($t:ty => $name:literal),*) => {$(
+    ($($t:ty => $code:literal),*) => {$(
+        impl sealed::Sealed for $t {}
         impl CollectiveScalar for $t {
-            const NCCL_NAME: &'static str = $name;
+            const NAME: &'static str = stringify!($t);
+            const NCCL_TYPE: u32 = $code;
             fn combine(a: Self, b: Self, op: ReduceOp) -> Self {
                 match op {
                     ReduceOp::Sum | ReduceOp::Avg => a + b,
@@ -109,12 +122,14 @@ macro_rules! collective_float {
     )*};
 }
 
-collective_float!(f32 => "ncclFloat32", f64 => "ncclFloat64");
+collective_float!(f32 => 7, f64 => 8);
 
 macro_rules! collective_half {
-    ($($t:ty => $name:literal),*) => {$(
+    ($($t:ty => $code:literal),*) => {$(
+        impl sealed::Sealed for $t {}
         impl CollectiveScalar for $t {
-            const NCCL_NAME: &'static str = $name;
+            const NAME: &'static str = stringify!($t);
+            const NCCL_TYPE: u32 = $code;
             fn combine(a: Self, b: Self, op: ReduceOp) -> Self {
                 // Through f32, which holds every value of the type: each result is the
                 // correctly rounded one (IEEE half arithmetic).
@@ -133,7 +148,7 @@ macro_rules! collective_half {
     )*};
 }
 
-collective_half!(f16 => "ncclFloat16", bf16 => "ncclBfloat16");
+collective_half!(f16 => 6, bf16 => 9);
 
 /// The rank-order reduction of `inputs` (one slice a rank, all one length).
 pub(crate) fn reduce<T: CollectiveScalar>(inputs: &[&[T]], op: ReduceOp) -> Vec<T> {

@@ -15,6 +15,7 @@ use std::panic::Location;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use super::mailbox::Mailbox;
 use super::reduce_op::{reduce, CollectiveScalar, ReduceOp};
 use crate::error::{Error, Result};
 
@@ -29,7 +30,7 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
-    fn describe(self) -> String {
+    pub(crate) fn describe(self) -> String {
         match self {
             Kind::AllReduce(op) => format!("all_reduce({})", op.name()),
             Kind::Broadcast { root } => format!("broadcast(root {root})"),
@@ -83,6 +84,8 @@ struct State {
 
 /// The meeting point of a world of simulated ranks (shared by their communicators).
 pub(crate) struct Rendezvous {
+    /// The world's point-to-point transfers (`mailbox.rs`).
+    pub(crate) mailbox: Mailbox,
     ranks: usize,
     timeout: Duration,
     state: Mutex<State>,
@@ -93,6 +96,7 @@ impl Rendezvous {
     /// A world of `ranks` ranks whose waits end in an `Err` after `timeout`.
     pub(crate) fn new(ranks: usize, timeout: Duration) -> Arc<Rendezvous> {
         Arc::new(Rendezvous {
+            mailbox: Mailbox::new(ranks, timeout),
             ranks,
             timeout,
             state: Mutex::new(State {
@@ -125,6 +129,7 @@ impl Rendezvous {
         }
         drop(s);
         self.changed.notify_all();
+        self.mailbox.leave(rank, at);
     }
 
     /// Rank `rank`'s call of the collective `kind` with `data`: every rank's result once
@@ -148,7 +153,7 @@ impl Rendezvous {
         let call = Call {
             kind,
             type_id: TypeId::of::<T>(),
-            type_name: T::NCCL_NAME,
+            type_name: T::NAME,
             len: data.len(),
             at,
             data: Box::new(data),
@@ -411,14 +416,8 @@ mod tests {
         });
         for e in out {
             let e = e.unwrap_err().to_string();
-            assert!(
-                e.contains("rank 0: all_reduce(sum) of 4 ncclFloat32 at"),
-                "{e}"
-            );
-            assert!(
-                e.contains("rank 1: all_reduce(sum) of 5 ncclFloat32"),
-                "{e}"
-            );
+            assert!(e.contains("rank 0: all_reduce(sum) of 4 f32 at"), "{e}");
+            assert!(e.contains("rank 1: all_reduce(sum) of 5 f32"), "{e}");
             assert!(e.contains("rendezvous.rs"), "{e}");
         }
         // Another type on one rank.
@@ -433,7 +432,7 @@ mod tests {
         });
         assert!(out
             .iter()
-            .all(|e| e.as_ref().unwrap_err().to_string().contains("ncclInt32")));
+            .all(|e| e.as_ref().unwrap_err().to_string().contains("i32")));
     }
 
     #[test]
