@@ -29,12 +29,16 @@ use warpspeed::{Communicator, Devices};
 #[path = "kernels/life.rs"]
 mod life_kernels;
 
+/// The band kernel, written once: `life_band` (bounds-checked, the default) and
+/// `life_band_unchecked` (`--unchecked`: what the checks cost).
+macro_rules! life_band {
+    ($name:ident, [$($option:tt)*]) => {
 /// One generation of rows `row0 .. row0 + out.len() / side` of a band of `rows` rows of
 /// `side` cells (`cells`), whose neighbours above row 0 and below the last row are the
 /// halo rows `top` and `bot`; `out` holds the rows computed, from `row0` on. Columns wrap
 /// around (a torus); rows wrap through the halos, which the neighbours sent.
-#[gpu_kernel]
-pub fn life_band(
+#[gpu_kernel($($option)*)]
+        pub fn $name(
     out: &mut [i32],
     cells: &[i32],
     top: &[i32],
@@ -71,6 +75,11 @@ pub fn life_band(
     let alive = cells[mid + xc] == 1;
     out[dy as usize * n + xc] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
 }
+    };
+}
+
+life_band!(life_band, []);
+life_band!(life_band_unchecked, [unchecked]);
 
 /// The initial lattice, the same however it is cut: cell (`row0 + y`, x) of the whole
 /// torus is alive when a hash of its coordinates is a multiple of 3.
@@ -91,6 +100,27 @@ pub fn life_seed(cells: &mut [i32], side: u32, row0: u32) {
     cells[i] = if h % 3 == 0 { 1 } else { 0 };
 }
 
+/// `--unchecked`, for every rank's thread.
+static UNCHECKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// One launch of the band kernel on `s`: rows from `row0` into `out`.
+#[allow(clippy::too_many_arguments)]
+fn launch_band(
+    s: &warpspeed::Stream,
+    cfg: LaunchConfig,
+    out: &mut warpspeed::DeviceViewMut<'_, i32>,
+    cells: &warpspeed::DeviceBuffer<i32>,
+    top: &impl warpspeed::AsDeviceView<Elem = i32>,
+    bot: &impl warpspeed::AsDeviceView<Elem = i32>,
+    (side, rows, row0): (u32, u32, u32),
+) -> warpspeed::Result<()> {
+    if UNCHECKED.load(std::sync::atomic::Ordering::Relaxed) {
+        life_band_unchecked::launch(s, cfg, out, cells, top, bot, side, rows, row0)
+    } else {
+        life_band::launch(s, cfg, out, cells, top, bot, side, rows, row0)
+    }
+}
+
 #[derive(Parser)]
 #[command(about = "Life split across devices, with halo exchange; weak and strong scaling")]
 struct Args {
@@ -103,6 +133,10 @@ struct Args {
     /// Strong scaling: the side of the whole lattice (0: skip the table).
     #[arg(long, default_value_t = 65536)]
     strong: usize,
+    /// The band kernel without bounds checks (`#[gpu_kernel(unchecked)]`), to measure what
+    /// they cost.
+    #[arg(long)]
+    unchecked: bool,
     /// Generations a run (the first is not timed).
     #[arg(long, default_value_t = 21)]
     generations: usize,
@@ -116,6 +150,7 @@ struct Run {
 
 fn main() -> Result<(), Box<dyn Error>> {
     let args = Args::parse();
+    UNCHECKED.store(args.unchecked, std::sync::atomic::Ordering::Relaxed);
     if args.generations < 2 {
         return Err("--generations: at least 2 (the first is a warm-up, not timed)".into());
     }
@@ -137,9 +172,14 @@ fn main() -> Result<(), Box<dyn Error>> {
     };
     let device = Devices::new(1)?;
     println!(
-        "Life across devices ({}), {} generations a run",
+        "Life across devices ({}), {} generations a run, band kernel {}",
         device.device(0).map_or("", |d| d.name()),
-        args.generations
+        args.generations,
+        if args.unchecked {
+            "unchecked"
+        } else {
+            "bounds-checked"
+        }
     );
     if args.side > 0 {
         println!("\nweak scaling: {0} x {0} cells a device", args.side);
@@ -300,28 +340,24 @@ fn rank_run(
         group.recv(&mut bot, down)?;
         group.end()?;
         let cfg = LaunchConfig::new(grid(1), block);
-        life_band::launch(
+        launch_band(
             &edge,
             cfg,
             &mut nxt.slice_mut(..side),
             &cur,
             &top,
             &bot,
-            s32,
-            b32,
-            0,
+            (s32, b32, 0),
         )?;
         let last = (band - 1) * side;
-        life_band::launch(
+        launch_band(
             &edge,
             cfg,
             &mut nxt.slice_mut(last..),
             &cur,
             &top,
             &bot,
-            s32,
-            b32,
-            b32 - 1,
+            (s32, b32, b32 - 1),
         )?;
         // The inner stream, meanwhile: every other row.
         if band > 2 {
@@ -331,16 +367,14 @@ fn rank_run(
             // get the band's own first row in their place, so that the two streams share
             // nothing written (the simulator refuses a launch that would).
             let no_halo = cur.slice(..side);
-            life_band::launch(
+            launch_band(
                 &inner,
                 cfg,
                 &mut inner_rows,
                 &cur,
                 &no_halo,
                 &no_halo,
-                s32,
-                b32,
-                1,
+                (s32, b32, 1),
             )?;
         }
         // The next generation reads what both wrote, and overwrites what both read.

@@ -483,3 +483,28 @@ fn a_rank_that_panics_panics_the_caller_and_the_others_do_not_hang() {
     assert_eq!(payload.downcast_ref::<&str>(), Some(&"rank 1 gives up"));
     assert!(start.elapsed() < Duration::from_secs(60));
 }
+
+#[test]
+fn peer_copies_move_views_between_devices() {
+    for devices in worlds("peer_copies_move_views_between_devices", 2) {
+        let (a, b) = (devices.device(0).unwrap(), devices.device(1).unwrap());
+        let n = 10_007;
+        let src = data(3, n, |g| g.next_u32());
+        let on_a = a.upload(&src).unwrap();
+        let mut on_b = b.upload(&vec![0xdead_beef_u32; n]).unwrap();
+        let s = b.create_stream().unwrap();
+        s.copy_peer(&on_a.slice(3..), &mut on_b.slice_mut(1..n - 2))
+            .unwrap();
+        s.synchronize().unwrap();
+        let mut want = vec![0xdead_beef_u32];
+        want.extend_from_slice(&src[3..]);
+        want.extend([0xdead_beef, 0xdead_beef]);
+        assert_eq!(on_b.download().unwrap(), want);
+        // A destination that is not the stream's device, and a length that differs.
+        let mut wrong = a.zeros::<u32>(n).unwrap();
+        let e = s.copy_peer(&on_b, &mut wrong).unwrap_err();
+        assert!(matches!(e, Error::DeviceMismatch { .. }), "{e}");
+        let e = s.copy_peer(&on_a, &mut on_b.slice_mut(1..)).unwrap_err();
+        assert!(matches!(e, Error::LengthMismatch { .. }), "{e}");
+    }
+}

@@ -456,6 +456,74 @@ impl<T: KernelScalar> DeviceBuffer<T> {
         }
     }
 
+    /// Queues on `stream` (of this buffer's device) a copy of the elements `range` of
+    /// `buf`, a buffer of another device of the same backend, to the elements from `at`
+    /// on (peer to peer: `cuMemcpyPeerAsync`, over NVLink or PCIe); they have been checked
+    /// to fit. The stream first waits for the queued writes of `src`, on its own device.
+    pub(crate) fn copy_peer_on(
+        &mut self,
+        stream: &Stream,
+        at: usize,
+        buf: &DeviceBuffer<T>,
+        range: Range<usize>,
+    ) -> Result<()> {
+        debug_assert!(at + range.len() <= self.len);
+        if !stream.device.is_same_device(&self.device) {
+            return Err(Error::DeviceMismatch {
+                what: "Stream::copy_peer (the destination)".into(),
+                buffer_device: self.device.describe(),
+                device: format!("the stream's, {}", stream.device.describe()),
+            });
+        }
+        let len = range.len();
+        match (&mut self.storage, &buf.storage, &stream.inner) {
+            _ if len == 0 => Ok(()),
+            (Storage::Cuda(dst), Storage::Cuda(src), StreamInner::Cuda(s)) => {
+                let size = std::mem::size_of::<T>();
+                let (src_ptr, _read) = cudarc::driver::DevicePtr::device_ptr(src, s);
+                let (dst_ptr, _write) = cudarc::driver::DevicePtrMut::device_ptr_mut(dst, s);
+                let (src_ctx, dst_ctx) = (buf.device.cuda_context(), self.device.cuda_context());
+                let (src_ctx, dst_ctx) = (
+                    src_ctx.expect("a GPU buffer's device").cu_ctx(),
+                    dst_ctx.expect("a GPU buffer's device").cu_ctx(),
+                );
+                // SAFETY: both ranges lie inside their allocations (checked by the caller),
+                // each context owns its pointer, and the guards order the copy after the
+                // buffers' earlier work and their later users after the copy.
+                let copied = unsafe {
+                    cudarc::driver::result::memcpy_peer_async(
+                        dst_ctx,
+                        dst_ptr + (at * size) as u64,
+                        src_ctx,
+                        src_ptr + (range.start * size) as u64,
+                        len * size,
+                        s.cu_stream(),
+                    )
+                };
+                copied.map_err(|source| Error::Driver {
+                    kernel: None,
+                    what: "queuing Stream::copy_peer (cuMemcpyPeerAsync)".into(),
+                    source,
+                })
+            }
+            (Storage::Simulator(dst), Storage::Simulator(src), StreamInner::Simulator(id)) => {
+                if let Inner::Simulator(sim) = &*self.device.inner {
+                    let accesses = [elements(dst, at..at + len, true)];
+                    sim.order
+                        .enqueue(*id, || "Stream::copy_peer".into(), &accesses)?;
+                }
+                // The source's device ran its work when it was queued (the simulator).
+                dst.as_mut_slice()[at..at + len].copy_from_slice(&src.as_slice()[range]);
+                Ok(())
+            }
+            _ => Err(Error::DeviceMismatch {
+                what: "Stream::copy_peer (the source)".into(),
+                buffer_device: buf.device.describe(),
+                device: format!("a device of the same backend as {}", self.device.describe()),
+            }),
+        }
+    }
+
     /// The underlying cudarc allocation (bytes) of a GPU buffer; `None` on the simulator.
     /// A buffer of no elements holds one unused byte (`cuMemAlloc` refuses 0 bytes).
     pub fn cuda_bytes(&self) -> Option<&CudaSlice<u8>> {

@@ -587,6 +587,38 @@ impl Stream {
         same_len("Stream::copy", dst.len, src.len)?;
         dst.buf.copy_in_on(self, dst.offset, src.buf, src.range())
     }
+
+    /// Queues a copy of `src`, on another device, into `dst` (of the same length, on this
+    /// stream's device): peer to peer between the GPUs of this process (over NVLink or
+    /// PCIe), or between simulated devices. The copy waits for the writes queued on
+    /// `src` first.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), warpspeed::Error> {
+    /// let devices = warpspeed::Devices::simulated(2);
+    /// let (a, b) = (devices.device(0).unwrap(), devices.device(1).unwrap());
+    /// let on_a = a.upload(&[1u16, 2, 3])?;
+    /// let mut on_b = b.zeros::<u16>(3)?;
+    /// let s = b.create_stream()?;
+    /// s.copy_peer(&on_a, &mut on_b)?;
+    /// s.synchronize()?;
+    /// assert_eq!(on_b.download()?, vec![1, 2, 3]);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::LengthMismatch`]; [`Error::DeviceMismatch`] for a `dst` not on this
+    /// stream's device, or a `src` of the other backend.
+    pub fn copy_peer<T: KernelScalar>(
+        &self,
+        src: &impl AsDeviceView<Elem = T>,
+        dst: &mut impl AsDeviceViewMut<Elem = T>,
+    ) -> Result<()> {
+        let (src, dst) = (src.as_device_view(), dst.as_device_view_mut());
+        same_len("Stream::copy_peer", dst.len, src.len)?;
+        dst.buf.copy_peer_on(self, dst.offset, src.buf, src.range())
+    }
 }
 
 impl<T: KernelScalar> DeviceBuffer<T> {
