@@ -39,42 +39,50 @@ macro_rules! life_band {
 /// around (a torus); rows wrap through the halos, which the neighbours sent.
 #[gpu_kernel($($option)*)]
         pub fn $name(
-    out: &mut [i32],
-    cells: &[i32],
-    top: &[i32],
-    bot: &[i32],
-    side: u32,
-    rows: u32,
-    row0: u32,
-) {
-    let x = block_idx().x * block_dim().x + thread_idx().x;
-    let dy = block_idx().y * block_dim().y + thread_idx().y;
-    let y = row0 + dy;
-    let n = side as usize;
-    if x >= side || y >= rows || dy as usize * n >= out.len() {
-        return;
-    }
-    let xm = ((x + side - 1) % side) as usize;
-    let xp = ((x + 1) % side) as usize;
-    let xc = x as usize;
-    let mut k = 0;
-    if y == 0 {
-        k += top[xm] + top[xc] + top[xp];
-    } else {
-        let up = (y - 1) as usize * n;
-        k += cells[up + xm] + cells[up + xc] + cells[up + xp];
-    }
-    if y + 1 == rows {
-        k += bot[xm] + bot[xc] + bot[xp];
-    } else {
-        let down = (y + 1) as usize * n;
-        k += cells[down + xm] + cells[down + xc] + cells[down + xp];
-    }
-    let mid = y as usize * n;
-    k += cells[mid + xm] + cells[mid + xp];
-    let alive = cells[mid + xc] == 1;
-    out[dy as usize * n + xc] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
-}
+            out: &mut [i32],
+            #[len(rows * side)] cells: &[i32],
+            #[len(side)] top: &[i32],
+            #[len(side)] bot: &[i32],
+            side: u32,
+            rows: u32,
+            row0: u32,
+        ) {
+            // u32 coordinates, as the seeds' Life (docs/bounds.md, "the u32 idiom"): a band
+            // holds at most 2^32 cells, so `y * side + x` fits. Saying first that the cell
+            // is on the band, and each neighbour row's test, proves every index below its
+            // slice's declared length: no index needs a check of its own.
+            let x = block_idx().x * block_dim().x + thread_idx().x;
+            let dy = block_idx().y * block_dim().y + thread_idx().y;
+            let y = row0 + dy;
+            if x >= side || y >= rows {
+                return;
+            }
+            let o = (dy * side + x) as usize;
+            if o >= out.len() {
+                return;
+            }
+            let xm = (x + side - 1) % side;
+            let xp = (x + 1) % side;
+            let mut k = 0;
+            if y >= 1 {
+                k += cells[((y - 1) * side + xm) as usize]
+                    + cells[((y - 1) * side + x) as usize]
+                    + cells[((y - 1) * side + xp) as usize];
+            } else {
+                k += top[xm as usize] + top[x as usize] + top[xp as usize];
+            }
+            let yd = y + 1;
+            if yd < rows {
+                k += cells[(yd * side + xm) as usize]
+                    + cells[(yd * side + x) as usize]
+                    + cells[(yd * side + xp) as usize];
+            } else {
+                k += bot[xm as usize] + bot[x as usize] + bot[xp as usize];
+            }
+            k += cells[(y * side + xm) as usize] + cells[(y * side + xp) as usize];
+            let alive = cells[(y * side + x) as usize] == 1;
+            out[o] = if k == 3 || (alive && k == 2) { 1 } else { 0 };
+        }
     };
 }
 
@@ -137,6 +145,9 @@ struct Args {
     /// they cost.
     #[arg(long)]
     unchecked: bool,
+    /// Print the band kernel's generated CUDA C and stop.
+    #[arg(long)]
+    print_cuda: bool,
     /// Generations a run (the first is not timed).
     #[arg(long, default_value_t = 21)]
     generations: usize,
@@ -151,6 +162,10 @@ struct Run {
 fn main() -> Result<(), Box<dyn Error>> {
     let args = Args::parse();
     UNCHECKED.store(args.unchecked, std::sync::atomic::Ordering::Relaxed);
+    if args.print_cuda {
+        println!("{}", *life_band::CUDA_SOURCE);
+        return Ok(());
+    }
     if args.generations < 2 {
         return Err("--generations: at least 2 (the first is a warm-up, not timed)".into());
     }
