@@ -264,7 +264,7 @@ fn run_world(
     generations: usize,
 ) -> Result<Run, Box<dyn Error>> {
     let ranks = devices.len();
-    if rows % ranks != 0 || rows / ranks < 2 {
+    if !rows.is_multiple_of(ranks) || rows / ranks < 2 {
         return Err(
             format!("{rows} rows do not split into {ranks} bands of 2 rows or more").into(),
         );

@@ -1,10 +1,13 @@
-//! Many devices (issue 23, in progress): a world of ranks, one a device, and the
-//! collectives between them. Built so far: [`Devices`] (simulated devices of one process,
-//! a thread a rank in [`Devices::run`]), [`Communicator`] (a rank's collectives on device
-//! buffers and views), the simulator's collectives (`rendezvous`: the ranks meet at each
-//! collective, checked for agreement, never hanging), what they combine (`reduce_op`),
-//! and NCCL looked up at run time (`nccl_lib`). To come: NCCL's communicators for GPUs,
-//! the launcher's environment (docs/multi-gpu.md once it lands).
+//! Many devices: a world of ranks, one a device, and the collectives between them
+//! (docs/multi-gpu.md). [`Devices`] is the devices of one process, a thread a rank in
+//! [`Devices::run`]. [`Communicator`] is a rank's collectives on buffers and views, and
+//! [`Group`] its sends and receives. Below them:
+//! - `rendezvous` and `mailbox`: the simulator's collectives and point-to-point transfers,
+//!   checked for agreement and never hanging;
+//! - `reduce_op`: what the collectives combine;
+//! - `nccl_comm`: NCCL's communicators on GPUs, non-blocking and watched;
+//! - `nccl_lib`: NCCL looked up at run time;
+//! - `bootstrap`: one process a rank under torchrun or Slurm.
 
 mod bootstrap;
 mod communicator;

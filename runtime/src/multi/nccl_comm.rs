@@ -207,13 +207,7 @@ impl NcclComm {
                 status
             }
         };
-        if status == sys::ncclResult_t::ncclInProgress {
-            TRACE_IN_PROGRESS.fetch_add(1, Ordering::Relaxed);
-        }
-        let t = Instant::now();
         self.settle(status, Instant::now() + self.shared.timeout, what)?;
-        TRACE_SETTLE_NS.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        let t = Instant::now();
         let done = stream
             .record_event(None)
             .map_err(|e| collective(format!("{}: recording its event: {e}", what())))?;
@@ -222,8 +216,6 @@ impl NcclComm {
             since: Instant::now(),
             what: what(),
         });
-        TRACE_EVENT_NS.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        TRACE_CALLS.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }
 
@@ -323,25 +315,11 @@ impl NcclComm {
     }
 }
 
-static TRACE_IN_PROGRESS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-static TRACE_SETTLE_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-static TRACE_EVENT_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-static TRACE_CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
 impl Drop for NcclComm {
     /// Finalises the communicator (NCCL flushes this rank's queued work), then destroys
     /// it; aborts it instead after a failure, or when finalising takes longer than the
     /// timeout.
     fn drop(&mut self) {
-        if std::env::var("WS_NCCL_TRACE").is_ok() {
-            eprintln!(
-                "trace: calls {} in_progress {} settle {} us event {} us",
-                TRACE_CALLS.load(Ordering::Relaxed),
-                TRACE_IN_PROGRESS.load(Ordering::Relaxed),
-                TRACE_SETTLE_NS.load(Ordering::Relaxed) / 1000,
-                TRACE_EVENT_NS.load(Ordering::Relaxed) / 1000
-            );
-        }
         self.shared.stop.store(true, Ordering::Release);
         if let Some(watchdog) = self.watchdog.take() {
             let _ = watchdog.join();
@@ -521,11 +499,7 @@ fn nonblocking_config() -> sys::ncclConfig_t {
         size: std::mem::size_of::<sys::ncclConfig_t>(),
         magic: 0xcafe_beef,
         version: 22800,
-        blocking: if std::env::var("WS_NCCL_BLOCKING").is_ok() {
-            1
-        } else {
-            0
-        },
+        blocking: 0,
         cgaClusterSize: UNDEF,
         minCTAs: UNDEF,
         maxCTAs: UNDEF,
