@@ -97,6 +97,10 @@ const EXAMPLES: &[(&str, &[&str])] = &[
         ],
     ),
     ("all_reduce", &["--gpus", "3", "--max-mib", "1"]),
+    (
+        "histogram_multi",
+        &["--gpus", "3", "--len", "20001", "--bins", "37"],
+    ),
 ];
 
 /// target/<profile>/examples/, next to this test's own target/<profile>/deps/.
