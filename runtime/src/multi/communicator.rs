@@ -15,7 +15,8 @@ use cudarc::driver::CudaStream;
 
 use super::bootstrap::{share_id, LaunchEnv};
 use super::group::Group;
-use super::nccl_comm::{unique_id, NcclCall, NcclComm, NcclOp, ProcessWorld};
+use super::nccl_call::{unique_id, NcclCall, NcclOp};
+use super::nccl_comm::{NcclComm, ProcessWorld};
 use super::reduce_op::{CollectiveScalar, ReduceOp};
 use super::rendezvous::{Kind, Rendezvous};
 use crate::device::{Device, Stream};

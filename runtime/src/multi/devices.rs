@@ -11,7 +11,8 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use super::communicator::{Communicator, World};
-use super::nccl_comm::{unique_id, NcclComm, ProcessWorld};
+use super::nccl_call::unique_id;
+use super::nccl_comm::{NcclComm, ProcessWorld};
 use super::rendezvous::Rendezvous;
 use crate::device::{Backend, Device};
 use crate::error::{panic_message, Error, Result};

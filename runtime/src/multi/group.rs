@@ -6,7 +6,7 @@
 use std::panic::Location;
 
 use super::communicator::{Communicator, World};
-use super::nccl_comm::{NcclCall, NcclOp};
+use super::nccl_call::{NcclCall, NcclOp};
 use super::reduce_op::CollectiveScalar;
 use crate::device::{Device, Stream};
 use crate::error::{Error, Result};

@@ -5,7 +5,8 @@
 //! - `rendezvous` and `mailbox`: the simulator's collectives and point-to-point transfers,
 //!   checked for agreement and never hanging;
 //! - `reduce_op`: what the collectives combine;
-//! - `nccl_comm`: NCCL's communicators on GPUs, non-blocking and watched;
+//! - `nccl_comm`: NCCL's communicators on GPUs, joined without blocking and watched;
+//! - `nccl_call`: NCCL's calls at the level of pointers;
 //! - `nccl_lib`: NCCL looked up at run time;
 //! - `bootstrap`: one process a rank under torchrun or Slurm.
 
@@ -14,6 +15,7 @@ mod communicator;
 mod devices;
 mod group;
 mod mailbox;
+mod nccl_call;
 mod nccl_comm;
 pub(crate) mod nccl_lib;
 pub(crate) mod reduce_op;
