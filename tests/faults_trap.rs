@@ -29,6 +29,7 @@ static TRAP: KernelDef = KernelDef {
     grid_sync: false,
     block: None,
     sim: no_simulation,
+    provable: &[],
 };
 
 #[test]

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{devices, line_of, Rng};
+use common::{devices, Rng};
 use warpspeed::prelude::*;
 use warpspeed::{Device, Error, LaunchConfig};
 
@@ -429,10 +429,6 @@ fn a_launch_with_another_block_shape_is_refused() {
     }
 }
 
-fn at(marker: &str) -> String {
-    format!("{FILE}:{}", line_of(SOURCE, marker))
-}
-
 /// `r` (or the synchronisation after it) is `OutOfBounds` in `kernel` at `marker`.
 fn expect_oob(
     dev: &Device,
@@ -442,7 +438,7 @@ fn expect_oob(
     index: u64,
     len: u64,
 ) {
-    common::expect_oob(dev, r, kernel, &at(marker), index, len);
+    common::expect_oob_marked(dev, r, kernel, (FILE, SOURCE), marker, index, len);
 }
 
 #[test]
@@ -580,5 +576,122 @@ fn broadcast_first_skips_an_empty_input() {
         let mut out = dev.upload(&[1u32; 40]).unwrap();
         broadcast_first::launch(&dev, LaunchConfig::new(1, 64), &empty, &mut out, 40).unwrap();
         assert_eq!(out.download().unwrap(), vec![1; 40]);
+    }
+}
+
+// ---- stepped ranges' last values, and indexes split by several guards --------------------
+
+/// A stepped range of constants ends at its last value: `k <= 24` in `(0..32).step_by(8)`,
+/// so in a declared block of 32 x 8 `tile[ty + k]` (32 rows) and the transposed store
+/// need no check.
+#[gpu_kernel(block = (32, 8))]
+fn stepped_rows(#[len(n * 1024)] out: &mut [u32], n: usize) {
+    let tile = SharedArray::<[u32; 32], 32>::new();
+    let (tx, ty) = (thread_idx().x as usize, thread_idx().y as usize);
+    for k in (0..32).step_by(8) {
+        tile[ty + k][tx] = ((ty + k) * 100 + tx) as u32;
+    }
+    sync_threads();
+    let b = block_idx().x as usize;
+    if b < n {
+        for k in (0..32).step_by(8) {
+            out[b * 1024 + (ty + k) * 32 + tx] = tile[tx][ty + k];
+        }
+    }
+}
+
+/// Two guarded sums in one index: `(row0 + r) * k + t + c` under `row0 + r < m && t + c <
+/// k` is at most `m * k - 1`, though `t + c` is no sub-expression of it as written.
+#[gpu_kernel(block = (16, 4))]
+fn two_sums(#[len(m * k)] a: &[u32], #[len(m * k)] out: &mut [u32], m: usize, k: usize) {
+    let row0 = block_idx().y as usize * 4;
+    let r = thread_idx().y as usize;
+    let c = thread_idx().x as usize;
+    for t in (0..k).step_by(16) {
+        if row0 + r < m && t + c < k {
+            out[(row0 + r) * k + t + c] = a[(row0 + r) * k + t + c] + 1;
+        }
+    }
+}
+
+/// [`stepped_rows`] one step long: `(0..33).step_by(8)` reaches 32.
+#[gpu_kernel(block = (32, 1))]
+fn stepped_one_past(#[len(32)] out: &mut [u32]) {
+    let tile = SharedArray::<u32, 32>::new();
+    let tx = thread_idx().x as usize;
+    for k in (0..33).step_by(8) {
+        tile[k] = tx as u32; // @STEPPED
+    }
+    sync_threads();
+    out[tx] = tile[tx];
+}
+
+/// [`two_sums`] reading with `t + c <= k`: the last row's element `k` is `m * k` (the
+/// reads of the other rows' element `k` are their next row's first: in bounds).
+#[gpu_kernel(block = (16, 4))]
+fn two_sums_one_past(#[len(m * k)] a: &[u32], #[len(m * k)] out: &mut [u32], m: usize, k: usize) {
+    let row0 = block_idx().y as usize * 4;
+    let r = thread_idx().y as usize;
+    let c = thread_idx().x as usize;
+    for t in (0..k).step_by(16) {
+        if row0 + r < m && t + c <= k {
+            let v = a[(row0 + r) * k + t + c]; // @TWOSUMS
+            if t + c < k {
+                out[(row0 + r) * k + t + c] = v;
+            }
+        }
+    }
+}
+
+#[test]
+fn stepped_ranges_and_split_indexes_are_proven_and_compute_what_the_cpu_does() {
+    for (name, source) in [
+        ("stepped_rows", &*stepped_rows::CUDA_SOURCE),
+        ("two_sums", &*two_sums::CUDA_SOURCE),
+    ] {
+        assert!(!has_check(source), "{name}:\n{}", kernel_c(source));
+    }
+    for (name, source) in [
+        ("stepped_one_past", &*stepped_one_past::CUDA_SOURCE),
+        ("two_sums_one_past", &*two_sums_one_past::CUDA_SOURCE),
+    ] {
+        assert!(has_check(source), "{name}:\n{}", kernel_c(source));
+    }
+    for dev in devices("prover_facts_stepped_split") {
+        let n = 3usize;
+        let mut out = dev.upload(&vec![u32::MAX; n * 1024]).unwrap();
+        stepped_rows::launch(&dev, LaunchConfig::new(n as u32, (32, 8)), &mut out, n).unwrap();
+        let want: Vec<u32> = (0..n * 1024)
+            .map(|i| ((i % 32) * 100 + (i % 1024) / 32) as u32)
+            .collect();
+        assert_eq!(out.download().unwrap(), want, "{:?}", dev.backend());
+
+        let mut rng = Rng::new(5);
+        for (m, k) in [(9usize, 37usize), (4, 16), (1, 1)] {
+            let host: Vec<u32> = (0..m * k).map(|_| rng.next_u32() >> 1).collect();
+            let a = dev.upload(&host).unwrap();
+            let mut out = dev.upload(&vec![u32::MAX; m * k]).unwrap();
+            let cfg = LaunchConfig::new((1, m.div_ceil(4) as u32), (16, 4));
+            two_sums::launch(&dev, cfg, &a, &mut out, m, k).unwrap();
+            let want: Vec<u32> = host.iter().map(|v| v + 1).collect();
+            assert_eq!(out.download().unwrap(), want, "{m}x{k} {:?}", dev.backend());
+        }
+
+        let mut out = dev.zeros::<u32>(32).unwrap();
+        let r = stepped_one_past::launch(&dev, LaunchConfig::new(1, (32, 1)), &mut out);
+        expect_oob(&dev, r, "stepped_one_past", "STEPPED", 32, 32);
+        let (m, k) = (5usize, 20usize);
+        let a = dev.zeros::<u32>(m * k).unwrap();
+        let mut out = dev.zeros::<u32>(m * k).unwrap();
+        let cfg = LaunchConfig::new((1, m.div_ceil(4) as u32), (16, 4));
+        let r = two_sums_one_past::launch(&dev, cfg, &a, &mut out, m, k);
+        expect_oob(
+            &dev,
+            r,
+            "two_sums_one_past",
+            "TWOSUMS",
+            (m * k) as u64,
+            (m * k) as u64,
+        );
     }
 }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use warpspeed::__private::{proven_sites, KernelArgs};
 use warpspeed::compile::{nvrtc_compile_count, nvrtc_version, CacheKey, DiskCache};
 use warpspeed::{Device, LaunchConfig};
 
@@ -99,8 +100,22 @@ fn measure(b: &Bench, exe: &Path, dir: &Path) -> Res<Vec<Row>> {
     // The CUBIN the first child stored, as warpspeed's runtime looks it up.
     let arch = b.dev.compute_capability().expect("a CUDA device has one");
     let kernel = &vector_add::KERNEL;
+    // The program the child's launch compiled: `vector_add` with the checks its launch
+    // proves for three vectors of one length (docs/bounds.md, "Proven at launch").
+    let (a, bb) = (
+        b.dev.zeros::<f32>(CHILD_LEN)?,
+        b.dev.zeros::<f32>(CHILD_LEN)?,
+    );
+    let mut out = b.dev.zeros::<f32>(CHILD_LEN)?;
+    let mut args = KernelArgs::new();
+    args.slice(&a).slice(&bb).slice_mut(&mut out);
+    let proven = proven_sites(
+        kernel,
+        &LaunchConfig::for_num_elems(CHILD_LEN as u32),
+        &args,
+    );
     let key = CacheKey::new(
-        kernel.source.as_str(),
+        &kernel.program(proven),
         arch,
         kernel.options,
         nvrtc_version()?,

@@ -118,6 +118,50 @@ pub struct KernelDef {
     pub block: Option<[u32; 3]>,
     /// Starts one thread of the kernel on the CPU (simulator backend).
     pub sim: SimEntry,
+    /// The bounds checks the launch may prove, by site: entry `n` is the check the CUDA C
+    /// writes `(WS_P(n) ? plain : checked)` (docs/bounds.md, "Proven at launch"). Empty:
+    /// every check stays.
+    pub provable: &'static [ProvableCheck],
+}
+
+impl KernelDef {
+    /// The CUDA C program NVRTC compiles for a launch that proved the check sites of
+    /// `proven` (bit `n`: site `n` of [`KernelDef::provable`]; docs/bounds.md, "Proven at
+    /// launch"): [`KernelDef::source`], after `#define WS_PROVEN` when any is proven. Its
+    /// text is what the disk cache's key hashes.
+    pub fn program(&self, proven: u64) -> std::borrow::Cow<'static, str> {
+        crate::cuda::program(self.source, proven)
+    }
+}
+
+/// A bounds check the macro could not prove, and what proves it at a launch: any one of
+/// `any_of` holding (each a polynomial that is at least zero) on the launch's values.
+#[derive(Debug)]
+pub struct ProvableCheck {
+    /// Alternative conditions; each is `sum of terms >= 0`.
+    pub any_of: &'static [&'static [LaunchTerm]],
+}
+
+/// One term of a launch condition: `coef` times the product of `atoms`.
+#[derive(Debug)]
+pub struct LaunchTerm {
+    pub coef: i128,
+    pub atoms: &'static [LaunchAtom],
+}
+
+/// A value the launch knows, in a launch condition.
+#[derive(Clone, Copy, Debug)]
+pub enum LaunchAtom {
+    /// The unsigned scalar argument at this parameter position.
+    Scalar(u16),
+    /// The length of the slice argument at this parameter position.
+    Len(u16),
+    /// `block_dim()` on this axis (0: x, 1: y, 2: z).
+    Block(u8),
+    /// `grid_dim()` on this axis.
+    Grid(u8),
+    /// A module-level constant's value (Rust's, read where the kernel is defined).
+    Value(i128),
 }
 
 /// The block shape of `#[gpu_kernel(block = (B, 1, 1))]` whose extents name constants (a

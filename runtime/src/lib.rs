@@ -124,7 +124,7 @@ pub mod __private {
     };
     pub use crate::kernel_abi::*;
     pub use crate::launch::len::check_len;
-    pub use crate::launch::{launch, launch_cooperative, KernelArgs};
+    pub use crate::launch::{launch, launch_cooperative, proven_sites, KernelArgs};
     pub use crate::release_int::ReleaseInt;
     pub use crate::scalar::StructAccess;
     pub use crate::sim::{sim_load_field, sim_store_field};

@@ -1,6 +1,15 @@
 // ---- warpspeed prelude: gives C the semantics of Rust's integer and float operations.
 // Self-contained on purpose: NVRTC as users get it has no CUDA headers to include.
 
+// Checks proven at launch (docs/bounds.md, "Proven at launch"): a check the macro could
+// not prove is written `(WS_P(n) ? plain : checked)`; the launch evaluates the conditions
+// of site n on the sizes, lengths and block it has and, when they hold, compiles the
+// kernel with bit n of WS_PROVEN set, so the check folds away. Unset: every check stays.
+#ifndef WS_PROVEN
+#define WS_PROVEN 0ull
+#endif
+#define WS_P(n) ((WS_PROVEN >> (n)) & 1ull)
+
 // The unsigned type, at least 32 bits wide, in which T's arithmetic wraps without
 // undefined behaviour (C promotes u8/i16 to int, and signed overflow is undefined).
 template <typename T> struct ws_int;

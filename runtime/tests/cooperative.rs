@@ -49,6 +49,7 @@ static EXCHANGE: KernelDef = KernelDef {
     grid_sync: true,
     block: None,
     sim: exchange_entry,
+    provable: &[],
 };
 
 fn exchange_entry<'a>(ctx: &'a ThreadCtx<'a>) -> SimFuture<'a> {
@@ -135,6 +136,7 @@ static BIG_SHARED: KernelDef = KernelDef {
     grid_sync: false,
     block: None,
     sim: big_shared_entry,
+    provable: &[],
 };
 
 fn big_shared_entry<'a>(ctx: &'a ThreadCtx<'a>) -> SimFuture<'a> {

@@ -441,6 +441,7 @@ static FILL: KernelDef = KernelDef {
     block: None,
     params: &["out", "v"],
     sim: fill_entry,
+    provable: &[],
 };
 static FILL_AT: SrcLoc = SrcLoc::new(file!(), 1, 1);
 

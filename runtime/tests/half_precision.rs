@@ -45,6 +45,7 @@ macro_rules! kernel_def {
             grid_sync: false,
             block: None,
             sim: $entry,
+            provable: &[],
         };
     };
 }

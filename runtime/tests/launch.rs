@@ -41,6 +41,7 @@ static VADD: KernelDef = KernelDef {
     block: None,
     params: &["a", "b", "out", "n"],
     sim: vadd_entry,
+    provable: &[],
 };
 
 fn vadd_entry<'a>(ctx: &'a ThreadCtx<'a>) -> SimFuture<'a> {
@@ -100,6 +101,7 @@ static INDICES: KernelDef = KernelDef {
     block: None,
     params: &["out"],
     sim: indices_entry,
+    provable: &[],
 };
 
 fn indices_entry<'a>(ctx: &'a ThreadCtx<'a>) -> SimFuture<'a> {
@@ -147,6 +149,7 @@ static SCALARS: KernelDef = KernelDef {
         "out", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
     ],
     sim: scalars_entry,
+    provable: &[],
 };
 
 fn scalars_entry<'a>(ctx: &'a ThreadCtx<'a>) -> SimFuture<'a> {
@@ -194,6 +197,7 @@ static OOPS: KernelDef = KernelDef {
     block: None,
     params: &["out", "mode"],
     sim: oops_entry,
+    provable: &[],
 };
 
 static OOPS_AT: SrcLoc = SrcLoc::new(file!(), 77, 13);

@@ -119,6 +119,23 @@ pub fn expect_oob(
     }
 }
 
+/// [`expect_oob`] at the line of `source` (the test file `file`'s text) that holds the
+/// comment `// @marker`.
+#[allow(dead_code)] // only the prover's tests use it
+#[allow(clippy::too_many_arguments)]
+pub fn expect_oob_marked(
+    dev: &Device,
+    r: warpspeed::Result<()>,
+    kernel: &str,
+    (file, source): (&str, &str),
+    marker: &str,
+    index: u64,
+    len: u64,
+) {
+    let place = format!("{file}:{}", line_of(source, marker));
+    expect_oob(dev, r, kernel, &place, index, len);
+}
+
 /// Compiles each kernel's CUDA C with the real NVRTC for a few architectures, or says it
 /// skipped (a failure when `WARPSPEED_REQUIRE_NVRTC=1`).
 pub fn nvrtc_compiles(kernels: &[(&str, &'static warpspeed::__private::KernelDef)]) {
@@ -153,6 +170,19 @@ pub fn nvrtc_compiles_for(
             warpspeed::compile::compile_cubin(k.source.as_str(), arch, k.options).unwrap_or_else(
                 |e| panic!("{name} does not compile for sm_{}{}: {e}", arch.0, arch.1),
             );
+            // The variant a launch gets when it proves every check site (docs/bounds.md).
+            if !k.provable.is_empty() {
+                let proven = format!(
+                    "#define WS_PROVEN 0xffffffffffffffffull\n{}",
+                    k.source.as_str()
+                );
+                warpspeed::compile::compile_cubin(&proven, arch, k.options).unwrap_or_else(|e| {
+                    panic!(
+                        "{name} with its checks proven does not compile for sm_{}{}: {e}",
+                        arch.0, arch.1
+                    )
+                });
+            }
         }
     }
 }

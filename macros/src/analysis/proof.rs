@@ -40,6 +40,10 @@ use crate::ir::ty::{Scalar, Ty};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
+mod launch;
+mod split;
+pub use launch::{launch_value, LaunchValue};
+
 /// At most this many bounds are followed per sub-expression (several facts per variable
 /// multiply): enough for real kernels (`y * n + x` with three facts on each of `y`, `n`
 /// and `x` keeps the one that proves it), and it keeps the work linear.
@@ -121,6 +125,11 @@ impl Poly {
         self.0.get(&Vec::new()).copied().unwrap_or(0)
     }
 
+    /// The terms: each monomial's atoms (sorted, with repeats) and its coefficient.
+    pub fn terms(&self) -> impl Iterator<Item = (&[VarId], i128)> {
+        self.0.iter().map(|(m, &c)| (m.as_slice(), c))
+    }
+
     /// Non-negative for every non-negative value of the atoms (no negative coefficient).
     pub fn never_negative(&self) -> bool {
         self.0.values().all(|&c| c >= 0)
@@ -191,6 +200,9 @@ pub struct Facts {
     generation: HashMap<VarId, u32>,
     /// Slice parameters' declared least lengths.
     len: Vec<(VarId, Poly)>,
+    /// Each immutable `let` variable's definition as a polynomial (the same machine value
+    /// modulo 2^64), for splitting sums by the facts (`split.rs`).
+    exact: HashMap<VarId, Poly>,
     /// The kernel's declared block shape (`#[gpu_kernel(block = (32, 32))]`), an extent
     /// a constant or a constant's atom (`block = (B, 1, 1)`).
     pub block: Option<[Poly; 3]>,
@@ -646,6 +658,13 @@ impl<'a> Prover<'a> {
         if let Some(a) = self.atom_of(e) {
             out.extend(self.dim_upper(a));
         }
+        // A sum of products split by the facts on its parts, a difference proven
+        // non-negative (`split.rs`).
+        if let ExprKind::Binary(BinOp::Add | BinOp::Mul | BinOp::Sub, ..) = e.kind {
+            if let Some(k) = self.key(e) {
+                out.extend(self.split_bounds(&k));
+            }
+        }
         match &e.kind {
             ExprKind::Lit(_) => out.extend(self.key(e)),
             // `a.min(b)` is below either's bound.
@@ -1037,6 +1056,11 @@ impl<'a> Prover<'a> {
             self.facts.assigned(v);
         }
         let k = Poly::atom(v);
+        if !info.mutable {
+            if let Some(def) = self.key(init).filter(|p| *p != k) {
+                self.facts.exact.insert(v, def);
+            }
+        }
         let upper: Vec<Poly> = self.upper(init).into_iter().filter(|p| *p != k).collect();
         let lower: Vec<Poly> = self.lower(init).into_iter().filter(|p| *p != k).collect();
         // Its value as a polynomial in atoms, when it is one (a sum of products), last, so
@@ -1055,8 +1079,16 @@ impl<'a> Prover<'a> {
         }
     }
 
-    /// The body of `for v in start..end` (or `..=end`, stepped or walked backwards).
-    pub fn loop_var(&mut self, v: VarId, start: &Expr, end: &Expr, inclusive: bool) {
+    /// The body of `for v in start..end` (or `..=end`, stepped by `stride` or walked
+    /// backwards).
+    pub fn loop_var(
+        &mut self,
+        v: VarId,
+        start: &Expr,
+        end: &Expr,
+        inclusive: bool,
+        stride: Option<&Expr>,
+    ) {
         let info = &self.types.vars[v];
         if info.mutable || self.unsigned(&info.ty).is_none() {
             return;
@@ -1075,6 +1107,16 @@ impl<'a> Prover<'a> {
             .filter(|p| *p != k)
             .collect();
         let end_key = (!inclusive).then(|| self.key(end)).flatten();
+        // A stepped range of constants ends at its last value, not at `end - 1`:
+        // `(0..32).step_by(8)` is at most 24, so `tile[ty + k]` of 32 rows is proven for
+        // 8 rows of threads.
+        let last = || -> Option<Poly> {
+            let value = |e: &Expr| self.key(e)?.constant_value();
+            let (a, b, k) = (value(start)?, value(end)?, value(stride?)?);
+            let b = if inclusive { b } else { b - 1 };
+            (k > 0 && b >= a).then(|| Poly::constant(a + (b - a) / k * k))
+        };
+        let upper: Vec<Poly> = last().into_iter().chain(upper).collect();
         for p in lower {
             self.record(k.clone(), p, false);
         }

@@ -22,6 +22,7 @@ mod consts;
 mod device;
 mod generic;
 mod matching;
+mod provable;
 mod slices;
 mod structs;
 use consts::{const_value, consts_fn, len_rust};
@@ -57,7 +58,7 @@ pub fn module(f: &Function, types: &Types, c: &CFunction) -> TokenStream {
     };
     let kernel_items = match f.kind {
         FnKind::Device => quote!(),
-        FnKind::Kernel => kernel_items(sc, f, &c.c_name, types.grid_sync),
+        FnKind::Kernel => kernel_items(sc, f, c, types),
     };
     let what = match f.kind {
         FnKind::Kernel => format!(
@@ -154,7 +155,9 @@ fn path_from_module(sc: &Scope, path: &syn::Path) -> TokenStream {
     quote!(#lead #(#segs)::*)
 }
 
-fn kernel_items(sc: &Scope, f: &Function, entry: &str, grid_sync: bool) -> TokenStream {
+fn kernel_items(sc: &Scope, f: &Function, c: &CFunction, types: &Types) -> TokenStream {
+    let (entry, grid_sync) = (&c.c_name, types.grid_sync);
+    let provable = provable::provable_table(sc, f, types, &c.provable);
     let rust_name = f.name.to_string();
     let fast_math = f.fast_math;
     let block = block_shape(sc, f);
@@ -191,6 +194,7 @@ fn kernel_items(sc: &Scope, f: &Function, entry: &str, grid_sync: bool) -> Token
             grid_sync: #grid_sync,
             block: #block,
             sim: __sim_entry,
+            provable: #provable,
         };
 
         #(#launchers)*

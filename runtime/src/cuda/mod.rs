@@ -31,5 +31,5 @@ mod texture;
 
 pub(crate) use device::{gpu_count, CudaDevice};
 pub(crate) use memory::{address, CudaBuffer};
-pub(crate) use module::CudaKernel;
+pub(crate) use module::{program, CudaKernel};
 pub(crate) use texture::{PitchTexture, TextureLimits};

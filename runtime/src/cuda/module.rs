@@ -10,6 +10,7 @@
 //! Next to each function the cache keeps what launches learn about it once: its static
 //! shared memory, the dynamic shared memory it has been opted in to, its occupancy.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, OnceLock, PoisonError, RwLock};
 
@@ -31,6 +32,26 @@ pub(crate) struct CudaKernel {
     pub(crate) source: &'static LazyLock<String>,
     /// What NVRTC is asked for.
     pub(crate) options: KernelOptions,
+    /// The bounds checks the launch proved (`launch/proven.rs`): bit `n` compiles check
+    /// site `n` out (`WS_PROVEN`, prelude.cuh). Each mask is its own program.
+    pub(crate) proven: u64,
+}
+
+impl CudaKernel {
+    /// The program NVRTC compiles for this launch ([`program`]).
+    pub(crate) fn program(&self) -> Cow<'static, str> {
+        program(self.source, self.proven)
+    }
+}
+
+/// The program NVRTC compiles for a kernel of `source` whose launch proved the check sites
+/// of `proven`: the source, after `#define WS_PROVEN` when any is proven (prelude.cuh).
+pub(crate) fn program(source: &'static LazyLock<String>, proven: u64) -> Cow<'static, str> {
+    let source: &'static str = source;
+    match proven {
+        0 => Cow::Borrowed(source),
+        mask => Cow::Owned(format!("#define WS_PROVEN {mask:#x}ull\n{source}")),
+    }
 }
 
 type SlotKey = (&'static str, u128, KernelOptions);
@@ -67,7 +88,7 @@ impl LoadedKernel {
 /// Loaded kernels of one device.
 #[derive(Default)]
 pub(crate) struct FunctionCache {
-    by_def: RwLock<HashMap<(usize, usize), Arc<LoadedKernel>>>,
+    by_def: RwLock<HashMap<(usize, usize, u64), Arc<LoadedKernel>>>,
     slots: Mutex<HashMap<SlotKey, Slot>>,
 }
 
@@ -78,10 +99,12 @@ impl FunctionCache {
         kernel: CudaKernel,
         load: impl FnOnce(&str) -> Result<(CudaFunction, Option<u64>)>,
     ) -> Result<Arc<LoadedKernel>> {
-        // A kernel's source and entry are `'static`: their addresses name it.
+        // A kernel's source and entry are `'static`: their addresses (and the checks
+        // proven) name it.
         let def_key = (
             kernel.source as *const LazyLock<String> as usize,
             kernel.entry.as_ptr() as usize,
+            kernel.proven,
         );
         if let Some(f) = self
             .by_def
@@ -91,7 +114,8 @@ impl FunctionCache {
         {
             return Ok(f.clone());
         }
-        let source: &str = kernel.source;
+        let program = kernel.program();
+        let source: &str = &program;
         let slot_key = (kernel.entry, fnv128(source.as_bytes()), kernel.options);
         let slot = self
             .slots

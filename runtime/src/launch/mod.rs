@@ -20,6 +20,7 @@
 
 mod args;
 pub(crate) mod len;
+mod proven;
 mod target;
 
 pub use args::KernelArgs;
@@ -99,7 +100,8 @@ fn launch_with(
     }
     match &*dev.inner {
         Inner::Cuda(cuda) => {
-            let code = cuda_kernel(kernel);
+            let proven = proven::proven_mask(kernel.provable, &cfg, &args.args);
+            let code = cuda_kernel(kernel, proven);
             let on = stream.and_then(Stream::cuda_stream).unwrap_or(&cuda.stream);
             // `args` keeps the buffers borrowed, and cudarc's stream records alive, until
             // the launch is queued.
@@ -125,13 +127,21 @@ fn launch_with(
     }
 }
 
-/// What the CUDA backend needs of `kernel`.
-fn cuda_kernel(kernel: &'static KernelDef) -> CudaKernel {
+/// The check sites of `kernel` (`KernelDef::provable`) that a launch with `cfg` and
+/// `args` proves: bit `n` for site `n`, as the GPU launch computes it (docs/bounds.md,
+/// "Proven at launch"). For tests and the curious; a launch computes it itself.
+pub fn proven_sites(kernel: &KernelDef, cfg: &LaunchConfig, args: &KernelArgs<'_>) -> u64 {
+    proven::proven_mask(kernel.provable, cfg, &args.args)
+}
+
+/// What the CUDA backend needs of `kernel`, its checks of `proven` removed.
+fn cuda_kernel(kernel: &'static KernelDef, proven: u64) -> CudaKernel {
     CudaKernel {
         name: kernel.rust_name,
         entry: kernel.entry,
         source: kernel.source,
         options: kernel.options,
+        proven,
     }
 }
 
@@ -182,8 +192,12 @@ impl LaunchConfig {
                 ));
             }
             None => match &*dev.inner {
-                Inner::Cuda(cuda) => cuda
-                    .max_potential_block_size(cuda_kernel(kernel), dev.limits().max_block_dim.x)?,
+                // The variant a well-formed launch gets (every check proven at launch), so the
+                // launch that follows finds it compiled.
+                Inner::Cuda(cuda) => cuda.max_potential_block_size(
+                    cuda_kernel(kernel, proven::all(kernel.provable)),
+                    dev.limits().max_block_dim.x,
+                )?,
                 Inner::Simulator(sim) => max_potential_block_size(&sim.limits, 0),
             },
         };

@@ -46,6 +46,7 @@ macro_rules! kernel {
                 grid_sync: $grid_sync,
                 block: None,
                 sim: $entry,
+                provable: &[],
             };
     };
 }

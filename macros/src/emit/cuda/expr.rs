@@ -111,11 +111,12 @@ impl<'a> FnWriter<'a> {
                 // A scalar read is a checked load; a row (of a tile or a 2-D array) is a
                 // place that the next index reads from.
                 if let Ty::Scalar(_) = self.ty(e) {
-                    if let Some(len) = self.checked_len(base, idx) {
-                        return format!(
-                            "ws_ld({}, {}, {len}, {}u, \"{FILE_MARKER}\")",
-                            v[0], v[1], e.line
+                    if let Some(check) = self.checked_len(base, idx) {
+                        let checked = format!(
+                            "ws_ld({}, {}, {}, {}u, \"{FILE_MARKER}\")",
+                            v[0], v[1], check.len, e.line
                         );
+                        return check.unless_proven(&format!("{}[{}]", v[0], v[1]), &checked);
                     }
                 }
                 self.elem(&v[0], base, idx, &v[1], e.line)
@@ -412,10 +413,7 @@ impl<'a> FnWriter<'a> {
     /// kernel is `unchecked` or the index is proven in bounds.
     fn elem(&mut self, base_c: &str, base: &Expr, idx: &Expr, i: &str, line: usize) -> String {
         match self.checked_len(base, idx) {
-            Some(len) => {
-                let at = self.at_fn(base);
-                format!("(*{at}({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\"))")
-            }
+            Some(check) => format!("(*{})", self.checked_ptr(check, base_c, base, i, line)),
             None => format!("{base_c}[{i}]"),
         }
     }
@@ -451,18 +449,24 @@ impl<'a> FnWriter<'a> {
         line: usize,
     ) -> String {
         match self.checked_len(base, idx) {
-            Some(len) => {
-                let at = self.at_fn(base);
-                format!("{at}({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\")")
-            }
+            Some(check) => self.checked_ptr(check, base_c, base, i, line),
             None => format!("&{base_c}[{i}]"),
         }
     }
 
-    /// The length `base[idx]` is checked against, as C; `None` when no check is needed:
-    /// the function is `unchecked`, or the index is proven below a length the slice is
-    /// known to have (see [`proof`]).
-    fn checked_len(&mut self, base: &Expr, idx: &Expr) -> Option<String> {
+    /// The checked pointer to `base[i]` (`ws_at`), or with a site the plain one where the
+    /// launch proves it.
+    fn checked_ptr(&self, check: Check, base_c: &str, base: &Expr, i: &str, line: usize) -> String {
+        let at = self.at_fn(base);
+        let len = &check.len;
+        let checked = format!("{at}({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\")");
+        check.unless_proven(&format!("&{base_c}[{i}]"), &checked)
+    }
+
+    /// The check `base[idx]` needs; `None` when none is needed: the function is
+    /// `unchecked`, or the index is proven below a length the slice is known to have (see
+    /// [`proof`]). In a kernel, a check the launch may prove gets a site.
+    fn checked_len(&mut self, base: &Expr, idx: &Expr) -> Option<Check> {
         if self.unchecked {
             return None;
         }
@@ -480,8 +484,31 @@ impl<'a> FnWriter<'a> {
         };
         let lens: Vec<Poly> = known.into_iter().chain(self.known_lens(base)).collect();
         let prover = self.prover();
-        let proven = lens.iter().any(|len| prover.below(idx, len));
-        (!proven).then_some(c_len)
+        if lens.iter().any(|len| prover.below(idx, len)) {
+            return None;
+        }
+        Some(Check {
+            len: c_len,
+            site: self.launch_site(idx, &lens),
+        })
+    }
+
+    /// The site of a check that a launch may prove (conditions found, and fewer than 64
+    /// sites so far), recording its conditions.
+    fn launch_site(&mut self, idx: &Expr, lens: &[Poly]) -> Option<usize> {
+        let known = self.launch_known.take()?;
+        let is_known = |a| proof::launch_value(a).is_some_and(|v| known.contains(&v));
+        let conditions = if self.provable.len() < 64 {
+            self.prover().launch_conditions(idx, lens, &is_known)
+        } else {
+            Vec::new()
+        };
+        self.launch_known = Some(known);
+        if conditions.is_empty() {
+            return None;
+        }
+        self.provable.push(conditions);
+        Some(self.provable.len() - 1)
     }
 
     /// Whether the 8-element row at `row` of `tile` (an `ldmatrix`/`stmatrix` address) is
@@ -816,5 +843,22 @@ pub fn const_arg_c(a: &ConstArg) -> String {
         ConstArg::Bool(b) => b.to_string(),
         ConstArg::Param(id) => template_param(id),
         ConstArg::Value(i) => format!("ws_g{i}"),
+    }
+}
+
+/// A bounds check to write: the length as C, and its site when a launch may prove it.
+struct Check {
+    len: String,
+    site: Option<usize>,
+}
+
+impl Check {
+    /// `checked`, or with a site `(WS_P(n) ? plain : checked)`: the launch that proves the
+    /// site compiles the kernel with `WS_P(n)` 1, and the check folds away (prelude.cuh).
+    fn unless_proven(&self, plain: &str, checked: &str) -> String {
+        match self.site {
+            Some(n) => format!("(WS_P({n}) ? {plain} : {checked})"),
+            None => checked.to_string(),
+        }
     }
 }

@@ -40,6 +40,9 @@ pub struct CFunction {
     pub definition: String,
     /// The C name of the function (the kernel's entry point).
     pub c_name: String,
+    /// A kernel's checks that a launch may prove, by site (`WS_P(n)`): each the
+    /// conditions, any one of which proves it (`proof::launch`).
+    pub provable: Vec<Vec<proof::Poly>>,
 }
 
 pub fn write_function(f: &Function, types: &Types) -> CFunction {
@@ -54,6 +57,7 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     });
     if f.kind == FnKind::Kernel {
         w.facts.block = f.block.as_ref().map(|b| b.each_ref().map(proof::array_len));
+        w.launch_known = Some(launch_known(f, types));
     }
     collect_called(&f.body, &mut |name| w.namer.reserve(&fn_name(name)));
     let c_name = fn_name(&f.name.to_string());
@@ -178,7 +182,35 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
         prototype,
         definition: w.out,
         c_name,
+        provable: w.provable,
     }
+}
+
+/// The values a launch of kernel `f` knows, as the prover's atoms stand for them: its
+/// unsigned immutable scalar parameters, its slice parameters' lengths, the block and
+/// grid, and module constants.
+fn launch_known(f: &Function, types: &Types) -> HashSet<proof::LaunchValue> {
+    let mut known: HashSet<proof::LaunchValue> = (0..3)
+        .flat_map(|axis| {
+            [
+                proof::LaunchValue::BlockDim(axis),
+                proof::LaunchValue::GridDim(axis),
+            ]
+        })
+        .collect();
+    known.extend((0..types.consts.len()).map(proof::LaunchValue::Const));
+    for p in &f.params {
+        match p.ty {
+            ParamTy::Scalar(s) if s.is_int() && !s.is_signed_int() && !p.mutable => {
+                known.insert(proof::LaunchValue::Var(p.var));
+            }
+            ParamTy::Slice { .. } | ParamTy::Atomics(_) if !p.shared => {
+                known.insert(proof::LaunchValue::Len(p.var));
+            }
+            _ => {}
+        }
+    }
+    known
 }
 
 /// The threads of a declared block shape, as a C constant expression: `256`, or
@@ -348,6 +380,12 @@ pub(crate) struct FnWriter<'a> {
     wgmma: bool,
     /// What is known at the current point, for the prover.
     facts: proof::Facts,
+    /// A kernel's parameters whose values its launch knows (`launch_known`): the checks
+    /// the prover cannot remove may be proven at launch with them. `None` in a device
+    /// function.
+    launch_known: Option<HashSet<proof::LaunchValue>>,
+    /// The conditions of each check site written so far (`CFunction::provable`).
+    provable: Vec<Vec<proof::Poly>>,
     last_line: usize,
     loops: Vec<LoopLabels>,
     labels: usize,
@@ -385,6 +423,8 @@ impl<'a> FnWriter<'a> {
                 )
             }),
             facts: proof::Facts::default(),
+            launch_known: None,
+            provable: Vec::new(),
             last_line: 0,
             loops: Vec::new(),
             labels: 0,

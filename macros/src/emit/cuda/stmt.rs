@@ -649,7 +649,8 @@ impl<'a> FnWriter<'a> {
         self.entering_loop(body);
         let facts = self.facts.mark();
         if let Pat::Bind { var, .. } = pat {
-            self.prover().loop_var(*var, &r.start, &r.end, r.inclusive);
+            self.prover()
+                .loop_var(*var, &r.start, &r.end, r.inclusive, r.step.as_deref());
         }
         self.loop_body(label, body);
         self.facts.reset(facts);
