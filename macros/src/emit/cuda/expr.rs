@@ -112,10 +112,16 @@ impl<'a> FnWriter<'a> {
                 // place that the next index reads from.
                 if let Ty::Scalar(_) = self.ty(e) {
                     if let Some(check) = self.checked_len(base, idx) {
-                        let checked = format!(
-                            "ws_ld({}, {}, {}, {}u, \"{FILE_MARKER}\")",
-                            v[0], v[1], check.len, e.line
-                        );
+                        let checked = match self.defer_record() {
+                            Some(d) => format!(
+                                "ws_ld_d({}, {}, {}, {}u, \"{FILE_MARKER}\", {d})",
+                                v[0], v[1], check.len, e.line
+                            ),
+                            None => format!(
+                                "ws_ld({}, {}, {}, {}u, \"{FILE_MARKER}\")",
+                                v[0], v[1], check.len, e.line
+                            ),
+                        };
                         return check.unless_proven(&format!("{}[{}]", v[0], v[1]), &checked);
                     }
                 }
@@ -487,9 +493,17 @@ impl<'a> FnWriter<'a> {
         if lens.iter().any(|len| prover.below(idx, len)) {
             return None;
         }
+        let site = self.launch_site(idx, &lens);
+        // Proven at a loop's entry only where no launch can prove it: a launch site's
+        // conditions would only narrow the loop's fast copy.
+        let entry = match site {
+            None => self.entry_site(idx, &lens),
+            Some(_) => None,
+        };
         Some(Check {
             len: c_len,
-            site: self.launch_site(idx, &lens),
+            site,
+            entry,
         })
     }
 
@@ -846,19 +860,24 @@ pub fn const_arg_c(a: &ConstArg) -> String {
     }
 }
 
-/// A bounds check to write: the length as C, and its site when a launch may prove it.
+/// A bounds check to write: the length as C, its site when a launch may prove it, and
+/// the flag of the versioned loop whose entry may prove it (`version.rs`).
 struct Check {
     len: String,
     site: Option<usize>,
+    entry: Option<String>,
 }
 
 impl Check {
     /// `checked`, or with a site `(WS_P(n) ? plain : checked)`: the launch that proves the
     /// site compiles the kernel with `WS_P(n)` 1, and the check folds away (prelude.cuh).
+    /// A check proven at a loop's entry is `(WS_En ? plain : checked)`, the flag 1 in the
+    /// loop's fast copy and 0 in its checked one.
     fn unless_proven(&self, plain: &str, checked: &str) -> String {
-        match self.site {
-            Some(n) => format!("(WS_P({n}) ? {plain} : {checked})"),
-            None => checked.to_string(),
+        match (self.site, &self.entry) {
+            (Some(n), _) => format!("(WS_P({n}) ? {plain} : {checked})"),
+            (None, Some(flag)) => format!("({flag} ? {plain} : {checked})"),
+            (None, None) => checked.to_string(),
         }
     }
 }

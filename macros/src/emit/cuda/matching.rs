@@ -93,7 +93,7 @@ impl FnWriter<'_> {
     /// sees it there; a `mut` binding gets its own copy in the body).
     fn bind_arm(&mut self, arm: &Arm, v: &str) {
         if let Some(b) = &arm.binding {
-            self.var_names.insert(b.var, v.to_string());
+            self.bind_var(b.var, v.to_string());
         }
     }
 
@@ -103,7 +103,7 @@ impl FnWriter<'_> {
             let ty = self.types.vars[b.var].ty.clone();
             let name = self.namer.fresh(&b.name.to_string());
             self.raw(&format!("{} = {v};", super::c_decl(&ty, &name)));
-            self.var_names.insert(b.var, name);
+            self.bind_var(b.var, name);
         }
         self.value_to(&arm.body, dest);
         self.facts.reset(facts);

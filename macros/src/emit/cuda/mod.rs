@@ -21,6 +21,7 @@ mod slices;
 mod stmt;
 mod structs;
 mod texture;
+mod version;
 
 use crate::analysis::proof;
 use crate::analysis::typeck::Types;
@@ -116,7 +117,7 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
         if p.shared {
             w.shared_vars.insert(p.var);
         }
-        w.var_names.insert(p.var, name);
+        w.bind_var(p.var, name);
     }
     let params = params.join(", ");
     let head = match f.kind {
@@ -386,6 +387,12 @@ pub(crate) struct FnWriter<'a> {
     launch_known: Option<HashSet<proof::LaunchValue>>,
     /// The conditions of each check site written so far (`CFunction::provable`).
     provable: Vec<Vec<proof::Poly>>,
+    /// The variables in scope, innermost last (`bind_var`; each block truncates it).
+    scope: Vec<VarId>,
+    /// The loop being written with a copy whose checks its entry proves (`version.rs`).
+    loop_entry: Option<version::LoopEntry>,
+    /// How many loops have been versioned so far (names their flags).
+    entry_versions: usize,
     last_line: usize,
     loops: Vec<LoopLabels>,
     labels: usize,
@@ -425,6 +432,9 @@ impl<'a> FnWriter<'a> {
             facts: proof::Facts::default(),
             launch_known: None,
             provable: Vec::new(),
+            scope: Vec::new(),
+            loop_entry: None,
+            entry_versions: 0,
             last_line: 0,
             loops: Vec::new(),
             labels: 0,
@@ -444,6 +454,12 @@ impl<'a> FnWriter<'a> {
             self.last_line = line;
             let _ = writeln!(self.out, "#line {line} \"{FILE_MARKER}\"");
         }
+    }
+
+    /// Variable `var` is written `name` in C from here to the end of its block.
+    fn bind_var(&mut self, var: VarId, name: String) {
+        self.var_names.insert(var, name);
+        self.scope.push(var);
     }
 
     fn prover(&mut self) -> proof::Prover<'_> {

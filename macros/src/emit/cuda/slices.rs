@@ -113,6 +113,6 @@ impl FnWriter<'_> {
             }
         }
         self.slice_len.insert(var, clen);
-        self.var_names.insert(var, cname);
+        self.bind_var(var, cname);
     }
 }

@@ -20,6 +20,7 @@ impl<'a> FnWriter<'a> {
     /// The statements and tail of `b`, without braces.
     pub(super) fn block_body(&mut self, b: &Block, dest: &Dest) {
         let facts = self.facts.mark();
+        let scope = self.scope.len();
         for s in &b.stmts {
             match s {
                 Stmt::Let(l) => self.let_stmt(l),
@@ -52,6 +53,7 @@ impl<'a> FnWriter<'a> {
             }
         }
         self.facts.reset(facts);
+        self.scope.truncate(scope);
     }
 
     /// `{ ... }` as a C compound statement.
@@ -106,7 +108,7 @@ impl<'a> FnWriter<'a> {
                     self.shared_len
                         .insert(*var, crate::analysis::proof::array_len(&d.len));
                     self.shared_vars.insert(*var);
-                    self.var_names.insert(*var, cname);
+                    self.bind_var(*var, cname);
                     return;
                 }
                 if let Some(ExprKind::DynamicShared(s)) = init.map(|i| &i.kind) {
@@ -119,7 +121,7 @@ impl<'a> FnWriter<'a> {
                     ));
                     self.slice_len.insert(*var, len);
                     self.shared_vars.insert(*var);
-                    self.var_names.insert(*var, cname);
+                    self.bind_var(*var, cname);
                     return;
                 }
                 if let Some(
@@ -136,7 +138,7 @@ impl<'a> FnWriter<'a> {
                 if let (Ty::Array(..), Some(init)) = (&ty, init) {
                     let cname = self.namer.fresh(&name.to_string());
                     self.array_init(&ty, &cname, init);
-                    self.var_names.insert(*var, cname);
+                    self.bind_var(*var, cname);
                     return;
                 }
                 let value = init.map(|i| self.value(i));
@@ -147,7 +149,7 @@ impl<'a> FnWriter<'a> {
                     Some(v) => self.raw(&format!("{decl} = {v};")),
                     None => self.raw(&format!("{decl};")),
                 }
-                self.var_names.insert(*var, cname);
+                self.bind_var(*var, cname);
                 if let Some(init) = init {
                     self.prover().define(*var, init);
                 }
@@ -188,7 +190,7 @@ impl<'a> FnWriter<'a> {
                 let ty = self.types.vars[*var].ty.clone();
                 let cname = self.namer.fresh(&name.to_string());
                 self.raw(&format!("{} = {from};", c_decl(&ty, &cname)));
-                self.var_names.insert(*var, cname);
+                self.bind_var(*var, cname);
             }
             Pat::Wild => {}
             Pat::Tuple(items, _) => {
@@ -542,13 +544,6 @@ impl<'a> FnWriter<'a> {
         body: &Block,
     ) {
         let t = self.ty(&r.start).clone();
-        let s = t.scalar().unwrap_or(crate::ir::ty::Scalar::I32);
-        let ct = s.c_name();
-        let u = if s.bits() == 64 {
-            "unsigned long long"
-        } else {
-            "unsigned int"
-        };
         let start = self.value(&r.start);
         let start = self.hoist(&t, &start);
         let end = self.value(&r.end);
@@ -559,6 +554,30 @@ impl<'a> FnWriter<'a> {
                 self.hoist(&Ty::USIZE, &v)
             }
             None => "1ull".into(),
+        };
+        let scope = self.scope.len();
+        self.begin_entry_version(body);
+        self.range_loop(label, pat, r, body, [&start, &end, &step]);
+        self.end_entry_version();
+        self.scope.truncate(scope);
+    }
+
+    /// The C loop of `for_stmt`, its range's ends and step hoisted.
+    fn range_loop(
+        &mut self,
+        label: &Option<proc_macro2::Ident>,
+        pat: &Pat,
+        r: &RangeLoop,
+        body: &Block,
+        [start, end, step]: [&str; 3],
+    ) {
+        let t = self.ty(&r.start).clone();
+        let s = t.scalar().unwrap_or(crate::ir::ty::Scalar::I32);
+        let ct = s.c_name();
+        let u = if s.bits() == 64 {
+            "unsigned long long"
+        } else {
+            "unsigned int"
         };
         let cur = self.namer.temp();
         // Right before the C loop it applies to. A loop over literal bounds that indexes a
@@ -660,7 +679,7 @@ impl<'a> FnWriter<'a> {
         if let Pat::Bind { name, var, .. } = pat {
             let cname = self.namer.fresh(&name.to_string());
             self.raw(&format!("const {} = {cur};", c_decl(t, &cname)));
-            self.var_names.insert(*var, cname);
+            self.bind_var(*var, cname);
         }
     }
 }
