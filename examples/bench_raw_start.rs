@@ -58,14 +58,17 @@ fn run(
     cubin: &PathBuf,
     process_start: Instant,
 ) -> Result<bool, Box<dyn std::error::Error>> {
+    let ms = || process_start.elapsed().as_secs_f64() * 1e3;
     let n = args.len;
     let ctx = CudaContext::new(0)?;
     let stream = ctx.default_stream();
+    let open = ms();
     let ha: Vec<f32> = (0..n).map(|i| i as f32).collect();
     let hb: Vec<f32> = (0..n).map(|i| (2 * i) as f32 + 0.5).collect();
     let a = stream.clone_htod(&ha)?;
     let b = stream.clone_htod(&hb)?;
     let out = stream.clone_htod(&vec![f32::NAN; n])?;
+    let upload = ms();
     let module = ctx.load_module(Ptx::from_binary(std::fs::read(cubin)?))?;
     let f = module.load_function(&args.entry)?;
     let len = n as u64;
@@ -81,6 +84,7 @@ fn run(
     // unsigned long long b_len, float* out, unsigned long long out_len), as warpspeed emits
     // it: three live buffers of n f32 with their lengths; the kernel checks its indices.
     unsafe { l.launch(cfg) }?;
+    let launch = ms();
     stream.synchronize()?;
     let elapsed = process_start.elapsed();
     let done = SystemTime::now().duration_since(UNIX_EPOCH)?.as_nanos();
@@ -90,7 +94,9 @@ fn run(
         .zip(ha.iter().zip(&hb))
         .all(|(g, (x, y))| *g == x + y);
     println!(
-        "nvrtc_compiles=0 first_kernel_ms={:.3} done_unix_ns={done} correct={right}",
+        "nvrtc_compiles=0 first_kernel_ms={:.3} done_unix_ns={done} correct={right} \
+         phases=open:{open:.1},upload:{upload:.1},launch:{launch:.1},sync:{:.1}",
+        elapsed.as_secs_f64() * 1e3,
         elapsed.as_secs_f64() * 1e3
     );
     Ok(right)

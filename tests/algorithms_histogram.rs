@@ -413,7 +413,7 @@ fn the_histogram_kernels_keep_no_check() {
         ("range_global", k::range_global::cuda_source::<u32>()),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
-        for check in ["ws_ld(", "ws_at(", "ws_at_shared("] {
+        for check in ["ws_ld(", "ws_ld_d(", "ws_at(", "ws_at_shared("] {
             assert!(!body.contains(check), "{name} keeps {check}: {body}");
         }
     }

@@ -245,7 +245,7 @@ fn the_fill_kernels_keep_no_check() {
         &*k::fill_normal_f64::CUDA_SOURCE,
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
-        for check in ["ws_ld(", "ws_at(", "ws_at_shared("] {
+        for check in ["ws_ld(", "ws_ld_d(", "ws_at(", "ws_at_shared("] {
             assert!(!body.contains(check), "{check}: {body}");
         }
     }

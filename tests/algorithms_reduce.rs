@@ -103,7 +103,7 @@ fn the_sum_kernel_keeps_no_check() {
         reduce::kernels::block_arg_max_pairs_float::cuda_source::<f32>(),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
-        for check in ["ws_ld(", "ws_at(", "ws_at_shared("] {
+        for check in ["ws_ld(", "ws_ld_d(", "ws_at(", "ws_at_shared("] {
             assert!(!body.contains(check), "{check}: {body}");
         }
     }

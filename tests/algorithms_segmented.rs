@@ -690,7 +690,7 @@ fn the_segmented_scan_kernels_keep_no_check() {
         k::segment_mins_int::cuda_source::<i16>(),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
-        for check in ["ws_ld(", "ws_at(", "ws_at_shared("] {
+        for check in ["ws_ld(", "ws_ld_d(", "ws_at(", "ws_at_shared("] {
             assert!(!body.contains(check), "{check}: {body}");
         }
     }

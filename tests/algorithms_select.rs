@@ -452,7 +452,7 @@ fn the_select_kernels_keep_no_check() {
     }
     for c in sources {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
-        for check in ["ws_ld(", "ws_at(", "ws_at_shared("] {
+        for check in ["ws_ld(", "ws_ld_d(", "ws_at(", "ws_at_shared("] {
             assert!(!body.contains(check), "{check}: {body}");
         }
     }

@@ -356,7 +356,7 @@ fn each_tiling_has_its_launch_bounds_and_no_check() {
         assert!(c.contains(&bounds), "{name}: wants {bounds}");
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
         if !name.ends_with("unchecked") {
-            for check in ["ws_ld(", "ws_at(", "ws_at_shared("] {
+            for check in ["ws_ld(", "ws_ld_d(", "ws_at(", "ws_at_shared("] {
                 assert!(!body.contains(check), "{name}: {check}");
             }
         }

@@ -376,7 +376,7 @@ fn the_radix_select_kernels_keep_only_the_lookback_check() {
         ("at_least_f32", r::at_least_f32::cuda_source()),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
-        let checks: usize = ["ws_ld(", "ws_at(", "ws_at_shared("]
+        let checks: usize = ["ws_ld(", "ws_ld_d(", "ws_at(", "ws_at_shared("]
             .iter()
             .map(|check| body.matches(check).count())
             .sum();
@@ -425,7 +425,7 @@ fn the_pass_kernels_keep_no_check_and_the_histogram_one() {
         ("histogram_u16", k::histogram_u16::cuda_source(), 1),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
-        let checks: usize = ["ws_ld(", "ws_at(", "ws_at_shared("]
+        let checks: usize = ["ws_ld(", "ws_ld_d(", "ws_at(", "ws_at_shared("]
             .iter()
             .map(|check| body.matches(check).count())
             .sum();

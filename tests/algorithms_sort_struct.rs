@@ -468,7 +468,7 @@ fn the_gathers_keep_only_the_read_of_the_source_checked() {
         ("gather_words", k::gather_words::cuda_source::<u32>()),
     ] {
         let body = c.split("// ---- end of the prelude").nth(1).unwrap();
-        let checks: usize = ["ws_ld(", "ws_at(", "ws_at_shared("]
+        let checks: usize = ["ws_ld(", "ws_ld_d(", "ws_at(", "ws_at_shared("]
             .iter()
             .map(|check| body.matches(check).count())
             .sum();

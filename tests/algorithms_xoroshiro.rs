@@ -403,10 +403,13 @@ fn the_kernels_compile_with_nvrtc() {
 fn the_unchecked_functions_keep_no_check() {
     let c = &*draw_unchecked::CUDA_SOURCE;
     let body = c.split("// ---- end of the prelude").nth(1).unwrap();
-    for check in ["ws_ld(", "ws_at(", "ws_at_shared("] {
+    for check in ["ws_ld(", "ws_ld_d(", "ws_at(", "ws_at_shared("] {
         assert!(!body.contains(check), "{check}: {body}");
     }
     let c = &*draw::CUDA_SOURCE;
     let body = c.split("// ---- end of the prelude").nth(1).unwrap();
-    assert!(body.contains("ws_ld(") || body.contains("ws_at("), "{body}");
+    assert!(
+        body.contains("ws_ld(") || body.contains("ws_ld_d(") || body.contains("ws_at("),
+        "{body}"
+    );
 }

@@ -422,6 +422,21 @@ mod kernels {
         }
     }
 
+    /// CSR rows: `val[k]`, `col[k]` proven at the loop's entry (`end <= len`, the loop
+    /// written twice), `x[col[k]]` read with its report deferred to the loop's end.
+    #[gpu_kernel]
+    pub fn loop_entry(y: &mut [f32], row_ptr: &[u32], col: &[u32], val: &[f32], x: &[f32]) {
+        let row = grid_1d();
+        if row + 1 < row_ptr.len() {
+            let end = row_ptr[row + 1] as usize;
+            let mut s = 0.0f32;
+            for k in row_ptr[row] as usize..end {
+                s += val[k] * x[col[k] as usize];
+            }
+            y[row] = s;
+        }
+    }
+
     /// A generic device function: one C++ overload per type of its bound.
     #[gpu_device]
     pub fn generic_lerp<T: Float>(a: T, b: T, t: T) -> T {
@@ -469,6 +484,7 @@ fn all() -> Vec<(&'static str, &'static warpspeed::__private::KernelDef)> {
         ("generics_f64_64", generics::kernel::<f64, 64>()),
         ("textures", &textures::KERNEL),
         ("structs", &structs::KERNEL),
+        ("loop_entry", &loop_entry::KERNEL),
     ]
 }
 

@@ -337,7 +337,7 @@ fn the_checked_kernels_keep_no_bounds_check() {
         let body = &source[source
             .find(&format!("{name}("))
             .expect("the kernel's definition")..];
-        for check in ["ws_at(", "ws_at_shared(", "ws_ld("] {
+        for check in ["ws_at(", "ws_at_shared(", "ws_ld(", "ws_ld_d("] {
             assert!(
                 !body.contains(check),
                 "{name} keeps a bounds check ({check}) in its C:\n{body}"

@@ -25,7 +25,7 @@ fn the_checked_kernels_keep_no_check() {
         ("matmul_reg", &*checked::matmul_reg::CUDA_SOURCE),
     ] {
         let c = kernel_c(source);
-        for check in ["ws_ld(", "ws_at(", "ws_at_shared("] {
+        for check in ["ws_ld(", "ws_ld_d(", "ws_at(", "ws_at_shared("] {
             assert!(!c.contains(check), "{name} keeps a {check}..):\n{c}");
         }
     }

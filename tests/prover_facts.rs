@@ -268,7 +268,10 @@ fn kernel_c(source: &str) -> &str {
 
 fn has_check(source: &str) -> bool {
     let c = kernel_c(source);
-    c.contains("ws_ld(") || c.contains("ws_at(") || c.contains("ws_at_shared(")
+    c.contains("ws_ld(")
+        || c.contains("ws_ld_d(")
+        || c.contains("ws_at(")
+        || c.contains("ws_at_shared(")
 }
 
 #[test]

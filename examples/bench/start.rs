@@ -29,6 +29,8 @@ struct Start {
     compiles: f64,
     main_ms: f64,
     spawn_ms: f64,
+    /// `open:ms,upload:ms,launch:ms,sync:ms`: from `main` to the end of each step.
+    phases: String,
 }
 
 /// Runs `cmd`, parses its `name=value` words.
@@ -53,6 +55,11 @@ fn spawn(mut cmd: Command, what: &str) -> Res<Start> {
                 compiles,
                 main_ms,
                 spawn_ms: (done_ns - spawn_ns) / 1e6,
+                phases: stdout
+                    .split_whitespace()
+                    .find_map(|w| w.strip_prefix("phases="))
+                    .unwrap_or("?")
+                    .to_string(),
             })
         }
         _ => Err(format!(
@@ -157,15 +164,19 @@ fn measure(b: &Bench, exe: &Path, dir: &Path) -> Res<Vec<Row>> {
     // The details, before the table (its rows keep to spawn-to-done times).
     println!(
         "process start: cold {:.1} ms from spawn ({:.1} ms from main, {} NVRTC compiles); \
-         warm {:.1} ms ({:.1} ms from main, {} NVRTC compiles); raw cudarc + CUBIN file: {}",
+         warm {:.1} ms ({:.1} ms from main, {} NVRTC compiles; {}); raw cudarc + CUBIN file: {}",
         cold.spawn_ms,
         cold.main_ms,
         cold.compiles,
         ws.spawn_ms,
         ws.main_ms,
         ws.compiles,
+        ws.phases,
         match &raw_best {
-            Some(r) => format!("{:.1} ms ({:.1} ms from main)", r.spawn_ms, r.main_ms),
+            Some(r) => format!(
+                "{:.1} ms ({:.1} ms from main; {})",
+                r.spawn_ms, r.main_ms, r.phases
+            ),
             None => format!("not run: no {}", raw.display()),
         }
     );
@@ -188,12 +199,15 @@ fn measure(b: &Bench, exe: &Path, dir: &Path) -> Res<Vec<Row>> {
 
 /// The child: open the GPU, run one kernel, report (the parent parses this line).
 pub fn child(process_start: Instant) -> Res<bool> {
+    let ms = || process_start.elapsed().as_secs_f64() * 1e3;
     let dev = Device::new()?;
+    let open = ms();
     let n = CHILD_LEN;
     let ha: Vec<f32> = (0..n).map(|i| i as f32).collect();
     let hb: Vec<f32> = (0..n).map(|i| (2 * i) as f32 + 0.5).collect();
     let (a, bb) = (dev.upload(&ha)?, dev.upload(&hb)?);
     let mut out = dev.upload(&vec![f32::NAN; n])?;
+    let upload = ms();
     vector_add::launch(
         &dev,
         LaunchConfig::for_num_elems(n as u32),
@@ -201,6 +215,7 @@ pub fn child(process_start: Instant) -> Res<bool> {
         &bb,
         &mut out,
     )?;
+    let launch = ms();
     dev.synchronize()?;
     let elapsed = process_start.elapsed();
     let done = SystemTime::now().duration_since(UNIX_EPOCH)?.as_nanos();
@@ -210,8 +225,10 @@ pub fn child(process_start: Instant) -> Res<bool> {
         .zip(ha.iter().zip(&hb))
         .all(|(g, (x, y))| *g == x + y);
     println!(
-        "nvrtc_compiles={} first_kernel_ms={:.3} done_unix_ns={done} correct={right}",
+        "nvrtc_compiles={} first_kernel_ms={:.3} done_unix_ns={done} correct={right} \
+         phases=open:{open:.1},upload:{upload:.1},launch:{launch:.1},sync:{:.1}",
         nvrtc_compile_count(),
+        elapsed.as_secs_f64() * 1e3,
         elapsed.as_secs_f64() * 1e3
     );
     Ok(right)

@@ -493,13 +493,10 @@ impl<'a> FnWriter<'a> {
         if lens.iter().any(|len| prover.below(idx, len)) {
             return None;
         }
+        // Both may prove it: a launch's conditions often only hold for sizes no launch
+        // has (`val[k]` with `k < end`, `end` any u32: `val.len() >= 2^32 - 1`).
         let site = self.launch_site(idx, &lens);
-        // Proven at a loop's entry only where no launch can prove it: a launch site's
-        // conditions would only narrow the loop's fast copy.
-        let entry = match site {
-            None => self.entry_site(idx, &lens),
-            Some(_) => None,
-        };
+        let entry = self.entry_site(idx, &lens);
         Some(Check {
             len: c_len,
             site,
@@ -875,7 +872,8 @@ impl Check {
     /// loop's fast copy and 0 in its checked one.
     fn unless_proven(&self, plain: &str, checked: &str) -> String {
         match (self.site, &self.entry) {
-            (Some(n), _) => format!("(WS_P({n}) ? {plain} : {checked})"),
+            (Some(n), None) => format!("(WS_P({n}) ? {plain} : {checked})"),
+            (Some(n), Some(flag)) => format!("((WS_P({n}) || {flag}) ? {plain} : {checked})"),
             (None, Some(flag)) => format!("({flag} ? {plain} : {checked})"),
             (None, None) => checked.to_string(),
         }

@@ -631,7 +631,7 @@ impl<'a> FnWriter<'a> {
         } else {
             // Walk down from the last element of the forward sequence.
             let top = if r.inclusive {
-                end.clone()
+                end.to_string()
             } else {
                 format!("({ct})(({u}){end} - 1u)")
             };

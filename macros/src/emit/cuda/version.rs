@@ -132,8 +132,18 @@ impl FnWriter<'_> {
         let known = |a: VarId| c_of(a).is_some();
         let conditions =
             proof::Prover::new(types, &mut self.facts).launch_conditions(idx, lens, &known);
+        // A condition in values the launch knows is the launch's to test (`WS_P`); one
+        // here would only narrow the fast copy (`x[col[k]]`: `x.len() >= 2^32`).
+        let launch = self.launch_known.as_ref();
+        let local = |p: &Poly| {
+            p.terms().flat_map(|(mono, _)| mono).any(|&a| {
+                launch
+                    .is_none_or(|known| proof::launch_value(a).is_none_or(|v| !known.contains(&v)))
+            })
+        };
         let c: Vec<String> = conditions
             .iter()
+            .filter(|p| local(p))
             .filter_map(|p| condition_c(p, &c_of))
             .collect();
         if c.is_empty() {
@@ -143,7 +153,6 @@ impl FnWriter<'_> {
         self.loop_entry.as_mut()?.sites.push(c);
         Some(flag)
     }
-
 }
 
 /// Atom `a` as an unsigned 64-bit C value fixed during `entry`'s loop, when it is one.
@@ -200,8 +209,12 @@ fn condition_c(p: &Poly, atom: &dyn Fn(VarId) -> Option<String>) -> Option<Strin
     let (mut pos, mut neg) = (Vec::new(), Vec::new());
     for (mono, coef) in p.terms() {
         let magnitude = u64::try_from(coef.unsigned_abs()).ok()?;
-        let mut term = format!("{magnitude}ull");
-        for &a in mono {
+        let mut term = match mono {
+            [first, ..] if magnitude == 1 => atom(*first)?,
+            _ => format!("{magnitude}ull"),
+        };
+        let skip = usize::from(magnitude == 1);
+        for &a in mono.iter().skip(skip) {
             term = format!("ws_len_mul({term}, {})", atom(a)?);
         }
         if coef < 0 { &mut neg } else { &mut pos }.push(term);
