@@ -496,7 +496,7 @@ impl<'a> FnWriter<'a> {
         // Both may prove it: a launch's conditions often only hold for sizes no launch
         // has (`val[k]` with `k < end`, `end` any u32: `val.len() >= 2^32 - 1`).
         let site = self.launch_site(idx, &lens);
-        let entry = self.entry_site(idx, &lens);
+        let entry = self.entry_site(idx, &lens, site);
         Some(Check {
             len: c_len,
             site,

@@ -32,8 +32,9 @@ pub(super) struct LoopEntry {
     start: usize,
     /// Variables fixed while the loop runs (in scope at its entry, never assigned in it).
     fixed: HashSet<VarId>,
-    /// For each check removed in the fast copy, its conditions as C (any one proves it).
-    sites: Vec<Vec<String>>,
+    /// For each check removed in the fast copy, its conditions as C (any one proves it),
+    /// and its launch site when a launch may prove it instead.
+    sites: Vec<(Option<usize>, Vec<String>)>,
     /// Whether the body only reads memory (and leaves the loop only at its end or by
     /// `break`), so its failing reads may be reported when the loop ends (`ws_ld_d`).
     may_defer: bool,
@@ -109,7 +110,12 @@ impl FnWriter<'_> {
         let cond = entry
             .sites
             .iter()
-            .map(|any| format!("({})", any.join(" || ")))
+            .map(|(site, any)| match site {
+                // A launch that proves the check makes its part 1 at compile time: when it
+                // proves all of them, the test and the checked copy fold away.
+                Some(n) => format!("(WS_P({n}) || {})", any.join(" || ")),
+                None => format!("({})", any.join(" || ")),
+            })
             .collect::<Vec<_>>()
             .join(" && ");
         let flag = entry_flag(entry.id);
@@ -124,8 +130,14 @@ impl FnWriter<'_> {
     }
 
     /// The flag of the versioned loop that proves `idx` below one of `lens` at its entry,
-    /// recording the conditions; `None` when there is no such loop or condition.
-    pub(super) fn entry_site(&mut self, idx: &Expr, lens: &[Poly]) -> Option<String> {
+    /// recording the conditions beside the check's launch `site`; `None` when there is no
+    /// such loop or condition.
+    pub(super) fn entry_site(
+        &mut self,
+        idx: &Expr,
+        lens: &[Poly],
+        site: Option<usize>,
+    ) -> Option<String> {
         let entry = self.loop_entry.as_ref()?;
         let (types, var_names, slice_len) = (self.types, &self.var_names, &self.slice_len);
         let c_of = |a: VarId| atom_c(types, var_names, slice_len, entry, a);
@@ -150,7 +162,7 @@ impl FnWriter<'_> {
             return None;
         }
         let flag = entry_flag(entry.id);
-        self.loop_entry.as_mut()?.sites.push(c);
+        self.loop_entry.as_mut()?.sites.push((site, c));
         Some(flag)
     }
 }

@@ -24,7 +24,7 @@ use super::nvrtc::nvrtc_options;
 use super::options::KernelOptions;
 
 /// Bumped whenever the file layout or the meaning of a key changes.
-const FORMAT: &[u8; 8] = b"WSCUBIN1";
+const FORMAT: &[u8; 8] = b"WSCUBIN2";
 /// Magic, key (16), payload length (8), payload checksum (16).
 const HEADER_LEN: usize = 8 + 16 + 8 + 16;
 
