@@ -467,17 +467,7 @@ impl<'a> FnWriter<'a> {
     /// Before a loop's body: each variable the body assigns counts as assigned already,
     /// since a later iteration sees what an earlier one did.
     fn entering_loop(&mut self, body: &Block) {
-        let mut vars = Vec::new();
-        super::walk_block(body, &mut |e| {
-            if let ExprKind::Assign(place, _) | ExprKind::AssignOp(_, place, _) = &e.kind {
-                let place = match &place.kind {
-                    ExprKind::Field(base, _) => base,
-                    _ => place,
-                };
-                vars.extend(self.types.var(place));
-            }
-        });
-        for v in vars {
+        for v in super::version::assigned_vars(self.types, body) {
             self.facts.assigned(v);
         }
     }

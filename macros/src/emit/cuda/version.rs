@@ -241,7 +241,7 @@ fn condition_c(p: &Poly, atom: &dyn Fn(VarId) -> Option<String>) -> Option<Strin
 }
 
 /// The variables `body` assigns (a lane's assignment assigns its vector).
-fn assigned_vars(types: &Types, body: &Block) -> HashSet<VarId> {
+pub(super) fn assigned_vars(types: &Types, body: &Block) -> HashSet<VarId> {
     let mut vars = HashSet::new();
     super::walk_block(body, &mut |e| {
         if let ExprKind::Assign(place, _) | ExprKind::AssignOp(_, place, _) = &e.kind {
