@@ -29,6 +29,27 @@ fn csr_rows(y: &mut [f32], row_ptr: &[u32], col: &[u32], val: &[f32], x: &[f32],
     }
 }
 
+/// `csr_rows` with the range's ends written inline, as a user may write them: the ends
+/// are read once, before the loop, into temporaries the prover names.
+#[gpu_kernel]
+fn csr_rows_inline(
+    y: &mut [f32],
+    row_ptr: &[u32],
+    col: &[u32],
+    val: &[f32],
+    x: &[f32],
+    rows: usize,
+) {
+    let row = grid_1d();
+    if row < rows {
+        let mut s = 0.0f32;
+        for k in row_ptr[row] as usize..row_ptr[row + 1] as usize {
+            s += val[k] * x[col[k] as usize]; // @csr_rows_inline_step
+        }
+        y[row] = s;
+    }
+}
+
 /// Each row's segment of `a` copied into `out`, doubled: a loop that writes memory (its
 /// checks proven at entry, none deferred).
 #[gpu_kernel]
@@ -110,8 +131,8 @@ fn expect_oob(
     common::expect_oob_marked(dev, r, kernel, (FILE, SOURCE), marker, index, len);
 }
 
-/// Runs `csr_rows` on `csr` and `x`, its output poisoned first.
-fn spmv(dev: &Device, csr: &Csr, x: &[f32]) -> (Result<(), Error>, Vec<f32>) {
+/// Runs `csr_rows` (or `csr_rows_inline`) on `csr` and `x`, its output poisoned first.
+fn spmv(dev: &Device, csr: &Csr, x: &[f32], inline: bool) -> (Result<(), Error>, Vec<f32>) {
     let rows = csr.row_ptr.len() - 1;
     let (rp, col, val) = (
         dev.upload(&csr.row_ptr).unwrap(),
@@ -120,8 +141,13 @@ fn spmv(dev: &Device, csr: &Csr, x: &[f32]) -> (Result<(), Error>, Vec<f32>) {
     );
     let x = dev.upload(x).unwrap();
     let mut y = dev.upload(&vec![f32::NAN; rows]).unwrap();
-    let r = csr_rows::launch(dev, one_per_row(rows), &mut y, &rp, &col, &val, &x, rows)
-        .and_then(|()| dev.synchronize());
+    let cfg = one_per_row(rows);
+    let r = if inline {
+        csr_rows_inline::launch(dev, cfg, &mut y, &rp, &col, &val, &x, rows)
+    } else {
+        csr_rows::launch(dev, cfg, &mut y, &rp, &col, &val, &x, rows)
+    }
+    .and_then(|()| dev.synchronize());
     let got = match &r {
         Ok(()) => y.download().unwrap(),
         Err(_) => Vec::new(),
@@ -133,16 +159,18 @@ fn spmv(dev: &Device, csr: &Csr, x: &[f32]) -> (Result<(), Error>, Vec<f32>) {
 fn the_loops_are_written_twice_and_their_gathers_deferred() {
     // The kernel's own C, after the prelude (which defines the helpers named).
     let body = |src: &'static str| src.rsplit("__global__").next().unwrap_or_default();
-    let c = body(csr_rows::KERNEL.source.as_str());
-    // The fast copy's test at the loop's entry, and the deferred report of `x[col[k]]`.
-    assert!(c.contains("ws_ge_sat("), "{c}");
-    assert!(c.contains("ws_ld_d("), "{c}");
-    assert!(c.contains("ws_defer_flush("), "{c}");
+    for c in [&csr_rows::KERNEL, &csr_rows_inline::KERNEL].map(|k| body(k.source.as_str())) {
+        // The fast copy's test at the loop's entry, and the deferred report of `x[col[k]]`.
+        assert!(c.contains("ws_ge_sat("), "{c}");
+        assert!(c.contains("ws_ld_d("), "{c}");
+        assert!(c.contains("ws_defer_flush("), "{c}");
+    }
     // A loop that writes memory is versioned, and reports at once.
     let c = body(copy_rows::KERNEL.source.as_str());
     assert!(c.contains("ws_ge_sat(") && !c.contains("ws_ld_d("), "{c}");
     common::nvrtc_compiles(&[
         ("csr_rows", &csr_rows::KERNEL),
+        ("csr_rows_inline", &csr_rows_inline::KERNEL),
         ("copy_rows", &copy_rows::KERNEL),
         ("find_in_rows", &find_in_rows::KERNEL),
     ]);
@@ -155,14 +183,16 @@ fn rows_within_the_slices_compute_what_the_cpu_does() {
         for (rows, cols) in [(1000usize, 700usize), (1, 1), (257, 3000)] {
             let csr = random_csr(&mut rng, rows, cols);
             let x: Vec<f32> = (0..cols).map(|_| (rng.next_u32() % 7) as f32).collect();
-            let (r, got) = spmv(&dev, &csr, &x);
-            r.unwrap();
-            assert_eq!(
-                got,
-                cpu_rows(&csr, &x),
-                "{rows} rows on {:?}",
-                dev.backend()
-            );
+            for inline in [false, true] {
+                let (r, got) = spmv(&dev, &csr, &x, inline);
+                r.unwrap();
+                assert_eq!(
+                    got,
+                    cpu_rows(&csr, &x),
+                    "{rows} rows, inline {inline}, on {:?}",
+                    dev.backend()
+                );
+            }
         }
     }
 }
@@ -178,9 +208,12 @@ fn a_row_past_val_reports_its_index() {
         csr.col.truncate(csr.row_ptr[500] as usize);
         csr.val.truncate(csr.row_ptr[500] as usize - 1);
         let x = vec![1.0f32; 100];
-        let (r, _) = spmv(&dev, &csr, &x);
         let len = csr.val.len() as u64;
+        let (r, _) = spmv(&dev, &csr, &x, false);
         expect_oob(&dev, r, "csr_rows", "csr_rows_step", len, len);
+        let (r, _) = spmv(&dev, &csr, &x, true);
+        let marker = "csr_rows_inline_step";
+        expect_oob(&dev, r, "csr_rows_inline", marker, len, len);
     }
 }
 
@@ -196,7 +229,7 @@ fn a_column_past_x_reports_its_index() {
             .unwrap();
         csr.col[csr.row_ptr[row] as usize] = 100;
         let x = vec![1.0f32; 100];
-        let (r, _) = spmv(&dev, &csr, &x);
+        let (r, _) = spmv(&dev, &csr, &x, false);
         expect_oob(&dev, r, "csr_rows", "csr_rows_step", 100, 100);
     }
 }

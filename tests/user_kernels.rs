@@ -151,7 +151,7 @@ fn spmv_equals_the_cpu() {
         let col = dev.upload(&a.col).unwrap();
         let val = dev.upload(&a.val).unwrap();
         let x = dev.upload(&x_host).unwrap();
-        let kernels: [(&str, &str, Spmv, LaunchConfig); 4] = [
+        let kernels: [(&str, &str, Spmv, LaunchConfig); 6] = [
             (
                 "spmv_csr_scalar",
                 "checked",
@@ -162,6 +162,18 @@ fn spmv_equals_the_cpu() {
                 "spmv_csr_scalar",
                 "unchecked",
                 unchecked::spmv_csr_scalar::launch,
+                config::one_per_element(a.rows),
+            ),
+            (
+                "spmv_csr_inline",
+                "checked",
+                checked::spmv_csr_inline::launch,
+                config::one_per_element(a.rows),
+            ),
+            (
+                "spmv_csr_inline",
+                "unchecked",
+                unchecked::spmv_csr_inline::launch,
                 config::one_per_element(a.rows),
             ),
             (

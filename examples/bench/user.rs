@@ -225,6 +225,19 @@ pub fn rows(b: &Bench) -> Res<Vec<Row>> {
             against_cpu(b, "spmv_csr_scalar".into(), want.clone()),
         )?;
         rows.push(streaming(b, row.note(nnz_note.clone()), bytes));
+        // The same product, the row's range written inline in the `for`.
+        let row = contest(
+            b,
+            "user spmv inline range",
+            size.clone(),
+            n,
+            [
+                Box::new(move |o| checked::spmv_csr_inline::launch(dev, cfg, o, rp, c, v, x_, n)),
+                Box::new(move |o| unchecked::spmv_csr_inline::launch(dev, cfg, o, rp, c, v, x_, n)),
+            ],
+            against_cpu(b, "spmv_csr_inline".into(), want.clone()),
+        )?;
+        rows.push(streaming(b, row.note(nnz_note.clone()), bytes));
         let cfg = config::warp_per_row(n);
         let row = contest(
             b,

@@ -141,6 +141,27 @@ macro_rules! user_kernels {
             }
         }
 
+        /// [`spmv_csr_scalar`] with the row's range written inline, its ends read from
+        /// `row_ptr` in the `for` itself.
+        #[gpu_kernel($($opt)*)]
+        pub fn spmv_csr_inline(
+            y: &mut [f32],
+            row_ptr: &[u32],
+            col: &[u32],
+            val: &[f32],
+            x: &[f32],
+            rows: usize,
+        ) {
+            let row = grid_1d();
+            if row < rows {
+                let mut s = 0.0f32;
+                for k in row_ptr[row] as usize..row_ptr[row + 1] as usize {
+                    s += val[k] * x[col[k] as usize];
+                }
+                y[row] = s;
+            }
+        }
+
         /// [`spmv_csr_scalar`]'s product, one warp per row: the lanes stride through the
         /// row's nonzeros and sum by shuffles. Launched with 32x8 blocks, a warp per
         /// `threadIdx.y` (`config::warp_per_row`).
@@ -272,6 +293,7 @@ macro_rules! user_kernels {
                 &transpose::KERNEL,
                 &gather::KERNEL,
                 &spmv_csr_scalar::KERNEL,
+                &spmv_csr_inline::KERNEL,
                 &spmv_csr_warp::KERNEL,
                 &matmul_32x8::KERNEL,
                 &row_sums::KERNEL,

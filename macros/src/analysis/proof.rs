@@ -1079,13 +1079,26 @@ impl<'a> Prover<'a> {
         }
     }
 
+    /// A `for` range's end `e`, computed once before the loop into the hidden variable
+    /// `v`: when `e` is no sum of products of atoms (`row_ptr[row + 1] as usize`), `v`
+    /// becomes an atom standing for it, bounded as `e` is. Returns whether it did; the
+    /// emitter then names `v` by the C temporary that holds the end.
+    pub fn range_end(&mut self, v: VarId, e: &Expr) -> bool {
+        if self.key(e).is_some() || self.unsigned(&self.types.vars[v].ty).is_none() {
+            return false;
+        }
+        self.define(v, e);
+        true
+    }
+
     /// The body of `for v in start..end` (or `..=end`, stepped by `stride` or walked
-    /// backwards).
+    /// backwards). `named` holds the hidden variables `range_end` made atoms of the
+    /// start and the end, if it did.
     pub fn loop_var(
         &mut self,
         v: VarId,
-        start: &Expr,
-        end: &Expr,
+        [start, end]: [&Expr; 2],
+        named: [Option<VarId>; 2],
         inclusive: bool,
         stride: Option<&Expr>,
     ) {
@@ -1095,18 +1108,26 @@ impl<'a> Prover<'a> {
         }
         let k = Poly::atom(v);
         // Every value is at least the start's value.
-        let lower: Vec<Poly> = self.lower(start).into_iter().filter(|p| *p != k).collect();
+        let lower: Vec<Poly> = named[0]
+            .map(Poly::atom)
+            .into_iter()
+            .chain(self.lower(start))
+            .filter(|p| *p != k)
+            .collect();
         // The range's end is computed once, before the first iteration: any of its upper
         // bounds bounds `v` (`for i in 0..34 * 34` gives `i <= 1155`), and a non-empty
         // `a..end` has `end >= 1`.
         let step = Poly::constant(i128::from(!inclusive));
-        let upper: Vec<Poly> = self
-            .upper(end)
-            .iter()
+        let upper: Vec<Poly> = named[1]
+            .map(Poly::atom)
+            .into_iter()
+            .chain(self.upper(end))
             .filter_map(|b| b.sub(&step))
             .filter(|p| *p != k)
             .collect();
-        let end_key = (!inclusive).then(|| self.key(end)).flatten();
+        let end_key = (!inclusive)
+            .then(|| self.key(end).or(named[1].map(Poly::atom)))
+            .flatten();
         // A stepped range of constants ends at its last value, not at `end - 1`:
         // `(0..32).step_by(8)` is at most 24, so `tile[ty + k]` of 32 rows is proven for
         // 8 rows of threads.

@@ -879,6 +879,14 @@ impl<'a> Typeck<'a> {
                     let t = self.infer(step, Some(&Ty::USIZE));
                     self.expect(&t, &Ty::USIZE, step.range());
                 }
+                // The hidden ends are in no scope: no kernel can name them.
+                for (v, name) in range.ends.iter().zip(["range_start", "range_end"]) {
+                    self.vars[*v] = Some(VarInfo {
+                        name: Ident::new(name, Span::call_site()),
+                        ty: st.clone(),
+                        mutable: false,
+                    });
+                }
                 self.scopes.push(Vec::new());
                 self.bind_pat(pat, st);
                 self.loop_body(label, e.id, body);

@@ -303,6 +303,10 @@ pub struct RangeLoop {
     pub step_then_rev: bool,
     /// `#[unroll]` or `#[unroll(n)]` on the loop: NVRTC's `#pragma unroll`.
     pub unroll: Option<Unroll>,
+    /// Hidden variables for the start and the end, each computed once before the loop:
+    /// the bounds prover names an end that is no sum of products of variables by them
+    /// (`row_ptr[row + 1] as usize`), so the loop's checks may be proven at its entry.
+    pub ends: [VarId; 2],
 }
 
 /// An unroll hint: `#[unroll]` unrolls completely (the trip count must be a constant

@@ -1024,6 +1024,7 @@ impl<'a> Parser<'a> {
             rev,
             step_then_rev,
             unroll: None,
+            ends: [self.var(), self.var()],
         })
     }
 

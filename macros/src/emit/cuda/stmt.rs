@@ -534,10 +534,20 @@ impl<'a> FnWriter<'a> {
         body: &Block,
     ) {
         let t = self.ty(&r.start).clone();
-        let start = self.value(&r.start);
-        let start = self.hoist(&t, &start);
-        let end = self.value(&r.end);
-        let end = self.hoist(&t, &end);
+        let scope = self.scope.len();
+        let mut named = [None; 2];
+        let [start, end] = [(&r.start, 0), (&r.end, 1)].map(|(e, i)| {
+            let v = self.value(e);
+            let c = self.hoist(&t, &v);
+            // An end read from memory becomes a variable of the prover's, held by the
+            // temporary: `val[k]` for `k < row_ptr[row + 1]` is then proven at the loop's
+            // entry as it is with a `let end`.
+            if self.prover().range_end(r.ends[i], e) {
+                self.bind_var(r.ends[i], c.clone());
+                named[i] = Some(r.ends[i]);
+            }
+            c
+        });
         let step = match &r.step {
             Some(k) => {
                 let v = self.value(k);
@@ -545,9 +555,8 @@ impl<'a> FnWriter<'a> {
             }
             None => "1ull".into(),
         };
-        let scope = self.scope.len();
         self.begin_entry_version(body);
-        self.range_loop(label, pat, r, body, [&start, &end, &step]);
+        self.range_loop(label, pat, r, named, body, [&start, &end, &step]);
         self.end_entry_version();
         self.scope.truncate(scope);
     }
@@ -558,6 +567,7 @@ impl<'a> FnWriter<'a> {
         label: &Option<proc_macro2::Ident>,
         pat: &Pat,
         r: &RangeLoop,
+        named: [Option<VarId>; 2],
         body: &Block,
         [start, end, step]: [&str; 3],
     ) {
@@ -594,7 +604,7 @@ impl<'a> FnWriter<'a> {
             self.indent += 1;
             self.bind_loop_var(pat, &t, &cur);
             self.indent -= 1;
-            self.range_body(label, pat, r, body);
+            self.range_body(label, pat, r, named, body);
             return;
         }
         let go = self.namer.temp();
@@ -643,7 +653,7 @@ impl<'a> FnWriter<'a> {
             ));
         }
         self.indent -= 1;
-        self.range_body(label, pat, r, body);
+        self.range_body(label, pat, r, named, body);
     }
 
     /// The body of a `for` loop whose C header is written: what the loop variable is
@@ -653,13 +663,19 @@ impl<'a> FnWriter<'a> {
         label: &Option<proc_macro2::Ident>,
         pat: &Pat,
         r: &RangeLoop,
+        named: [Option<VarId>; 2],
         body: &Block,
     ) {
         self.entering_loop(body);
         let facts = self.facts.mark();
         if let Pat::Bind { var, .. } = pat {
-            self.prover()
-                .loop_var(*var, &r.start, &r.end, r.inclusive, r.step.as_deref());
+            self.prover().loop_var(
+                *var,
+                [&r.start, &r.end],
+                named,
+                r.inclusive,
+                r.step.as_deref(),
+            );
         }
         self.loop_body(label, body);
         self.facts.reset(facts);
