@@ -151,44 +151,38 @@ fn spmv_equals_the_cpu() {
         let col = dev.upload(&a.col).unwrap();
         let val = dev.upload(&a.val).unwrap();
         let x = dev.upload(&x_host).unwrap();
-        let kernels: [(&str, &str, Spmv, LaunchConfig); 6] = [
+        let kernels: [(&str, [Spmv; 2], LaunchConfig); 3] = [
             (
                 "spmv_csr_scalar",
-                "checked",
-                checked::spmv_csr_scalar::launch,
-                config::one_per_element(a.rows),
-            ),
-            (
-                "spmv_csr_scalar",
-                "unchecked",
-                unchecked::spmv_csr_scalar::launch,
+                [
+                    checked::spmv_csr_scalar::launch,
+                    unchecked::spmv_csr_scalar::launch,
+                ],
                 config::one_per_element(a.rows),
             ),
             (
                 "spmv_csr_inline",
-                "checked",
-                checked::spmv_csr_inline::launch,
-                config::one_per_element(a.rows),
-            ),
-            (
-                "spmv_csr_inline",
-                "unchecked",
-                unchecked::spmv_csr_inline::launch,
+                [
+                    checked::spmv_csr_inline::launch,
+                    unchecked::spmv_csr_inline::launch,
+                ],
                 config::one_per_element(a.rows),
             ),
             (
                 "spmv_csr_warp",
-                "checked",
-                checked::spmv_csr_warp::launch,
-                config::warp_per_row(a.rows),
-            ),
-            (
-                "spmv_csr_warp",
-                "unchecked",
-                unchecked::spmv_csr_warp::launch,
+                [
+                    checked::spmv_csr_warp::launch,
+                    unchecked::spmv_csr_warp::launch,
+                ],
                 config::warp_per_row(a.rows),
             ),
         ];
+        let kernels = kernels.into_iter().flat_map(|(name, forms, cfg)| {
+            FORMS
+                .into_iter()
+                .zip(forms)
+                .map(move |(f, l)| (name, f, l, cfg))
+        });
         for (name, form, launch, cfg) in kernels {
             let mut y = poisoned(&dev, a.rows);
             launch(&dev, cfg, &mut y, &row_ptr, &col, &val, &x, a.rows).unwrap();
