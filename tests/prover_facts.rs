@@ -698,3 +698,101 @@ fn stepped_ranges_and_split_indexes_are_proven_and_compute_what_the_cpu_does() {
         );
     }
 }
+
+// ---- a loop's limit below a `min`: the compared variable stands for its many bounds ------
+
+/// The 16-bytes-a-thread histogram's loop (examples/kernels/histogram.rs, variant (f)):
+/// `full` is a `min`, so `limit = full - 3 * stride` has many bounds, and the guard `i <
+/// limit` keeps only the first few of them as facts on `i`, which need not include
+/// `words.len() - 3 * stride`. `i <= limit - 1` is kept too, so `i + 3 * stride` is proven
+/// through `limit`'s own bounds.
+#[gpu_kernel]
+fn strided_quads(words: &[u32], len: usize, out: &mut [u32]) {
+    let full = (len / 4).min(words.len());
+    let stride = grid_dim().x as usize * block_dim().x as usize;
+    let t = grid_1d();
+    let mut i = t;
+    let mut s = 0u32;
+    if 3 * stride < full {
+        let limit = full - 3 * stride;
+        while i < limit {
+            let w = words[i] ^ words[i + stride] ^ words[i + 2 * stride] ^ words[i + 3 * stride];
+            s = s.wrapping_mul(31).wrapping_add(w);
+            i += 4 * stride;
+        }
+    }
+    if t < out.len() {
+        out[t] = s;
+    }
+}
+
+/// [`strided_quads`] reading one stride further than its limit allows.
+#[gpu_kernel]
+fn strided_quads_one_past(words: &[u32], len: usize, out: &mut [u32]) {
+    let full = (len / 4).min(words.len());
+    let stride = grid_dim().x as usize * block_dim().x as usize;
+    let t = grid_1d();
+    let mut i = t;
+    let mut s = 0u32;
+    if 3 * stride < full {
+        let limit = full - 3 * stride;
+        while i < limit {
+            s ^= words[i + 4 * stride]; // @QUADS
+            i += 4 * stride;
+        }
+    }
+    if t < out.len() {
+        out[t] = s;
+    }
+}
+
+#[test]
+fn a_limit_below_a_min_is_proven_and_computes_what_the_cpu_does() {
+    assert!(
+        !has_check(&strided_quads::CUDA_SOURCE),
+        "{}",
+        kernel_c(&strided_quads::CUDA_SOURCE)
+    );
+    assert!(has_check(&strided_quads_one_past::CUDA_SOURCE));
+    for dev in devices("prover_facts_limit_below_min") {
+        let mut rng = Rng::new(23);
+        // `len` below, at and above the words' bytes; grids that leave a partial round.
+        for (words, len, grid, block) in [
+            (1000usize, 4000usize, 2u32, 32u32),
+            (1000, 2001, 3, 64),
+            (777, 1 << 20, 1, 96),
+            (5, 20, 1, 2),
+        ] {
+            let host: Vec<u32> = (0..words).map(|_| rng.next_u32()).collect();
+            let w = dev.upload(&host).unwrap();
+            let threads = (grid * block) as usize;
+            let mut out = dev.upload(&vec![u32::MAX; threads]).unwrap();
+            let cfg = LaunchConfig::new(grid, block);
+            strided_quads::launch(&dev, cfg, &w, len, &mut out).unwrap();
+            let full = (len / 4).min(words);
+            let want: Vec<u32> = (0..threads)
+                .map(|t| {
+                    let mut s = 0u32;
+                    let mut i = t;
+                    while 3 * threads < full && i < full - 3 * threads {
+                        let q = (0..4).fold(0, |x, k| x ^ host[i + k * threads]);
+                        s = s.wrapping_mul(31).wrapping_add(q);
+                        i += 4 * threads;
+                    }
+                    s
+                })
+                .collect();
+            assert_eq!(
+                out.download().unwrap(),
+                want,
+                "{words} words, len {len}, {grid} x {block} {:?}",
+                dev.backend()
+            );
+        }
+        // One thread over 16 words: the round at i = 12 reads word 16.
+        let w = dev.zeros::<u32>(16).unwrap();
+        let mut out = dev.zeros::<u32>(1).unwrap();
+        let r = strided_quads_one_past::launch(&dev, LaunchConfig::new(1, 1), &w, 64, &mut out);
+        expect_oob(&dev, r, "strided_quads_one_past", "QUADS", 16, 16);
+    }
+}

@@ -265,6 +265,10 @@ pub struct Prover<'a> {
     /// Bounds found so far, by (expression, upper): a subtraction asks for both bounds of
     /// both sides, which without a memo is exponential in the nesting.
     memo: RefCell<HashMap<(usize, bool), Vec<Poly>>>,
+    /// [`Self::const_upper`] by (atom, depth), until a fact is recorded: it is asked for
+    /// the same atoms over and over while one index is proven, and each answer walks the
+    /// facts several levels deep.
+    const_memo: RefCell<HashMap<(VarId, usize), Option<i128>>>,
 }
 
 impl<'a> Prover<'a> {
@@ -273,6 +277,7 @@ impl<'a> Prover<'a> {
             types,
             facts,
             memo: RefCell::default(),
+            const_memo: RefCell::default(),
         }
     }
 
@@ -467,6 +472,7 @@ impl<'a> Prover<'a> {
 
     /// Records `key <= bound` (`upper`) or `key >= bound`.
     fn record(&mut self, key: Poly, bound: Poly, upper: bool) {
+        self.const_memo.get_mut().clear();
         let stamp = self.stamp(&key, &bound);
         let list = if upper {
             &mut self.facts.upper
@@ -482,11 +488,17 @@ impl<'a> Prover<'a> {
         if depth == 0 {
             return None;
         }
-        self.facts_on(&Poly::atom(a), true)
+        if let Some(&c) = self.const_memo.borrow().get(&(a, depth)) {
+            return c;
+        }
+        let c = self
+            .facts_on(&Poly::atom(a), true)
             .chain(self.dim_upper(a))
             .chain(self.width_max(a))
             .filter_map(|p| self.const_upper_poly(&p, depth - 1))
-            .min()
+            .min();
+        self.const_memo.borrow_mut().insert((a, depth), c);
+        c
     }
 
     /// A variable's type's own maximum, for types narrower than 64 bits.
@@ -1006,7 +1018,18 @@ impl<'a> Prover<'a> {
             let rest = k
                 .sub(&Poly::constant(offset))
                 .filter(|r| offset > 0 && *r != k);
-            for u in self.upper(big).into_iter().take(MAX_FACTS_PER_BOUND) {
+            // The first few of `big`'s bounds; when that leaves some out, `big` itself too,
+            // through which the others are still found (`i <= limit - 1`, then `limit <= n
+            // - 3 * stride` when `i + 3 * stride` is bounded).
+            let mut bounds = self.upper(big);
+            if bounds.len() > MAX_FACTS_PER_BOUND {
+                let kb = self.key(big).filter(|p| p.constant_value().is_none());
+                bounds.truncate(MAX_FACTS_PER_BOUND);
+                if let Some(kb) = kb.filter(|kb| !bounds.contains(kb)) {
+                    bounds.insert(0, kb);
+                }
+            }
+            for u in bounds {
                 if let Some(b) = u.sub(&step).filter(|b| *b != k) {
                     if let (Some(r), Some(rb)) = (&rest, b.sub(&Poly::constant(offset))) {
                         facts_upper.push((r.clone(), rb));
@@ -1054,6 +1077,7 @@ impl<'a> Prover<'a> {
         // again, in a loop).
         if info.mutable {
             self.facts.assigned(v);
+            self.const_memo.get_mut().clear();
         }
         let k = Poly::atom(v);
         if !info.mutable {
