@@ -2317,10 +2317,17 @@ impl Gram<'_> {
 // ---- generator (c): the repository's kernels, mutated ---------------------------------------
 
 #[derive(Clone, Debug)]
-struct Seed {
+pub(crate) struct Seed {
     attr: Vec<Tok>,
     item: Vec<Tok>,
     kind: FnKind,
+}
+
+impl Seed {
+    /// The attribute's arguments, the item without the attribute, and which macro it is.
+    pub(crate) fn parts(&self) -> (TokenStream, TokenStream, FnKind) {
+        (to_ts(&self.attr), to_ts(&self.item), self.kind)
+    }
 }
 
 fn macro_kind(attrs: &[syn::Attribute]) -> Option<(usize, FnKind, Vec<Tok>)> {
@@ -2414,10 +2421,17 @@ fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 /// Every `#[gpu_kernel]`/`#[gpu_device]` item of examples/ and tests/ (tests/ui/ included:
 /// the kernels the macro must reject), in a fixed order.
 fn load_corpus() -> Vec<Seed> {
+    load_corpus_from(&["examples", "tests"])
+}
+
+/// Every `#[gpu_kernel]`/`#[gpu_device]` item (outside a `macro_rules!`) of the
+/// repository's folders `dirs`, in a fixed order.
+pub(crate) fn load_corpus_from(dirs: &[&str]) -> Vec<Seed> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
-    rust_files(&root.join("examples"), &mut files);
-    rust_files(&root.join("tests"), &mut files);
+    for d in dirs {
+        rust_files(&root.join(d), &mut files);
+    }
     files.sort();
     let mut c = Collect(Vec::new());
     for f in files {

@@ -24,7 +24,7 @@ const LAYERS: &[(&str, &[&str])] = &[
 ];
 
 /// Modules that are tests only, never imported; their own imports are not checked.
-const TESTS_ONLY: &[&str] = &["fuzz_tests", "layers"];
+const TESTS_ONLY: &[&str] = &["corpus_tests", "fuzz_tests", "layers"];
 
 type Module = Vec<String>;
 

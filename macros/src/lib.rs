@@ -4,6 +4,8 @@
 #![forbid(unsafe_code)]
 
 mod analysis;
+#[cfg(test)]
+mod corpus_tests;
 mod ctxt;
 mod emit;
 mod expand;
