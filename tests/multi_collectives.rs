@@ -5,10 +5,13 @@
 //! that fails or never comes (an `Err`, not a hang), a buffer of another rank's device,
 //! a panicking rank.
 
+#[path = "common/busy.rs"]
+mod busy_kernel;
 mod common;
 
 use std::time::{Duration, Instant};
 
+use busy_kernel::{busy, busy_expected, busy_iters, cfg};
 use common::Rng;
 use warpspeed::{bf16, f16, CollectiveScalar, Devices, Error, ReduceOp};
 
@@ -506,5 +509,27 @@ fn peer_copies_move_views_between_devices() {
         assert!(matches!(e, Error::DeviceMismatch { .. }), "{e}");
         let e = s.copy_peer(&on_a, &mut on_b.slice_mut(1..)).unwrap_err();
         assert!(matches!(e, Error::LengthMismatch { .. }), "{e}");
+    }
+}
+
+/// The copy waits for the source's writer on its own device, and the source's next writer
+/// there waits for the copy: `busy` keeps device 0 working for milliseconds both times, so
+/// a copy that did not wait would read the source before it was written, and one that was
+/// not waited for would read the next writer's values.
+#[test]
+fn a_peer_copy_waits_for_the_sources_writers_on_its_device() {
+    for devices in worlds("a_peer_copy_waits_for_the_sources_writers_on_its_device", 2) {
+        let (a, b) = (devices.device(0).unwrap(), devices.device(1).unwrap());
+        let (n, iters) = (1 << 16, busy_iters(a));
+        let sa = a.create_stream().unwrap();
+        let mut on_a = a.upload(&vec![0u32; n]).unwrap();
+        busy::launch(&sa, cfg(n), &mut on_a, 11, iters).unwrap();
+        let mut on_b = b.upload(&vec![0xdead_beef_u32; n]).unwrap();
+        let sb = b.create_stream().unwrap();
+        sb.copy_peer(&on_a, &mut on_b).unwrap();
+        busy::launch(&sa, cfg(n), &mut on_a, 12, iters).unwrap();
+        sb.synchronize().unwrap();
+        assert_eq!(on_b.download().unwrap(), busy_expected(n, 11, iters));
+        assert_eq!(on_a.download().unwrap(), busy_expected(n, 12, iters));
     }
 }

@@ -10,8 +10,11 @@
 //! The slow kernel `busy` keeps a stream occupied on a GPU, so that a host access that did
 //! not wait would see the memory before the queued copy or kernel reached it.
 
+#[path = "common/busy.rs"]
+mod busy_kernel;
 mod common;
 
+use busy_kernel::{busy, busy_expected, busy_iters, cfg};
 use common::{devices, Rng};
 use std::time::Duration;
 use warpspeed::prelude::*;
@@ -25,23 +28,6 @@ fn add(out: &mut [f32], a: &[f32], b: &[f32]) {
     }
 }
 
-/// `out[i]` becomes `i + seed` after `iters` steps of a linear congruential generator: a
-/// chain of dependent multiplications that keeps a GPU busy (and that a compiler cannot
-/// fold: the CPU reference, `busy_expected`, composes the steps into one affine map).
-#[gpu_kernel]
-fn busy(out: &mut [u32], seed: u32, iters: u32) {
-    let i = grid_1d();
-    if i < out.len() {
-        let mut x = (i as u32).wrapping_add(seed);
-        let mut k = 0u32;
-        while k < iters {
-            x = x.wrapping_mul(1664525).wrapping_add(1013904223);
-            k += 1;
-        }
-        out[i] = x;
-    }
-}
-
 /// `out[i] = 2 * x[i] + 1` (wrapping).
 #[gpu_kernel]
 fn twice_plus_one(out: &mut [u32], x: &[u32]) {
@@ -49,31 +35,6 @@ fn twice_plus_one(out: &mut [u32], x: &[u32]) {
     if i < out.len() {
         out[i] = x[i].wrapping_mul(2).wrapping_add(1);
     }
-}
-
-fn cfg(n: usize) -> LaunchConfig {
-    LaunchConfig::new((n as u32).div_ceil(128).max(1), 128)
-}
-
-/// Iterations of `busy` that keep a GPU busy for a while (milliseconds on an H100); few on
-/// the simulator, where every operation finishes when it is queued anyway.
-fn busy_iters(dev: &Device) -> u32 {
-    match dev.backend() {
-        Backend::Cuda => 1 << 16,
-        Backend::Simulator => 4,
-    }
-}
-
-/// What `busy` writes: the `iters` steps composed into `x -> a * x + c` (mod 2^32).
-fn busy_expected(n: usize, seed: u32, iters: u32) -> Vec<u32> {
-    let (mut a, mut c) = (1u32, 0u32);
-    for _ in 0..iters {
-        a = a.wrapping_mul(1664525);
-        c = c.wrapping_mul(1664525).wrapping_add(1013904223);
-    }
-    (0..n as u32)
-        .map(|i| a.wrapping_mul(i.wrapping_add(seed)).wrapping_add(c))
-        .collect()
 }
 
 #[test]

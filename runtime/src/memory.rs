@@ -12,7 +12,8 @@
 
 use std::ops::Range;
 
-use cudarc::driver::{CudaSlice, DeviceRepr, PinnedHostSlice, SyncOnDrop};
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, PinnedHostSlice, SyncOnDrop};
 
 use crate::cuda::{self, CudaBuffer};
 use crate::device::{Device, Inner, Stream, StreamInner};
@@ -480,17 +481,34 @@ impl<T: KernelScalar> DeviceBuffer<T> {
             _ if len == 0 => Ok(()),
             (Storage::Cuda(dst), Storage::Cuda(src), StreamInner::Cuda(s)) => {
                 let size = std::mem::size_of::<T>();
-                let (src_ptr, _read) = cudarc::driver::DevicePtr::device_ptr(src, s);
+                let driver = |what: &str| {
+                    let what = format!("queuing Stream::copy_peer ({what})");
+                    move |source| Error::Driver {
+                        kernel: None,
+                        what,
+                        source,
+                    }
+                };
+                // A stream may wait for another context's event but not record one, so the
+                // source's guards are taken on its own stream: that stream waits for the
+                // source's queued writes, and `s` waits for it; after the copy, the source's
+                // stream waits for `s`, so that its later writers wait for the copy too.
+                let src_stream = src.stream().clone();
+                let peer = src_stream.context() != s.context();
+                let src_side: &CudaStream = if peer { &src_stream } else { s };
+                let (src_ptr, read) = cudarc::driver::DevicePtr::device_ptr(src, src_side);
                 let (dst_ptr, _write) = cudarc::driver::DevicePtrMut::device_ptr_mut(dst, s);
-                let (src_ctx, dst_ctx) = (buf.device.cuda_context(), self.device.cuda_context());
-                let (src_ctx, dst_ctx) = (
-                    src_ctx.expect("a GPU buffer's device").cu_ctx(),
-                    dst_ctx.expect("a GPU buffer's device").cu_ctx(),
-                );
+                if peer {
+                    let ready = src_stream
+                        .record_event(Some(CUevent_flags::CU_EVENT_DISABLE_TIMING))
+                        .map_err(driver("the source's event"))?;
+                    s.wait(&ready).map_err(driver("waiting for the source"))?;
+                }
+                let (src_ctx, dst_ctx) = (src_stream.context().cu_ctx(), s.context().cu_ctx());
                 // SAFETY: both ranges lie inside their allocations (checked by the caller),
-                // each context owns its pointer, and the guards order the copy after the
+                // each context owns its pointer, and the waits order the copy after the
                 // buffers' earlier work and their later users after the copy.
-                let copied = unsafe {
+                unsafe {
                     cudarc::driver::result::memcpy_peer_async(
                         dst_ctx,
                         dst_ptr + (at * size) as u64,
@@ -499,12 +517,19 @@ impl<T: KernelScalar> DeviceBuffer<T> {
                         len * size,
                         s.cu_stream(),
                     )
-                };
-                copied.map_err(|source| Error::Driver {
-                    kernel: None,
-                    what: "queuing Stream::copy_peer (cuMemcpyPeerAsync)".into(),
-                    source,
-                })
+                }
+                .map_err(driver("cuMemcpyPeerAsync"))?;
+                if peer {
+                    let copied = s
+                        .record_event(Some(CUevent_flags::CU_EVENT_DISABLE_TIMING))
+                        .map_err(driver("the copy's event"))?;
+                    src_stream
+                        .wait(&copied)
+                        .map_err(driver("the source's stream waiting for the copy"))?;
+                }
+                // Records the source's read on its stream, after that wait.
+                drop(read);
+                Ok(())
             }
             (Storage::Simulator(dst), Storage::Simulator(src), StreamInner::Simulator(id)) => {
                 if let Inner::Simulator(sim) = &*self.device.inner {

@@ -591,7 +591,8 @@ impl Stream {
     /// Queues a copy of `src`, on another device, into `dst` (of the same length, on this
     /// stream's device): peer to peer between the GPUs of this process (over NVLink or
     /// PCIe), or between simulated devices. The copy waits for the writes queued on
-    /// `src` first.
+    /// `src` first, and writes to `src` queued after it wait for the copy (a kernel may
+    /// overwrite `src` at once).
     ///
     /// ```
     /// # fn main() -> Result<(), warpspeed::Error> {

@@ -75,6 +75,8 @@ struct Shared {
     calls: Mutex<()>,
     /// When the call inside NCCL began, in µs after `epoch` (0: no call).
     call_began: AtomicU64,
+    /// What the call inside NCCL (or the last one) is, for the watchdog's report.
+    call_what: Mutex<String>,
     epoch: Instant,
     pending: Mutex<VecDeque<Pending>>,
     /// Why the communicators were aborted, once they were.
@@ -135,6 +137,7 @@ impl NcclComm {
                 parent: AtomicPtr::new(std::ptr::null_mut()),
                 calls: Mutex::new(()),
                 call_began: AtomicU64::new(0),
+                call_what: Mutex::new(String::new()),
                 epoch: Instant::now(),
                 pending: Mutex::new(VecDeque::new()),
                 failed: Mutex::new(None),
@@ -220,6 +223,7 @@ impl NcclComm {
     ) -> Result<()> {
         self.check()?;
         bind(&self.ctx, self.shared.rank)?;
+        let text = what();
         let status = {
             let guard = lock(&self.shared.calls);
             let comm = self.shared.handle.load(Ordering::Acquire);
@@ -227,6 +231,7 @@ impl NcclComm {
                 drop(guard);
                 return self.check();
             }
+            *lock(&self.shared.call_what) = text.clone();
             let began = self.shared.epoch.elapsed().as_micros() as u64 + 1;
             self.shared.call_began.store(began, Ordering::Release);
             // SAFETY: the addresses are live device memory of this GPU for the counts given
@@ -240,7 +245,7 @@ impl NcclComm {
                 return self.check();
             }
             if !ok(status) {
-                let e = self.nccl_error(&what(), status);
+                let e = self.nccl_error(&text, status);
                 drop(guard);
                 self.fail(e.to_string());
                 return Err(e);
@@ -254,7 +259,7 @@ impl NcclComm {
         lock(&self.shared.pending).push_back(Pending {
             done,
             since: Instant::now(),
-            what: what(),
+            what: text,
         });
         Ok(())
     }
@@ -498,9 +503,11 @@ fn problem(shared: &Shared) -> Option<String> {
             shared.timeout
         )
     } else if call_age(shared).is_some_and(|age| age > shared.timeout) {
+        // A blocking communicator's call waits inside NCCL for a peer that never connects.
         format!(
-            "rank {rank}: a call stayed inside NCCL for longer than {:?}: a rank died, or \
-             never called it (the communicators were aborted)",
+            "rank {rank}: {} did not return from NCCL within {:?}: a rank died, or never \
+             called it (the communicators were aborted)",
+            lock(&shared.call_what),
             shared.timeout
         )
     } else {
