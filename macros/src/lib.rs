@@ -66,6 +66,12 @@ pub fn gpu_kernel(args: TokenStream, input: TokenStream) -> TokenStream {
 ///   (`helpers::divmod(..)`);
 /// - otherwise no such function exists: check its name.
 ///
+/// Its indexes are checked as a kernel's are (`#[gpu_device(unchecked)]` drops the checks).
+/// On a GPU, a failing index of a slice of global memory is reported when the calling
+/// kernel returns rather than at the check, with the same line, index and length, so that
+/// a loop calling the function keeps what it reads and writes in registers
+/// (docs/bounds.md, "Checks in device functions").
+///
 /// See docs/language.md, "Calling device functions" and "One error per mistake".
 #[proc_macro_attribute]
 pub fn gpu_device(args: TokenStream, input: TokenStream) -> TokenStream {

@@ -191,13 +191,50 @@ template <typename T> __device__ __forceinline__ T ws_ld(const T* p, unsigned lo
 // index to be known good: an SpMV's `x[col[k]]` checked with a branch at each step ran
 // 1.4x its unchecked time on an H200, deferred 1.04x.
 struct ws_defer { unsigned long long i, n; const char* file; unsigned int line; bool bad; };
-template <typename T> __device__ __forceinline__ T ws_ld_d(const T* p, unsigned long long i, unsigned long long n, unsigned int line, const char* file, ws_defer& d) {
-    const bool ok = i < n;
-    const T v = n != 0ull ? p[ok ? i : 0ull] : T();
+// A device function's checks of global memory (docs/bounds.md, "Checks in device
+// functions"): the first failure of the thread waits in the kernel's `ws_dk`, passed to
+// every device function, and the kernel records it when it returns. A failing access goes
+// to the sink, as `ws_at`'s does, but no report is made on the way: a loop that calls
+// the function then has no atomic or fence inside, which would order every access to
+// memory. A read of a writable slice goes through the same pointer as its writes, so
+// that the compiler may carry a write to the next read and keep the element in registers
+// across the loop: seed 002's pi kernel, drawing twice a step from `states[i]`, ran 4.9x
+// its unchecked time on an H200 with the reports in the loop, 1.3x with them deferred.
+// How the failure is noted was measured on an H200 both ways. With selects (no branch),
+// as `ws_ld_d` does, the pi kernel ran 1.30x unchecked, and 1.62x behind a branch; but
+// Life's eight reads of a cell's neighbours from a read-only slice ran 2.24x with
+// selects, 1.54x behind a branch (1.56x with a report at each read). So writable slices
+// note with selects, read-only ones behind a branch.
+__device__ __forceinline__ bool ws_note_sel(ws_defer& d, bool ok, unsigned long long i, unsigned long long n, unsigned int line, const char* file) {
     const bool first = !ok && !d.bad;
     d.i = first ? i : d.i; d.n = first ? n : d.n; d.line = first ? line : d.line; d.file = first ? file : d.file;
     d.bad = d.bad || !ok;
+    return ok;
+}
+template <typename T> __device__ __forceinline__ T ws_ld_d(const T* p, unsigned long long i, unsigned long long n, unsigned int line, const char* file, ws_defer& d) {
+    const bool ok = i < n;
+    const T v = n != 0ull ? p[ok ? i : 0ull] : T();
+    ws_note_sel(d, ok, i, n, line, file);
     return ok ? v : T();
+}
+__device__ __forceinline__ bool ws_note(ws_defer& d, bool ok, unsigned long long i, unsigned long long n, unsigned int line, const char* file) {
+    if (__builtin_expect(!ok, 0)) {
+        if (!d.bad) { d.i = i; d.n = n; d.line = line; d.file = file; }
+        d.bad = true;
+    }
+    return ok;
+}
+template <typename T> __device__ __forceinline__ T* ws_at_k(T* p, unsigned long long i, unsigned long long n, unsigned int line, const char* file, ws_defer& d) {
+    return ws_note_sel(d, i < n, i, n, line, file) ? p + i : (T*)(void*)ws_oob_sink;
+}
+template <typename T> __device__ __forceinline__ T ws_ld_k(T* p, unsigned long long i, unsigned long long n, unsigned int line, const char* file, ws_defer& d) {
+    const T v = *ws_at_k(p, i, n, line, file, d);
+    return i < n ? v : T();
+}
+// A read-only slice keeps its load from the slice itself (the read-only cache), as `ws_ld`.
+template <typename T> __device__ __forceinline__ T ws_ld_k(const T* p, unsigned long long i, unsigned long long n, unsigned int line, const char* file, ws_defer& d) {
+    if (__builtin_expect(ws_note(d, i < n, i, n, line, file), 1)) return p[i];
+    return T();
 }
 __device__ __forceinline__ void ws_defer_flush(const ws_defer& d) {
     if (d.bad) ws_oob_report(d.i, d.n, d.line, d.file);

@@ -112,9 +112,13 @@ impl<'a> FnWriter<'a> {
                 // place that the next index reads from.
                 if let Ty::Scalar(_) = self.ty(e) {
                     if let Some(check) = self.checked_len(base, idx) {
-                        let checked = match self.defer_record() {
-                            Some(d) => format!(
-                                "ws_ld_d({}, {}, {}, {}u, \"{FILE_MARKER}\", {d})",
+                        let deferred = self.defer_record().map(|d| ("ws_ld_d", d)).or_else(|| {
+                            self.call_record_for(base)
+                                .map(|d| ("ws_ld_k", d.to_string()))
+                        });
+                        let checked = match deferred {
+                            Some((f, d)) => format!(
+                                "{f}({}, {}, {}, {}u, \"{FILE_MARKER}\", {d})",
                                 v[0], v[1], check.len, e.line
                             ),
                             None => format!(
@@ -355,6 +359,9 @@ impl<'a> FnWriter<'a> {
                     let t: Vec<String> = const_args.iter().map(const_arg_c).collect();
                     format!("<{}>", t.join(", "))
                 };
+                if self.call_record != super::CallRecord::None {
+                    c_args.push(super::CALL_RECORD.into());
+                }
                 format!("{name}{template}({})", c_args.join(", "))
             }
             ExprKind::If(cond, then, els) => {
@@ -424,6 +431,13 @@ impl<'a> FnWriter<'a> {
         }
     }
 
+    /// In a device function, the kernel's record (`ws_dk`) that a check of `base`, a slice
+    /// of global memory, writes its failure into instead of reporting it there.
+    fn call_record_for(&self, base: &Expr) -> Option<&'static str> {
+        let global = matches!(self.ty(base), Ty::Slice(..)) && self.at_fn(base) == "ws_at";
+        (self.call_record == super::CallRecord::Param && global).then_some(super::CALL_RECORD)
+    }
+
     /// The prelude's checked access for `base`'s memory: `ws_at_shared` for a shared array
     /// or a row of a shared tile (its sink is shared too, so the access stays a shared
     /// one), `ws_at` for the rest.
@@ -463,9 +477,14 @@ impl<'a> FnWriter<'a> {
     /// The checked pointer to `base[i]` (`ws_at`), or with a site the plain one where the
     /// launch proves it.
     fn checked_ptr(&self, check: Check, base_c: &str, base: &Expr, i: &str, line: usize) -> String {
-        let at = self.at_fn(base);
         let len = &check.len;
-        let checked = format!("{at}({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\")");
+        let checked = match self.call_record_for(base) {
+            Some(d) => format!("ws_at_k({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\", {d})"),
+            None => {
+                let at = self.at_fn(base);
+                format!("{at}({base_c}, {i}, {len}, {line}u, \"{FILE_MARKER}\")")
+            }
+        };
         check.unless_proven(&format!("&{base_c}[{i}]"), &checked)
     }
 

@@ -60,7 +60,19 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
         w.facts.block = f.block.as_ref().map(|b| b.each_ref().map(proof::array_len));
         w.launch_known = Some(launch_known(f, types));
     }
-    collect_called(&f.body, &mut |name| w.namer.reserve(&fn_name(name)));
+    let mut calls = false;
+    collect_called(&f.body, &mut |name| {
+        calls = true;
+        w.namer.reserve(&fn_name(name));
+    });
+    // The record of the thread's first failure in a device function (`ws_dk`, see
+    // `ws_at_k` in the prelude): every device function takes it, and a kernel that calls
+    // one holds it and records it when it returns.
+    w.call_record = match f.kind {
+        FnKind::Device => CallRecord::Param,
+        FnKind::Kernel if calls => CallRecord::Held,
+        FnKind::Kernel => CallRecord::None,
+    };
     let c_name = fn_name(&f.name.to_string());
     let mut params = Vec::new();
     // `mut` array parameters: (declaration, name, the argument it copies).
@@ -119,6 +131,9 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
         }
         w.bind_var(p.var, name);
     }
+    if w.call_record == CallRecord::Param {
+        params.push(format!("ws_defer& {CALL_RECORD}"));
+    }
     let params = params.join(", ");
     let head = match f.kind {
         FnKind::Kernel => {
@@ -166,6 +181,9 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
     w.line_directive(f.name.span().start().line);
     w.raw(&format!("{head} {{"));
     w.indent += 1;
+    if w.call_record == CallRecord::Held {
+        w.raw(&format!("ws_defer {CALL_RECORD} = {{}};"));
+    }
     w.declared_lengths(f);
     for (decl, name, arg) in array_copies {
         w.raw(&format!("{decl};"));
@@ -177,6 +195,9 @@ pub fn write_function(f: &Function, types: &Types) -> CFunction {
         stmt::Dest::Discard
     };
     w.block_body(&f.body, &dest);
+    if w.call_record == CallRecord::Held {
+        w.raw(&format!("ws_defer_flush({CALL_RECORD});"));
+    }
     w.indent -= 1;
     w.raw("}");
     CFunction {
@@ -343,6 +364,21 @@ fn collect_called(b: &Block, f: &mut dyn FnMut(&str)) {
     });
 }
 
+/// The C name of the record a kernel passes to its device functions.
+const CALL_RECORD: &str = "ws_dk";
+
+/// Where a function's `ws_dk` comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CallRecord {
+    /// A kernel that calls no device function has none.
+    None,
+    /// A kernel that calls one declares it, and records it at each return.
+    Held,
+    /// A device function takes it from its caller, and its checks of global memory
+    /// write their failures into it.
+    Param,
+}
+
 struct LoopLabels {
     rust: Option<String>,
     brk: String,
@@ -393,6 +429,8 @@ pub(crate) struct FnWriter<'a> {
     loop_entry: Option<version::LoopEntry>,
     /// How many loops have been versioned so far (names their flags).
     entry_versions: usize,
+    /// This function's `ws_dk`.
+    call_record: CallRecord,
     last_line: usize,
     loops: Vec<LoopLabels>,
     labels: usize,
@@ -435,6 +473,7 @@ impl<'a> FnWriter<'a> {
             scope: Vec::new(),
             loop_entry: None,
             entry_versions: 0,
+            call_record: CallRecord::None,
             last_line: 0,
             loops: Vec::new(),
             labels: 0,

@@ -318,6 +318,10 @@ impl<'a> FnWriter<'a> {
                     let v = self.value(v);
                     self.raw(&format!("return {v};"));
                 }
+                None if self.call_record == super::CallRecord::Held => self.raw(&format!(
+                    "{{ ws_defer_flush({}); return; }}",
+                    super::CALL_RECORD
+                )),
                 None => self.raw("return;"),
             },
             ExprKind::Break(label) => {
