@@ -13,7 +13,11 @@ use crate::dim::Dim3;
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Everything that can go wrong between [`Device::new`](crate::Device::new) and a download.
-#[derive(Debug, thiserror::Error)]
+///
+/// `{:?}` prints the same message as `{}`, hints included: it is what a `main` that returns
+/// `Result<(), warpspeed::Error>` shows, and what `unwrap` panics with. Match on the
+/// variant for its fields.
+#[derive(thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// No CUDA device could be opened (no driver, no GPU, or the driver refused).
@@ -390,6 +394,14 @@ pub enum Error {
         /// What is wrong, with the numbers.
         reason: String,
     },
+}
+
+/// The message, as `Display` writes it: a `main` returning `Err` prints `Debug`, and a
+/// derived one would show the fields without the sentences and hints made for a person.
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 /// One side of a [`Error::DataRace`].

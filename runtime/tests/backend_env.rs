@@ -24,7 +24,15 @@ fn backend_selection_never_panics() {
     }
 
     std::env::set_var("WARPSPEED_BACKEND", "quantum");
-    assert!(matches!(Device::new(), Err(Error::UnknownBackend { .. })));
+    let unknown = Device::new().unwrap_err();
+    assert!(matches!(unknown, Error::UnknownBackend { .. }));
+    // `{:?}`, what a `main` returning the error prints, is the message with its advice.
+    let debug = format!("{unknown:?}");
+    assert_eq!(debug, unknown.to_string());
+    assert!(
+        debug.contains("\"quantum\" is not a backend: use `cuda`, `sim`"),
+        "{debug}"
+    );
 
     std::env::remove_var("WARPSPEED_BACKEND");
     let auto = Device::new().expect("unset falls back to the simulator");
