@@ -56,6 +56,23 @@ pub struct Communicator {
     made_at: &'static Location<'static>,
 }
 
+/// The rank, the world's size, the device and how the ranks meet.
+impl std::fmt::Debug for Communicator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let world = match self.world {
+            World::Simulated(_) => "simulated devices of this process",
+            World::Nccl { .. } => "NCCL",
+            World::Alone => "this process alone",
+        };
+        f.debug_struct("Communicator")
+            .field("rank", &self.rank)
+            .field("size", &self.size)
+            .field("device", &self.device)
+            .field("world", &world)
+            .finish()
+    }
+}
+
 /// How the ranks of a world reach each other.
 pub(crate) enum World {
     /// Simulated devices of one process: the ranks' threads meet in a rendezvous.
@@ -116,11 +133,13 @@ impl Communicator {
     /// # Errors
     ///
     /// [`Error::InvalidArgument`] for a launcher variable that is missing or not a
-    /// number; [`Error::NoDevice`] without the GPU `LOCAL_RANK` names;
-    /// [`Error::NcclUnavailable`] without NCCL; [`Error::Collective`] when the ranks do not
-    /// all meet within the timeout (rank 0's port taken, a rank missing, a world size
-    /// that is not rank 0's), or `WARPSPEED_BACKEND=sim` with several processes
-    /// (simulated ranks live in one process: [`Devices::simulated`](super::Devices::simulated)).
+    /// number; [`Error::NcclUnavailable`] without NCCL; [`Error::Collective`] when the
+    /// ranks do not all meet within the timeout (rank 0's port taken, a rank missing, a
+    /// world size that is not rank 0's), and in a world of several processes without the
+    /// GPU `LOCAL_RANK` names or with `WARPSPEED_BACKEND=sim` (simulated ranks live in one
+    /// process: [`Devices::simulated`](super::Devices::simulated); the message says so). A
+    /// process alone gets [`Device::new`]'s errors ([`Error::NoDevice`] with
+    /// `WARPSPEED_BACKEND=cuda` and no GPU).
     #[track_caller]
     pub fn from_env() -> Result<Communicator> {
         Self::from_env_with_timeout(super::DEFAULT_COLLECTIVE_TIMEOUT)
@@ -158,7 +177,18 @@ impl Communicator {
                     ),
                 })
             }
-            _ => Device::cuda(env.local_rank)?,
+            // `Device::new`'s advice (fall back to the simulator) does not hold here.
+            _ => Device::cuda(env.local_rank).map_err(|e| match e {
+                Error::NoDevice { reason } => Error::Collective {
+                    message: format!(
+                        "rank {} of {}: a world of several processes needs a GPU a process, \
+                         and GPU {} (LOCAL_RANK) could not be opened: {reason}; without GPUs, \
+                         simulate the world in one process with Devices::simulated({})",
+                        env.rank, env.world_size, env.local_rank, env.world_size
+                    ),
+                },
+                other => other,
+            })?,
         };
         let ctx = device.cuda_context().expect("a GPU device").clone();
         let id = share_id(&env, unique_id, timeout)?;

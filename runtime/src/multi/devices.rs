@@ -35,6 +35,7 @@ pub const DEFAULT_COLLECTIVE_TIMEOUT: Duration = Duration::from_secs(600);
 /// assert_eq!(ranks, vec![(0, 4), (1, 4), (2, 4), (3, 4)]);
 /// # Ok(()) }
 /// ```
+#[derive(Debug)]
 pub struct Devices {
     devices: Vec<Device>,
     timeout: Duration,
