@@ -142,3 +142,95 @@ fn a_state_index_past_the_slice_is_reported_at_the_device_functions_line() {
         }
     }
 }
+
+/// A flag and a count: a struct with a field (`bool`) that not every bit pattern is.
+#[gpu_struct]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Flagged {
+    on: bool,
+    count: u32,
+}
+
+/// Flips `flags[i]`, returning what it was.
+#[gpu_device]
+fn flip(flags: &mut [bool], i: usize) -> bool {
+    let was = flags[i];
+    flags[i] = !was;
+    was
+}
+
+/// Flips `items[i].on` and counts the flip, returning what `on` was.
+#[gpu_device]
+fn flip_item(items: &mut [Flagged], i: usize) -> bool {
+    let was = items[i];
+    items[i] = Flagged {
+        on: !was.on,
+        count: was.count + 1,
+    };
+    was.on
+}
+
+/// Thread `t` flips `flags[at + t]` and `items[at + t]` twice each and writes what the four
+/// flips read, as bits 0 to 3 of `out[t]`.
+#[gpu_kernel]
+fn flips(flags: &mut [bool], items: &mut [Flagged], at: usize, out: &mut [u32]) {
+    let t = grid_1d();
+    if t < out.len() {
+        let i = at + t;
+        let a = flip(flags, i);
+        let b = flip(flags, i);
+        let c = flip_item(items, i);
+        let d = flip_item(items, i);
+        out[t] = a as u32 | (b as u32) << 1 | (c as u32) << 2 | (d as u32) << 3;
+    }
+}
+
+#[test]
+fn a_failing_read_of_bools_in_a_device_function_is_false_on_the_gpu() {
+    // A failing read of a writable slice in a device function reads the sink that failing
+    // writes reach, so an element of any bit pattern comes back unspecified; a `bool`,
+    // or a struct holding one, must still be a `bool`: `false`, even just after the same
+    // thread's failing write of `true` went to the sink.
+    nvrtc_compiles(&[("flips", &flips::KERNEL)]);
+    for dev in devices("a_failing_read_of_bools_in_a_device_function_is_false_on_the_gpu") {
+        let flags = [true, false, true, false];
+        let items: Vec<Flagged> = flags.iter().map(|&on| Flagged { on, count: 7 }).collect();
+        let mut df = dev.upload(&flags).unwrap();
+        let mut di = dev.upload(&items).unwrap();
+        let mut out = dev.upload(&[u32::MAX; 64]).unwrap();
+        // Threads 0..2 flip elements 2 and 3; threads 2..64 index past the four.
+        let r = flips::launch(
+            &dev,
+            LaunchConfig::new(1, 64),
+            &mut df,
+            &mut di,
+            2,
+            &mut out,
+        );
+        match r.and_then(|()| dev.synchronize()) {
+            Err(Error::OutOfBounds { index, len, .. }) => {
+                assert_eq!(len, 4);
+                assert!((4..66).contains(&index), "index {index}");
+            }
+            other => panic!("expected OutOfBounds, got {other:?}"),
+        }
+        if dev.backend() == warpspeed::Backend::Cuda {
+            let got = out.download().unwrap();
+            // In bounds: element 2 (true) reads true, then false; element 3 the opposite.
+            assert_eq!(got[0], 0b0101);
+            assert_eq!(got[1], 0b1010);
+            assert!(got[2..].iter().all(|&v| v == 0), "{got:?}");
+            // Each element flipped twice: as it was, counted twice.
+            assert_eq!(df.download().unwrap(), flags);
+            let want: Vec<Flagged> = items
+                .iter()
+                .enumerate()
+                .map(|(k, &f)| Flagged {
+                    count: if k >= 2 { 9 } else { 7 },
+                    ..f
+                })
+                .collect();
+            assert_eq!(di.download().unwrap(), want);
+        }
+    }
+}

@@ -79,7 +79,8 @@ pub unsafe fn sim_store_array<F: KernelScalar, const N: usize>(p: *mut [F; N], v
 
 /// The C checks of a struct's layout: `static_assert`s that NVRTC's size and alignment of
 /// `c_name` and of each of its fields (`fields`: C field name, rustc's size and alignment
-/// of its type) are rustc's. NVRTC has no `offsetof`; equal sizes and alignments of the
+/// of its type) are rustc's; then whether every bit pattern of the struct is a value
+/// (`ws_all_bits`, prelude.cuh). NVRTC has no `offsetof`; equal sizes and alignments of the
 /// fields, in the same order, give equal offsets, since `#[repr(C)]` is C's layout rule
 /// (each field at the next multiple of its alignment, the size rounded up to the largest).
 pub fn c_layout_checks(
@@ -93,12 +94,20 @@ pub fn c_layout_checks(
         "static_assert(sizeof({c_name}) == {size}ull, \"#[gpu_struct] {rust}: C's size is not Rust's\");\n\
          static_assert(alignof({c_name}) == {align}ull, \"#[gpu_struct] {rust}: C's alignment is not Rust's\");\n"
     );
+    let mut all_bits = String::from("true");
     for (field, size, align) in fields {
         let member = format!("(({c_name}*)0)->{field}");
         out.push_str(&format!(
             "static_assert(sizeof({member}) == {size}ull && alignof(decltype({member})) == {align}ull, \"#[gpu_struct] {rust}: field {field} is not laid out as in Rust\");\n"
         ));
+        all_bits.push_str(&format!(" && ws_all_bits<decltype({member})>::value"));
     }
+    // Every bit pattern is a value when every field's is (`ws_all_bits`, prelude.cuh):
+    // a failing read of a writable slice of these in a device function needs no zero.
+    // Padding bytes hold no value, so they do not count.
+    out.push_str(&format!(
+        "template <> struct ws_all_bits<{c_name}> {{ static constexpr bool value = {all_bits}; }};\n"
+    ));
     out
 }
 

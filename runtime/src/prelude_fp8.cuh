@@ -11,6 +11,7 @@
 #ifndef WS_HOST_SHIM
 struct __align__(1) ws_e4m3 { unsigned char bits; };
 struct __align__(1) ws_e5m2 { unsigned char bits; };
+WS_ALL_BITS(ws_e4m3) WS_ALL_BITS(ws_e5m2)
 __device__ __forceinline__ ws_e4m3 ws_e4m3_from_bits(unsigned char b) { ws_e4m3 x; x.bits = b; return x; }
 __device__ __forceinline__ ws_e5m2 ws_e5m2_from_bits(unsigned char b) { ws_e5m2 x; x.bits = b; return x; }
 __device__ __forceinline__ unsigned char ws_e4m3_to_bits(ws_e4m3 x) { return x.bits; }

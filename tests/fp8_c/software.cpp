@@ -34,6 +34,9 @@ static ws_bf16 ws_bf16_from_f32(float x) {
     return h;
 }
 template <typename T> struct ws_word;
+// And its `ws_all_bits`, which the fp8 block specialises for its two types.
+template <typename T> struct ws_all_bits { static constexpr bool value = false; };
+#define WS_ALL_BITS(T) template <> struct ws_all_bits<T> { static constexpr bool value = true; };
 #include PRELUDE_FP8
 static void put(const void *p, size_t n) { fwrite(p, 1, n, stdout); }
 int main() {
