@@ -9,6 +9,9 @@
 /// A target a kernel's instructions may need beyond the GPU's plain `sm_XY`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Target {
+    /// Compute capability 8.0 or later, compiled for the GPU's own `sm_XY` (`mma.sync`
+    /// shapes and types that Turing lacks: m16n8k16, bf16, tf32, 8-bit integers).
+    Sm80,
     /// Compute capability 8.9 or later, compiled for the GPU's own `sm_XY` (`mma.sync`
     /// with fp8 operands, `.e4m3`/`.e5m2`).
     Sm89,
@@ -23,6 +26,7 @@ impl Target {
     /// The target's name, as NVRTC's `--gpu-architecture` spells it.
     pub const fn name(self) -> &'static str {
         match self {
+            Target::Sm80 => "sm_80",
             Target::Sm89 => "sm_89",
             Target::Sm90 => "sm_90",
             Target::Sm90a => "sm_90a",
@@ -79,6 +83,32 @@ pub const REQUIREMENTS: &[Requirement] = &[
         what: "mma.sync with fp8 operands (e4m3, e5m2)",
         target: Target::Sm89,
     },
+    Requirement {
+        prefix: "ws_stmatrix_",
+        what: "stmatrix",
+        target: Target::Sm90,
+    },
+    // Turing (sm_75) has mma.sync m16n8k8 of f16 only.
+    Requirement {
+        prefix: "ws_mma_m16n8k16_",
+        what: "mma.sync m16n8k16",
+        target: Target::Sm80,
+    },
+    Requirement {
+        prefix: "ws_mma_m16n8k8_f32_bf16",
+        what: "mma.sync with bf16 operands",
+        target: Target::Sm80,
+    },
+    Requirement {
+        prefix: "ws_mma_m16n8k8_f32_tf32",
+        what: "mma.sync with tf32 operands",
+        target: Target::Sm80,
+    },
+    Requirement {
+        prefix: "ws_mma_m16n8k32_s32_",
+        what: "mma.sync with 8-bit integer operands",
+        target: Target::Sm80,
+    },
     // Hand-written CUDA C (the bench's twins) that issues the instructions itself.
     Requirement {
         prefix: "wgmma.mma_async",
@@ -126,6 +156,7 @@ pub fn gpu_architecture(source: &str, cc: (u32, u32)) -> Result<String, String> 
         Target::Sm90a if cc == (9, 0) => Ok(Target::Sm90a.name().to_string()),
         Target::Sm90 if cc >= (9, 0) => Ok(plain),
         Target::Sm89 if cc >= (8, 9) => Ok(plain),
+        Target::Sm80 if cc >= (8, 0) => Ok(plain),
         Target::Sm90a => Err(format!(
             "it uses {}, which exists only in the target sm_90a (compute capability 9.0 exactly: \
              H100, H200), and this GPU is {plain}; run it on the simulator \
@@ -137,10 +168,12 @@ pub fn gpu_architecture(source: &str, cc: (u32, u32)) -> Result<String, String> 
              simulator (WARPSPEED_BACKEND=sim) or on an sm_90 GPU",
             r.what
         )),
-        Target::Sm89 => Err(format!(
-            "it uses {}, which needs sm_89 or later, and this GPU is {plain}; run it on the \
-             simulator (WARPSPEED_BACKEND=sim) or on an sm_89 or later GPU",
-            r.what
+        Target::Sm89 | Target::Sm80 => Err(format!(
+            "it uses {}, which needs {} or later, and this GPU is {plain}; run it on the \
+             simulator (WARPSPEED_BACKEND=sim) or on an {} or later GPU",
+            r.what,
+            r.target.name(),
+            r.target.name()
         )),
     }
 }
@@ -195,6 +228,32 @@ mod tests {
         assert_eq!(gpu_architecture(int, (8, 0)).unwrap(), "sm_80");
         let both = format!("{src}\nws_wgmma_fence();");
         assert_eq!(required(&both).unwrap().target, Target::Sm90a);
+    }
+
+    /// Turing (sm_75) runs m16n8k8 f16 `mma.sync` only: the other shapes and types are
+    /// refused there before compiling (NVRTC's ptxas error otherwise), naming sm_80;
+    /// `stmatrix` needs sm_90.
+    #[test]
+    fn sm80_mma_is_refused_on_turing() {
+        for call in [
+            "ws_mma_m16n8k16_f32_f16(&acc, a, b);",
+            "ws_mma_m16n8k16_f32_bf16(&acc, a, b);",
+            "ws_mma_m16n8k8_f32_bf16(&acc, a, b);",
+            "ws_mma_m16n8k8_f32_tf32(&acc, a, b);",
+            "ws_mma_m16n8k32_s32_u8_s8(&acc, a, b);",
+        ] {
+            let err = gpu_architecture(call, (7, 5)).unwrap_err();
+            assert!(err.contains("sm_80") && err.contains("sm_75"), "{err}");
+            assert_eq!(gpu_architecture(call, (8, 0)).unwrap(), "sm_80");
+            assert_eq!(gpu_architecture(call, (9, 0)).unwrap(), "sm_90");
+        }
+        assert_eq!(
+            gpu_architecture("ws_mma_m16n8k8_f32_f16(&acc, a, b);", (7, 5)).unwrap(),
+            "sm_75"
+        );
+        let st = "ws_stmatrix_x4(f, tile, n, r, 1u, \"k.rs\");";
+        assert!(gpu_architecture(st, (8, 6)).unwrap_err().contains("sm_90"));
+        assert_eq!(gpu_architecture(st, (9, 0)).unwrap(), "sm_90");
     }
 
     /// An sm_90 row allows later GPUs with their own target; sm_90a wins over sm_90.

@@ -246,14 +246,27 @@ fn c_text(buf: &[c_char]) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-/// The name of the first `__global__` function in `source`, for messages.
+/// The name of the first `__global__` function in `source`, for messages: the word before
+/// the first `(` after `__global__` that does not open a qualifier's arguments
+/// (`__launch_bounds__(256, 2)`, which comes before the name).
 fn kernel_name_in(source: &str) -> &str {
-    source
-        .split("__global__")
-        .nth(1)
-        .and_then(|rest| rest.split('(').next())
-        .and_then(|head| head.split_whitespace().last())
-        .unwrap_or("<unnamed kernel>")
+    const NONE: &str = "<unnamed kernel>";
+    let Some(mut rest) = source.split("__global__").nth(1) else {
+        return NONE;
+    };
+    loop {
+        let Some(open) = rest.find('(') else {
+            return NONE;
+        };
+        let name = rest[..open].split_whitespace().last().unwrap_or(NONE);
+        if !(name.starts_with("__") && name.ends_with("__")) {
+            return name;
+        }
+        let Some(close) = rest[open..].find(')') else {
+            return NONE;
+        };
+        rest = &rest[open + close + 1..];
+    }
 }
 
 #[cfg(test)]
@@ -293,6 +306,13 @@ mod tests {
             kernel_name_in("int x;\nextern \"C\" __global__ void life(int* a) {}"),
             "life"
         );
+        assert_eq!(
+            kernel_name_in(
+                "extern \"C\" __global__ void __launch_bounds__(ws_c0, 2) gemm_bf16(int* a) {}"
+            ),
+            "gemm_bf16"
+        );
         assert_eq!(kernel_name_in("nothing"), "<unnamed kernel>");
+        assert_eq!(kernel_name_in("__global__ void"), "<unnamed kernel>");
     }
 }
