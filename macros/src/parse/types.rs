@@ -12,24 +12,40 @@ pub use shared_ref::shared_param;
 
 fn type_hint(ty: &syn::Type) -> String {
     let text = ty.to_token_stream().to_string().replace(' ', "");
-    let known_host = [
-        "String", "Vec", "Box", "Option", "Result", "HashMap", "str", "char",
-    ];
     let fragment = ["FragmentA<", "FragmentB<", "FragmentAcc<"]
         .iter()
         .any(|f| text.starts_with(f) || text.contains(&format!("::{f}")));
     if fragment {
         format!("a fragment is a local made and used in one kernel: write `let mut f = {}::zeroed();` with the type's arguments in the turbofish, not a `let` annotation, and no fragment parameters (docs/tensor-cores.md)", text.replacen('<', "::<", 1).replace(',', ", "))
-    } else if known_host
-        .iter()
-        .any(|h| text.starts_with(h) || text.contains(&format!("<{h}")) || text == format!("&{h}"))
-    {
+    } else if is_host_type(&text) {
         format!("`{text}` is a host type: a GPU thread has no heap; kernels use scalars, slices and local arrays")
     } else {
         format!(
             "unsupported type `{text}` in a kernel: use bool, i8..i64, u8..u64, usize, isize, f32, f64, warpspeed::f16, f16x2, bf16, bf16x2, f32x4 and the other vector types (slices `&[T]`/`&mut [T]` as parameters)"
         )
     }
+}
+
+/// Whether `text` (a type without spaces) names a host type: `String`, `Vec<..>`, `&str`, ..
+fn is_host_type(text: &str) -> bool {
+    let known_host = [
+        "String", "Vec", "Box", "Option", "Result", "HashMap", "str", "char",
+    ];
+    known_host
+        .iter()
+        .any(|h| text.starts_with(h) || text.contains(&format!("<{h}")) || text == format!("&{h}"))
+}
+
+/// `&T` or `&mut T` of a type `T` that is no slice: a `#[gpu_struct]` or another named type
+/// (the struct table is not known yet here). Said in the words of what to write instead.
+fn reference_hint(r: &syn::TypeReference) -> String {
+    let elem = &r.elem;
+    let text = elem.to_token_stream().to_string().replace(' ', "");
+    if !matches!(&**elem, syn::Type::Path(_)) || is_host_type(&text) {
+        return type_hint(elem);
+    }
+    let m = if r.mutability.is_some() { "mut " } else { "" };
+    format!("references to values are not parameters: take `{text}` by value, and have a device function that updates one return the new value (`fn f(p: {text}) -> {text}`, called as `p = f(p)`); or take a slice `&{m}[{text}]` and an index")
 }
 
 /// `AtomicU32` (also `core::sync::atomic::AtomicU32`, `warpspeed::AtomicF32`): its scalar.
@@ -156,8 +172,8 @@ pub fn parse_param_ty(cx: &Ctxt, structs: &mut [StructDef], ty: &syn::Type) -> O
                     cx.error_spanned_by(ty, "references to scalars are not kernel parameters: take the scalar by value, or a `&mut [T]` to write results");
                     None
                 }
-                elem => {
-                    cx.error_spanned_by(ty, type_hint(elem));
+                _ => {
+                    cx.error_spanned_by(ty, reference_hint(r));
                     None
                 }
             }

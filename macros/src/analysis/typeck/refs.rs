@@ -6,7 +6,7 @@
 use super::*;
 use crate::ir::ast::SubSlice;
 
-const NOT_MEMORY: &str = "references to locals and scalars are not supported in kernels: pass scalars, arrays and structs by value (`f(x)`); borrow only slices, shared arrays and their sub-slices (`&mut tile`, `&x[a..b]`)";
+const NOT_MEMORY: &str = "references to locals and scalars are not supported in kernels: pass scalars, arrays and structs by value (`f(x)`), and have a device function that updates a value return the new one (`p = advance(p)`); borrow only slices, shared arrays and their sub-slices (`&mut tile`, `&x[a..b]`)";
 
 impl Typeck<'_> {
     /// `&inner` (`mutable`: `&mut inner`).
