@@ -3115,6 +3115,9 @@ const FOUND: &[&str] = &[
     "fn e98() { let i = grid_1d(); if i < return.len() {} }",
     // A 2-D shared tile whose element count overflows u64 (2026-11-23).
     "fn t(o: &mut [u32]) { let t = SharedArray::<[u32; 14812710283509236051u64], 16>::new(); o[0] = t[0][0]; }",
+    // A division by a literal 0 inside a loop over an empty range, whose contradictory
+    // facts prove 0 positive: the prover divided its bound by 0 (2026-11-29).
+    "fn t(n: usize, o: &mut [u32]) { for i in n..0 { let y = 3u32 % 5 / 0; o[i] = y; } }",
 ];
 
 #[test]

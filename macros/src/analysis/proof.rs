@@ -708,10 +708,12 @@ impl<'a> Prover<'a> {
                 let one = Poly::constant(1);
                 out.extend(self.upper(m).iter().filter_map(|p| p.sub(&one)));
             }
-            // `a / m <= a` once `m >= 1`; by a literal, a constant bound divides too.
+            // `a / m <= a` once `m >= 1`; by a literal, a constant bound divides too. Facts
+            // that contradict each other (in a loop over an empty range, `0..0`) prove even
+            // a literal 0 positive: no bound comes of dividing by it.
             ExprKind::Binary(BinOp::Div, a, m) if self.is_positive(m) => {
                 let ua = self.upper(a);
-                if let ExprKind::Lit(Lit::Int(k, _)) = m.kind {
+                if let ExprKind::Lit(Lit::Int(k @ 1.., _)) = m.kind {
                     let k = i128::try_from(k).unwrap_or(i128::MAX);
                     out.extend(
                         ua.iter()
